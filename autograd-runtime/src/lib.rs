@@ -1,9 +1,47 @@
 //! The runtime of autograd: derivative rules, the op registry, a dynamic
 //! graph, solvers and gradient checks.
+//!
+//! - [`rules`]: every derivative rule, written once, for `f32`/`f64` and
+//!   for `nalgebra::DMatrix<f64>`; the code `#[differentiable]` generates
+//!   calls these functions directly.
+//! - [`registry`]: the [`Differentiable`] trait, the eighteen named ops, an
+//!   [`OpRegistry`], [`chain_rule_step`] and [`CustomFunction`].
+//! - [`graph`]: a small dynamic graph that records ops and runs the reverse
+//!   pass in topological order.
+//! - [`solve`]: bisection, for values defined implicitly by an equation.
+//! - [`GradientCheck`]: adjoints against central finite differences.
+//!
+//! # Example
+//!
+//! ```
+//! use autograd_runtime::graph::Graph;
+//!
+//! // w = x·y + x at x = 3, y = 4.
+//! let mut g = Graph::new();
+//! let (x, y) = (g.input(3.0), g.input(4.0));
+//! let z = g.mul(x, y)?;
+//! let w = g.add(z, x)?;
+//! let grads = g.backward(w)?;
+//! assert_eq!((grads.scalar(x), grads.scalar(y)), (Some(5.0), Some(3.0)));
+//! # Ok::<(), autograd_runtime::graph::GraphError>(())
+//! ```
 #![deny(missing_docs)]
 
+mod check;
+pub mod graph;
 pub mod prelude;
+pub mod registry;
 pub mod rules;
+pub mod solve;
+mod value;
+
+pub use check::{
+    CheckedComponent, GradientCheck, Position, central_difference, central_difference_step,
+};
+pub use registry::{
+    CustomFunction, Differentiable, OpError, OpRegistry, ReshapeOp, chain_rule_step,
+};
+pub use value::{Shape, Value};
 
 /// Passes `value` through unchanged; inside `#[differentiable]` code no
 /// gradient flows back through it.

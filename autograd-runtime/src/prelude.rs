@@ -1,9 +1,23 @@
 //! `use autograd::prelude::*` gives scalars (and matrices) `relu()` and
 //! `sigmoid()` as methods.
 
+use nalgebra::{DefaultAllocator, Dim, OMatrix, allocator::Allocator};
+
 use crate::rules::{self, Real};
 
 /// The activation functions as methods, element-wise on matrices.
+///
+/// # Example
+///
+/// ```
+/// use autograd_runtime::prelude::*;
+/// use nalgebra::DMatrix;
+///
+/// assert_eq!((-2.0_f64).relu(), 0.0);
+/// assert_eq!(0.0_f32.sigmoid(), 0.5);
+/// let m = DMatrix::from_row_slice(1, 3, &[-1.0, 0.0, 2.0]);
+/// assert_eq!(m.relu(), DMatrix::from_row_slice(1, 3, &[0.0, 0.0, 2.0]));
+/// ```
 pub trait Activation {
     /// `max(0, x)`.
     fn relu(self) -> Self;
@@ -19,5 +33,23 @@ impl<T: Real> Activation for T {
     #[inline(always)]
     fn sigmoid(self) -> Self {
         rules::sigmoid(self)
+    }
+}
+
+/// Element-wise on any owned `f64` matrix or vector (`DMatrix`, `DVector`,
+/// fixed sizes), applying the scalar rule per element in place.
+impl<R: Dim, C: Dim> Activation for OMatrix<f64, R, C>
+where
+    DefaultAllocator: Allocator<R, C>,
+{
+    #[inline]
+    fn relu(mut self) -> Self {
+        self.apply(|x| *x = rules::relu(*x));
+        self
+    }
+    #[inline]
+    fn sigmoid(mut self) -> Self {
+        self.apply(|x| *x = rules::sigmoid(*x));
+        self
     }
 }

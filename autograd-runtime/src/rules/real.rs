@@ -24,6 +24,8 @@ pub trait Real:
     const ONE: Self;
     /// Two, spelled once so the rules read like their formulas.
     const TWO: Self;
+    /// Machine epsilon: the gap between 1 and the next larger value.
+    const EPSILON: Self;
     /// Converts an `i32` exactly (every `i32` used as an exponent is small).
     fn from_i32(n: i32) -> Self;
     /// `e^self`.
@@ -48,6 +50,10 @@ pub trait Real:
     fn is_nan(self) -> bool;
     /// Whether the value is neither infinite nor NaN.
     fn is_finite(self) -> bool;
+    /// Widens to `f64` (exact for both `f32` and `f64`).
+    fn to_f64(self) -> f64;
+    /// Narrows from `f64`, rounding to nearest for `f32`.
+    fn from_f64(x: f64) -> Self;
 }
 
 mod sealed {
@@ -62,6 +68,7 @@ macro_rules! impl_real {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const TWO: Self = 2.0;
+            const EPSILON: Self = <$t>::EPSILON;
             #[inline(always)]
             fn from_i32(n: i32) -> Self {
                 n as $t
@@ -109,6 +116,14 @@ macro_rules! impl_real {
             #[inline(always)]
             fn is_finite(self) -> bool {
                 <$t>::is_finite(self)
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn from_f64(x: f64) -> Self {
+                x as $t
             }
         }
     };

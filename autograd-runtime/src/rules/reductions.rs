@@ -1,0 +1,85 @@
+//! Reductions of a `DMatrix<f64>` to a scalar: `sum` and `max`.
+//!
+//! # Example
+//!
+//! ```
+//! use autograd_runtime::rules::reductions;
+//! use nalgebra::DMatrix;
+//!
+//! let x = DMatrix::from_row_slice(1, 4, &[1.0, 5.0, 3.0, 5.0]);
+//! let (value, index) = reductions::max(&x);
+//! assert_eq!((value, index), (5.0, 1)); // the first of the tied 5s wins
+//! let dx = reductions::max_grad(1.0, x.nrows(), x.ncols(), index);
+//! assert_eq!(dx.sum(), 1.0); // a tie invents no gradient
+//! ```
+
+use nalgebra::DMatrix;
+
+use crate::rules as s;
+
+type M = DMatrix<f64>;
+
+/// Σ x: the sum of every element (nalgebra's `x.sum()`).
+#[inline]
+pub fn sum(x: &M) -> f64 {
+    x.sum()
+}
+
+/// d(Σ x)/dx_i = 1: the scalar adjoint broadcast to the input's shape.
+///
+/// A sum is a chain of additions, each of which passes its adjoint
+/// through, so every element receives `add_grad_lhs(grad)`.
+#[inline]
+pub fn sum_grad(grad: f64, nrows: usize, ncols: usize) -> M {
+    M::from_element(nrows, ncols, s::add_grad_lhs(grad))
+}
+
+/// acc += broadcast(grad), in place.
+#[inline]
+pub fn sum_grad_acc(acc: &mut M, grad: f64) {
+    acc.add_scalar_mut(s::add_grad_lhs(grad));
+}
+
+/// max x with its winning index (column-major, as nalgebra stores).
+///
+/// The scan applies the two-argument rule [`max_takes_lhs`](crate::rules::max_takes_lhs)
+/// left to right, so the first index wins a tie (the seed's `>=`
+/// reduction) and a NaN loses to any number. The value is that of
+/// nalgebra's `x.max()`, except that a tie between `-0.0` and `+0.0` always
+/// reports the first. An empty matrix gives `(0.0, 0)`: nalgebra's `max()`
+/// of nothing, and an index that [`max_grad`] ignores (there is no element
+/// to receive a gradient).
+#[inline]
+pub fn max(x: &M) -> (f64, usize) {
+    let data = x.as_slice();
+    let Some(&first) = data.first() else {
+        return (0.0, 0);
+    };
+    let (mut best, mut index) = (first, 0);
+    for (i, &v) in data.iter().enumerate().skip(1) {
+        if !s::max_takes_lhs(best, v) {
+            best = v;
+            index = i;
+        }
+    }
+    (best, index)
+}
+
+/// d(max x)/dx_i = 1 at the winning index, 0 elsewhere: the whole adjoint
+/// goes to `index`, so the total leaving equals the total arriving.
+///
+/// An `index` outside the `nrows × ncols` shape gives all zeros.
+#[inline]
+pub fn max_grad(grad: f64, nrows: usize, ncols: usize, index: usize) -> M {
+    let mut out = M::zeros(nrows, ncols);
+    max_grad_acc(&mut out, grad, index);
+    out
+}
+
+/// `acc[index] += grad`, in place (column-major index; out of range: no-op).
+#[inline]
+pub fn max_grad_acc(acc: &mut M, grad: f64, index: usize) {
+    if let Some(slot) = acc.as_mut_slice().get_mut(index) {
+        *slot += grad;
+    }
+}

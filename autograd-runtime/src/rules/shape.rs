@@ -1,0 +1,53 @@
+//! Shape changes: `reshape` and `transpose`. Both move values without
+//! changing them, so each adjoint undoes exactly what the forward did.
+//!
+//! # Example
+//!
+//! ```
+//! use autograd_runtime::rules::shape;
+//! use nalgebra::DMatrix;
+//!
+//! let x = DMatrix::from_iterator(2, 6, (0..12).map(f64::from));
+//! let y = shape::reshape(&x, 3, 4);
+//! assert_eq!(y.as_slice(), x.as_slice()); // column-major order is kept
+//! let dx = shape::reshape_grad(&y, x.nrows(), x.ncols());
+//! assert_eq!(dx, x);
+//! ```
+
+use nalgebra::{DMatrix, Dyn};
+
+type M = DMatrix<f64>;
+
+/// `x` viewed as `rows × cols`, keeping nalgebra's column-major element
+/// order.
+///
+/// # Panics
+///
+/// When `rows · cols` differs from the number of elements of `x`.
+#[inline]
+pub fn reshape(x: &M, rows: usize, cols: usize) -> M {
+    x.clone().reshape_generic(Dyn(rows), Dyn(cols))
+}
+
+/// Reshape moves no value, so its adjoint is the incoming adjoint reshaped
+/// back to the input's `nrows × ncols`.
+///
+/// # Panics
+///
+/// When `grad` does not have `nrows · ncols` elements.
+#[inline]
+pub fn reshape_grad(grad: &M, nrows: usize, ncols: usize) -> M {
+    reshape(grad, nrows, ncols)
+}
+
+/// `xᵀ`.
+#[inline]
+pub fn transpose(x: &M) -> M {
+    x.transpose()
+}
+
+/// Transpose is its own inverse, so the adjoint is `gradᵀ`.
+#[inline]
+pub fn transpose_grad(grad: &M) -> M {
+    grad.transpose()
+}
