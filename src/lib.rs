@@ -1,15 +1,134 @@
 //! Reverse-mode automatic differentiation at compile time.
 //!
 //! Put `#[differentiable]` on an ordinary numeric function and get
-//! `NAME_grad` (value and gradient) and `NAME_vjp` (value and pullback),
-//! built from straight-line adjoint code the macro writes.
+//! `NAME_grad` (value and gradient), `NAME_vjp` (value and pullback) and
+//! `NAME_check` (a finite-difference check), built from straight-line
+//! adjoint code the macro writes: no tape, no interpreter.
+//!
+//! ```
+//! use autograd::differentiable;
+//!
+//! #[differentiable]
+//! fn w(x: f64, y: f64) -> f64 {
+//!     let z = x * y;
+//!     z + x
+//! }
+//!
+//! assert_eq!(w_grad(3.0, 4.0), (15.0, 5.0, 3.0));
+//! ```
+
+// Lets the generated `::autograd::...` paths resolve inside this crate too.
+extern crate self as autograd;
 
 pub use autograd_macros::differentiable;
 pub use autograd_runtime::*;
 
-/// Paths the generated code uses. Not part of the public API.
+/// What the generated code uses. Not part of the public API: names here
+/// may change in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use autograd_runtime::rules;
-    pub use core::option::Option;
+    pub use std::vec::Vec;
+
+    /// The adjoint slot of an argument that is not differentiable.
+    #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+    pub struct NoGradient;
+
+    /// Adds a callee's argument adjoint into the caller's adjoint.
+    pub trait Accumulate<G> {
+        /// `*self += g`.
+        fn accumulate(&mut self, g: G);
+    }
+
+    macro_rules! impl_float_glue {
+        ($($t:ty),*) => {$(
+            impl Accumulate<$t> for $t {
+                #[inline(always)]
+                fn accumulate(&mut self, g: $t) {
+                    *self += g;
+                }
+            }
+            impl Accumulate<Vec<$t>> for Vec<$t> {
+                #[inline]
+                fn accumulate(&mut self, g: Vec<$t>) {
+                    for (a, b) in self.iter_mut().zip(g) {
+                        *a += b;
+                    }
+                }
+            }
+            // A constant argument's slot adds nothing.
+            impl Accumulate<NoGradient> for $t {
+                #[inline(always)]
+                fn accumulate(&mut self, _: NoGradient) {}
+            }
+            impl Accumulate<NoGradient> for Vec<$t> {
+                #[inline(always)]
+                fn accumulate(&mut self, _: NoGradient) {}
+            }
+            impl ZeroLike for $t {
+                #[inline(always)]
+                fn zero_like(&self) -> Self {
+                    0.0
+                }
+            }
+        )*};
+    }
+    impl_float_glue!(f32, f64);
+
+    #[inline(always)]
+    pub fn accumulate<T: Accumulate<G>, G>(acc: &mut T, g: G) {
+        acc.accumulate(g);
+    }
+
+    /// A zero of the same type (and shape) as `v`.
+    pub trait ZeroLike {
+        /// The zero.
+        fn zero_like(&self) -> Self;
+    }
+
+    #[inline(always)]
+    pub fn zero_like<T: ZeroLike>(v: &T) -> T {
+        v.zero_like()
+    }
+
+    /// The adjoint of a slice argument: zeros of the same length.
+    #[inline]
+    pub fn zeros_like_slice<T: rules::Real>(x: &[T]) -> Vec<T> {
+        ::std::vec![T::ZERO; x.len()]
+    }
+
+    /// Pops what the forward sweep pushed. The reverse sweep pops exactly
+    /// as many values as the forward sweep pushed, so the stack is never
+    /// empty here.
+    #[inline(always)]
+    pub fn pop<T>(stack: &mut Vec<T>) -> T {
+        match stack.pop() {
+            Some(v) => v,
+            None => {
+                unreachable!("autograd: reverse sweep popped an empty stack (a bug in autograd)")
+            }
+        }
+    }
+
+    /// A scalar result as `f64`, for the gradient check's report.
+    pub trait ToF64 {
+        /// The value as `f64`.
+        fn to_f64(self) -> f64;
+    }
+    impl ToF64 for f64 {
+        #[inline(always)]
+        fn to_f64(self) -> f64 {
+            self
+        }
+    }
+    impl ToF64 for f32 {
+        #[inline(always)]
+        fn to_f64(self) -> f64 {
+            f64::from(self)
+        }
+    }
+    #[inline(always)]
+    pub fn to_f64<T: ToF64>(v: T) -> f64 {
+        v.to_f64()
+    }
 }

@@ -1,0 +1,409 @@
+//! Activity analysis and the bookkeeping the reverse sweep needs.
+//!
+//! A value is *varied* if it depends on a differentiable argument and
+//! *useful* if the result depends on it; it is *active* if both. Only active
+//! values get an adjoint and reverse code. A *use* is a place where the
+//! reverse sweep adds a contribution into an active value's adjoint.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::catalog::Read;
+use crate::ctxt::Ctxt;
+use crate::ir::*;
+
+pub struct Analysis {
+    pub varied: Vec<bool>,
+    pub useful: Vec<bool>,
+    /// Number of contributions into each value's adjoint.
+    pub uses: Vec<usize>,
+    /// Adjoints created up front (zero) because a contribution comes from a
+    /// nested block or through a callee's pullback.
+    pub predeclare: Vec<bool>,
+    /// Values defined by each block, in definition order.
+    pub defined_in: HashMap<BlockId, Vec<ValueId>>,
+}
+
+impl Analysis {
+    pub fn active(&self, v: ValueId) -> bool {
+        self.varied[v.0 as usize] && self.useful[v.0 as usize]
+    }
+
+    pub fn active_operand(&self, o: &Operand) -> Option<ValueId> {
+        o.value().filter(|v| self.active(*v))
+    }
+}
+
+pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
+    let n = f.values.len();
+    let mut varied = vec![false; n];
+    for (p, d) in f.params.iter().zip(differentiable) {
+        varied[p.0 as usize] = *d;
+    }
+    while varied_pass(f, &f.body, &mut varied) {}
+
+    let mut useful = vec![false; n];
+    if let Some(r) = f.ret.value() {
+        useful[r.0 as usize] = true;
+    }
+    while useful_pass(f, &f.body, &varied, &mut useful) {}
+
+    check_casts(cx, &f.body, &varied);
+
+    let mut an = Analysis {
+        varied,
+        useful,
+        uses: vec![0; n],
+        predeclare: vec![false; n],
+        defined_in: HashMap::new(),
+    };
+    for (i, info) in f.values.iter().enumerate() {
+        an.defined_in
+            .entry(info.block)
+            .or_default()
+            .push(ValueId(i as u32));
+    }
+    let mut sites = Vec::new();
+    collect_uses(&an, &f.body, &mut sites);
+    if let Some(r) = an.active_operand(&f.ret) {
+        sites.push((r, f.body.id, false));
+    }
+    for (v, site, through_call) in sites {
+        an.uses[v.0 as usize] += 1;
+        if through_call || f.info(v).block != site {
+            an.predeclare[v.0 as usize] = true;
+        }
+    }
+    an
+}
+
+fn set(flags: &mut [bool], v: ValueId) -> bool {
+    let slot = &mut flags[v.0 as usize];
+    let changed = !*slot;
+    *slot = true;
+    changed
+}
+
+fn is(flags: &[bool], o: &Operand) -> bool {
+    o.value().is_some_and(|v| flags[v.0 as usize])
+}
+
+fn varied_pass(f: &Function, b: &Block, varied: &mut [bool]) -> bool {
+    let mut changed = false;
+    for stmt in &b.stmts {
+        match stmt {
+            Stmt::Let { dst, op, .. } => {
+                if !f.info(*dst).kind.is_differentiable() {
+                    continue;
+                }
+                let v = match op {
+                    Op::Copy(a) => is(varied, a),
+                    Op::Rule { rule, args, .. } => args
+                        .iter()
+                        .zip(rule.grads)
+                        .any(|(a, g)| g.is_some() && is(varied, a)),
+                    Op::Index { slice, .. } => varied[slice.0 as usize],
+                    Op::Call { args, .. } => args.iter().any(|a| is(varied, &a.operand)),
+                    Op::Len { .. }
+                    | Op::StopGradient(_)
+                    | Op::Cast { .. }
+                    | Op::Primal { .. }
+                    | Op::Missing => false,
+                };
+                if v {
+                    changed |= set(varied, *dst);
+                }
+            }
+            Stmt::If(i) => {
+                changed |= varied_pass(f, &i.then_blk, varied);
+                changed |= varied_pass(f, &i.else_blk, varied);
+                for p in &i.phis {
+                    if varied[p.then_src.0 as usize] || varied[p.else_src.0 as usize] {
+                        changed |= set(varied, p.dst);
+                    }
+                }
+            }
+            Stmt::Loop(l) => {
+                for c in &l.carried {
+                    if varied[c.init.0 as usize] || varied[c.exit.0 as usize] {
+                        changed |= set(varied, c.entry);
+                        changed |= set(varied, c.after);
+                    }
+                }
+                if let LoopHeader::While { cond_blk, .. } = &l.header {
+                    changed |= varied_pass(f, cond_blk, varied);
+                }
+                changed |= varied_pass(f, &l.body, varied);
+            }
+        }
+    }
+    changed
+}
+
+fn useful_pass(f: &Function, b: &Block, varied: &[bool], useful: &mut [bool]) -> bool {
+    let mut changed = false;
+    for stmt in b.stmts.iter().rev() {
+        match stmt {
+            Stmt::Let { dst, op, .. } => {
+                if !(useful[dst.0 as usize] && varied[dst.0 as usize]) {
+                    continue;
+                }
+                let mut mark = |o: &Operand| {
+                    if let Some(v) = o.value() {
+                        changed |= set(useful, v);
+                    }
+                };
+                match op {
+                    Op::Copy(a) => mark(a),
+                    Op::Rule { rule, args, .. } => args
+                        .iter()
+                        .zip(rule.grads)
+                        .filter(|(_, g)| g.is_some())
+                        .for_each(|(a, _)| mark(a)),
+                    Op::Index { slice, .. } => mark(&Operand::Value(*slice)),
+                    Op::Call { args, .. } => args.iter().for_each(|a| mark(&a.operand)),
+                    _ => {}
+                }
+            }
+            Stmt::If(i) => {
+                for p in &i.phis {
+                    if useful[p.dst.0 as usize] {
+                        changed |= set(useful, p.then_src);
+                        changed |= set(useful, p.else_src);
+                    }
+                }
+                changed |= useful_pass(f, &i.then_blk, varied, useful);
+                changed |= useful_pass(f, &i.else_blk, varied, useful);
+            }
+            Stmt::Loop(l) => {
+                for c in &l.carried {
+                    if useful[c.after.0 as usize] || useful[c.entry.0 as usize] {
+                        changed |= set(useful, c.exit);
+                        changed |= set(useful, c.init);
+                    }
+                }
+                changed |= useful_pass(f, &l.body, varied, useful);
+            }
+        }
+    }
+    let _ = f;
+    changed
+}
+
+/// `x as f64` of a differentiable value would silently drop its derivative.
+fn check_casts(cx: &Ctxt, b: &Block, varied: &[bool]) {
+    for stmt in &b.stmts {
+        match stmt {
+            Stmt::Let {
+                op: Op::Cast { arg, ty },
+                span,
+                ..
+            } if is(varied, arg) => {
+                let ty = quote::quote!(#ty).to_string();
+                let message = if ty == "f64" || ty == "f32" {
+                    format!(
+                        "`as {ty}` of a differentiable value is not supported: `as` casts are for integers; keep one float type in the function"
+                    )
+                } else {
+                    format!(
+                        "`as {ty}` of a differentiable value has no derivative; wrap it in `autograd::stop_gradient(..)` to say the gradient stops here"
+                    )
+                };
+                cx.error_at(*span, message);
+            }
+            Stmt::Let { .. } => {}
+            Stmt::If(i) => {
+                check_casts(cx, &i.then_blk, varied);
+                check_casts(cx, &i.else_blk, varied);
+            }
+            Stmt::Loop(l) => {
+                if let LoopHeader::While { cond_blk, .. } = &l.header {
+                    check_casts(cx, cond_blk, varied);
+                }
+                check_casts(cx, &l.body, varied);
+            }
+        }
+    }
+}
+
+fn collect_uses(an: &Analysis, b: &Block, sites: &mut Vec<(ValueId, BlockId, bool)>) {
+    for stmt in &b.stmts {
+        match stmt {
+            Stmt::Let { dst, op, .. } => {
+                if !an.active(*dst) {
+                    continue;
+                }
+                match op {
+                    Op::Copy(a) => sites.extend(an.active_operand(a).map(|v| (v, b.id, false))),
+                    Op::Rule { rule, args, .. } => {
+                        for (a, g) in args.iter().zip(rule.grads) {
+                            if g.is_some()
+                                && let Some(v) = an.active_operand(a)
+                            {
+                                sites.push((v, b.id, false));
+                            }
+                        }
+                    }
+                    Op::Call { args, .. } => {
+                        for a in args {
+                            if let Some(v) = an.active_operand(&a.operand) {
+                                sites.push((v, b.id, true));
+                            }
+                        }
+                    }
+                    // Slice adjoints are created up front and indexed.
+                    _ => {}
+                }
+            }
+            Stmt::If(i) => {
+                for p in &i.phis {
+                    if an.active(p.dst) {
+                        if an.active(p.then_src) {
+                            sites.push((p.then_src, i.then_blk.id, false));
+                        }
+                        if an.active(p.else_src) {
+                            sites.push((p.else_src, i.else_blk.id, false));
+                        }
+                    }
+                }
+                collect_uses(an, &i.then_blk, sites);
+                collect_uses(an, &i.else_blk, sites);
+            }
+            Stmt::Loop(l) => {
+                for c in &l.carried {
+                    if carry_active(an, c) {
+                        if an.active(c.init) {
+                            sites.push((c.init, b.id, false));
+                        }
+                        if an.active(c.exit) {
+                            sites.push((c.exit, l.body.id, false));
+                        }
+                    }
+                }
+                collect_uses(an, &l.body, sites);
+            }
+        }
+    }
+}
+
+/// Whether an adjoint flows around the loop for this variable.
+pub fn carry_active(an: &Analysis, c: &Carried) -> bool {
+    an.active(c.entry) || an.active(c.after)
+}
+
+/// Whether the statement has reverse code.
+pub fn has_work(an: &Analysis, stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Let { dst, .. } => an.active(*dst),
+        Stmt::If(i) => {
+            i.phis.iter().any(|p| an.active(p.dst))
+                || block_has_work(an, &i.then_blk)
+                || block_has_work(an, &i.else_blk)
+        }
+        Stmt::Loop(l) => {
+            l.carried.iter().any(|c| carry_active(an, c)) || block_has_work(an, &l.body)
+        }
+    }
+}
+
+pub fn block_has_work(an: &Analysis, b: &Block) -> bool {
+    b.stmts.iter().any(|s| has_work(an, s))
+}
+
+/// The primal values the reverse code of one operation reads.
+pub fn backward_reads(an: &Analysis, dst: ValueId, op: &Op) -> Vec<ValueId> {
+    let mut out = Vec::new();
+    match op {
+        Op::Rule { rule, args, .. } => {
+            for (a, g) in args.iter().zip(rule.grads) {
+                let Some(g) = g else { continue };
+                if an.active_operand(a).is_none() {
+                    continue;
+                }
+                for r in g.reads {
+                    match r {
+                        Read::Arg(i) => out.extend(args[*i].value()),
+                        Read::Out => out.push(dst),
+                    }
+                }
+            }
+        }
+        Op::Index { index, .. } => out.extend(index.value()),
+        // The pullback comes from the call itself.
+        Op::Call { .. } => out.push(dst),
+        _ => {}
+    }
+    out
+}
+
+/// Every value a statement reads anywhere inside it.
+pub fn all_reads(stmt: &Stmt, out: &mut HashSet<ValueId>) {
+    match stmt {
+        Stmt::Let { op, .. } => out.extend(op.reads()),
+        Stmt::If(i) => {
+            out.extend(i.cond.value());
+            i.then_blk.stmts.iter().for_each(|s| all_reads(s, out));
+            i.else_blk.stmts.iter().for_each(|s| all_reads(s, out));
+            for p in &i.phis {
+                out.insert(p.then_src);
+                out.insert(p.else_src);
+            }
+        }
+        Stmt::Loop(l) => {
+            match &l.header {
+                LoopHeader::Range { start, end, .. } => {
+                    out.extend(start.value());
+                    out.extend(end.value());
+                }
+                LoopHeader::While { cond_blk, cond } => {
+                    out.extend(cond.value());
+                    cond_blk.stmts.iter().for_each(|s| all_reads(s, out));
+                }
+            }
+            l.body.stmts.iter().for_each(|s| all_reads(s, out));
+            for c in &l.carried {
+                out.insert(c.init);
+                out.insert(c.exit);
+            }
+        }
+    }
+}
+
+/// The values the reverse sweep of `b` reads, including those it must
+/// recompute: the closure over the block's own definitions.
+pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
+    let mut need = HashSet::new();
+    for stmt in b.stmts.iter().rev() {
+        match stmt {
+            Stmt::Let { dst, op, .. } => {
+                if an.active(*dst) {
+                    need.extend(backward_reads(an, *dst, op));
+                    if an.predeclare[dst.0 as usize] && f.info(*dst).kind != Kind::Float {
+                        need.insert(*dst);
+                    }
+                }
+                if need.contains(dst) {
+                    need.extend(op.reads());
+                }
+            }
+            Stmt::If(i) => {
+                if has_work(an, stmt) {
+                    need.extend(i.cond.value());
+                    need.extend(needs(f, an, &i.then_blk));
+                    need.extend(needs(f, an, &i.else_blk));
+                }
+                if i.phis.iter().any(|p| need.contains(&p.dst)) {
+                    all_reads(stmt, &mut need);
+                }
+            }
+            Stmt::Loop(l) => {
+                if has_work(an, stmt) {
+                    need.extend(needs(f, an, &l.body));
+                }
+                if has_work(an, stmt) || l.carried.iter().any(|c| need.contains(&c.after)) {
+                    all_reads(stmt, &mut need);
+                }
+            }
+        }
+    }
+    need
+}

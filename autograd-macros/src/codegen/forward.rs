@@ -1,0 +1,336 @@
+//! The primal sweep: the user's computation, one `let` per operation.
+
+use std::collections::HashSet;
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote, quote_spanned};
+use syn::visit_mut::VisitMut;
+
+use super::{Gen, names};
+use crate::analysis::has_work;
+use crate::ir::*;
+
+/// How loops behave while the primal sweep runs.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// Loops with reverse work save what their reverse reads: the top level
+    /// of the forward sweep, and any block recomputed just before its own
+    /// reverse runs.
+    Record,
+    /// Plain primal code: inside a loop body or a branch, which the reverse
+    /// sweep recomputes (and records) itself when it gets there.
+    Plain,
+}
+
+/// Renames the variables of a primal-only expression.
+struct Rename<'a> {
+    gen_: &'a Gen<'a>,
+    bindings: &'a [(String, ValueId)],
+}
+
+impl VisitMut for Rename<'_> {
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        if let syn::Expr::Path(p) = e {
+            let key = p.to_token_stream().to_string();
+            if let Some((_, v)) = self.bindings.iter().find(|(k, _)| *k == key) {
+                let ident = names::value(self.gen_.f, *v);
+                *e = syn::Expr::Verbatim(ident.into_token_stream());
+                return;
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+impl Gen<'_> {
+    pub fn operand(&self, o: &Operand) -> TokenStream {
+        match o {
+            Operand::Value(v) => names::value(self.f, *v).into_token_stream(),
+            Operand::Const(t) => t.clone(),
+        }
+    }
+
+    fn receiver(&self, o: &Operand) -> TokenStream {
+        match o {
+            Operand::Value(_) => self.operand(o),
+            Operand::Const(t) => quote!((#t)),
+        }
+    }
+
+    /// The primal expression of an operation (not for calls recorded with
+    /// their pullback).
+    fn primal_expr(&self, op: &Op) -> TokenStream {
+        match op {
+            Op::Copy(a) | Op::StopGradient(a) => self.operand(a),
+            Op::Rule { args, syntax, .. } => match (syntax, args.as_slice()) {
+                (Syntax::Operator(tok), [a]) => {
+                    let a = self.operand(a);
+                    quote!(#tok #a)
+                }
+                (Syntax::Operator(tok), [a, b]) => {
+                    let (a, b) = (self.operand(a), self.operand(b));
+                    quote!(#a #tok #b)
+                }
+                (Syntax::Method(m), [recv, rest @ ..]) => {
+                    let recv = self.receiver(recv);
+                    let rest = rest.iter().map(|a| self.operand(a));
+                    quote!(#recv.#m(#(#rest),*))
+                }
+                (Syntax::Path(p), args) => {
+                    let args = args.iter().map(|a| self.operand(a));
+                    quote!(#p(#(#args),*))
+                }
+                _ => quote!(::core::unreachable!()),
+            },
+            Op::Index { slice, index } => {
+                let (s, i) = (names::value(self.f, *slice), self.operand(index));
+                quote!(#s[#i])
+            }
+            Op::Len { slice } => {
+                let s = names::value(self.f, *slice);
+                quote!(#s.len())
+            }
+            Op::Call { func, args } => {
+                let args = self.call_args(args);
+                quote!(#func(#(#args),*))
+            }
+            Op::Cast { arg, ty } => {
+                let a = self.receiver(arg);
+                quote!(#a as #ty)
+            }
+            Op::Primal { expr, bindings } => {
+                let mut expr = expr.clone();
+                Rename {
+                    gen_: self,
+                    bindings,
+                }
+                .visit_expr_mut(&mut expr);
+                expr.into_token_stream()
+            }
+            Op::Missing => quote!(::core::unreachable!()),
+        }
+    }
+
+    pub fn call_args(&self, args: &[CallArg]) -> Vec<TokenStream> {
+        args.iter()
+            .map(|a| {
+                let o = self.operand(&a.operand);
+                if a.by_ref { quote!(&#o) } else { o }
+            })
+            .collect()
+    }
+
+    /// The primal sweep of a block. With a filter, only the values in it
+    /// (and what recording needs) are computed: a recomputation.
+    pub fn forward_block(
+        &self,
+        b: &Block,
+        mode: Mode,
+        filter: Option<&HashSet<ValueId>>,
+    ) -> TokenStream {
+        let mut out = TokenStream::new();
+        for stmt in &b.stmts {
+            match stmt {
+                Stmt::Let { dst, op, span, ty } => {
+                    if filter.is_some_and(|f| !f.contains(dst)) {
+                        continue;
+                    }
+                    let v = names::value(self.f, *dst);
+                    if let Op::Call { func, args } = op
+                        && mode == Mode::Record
+                        && self.an.active(*dst)
+                    {
+                        let pb = names::pullback(*dst);
+                        let vjp = vjp_path(func);
+                        let args = self.call_args(args);
+                        out.extend(quote_spanned!(*span=> let (#v, #pb) = #vjp(#(#args),*);));
+                        continue;
+                    }
+                    let expr = self.primal_expr(op);
+                    let ty = ty.as_ref().map(|t| quote!(: #t));
+                    out.extend(quote_spanned!(*span=> let #v #ty = #expr;));
+                }
+                Stmt::If(i) => {
+                    let wanted = match filter {
+                        None => !i.phis.is_empty(),
+                        Some(f) => i.phis.iter().any(|p| f.contains(&p.dst)),
+                    };
+                    if wanted {
+                        out.extend(self.forward_if(i));
+                    }
+                }
+                Stmt::Loop(l) => {
+                    let work = has_work(self.an, stmt);
+                    let wanted = match filter {
+                        None => true,
+                        Some(f) => work || l.carried.iter().any(|c| f.contains(&c.after)),
+                    };
+                    if wanted {
+                        out.extend(self.forward_loop(l, mode == Mode::Record && work));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn forward_if(&self, i: &If) -> TokenStream {
+        let cond = self.operand(&i.cond);
+        let then_code = self.forward_block(&i.then_blk, Mode::Plain, None);
+        let else_code = self.forward_block(&i.else_blk, Mode::Plain, None);
+        let dsts: Vec<_> = i.phis.iter().map(|p| names::value(self.f, p.dst)).collect();
+        let thens: Vec<_> = i
+            .phis
+            .iter()
+            .map(|p| names::value(self.f, p.then_src))
+            .collect();
+        let elses: Vec<_> = i
+            .phis
+            .iter()
+            .map(|p| names::value(self.f, p.else_src))
+            .collect();
+        let (pat, then_val, else_val) = if dsts.len() == 1 {
+            (quote!(#(#dsts)*), quote!(#(#thens)*), quote!(#(#elses)*))
+        } else {
+            (
+                quote!((#(#dsts),*)),
+                quote!((#(#thens),*)),
+                quote!((#(#elses),*)),
+            )
+        };
+        quote! {
+            let #pat = if #cond {
+                #then_code
+                #then_val
+            } else {
+                #else_code
+                #else_val
+            };
+        }
+    }
+
+    fn forward_loop(&self, l: &Loop, record: bool) -> TokenStream {
+        let stack = names::stack(l.id);
+        let entries = self.stack_entries(l);
+        let record_stack = record && !entries.is_empty();
+        let carried: Vec<_> = l
+            .carried
+            .iter()
+            .map(|c| names::carried(l.id, &c.name))
+            .collect();
+        let inits = l.carried.iter().map(|c| names::value(self.f, c.init));
+        let entry_vals: Vec<_> = l
+            .carried
+            .iter()
+            .map(|c| names::value(self.f, c.entry))
+            .collect();
+        let exits = l.carried.iter().map(|c| names::value(self.f, c.exit));
+        let afters = l.carried.iter().map(|c| names::value(self.f, c.after));
+        let body = self.forward_block(&l.body, Mode::Plain, None);
+
+        let push = record_stack.then(|| {
+            let saved = self.tuple(&entries);
+            quote!(#stack.push(#saved);)
+        });
+        let carry_in = quote! { #(let #entry_vals = #carried;)* };
+        let carry_out = quote! { #(#carried = #exits;)* };
+        let mut out = quote! { #(let mut #carried = #inits;)* };
+
+        match &l.header {
+            LoopHeader::Range {
+                index,
+                start,
+                end,
+                inclusive,
+                reversed,
+            } => {
+                let (start, end) = (self.operand(start), self.operand(end));
+                let range = if *inclusive {
+                    quote!(#start..=#end)
+                } else {
+                    quote!(#start..#end)
+                };
+                if record_stack {
+                    // One allocation per call: the trip count is known.
+                    let capacity = quote!((#range).size_hint().0);
+                    out.extend(if self.top_loops.contains(&l.id) {
+                        quote!(let mut #stack = ::autograd::__private::Vec::with_capacity(#capacity);)
+                    } else {
+                        quote!(#stack.reserve(#capacity);)
+                    });
+                }
+                let iter = if *reversed {
+                    quote!((#range).rev())
+                } else {
+                    range
+                };
+                let index = match index {
+                    Some(v) => names::value(self.f, *v).into_token_stream(),
+                    None => quote!(_),
+                };
+                out.extend(quote! {
+                    for #index in #iter {
+                        #carry_in
+                        #push
+                        #body
+                        #carry_out
+                    }
+                });
+            }
+            LoopHeader::While { cond_blk, cond } => {
+                let trips = names::trips(l.id);
+                let cond_code = self.forward_block(cond_blk, Mode::Plain, None);
+                let cond = self.operand(cond);
+                if record_stack && self.top_loops.contains(&l.id) {
+                    out.extend(quote!(let mut #stack = ::autograd::__private::Vec::new();));
+                }
+                let (count_init, count) = if record {
+                    (quote!(let mut #trips: usize = 0;), quote!(#trips += 1;))
+                } else {
+                    (TokenStream::new(), TokenStream::new())
+                };
+                out.extend(quote! {
+                    #count_init
+                    loop {
+                        #carry_in
+                        #cond_code
+                        if !(#cond) {
+                            break;
+                        }
+                        #push
+                        #body
+                        #carry_out
+                        #count
+                    }
+                });
+            }
+        }
+        out.extend(quote! { #(let #afters = #carried;)* });
+        out
+    }
+
+    /// A value, or a tuple of values.
+    pub fn tuple(&self, values: &[ValueId]) -> TokenStream {
+        let idents: Vec<_> = values.iter().map(|v| names::value(self.f, *v)).collect();
+        if idents.len() == 1 {
+            quote!(#(#idents)*)
+        } else {
+            quote!((#(#idents),*))
+        }
+    }
+}
+
+/// The path of a callee's all-arguments VJP: its own path with the last
+/// segment renamed.
+pub fn vjp_path(func: &syn::Path) -> syn::Path {
+    let mut path = func.clone();
+    if let Some(last) = path.segments.last_mut() {
+        last.ident = names::vjp_full(&last.ident);
+        last.ident.set_span(
+            func.segments
+                .last()
+                .map_or(last.ident.span(), |s| s.ident.span()),
+        );
+    }
+    path
+}

@@ -1,0 +1,324 @@
+//! Code generation: the items `#[differentiable]` adds next to the user's
+//! function.
+
+mod forward;
+pub mod names;
+mod paths;
+mod reverse;
+
+use std::collections::HashSet;
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, format_ident, quote};
+use syn::visit_mut::VisitMut;
+
+use crate::analysis::{Analysis, needs};
+use crate::ir::*;
+use crate::sig::{ParamKind, Signature};
+use forward::Mode;
+
+pub struct Gen<'a> {
+    f: &'a Function,
+    an: &'a Analysis,
+    /// Loops at the top level of the body: their stacks are filled by the
+    /// forward sweep and moved into the pullback.
+    top_loops: HashSet<u32>,
+    /// Adjoints already created while emitting the reverse sweep.
+    declared: HashSet<ValueId>,
+}
+
+impl Gen<'_> {
+    /// The iteration-entry values a loop's reverse reads, saved on its
+    /// stack: only loop-carried values, and only those read.
+    fn stack_entries(&self, l: &Loop) -> Vec<ValueId> {
+        let need = needs(self.f, self.an, &l.body);
+        l.carried
+            .iter()
+            .map(|c| c.entry)
+            .filter(|e| need.contains(e))
+            .collect()
+    }
+
+    fn nested_loops(&self, b: &Block, out: &mut Vec<u32>) {
+        for stmt in &b.stmts {
+            match stmt {
+                Stmt::Let { .. } => {}
+                Stmt::If(i) => {
+                    self.nested_loops(&i.then_blk, out);
+                    self.nested_loops(&i.else_blk, out);
+                }
+                Stmt::Loop(l) => {
+                    if !self.top_loops.contains(&l.id) && !self.stack_entries(l).is_empty() {
+                        out.push(l.id);
+                    }
+                    self.nested_loops(&l.body, out);
+                }
+            }
+        }
+    }
+}
+
+/// Gives every elided lifetime of the arguments a name, so the returned
+/// pullback can say which borrows it keeps (`+ use<..>`) in any edition.
+struct NameLifetimes {
+    named: Vec<syn::Lifetime>,
+}
+
+impl NameLifetimes {
+    fn fresh(&mut self) -> syn::Lifetime {
+        let lt = syn::Lifetime::new(
+            &format!("'__ad_l{}", self.named.len()),
+            proc_macro2::Span::call_site(),
+        );
+        self.named.push(lt.clone());
+        lt
+    }
+}
+
+impl VisitMut for NameLifetimes {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        match &r.lifetime {
+            Some(lt) if lt.ident != "_" => {
+                if !self.named.iter().any(|n| n.ident == lt.ident) {
+                    self.named.push(lt.clone());
+                }
+            }
+            _ => r.lifetime = Some(self.fresh()),
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
+    fn visit_lifetime_mut(&mut self, lt: &mut syn::Lifetime) {
+        if lt.ident == "_" {
+            *lt = self.fresh();
+        } else if !self.named.iter().any(|n| n.ident == lt.ident) {
+            self.named.push(lt.clone());
+        }
+    }
+}
+
+/// Everything generated for one function.
+pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
+    let mut top_loops = HashSet::new();
+    for stmt in &f.body.stmts {
+        if let Stmt::Loop(l) = stmt {
+            top_loops.insert(l.id);
+        }
+    }
+    let mut g = Gen {
+        f,
+        an,
+        top_loops,
+        declared: HashSet::new(),
+    };
+
+    // The forward sweep, then the pullback holding the reverse sweep.
+    let forward = g.forward_block(&f.body, Mode::Record, None);
+    let mut nested = Vec::new();
+    g.nested_loops(&f.body, &mut nested);
+    let stacks = nested.iter().map(|id| {
+        let s = names::stack(*id);
+        quote!(let mut #s = ::autograd::__private::Vec::new();)
+    });
+    let slice_adjoints = f.params.iter().zip(&sig.params).filter_map(|(v, p)| {
+        (p.differentiable && matches!(p.kind, ParamKind::Slice(_))).then(|| {
+            let adj = names::adjoint(f, *v);
+            let x = &p.ident;
+            quote!(let mut #adj = ::autograd::__private::zeros_like_slice(#x);)
+        })
+    });
+    let slice_adjoints: Vec<_> = slice_adjoints.collect();
+    let seed = names::seed();
+    let incoming = an
+        .active_operand(&f.ret)
+        .map(|r| (r, seed.to_token_stream()))
+        .into_iter()
+        .collect();
+    let reverse = g.reverse_block(&f.body, incoming);
+    let results = f.params.iter().zip(&sig.params).map(|(v, p)| {
+        if !p.differentiable {
+            quote!(::autograd::__private::NoGradient)
+        } else if g.declared.contains(v) || matches!(p.kind, ParamKind::Slice(_)) {
+            names::adjoint(f, *v).into_token_stream()
+        } else {
+            quote!(0.0)
+        }
+    });
+    let ret = g.operand(&f.ret);
+
+    // Signatures.
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let seed_ty = &sig.ret;
+    let mut named = NameLifetimes { named: Vec::new() };
+    let mut inputs: Vec<syn::PatType> = Vec::new();
+    for arg in &item.sig.inputs {
+        if let syn::FnArg::Typed(pt) = arg {
+            let mut pt = pt.clone();
+            pt.attrs.clear();
+            if let syn::Pat::Ident(pi) = &mut *pt.pat {
+                pi.mutability = None;
+            }
+            named.visit_type_mut(&mut pt.ty);
+            inputs.push(pt);
+        }
+    }
+    let lifetimes = &named.named;
+    let arg_names: Vec<_> = sig.params.iter().map(|p| &p.ident).collect();
+    let full_tys: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .map(|p| {
+            p.adjoint_ty()
+                .unwrap_or_else(|| quote!(::autograd::__private::NoGradient))
+        })
+        .collect();
+    let public_tys: Vec<TokenStream> = sig.params.iter().filter_map(|p| p.adjoint_ty()).collect();
+    let diff_names: Vec<_> = sig
+        .params
+        .iter()
+        .map(|p| {
+            if p.differentiable {
+                format_ident!("d_{}", p.ident, span = proc_macro2::Span::mixed_site())
+                    .into_token_stream()
+            } else {
+                quote!(_)
+            }
+        })
+        .collect();
+    let diff_only: Vec<_> = diff_names.iter().filter(|n| n.to_string() != "_").collect();
+
+    let vjp_full = names::vjp_full(name);
+    let vjp = names::public(name, "vjp");
+    let grad = names::public(name, "grad");
+    let check = names::public(name, "check");
+    let generics = (!lifetimes.is_empty()).then(|| quote!(<#(#lifetimes),*>));
+
+    let doc_vjp = format!(
+        " The value of [`{name}`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.\n\n Generated by `#[differentiable]`; the value is bit for bit what `{name}` returns."
+    );
+    let doc_grad = format!(
+        " The value of [`{name}`] followed by its gradient: one adjoint per differentiable argument, in argument order.\n\n Generated by `#[differentiable]`: `{vjp}` with seed 1."
+    );
+    let doc_check = format!(
+        " Compares [`{grad}`] at this point with central finite differences of [`{name}`], component by component.\n\n Generated by `#[differentiable]`; see `autograd::GradientCheck` for the step and tolerance policy."
+    );
+
+    let checks = sig.params.iter().map(|p| {
+        if !p.differentiable {
+            return TokenStream::new();
+        }
+        let x = &p.ident;
+        let label = x.to_string();
+        let dx = format_ident!("d_{}", x, span = proc_macro2::Span::mixed_site());
+        let call_args = arg_names
+            .iter()
+            .map(|a| if *a == x { quote!(#x) } else { quote!(#a) });
+        match p.kind {
+            ParamKind::Slice(_) => quote! {
+                check.slice(#label, #x, &#dx, |#x| #name(#(#call_args),*));
+            },
+            _ => quote! {
+                check.scalar(#label, #x, #dx, |#x| #name(#(#call_args),*));
+            },
+        }
+    });
+
+    quote! {
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+        #vis fn #vjp_full #generics (#(#inputs),*)
+            -> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
+        {
+            #forward
+            (#ret, move |#seed: #seed_ty| {
+                #(#stacks)*
+                #(#slice_adjoints)*
+                #reverse
+                (#(#results,)*)
+            })
+        }
+
+        #[doc = #doc_vjp]
+        #[inline]
+        #vis fn #vjp #generics (#(#inputs),*)
+            -> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#public_tys,)*) + use<#(#lifetimes),*>)
+        {
+            let (value, pullback) = #vjp_full(#(#arg_names),*);
+            (value, move |seed: #seed_ty| {
+                let (#(#diff_names,)*) = pullback(seed);
+                (#(#diff_only,)*)
+            })
+        }
+
+        #[doc = #doc_grad]
+        #[inline]
+        #vis fn #grad #generics (#(#inputs),*) -> (#seed_ty, #(#public_tys),*) {
+            let (value, pullback) = #vjp_full(#(#arg_names),*);
+            let (#(#diff_names,)*) = pullback(1.0);
+            (value, #(#diff_only),*)
+        }
+
+        #[doc = #doc_check]
+        #vis fn #check #generics (#(#inputs),*) -> ::autograd::GradientCheck {
+            let (value, #(#diff_only),*) = #grad(#(#arg_names),*);
+            let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
+            #(#checks)*
+            check
+        }
+    }
+}
+
+/// Stand-ins with the right signatures, emitted next to compile errors so
+/// the user sees those errors and not a cascade of missing items.
+pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let seed_ty = &sig.ret;
+    let inputs: Vec<_> = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            syn::FnArg::Typed(pt) => {
+                let mut pt = pt.clone();
+                pt.attrs.clear();
+                pt.pat = Box::new(syn::parse_quote!(_));
+                Some(pt)
+            }
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let public_tys: Vec<TokenStream> = sig.params.iter().filter_map(|p| p.adjoint_ty()).collect();
+    let full_tys: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .map(|p| {
+            p.adjoint_ty()
+                .unwrap_or_else(|| quote!(::autograd::__private::NoGradient))
+        })
+        .collect();
+    let vjp_full = names::vjp_full(name);
+    let vjp = names::public(name, "vjp");
+    let grad = names::public(name, "grad");
+    let check = names::public(name, "check");
+    quote! {
+        #[doc(hidden)]
+        #[allow(unused_variables, unreachable_code, clippy::all)]
+        #vis fn #vjp_full(#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#full_tys,)*)) {
+            ::core::unreachable!()
+        }
+        #[allow(unused_variables, unreachable_code, clippy::all)]
+        #vis fn #vjp(#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#public_tys,)*)) {
+            ::core::unreachable!()
+        }
+        #[allow(unused_variables, unreachable_code, clippy::all)]
+        #vis fn #grad(#(#inputs),*) -> (#seed_ty, #(#public_tys),*) {
+            ::core::unreachable!()
+        }
+        #[allow(unused_variables, unreachable_code, clippy::all)]
+        #vis fn #check(#(#inputs),*) -> ::autograd::GradientCheck {
+            ::core::unreachable!()
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! The adjoint sweep: the operations in reverse order, each adding its
+//! contributions into its operands' adjoints.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote, quote_spanned};
+
+use super::forward::Mode;
+use super::{Gen, names, paths};
+use crate::analysis::{carry_active, has_work, needs};
+use crate::catalog::Read;
+use crate::ir::*;
+
+impl Gen<'_> {
+    /// The zero a value's adjoint starts from when it is created up front.
+    fn zero(&self, v: ValueId) -> TokenStream {
+        match self.f.info(v).kind {
+            Kind::Float => quote!(0.0),
+            _ => {
+                let v = names::value(self.f, v);
+                quote!(::autograd::__private::zero_like(&#v))
+            }
+        }
+    }
+
+    /// Adds `expr` into the adjoint of `v`, creating it with a plain `let`
+    /// at its first contribution.
+    fn contribute(&mut self, v: ValueId, expr: TokenStream) -> TokenStream {
+        let adj = names::adjoint(self.f, v);
+        if self.declared.contains(&v) {
+            return quote!(#adj += #expr;);
+        }
+        self.declared.insert(v);
+        if self.an.uses[v.0 as usize] > 1 {
+            quote!(let mut #adj = #expr;)
+        } else {
+            quote!(let #adj = #expr;)
+        }
+    }
+
+    /// Values of this block whose adjoints start at zero.
+    fn predeclare(&mut self, b: &Block) -> TokenStream {
+        let mut out = TokenStream::new();
+        let values = self.an.defined_in.get(&b.id).cloned().unwrap_or_default();
+        for v in values {
+            if self.an.active(v)
+                && self.an.predeclare[v.0 as usize]
+                && self.f.info(v).kind != Kind::Slice
+            {
+                let adj = names::adjoint(self.f, v);
+                let zero = self.zero(v);
+                out.extend(quote!(let mut #adj = #zero;));
+                self.declared.insert(v);
+            }
+        }
+        out
+    }
+
+    /// The reverse sweep of a block; `incoming` are contributions that
+    /// arrive from outside it (φ-nodes, the loop back edge, the seed).
+    pub fn reverse_block(
+        &mut self,
+        b: &Block,
+        incoming: Vec<(ValueId, TokenStream)>,
+    ) -> TokenStream {
+        let mut out = self.predeclare(b);
+        for (v, expr) in incoming {
+            out.extend(self.contribute(v, expr));
+        }
+        for stmt in b.stmts.iter().rev() {
+            let code = match stmt {
+                Stmt::Let { dst, op, span, .. } => self.reverse_let(*dst, op, *span),
+                Stmt::If(i) => self.reverse_if(stmt, i),
+                Stmt::Loop(l) => self.reverse_loop(stmt, l),
+            };
+            out.extend(code);
+        }
+        out
+    }
+
+    fn reverse_let(&mut self, dst: ValueId, op: &Op, span: proc_macro2::Span) -> TokenStream {
+        if !self.an.active(dst) || !self.declared.contains(&dst) {
+            return TokenStream::new();
+        }
+        let g = names::adjoint(self.f, dst);
+        let mut out = TokenStream::new();
+        match op {
+            Op::Copy(a) => {
+                if let Some(u) = self.an.active_operand(a) {
+                    out.extend(self.contribute(u, g.into_token_stream()));
+                }
+            }
+            Op::Rule { rule, args, .. } => {
+                for (a, grad) in args.iter().zip(rule.grads) {
+                    let Some(grad) = grad else { continue };
+                    let Some(u) = self.an.active_operand(a) else {
+                        continue;
+                    };
+                    let func = paths::rule(grad.func, span);
+                    let reads = grad.reads.iter().map(|r| match r {
+                        Read::Arg(i) => self.operand(&args[*i]),
+                        Read::Out => names::value(self.f, dst).into_token_stream(),
+                    });
+                    let expr = quote_spanned!(span=> #func(#g #(, #reads)*));
+                    out.extend(self.contribute(u, expr));
+                }
+            }
+            Op::Index { slice, index } => {
+                if self.an.active(*slice) {
+                    let adj = names::adjoint(self.f, *slice);
+                    let index = self.operand(index);
+                    out.extend(quote!(#adj[#index] += #g;));
+                }
+            }
+            Op::Call { args, .. } => {
+                let pb = names::pullback(dst);
+                let slots: Vec<_> = args
+                    .iter()
+                    .enumerate()
+                    .map(|(k, a)| match self.an.active_operand(&a.operand) {
+                        Some(_) => names::call_slot(dst, k).into_token_stream(),
+                        None => quote!(_),
+                    })
+                    .collect();
+                out.extend(quote_spanned!(span=> let (#(#slots,)*) = #pb(#g);));
+                for (k, a) in args.iter().enumerate() {
+                    if let Some(u) = self.an.active_operand(&a.operand) {
+                        let adj = names::adjoint(self.f, u);
+                        let slot = names::call_slot(dst, k);
+                        out.extend(quote_spanned!(span=> ::autograd::__private::accumulate(&mut #adj, #slot);));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn reverse_if(&mut self, stmt: &Stmt, i: &If) -> TokenStream {
+        if !has_work(self.an, stmt) {
+            return TokenStream::new();
+        }
+        let cond = self.operand(&i.cond);
+        let arm = |g: &mut Self, blk: &Block, src: fn(&Phi) -> ValueId| {
+            let need = needs(g.f, g.an, blk);
+            let recompute = g.forward_block(blk, Mode::Record, Some(&need));
+            let incoming = i
+                .phis
+                .iter()
+                .filter(|p| g.declared.contains(&p.dst) && g.an.active(src(p)))
+                .map(|p| (src(p), names::adjoint(g.f, p.dst).into_token_stream()))
+                .collect();
+            let reverse = g.reverse_block(blk, incoming);
+            quote! { #recompute #reverse }
+        };
+        let then_code = arm(self, &i.then_blk, |p| p.then_src);
+        let else_code = arm(self, &i.else_blk, |p| p.else_src);
+        quote! {
+            if #cond {
+                #then_code
+            } else {
+                #else_code
+            }
+        }
+    }
+
+    fn reverse_loop(&mut self, stmt: &Stmt, l: &Loop) -> TokenStream {
+        if !has_work(self.an, stmt) {
+            return TokenStream::new();
+        }
+        let carried: Vec<&Carried> = l
+            .carried
+            .iter()
+            .filter(|c| carry_active(self.an, c))
+            .collect();
+        let mut out = TokenStream::new();
+        for c in &carried {
+            let dc = names::carried_adjoint(l.id, &c.name);
+            let start = if self.declared.contains(&c.after) {
+                names::adjoint(self.f, c.after).into_token_stream()
+            } else {
+                self.zero(c.init)
+            };
+            out.extend(quote!(let mut #dc = #start;));
+        }
+
+        let entries = self.stack_entries(l);
+        let pop = (!entries.is_empty()).then(|| {
+            let stack = names::stack(l.id);
+            let pattern = self.tuple(&entries);
+            quote!(let #pattern = ::autograd::__private::pop(&mut #stack);)
+        });
+        let need = needs(self.f, self.an, &l.body);
+        let recompute = self.forward_block(&l.body, Mode::Record, Some(&need));
+        let incoming = carried
+            .iter()
+            .filter(|c| self.an.active(c.exit))
+            .map(|c| {
+                (
+                    c.exit,
+                    names::carried_adjoint(l.id, &c.name).into_token_stream(),
+                )
+            })
+            .collect();
+        let reverse = self.reverse_block(&l.body, incoming);
+        let carry_back = carried.iter().map(|c| {
+            let dc = names::carried_adjoint(l.id, &c.name);
+            if self.declared.contains(&c.entry) {
+                let adj = names::adjoint(self.f, c.entry);
+                quote!(#dc = #adj;)
+            } else {
+                let zero = self.zero(c.init);
+                quote!(#dc = #zero;)
+            }
+        });
+        let carry_back: Vec<_> = carry_back.collect();
+
+        let header = match &l.header {
+            LoopHeader::Range {
+                index,
+                start,
+                end,
+                inclusive,
+                reversed,
+            } => {
+                let (start, end) = (self.operand(start), self.operand(end));
+                let range = if *inclusive {
+                    quote!(#start..=#end)
+                } else {
+                    quote!(#start..#end)
+                };
+                let iter = if *reversed {
+                    range
+                } else {
+                    quote!((#range).rev())
+                };
+                let index = match index {
+                    Some(v) => names::value(self.f, *v).into_token_stream(),
+                    None => quote!(_),
+                };
+                quote!(for #index in #iter)
+            }
+            LoopHeader::While { .. } => {
+                let trips = names::trips(l.id);
+                quote!(for _ in 0..#trips)
+            }
+        };
+        out.extend(quote! {
+            #header {
+                #pop
+                #recompute
+                #reverse
+                #(#carry_back)*
+            }
+        });
+        for c in &carried {
+            if self.an.active(c.init) {
+                let dc = names::carried_adjoint(l.id, &c.name);
+                out.extend(self.contribute(c.init, dc.into_token_stream()));
+            }
+        }
+        out
+    }
+}

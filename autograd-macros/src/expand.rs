@@ -1,0 +1,57 @@
+//! The pipeline: parse, lower, analyze, generate.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+
+use crate::ctxt::Ctxt;
+use crate::{analysis, codegen, lower, sig};
+
+pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut func: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            let e = syn::Error::new(
+                e.span(),
+                "`#[differentiable]` goes on a function: `fn name(x: f64, ..) -> f64 { .. }`",
+            );
+            let mut out = e.to_compile_error();
+            out.extend(item);
+            return out;
+        }
+    };
+    let cx = Ctxt::default();
+    if !attr.is_empty() {
+        cx.error_spanned_by(
+            &attr,
+            "unsupported arguments to `#[differentiable]`; write `#[differentiable]`",
+        );
+    }
+    let signature = sig::parse(&cx, &func.sig);
+    let generated = signature.as_ref().map(|s| {
+        let ir = lower::lower(&cx, s, &func.sig, &func.block);
+        let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
+        let an = analysis::analyze(&cx, &ir, &differentiable);
+        (ir, an)
+    });
+
+    // The user's function, unchanged but for our `#[constant]` markers.
+    for arg in &mut func.sig.inputs {
+        if let syn::FnArg::Typed(pt) = arg {
+            pt.attrs.retain(|a| !sig::is_constant_attr(a));
+        }
+    }
+    let mut out = func.to_token_stream();
+    match (cx.check(), signature, generated) {
+        (Ok(()), Some(s), Some((ir, an))) => out.extend(codegen::generate(&func, &s, &ir, &an)),
+        (Err(e), s, _) => {
+            out.extend(e.to_compile_error());
+            if let Some(s) = s {
+                out.extend(codegen::stubs(&func, &s));
+            }
+        }
+        (Ok(()), _, _) => out.extend(quote!(::core::compile_error!(
+            "`#[differentiable]` could not read this function"
+        );)),
+    }
+    out
+}

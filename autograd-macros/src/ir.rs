@@ -1,0 +1,348 @@
+//! The intermediate representation: a typed, SSA-like list of operations
+//! with structured control flow.
+//!
+//! Every value is written once per execution of the block that defines it.
+//! A user variable that is re-assigned becomes a new value at each
+//! assignment; where control flow joins, `If` carries φ-nodes and `Loop`
+//! carries its loop-carried variables explicitly (value at iteration entry,
+//! value at iteration exit, value after the loop).
+
+use proc_macro2::{Span, TokenStream};
+use std::fmt;
+
+use crate::catalog::Rule;
+
+/// A value, unique in the whole function.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ValueId(pub u32);
+
+/// A block, unique in the whole function.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct BlockId(pub u32);
+
+/// What the macro knows of a value's type. rustc knows the rest.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// `f32` or `f64`.
+    Float,
+    /// Any integer type: never differentiable.
+    Int,
+    /// `bool`: never differentiable.
+    Bool,
+    /// `&[f32|f64]` or `&Vec<f32|f64>` argument.
+    Slice,
+    /// A value whose type the macro cannot see (the result of a call).
+    Unknown,
+}
+
+impl Kind {
+    /// Whether a value of this kind can carry a derivative.
+    pub fn is_differentiable(self) -> bool {
+        matches!(self, Kind::Float | Kind::Slice | Kind::Unknown)
+    }
+}
+
+/// Side information of a value.
+#[derive(Clone)]
+pub struct ValueInfo {
+    pub kind: Kind,
+    /// The user variable it was bound to, for readable generated names.
+    pub name: Option<String>,
+    /// The block whose execution defines it.
+    pub block: BlockId,
+    /// A function argument: referred to by the user's own identifier.
+    pub param: Option<syn::Ident>,
+}
+
+/// An operand: a value, or a constant expression emitted as written.
+#[derive(Clone)]
+pub enum Operand {
+    Value(ValueId),
+    Const(TokenStream),
+}
+
+impl Operand {
+    pub fn value(&self) -> Option<ValueId> {
+        match self {
+            Operand::Value(v) => Some(*v),
+            Operand::Const(_) => None,
+        }
+    }
+}
+
+/// How an operation was written, so the primal sweep repeats it exactly.
+#[derive(Clone)]
+pub enum Syntax {
+    /// `a + b`, `-a`.
+    Operator(TokenStream),
+    /// `a.exp()`, `a.max(b)`.
+    Method(syn::Ident),
+    /// `f64::exp(a)`.
+    Path(syn::Path),
+}
+
+/// One operation producing one value.
+#[derive(Clone)]
+pub enum Op {
+    /// The operand itself (a binding of a constant, or a typed `let`).
+    Copy(Operand),
+    /// A rule of the catalog applied to its operands.
+    Rule {
+        rule: &'static Rule,
+        args: Vec<Operand>,
+        syntax: Syntax,
+    },
+    /// `slice[index]`.
+    Index { slice: ValueId, index: Operand },
+    /// `slice.len()`.
+    Len { slice: ValueId },
+    /// A call of another `#[differentiable]` function through its
+    /// all-arguments VJP.
+    Call {
+        /// Path of the callee's primal function, as written.
+        func: syn::Path,
+        args: Vec<CallArg>,
+    },
+    /// `autograd::stop_gradient(x)`: the value flows, the adjoint does not.
+    StopGradient(Operand),
+    /// `x as T`.
+    Cast { arg: Operand, ty: syn::Type },
+    /// Primal-only code (comparisons, `&&`, `||`, `!`, integer operators)
+    /// emitted as written, each variable name in `bindings` renamed to the
+    /// value it denotes.
+    Primal {
+        expr: syn::Expr,
+        bindings: Vec<(String, ValueId)>,
+    },
+    /// Placeholder left where lowering reported an error.
+    Missing,
+}
+
+/// A call argument, passed by value or by reference as written.
+#[derive(Clone)]
+pub struct CallArg {
+    pub operand: Operand,
+    pub by_ref: bool,
+}
+
+impl Op {
+    /// Every value the operation reads in the primal sweep.
+    pub fn reads(&self) -> Vec<ValueId> {
+        match self {
+            Op::Copy(a) | Op::StopGradient(a) | Op::Cast { arg: a, .. } => {
+                a.value().into_iter().collect()
+            }
+            Op::Rule { args, .. } => args.iter().filter_map(Operand::value).collect(),
+            Op::Index { slice, index } => {
+                let mut v = vec![*slice];
+                v.extend(index.value());
+                v
+            }
+            Op::Len { slice } => vec![*slice],
+            Op::Call { args, .. } => args.iter().filter_map(|a| a.operand.value()).collect(),
+            Op::Primal { bindings, .. } => bindings.iter().map(|b| b.1).collect(),
+            Op::Missing => Vec::new(),
+        }
+    }
+}
+
+/// A statement of a block.
+#[derive(Clone)]
+pub enum Stmt {
+    Let {
+        dst: ValueId,
+        op: Op,
+        /// The user's tokens this operation came from.
+        span: Span,
+        /// A type annotation the user wrote on the `let`.
+        ty: Option<syn::Type>,
+    },
+    If(If),
+    Loop(Loop),
+}
+
+/// `if cond { .. } else { .. }` with its φ-nodes.
+#[derive(Clone)]
+pub struct If {
+    pub cond: Operand,
+    pub then_blk: Block,
+    pub else_blk: Block,
+    pub phis: Vec<Phi>,
+}
+
+/// `dst = then_src` if the branch was taken, else `else_src`.
+#[derive(Clone)]
+pub struct Phi {
+    pub dst: ValueId,
+    pub then_src: ValueId,
+    pub else_src: ValueId,
+}
+
+/// A loop with its loop-carried variables.
+#[derive(Clone)]
+pub struct Loop {
+    /// Unique among the function's loops; names its stack and counters.
+    pub id: u32,
+    pub header: LoopHeader,
+    pub body: Block,
+    pub carried: Vec<Carried>,
+}
+
+/// What drives a loop.
+#[derive(Clone)]
+pub enum LoopHeader {
+    /// `for index in start..end` (`..=` if inclusive; `.rev()` if reversed).
+    Range {
+        index: Option<ValueId>,
+        start: Operand,
+        end: Operand,
+        inclusive: bool,
+        reversed: bool,
+    },
+    /// `while cond { .. }`; `cond_blk` computes `cond` from the iteration's
+    /// entry values.
+    While { cond_blk: Block, cond: Operand },
+}
+
+/// A variable assigned in a loop body.
+#[derive(Clone)]
+pub struct Carried {
+    /// The user's variable name, for readable generated names.
+    pub name: String,
+    /// Its value before the loop.
+    pub init: ValueId,
+    /// Its value at the start of an iteration (defined by the loop).
+    pub entry: ValueId,
+    /// Its value at the end of an iteration.
+    pub exit: ValueId,
+    /// Its value after the loop (defined by the loop in the outer block).
+    pub after: ValueId,
+}
+
+/// A sequence of statements.
+#[derive(Clone)]
+pub struct Block {
+    pub id: BlockId,
+    pub stmts: Vec<Stmt>,
+}
+
+/// A lowered function.
+#[derive(Clone)]
+pub struct Function {
+    pub values: Vec<ValueInfo>,
+    pub params: Vec<ValueId>,
+    pub body: Block,
+    pub ret: Operand,
+    pub loops: u32,
+}
+
+impl Function {
+    pub fn info(&self, v: ValueId) -> &ValueInfo {
+        &self.values[v.0 as usize]
+    }
+}
+
+// ---- the text form, for tests and debugging ----
+
+impl fmt::Display for ValueId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}", self.0)
+    }
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operand::Value(v) => write!(f, "{v}"),
+            Operand::Const(t) => write!(f, "{{{t}}}"),
+        }
+    }
+}
+
+fn join<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    items
+        .into_iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Op::Copy(a) => write!(f, "copy {a}"),
+            Op::Rule { rule, args, .. } => write!(f, "{} {}", rule.name, join(args)),
+            Op::Index { slice, index } => write!(f, "index {slice}, {index}"),
+            Op::Len { slice } => write!(f, "len {slice}"),
+            Op::Call { func, args } => {
+                let func = quote::quote!(#func).to_string().replace(' ', "");
+                write!(f, "call {func}({})", join(args.iter().map(|a| &a.operand)))
+            }
+            Op::StopGradient(a) => write!(f, "stop_gradient {a}"),
+            Op::Cast { arg, ty } => write!(f, "cast {arg} as {}", quote::quote!(#ty)),
+            Op::Primal { .. } => write!(f, "primal {}", join(self.reads())),
+            Op::Missing => write!(f, "missing"),
+        }
+    }
+}
+
+impl Block {
+    fn write(&self, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
+        let pad = "    ".repeat(depth);
+        for stmt in &self.stmts {
+            match stmt {
+                Stmt::Let { dst, op, .. } => writeln!(f, "{pad}{dst} = {op}")?,
+                Stmt::If(i) => {
+                    writeln!(f, "{pad}if {} {{", i.cond)?;
+                    i.then_blk.write(f, depth + 1)?;
+                    writeln!(f, "{pad}}} else {{")?;
+                    i.else_blk.write(f, depth + 1)?;
+                    writeln!(f, "{pad}}}")?;
+                    for p in &i.phis {
+                        writeln!(f, "{pad}{} = phi {}, {}", p.dst, p.then_src, p.else_src)?;
+                    }
+                }
+                Stmt::Loop(l) => {
+                    match &l.header {
+                        LoopHeader::Range {
+                            index,
+                            start,
+                            end,
+                            inclusive,
+                            reversed,
+                        } => {
+                            let index = index.map_or("_".to_string(), |v| v.to_string());
+                            let dots = if *inclusive { "..=" } else { ".." };
+                            let rev = if *reversed { " rev" } else { "" };
+                            writeln!(f, "{pad}for {index} in {start}{dots}{end}{rev} {{")?;
+                        }
+                        LoopHeader::While { cond_blk, cond } => {
+                            writeln!(f, "{pad}while {{")?;
+                            cond_blk.write(f, depth + 1)?;
+                            writeln!(f, "{pad}    => {cond}")?;
+                            writeln!(f, "{pad}}} {{")?;
+                        }
+                    }
+                    for c in &l.carried {
+                        writeln!(f, "{pad}    {} = entry {}, {}", c.entry, c.init, c.exit)?;
+                    }
+                    l.body.write(f, depth + 1)?;
+                    writeln!(f, "{pad}}}")?;
+                    for c in &l.carried {
+                        writeln!(f, "{pad}{} = after {}", c.after, c.entry)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "fn({}) {{", join(&self.params))?;
+        self.body.write(f, 1)?;
+        writeln!(f, "    return {}", self.ret)?;
+        write!(f, "}}")
+    }
+}

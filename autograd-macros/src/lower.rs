@@ -1,0 +1,1195 @@
+//! Lowering: syn's syntax tree to the IR.
+//!
+//! Lowering never panics and never stops at the first problem: it records a
+//! spanned error and leaves `Op::Missing` so the rest of the body is still
+//! checked.
+
+use std::collections::HashMap;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote};
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{BinOp, Expr, Pat, Stmt as SynStmt, UnOp};
+
+use crate::catalog::{self, Rule};
+use crate::ctxt::Ctxt;
+use crate::ir::*;
+use crate::sig::{ParamKind, Signature};
+
+#[derive(Clone)]
+struct Binding {
+    name: String,
+    value: ValueId,
+    mutable: bool,
+}
+
+struct Lowerer<'a> {
+    cx: &'a Ctxt,
+    values: Vec<ValueInfo>,
+    scopes: Vec<Vec<Binding>>,
+    open_blocks: Vec<(BlockId, Vec<Stmt>)>,
+    next_block: u32,
+    next_loop: u32,
+}
+
+/// Lowers a function body whose signature has been read.
+pub fn lower(cx: &Ctxt, sig: &Signature, syn_sig: &syn::Signature, body: &syn::Block) -> Function {
+    let mut l = Lowerer {
+        cx,
+        values: Vec::new(),
+        scopes: vec![Vec::new()],
+        open_blocks: Vec::new(),
+        next_block: 0,
+        next_loop: 0,
+    };
+    l.begin_block();
+    let mut params = Vec::new();
+    for (param, arg) in sig.params.iter().zip(syn_sig.inputs.iter()) {
+        let kind = match param.kind {
+            ParamKind::Float(_) => Kind::Float,
+            ParamKind::Slice(_) => Kind::Slice,
+            ParamKind::Int => Kind::Int,
+            ParamKind::Bool => Kind::Bool,
+            ParamKind::Other => Kind::Unknown,
+        };
+        let mutable = matches!(arg, syn::FnArg::Typed(pt)
+            if matches!(&*pt.pat, Pat::Ident(pi) if pi.mutability.is_some()));
+        let v = l.new_value(kind, Some(param.ident.to_string()));
+        l.values[v.0 as usize].param = Some(param.ident.clone());
+        l.bind(param.ident.to_string(), v, mutable);
+        params.push(v);
+    }
+    let tail = l.lower_stmts(&body.stmts);
+    let ret = match tail {
+        Some(t) => t,
+        None => {
+            cx.error_at(
+                body.brace_token.span.close(),
+                "a `#[differentiable]` body must end in the value it returns (a tail expression or `return`)",
+            );
+            Operand::Const(quote!(0.0))
+        }
+    };
+    let body = l.end_block();
+    Function {
+        values: l.values,
+        params,
+        body,
+        ret,
+        loops: l.next_loop,
+    }
+}
+
+fn kind_of_lit(lit: &syn::Lit) -> bool {
+    matches!(
+        lit,
+        syn::Lit::Int(_) | syn::Lit::Float(_) | syn::Lit::Bool(_)
+    )
+}
+
+fn float_type(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"))
+}
+
+/// Finds constructs a primal-only expression must not hold either.
+struct Forbidden<'a> {
+    cx: &'a Ctxt,
+}
+
+impl<'ast> Visit<'ast> for Forbidden<'_> {
+    fn visit_expr_macro(&mut self, m: &'ast syn::ExprMacro) {
+        self.cx
+            .error_spanned_by(m, "macros are not supported in a `#[differentiable]` body");
+    }
+    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        self.cx.error_spanned_by(
+            c,
+            "closures are not supported in a `#[differentiable]` body",
+        );
+    }
+    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+        self.cx
+            .error_spanned_by(a, "assignment inside a condition is not supported");
+    }
+    fn visit_expr_block(&mut self, b: &'ast syn::ExprBlock) {
+        self.cx
+            .error_spanned_by(b, "blocks inside a condition are not supported");
+    }
+    fn visit_expr_unsafe(&mut self, u: &'ast syn::ExprUnsafe) {
+        self.cx.error_spanned_by(
+            u,
+            "`unsafe` blocks are not supported in a `#[differentiable]` body",
+        );
+    }
+}
+
+impl Lowerer<'_> {
+    // ---- values, blocks, scopes ----
+
+    fn current_block(&self) -> BlockId {
+        self.open_blocks.last().map_or(BlockId(0), |b| b.0)
+    }
+
+    fn new_value(&mut self, kind: Kind, name: Option<String>) -> ValueId {
+        let id = ValueId(self.values.len() as u32);
+        self.values.push(ValueInfo {
+            kind,
+            name,
+            block: self.current_block(),
+            param: None,
+        });
+        id
+    }
+
+    fn kind(&self, op: &Operand) -> Option<Kind> {
+        op.value().map(|v| self.values[v.0 as usize].kind)
+    }
+
+    fn push(&mut self, stmt: Stmt) {
+        if let Some(b) = self.open_blocks.last_mut() {
+            b.1.push(stmt);
+        }
+    }
+
+    fn emit(&mut self, op: Op, kind: Kind, span: Span) -> ValueId {
+        let dst = self.new_value(kind, None);
+        self.push(Stmt::Let {
+            dst,
+            op,
+            span,
+            ty: None,
+        });
+        dst
+    }
+
+    fn missing(&mut self, span: Span) -> Operand {
+        Operand::Value(self.emit(Op::Missing, Kind::Unknown, span))
+    }
+
+    /// Turns an operand into a value, binding a constant if needed.
+    fn materialize(&mut self, op: Operand, kind: Kind, span: Span) -> ValueId {
+        match op {
+            Operand::Value(v) => v,
+            c @ Operand::Const(_) => self.emit(Op::Copy(c), kind, span),
+        }
+    }
+
+    fn begin_block(&mut self) -> BlockId {
+        let id = BlockId(self.next_block);
+        self.next_block += 1;
+        self.open_blocks.push((id, Vec::new()));
+        id
+    }
+
+    fn end_block(&mut self) -> Block {
+        let (id, stmts) = self
+            .open_blocks
+            .pop()
+            .unwrap_or((BlockId(u32::MAX), Vec::new()));
+        Block { id, stmts }
+    }
+
+    fn bind(&mut self, name: String, value: ValueId, mutable: bool) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(Binding {
+                name,
+                value,
+                mutable,
+            });
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|b| b.name == name)
+    }
+
+    fn lookup_mut(&mut self, name: &str) -> Option<&mut Binding> {
+        self.scopes
+            .iter_mut()
+            .rev()
+            .flat_map(|s| s.iter_mut().rev())
+            .find(|b| b.name == name)
+    }
+
+    fn snapshot(&self) -> Vec<Vec<ValueId>> {
+        self.scopes
+            .iter()
+            .map(|s| s.iter().map(|b| b.value).collect())
+            .collect()
+    }
+
+    fn restore(&mut self, snap: &[Vec<ValueId>]) {
+        for (scope, values) in self.scopes.iter_mut().zip(snap) {
+            for (b, v) in scope.iter_mut().zip(values) {
+                b.value = *v;
+            }
+        }
+    }
+
+    fn local_ident(&self, expr: &Expr) -> Option<ValueId> {
+        let Expr::Path(p) = expr else { return None };
+        if p.qself.is_some() {
+            return None;
+        }
+        let ident = p.path.get_ident()?;
+        self.lookup(&ident.to_string()).map(|b| b.value)
+    }
+
+    // ---- statements ----
+
+    /// Lowers statements; returns the block's tail value, if any.
+    fn lower_stmts(&mut self, stmts: &[SynStmt]) -> Option<Operand> {
+        let mut tail = None;
+        for (i, stmt) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
+            match stmt {
+                SynStmt::Local(local) => self.lower_local(local),
+                SynStmt::Expr(Expr::Return(r), _) => {
+                    if !last {
+                        self.cx.error_spanned_by(
+                            r,
+                            "`return` is supported only as the last statement of the function",
+                        );
+                    }
+                    match &r.expr {
+                        Some(e) => tail = Some(self.lower_expr(e)),
+                        None => self.cx.error_spanned_by(r, "`return` needs a value"),
+                    }
+                }
+                SynStmt::Expr(e, None) if last => {
+                    tail = match e {
+                        // A trailing loop or assignment yields `()`, not a value.
+                        Expr::ForLoop(_) | Expr::While(_) | Expr::Assign(_) => {
+                            self.lower_stmt_expr(e);
+                            None
+                        }
+                        Expr::If(i) if i.else_branch.is_none() => {
+                            self.lower_if(i, false);
+                            None
+                        }
+                        _ => Some(self.lower_expr(e)),
+                    };
+                }
+                SynStmt::Expr(e, _) => self.lower_stmt_expr(e),
+                SynStmt::Item(item) => self.cx.error_spanned_by(
+                    item,
+                    "items are not supported inside a `#[differentiable]` body; define them outside the function",
+                ),
+                SynStmt::Macro(m) => self.cx.error_spanned_by(
+                    m,
+                    "macros are not supported in a `#[differentiable]` body",
+                ),
+            }
+        }
+        tail
+    }
+
+    fn lower_local(&mut self, local: &syn::Local) {
+        let (pat, ty) = match &local.pat {
+            Pat::Type(pt) => (&*pt.pat, Some((*pt.ty).clone())),
+            p => (p, None),
+        };
+        let (name, mutable) = match pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                (Some(pi.ident.to_string()), pi.mutability.is_some())
+            }
+            Pat::Wild(_) => (None, false),
+            other => {
+                self.cx.error_spanned_by(
+                    other,
+                    "unsupported pattern in `let`; bind a single name, such as `let y = ...`",
+                );
+                return;
+            }
+        };
+        let Some(init) = &local.init else {
+            self.cx.error_spanned_by(
+                local,
+                "a `let` without a value is not supported; write `let y = ...`",
+            );
+            return;
+        };
+        if let Some((_, diverge)) = &init.diverge {
+            self.cx
+                .error_spanned_by(diverge, "`let ... else` is not supported");
+        }
+        let span = init.expr.span();
+        let operand = self.lower_expr(&init.expr);
+        let value = match (operand, &ty) {
+            // A typed `let` or a constant gets its own binding, as written.
+            (operand, Some(_)) | (operand @ Operand::Const(_), None) => {
+                let kind = match (&ty, self.kind(&operand)) {
+                    (Some(t), _) if float_type(t) => Kind::Float,
+                    (_, Some(k)) => k,
+                    (_, None) => const_kind(&init.expr),
+                };
+                let dst = self.new_value(kind, name.clone());
+                self.push(Stmt::Let {
+                    dst,
+                    op: Op::Copy(operand),
+                    span,
+                    ty,
+                });
+                dst
+            }
+            (Operand::Value(v), None) => {
+                let info = &mut self.values[v.0 as usize];
+                if info.name.is_none() && info.param.is_none() {
+                    info.name.clone_from(&name);
+                }
+                v
+            }
+        };
+        if let Some(name) = name {
+            self.bind(name, value, mutable);
+        }
+    }
+
+    fn lower_stmt_expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Assign(a) => {
+                let operand = self.lower_expr(&a.right);
+                self.assign(&a.left, operand, a.span());
+            }
+            Expr::Binary(b) if compound_rule(&b.op).is_some() => {
+                let Some((rule, token)) = compound_rule(&b.op) else {
+                    return;
+                };
+                let Some(current) = self.assign_target(&b.left) else {
+                    return;
+                };
+                let rhs = self.lower_expr(&b.right);
+                let kind = self.result_kind(&[Operand::Value(current), rhs.clone()]);
+                let v = self.emit(
+                    Op::Rule {
+                        rule,
+                        args: vec![Operand::Value(current), rhs],
+                        syntax: Syntax::Operator(token),
+                    },
+                    kind,
+                    b.span(),
+                );
+                self.assign(&b.left, Operand::Value(v), b.span());
+            }
+            Expr::If(i) => {
+                self.lower_if(i, false);
+            }
+            Expr::ForLoop(f) => self.lower_for(f),
+            Expr::While(w) => self.lower_while(w),
+            Expr::Block(b) if b.label.is_none() => {
+                self.scopes.push(Vec::new());
+                if let Some(t) = self.lower_stmts(&b.block.stmts) {
+                    self.value_unused(t);
+                }
+                self.scopes.pop();
+            }
+            Expr::Break(_) | Expr::Continue(_) => self.cx.error_spanned_by(
+                e,
+                "`break` and `continue` are not supported; express the exit in the loop's condition (`while`)",
+            ),
+            Expr::Loop(_) => self.cx.error_spanned_by(
+                e,
+                "`loop` is not supported; use `while` with a condition or `for` over a range",
+            ),
+            other => {
+                let operand = self.lower_expr(other);
+                self.value_unused(operand);
+            }
+        }
+    }
+
+    /// A statement whose value is dropped has no effect on the result.
+    fn value_unused(&mut self, _operand: Operand) {}
+
+    /// The current value of an assignment's target.
+    fn assign_target(&mut self, target: &Expr) -> Option<ValueId> {
+        match target {
+            Expr::Path(_) => {
+                let v = self.local_ident(target);
+                if v.is_none() {
+                    self.cx.error_spanned_by(
+                        target,
+                        "assignment to something other than a local variable is not supported",
+                    );
+                }
+                v
+            }
+            Expr::Index(_) => {
+                self.cx.error_spanned_by(
+                    target,
+                    "writing into a slice is not supported: a differentiable function does not modify its arguments; accumulate into a local variable",
+                );
+                None
+            }
+            _ => {
+                self.cx.error_spanned_by(
+                    target,
+                    "unsupported assignment target; assign to a local variable",
+                );
+                None
+            }
+        }
+    }
+
+    fn assign(&mut self, target: &Expr, operand: Operand, span: Span) {
+        if self.assign_target(target).is_none() {
+            return;
+        }
+        let Expr::Path(p) = target else { return };
+        let Some(ident) = p.path.get_ident() else {
+            return;
+        };
+        let name = ident.to_string();
+        let kind = self
+            .lookup(&name)
+            .map_or(Kind::Unknown, |b| self.values[b.value.0 as usize].kind);
+        let value = self.materialize(operand, kind, span);
+        if let Some(b) = self.lookup_mut(&name) {
+            b.value = value;
+        }
+        let info = &mut self.values[value.0 as usize];
+        if info.name.is_none() && info.param.is_none() {
+            info.name = Some(name);
+        }
+    }
+
+    // ---- control flow ----
+
+    fn lower_if(&mut self, i: &syn::ExprIf, want_value: bool) -> Operand {
+        if let Expr::Let(l) = &*i.cond {
+            self.cx
+                .error_spanned_by(l, "`if let` is not supported; compare values instead");
+            return self.missing(i.span());
+        }
+        let cond = self.lower_expr(&i.cond);
+        let before = self.snapshot();
+
+        self.begin_block();
+        self.scopes.push(Vec::new());
+        let then_tail = self.lower_stmts(&i.then_branch.stmts);
+        self.scopes.pop();
+        let then_tail = then_tail.map(|t| {
+            let kind = self.kind(&t).unwrap_or(Kind::Float);
+            self.materialize(t, kind, i.then_branch.span())
+        });
+        let then_blk = self.end_block();
+        let after_then = self.snapshot();
+        self.restore(&before);
+
+        self.begin_block();
+        self.scopes.push(Vec::new());
+        let else_tail = match &i.else_branch {
+            None => None,
+            Some((_, e)) => match &**e {
+                Expr::Block(b) => self.lower_stmts(&b.block.stmts),
+                Expr::If(nested) => Some(self.lower_if(nested, want_value)),
+                other => Some(self.lower_expr(other)),
+            },
+        };
+        self.scopes.pop();
+        let else_span = i.else_branch.as_ref().map_or(i.span(), |(_, e)| e.span());
+        let else_tail = else_tail.map(|t| {
+            let kind = self.kind(&t).unwrap_or(Kind::Float);
+            self.materialize(t, kind, else_span)
+        });
+        let else_blk = self.end_block();
+        let after_else = self.snapshot();
+
+        let mut phis = Vec::new();
+        for (s, scope) in before.iter().enumerate() {
+            for (b, pre) in scope.iter().enumerate() {
+                let (t, e) = (after_then[s][b], after_else[s][b]);
+                if t == *pre && e == *pre {
+                    continue;
+                }
+                let kind = self.values[t.0 as usize].kind;
+                let name = self.scopes[s][b].name.clone();
+                let dst = self.new_value(kind, Some(name));
+                phis.push(Phi {
+                    dst,
+                    then_src: t,
+                    else_src: e,
+                });
+                self.scopes[s][b].value = dst;
+            }
+        }
+        let result = match (want_value, then_tail, else_tail) {
+            (true, Some(t), Some(e)) => {
+                let kind = self.values[t.0 as usize].kind;
+                let dst = self.new_value(kind, None);
+                phis.push(Phi {
+                    dst,
+                    then_src: t,
+                    else_src: e,
+                });
+                Operand::Value(dst)
+            }
+            (true, _, _) => {
+                self.cx.error_spanned_by(
+                    i,
+                    "an `if` used as a value needs an `else` branch, and both branches need a value",
+                );
+                self.missing(i.span())
+            }
+            (false, _, _) => Operand::Const(quote!(())),
+        };
+        self.push(Stmt::If(If {
+            cond,
+            then_blk,
+            else_blk,
+            phis,
+        }));
+        result
+    }
+
+    fn lower_for(&mut self, f: &syn::ExprForLoop) {
+        if let Some(label) = &f.label {
+            self.cx
+                .error_spanned_by(label, "loop labels are not supported");
+        }
+        let index_name = match &*f.pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                Some(pi.ident.to_string())
+            }
+            Pat::Wild(_) => None,
+            other => {
+                self.cx
+                    .error_spanned_by(other, "unsupported loop pattern; write `for i in a..b`");
+                return;
+            }
+        };
+        let (range, reversed) = match &*f.expr {
+            Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => {
+                (strip_parens(&m.receiver), true)
+            }
+            e => (strip_parens(e), false),
+        };
+        let Expr::Range(r) = range else {
+            self.cx.error_spanned_by(
+                &f.expr,
+                "`for` loops iterate over integer ranges only: `a..b`, `a..=b` or `(a..b).rev()`",
+            );
+            return;
+        };
+        let (Some(start), Some(end)) = (&r.start, &r.end) else {
+            self.cx
+                .error_spanned_by(r, "the range of a `for` loop needs both bounds");
+            return;
+        };
+        let start = self.lower_expr(start);
+        let end = self.lower_expr(end);
+        let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+        self.lower_loop(&f.body, |l| {
+            let index = index_name.map(|name| {
+                let v = l.new_value(Kind::Int, Some(name.clone()));
+                l.bind(name, v, false);
+                v
+            });
+            LoopHeader::Range {
+                index,
+                start,
+                end,
+                inclusive,
+                reversed,
+            }
+        });
+    }
+
+    fn lower_while(&mut self, w: &syn::ExprWhile) {
+        if let Some(label) = &w.label {
+            self.cx
+                .error_spanned_by(label, "loop labels are not supported");
+        }
+        if let Expr::Let(l) = &*w.cond {
+            self.cx.error_spanned_by(
+                l,
+                "`while let` is not supported; use `while` with a comparison",
+            );
+            return;
+        }
+        self.lower_loop(&w.body, |l| {
+            l.begin_block();
+            let cond = l.lower_expr(&w.cond);
+            let cond_blk = l.end_block();
+            LoopHeader::While { cond_blk, cond }
+        });
+    }
+
+    /// Lowers a loop body; `header` runs inside the body's scope, after the
+    /// loop-carried entry values exist.
+    fn lower_loop(&mut self, body: &syn::Block, header: impl FnOnce(&mut Self) -> LoopHeader) {
+        let id = self.next_loop;
+        self.next_loop += 1;
+        let before = self.snapshot();
+        self.begin_block();
+        // Every mutable variable may be carried; those the body never
+        // assigns are folded back into their value before the loop below.
+        let mut candidates = Vec::new();
+        for s in 0..self.scopes.len() {
+            for b in 0..self.scopes[s].len() {
+                let binding = &self.scopes[s][b];
+                if !binding.mutable {
+                    continue;
+                }
+                let init = binding.value;
+                let name = binding.name.clone();
+                let kind = self.values[init.0 as usize].kind;
+                let entry = self.new_value(kind, Some(name.clone()));
+                self.scopes[s][b].value = entry;
+                candidates.push((s, b, name, init, entry));
+            }
+        }
+        self.scopes.push(Vec::new());
+        let header = header(self);
+        if let Some(t) = self.lower_stmts(&body.stmts) {
+            self.value_unused(t);
+        }
+        self.scopes.pop();
+        let mut body = self.end_block();
+        let mut header = header;
+
+        let mut carried = Vec::new();
+        let mut fold = HashMap::new();
+        for (s, b, name, init, entry) in candidates {
+            let exit = self.scopes[s][b].value;
+            if exit == entry {
+                fold.insert(entry, init);
+            } else {
+                carried.push((s, b, name, init, entry, exit));
+            }
+        }
+        substitute_block(&mut body, &fold);
+        if let LoopHeader::While { cond_blk, cond } = &mut header {
+            substitute_block(cond_blk, &fold);
+            substitute_operand(cond, &fold);
+        }
+        self.restore(&before);
+        let carried = carried
+            .into_iter()
+            .map(|(s, b, name, init, entry, exit)| {
+                let kind = self.values[entry.0 as usize].kind;
+                let after = self.new_value(kind, Some(name.clone()));
+                self.scopes[s][b].value = after;
+                Carried {
+                    name,
+                    init,
+                    entry,
+                    exit,
+                    after,
+                }
+            })
+            .collect();
+        self.push(Stmt::Loop(Loop {
+            id,
+            header,
+            body,
+            carried,
+        }));
+    }
+
+    // ---- expressions ----
+
+    fn result_kind(&self, args: &[Operand]) -> Kind {
+        let kinds: Vec<Kind> = args.iter().filter_map(|a| self.kind(a)).collect();
+        if kinds.contains(&Kind::Int) {
+            Kind::Int
+        } else if kinds.iter().all(|k| *k == Kind::Float) {
+            Kind::Float
+        } else {
+            Kind::Unknown
+        }
+    }
+
+    fn lower_expr(&mut self, e: &Expr) -> Operand {
+        match e {
+            Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
+            Expr::Path(p) => match self.local_ident(e) {
+                Some(v) => Operand::Value(v),
+                None => Operand::Const(p.to_token_stream()),
+            },
+            Expr::Paren(p) => match self.lower_expr(&p.expr) {
+                Operand::Const(t) => Operand::Const(quote!((#t))),
+                v => v,
+            },
+            Expr::Group(g) => self.lower_expr(&g.expr),
+            Expr::Unary(u) => self.lower_unary(u),
+            Expr::Binary(b) => self.lower_binary(b),
+            Expr::MethodCall(m) => self.lower_method(m),
+            Expr::Call(c) => self.lower_call(c),
+            Expr::Index(i) => self.lower_index(i),
+            Expr::Cast(c) => {
+                let arg = self.lower_expr(&c.expr);
+                let ty = (*c.ty).clone();
+                match arg {
+                    Operand::Const(t) => Operand::Const(quote!((#t as #ty))),
+                    arg => {
+                        let kind = if float_type(&ty) {
+                            Kind::Float
+                        } else {
+                            Kind::Int
+                        };
+                        Operand::Value(self.emit(Op::Cast { arg, ty }, kind, c.span()))
+                    }
+                }
+            }
+            Expr::If(i) => self.lower_if(i, true),
+            Expr::Block(b) if b.label.is_none() => {
+                self.scopes.push(Vec::new());
+                let tail = self.lower_stmts(&b.block.stmts);
+                self.scopes.pop();
+                match tail {
+                    Some(t) => t,
+                    None => {
+                        self.cx
+                            .error_spanned_by(b, "this block needs a value at its end");
+                        self.missing(b.span())
+                    }
+                }
+            }
+            _ => {
+                self.unsupported(e);
+                self.missing(e.span())
+            }
+        }
+    }
+
+    fn unsupported(&self, e: &Expr) {
+        let message = match e {
+            Expr::Closure(_) => {
+                "closures are not supported in a `#[differentiable]` body".to_string()
+            }
+            Expr::Macro(_) => "macros are not supported in a `#[differentiable]` body".into(),
+            Expr::Unsafe(_) => {
+                "`unsafe` blocks are not supported in a `#[differentiable]` body".into()
+            }
+            Expr::Match(_) => "`match` is not supported; use `if` / `else`".into(),
+            Expr::Loop(_) => {
+                "`loop` is not supported; use `while` with a condition or `for` over a range"
+                    .into()
+            }
+            Expr::Break(_) | Expr::Continue(_) => {
+                "`break` and `continue` are not supported; express the exit in the loop's condition (`while`)".into()
+            }
+            Expr::Return(_) => {
+                "`return` is supported only as the last statement of the function".into()
+            }
+            Expr::Reference(_) => {
+                "references are supported only as arguments of calls to `#[differentiable]` functions".into()
+            }
+            Expr::Async(_) | Expr::Await(_) => {
+                "`async` code is not supported in a `#[differentiable]` body".into()
+            }
+            Expr::Try(_) => "the `?` operator is not supported in a `#[differentiable]` body".into(),
+            Expr::Assign(_) => "an assignment is a statement here, not a value".into(),
+            Expr::Field(_) => "field access is not supported; pass the value as an argument".into(),
+            Expr::Tuple(_) | Expr::Array(_) | Expr::Repeat(_) | Expr::Struct(_) => {
+                "tuples, arrays and structs are not supported; a `#[differentiable]` body computes with floats, slices and integers".into()
+            }
+            Expr::Range(_) => "ranges are supported only as the iterator of a `for` loop".into(),
+            _ => format!(
+                "unsupported expression `{}` in a `#[differentiable]` body",
+                e.to_token_stream()
+            ),
+        };
+        self.cx.error_spanned_by(e, message);
+    }
+
+    fn lower_unary(&mut self, u: &syn::ExprUnary) -> Operand {
+        match u.op {
+            UnOp::Neg(minus) => match self.lower_expr(&u.expr) {
+                Operand::Const(t) => Operand::Const(quote!(-#t)),
+                arg => {
+                    let kind = self.result_kind(std::slice::from_ref(&arg));
+                    Operand::Value(self.emit(
+                        Op::Rule {
+                            rule: &catalog::NEG,
+                            args: vec![arg],
+                            syntax: Syntax::Operator(minus.to_token_stream()),
+                        },
+                        kind,
+                        u.span(),
+                    ))
+                }
+            },
+            UnOp::Not(_) => self.lower_primal(&Expr::Unary(u.clone()), Kind::Bool),
+            _ => {
+                self.cx.error_spanned_by(
+                    u,
+                    "dereferencing is not supported in a `#[differentiable]` body",
+                );
+                self.missing(u.span())
+            }
+        }
+    }
+
+    fn lower_binary(&mut self, b: &syn::ExprBinary) -> Operand {
+        let (rule, token): (&'static Rule, TokenStream) = match &b.op {
+            BinOp::Add(t) => (&catalog::ADD, t.to_token_stream()),
+            BinOp::Sub(t) => (&catalog::SUB, t.to_token_stream()),
+            BinOp::Mul(t) => (&catalog::MUL, t.to_token_stream()),
+            BinOp::Div(t) => (&catalog::DIV, t.to_token_stream()),
+            BinOp::Eq(_)
+            | BinOp::Ne(_)
+            | BinOp::Lt(_)
+            | BinOp::Le(_)
+            | BinOp::Gt(_)
+            | BinOp::Ge(_)
+            | BinOp::And(_)
+            | BinOp::Or(_) => return self.lower_primal(&Expr::Binary(b.clone()), Kind::Bool),
+            BinOp::Rem(_)
+            | BinOp::BitAnd(_)
+            | BinOp::BitOr(_)
+            | BinOp::BitXor(_)
+            | BinOp::Shl(_)
+            | BinOp::Shr(_) => {
+                // Integer-only operators: fine on integers, not differentiable on floats.
+                let lhs = self.lower_expr(&b.left);
+                let rhs = self.lower_expr(&b.right);
+                if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
+                    let op = &b.op;
+                    return Operand::Const(quote!((#l #op #r)));
+                }
+                let ints = [&lhs, &rhs]
+                    .iter()
+                    .all(|o| matches!(self.kind(o), None | Some(Kind::Int)));
+                if !ints {
+                    self.cx.error_spanned_by(
+                        b.op,
+                        format!(
+                            "operator `{}` is supported on integers only; on floats use `+`, `-`, `*`, `/`",
+                            b.op.to_token_stream()
+                        ),
+                    );
+                    return self.missing(b.span());
+                }
+                return self.lower_primal(&Expr::Binary(b.clone()), Kind::Int);
+            }
+            _ => {
+                self.cx
+                    .error_spanned_by(b, "compound assignment is a statement here, not a value");
+                return self.missing(b.span());
+            }
+        };
+        let lhs = self.lower_expr(&b.left);
+        let rhs = self.lower_expr(&b.right);
+        if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
+            return Operand::Const(quote!((#l #token #r)));
+        }
+        let args = vec![lhs, rhs];
+        let kind = self.result_kind(&args);
+        Operand::Value(self.emit(
+            Op::Rule {
+                rule,
+                args,
+                syntax: Syntax::Operator(token),
+            },
+            kind,
+            b.span(),
+        ))
+    }
+
+    fn lower_method(&mut self, m: &syn::ExprMethodCall) -> Operand {
+        if let Some(t) = &m.turbofish {
+            self.cx
+                .error_spanned_by(t, "turbofish on methods is not supported");
+        }
+        let name = m.method.to_string();
+        if name == "len" && m.args.is_empty() {
+            let receiver = self.lower_expr(&m.receiver);
+            if let Some(v) = receiver.value()
+                && self.values[v.0 as usize].kind == Kind::Slice
+            {
+                return Operand::Value(self.emit(Op::Len { slice: v }, Kind::Int, m.span()));
+            }
+            self.cx
+                .error_spanned_by(&m.method, "`len()` is supported on slice arguments only");
+            return self.missing(m.span());
+        }
+        let Some(rule) = catalog::scalar_method(&name, m.args.len()) else {
+            self.cx.error_spanned_by(
+                &m.method,
+                format!(
+                    "unsupported method `{name}` with {} argument(s); supported: {}",
+                    m.args.len(),
+                    catalog::SUPPORTED_METHODS
+                ),
+            );
+            return self.missing(m.span());
+        };
+        let mut args = vec![self.lower_expr(&m.receiver)];
+        args.extend(m.args.iter().map(|a| self.lower_expr(a)));
+        if args.iter().all(|a| matches!(a, Operand::Const(_))) {
+            // A method of constants only, such as `2.0_f64.ln()`: a constant.
+            let receiver = match &args[0] {
+                Operand::Const(t) => t.clone(),
+                Operand::Value(_) => TokenStream::new(),
+            };
+            let method = &m.method;
+            let rest = args[1..].iter().map(|a| match a {
+                Operand::Const(t) => t.clone(),
+                Operand::Value(_) => TokenStream::new(),
+            });
+            return Operand::Const(quote!(#receiver.#method(#(#rest),*)));
+        }
+        self.rule_op(rule, args, Syntax::Method(m.method.clone()), m.span())
+    }
+
+    fn rule_op(
+        &mut self,
+        rule: &'static Rule,
+        args: Vec<Operand>,
+        syntax: Syntax,
+        span: Span,
+    ) -> Operand {
+        // Only the operands with a backward function decide the kind: the
+        // integer exponent of `powi` does not make the result an integer.
+        let differentiable: Vec<Operand> = args
+            .iter()
+            .zip(rule.grads)
+            .filter(|(_, g)| g.is_some())
+            .map(|(a, _)| a.clone())
+            .collect();
+        let kind = self.result_kind(&differentiable);
+        Operand::Value(self.emit(Op::Rule { rule, args, syntax }, kind, span))
+    }
+
+    fn lower_call(&mut self, c: &syn::ExprCall) -> Operand {
+        let Expr::Path(func) = &*c.func else {
+            self.cx.error_spanned_by(
+                &c.func,
+                "only calls of functions by name or path are supported",
+            );
+            return self.missing(c.span());
+        };
+        let path = &func.path;
+        let last = path.segments.last().map(|s| s.ident.to_string());
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+
+        if last.as_deref() == Some("stop_gradient")
+            && (segments.len() == 1 || segments[0] == "autograd")
+        {
+            if c.args.len() != 1 {
+                self.cx
+                    .error_spanned_by(c, "`stop_gradient` takes one argument");
+                return self.missing(c.span());
+            }
+            let arg = self.lower_expr(&c.args[0]);
+            let kind = self.kind(&arg).unwrap_or(Kind::Float);
+            return Operand::Value(self.emit(Op::StopGradient(arg), kind, c.span()));
+        }
+
+        if segments.len() == 2 && (segments[0] == "f64" || segments[0] == "f32") {
+            let arity = c.args.len().saturating_sub(1);
+            let Some(rule) = (!c.args.is_empty())
+                .then(|| catalog::scalar_method(&segments[1], arity))
+                .flatten()
+            else {
+                self.cx.error_spanned_by(
+                    func,
+                    format!(
+                        "unsupported function `{}`; supported: {}",
+                        segments.join("::"),
+                        catalog::SUPPORTED_METHODS
+                    ),
+                );
+                return self.missing(c.span());
+            };
+            let args: Vec<Operand> = c.args.iter().map(|a| self.lower_expr(a)).collect();
+            if args.iter().all(|a| matches!(a, Operand::Const(_))) {
+                return Operand::Const(c.to_token_stream());
+            }
+            return self.rule_op(rule, args, Syntax::Path(path.clone()), c.span());
+        }
+
+        if func.qself.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
+            self.cx.error_spanned_by(
+                func,
+                "calls with generic arguments are not supported; call a `#[differentiable]` function by name",
+            );
+            return self.missing(c.span());
+        }
+        let mut args = Vec::new();
+        for a in &c.args {
+            let (expr, by_ref) = match a {
+                Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
+                Expr::Reference(r) => {
+                    self.cx
+                        .error_spanned_by(r, "`&mut` arguments are not supported");
+                    continue;
+                }
+                e => (e, false),
+            };
+            let operand = self.lower_expr(expr);
+            args.push(CallArg { operand, by_ref });
+        }
+        Operand::Value(self.emit(
+            Op::Call {
+                func: path.clone(),
+                args,
+            },
+            Kind::Unknown,
+            c.span(),
+        ))
+    }
+
+    fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {
+        let slice = self.local_ident(&i.expr);
+        let Some(slice) = slice.filter(|v| self.values[v.0 as usize].kind == Kind::Slice) else {
+            self.cx.error_spanned_by(
+                &i.expr,
+                "indexing is supported on slice arguments only (`&[f64]`, `&Vec<f64>`)",
+            );
+            return self.missing(i.span());
+        };
+        if let Expr::Range(r) = &*i.index {
+            self.cx.error_spanned_by(
+                r,
+                "sub-slices are not supported; index one element, such as `x[i]`",
+            );
+            return self.missing(i.span());
+        }
+        let index = self.lower_expr(&i.index);
+        Operand::Value(self.emit(Op::Index { slice, index }, Kind::Float, i.span()))
+    }
+
+    /// Primal-only code: kept as written, with its variables renamed.
+    fn lower_primal(&mut self, e: &Expr, kind: Kind) -> Operand {
+        Forbidden { cx: self.cx }.visit_expr(e);
+        let mut bindings = Vec::new();
+        let mut collector = Reads {
+            lowerer: self,
+            bindings: &mut bindings,
+        };
+        collector.visit_expr(e);
+        if bindings.is_empty() {
+            return Operand::Const(quote!((#e)));
+        }
+        bindings.sort();
+        bindings.dedup();
+        let expr = e.clone();
+        Operand::Value(self.emit(Op::Primal { expr, bindings }, kind, e.span()))
+    }
+}
+
+/// Collects the local variables a primal expression reads.
+struct Reads<'a, 'b> {
+    lowerer: &'a Lowerer<'b>,
+    bindings: &'a mut Vec<(String, ValueId)>,
+}
+
+impl<'ast> Visit<'ast> for Reads<'_, '_> {
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        let e = Expr::Path(p.clone());
+        if let Some(v) = self.lowerer.local_ident(&e) {
+            self.bindings.push((e.to_token_stream().to_string(), v));
+        }
+    }
+}
+
+fn strip_parens(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip_parens(&p.expr),
+        Expr::Group(g) => strip_parens(&g.expr),
+        e => e,
+    }
+}
+
+fn const_kind(e: &Expr) -> Kind {
+    match strip_parens(e) {
+        Expr::Lit(l) => match &l.lit {
+            syn::Lit::Int(_) => Kind::Int,
+            syn::Lit::Float(_) => Kind::Float,
+            syn::Lit::Bool(_) => Kind::Bool,
+            _ => Kind::Unknown,
+        },
+        Expr::Unary(u) => const_kind(&u.expr),
+        Expr::Binary(b) => const_kind(&b.left),
+        Expr::Cast(c) if float_type(&c.ty) => Kind::Float,
+        Expr::Cast(_) => Kind::Int,
+        _ => Kind::Unknown,
+    }
+}
+
+fn compound_rule(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
+    Some(match op {
+        BinOp::AddAssign(_) => (&catalog::ADD, quote!(+)),
+        BinOp::SubAssign(_) => (&catalog::SUB, quote!(-)),
+        BinOp::MulAssign(_) => (&catalog::MUL, quote!(*)),
+        BinOp::DivAssign(_) => (&catalog::DIV, quote!(/)),
+        _ => return None,
+    })
+}
+
+// ---- substitution of values ----
+
+fn substitute_value(v: &mut ValueId, map: &HashMap<ValueId, ValueId>) {
+    if let Some(n) = map.get(v) {
+        *v = *n;
+    }
+}
+
+fn substitute_operand(o: &mut Operand, map: &HashMap<ValueId, ValueId>) {
+    if let Operand::Value(v) = o {
+        substitute_value(v, map);
+    }
+}
+
+/// Replaces every read of a key of `map` with its value.
+pub fn substitute_block(block: &mut Block, map: &HashMap<ValueId, ValueId>) {
+    if map.is_empty() {
+        return;
+    }
+    for stmt in &mut block.stmts {
+        match stmt {
+            Stmt::Let { op, .. } => match op {
+                Op::Copy(a) | Op::StopGradient(a) | Op::Cast { arg: a, .. } => {
+                    substitute_operand(a, map)
+                }
+                Op::Rule { args, .. } => args.iter_mut().for_each(|a| substitute_operand(a, map)),
+                Op::Index { slice, index } => {
+                    substitute_value(slice, map);
+                    substitute_operand(index, map);
+                }
+                Op::Len { slice } => substitute_value(slice, map),
+                Op::Call { args, .. } => args
+                    .iter_mut()
+                    .for_each(|a| substitute_operand(&mut a.operand, map)),
+                Op::Primal { bindings, .. } => bindings
+                    .iter_mut()
+                    .for_each(|b| substitute_value(&mut b.1, map)),
+                Op::Missing => {}
+            },
+            Stmt::If(i) => {
+                substitute_operand(&mut i.cond, map);
+                substitute_block(&mut i.then_blk, map);
+                substitute_block(&mut i.else_blk, map);
+                for p in &mut i.phis {
+                    substitute_value(&mut p.then_src, map);
+                    substitute_value(&mut p.else_src, map);
+                }
+            }
+            Stmt::Loop(l) => {
+                match &mut l.header {
+                    LoopHeader::Range { start, end, .. } => {
+                        substitute_operand(start, map);
+                        substitute_operand(end, map);
+                    }
+                    LoopHeader::While { cond_blk, cond } => {
+                        substitute_block(cond_blk, map);
+                        substitute_operand(cond, map);
+                    }
+                }
+                substitute_block(&mut l.body, map);
+                for c in &mut l.carried {
+                    substitute_value(&mut c.init, map);
+                    substitute_value(&mut c.exit, map);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! The function's signature: which arguments are differentiable and what
+//! their adjoints are.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::{FnArg, Pat, ReturnType, Type};
+
+use crate::ctxt::Ctxt;
+
+/// `f32` or `f64`.
+#[derive(Clone)]
+pub struct FloatTy(pub syn::Ident);
+
+impl FloatTy {
+    fn parse(ty: &Type) -> Option<FloatTy> {
+        let Type::Path(p) = ty else { return None };
+        let ident = p.path.get_ident()?;
+        (p.qself.is_none() && (ident == "f64" || ident == "f32")).then(|| FloatTy(ident.clone()))
+    }
+}
+
+impl ToTokens for FloatTy {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.0.to_tokens(tokens);
+    }
+}
+
+#[derive(Clone)]
+pub enum ParamKind {
+    /// `f32` / `f64`.
+    Float(FloatTy),
+    /// `&[f32|f64]` or `&Vec<f32|f64>`.
+    Slice(FloatTy),
+    /// Integers: constant by nature.
+    Int,
+    /// `bool`: constant by nature.
+    Bool,
+    /// Marked `#[constant]`, of a type the macro does not differentiate.
+    Other,
+}
+
+#[derive(Clone)]
+pub struct Param {
+    pub ident: syn::Ident,
+    pub ty: Type,
+    pub kind: ParamKind,
+    /// Gets a slot in `NAME_grad` / `NAME_vjp`.
+    pub differentiable: bool,
+}
+
+impl Param {
+    /// The adjoint's type in the pullback's tuple.
+    pub fn adjoint_ty(&self) -> Option<TokenStream> {
+        if !self.differentiable {
+            return None;
+        }
+        match &self.kind {
+            ParamKind::Float(t) => Some(quote!(#t)),
+            ParamKind::Slice(t) => Some(quote!(::autograd::__private::Vec<#t>)),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Signature {
+    pub params: Vec<Param>,
+    /// The return type, which is also the seed's type.
+    pub ret: FloatTy,
+}
+
+const INTEGERS: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+];
+
+const SUPPORTED_ARGS: &str = "supported: `f64`, `f32`, `&[f64]`, `&[f32]`, `&Vec<f64>`, `&Vec<f32>`, integers and `bool`; mark any other argument `#[constant]`";
+
+fn classify(ty: &Type) -> Option<ParamKind> {
+    if let Some(f) = FloatTy::parse(ty) {
+        return Some(ParamKind::Float(f));
+    }
+    if let Type::Path(p) = ty {
+        let ident = p.path.get_ident()?;
+        if INTEGERS.iter().any(|i| ident == i) {
+            return Some(ParamKind::Int);
+        }
+        if ident == "bool" {
+            return Some(ParamKind::Bool);
+        }
+        return None;
+    }
+    if let Type::Reference(r) = ty {
+        if r.mutability.is_some() {
+            return None;
+        }
+        match &*r.elem {
+            Type::Slice(s) => return FloatTy::parse(&s.elem).map(ParamKind::Slice),
+            Type::Path(p) => {
+                let last = p.path.segments.last()?;
+                if last.ident != "Vec" {
+                    return None;
+                }
+                let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                    return None;
+                };
+                let Some(syn::GenericArgument::Type(elem)) = args.args.first() else {
+                    return None;
+                };
+                return FloatTy::parse(elem).map(ParamKind::Slice);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether an argument carries `#[constant]`.
+pub fn is_constant_attr(attr: &syn::Attribute) -> bool {
+    attr.path().is_ident("constant")
+}
+
+/// Reads the signature, reporting everything the macro cannot handle.
+pub fn parse(cx: &Ctxt, sig: &syn::Signature) -> Option<Signature> {
+    let before = cx.has_errors();
+    if let Some(c) = &sig.constness {
+        cx.error_spanned_by(c, "`const fn` cannot be `#[differentiable]`");
+    }
+    if let Some(a) = &sig.asyncness {
+        cx.error_spanned_by(a, "`async fn` cannot be `#[differentiable]`");
+    }
+    if let syn::Safety::Unsafe(u) = &sig.safety {
+        cx.error_spanned_by(u, "`unsafe fn` cannot be `#[differentiable]`");
+    }
+    if let Some(abi) = &sig.abi {
+        cx.error_spanned_by(abi, "`extern fn` cannot be `#[differentiable]`");
+    }
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        cx.error_spanned_by(
+            &sig.generics,
+            "generic functions cannot be `#[differentiable]`; write the function for `f64` or `f32`",
+        );
+    }
+    if let Some(v) = &sig.variadic {
+        cx.error_spanned_by(v, "variadic functions cannot be `#[differentiable]`");
+    }
+
+    let mut params = Vec::new();
+    for arg in &sig.inputs {
+        let FnArg::Typed(pt) = arg else {
+            cx.error_spanned_by(
+                arg,
+                "methods cannot be `#[differentiable]`; write a free function",
+            );
+            continue;
+        };
+        let constant = pt.attrs.iter().any(is_constant_attr);
+        for attr in pt.attrs.iter().filter(|a| !is_constant_attr(a)) {
+            cx.error_spanned_by(
+                attr,
+                "unsupported attribute on an argument; supported: `#[constant]`",
+            );
+        }
+        let ident = match &*pt.pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => pi.ident.clone(),
+            other => {
+                cx.error_spanned_by(
+                    other,
+                    "unsupported argument pattern; write a plain name such as `x: f64`",
+                );
+                continue;
+            }
+        };
+        if let Type::Reference(r) = &*pt.ty
+            && r.mutability.is_some()
+        {
+            cx.error_spanned_by(
+                &pt.ty,
+                "`&mut` arguments are not supported: a differentiable function must not write through its arguments",
+            );
+            continue;
+        }
+        let kind = match classify(&pt.ty) {
+            Some(k) => k,
+            None if constant => ParamKind::Other,
+            None => {
+                cx.error_spanned_by(
+                    &pt.ty,
+                    format!(
+                        "unsupported argument type `{}`; {SUPPORTED_ARGS}",
+                        pt.ty.to_token_stream()
+                    ),
+                );
+                continue;
+            }
+        };
+        let differentiable = !constant && matches!(kind, ParamKind::Float(_) | ParamKind::Slice(_));
+        params.push(Param {
+            ident,
+            ty: (*pt.ty).clone(),
+            kind,
+            differentiable,
+        });
+    }
+
+    let ret = match &sig.output {
+        ReturnType::Default => {
+            cx.error_spanned_by(
+                &sig.ident,
+                "a `#[differentiable]` function must return `f64` or `f32`; add a return type",
+            );
+            None
+        }
+        ReturnType::Type(_, ty) => match FloatTy::parse(ty) {
+            Some(f) => Some(f),
+            None => {
+                cx.error_spanned_by(
+                    ty,
+                    format!(
+                        "unsupported return type `{}`; a `#[differentiable]` function returns `f64` or `f32`",
+                        ty.to_token_stream()
+                    ),
+                );
+                None
+            }
+        },
+    };
+
+    if cx.has_errors() && !before {
+        return None;
+    }
+    Some(Signature { params, ret: ret? })
+}

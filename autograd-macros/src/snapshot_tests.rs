@@ -1,0 +1,78 @@
+//! Expansion snapshots: the generated code for a few functions, pretty
+//! printed, so a change to what the macro writes is seen in review.
+//! `UPDATE_SNAPSHOTS=1 cargo test -p autograd-macros` rewrites them.
+
+use std::path::PathBuf;
+
+fn expand_to_string(src: &str) -> String {
+    let item: syn::ItemFn = syn::parse_str(src).expect("test input parses");
+    let tokens = crate::expand::expand(proc_macro2::TokenStream::new(), quote::quote!(#item));
+    let file: syn::File = syn::parse2(tokens).expect("expansion parses as items");
+    prettyplease::unparse(&file)
+}
+
+fn check(name: &str, src: &str) {
+    let actual = expand_to_string(src);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/expand")
+        .join(format!("{name}.rs"));
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() || !path.exists() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        expected == actual,
+        "expansion of `{name}` changed; review it and rerun with UPDATE_SNAPSHOTS=1\n--- new ---\n{actual}"
+    );
+}
+
+#[test]
+fn seed_w() {
+    check(
+        "seed_w",
+        "fn w(x: f64, y: f64) -> f64 { let z = x * y; z + x }",
+    );
+}
+
+#[test]
+fn accumulate_in_loop() {
+    check(
+        "accumulate_in_loop",
+        "fn discount(rate: f64, n: usize) -> f64 {
+            let mut acc = 1.0;
+            for _ in 0..n {
+                acc *= 1.0 / (1.0 + rate);
+            }
+            acc
+        }",
+    );
+}
+
+#[test]
+fn rosenbrock() {
+    check(
+        "rosenbrock",
+        "fn rosenbrock(x: &[f64]) -> f64 {
+            let mut s = 0.0;
+            for i in 0..x.len() - 1 {
+                let a = 1.0 - x[i];
+                let b = x[i + 1] - x[i] * x[i];
+                s += a * a + 100.0 * b * b;
+            }
+            s
+        }",
+    );
+}
+
+#[test]
+fn huber() {
+    check(
+        "huber",
+        "fn huber(r: f64, delta: f64) -> f64 {
+            let a = r.abs();
+            if a <= delta { 0.5 * r * r } else { delta * (a - 0.5 * delta) }
+        }",
+    );
+}
