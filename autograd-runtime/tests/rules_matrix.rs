@@ -302,7 +302,8 @@ fn unary_rules() -> Vec<Unary> {
 #[test]
 fn lifted_unary_rules_match_the_scalar_rules_and_finite_differences() {
     let mut rng = Rng::new(17);
-    let scalar: [(&str, fn(f64, f64, f64) -> f64); 10] = [
+    type ScalarAdjoint = fn(f64, f64, f64) -> f64;
+    let scalar: [(&str, ScalarAdjoint); 10] = [
         ("exp", |g, _, y| rules::exp_grad(g, y)),
         ("ln", |g, x, _| rules::ln_grad(g, x)),
         ("sqrt", |g, _, y| rules::sqrt_grad(g, y)),
