@@ -75,6 +75,32 @@ pub mod __private {
     }
     impl_float_glue!(f32, f64);
 
+    macro_rules! impl_matrix_glue {
+        ($($m:ty),*) => {$(
+            impl Accumulate<$m> for $m {
+                #[inline]
+                fn accumulate(&mut self, g: $m) {
+                    *self += g;
+                }
+            }
+            impl Accumulate<NoGradient> for $m {
+                #[inline(always)]
+                fn accumulate(&mut self, _: NoGradient) {}
+            }
+            impl ZeroLike for $m {
+                #[inline]
+                fn zero_like(&self) -> Self {
+                    Self::zeros_generic(self.shape_generic().0, self.shape_generic().1)
+                }
+            }
+        )*};
+    }
+    impl_matrix_glue!(
+        nalgebra::DMatrix<f64>,
+        nalgebra::DVector<f64>,
+        nalgebra::RowDVector<f64>
+    );
+
     #[inline(always)]
     pub fn accumulate<T: Accumulate<G>, G>(acc: &mut T, g: G) {
         acc.accumulate(g);

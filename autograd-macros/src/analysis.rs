@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::catalog::Read;
+use crate::catalog::{Read, Rule};
 use crate::ctxt::Ctxt;
 use crate::ir::*;
 
@@ -97,11 +97,12 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut [bool]) -> bool {
                 }
                 let v = match op {
                     Op::Copy(a) => is(varied, a),
-                    Op::Rule { rule, args, .. } => args
-                        .iter()
-                        .zip(rule.grads)
-                        .any(|(a, g)| g.is_some() && is(varied, a)),
-                    Op::Index { slice, .. } => varied[slice.0 as usize],
+                    Op::Rule { rule, args, .. } => {
+                        args.iter().zip(rule.diff).any(|(a, d)| *d && is(varied, a))
+                    }
+                    Op::Index { slice, .. } | Op::Map { recv: slice, .. } => {
+                        varied[slice.0 as usize]
+                    }
                     Op::Call { args, .. } => args.iter().any(|a| is(varied, &a.operand)),
                     Op::Len { .. }
                     | Op::StopGradient(_)
@@ -156,10 +157,12 @@ fn useful_pass(f: &Function, b: &Block, varied: &[bool], useful: &mut [bool]) ->
                     Op::Copy(a) => mark(a),
                     Op::Rule { rule, args, .. } => args
                         .iter()
-                        .zip(rule.grads)
-                        .filter(|(_, g)| g.is_some())
+                        .zip(rule.diff)
+                        .filter(|(_, d)| **d)
                         .for_each(|(a, _)| mark(a)),
-                    Op::Index { slice, .. } => mark(&Operand::Value(*slice)),
+                    Op::Index { slice, .. } | Op::Map { recv: slice, .. } => {
+                        mark(&Operand::Value(*slice))
+                    }
                     Op::Call { args, .. } => args.iter().for_each(|a| mark(&a.operand)),
                     _ => {}
                 }
@@ -235,12 +238,15 @@ fn collect_uses(an: &Analysis, b: &Block, sites: &mut Vec<(ValueId, BlockId, boo
                 match op {
                     Op::Copy(a) => sites.extend(an.active_operand(a).map(|v| (v, b.id, false))),
                     Op::Rule { rule, args, .. } => {
-                        for (a, g) in args.iter().zip(rule.grads) {
-                            if g.is_some()
-                                && let Some(v) = an.active_operand(a)
-                            {
+                        for (a, d) in args.iter().zip(rule.diff) {
+                            if *d && let Some(v) = an.active_operand(a) {
                                 sites.push((v, b.id, false));
                             }
+                        }
+                    }
+                    Op::Map { recv, .. } => {
+                        if an.active(*recv) {
+                            sites.push((*recv, b.id, false));
                         }
                     }
                     Op::Call { args, .. } => {
@@ -309,10 +315,29 @@ pub fn block_has_work(an: &Analysis, b: &Block) -> bool {
     b.stmts.iter().any(|s| has_work(an, s))
 }
 
+/// Whether a rule is emitted in its scalar form: it has one, and every
+/// operand is a plain `f32`/`f64` (or an integer where no adjoint goes).
+pub fn scalar_form(f: &Function, rule: &Rule, args: &[Operand]) -> bool {
+    !rule.grads.is_empty()
+        && args.iter().zip(rule.diff).all(|(a, d)| match a.value() {
+            None => true,
+            Some(v) => {
+                let k = f.info(v).kind;
+                k == Kind::Float || (!*d && k == Kind::Int)
+            }
+        })
+}
+
 /// The primal values the reverse code of one operation reads.
-pub fn backward_reads(an: &Analysis, dst: ValueId, op: &Op) -> Vec<ValueId> {
+pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec<ValueId> {
     let mut out = Vec::new();
     match op {
+        Op::Rule { rule, args, .. } if !scalar_form(f, rule, args) => {
+            // The dispatched form reads every operand and the output.
+            out.extend(args.iter().filter_map(Operand::value));
+            out.push(dst);
+        }
+        Op::Map { recv, .. } => out.push(*recv),
         Op::Rule { rule, args, .. } => {
             for (a, g) in args.iter().zip(rule.grads) {
                 let Some(g) = g else { continue };
@@ -376,8 +401,8 @@ pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
         match stmt {
             Stmt::Let { dst, op, .. } => {
                 if an.active(*dst) {
-                    need.extend(backward_reads(an, *dst, op));
-                    if an.predeclare[dst.0 as usize] && f.info(*dst).kind != Kind::Float {
+                    need.extend(backward_reads(f, an, *dst, op));
+                    if an.predeclare[dst.0 as usize] && !f.info(*dst).kind.is_copy() {
                         need.insert(*dst);
                     }
                 }

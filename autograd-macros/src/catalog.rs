@@ -21,13 +21,38 @@ pub struct Grad {
 }
 
 /// One rule: an operation with one backward function per operand.
+///
+/// Two forms of each backward exist in the runtime. The scalar form
+/// (`grads`, in `rules`) takes values and reads only what its formula needs;
+/// the macro uses it when every operand is an `f32`/`f64`. The dispatched
+/// form (`generic`, in `rules::generic`) takes references to the output
+/// adjoint, every operand and the output, and lets trait resolution pick the
+/// scalar or the matrix rule: for nalgebra values and results of calls.
 #[derive(Debug)]
 pub struct Rule {
     /// Name in the text form of the IR.
     pub name: &'static str,
-    /// One entry per operand; `None` for an operand that gets no adjoint
-    /// (the integer exponent of `powi`).
+    /// Scalar backward functions, one entry per operand; `None` for an
+    /// operand that gets no adjoint (the integer exponent of `powi`). Empty
+    /// for a rule without a scalar form.
     pub grads: &'static [Option<Grad>],
+    /// Which operands get an adjoint.
+    pub diff: &'static [bool],
+    /// Base name of the dispatched backward functions: `BASE_grad` for a
+    /// rule with one differentiable operand, `BASE_grad_lhs` / `_rhs` for two.
+    pub generic: &'static str,
+}
+
+impl Rule {
+    /// The dispatched backward function of differentiable operand `i`.
+    pub fn generic_func(&self, i: usize) -> String {
+        let n = self.diff.iter().filter(|d| **d).count();
+        match (n, i) {
+            (1, _) => format!("{}_grad", self.generic),
+            (_, 0) => format!("{}_grad_lhs", self.generic),
+            _ => format!("{}_grad_rhs", self.generic),
+        }
+    }
 }
 
 use Read::{Arg, Out};
@@ -41,14 +66,20 @@ macro_rules! grad {
 pub static ADD: Rule = Rule {
     name: "add",
     grads: &[grad!("add_grad_lhs"), grad!("add_grad_rhs")],
+    diff: &[true, true],
+    generic: "add",
 };
 pub static SUB: Rule = Rule {
     name: "sub",
     grads: &[grad!("sub_grad_lhs"), grad!("sub_grad_rhs")],
+    diff: &[true, true],
+    generic: "sub",
 };
 pub static MUL: Rule = Rule {
     name: "mul",
     grads: &[grad!("mul_grad_lhs", Arg(1)), grad!("mul_grad_rhs", Arg(0))],
+    diff: &[true, true],
+    generic: "mul",
 };
 pub static DIV: Rule = Rule {
     name: "div",
@@ -56,10 +87,14 @@ pub static DIV: Rule = Rule {
         grad!("div_grad_lhs", Arg(1)),
         grad!("div_grad_rhs", Arg(1), Out),
     ],
+    diff: &[true, true],
+    generic: "div",
 };
 pub static NEG: Rule = Rule {
     name: "neg",
     grads: &[grad!("neg_grad")],
+    diff: &[true],
+    generic: "neg",
 };
 pub static POWF: Rule = Rule {
     name: "powf",
@@ -67,10 +102,14 @@ pub static POWF: Rule = Rule {
         grad!("pow_grad_lhs", Arg(0), Arg(1)),
         grad!("pow_grad_rhs", Arg(0), Out),
     ],
+    diff: &[true, true],
+    generic: "pow",
 };
 pub static POWI: Rule = Rule {
     name: "powi",
     grads: &[grad!("powi_grad", Arg(0), Arg(1)), None],
+    diff: &[true, false],
+    generic: "powi",
 };
 pub static MAX: Rule = Rule {
     name: "max",
@@ -78,6 +117,8 @@ pub static MAX: Rule = Rule {
         grad!("max_grad_lhs", Arg(0), Arg(1)),
         grad!("max_grad_rhs", Arg(0), Arg(1)),
     ],
+    diff: &[true, true],
+    generic: "max",
 };
 pub static MIN: Rule = Rule {
     name: "min",
@@ -85,43 +126,119 @@ pub static MIN: Rule = Rule {
         grad!("min_grad_lhs", Arg(0), Arg(1)),
         grad!("min_grad_rhs", Arg(0), Arg(1)),
     ],
+    diff: &[true, true],
+    generic: "min",
 };
 pub static EXP: Rule = Rule {
     name: "exp",
     grads: &[grad!("exp_grad", Out)],
+    diff: &[true],
+    generic: "exp",
 };
 pub static LN: Rule = Rule {
     name: "ln",
     grads: &[grad!("ln_grad", Arg(0))],
+    diff: &[true],
+    generic: "ln",
 };
 pub static SQRT: Rule = Rule {
     name: "sqrt",
     grads: &[grad!("sqrt_grad", Out)],
+    diff: &[true],
+    generic: "sqrt",
 };
 pub static SIN: Rule = Rule {
     name: "sin",
     grads: &[grad!("sin_grad", Arg(0))],
+    diff: &[true],
+    generic: "sin",
 };
 pub static COS: Rule = Rule {
     name: "cos",
     grads: &[grad!("cos_grad", Arg(0))],
+    diff: &[true],
+    generic: "cos",
 };
 pub static TANH: Rule = Rule {
     name: "tanh",
     grads: &[grad!("tanh_grad", Out)],
+    diff: &[true],
+    generic: "tanh",
 };
 pub static ABS: Rule = Rule {
     name: "abs",
     grads: &[grad!("abs_grad", Arg(0))],
+    diff: &[true],
+    generic: "abs",
 };
 pub static RELU: Rule = Rule {
     name: "relu",
     grads: &[grad!("relu_grad", Arg(0))],
+    diff: &[true],
+    generic: "relu",
 };
 pub static SIGMOID: Rule = Rule {
     name: "sigmoid",
     grads: &[grad!("sigmoid_grad", Out)],
+    diff: &[true],
+    generic: "sigmoid",
 };
+
+// Rules of nalgebra values only: no scalar form.
+pub static TRANSPOSE: Rule = Rule {
+    name: "transpose",
+    grads: &[],
+    diff: &[true],
+    generic: "transpose",
+};
+pub static SUM: Rule = Rule {
+    name: "sum",
+    grads: &[],
+    diff: &[true],
+    generic: "sum",
+};
+pub static MAX_ELEMENT: Rule = Rule {
+    name: "max_element",
+    grads: &[],
+    diff: &[true],
+    generic: "max_element",
+};
+pub static COMPONENT_MUL: Rule = Rule {
+    name: "component_mul",
+    grads: &[],
+    diff: &[true, true],
+    generic: "component_mul",
+};
+pub static COMPONENT_DIV: Rule = Rule {
+    name: "component_div",
+    grads: &[],
+    diff: &[true, true],
+    generic: "component_div",
+};
+pub static RESHAPE: Rule = Rule {
+    name: "reshape",
+    grads: &[],
+    diff: &[true, false, false],
+    generic: "reshape",
+};
+
+/// Methods of nalgebra values by name and number of arguments.
+pub fn matrix_method(name: &str, arity: usize) -> Option<&'static Rule> {
+    Some(match (name, arity) {
+        ("transpose", 0) => &TRANSPOSE,
+        ("sum", 0) => &SUM,
+        ("max", 0) => &MAX_ELEMENT,
+        ("component_mul", 1) => &COMPONENT_MUL,
+        ("component_div", 1) => &COMPONENT_DIV,
+        ("reshape_generic", 2) => &RESHAPE,
+        ("relu", 0) => &RELU,
+        ("sigmoid", 0) => &SIGMOID,
+        _ => return None,
+    })
+}
+
+/// Every matrix method the macro differentiates, for error messages.
+pub const SUPPORTED_MATRIX_METHODS: &str = "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `map`, `relu`, `sigmoid`";
 
 /// Scalar methods by name and number of arguments after the receiver.
 pub fn scalar_method(name: &str, arity: usize) -> Option<&'static Rule> {
@@ -147,9 +264,32 @@ pub fn scalar_method(name: &str, arity: usize) -> Option<&'static Rule> {
 pub const SUPPORTED_METHODS: &str = "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, and `len` on slices";
 
 /// Every rule the catalog holds, for the drift test.
-pub fn all_rules() -> [&'static Rule; 18] {
+#[cfg(test)]
+pub fn all_rules() -> [&'static Rule; 24] {
     [
-        &ADD, &SUB, &MUL, &DIV, &NEG, &POWF, &POWI, &MAX, &MIN, &EXP, &LN, &SQRT, &SIN, &COS,
-        &TANH, &ABS, &RELU, &SIGMOID,
+        &ADD,
+        &SUB,
+        &MUL,
+        &DIV,
+        &NEG,
+        &POWF,
+        &POWI,
+        &MAX,
+        &MIN,
+        &EXP,
+        &LN,
+        &SQRT,
+        &SIN,
+        &COS,
+        &TANH,
+        &ABS,
+        &RELU,
+        &SIGMOID,
+        &TRANSPOSE,
+        &SUM,
+        &MAX_ELEMENT,
+        &COMPONENT_MUL,
+        &COMPONENT_DIV,
+        &RESHAPE,
     ]
 }

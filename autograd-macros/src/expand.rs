@@ -28,7 +28,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     let signature = sig::parse(&cx, &func.sig);
     let generated = signature.as_ref().map(|s| {
-        let ir = lower::lower(&cx, s, &func.sig, &func.block);
+        let ir = lower::lower(&cx, s, &func.sig, &func.block, Vec::new());
         let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
         let an = analysis::analyze(&cx, &ir, &differentiable);
         (ir, an)
@@ -54,4 +54,17 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         );)),
     }
     out
+}
+
+/// Compiles the closure of a `map` (given as a scalar function) into its
+/// VJP; `outer` names the enclosing function's variables, which the closure
+/// may not read.
+pub fn scalar_helper(cx: &Ctxt, item: &syn::ItemFn, outer: Vec<String>) -> TokenStream {
+    let Some(s) = sig::parse(cx, &item.sig) else {
+        return TokenStream::new();
+    };
+    let ir = lower::lower(cx, &s, &item.sig, &item.block, outer);
+    let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
+    let an = analysis::analyze(cx, &ir, &differentiable);
+    codegen::helper(item, &s, &ir, &an)
 }

@@ -31,6 +31,8 @@ pub enum Kind {
     Bool,
     /// `&[f32|f64]` or `&Vec<f32|f64>` argument.
     Slice,
+    /// A nalgebra `DMatrix<f64>` or `DVector<f64>`.
+    Matrix,
     /// A value whose type the macro cannot see (the result of a call).
     Unknown,
 }
@@ -38,7 +40,16 @@ pub enum Kind {
 impl Kind {
     /// Whether a value of this kind can carry a derivative.
     pub fn is_differentiable(self) -> bool {
-        matches!(self, Kind::Float | Kind::Slice | Kind::Unknown)
+        matches!(
+            self,
+            Kind::Float | Kind::Slice | Kind::Matrix | Kind::Unknown
+        )
+    }
+
+    /// Whether the generated code may copy the value freely; other values
+    /// are passed by reference and cloned where a copy is needed.
+    pub fn is_copy(self) -> bool {
+        matches!(self, Kind::Float | Kind::Int | Kind::Bool)
     }
 }
 
@@ -52,6 +63,9 @@ pub struct ValueInfo {
     pub block: BlockId,
     /// A function argument: referred to by the user's own identifier.
     pub param: Option<syn::Ident>,
+    /// An argument passed by reference (a slice, `&DMatrix<f64>`): its
+    /// local is already a reference.
+    pub by_ref: bool,
 }
 
 /// An operand: a value, or a constant expression emitted as written.
@@ -107,6 +121,13 @@ pub enum Op {
     StopGradient(Operand),
     /// `x as T`.
     Cast { arg: Operand, ty: syn::Type },
+    /// `m.map(f)`: `forward` is `f` as written; `helper` is the scalar VJP
+    /// compiled from its body.
+    Map {
+        recv: ValueId,
+        forward: TokenStream,
+        helper: syn::Ident,
+    },
     /// Primal-only code (comparisons, `&&`, `||`, `!`, integer operators)
     /// emitted as written, each variable name in `bindings` renamed to the
     /// value it denotes.
@@ -138,7 +159,7 @@ impl Op {
                 v.extend(index.value());
                 v
             }
-            Op::Len { slice } => vec![*slice],
+            Op::Len { slice } | Op::Map { recv: slice, .. } => vec![*slice],
             Op::Call { args, .. } => args.iter().filter_map(|a| a.operand.value()).collect(),
             Op::Primal { bindings, .. } => bindings.iter().map(|b| b.1).collect(),
             Op::Missing => Vec::new(),
@@ -233,7 +254,8 @@ pub struct Function {
     pub params: Vec<ValueId>,
     pub body: Block,
     pub ret: Operand,
-    pub loops: u32,
+    /// Items the VJP defines first: the compiled closures of `map`.
+    pub helpers: Vec<TokenStream>,
 }
 
 impl Function {
@@ -274,6 +296,7 @@ impl fmt::Display for Op {
             Op::Rule { rule, args, .. } => write!(f, "{} {}", rule.name, join(args)),
             Op::Index { slice, index } => write!(f, "index {slice}, {index}"),
             Op::Len { slice } => write!(f, "len {slice}"),
+            Op::Map { recv, helper, .. } => write!(f, "map {recv}, {helper}"),
             Op::Call { func, args } => {
                 let func = quote::quote!(#func).to_string().replace(' ', "");
                 write!(f, "call {func}({})", join(args.iter().map(|a| &a.operand)))

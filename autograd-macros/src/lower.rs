@@ -31,10 +31,22 @@ struct Lowerer<'a> {
     open_blocks: Vec<(BlockId, Vec<Stmt>)>,
     next_block: u32,
     next_loop: u32,
+    next_map: u32,
+    /// Compiled closure bodies of `map`, emitted inside the VJP.
+    helpers: Vec<TokenStream>,
+    /// In a `map` closure: the enclosing function's variables, which the
+    /// closure may not read.
+    outer: Vec<String>,
 }
 
 /// Lowers a function body whose signature has been read.
-pub fn lower(cx: &Ctxt, sig: &Signature, syn_sig: &syn::Signature, body: &syn::Block) -> Function {
+pub fn lower(
+    cx: &Ctxt,
+    sig: &Signature,
+    syn_sig: &syn::Signature,
+    body: &syn::Block,
+    outer: Vec<String>,
+) -> Function {
     let mut l = Lowerer {
         cx,
         values: Vec::new(),
@@ -42,21 +54,26 @@ pub fn lower(cx: &Ctxt, sig: &Signature, syn_sig: &syn::Signature, body: &syn::B
         open_blocks: Vec::new(),
         next_block: 0,
         next_loop: 0,
+        next_map: 0,
+        helpers: Vec::new(),
+        outer,
     };
     l.begin_block();
     let mut params = Vec::new();
     for (param, arg) in sig.params.iter().zip(syn_sig.inputs.iter()) {
-        let kind = match param.kind {
-            ParamKind::Float(_) => Kind::Float,
-            ParamKind::Slice(_) => Kind::Slice,
-            ParamKind::Int => Kind::Int,
-            ParamKind::Bool => Kind::Bool,
-            ParamKind::Other => Kind::Unknown,
+        let (kind, by_ref) = match &param.kind {
+            ParamKind::Float(_) => (Kind::Float, false),
+            ParamKind::Slice(_) => (Kind::Slice, true),
+            ParamKind::Matrix { by_ref, .. } => (Kind::Matrix, *by_ref),
+            ParamKind::Int => (Kind::Int, false),
+            ParamKind::Bool => (Kind::Bool, false),
+            ParamKind::Other => (Kind::Unknown, false),
         };
         let mutable = matches!(arg, syn::FnArg::Typed(pt)
             if matches!(&*pt.pat, Pat::Ident(pi) if pi.mutability.is_some()));
         let v = l.new_value(kind, Some(param.ident.to_string()));
         l.values[v.0 as usize].param = Some(param.ident.clone());
+        l.values[v.0 as usize].by_ref = by_ref;
         l.bind(param.ident.to_string(), v, mutable);
         params.push(v);
     }
@@ -77,7 +94,7 @@ pub fn lower(cx: &Ctxt, sig: &Signature, syn_sig: &syn::Signature, body: &syn::B
         params,
         body,
         ret,
-        loops: l.next_loop,
+        helpers: l.helpers,
     }
 }
 
@@ -138,6 +155,7 @@ impl Lowerer<'_> {
             name,
             block: self.current_block(),
             param: None,
+            by_ref: false,
         });
         id
     }
@@ -320,9 +338,18 @@ impl Lowerer<'_> {
         }
         let span = init.expr.span();
         let operand = self.lower_expr(&init.expr);
-        let value = match (operand, &ty) {
+        let value = match operand {
+            // An untyped `let` of a value, or any `let` of a matrix (rustc
+            // has checked the annotation): the name denotes the value itself.
+            Operand::Value(v) if ty.is_none() || !self.values[v.0 as usize].kind.is_copy() => {
+                let info = &mut self.values[v.0 as usize];
+                if info.name.is_none() && info.param.is_none() {
+                    info.name.clone_from(&name);
+                }
+                v
+            }
             // A typed `let` or a constant gets its own binding, as written.
-            (operand, Some(_)) | (operand @ Operand::Const(_), None) => {
+            operand => {
                 let kind = match (&ty, self.kind(&operand)) {
                     (Some(t), _) if float_type(t) => Kind::Float,
                     (_, Some(k)) => k,
@@ -336,13 +363,6 @@ impl Lowerer<'_> {
                     ty,
                 });
                 dst
-            }
-            (Operand::Value(v), None) => {
-                let info = &mut self.values[v.0 as usize];
-                if info.name.is_none() && info.param.is_none() {
-                    info.name.clone_from(&name);
-                }
-                v
             }
         };
         if let Some(name) = name {
@@ -696,7 +716,9 @@ impl Lowerer<'_> {
 
     fn result_kind(&self, args: &[Operand]) -> Kind {
         let kinds: Vec<Kind> = args.iter().filter_map(|a| self.kind(a)).collect();
-        if kinds.contains(&Kind::Int) {
+        if kinds.contains(&Kind::Matrix) {
+            Kind::Matrix
+        } else if kinds.contains(&Kind::Int) {
             Kind::Int
         } else if kinds.iter().all(|k| *k == Kind::Float) {
             Kind::Float
@@ -710,7 +732,17 @@ impl Lowerer<'_> {
             Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
             Expr::Path(p) => match self.local_ident(e) {
                 Some(v) => Operand::Value(v),
-                None => Operand::Const(p.to_token_stream()),
+                None => {
+                    if let Some(ident) = p.path.get_ident()
+                        && self.outer.iter().any(|o| ident == o)
+                    {
+                        self.cx.error_spanned_by(
+                            p,
+                            format!("the closure of `map` may read only its element and constants; `{ident}` is a variable of the enclosing function"),
+                        );
+                    }
+                    Operand::Const(p.to_token_stream())
+                }
             },
             Expr::Paren(p) => match self.lower_expr(&p.expr) {
                 Operand::Const(t) => Operand::Const(quote!((#t))),
@@ -899,10 +931,11 @@ impl Lowerer<'_> {
                 .error_spanned_by(t, "turbofish on methods is not supported");
         }
         let name = m.method.to_string();
+        let receiver = self.lower_expr(&m.receiver);
+        let receiver_kind = self.kind(&receiver);
         if name == "len" && m.args.is_empty() {
-            let receiver = self.lower_expr(&m.receiver);
             if let Some(v) = receiver.value()
-                && self.values[v.0 as usize].kind == Kind::Slice
+                && receiver_kind == Some(Kind::Slice)
             {
                 return Operand::Value(self.emit(Op::Len { slice: v }, Kind::Int, m.span()));
             }
@@ -910,33 +943,80 @@ impl Lowerer<'_> {
                 .error_spanned_by(&m.method, "`len()` is supported on slice arguments only");
             return self.missing(m.span());
         }
-        let Some(rule) = catalog::scalar_method(&name, m.args.len()) else {
-            self.cx.error_spanned_by(
-                &m.method,
-                format!(
-                    "unsupported method `{name}` with {} argument(s); supported: {}",
-                    m.args.len(),
-                    catalog::SUPPORTED_METHODS
-                ),
-            );
-            return self.missing(m.span());
+        if name == "clone" && m.args.is_empty() && receiver.value().is_some() {
+            let kind = receiver_kind.unwrap_or(Kind::Unknown);
+            return Operand::Value(self.emit(Op::Copy(receiver), kind, m.span()));
+        }
+        if name == "map" && m.args.len() == 1 && receiver_kind == Some(Kind::Matrix) {
+            return self.lower_map(receiver, m);
+        }
+        let arity = m.args.len();
+        let matrix_rule = catalog::matrix_method(&name, arity);
+        let scalar_rule = catalog::scalar_method(&name, arity);
+        let rule = match receiver_kind {
+            Some(Kind::Matrix) => match matrix_rule {
+                Some(r) => r,
+                None => {
+                    let hint = if scalar_rule.is_some() {
+                        format!(
+                            "; on nalgebra values `{name}()` is not element-wise (`exp()` of a square matrix is the matrix exponential): write `m.map(|v| v.{name}())` for the element-wise function"
+                        )
+                    } else {
+                        String::new()
+                    };
+                    self.cx.error_spanned_by(
+                        &m.method,
+                        format!(
+                            "unsupported method `{name}` on a matrix{hint}; supported on matrices: {}",
+                            catalog::SUPPORTED_MATRIX_METHODS
+                        ),
+                    );
+                    return self.missing(m.span());
+                }
+            },
+            Some(Kind::Unknown) => match scalar_rule.or(matrix_rule) {
+                Some(r) => r,
+                None => return self.unsupported_method(m, &name),
+            },
+            _ => match scalar_rule {
+                Some(r) => r,
+                None => return self.unsupported_method(m, &name),
+            },
         };
-        let mut args = vec![self.lower_expr(&m.receiver)];
-        args.extend(m.args.iter().map(|a| self.lower_expr(a)));
+        let mut args = vec![receiver];
+        for a in &m.args {
+            let operand = match a {
+                // `a.component_mul(&b)` takes its operand by reference.
+                Expr::Reference(r) if r.mutability.is_none() && rule.diff.len() == 2 => {
+                    self.lower_expr(&r.expr)
+                }
+                // Shape arguments of `reshape_generic`: primal code.
+                a if std::ptr::eq(rule, &catalog::RESHAPE) => self.lower_primal(a, Kind::Unknown),
+                a => self.lower_expr(a),
+            };
+            args.push(operand);
+        }
         if args.iter().all(|a| matches!(a, Operand::Const(_))) {
             // A method of constants only, such as `2.0_f64.ln()`: a constant.
-            let receiver = match &args[0] {
-                Operand::Const(t) => t.clone(),
-                Operand::Value(_) => TokenStream::new(),
-            };
-            let method = &m.method;
-            let rest = args[1..].iter().map(|a| match a {
-                Operand::Const(t) => t.clone(),
-                Operand::Value(_) => TokenStream::new(),
-            });
-            return Operand::Const(quote!(#receiver.#method(#(#rest),*)));
+            return Operand::Const(m.to_token_stream());
         }
-        self.rule_op(rule, args, Syntax::Method(m.method.clone()), m.span())
+        let kind = match rule.name {
+            "sum" | "max_element" => Some(Kind::Float),
+            _ => None,
+        };
+        self.rule_op(rule, args, Syntax::Method(m.method.clone()), m.span(), kind)
+    }
+
+    fn unsupported_method(&mut self, m: &syn::ExprMethodCall, name: &str) -> Operand {
+        self.cx.error_spanned_by(
+            &m.method,
+            format!(
+                "unsupported method `{name}` with {} argument(s); supported: {}",
+                m.args.len(),
+                catalog::SUPPORTED_METHODS
+            ),
+        );
+        self.missing(m.span())
     }
 
     fn rule_op(
@@ -945,17 +1025,83 @@ impl Lowerer<'_> {
         args: Vec<Operand>,
         syntax: Syntax,
         span: Span,
+        kind: Option<Kind>,
     ) -> Operand {
-        // Only the operands with a backward function decide the kind: the
-        // integer exponent of `powi` does not make the result an integer.
+        // Only the differentiable operands decide the kind: the integer
+        // exponent of `powi` does not make the result an integer.
         let differentiable: Vec<Operand> = args
             .iter()
-            .zip(rule.grads)
-            .filter(|(_, g)| g.is_some())
+            .zip(rule.diff)
+            .filter(|(_, d)| **d)
             .map(|(a, _)| a.clone())
             .collect();
-        let kind = self.result_kind(&differentiable);
+        let kind = kind.unwrap_or_else(|| self.result_kind(&differentiable));
         Operand::Value(self.emit(Op::Rule { rule, args, syntax }, kind, span))
+    }
+
+    /// `m.map(|v| body)` or `m.map(f64::exp)`: the closure body is compiled
+    /// as a scalar function of its own, whose pullback the matrix rule
+    /// applies element by element.
+    fn lower_map(&mut self, receiver: Operand, m: &syn::ExprMethodCall) -> Operand {
+        let arg = &m.args[0];
+        let (param, body): (syn::Ident, Expr) = match arg {
+            Expr::Closure(c) => {
+                let param = match c.inputs.first() {
+                    Some(Pat::Ident(pi)) if c.inputs.len() == 1 => Some(pi.ident.clone()),
+                    Some(Pat::Type(pt)) if c.inputs.len() == 1 => match &*pt.pat {
+                        Pat::Ident(pi) => Some(pi.ident.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some(param) = param else {
+                    self.cx.error_spanned_by(
+                        &c.inputs,
+                        "the closure of `map` takes one element: write `|v| ...`",
+                    );
+                    return self.missing(m.span());
+                };
+                (param, (*c.body).clone())
+            }
+            Expr::Path(p) => {
+                let v = syn::Ident::new("v", Span::mixed_site());
+                (v.clone(), syn::parse_quote!(#p(#v)))
+            }
+            other => {
+                self.cx.error_spanned_by(
+                    other,
+                    "`map` takes a closure `|v| ...` or a function path such as `f64::exp`",
+                );
+                return self.missing(m.span());
+            }
+        };
+        let Some(recv) = receiver.value() else {
+            return self.missing(m.span());
+        };
+        let outer: Vec<String> = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.iter().map(|b| b.name.clone()))
+            .filter(|n| *n != param.to_string())
+            .collect();
+        let id = self.next_map;
+        self.next_map += 1;
+        let helper = syn::Ident::new(&format!("__ad_map{id}"), Span::mixed_site());
+        let item: syn::ItemFn = syn::parse_quote_spanned! {m.span()=>
+            fn #helper(#param: f64) -> f64 { #body }
+        };
+        let helper_item = crate::expand::scalar_helper(self.cx, &item, outer);
+        self.helpers.push(helper_item);
+        let forward = arg.to_token_stream();
+        Operand::Value(self.emit(
+            Op::Map {
+                recv,
+                forward,
+                helper,
+            },
+            Kind::Matrix,
+            m.span(),
+        ))
     }
 
     fn lower_call(&mut self, c: &syn::ExprCall) -> Operand {
@@ -1003,7 +1149,7 @@ impl Lowerer<'_> {
             if args.iter().all(|a| matches!(a, Operand::Const(_))) {
                 return Operand::Const(c.to_token_stream());
             }
-            return self.rule_op(rule, args, Syntax::Path(path.clone()), c.span());
+            return self.rule_op(rule, args, Syntax::Path(path.clone()), c.span(), None);
         }
 
         if func.qself.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
@@ -1155,7 +1301,7 @@ pub fn substitute_block(block: &mut Block, map: &HashMap<ValueId, ValueId>) {
                     substitute_value(slice, map);
                     substitute_operand(index, map);
                 }
-                Op::Len { slice } => substitute_value(slice, map),
+                Op::Len { slice } | Op::Map { recv: slice, .. } => substitute_value(slice, map),
                 Op::Call { args, .. } => args
                     .iter_mut()
                     .for_each(|a| substitute_operand(&mut a.operand, map)),

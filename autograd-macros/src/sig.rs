@@ -35,6 +35,12 @@ pub enum ParamKind {
     Int,
     /// `bool`: constant by nature.
     Bool,
+    /// nalgebra `DMatrix<f64>` / `DVector<f64>`, by value or by reference.
+    Matrix {
+        owned: Type,
+        by_ref: bool,
+        vector: bool,
+    },
     /// Marked `#[constant]`, of a type the macro does not differentiate.
     Other,
 }
@@ -42,7 +48,6 @@ pub enum ParamKind {
 #[derive(Clone)]
 pub struct Param {
     pub ident: syn::Ident,
-    pub ty: Type,
     pub kind: ParamKind,
     /// Gets a slot in `NAME_grad` / `NAME_vjp`.
     pub differentiable: bool,
@@ -57,7 +62,26 @@ impl Param {
         match &self.kind {
             ParamKind::Float(t) => Some(quote!(#t)),
             ParamKind::Slice(t) => Some(quote!(::autograd::__private::Vec<#t>)),
+            ParamKind::Matrix { owned, .. } => Some(owned.to_token_stream()),
             _ => None,
+        }
+    }
+}
+
+/// What the function returns: also the type of the pullback's seed.
+#[derive(Clone)]
+pub enum Ret {
+    /// `f32` / `f64`: `NAME_grad` and `NAME_check` exist.
+    Float(FloatTy),
+    /// A nalgebra matrix or vector: `NAME_vjp` only.
+    Matrix(Type),
+}
+
+impl ToTokens for Ret {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Ret::Float(f) => f.to_tokens(tokens),
+            Ret::Matrix(t) => t.to_tokens(tokens),
         }
     }
 }
@@ -66,18 +90,54 @@ impl Param {
 pub struct Signature {
     pub params: Vec<Param>,
     /// The return type, which is also the seed's type.
-    pub ret: FloatTy,
+    pub ret: Ret,
 }
 
 const INTEGERS: &[&str] = &[
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
 ];
 
-const SUPPORTED_ARGS: &str = "supported: `f64`, `f32`, `&[f64]`, `&[f32]`, `&Vec<f64>`, `&Vec<f32>`, integers and `bool`; mark any other argument `#[constant]`";
+const SUPPORTED_ARGS: &str = "supported: `f64`, `f32`, `&[f64]`, `&[f32]`, `&Vec<f64>`, `&Vec<f32>`, `DMatrix<f64>`, `DVector<f64>` (by value or reference), integers and `bool`; mark any other argument `#[constant]`";
+
+fn is_vector(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "DVector"))
+}
+
+/// `DMatrix<f64>` or `DVector<f64>`, by any path (`nalgebra::DMatrix<f64>`).
+fn is_matrix(ty: &Type) -> bool {
+    let Type::Path(p) = ty else { return false };
+    let Some(last) = p.path.segments.last() else {
+        return false;
+    };
+    if last.ident != "DMatrix" && last.ident != "DVector" {
+        return false;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return false;
+    };
+    matches!(args.args.first(), Some(syn::GenericArgument::Type(t)) if matches!(t, Type::Path(e) if e.path.is_ident("f64")))
+}
 
 fn classify(ty: &Type) -> Option<ParamKind> {
     if let Some(f) = FloatTy::parse(ty) {
         return Some(ParamKind::Float(f));
+    }
+    if is_matrix(ty) {
+        return Some(ParamKind::Matrix {
+            owned: ty.clone(),
+            by_ref: false,
+            vector: is_vector(ty),
+        });
+    }
+    if let Type::Reference(r) = ty
+        && r.mutability.is_none()
+        && is_matrix(&r.elem)
+    {
+        return Some(ParamKind::Matrix {
+            owned: (*r.elem).clone(),
+            by_ref: true,
+            vector: is_vector(&r.elem),
+        });
     }
     if let Type::Path(p) = ty {
         let ident = p.path.get_ident()?;
@@ -193,10 +253,13 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature) -> Option<Signature> {
                 continue;
             }
         };
-        let differentiable = !constant && matches!(kind, ParamKind::Float(_) | ParamKind::Slice(_));
+        let differentiable = !constant
+            && matches!(
+                kind,
+                ParamKind::Float(_) | ParamKind::Slice(_) | ParamKind::Matrix { .. }
+            );
         params.push(Param {
             ident,
-            ty: (*pt.ty).clone(),
             kind,
             differentiable,
         });
@@ -206,17 +269,18 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature) -> Option<Signature> {
         ReturnType::Default => {
             cx.error_spanned_by(
                 &sig.ident,
-                "a `#[differentiable]` function must return `f64` or `f32`; add a return type",
+                "a `#[differentiable]` function must return `f64`, `f32`, `DMatrix<f64>` or `DVector<f64>`; add a return type",
             );
             None
         }
         ReturnType::Type(_, ty) => match FloatTy::parse(ty) {
-            Some(f) => Some(f),
+            Some(f) => Some(Ret::Float(f)),
+            None if is_matrix(ty) => Some(Ret::Matrix((**ty).clone())),
             None => {
                 cx.error_spanned_by(
                     ty,
                     format!(
-                        "unsupported return type `{}`; a `#[differentiable]` function returns `f64` or `f32`",
+                        "unsupported return type `{}`; a `#[differentiable]` function returns `f64`, `f32`, `DMatrix<f64>` or `DVector<f64>`",
                         ty.to_token_stream()
                     ),
                 );

@@ -18,38 +18,36 @@ use crate::rules::{self, Real};
 /// let m = DMatrix::from_row_slice(1, 3, &[-1.0, 0.0, 2.0]);
 /// assert_eq!(m.relu(), DMatrix::from_row_slice(1, 3, &[0.0, 0.0, 2.0]));
 /// ```
-pub trait Activation {
+pub trait Activation: Sized {
     /// `max(0, x)`.
-    fn relu(self) -> Self;
+    fn relu(&self) -> Self;
     /// `1 / (1 + e^-x)`.
-    fn sigmoid(self) -> Self;
+    fn sigmoid(&self) -> Self;
 }
 
 impl<T: Real> Activation for T {
     #[inline(always)]
-    fn relu(self) -> Self {
-        rules::relu(self)
+    fn relu(&self) -> Self {
+        rules::relu(*self)
     }
     #[inline(always)]
-    fn sigmoid(self) -> Self {
-        rules::sigmoid(self)
+    fn sigmoid(&self) -> Self {
+        rules::sigmoid(*self)
     }
 }
 
 /// Element-wise on any owned `f64` matrix or vector (`DMatrix`, `DVector`,
-/// fixed sizes), applying the scalar rule per element in place.
+/// fixed sizes), applying the scalar rule per element.
 impl<R: Dim, C: Dim> Activation for OMatrix<f64, R, C>
 where
     DefaultAllocator: Allocator<R, C>,
 {
     #[inline]
-    fn relu(mut self) -> Self {
-        self.apply(|x| *x = rules::relu(*x));
-        self
+    fn relu(&self) -> Self {
+        self.map(rules::relu)
     }
     #[inline]
-    fn sigmoid(mut self) -> Self {
-        self.apply(|x| *x = rules::sigmoid(*x));
-        self
+    fn sigmoid(&self) -> Self {
+        self.map(rules::sigmoid)
     }
 }

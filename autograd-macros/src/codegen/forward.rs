@@ -50,6 +50,47 @@ impl Gen<'_> {
         }
     }
 
+    /// A reference to the operand, for rules and operators on matrices.
+    pub fn operand_ref(&self, o: &Operand) -> TokenStream {
+        match o {
+            Operand::Value(v) if self.f.info(*v).by_ref => self.operand(o),
+            Operand::Value(_) => {
+                let o = self.operand(o);
+                quote!(&#o)
+            }
+            Operand::Const(t) => quote!(&(#t)),
+        }
+    }
+
+    /// An operand of an operator: matrices by reference, so the value
+    /// stays available (nalgebra implements the operators on references).
+    fn operand_op(&self, o: &Operand) -> TokenStream {
+        match o.value() {
+            Some(v) if !self.f.info(v).kind.is_copy() => self.operand_ref(o),
+            _ => self.operand(o),
+        }
+    }
+
+    /// The value itself where it is moved, cloned if it is not `Copy`.
+    pub fn owned(&self, v: ValueId) -> TokenStream {
+        let ident = names::value(self.f, v);
+        if self.f.info(v).kind.is_copy() {
+            ident.into_token_stream()
+        } else {
+            quote!(#ident.clone())
+        }
+    }
+
+    /// Moves a value out of `block`'s scope: a clone if it was defined
+    /// outside the block (and so may still be read there).
+    fn moved_out_of(&self, v: ValueId, block: BlockId) -> TokenStream {
+        if self.f.info(v).block == block {
+            names::value(self.f, v).into_token_stream()
+        } else {
+            self.owned(v)
+        }
+    }
+
     fn receiver(&self, o: &Operand) -> TokenStream {
         match o {
             Operand::Value(_) => self.operand(o),
@@ -61,19 +102,33 @@ impl Gen<'_> {
     /// their pullback).
     fn primal_expr(&self, op: &Op) -> TokenStream {
         match op {
-            Op::Copy(a) | Op::StopGradient(a) => self.operand(a),
+            Op::Copy(a) | Op::StopGradient(a) => match a.value() {
+                Some(v) => self.owned(v),
+                None => self.operand(a),
+            },
             Op::Rule { args, syntax, .. } => match (syntax, args.as_slice()) {
                 (Syntax::Operator(tok), [a]) => {
-                    let a = self.operand(a);
+                    let a = self.operand_op(a);
                     quote!(#tok #a)
                 }
                 (Syntax::Operator(tok), [a, b]) => {
-                    let (a, b) = (self.operand(a), self.operand(b));
+                    let (a, b) = (self.operand_op(a), self.operand_op(b));
                     quote!(#a #tok #b)
                 }
                 (Syntax::Method(m), [recv, rest @ ..]) => {
-                    let recv = self.receiver(recv);
-                    let rest = rest.iter().map(|a| self.operand(a));
+                    let consumes = rule_name(op) == "reshape";
+                    let recv = match recv.value() {
+                        Some(v) if consumes && !self.f.info(v).kind.is_copy() => self.owned(v),
+                        _ => self.receiver(recv),
+                    };
+                    let by_ref = matches!(rule_name(op), "component_mul" | "component_div");
+                    let rest = rest.iter().map(|a| {
+                        if by_ref {
+                            self.operand_ref(a)
+                        } else {
+                            self.operand(a)
+                        }
+                    });
                     quote!(#recv.#m(#(#rest),*))
                 }
                 (Syntax::Path(p), args) => {
@@ -89,6 +144,10 @@ impl Gen<'_> {
             Op::Len { slice } => {
                 let s = names::value(self.f, *slice);
                 quote!(#s.len())
+            }
+            Op::Map { recv, forward, .. } => {
+                let m = names::value(self.f, *recv);
+                quote!(#m.map(#forward))
             }
             Op::Call { func, args } => {
                 let args = self.call_args(args);
@@ -182,12 +241,12 @@ impl Gen<'_> {
         let thens: Vec<_> = i
             .phis
             .iter()
-            .map(|p| names::value(self.f, p.then_src))
+            .map(|p| self.moved_out_of(p.then_src, i.then_blk.id))
             .collect();
         let elses: Vec<_> = i
             .phis
             .iter()
-            .map(|p| names::value(self.f, p.else_src))
+            .map(|p| self.moved_out_of(p.else_src, i.else_blk.id))
             .collect();
         let (pat, then_val, else_val) = if dsts.len() == 1 {
             (quote!(#(#dsts)*), quote!(#(#thens)*), quote!(#(#elses)*))
@@ -218,18 +277,26 @@ impl Gen<'_> {
             .iter()
             .map(|c| names::carried(l.id, &c.name))
             .collect();
-        let inits = l.carried.iter().map(|c| names::value(self.f, c.init));
+        let inits = l.carried.iter().map(|c| self.owned(c.init));
         let entry_vals: Vec<_> = l
             .carried
             .iter()
             .map(|c| names::value(self.f, c.entry))
             .collect();
-        let exits = l.carried.iter().map(|c| names::value(self.f, c.exit));
+        let exits = l
+            .carried
+            .iter()
+            .map(|c| self.moved_out_of(c.exit, l.body.id));
         let afters = l.carried.iter().map(|c| names::value(self.f, c.after));
         let body = self.forward_block(&l.body, Mode::Plain, None);
 
         let push = record_stack.then(|| {
-            let saved = self.tuple(&entries);
+            let saved: Vec<_> = entries.iter().map(|e| self.owned(*e)).collect();
+            let saved = if saved.len() == 1 {
+                quote!(#(#saved)*)
+            } else {
+                quote!((#(#saved),*))
+            };
             quote!(#stack.push(#saved);)
         });
         let carry_in = quote! { #(let #entry_vals = #carried;)* };
@@ -317,6 +384,13 @@ impl Gen<'_> {
         } else {
             quote!((#(#idents),*))
         }
+    }
+}
+
+fn rule_name(op: &Op) -> &'static str {
+    match op {
+        Op::Rule { rule, .. } => rule.name,
+        _ => "",
     }
 }
 

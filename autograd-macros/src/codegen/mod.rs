@@ -14,7 +14,7 @@ use syn::visit_mut::VisitMut;
 
 use crate::analysis::{Analysis, needs};
 use crate::ir::*;
-use crate::sig::{ParamKind, Signature};
+use crate::sig::{ParamKind, Ret, Signature};
 use forward::Mode;
 
 pub struct Gen<'a> {
@@ -96,8 +96,54 @@ impl VisitMut for NameLifetimes {
     }
 }
 
-/// Everything generated for one function.
-pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
+/// The signature pieces every generated item shares.
+struct Shape {
+    /// Arguments without `#[constant]` or `mut`, elided lifetimes named.
+    inputs: Vec<syn::PatType>,
+    lifetimes: Vec<syn::Lifetime>,
+    /// Adjoint types, one per argument (`NoGradient` for constants).
+    full_tys: Vec<TokenStream>,
+}
+
+fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
+    let mut named = NameLifetimes { named: Vec::new() };
+    let mut inputs = Vec::new();
+    for arg in &item.sig.inputs {
+        if let syn::FnArg::Typed(pt) = arg {
+            let mut pt = pt.clone();
+            pt.attrs.clear();
+            if let syn::Pat::Ident(pi) = &mut *pt.pat {
+                pi.mutability = None;
+            }
+            named.visit_type_mut(&mut pt.ty);
+            inputs.push(pt);
+        }
+    }
+    let full_tys = sig
+        .params
+        .iter()
+        .map(|p| {
+            p.adjoint_ty()
+                .unwrap_or_else(|| quote!(::autograd::__private::NoGradient))
+        })
+        .collect();
+    Shape {
+        inputs,
+        lifetimes: named.named,
+        full_tys,
+    }
+}
+
+/// The all-arguments VJP: the forward sweep, then a pullback closure
+/// holding the reverse sweep.
+fn vjp_fn(
+    name: &syn::Ident,
+    vis: &syn::Visibility,
+    shape: &Shape,
+    sig: &Signature,
+    f: &Function,
+    an: &Analysis,
+) -> TokenStream {
     let mut top_loops = HashSet::new();
     for stmt in &f.body.stmts {
         if let Stmt::Loop(l) = stmt {
@@ -111,7 +157,6 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
         declared: HashSet::new(),
     };
 
-    // The forward sweep, then the pullback holding the reverse sweep.
     let forward = g.forward_block(&f.body, Mode::Record, None);
     let mut nested = Vec::new();
     g.nested_loops(&f.body, &mut nested);
@@ -119,14 +164,17 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
         let s = names::stack(*id);
         quote!(let mut #s = ::autograd::__private::Vec::new();)
     });
-    let slice_adjoints = f.params.iter().zip(&sig.params).filter_map(|(v, p)| {
-        (p.differentiable && matches!(p.kind, ParamKind::Slice(_))).then(|| {
+    let slice_adjoints: Vec<_> = f
+        .params
+        .iter()
+        .zip(&sig.params)
+        .filter(|(_, p)| p.differentiable && matches!(p.kind, ParamKind::Slice(_)))
+        .map(|(v, p)| {
             let adj = names::adjoint(f, *v);
             let x = &p.ident;
             quote!(let mut #adj = ::autograd::__private::zeros_like_slice(#x);)
         })
-    });
-    let slice_adjoints: Vec<_> = slice_adjoints.collect();
+        .collect();
     let seed = names::seed();
     let incoming = an
         .active_operand(&f.ret)
@@ -134,46 +182,80 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
         .into_iter()
         .collect();
     let reverse = g.reverse_block(&f.body, incoming);
-    let results = f.params.iter().zip(&sig.params).map(|(v, p)| {
-        if !p.differentiable {
-            quote!(::autograd::__private::NoGradient)
-        } else if g.declared.contains(v) || matches!(p.kind, ParamKind::Slice(_)) {
-            names::adjoint(f, *v).into_token_stream()
-        } else {
-            quote!(0.0)
-        }
-    });
-    let ret = g.operand(&f.ret);
-
-    // Signatures.
-    let vis = &item.vis;
-    let name = &item.sig.ident;
-    let seed_ty = &sig.ret;
-    let mut named = NameLifetimes { named: Vec::new() };
-    let mut inputs: Vec<syn::PatType> = Vec::new();
-    for arg in &item.sig.inputs {
-        if let syn::FnArg::Typed(pt) = arg {
-            let mut pt = pt.clone();
-            pt.attrs.clear();
-            if let syn::Pat::Ident(pi) = &mut *pt.pat {
-                pi.mutability = None;
-            }
-            named.visit_type_mut(&mut pt.ty);
-            inputs.push(pt);
-        }
-    }
-    let lifetimes = &named.named;
-    let arg_names: Vec<_> = sig.params.iter().map(|p| &p.ident).collect();
-    let full_tys: Vec<TokenStream> = sig
+    let results: Vec<_> = f
         .params
         .iter()
-        .map(|p| {
-            p.adjoint_ty()
-                .unwrap_or_else(|| quote!(::autograd::__private::NoGradient))
+        .zip(&sig.params)
+        .map(|(v, p)| {
+            if !p.differentiable {
+                quote!(::autograd::__private::NoGradient)
+            } else if g.declared.contains(v) || matches!(p.kind, ParamKind::Slice(_)) {
+                names::adjoint(f, *v).into_token_stream()
+            } else {
+                g.zero(*v)
+            }
         })
         .collect();
+    // The result is returned and may also be read by the reverse sweep.
+    let ret = match f.ret.value() {
+        Some(r) if !f.info(r).kind.is_copy() && needs(f, an, &f.body).contains(&r) => g.owned(r),
+        _ => g.operand(&f.ret),
+    };
+    let helpers = &f.helpers;
+    let seed_ty = &sig.ret;
+    let Shape {
+        inputs,
+        lifetimes,
+        full_tys,
+    } = shape;
+    let generics = (!lifetimes.is_empty()).then(|| quote!(<#(#lifetimes),*>));
+    quote! {
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+        #vis fn #name #generics (#(#inputs),*)
+            -> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
+        {
+            #(#helpers)*
+            #forward
+            (#ret, move |#seed: #seed_ty| {
+                #(#stacks)*
+                #(#slice_adjoints)*
+                #reverse
+                (#(#results,)*)
+            })
+        }
+    }
+}
+
+/// The compiled closure of a `map`: a scalar VJP named after the closure.
+pub fn helper(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
+    let shape = shape(item, sig);
+    vjp_fn(
+        &item.sig.ident,
+        &syn::Visibility::Inherited,
+        &shape,
+        sig,
+        f,
+        an,
+    )
+}
+
+/// Everything generated for one function.
+pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let shape = shape(item, sig);
+    let vjp_full = names::vjp_full(name);
+    let mut out = vjp_fn(&vjp_full, vis, &shape, sig, f, an);
+
+    let seed_ty = &sig.ret;
+    let inputs = &shape.inputs;
+    let lifetimes = &shape.lifetimes;
+    let generics = (!lifetimes.is_empty()).then(|| quote!(<#(#lifetimes),*>));
+    let arg_names: Vec<_> = sig.params.iter().map(|p| &p.ident).collect();
     let public_tys: Vec<TokenStream> = sig.params.iter().filter_map(|p| p.adjoint_ty()).collect();
-    let diff_names: Vec<_> = sig
+    let slots: Vec<TokenStream> = sig
         .params
         .iter()
         .map(|p| {
@@ -185,60 +267,12 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
             }
         })
         .collect();
-    let diff_only: Vec<_> = diff_names.iter().filter(|n| n.to_string() != "_").collect();
-
-    let vjp_full = names::vjp_full(name);
+    let adjoints: Vec<_> = slots.iter().filter(|n| n.to_string() != "_").collect();
     let vjp = names::public(name, "vjp");
-    let grad = names::public(name, "grad");
-    let check = names::public(name, "check");
-    let generics = (!lifetimes.is_empty()).then(|| quote!(<#(#lifetimes),*>));
-
     let doc_vjp = format!(
         " The value of [`{name}`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.\n\n Generated by `#[differentiable]`; the value is bit for bit what `{name}` returns."
     );
-    let doc_grad = format!(
-        " The value of [`{name}`] followed by its gradient: one adjoint per differentiable argument, in argument order.\n\n Generated by `#[differentiable]`: `{vjp}` with seed 1."
-    );
-    let doc_check = format!(
-        " Compares [`{grad}`] at this point with central finite differences of [`{name}`], component by component.\n\n Generated by `#[differentiable]`; see `autograd::GradientCheck` for the step and tolerance policy."
-    );
-
-    let checks = sig.params.iter().map(|p| {
-        if !p.differentiable {
-            return TokenStream::new();
-        }
-        let x = &p.ident;
-        let label = x.to_string();
-        let dx = format_ident!("d_{}", x, span = proc_macro2::Span::mixed_site());
-        let call_args = arg_names
-            .iter()
-            .map(|a| if *a == x { quote!(#x) } else { quote!(#a) });
-        match p.kind {
-            ParamKind::Slice(_) => quote! {
-                check.slice(#label, #x, &#dx, |#x| #name(#(#call_args),*));
-            },
-            _ => quote! {
-                check.scalar(#label, #x, #dx, |#x| #name(#(#call_args),*));
-            },
-        }
-    });
-
-    quote! {
-        #[doc(hidden)]
-        #[inline]
-        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-        #vis fn #vjp_full #generics (#(#inputs),*)
-            -> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
-        {
-            #forward
-            (#ret, move |#seed: #seed_ty| {
-                #(#stacks)*
-                #(#slice_adjoints)*
-                #reverse
-                (#(#results,)*)
-            })
-        }
-
+    out.extend(quote! {
         #[doc = #doc_vjp]
         #[inline]
         #vis fn #vjp #generics (#(#inputs),*)
@@ -246,27 +280,58 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
         {
             let (value, pullback) = #vjp_full(#(#arg_names),*);
             (value, move |seed: #seed_ty| {
-                let (#(#diff_names,)*) = pullback(seed);
-                (#(#diff_only,)*)
+                let (#(#slots,)*) = pullback(seed);
+                (#(#adjoints,)*)
             })
         }
+    });
+    if let Ret::Float(_) = &sig.ret {
+        let grad = names::public(name, "grad");
+        let check = names::public(name, "check");
+        let doc_grad = format!(
+            " The value of [`{name}`] followed by its gradient: one adjoint per differentiable argument, in argument order.\n\n Generated by `#[differentiable]`: `{vjp}` with seed 1."
+        );
+        let doc_check = format!(
+            " Compares [`{grad}`] at this point with central finite differences of [`{name}`], component by component.\n\n Generated by `#[differentiable]`; see `autograd::GradientCheck` for the step and tolerance policy."
+        );
+        let checks = sig.params.iter().filter(|p| p.differentiable).map(|p| {
+            let x = &p.ident;
+            let label = x.to_string();
+            let dx = format_ident!("d_{}", x, span = proc_macro2::Span::mixed_site());
+            let method = match p.kind {
+                ParamKind::Slice(_) => quote!(slice),
+                ParamKind::Matrix { vector: true, .. } => quote!(vector),
+                ParamKind::Matrix { .. } => quote!(matrix),
+                _ => quote!(scalar),
+            };
+            let (at, adjoint) = match p.kind {
+                ParamKind::Float(_) => (quote!(#x), quote!(#dx)),
+                ParamKind::Matrix { by_ref: false, .. } => (quote!(&#x), quote!(&#dx)),
+                _ => (quote!(#x), quote!(&#dx)),
+            };
+            quote! {
+                check.#method(#label, #at, #adjoint, |#x| #name(#(#arg_names),*));
+            }
+        });
+        out.extend(quote! {
+            #[doc = #doc_grad]
+            #[inline]
+            #vis fn #grad #generics (#(#inputs),*) -> (#seed_ty, #(#public_tys),*) {
+                let (value, pullback) = #vjp_full(#(#arg_names),*);
+                let (#(#slots,)*) = pullback(1.0);
+                (value, #(#adjoints),*)
+            }
 
-        #[doc = #doc_grad]
-        #[inline]
-        #vis fn #grad #generics (#(#inputs),*) -> (#seed_ty, #(#public_tys),*) {
-            let (value, pullback) = #vjp_full(#(#arg_names),*);
-            let (#(#diff_names,)*) = pullback(1.0);
-            (value, #(#diff_only),*)
-        }
-
-        #[doc = #doc_check]
-        #vis fn #check #generics (#(#inputs),*) -> ::autograd::GradientCheck {
-            let (value, #(#diff_only),*) = #grad(#(#arg_names),*);
-            let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
-            #(#checks)*
-            check
-        }
+            #[doc = #doc_check]
+            #vis fn #check #generics (#(#inputs),*) -> ::autograd::GradientCheck {
+                let (value, #(#adjoints),*) = #grad(#(#arg_names),*);
+                let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
+                #(#checks)*
+                check
+            }
+        });
     }
+    out
 }
 
 /// Stand-ins with the right signatures, emitted next to compile errors so
@@ -302,7 +367,7 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
     let vjp = names::public(name, "vjp");
     let grad = names::public(name, "grad");
     let check = names::public(name, "check");
-    quote! {
+    let mut out = quote! {
         #[doc(hidden)]
         #[allow(unused_variables, unreachable_code, clippy::all)]
         #vis fn #vjp_full(#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#full_tys,)*)) {
@@ -312,13 +377,18 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
         #vis fn #vjp(#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#public_tys,)*)) {
             ::core::unreachable!()
         }
-        #[allow(unused_variables, unreachable_code, clippy::all)]
-        #vis fn #grad(#(#inputs),*) -> (#seed_ty, #(#public_tys),*) {
-            ::core::unreachable!()
-        }
-        #[allow(unused_variables, unreachable_code, clippy::all)]
-        #vis fn #check(#(#inputs),*) -> ::autograd::GradientCheck {
-            ::core::unreachable!()
-        }
+    };
+    if let Ret::Float(_) = &sig.ret {
+        out.extend(quote! {
+            #[allow(unused_variables, unreachable_code, clippy::all)]
+            #vis fn #grad(#(#inputs),*) -> (#seed_ty, #(#public_tys),*) {
+                ::core::unreachable!()
+            }
+            #[allow(unused_variables, unreachable_code, clippy::all)]
+            #vis fn #check(#(#inputs),*) -> ::autograd::GradientCheck {
+                ::core::unreachable!()
+            }
+        });
     }
+    out
 }

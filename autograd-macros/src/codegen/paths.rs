@@ -3,7 +3,7 @@
 //! depends on `autograd` alone.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote_spanned};
 
 /// A backward rule, spanned on the user's operation so a type error
 /// underlines their code.
@@ -12,6 +12,9 @@ pub fn rule(name: &str, span: Span) -> TokenStream {
     quote_spanned!(span=> ::autograd::__private::rules::#name)
 }
 
-pub fn private() -> TokenStream {
-    quote!(::autograd::__private)
+/// A dispatched backward rule (`rules::generic`), chosen by trait
+/// resolution on its operands' types.
+pub fn generic_rule(name: &str, span: Span) -> TokenStream {
+    let name = format_ident!("{}", name, span = span);
+    quote_spanned!(span=> ::autograd::__private::rules::generic::#name)
 }

@@ -6,18 +6,18 @@ use quote::{ToTokens, quote, quote_spanned};
 
 use super::forward::Mode;
 use super::{Gen, names, paths};
-use crate::analysis::{carry_active, has_work, needs};
+use crate::analysis::{carry_active, has_work, needs, scalar_form};
 use crate::catalog::Read;
 use crate::ir::*;
 
 impl Gen<'_> {
     /// The zero a value's adjoint starts from when it is created up front.
-    fn zero(&self, v: ValueId) -> TokenStream {
+    pub fn zero(&self, v: ValueId) -> TokenStream {
         match self.f.info(v).kind {
             Kind::Float => quote!(0.0),
             _ => {
-                let v = names::value(self.f, v);
-                quote!(::autograd::__private::zero_like(&#v))
+                let v = self.operand_ref(&Operand::Value(v));
+                quote!(::autograd::__private::zero_like(#v))
             }
         }
     }
@@ -87,6 +87,27 @@ impl Gen<'_> {
             Op::Copy(a) => {
                 if let Some(u) = self.an.active_operand(a) {
                     out.extend(self.contribute(u, g.into_token_stream()));
+                }
+            }
+            Op::Rule { rule, args, .. } if !scalar_form(self.f, rule, args) => {
+                let refs: Vec<_> = args.iter().map(|a| self.operand_ref(a)).collect();
+                let out_ref = self.operand_ref(&Operand::Value(dst));
+                let differentiable = args.iter().zip(rule.diff).filter(|(_, d)| **d);
+                for (k, (a, _)) in differentiable.enumerate() {
+                    let Some(u) = self.an.active_operand(a) else {
+                        continue;
+                    };
+                    let func = paths::generic_rule(&rule.generic_func(k), span);
+                    let expr = quote_spanned!(span=> #func(&#g, #(#refs,)* #out_ref));
+                    out.extend(self.contribute(u, expr));
+                }
+            }
+            Op::Map { recv, helper, .. } => {
+                if self.an.active(*recv) {
+                    let func = paths::generic_rule("map_grad", span);
+                    let m = self.operand_ref(&Operand::Value(*recv));
+                    let expr = quote_spanned!(span=> #func(&#g, #m, |x, g| #helper(x).1(g).0));
+                    out.extend(self.contribute(*recv, expr));
                 }
             }
             Op::Rule { rule, args, .. } => {

@@ -23,6 +23,7 @@ mod activations;
 mod arithmetic;
 mod elementary;
 pub mod elementwise;
+pub mod generic;
 pub mod linalg;
 mod real;
 pub mod reductions;
