@@ -164,7 +164,7 @@ impl fmt::Display for CheckedComponent {
 /// point) and one call per argument; then ask for
 /// [`is_within`](GradientCheck::is_within), the
 /// [`worst`](GradientCheck::worst) component or the largest errors, or print
-/// it. The module docs give the step and error definitions.
+/// it. The [module docs](crate::check) give the step and error definitions.
 ///
 /// # Example
 ///

@@ -9,7 +9,8 @@
 //! - [`graph`]: a small dynamic graph that records ops and runs the reverse
 //!   pass in topological order.
 //! - [`solve`]: bisection, for values defined implicitly by an equation.
-//! - [`GradientCheck`]: adjoints against central finite differences.
+//! - [`check`]: [`GradientCheck`], adjoints against central finite
+//!   differences.
 //!
 //! # Example
 //!
@@ -27,7 +28,7 @@
 //! ```
 #![deny(missing_docs)]
 
-mod check;
+pub mod check;
 pub mod graph;
 pub mod prelude;
 pub mod registry;

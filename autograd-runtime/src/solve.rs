@@ -70,6 +70,13 @@ pub enum SolveError {
         /// The point at which it did.
         x: f64,
     },
+    /// The residual's derivative in the solution is zero or not finite at
+    /// the root, so the implicit function theorem gives no derivative
+    /// there (`#[differentiable(implicit = ..)]`).
+    SingularDerivative {
+        /// ∂r/∂x at the root.
+        derivative: f64,
+    },
 }
 
 impl fmt::Display for SolveError {
@@ -91,6 +98,10 @@ impl fmt::Display for SolveError {
                 "no sign change in [{lo}, {hi}]: f(lo) = {f_lo}, f(hi) = {f_hi}"
             ),
             SolveError::NotANumber { x } => write!(f, "f returned NaN at x = {x}"),
+            SolveError::SingularDerivative { derivative } => write!(
+                f,
+                "the residual's derivative in the solution is {derivative} at the root, so the solution is not differentiable there"
+            ),
         }
     }
 }

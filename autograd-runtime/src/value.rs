@@ -147,7 +147,7 @@ impl Shape {
     pub fn len(self) -> usize {
         match self {
             Shape::Scalar => 1,
-            Shape::Matrix { rows, cols } => rows * cols,
+            Shape::Matrix { rows, cols } => rows.saturating_mul(cols),
         }
     }
 
