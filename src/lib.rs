@@ -136,6 +136,67 @@ pub mod __private {
         }
     }
 
+    /// Multiplies an adjoint by a scalar (the implicit function theorem's
+    /// `-seed / (∂r/∂x)`).
+    pub trait Scale<T> {
+        /// `self · k`.
+        fn scale(self, k: T) -> Self;
+    }
+    macro_rules! impl_scale {
+        ($($t:ty),*) => {$(
+            impl Scale<$t> for $t {
+                #[inline(always)]
+                fn scale(self, k: $t) -> Self {
+                    rules::mul(self, k)
+                }
+            }
+            impl Scale<$t> for Vec<$t> {
+                #[inline]
+                fn scale(mut self, k: $t) -> Self {
+                    self.iter_mut().for_each(|v| *v = rules::mul(*v, k));
+                    self
+                }
+            }
+            impl Scale<$t> for NoGradient {
+                #[inline(always)]
+                fn scale(self, _: $t) -> Self {
+                    self
+                }
+            }
+        )*};
+    }
+    impl_scale!(f32, f64);
+    macro_rules! impl_scale_matrix {
+        ($($m:ty),*) => {$(
+            impl Scale<f64> for $m {
+                #[inline]
+                fn scale(mut self, k: f64) -> Self {
+                    self.iter_mut().for_each(|v| *v = rules::mul(*v, k));
+                    self
+                }
+            }
+        )*};
+    }
+    impl_scale_matrix!(
+        nalgebra::DMatrix<f64>,
+        nalgebra::DVector<f64>,
+        nalgebra::RowDVector<f64>
+    );
+    #[inline(always)]
+    pub fn scale<A: Scale<T>, T>(adjoint: A, k: T) -> A {
+        adjoint.scale(k)
+    }
+
+    /// Whether ∂r/∂x at a root can be divided by: nonzero and finite.
+    #[inline]
+    pub fn invertible(derivative: f64) -> Result<(), crate::solve::SolveError> {
+        if derivative != 0.0 && derivative.is_finite() {
+            Ok(())
+        } else {
+            Err(crate::solve::SolveError::SingularDerivative { derivative })
+        }
+    }
+
     /// A scalar result as `f64`, for the gradient check's report.
     pub trait ToF64 {
         /// The value as `f64`.

@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
+use crate::attr::{self, Mode};
 use crate::ctxt::Ctxt;
 use crate::{analysis, codegen, lower, sig};
 
@@ -20,19 +21,19 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let cx = Ctxt::default();
-    if !attr.is_empty() {
-        cx.error_spanned_by(
-            &attr,
-            "unsupported arguments to `#[differentiable]`; write `#[differentiable]`",
-        );
-    }
-    let signature = sig::parse(&cx, &func.sig);
-    let generated = signature.as_ref().map(|s| {
-        let ir = lower::lower(&cx, s, &func.sig, &func.block, Vec::new());
-        let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
-        let an = analysis::analyze(&cx, &ir, &differentiable);
-        (ir, an)
-    });
+    let mode = attr::parse(&cx, attr);
+    let signature = sig::parse(&cx, &func.sig, matches!(mode, Mode::Implicit(_)));
+    // Only a generated adjoint differentiates the body; a solver's or a
+    // custom rule's body runs as plain code.
+    let generated = signature
+        .as_ref()
+        .filter(|_| matches!(mode, Mode::Generated))
+        .map(|s| {
+            let ir = lower::lower(&cx, s, &func.sig, &func.block, Vec::new());
+            let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
+            let an = analysis::analyze(&cx, &ir, &differentiable);
+            (ir, an)
+        });
 
     // The user's function, unchanged but for our `#[constant]` markers.
     for arg in &mut func.sig.inputs {
@@ -43,6 +44,11 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut out = func.to_token_stream();
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => out.extend(codegen::generate(&func, &s, &ir, &an)),
+        (Ok(()), Some(s), None) => out.extend(match &mode {
+            Mode::Implicit(residual) => codegen::implicit(&func, &s, residual),
+            Mode::Backward(rule) => codegen::custom(&func, &s, rule),
+            Mode::Generated => TokenStream::new(),
+        }),
         (Err(e), s, _) => {
             out.extend(e.to_compile_error());
             if let Some(s) = s {
@@ -60,7 +66,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// VJP; `outer` names the enclosing function's variables, which the closure
 /// may not read.
 pub fn scalar_helper(cx: &Ctxt, item: &syn::ItemFn, outer: Vec<String>) -> TokenStream {
-    let Some(s) = sig::parse(cx, &item.sig) else {
+    let Some(s) = sig::parse(cx, &item.sig, false) else {
         return TokenStream::new();
     };
     let ir = lower::lower(cx, &s, &item.sig, &item.block, outer);

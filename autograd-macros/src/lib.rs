@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod analysis;
+mod attr;
 mod catalog;
 mod codegen;
 mod ctxt;

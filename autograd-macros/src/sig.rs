@@ -68,22 +68,44 @@ impl Param {
     }
 }
 
-/// What the function returns: also the type of the pullback's seed.
+/// What the function returns.
 #[derive(Clone)]
 pub enum Ret {
     /// `f32` / `f64`: `NAME_grad` and `NAME_check` exist.
     Float(FloatTy),
     /// A nalgebra matrix or vector: `NAME_vjp` only.
     Matrix(Type),
+    /// `Result<f64, E>` of a solver (`implicit = ..` only).
+    Result { ok: FloatTy, err: Type },
 }
 
-impl ToTokens for Ret {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
+impl Ret {
+    /// The type of the pullback's seed: the adjoint of the result.
+    pub fn seed(&self) -> TokenStream {
         match self {
-            Ret::Float(f) => f.to_tokens(tokens),
-            Ret::Matrix(t) => t.to_tokens(tokens),
+            Ret::Float(f) | Ret::Result { ok: f, .. } => f.to_token_stream(),
+            Ret::Matrix(t) => t.to_token_stream(),
         }
     }
+}
+
+/// `Result<f32|f64, E>`.
+fn result_of_float(ty: &Type) -> Option<(FloatTy, Type)> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut types = args.args.iter().filter_map(|a| match a {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    });
+    let ok = FloatTy::parse(types.next()?)?;
+    let err = types.next()?.clone();
+    Some((ok, err))
 }
 
 #[derive(Clone)]
@@ -180,7 +202,8 @@ pub fn is_constant_attr(attr: &syn::Attribute) -> bool {
 }
 
 /// Reads the signature, reporting everything the macro cannot handle.
-pub fn parse(cx: &Ctxt, sig: &syn::Signature) -> Option<Signature> {
+/// `fallible`: the function is a solver, and may return `Result<f64, E>`.
+pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signature> {
     let before = cx.has_errors();
     if let Some(c) = &sig.constness {
         cx.error_spanned_by(c, "`const fn` cannot be `#[differentiable]`");
@@ -276,6 +299,9 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature) -> Option<Signature> {
         ReturnType::Type(_, ty) => match FloatTy::parse(ty) {
             Some(f) => Some(Ret::Float(f)),
             None if is_matrix(ty) => Some(Ret::Matrix((**ty).clone())),
+            None if fallible && result_of_float(ty).is_some() => {
+                result_of_float(ty).map(|(ok, err)| Ret::Result { ok, err })
+            }
             None => {
                 cx.error_spanned_by(
                     ty,

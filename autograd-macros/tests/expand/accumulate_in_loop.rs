@@ -12,6 +12,7 @@ fn __discount_vjp_full(
     rate: f64,
     n: usize,
 ) -> (f64, impl FnOnce(f64) -> (f64, ::autograd::__private::NoGradient) + use<>) {
+    let _ = discount;
     let __ad_v2_acc = 1.0;
     let mut __ad_c0_acc = __ad_v2_acc;
     let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
@@ -63,13 +64,13 @@ fn __discount_vjp_full(
 #[inline]
 fn discount_vjp(rate: f64, n: usize) -> (f64, impl FnOnce(f64) -> (f64,) + use<>) {
     let (value, pullback) = __discount_vjp_full(rate, n);
-    (
+    ((
         value,
         move |seed: f64| {
             let (d_rate, _) = pullback(seed);
             (d_rate,)
         },
-    )
+    ))
 }
 /** The value of [`discount`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 
@@ -78,7 +79,7 @@ fn discount_vjp(rate: f64, n: usize) -> (f64, impl FnOnce(f64) -> (f64,) + use<>
 fn discount_grad(rate: f64, n: usize) -> (f64, f64) {
     let (value, pullback) = __discount_vjp_full(rate, n);
     let (d_rate, _) = pullback(1.0);
-    (value, d_rate)
+    ((value, d_rate))
 }
 /** Compares [`discount_grad`] at this point with central finite differences of [`discount`], component by component.
 

@@ -9,6 +9,7 @@ fn __huber_vjp_full(
     r: f64,
     delta: f64,
 ) -> (f64, impl FnOnce(f64) -> (f64, f64) + use<>) {
+    let _ = huber;
     let __ad_v2_a = r.abs();
     let __ad_v3 = __ad_v2_a <= delta;
     let __ad_v9 = if __ad_v3 {
@@ -56,13 +57,13 @@ fn __huber_vjp_full(
 #[inline]
 fn huber_vjp(r: f64, delta: f64) -> (f64, impl FnOnce(f64) -> (f64, f64) + use<>) {
     let (value, pullback) = __huber_vjp_full(r, delta);
-    (
+    ((
         value,
         move |seed: f64| {
             let (d_r, d_delta) = pullback(seed);
             (d_r, d_delta)
         },
-    )
+    ))
 }
 /** The value of [`huber`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 
@@ -71,7 +72,7 @@ fn huber_vjp(r: f64, delta: f64) -> (f64, impl FnOnce(f64) -> (f64, f64) + use<>
 fn huber_grad(r: f64, delta: f64) -> (f64, f64, f64) {
     let (value, pullback) = __huber_vjp_full(r, delta);
     let (d_r, d_delta) = pullback(1.0);
-    (value, d_r, d_delta)
+    ((value, d_r, d_delta))
 }
 /** Compares [`huber_grad`] at this point with central finite differences of [`huber`], component by component.
 

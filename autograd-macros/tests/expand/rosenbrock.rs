@@ -13,6 +13,7 @@ fn rosenbrock(x: &[f64]) -> f64 {
 fn __rosenbrock_vjp_full<'__ad_l0>(
     x: &'__ad_l0 [f64],
 ) -> (f64, impl FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'__ad_l0>) {
+    let _ = rosenbrock;
     let __ad_v1_s = 0.0;
     let __ad_v2 = x.len();
     let __ad_v3 = __ad_v2 - 1;
@@ -101,13 +102,13 @@ fn rosenbrock_vjp<'__ad_l0>(
     x: &'__ad_l0 [f64],
 ) -> (f64, impl FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'__ad_l0>) {
     let (value, pullback) = __rosenbrock_vjp_full(x);
-    (
+    ((
         value,
         move |seed: f64| {
             let (d_x,) = pullback(seed);
             (d_x,)
         },
-    )
+    ))
 }
 /** The value of [`rosenbrock`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 
@@ -118,7 +119,7 @@ fn rosenbrock_grad<'__ad_l0>(
 ) -> (f64, ::autograd::__private::Vec<f64>) {
     let (value, pullback) = __rosenbrock_vjp_full(x);
     let (d_x,) = pullback(1.0);
-    (value, d_x)
+    ((value, d_x))
 }
 /** Compares [`rosenbrock_grad`] at this point with central finite differences of [`rosenbrock`], component by component.
 

@@ -6,6 +6,7 @@ fn w(x: f64, y: f64) -> f64 {
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __w_vjp_full(x: f64, y: f64) -> (f64, impl FnOnce(f64) -> (f64, f64) + use<>) {
+    let _ = w;
     let __ad_v2_z = x * y;
     let __ad_v3 = __ad_v2_z + x;
     (
@@ -26,13 +27,13 @@ fn __w_vjp_full(x: f64, y: f64) -> (f64, impl FnOnce(f64) -> (f64, f64) + use<>)
 #[inline]
 fn w_vjp(x: f64, y: f64) -> (f64, impl FnOnce(f64) -> (f64, f64) + use<>) {
     let (value, pullback) = __w_vjp_full(x, y);
-    (
+    ((
         value,
         move |seed: f64| {
             let (d_x, d_y) = pullback(seed);
             (d_x, d_y)
         },
-    )
+    ))
 }
 /** The value of [`w`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 
@@ -41,7 +42,7 @@ fn w_vjp(x: f64, y: f64) -> (f64, impl FnOnce(f64) -> (f64, f64) + use<>) {
 fn w_grad(x: f64, y: f64) -> (f64, f64, f64) {
     let (value, pullback) = __w_vjp_full(x, y);
     let (d_x, d_y) = pullback(1.0);
-    (value, d_x, d_y)
+    ((value, d_x, d_y))
 }
 /** Compares [`w_grad`] at this point with central finite differences of [`w`], component by component.
 
