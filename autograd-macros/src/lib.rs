@@ -28,3 +28,6 @@ pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 #[cfg(test)]
 mod snapshot_tests;
+
+#[cfg(test)]
+mod fuzz_tests;
