@@ -1,21 +1,4 @@
-//! Reverse-mode automatic differentiation at compile time.
-//!
-//! Put `#[differentiable]` on an ordinary numeric function and get
-//! `NAME_grad` (value and gradient), `NAME_vjp` (value and pullback) and
-//! `NAME_check` (a finite-difference check), built from straight-line
-//! adjoint code the macro writes: no tape, no interpreter.
-//!
-//! ```
-//! use autograd::differentiable;
-//!
-//! #[differentiable]
-//! fn w(x: f64, y: f64) -> f64 {
-//!     let z = x * y;
-//!     z + x
-//! }
-//!
-//! assert_eq!(w_grad(3.0, 4.0), (15.0, 5.0, 3.0));
-//! ```
+#![doc = include_str!("../README.md")]
 
 // Lets the generated `::autograd::...` paths resolve inside this crate too.
 extern crate self as autograd;
