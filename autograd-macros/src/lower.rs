@@ -37,6 +37,10 @@ struct Lowerer<'a> {
     /// In a `map` closure: the enclosing function's variables, which the
     /// closure may not read.
     outer: Vec<String>,
+    /// Slice elements already read, per open block: `(slice, index, value)`.
+    /// Slices are never written, so a read in an enclosing block is the same
+    /// value, and one value means one adjoint to update in the reverse sweep.
+    element_reads: Vec<Vec<(ValueId, String, ValueId)>>,
 }
 
 /// Lowers a function body whose signature has been read.
@@ -57,6 +61,7 @@ pub fn lower(
         next_map: 0,
         helpers: Vec::new(),
         outer,
+        element_reads: Vec::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -197,10 +202,12 @@ impl Lowerer<'_> {
         let id = BlockId(self.next_block);
         self.next_block += 1;
         self.open_blocks.push((id, Vec::new()));
+        self.element_reads.push(Vec::new());
         id
     }
 
     fn end_block(&mut self) -> Block {
+        self.element_reads.pop();
         let (id, stmts) = self
             .open_blocks
             .pop()
@@ -1200,7 +1207,23 @@ impl Lowerer<'_> {
             return self.missing(i.span());
         }
         let index = self.lower_expr(&i.index);
-        Operand::Value(self.emit(Op::Index { slice, index }, Kind::Float, i.span()))
+        let key = match &index {
+            Operand::Value(v) => v.to_string(),
+            Operand::Const(t) => t.to_string(),
+        };
+        let seen = self
+            .element_reads
+            .iter()
+            .flatten()
+            .find(|(s, k, _)| *s == slice && *k == key);
+        if let Some((_, _, v)) = seen {
+            return Operand::Value(*v);
+        }
+        let v = self.emit(Op::Index { slice, index }, Kind::Float, i.span());
+        if let Some(reads) = self.element_reads.last_mut() {
+            reads.push((slice, key, v));
+        }
+        Operand::Value(v)
     }
 
     /// Primal-only code: kept as written, with its variables renamed.

@@ -5,7 +5,7 @@ use nalgebra::{DefaultAllocator, Dim, OMatrix, allocator::Allocator};
 
 use crate::rules::{self, Real};
 
-/// The activation functions as methods, element-wise on matrices.
+/// The activation functions as methods of `f32` / `f64`.
 ///
 /// # Example
 ///
@@ -20,25 +20,36 @@ use crate::rules::{self, Real};
 /// ```
 pub trait Activation: Sized {
     /// `max(0, x)`.
-    fn relu(&self) -> Self;
+    fn relu(self) -> Self;
     /// `1 / (1 + e^-x)`.
-    fn sigmoid(&self) -> Self;
+    fn sigmoid(self) -> Self;
 }
 
 impl<T: Real> Activation for T {
     #[inline(always)]
-    fn relu(&self) -> Self {
-        rules::relu(*self)
+    fn relu(self) -> Self {
+        rules::relu(self)
     }
     #[inline(always)]
-    fn sigmoid(&self) -> Self {
-        rules::sigmoid(*self)
+    fn sigmoid(self) -> Self {
+        rules::sigmoid(self)
     }
+}
+
+/// The activation functions as methods of matrices, element-wise. They
+/// borrow the matrix (`m.relu()` leaves `m` usable), where the scalar
+/// [`Activation`] takes its `Copy` receiver by value (so `f64::relu(x)`
+/// works too).
+pub trait ElementwiseActivation: Sized {
+    /// `max(0, x)` per element.
+    fn relu(&self) -> Self;
+    /// `1 / (1 + e^-x)` per element.
+    fn sigmoid(&self) -> Self;
 }
 
 /// Element-wise on any owned `f64` matrix or vector (`DMatrix`, `DVector`,
 /// fixed sizes), applying the scalar rule per element.
-impl<R: Dim, C: Dim> Activation for OMatrix<f64, R, C>
+impl<R: Dim, C: Dim> ElementwiseActivation for OMatrix<f64, R, C>
 where
     DefaultAllocator: Allocator<R, C>,
 {

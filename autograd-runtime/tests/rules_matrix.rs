@@ -5,7 +5,7 @@
 mod common;
 
 use approx::assert_relative_eq;
-use autograd_runtime::prelude::Activation;
+use autograd_runtime::prelude::ElementwiseActivation;
 use autograd_runtime::rules::{self, elementwise as ew, linalg, reductions, shape};
 use common::{Rng, directional_fd, dot};
 use nalgebra::{DMatrix, DVector};

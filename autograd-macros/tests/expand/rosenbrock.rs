@@ -24,69 +24,60 @@ fn __rosenbrock_vjp_full<'__ad_l0>(
         let __ad_v7_a = 1.0 - __ad_v6;
         let __ad_v8 = __ad_v5_i + 1;
         let __ad_v9 = x[__ad_v8];
-        let __ad_v10 = x[__ad_v5_i];
-        let __ad_v11 = x[__ad_v5_i];
-        let __ad_v12 = __ad_v10 * __ad_v11;
-        let __ad_v13_b = __ad_v9 - __ad_v12;
-        let __ad_v14 = __ad_v7_a * __ad_v7_a;
-        let __ad_v15 = 100.0 * __ad_v13_b;
-        let __ad_v16 = __ad_v15 * __ad_v13_b;
-        let __ad_v17 = __ad_v14 + __ad_v16;
-        let __ad_v18_s = __ad_v4_s + __ad_v17;
-        __ad_c0_s = __ad_v18_s;
+        let __ad_v10 = __ad_v6 * __ad_v6;
+        let __ad_v11_b = __ad_v9 - __ad_v10;
+        let __ad_v12 = __ad_v7_a * __ad_v7_a;
+        let __ad_v13 = 100.0 * __ad_v11_b;
+        let __ad_v14 = __ad_v13 * __ad_v11_b;
+        let __ad_v15 = __ad_v12 + __ad_v14;
+        let __ad_v16_s = __ad_v4_s + __ad_v15;
+        __ad_c0_s = __ad_v16_s;
     }
-    let __ad_v19_s = __ad_c0_s;
+    let __ad_v17_s = __ad_c0_s;
     (
-        __ad_v19_s,
+        __ad_v17_s,
         move |__ad_seed: f64| {
             let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-            let __ad_d19_s = __ad_seed;
-            let mut __ad_dc0_s = __ad_d19_s;
+            let __ad_d17_s = __ad_seed;
+            let mut __ad_dc0_s = __ad_d17_s;
             for __ad_v5_i in (0..__ad_v3).rev() {
                 let __ad_v6 = x[__ad_v5_i];
                 let __ad_v7_a = 1.0 - __ad_v6;
                 let __ad_v8 = __ad_v5_i + 1;
                 let __ad_v9 = x[__ad_v8];
-                let __ad_v10 = x[__ad_v5_i];
-                let __ad_v11 = x[__ad_v5_i];
-                let __ad_v12 = __ad_v10 * __ad_v11;
-                let __ad_v13_b = __ad_v9 - __ad_v12;
-                let __ad_v15 = 100.0 * __ad_v13_b;
-                let __ad_d18_s = __ad_dc0_s;
-                let __ad_d4_s = ::autograd::__private::rules::add_grad_lhs(__ad_d18_s);
-                let __ad_d17 = ::autograd::__private::rules::add_grad_rhs(__ad_d18_s);
-                let __ad_d14 = ::autograd::__private::rules::add_grad_lhs(__ad_d17);
-                let __ad_d16 = ::autograd::__private::rules::add_grad_rhs(__ad_d17);
-                let __ad_d15 = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d16,
-                    __ad_v13_b,
-                );
-                let mut __ad_d13_b = ::autograd::__private::rules::mul_grad_rhs(
-                    __ad_d16,
-                    __ad_v15,
-                );
-                __ad_d13_b
-                    += ::autograd::__private::rules::mul_grad_rhs(__ad_d15, 100.0);
-                let mut __ad_d7_a = ::autograd::__private::rules::mul_grad_lhs(
+                let __ad_v10 = __ad_v6 * __ad_v6;
+                let __ad_v11_b = __ad_v9 - __ad_v10;
+                let __ad_v13 = 100.0 * __ad_v11_b;
+                let __ad_d16_s = __ad_dc0_s;
+                let __ad_d4_s = ::autograd::__private::rules::add_grad_lhs(__ad_d16_s);
+                let __ad_d15 = ::autograd::__private::rules::add_grad_rhs(__ad_d16_s);
+                let __ad_d12 = ::autograd::__private::rules::add_grad_lhs(__ad_d15);
+                let __ad_d14 = ::autograd::__private::rules::add_grad_rhs(__ad_d15);
+                let __ad_d13 = ::autograd::__private::rules::mul_grad_lhs(
                     __ad_d14,
+                    __ad_v11_b,
+                );
+                let mut __ad_d11_b = ::autograd::__private::rules::mul_grad_rhs(
+                    __ad_d14,
+                    __ad_v13,
+                );
+                __ad_d11_b
+                    += ::autograd::__private::rules::mul_grad_rhs(__ad_d13, 100.0);
+                let mut __ad_d7_a = ::autograd::__private::rules::mul_grad_lhs(
+                    __ad_d12,
                     __ad_v7_a,
                 );
                 __ad_d7_a
-                    += ::autograd::__private::rules::mul_grad_rhs(__ad_d14, __ad_v7_a);
-                let __ad_d9 = ::autograd::__private::rules::sub_grad_lhs(__ad_d13_b);
-                let __ad_d12 = ::autograd::__private::rules::sub_grad_rhs(__ad_d13_b);
-                let __ad_d10 = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d12,
-                    __ad_v11,
+                    += ::autograd::__private::rules::mul_grad_rhs(__ad_d12, __ad_v7_a);
+                let __ad_d9 = ::autograd::__private::rules::sub_grad_lhs(__ad_d11_b);
+                let __ad_d10 = ::autograd::__private::rules::sub_grad_rhs(__ad_d11_b);
+                let mut __ad_d6 = ::autograd::__private::rules::mul_grad_lhs(
+                    __ad_d10,
+                    __ad_v6,
                 );
-                let __ad_d11 = ::autograd::__private::rules::mul_grad_rhs(
-                    __ad_d12,
-                    __ad_v10,
-                );
-                __ad_d_x[__ad_v5_i] += __ad_d11;
-                __ad_d_x[__ad_v5_i] += __ad_d10;
+                __ad_d6 += ::autograd::__private::rules::mul_grad_rhs(__ad_d10, __ad_v6);
                 __ad_d_x[__ad_v8] += __ad_d9;
-                let __ad_d6 = ::autograd::__private::rules::sub_grad_rhs(__ad_d7_a);
+                __ad_d6 += ::autograd::__private::rules::sub_grad_rhs(__ad_d7_a);
                 __ad_d_x[__ad_v5_i] += __ad_d6;
                 __ad_dc0_s = __ad_d4_s;
             }
