@@ -244,10 +244,8 @@ fn collect_uses(an: &Analysis, b: &Block, sites: &mut Vec<(ValueId, BlockId, boo
                             }
                         }
                     }
-                    Op::Map { recv, .. } => {
-                        if an.active(*recv) {
-                            sites.push((*recv, b.id, false));
-                        }
+                    Op::Map { recv, .. } if an.active(*recv) => {
+                        sites.push((*recv, b.id, false));
                     }
                     Op::Call { args, .. } => {
                         for a in args {

@@ -293,3 +293,73 @@ pub fn all_rules() -> [&'static Rule; 24] {
         &RESHAPE,
     ]
 }
+
+#[cfg(test)]
+mod drift {
+    //! Every catalog entry has its rules in the runtime and is exercised
+    //! through the macro by the root package's tests.
+
+    use std::fs;
+    use std::path::Path;
+
+    fn read_dir(dir: &Path) -> String {
+        let mut text = String::new();
+        for entry in fs::read_dir(dir).expect("directory exists").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                text.push_str(&read_dir(&path));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                text.push_str(&fs::read_to_string(&path).expect("readable source"));
+            }
+        }
+        text
+    }
+
+    fn mentions(text: &str, word: &str) -> bool {
+        text.match_indices(word).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + word.len()..].chars().next();
+            let boundary = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            boundary(before) && boundary(after)
+        })
+    }
+
+    #[test]
+    fn every_rule_exists_in_the_runtime_and_is_tested_through_the_macro() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let rules = read_dir(&root.join("autograd-runtime/src/rules"));
+        let tests = read_dir(&root.join("tests"));
+        for rule in super::all_rules() {
+            for grad in rule.grads.iter().flatten() {
+                assert!(
+                    rules.contains(&format!("pub fn {}", grad.func)),
+                    "scalar rule `{}` of `{}` is missing from the runtime",
+                    grad.func,
+                    rule.name
+                );
+            }
+            for k in 0..rule.diff.iter().filter(|d| **d).count() {
+                let func = rule.generic_func(k);
+                assert!(
+                    mentions(&rules, &func),
+                    "dispatched rule `{func}` of `{}` is missing from rules::generic",
+                    rule.name
+                );
+            }
+            let syntax = match rule.name {
+                "add" => "+".to_string(),
+                "sub" | "neg" => "-".to_string(),
+                "mul" => "*".to_string(),
+                "div" => "/".to_string(),
+                "max_element" => ".max()".to_string(),
+                "reshape" => ".reshape_generic(".to_string(),
+                name => format!(".{name}("),
+            };
+            assert!(
+                tests.contains(&syntax),
+                "no test under tests/ uses `{syntax}` (rule `{}`) through the macro",
+                rule.name
+            );
+        }
+    }
+}

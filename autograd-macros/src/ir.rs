@@ -176,7 +176,7 @@ pub enum Stmt {
         /// The user's tokens this operation came from.
         span: Span,
         /// A type annotation the user wrote on the `let`.
-        ty: Option<syn::Type>,
+        ty: Option<Box<syn::Type>>,
     },
     If(If),
     Loop(Loop),

@@ -287,17 +287,12 @@ impl Lowerer<'_> {
                     }
                 }
                 SynStmt::Expr(e, None) if last => {
-                    tail = match e {
-                        // A trailing loop or assignment yields `()`, not a value.
-                        Expr::ForLoop(_) | Expr::While(_) | Expr::Assign(_) => {
-                            self.lower_stmt_expr(e);
-                            None
-                        }
-                        Expr::If(i) if i.else_branch.is_none() => {
-                            self.lower_if(i, false);
-                            None
-                        }
-                        _ => Some(self.lower_expr(e)),
+                    // A trailing loop, assignment or statement-`if` is `()`.
+                    tail = if yields_value(e) {
+                        Some(self.lower_expr(e))
+                    } else {
+                        self.lower_stmt_expr(e);
+                        None
                     };
                 }
                 SynStmt::Expr(e, _) => self.lower_stmt_expr(e),
@@ -367,7 +362,7 @@ impl Lowerer<'_> {
                     dst,
                     op: Op::Copy(operand),
                     span,
-                    ty,
+                    ty: ty.map(Box::new),
                 });
                 dst
             }
@@ -1089,7 +1084,7 @@ impl Lowerer<'_> {
             .scopes
             .iter()
             .flat_map(|s| s.iter().map(|b| b.name.clone()))
-            .filter(|n| *n != param.to_string())
+            .filter(|n| param != n)
             .collect();
         let id = self.next_map;
         self.next_map += 1;
@@ -1257,6 +1252,37 @@ impl<'ast> Visit<'ast> for Reads<'_, '_> {
         if let Some(v) = self.lowerer.local_ident(&e) {
             self.bindings.push((e.to_token_stream().to_string(), v));
         }
+    }
+}
+
+/// Whether an `if` is an expression with a value rather than a statement
+/// (whose blocks end in statements, so its value is `()`).
+fn if_yields_value(i: &syn::ExprIf) -> bool {
+    let Some((_, else_branch)) = &i.else_branch else {
+        return false;
+    };
+    let then_value = matches!(
+        i.then_branch.stmts.last(),
+        Some(SynStmt::Expr(e, None)) if yields_value(e)
+    );
+    then_value
+        && match &**else_branch {
+            Expr::If(nested) => if_yields_value(nested),
+            Expr::Block(b) => matches!(
+                b.block.stmts.last(),
+                Some(SynStmt::Expr(e, None)) if yields_value(e)
+            ),
+            _ => true,
+        }
+}
+
+/// Whether an expression in tail position is a value (not `()`).
+fn yields_value(e: &Expr) -> bool {
+    match e {
+        Expr::ForLoop(_) | Expr::While(_) | Expr::Assign(_) => false,
+        Expr::Binary(b) => compound_rule(&b.op).is_none(),
+        Expr::If(i) => if_yields_value(i),
+        _ => true,
     }
 }
 

@@ -37,7 +37,7 @@ pub enum ParamKind {
     Bool,
     /// nalgebra `DMatrix<f64>` / `DVector<f64>`, by value or by reference.
     Matrix {
-        owned: Type,
+        owned: Box<Type>,
         by_ref: bool,
         vector: bool,
     },
@@ -146,7 +146,7 @@ fn classify(ty: &Type) -> Option<ParamKind> {
     }
     if is_matrix(ty) {
         return Some(ParamKind::Matrix {
-            owned: ty.clone(),
+            owned: Box::new(ty.clone()),
             by_ref: false,
             vector: is_vector(ty),
         });
@@ -156,7 +156,7 @@ fn classify(ty: &Type) -> Option<ParamKind> {
         && is_matrix(&r.elem)
     {
         return Some(ParamKind::Matrix {
-            owned: (*r.elem).clone(),
+            owned: r.elem.clone(),
             by_ref: true,
             vector: is_vector(&r.elem),
         });

@@ -102,13 +102,11 @@ impl Gen<'_> {
                     out.extend(self.contribute(u, expr));
                 }
             }
-            Op::Map { recv, helper, .. } => {
-                if self.an.active(*recv) {
-                    let func = paths::generic_rule("map_grad", span);
-                    let m = self.operand_ref(&Operand::Value(*recv));
-                    let expr = quote_spanned!(span=> #func(&#g, #m, |x, g| #helper(x).1(g).0));
-                    out.extend(self.contribute(*recv, expr));
-                }
+            Op::Map { recv, helper, .. } if self.an.active(*recv) => {
+                let func = paths::generic_rule("map_grad", span);
+                let m = self.operand_ref(&Operand::Value(*recv));
+                let expr = quote_spanned!(span=> #func(&#g, #m, |x, g| #helper(x).1(g).0));
+                out.extend(self.contribute(*recv, expr));
             }
             Op::Rule { rule, args, .. } => {
                 for (a, grad) in args.iter().zip(rule.grads) {
@@ -125,12 +123,10 @@ impl Gen<'_> {
                     out.extend(self.contribute(u, expr));
                 }
             }
-            Op::Index { slice, index } => {
-                if self.an.active(*slice) {
-                    let adj = names::adjoint(self.f, *slice);
-                    let index = self.operand(index);
-                    out.extend(quote!(#adj[#index] += #g;));
-                }
+            Op::Index { slice, index } if self.an.active(*slice) => {
+                let adj = names::adjoint(self.f, *slice);
+                let index = self.operand(index);
+                out.extend(quote!(#adj[#index] += #g;));
             }
             Op::Call { args, .. } => {
                 let pb = names::pullback(dst);
