@@ -1,0 +1,8 @@
+use autograd::differentiable;
+
+#[differentiable]
+fn product((x, y): (f64, f64)) -> f64 {
+    x * y
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use autograd::differentiable;
+
+#[differentiable]
+struct Point {
+    x: f64,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use autograd::differentiable;
+
+#[differentiable]
+fn cube(x: f64) -> f64 {
+    let f = |v: f64| v * v * v;
+    f(x)
+}
+
+fn main() {}
