@@ -18,6 +18,15 @@ pub mod __private {
     pub struct NoGradient;
 
     /// Adds a callee's argument adjoint into the caller's adjoint.
+    ///
+    /// Deliberately not implemented for [`NoGradient`]: a differentiable
+    /// value passed where the callee says `#[constant]` would otherwise lose
+    /// its gradient without a word.
+    #[diagnostic::on_unimplemented(
+        message = "a differentiable value is passed to an argument that the called function marks `#[constant]` (or that is not differentiable)",
+        label = "its gradient would be lost here",
+        note = "wrap the argument in `autograd::stop_gradient(..)` if no gradient should flow through it, or drop `#[constant]` in the callee"
+    )]
     pub trait Accumulate<G> {
         /// `*self += g`.
         fn accumulate(&mut self, g: G);
@@ -39,15 +48,6 @@ pub mod __private {
                     }
                 }
             }
-            // A constant argument's slot adds nothing.
-            impl Accumulate<NoGradient> for $t {
-                #[inline(always)]
-                fn accumulate(&mut self, _: NoGradient) {}
-            }
-            impl Accumulate<NoGradient> for Vec<$t> {
-                #[inline(always)]
-                fn accumulate(&mut self, _: NoGradient) {}
-            }
             impl ZeroLike for $t {
                 #[inline(always)]
                 fn zero_like(&self) -> Self {
@@ -65,10 +65,6 @@ pub mod __private {
                 fn accumulate(&mut self, g: $m) {
                     *self += g;
                 }
-            }
-            impl Accumulate<NoGradient> for $m {
-                #[inline(always)]
-                fn accumulate(&mut self, _: NoGradient) {}
             }
             impl ZeroLike for $m {
                 #[inline]

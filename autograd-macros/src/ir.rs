@@ -144,6 +144,8 @@ pub enum Op {
 pub struct CallArg {
     pub operand: Operand,
     pub by_ref: bool,
+    /// The argument as written, where a type error about its adjoint points.
+    pub span: Span,
 }
 
 impl Op {

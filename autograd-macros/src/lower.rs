@@ -1173,7 +1173,11 @@ impl Lowerer<'_> {
                 e => (e, false),
             };
             let operand = self.lower_expr(expr);
-            args.push(CallArg { operand, by_ref });
+            args.push(CallArg {
+                operand,
+                by_ref,
+                span: a.span(),
+            });
         }
         Operand::Value(self.emit(
             Op::Call {

@@ -142,8 +142,14 @@ impl Gen<'_> {
                 for (k, a) in args.iter().enumerate() {
                     if let Some(u) = self.an.active_operand(&a.operand) {
                         let adj = names::adjoint(self.f, u);
-                        let slot = names::call_slot(dst, k);
-                        out.extend(quote_spanned!(span=> ::autograd::__private::accumulate(&mut #adj, #slot);));
+                        // Spanned on the argument, so a `#[constant]` slot
+                        // given a differentiable value is reported there.
+                        let mut slot = proc_macro2::Group::new(
+                            proc_macro2::Delimiter::Parenthesis,
+                            names::call_slot(dst, k).into_token_stream(),
+                        );
+                        slot.set_span(a.span);
+                        out.extend(quote_spanned!(a.span=> ::autograd::__private::accumulate(&mut #adj, #slot);));
                     }
                 }
             }
