@@ -42,6 +42,20 @@ fn triangle(x: f64, n: usize) -> f64 {
     acc
 }
 
+/// An `if` / `else` statement as the last statement of a loop body: `()`.
+#[differentiable]
+fn alternating(x: f64, n: usize) -> f64 {
+    let mut acc = 0.0;
+    for i in 0..n {
+        if i % 2 == 0 {
+            acc += x * x;
+        } else {
+            acc -= x;
+        }
+    }
+    acc
+}
+
 /// Newton's iteration for √c, a `while` loop with a primal condition.
 #[differentiable]
 fn newton_sqrt(c: f64) -> f64 {
@@ -74,6 +88,9 @@ fn main() {
     // n = 3: Σ_i (1 − 1 + 1) = 3 from the alternating signs, plus
     // Σ_i Σ_{j ≤ i} (j + 1) = 1 + 3 + 6 = 10 from the weights: 13·x.
     assert_eq!(triangle_grad(2.0, 3), (26.0, 13.0));
+
+    // n = 3: 2x² − x at x = 3: 15; derivative 4x − 1 = 11.
+    assert_eq!(alternating_grad(3.0, 3), (15.0, 11.0));
 
     let (v, d) = newton_sqrt_grad(2.0);
     assert_eq!(v, newton_sqrt(2.0));
