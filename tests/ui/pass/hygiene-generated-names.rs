@@ -22,6 +22,12 @@ fn arguments(seed: f64, pullback: f64, __ad_seed: f64, __ad_d_seed: f64) -> f64 
     seed * pullback + __ad_seed * __ad_d_seed
 }
 
+// Arguments named like the wrappers' locals (`value`, `check`, `d_x`).
+#[differentiable]
+fn wrapper_like(value: f64, check: f64, x: f64) -> f64 {
+    value * check + x
+}
+
 // An argument `d_x` next to an argument `x`.
 #[differentiable]
 fn adjoint_like(x: f64, d_x: f64) -> f64 {
@@ -47,6 +53,11 @@ fn main() {
     assert_eq!(v, 14.0);
     assert_eq!(pullback(2.0), (4.0, 2.0, 8.0, 6.0));
     assert!(arguments_check(1.0, 2.0, 3.0, 4.0).is_within(1e-6, 1e-6));
+
+    assert_eq!(wrapper_like_grad(3.0, 4.0, 5.0), (17.0, 4.0, 3.0, 1.0));
+    let (v, pullback) = wrapper_like_vjp(3.0, 4.0, 5.0);
+    assert_eq!((v, pullback(2.0)), (17.0, (8.0, 6.0, 2.0)));
+    assert!(wrapper_like_check(3.0, 4.0, 5.0).is_within(1e-6, 1e-6));
 
     assert_eq!(adjoint_like_grad(3.0, 2.0), (18.0, 12.0, 9.0));
     assert!(adjoint_like_check(3.0, 2.0).is_within(1e-6, 1e-6));
