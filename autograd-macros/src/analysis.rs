@@ -197,11 +197,10 @@ fn check_casts(cx: &Ctxt, b: &Block, varied: &[bool]) {
     for stmt in &b.stmts {
         match stmt {
             Stmt::Let {
-                op: Op::Cast { arg, ty },
-                span,
+                op: Op::Cast { arg, ty, written },
                 ..
             } if is(varied, arg) => {
-                let ty = quote::quote!(#ty).to_string();
+                let ty = crate::sig::type_text(ty);
                 let message = if ty == "f64" || ty == "f32" {
                     format!(
                         "`as {ty}` of a differentiable value is not supported: `as` casts are for integers; keep one float type in the function"
@@ -211,7 +210,7 @@ fn check_casts(cx: &Ctxt, b: &Block, varied: &[bool]) {
                         "`as {ty}` of a differentiable value has no derivative; wrap it in `autograd::stop_gradient(..)` to say the gradient stops here"
                     )
                 };
-                cx.error_at(*span, message);
+                cx.error_spanned_by(written, message);
             }
             Stmt::Let { .. } => {}
             Stmt::If(i) => {

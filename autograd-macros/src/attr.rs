@@ -41,8 +41,8 @@ pub fn parse(cx: &Ctxt, attr: proc_macro2::TokenStream) -> Mode {
         attr.clone(),
     ) {
         Ok(args) => args,
-        Err(e) => {
-            cx.error_at(e.span(), USAGE);
+        Err(_) => {
+            cx.error_spanned_by(&attr, USAGE);
             return Mode::Generated;
         }
     };

@@ -120,7 +120,12 @@ pub enum Op {
     /// `autograd::stop_gradient(x)`: the value flows, the adjoint does not.
     StopGradient(Operand),
     /// `x as T`.
-    Cast { arg: Operand, ty: syn::Type },
+    Cast {
+        arg: Operand,
+        ty: syn::Type,
+        /// The cast as written, for an error that underlines all of it.
+        written: TokenStream,
+    },
     /// `m.map(f)`: `forward` is `f` as written; `helper` is the scalar VJP
     /// compiled from its body.
     Map {
@@ -304,7 +309,7 @@ impl fmt::Display for Op {
                 write!(f, "call {func}({})", join(args.iter().map(|a| &a.operand)))
             }
             Op::StopGradient(a) => write!(f, "stop_gradient {a}"),
-            Op::Cast { arg, ty } => write!(f, "cast {arg} as {}", quote::quote!(#ty)),
+            Op::Cast { arg, ty, .. } => write!(f, "cast {arg} as {}", quote::quote!(#ty)),
             Op::Primal { .. } => write!(f, "primal {}", join(self.reads())),
             Op::Missing => write!(f, "missing"),
         }

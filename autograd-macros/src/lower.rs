@@ -41,6 +41,8 @@ struct Lowerer<'a> {
     /// Slices are never written, so a read in an enclosing block is the same
     /// value, and one value means one adjoint to update in the reverse sweep.
     element_reads: Vec<Vec<(ValueId, String, ValueId)>>,
+    /// How many blocks deep lowering is: `return` only at depth 1.
+    nesting: u32,
 }
 
 /// Lowers a function body whose signature has been read.
@@ -62,6 +64,7 @@ pub fn lower(
         helpers: Vec::new(),
         outer,
         element_reads: Vec::new(),
+        nesting: 0,
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -256,6 +259,18 @@ impl Lowerer<'_> {
         }
     }
 
+    /// A `#[constant]` argument of a type the macro does not differentiate
+    /// (a struct of data, say), possibly behind field accesses.
+    fn constant_base(&self, e: &Expr) -> bool {
+        match strip_parens(e) {
+            Expr::Field(f) => self.constant_base(&f.base),
+            e => self.local_ident(e).is_some_and(|v| {
+                let info = &self.values[v.0 as usize];
+                info.param.is_some() && info.kind == Kind::Unknown
+            }),
+        }
+    }
+
     fn local_ident(&self, expr: &Expr) -> Option<ValueId> {
         let Expr::Path(p) = expr else { return None };
         if p.qself.is_some() {
@@ -269,13 +284,20 @@ impl Lowerer<'_> {
 
     /// Lowers statements; returns the block's tail value, if any.
     fn lower_stmts(&mut self, stmts: &[SynStmt]) -> Option<Operand> {
+        self.nesting += 1;
+        let tail = self.lower_stmts_inner(stmts);
+        self.nesting -= 1;
+        tail
+    }
+
+    fn lower_stmts_inner(&mut self, stmts: &[SynStmt]) -> Option<Operand> {
         let mut tail = None;
         for (i, stmt) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
             match stmt {
                 SynStmt::Local(local) => self.lower_local(local),
                 SynStmt::Expr(Expr::Return(r), _) => {
-                    if !last {
+                    if !last || self.nesting > 1 {
                         self.cx.error_spanned_by(
                             r,
                             "`return` is supported only as the last statement of the function",
@@ -332,6 +354,11 @@ impl Lowerer<'_> {
                 local,
                 "a `let` without a value is not supported; write `let y = ...`",
             );
+            // Bound anyway, so later uses of the name report nothing more.
+            if let Some(name) = name {
+                let v = self.emit(Op::Missing, Kind::Unknown, local.span());
+                self.bind(name, v, true);
+            }
             return;
         };
         if let Some((_, diverge)) = &init.diverge {
@@ -718,12 +745,15 @@ impl Lowerer<'_> {
 
     fn result_kind(&self, args: &[Operand]) -> Kind {
         let kinds: Vec<Kind> = args.iter().filter_map(|a| self.kind(a)).collect();
+        // An operation with a float operand is never an integer one.
         if kinds.contains(&Kind::Matrix) {
             Kind::Matrix
+        } else if kinds.contains(&Kind::Unknown) {
+            Kind::Unknown
+        } else if kinds.contains(&Kind::Float) {
+            Kind::Float
         } else if kinds.contains(&Kind::Int) {
             Kind::Int
-        } else if kinds.iter().all(|k| *k == Kind::Float) {
-            Kind::Float
         } else {
             Kind::Unknown
         }
@@ -767,10 +797,12 @@ impl Lowerer<'_> {
                         } else {
                             Kind::Int
                         };
-                        Operand::Value(self.emit(Op::Cast { arg, ty }, kind, c.span()))
+                        let written = c.to_token_stream();
+                        Operand::Value(self.emit(Op::Cast { arg, ty, written }, kind, c.span()))
                     }
                 }
             }
+            Expr::Field(f) if self.constant_base(&f.base) => self.lower_primal(e, Kind::Unknown),
             Expr::If(i) => self.lower_if(i, true),
             Expr::Block(b) if b.label.is_none() => {
                 self.scopes.push(Vec::new());
@@ -933,6 +965,10 @@ impl Lowerer<'_> {
                 .error_spanned_by(t, "turbofish on methods is not supported");
         }
         let name = m.method.to_string();
+        if self.constant_base(&m.receiver) {
+            // A method of a `#[constant]` argument is primal code.
+            return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Unknown);
+        }
         let receiver = self.lower_expr(&m.receiver);
         let receiver_kind = self.kind(&receiver);
         if name == "len" && m.args.is_empty() {
@@ -1010,11 +1046,16 @@ impl Lowerer<'_> {
     }
 
     fn unsupported_method(&mut self, m: &syn::ExprMethodCall, name: &str) -> Operand {
+        let known = (0..3).any(|n| catalog::scalar_method(name, n).is_some());
+        let what = if known {
+            format!("`{name}` with {} argument(s)", m.args.len())
+        } else {
+            format!("`{name}`")
+        };
         self.cx.error_spanned_by(
             &m.method,
             format!(
-                "unsupported method `{name}` with {} argument(s); supported: {}",
-                m.args.len(),
+                "unsupported method {what}; supported: {}",
                 catalog::SUPPORTED_METHODS
             ),
         );
@@ -1191,7 +1232,12 @@ impl Lowerer<'_> {
 
     fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {
         let slice = self.local_ident(&i.expr);
-        let Some(slice) = slice.filter(|v| self.values[v.0 as usize].kind == Kind::Slice) else {
+        // The argument itself: a slice chosen at run time (`if c { a } else
+        // { b }`) would need its adjoint chosen too.
+        let Some(slice) = slice.filter(|v| {
+            let info = &self.values[v.0 as usize];
+            info.kind == Kind::Slice && info.param.is_some()
+        }) else {
             self.cx.error_spanned_by(
                 &i.expr,
                 "indexing is supported on slice arguments only (`&[f64]`, `&Vec<f64>`)",
@@ -1301,6 +1347,8 @@ fn strip_parens(e: &Expr) -> &Expr {
 fn const_kind(e: &Expr) -> Kind {
     match strip_parens(e) {
         Expr::Lit(l) => match &l.lit {
+            // `2f64` is an integer literal with a float suffix.
+            syn::Lit::Int(i) if matches!(i.suffix(), "f32" | "f64") => Kind::Float,
             syn::Lit::Int(_) => Kind::Int,
             syn::Lit::Float(_) => Kind::Float,
             syn::Lit::Bool(_) => Kind::Bool,

@@ -196,6 +196,26 @@ fn classify(ty: &Type) -> Option<ParamKind> {
     None
 }
 
+/// A type as a person writes it (`&[f64]`, not `& [f64]`), for messages.
+pub fn type_text(ty: &Type) -> String {
+    let mut text = ty.to_token_stream().to_string();
+    for (spaced, tight) in [
+        (" < ", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        ("& ", "&"),
+        (" :: ", "::"),
+        (":: ", "::"),
+        ("[ ", "["),
+        (" ]", "]"),
+        (" ,", ","),
+        ("' ", "'"),
+    ] {
+        text = text.replace(spaced, tight);
+    }
+    text
+}
+
 /// Whether an argument carries `#[constant]`.
 pub fn is_constant_attr(attr: &syn::Attribute) -> bool {
     attr.path().is_ident("constant")
@@ -270,7 +290,7 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
                     &pt.ty,
                     format!(
                         "unsupported argument type `{}`; {SUPPORTED_ARGS}",
-                        pt.ty.to_token_stream()
+                        type_text(&pt.ty)
                     ),
                 );
                 continue;
@@ -307,7 +327,7 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
                     ty,
                     format!(
                         "unsupported return type `{}`; a `#[differentiable]` function returns `f64`, `f32`, `DMatrix<f64>` or `DVector<f64>`",
-                        ty.to_token_stream()
+                        type_text(ty)
                     ),
                 );
                 None

@@ -153,7 +153,7 @@ impl Gen<'_> {
                 let args = self.call_args(args);
                 quote!(#func(#(#args),*))
             }
-            Op::Cast { arg, ty } => {
+            Op::Cast { arg, ty, .. } => {
                 let a = self.receiver(arg);
                 quote!(#a as #ty)
             }

@@ -421,13 +421,13 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
         lifetimes,
         full_tys,
     } = &shape;
-    let generics = (!lifetimes.is_empty()).then(|| quote!(<#(#lifetimes),*>));
+    let generics = (!lifetimes.is_empty()).then(|| quote_spanned!(mixed=> <#(#lifetimes),*>));
     let args = call_args(sig);
     let arg_names: Vec<_> = sig.params.iter().map(|p| &p.ident).collect();
     let partials: Vec<_> = (0..sig.params.len())
         .map(|i| format_ident!("__ad_dr{}", i, span = proc_macro2::Span::mixed_site()))
         .collect();
-    let private = quote!(::autograd::__private);
+    let private = quote_spanned!(mixed=> ::autograd::__private);
     let (ret_ty, solve, check, ok) = match &sig.ret {
         Ret::Result { err, .. } => (
             quote_spanned! {mixed=>
@@ -436,17 +436,17 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
                     #err,
                 >
             },
-            quote!(#name(#(#args),*)?),
+            quote_spanned!(mixed=> #name(#(#args),*)?),
             quote_spanned! {mixed=>
                 if let ::core::result::Result::Err(e) = #private::invertible(#private::to_f64(__ad_dx)) {
                     return ::core::result::Result::Err(::core::convert::From::from(e));
                 }
             },
-            quote!(::core::result::Result::Ok),
+            quote_spanned!(mixed=> ::core::result::Result::Ok),
         ),
         _ => (
-            quote!((#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)),
-            quote!(#name(#(#args),*)),
+            quote_spanned!(mixed=> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)),
+            quote_spanned!(mixed=> #name(#(#args),*)),
             TokenStream::new(),
             TokenStream::new(),
         ),
@@ -487,7 +487,7 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
         lifetimes,
         full_tys,
     } = &shape;
-    let generics = (!lifetimes.is_empty()).then(|| quote!(<#(#lifetimes),*>));
+    let generics = (!lifetimes.is_empty()).then(|| quote_spanned!(mixed=> <#(#lifetimes),*>));
     let args = call_args(sig);
     let arg_names: Vec<_> = sig.params.iter().map(|p| &p.ident).collect();
     let adjoints: Vec<_> = sig
@@ -501,12 +501,12 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
             format_ident!("__ad_d_{}", p.ident, span = proc_macro2::Span::mixed_site())
                 .into_token_stream()
         } else {
-            quote!(::autograd::__private::NoGradient)
+            quote_spanned!(mixed=> ::autograd::__private::NoGradient)
         }
     });
     let output = match &sig.ret {
-        Ret::Matrix(_) => quote!(__ad_output.clone()),
-        _ => quote!(__ad_output),
+        Ret::Matrix(_) => quote_spanned!(mixed=> __ad_output.clone()),
+        _ => quote_spanned!(mixed=> __ad_output),
     };
     let mut out = quote_spanned! {mixed=>
         #[doc(hidden)]
