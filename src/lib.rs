@@ -5,6 +5,8 @@ extern crate self as autograd;
 
 pub use autograd_macros::differentiable;
 pub use autograd_runtime::*;
+/// The nalgebra version autograd's matrix rules are written for.
+pub use nalgebra;
 
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
@@ -77,7 +79,8 @@ pub mod __private {
     impl_matrix_glue!(
         nalgebra::DMatrix<f64>,
         nalgebra::DVector<f64>,
-        nalgebra::RowDVector<f64>
+        nalgebra::RowDVector<f64>,
+        nalgebra::Matrix1<f64>
     );
 
     #[inline(always)]
@@ -159,7 +162,8 @@ pub mod __private {
     impl_scale_matrix!(
         nalgebra::DMatrix<f64>,
         nalgebra::DVector<f64>,
-        nalgebra::RowDVector<f64>
+        nalgebra::RowDVector<f64>,
+        nalgebra::Matrix1<f64>
     );
     #[inline(always)]
     pub fn scale<A: Scale<T>, T>(adjoint: A, k: T) -> A {

@@ -174,13 +174,8 @@ fn reassignment_shadowing_and_mut_arguments() {
     );
 }
 
-// Macro bug (see the report of issue 5): a `while` loop that carries a
-// matrix does not compile (E0382 at the attribute): the generated loop
-// head moves the carried value (`let __ad_v4_h = __ad_c0_h;`) before the
-// condition, and the `break` path then reads the moved `__ad_c0_h` after
-// the loop. The same recurrence as a `for` loop works (see
-// `matrix_networks.rs`). Enable this module once that is fixed.
-#[cfg(any())]
+// Regression test: a `while` loop carrying a matrix once moved the
+// carried value at the loop head and read it again after `break`.
 mod while_over_matrices {
     use super::*;
 
@@ -311,12 +306,8 @@ fn methods_on_call_results() {
     );
 }
 
-// Macro bug (see the report of issue 5): `.map(..)` on a matrix that a
-// `#[differentiable]` call returned is rejected with the scalar method list
-// ("unsupported method `map` with 1 argument(s); supported: `exp`, `ln`,
-// ..."), even with a `let z: DMatrix<f64>` annotation; `transpose`/`sum`
-// on the same value work. Enable this module once that is fixed.
-#[cfg(any())]
+// Regression test: `.map(..)` on a matrix returned by a call was once
+// rejected with the scalar method list.
 mod map_on_call_result {
     use super::*;
 
@@ -452,14 +443,9 @@ fn shape_mismatch_panics_with_nalgebras_message() {
     assert_eq!(through_grad, primal);
 }
 
-// Macro bug (see the report of issue 5): a matrix local cannot be passed
-// on to another `#[differentiable]` function. By reference (`layer(w2, &h1,
-// b)`) the callee's pullback keeps the borrow of the local while the
-// generated pullback closure moves the local (E0505); by value
-// (`layer_owned(w2, h1, b)`, even `h1.clone()`) the local is moved into
-// the call and then used by `zero_like(&local)` inside the closure (E0382).
-// Enable this module once that is fixed.
-#[cfg(any())]
+// Regression test: a matrix local passed on to another `#[differentiable]`
+// call (by reference: the callee's pullback borrowed a local the pullback
+// closure moves; by value: the local was moved into the call).
 mod calls_on_locals {
     use super::*;
 

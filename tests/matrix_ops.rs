@@ -525,11 +525,8 @@ fn mixed_scalar_and_matrix_code_against_finite_differences() {
 }
 
 // ---------------------------------------------------------------------------
-// Macro bug (see the report of issue 5): a scalar-returning function with a
-// by-value matrix argument does not compile, because the generated
-// `NAME_check` moves the argument into `NAME_grad` and then borrows it
-// (E0382). Enable this module once that is fixed.
-#[cfg(any())]
+// Regression test: `NAME_check` of a function with a by-value matrix
+// argument once moved the argument into `NAME_grad` and then borrowed it.
 mod by_value_scalar_return {
     use super::*;
 
@@ -553,12 +550,8 @@ mod by_value_scalar_return {
     }
 }
 
-// Macro bug (see the report of issue 5): `xᵀ·y` for two `DVector`s is a
-// `Matrix<f64, U1, U1, ArrayStorage>` in nalgebra (a `RowDVector` times a
-// `DVector`), which the runtime's rules do not cover, so valid nalgebra code
-// fails to compile with E0277 (`MulRule` / `SumRule` not implemented) at the
-// attribute. Enable this module once that is fixed.
-#[cfg(any())]
+// Regression test: `xᵀ·y` of two `DVector`s is nalgebra's 1×1 `Matrix1`,
+// which the dispatched rules once did not cover.
 mod row_times_column {
     use super::*;
 

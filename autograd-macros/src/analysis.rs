@@ -325,6 +325,15 @@ pub fn scalar_form(f: &Function, rule: &Rule, args: &[Operand]) -> bool {
         })
 }
 
+/// A call that borrows one of the function's own locals (`g(&h)`): its
+/// pullback would keep that borrow while the local moves into the caller's
+/// pullback, so the call is made in the reverse sweep instead, where the
+/// local is owned.
+pub fn deferred_call(f: &Function, args: &[CallArg]) -> bool {
+    args.iter()
+        .any(|a| a.by_ref && a.operand.value().is_some_and(|v| f.info(v).param.is_none()))
+}
+
 /// The primal values the reverse code of one operation reads.
 pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec<ValueId> {
     let mut out = Vec::new();
@@ -350,7 +359,11 @@ pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec
             }
         }
         Op::Index { index, .. } => out.extend(index.value()),
-        // The pullback comes from the call itself.
+        // A deferred call is made again in the reverse sweep, from its
+        // arguments; otherwise the pullback comes from the call itself.
+        Op::Call { args, .. } if deferred_call(f, args) => {
+            out.extend(args.iter().filter_map(|a| a.operand.value()))
+        }
         Op::Call { .. } => out.push(dst),
         _ => {}
     }

@@ -372,6 +372,10 @@ impl Lowerer<'_> {
             // has checked the annotation): the name denotes the value itself.
             Operand::Value(v) if ty.is_none() || !self.values[v.0 as usize].kind.is_copy() => {
                 let info = &mut self.values[v.0 as usize];
+                // `let z: DMatrix<f64> = call(..)` tells what the call returns.
+                if info.kind == Kind::Unknown && ty.as_ref().is_some_and(crate::sig::is_matrix) {
+                    info.kind = Kind::Matrix;
+                }
                 if info.name.is_none() && info.param.is_none() {
                     info.name.clone_from(&name);
                 }
@@ -981,11 +985,21 @@ impl Lowerer<'_> {
                 .error_spanned_by(&m.method, "`len()` is supported on slice arguments only");
             return self.missing(m.span());
         }
+        if matches!(name.as_str(), "nrows" | "ncols" | "len")
+            && m.args.is_empty()
+            && matches!(receiver_kind, Some(Kind::Matrix | Kind::Unknown))
+        {
+            // A shape is an integer: primal code.
+            return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Int);
+        }
         if name == "clone" && m.args.is_empty() && receiver.value().is_some() {
             let kind = receiver_kind.unwrap_or(Kind::Unknown);
             return Operand::Value(self.emit(Op::Copy(receiver), kind, m.span()));
         }
-        if name == "map" && m.args.len() == 1 && receiver_kind == Some(Kind::Matrix) {
+        if name == "map"
+            && m.args.len() == 1
+            && matches!(receiver_kind, Some(Kind::Matrix | Kind::Unknown))
+        {
             return self.lower_map(receiver, m);
         }
         let arity = m.args.len();

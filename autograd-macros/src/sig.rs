@@ -126,7 +126,7 @@ fn is_vector(ty: &Type) -> bool {
 }
 
 /// `DMatrix<f64>` or `DVector<f64>`, by any path (`nalgebra::DMatrix<f64>`).
-fn is_matrix(ty: &Type) -> bool {
+pub fn is_matrix(ty: &Type) -> bool {
     let Type::Path(p) = ty else { return false };
     let Some(last) = p.path.segments.last() else {
         return false;

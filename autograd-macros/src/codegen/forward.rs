@@ -7,7 +7,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
 use super::{Gen, names};
-use crate::analysis::has_work;
+use crate::analysis::{deferred_call, has_work};
 use crate::ir::*;
 
 /// How loops behave while the primal sweep runs.
@@ -170,11 +170,19 @@ impl Gen<'_> {
         }
     }
 
+    /// Arguments of a call as written; a matrix passed by value is cloned,
+    /// since the sweeps may still read it.
     pub fn call_args(&self, args: &[CallArg]) -> Vec<TokenStream> {
         args.iter()
-            .map(|a| {
-                let o = self.operand(&a.operand);
-                if a.by_ref { quote!(&#o) } else { o }
+            .map(|a| match a.operand.value() {
+                _ if a.by_ref => {
+                    let o = self.operand(&a.operand);
+                    quote!(&#o)
+                }
+                // An argument passed by reference is a `Copy` reference.
+                Some(v) if self.f.info(v).by_ref => self.operand(&a.operand),
+                Some(v) => self.owned(v),
+                None => self.operand(&a.operand),
             })
             .collect()
     }
@@ -198,6 +206,7 @@ impl Gen<'_> {
                     if let Op::Call { func, args } = op
                         && mode == Mode::Record
                         && self.an.active(*dst)
+                        && !deferred_call(self.f, args)
                     {
                         let pb = names::pullback(*dst);
                         let vjp = vjp_path(func);
@@ -300,6 +309,9 @@ impl Gen<'_> {
             quote!(#stack.push(#saved);)
         });
         let carry_in = quote! { #(let #entry_vals = #carried;)* };
+        // A `while` that stops hands the entry values back to the carried
+        // variables, which the code after the loop reads.
+        let carry_back = quote! { #(#carried = #entry_vals;)* };
         let carry_out = quote! { #(#carried = #exits;)* };
         let mut out = quote! { #(let mut #carried = #inits;)* };
 
@@ -362,6 +374,7 @@ impl Gen<'_> {
                         #carry_in
                         #cond_code
                         if !(#cond) {
+                            #carry_back
                             break;
                         }
                         #push

@@ -375,10 +375,12 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
             check.#method(#label, #at, #adjoint, |#x| #name(#(#call_args),*));
         }
     });
+    // The arguments are still needed after `_grad`: owned matrices go in as clones.
+    let kept_args = call_args(sig);
     out.extend(quote_spanned! {mixed=>
         #[doc = #doc_check]
         #vis fn #check #generics (#(#inputs),*) -> ::autograd::GradientCheck {
-            let (value, #(#adjoints),*) = #grad(#(#arg_names),*);
+            let (value, #(#adjoints),*) = #grad(#(#kept_args),*);
             let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
             #(#checks)*
             check

@@ -6,7 +6,7 @@ use quote::{ToTokens, quote, quote_spanned};
 
 use super::forward::Mode;
 use super::{Gen, names, paths};
-use crate::analysis::{carry_active, has_work, needs, scalar_form};
+use crate::analysis::{carry_active, deferred_call, has_work, needs, scalar_form};
 use crate::catalog::Read;
 use crate::ir::*;
 
@@ -128,8 +128,13 @@ impl Gen<'_> {
                 let index = self.operand(index);
                 out.extend(quote!(#adj[#index] += #g;));
             }
-            Op::Call { args, .. } => {
+            Op::Call { func, args } => {
                 let pb = names::pullback(dst);
+                if deferred_call(self.f, args) {
+                    let vjp = super::forward::vjp_path(func);
+                    let call_args = self.call_args(args);
+                    out.extend(quote_spanned!(span=> let (_, #pb) = #vjp(#(#call_args),*);));
+                }
                 let slots: Vec<_> = args
                     .iter()
                     .enumerate()

@@ -8,10 +8,12 @@
 //! matrix rule or the scalar rule applied element by element. No formula
 //! is written here; every impl delegates to a rule of [`crate::rules`].
 //!
-//! Supported operand types: `f32`, `f64`, `DMatrix<f64>` and `DVector<f64>`
-//! (products `DMatrix·DMatrix`, `DMatrix·DVector` and scalar·matrix).
+//! Supported operand types: `f32`, `f64`, `DMatrix<f64>`, `DVector<f64>`,
+//! their transposes (`RowDVector<f64>`) and the 1×1 `Matrix1<f64>` of `xᵀ·y`;
+//! products `DMatrix·DMatrix`, `DMatrix·DVector`, `xᵀ·y`, `x·yᵀ`, `xᵀ·A` and
+//! scalar·matrix.
 
-use nalgebra::{DMatrix, DVector, Dyn, RowDVector};
+use nalgebra::{DMatrix, DVector, Dyn, Matrix1, RowDVector};
 
 use super::{linalg, reductions, shape};
 use crate::rules as s;
@@ -44,6 +46,17 @@ impl AsDMatrix for DVector<f64> {
     #[inline]
     fn from_dmatrix(m: DMatrix<f64>) -> Self {
         DVector::from_column_slice(m.as_slice())
+    }
+}
+
+impl AsDMatrix for Matrix1<f64> {
+    #[inline]
+    fn to_dmatrix(&self) -> DMatrix<f64> {
+        DMatrix::from_element(1, 1, self[0])
+    }
+    #[inline]
+    fn from_dmatrix(m: DMatrix<f64>) -> Self {
+        Matrix1::new(m[0])
     }
 }
 
@@ -198,7 +211,7 @@ macro_rules! elementwise_binaries {
         );
     )*};
 }
-elementwise_binaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>);
+elementwise_binaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
 /// The matrix product: the rules of [`linalg`].
 macro_rules! matmul {
@@ -221,6 +234,7 @@ matmul! {
     DMatrix<f64>, DVector<f64> => DVector<f64>;
     RowDVector<f64>, DMatrix<f64> => RowDVector<f64>;
     DVector<f64>, RowDVector<f64> => DMatrix<f64>;
+    RowDVector<f64>, DVector<f64> => Matrix1<f64>;
 }
 
 /// Scaling by a scalar: the scalar product rule per element, summed for
@@ -262,7 +276,7 @@ macro_rules! scaling {
         }
     )*};
 }
-scaling!(DMatrix<f64>, DVector<f64>, RowDVector<f64>);
+scaling!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
 // ---- unary rules ----
 
@@ -409,7 +423,7 @@ macro_rules! elementwise_unaries {
         }
     )*};
 }
-elementwise_unaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>);
+elementwise_unaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
 macro_rules! transposes {
     ($($m:ty => $t:ty),*) => {$(
@@ -486,4 +500,4 @@ macro_rules! map_elements {
         }
     )*};
 }
-map_elements!(DMatrix<f64>, DVector<f64>, RowDVector<f64>);
+map_elements!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
