@@ -93,6 +93,8 @@ pub enum Syntax {
     Method(syn::Ident),
     /// `f64::exp(a)`.
     Path(syn::Path),
+    /// `a.map(f)`, `f` as written: an element-wise rule.
+    Map(TokenStream),
 }
 
 /// One operation producing one value.

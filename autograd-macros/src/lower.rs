@@ -1135,6 +1135,19 @@ impl Lowerer<'_> {
         let Some(recv) = receiver.value() else {
             return self.missing(m.span());
         };
+        if let Some(rule) = single_elementwise_rule(&param, &body) {
+            // `m.map(f64::tanh)`: one element-wise rule, whose backward reads
+            // the mapped result instead of running the closure again.
+            return Operand::Value(self.emit(
+                Op::Rule {
+                    rule,
+                    args: vec![receiver],
+                    syntax: Syntax::Map(arg.to_token_stream()),
+                },
+                Kind::Matrix,
+                m.span(),
+            ));
+        }
         let outer: Vec<String> = self
             .scopes
             .iter()
@@ -1317,6 +1330,32 @@ impl<'ast> Visit<'ast> for Reads<'_, '_> {
             self.bindings.push((e.to_token_stream().to_string(), v));
         }
     }
+}
+
+/// The rule of a `map` closure that applies one unary scalar rule to its
+/// element: `|v| v.tanh()`, `|v| f64::tanh(v)`, or the path `f64::tanh`.
+fn single_elementwise_rule(param: &syn::Ident, body: &Expr) -> Option<&'static Rule> {
+    let is_param = |e: &Expr| matches!(strip_parens(e), Expr::Path(p) if p.path.is_ident(param));
+    let name = match strip_parens(body) {
+        Expr::MethodCall(m) if m.args.is_empty() && is_param(&m.receiver) => m.method.to_string(),
+        Expr::Call(c) if c.args.len() == 1 && is_param(&c.args[0]) => match &*c.func {
+            Expr::Path(p)
+                if p.path.segments.len() == 2
+                    && (p.path.segments[0].ident == "f64" || p.path.segments[0].ident == "f32") =>
+            {
+                p.path.segments[1].ident.to_string()
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let rule = catalog::scalar_method(&name, 0)?;
+    // Element-wise forms in `rules::generic` exist for these.
+    matches!(
+        rule.name,
+        "exp" | "ln" | "sqrt" | "sin" | "cos" | "tanh" | "abs" | "relu" | "sigmoid"
+    )
+    .then_some(rule)
 }
 
 /// Whether an `if` is an expression with a value rather than a statement

@@ -131,6 +131,10 @@ impl Gen<'_> {
                     });
                     quote!(#recv.#m(#(#rest),*))
                 }
+                (Syntax::Map(f), [recv]) => {
+                    let recv = self.receiver(recv);
+                    quote!(#recv.map(#f))
+                }
                 (Syntax::Path(p), args) => {
                     let args = args.iter().map(|a| self.operand(a));
                     quote!(#p(#(#args),*))

@@ -89,7 +89,7 @@ impl Gen<'_> {
                     out.extend(self.contribute(u, g.into_token_stream()));
                 }
             }
-            Op::Rule { rule, args, .. } if !scalar_form(self.f, rule, args) => {
+            Op::Rule { rule, args, syntax } if !scalar_form(self.f, rule, args) => {
                 let refs: Vec<_> = args.iter().map(|a| self.operand_ref(a)).collect();
                 let out_ref = self.operand_ref(&Operand::Value(dst));
                 let differentiable = args.iter().zip(rule.diff).filter(|(_, d)| **d);
@@ -97,7 +97,11 @@ impl Gen<'_> {
                     let Some(u) = self.an.active_operand(a) else {
                         continue;
                     };
-                    let func = paths::generic_rule(&rule.generic_func(k), span);
+                    let func = match syntax {
+                        Syntax::Map(_) => format!("map_{}", rule.generic_func(k)),
+                        _ => rule.generic_func(k),
+                    };
+                    let func = paths::generic_rule(&func, span);
                     let expr = quote_spanned!(span=> #func(&#g, #(#refs,)* #out_ref));
                     out.extend(self.contribute(u, expr));
                 }

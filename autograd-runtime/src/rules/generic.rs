@@ -283,6 +283,10 @@ scaling!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 macro_rules! unary_rule {
     ($(#[$doc:meta])* $trait:ident, $func:ident) => {
         $(#[$doc])*
+        #[diagnostic::on_unimplemented(
+            message = "autograd differentiates this operation for `f32`/`f64` (and where it is element-wise, for nalgebra matrices), not for `{Self}`",
+            note = "on nalgebra matrices `exp()`, `ln()`, `sqrt()`, `sin()`, `cos()`, `tanh()` are not element-wise (a square matrix's `exp()` is the matrix exponential); write `m.map(f64::exp)` for the element-wise function"
+        )]
         pub trait $trait: Sized {
             /// The operation's result type.
             type Out;
@@ -424,6 +428,51 @@ macro_rules! elementwise_unaries {
     )*};
 }
 elementwise_unaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
+
+/// Matrices whose elements the `map_*_grad` rules walk.
+pub trait Elementwise: Sized {
+    /// `f(grad[i], x[i], out[i])` for every element.
+    fn zip3(grad: &Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self;
+}
+
+macro_rules! elementwise_matrices {
+    ($($m:ty),*) => {$(
+        impl Elementwise for $m {
+            #[inline]
+            fn zip3(grad: &Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self {
+                grad.zip_zip_map(x, out, f)
+            }
+        }
+    )*};
+}
+elementwise_matrices!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
+
+/// `m.map(f64::exp)` and the like: the scalar rule per element, reading the
+/// element and the mapped result. Named apart from the scalar rules so that
+/// `m.exp()` (nalgebra's matrix exponential) can never reach them.
+macro_rules! mapped_rules {
+    ($x:ident, $out:ident: $($func:ident => $rule:ident($($arg:ident),*);)*) => {$(
+        #[doc = concat!("The adjoint of `m.map(f)` where `f` is the scalar rule of `", stringify!($rule), "`.")]
+        #[inline]
+        pub fn $func<M: Elementwise>(grad: &M, x: &M, out: &M) -> M {
+            M::zip3(grad, x, out, |g, $x, $out| {
+                let _ = ($x, $out);
+                s::$rule(g $(, $arg)*)
+            })
+        }
+    )*};
+}
+mapped_rules!(x, out:
+    map_exp_grad => exp_grad(out);
+    map_ln_grad => ln_grad(x);
+    map_sqrt_grad => sqrt_grad(out);
+    map_sin_grad => sin_grad(x);
+    map_cos_grad => cos_grad(x);
+    map_tanh_grad => tanh_grad(out);
+    map_abs_grad => abs_grad(x);
+    map_relu_grad => relu_grad(x);
+    map_sigmoid_grad => sigmoid_grad(out);
+);
 
 macro_rules! transposes {
     ($($m:ty => $t:ty),*) => {$(
