@@ -170,6 +170,19 @@ pub mod __private {
         adjoint.scale(k)
     }
 
+    /// −seed / (∂r/∂x), the factor of the residual's partials in the
+    /// implicit function theorem; NaN (never an infinity) where ∂r/∂x is zero
+    /// or not finite, for a solver returning a plain float, which has no
+    /// `Result` to report it through.
+    #[inline]
+    pub fn implicit_multiplier<T: rules::Real>(seed: T, d_solution: T) -> T {
+        if d_solution != T::ZERO && d_solution.is_finite() {
+            -(seed / d_solution)
+        } else {
+            T::ZERO / T::ZERO
+        }
+    }
+
     /// Whether ∂r/∂x at a root can be divided by: nonzero and finite.
     #[inline]
     pub fn invertible(derivative: f64) -> Result<(), crate::solve::SolveError> {

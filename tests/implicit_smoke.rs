@@ -36,3 +36,22 @@ fn implicit_sqrt() {
     assert!((v - 3.0).abs() < 1e-12 && (d - 1.0).abs() < 1e-12);
     assert!(sqrt_by_bisection_grad(-1.0).is_err());
 }
+
+/// r(x, c) = (x − c)³: ∂r/∂x = 0 at the root x = c.
+#[differentiable]
+fn triple(x: f64, c: f64) -> f64 {
+    let d = x - c;
+    d * d * d
+}
+
+#[differentiable(implicit = triple)]
+fn plain_singular(c: f64) -> f64 {
+    bisect(|x| triple(x, c), c - 1.0, c + 1.0, 1e-12).unwrap_or(f64::NAN)
+}
+
+#[test]
+fn a_singular_derivative_without_a_result_is_nan_never_infinite() {
+    let (x, dx) = plain_singular_grad(0.5);
+    assert!((x - 0.5).abs() < 1e-4);
+    assert!(dx.is_nan(), "{dx}");
+}

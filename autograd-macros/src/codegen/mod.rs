@@ -463,7 +463,7 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
             let (__ad_dx, #(#partials,)*) = __ad_pullback(1.0);
             #check
             #ok((__ad_x, move |__ad_seed: #seed_ty| {
-                let __ad_lambda = -(__ad_seed / __ad_dx);
+                let __ad_lambda = #private::implicit_multiplier(__ad_seed, __ad_dx);
                 (#(#private::scale(#partials, __ad_lambda),)*)
             }))
         }
