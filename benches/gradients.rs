@@ -1,0 +1,131 @@
+//! The benchmark suite of the README's "Benchmarks" section: for every
+//! case, the primal, our `NAME_grad`, a hand-written gradient, the
+//! runtime's dynamic graph, central differences and num-dual's forward
+//! mode, in one criterion group per case.
+//!
+//! ```text
+//! cargo bench --bench gradients                 # everything
+//! cargo bench --bench gradients -- rosenbrock   # one family
+//! benches/report.sh                             # run and write benches/RESULTS.md
+//! ```
+//!
+//! Before anything is timed, every contender's gradient is checked against
+//! the hand-written one (`cases::check_every_case`); a mismatch stops the
+//! run.
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkGroup, Criterion, SamplingMode, measurement::WallTime};
+
+#[allow(dead_code)]
+mod cases;
+
+use cases::{black_scholes, bond, dense, rosenbrock, zspread};
+
+/// A group with the suite's settings: flat sampling (the slow contenders
+/// take milliseconds per call) and 50 samples.
+fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.sampling_mode(SamplingMode::Flat).sample_size(50);
+    g
+}
+
+/// Times the six contenders of case module `$m` on `$inp`.
+macro_rules! contenders {
+    ($c:expr, $name:expr, $($m:ident)::+, $inp:expr) => {{
+        use $($m)::+ as m;
+        let inp = $inp;
+        let mut g = group($c, $name);
+        g.bench_function("primal", |b| b.iter(|| m::primal(black_box(&inp))));
+        g.bench_function("ours", |b| b.iter(|| m::ours(black_box(&inp))));
+        g.bench_function("hand", |b| b.iter(|| m::hand(black_box(&inp))));
+        g.bench_function("graph", |b| b.iter(|| m::graph(black_box(&inp))));
+        g.bench_function("fd", |b| b.iter(|| m::fd(black_box(&inp))));
+        g.bench_function("dual", |b| b.iter(|| m::dual(black_box(&inp))));
+        g.finish();
+    }};
+}
+
+fn benches(c: &mut Criterion) {
+    if let Err(e) = cases::check_every_case() {
+        panic!("a contender disagrees with the hand-written gradient: {e}");
+    }
+    for n in cases::ROSENBROCK_SIZES {
+        contenders!(
+            c,
+            &format!("rosenbrock_n{n}"),
+            rosenbrock,
+            rosenbrock::Inputs::new(n)
+        );
+    }
+    contenders!(
+        c,
+        "black_scholes",
+        black_scholes,
+        black_scholes::Inputs::new()
+    );
+    contenders!(c, "bond", bond, bond::Inputs::new());
+    contenders!(c, "dense_loops", dense::loops, dense::loops::Inputs::new());
+    contenders!(
+        c,
+        "dense_nalgebra",
+        dense::matrix,
+        dense::matrix::Inputs::new()
+    );
+    contenders!(c, "zspread", zspread, zspread::Inputs::new());
+}
+
+/// Calls contender `$who` of case module `$m` `$calls` times, for
+/// `benches/instructions.sh` (callgrind counts instructions; the
+/// difference between two call counts is the cost of one call).
+macro_rules! calls {
+    ($who:expr, $calls:expr, $($m:ident)::+, $inp:expr) => {{
+        use $($m)::+ as m;
+        let inp = $inp;
+        for _ in 0..$calls {
+            match $who {
+                "primal" => drop(black_box(m::primal(black_box(&inp)))),
+                "ours" => drop(black_box(m::ours(black_box(&inp)))),
+                "hand" => drop(black_box(m::hand(black_box(&inp)))),
+                "graph" => drop(black_box(m::graph(black_box(&inp)))),
+                "fd" => drop(black_box(m::fd(black_box(&inp)))),
+                "dual" => drop(black_box(m::dual(black_box(&inp)))),
+                other => panic!("unknown contender {other}"),
+            }
+        }
+    }};
+}
+
+/// `BENCH_CALLS=case/contender/count`: run that many calls and nothing
+/// else (no checks, no criterion).
+fn run_calls(spec: &str) {
+    let parts: Vec<&str> = spec.split('/').collect();
+    let [case, who, count] = parts[..] else {
+        panic!("BENCH_CALLS is case/contender/count, not {spec}");
+    };
+    let count: usize = count.parse().expect("a call count");
+    match case {
+        "black_scholes" => calls!(who, count, black_scholes, black_scholes::Inputs::new()),
+        "bond" => calls!(who, count, bond, bond::Inputs::new()),
+        "dense_loops" => calls!(who, count, dense::loops, dense::loops::Inputs::new()),
+        "dense_nalgebra" => calls!(who, count, dense::matrix, dense::matrix::Inputs::new()),
+        "zspread" => calls!(who, count, zspread, zspread::Inputs::new()),
+        _ => {
+            let n = case
+                .strip_prefix("rosenbrock_n")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("unknown case {case}"));
+            calls!(who, count, rosenbrock, rosenbrock::Inputs::new(n))
+        }
+    }
+}
+
+fn main() {
+    if let Ok(spec) = std::env::var("BENCH_CALLS") {
+        run_calls(&spec);
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    benches(&mut c);
+    c.final_summary();
+}
