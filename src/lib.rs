@@ -20,15 +20,6 @@ pub mod __private {
     pub struct NoGradient;
 
     /// Adds a callee's argument adjoint into the caller's adjoint.
-    ///
-    /// Deliberately not implemented for [`NoGradient`]: a differentiable
-    /// value passed where the callee says `#[constant]` would otherwise lose
-    /// its gradient without a word.
-    #[diagnostic::on_unimplemented(
-        message = "a differentiable value is passed to an argument that the called function marks `#[constant]` (or that is not differentiable)",
-        label = "its gradient would be lost here",
-        note = "wrap the argument in `autograd::stop_gradient(..)` if no gradient should flow through it, or drop `#[constant]` in the callee"
-    )]
     pub trait Accumulate<G> {
         /// `*self += g`.
         fn accumulate(&mut self, g: G);
@@ -56,6 +47,8 @@ pub mod __private {
                     0.0
                 }
             }
+            impl Contribution for $t {}
+            impl Contribution for Vec<$t> {}
         )*};
     }
     impl_float_glue!(f32, f64);
@@ -68,6 +61,7 @@ pub mod __private {
                     *self += g;
                 }
             }
+            impl Contribution for $m {}
             impl ZeroLike for $m {
                 #[inline]
                 fn zero_like(&self) -> Self {
@@ -82,6 +76,24 @@ pub mod __private {
         nalgebra::RowDVector<f64>,
         nalgebra::Matrix1<f64>
     );
+
+    /// An adjoint a callee's pullback returns for an argument.
+    ///
+    /// Deliberately not implemented for [`NoGradient`]: a differentiable
+    /// value passed where the callee says `#[constant]` would otherwise lose
+    /// its gradient without a word.
+    #[diagnostic::on_unimplemented(
+        message = "a differentiable value is passed to an argument that the called function marks `#[constant]` (or that is not differentiable)",
+        label = "its gradient would be lost here",
+        note = "wrap the argument in `autograd::stop_gradient(..)` if no gradient should flow through it, or drop `#[constant]` in the callee"
+    )]
+    pub trait Contribution {}
+
+    /// Checks that a pullback slot holds an adjoint (see [`Contribution`]).
+    #[inline(always)]
+    pub fn contribution<G: Contribution>(g: G) -> G {
+        g
+    }
 
     #[inline(always)]
     pub fn accumulate<T: Accumulate<G>, G>(acc: &mut T, g: G) {

@@ -47,7 +47,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     }
     while useful_pass(f, &f.body, &varied, &mut useful) {}
 
-    check_casts(cx, &f.body, &varied);
+    check_dropped_derivatives(cx, f, &f.body, &varied);
 
     let mut an = Analysis {
         varied,
@@ -192,10 +192,23 @@ fn useful_pass(f: &Function, b: &Block, varied: &[bool], useful: &mut [bool]) ->
     changed
 }
 
-/// `x as f64` of a differentiable value would silently drop its derivative.
-fn check_casts(cx: &Ctxt, b: &Block, varied: &[bool]) {
+/// Primal-only code that computes a float from a differentiable value
+/// (`x as f64`, `params.apply(x)`) would silently drop its derivative.
+fn check_dropped_derivatives(cx: &Ctxt, f: &Function, b: &Block, varied: &[bool]) {
     for stmt in &b.stmts {
         match stmt {
+            Stmt::Let {
+                dst,
+                op: Op::Primal { expr, bindings },
+                ..
+            } if !matches!(f.info(*dst).kind, Kind::Bool | Kind::Int)
+                && bindings.iter().any(|(_, v)| varied[v.0 as usize]) =>
+            {
+                cx.error_spanned_by(
+                    expr,
+                    "this is not differentiated, but it reads a differentiable value; a method or field of a `#[constant]` argument may take only constants (wrap a value in `autograd::stop_gradient(..)` if no gradient should flow)",
+                );
+            }
             Stmt::Let {
                 op: Op::Cast { arg, ty, written },
                 ..
@@ -214,14 +227,14 @@ fn check_casts(cx: &Ctxt, b: &Block, varied: &[bool]) {
             }
             Stmt::Let { .. } => {}
             Stmt::If(i) => {
-                check_casts(cx, &i.then_blk, varied);
-                check_casts(cx, &i.else_blk, varied);
+                check_dropped_derivatives(cx, f, &i.then_blk, varied);
+                check_dropped_derivatives(cx, f, &i.else_blk, varied);
             }
             Stmt::Loop(l) => {
                 if let LoopHeader::While { cond_blk, .. } = &l.header {
-                    check_casts(cx, cond_blk, varied);
+                    check_dropped_derivatives(cx, f, cond_blk, varied);
                 }
-                check_casts(cx, &l.body, varied);
+                check_dropped_derivatives(cx, f, &l.body, varied);
             }
         }
     }

@@ -158,7 +158,13 @@ impl Gen<'_> {
                             names::call_slot(dst, k).into_token_stream(),
                         );
                         slot.set_span(a.span);
-                        out.extend(quote_spanned!(a.span=> ::autograd::__private::accumulate(&mut #adj, #slot);));
+                        // Its own statement, so the slot's type is checked as
+                        // it is, not inferred from the adjoint it goes into.
+                        let checked = names::call_slot(dst, k);
+                        out.extend(quote_spanned!(a.span=>
+                            let #checked = ::autograd::__private::contribution(#slot);
+                            ::autograd::__private::accumulate(&mut #adj, #checked);
+                        ));
                     }
                 }
             }
