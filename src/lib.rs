@@ -191,7 +191,7 @@ pub mod __private {
         if d_solution != T::ZERO && d_solution.is_finite() {
             -(seed / d_solution)
         } else {
-            T::ZERO / T::ZERO
+            T::from_f64(f64::NAN)
         }
     }
 
