@@ -8,7 +8,7 @@
 //!   [`OpRegistry`], [`chain_rule_step`] and [`CustomFunction`].
 //! - [`graph`]: a small dynamic graph that records ops and runs the reverse
 //!   pass in topological order.
-//! - [`solve`]: bisection, for values defined implicitly by an equation.
+//! - [`solve`]: bracketing root finders (`bisect`, `brent`) with typed errors, for values defined implicitly by an equation.
 //! - [`check`]: [`GradientCheck`], adjoints against central finite
 //!   differences.
 //!
