@@ -1,0 +1,35 @@
+//! Writes `$OUT_DIR/generated.rs`: `AUTOGRAD_FUZZ_PROGRAMS` random
+//! `#[differentiable]` programs (300 by default) from the seed
+//! `AUTOGRAD_FUZZ_SEED` (a fixed default), each with its source text, its
+//! mirror over the dynamic graph and its table entry. See `build/gen.rs`.
+
+#[path = "build/ast.rs"]
+mod ast;
+#[path = "build/gen.rs"]
+mod generator;
+
+use std::{env, fs, path::PathBuf};
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build");
+    println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_PROGRAMS");
+    println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_SEED");
+    let n = env::var("AUTOGRAD_FUZZ_PROGRAMS")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(300);
+    let seed = env::var("AUTOGRAD_FUZZ_SEED")
+        .ok()
+        .and_then(|s| {
+            let s = s.trim();
+            match s.strip_prefix("0x") {
+                Some(hex) => u64::from_str_radix(hex, 16).ok(),
+                None => s.parse().ok(),
+            }
+        })
+        .unwrap_or(0xAD_F022);
+    let code = generator::generate(n, seed);
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
+    fs::write(out.join("generated.rs"), code).expect("write generated.rs");
+}

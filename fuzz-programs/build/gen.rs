@@ -1,0 +1,2217 @@
+//! The random program generator.
+//!
+//! Every expression is generated with an upper bound on its magnitude
+//! (inputs lie in [-2, 2], matrix entries in [-1.5, 1.5]), so programs stay
+//! away from overflow and from the singular points of their ops:
+//!
+//! - `ln`, `sqrt`, `powf`'s base, negative `powi` and every divisor are
+//!   built positive, at least 0.25: `e * e + 0.5`, `e.exp()`,
+//!   `1.0 + e.sigmoid()`, `e.abs() + 0.25`, ...;
+//! - `exp` takes arguments bounded by 3, and anything whose bound passes
+//!   [`CAP`] is squashed through `tanh`, `sin`, `cos` or `sigmoid`;
+//! - a loop-carried variable is read inside its loop only through a squash,
+//!   and updated by forms whose growth is known (`+=`, `*=` a factor of at
+//!   most 1.25, `v = v * 0.5 + e`, ...), so its bound after the loop
+//!   follows from the trip count;
+//! - loops terminate: `for` over ranges, `while` guarded by a counter.
+//!
+//! Kinks (comparisons, `abs`, `relu`, `max`, `min`) are left in; the test
+//! skips points where a finite difference would straddle one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use crate::ast::{Arg, Bin, Blk, C, Cmp, E, Fl, I, M, Mir, S, Src, Style, Un, ambiguous, mentions};
+
+/// The macro passes a scalar it cannot type (a call's result, a `let` of a
+/// constant method call such as `(2.0_f64).ln()`) by reference to a matrix
+/// operator, and nalgebra has no `&f64 * &DMatrix`: until it is fixed
+/// (`tests/regressions.rs`, `call_result_times_matrix`), such scalars do not
+/// scale matrices here.
+const WORKAROUND_UNKNOWN_SCALAR: bool = true;
+
+/// Passing a by-value matrix parameter by reference to a
+/// `#[differentiable]` call, `fn g(m: DMatrix<f64>) -> f64 { f(&m) }`, does
+/// not compile (the generated code moves `m` while it is borrowed): until
+/// it is fixed (`tests/regressions.rs`,
+/// `by_value_matrix_parameter_passed_by_reference`), calls do not borrow
+/// by-value parameters.
+const WORKAROUND_OWNED_PARAM_BY_REF: bool = true;
+
+/// Assigning a float literal to a typed variable, `let mut v: f64 = 0.0;
+/// v = 0.5; v.cos()`, does not compile (the generated code binds the
+/// literal without its type): until it is fixed (`tests/regressions.rs`,
+/// `literal_assigned_to_typed_variable`), such a literal is written
+/// `0.5 + (0 as f64)`.
+const WORKAROUND_LITERAL_ASSIGN: bool = true;
+
+/// About how many ops one run of a program may take, calls included
+/// (calls into calls into calls would otherwise grow without bound).
+const MAX_COST: f64 = 3000.0;
+
+/// Bound past which a value is squashed (`f32` programs: a quarter of it,
+/// so that rounding errors, amplified by large intermediate values, stay
+/// far below the tolerances).
+const CAP: f64 = 64.0;
+
+const LITS: [f64; 12] = [
+    0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 0.125, 0.375, 1.75,
+];
+
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as usize) as i64
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < p
+    }
+    fn pick<T: Clone>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())].clone()
+    }
+    /// An index drawn with the given weights (zero weights never).
+    fn weighted(&mut self, ws: &[u32]) -> usize {
+        let total: u32 = ws.iter().sum();
+        let mut r = self.below(total as usize) as u32;
+        for (i, &w) in ws.iter().enumerate() {
+            if r < w {
+                return i;
+            }
+            r -= w;
+        }
+        unreachable!()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub struct Shape {
+    r: usize,
+    c: usize,
+    vec: bool,
+}
+
+impl Shape {
+    fn t(self) -> Option<Shape> {
+        (!self.vec).then_some(Shape {
+            r: self.c,
+            c: self.r,
+            vec: false,
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Param {
+    Scalar(String),
+    Slice(String, usize),
+    Const(String),
+    N(String, i64),
+    Mat(String, Shape, bool),
+}
+
+/// What a caller needs to know about a generated function.
+#[derive(Clone, Debug)]
+pub struct Sig {
+    pub name: String,
+    fl: Fl,
+    params: Vec<Param>,
+    bound: f64,
+    matrix: bool,
+    deps: BTreeSet<usize>,
+    index: usize,
+    /// Whether it, or a function it calls, uses `stop_gradient`.
+    stops: bool,
+    /// About how many ops one call runs, callees included.
+    cost: f64,
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum VK {
+    F,
+    I { below_len: bool, max: i64 },
+    Slice,
+    M(Shape, bool),
+}
+
+#[derive(Clone, Debug)]
+struct Var {
+    name: String,
+    kind: VK,
+    mutable: bool,
+    bound: f64,
+    depth: usize,
+    uid: usize,
+    param: bool,
+    /// The macro may not know this is a float (a call's result, a `let`
+    /// of a constant method call): see [`WORKAROUND_UNKNOWN_SCALAR`].
+    tainted: bool,
+    /// An immutable value computed from the inputs (never a compile-time
+    /// constant): see [`dynamic`](FnGen::dynamic).
+    dynamic: bool,
+}
+
+/// How an assignment changes a variable's bound.
+#[derive(Clone, Debug)]
+enum Tr {
+    Add(f64),
+    Affine(f64, f64),
+    Scale(f64),
+    Set(f64),
+    Max(f64),
+    Opt(Box<Tr>),
+    Repeat(u64, Vec<Tr>),
+}
+
+impl Tr {
+    fn apply(&self, old: f64) -> f64 {
+        match self {
+            Tr::Add(b) => old + b,
+            Tr::Affine(k, b) => k * old + b,
+            Tr::Scale(s) => old * s,
+            Tr::Set(b) => *b,
+            Tr::Max(b) => old.max(*b),
+            Tr::Opt(t) => old.max(t.apply(old)),
+            Tr::Repeat(n, ts) => {
+                let mut v = old;
+                for _ in 0..*n {
+                    v = ts.iter().fold(v, |v, t| t.apply(v));
+                }
+                v
+            }
+        }
+    }
+}
+
+struct Frame {
+    trip: u64,
+    branch: usize,
+    transfers: Vec<(usize, Tr)>,
+}
+
+struct FnGen<'r> {
+    rng: &'r mut Rng,
+    fl: Fl,
+    name: String,
+    scopes: Vec<Vec<Var>>,
+    frames: Vec<Frame>,
+    uid: usize,
+    locals: usize,
+    ints: usize,
+    maps: usize,
+    callees: Vec<Sig>,
+    used: BTreeSet<usize>,
+    has_slice: bool,
+    matrix: bool,
+    closure: bool,
+    budget: i32,
+    /// About how many ops the function runs so far (see [`MAX_COST`]).
+    cost: f64,
+    helpers: Vec<(String, E)>,
+    features: BTreeSet<&'static str>,
+}
+
+impl FnGen<'_> {
+    // ---- scopes ----
+
+    fn visible(&self) -> Vec<Var> {
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        for scope in self.scopes.iter().rev() {
+            for v in scope.iter().rev() {
+                if seen.insert(v.name.clone()) {
+                    out.push(v.clone());
+                }
+            }
+        }
+        out
+    }
+
+    fn declare(&mut self, name: &str, kind: VK, mutable: bool, bound: f64) {
+        self.uid += 1;
+        let var = Var {
+            name: name.to_owned(),
+            kind,
+            mutable,
+            bound,
+            depth: self.frames.len(),
+            uid: self.uid,
+            param: false,
+            tainted: false,
+            dynamic: false,
+        };
+        self.scopes.last_mut().expect("a scope").push(var);
+    }
+
+    fn var_mut(&mut self, uid: usize) -> &mut Var {
+        self.scopes
+            .iter_mut()
+            .flatten()
+            .find(|v| v.uid == uid)
+            .expect("a declared variable")
+    }
+
+    fn new_local(&mut self) -> String {
+        self.locals += 1;
+        format!("v{}", self.locals - 1)
+    }
+
+    fn floats(&self) -> Vec<Var> {
+        self.visible()
+            .into_iter()
+            .filter(|v| v.kind == VK::F)
+            .collect()
+    }
+
+    fn int_vars(&self) -> Vec<Var> {
+        self.visible()
+            .into_iter()
+            .filter(|v| matches!(v.kind, VK::I { .. }))
+            .collect()
+    }
+
+    fn mats(&self) -> Vec<Var> {
+        self.visible()
+            .into_iter()
+            .filter(|v| matches!(v.kind, VK::M(..)))
+            .collect()
+    }
+
+    /// Whether `e` certainly depends on the inputs at run time.
+    ///
+    /// `x.powi(n)` for `n` outside {-1, 0, 1, 2} is computed by repeated
+    /// products at run time but folded with `pow` by LLVM when `x` is a
+    /// compile-time constant (a loop index after unrolling): the two may
+    /// differ in the last bit, and the primal and `NAME_grad` may fold
+    /// differently, so such a base must depend on an input.
+    fn dynamic(&self, e: &E) -> bool {
+        match e {
+            E::Idx(..) | E::Sum(_) | E::MaxEl(_) => true,
+            E::Var(n) => self
+                .visible()
+                .iter()
+                .any(|v| v.name == *n && v.dynamic && !v.mutable),
+            E::Lit(_) | E::Cast(_) => false,
+            E::Un(_, _, x) | E::Stop(_, x) | E::Powi(_, x, _) => self.dynamic(x),
+            E::Bin(_, a, b) | E::Powf(_, a, b) | E::MaxMin(_, _, a, b) => {
+                self.dynamic(a) || self.dynamic(b)
+            }
+            E::If(_, t, f) => self.dynamic(&t.tail) && self.dynamic(&f.tail),
+            E::Call(_, args) => args.iter().any(|a| match a {
+                Arg::F(e) => self.dynamic(e),
+                Arg::Slice(_) | Arg::Mat(..) => true,
+                Arg::Const(_) | Arg::Int(_) => false,
+            }),
+        }
+    }
+
+    /// An input in scope to make an expression dynamic with.
+    fn some_input(&mut self) -> Option<Var> {
+        let inputs: Vec<Var> = self
+            .floats()
+            .into_iter()
+            .filter(|v| v.dynamic && !v.mutable)
+            .collect();
+        (!inputs.is_empty()).then(|| self.rng.pick(&inputs))
+    }
+
+    /// Whether the macro may give `e` an unknown kind.
+    fn taint(&self, e: &E) -> bool {
+        match e {
+            E::Call(..) => true,
+            // A variable out of scope is a `let` inside an `if` used as a
+            // value: unknown here, so assume the worst.
+            E::Var(n) => self
+                .visible()
+                .iter()
+                .find(|v| v.name == *n)
+                .is_none_or(|v| v.tainted),
+            E::Lit(_) | E::Idx(..) | E::Cast(_) | E::Sum(_) | E::MaxEl(_) => false,
+            E::Un(_, _, x) | E::Stop(_, x) | E::Powi(_, x, _) => self.taint(x),
+            E::Bin(_, a, b) | E::Powf(_, a, b) | E::MaxMin(_, _, a, b) => {
+                self.taint(a) || self.taint(b)
+            }
+            E::If(_, t, f) => self.taint(&t.tail) || self.taint(&f.tail),
+        }
+    }
+
+    /// Whether a `let` of `e` gives the macro a value of unknown kind.
+    fn taints_let(&self, e: &E) -> bool {
+        fn float_literal_like(e: &E) -> bool {
+            match e {
+                E::Lit(_) | E::Cast(_) => true,
+                E::Un(Un::Neg, _, x) => float_literal_like(x),
+                E::Bin(_, a, _) => float_literal_like(a),
+                _ => false,
+            }
+        }
+        self.taint(e) || (constant(e) && !float_literal_like(e))
+    }
+
+    fn set_taint(&mut self, name: &str, t: bool) {
+        if !t {
+            return;
+        }
+        for scope in self.scopes.iter_mut().rev() {
+            if let Some(v) = scope.iter_mut().rev().find(|v| v.name == name) {
+                v.tainted = true;
+                return;
+            }
+        }
+    }
+
+    fn carried(&self, v: &Var) -> bool {
+        v.mutable && v.depth < self.frames.len()
+    }
+
+    /// Records an assignment's effect on `uid`'s bound.
+    fn transfer(&mut self, uid: usize, tr: Tr) {
+        let depth = self.frames.len();
+        let var_depth = self.var_mut(uid).depth;
+        if var_depth < depth {
+            let frame = self.frames.last_mut().expect("a loop frame");
+            let tr = if frame.branch > 0 {
+                Tr::Opt(Box::new(tr))
+            } else {
+                tr
+            };
+            frame.transfers.push((uid, tr));
+        } else {
+            let v = self.var_mut(uid);
+            v.bound = tr.apply(v.bound);
+        }
+    }
+
+    fn bounds(&self) -> BTreeMap<usize, f64> {
+        self.scopes
+            .iter()
+            .flatten()
+            .map(|v| (v.uid, v.bound))
+            .collect()
+    }
+
+    fn set_bounds(&mut self, b: &BTreeMap<usize, f64>) {
+        for v in self.scopes.iter_mut().flatten() {
+            if let Some(&x) = b.get(&v.uid) {
+                v.bound = x;
+            }
+        }
+    }
+
+    // ---- scalar expressions ----
+
+    fn style(&mut self, receiver: &E) -> Style {
+        if ambiguous(receiver) || self.rng.chance(0.15) {
+            Style::Path
+        } else {
+            Style::Method
+        }
+    }
+
+    fn un(&mut self, op: Un, e: E) -> E {
+        let style = if op.has_path() {
+            self.style(&e)
+        } else {
+            Style::Method
+        };
+        if style == Style::Method && ambiguous(&e) {
+            // `0.5.relu()` has no type: give the literal one.
+            let typed = E::Bin(Bin::Add, Box::new(e), Box::new(E::Cast(I::Lit(0))));
+            return E::Un(op, Style::Method, Box::new(typed));
+        }
+        E::Un(op, style, Box::new(e))
+    }
+
+    /// A bounded function to squash with. `sin` and `cos` only for
+    /// arguments of moderate size: of a large argument they oscillate fast,
+    /// which no finite difference resolves.
+    fn squash_op_for(&mut self, bound: f64) -> Un {
+        if bound <= 4.0 {
+            self.rng.pick(&[Un::Tanh, Un::Sin, Un::Cos, Un::Sigmoid])
+        } else {
+            self.rng.pick(&[Un::Tanh, Un::Sigmoid])
+        }
+    }
+
+    fn squash_op(&mut self) -> Un {
+        self.squash_op_for(f64::INFINITY)
+    }
+
+    fn bounded(&mut self, (e, b): (E, f64), cap: f64) -> (E, f64) {
+        if b <= cap {
+            (e, b)
+        } else {
+            let op = self.squash_op_for(b);
+            self.features.insert("squash");
+            (self.un(op, e), 1.0)
+        }
+    }
+
+    fn literal(&mut self) -> f64 {
+        let v = self.rng.pick(&LITS);
+        if self.rng.chance(0.3) { -v } else { v }
+    }
+
+    fn read(&mut self, v: &Var) -> (E, f64) {
+        if self.carried(v) {
+            // The bound inside the loop is not known yet: assume the worst.
+            let op = self.squash_op();
+            (self.un(op, E::Var(v.name.clone())), 1.0)
+        } else {
+            (E::Var(v.name.clone()), v.bound)
+        }
+    }
+
+    fn gen_idx(&mut self) -> I {
+        let ints = self.int_vars();
+        let below: Vec<Var> = ints
+            .iter()
+            .filter(|v| {
+                matches!(
+                    v.kind,
+                    VK::I {
+                        below_len: true,
+                        ..
+                    }
+                )
+            })
+            .cloned()
+            .collect();
+        let len = || Box::new(I::Len("xs".into()));
+        match self.rng.weighted(&[
+            2,
+            2,
+            if below.is_empty() { 0 } else { 8 },
+            if ints.is_empty() { 0 } else { 3 },
+        ]) {
+            0 => I::Lit(self.rng.range(0, 1)),
+            1 => I::Sub(len(), Box::new(I::Lit(1))),
+            2 => I::Var(self.rng.pick(&below).name),
+            _ => {
+                let v = self.rng.pick(&ints).name;
+                let k = self.rng.range(0, 2);
+                let base = if k == 0 {
+                    I::Var(v)
+                } else {
+                    I::Add(Box::new(I::Var(v)), Box::new(I::Lit(k)))
+                };
+                I::Rem(Box::new(base), len())
+            }
+        }
+    }
+
+    fn leaf(&mut self) -> (E, f64) {
+        let floats = self.floats();
+        let ints = self.int_vars();
+        let slice = self.has_slice && !self.closure;
+        match self.rng.weighted(&[
+            if floats.is_empty() { 0 } else { 12 },
+            2,
+            if slice { 5 } else { 0 },
+            if ints.is_empty() { 0 } else { 1 },
+        ]) {
+            0 => {
+                let v = self.rng.pick(&floats);
+                self.read(&v)
+            }
+            1 => {
+                let v = self.literal();
+                (E::Lit(v), v.abs())
+            }
+            2 => {
+                self.features.insert("slice-index");
+                (E::Idx("xs".into(), self.gen_idx()), 2.0)
+            }
+            _ => {
+                let v = self.rng.pick(&ints);
+                let VK::I { max, .. } = v.kind else {
+                    unreachable!()
+                };
+                self.features.insert("int-cast");
+                (E::Cast(I::Var(v.name)), max as f64)
+            }
+        }
+    }
+
+    /// A positive expression with bounds `lo <= e <= hi`, `lo >= 0.25`.
+    fn gen_pos(&mut self, depth: u32) -> (E, f64, f64) {
+        let c = self.rng.pick(&[0.25, 0.5, 1.0, 2.0]);
+        match self.rng.below(7) {
+            0 | 1 => {
+                let (e, b) = self.gen_f(depth);
+                let (e, b) = self.bounded((e, b), 8.0);
+                let sq = E::Bin(Bin::Mul, Box::new(e.clone()), Box::new(e));
+                (
+                    E::Bin(Bin::Add, Box::new(sq), Box::new(E::Lit(c))),
+                    c,
+                    b * b + c,
+                )
+            }
+            2 => {
+                let (e, b) = self.gen_f(depth);
+                let (e, b) = self.bounded((e, b), 1.25);
+                (self.un(Un::Exp, e), (-b).exp(), b.exp())
+            }
+            3 => {
+                let (e, _) = self.gen_f(depth);
+                let s = self.un(Un::Sigmoid, e);
+                (
+                    E::Bin(Bin::Add, Box::new(E::Lit(c)), Box::new(s)),
+                    c,
+                    c + 1.0,
+                )
+            }
+            4 => {
+                let (e, b) = self.gen_f(depth);
+                let a = self.un(Un::Abs, e);
+                (E::Bin(Bin::Add, Box::new(a), Box::new(E::Lit(c))), c, b + c)
+            }
+            5 => {
+                let (e, _) = self.gen_f(depth);
+                let k = self.rng.pick(&[1.25, 1.5, 2.0]);
+                let t = self.un(Un::Tanh, e);
+                (
+                    E::Bin(Bin::Add, Box::new(E::Lit(k)), Box::new(t)),
+                    k - 1.0,
+                    k + 1.0,
+                )
+            }
+            _ => {
+                let (e, b) = self.gen_f(depth);
+                let (e, b) = self.bounded((e, b), 8.0);
+                let st = self.style(&e);
+                let p = E::Powi(st, Box::new(e), 2);
+                (
+                    E::Bin(Bin::Add, Box::new(p), Box::new(E::Lit(c))),
+                    c,
+                    b * b + c,
+                )
+            }
+        }
+    }
+
+    fn gen_f(&mut self, depth: u32) -> (E, f64) {
+        let r = self.gen_f_raw(depth);
+        self.bounded(r, self.cap())
+    }
+
+    fn cap(&self) -> f64 {
+        if self.fl == Fl::F32 { CAP / 4.0 } else { CAP }
+    }
+
+    /// How many times the code being generated runs per call.
+    fn trips(&self) -> f64 {
+        self.frames.iter().map(|f| f.trip as f64).product()
+    }
+
+    fn gen_f_raw(&mut self, depth: u32) -> (E, f64) {
+        self.cost += self.trips();
+        if depth == 0 || self.rng.chance(0.2) {
+            return self.leaf();
+        }
+        let d = depth - 1;
+        let callable = !self.closure && !self.compatible_callees().is_empty();
+        let matrix = self.matrix && !self.closure && !self.mats().is_empty();
+        let k = self.rng.weighted(&[
+            14, // add/sub
+            10, // mul
+            6,  // div
+            3,  // neg
+            4,  // exp
+            4,  // ln
+            3,  // sqrt
+            8,  // sin/cos
+            4,  // tanh
+            3,  // sigmoid
+            3,  // abs
+            3,  // relu
+            4,  // powi
+            4,  // powf
+            5,  // max/min
+            2,  // stop_gradient
+            if depth >= 2 && !self.closure { 3 } else { 0 },
+            if callable { 5 } else { 0 },
+            if matrix { 8 } else { 0 },
+        ]);
+        match k {
+            0 => {
+                let (a, ba) = self.gen_f(d);
+                let (b, bb) = self.gen_f(d);
+                let op = if self.rng.chance(0.6) {
+                    Bin::Add
+                } else {
+                    Bin::Sub
+                };
+                (E::Bin(op, Box::new(a), Box::new(b)), ba + bb)
+            }
+            1 => {
+                let (a, ba) = self.gen_f(d);
+                let (b, bb) = self.gen_f(d);
+                (E::Bin(Bin::Mul, Box::new(a), Box::new(b)), ba * bb)
+            }
+            2 => {
+                self.features.insert("div");
+                let (a, ba) = self.gen_f(d);
+                let (p, lo, _) = self.gen_pos(d);
+                (E::Bin(Bin::Div, Box::new(a), Box::new(p)), ba / lo)
+            }
+            3 => {
+                let (a, ba) = self.gen_f(d);
+                (E::Un(Un::Neg, Style::Method, Box::new(a)), ba)
+            }
+            4 => {
+                self.features.insert("exp");
+                let (a, ba) = self.gen_f(d);
+                let (a, ba) = self.bounded((a, ba), 3.0);
+                (self.un(Un::Exp, a), ba.exp())
+            }
+            5 => {
+                self.features.insert("ln");
+                let (p, lo, hi) = self.gen_pos(d);
+                (self.un(Un::Ln, p), lo.ln().abs().max(hi.ln().abs()))
+            }
+            6 => {
+                self.features.insert("sqrt");
+                let (p, _, hi) = self.gen_pos(d);
+                (self.un(Un::Sqrt, p), hi.sqrt())
+            }
+            7 => {
+                let g = self.gen_f(d);
+                let (a, _) = self.bounded(g, 8.0);
+                let op = if self.rng.chance(0.5) {
+                    Un::Sin
+                } else {
+                    Un::Cos
+                };
+                (self.un(op, a), 1.0)
+            }
+            8 => {
+                let (a, _) = self.gen_f(d);
+                (self.un(Un::Tanh, a), 1.0)
+            }
+            9 => {
+                self.features.insert("sigmoid");
+                let (a, _) = self.gen_f(d);
+                (self.un(Un::Sigmoid, a), 1.0)
+            }
+            10 => {
+                self.features.insert("abs");
+                let (a, ba) = self.gen_f(d);
+                (self.un(Un::Abs, a), ba)
+            }
+            11 => {
+                self.features.insert("relu");
+                let (a, ba) = self.gen_f(d);
+                (self.un(Un::Relu, a), ba)
+            }
+            12 => {
+                self.features.insert("powi");
+                let mut n = self.rng.pick(&[-3, -2, -1, 0, 1, 2, 2, 3, 3, 4]);
+                // See `dynamic`: powers with more than one rounding need a
+                // base that is not a compile-time constant.
+                let input = if matches!(n, -1..=2) {
+                    None
+                } else {
+                    let v = self.some_input();
+                    if v.is_none() {
+                        n = if n < 0 { -1 } else { 2 };
+                    }
+                    v
+                };
+                if n < 0 {
+                    let (mut p, mut lo, _) = self.gen_pos(d);
+                    if let Some(v) = input.filter(|_| !self.dynamic(&p)) {
+                        // (x² + lo) · (1 + v²): positive, at least lo.
+                        let v2 = E::Bin(
+                            Bin::Mul,
+                            Box::new(E::Var(v.name.clone())),
+                            Box::new(E::Var(v.name)),
+                        );
+                        let f = E::Bin(Bin::Add, Box::new(E::Lit(1.0)), Box::new(v2));
+                        p = E::Bin(Bin::Mul, Box::new(p), Box::new(f));
+                        lo = lo.max(0.25);
+                    }
+                    let st = self.style(&p);
+                    (E::Powi(st, Box::new(p), n), lo.powi(n))
+                } else {
+                    let (mut a, mut ba) = self.gen_f(d);
+                    if let Some(v) = input.filter(|_| !self.dynamic(&a)) {
+                        a = E::Bin(Bin::Add, Box::new(a), Box::new(E::Var(v.name)));
+                        ba += v.bound;
+                    }
+                    let cap = if n == 0 {
+                        self.cap()
+                    } else {
+                        self.cap().powf(1.0 / n as f64)
+                    };
+                    let (a, ba) = self.bounded((a, ba), cap);
+                    let st = self.style(&a);
+                    (E::Powi(st, Box::new(a), n), ba.powi(n).max(1.0))
+                }
+            }
+            13 => {
+                self.features.insert("powf");
+                let (mut p, mut lo, mut hi) = self.gen_pos(d);
+                if hi > 16.0 {
+                    let (e, _) = self.gen_f(d);
+                    let s = self.un(Un::Sigmoid, e);
+                    p = E::Bin(Bin::Add, Box::new(E::Lit(0.5)), Box::new(s));
+                    (lo, hi) = (0.5, 1.5);
+                }
+                let (q, bq) = if self.rng.chance(0.5) {
+                    let q = self.rng.pick(&[0.5, 1.5, 2.5, -0.5, 0.75, -1.25, 3.0]);
+                    (E::Lit(q), f64::abs(q))
+                } else {
+                    let g = self.gen_f(d);
+                    self.bounded(g, 1.5)
+                };
+                let st = self.style(&p);
+                let bound = hi.powf(bq).max(lo.powf(-bq));
+                (E::Powf(st, Box::new(p), Box::new(q)), bound)
+            }
+            14 => {
+                let max = self.rng.chance(0.5);
+                self.features.insert(if max { "max" } else { "min" });
+                let (a, ba) = self.gen_f(d);
+                let (b, bb) = self.gen_f(d);
+                let (b, bb) = untie(&a, b, bb);
+                let st = self.style(&a);
+                (E::MaxMin(max, st, Box::new(a), Box::new(b)), ba.max(bb))
+            }
+            15 => {
+                self.features.insert("stop-gradient");
+                let (a, ba) = self.gen_f(d);
+                (E::Stop(self.rng.chance(0.5), Box::new(a)), ba)
+            }
+            16 => self.gen_if_expr(d),
+            17 => self.gen_call(d),
+            _ => {
+                let shapes = self.reach();
+                let shape = self.rng.pick(&shapes.keys().copied().collect::<Vec<_>>());
+                let (m, b) = self.gen_m(shape, d.min(2));
+                if self.rng.chance(0.7) {
+                    self.features.insert("matrix-sum");
+                    (E::Sum(Box::new(m)), b * (shape.r * shape.c) as f64)
+                } else {
+                    self.features.insert("matrix-max");
+                    (E::MaxEl(Box::new(m)), b)
+                }
+            }
+        }
+    }
+
+    fn gen_if_expr(&mut self, d: u32) -> (E, f64) {
+        self.features.insert("if-expr");
+        let c = self.gen_cond(1);
+        let (t, bt) = self.gen_value_block(d);
+        let (f, bf) = if self.rng.chance(0.25) {
+            self.features.insert("else-if");
+            let (e, b) = self.gen_if_expr(d);
+            (
+                Blk {
+                    stmts: Vec::new(),
+                    tail: e,
+                },
+                b,
+            )
+        } else {
+            self.gen_value_block(d)
+        };
+        (E::If(Box::new(c), Box::new(t), Box::new(f)), bt.max(bf))
+    }
+
+    fn gen_value_block(&mut self, d: u32) -> (Blk, f64) {
+        self.scopes.push(Vec::new());
+        let mut stmts = Vec::new();
+        if self.rng.chance(0.3) {
+            self.gen_let(d, &mut stmts);
+        }
+        let (tail, b) = self.gen_f(d);
+        self.scopes.pop();
+        (Blk { stmts, tail }, b)
+    }
+
+    fn compatible_callees(&self) -> Vec<usize> {
+        let mats = self.mats();
+        self.callees
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.fl == self.fl)
+            .filter(|(_, s)| self.cost + self.trips() * s.cost <= MAX_COST)
+            .filter(|(_, s)| {
+                s.params.iter().all(|p| match p {
+                    Param::Slice(..) => self.has_slice,
+                    Param::Mat(_, shape, by_ref) => mats.iter().any(|v| {
+                        let owned_param = v.param && matches!(v.kind, VK::M(_, true));
+                        matches!(v.kind, VK::M(s, _) if s == *shape)
+                            && v.bound <= 1.5
+                            && !(WORKAROUND_OWNED_PARAM_BY_REF && *by_ref && owned_param)
+                    }),
+                    _ => true,
+                })
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    fn gen_call(&mut self, d: u32) -> (E, f64) {
+        let options = self.compatible_callees();
+        // Prefer recent functions: they are the larger ones.
+        let i = options[options.len() - 1 - self.rng.below(options.len().min(40))];
+        let sig = self.callees[i].clone();
+        let mut args = Vec::new();
+        for p in &sig.params {
+            args.push(match p {
+                Param::Scalar(_) => {
+                    // A constant argument would make the callee's inputs
+                    // compile-time constants once inlined (see `dynamic`).
+                    let (mut e, mut b) = self.gen_f(d);
+                    if !self.dynamic(&e) {
+                        let Some(v) = self.some_input() else {
+                            return self.leaf();
+                        };
+                        e = E::Bin(Bin::Add, Box::new(e), Box::new(E::Var(v.name)));
+                        b += v.bound;
+                    }
+                    Arg::F(self.bounded((e, b), 2.0).0)
+                }
+                Param::Slice(..) => Arg::Slice("xs".into()),
+                Param::Const(_) => Arg::Const(self.rng.pick(&[0.5, -1.5, 1.25, 2.0, -0.25])),
+                Param::N(_, n) => Arg::Int(self.rng.range(1, *n)),
+                Param::Mat(_, shape, by_ref) => {
+                    let vars: Vec<Var> = self
+                        .mats()
+                        .into_iter()
+                        .filter(|v| matches!(v.kind, VK::M(s, _) if s == *shape) && v.bound <= 1.5)
+                        .filter(|v| {
+                            let owned_param = v.param && matches!(v.kind, VK::M(_, true));
+                            !(WORKAROUND_OWNED_PARAM_BY_REF && *by_ref && owned_param)
+                        })
+                        .collect();
+                    if vars.is_empty() {
+                        return self.leaf();
+                    }
+                    let v = self.rng.pick(&vars);
+                    let VK::M(_, owned) = v.kind else {
+                        unreachable!()
+                    };
+                    Arg::Mat(v.name, !owned, !by_ref)
+                }
+            });
+        }
+        self.used.insert(sig.index);
+        self.features.insert("call");
+        self.cost += self.trips() * sig.cost;
+        // The callee's bound holds for arguments of magnitude <= 2; matrix
+        // arguments here may be larger, so squash the result.
+        let call = E::Call(sig.name.clone(), args);
+        if sig.matrix {
+            let op = self.squash_op();
+            (self.un(op, call), 1.0)
+        } else {
+            (call, sig.bound)
+        }
+    }
+
+    // ---- conditions ----
+
+    fn gen_cond(&mut self, depth: u32) -> C {
+        let ints = self.int_vars();
+        let consts: Vec<Var> = self
+            .floats()
+            .into_iter()
+            .filter(|v| v.param && v.name.starts_with('k'))
+            .collect();
+        match self.rng.weighted(&[
+            8,
+            if ints.is_empty() { 0 } else { 3 },
+            if depth > 0 { 2 } else { 0 },
+            if depth > 0 { 1 } else { 0 },
+            if consts.is_empty() { 0 } else { 2 },
+        ]) {
+            0 => {
+                let (a, _) = self.gen_f(1);
+                let b = if self.rng.chance(0.5) {
+                    E::Lit(self.literal())
+                } else {
+                    self.gen_f(1).0
+                };
+                let op = self.rng.pick(&[Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge]);
+                let (b, _) = untie(&a, b, 0.0);
+                C::F(op, a, b)
+            }
+            1 => {
+                self.features.insert("int-condition");
+                let v = I::Var(self.rng.pick(&ints).name);
+                match self.rng.below(3) {
+                    0 => C::I(Cmp::Eq, I::Rem(Box::new(v), Box::new(I::Lit(2))), I::Lit(0)),
+                    1 => C::I(
+                        self.rng.pick(&[Cmp::Lt, Cmp::Ge, Cmp::Ne]),
+                        v,
+                        I::Lit(self.rng.range(1, 2)),
+                    ),
+                    _ => C::I(Cmp::Gt, I::Add(Box::new(v), Box::new(I::Lit(1))), I::Lit(2)),
+                }
+            }
+            2 => {
+                self.features.insert("and-or");
+                let a = self.gen_cond(0);
+                let b = self.gen_cond(0);
+                if self.rng.chance(0.5) {
+                    C::And(Box::new(a), Box::new(b))
+                } else {
+                    C::Or(Box::new(a), Box::new(b))
+                }
+            }
+            3 => {
+                self.features.insert("not");
+                C::Not(Box::new(self.gen_cond(0)))
+            }
+            _ => {
+                self.features.insert("constant-condition");
+                let k = self.rng.pick(&consts);
+                C::F(
+                    self.rng.pick(&[Cmp::Lt, Cmp::Gt]),
+                    E::Var(k.name),
+                    E::Lit(self.rng.pick(&[0.0, 0.5, -0.5])),
+                )
+            }
+        }
+    }
+
+    // ---- statements ----
+
+    fn gen_let(&mut self, d: u32, out: &mut Vec<S>) {
+        let (e, b) = self.gen_f(d);
+        let mutable = self.rng.chance(0.35);
+        let floats = self.floats();
+        let name = if !floats.is_empty() && self.rng.chance(0.2) {
+            self.features.insert("shadowing");
+            self.rng.pick(&floats).name
+        } else {
+            self.new_local()
+        };
+        let typed = ambiguous(&e) || self.rng.chance(0.15);
+        if mutable {
+            self.features.insert("let-mut");
+        }
+        let t = self.taints_let(&e);
+        let dynamic = self.dynamic(&e);
+        self.declare(&name, VK::F, mutable, b);
+        self.set_taint(&name, t);
+        let v = self.scopes.last_mut().expect("a scope");
+        v.last_mut().expect("declared").dynamic = dynamic;
+        out.push(S::Let {
+            name,
+            mutable,
+            typed,
+            init: e,
+        });
+    }
+
+    /// An assignment to `target`, one of the forms whose effect on the
+    /// bound is known.
+    fn gen_assign(&mut self, target: &Var, out: &mut Vec<S>) {
+        let name = target.name.clone();
+        let var = || Box::new(E::Var(target.name.clone()));
+        let (s, tr) = match self.rng.below(9) {
+            0 => {
+                self.features.insert("assign");
+                let (mut e, b) = self.gen_f(2);
+                if WORKAROUND_LITERAL_ASSIGN && ambiguous(&e) {
+                    e = E::Bin(Bin::Add, Box::new(e), Box::new(E::Cast(I::Lit(0))));
+                }
+                (S::Assign(name, e), Tr::Set(b))
+            }
+            1 | 2 => {
+                self.features.insert("compound-add");
+                let (e, b) = self.gen_f(2);
+                let op = if self.rng.chance(0.6) {
+                    Bin::Add
+                } else {
+                    Bin::Sub
+                };
+                (S::Compound(name, op, e), Tr::Add(b))
+            }
+            3 => {
+                self.features.insert("compound-mul");
+                let g = self.gen_f(2);
+                let (e, b) = self.bounded(g, 1.25);
+                (S::Compound(name, Bin::Mul, e), Tr::Scale(b))
+            }
+            4 => {
+                self.features.insert("compound-div");
+                let (e, _) = self.gen_f(1);
+                let c = self.rng.pick(&[1.0, 1.5, 2.0]);
+                let sq = E::Bin(Bin::Mul, Box::new(e.clone()), Box::new(e));
+                let p = E::Bin(Bin::Add, Box::new(E::Lit(c)), Box::new(sq));
+                (S::Compound(name, Bin::Div, p), Tr::Scale(1.0 / c))
+            }
+            5 => {
+                let (e, b) = self.gen_f(2);
+                let k = self.rng.pick(&[0.5, -0.5, 0.25, 0.75]);
+                let scaled = E::Bin(Bin::Mul, var(), Box::new(E::Lit(k)));
+                (
+                    S::Assign(name, E::Bin(Bin::Add, Box::new(scaled), Box::new(e))),
+                    Tr::Affine(f64::abs(k), b),
+                )
+            }
+            6 => {
+                let op = if self.rng.chance(0.5) {
+                    Bin::Add
+                } else {
+                    Bin::Mul
+                };
+                // A factor of at most 1 keeps `v = (v * e).cos()` from
+                // being an expanding map (whose derivative would grow like
+                // |e|^iterations).
+                let g = self.gen_f(2);
+                let (e, _) = self.bounded(g, if op == Bin::Mul { 1.0 } else { self.cap() });
+                let inner = E::Bin(op, var(), Box::new(e));
+                let sq = self.squash_op();
+                (S::Assign(name, self.un(sq, inner)), Tr::Set(1.0))
+            }
+            7 => {
+                let (e, b) = self.gen_f(2);
+                let max = self.rng.chance(0.5);
+                self.features.insert(if max { "max" } else { "min" });
+                let st = self.style(&E::Var(target.name.clone()));
+                (
+                    S::Assign(name, E::MaxMin(max, st, var(), Box::new(e))),
+                    Tr::Max(b),
+                )
+            }
+            _ => {
+                self.features.insert("compound-add");
+                let (e, b) = self.gen_f(1);
+                (S::Compound(name, Bin::Add, e), Tr::Add(b))
+            }
+        };
+        let t = match &s {
+            S::Assign(_, e) | S::Compound(_, _, e) => self.taint(e),
+            _ => false,
+        };
+        self.set_taint(&target.name, t);
+        self.transfer(target.uid, tr);
+        out.push(s);
+    }
+
+    /// A mutable float variable to accumulate into: an existing one, or a
+    /// fresh `let mut`.
+    fn accumulator(&mut self, out: &mut Vec<S>) -> Var {
+        let muts: Vec<Var> = self.floats().into_iter().filter(|v| v.mutable).collect();
+        if !muts.is_empty() && self.rng.chance(0.5) {
+            return self.rng.pick(&muts);
+        }
+        let name = self.new_local();
+        let (init, b) = if self.rng.chance(0.5) {
+            let v = self.rng.pick(&[0.0, 1.0, 0.5]);
+            (E::Lit(v), v)
+        } else {
+            self.gen_f(2)
+        };
+        let typed = ambiguous(&init) || self.rng.chance(0.2);
+        let t = self.taints_let(&init);
+        self.declare(&name, VK::F, true, b);
+        self.set_taint(&name, t);
+        let name_copy = name.clone();
+        out.push(S::Let {
+            name,
+            mutable: true,
+            typed,
+            init,
+        });
+        self.features.insert("let-mut");
+        self.floats()
+            .into_iter()
+            .find(|v| v.name == name_copy)
+            .expect("just declared")
+    }
+
+    fn gen_stmts(&mut self, n: usize, depth: u32, out: &mut Vec<S>) {
+        for _ in 0..n {
+            if self.budget <= 0 {
+                break;
+            }
+            self.gen_stmt(depth, out);
+        }
+    }
+
+    fn gen_stmt(&mut self, depth: u32, out: &mut Vec<S>) {
+        self.budget -= 1;
+        let muts: Vec<Var> = self.floats().into_iter().filter(|v| v.mutable).collect();
+        let nested = depth > 0 && self.budget > 0;
+        let square = self.matrix && self.reach().keys().any(|s| s.r == s.c && !s.vec);
+        let k = self.rng.weighted(&[
+            8,
+            if muts.is_empty() { 0 } else { 6 },
+            if nested { 3 } else { 0 },
+            if nested && self.frames.len() < 2 {
+                4
+            } else {
+                0
+            },
+            if nested && self.frames.len() < 2 {
+                2
+            } else {
+                0
+            },
+            if self.matrix { 5 } else { 0 },
+            if self.matrix && square && nested && self.frames.is_empty() {
+                2
+            } else {
+                0
+            },
+        ]);
+        match k {
+            0 => self.gen_let(2, out),
+            1 => {
+                let t = self.rng.pick(&muts);
+                self.gen_assign(&t, out);
+            }
+            2 => self.gen_if_stmt(depth - 1, out),
+            3 => self.gen_for(depth - 1, out),
+            4 => self.gen_while(depth - 1, out),
+            5 => self.gen_let_m(out),
+            _ => self.gen_matrix_loop(out),
+        }
+    }
+
+    fn branch(&mut self, n: usize, depth: u32) -> Vec<S> {
+        self.scopes.push(Vec::new());
+        let mut body = Vec::new();
+        // Each branch does something to an outer variable most of the time.
+        let muts: Vec<Var> = self.floats().into_iter().filter(|v| v.mutable).collect();
+        if !muts.is_empty() && self.rng.chance(0.7) {
+            let t = self.rng.pick(&muts);
+            self.gen_assign(&t, &mut body);
+        }
+        self.gen_stmts(n, depth, &mut body);
+        if body.is_empty() {
+            self.gen_let(1, &mut body);
+        }
+        self.scopes.pop();
+        body
+    }
+
+    fn gen_if_stmt(&mut self, depth: u32, out: &mut Vec<S>) {
+        self.features.insert("if");
+        let c = self.gen_cond(1);
+        if let Some(f) = self.frames.last_mut() {
+            f.branch += 1;
+        }
+        let before = self.bounds();
+        let n = self.rng.below(2);
+        let t = self.branch(n, depth);
+        let after_then = self.bounds();
+        self.set_bounds(&before);
+        let f = if self.rng.chance(0.6) {
+            if self.rng.chance(0.2) {
+                self.features.insert("else-if");
+                let mut inner = Vec::new();
+                self.gen_if_stmt(depth, &mut inner);
+                Some(inner)
+            } else {
+                let n = self.rng.below(2);
+                Some(self.branch(n, depth))
+            }
+        } else {
+            None
+        };
+        let after_else = self.bounds();
+        let merged: BTreeMap<usize, f64> = after_else
+            .iter()
+            .map(|(&k, &v)| (k, v.max(after_then.get(&k).copied().unwrap_or(v))))
+            .collect();
+        self.set_bounds(&merged);
+        if let Some(f) = self.frames.last_mut() {
+            f.branch -= 1;
+        }
+        out.push(S::If(c, t, f));
+    }
+
+    fn begin_loop(&mut self, trip: u64) {
+        self.frames.push(Frame {
+            trip,
+            branch: 0,
+            transfers: Vec::new(),
+        });
+    }
+
+    fn end_loop(&mut self) {
+        let frame = self.frames.pop().expect("a loop frame");
+        let mut per_var: BTreeMap<usize, Vec<Tr>> = BTreeMap::new();
+        for (uid, tr) in frame.transfers {
+            per_var.entry(uid).or_default().push(tr);
+        }
+        for (uid, trs) in per_var {
+            self.transfer(uid, Tr::Repeat(frame.trip, trs));
+        }
+    }
+
+    /// The body of a loop: an update of `acc`, plus a few statements.
+    fn loop_body(&mut self, acc: &Var, depth: u32) -> Vec<S> {
+        let mut body = Vec::new();
+        let n = self.rng.below(3);
+        let first = self.rng.chance(0.5);
+        if first {
+            self.gen_assign(acc, &mut body);
+        }
+        self.gen_stmts(n, depth, &mut body);
+        if !first || self.rng.chance(0.3) {
+            // `acc` may have been shadowed by a `let` in the body; look it
+            // up by uid.
+            let acc = self
+                .scopes
+                .iter()
+                .flatten()
+                .find(|v| v.uid == acc.uid)
+                .cloned()
+                .expect("the accumulator");
+            if self.floats().iter().any(|v| v.uid == acc.uid) {
+                self.gen_assign(&acc, &mut body);
+            }
+        }
+        body
+    }
+
+    fn gen_for(&mut self, depth: u32, out: &mut Vec<S>) {
+        self.features.insert("for");
+        if !self.frames.is_empty() {
+            self.features.insert("nested-loop");
+        }
+        let acc = self.accumulator(out);
+        let ints = self.int_vars();
+        let n_param = ints.iter().find(|v| v.name == "n").cloned();
+        let outer = ints.iter().find(|v| v.name.starts_with('i')).cloned();
+        let k = self.rng.weighted(&[
+            4,
+            2,
+            if self.has_slice { 4 } else { 0 },
+            if self.has_slice { 1 } else { 0 },
+            if n_param.is_some() { 2 } else { 0 },
+            if outer.is_some() { 2 } else { 0 },
+        ]);
+        let len = || I::Len("xs".into());
+        let (lo, hi, incl, trip, max, below_len) = match k {
+            0 => {
+                let n = self.rng.range(2, 4);
+                (I::Lit(0), I::Lit(n), false, n as u64, n - 1, false)
+            }
+            1 => {
+                let n = self.rng.range(1, 3);
+                (I::Lit(1), I::Lit(n), true, n as u64, n, false)
+            }
+            2 => (I::Lit(0), len(), false, 4, 3, true),
+            3 => (I::Lit(1), len(), false, 3, 3, true),
+            4 => {
+                self.features.insert("int-argument");
+                let VK::I { max, .. } = n_param.as_ref().expect("n").kind else {
+                    unreachable!()
+                };
+                (I::Lit(0), I::Var("n".into()), false, max as u64, max, false)
+            }
+            _ => {
+                self.features.insert("triangular-loop");
+                let o = outer.expect("an outer index");
+                (I::Var(o.name), I::Lit(4), false, 4, 3, false)
+            }
+        };
+        let rev = self.rng.chance(0.3);
+        if rev {
+            self.features.insert("rev");
+        }
+        if incl {
+            self.features.insert("inclusive-range");
+        }
+        let var = if self.rng.chance(0.85) {
+            self.ints += 1;
+            Some(format!("i{}", self.ints - 1))
+        } else {
+            None
+        };
+        self.begin_loop(trip);
+        self.scopes.push(Vec::new());
+        if let Some(v) = &var {
+            self.declare(v, VK::I { below_len, max }, false, 0.0);
+        }
+        let body = self.loop_body(&acc, depth);
+        self.scopes.pop();
+        self.end_loop();
+        out.push(S::For {
+            var,
+            lo,
+            hi,
+            incl,
+            rev,
+            body,
+        });
+    }
+
+    fn gen_while(&mut self, depth: u32, out: &mut Vec<S>) {
+        self.features.insert("while");
+        let acc = self.accumulator(out);
+        self.ints += 1;
+        let counter = format!("c{}", self.ints - 1);
+        out.push(S::LetI(counter.clone()));
+        let (limit, trip) = if self.has_slice && self.rng.chance(0.3) {
+            (I::Len("xs".into()), 4)
+        } else {
+            let n = self.rng.range(2, 4);
+            (I::Lit(n), n as u64)
+        };
+        self.declare(
+            &counter,
+            VK::I {
+                below_len: false,
+                max: trip as i64,
+            },
+            true,
+            0.0,
+        );
+        self.begin_loop(trip);
+        let guard = C::I(Cmp::Lt, I::Var(counter.clone()), limit);
+        let cond = if self.rng.chance(0.5) {
+            self.features.insert("while-float-condition");
+            let c = self.gen_cond(0);
+            C::And(Box::new(guard), Box::new(c))
+        } else {
+            guard
+        };
+        self.scopes.push(Vec::new());
+        let mut body = self.loop_body(&acc, depth);
+        body.push(S::IncI(counter));
+        self.scopes.pop();
+        self.end_loop();
+        out.push(S::While(cond, body));
+    }
+
+    // ---- matrices ----
+
+    /// Shapes that can be built, with how many products deep.
+    fn reach(&self) -> BTreeMap<Shape, u32> {
+        let mut reach = BTreeMap::new();
+        for v in self.mats() {
+            let VK::M(s, _) = v.kind else { unreachable!() };
+            reach.insert(s, 0);
+            if let Some(t) = s.t() {
+                reach.entry(t).or_insert(0);
+            }
+        }
+        for level in 1..=2 {
+            let known: Vec<Shape> = reach.keys().copied().collect();
+            for &a in &known {
+                for &b in &known {
+                    if a.vec || a.c != b.r {
+                        continue;
+                    }
+                    let s = Shape {
+                        r: a.r,
+                        c: b.c,
+                        vec: b.vec,
+                    };
+                    reach.entry(s).or_insert(level);
+                }
+            }
+        }
+        reach
+    }
+
+    fn gen_m(&mut self, target: Shape, depth: u32) -> (M, f64) {
+        self.cost += self.trips() * (target.r * target.c * 3) as f64;
+        let reach = self.reach();
+        let level = reach[&target];
+        let leaves: Vec<Var> = self
+            .mats()
+            .into_iter()
+            .filter(|v| matches!(v.kind, VK::M(s, _) if s == target))
+            .collect();
+        let transposable: Vec<Var> = self
+            .mats()
+            .into_iter()
+            .filter(|v| matches!(v.kind, VK::M(s, _) if s.t() == Some(target)))
+            .collect();
+        let products: Vec<(Shape, Shape)> = reach
+            .iter()
+            .filter(|(a, la)| !a.vec && a.r == target.r && (level == 0 || **la < level))
+            .filter_map(|(&a, _)| {
+                let b = Shape {
+                    r: a.c,
+                    c: target.c,
+                    vec: target.vec,
+                };
+                let lb = *reach.get(&b)?;
+                (level == 0 || lb < level).then_some((a, b))
+            })
+            .collect();
+        let can_leaf = !leaves.is_empty();
+        let can_t = !transposable.is_empty();
+        let can_mul = !products.is_empty() && (level > 0 || depth > 0);
+        let deeper = depth > 0;
+        let k = self.rng.weighted(&[
+            if can_leaf { 6 } else { 0 },
+            if can_t { 3 } else { 0 },
+            if can_mul { 6 } else { 0 },
+            if deeper { 4 } else { 0 }, // add/sub
+            if deeper { 2 } else { 0 }, // component_mul
+            if deeper { 1 } else { 0 }, // component_div
+            if deeper { 3 } else { 0 }, // scale
+            if deeper { 3 } else { 0 }, // map
+            if deeper { 2 } else { 0 }, // relu/sigmoid/neg
+        ]);
+        let d = depth.saturating_sub(1);
+        let leaf = |v: Var| {
+            let VK::M(_, owned) = v.kind else {
+                unreachable!()
+            };
+            (M::Var(v.name, owned), v.bound)
+        };
+        let r = match k {
+            0 => leaf(self.rng.pick(&leaves)),
+            1 => {
+                self.features.insert("transpose");
+                let (m, b) = leaf(self.rng.pick(&transposable));
+                (M::T(Box::new(m)), b)
+            }
+            2 => {
+                self.features.insert("matmul");
+                let (a, b) = self.rng.pick(&products);
+                let (ma, ba) = self.gen_m(a, d);
+                let (mb, bb) = self.gen_m(b, d);
+                (M::MatMul(Box::new(ma), Box::new(mb)), a.c as f64 * ba * bb)
+            }
+            3 => {
+                let (a, ba) = self.gen_m(target, d);
+                let (b, bb) = self.gen_m(target, d);
+                if self.rng.chance(0.6) {
+                    (M::Add(Box::new(a), Box::new(b)), ba + bb)
+                } else {
+                    (M::Sub(Box::new(a), Box::new(b)), ba + bb)
+                }
+            }
+            4 => {
+                self.features.insert("component-mul");
+                let (a, ba) = self.gen_m(target, d);
+                let (b, bb) = self.gen_m(target, d);
+                (M::CMul(Box::new(a), Box::new(b)), ba * bb)
+            }
+            5 => {
+                self.features.insert("component-div");
+                let (a, ba) = self.gen_m(target, d);
+                let (b, _) = self.gen_m(target, d);
+                let c = self.rng.pick(&[0.5, 1.0]);
+                self.maps += 1;
+                let helper = format!("mirror_{}_map{}", self.name, self.maps);
+                let body = E::Bin(
+                    Bin::Add,
+                    Box::new(E::Lit(c)),
+                    Box::new(E::Bin(
+                        Bin::Mul,
+                        Box::new(E::Var("t".into())),
+                        Box::new(E::Var("t".into())),
+                    )),
+                );
+                self.helpers.push((helper.clone(), body.clone()));
+                let pos = M::MapClos(Box::new(b), helper, body);
+                (M::CDiv(Box::new(a), Box::new(pos)), ba / c)
+            }
+            6 => {
+                self.features.insert("scale");
+                let (a, ba) = self.gen_m(target, d);
+                let (mut s, mut bs) = self.gen_f(1);
+                if WORKAROUND_UNKNOWN_SCALAR && self.taint(&s) {
+                    (s, bs) = (E::Lit(1.5), 1.5);
+                }
+                let s = if ambiguous(&s) {
+                    // `0.5 * m` would leave the scalar's type to inference.
+                    E::Bin(Bin::Mul, Box::new(s), Box::new(E::Cast(I::Lit(1))))
+                } else {
+                    s
+                };
+                match self.rng.below(3) {
+                    0 => (M::ScaleL(s, Box::new(a)), ba * bs),
+                    1 => (M::ScaleR(Box::new(a), s), ba * bs),
+                    _ => {
+                        let (mut p, mut lo, _) = self.gen_pos(0);
+                        if WORKAROUND_UNKNOWN_SCALAR && self.taint(&p) {
+                            (p, lo) = (E::Lit(2.0), 2.0);
+                        }
+                        let p = if ambiguous(&p) {
+                            E::Bin(Bin::Add, Box::new(p), Box::new(E::Cast(I::Lit(0))))
+                        } else {
+                            p
+                        };
+                        (M::DivS(Box::new(a), p), ba / lo)
+                    }
+                }
+            }
+            7 => {
+                self.features.insert("map");
+                let (a, ba) = self.gen_m(target, d);
+                if self.rng.chance(0.3) {
+                    let op = if ba <= 3.0 {
+                        self.rng
+                            .pick(&[Un::Exp, Un::Sin, Un::Cos, Un::Tanh, Un::Abs])
+                    } else {
+                        self.rng.pick(&[Un::Sin, Un::Cos, Un::Tanh])
+                    };
+                    let b = if op == Un::Exp {
+                        ba.exp()
+                    } else if op == Un::Abs {
+                        ba
+                    } else {
+                        1.0
+                    };
+                    (M::MapPath(Box::new(a), op), b)
+                } else {
+                    let (body, b) = self.gen_closure(ba);
+                    self.maps += 1;
+                    let helper = format!("mirror_{}_map{}", self.name, self.maps);
+                    self.helpers.push((helper.clone(), body.clone()));
+                    (M::MapClos(Box::new(a), helper, body), b)
+                }
+            }
+            _ => {
+                let (a, ba) = self.gen_m(target, d);
+                match self.rng.below(3) {
+                    0 => {
+                        self.features.insert("matrix-relu");
+                        (M::Relu(Box::new(a)), ba)
+                    }
+                    1 => {
+                        self.features.insert("matrix-sigmoid");
+                        (M::Sigmoid(Box::new(a)), 1.0)
+                    }
+                    _ => (M::Neg(Box::new(a)), ba),
+                }
+            }
+        };
+        self.bounded_m(r, self.cap())
+    }
+
+    fn bounded_m(&mut self, (m, b): (M, f64), cap: f64) -> (M, f64) {
+        if b <= cap {
+            (m, b)
+        } else {
+            // Not `sin`/`cos` of large values: see `squash_op_for`.
+            let op = Un::Tanh;
+            (M::MapPath(Box::new(m), op), 1.0)
+        }
+    }
+
+    /// The body of `m.map(|t| ...)`: scalar code over `t` alone.
+    fn gen_closure(&mut self, elem_bound: f64) -> (E, f64) {
+        let scopes = std::mem::take(&mut self.scopes);
+        let frames = std::mem::take(&mut self.frames);
+        self.closure = true;
+        self.scopes.push(Vec::new());
+        self.declare("t", VK::F, false, elem_bound);
+        self.scopes[0][0].dynamic = true;
+        let (mut e, mut b) = self.gen_f(2);
+        if !mentions(&e, "t") {
+            e = E::Bin(Bin::Add, Box::new(E::Var("t".into())), Box::new(e));
+            b += elem_bound;
+        }
+        let (e, b) = self.bounded((e, b), self.cap());
+        self.closure = false;
+        self.scopes = scopes;
+        self.frames = frames;
+        (e, b)
+    }
+
+    fn gen_let_m(&mut self, out: &mut Vec<S>) {
+        let shapes: Vec<Shape> = self.reach().keys().copied().collect();
+        let target = self.rng.pick(&shapes);
+        let (m, b) = self.gen_m(target, 2);
+        let name = self.new_local();
+        self.declare(&name, VK::M(target, true), false, b);
+        self.features.insert("matrix-let");
+        out.push(S::LetM {
+            name,
+            mutable: false,
+            init: m,
+        });
+    }
+
+    /// `let mut h = ..; for _ in 0..T { h = (.. h ..).map(squash); }`: a
+    /// matrix carried through a loop. Every assignment to `h` is squashed,
+    /// so `h`'s bound is max(initial, 1) throughout.
+    fn gen_matrix_loop(&mut self, out: &mut Vec<S>) {
+        self.features.insert("matrix-loop");
+        let squares: Vec<Shape> = self
+            .reach()
+            .keys()
+            .copied()
+            .filter(|s| s.r == s.c && !s.vec)
+            .collect();
+        let sq = self.rng.pick(&squares);
+        let (init, b) = self.gen_m(sq, 1);
+        let name = self.new_local();
+        self.declare(&name, VK::M(sq, true), true, b.max(1.0));
+        out.push(S::LetM {
+            name: name.clone(),
+            mutable: true,
+            init,
+        });
+        let acc = self.accumulator(out);
+        let trip = self.rng.range(2, 3);
+        self.begin_loop(trip as u64);
+        self.scopes.push(Vec::new());
+        let (m, b) = self.gen_m(sq, 2);
+        let op = if b <= 4.0 {
+            self.rng.pick(&[Un::Tanh, Un::Sin])
+        } else {
+            Un::Tanh
+        };
+        let mut body = vec![S::AssignM(name, M::MapPath(Box::new(m), op))];
+        if self.rng.chance(0.7) {
+            self.gen_assign(&acc, &mut body);
+        }
+        self.scopes.pop();
+        self.end_loop();
+        out.push(S::For {
+            var: None,
+            lo: I::Lit(0),
+            hi: I::Lit(trip),
+            incl: false,
+            rev: false,
+            body,
+        });
+    }
+
+    // ---- the tail ----
+
+    fn gen_tail(&mut self) -> (E, f64) {
+        let (mut e, mut b) = self.gen_f(3);
+        // Feed most top-level locals into the result, so their adjoints
+        // matter.
+        let locals: Vec<Var> = self
+            .floats()
+            .into_iter()
+            .filter(|v| !v.param && self.rng.chance(0.7))
+            .collect();
+        for v in locals {
+            let (x, bx) = self.bounded((E::Var(v.name.clone()), v.bound), self.cap());
+            let op = if self.rng.chance(0.7) {
+                Bin::Add
+            } else {
+                Bin::Sub
+            };
+            e = E::Bin(op, Box::new(e), Box::new(x));
+            b += bx;
+        }
+        (e, b)
+    }
+}
+
+/// The variables `e` reads, split into those read inside a
+/// `stop_gradient` and those read outside one.
+fn reads(e: &E, stopped: bool, inside: &mut BTreeSet<String>, outside: &mut BTreeSet<String>) {
+    let mut go = |x: &E, st: bool| reads(x, st, inside, outside);
+    match e {
+        E::Var(n) => {
+            if stopped {
+                inside.insert(n.clone());
+            } else {
+                outside.insert(n.clone());
+            }
+        }
+        E::Stop(_, x) => go(x, true),
+        E::Un(_, _, x) | E::Powi(_, x, _) => go(x, stopped),
+        E::Bin(_, x, y) | E::Powf(_, x, y) | E::MaxMin(_, _, x, y) => {
+            go(x, stopped);
+            go(y, stopped);
+        }
+        E::If(_, t, f) => {
+            go(&t.tail, stopped);
+            go(&f.tail, stopped);
+        }
+        E::Call(_, args) => {
+            for a in args {
+                if let Arg::F(x) = a {
+                    go(x, stopped);
+                }
+            }
+        }
+        E::Lit(_) | E::Idx(..) | E::Cast(_) | E::Sum(_) | E::MaxEl(_) => {}
+    }
+}
+
+/// `b`, or `b + 0.5` when `a` and `b` read a variable one inside a
+/// `stop_gradient` and the other outside: `stop_gradient(v).min(v.abs())`
+/// is a tie at every point, which finite differences (with the stopped copy
+/// frozen) always straddle.
+fn untie(a: &E, b: E, bb: f64) -> (E, f64) {
+    let (mut a_in, mut a_out, mut b_in, mut b_out) = Default::default();
+    reads(a, false, &mut a_in, &mut a_out);
+    reads(&b, false, &mut b_in, &mut b_out);
+    let shared = |x: &BTreeSet<String>, y: &BTreeSet<String>| x.intersection(y).next().is_some();
+    if shared(&a_in, &b_out) || shared(&b_in, &a_out) {
+        (
+            E::Bin(Bin::Add, Box::new(b), Box::new(E::Lit(0.5))),
+            bb + 0.5,
+        )
+    } else {
+        (b, bb)
+    }
+}
+
+/// Whether the macro sees `e` as a constant (no variable in it).
+fn constant(e: &E) -> bool {
+    match e {
+        E::Lit(_) => true,
+        E::Cast(i) => !matches!(i, I::Var(_)),
+        E::Un(_, _, x) | E::Powi(_, x, _) => constant(x),
+        E::Bin(_, a, b) | E::Powf(_, a, b) | E::MaxMin(_, _, a, b) => constant(a) && constant(b),
+        _ => false,
+    }
+}
+
+fn mirror_param_ty(p: &Param) -> String {
+    match p {
+        Param::Scalar(n) | Param::Const(n) => format!("{n}: V"),
+        Param::Slice(n, _) => format!("{n}: &[V]"),
+        Param::N(n, _) => format!("{n}: usize"),
+        Param::Mat(n, ..) => format!("{n}: &Mat"),
+    }
+}
+
+/// Everything written for one generated function.
+struct Program {
+    sig: Sig,
+    source: String,
+    code: String,
+    features: Vec<&'static str>,
+}
+
+fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig]) -> Program {
+    let name = format!("f{index}");
+    let upper = name.to_uppercase();
+    let kind = rng.weighted(&[60, 12, if index >= 5 { 28 } else { 0 }]);
+    let fl = if kind == 1 { Fl::F32 } else { Fl::F64 };
+    let matrix = kind == 2;
+    let ty = fl.ty();
+
+    // Parameters.
+    let mut params = Vec::new();
+    let n_scalars = if matrix {
+        rng.range(0, 1)
+    } else {
+        rng.range(1, 3)
+    };
+    for i in 0..n_scalars {
+        params.push(Param::Scalar(format!("a{i}")));
+    }
+    if matrix {
+        let by_ref = |rng: &mut Rng| rng.chance(0.7);
+        let r = rng.range(1, 3) as usize;
+        let c = rng.range(2, 3) as usize;
+        let s0 = Shape { r, c, vec: false };
+        params.push(Param::Mat("m0".into(), s0, by_ref(rng)));
+        let s1 = if rng.chance(0.7) {
+            s0.t().expect("a matrix")
+        } else {
+            s0
+        };
+        if rng.chance(0.85) {
+            params.push(Param::Mat("m1".into(), s1, by_ref(rng)));
+        }
+        if rng.chance(0.4) {
+            let n = if rng.chance(0.5) { c } else { r };
+            params.push(Param::Mat(
+                "u0".into(),
+                Shape {
+                    r: n,
+                    c: 1,
+                    vec: true,
+                },
+                by_ref(rng),
+            ));
+        }
+    } else if rng.chance(0.35) {
+        params.push(Param::Slice("xs".into(), rng.range(2, 4) as usize));
+    }
+    if rng.chance(0.2) {
+        params.push(Param::Const("k0".into()));
+    }
+    if !matrix && rng.chance(0.15) {
+        params.push(Param::N("n".into(), rng.range(1, 3)));
+    }
+    // Shuffle (Fisher–Yates) so constant arguments sit anywhere.
+    for i in (1..params.len()).rev() {
+        let j = rng.below(i + 1);
+        params.swap(i, j);
+    }
+
+    let callees: Vec<Sig> = prev
+        .iter()
+        .filter(|s| s.fl == fl && (matrix || !s.matrix))
+        .cloned()
+        .collect();
+    let has_slice = params.iter().any(|p| matches!(p, Param::Slice(..)));
+    let budget = rng.range(3, 8) as i32;
+    let mut g = FnGen {
+        rng,
+        fl,
+        name: name.clone(),
+        scopes: vec![Vec::new()],
+        frames: Vec::new(),
+        uid: 0,
+        locals: 0,
+        ints: 0,
+        maps: 0,
+        callees,
+        used: BTreeSet::new(),
+        has_slice,
+        matrix,
+        closure: false,
+        budget,
+        cost: 0.0,
+        helpers: Vec::new(),
+        features: BTreeSet::new(),
+    };
+    for p in &params {
+        let (n, kind, bound) = match p {
+            Param::Scalar(n) | Param::Const(n) => (n, VK::F, 2.0),
+            Param::Slice(n, _) => (n, VK::Slice, 2.0),
+            Param::N(n, v) => (
+                n,
+                VK::I {
+                    below_len: false,
+                    max: *v,
+                },
+                0.0,
+            ),
+            Param::Mat(n, s, by_ref) => (n, VK::M(*s, !by_ref), 1.5),
+        };
+        g.declare(n, kind, false, bound);
+        let v = g.scopes[0].last_mut().expect("declared");
+        v.param = true;
+        // A `#[constant]` argument is a literal at every call site.
+        v.dynamic = !matches!(p, Param::N(..) | Param::Const(_));
+    }
+    let mut body = Vec::new();
+    let n = g.budget as usize;
+    g.gen_stmts(n, 2, &mut body);
+    let (tail, bound) = g.gen_tail();
+    let ret = g.rng.chance(0.15);
+
+    // Features.
+    if fl == Fl::F32 {
+        g.features.insert("f32");
+    }
+    if matrix {
+        g.features.insert("matrix");
+    }
+    if has_slice {
+        g.features.insert("slice");
+    }
+    if params.iter().any(|p| matches!(p, Param::Const(_))) {
+        g.features.insert("constant-argument");
+    }
+    if params.iter().any(|p| matches!(p, Param::N(..))) {
+        g.features.insert("int-argument");
+    }
+    if params
+        .iter()
+        .any(|p| matches!(p, Param::Mat(_, s, false) if !s.vec))
+    {
+        g.features.insert("matrix-by-value");
+    }
+    if params
+        .iter()
+        .any(|p| matches!(p, Param::Mat(_, s, _) if s.vec))
+    {
+        g.features.insert("dvector");
+    }
+    if ret {
+        g.features.insert("return");
+    }
+
+    // The source.
+    let src = Src { fl };
+    let ps: Vec<String> = params
+        .iter()
+        .map(|p| match p {
+            Param::Scalar(n) => format!("{n}: {ty}"),
+            Param::Const(n) => format!("#[constant] {n}: {ty}"),
+            Param::Slice(n, _) => format!("{n}: &[{ty}]"),
+            Param::N(n, _) => format!("{n}: usize"),
+            Param::Mat(n, s, by_ref) => {
+                let t = if s.vec { "DVector" } else { "DMatrix" };
+                let r = if *by_ref { "&" } else { "" };
+                format!("{n}: {r}{t}<f64>")
+            }
+        })
+        .collect();
+    let mut source = format!(
+        "#[differentiable]\nfn {name}({}) -> {ty} {{\n",
+        ps.join(", ")
+    );
+    for s in &body {
+        src.s(s, 1, &mut source);
+    }
+    let tail_src = src.e(&tail, 1).0;
+    if ret {
+        let _ = writeln!(source, "    return {tail_src};");
+    } else {
+        let _ = writeln!(source, "    {tail_src}");
+    }
+    source.push_str("}\n");
+
+    // The mirror.
+    let mut code = String::new();
+    for (helper, body) in &g.helpers {
+        let mut mir = Mir::new(1);
+        let v = mir.e(body);
+        let _ = write!(
+            code,
+            "fn {helper}(cx: &mut Mirror, t: V) -> V {{\n{}    {v}\n}}\n\n",
+            mir.out
+        );
+    }
+    let mut mir = Mir::new(1);
+    for s in &body {
+        mir.s(s);
+    }
+    let v = mir.e(&tail);
+    let mps: Vec<String> = params.iter().map(mirror_param_ty).collect();
+    let _ = write!(
+        code,
+        "fn mirror_{name}(cx: &mut Mirror, {}) -> V {{\n{}    {v}\n}}\n\n",
+        mps.join(", "),
+        mir.out
+    );
+
+    // The flat wrappers. Differentiable inputs first, in argument order,
+    // then constants.
+    let mut offset = 0;
+    let mut offsets: Vec<Option<(usize, usize)>> = vec![None; params.len()];
+    for pass in [true, false] {
+        for (i, p) in params.iter().enumerate() {
+            let len = match p {
+                Param::Scalar(_) if pass => 1,
+                Param::Slice(_, n) if pass => *n,
+                Param::Mat(_, s, _) if pass => s.r * s.c,
+                Param::Const(_) if !pass => 1,
+                _ => continue,
+            };
+            offsets[i] = Some((offset, offset + len));
+            offset += len;
+        }
+    }
+    let mut prelude = String::new();
+    let mut mprelude = String::new();
+    let mut args = Vec::new();
+    let mut margs = Vec::new();
+    let mut inputs = Vec::new();
+    let mut const_inputs = Vec::new();
+    let cast = if fl == Fl::F32 { " as f32" } else { "" };
+    for (p, off) in params.iter().zip(&offsets) {
+        match p {
+            Param::Scalar(n) | Param::Const(n) => {
+                let (a, _) = off.expect("an offset");
+                args.push(format!("v[{a}]{cast}"));
+                margs.push(format!("v[{a}]"));
+                if matches!(p, Param::Scalar(_)) {
+                    inputs.push(format!("Input::Scalar(\"{n}\")"));
+                } else {
+                    const_inputs.push(format!("Input::Constant(\"{n}\")"));
+                }
+            }
+            Param::Slice(n, len) => {
+                let (a, b) = off.expect("an offset");
+                if fl == Fl::F32 {
+                    let _ = writeln!(
+                        prelude,
+                        "    let {n}: Vec<f32> = v[{a}..{b}].iter().map(|&t| t as f32).collect();"
+                    );
+                    args.push(format!("&{n}"));
+                } else {
+                    args.push(format!("&v[{a}..{b}]"));
+                }
+                margs.push(format!("&v[{a}..{b}]"));
+                inputs.push(format!("Input::Slice(\"{n}\", {len})"));
+            }
+            Param::N(_, value) => {
+                args.push(value.to_string());
+                margs.push(value.to_string());
+            }
+            Param::Mat(n, s, by_ref) => {
+                let (a, b) = off.expect("an offset");
+                if s.vec {
+                    let _ = writeln!(
+                        prelude,
+                        "    let {n} = DVector::from_column_slice(&v[{a}..{b}]);"
+                    );
+                    inputs.push(format!("Input::Vector(\"{n}\", {})", s.r));
+                } else {
+                    let _ = writeln!(
+                        prelude,
+                        "    let {n} = DMatrix::from_column_slice({}, {}, &v[{a}..{b}]);",
+                        s.r, s.c
+                    );
+                    inputs.push(format!("Input::Matrix(\"{n}\", {}, {})", s.r, s.c));
+                }
+                let _ = writeln!(
+                    mprelude,
+                    "    let {n} = Mat::new({}, {}, &v[{a}..{b}]);",
+                    s.r, s.c
+                );
+                args.push(if *by_ref { format!("&{n}") } else { n.clone() });
+                margs.push(format!("&{n}"));
+            }
+        }
+    }
+    inputs.extend(const_inputs);
+    let args = args.join(", ");
+    let widen = |x: &str| {
+        if fl == Fl::F32 {
+            format!("f64::from({x})")
+        } else {
+            x.to_owned()
+        }
+    };
+    let mut collect = String::new();
+    let mut names = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        let d = format!("d{i}");
+        match p {
+            Param::Scalar(_) => {
+                let _ = writeln!(collect, "    g.push({});", widen(&d));
+            }
+            Param::Slice(..) if fl == Fl::F32 => {
+                let _ = writeln!(collect, "    g.extend({d}.iter().map(|&t| f64::from(t)));");
+            }
+            Param::Slice(..) => {
+                let _ = writeln!(collect, "    g.extend_from_slice(&{d});");
+            }
+            Param::Mat(..) => {
+                let _ = writeln!(collect, "    g.extend({d}.iter().copied());");
+            }
+            _ => continue,
+        }
+        names.push(d);
+    }
+    let tuple = if names.len() == 1 {
+        format!("({},)", names[0])
+    } else {
+        format!("({})", names.join(", "))
+    };
+    let seed = if fl == Fl::F32 { "seed as f32" } else { "seed" };
+    let _ = write!(
+        code,
+        "fn primal_{name}(v: &[f64]) -> f64 {{\n{prelude}    {}\n}}\n\n",
+        widen(&format!("{name}({args})"))
+    );
+    let _ = write!(
+        code,
+        "fn grad_{name}(v: &[f64]) -> (f64, Vec<f64>) {{\n{prelude}    let (value, {}) = {name}_grad({args});\n    let mut g = Vec::new();\n{collect}    ({}, g)\n}}\n\n",
+        names.join(", "),
+        widen("value")
+    );
+    let _ = write!(
+        code,
+        "fn vjp_{name}(v: &[f64], seed: f64) -> (f64, Vec<f64>) {{\n{prelude}    let (value, pullback) = {name}_vjp({args});\n    let {tuple} = pullback({seed});\n    let mut g = Vec::new();\n{collect}    ({}, g)\n}}\n\n",
+        widen("value")
+    );
+    let _ = write!(
+        code,
+        "fn graph_{name}(cx: &mut Mirror, v: &[V]) -> V {{\n{mprelude}    mirror_{name}(cx, {})\n}}\n\n",
+        margs.join(", ")
+    );
+
+    // Transitive dependencies.
+    let mut deps = BTreeSet::new();
+    for &u in &g.used {
+        deps.insert(u);
+        deps.extend(prev[u].deps.iter().copied());
+    }
+    let own_stop = g.features.contains("stop-gradient");
+    let stops = own_stop || deps.iter().any(|&d| prev[d].stops);
+    if stops && !own_stop {
+        g.features.insert("stop-gradient-in-callee");
+    }
+    let features: Vec<&'static str> = g.features.iter().copied().collect();
+    let sig = Sig {
+        name: name.clone(),
+        fl,
+        params,
+        bound,
+        matrix,
+        deps,
+        index,
+        stops,
+        cost: g.cost,
+    };
+    let deps_list: Vec<String> = sig.deps.iter().map(|d| format!("\"f{d}\"")).collect();
+    let _ = write!(
+        code,
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[{}],\n    inputs: &[{}],\n    f32: {},\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    mirror: graph_{name},\n}};\n\n",
+        deps_list.join(", "),
+        inputs.join(", "),
+        fl == Fl::F32,
+        features.join(" "),
+    );
+    Program {
+        sig,
+        source,
+        code,
+        features,
+    }
+}
+
+/// The whole generated file: `n` programs from `seed`.
+pub fn generate(n: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut sigs: Vec<Sig> = Vec::new();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "// @generated by fuzz-programs/build.rs: {n} programs, seed {seed:#x}.\n"
+    );
+    let mut names = Vec::new();
+    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for i in 0..n {
+        let p = gen_program(i, &mut rng, &sigs);
+        let name = p.sig.name.clone();
+        let upper = name.to_uppercase();
+        let _ = write!(
+            out,
+            "// ---- {name} ----\n\nconst SOURCE_{upper}: &str = r##\"{}\"##;\n\n{}\n{}",
+            p.source, p.source, p.code
+        );
+        for f in p.features {
+            *counts.entry(f).or_default() += 1;
+        }
+        names.push(format!("ENTRY_{}", name.to_uppercase()));
+        sigs.push(p.sig);
+    }
+    let _ = writeln!(
+        out,
+        "/// Every generated program.\npub static ENTRIES: &[Entry] = &[\n    {}\n];",
+        names.join(",\n    ")
+    );
+    let _ = writeln!(
+        out,
+        "\n/// How many programs use each construct.\npub static FEATURE_COUNTS: &[(&str, usize)] = &[\n{}];",
+        counts
+            .iter()
+            .map(|(k, v)| format!("    (\"{k}\", {v}),\n"))
+            .collect::<String>()
+    );
+    out
+}

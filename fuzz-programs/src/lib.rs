@@ -1,0 +1,548 @@
+//! Differential testing of `#[differentiable]`.
+//!
+//! `build.rs` writes random `#[differentiable]` programs (a deterministic
+//! generator, `AUTOGRAD_FUZZ_PROGRAMS` of them, 300 by default) into
+//! `$OUT_DIR/generated.rs`, each with
+//!
+//! - its source text, so a failure can be pasted into a regression test;
+//! - a *mirror*: the same computation written against [`Mirror`], which can
+//!   record it in the runtime's dynamic graph ([`mirror`] explains how);
+//! - flat wrappers ([`Entry`]) around the primal, `NAME_grad`, `NAME_vjp`
+//!   and the mirror, all taking the inputs as one `&[f64]`.
+//!
+//! `tests/gradients.rs` includes that file and runs [`check`] on every
+//! entry: at random points away from kinks, `NAME_grad` must return the
+//! primal's value bit for bit and adjoints that agree with the dynamic
+//! graph (tight tolerance) and with central finite differences of the
+//! primal ([`Tolerances`] states both).
+
+pub mod mirror;
+
+pub use mirror::{Mat, Mirror, V, mat};
+
+use std::fmt::Write as _;
+
+/// One argument of a generated program, in the flat input layout.
+#[derive(Clone, Copy, Debug)]
+pub enum Input {
+    /// A differentiable scalar argument.
+    Scalar(&'static str),
+    /// A slice argument of this length (the length is the test's choice).
+    Slice(&'static str, usize),
+    /// A `DMatrix<f64>` argument, `rows × cols`, column-major.
+    Matrix(&'static str, usize, usize),
+    /// A `DVector<f64>` argument of this length.
+    Vector(&'static str, usize),
+    /// A `#[constant]` scalar argument: no adjoint; always after the
+    /// differentiable ones in the flat layout.
+    Constant(&'static str),
+}
+
+impl Input {
+    /// How many flat components the argument takes.
+    pub fn len(self) -> usize {
+        match self {
+            Input::Scalar(_) | Input::Constant(_) => 1,
+            Input::Slice(_, n) | Input::Vector(_, n) => n,
+            Input::Matrix(_, r, c) => r * c,
+        }
+    }
+
+    /// Whether the argument takes no flat component (never, in practice).
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    fn differentiable(self) -> bool {
+        !matches!(self, Input::Constant(_))
+    }
+
+    /// The name of component `k` of this argument: `a0`, `xs[2]`, `m0[(1, 0)]`.
+    fn component(self, k: usize) -> String {
+        match self {
+            Input::Scalar(n) | Input::Constant(n) => n.to_owned(),
+            Input::Slice(n, _) | Input::Vector(n, _) => format!("{n}[{k}]"),
+            Input::Matrix(n, r, _) => format!("{n}[({}, {})]", k % r, k / r),
+        }
+    }
+}
+
+/// A generated program, through flat wrappers.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// The function's name.
+    pub name: &'static str,
+    /// Its source, exactly as compiled.
+    pub source: &'static str,
+    /// The generated functions it calls, directly or not, callees first.
+    pub deps: &'static [&'static str],
+    /// Its arguments in flat-layout order (differentiable ones first).
+    pub inputs: &'static [Input],
+    /// Whether it computes in `f32`.
+    pub f32: bool,
+    /// Space-separated tags of the constructs it uses.
+    pub features: &'static str,
+    /// The function itself.
+    pub primal: fn(&[f64]) -> f64,
+    /// `NAME_grad`: the value and the flat adjoint.
+    pub grad: fn(&[f64]) -> (f64, Vec<f64>),
+    /// `NAME_vjp` applied to the seed.
+    pub vjp: fn(&[f64], f64) -> (f64, Vec<f64>),
+    /// The mirror, on leaves in flat-layout order.
+    pub mirror: fn(&mut Mirror, &[V]) -> V,
+}
+
+impl Entry {
+    /// The number of flat inputs.
+    pub fn n_inputs(&self) -> usize {
+        self.inputs.iter().map(|i| i.len()).sum()
+    }
+
+    /// The number of flat inputs with an adjoint.
+    pub fn n_differentiable(&self) -> usize {
+        self.inputs
+            .iter()
+            .filter(|i| i.differentiable())
+            .map(|i| i.len())
+            .sum()
+    }
+
+    fn component_name(&self, mut j: usize) -> String {
+        for input in self.inputs {
+            if j < input.len() {
+                return input.component(j);
+            }
+            j -= input.len();
+        }
+        format!("#{j}")
+    }
+
+    /// The source of this program preceded by every generated function it
+    /// calls, looked up in `all`: a self-contained reproduction.
+    pub fn full_source(&self, all: &[Entry]) -> String {
+        let mut s = String::new();
+        for dep in self.deps {
+            if let Some(e) = all.iter().find(|e| e.name == *dep) {
+                s.push_str(e.source);
+                s.push('\n');
+            }
+        }
+        s.push_str(self.source);
+        s
+    }
+}
+
+/// The tolerances of [`check`]. A component passes when
+/// `|a - b| <= abs · max(1, |scale|) + rel · max(|a|, |b|)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Tolerances {
+    /// Macro adjoint against the dynamic graph: relative to `max(1, |a|, |b|)`.
+    pub graph: f64,
+    /// Macro adjoint against finite differences: absolute part, times
+    /// `max(1, |value|)` (the rounding noise of `f(x+h) - f(x-h)` grows
+    /// with the value).
+    pub fd_abs: f64,
+    /// Macro adjoint against finite differences: relative part.
+    pub fd_rel: f64,
+    /// The mirror's value against the primal's, relative to `max(1, |value|)`.
+    pub value: f64,
+    /// Points whose smallest decision margin is below this are skipped: the
+    /// primal and the mirror might decide differently there.
+    pub margin: f64,
+}
+
+impl Tolerances {
+    /// For `f64` programs.
+    pub const F64: Tolerances = Tolerances {
+        graph: 1e-9,
+        fd_abs: 1e-6,
+        fd_rel: 1e-5,
+        value: 1e-9,
+        margin: 1e-12,
+    };
+    /// For `f32` programs (the graph's adjoints run in `f64`, its values
+    /// are rounded to `f32`; the step is `∛ε_f32`).
+    pub const F32: Tolerances = Tolerances {
+        graph: 2e-3,
+        fd_abs: 5e-3,
+        fd_rel: 2e-2,
+        value: 1e-5,
+        margin: 1e-6,
+    };
+}
+
+/// What [`check`] saw for one program.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Points checked.
+    pub accepted: usize,
+    /// Points skipped because a central difference would straddle a kink
+    /// (the trace differs at `x ± h`) or a decision margin is tiny.
+    pub rejected: usize,
+    /// Components whose first central difference missed and a second
+    /// estimate (Richardson, smaller step) passed.
+    pub fd_second_tries: usize,
+    /// Components where the finite-difference estimates (steps h, 2h, h/8
+    /// and Richardson) disagree with each other more than with the
+    /// adjoint, or too few could be taken without crossing a kink: not
+    /// resolvable by differences (the dynamic graph still checks them).
+    pub fd_unresolved: usize,
+    /// One message per failed point.
+    pub failures: Vec<String>,
+}
+
+/// A small deterministic generator (SplitMix64).
+#[derive(Clone, Debug)]
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `[lo, hi)`.
+    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        let u = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        lo + (hi - lo) * u
+    }
+}
+
+/// A seed from a name (FNV-1a), so each program's points do not depend on
+/// its position in the table.
+pub fn seed_of(name: &str, salt: u64) -> u64 {
+    let mut h = 0xCBF2_9CE4_8422_2325_u64 ^ salt;
+    for b in name.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+fn sample(entry: &Entry, rng: &mut SplitMix) -> Vec<f64> {
+    let mut x = Vec::with_capacity(entry.n_inputs());
+    for input in entry.inputs {
+        let (lo, hi) = match input {
+            Input::Matrix(..) | Input::Vector(..) => (-1.5, 1.5),
+            _ => (-2.0, 2.0),
+        };
+        for _ in 0..input.len() {
+            let v = rng.uniform(lo, hi);
+            x.push(if entry.f32 { f64::from(v as f32) } else { v });
+        }
+    }
+    x
+}
+
+/// `x + h` as the program sees it (rounded to `f32` for `f32` programs).
+fn shifted(x: f64, h: f64, f32: bool) -> f64 {
+    if f32 {
+        f64::from(x as f32 + h as f32)
+    } else {
+        x + h
+    }
+}
+
+fn step(x: f64, f32: bool) -> f64 {
+    if f32 {
+        f64::from(autograd::central_difference_step(x as f32))
+    } else {
+        autograd::central_difference_step(x)
+    }
+}
+
+/// The mirror's decisions, smallest margin, value and `stop_gradient`
+/// values at `x`.
+fn trace_at(entry: &Entry, x: &[f64], frozen: Option<&[f64]>) -> Trace {
+    let mut m = match frozen {
+        Some(stops) => Mirror::frozen(stops.to_vec()),
+        None => Mirror::tracing(),
+    }
+    .in_f32(entry.f32);
+    let leaves: Vec<V> = x.iter().map(|&v| m.input(v)).collect();
+    let out = (entry.mirror)(&mut m, &leaves);
+    Trace {
+        decisions: m.trace().to_vec(),
+        margin: m.min_margin(),
+        value: out.x,
+        stops: m.stops().to_vec(),
+    }
+}
+
+struct Trace {
+    decisions: Vec<bool>,
+    margin: f64,
+    value: f64,
+    stops: Vec<f64>,
+}
+
+fn close(a: f64, b: f64, abs: f64, rel: f64) -> bool {
+    (a - b).abs() <= abs + rel * a.abs().max(b.abs())
+}
+
+/// The central difference of component `j` between `x - h` and `x + h`,
+/// or `None` when the program takes other decisions at either point.
+///
+/// Differences are of the primal, except in programs with
+/// `stop_gradient`: there, of the mirror with every `stop_gradient` frozen
+/// at its value at `x`, the function whose derivative the adjoint is.
+fn central(entry: &Entry, x: &[f64], j: usize, h: f64, base: &Trace) -> Option<f64> {
+    let mut p = x.to_vec();
+    let xp = shifted(x[j], h, entry.f32);
+    let xm = shifted(x[j], -h, entry.f32);
+    if xp == xm {
+        return None;
+    }
+    let stops = uses_stop_gradient(entry).then_some(&base.stops[..]);
+    let mut f = [0.0; 2];
+    for (k, v) in [xp, xm].into_iter().enumerate() {
+        p[j] = v;
+        let t = trace_at(entry, &p, stops);
+        if t.decisions != base.decisions {
+            return None;
+        }
+        f[k] = if stops.is_some() {
+            t.value
+        } else {
+            (entry.primal)(&p)
+        };
+    }
+    Some((f[0] - f[1]) / (xp - xm))
+}
+
+fn uses_stop_gradient(entry: &Entry) -> bool {
+    entry
+        .features
+        .split(' ')
+        .any(|f| f == "stop-gradient" || f == "stop-gradient-in-callee")
+}
+
+fn fmt_point(entry: &Entry, x: &[f64]) -> String {
+    let mut s = String::new();
+    let mut k = 0;
+    for input in entry.inputs {
+        let n = input.len();
+        let vals = &x[k..k + n];
+        let name = match input {
+            Input::Scalar(n) | Input::Constant(n) => n,
+            Input::Slice(n, _) | Input::Vector(n, _) | Input::Matrix(n, ..) => n,
+        };
+        match input {
+            Input::Scalar(_) | Input::Constant(_) => {
+                let _ = write!(s, "{name} = {:?}; ", vals[0]);
+            }
+            Input::Matrix(_, r, c) => {
+                let _ = write!(s, "{name} = {r}×{c} column-major {vals:?}; ");
+            }
+            _ => {
+                let _ = write!(s, "{name} = {vals:?}; ");
+            }
+        }
+        k += n;
+    }
+    s
+}
+
+/// Checks `entry` at `samples` points drawn from `seed`: the value of
+/// `NAME_grad` and `NAME_vjp` against the primal (bit for bit), the adjoint
+/// against the dynamic graph and against central finite differences, and
+/// `NAME_vjp` with seed 2 against twice the gradient.
+///
+/// Points where a central difference would straddle a kink are skipped
+/// (the mirror's decision trace must be the same at `x ± h`), and drawn
+/// again, up to `30 · samples` draws.
+pub fn check(entry: &Entry, seed: u64, samples: usize) -> Report {
+    let tol = if entry.f32 {
+        Tolerances::F32
+    } else {
+        Tolerances::F64
+    };
+    let mut rng = SplitMix::new(seed_of(entry.name, seed));
+    let mut report = Report::default();
+    let nd = entry.n_differentiable();
+    let mut draws = 0;
+    while report.accepted < samples && draws < 30 * samples && report.failures.len() < 3 {
+        draws += 1;
+        let x = sample(entry, &mut rng);
+        let trace = trace_at(entry, &x, None);
+        if trace.margin < tol.margin {
+            report.rejected += 1;
+            continue;
+        }
+        // First differences at the default step, and the kink test.
+        let mut fd = Vec::with_capacity(nd);
+        for j in 0..nd {
+            match central(entry, &x, j, step(x[j], entry.f32), &trace) {
+                Some(d) => fd.push(d),
+                None => break,
+            }
+        }
+        if fd.len() < nd {
+            report.rejected += 1;
+            continue;
+        }
+        report.accepted += 1;
+        if let Err(msg) = check_point(entry, &x, &trace, &fd, tol, &mut report) {
+            report
+                .failures
+                .push(format!("{} at {}\n{msg}", entry.name, fmt_point(entry, &x)));
+        }
+    }
+    report
+}
+
+fn check_point(
+    entry: &Entry,
+    x: &[f64],
+    trace: &Trace,
+    fd: &[f64],
+    tol: Tolerances,
+    report: &mut Report,
+) -> Result<(), String> {
+    let nd = fd.len();
+    let p = (entry.primal)(x);
+    let (value, grad) = (entry.grad)(x);
+    if value.to_bits() != p.to_bits() {
+        return Err(format!(
+            "  NAME_grad value {value:?} is not the primal's {p:?} bit for bit"
+        ));
+    }
+    if grad.len() != nd {
+        return Err(format!(
+            "  NAME_grad returned {} adjoint components, expected {nd}",
+            grad.len()
+        ));
+    }
+    if let Some(j) = grad.iter().position(|g| !g.is_finite()) {
+        return Err(format!(
+            "  adjoint of {} is {:?} (not finite)",
+            entry.component_name(j),
+            grad[j]
+        ));
+    }
+
+    // NAME_vjp with seed 2: the pullback is linear, so twice the gradient.
+    let (vvalue, vgrad) = (entry.vjp)(x, 2.0);
+    if vvalue.to_bits() != p.to_bits() {
+        return Err(format!(
+            "  NAME_vjp value {vvalue:?} is not the primal's {p:?} bit for bit"
+        ));
+    }
+    for j in 0..nd {
+        if !close(vgrad[j], 2.0 * grad[j], 0.0, tol.graph * 1e-3) {
+            return Err(format!(
+                "  NAME_vjp(seed 2) adjoint of {} is {:e}, twice NAME_grad's is {:e}",
+                entry.component_name(j),
+                vgrad[j],
+                2.0 * grad[j]
+            ));
+        }
+    }
+
+    // The dynamic graph.
+    let mut m = Mirror::recording().in_f32(entry.f32);
+    let leaves: Vec<V> = x.iter().map(|&v| m.input(v)).collect();
+    let out = (entry.mirror)(&mut m, &leaves);
+    if m.trace() != trace.decisions {
+        return Err(
+            "  the recording mirror took other decisions than the tracing one (generator bug)"
+                .into(),
+        );
+    }
+    if !close(out.x, p, tol.value * p.abs().max(1.0), 0.0) {
+        return Err(format!(
+            "  the mirror computes {:?}, the primal {p:?} (generator bug: the mirror is not the same program)",
+            out.x
+        ));
+    }
+    let graph = m.gradients(out, &leaves[..nd]);
+    let mut msgs = String::new();
+    let mut sensitivity: Option<Vec<f64>> = None;
+    for j in 0..nd {
+        let (a, g) = (grad[j], graph[j]);
+        let mut tolerance = tol.graph * a.abs().max(g.abs()).max(1.0);
+        if entry.f32 && !close(a, g, tolerance, 0.0) {
+            // An `f32` program's rounding errors, amplified: allow ten times
+            // the change of the (f64) graph gradient under a relative
+            // change of 2^-22 (a few f32 ulps) of the inputs.
+            let s = sensitivity.get_or_insert_with(|| {
+                let shifted: Vec<f64> = x
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| v * (1.0 + if k % 2 == 0 { 1.0 } else { -1.0 } * 2f64.powi(-22)))
+                    .collect();
+                let mut m = Mirror::recording();
+                let leaves: Vec<V> = shifted.iter().map(|&v| m.input(v)).collect();
+                let out = (entry.mirror)(&mut m, &leaves);
+                let g2 = m.gradients(out, &leaves[..nd]);
+                g2.iter().zip(&graph).map(|(a, b)| (a - b).abs()).collect()
+            });
+            tolerance += 10.0 * s[j];
+        }
+        if !close(a, g, tolerance, 0.0) {
+            let _ = writeln!(
+                msgs,
+                "  d/d{}: macro adjoint {a:e}, dynamic graph {g:e}, finite difference {:e}",
+                entry.component_name(j),
+                fd[j]
+            );
+        }
+    }
+
+    // Finite differences: the default step, then Richardson and a smaller
+    // step before calling it a failure.
+    let abs = tol.fd_abs * p.abs().max(1.0);
+    for j in 0..nd {
+        let a = grad[j];
+        if close(a, fd[j], abs, tol.fd_rel) {
+            continue;
+        }
+        let h = step(x[j], entry.f32);
+        let d2 = central(entry, x, j, 2.0 * h, trace);
+        let richardson = d2.map(|d2| fd[j] + (fd[j] - d2) / 3.0);
+        let small = central(entry, x, j, h / 8.0, trace);
+        let estimates: Vec<f64> = [Some(fd[j]), d2, richardson, small]
+            .into_iter()
+            .flatten()
+            .collect();
+        if estimates[1..].iter().any(|&d| close(a, d, abs, tol.fd_rel)) {
+            report.fd_second_tries += 1;
+            continue;
+        }
+        // The estimates disagree with each other (by 10 %, or by more than
+        // with the adjoint): the function varies faster than these steps
+        // resolve (a huge higher derivative). A wrong adjoint shows as
+        // estimates that agree with each other and not with it.
+        let lo = estimates.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = estimates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let best = richardson.unwrap_or(fd[j]);
+        let spread = hi - lo;
+        let magnitude = lo.abs().max(hi.abs());
+        let independent = [d2, small].iter().flatten().count();
+        if independent < 2
+            || spread > 0.1 * magnitude + abs
+            || close(a, best, abs + 4.0 * spread, tol.fd_rel)
+        {
+            report.fd_unresolved += 1;
+            continue;
+        }
+        let _ = writeln!(
+            msgs,
+            "  d/d{}: macro adjoint {a:e}, finite difference {:e} (Richardson {richardson:?}, h/8 {small:?}), dynamic graph {:e}",
+            entry.component_name(j),
+            fd[j],
+            graph[j]
+        );
+    }
+    if msgs.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("  value {p:?}\n{msgs}"))
+    }
+}

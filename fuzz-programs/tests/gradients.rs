@@ -1,0 +1,99 @@
+//! Differential test of `#[differentiable]` on random programs.
+//!
+//! `build.rs` writes `AUTOGRAD_FUZZ_PROGRAMS` programs (300 by default);
+//! each is checked at `SAMPLES` points away from kinks (see
+//! `fuzz_programs::check`): the value of `NAME_grad`/`NAME_vjp` bit for bit
+//! against the primal, the adjoint against the dynamic graph
+//! (`Tolerances::F64.graph` = 1e-9 relative to max(1, |a|, |b|); 2e-3 for
+//! `f32`) and against central finite differences (1e-6·max(1, |f|) +
+//! 1e-5 relative; 5e-3·max(1, |f|) + 2e-2 for `f32`), and `NAME_vjp` with
+//! seed 2 against twice the gradient. A failure prints the program's source
+//! with every generated function it calls.
+
+#[allow(
+    // Generated code: whatever the generator happens to write (the macro's
+    // own output is held to clippy by the workspace's other tests).
+    dead_code,
+    unused_variables,
+    unused_mut,
+    unused_assignments,
+    unused_parens,
+    unused_imports,
+    clippy::all
+)]
+mod generated {
+    use autograd::differentiable;
+    use autograd::prelude::*;
+    use autograd::stop_gradient;
+    use fuzz_programs::{Entry, Input, Mat, Mirror, V, mat};
+    use nalgebra::{DMatrix, DVector};
+
+    include!(concat!(env!("OUT_DIR"), "/generated.rs"));
+}
+
+use fuzz_programs::check;
+use generated::{ENTRIES, FEATURE_COUNTS};
+
+/// Points checked per program.
+const SAMPLES: usize = 20;
+
+#[test]
+fn generated_programs_have_correct_gradients() {
+    let mut failures = Vec::new();
+    let (mut accepted, mut rejected, mut second, mut unresolved) = (0, 0, 0, 0);
+    let mut short = Vec::new();
+    for entry in ENTRIES {
+        let report = std::panic::catch_unwind(|| check(entry, 0x5EED, SAMPLES));
+        match report {
+            Ok(r) => {
+                accepted += r.accepted;
+                rejected += r.rejected;
+                second += r.fd_second_tries;
+                unresolved += r.fd_unresolved;
+                if r.accepted < SAMPLES && r.failures.is_empty() {
+                    short.push(format!("{} ({})", entry.name, r.accepted));
+                }
+                if !r.failures.is_empty() {
+                    failures.push(format!(
+                        "{}\n--- source ---\n{}",
+                        r.failures.join("\n"),
+                        entry.full_source(ENTRIES)
+                    ));
+                }
+            }
+            Err(_) => failures.push(format!(
+                "{} panicked (message above)\n--- source ---\n{}",
+                entry.name,
+                entry.full_source(ENTRIES)
+            )),
+        }
+    }
+    println!(
+        "{} programs, {accepted} points checked, {rejected} points skipped near kinks, \
+         {second} components needed a second finite-difference estimate, \
+         {unresolved} were not resolvable by finite differences",
+        ENTRIES.len()
+    );
+    if !short.is_empty() {
+        println!(
+            "{} programs had fewer than {SAMPLES} usable points: {}",
+            short.len(),
+            short.join(", ")
+        );
+    }
+    println!("constructs (programs using each):");
+    for (feature, count) in FEATURE_COUNTS {
+        println!("  {feature:24} {count}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} programs failed:\n\n{}",
+        failures.len(),
+        ENTRIES.len(),
+        failures.join("\n\n==========\n\n")
+    );
+    assert!(
+        accepted >= ENTRIES.len() * SAMPLES * 9 / 10,
+        "too few points checked: {accepted}"
+    );
+}
