@@ -177,6 +177,62 @@ pub mod __private {
         nalgebra::RowDVector<f64>,
         nalgebra::Matrix1<f64>
     );
+    /// An operand of an arithmetic operator whose type the macro cannot
+    /// see (a call's result, a method of a constant), next to a matrix: a
+    /// float by value, a matrix by reference. nalgebra implements
+    /// `&m * s` and `s * &m` for a float `s`, but not `&m * &s`.
+    pub trait OperatorOperand {
+        /// `Self` for a float, `&Self` for a matrix.
+        type Operand<'a>
+        where
+            Self: 'a;
+        fn operator_operand(&self) -> Self::Operand<'_>;
+    }
+    impl OperatorOperand for f64 {
+        type Operand<'a> = f64;
+        #[inline(always)]
+        fn operator_operand(&self) -> f64 {
+            *self
+        }
+    }
+    impl OperatorOperand for f32 {
+        type Operand<'a> = f32;
+        #[inline(always)]
+        fn operator_operand(&self) -> f32 {
+            *self
+        }
+    }
+    impl<T, R, C, S> OperatorOperand for nalgebra::Matrix<T, R, C, S>
+    where
+        T: nalgebra::Scalar,
+        R: nalgebra::Dim,
+        C: nalgebra::Dim,
+        S: nalgebra::RawStorage<T, R, C>,
+    {
+        type Operand<'a>
+            = &'a Self
+        where
+            Self: 'a;
+        #[inline(always)]
+        fn operator_operand(&self) -> &Self {
+            self
+        }
+    }
+    impl<X: OperatorOperand + ?Sized> OperatorOperand for &X {
+        type Operand<'a>
+            = X::Operand<'a>
+        where
+            Self: 'a;
+        #[inline(always)]
+        fn operator_operand(&self) -> X::Operand<'_> {
+            (**self).operator_operand()
+        }
+    }
+    #[inline(always)]
+    pub fn operator_operand<X: OperatorOperand + ?Sized>(x: &X) -> X::Operand<'_> {
+        x.operator_operand()
+    }
+
     #[inline(always)]
     pub fn scale<A: Scale<T>, T>(adjoint: A, k: T) -> A {
         adjoint.scale(k)

@@ -338,13 +338,18 @@ pub fn scalar_form(f: &Function, rule: &Rule, args: &[Operand]) -> bool {
         })
 }
 
-/// A call that borrows one of the function's own locals (`g(&h)`): its
-/// pullback would keep that borrow while the local moves into the caller's
-/// pullback, so the call is made in the reverse sweep instead, where the
-/// local is owned.
+/// A call that borrows one of the function's own locals or by-value
+/// parameters (`g(&h)`): its pullback would keep that borrow while the
+/// value moves into the caller's pullback, so the call is made in the
+/// reverse sweep instead, where the value is owned.
 pub fn deferred_call(f: &Function, args: &[CallArg]) -> bool {
-    args.iter()
-        .any(|a| a.by_ref && a.operand.value().is_some_and(|v| f.info(v).param.is_none()))
+    args.iter().any(|a| {
+        a.by_ref
+            && a.operand.value().is_some_and(|v| {
+                let info = f.info(v);
+                info.param.is_none() || !(info.by_ref || info.kind.is_copy())
+            })
+    })
 }
 
 /// The primal values the reverse code of one operation reads.

@@ -15,17 +15,24 @@ use syn::{BinOp, Expr, Pat, Stmt as SynStmt, UnOp};
 use crate::catalog::{self, Rule};
 use crate::ctxt::Ctxt;
 use crate::ir::*;
-use crate::sig::{ParamKind, Signature};
+use crate::sig::{ParamKind, Ret, Signature};
 
 #[derive(Clone)]
 struct Binding {
     name: String,
     value: ValueId,
     mutable: bool,
+    /// The declared type (`let v: f64`, a parameter's), which a literal
+    /// assigned later must be given: `v = 0.5; v.cos()` is otherwise an
+    /// ambiguous `{float}` in the generated code.
+    ty: Option<syn::Type>,
 }
 
 struct Lowerer<'a> {
     cx: &'a Ctxt,
+    /// The one float type of the signature, if it has one: a literal
+    /// assigned to an untyped float variable is given it.
+    float_ty: Option<syn::Type>,
     values: Vec<ValueInfo>,
     scopes: Vec<Vec<Binding>>,
     open_blocks: Vec<(BlockId, Vec<Stmt>)>,
@@ -55,6 +62,7 @@ pub fn lower(
 ) -> Function {
     let mut l = Lowerer {
         cx,
+        float_ty: signature_float_type(sig),
         values: Vec::new(),
         scopes: vec![Vec::new()],
         open_blocks: Vec::new(),
@@ -77,12 +85,17 @@ pub fn lower(
             ParamKind::Bool => (Kind::Bool, false),
             ParamKind::Other => (Kind::Unknown, false),
         };
-        let mutable = matches!(arg, syn::FnArg::Typed(pt)
-            if matches!(&*pt.pat, Pat::Ident(pi) if pi.mutability.is_some()));
+        let (mutable, ty) = match arg {
+            syn::FnArg::Typed(pt) => (
+                matches!(&*pt.pat, Pat::Ident(pi) if pi.mutability.is_some()),
+                Some((*pt.ty).clone()),
+            ),
+            syn::FnArg::Receiver(_) => (false, None),
+        };
         let v = l.new_value(kind, Some(param.ident.to_string()));
         l.values[v.0 as usize].param = Some(param.ident.clone());
         l.values[v.0 as usize].by_ref = by_ref;
-        l.bind(param.ident.to_string(), v, mutable);
+        l.bind(param.ident.to_string(), v, mutable, ty);
         params.push(v);
     }
     let tail = l.lower_stmts(&body.stmts);
@@ -103,6 +116,25 @@ pub fn lower(
         body,
         ret,
         helpers: l.helpers,
+    }
+}
+
+/// The float type of a signature whose floats are all of one type (a
+/// matrix's are `f64`).
+fn signature_float_type(sig: &Signature) -> Option<syn::Type> {
+    let mut types = sig.params.iter().filter_map(|p| match &p.kind {
+        ParamKind::Float(t) | ParamKind::Slice(t) => Some(t.0.to_string()),
+        ParamKind::Matrix { .. } => Some("f64".to_owned()),
+        _ => None,
+    });
+    let ret = match &sig.ret {
+        Ret::Float(t) | Ret::Result { ok: t, .. } => t.0.to_string(),
+        Ret::Matrix(_) => "f64".to_owned(),
+    };
+    if types.all(|t| t == ret) {
+        syn::parse_str(&ret).ok()
+    } else {
+        None
     }
 }
 
@@ -218,12 +250,13 @@ impl Lowerer<'_> {
         Block { id, stmts }
     }
 
-    fn bind(&mut self, name: String, value: ValueId, mutable: bool) {
+    fn bind(&mut self, name: String, value: ValueId, mutable: bool, ty: Option<syn::Type>) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Binding {
                 name,
                 value,
                 mutable,
+                ty,
             });
         }
     }
@@ -357,7 +390,7 @@ impl Lowerer<'_> {
             // Bound anyway, so later uses of the name report nothing more.
             if let Some(name) = name {
                 let v = self.emit(Op::Missing, Kind::Unknown, local.span());
-                self.bind(name, v, true);
+                self.bind(name, v, true, None);
             }
             return;
         };
@@ -393,13 +426,13 @@ impl Lowerer<'_> {
                     dst,
                     op: Op::Copy(operand),
                     span,
-                    ty: ty.map(Box::new),
+                    ty: ty.clone().map(Box::new),
                 });
                 dst
             }
         };
         if let Some(name) = name {
-            self.bind(name, value, mutable);
+            self.bind(name, value, mutable, ty);
         }
     }
 
@@ -498,10 +531,28 @@ impl Lowerer<'_> {
             return;
         };
         let name = ident.to_string();
-        let kind = self
-            .lookup(&name)
-            .map_or(Kind::Unknown, |b| self.values[b.value.0 as usize].kind);
-        let value = self.materialize(operand, kind, span);
+        let (kind, ty) = self.lookup(&name).map_or((Kind::Unknown, None), |b| {
+            (self.values[b.value.0 as usize].kind, b.ty.clone())
+        });
+        let value = match (operand, ty) {
+            // A literal keeps the variable's type: `v = 0.5; v.cos()`
+            // would otherwise be an ambiguous `{float}`.
+            (c @ Operand::Const(_), ty)
+                if kind.is_copy()
+                    && (ty.is_some() || kind == Kind::Float && self.float_ty.is_some()) =>
+            {
+                let ty = ty.or_else(|| self.float_ty.clone());
+                let dst = self.new_value(kind, None);
+                self.push(Stmt::Let {
+                    dst,
+                    op: Op::Copy(c),
+                    span,
+                    ty: ty.map(Box::new),
+                });
+                dst
+            }
+            (operand, _) => self.materialize(operand, kind, span),
+        };
         if let Some(b) = self.lookup_mut(&name) {
             b.value = value;
         }
@@ -640,7 +691,7 @@ impl Lowerer<'_> {
         self.lower_loop(&f.body, |l| {
             let index = index_name.map(|name| {
                 let v = l.new_value(Kind::Int, Some(name.clone()));
-                l.bind(name, v, false);
+                l.bind(name, v, false, None);
                 v
             });
             LoopHeader::Range {

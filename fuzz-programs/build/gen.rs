@@ -28,7 +28,7 @@ use crate::ast::{Arg, Bin, Blk, C, Cmp, E, Fl, I, M, Mir, S, Src, Style, Un, amb
 /// operator, and nalgebra has no `&f64 * &DMatrix`: until it is fixed
 /// (`tests/regressions.rs`, `call_result_times_matrix`), such scalars do not
 /// scale matrices here.
-const WORKAROUND_UNKNOWN_SCALAR: bool = true;
+const WORKAROUND_UNKNOWN_SCALAR: bool = false;
 
 /// Passing a by-value matrix parameter by reference to a
 /// `#[differentiable]` call, `fn g(m: DMatrix<f64>) -> f64 { f(&m) }`, does
@@ -36,14 +36,14 @@ const WORKAROUND_UNKNOWN_SCALAR: bool = true;
 /// it is fixed (`tests/regressions.rs`,
 /// `by_value_matrix_parameter_passed_by_reference`), calls do not borrow
 /// by-value parameters.
-const WORKAROUND_OWNED_PARAM_BY_REF: bool = true;
+const WORKAROUND_OWNED_PARAM_BY_REF: bool = false;
 
 /// Assigning a float literal to a typed variable, `let mut v: f64 = 0.0;
 /// v = 0.5; v.cos()`, does not compile (the generated code binds the
 /// literal without its type): until it is fixed (`tests/regressions.rs`,
 /// `literal_assigned_to_typed_variable`), such a literal is written
 /// `0.5 + (0 as f64)`.
-const WORKAROUND_LITERAL_ASSIGN: bool = true;
+const WORKAROUND_LITERAL_ASSIGN: bool = false;
 
 /// About how many ops one run of a program may take, calls included
 /// (calls into calls into calls would otherwise grow without bound).

@@ -71,6 +71,18 @@ impl Gen<'_> {
         }
     }
 
+    /// An operand of a binary operator. Next to a matrix, an operand of a
+    /// type the macro cannot see may be a float, which nalgebra takes by
+    /// value only: `operator_operand` picks by type.
+    fn binary_operand(&self, o: &Operand, other: &Operand) -> TokenStream {
+        let kind = |o: &Operand| o.value().map(|v| self.f.info(v).kind);
+        if kind(o) == Some(Kind::Unknown) && kind(other) == Some(Kind::Matrix) {
+            let o = self.operand(o);
+            return quote!(::autograd::__private::operator_operand(&#o));
+        }
+        self.operand_op(o)
+    }
+
     /// The value itself where it is moved, cloned if it is not `Copy`.
     pub fn owned(&self, v: ValueId) -> TokenStream {
         let ident = names::value(self.f, v);
@@ -112,7 +124,7 @@ impl Gen<'_> {
                     quote!(#tok #a)
                 }
                 (Syntax::Operator(tok), [a, b]) => {
-                    let (a, b) = (self.operand_op(a), self.operand_op(b));
+                    let (a, b) = (self.binary_operand(a, b), self.binary_operand(b, a));
                     quote!(#a #tok #b)
                 }
                 (Syntax::Method(m), [recv, rest @ ..]) => {
