@@ -23,28 +23,6 @@ use std::fmt::Write as _;
 
 use crate::ast::{Arg, Bin, Blk, C, Cmp, E, Fl, I, M, Mir, S, Src, Style, Un, ambiguous, mentions};
 
-/// The macro passes a scalar it cannot type (a call's result, a `let` of a
-/// constant method call such as `(2.0_f64).ln()`) by reference to a matrix
-/// operator, and nalgebra has no `&f64 * &DMatrix`: until it is fixed
-/// (`tests/regressions.rs`, `call_result_times_matrix`), such scalars do not
-/// scale matrices here.
-const WORKAROUND_UNKNOWN_SCALAR: bool = false;
-
-/// Passing a by-value matrix parameter by reference to a
-/// `#[differentiable]` call, `fn g(m: DMatrix<f64>) -> f64 { f(&m) }`, does
-/// not compile (the generated code moves `m` while it is borrowed): until
-/// it is fixed (`tests/regressions.rs`,
-/// `by_value_matrix_parameter_passed_by_reference`), calls do not borrow
-/// by-value parameters.
-const WORKAROUND_OWNED_PARAM_BY_REF: bool = false;
-
-/// Assigning a float literal to a typed variable, `let mut v: f64 = 0.0;
-/// v = 0.5; v.cos()`, does not compile (the generated code binds the
-/// literal without its type): until it is fixed (`tests/regressions.rs`,
-/// `literal_assigned_to_typed_variable`), such a literal is written
-/// `0.5 + (0 as f64)`.
-const WORKAROUND_LITERAL_ASSIGN: bool = false;
-
 /// About how many ops one run of a program may take, calls included
 /// (calls into calls into calls would otherwise grow without bound).
 const MAX_COST: f64 = 3000.0;
@@ -156,9 +134,6 @@ struct Var {
     depth: usize,
     uid: usize,
     param: bool,
-    /// The macro may not know this is a float (a call's result, a `let`
-    /// of a constant method call): see [`WORKAROUND_UNKNOWN_SCALAR`].
-    tainted: bool,
     /// An immutable value computed from the inputs (never a compile-time
     /// constant): see [`dynamic`](FnGen::dynamic).
     dynamic: bool,
@@ -250,7 +225,6 @@ impl FnGen<'_> {
             depth: self.frames.len(),
             uid: self.uid,
             param: false,
-            tainted: false,
             dynamic: false,
         };
         self.scopes.last_mut().expect("a scope").push(var);
@@ -326,51 +300,6 @@ impl FnGen<'_> {
             .filter(|v| v.dynamic && !v.mutable)
             .collect();
         (!inputs.is_empty()).then(|| self.rng.pick(&inputs))
-    }
-
-    /// Whether the macro may give `e` an unknown kind.
-    fn taint(&self, e: &E) -> bool {
-        match e {
-            E::Call(..) => true,
-            // A variable out of scope is a `let` inside an `if` used as a
-            // value: unknown here, so assume the worst.
-            E::Var(n) => self
-                .visible()
-                .iter()
-                .find(|v| v.name == *n)
-                .is_none_or(|v| v.tainted),
-            E::Lit(_) | E::Idx(..) | E::Cast(_) | E::Sum(_) | E::MaxEl(_) => false,
-            E::Un(_, _, x) | E::Stop(_, x) | E::Powi(_, x, _) => self.taint(x),
-            E::Bin(_, a, b) | E::Powf(_, a, b) | E::MaxMin(_, _, a, b) => {
-                self.taint(a) || self.taint(b)
-            }
-            E::If(_, t, f) => self.taint(&t.tail) || self.taint(&f.tail),
-        }
-    }
-
-    /// Whether a `let` of `e` gives the macro a value of unknown kind.
-    fn taints_let(&self, e: &E) -> bool {
-        fn float_literal_like(e: &E) -> bool {
-            match e {
-                E::Lit(_) | E::Cast(_) => true,
-                E::Un(Un::Neg, _, x) => float_literal_like(x),
-                E::Bin(_, a, _) => float_literal_like(a),
-                _ => false,
-            }
-        }
-        self.taint(e) || (constant(e) && !float_literal_like(e))
-    }
-
-    fn set_taint(&mut self, name: &str, t: bool) {
-        if !t {
-            return;
-        }
-        for scope in self.scopes.iter_mut().rev() {
-            if let Some(v) = scope.iter_mut().rev().find(|v| v.name == name) {
-                v.tainted = true;
-                return;
-            }
-        }
     }
 
     fn carried(&self, v: &Var) -> bool {
@@ -854,12 +783,9 @@ impl FnGen<'_> {
             .filter(|(_, s)| {
                 s.params.iter().all(|p| match p {
                     Param::Slice(..) => self.has_slice,
-                    Param::Mat(_, shape, by_ref) => mats.iter().any(|v| {
-                        let owned_param = v.param && matches!(v.kind, VK::M(_, true));
-                        matches!(v.kind, VK::M(s, _) if s == *shape)
-                            && v.bound <= 1.5
-                            && !(WORKAROUND_OWNED_PARAM_BY_REF && *by_ref && owned_param)
-                    }),
+                    Param::Mat(_, shape, _) => mats
+                        .iter()
+                        .any(|v| matches!(v.kind, VK::M(s, _) if s == *shape) && v.bound <= 1.5),
                     _ => true,
                 })
             })
@@ -896,10 +822,6 @@ impl FnGen<'_> {
                         .mats()
                         .into_iter()
                         .filter(|v| matches!(v.kind, VK::M(s, _) if s == *shape) && v.bound <= 1.5)
-                        .filter(|v| {
-                            let owned_param = v.param && matches!(v.kind, VK::M(_, true));
-                            !(WORKAROUND_OWNED_PARAM_BY_REF && *by_ref && owned_param)
-                        })
                         .collect();
                     if vars.is_empty() {
                         return self.leaf();
@@ -1008,10 +930,8 @@ impl FnGen<'_> {
         if mutable {
             self.features.insert("let-mut");
         }
-        let t = self.taints_let(&e);
         let dynamic = self.dynamic(&e);
         self.declare(&name, VK::F, mutable, b);
-        self.set_taint(&name, t);
         let v = self.scopes.last_mut().expect("a scope");
         v.last_mut().expect("declared").dynamic = dynamic;
         out.push(S::Let {
@@ -1030,10 +950,7 @@ impl FnGen<'_> {
         let (s, tr) = match self.rng.below(9) {
             0 => {
                 self.features.insert("assign");
-                let (mut e, b) = self.gen_f(2);
-                if WORKAROUND_LITERAL_ASSIGN && ambiguous(&e) {
-                    e = E::Bin(Bin::Add, Box::new(e), Box::new(E::Cast(I::Lit(0))));
-                }
+                let (e, b) = self.gen_f(2);
                 (S::Assign(name, e), Tr::Set(b))
             }
             1 | 2 => {
@@ -1100,11 +1017,6 @@ impl FnGen<'_> {
                 (S::Compound(name, Bin::Add, e), Tr::Add(b))
             }
         };
-        let t = match &s {
-            S::Assign(_, e) | S::Compound(_, _, e) => self.taint(e),
-            _ => false,
-        };
-        self.set_taint(&target.name, t);
         self.transfer(target.uid, tr);
         out.push(s);
     }
@@ -1124,9 +1036,7 @@ impl FnGen<'_> {
             self.gen_f(2)
         };
         let typed = ambiguous(&init) || self.rng.chance(0.2);
-        let t = self.taints_let(&init);
         self.declare(&name, VK::F, true, b);
-        self.set_taint(&name, t);
         let name_copy = name.clone();
         out.push(S::Let {
             name,
@@ -1531,10 +1441,7 @@ impl FnGen<'_> {
             6 => {
                 self.features.insert("scale");
                 let (a, ba) = self.gen_m(target, d);
-                let (mut s, mut bs) = self.gen_f(1);
-                if WORKAROUND_UNKNOWN_SCALAR && self.taint(&s) {
-                    (s, bs) = (E::Lit(1.5), 1.5);
-                }
+                let (s, bs) = self.gen_f(1);
                 let s = if ambiguous(&s) {
                     // `0.5 * m` would leave the scalar's type to inference.
                     E::Bin(Bin::Mul, Box::new(s), Box::new(E::Cast(I::Lit(1))))
@@ -1545,10 +1452,7 @@ impl FnGen<'_> {
                     0 => (M::ScaleL(s, Box::new(a)), ba * bs),
                     1 => (M::ScaleR(Box::new(a), s), ba * bs),
                     _ => {
-                        let (mut p, mut lo, _) = self.gen_pos(0);
-                        if WORKAROUND_UNKNOWN_SCALAR && self.taint(&p) {
-                            (p, lo) = (E::Lit(2.0), 2.0);
-                        }
+                        let (p, lo, _) = self.gen_pos(0);
                         let p = if ambiguous(&p) {
                             E::Bin(Bin::Add, Box::new(p), Box::new(E::Cast(I::Lit(0))))
                         } else {
@@ -1766,17 +1670,6 @@ fn untie(a: &E, b: E, bb: f64) -> (E, f64) {
         )
     } else {
         (b, bb)
-    }
-}
-
-/// Whether the macro sees `e` as a constant (no variable in it).
-fn constant(e: &E) -> bool {
-    match e {
-        E::Lit(_) => true,
-        E::Cast(i) => !matches!(i, I::Var(_)),
-        E::Un(_, _, x) | E::Powi(_, x, _) => constant(x),
-        E::Bin(_, a, b) | E::Powf(_, a, b) | E::MaxMin(_, _, a, b) => constant(a) && constant(b),
-        _ => false,
     }
 }
 
