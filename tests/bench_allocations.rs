@@ -94,7 +94,7 @@ fn black_scholes_grad_does_not_allocate() {
     // Its callee on both branches (the rational and the continued fraction).
     for x in [-9.0, -1.0, 0.3, 8.0] {
         assert_eq!(
-            allocations(|| black_scholes::norm_cdf_grad(black_box(x))),
+            allocations(|| black_scholes::example::norm_cdf_grad(black_box(x))),
             0,
             "norm_cdf_grad({x}) allocates"
         );

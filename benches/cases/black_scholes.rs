@@ -3,7 +3,6 @@
 //! Hart's double-precision rational approximation (only `exp`, branches and
 //! arithmetic, so the macro differentiates it).
 
-use autograd::differentiable;
 use autograd::graph::{Graph, GraphError, NodeId};
 use num_dual::{Dual64, DualNum};
 
@@ -69,48 +68,12 @@ impl Default for Inputs {
     }
 }
 
-/// The standard normal CDF Φ(x) (Hart, as given by G. West, 2005).
-#[differentiable]
-pub fn norm_cdf(x: f64) -> f64 {
-    // |x| as a branch: `abs` has slope 0 at exactly 0 by convention.
-    let z = if x > 0.0 { x } else { -x };
-    let e = (-0.5 * z * z).exp();
-    let tail = if z < 7.071_067_811_865_47 {
-        let n = 0.035_262_496_599_891_1 * z + 0.700_383_064_443_688;
-        let n = n * z + 6.373_962_203_531_65;
-        let n = n * z + 33.912_866_078_383;
-        let n = n * z + 112.079_291_497_871;
-        let n = n * z + 221.213_596_169_931;
-        let n = n * z + 220.206_867_912_376;
-        let d = 0.088_388_347_648_318_4 * z + 1.755_667_163_182_64;
-        let d = d * z + 16.064_177_579_207;
-        let d = d * z + 86.780_732_202_946_1;
-        let d = d * z + 296.564_248_779_674;
-        let d = d * z + 637.333_633_378_831;
-        let d = d * z + 793.826_512_519_948;
-        let d = d * z + 440.413_735_824_752;
-        e * n / d
-    } else {
-        let b = z + 0.65;
-        let b = z + 4.0 / b;
-        let b = z + 3.0 / b;
-        let b = z + 2.0 / b;
-        let b = z + 1.0 / b;
-        e / b / 2.506_628_274_631
-    };
-    if x > 0.0 { 1.0 - tail } else { tail }
-}
+// The function timed is the example's, so the example's tests cover it.
+#[path = "../../examples/black_scholes.rs"]
+#[allow(dead_code)]
+pub mod example;
 
-/// The call price.
-#[differentiable]
-pub fn call_price(spot: f64, strike: f64, rate: f64, vol: f64, time: f64) -> f64 {
-    let sqrt_t = time.sqrt();
-    let vol_sqrt_t = vol * sqrt_t;
-    let d1 = ((spot / strike).ln() + (rate + 0.5 * vol * vol) * time) / vol_sqrt_t;
-    let d2 = d1 - vol_sqrt_t;
-    let discount = (-rate * time).exp();
-    spot * norm_cdf(d1) - strike * discount * norm_cdf(d2)
-}
+use example::{call_price, call_price_grad};
 
 /// The value.
 pub fn primal(inp: &Inputs) -> f64 {
@@ -125,7 +88,7 @@ pub fn ours(inp: &Inputs) -> (f64, [f64; 5]) {
     (c, [ds, dk, dr, dv, dt])
 }
 
-/// Φ(x) as [`norm_cdf`] computes it, and φ(x), sharing the one `exp`.
+/// Φ(x) as the example's `norm_cdf` computes it, and φ(x), sharing the one `exp`.
 fn cdf_and_pdf(x: f64) -> (f64, f64) {
     let z = if x > 0.0 { x } else { -x };
     let e = (-0.5 * z * z).exp();
