@@ -231,3 +231,26 @@ fn literal_assigned_to_untyped_variable() {
     assert_eq!(dk, 0.0);
     assert_eq!(dxs, vec![1.5_f64.powi(3), 0.0, 3.0 * 1.5 * 1.5 * 0.5]);
 }
+
+#[differentiable]
+fn halve(a: f32) -> f32 {
+    0.5 * a
+}
+
+/// The same once the variable held a call's result (a type the macro
+/// cannot see): the literal was bound without a type again.
+#[differentiable]
+#[allow(unused_assignments)]
+fn reset_after_call(a: f32) -> f32 {
+    let mut v = halve(a);
+    v = 0.125;
+    v *= a * v.tanh();
+    v
+}
+
+#[test]
+fn literal_assigned_after_a_call_result() {
+    // v = 0.125·a·tanh(0.125): dv/da = 0.125·tanh(0.125).
+    let k = 0.125 * 0.125_f32.tanh();
+    assert_eq!(reset_after_call_grad(2.0), (k * 2.0, k));
+}

@@ -531,9 +531,17 @@ impl Lowerer<'_> {
             return;
         };
         let name = ident.to_string();
-        let (kind, ty) = self.lookup(&name).map_or((Kind::Unknown, None), |b| {
+        let (mut kind, ty) = self.lookup(&name).map_or((Kind::Unknown, None), |b| {
             (self.values[b.value.0 as usize].kind, b.ty.clone())
         });
+        // A float literal is a float, whatever the variable held before (a
+        // call's result, of a type the macro cannot see).
+        if let Operand::Const(t) = &operand
+            && kind == Kind::Unknown
+            && syn::parse2::<Expr>(t.clone()).is_ok_and(|e| const_kind(&e) == Kind::Float)
+        {
+            kind = Kind::Float;
+        }
         let value = match (operand, ty) {
             // A literal keeps the variable's type: `v = 0.5; v.cos()`
             // would otherwise be an ambiguous `{float}`.

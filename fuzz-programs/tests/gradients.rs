@@ -19,6 +19,7 @@
     unused_assignments,
     unused_parens,
     unused_imports,
+    double_negations,
     clippy::all
 )]
 mod generated {
