@@ -13,9 +13,12 @@
 //! products `DMatrix·DMatrix`, `DMatrix·DVector`, `xᵀ·y`, `x·yᵀ`, `xᵀ·A` and
 //! scalar·matrix.
 
+use core::ops::AddAssign;
+
 use nalgebra::{DMatrix, DVector, Dyn, Matrix1, RowDVector};
 
-use super::{linalg, reductions, shape};
+use super::linalg::{self, Dense};
+use super::{reductions, shape};
 use crate::rules as s;
 
 /// A matrix or vector the dispatched rules accept, viewed as a `DMatrix`
@@ -74,7 +77,7 @@ impl AsDMatrix for RowDVector<f64> {
 // ---- binary rules ----
 
 macro_rules! binary_rule {
-    ($(#[$doc:meta])* $trait:ident, $lhs:ident, $rhs:ident) => {
+    ($(#[$doc:meta])* $trait:ident, $lhs:ident, $rhs:ident, $lhs_acc:ident, $rhs_acc:ident, $lhs_owned:ident, $rhs_owned:ident) => {
         $(#[$doc])*
         pub trait $trait<B>: Sized {
             /// The operation's result type.
@@ -83,6 +86,36 @@ macro_rules! binary_rule {
             fn grad_lhs(grad: &Self::Out, a: &Self, b: &B, out: &Self::Out) -> Self;
             /// The adjoint of the right operand.
             fn grad_rhs(grad: &Self::Out, a: &Self, b: &B, out: &Self::Out) -> B;
+            /// `*acc += grad_lhs(..)`; matrices add in place, without a
+            /// temporary.
+            #[inline(always)]
+            fn grad_lhs_acc(acc: &mut Self, grad: &Self::Out, a: &Self, b: &B, out: &Self::Out)
+            where
+                Self: AddAssign,
+            {
+                *acc += Self::grad_lhs(grad, a, b, out);
+            }
+            /// `*acc += grad_rhs(..)`; matrices add in place, without a
+            /// temporary.
+            #[inline(always)]
+            fn grad_rhs_acc(acc: &mut B, grad: &Self::Out, a: &Self, b: &B, out: &Self::Out)
+            where
+                B: AddAssign,
+            {
+                *acc += Self::grad_rhs(grad, a, b, out);
+            }
+            /// `grad_lhs` given the output adjoint by value: an element-wise
+            /// rule reuses its buffer.
+            #[inline(always)]
+            fn grad_lhs_owned(grad: Self::Out, a: &Self, b: &B, out: &Self::Out) -> Self {
+                Self::grad_lhs(&grad, a, b, out)
+            }
+            /// `grad_rhs` given the output adjoint by value: an element-wise
+            /// rule reuses its buffer.
+            #[inline(always)]
+            fn grad_rhs_owned(grad: Self::Out, a: &Self, b: &B, out: &Self::Out) -> B {
+                Self::grad_rhs(&grad, a, b, out)
+            }
         }
 
         /// The adjoint of the left operand, by the operands' types.
@@ -96,44 +129,70 @@ macro_rules! binary_rule {
         pub fn $rhs<A: $trait<B>, B>(grad: &A::Out, a: &A, b: &B, out: &A::Out) -> B {
             A::grad_rhs(grad, a, b, out)
         }
+
+        /// Adds the adjoint of the left operand into `acc`, in place.
+        #[inline(always)]
+        pub fn $lhs_acc<A: $trait<B> + AddAssign, B>(acc: &mut A, grad: &A::Out, a: &A, b: &B, out: &A::Out) {
+            A::grad_lhs_acc(acc, grad, a, b, out)
+        }
+
+        /// Adds the adjoint of the right operand into `acc`, in place.
+        #[inline(always)]
+        pub fn $rhs_acc<A: $trait<B>, B: AddAssign>(acc: &mut B, grad: &A::Out, a: &A, b: &B, out: &A::Out) {
+            A::grad_rhs_acc(acc, grad, a, b, out)
+        }
+
+        /// The adjoint of the left operand, taking the output adjoint by
+        /// value (its last use).
+        #[inline(always)]
+        pub fn $lhs_owned<A: $trait<B>, B>(grad: A::Out, a: &A, b: &B, out: &A::Out) -> A {
+            A::grad_lhs_owned(grad, a, b, out)
+        }
+
+        /// The adjoint of the right operand, taking the output adjoint by
+        /// value (its last use).
+        #[inline(always)]
+        pub fn $rhs_owned<A: $trait<B>, B>(grad: A::Out, a: &A, b: &B, out: &A::Out) -> B {
+            A::grad_rhs_owned(grad, a, b, out)
+        }
     };
 }
 
 binary_rule!(
     /// `a + b`.
-    AddRule, add_grad_lhs, add_grad_rhs
+    AddRule, add_grad_lhs, add_grad_rhs, add_grad_lhs_acc, add_grad_rhs_acc, add_grad_lhs_owned, add_grad_rhs_owned
 );
 binary_rule!(
     /// `a - b`.
-    SubRule, sub_grad_lhs, sub_grad_rhs
+    SubRule, sub_grad_lhs, sub_grad_rhs, sub_grad_lhs_acc, sub_grad_rhs_acc, sub_grad_lhs_owned, sub_grad_rhs_owned
 );
 binary_rule!(
     /// `a * b`: the product of scalars, the matrix product, or scaling.
-    MulRule, mul_grad_lhs, mul_grad_rhs
+    MulRule, mul_grad_lhs, mul_grad_rhs, mul_grad_lhs_acc, mul_grad_rhs_acc, mul_grad_lhs_owned, mul_grad_rhs_owned
 );
 binary_rule!(
     /// `a / b`.
-    DivRule, div_grad_lhs, div_grad_rhs
+    DivRule, div_grad_lhs, div_grad_rhs, div_grad_lhs_acc, div_grad_rhs_acc, div_grad_lhs_owned, div_grad_rhs_owned
 );
 binary_rule!(
     /// `a.powf(b)`.
-    PowRule, pow_grad_lhs, pow_grad_rhs
+    PowRule, pow_grad_lhs, pow_grad_rhs, pow_grad_lhs_acc, pow_grad_rhs_acc, pow_grad_lhs_owned, pow_grad_rhs_owned
 );
 binary_rule!(
     /// `a.max(b)` of two scalars.
-    MaxRule, max_grad_lhs, max_grad_rhs
+    MaxRule, max_grad_lhs, max_grad_rhs, max_grad_lhs_acc, max_grad_rhs_acc, max_grad_lhs_owned, max_grad_rhs_owned
 );
 binary_rule!(
     /// `a.min(b)` of two scalars.
-    MinRule, min_grad_lhs, min_grad_rhs
+    MinRule, min_grad_lhs, min_grad_rhs, min_grad_lhs_acc, min_grad_rhs_acc, min_grad_lhs_owned, min_grad_rhs_owned
 );
 binary_rule!(
     /// `a.component_mul(&b)`.
-    ComponentMulRule, component_mul_grad_lhs, component_mul_grad_rhs
+    ComponentMulRule, component_mul_grad_lhs, component_mul_grad_rhs, component_mul_grad_lhs_acc, component_mul_grad_rhs_acc, component_mul_grad_lhs_owned, component_mul_grad_rhs_owned
 );
 binary_rule!(
     /// `a.component_div(&b)`.
-    ComponentDivRule, component_div_grad_lhs, component_div_grad_rhs
+    ComponentDivRule, component_div_grad_lhs, component_div_grad_rhs, component_div_grad_lhs_acc, component_div_grad_rhs_acc, component_div_grad_lhs_owned, component_div_grad_rhs_owned
 );
 
 // The operand names come from the invocation, so the argument lists
@@ -172,14 +231,22 @@ macro_rules! scalar_binaries {
 scalar_binaries!(f32, f64);
 
 /// Element-wise binary rules on two matrices of the same shape: the scalar
-/// rule per element.
+/// rule per element, written into the adjoint's own buffer where the sweep
+/// hands it over (`_owned`) or added into the accumulated adjoint (`_acc`).
 macro_rules! elementwise_binary {
     ($m:ty, $a:ident, $b:ident, $out:ident: $($trait:ident => $lhs:ident($($la:ident),*), $rhs:ident($($ra:ident),*);)*) => {$(
         impl $trait<$m> for $m {
             type Out = $m;
             #[inline]
-            fn grad_lhs(grad: &$m, $a: &$m, $b: &$m, $out: &$m) -> $m {
-                let mut g = grad.clone();
+            fn grad_lhs(grad: &$m, a: &$m, b: &$m, out: &$m) -> $m {
+                <Self as $trait<$m>>::grad_lhs_owned(grad.clone(), a, b, out)
+            }
+            #[inline]
+            fn grad_rhs(grad: &$m, a: &$m, b: &$m, out: &$m) -> $m {
+                <Self as $trait<$m>>::grad_rhs_owned(grad.clone(), a, b, out)
+            }
+            #[inline]
+            fn grad_lhs_owned(mut g: $m, $a: &$m, $b: &$m, $out: &$m) -> $m {
                 for (i, gi) in g.iter_mut().enumerate() {
                     let ($a, $b, $out) = ($a[i], $b[i], $out[i]);
                     let _ = ($a, $b, $out);
@@ -188,14 +255,29 @@ macro_rules! elementwise_binary {
                 g
             }
             #[inline]
-            fn grad_rhs(grad: &$m, $a: &$m, $b: &$m, $out: &$m) -> $m {
-                let mut g = grad.clone();
+            fn grad_rhs_owned(mut g: $m, $a: &$m, $b: &$m, $out: &$m) -> $m {
                 for (i, gi) in g.iter_mut().enumerate() {
                     let ($a, $b, $out) = ($a[i], $b[i], $out[i]);
                     let _ = ($a, $b, $out);
                     *gi = s::$rhs(*gi $(, $ra)*);
                 }
                 g
+            }
+            #[inline]
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m, $a: &$m, $b: &$m, $out: &$m) {
+                for (i, (acc, g)) in acc.iter_mut().zip(grad.iter()).enumerate() {
+                    let ($a, $b, $out) = ($a[i], $b[i], $out[i]);
+                    let _ = ($a, $b, $out);
+                    *acc += s::$lhs(*g $(, $la)*);
+                }
+            }
+            #[inline]
+            fn grad_rhs_acc(acc: &mut $m, grad: &$m, $a: &$m, $b: &$m, $out: &$m) {
+                for (i, (acc, g)) in acc.iter_mut().zip(grad.iter()).enumerate() {
+                    let ($a, $b, $out) = ($a[i], $b[i], $out[i]);
+                    let _ = ($a, $b, $out);
+                    *acc += s::$rhs(*g $(, $ra)*);
+                }
             }
         }
     )*};
@@ -213,18 +295,33 @@ macro_rules! elementwise_binaries {
 }
 elementwise_binaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
-/// The matrix product: the rules of [`linalg`].
+/// The matrix product: the rules of [`linalg`], reading vectors where they
+/// lie and writing into the adjoint's buffer.
 macro_rules! matmul {
     ($($a:ty, $b:ty => $out:ty;)*) => {$(
         impl MulRule<$b> for $a {
             type Out = $out;
             #[inline]
-            fn grad_lhs(grad: &$out, _a: &$a, b: &$b, _out: &$out) -> $a {
-                <$a>::from_dmatrix(linalg::matmul_grad_lhs(&grad.to_dmatrix(), &b.to_dmatrix()))
+            fn grad_lhs(grad: &$out, a: &$a, b: &$b, _out: &$out) -> $a {
+                let (r, c) = a.dims();
+                let mut da = <$a>::zeros_with_dims(r, c);
+                linalg::matmul_grad_lhs_into(&mut da, grad, b);
+                da
             }
             #[inline]
-            fn grad_rhs(grad: &$out, a: &$a, _b: &$b, _out: &$out) -> $b {
-                <$b>::from_dmatrix(linalg::matmul_grad_rhs(&grad.to_dmatrix(), &a.to_dmatrix()))
+            fn grad_rhs(grad: &$out, a: &$a, b: &$b, _out: &$out) -> $b {
+                let (r, c) = b.dims();
+                let mut db = <$b>::zeros_with_dims(r, c);
+                linalg::matmul_grad_rhs_into(&mut db, grad, a);
+                db
+            }
+            #[inline]
+            fn grad_lhs_acc(acc: &mut $a, grad: &$out, _a: &$a, b: &$b, _out: &$out) {
+                linalg::matmul_grad_lhs_acc(acc, grad, b);
+            }
+            #[inline]
+            fn grad_rhs_acc(acc: &mut $b, grad: &$out, a: &$a, _b: &$b, _out: &$out) {
+                linalg::matmul_grad_rhs_acc(acc, grad, a);
             }
         }
     )*};
@@ -251,12 +348,30 @@ macro_rules! scaling {
             fn grad_rhs(grad: &$m, a: &f64, _b: &$m, _out: &$m) -> $m {
                 grad.map(|g| s::mul_grad_rhs(g, *a))
             }
+            #[inline]
+            fn grad_rhs_owned(mut grad: $m, a: &f64, _b: &$m, _out: &$m) -> $m {
+                grad.apply(|g| *g = s::mul_grad_rhs(*g, *a));
+                grad
+            }
+            #[inline]
+            fn grad_rhs_acc(acc: &mut $m, grad: &$m, a: &f64, _b: &$m, _out: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::mul_grad_rhs(g, *a));
+            }
         }
         impl MulRule<f64> for $m {
             type Out = $m;
             #[inline]
             fn grad_lhs(grad: &$m, _a: &$m, b: &f64, _out: &$m) -> $m {
                 grad.map(|g| s::mul_grad_lhs(g, *b))
+            }
+            #[inline]
+            fn grad_lhs_owned(mut grad: $m, _a: &$m, b: &f64, _out: &$m) -> $m {
+                grad.apply(|g| *g = s::mul_grad_lhs(*g, *b));
+                grad
+            }
+            #[inline]
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m, _a: &$m, b: &f64, _out: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::mul_grad_lhs(g, *b));
             }
             #[inline]
             fn grad_rhs(grad: &$m, a: &$m, _b: &f64, _out: &$m) -> f64 {
@@ -270,6 +385,15 @@ macro_rules! scaling {
                 grad.map(|g| s::div_grad_lhs(g, *b))
             }
             #[inline]
+            fn grad_lhs_owned(mut grad: $m, _a: &$m, b: &f64, _out: &$m) -> $m {
+                grad.apply(|g| *g = s::div_grad_lhs(*g, *b));
+                grad
+            }
+            #[inline]
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m, _a: &$m, b: &f64, _out: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::div_grad_lhs(g, *b));
+            }
+            #[inline]
             fn grad_rhs(grad: &$m, _a: &$m, b: &f64, out: &$m) -> f64 {
                 grad.iter().zip(out.iter()).map(|(g, o)| s::div_grad_rhs(*g, *b, *o)).sum()
             }
@@ -281,7 +405,7 @@ scaling!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 // ---- unary rules ----
 
 macro_rules! unary_rule {
-    ($(#[$doc:meta])* $trait:ident, $func:ident) => {
+    ($(#[$doc:meta])* $trait:ident, $func:ident, $acc:ident, $owned:ident) => {
         $(#[$doc])*
         #[diagnostic::on_unimplemented(
             message = "autograd differentiates this operation for `f32`/`f64` (and where it is element-wise, for nalgebra matrices), not for `{Self}`",
@@ -292,6 +416,20 @@ macro_rules! unary_rule {
             type Out;
             /// The adjoint of the operand.
             fn grad(grad: &Self::Out, x: &Self, out: &Self::Out) -> Self;
+            /// `*acc += grad(..)`; matrices add in place, without a temporary.
+            #[inline(always)]
+            fn grad_acc(acc: &mut Self, grad: &Self::Out, x: &Self, out: &Self::Out)
+            where
+                Self: AddAssign,
+            {
+                *acc += Self::grad(grad, x, out);
+            }
+            /// `grad` given the output adjoint by value: an element-wise
+            /// rule reuses its buffer.
+            #[inline(always)]
+            fn grad_owned(grad: Self::Out, x: &Self, out: &Self::Out) -> Self {
+                Self::grad(&grad, x, out)
+            }
         }
 
         /// The adjoint of the operand, by its type.
@@ -299,60 +437,73 @@ macro_rules! unary_rule {
         pub fn $func<A: $trait>(grad: &A::Out, x: &A, out: &A::Out) -> A {
             A::grad(grad, x, out)
         }
+
+        /// Adds the adjoint of the operand into `acc`, in place.
+        #[inline(always)]
+        pub fn $acc<A: $trait + AddAssign>(acc: &mut A, grad: &A::Out, x: &A, out: &A::Out) {
+            A::grad_acc(acc, grad, x, out)
+        }
+
+        /// The adjoint of the operand, taking the output adjoint by value
+        /// (its last use).
+        #[inline(always)]
+        pub fn $owned<A: $trait>(grad: A::Out, x: &A, out: &A::Out) -> A {
+            A::grad_owned(grad, x, out)
+        }
     };
 }
 
 unary_rule!(
     /// `-x`.
-    NegRule, neg_grad
+    NegRule, neg_grad, neg_grad_acc, neg_grad_owned
 );
 unary_rule!(
     /// `x.exp()` of a scalar.
-    ExpRule, exp_grad
+    ExpRule, exp_grad, exp_grad_acc, exp_grad_owned
 );
 unary_rule!(
     /// `x.ln()` of a scalar.
-    LnRule, ln_grad
+    LnRule, ln_grad, ln_grad_acc, ln_grad_owned
 );
 unary_rule!(
     /// `x.sqrt()` of a scalar.
-    SqrtRule, sqrt_grad
+    SqrtRule, sqrt_grad, sqrt_grad_acc, sqrt_grad_owned
 );
 unary_rule!(
     /// `x.sin()` of a scalar.
-    SinRule, sin_grad
+    SinRule, sin_grad, sin_grad_acc, sin_grad_owned
 );
 unary_rule!(
     /// `x.cos()` of a scalar.
-    CosRule, cos_grad
+    CosRule, cos_grad, cos_grad_acc, cos_grad_owned
 );
 unary_rule!(
     /// `x.tanh()` of a scalar.
-    TanhRule, tanh_grad
+    TanhRule, tanh_grad, tanh_grad_acc, tanh_grad_owned
 );
 unary_rule!(
     /// `x.abs()` of a scalar.
-    AbsRule, abs_grad
+    AbsRule, abs_grad, abs_grad_acc, abs_grad_owned
 );
 unary_rule!(
     /// `x.relu()`, element-wise on matrices.
-    ReluRule, relu_grad
+    ReluRule, relu_grad, relu_grad_acc, relu_grad_owned
 );
 unary_rule!(
     /// `x.sigmoid()`, element-wise on matrices.
-    SigmoidRule, sigmoid_grad
+    SigmoidRule, sigmoid_grad, sigmoid_grad_acc, sigmoid_grad_owned
 );
 unary_rule!(
     /// `m.transpose()`.
-    TransposeRule, transpose_grad
+    TransposeRule, transpose_grad, transpose_grad_acc, transpose_grad_owned
 );
 unary_rule!(
     /// `m.sum()`.
-    SumRule, sum_grad
+    SumRule, sum_grad, sum_grad_acc, sum_grad_owned
 );
 unary_rule!(
     /// `m.max()`: the largest element, the first on a tie.
-    MaxElementRule, max_element_grad
+    MaxElementRule, max_element_grad, max_element_grad_acc, max_element_grad_owned
 );
 
 macro_rules! scalar_unary {
@@ -394,12 +545,30 @@ macro_rules! elementwise_unaries {
             fn grad(grad: &$m, _x: &$m, _out: &$m) -> $m {
                 grad.map(s::neg_grad)
             }
+            #[inline]
+            fn grad_owned(mut grad: $m, _x: &$m, _out: &$m) -> $m {
+                grad.apply(|g| *g = s::neg_grad(*g));
+                grad
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &$m, _x: &$m, _out: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::neg_grad(g));
+            }
         }
         impl ReluRule for $m {
             type Out = $m;
             #[inline]
             fn grad(grad: &$m, x: &$m, _out: &$m) -> $m {
                 grad.zip_map(x, s::relu_grad)
+            }
+            #[inline]
+            fn grad_owned(mut grad: $m, x: &$m, _out: &$m) -> $m {
+                grad.zip_apply(x, |g, x| *g = s::relu_grad(*g, x));
+                grad
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &$m, x: &$m, _out: &$m) {
+                acc.zip_zip_apply(grad, x, |acc, g, x| *acc += s::relu_grad(g, x));
             }
         }
         impl SigmoidRule for $m {
@@ -408,21 +577,42 @@ macro_rules! elementwise_unaries {
             fn grad(grad: &$m, _x: &$m, out: &$m) -> $m {
                 grad.zip_map(out, s::sigmoid_grad)
             }
+            #[inline]
+            fn grad_owned(mut grad: $m, _x: &$m, out: &$m) -> $m {
+                grad.zip_apply(out, |g, o| *g = s::sigmoid_grad(*g, o));
+                grad
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &$m, _x: &$m, out: &$m) {
+                acc.zip_zip_apply(grad, out, |acc, g, o| *acc += s::sigmoid_grad(g, o));
+            }
         }
         impl SumRule for $m {
             type Out = f64;
             #[inline]
             fn grad(grad: &f64, x: &$m, _out: &f64) -> $m {
-                <$m>::from_dmatrix(reductions::sum_grad(*grad, x.nrows(), x.ncols()))
+                let mut dx = <$m>::zeros_with_dims(x.nrows(), x.ncols());
+                reductions::sum_grad_into(&mut dx, *grad);
+                dx
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &f64, _x: &$m, _out: &f64) {
+                reductions::sum_grad_acc(acc, *grad);
             }
         }
         impl MaxElementRule for $m {
             type Out = f64;
             #[inline]
             fn grad(grad: &f64, x: &$m, _out: &f64) -> $m {
-                let m = x.to_dmatrix();
-                let (_, index) = reductions::max(&m);
-                <$m>::from_dmatrix(reductions::max_grad(*grad, m.nrows(), m.ncols(), index))
+                let mut dx = <$m>::zeros_with_dims(x.nrows(), x.ncols());
+                let (_, index) = reductions::max(x);
+                reductions::max_grad_acc(&mut dx, *grad, index);
+                dx
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &f64, x: &$m, _out: &f64) {
+                let (_, index) = reductions::max(x);
+                reductions::max_grad_acc(acc, *grad, index);
             }
         }
     )*};
@@ -433,6 +623,17 @@ elementwise_unaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 pub trait Elementwise: Sized {
     /// `f(grad[i], x[i], out[i])` for every element.
     fn zip3(grad: &Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self;
+    /// `acc[i] += f(grad[i], x[i], out[i])` for every element, in place.
+    fn zip3_acc(
+        acc: &mut Self,
+        grad: &Self,
+        x: &Self,
+        out: &Self,
+        f: impl Fn(f64, f64, f64) -> f64,
+    );
+    /// `grad[i] = f(grad[i], x[i], out[i])` for every element, in `grad`'s
+    /// own buffer.
+    fn zip3_owned(grad: Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self;
 }
 
 macro_rules! elementwise_matrices {
@@ -442,6 +643,17 @@ macro_rules! elementwise_matrices {
             fn zip3(grad: &Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self {
                 grad.zip_zip_map(x, out, f)
             }
+            #[inline]
+            fn zip3_acc(acc: &mut Self, grad: &Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) {
+                for (i, (acc, g)) in acc.iter_mut().zip(grad.iter()).enumerate() {
+                    *acc += f(*g, x[i], out[i]);
+                }
+            }
+            #[inline]
+            fn zip3_owned(mut grad: Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self {
+                grad.zip_zip_apply(x, out, |g, x, o| *g = f(*g, x, o));
+                grad
+            }
         }
     )*};
 }
@@ -449,9 +661,11 @@ elementwise_matrices!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>)
 
 /// `m.map(f64::exp)` and the like: the scalar rule per element, reading the
 /// element and the mapped result. Named apart from the scalar rules so that
-/// `m.exp()` (nalgebra's matrix exponential) can never reach them.
+/// `m.exp()` (nalgebra's matrix exponential) can never reach them. Each has
+/// an `_acc` form adding into an adjoint in place and an `_owned` form
+/// writing into the incoming adjoint's buffer.
 macro_rules! mapped_rules {
-    ($x:ident, $out:ident: $($func:ident => $rule:ident($($arg:ident),*);)*) => {$(
+    ($x:ident, $out:ident: $($func:ident, $acc:ident, $owned:ident => $rule:ident($($arg:ident),*);)*) => {$(
         #[doc = concat!("The adjoint of `m.map(f)` where `f` is the scalar rule of `", stringify!($rule), "`.")]
         #[inline]
         pub fn $func<M: Elementwise>(grad: &M, x: &M, out: &M) -> M {
@@ -460,32 +674,79 @@ macro_rules! mapped_rules {
                 s::$rule(g $(, $arg)*)
             })
         }
+        #[doc = concat!("Adds the adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`) into `acc`, in place.")]
+        #[inline]
+        pub fn $acc<M: Elementwise>(acc: &mut M, grad: &M, x: &M, out: &M) {
+            M::zip3_acc(acc, grad, x, out, |g, $x, $out| {
+                let _ = ($x, $out);
+                s::$rule(g $(, $arg)*)
+            })
+        }
+        #[doc = concat!("The adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`), written into the incoming adjoint's buffer.")]
+        #[inline]
+        pub fn $owned<M: Elementwise>(grad: M, x: &M, out: &M) -> M {
+            M::zip3_owned(grad, x, out, |g, $x, $out| {
+                let _ = ($x, $out);
+                s::$rule(g $(, $arg)*)
+            })
+        }
     )*};
 }
 mapped_rules!(x, out:
-    map_exp_grad => exp_grad(out);
-    map_ln_grad => ln_grad(x);
-    map_sqrt_grad => sqrt_grad(out);
-    map_sin_grad => sin_grad(x);
-    map_cos_grad => cos_grad(x);
-    map_tanh_grad => tanh_grad(out);
-    map_abs_grad => abs_grad(x);
-    map_relu_grad => relu_grad(x);
-    map_sigmoid_grad => sigmoid_grad(out);
+    map_exp_grad, map_exp_grad_acc, map_exp_grad_owned => exp_grad(out);
+    map_ln_grad, map_ln_grad_acc, map_ln_grad_owned => ln_grad(x);
+    map_sqrt_grad, map_sqrt_grad_acc, map_sqrt_grad_owned => sqrt_grad(out);
+    map_sin_grad, map_sin_grad_acc, map_sin_grad_owned => sin_grad(x);
+    map_cos_grad, map_cos_grad_acc, map_cos_grad_owned => cos_grad(x);
+    map_tanh_grad, map_tanh_grad_acc, map_tanh_grad_owned => tanh_grad(out);
+    map_abs_grad, map_abs_grad_acc, map_abs_grad_owned => abs_grad(x);
+    map_relu_grad, map_relu_grad_acc, map_relu_grad_owned => relu_grad(x);
+    map_sigmoid_grad, map_sigmoid_grad_acc, map_sigmoid_grad_owned => sigmoid_grad(out);
 );
 
-macro_rules! transposes {
-    ($($m:ty => $t:ty),*) => {$(
+impl TransposeRule for DMatrix<f64> {
+    type Out = DMatrix<f64>;
+    #[inline]
+    fn grad(grad: &DMatrix<f64>, _x: &DMatrix<f64>, _out: &DMatrix<f64>) -> DMatrix<f64> {
+        shape::transpose_grad(grad)
+    }
+    #[inline]
+    fn grad_acc(
+        acc: &mut DMatrix<f64>,
+        grad: &DMatrix<f64>,
+        _x: &DMatrix<f64>,
+        _out: &DMatrix<f64>,
+    ) {
+        shape::transpose_grad_acc(acc, grad);
+    }
+}
+
+// A vector and its transpose store the same elements in the same order,
+// so the adjoint is the incoming one with its shape turned.
+macro_rules! vector_transposes {
+    ($($m:ty => $t:ty, $r:expr, $c:expr;)*) => {$(
         impl TransposeRule for $m {
             type Out = $t;
             #[inline]
             fn grad(grad: &$t, _x: &$m, _out: &$t) -> $m {
-                <$m>::from_dmatrix(shape::transpose_grad(&grad.to_dmatrix()))
+                <Self as TransposeRule>::grad_owned(grad.clone(), _x, _out)
+            }
+            #[inline]
+            fn grad_owned(grad: $t, _x: &$m, _out: &$t) -> $m {
+                let n = grad.len();
+                grad.reshape_generic($r(n), $c(n))
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &$t, _x: &$m, _out: &$t) {
+                acc.iter_mut().zip(grad.iter()).for_each(|(a, g)| *a += g);
             }
         }
     )*};
 }
-transposes!(DMatrix<f64> => DMatrix<f64>, DVector<f64> => RowDVector<f64>, RowDVector<f64> => DVector<f64>);
+vector_transposes! {
+    DVector<f64> => RowDVector<f64>, Dyn, |_| nalgebra::U1;
+    RowDVector<f64> => DVector<f64>, |_| nalgebra::U1, Dyn;
+}
 
 // ---- rules with constant operands ----
 
@@ -513,6 +774,18 @@ pub fn powi_grad<A: PowiRule>(grad: &A, x: &A, n: &i32, out: &A) -> A {
     A::grad(grad, x, n, out)
 }
 
+/// Adds the adjoint of the base of `x.powi(n)` into `acc`.
+#[inline(always)]
+pub fn powi_grad_acc<A: PowiRule + AddAssign>(acc: &mut A, grad: &A, x: &A, n: &i32, out: &A) {
+    *acc += A::grad(grad, x, n, out);
+}
+
+/// The adjoint of the base of `x.powi(n)`, taking the output adjoint by value.
+#[inline(always)]
+pub fn powi_grad_owned<A: PowiRule>(grad: A, x: &A, n: &i32, out: &A) -> A {
+    A::grad(&grad, x, n, out)
+}
+
 /// The adjoint of `m.reshape_generic(Dyn(rows), Dyn(cols))`: the incoming
 /// adjoint reshaped back to `m`'s shape.
 #[inline]
@@ -524,6 +797,33 @@ pub fn reshape_grad(
     _out: &DMatrix<f64>,
 ) -> DMatrix<f64> {
     shape::reshape_grad(grad, x.nrows(), x.ncols())
+}
+
+/// Adds the adjoint of `m.reshape_generic(..)` into `acc`, in place: the
+/// elements keep their column-major order, so element `i` goes to `i`.
+#[inline]
+pub fn reshape_grad_acc(
+    acc: &mut DMatrix<f64>,
+    grad: &DMatrix<f64>,
+    _x: &DMatrix<f64>,
+    _rows: &Dyn,
+    _cols: &Dyn,
+    _out: &DMatrix<f64>,
+) {
+    shape::reshape_grad_acc(acc, grad);
+}
+
+/// The adjoint of `m.reshape_generic(..)`, reusing the incoming adjoint's
+/// buffer.
+#[inline]
+pub fn reshape_grad_owned(
+    grad: DMatrix<f64>,
+    x: &DMatrix<f64>,
+    _rows: &Dyn,
+    _cols: &Dyn,
+    _out: &DMatrix<f64>,
+) -> DMatrix<f64> {
+    shape::reshape_grad_owned(grad, x.nrows(), x.ncols())
 }
 
 /// The adjoint of `m.map(f)`: `pullback(x, g)` is the scalar pullback of
