@@ -76,3 +76,24 @@ fn huber() {
         }",
     );
 }
+
+#[test]
+fn dense_nalgebra() {
+    check(
+        "dense_nalgebra",
+        "fn dense_nalgebra(w: &DMatrix<f64>, x: &DVector<f64>, b: &DVector<f64>) -> f64 {
+            (w * x + b).map(f64::tanh).sum()
+        }",
+    );
+}
+
+#[test]
+fn matrix_accumulate() {
+    check(
+        "matrix_accumulate",
+        "fn quad(a: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
+            let y = a * x + x;
+            y.transpose().component_mul(&y.transpose()).sum()
+        }",
+    );
+}

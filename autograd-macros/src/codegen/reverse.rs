@@ -92,17 +92,37 @@ impl Gen<'_> {
             Op::Rule { rule, args, syntax } if !scalar_form(self.f, rule, args) => {
                 let refs: Vec<_> = args.iter().map(|a| self.operand_ref(a)).collect();
                 let out_ref = self.operand_ref(&Operand::Value(dst));
-                let differentiable = args.iter().zip(rule.diff).filter(|(_, d)| **d);
-                for (k, (a, _)) in differentiable.enumerate() {
-                    let Some(u) = self.an.active_operand(a) else {
-                        continue;
-                    };
-                    let func = match syntax {
+                let targets: Vec<(usize, ValueId)> = args
+                    .iter()
+                    .zip(rule.diff)
+                    .filter(|(_, d)| **d)
+                    .enumerate()
+                    .filter_map(|(k, (a, _))| Some((k, self.an.active_operand(a)?)))
+                    .collect();
+                // A matrix adjoint is dead after its operation's reverse: the
+                // last contribution may take its buffer.
+                let owned_last = !self.f.info(dst).kind.is_copy();
+                for (i, &(k, u)) in targets.iter().enumerate() {
+                    let base = match syntax {
                         Syntax::Map(_) => format!("map_{}", rule.generic_func(k)),
                         _ => rule.generic_func(k),
                     };
-                    let func = paths::generic_rule(&func, span);
-                    let expr = quote_spanned!(span=> #func(&#g, #(#refs,)* #out_ref));
+                    if self.declared.contains(&u) {
+                        // Accumulated in place: no temporary.
+                        let func = paths::generic_rule(&format!("{base}_acc"), span);
+                        let adj = names::adjoint(self.f, u);
+                        out.extend(
+                            quote_spanned!(span=> #func(&mut #adj, &#g, #(#refs,)* #out_ref);),
+                        );
+                        continue;
+                    }
+                    let expr = if owned_last && i + 1 == targets.len() {
+                        let func = paths::generic_rule(&format!("{base}_owned"), span);
+                        quote_spanned!(span=> #func(#g, #(#refs,)* #out_ref))
+                    } else {
+                        let func = paths::generic_rule(&base, span);
+                        quote_spanned!(span=> #func(&#g, #(#refs,)* #out_ref))
+                    };
                     out.extend(self.contribute(u, expr));
                 }
             }
