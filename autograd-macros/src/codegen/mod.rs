@@ -12,7 +12,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
-use crate::analysis::{Analysis, needs};
+use crate::analysis::{Analysis, movable, needs};
 use crate::ir::*;
 use crate::sig::{ParamKind, Ret, Signature};
 use forward::Mode;
@@ -25,6 +25,8 @@ pub struct Gen<'a> {
     top_loops: HashSet<u32>,
     /// Adjoints already created while emitting the reverse sweep.
     declared: HashSet<ValueId>,
+    /// Matrices an operator may take by value (see `analysis::movable`).
+    movable: HashSet<ValueId>,
 }
 
 impl Gen<'_> {
@@ -156,6 +158,7 @@ fn vjp_fn(
         an,
         top_loops,
         declared: HashSet::new(),
+        movable: movable(f, an),
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);

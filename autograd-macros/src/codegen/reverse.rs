@@ -90,8 +90,7 @@ impl Gen<'_> {
                 }
             }
             Op::Rule { rule, args, syntax } if !scalar_form(self.f, rule, args) => {
-                let refs: Vec<_> = args.iter().map(|a| self.operand_ref(a)).collect();
-                let out_ref = self.operand_ref(&Operand::Value(dst));
+                let map = matches!(syntax, Syntax::Map(_));
                 let targets: Vec<(usize, ValueId)> = args
                     .iter()
                     .zip(rule.diff)
@@ -103,25 +102,32 @@ impl Gen<'_> {
                 // last contribution may take its buffer.
                 let owned_last = !self.f.info(dst).kind.is_copy();
                 for (i, &(k, u)) in targets.iter().enumerate() {
-                    let base = match syntax {
-                        Syntax::Map(_) => format!("map_{}", rule.generic_func(k)),
-                        _ => rule.generic_func(k),
+                    let base = if map {
+                        format!("map_{}", rule.generic_func(k))
+                    } else {
+                        rule.generic_func(k)
                     };
+                    let refs: Vec<_> = rule
+                        .generic_reads(k, map)
+                        .into_iter()
+                        .map(|r| match r {
+                            Read::Arg(i) => self.operand_ref(&args[i]),
+                            Read::Out => self.operand_ref(&Operand::Value(dst)),
+                        })
+                        .collect();
                     if self.declared.contains(&u) {
                         // Accumulated in place: no temporary.
                         let func = paths::generic_rule(&format!("{base}_acc"), span);
                         let adj = names::adjoint(self.f, u);
-                        out.extend(
-                            quote_spanned!(span=> #func(&mut #adj, &#g, #(#refs,)* #out_ref);),
-                        );
+                        out.extend(quote_spanned!(span=> #func(&mut #adj, &#g #(, #refs)*);));
                         continue;
                     }
                     let expr = if owned_last && i + 1 == targets.len() {
                         let func = paths::generic_rule(&format!("{base}_owned"), span);
-                        quote_spanned!(span=> #func(#g, #(#refs,)* #out_ref))
+                        quote_spanned!(span=> #func(#g #(, #refs)*))
                     } else {
                         let func = paths::generic_rule(&base, span);
-                        quote_spanned!(span=> #func(&#g, #(#refs,)* #out_ref))
+                        quote_spanned!(span=> #func(&#g #(, #refs)*))
                     };
                     out.extend(self.contribute(u, expr));
                 }

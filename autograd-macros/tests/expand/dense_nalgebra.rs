@@ -16,7 +16,7 @@ fn __dense_nalgebra_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
 ) {
     let _ = dense_nalgebra;
     let __ad_v3 = w * x;
-    let __ad_v4 = &__ad_v3 + b;
+    let __ad_v4 = __ad_v3 + b;
     let __ad_v5 = __ad_v4.map(f64::tanh);
     let __ad_v6 = __ad_v5.sum();
     (
@@ -30,32 +30,21 @@ fn __dense_nalgebra_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
             );
             let __ad_d4 = ::autograd::__private::rules::generic::map_tanh_grad_owned(
                 __ad_d5,
-                &__ad_v4,
                 &__ad_v5,
             );
-            let __ad_d3 = ::autograd::__private::rules::generic::add_grad_lhs(
-                &__ad_d4,
-                &__ad_v3,
-                b,
-                &__ad_v4,
-            );
+            let __ad_d3 = ::autograd::__private::rules::generic::add_grad_lhs(&__ad_d4);
             let __ad_d_b = ::autograd::__private::rules::generic::add_grad_rhs_owned(
                 __ad_d4,
-                &__ad_v3,
-                b,
-                &__ad_v4,
             );
             let __ad_d_w = ::autograd::__private::rules::generic::mul_grad_lhs(
                 &__ad_d3,
                 w,
                 x,
-                &__ad_v3,
             );
             let __ad_d_x = ::autograd::__private::rules::generic::mul_grad_rhs_owned(
                 __ad_d3,
                 w,
                 x,
-                &__ad_v3,
             );
             (__ad_d_w, __ad_d_x, __ad_d_b)
         },

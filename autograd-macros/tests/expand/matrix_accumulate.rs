@@ -11,7 +11,7 @@ fn __quad_vjp_full<'__ad_l0, '__ad_l1>(
 ) -> (f64, impl FnOnce(f64) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>) {
     let _ = quad;
     let __ad_v2 = a * x;
-    let __ad_v3_y = &__ad_v2 + x;
+    let __ad_v3_y = __ad_v2 + x;
     let __ad_v4 = __ad_v3_y.transpose();
     let __ad_v5 = __ad_v3_y.transpose();
     let __ad_v6 = __ad_v4.component_mul(&__ad_v5);
@@ -50,28 +50,20 @@ fn __quad_vjp_full<'__ad_l0, '__ad_l1>(
             );
             let __ad_d2 = ::autograd::__private::rules::generic::add_grad_lhs(
                 &__ad_d3_y,
-                &__ad_v2,
-                x,
-                &__ad_v3_y,
             );
             let mut __ad_d_x = ::autograd::__private::rules::generic::add_grad_rhs_owned(
                 __ad_d3_y,
-                &__ad_v2,
-                x,
-                &__ad_v3_y,
             );
             let __ad_d_a = ::autograd::__private::rules::generic::mul_grad_lhs(
                 &__ad_d2,
                 a,
                 x,
-                &__ad_v2,
             );
             ::autograd::__private::rules::generic::mul_grad_rhs_acc(
                 &mut __ad_d_x,
                 &__ad_d2,
                 a,
                 x,
-                &__ad_v2,
             );
             (__ad_d_a, __ad_d_x)
         },

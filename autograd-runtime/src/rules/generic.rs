@@ -77,122 +77,260 @@ impl AsDMatrix for RowDVector<f64> {
 // ---- binary rules ----
 
 macro_rules! binary_rule {
-    ($(#[$doc:meta])* $trait:ident, $lhs:ident, $rhs:ident, $lhs_acc:ident, $rhs_acc:ident, $lhs_owned:ident, $rhs_owned:ident) => {
+    ($(#[$doc:meta])* $trait:ident, ($($o:ident)?), $lhs:ident, $rhs:ident, $lhs_acc:ident, $rhs_acc:ident, $lhs_owned:ident, $rhs_owned:ident) => {
         $(#[$doc])*
         pub trait $trait<B>: Sized {
             /// The operation's result type.
             type Out;
             /// The adjoint of the left operand.
-            fn grad_lhs(grad: &Self::Out, a: &Self, b: &B, out: &Self::Out) -> Self;
+            fn grad_lhs(grad: &Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?) -> Self;
             /// The adjoint of the right operand.
-            fn grad_rhs(grad: &Self::Out, a: &Self, b: &B, out: &Self::Out) -> B;
+            fn grad_rhs(grad: &Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?) -> B;
             /// `*acc += grad_lhs(..)`; matrices add in place, without a
             /// temporary.
             #[inline(always)]
-            fn grad_lhs_acc(acc: &mut Self, grad: &Self::Out, a: &Self, b: &B, out: &Self::Out)
+            fn grad_lhs_acc(acc: &mut Self, grad: &Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?)
             where
                 Self: AddAssign,
             {
-                *acc += Self::grad_lhs(grad, a, b, out);
+                *acc += Self::grad_lhs(grad, a, b $(, $o)?);
             }
             /// `*acc += grad_rhs(..)`; matrices add in place, without a
             /// temporary.
             #[inline(always)]
-            fn grad_rhs_acc(acc: &mut B, grad: &Self::Out, a: &Self, b: &B, out: &Self::Out)
+            fn grad_rhs_acc(acc: &mut B, grad: &Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?)
             where
                 B: AddAssign,
             {
-                *acc += Self::grad_rhs(grad, a, b, out);
+                *acc += Self::grad_rhs(grad, a, b $(, $o)?);
             }
             /// `grad_lhs` given the output adjoint by value: an element-wise
             /// rule reuses its buffer.
             #[inline(always)]
-            fn grad_lhs_owned(grad: Self::Out, a: &Self, b: &B, out: &Self::Out) -> Self {
-                Self::grad_lhs(&grad, a, b, out)
+            fn grad_lhs_owned(grad: Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?) -> Self {
+                Self::grad_lhs(&grad, a, b $(, $o)?)
             }
             /// `grad_rhs` given the output adjoint by value: an element-wise
             /// rule reuses its buffer.
             #[inline(always)]
-            fn grad_rhs_owned(grad: Self::Out, a: &Self, b: &B, out: &Self::Out) -> B {
-                Self::grad_rhs(&grad, a, b, out)
+            fn grad_rhs_owned(grad: Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?) -> B {
+                Self::grad_rhs(&grad, a, b $(, $o)?)
             }
         }
 
         /// The adjoint of the left operand, by the operands' types.
         #[inline(always)]
-        pub fn $lhs<A: $trait<B>, B>(grad: &A::Out, a: &A, b: &B, out: &A::Out) -> A {
-            A::grad_lhs(grad, a, b, out)
+        pub fn $lhs<A: $trait<B>, B>(grad: &A::Out, a: &A, b: &B $(, $o: &A::Out)?) -> A {
+            A::grad_lhs(grad, a, b $(, $o)?)
         }
 
         /// The adjoint of the right operand, by the operands' types.
         #[inline(always)]
-        pub fn $rhs<A: $trait<B>, B>(grad: &A::Out, a: &A, b: &B, out: &A::Out) -> B {
-            A::grad_rhs(grad, a, b, out)
+        pub fn $rhs<A: $trait<B>, B>(grad: &A::Out, a: &A, b: &B $(, $o: &A::Out)?) -> B {
+            A::grad_rhs(grad, a, b $(, $o)?)
         }
 
         /// Adds the adjoint of the left operand into `acc`, in place.
         #[inline(always)]
-        pub fn $lhs_acc<A: $trait<B> + AddAssign, B>(acc: &mut A, grad: &A::Out, a: &A, b: &B, out: &A::Out) {
-            A::grad_lhs_acc(acc, grad, a, b, out)
+        pub fn $lhs_acc<A: $trait<B> + AddAssign, B>(acc: &mut A, grad: &A::Out, a: &A, b: &B $(, $o: &A::Out)?) {
+            A::grad_lhs_acc(acc, grad, a, b $(, $o)?)
         }
 
         /// Adds the adjoint of the right operand into `acc`, in place.
         #[inline(always)]
-        pub fn $rhs_acc<A: $trait<B>, B: AddAssign>(acc: &mut B, grad: &A::Out, a: &A, b: &B, out: &A::Out) {
-            A::grad_rhs_acc(acc, grad, a, b, out)
+        pub fn $rhs_acc<A: $trait<B>, B: AddAssign>(acc: &mut B, grad: &A::Out, a: &A, b: &B $(, $o: &A::Out)?) {
+            A::grad_rhs_acc(acc, grad, a, b $(, $o)?)
         }
 
         /// The adjoint of the left operand, taking the output adjoint by
         /// value (its last use).
         #[inline(always)]
-        pub fn $lhs_owned<A: $trait<B>, B>(grad: A::Out, a: &A, b: &B, out: &A::Out) -> A {
-            A::grad_lhs_owned(grad, a, b, out)
+        pub fn $lhs_owned<A: $trait<B>, B>(grad: A::Out, a: &A, b: &B $(, $o: &A::Out)?) -> A {
+            A::grad_lhs_owned(grad, a, b $(, $o)?)
         }
 
         /// The adjoint of the right operand, taking the output adjoint by
         /// value (its last use).
         #[inline(always)]
-        pub fn $rhs_owned<A: $trait<B>, B>(grad: A::Out, a: &A, b: &B, out: &A::Out) -> B {
-            A::grad_rhs_owned(grad, a, b, out)
+        pub fn $rhs_owned<A: $trait<B>, B>(grad: A::Out, a: &A, b: &B $(, $o: &A::Out)?) -> B {
+            A::grad_rhs_owned(grad, a, b $(, $o)?)
         }
     };
 }
 
-binary_rule!(
+/// `a + b` and `a - b`: each operand's adjoint is the output adjoint passed
+/// through a scalar rule, so these read no operand and take the output
+/// adjoint only (operands and output share one type).
+macro_rules! pass_through_rule {
+    ($(#[$doc:meta])* $trait:ident, $lhs:ident, $rhs:ident, $lhs_acc:ident, $rhs_acc:ident, $lhs_owned:ident, $rhs_owned:ident) => {
+        $(#[$doc])*
+        pub trait $trait: Sized {
+            /// The adjoint of the left operand.
+            fn grad_lhs(grad: &Self) -> Self;
+            /// The adjoint of the right operand.
+            fn grad_rhs(grad: &Self) -> Self;
+            /// `*acc += grad_lhs(grad)`, in place.
+            fn grad_lhs_acc(acc: &mut Self, grad: &Self);
+            /// `*acc += grad_rhs(grad)`, in place.
+            fn grad_rhs_acc(acc: &mut Self, grad: &Self);
+            /// `grad_lhs`, in the output adjoint's own buffer.
+            fn grad_lhs_owned(grad: Self) -> Self;
+            /// `grad_rhs`, in the output adjoint's own buffer.
+            fn grad_rhs_owned(grad: Self) -> Self;
+        }
+
+        /// The adjoint of the left operand, by its type.
+        #[inline(always)]
+        pub fn $lhs<A: $trait>(grad: &A) -> A {
+            A::grad_lhs(grad)
+        }
+
+        /// The adjoint of the right operand, by its type.
+        #[inline(always)]
+        pub fn $rhs<A: $trait>(grad: &A) -> A {
+            A::grad_rhs(grad)
+        }
+
+        /// Adds the adjoint of the left operand into `acc`, in place.
+        #[inline(always)]
+        pub fn $lhs_acc<A: $trait>(acc: &mut A, grad: &A) {
+            A::grad_lhs_acc(acc, grad)
+        }
+
+        /// Adds the adjoint of the right operand into `acc`, in place.
+        #[inline(always)]
+        pub fn $rhs_acc<A: $trait>(acc: &mut A, grad: &A) {
+            A::grad_rhs_acc(acc, grad)
+        }
+
+        /// The adjoint of the left operand, taking the output adjoint by
+        /// value (its last use).
+        #[inline(always)]
+        pub fn $lhs_owned<A: $trait>(grad: A) -> A {
+            A::grad_lhs_owned(grad)
+        }
+
+        /// The adjoint of the right operand, taking the output adjoint by
+        /// value (its last use).
+        #[inline(always)]
+        pub fn $rhs_owned<A: $trait>(grad: A) -> A {
+            A::grad_rhs_owned(grad)
+        }
+    };
+}
+
+pass_through_rule!(
     /// `a + b`.
     AddRule, add_grad_lhs, add_grad_rhs, add_grad_lhs_acc, add_grad_rhs_acc, add_grad_lhs_owned, add_grad_rhs_owned
 );
-binary_rule!(
+pass_through_rule!(
     /// `a - b`.
     SubRule, sub_grad_lhs, sub_grad_rhs, sub_grad_lhs_acc, sub_grad_rhs_acc, sub_grad_lhs_owned, sub_grad_rhs_owned
 );
+
+macro_rules! scalar_pass_through {
+    ($($t:ty),*) => {$(
+        scalar_pass_through!(@one $t, AddRule, add_grad_lhs, add_grad_rhs);
+        scalar_pass_through!(@one $t, SubRule, sub_grad_lhs, sub_grad_rhs);
+    )*};
+    (@one $t:ty, $trait:ident, $lhs:ident, $rhs:ident) => {
+        impl $trait for $t {
+            #[inline(always)]
+            fn grad_lhs(grad: &$t) -> $t {
+                s::$lhs(*grad)
+            }
+            #[inline(always)]
+            fn grad_rhs(grad: &$t) -> $t {
+                s::$rhs(*grad)
+            }
+            #[inline(always)]
+            fn grad_lhs_acc(acc: &mut $t, grad: &$t) {
+                *acc += s::$lhs(*grad);
+            }
+            #[inline(always)]
+            fn grad_rhs_acc(acc: &mut $t, grad: &$t) {
+                *acc += s::$rhs(*grad);
+            }
+            #[inline(always)]
+            fn grad_lhs_owned(grad: $t) -> $t {
+                s::$lhs(grad)
+            }
+            #[inline(always)]
+            fn grad_rhs_owned(grad: $t) -> $t {
+                s::$rhs(grad)
+            }
+        }
+    };
+}
+scalar_pass_through!(f32, f64);
+
+/// The scalar rule per element, in the adjoint's own buffer or added in
+/// place.
+macro_rules! elementwise_pass_through {
+    ($($m:ty),*) => {$(
+        elementwise_pass_through!(@one $m, AddRule, add_grad_lhs, add_grad_rhs);
+        elementwise_pass_through!(@one $m, SubRule, sub_grad_lhs, sub_grad_rhs);
+    )*};
+    (@one $m:ty, $trait:ident, $lhs:ident, $rhs:ident) => {
+        impl $trait for $m {
+            #[inline]
+            fn grad_lhs(grad: &$m) -> $m {
+                grad.map(s::$lhs)
+            }
+            #[inline]
+            fn grad_rhs(grad: &$m) -> $m {
+                grad.map(s::$rhs)
+            }
+            #[inline]
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::$lhs(g));
+            }
+            #[inline]
+            fn grad_rhs_acc(acc: &mut $m, grad: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::$rhs(g));
+            }
+            #[inline]
+            fn grad_lhs_owned(mut grad: $m) -> $m {
+                grad.apply(|g| *g = s::$lhs(*g));
+                grad
+            }
+            #[inline]
+            fn grad_rhs_owned(mut grad: $m) -> $m {
+                grad.apply(|g| *g = s::$rhs(*g));
+                grad
+            }
+        }
+    };
+}
+elementwise_pass_through!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
+
 binary_rule!(
     /// `a * b`: the product of scalars, the matrix product, or scaling.
-    MulRule, mul_grad_lhs, mul_grad_rhs, mul_grad_lhs_acc, mul_grad_rhs_acc, mul_grad_lhs_owned, mul_grad_rhs_owned
+    MulRule, (), mul_grad_lhs, mul_grad_rhs, mul_grad_lhs_acc, mul_grad_rhs_acc, mul_grad_lhs_owned, mul_grad_rhs_owned
 );
 binary_rule!(
     /// `a / b`.
-    DivRule, div_grad_lhs, div_grad_rhs, div_grad_lhs_acc, div_grad_rhs_acc, div_grad_lhs_owned, div_grad_rhs_owned
+    DivRule, (out), div_grad_lhs, div_grad_rhs, div_grad_lhs_acc, div_grad_rhs_acc, div_grad_lhs_owned, div_grad_rhs_owned
 );
 binary_rule!(
     /// `a.powf(b)`.
-    PowRule, pow_grad_lhs, pow_grad_rhs, pow_grad_lhs_acc, pow_grad_rhs_acc, pow_grad_lhs_owned, pow_grad_rhs_owned
+    PowRule, (out), pow_grad_lhs, pow_grad_rhs, pow_grad_lhs_acc, pow_grad_rhs_acc, pow_grad_lhs_owned, pow_grad_rhs_owned
 );
 binary_rule!(
     /// `a.max(b)` of two scalars.
-    MaxRule, max_grad_lhs, max_grad_rhs, max_grad_lhs_acc, max_grad_rhs_acc, max_grad_lhs_owned, max_grad_rhs_owned
+    MaxRule, (out), max_grad_lhs, max_grad_rhs, max_grad_lhs_acc, max_grad_rhs_acc, max_grad_lhs_owned, max_grad_rhs_owned
 );
 binary_rule!(
     /// `a.min(b)` of two scalars.
-    MinRule, min_grad_lhs, min_grad_rhs, min_grad_lhs_acc, min_grad_rhs_acc, min_grad_lhs_owned, min_grad_rhs_owned
+    MinRule, (out), min_grad_lhs, min_grad_rhs, min_grad_lhs_acc, min_grad_rhs_acc, min_grad_lhs_owned, min_grad_rhs_owned
 );
 binary_rule!(
     /// `a.component_mul(&b)`.
-    ComponentMulRule, component_mul_grad_lhs, component_mul_grad_rhs, component_mul_grad_lhs_acc, component_mul_grad_rhs_acc, component_mul_grad_lhs_owned, component_mul_grad_rhs_owned
+    ComponentMulRule, (out), component_mul_grad_lhs, component_mul_grad_rhs, component_mul_grad_lhs_acc, component_mul_grad_rhs_acc, component_mul_grad_lhs_owned, component_mul_grad_rhs_owned
 );
 binary_rule!(
     /// `a.component_div(&b)`.
-    ComponentDivRule, component_div_grad_lhs, component_div_grad_rhs, component_div_grad_lhs_acc, component_div_grad_rhs_acc, component_div_grad_lhs_owned, component_div_grad_rhs_owned
+    ComponentDivRule, (out), component_div_grad_lhs, component_div_grad_rhs, component_div_grad_lhs_acc, component_div_grad_rhs_acc, component_div_grad_lhs_owned, component_div_grad_rhs_owned
 );
 
 // The operand names come from the invocation, so the argument lists
@@ -218,9 +356,6 @@ macro_rules! scalar_binary {
 macro_rules! scalar_binaries {
     ($($t:ty),*) => {$(
         scalar_binary!($t, a, b, out:
-            AddRule => add_grad_lhs(), add_grad_rhs();
-            SubRule => sub_grad_lhs(), sub_grad_rhs();
-            MulRule => mul_grad_lhs(b), mul_grad_rhs(a);
             DivRule => div_grad_lhs(b), div_grad_rhs(b, out);
             PowRule => pow_grad_lhs(a, b), pow_grad_rhs(a, out);
             MaxRule => max_grad_lhs(a, b), max_grad_rhs(a, b);
@@ -229,6 +364,23 @@ macro_rules! scalar_binaries {
     )*};
 }
 scalar_binaries!(f32, f64);
+
+macro_rules! scalar_mul {
+    ($($t:ty),*) => {$(
+        impl MulRule<$t> for $t {
+            type Out = $t;
+            #[inline(always)]
+            fn grad_lhs(grad: &$t, _a: &$t, b: &$t) -> $t {
+                s::mul_grad_lhs(*grad, *b)
+            }
+            #[inline(always)]
+            fn grad_rhs(grad: &$t, a: &$t, _b: &$t) -> $t {
+                s::mul_grad_rhs(*grad, *a)
+            }
+        }
+    )*};
+}
+scalar_mul!(f32, f64);
 
 /// Element-wise binary rules on two matrices of the same shape: the scalar
 /// rule per element, written into the adjoint's own buffer where the sweep
@@ -286,8 +438,6 @@ macro_rules! elementwise_binary {
 macro_rules! elementwise_binaries {
     ($($m:ty),*) => {$(
         elementwise_binary!($m, a, b, out:
-            AddRule => add_grad_lhs(), add_grad_rhs();
-            SubRule => sub_grad_lhs(), sub_grad_rhs();
             ComponentMulRule => mul_grad_lhs(b), mul_grad_rhs(a);
             ComponentDivRule => div_grad_lhs(b), div_grad_rhs(b, out);
         );
@@ -302,25 +452,25 @@ macro_rules! matmul {
         impl MulRule<$b> for $a {
             type Out = $out;
             #[inline]
-            fn grad_lhs(grad: &$out, a: &$a, b: &$b, _out: &$out) -> $a {
+            fn grad_lhs(grad: &$out, a: &$a, b: &$b) -> $a {
                 let (r, c) = a.dims();
                 let mut da = <$a>::zeros_with_dims(r, c);
                 linalg::matmul_grad_lhs_into(&mut da, grad, b);
                 da
             }
             #[inline]
-            fn grad_rhs(grad: &$out, a: &$a, b: &$b, _out: &$out) -> $b {
+            fn grad_rhs(grad: &$out, a: &$a, b: &$b) -> $b {
                 let (r, c) = b.dims();
                 let mut db = <$b>::zeros_with_dims(r, c);
                 linalg::matmul_grad_rhs_into(&mut db, grad, a);
                 db
             }
             #[inline]
-            fn grad_lhs_acc(acc: &mut $a, grad: &$out, _a: &$a, b: &$b, _out: &$out) {
+            fn grad_lhs_acc(acc: &mut $a, grad: &$out, _a: &$a, b: &$b) {
                 linalg::matmul_grad_lhs_acc(acc, grad, b);
             }
             #[inline]
-            fn grad_rhs_acc(acc: &mut $b, grad: &$out, a: &$a, _b: &$b, _out: &$out) {
+            fn grad_rhs_acc(acc: &mut $b, grad: &$out, a: &$a, _b: &$b) {
                 linalg::matmul_grad_rhs_acc(acc, grad, a);
             }
         }
@@ -341,40 +491,40 @@ macro_rules! scaling {
         impl MulRule<$m> for f64 {
             type Out = $m;
             #[inline]
-            fn grad_lhs(grad: &$m, _a: &f64, b: &$m, _out: &$m) -> f64 {
+            fn grad_lhs(grad: &$m, _a: &f64, b: &$m) -> f64 {
                 grad.iter().zip(b.iter()).map(|(g, b)| s::mul_grad_lhs(*g, *b)).sum()
             }
             #[inline]
-            fn grad_rhs(grad: &$m, a: &f64, _b: &$m, _out: &$m) -> $m {
+            fn grad_rhs(grad: &$m, a: &f64, _b: &$m) -> $m {
                 grad.map(|g| s::mul_grad_rhs(g, *a))
             }
             #[inline]
-            fn grad_rhs_owned(mut grad: $m, a: &f64, _b: &$m, _out: &$m) -> $m {
+            fn grad_rhs_owned(mut grad: $m, a: &f64, _b: &$m) -> $m {
                 grad.apply(|g| *g = s::mul_grad_rhs(*g, *a));
                 grad
             }
             #[inline]
-            fn grad_rhs_acc(acc: &mut $m, grad: &$m, a: &f64, _b: &$m, _out: &$m) {
+            fn grad_rhs_acc(acc: &mut $m, grad: &$m, a: &f64, _b: &$m) {
                 acc.zip_apply(grad, |acc, g| *acc += s::mul_grad_rhs(g, *a));
             }
         }
         impl MulRule<f64> for $m {
             type Out = $m;
             #[inline]
-            fn grad_lhs(grad: &$m, _a: &$m, b: &f64, _out: &$m) -> $m {
+            fn grad_lhs(grad: &$m, _a: &$m, b: &f64) -> $m {
                 grad.map(|g| s::mul_grad_lhs(g, *b))
             }
             #[inline]
-            fn grad_lhs_owned(mut grad: $m, _a: &$m, b: &f64, _out: &$m) -> $m {
+            fn grad_lhs_owned(mut grad: $m, _a: &$m, b: &f64) -> $m {
                 grad.apply(|g| *g = s::mul_grad_lhs(*g, *b));
                 grad
             }
             #[inline]
-            fn grad_lhs_acc(acc: &mut $m, grad: &$m, _a: &$m, b: &f64, _out: &$m) {
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m, _a: &$m, b: &f64) {
                 acc.zip_apply(grad, |acc, g| *acc += s::mul_grad_lhs(g, *b));
             }
             #[inline]
-            fn grad_rhs(grad: &$m, a: &$m, _b: &f64, _out: &$m) -> f64 {
+            fn grad_rhs(grad: &$m, a: &$m, _b: &f64) -> f64 {
                 grad.iter().zip(a.iter()).map(|(g, a)| s::mul_grad_rhs(*g, *a)).sum()
             }
         }
@@ -621,37 +771,29 @@ elementwise_unaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
 /// Matrices whose elements the `map_*_grad` rules walk.
 pub trait Elementwise: Sized {
-    /// `f(grad[i], x[i], out[i])` for every element.
-    fn zip3(grad: &Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self;
-    /// `acc[i] += f(grad[i], x[i], out[i])` for every element, in place.
-    fn zip3_acc(
-        acc: &mut Self,
-        grad: &Self,
-        x: &Self,
-        out: &Self,
-        f: impl Fn(f64, f64, f64) -> f64,
-    );
-    /// `grad[i] = f(grad[i], x[i], out[i])` for every element, in `grad`'s
-    /// own buffer.
-    fn zip3_owned(grad: Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self;
+    /// `f(grad[i], v[i])` for every element.
+    fn zip2(grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self;
+    /// `acc[i] += f(grad[i], v[i])` for every element, in place.
+    fn zip2_acc(acc: &mut Self, grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64);
+    /// `grad[i] = f(grad[i], v[i])` for every element, in `grad`'s own
+    /// buffer.
+    fn zip2_owned(grad: Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self;
 }
 
 macro_rules! elementwise_matrices {
     ($($m:ty),*) => {$(
         impl Elementwise for $m {
             #[inline]
-            fn zip3(grad: &Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self {
-                grad.zip_zip_map(x, out, f)
+            fn zip2(grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self {
+                grad.zip_map(v, f)
             }
             #[inline]
-            fn zip3_acc(acc: &mut Self, grad: &Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) {
-                for (i, (acc, g)) in acc.iter_mut().zip(grad.iter()).enumerate() {
-                    *acc += f(*g, x[i], out[i]);
-                }
+            fn zip2_acc(acc: &mut Self, grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64) {
+                acc.zip_zip_apply(grad, v, |acc, g, v| *acc += f(g, v));
             }
             #[inline]
-            fn zip3_owned(mut grad: Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self {
-                grad.zip_zip_apply(x, out, |g, x, o| *g = f(*g, x, o));
+            fn zip2_owned(mut grad: Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self {
+                grad.zip_apply(v, |g, v| *g = f(*g, v));
                 grad
             }
         }
@@ -659,40 +801,32 @@ macro_rules! elementwise_matrices {
 }
 elementwise_matrices!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
-/// `m.map(f64::exp)` and the like: the scalar rule per element, reading the
-/// element and the mapped result. Named apart from the scalar rules so that
-/// `m.exp()` (nalgebra's matrix exponential) can never reach them. Each has
-/// an `_acc` form adding into an adjoint in place and an `_owned` form
-/// writing into the incoming adjoint's buffer.
+/// `m.map(f64::exp)` and the like: the scalar rule per element, reading
+/// exactly what the scalar rule reads, the element (`x`) or the mapped
+/// result (`out`), so the other need not be kept. Named apart from the
+/// scalar rules so that `m.exp()` (nalgebra's matrix exponential) can never
+/// reach them. Each has an `_acc` form adding into an adjoint in place and
+/// an `_owned` form writing into the incoming adjoint's buffer.
 macro_rules! mapped_rules {
-    ($x:ident, $out:ident: $($func:ident, $acc:ident, $owned:ident => $rule:ident($($arg:ident),*);)*) => {$(
-        #[doc = concat!("The adjoint of `m.map(f)` where `f` is the scalar rule of `", stringify!($rule), "`.")]
+    ($($func:ident, $acc:ident, $owned:ident => $rule:ident($arg:ident);)*) => {$(
+        #[doc = concat!("The adjoint of `m.map(f)` where `f` is the scalar rule of `", stringify!($rule), "`, given `", stringify!($arg), "`.")]
         #[inline]
-        pub fn $func<M: Elementwise>(grad: &M, x: &M, out: &M) -> M {
-            M::zip3(grad, x, out, |g, $x, $out| {
-                let _ = ($x, $out);
-                s::$rule(g $(, $arg)*)
-            })
+        pub fn $func<M: Elementwise>(grad: &M, $arg: &M) -> M {
+            M::zip2(grad, $arg, s::$rule)
         }
         #[doc = concat!("Adds the adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`) into `acc`, in place.")]
         #[inline]
-        pub fn $acc<M: Elementwise>(acc: &mut M, grad: &M, x: &M, out: &M) {
-            M::zip3_acc(acc, grad, x, out, |g, $x, $out| {
-                let _ = ($x, $out);
-                s::$rule(g $(, $arg)*)
-            })
+        pub fn $acc<M: Elementwise>(acc: &mut M, grad: &M, $arg: &M) {
+            M::zip2_acc(acc, grad, $arg, s::$rule)
         }
         #[doc = concat!("The adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`), written into the incoming adjoint's buffer.")]
         #[inline]
-        pub fn $owned<M: Elementwise>(grad: M, x: &M, out: &M) -> M {
-            M::zip3_owned(grad, x, out, |g, $x, $out| {
-                let _ = ($x, $out);
-                s::$rule(g $(, $arg)*)
-            })
+        pub fn $owned<M: Elementwise>(grad: M, $arg: &M) -> M {
+            M::zip2_owned(grad, $arg, s::$rule)
         }
     )*};
 }
-mapped_rules!(x, out:
+mapped_rules!(
     map_exp_grad, map_exp_grad_acc, map_exp_grad_owned => exp_grad(out);
     map_ln_grad, map_ln_grad_acc, map_ln_grad_owned => ln_grad(x);
     map_sqrt_grad, map_sqrt_grad_acc, map_sqrt_grad_owned => sqrt_grad(out);
