@@ -514,7 +514,8 @@ fn read_counts(f: &Function) -> Vec<usize> {
 }
 
 /// Matrices the forward sweep may move into the one operation that reads
-/// them (`w * x + b` reuses the product's buffer for the sum): locals of
+/// them, an operator or an element-wise `map` (`(w * x + b).map(f64::tanh)`
+/// computes the sum and the tanh in the product's buffer): locals of
 /// the top-level block, read once in the whole primal sweep and never by
 /// the reverse sweep.
 pub fn movable(f: &Function, an: &Analysis) -> HashSet<ValueId> {

@@ -134,6 +134,10 @@ impl Gen<'_> {
                     });
                     quote!(#recv.#m(#(#rest),*))
                 }
+                (Syntax::Map(f), [Operand::Value(v)]) if self.movable.contains(v) => {
+                    let m = names::value(self.f, *v);
+                    quote!(::autograd::__private::map_in_place(#m, #f))
+                }
                 (Syntax::Map(f), [recv]) => {
                     let recv = self.receiver(recv);
                     quote!(#recv.map(#f))

@@ -25,7 +25,8 @@ pub struct Gen<'a> {
     top_loops: HashSet<u32>,
     /// Adjoints already created while emitting the reverse sweep.
     declared: HashSet<ValueId>,
-    /// Matrices an operator may take by value (see `analysis::movable`).
+    /// Matrices an operator or `map` may take by value (see
+    /// `analysis::movable`).
     movable: HashSet<ValueId>,
 }
 

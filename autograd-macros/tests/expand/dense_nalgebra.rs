@@ -17,7 +17,7 @@ fn __dense_nalgebra_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
     let _ = dense_nalgebra;
     let __ad_v3 = w * x;
     let __ad_v4 = __ad_v3 + b;
-    let __ad_v5 = __ad_v4.map(f64::tanh);
+    let __ad_v5 = ::autograd::__private::map_in_place(__ad_v4, f64::tanh);
     let __ad_v6 = __ad_v5.sum();
     (
         __ad_v6,
