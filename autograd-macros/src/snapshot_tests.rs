@@ -97,3 +97,17 @@ fn matrix_accumulate() {
         }",
     );
 }
+
+#[test]
+fn matrix_broadcast_fallback() {
+    check(
+        "matrix_broadcast_fallback",
+        "fn shared_operand(w: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
+            let z = w * x;
+            let h = z.map(f64::tanh);
+            let a = z.sum();
+            let s = h.sum();
+            s + 3.0 * a
+        }",
+    );
+}

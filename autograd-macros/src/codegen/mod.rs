@@ -6,7 +6,7 @@ pub mod names;
 mod paths;
 mod reverse;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
@@ -28,6 +28,10 @@ pub struct Gen<'a> {
     /// Matrices an operator or `map` may take by value (see
     /// `analysis::movable`).
     movable: HashSet<ValueId>,
+    /// Adjoints left as one scalar for every element (a `sum`'s seed), with
+    /// the expression that would broadcast them: emitted where the value's
+    /// own reverse cannot take the scalar.
+    broadcast: HashMap<ValueId, (TokenStream, TokenStream)>,
 }
 
 impl Gen<'_> {
@@ -160,6 +164,7 @@ fn vjp_fn(
         top_loops,
         declared: HashSet::new(),
         movable: movable(f, an),
+        broadcast: HashMap::new(),
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);

@@ -10,7 +10,7 @@ use crate::analysis::{carry_active, deferred_call, has_work, needs, scalar_form}
 use crate::catalog::Read;
 use crate::ir::*;
 
-impl Gen<'_> {
+impl<'a> Gen<'a> {
     /// The zero a value's adjoint starts from when it is created up front.
     pub fn zero(&self, v: ValueId) -> TokenStream {
         match self.f.info(v).kind {
@@ -77,12 +77,66 @@ impl Gen<'_> {
         out
     }
 
+    /// Whether `v`'s adjoint may stay a scalar for every element until `v`'s
+    /// own reverse: its one contribution (a `sum`) is its first, it is a
+    /// top-level matrix, and its operation is an element-wise `map` whose
+    /// rule reads only `v` itself, which the reverse then gives up to
+    /// hold the adjoint (nothing reads it after its own reverse).
+    fn takes_broadcast(&self, v: ValueId, op: &Op) -> bool {
+        let i = v.0 as usize;
+        let info = self.f.info(v);
+        let Op::Rule {
+            rule,
+            args,
+            syntax: Syntax::Map(_),
+        } = op
+        else {
+            return false;
+        };
+        !self.declared.contains(&v)
+            && self.an.uses[i] == 1
+            && !self.an.predeclare[i]
+            && info.kind == Kind::Matrix
+            && info.block == self.f.body.id
+            && info.param.is_none()
+            && rule.generic_reads(0, true) == [Read::Out]
+            && self
+                .an
+                .active_operand(&args[0])
+                .is_some_and(|u| !self.declared.contains(&u))
+    }
+
+    /// [`Self::takes_broadcast`] at the value's own reverse, where its
+    /// adjoint is already marked as created.
+    fn takes_broadcast_now(&mut self, v: ValueId, op: &Op) -> bool {
+        self.declared.remove(&v);
+        let ok = self.takes_broadcast(v, op);
+        self.declared.insert(v);
+        ok
+    }
+
     fn reverse_let(&mut self, dst: ValueId, op: &Op, span: proc_macro2::Span) -> TokenStream {
         if !self.an.active(dst) || !self.declared.contains(&dst) {
             return TokenStream::new();
         }
         let g = names::adjoint(self.f, dst);
         let mut out = TokenStream::new();
+        if let Some((element, broadcast)) = self.broadcast.remove(&dst) {
+            match op {
+                Op::Rule { rule, args, .. } if self.takes_broadcast_now(dst, op) => {
+                    // The rule per element, from the one scalar, in the
+                    // buffer of the mapped result.
+                    let func = format!("map_{}_broadcast", rule.generic_func(0));
+                    let func = paths::generic_rule(&func, span);
+                    let v = names::value(self.f, dst);
+                    if let Some(u) = self.an.active_operand(&args[0]) {
+                        out.extend(self.contribute(u, quote_spanned!(span=> #func(#element, #v))));
+                    }
+                    return out;
+                }
+                _ => out.extend(quote!(let #g = #broadcast;)),
+            }
+        }
         match op {
             Op::Copy(a) => {
                 if let Some(u) = self.an.active_operand(a) {
@@ -101,6 +155,24 @@ impl Gen<'_> {
                 // A matrix adjoint is dead after its operation's reverse: the
                 // last contribution may take its buffer.
                 let owned_last = !self.f.info(dst).kind.is_copy();
+                if rule.name == "sum"
+                    && let [(_, u)] = targets[..]
+                    && let Some(def) = self.top_level_op(u)
+                    && self.takes_broadcast(u, def)
+                {
+                    // Left as one scalar for every element; see `broadcast`.
+                    let element = paths::generic_rule("sum_grad_element", span);
+                    let element = quote_spanned!(span=> #element(&#g));
+                    let func = paths::generic_rule(&rule.generic_func(0), span);
+                    let refs = [
+                        self.operand_ref(&args[0]),
+                        self.operand_ref(&Operand::Value(dst)),
+                    ];
+                    let broadcast = quote_spanned!(span=> #func(&#g #(, #refs)*));
+                    self.broadcast.insert(u, (element, broadcast));
+                    self.declared.insert(u);
+                    return out;
+                }
                 for (i, &(k, u)) in targets.iter().enumerate() {
                     let base = if map {
                         format!("map_{}", rule.generic_func(k))
@@ -197,6 +269,14 @@ impl Gen<'_> {
             _ => {}
         }
         out
+    }
+
+    /// The operation defining `v` at the top level of the body, if any.
+    fn top_level_op(&self, v: ValueId) -> Option<&'a Op> {
+        self.f.body.stmts.iter().find_map(|s| match s {
+            Stmt::Let { dst, op, .. } if *dst == v => Some(op),
+            _ => None,
+        })
     }
 
     fn reverse_if(&mut self, stmt: &Stmt, i: &If) -> TokenStream {

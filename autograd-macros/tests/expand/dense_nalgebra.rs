@@ -23,14 +23,9 @@ fn __dense_nalgebra_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
         __ad_v6,
         move |__ad_seed: f64| {
             let __ad_d6 = __ad_seed;
-            let __ad_d5 = ::autograd::__private::rules::generic::sum_grad(
-                &__ad_d6,
-                &__ad_v5,
-                &__ad_v6,
-            );
-            let __ad_d4 = ::autograd::__private::rules::generic::map_tanh_grad_owned(
-                __ad_d5,
-                &__ad_v5,
+            let __ad_d4 = ::autograd::__private::rules::generic::map_tanh_grad_broadcast(
+                ::autograd::__private::rules::generic::sum_grad_element(&__ad_d6),
+                __ad_v5,
             );
             let __ad_d3 = ::autograd::__private::rules::generic::add_grad_lhs(&__ad_d4);
             let __ad_d_b = ::autograd::__private::rules::generic::add_grad_rhs_owned(

@@ -769,6 +769,14 @@ macro_rules! elementwise_unaries {
 }
 elementwise_unaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
+/// The adjoint each element of `m.sum()` receives from the sum's adjoint,
+/// for a rule that takes it as one scalar (the `map_*_grad_broadcast`
+/// forms) instead of a matrix of copies.
+#[inline(always)]
+pub fn sum_grad_element(grad: &f64) -> f64 {
+    reductions::sum_grad_element(*grad)
+}
+
 /// Matrices whose elements the `map_*_grad` rules walk.
 pub trait Elementwise: Sized {
     /// `f(grad[i], v[i])` for every element.
@@ -778,6 +786,8 @@ pub trait Elementwise: Sized {
     /// `grad[i] = f(grad[i], v[i])` for every element, in `grad`'s own
     /// buffer.
     fn zip2_owned(grad: Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self;
+    /// `v[i] = f(v[i])` for every element, in `v`'s own buffer.
+    fn apply_owned(v: Self, f: impl Fn(f64) -> f64) -> Self;
 }
 
 macro_rules! elementwise_matrices {
@@ -796,6 +806,11 @@ macro_rules! elementwise_matrices {
                 grad.zip_apply(v, |g, v| *g = f(*g, v));
                 grad
             }
+            #[inline]
+            fn apply_owned(mut v: Self, f: impl Fn(f64) -> f64) -> Self {
+                v.apply(|v| *v = f(*v));
+                v
+            }
         }
     )*};
 }
@@ -805,10 +820,13 @@ elementwise_matrices!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>)
 /// exactly what the scalar rule reads, the element (`x`) or the mapped
 /// result (`out`), so the other need not be kept. Named apart from the
 /// scalar rules so that `m.exp()` (nalgebra's matrix exponential) can never
-/// reach them. Each has an `_acc` form adding into an adjoint in place and
-/// an `_owned` form writing into the incoming adjoint's buffer.
+/// reach them. Each has an `_acc` form adding into an adjoint in place, an
+/// `_owned` form writing into the incoming adjoint's buffer, and a
+/// `_broadcast` form for an incoming adjoint that is one scalar for every
+/// element (the seed of a `sum`), written into the buffer of the value the
+/// rule reads, which the caller gives up.
 macro_rules! mapped_rules {
-    ($($func:ident, $acc:ident, $owned:ident => $rule:ident($arg:ident);)*) => {$(
+    ($($func:ident, $acc:ident, $owned:ident, $broadcast:ident => $rule:ident($arg:ident);)*) => {$(
         #[doc = concat!("The adjoint of `m.map(f)` where `f` is the scalar rule of `", stringify!($rule), "`, given `", stringify!($arg), "`.")]
         #[inline]
         pub fn $func<M: Elementwise>(grad: &M, $arg: &M) -> M {
@@ -824,18 +842,23 @@ macro_rules! mapped_rules {
         pub fn $owned<M: Elementwise>(grad: M, $arg: &M) -> M {
             M::zip2_owned(grad, $arg, s::$rule)
         }
+        #[doc = concat!("The adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`) for the scalar adjoint `grad` of every element, written into the buffer of `", stringify!($arg), "`.")]
+        #[inline]
+        pub fn $broadcast<M: Elementwise>(grad: f64, $arg: M) -> M {
+            M::apply_owned($arg, |v| s::$rule(grad, v))
+        }
     )*};
 }
 mapped_rules!(
-    map_exp_grad, map_exp_grad_acc, map_exp_grad_owned => exp_grad(out);
-    map_ln_grad, map_ln_grad_acc, map_ln_grad_owned => ln_grad(x);
-    map_sqrt_grad, map_sqrt_grad_acc, map_sqrt_grad_owned => sqrt_grad(out);
-    map_sin_grad, map_sin_grad_acc, map_sin_grad_owned => sin_grad(x);
-    map_cos_grad, map_cos_grad_acc, map_cos_grad_owned => cos_grad(x);
-    map_tanh_grad, map_tanh_grad_acc, map_tanh_grad_owned => tanh_grad(out);
-    map_abs_grad, map_abs_grad_acc, map_abs_grad_owned => abs_grad(x);
-    map_relu_grad, map_relu_grad_acc, map_relu_grad_owned => relu_grad(x);
-    map_sigmoid_grad, map_sigmoid_grad_acc, map_sigmoid_grad_owned => sigmoid_grad(out);
+    map_exp_grad, map_exp_grad_acc, map_exp_grad_owned, map_exp_grad_broadcast => exp_grad(out);
+    map_ln_grad, map_ln_grad_acc, map_ln_grad_owned, map_ln_grad_broadcast => ln_grad(x);
+    map_sqrt_grad, map_sqrt_grad_acc, map_sqrt_grad_owned, map_sqrt_grad_broadcast => sqrt_grad(out);
+    map_sin_grad, map_sin_grad_acc, map_sin_grad_owned, map_sin_grad_broadcast => sin_grad(x);
+    map_cos_grad, map_cos_grad_acc, map_cos_grad_owned, map_cos_grad_broadcast => cos_grad(x);
+    map_tanh_grad, map_tanh_grad_acc, map_tanh_grad_owned, map_tanh_grad_broadcast => tanh_grad(out);
+    map_abs_grad, map_abs_grad_acc, map_abs_grad_owned, map_abs_grad_broadcast => abs_grad(x);
+    map_relu_grad, map_relu_grad_acc, map_relu_grad_owned, map_relu_grad_broadcast => relu_grad(x);
+    map_sigmoid_grad, map_sigmoid_grad_acc, map_sigmoid_grad_owned, map_sigmoid_grad_broadcast => sigmoid_grad(out);
 );
 
 impl TransposeRule for DMatrix<f64> {

@@ -32,20 +32,27 @@ pub fn sum(x: &M) -> f64 {
 /// through, so every element receives `add_grad_lhs(grad)`.
 #[inline]
 pub fn sum_grad(grad: f64, nrows: usize, ncols: usize) -> M {
-    M::from_element(nrows, ncols, s::add_grad_lhs(grad))
+    M::from_element(nrows, ncols, sum_grad_element(grad))
+}
+
+/// The adjoint every element of the sum's input receives: the sum's
+/// additions pass `grad` through, `add_grad_lhs(grad)`.
+#[inline]
+pub fn sum_grad_element(grad: f64) -> f64 {
+    s::add_grad_lhs(grad)
 }
 
 /// out = broadcast(grad), overwriting `out` (the input's shape, any dense
 /// storage) in place.
 #[inline]
 pub fn sum_grad_into<A: Dense>(out: &mut A, grad: f64) {
-    out.elements_mut().fill(s::add_grad_lhs(grad));
+    out.elements_mut().fill(sum_grad_element(grad));
 }
 
 /// acc += broadcast(grad), in place (any dense storage).
 #[inline]
 pub fn sum_grad_acc<A: Dense>(acc: &mut A, grad: f64) {
-    let g = s::add_grad_lhs(grad);
+    let g = sum_grad_element(grad);
     acc.elements_mut().iter_mut().for_each(|a| *a += g);
 }
 
