@@ -205,10 +205,17 @@ impl<'a> Gen<'a> {
                 }
             }
             Op::Map { recv, helper, .. } if self.an.active(*recv) => {
-                let func = paths::generic_rule("map_grad", span);
                 let m = self.operand_ref(&Operand::Value(*recv));
-                let expr = quote_spanned!(span=> #func(&#g, #m, |x, g| #helper(x).1(g).0));
-                out.extend(self.contribute(*recv, expr));
+                let pullback = quote!(|x, g| #helper(x).1(g).0);
+                if self.declared.contains(recv) {
+                    let func = paths::generic_rule("map_grad_acc", span);
+                    let adj = names::adjoint(self.f, *recv);
+                    out.extend(quote_spanned!(span=> #func(&mut #adj, &#g, #m, #pullback);));
+                } else {
+                    let func = paths::generic_rule("map_grad_owned", span);
+                    let expr = quote_spanned!(span=> #func(#g, #m, #pullback));
+                    out.extend(self.contribute(*recv, expr));
+                }
             }
             Op::Rule { rule, args, .. } => {
                 for (a, grad) in args.iter().zip(rule.grads) {

@@ -990,6 +990,24 @@ pub fn map_grad<M: MapElements>(grad: &M, x: &M, pullback: impl Fn(f64, f64) -> 
     x.zip_elements(grad, pullback)
 }
 
+/// Adds the adjoint of `m.map(f)` into `acc`, in place (see [`map_grad`]).
+#[inline]
+pub fn map_grad_acc<M: Elementwise>(
+    acc: &mut M,
+    grad: &M,
+    x: &M,
+    pullback: impl Fn(f64, f64) -> f64,
+) {
+    M::zip2_acc(acc, grad, x, |g, x| pullback(x, g));
+}
+
+/// The adjoint of `m.map(f)` (see [`map_grad`]), written into the incoming
+/// adjoint's buffer.
+#[inline]
+pub fn map_grad_owned<M: Elementwise>(grad: M, x: &M, pullback: impl Fn(f64, f64) -> f64) -> M {
+    M::zip2_owned(grad, x, |g, x| pullback(x, g))
+}
+
 /// Matrices whose elements `map_grad` pairs up.
 pub trait MapElements {
     /// `f(self[i], other[i])` for every element.
