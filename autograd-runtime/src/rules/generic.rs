@@ -3,10 +3,24 @@
 //! `#[differentiable]` calls the scalar rules directly when it can see that
 //! every operand is an `f32`/`f64`. Where it cannot — nalgebra values, or
 //! the result of a call — it calls the functions here, which take the
-//! output adjoint, every operand and the output by reference and let trait
-//! resolution pick the rule: a scalar rule for scalars, and for matrices the
-//! matrix rule or the scalar rule applied element by element. No formula
-//! is written here; every impl delegates to a rule of [`crate::rules`].
+//! output adjoint and the primal values the rule needs by reference (the
+//! operands and the output; `+` and `-` none, `*` no output, `m.map(f)`
+//! what `f`'s rule reads) and let trait resolution pick the rule: a scalar
+//! rule for scalars, and for matrices the matrix rule or the scalar rule
+//! applied element by element. No formula is written here; every impl
+//! delegates to a rule of [`crate::rules`].
+//!
+//! Each backward function `F` comes in three forms, so the reverse sweep
+//! can treat matrix adjoints as buffers:
+//!
+//! - `F(&grad, ..) -> adjoint`: a new adjoint (the first contribution);
+//! - `F_acc(&mut adjoint, &grad, ..)`: adds into an existing adjoint in
+//!   place — element-wise `+=`, or `gemm`/`gemm_tr` for the product —
+//!   without a temporary;
+//! - `F_owned(grad, ..) -> adjoint`: takes the output adjoint by value at
+//!   its last use, and element-wise rules write into its buffer.
+//!
+//! For scalars all three are the same arithmetic as `F`.
 //!
 //! Supported operand types: `f32`, `f64`, `DMatrix<f64>`, `DVector<f64>`,
 //! their transposes (`RowDVector<f64>`) and the 1×1 `Matrix1<f64>` of `xᵀ·y`;
