@@ -117,7 +117,14 @@ fn transposed<A: Dense>(m: &A) -> DMatrixView<'_, f64, Dyn, Dyn> {
 fn lhs_gemm<A: Dense, G: Dense, B: Dense>(out: &mut A, grad: &G, b: &B, beta: f64) {
     let (r, c) = out.dims();
     let mut out = DMatrixViewMut::from_slice(out.elements_mut(), r, c);
-    out.gemm(1.0, &view(grad), &transposed(b), beta);
+    let (grad_view, b_view) = (view(grad), view(b));
+    if grad_view.ncols() == 1 && b_view.ncols() == 1 {
+        // A matrix·vector product: grad·bᵀ is an outer product, nalgebra's
+        // rank-one update.
+        out.ger(1.0, &grad_view.column(0), &b_view.column(0), beta);
+    } else {
+        out.gemm(1.0, &grad_view, &transposed(b), beta);
+    }
 }
 
 /// out = β·out + Aᵀ·grad (β = 0: `out` is not read).
