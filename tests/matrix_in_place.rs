@@ -159,3 +159,52 @@ fn compiled_closures_accumulate_in_place() {
     assert_close(&dw, &(&dz * x.transpose()), CLOSED_ABS, CLOSED_REL, "dW");
     assert_close(&dx, &(w.transpose() * &dz), CLOSED_ABS, CLOSED_REL, "dX");
 }
+
+/// `p - b` with `p` a local and `b` an argument: `p`'s adjoint borrows the
+/// difference's (d(p−b)/dp = 1) and is added into `x`'s in place, while
+/// `b`'s takes (and negates) the difference's buffer at the end.
+#[differentiable]
+fn lent_difference(x: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
+    let p = x.component_mul(x);
+    let q = p - b;
+    q.map(f64::exp).sum() + x.sum()
+}
+
+#[test]
+fn a_lent_adjoint_is_read_in_place() {
+    let x = lcg_matrix(3, 2, 14, -1.0, 1.0);
+    let b = lcg_matrix(3, 2, 15, -0.5, 0.5);
+    let (value, dx, db) = lent_difference_grad(&x, &b);
+    assert_eq!(value.to_bits(), lent_difference(&x, &b).to_bits());
+    // e = exp(x² − b): dx = 2x·e + 1, db = −e.
+    let e = x.zip_map(&b, |x, b| (x * x - b).exp());
+    let dx_closed = x.zip_map(&e, |x, e| 2.0 * x * e + 1.0);
+    assert_close(&dx, &dx_closed, CLOSED_ABS, CLOSED_REL, "dx");
+    assert_close(&db, &(-&e), CLOSED_ABS, CLOSED_REL, "db");
+}
+
+/// Two lent sums in a row, through a transpose and a map.
+#[differentiable]
+fn lent_chain(w: &DMatrix<f64>, x: &DMatrix<f64>, b: &DMatrix<f64>, c: &DMatrix<f64>) -> f64 {
+    let e = (w * x).map(f64::exp) - b;
+    let f = e.transpose() + c;
+    f.map(f64::tanh).sum()
+}
+
+#[test]
+fn lent_adjoints_chain_through_rules() {
+    let w = lcg_matrix(2, 3, 16, -0.5, 0.5);
+    let x = lcg_matrix(3, 4, 17, -1.0, 1.0);
+    let b = lcg_matrix(2, 4, 18, -0.5, 0.5);
+    let c = lcg_matrix(4, 2, 19, -0.5, 0.5);
+    let (value, dw, dx, db, dc) = lent_chain_grad(&w, &x, &b, &c);
+    assert_eq!(value.to_bits(), lent_chain(&w, &x, &b, &c).to_bits());
+    let fw = fd_matrix(|w| lent_chain(w, &x, &b, &c), &w);
+    let fx = fd_matrix(|x| lent_chain(&w, x, &b, &c), &x);
+    let fb = fd_matrix(|b| lent_chain(&w, &x, b, &c), &b);
+    let fc = fd_matrix(|c| lent_chain(&w, &x, &b, c), &c);
+    assert_close(&dw, &fw, FD_ABS, FD_REL, "dW");
+    assert_close(&dx, &fx, FD_ABS, FD_REL, "dX");
+    assert_close(&db, &fb, FD_ABS, FD_REL, "dB");
+    assert_close(&dc, &fc, FD_ABS, FD_REL, "dC");
+}

@@ -24,7 +24,8 @@ pub struct Grad {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Takes {
     /// Nothing: the adjoint passes through (`+`, `-`), so no operand is
-    /// kept for the reverse sweep.
+    /// kept for the reverse sweep. The left operand's adjoint is the output
+    /// adjoint itself, which the `BASE_grad_lhs_ref` form lends.
     Nothing,
     /// The operands, not the output (`*`).
     Operands,

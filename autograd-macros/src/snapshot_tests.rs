@@ -111,3 +111,15 @@ fn matrix_broadcast_fallback() {
         }",
     );
 }
+
+#[test]
+fn matrix_lent_adjoint() {
+    check(
+        "matrix_lent_adjoint",
+        "fn lent_difference(x: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
+            let p = x.component_mul(x);
+            let q = p - b;
+            q.map(f64::exp).sum() + x.sum()
+        }",
+    );
+}

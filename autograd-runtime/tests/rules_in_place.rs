@@ -241,3 +241,20 @@ fn unary_and_mapped_rules_in_place_match_the_by_value_rules() {
     g::add_grad_lhs_acc(&mut acc, &one);
     assert_eq!(acc[0], 1.5);
 }
+
+#[test]
+fn the_lent_left_adjoints_are_the_rules_values() {
+    // `add_grad_lhs_ref` and `sub_grad_lhs_ref` stand for rules that are
+    // the identity; check that they are, on every element.
+    let grad = m(3, 2, 0.6);
+    assert_eq!(g::add_grad_lhs_ref(&grad), &g::add_grad_lhs(&grad));
+    assert_eq!(g::sub_grad_lhs_ref(&grad), &g::sub_grad_lhs(&grad));
+    for v in [-2.5, 0.0, -0.0, 1e300, f64::NAN] {
+        let (a, b) = (
+            autograd_runtime::rules::add_grad_lhs(v),
+            autograd_runtime::rules::sub_grad_lhs(v),
+        );
+        assert_eq!(a.to_bits(), v.to_bits());
+        assert_eq!(b.to_bits(), v.to_bits());
+    }
+}

@@ -32,6 +32,12 @@ pub struct Gen<'a> {
     /// the expression that would broadcast them: emitted where the value's
     /// own reverse cannot take the scalar.
     broadcast: HashMap<ValueId, (TokenStream, TokenStream)>,
+    /// Adjoints held as a reference to another adjoint (a pass-through
+    /// rule's `_ref` form).
+    lent: HashSet<ValueId>,
+    /// Contributions emitted at the end of the sweep, once what borrows
+    /// their adjoint is done.
+    deferred: Vec<TokenStream>,
 }
 
 impl Gen<'_> {
@@ -165,6 +171,8 @@ fn vjp_fn(
         declared: HashSet::new(),
         movable: movable(f, an),
         broadcast: HashMap::new(),
+        lent: HashSet::new(),
+        deferred: Vec::new(),
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);
@@ -191,7 +199,8 @@ fn vjp_fn(
         .map(|r| (r, seed.to_token_stream()))
         .into_iter()
         .collect();
-    let reverse = g.reverse_block(&f.body, incoming);
+    let mut reverse = g.reverse_block(&f.body, incoming);
+    reverse.extend(std::mem::take(&mut g.deferred));
     let results: Vec<_> = f
         .params
         .iter()

@@ -153,8 +153,14 @@ impl<'a> Gen<'a> {
                     .filter_map(|(k, (a, _))| Some((k, self.an.active_operand(a)?)))
                     .collect();
                 // A matrix adjoint is dead after its operation's reverse: the
-                // last contribution may take its buffer.
-                let owned_last = !self.f.info(dst).kind.is_copy();
+                // last contribution may take its buffer (unless it is lent).
+                let lent = self.lent.contains(&dst);
+                let owned_last = !self.f.info(dst).kind.is_copy() && !lent;
+                let g_ref = if lent { quote!(#g) } else { quote!(&#g) };
+                if let Some(code) = self.lend_pass_through(dst, rule, &targets, span) {
+                    out.extend(code);
+                    return out;
+                }
                 if rule.name == "sum"
                     && let [(_, u)] = targets[..]
                     && let Some(def) = self.top_level_op(u)
@@ -191,7 +197,7 @@ impl<'a> Gen<'a> {
                         // Accumulated in place: no temporary.
                         let func = paths::generic_rule(&format!("{base}_acc"), span);
                         let adj = names::adjoint(self.f, u);
-                        out.extend(quote_spanned!(span=> #func(&mut #adj, &#g #(, #refs)*);));
+                        out.extend(quote_spanned!(span=> #func(&mut #adj, #g_ref #(, #refs)*);));
                         continue;
                     }
                     let expr = if owned_last && i + 1 == targets.len() {
@@ -199,7 +205,7 @@ impl<'a> Gen<'a> {
                         quote_spanned!(span=> #func(#g #(, #refs)*))
                     } else {
                         let func = paths::generic_rule(&base, span);
-                        quote_spanned!(span=> #func(&#g #(, #refs)*))
+                        quote_spanned!(span=> #func(#g_ref #(, #refs)*))
                     };
                     out.extend(self.contribute(u, expr));
                 }
@@ -276,6 +282,62 @@ impl<'a> Gen<'a> {
             _ => {}
         }
         out
+    }
+
+    /// `a + b` or `a - b` on matrices where `a` is a top-level local and `b`
+    /// an argument, each receiving nothing else: `a`'s adjoint borrows the
+    /// output adjoint (`d(a±b)/da = 1`, the rule's `_ref` form) for `a`'s
+    /// own reverse, and `b`'s takes the output adjoint's buffer at the end
+    /// of the sweep, so neither copies it.
+    fn lend_pass_through(
+        &mut self,
+        dst: ValueId,
+        rule: &crate::catalog::Rule,
+        targets: &[(usize, ValueId)],
+        span: proc_macro2::Span,
+    ) -> Option<TokenStream> {
+        let top = self.f.body.id;
+        let &[(0, a), (1, b)] = targets else {
+            return None;
+        };
+        let first = |v: ValueId| {
+            let i = v.0 as usize;
+            self.an.uses[i] == 1 && !self.an.predeclare[i] && !self.declared.contains(&v)
+        };
+        let (da_info, db_info) = (self.f.info(a), self.f.info(b));
+        let a_reverse_is_dispatched = matches!(
+            self.top_level_op(a),
+            Some(Op::Rule { rule, args, .. }) if !scalar_form(self.f, rule, args)
+        );
+        let ok = rule.takes == crate::catalog::Takes::Nothing
+            && self.f.info(dst).kind == Kind::Matrix
+            && self.f.info(dst).block == top
+            && !self.lent.contains(&dst)
+            && a != b
+            && first(a)
+            && first(b)
+            && da_info.kind == Kind::Matrix
+            && da_info.block == top
+            && da_info.param.is_none()
+            && a_reverse_is_dispatched
+            && db_info.kind == Kind::Matrix
+            && db_info.param.is_some();
+        if !ok {
+            return None;
+        }
+        let (g, da, db) = (
+            names::adjoint(self.f, dst),
+            names::adjoint(self.f, a),
+            names::adjoint(self.f, b),
+        );
+        let lend = paths::generic_rule(&format!("{}_ref", rule.generic_func(0)), span);
+        let take = paths::generic_rule(&format!("{}_owned", rule.generic_func(1)), span);
+        self.declared.insert(a);
+        self.declared.insert(b);
+        self.lent.insert(a);
+        self.deferred
+            .push(quote_spanned!(span=> let #db = #take(#g);));
+        Some(quote_spanned!(span=> let #da = #lend(&#g);))
     }
 
     /// The operation defining `v` at the top level of the body, if any.

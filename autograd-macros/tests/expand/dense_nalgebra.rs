@@ -27,19 +27,21 @@ fn __dense_nalgebra_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
                 ::autograd::__private::rules::generic::sum_grad_element(&__ad_d6),
                 __ad_v5,
             );
-            let __ad_d3 = ::autograd::__private::rules::generic::add_grad_lhs(&__ad_d4);
-            let __ad_d_b = ::autograd::__private::rules::generic::add_grad_rhs_owned(
-                __ad_d4,
+            let __ad_d3 = ::autograd::__private::rules::generic::add_grad_lhs_ref(
+                &__ad_d4,
             );
             let __ad_d_w = ::autograd::__private::rules::generic::mul_grad_lhs(
-                &__ad_d3,
-                w,
-                x,
-            );
-            let __ad_d_x = ::autograd::__private::rules::generic::mul_grad_rhs_owned(
                 __ad_d3,
                 w,
                 x,
+            );
+            let __ad_d_x = ::autograd::__private::rules::generic::mul_grad_rhs(
+                __ad_d3,
+                w,
+                x,
+            );
+            let __ad_d_b = ::autograd::__private::rules::generic::add_grad_rhs_owned(
+                __ad_d4,
             );
             (__ad_d_w, __ad_d_x, __ad_d_b)
         },

@@ -20,7 +20,9 @@
 //! - `F_owned(grad, ..) -> adjoint`: takes the output adjoint by value at
 //!   its last use, and element-wise rules write into its buffer.
 //!
-//! For scalars all three are the same arithmetic as `F`.
+//! For scalars all three are the same arithmetic as `F`. The left
+//! operand's adjoint of `+` and `-` is the output adjoint itself, and
+//! `add_grad_lhs_ref` / `sub_grad_lhs_ref` lend it instead of copying it.
 //!
 //! Supported operand types: `f32`, `f64`, `DMatrix<f64>`, `DVector<f64>`,
 //! their transposes (`RowDVector<f64>`) and the 1×1 `Matrix1<f64>` of `xᵀ·y`;
@@ -277,6 +279,22 @@ macro_rules! scalar_pass_through {
     };
 }
 scalar_pass_through!(f32, f64);
+
+/// d(a+b)/da = 1 ([`crate::rules::add_grad_lhs`] is the identity): the
+/// output adjoint itself, lent instead of copied, for a caller that reads
+/// the left operand's adjoint only by reference while the right operand's
+/// adjoint takes the buffer afterwards.
+#[inline(always)]
+pub fn add_grad_lhs_ref<A: AddRule>(grad: &A) -> &A {
+    grad
+}
+
+/// d(a-b)/da = 1 ([`crate::rules::sub_grad_lhs`] is the identity): the
+/// output adjoint itself, lent instead of copied (see [`add_grad_lhs_ref`]).
+#[inline(always)]
+pub fn sub_grad_lhs_ref<A: SubRule>(grad: &A) -> &A {
+    grad
+}
 
 /// The scalar rule per element, in the adjoint's own buffer or added in
 /// place.
