@@ -77,6 +77,37 @@ pub mod __private {
         nalgebra::Matrix1<f64>
     );
 
+    /// `m.map(f)` in `m`'s own buffer, for a matrix nothing reads again:
+    /// the same `f` on the same elements in the same order, so the same
+    /// values bit for bit, without a second allocation.
+    pub trait MapInPlace: Sized {
+        /// `self` with `f` applied to every element.
+        fn map_in_place(self, f: impl Fn(f64) -> f64) -> Self;
+    }
+
+    macro_rules! impl_map_in_place {
+        ($($m:ty),*) => {$(
+            impl MapInPlace for $m {
+                #[inline]
+                fn map_in_place(mut self, f: impl Fn(f64) -> f64) -> Self {
+                    self.apply(|v| *v = f(*v));
+                    self
+                }
+            }
+        )*};
+    }
+    impl_map_in_place!(
+        nalgebra::DMatrix<f64>,
+        nalgebra::DVector<f64>,
+        nalgebra::RowDVector<f64>,
+        nalgebra::Matrix1<f64>
+    );
+
+    #[inline(always)]
+    pub fn map_in_place<M: MapInPlace>(m: M, f: impl Fn(f64) -> f64) -> M {
+        m.map_in_place(f)
+    }
+
     /// An adjoint a callee's pullback returns for an argument.
     ///
     /// Deliberately not implemented for [`NoGradient`]: a differentiable

@@ -356,10 +356,21 @@ pub fn deferred_call(f: &Function, args: &[CallArg]) -> bool {
 pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec<ValueId> {
     let mut out = Vec::new();
     match op {
-        Op::Rule { rule, args, .. } if !scalar_form(f, rule, args) => {
-            // The dispatched form reads every operand and the output.
-            out.extend(args.iter().filter_map(Operand::value));
-            out.push(dst);
+        Op::Rule { rule, args, syntax } if !scalar_form(f, rule, args) => {
+            // The dispatched form reads what the catalog says it takes.
+            let map = matches!(syntax, Syntax::Map(_));
+            let differentiable = args.iter().zip(rule.diff).filter(|(_, d)| **d);
+            for (k, (a, _)) in differentiable.enumerate() {
+                if an.active_operand(a).is_none() {
+                    continue;
+                }
+                for r in rule.generic_reads(k, map) {
+                    match r {
+                        Read::Arg(i) => out.extend(args[i].value()),
+                        Read::Out => out.push(dst),
+                    }
+                }
+            }
         }
         Op::Map { recv, .. } => out.push(*recv),
         Op::Rule { rule, args, .. } => {
@@ -458,5 +469,124 @@ pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
             }
         }
     }
+    need
+}
+
+/// How many times the primal sweep reads each value: every operand
+/// occurrence (`v + v` reads `v` twice), branch conditions and φ sources,
+/// loop bounds and carried values, and the returned value.
+fn read_counts(f: &Function) -> Vec<usize> {
+    fn block(b: &Block, counts: &mut [usize]) {
+        for stmt in &b.stmts {
+            let mut add = |v: ValueId| counts[v.0 as usize] += 1;
+            match stmt {
+                Stmt::Let { op, .. } => op.reads().into_iter().for_each(add),
+                Stmt::If(i) => {
+                    i.cond.value().into_iter().for_each(&mut add);
+                    for p in &i.phis {
+                        add(p.then_src);
+                        add(p.else_src);
+                    }
+                    block(&i.then_blk, counts);
+                    block(&i.else_blk, counts);
+                }
+                Stmt::Loop(l) => {
+                    match &l.header {
+                        LoopHeader::Range { start, end, .. } => {
+                            start.value().into_iter().for_each(&mut add);
+                            end.value().into_iter().for_each(&mut add);
+                        }
+                        LoopHeader::While { cond_blk, cond } => {
+                            cond.value().into_iter().for_each(&mut add);
+                            block(cond_blk, counts);
+                        }
+                    }
+                    for c in &l.carried {
+                        counts[c.init.0 as usize] += 1;
+                        counts[c.exit.0 as usize] += 1;
+                    }
+                    block(&l.body, counts);
+                }
+            }
+        }
+    }
+    let mut counts = vec![0; f.values.len()];
+    block(&f.body, &mut counts);
+    if let Some(r) = f.ret.value() {
+        counts[r.0 as usize] += 1;
+    }
+    counts
+}
+
+/// Matrices the forward sweep may move into the one operation that reads
+/// them, an operator or an element-wise `map` (`(w * x + b).map(f64::tanh)`
+/// computes the sum and the tanh in the product's buffer): locals of
+/// the top-level block, read once in the whole primal sweep and never by
+/// the reverse sweep.
+pub fn movable(f: &Function, an: &Analysis) -> HashSet<ValueId> {
+    let counts = read_counts(f);
+    let need = captured(f, an);
+    // Read by a top-level operation, which runs once (not in a loop body).
+    let top: HashSet<ValueId> = f
+        .body
+        .stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Let { op, .. } => Some(op.reads()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    (0..f.values.len())
+        .map(|i| ValueId(i as u32))
+        .filter(|v| {
+            let info = f.info(*v);
+            info.block == f.body.id
+                && info.param.is_none()
+                && !info.by_ref
+                && info.kind == Kind::Matrix
+                && counts[v.0 as usize] == 1
+                && top.contains(v)
+                && !need.contains(v)
+        })
+        .collect()
+}
+
+/// The values the pullback closure captures: what the reverse sweep reads,
+/// including what its recomputations of branches and loop bodies read. Unlike
+/// [`needs`] of the top-level block, a value read here does not make its own
+/// operands needed: the top level is never recomputed.
+fn captured(f: &Function, an: &Analysis) -> HashSet<ValueId> {
+    let mut need = HashSet::new();
+    for stmt in &f.body.stmts {
+        match stmt {
+            Stmt::Let { dst, op, .. } => {
+                if an.active(*dst) {
+                    need.extend(backward_reads(f, an, *dst, op));
+                    if an.predeclare[dst.0 as usize] && !f.info(*dst).kind.is_copy() {
+                        need.insert(*dst);
+                    }
+                }
+            }
+            Stmt::If(i) => {
+                if has_work(an, stmt) {
+                    need.extend(i.cond.value());
+                    need.extend(needs(f, an, &i.then_blk));
+                    need.extend(needs(f, an, &i.else_blk));
+                    // The arms' φ sources and what they read.
+                    all_reads(stmt, &mut need);
+                }
+            }
+            Stmt::Loop(l) => {
+                if has_work(an, stmt) {
+                    need.extend(needs(f, an, &l.body));
+                    all_reads(stmt, &mut need);
+                }
+            }
+        }
+    }
+    // The result is returned from the forward sweep, and read by the
+    // reverse sweep if `needs` says so; either way it is not moved.
+    need.extend(f.ret.value());
     need
 }

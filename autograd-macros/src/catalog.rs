@@ -20,14 +20,30 @@ pub struct Grad {
     pub reads: &'static [Read],
 }
 
+/// What a dispatched backward function takes after the output adjoint.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Takes {
+    /// Nothing: the adjoint passes through (`+`, `-`), so no operand is
+    /// kept for the reverse sweep. The left operand's adjoint is the output
+    /// adjoint itself, which the `BASE_grad_lhs_ref` form lends.
+    Nothing,
+    /// The operands, not the output (`*`).
+    Operands,
+    /// The operands and the output.
+    OperandsAndOut,
+}
+
 /// One rule: an operation with one backward function per operand.
 ///
 /// Two forms of each backward exist in the runtime. The scalar form
 /// (`grads`, in `rules`) takes values and reads only what its formula needs;
 /// the macro uses it when every operand is an `f32`/`f64`. The dispatched
 /// form (`generic`, in `rules::generic`) takes references to the output
-/// adjoint, every operand and the output, and lets trait resolution pick the
-/// scalar or the matrix rule: for nalgebra values and results of calls.
+/// adjoint and then what [`Rule::takes`] says, and lets trait resolution
+/// pick the scalar or the matrix rule: for nalgebra values and results of
+/// calls. Each dispatched function `F` also has `F_acc(&mut adjoint, ..)`,
+/// adding in place, and `F_owned(grad, ..)`, taking the output adjoint by
+/// value.
 #[derive(Debug)]
 pub struct Rule {
     /// Name in the text form of the IR.
@@ -41,9 +57,31 @@ pub struct Rule {
     /// Base name of the dispatched backward functions: `BASE_grad` for a
     /// rule with one differentiable operand, `BASE_grad_lhs` / `_rhs` for two.
     pub generic: &'static str,
+    /// The arguments of the dispatched backward functions after the output
+    /// adjoint. The `m.map(f)` form takes what the scalar rule reads.
+    pub takes: Takes,
 }
 
 impl Rule {
+    /// What the dispatched backward function of differentiable operand `k`
+    /// takes after the output adjoint, in order; `map` for the `m.map(f)`
+    /// form, which takes what the scalar rule reads.
+    pub fn generic_reads(&self, k: usize, map: bool) -> Vec<Read> {
+        let n = self.diff.len();
+        if map {
+            let operand = self.diff.iter().enumerate().filter(|(_, d)| **d).nth(k);
+            return operand
+                .and_then(|(i, _)| self.grads.get(i))
+                .and_then(Option::as_ref)
+                .map_or_else(Vec::new, |g| g.reads.to_vec());
+        }
+        match self.takes {
+            Takes::Nothing => Vec::new(),
+            Takes::Operands => (0..n).map(Read::Arg).collect(),
+            Takes::OperandsAndOut => (0..n).map(Read::Arg).chain([Read::Out]).collect(),
+        }
+    }
+
     /// The dispatched backward function of differentiable operand `i`.
     pub fn generic_func(&self, i: usize) -> String {
         let n = self.diff.iter().filter(|d| **d).count();
@@ -56,6 +94,7 @@ impl Rule {
 }
 
 use Read::{Arg, Out};
+use Takes::{Nothing, Operands, OperandsAndOut};
 
 macro_rules! grad {
     ($func:literal $(, $read:expr)*) => {
@@ -68,18 +107,21 @@ pub static ADD: Rule = Rule {
     grads: &[grad!("add_grad_lhs"), grad!("add_grad_rhs")],
     diff: &[true, true],
     generic: "add",
+    takes: Nothing,
 };
 pub static SUB: Rule = Rule {
     name: "sub",
     grads: &[grad!("sub_grad_lhs"), grad!("sub_grad_rhs")],
     diff: &[true, true],
     generic: "sub",
+    takes: Nothing,
 };
 pub static MUL: Rule = Rule {
     name: "mul",
     grads: &[grad!("mul_grad_lhs", Arg(1)), grad!("mul_grad_rhs", Arg(0))],
     diff: &[true, true],
     generic: "mul",
+    takes: Operands,
 };
 pub static DIV: Rule = Rule {
     name: "div",
@@ -89,12 +131,14 @@ pub static DIV: Rule = Rule {
     ],
     diff: &[true, true],
     generic: "div",
+    takes: OperandsAndOut,
 };
 pub static NEG: Rule = Rule {
     name: "neg",
     grads: &[grad!("neg_grad")],
     diff: &[true],
     generic: "neg",
+    takes: OperandsAndOut,
 };
 pub static POWF: Rule = Rule {
     name: "powf",
@@ -104,12 +148,14 @@ pub static POWF: Rule = Rule {
     ],
     diff: &[true, true],
     generic: "pow",
+    takes: OperandsAndOut,
 };
 pub static POWI: Rule = Rule {
     name: "powi",
     grads: &[grad!("powi_grad", Arg(0), Arg(1)), None],
     diff: &[true, false],
     generic: "powi",
+    takes: OperandsAndOut,
 };
 pub static MAX: Rule = Rule {
     name: "max",
@@ -119,6 +165,7 @@ pub static MAX: Rule = Rule {
     ],
     diff: &[true, true],
     generic: "max",
+    takes: OperandsAndOut,
 };
 pub static MIN: Rule = Rule {
     name: "min",
@@ -128,60 +175,70 @@ pub static MIN: Rule = Rule {
     ],
     diff: &[true, true],
     generic: "min",
+    takes: OperandsAndOut,
 };
 pub static EXP: Rule = Rule {
     name: "exp",
     grads: &[grad!("exp_grad", Out)],
     diff: &[true],
     generic: "exp",
+    takes: OperandsAndOut,
 };
 pub static LN: Rule = Rule {
     name: "ln",
     grads: &[grad!("ln_grad", Arg(0))],
     diff: &[true],
     generic: "ln",
+    takes: OperandsAndOut,
 };
 pub static SQRT: Rule = Rule {
     name: "sqrt",
     grads: &[grad!("sqrt_grad", Out)],
     diff: &[true],
     generic: "sqrt",
+    takes: OperandsAndOut,
 };
 pub static SIN: Rule = Rule {
     name: "sin",
     grads: &[grad!("sin_grad", Arg(0))],
     diff: &[true],
     generic: "sin",
+    takes: OperandsAndOut,
 };
 pub static COS: Rule = Rule {
     name: "cos",
     grads: &[grad!("cos_grad", Arg(0))],
     diff: &[true],
     generic: "cos",
+    takes: OperandsAndOut,
 };
 pub static TANH: Rule = Rule {
     name: "tanh",
     grads: &[grad!("tanh_grad", Out)],
     diff: &[true],
     generic: "tanh",
+    takes: OperandsAndOut,
 };
 pub static ABS: Rule = Rule {
     name: "abs",
     grads: &[grad!("abs_grad", Arg(0))],
     diff: &[true],
     generic: "abs",
+    takes: OperandsAndOut,
 };
 pub static RELU: Rule = Rule {
     name: "relu",
     grads: &[grad!("relu_grad", Arg(0))],
     diff: &[true],
     generic: "relu",
+    takes: OperandsAndOut,
 };
 pub static SIGMOID: Rule = Rule {
     name: "sigmoid",
     grads: &[grad!("sigmoid_grad", Out)],
     diff: &[true],
     generic: "sigmoid",
+    takes: OperandsAndOut,
 };
 
 // Rules of nalgebra values only: no scalar form.
@@ -190,36 +247,42 @@ pub static TRANSPOSE: Rule = Rule {
     grads: &[],
     diff: &[true],
     generic: "transpose",
+    takes: OperandsAndOut,
 };
 pub static SUM: Rule = Rule {
     name: "sum",
     grads: &[],
     diff: &[true],
     generic: "sum",
+    takes: OperandsAndOut,
 };
 pub static MAX_ELEMENT: Rule = Rule {
     name: "max_element",
     grads: &[],
     diff: &[true],
     generic: "max_element",
+    takes: OperandsAndOut,
 };
 pub static COMPONENT_MUL: Rule = Rule {
     name: "component_mul",
     grads: &[],
     diff: &[true, true],
     generic: "component_mul",
+    takes: OperandsAndOut,
 };
 pub static COMPONENT_DIV: Rule = Rule {
     name: "component_div",
     grads: &[],
     diff: &[true, true],
     generic: "component_div",
+    takes: OperandsAndOut,
 };
 pub static RESHAPE: Rule = Rule {
     name: "reshape",
     grads: &[],
     diff: &[true, false, false],
     generic: "reshape",
+    takes: OperandsAndOut,
 };
 
 /// Methods of nalgebra values by name and number of arguments.

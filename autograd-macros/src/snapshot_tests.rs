@@ -76,3 +76,50 @@ fn huber() {
         }",
     );
 }
+
+#[test]
+fn dense_nalgebra() {
+    check(
+        "dense_nalgebra",
+        "fn dense_nalgebra(w: &DMatrix<f64>, x: &DVector<f64>, b: &DVector<f64>) -> f64 {
+            (w * x + b).map(f64::tanh).sum()
+        }",
+    );
+}
+
+#[test]
+fn matrix_accumulate() {
+    check(
+        "matrix_accumulate",
+        "fn quad(a: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
+            let y = a * x + x;
+            y.transpose().component_mul(&y.transpose()).sum()
+        }",
+    );
+}
+
+#[test]
+fn matrix_broadcast_fallback() {
+    check(
+        "matrix_broadcast_fallback",
+        "fn shared_operand(w: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
+            let z = w * x;
+            let h = z.map(f64::tanh);
+            let a = z.sum();
+            let s = h.sum();
+            s + 3.0 * a
+        }",
+    );
+}
+
+#[test]
+fn matrix_lent_adjoint() {
+    check(
+        "matrix_lent_adjoint",
+        "fn lent_difference(x: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
+            let p = x.component_mul(x);
+            let q = p - b;
+            q.map(f64::exp).sum() + x.sum()
+        }",
+    );
+}

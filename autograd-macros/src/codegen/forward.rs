@@ -63,9 +63,12 @@ impl Gen<'_> {
     }
 
     /// An operand of an operator: matrices by reference, so the value
-    /// stays available (nalgebra implements the operators on references).
+    /// stays available (nalgebra implements the operators on references),
+    /// except a matrix nothing reads afterwards, whose buffer nalgebra then
+    /// reuses for the result.
     fn operand_op(&self, o: &Operand) -> TokenStream {
         match o.value() {
+            Some(v) if self.movable.contains(&v) => self.operand(o),
             Some(v) if !self.f.info(v).kind.is_copy() => self.operand_ref(o),
             _ => self.operand(o),
         }
@@ -142,6 +145,10 @@ impl Gen<'_> {
                         }
                     });
                     quote!(#recv.#m(#(#rest),*))
+                }
+                (Syntax::Map(f), [Operand::Value(v)]) if self.movable.contains(v) => {
+                    let m = names::value(self.f, *v);
+                    quote!(::autograd::__private::map_in_place(#m, #f))
                 }
                 (Syntax::Map(f), [recv]) => {
                     let recv = self.receiver(recv);

@@ -6,13 +6,13 @@ pub mod names;
 mod paths;
 mod reverse;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
-use crate::analysis::{Analysis, needs};
+use crate::analysis::{Analysis, movable, needs};
 use crate::ir::*;
 use crate::sig::{ParamKind, Ret, Signature};
 use forward::Mode;
@@ -25,6 +25,19 @@ pub struct Gen<'a> {
     top_loops: HashSet<u32>,
     /// Adjoints already created while emitting the reverse sweep.
     declared: HashSet<ValueId>,
+    /// Matrices an operator or `map` may take by value (see
+    /// `analysis::movable`).
+    movable: HashSet<ValueId>,
+    /// Adjoints left as one scalar for every element (a `sum`'s seed), with
+    /// the expression that would broadcast them: emitted where the value's
+    /// own reverse cannot take the scalar.
+    broadcast: HashMap<ValueId, (TokenStream, TokenStream)>,
+    /// Adjoints held as a reference to another adjoint (a pass-through
+    /// rule's `_ref` form).
+    lent: HashSet<ValueId>,
+    /// Contributions emitted at the end of the sweep, once what borrows
+    /// their adjoint is done.
+    deferred: Vec<TokenStream>,
 }
 
 impl Gen<'_> {
@@ -156,6 +169,10 @@ fn vjp_fn(
         an,
         top_loops,
         declared: HashSet::new(),
+        movable: movable(f, an),
+        broadcast: HashMap::new(),
+        lent: HashSet::new(),
+        deferred: Vec::new(),
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);
@@ -182,7 +199,8 @@ fn vjp_fn(
         .map(|r| (r, seed.to_token_stream()))
         .into_iter()
         .collect();
-    let reverse = g.reverse_block(&f.body, incoming);
+    let mut reverse = g.reverse_block(&f.body, incoming);
+    reverse.extend(std::mem::take(&mut g.deferred));
     let results: Vec<_> = f
         .params
         .iter()

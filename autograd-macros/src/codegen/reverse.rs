@@ -10,7 +10,7 @@ use crate::analysis::{carry_active, deferred_call, has_work, needs, scalar_form}
 use crate::catalog::Read;
 use crate::ir::*;
 
-impl Gen<'_> {
+impl<'a> Gen<'a> {
     /// The zero a value's adjoint starts from when it is created up front.
     pub fn zero(&self, v: ValueId) -> TokenStream {
         match self.f.info(v).kind {
@@ -77,12 +77,66 @@ impl Gen<'_> {
         out
     }
 
+    /// Whether `v`'s adjoint may stay a scalar for every element until `v`'s
+    /// own reverse: its one contribution (a `sum`) is its first, it is a
+    /// top-level matrix, and its operation is an element-wise `map` whose
+    /// rule reads only `v` itself, which the reverse then gives up to
+    /// hold the adjoint (nothing reads it after its own reverse).
+    fn takes_broadcast(&self, v: ValueId, op: &Op) -> bool {
+        let i = v.0 as usize;
+        let info = self.f.info(v);
+        let Op::Rule {
+            rule,
+            args,
+            syntax: Syntax::Map(_),
+        } = op
+        else {
+            return false;
+        };
+        !self.declared.contains(&v)
+            && self.an.uses[i] == 1
+            && !self.an.predeclare[i]
+            && info.kind == Kind::Matrix
+            && info.block == self.f.body.id
+            && info.param.is_none()
+            && rule.generic_reads(0, true) == [Read::Out]
+            && self
+                .an
+                .active_operand(&args[0])
+                .is_some_and(|u| !self.declared.contains(&u))
+    }
+
+    /// [`Self::takes_broadcast`] at the value's own reverse, where its
+    /// adjoint is already marked as created.
+    fn takes_broadcast_now(&mut self, v: ValueId, op: &Op) -> bool {
+        self.declared.remove(&v);
+        let ok = self.takes_broadcast(v, op);
+        self.declared.insert(v);
+        ok
+    }
+
     fn reverse_let(&mut self, dst: ValueId, op: &Op, span: proc_macro2::Span) -> TokenStream {
         if !self.an.active(dst) || !self.declared.contains(&dst) {
             return TokenStream::new();
         }
         let g = names::adjoint(self.f, dst);
         let mut out = TokenStream::new();
+        if let Some((element, broadcast)) = self.broadcast.remove(&dst) {
+            match op {
+                Op::Rule { rule, args, .. } if self.takes_broadcast_now(dst, op) => {
+                    // The rule per element, from the one scalar, in the
+                    // buffer of the mapped result.
+                    let func = format!("map_{}_broadcast", rule.generic_func(0));
+                    let func = paths::generic_rule(&func, span);
+                    let v = names::value(self.f, dst);
+                    if let Some(u) = self.an.active_operand(&args[0]) {
+                        out.extend(self.contribute(u, quote_spanned!(span=> #func(#element, #v))));
+                    }
+                    return out;
+                }
+                _ => out.extend(quote!(let #g = #broadcast;)),
+            }
+        }
         match op {
             Op::Copy(a) => {
                 if let Some(u) = self.an.active_operand(a) {
@@ -90,27 +144,84 @@ impl Gen<'_> {
                 }
             }
             Op::Rule { rule, args, syntax } if !scalar_form(self.f, rule, args) => {
-                let refs: Vec<_> = args.iter().map(|a| self.operand_ref(a)).collect();
-                let out_ref = self.operand_ref(&Operand::Value(dst));
-                let differentiable = args.iter().zip(rule.diff).filter(|(_, d)| **d);
-                for (k, (a, _)) in differentiable.enumerate() {
-                    let Some(u) = self.an.active_operand(a) else {
+                let map = matches!(syntax, Syntax::Map(_));
+                let targets: Vec<(usize, ValueId)> = args
+                    .iter()
+                    .zip(rule.diff)
+                    .filter(|(_, d)| **d)
+                    .enumerate()
+                    .filter_map(|(k, (a, _))| Some((k, self.an.active_operand(a)?)))
+                    .collect();
+                // A matrix adjoint is dead after its operation's reverse: the
+                // last contribution may take its buffer (unless it is lent).
+                let lent = self.lent.contains(&dst);
+                let owned_last = !self.f.info(dst).kind.is_copy() && !lent;
+                let g_ref = if lent { quote!(#g) } else { quote!(&#g) };
+                if let Some(code) = self.lend_pass_through(dst, rule, &targets, span) {
+                    out.extend(code);
+                    return out;
+                }
+                if rule.name == "sum"
+                    && let [(_, u)] = targets[..]
+                    && let Some(def) = self.top_level_op(u)
+                    && self.takes_broadcast(u, def)
+                {
+                    // Left as one scalar for every element; see `broadcast`.
+                    let element = paths::generic_rule("sum_grad_element", span);
+                    let element = quote_spanned!(span=> #element(&#g));
+                    let func = paths::generic_rule(&rule.generic_func(0), span);
+                    let refs = [
+                        self.operand_ref(&args[0]),
+                        self.operand_ref(&Operand::Value(dst)),
+                    ];
+                    let broadcast = quote_spanned!(span=> #func(&#g #(, #refs)*));
+                    self.broadcast.insert(u, (element, broadcast));
+                    self.declared.insert(u);
+                    return out;
+                }
+                for (i, &(k, u)) in targets.iter().enumerate() {
+                    let base = if map {
+                        format!("map_{}", rule.generic_func(k))
+                    } else {
+                        rule.generic_func(k)
+                    };
+                    let refs: Vec<_> = rule
+                        .generic_reads(k, map)
+                        .into_iter()
+                        .map(|r| match r {
+                            Read::Arg(i) => self.operand_ref(&args[i]),
+                            Read::Out => self.operand_ref(&Operand::Value(dst)),
+                        })
+                        .collect();
+                    if self.declared.contains(&u) {
+                        // Accumulated in place: no temporary.
+                        let func = paths::generic_rule(&format!("{base}_acc"), span);
+                        let adj = names::adjoint(self.f, u);
+                        out.extend(quote_spanned!(span=> #func(&mut #adj, #g_ref #(, #refs)*);));
                         continue;
+                    }
+                    let expr = if owned_last && i + 1 == targets.len() {
+                        let func = paths::generic_rule(&format!("{base}_owned"), span);
+                        quote_spanned!(span=> #func(#g #(, #refs)*))
+                    } else {
+                        let func = paths::generic_rule(&base, span);
+                        quote_spanned!(span=> #func(#g_ref #(, #refs)*))
                     };
-                    let func = match syntax {
-                        Syntax::Map(_) => format!("map_{}", rule.generic_func(k)),
-                        _ => rule.generic_func(k),
-                    };
-                    let func = paths::generic_rule(&func, span);
-                    let expr = quote_spanned!(span=> #func(&#g, #(#refs,)* #out_ref));
                     out.extend(self.contribute(u, expr));
                 }
             }
             Op::Map { recv, helper, .. } if self.an.active(*recv) => {
-                let func = paths::generic_rule("map_grad", span);
                 let m = self.operand_ref(&Operand::Value(*recv));
-                let expr = quote_spanned!(span=> #func(&#g, #m, |x, g| #helper(x).1(g).0));
-                out.extend(self.contribute(*recv, expr));
+                let pullback = quote!(|x, g| #helper(x).1(g).0);
+                if self.declared.contains(recv) {
+                    let func = paths::generic_rule("map_grad_acc", span);
+                    let adj = names::adjoint(self.f, *recv);
+                    out.extend(quote_spanned!(span=> #func(&mut #adj, &#g, #m, #pullback);));
+                } else {
+                    let func = paths::generic_rule("map_grad_owned", span);
+                    let expr = quote_spanned!(span=> #func(#g, #m, #pullback));
+                    out.extend(self.contribute(*recv, expr));
+                }
             }
             Op::Rule { rule, args, .. } => {
                 for (a, grad) in args.iter().zip(rule.grads) {
@@ -171,6 +282,70 @@ impl Gen<'_> {
             _ => {}
         }
         out
+    }
+
+    /// `a + b` or `a - b` on matrices where `a` is a top-level local and `b`
+    /// an argument, each receiving nothing else: `a`'s adjoint borrows the
+    /// output adjoint (`d(a±b)/da = 1`, the rule's `_ref` form) for `a`'s
+    /// own reverse, and `b`'s takes the output adjoint's buffer at the end
+    /// of the sweep, so neither copies it.
+    fn lend_pass_through(
+        &mut self,
+        dst: ValueId,
+        rule: &crate::catalog::Rule,
+        targets: &[(usize, ValueId)],
+        span: proc_macro2::Span,
+    ) -> Option<TokenStream> {
+        let top = self.f.body.id;
+        let &[(0, a), (1, b)] = targets else {
+            return None;
+        };
+        let first = |v: ValueId| {
+            let i = v.0 as usize;
+            self.an.uses[i] == 1 && !self.an.predeclare[i] && !self.declared.contains(&v)
+        };
+        let (da_info, db_info) = (self.f.info(a), self.f.info(b));
+        let a_reverse_is_dispatched = matches!(
+            self.top_level_op(a),
+            Some(Op::Rule { rule, args, .. }) if !scalar_form(self.f, rule, args)
+        );
+        let ok = rule.takes == crate::catalog::Takes::Nothing
+            && self.f.info(dst).kind == Kind::Matrix
+            && self.f.info(dst).block == top
+            && !self.lent.contains(&dst)
+            && a != b
+            && first(a)
+            && first(b)
+            && da_info.kind == Kind::Matrix
+            && da_info.block == top
+            && da_info.param.is_none()
+            && a_reverse_is_dispatched
+            && db_info.kind == Kind::Matrix
+            && db_info.param.is_some();
+        if !ok {
+            return None;
+        }
+        let (g, da, db) = (
+            names::adjoint(self.f, dst),
+            names::adjoint(self.f, a),
+            names::adjoint(self.f, b),
+        );
+        let lend = paths::generic_rule(&format!("{}_ref", rule.generic_func(0)), span);
+        let take = paths::generic_rule(&format!("{}_owned", rule.generic_func(1)), span);
+        self.declared.insert(a);
+        self.declared.insert(b);
+        self.lent.insert(a);
+        self.deferred
+            .push(quote_spanned!(span=> let #db = #take(#g);));
+        Some(quote_spanned!(span=> let #da = #lend(&#g);))
+    }
+
+    /// The operation defining `v` at the top level of the body, if any.
+    fn top_level_op(&self, v: ValueId) -> Option<&'a Op> {
+        self.f.body.stmts.iter().find_map(|s| match s {
+            Stmt::Let { dst, op, .. } if *dst == v => Some(op),
+            _ => None,
+        })
     }
 
     fn reverse_if(&mut self, stmt: &Stmt, i: &If) -> TokenStream {

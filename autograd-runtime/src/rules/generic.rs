@@ -3,19 +3,38 @@
 //! `#[differentiable]` calls the scalar rules directly when it can see that
 //! every operand is an `f32`/`f64`. Where it cannot — nalgebra values, or
 //! the result of a call — it calls the functions here, which take the
-//! output adjoint, every operand and the output by reference and let trait
-//! resolution pick the rule: a scalar rule for scalars, and for matrices the
-//! matrix rule or the scalar rule applied element by element. No formula
-//! is written here; every impl delegates to a rule of [`crate::rules`].
+//! output adjoint and the primal values the rule needs by reference (the
+//! operands and the output; `+` and `-` none, `*` no output, `m.map(f)`
+//! what `f`'s rule reads) and let trait resolution pick the rule: a scalar
+//! rule for scalars, and for matrices the matrix rule or the scalar rule
+//! applied element by element. No formula is written here; every impl
+//! delegates to a rule of [`crate::rules`].
+//!
+//! Each backward function `F` comes in three forms, so the reverse sweep
+//! can treat matrix adjoints as buffers:
+//!
+//! - `F(&grad, ..) -> adjoint`: a new adjoint (the first contribution);
+//! - `F_acc(&mut adjoint, &grad, ..)`: adds into an existing adjoint in
+//!   place — element-wise `+=`, or `gemm`/`gemm_tr` for the product —
+//!   without a temporary;
+//! - `F_owned(grad, ..) -> adjoint`: takes the output adjoint by value at
+//!   its last use, and element-wise rules write into its buffer.
+//!
+//! For scalars all three are the same arithmetic as `F`. The left
+//! operand's adjoint of `+` and `-` is the output adjoint itself, and
+//! `add_grad_lhs_ref` / `sub_grad_lhs_ref` lend it instead of copying it.
 //!
 //! Supported operand types: `f32`, `f64`, `DMatrix<f64>`, `DVector<f64>`,
 //! their transposes (`RowDVector<f64>`) and the 1×1 `Matrix1<f64>` of `xᵀ·y`;
 //! products `DMatrix·DMatrix`, `DMatrix·DVector`, `xᵀ·y`, `x·yᵀ`, `xᵀ·A` and
 //! scalar·matrix.
 
+use core::ops::AddAssign;
+
 use nalgebra::{DMatrix, DVector, Dyn, Matrix1, RowDVector};
 
-use super::{linalg, reductions, shape};
+use super::linalg::{self, Dense};
+use super::{reductions, shape};
 use crate::rules as s;
 
 /// A matrix or vector the dispatched rules accept, viewed as a `DMatrix`
@@ -74,66 +93,276 @@ impl AsDMatrix for RowDVector<f64> {
 // ---- binary rules ----
 
 macro_rules! binary_rule {
-    ($(#[$doc:meta])* $trait:ident, $lhs:ident, $rhs:ident) => {
+    ($(#[$doc:meta])* $trait:ident, ($($o:ident)?), $lhs:ident, $rhs:ident, $lhs_acc:ident, $rhs_acc:ident, $lhs_owned:ident, $rhs_owned:ident) => {
         $(#[$doc])*
         pub trait $trait<B>: Sized {
             /// The operation's result type.
             type Out;
             /// The adjoint of the left operand.
-            fn grad_lhs(grad: &Self::Out, a: &Self, b: &B, out: &Self::Out) -> Self;
+            fn grad_lhs(grad: &Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?) -> Self;
             /// The adjoint of the right operand.
-            fn grad_rhs(grad: &Self::Out, a: &Self, b: &B, out: &Self::Out) -> B;
+            fn grad_rhs(grad: &Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?) -> B;
+            /// `*acc += grad_lhs(..)`; matrices add in place, without a
+            /// temporary.
+            #[inline(always)]
+            fn grad_lhs_acc(acc: &mut Self, grad: &Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?)
+            where
+                Self: AddAssign,
+            {
+                *acc += Self::grad_lhs(grad, a, b $(, $o)?);
+            }
+            /// `*acc += grad_rhs(..)`; matrices add in place, without a
+            /// temporary.
+            #[inline(always)]
+            fn grad_rhs_acc(acc: &mut B, grad: &Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?)
+            where
+                B: AddAssign,
+            {
+                *acc += Self::grad_rhs(grad, a, b $(, $o)?);
+            }
+            /// `grad_lhs` given the output adjoint by value: an element-wise
+            /// rule reuses its buffer.
+            #[inline(always)]
+            fn grad_lhs_owned(grad: Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?) -> Self {
+                Self::grad_lhs(&grad, a, b $(, $o)?)
+            }
+            /// `grad_rhs` given the output adjoint by value: an element-wise
+            /// rule reuses its buffer.
+            #[inline(always)]
+            fn grad_rhs_owned(grad: Self::Out, a: &Self, b: &B $(, $o: &Self::Out)?) -> B {
+                Self::grad_rhs(&grad, a, b $(, $o)?)
+            }
         }
 
         /// The adjoint of the left operand, by the operands' types.
         #[inline(always)]
-        pub fn $lhs<A: $trait<B>, B>(grad: &A::Out, a: &A, b: &B, out: &A::Out) -> A {
-            A::grad_lhs(grad, a, b, out)
+        pub fn $lhs<A: $trait<B>, B>(grad: &A::Out, a: &A, b: &B $(, $o: &A::Out)?) -> A {
+            A::grad_lhs(grad, a, b $(, $o)?)
         }
 
         /// The adjoint of the right operand, by the operands' types.
         #[inline(always)]
-        pub fn $rhs<A: $trait<B>, B>(grad: &A::Out, a: &A, b: &B, out: &A::Out) -> B {
-            A::grad_rhs(grad, a, b, out)
+        pub fn $rhs<A: $trait<B>, B>(grad: &A::Out, a: &A, b: &B $(, $o: &A::Out)?) -> B {
+            A::grad_rhs(grad, a, b $(, $o)?)
+        }
+
+        /// Adds the adjoint of the left operand into `acc`, in place.
+        #[inline(always)]
+        pub fn $lhs_acc<A: $trait<B> + AddAssign, B>(acc: &mut A, grad: &A::Out, a: &A, b: &B $(, $o: &A::Out)?) {
+            A::grad_lhs_acc(acc, grad, a, b $(, $o)?)
+        }
+
+        /// Adds the adjoint of the right operand into `acc`, in place.
+        #[inline(always)]
+        pub fn $rhs_acc<A: $trait<B>, B: AddAssign>(acc: &mut B, grad: &A::Out, a: &A, b: &B $(, $o: &A::Out)?) {
+            A::grad_rhs_acc(acc, grad, a, b $(, $o)?)
+        }
+
+        /// The adjoint of the left operand, taking the output adjoint by
+        /// value (its last use).
+        #[inline(always)]
+        pub fn $lhs_owned<A: $trait<B>, B>(grad: A::Out, a: &A, b: &B $(, $o: &A::Out)?) -> A {
+            A::grad_lhs_owned(grad, a, b $(, $o)?)
+        }
+
+        /// The adjoint of the right operand, taking the output adjoint by
+        /// value (its last use).
+        #[inline(always)]
+        pub fn $rhs_owned<A: $trait<B>, B>(grad: A::Out, a: &A, b: &B $(, $o: &A::Out)?) -> B {
+            A::grad_rhs_owned(grad, a, b $(, $o)?)
         }
     };
 }
 
-binary_rule!(
+/// `a + b` and `a - b`: each operand's adjoint is the output adjoint passed
+/// through a scalar rule, so these read no operand and take the output
+/// adjoint only (operands and output share one type).
+macro_rules! pass_through_rule {
+    ($(#[$doc:meta])* $trait:ident, $lhs:ident, $rhs:ident, $lhs_acc:ident, $rhs_acc:ident, $lhs_owned:ident, $rhs_owned:ident) => {
+        $(#[$doc])*
+        pub trait $trait: Sized {
+            /// The adjoint of the left operand.
+            fn grad_lhs(grad: &Self) -> Self;
+            /// The adjoint of the right operand.
+            fn grad_rhs(grad: &Self) -> Self;
+            /// `*acc += grad_lhs(grad)`, in place.
+            fn grad_lhs_acc(acc: &mut Self, grad: &Self);
+            /// `*acc += grad_rhs(grad)`, in place.
+            fn grad_rhs_acc(acc: &mut Self, grad: &Self);
+            /// `grad_lhs`, in the output adjoint's own buffer.
+            fn grad_lhs_owned(grad: Self) -> Self;
+            /// `grad_rhs`, in the output adjoint's own buffer.
+            fn grad_rhs_owned(grad: Self) -> Self;
+        }
+
+        /// The adjoint of the left operand, by its type.
+        #[inline(always)]
+        pub fn $lhs<A: $trait>(grad: &A) -> A {
+            A::grad_lhs(grad)
+        }
+
+        /// The adjoint of the right operand, by its type.
+        #[inline(always)]
+        pub fn $rhs<A: $trait>(grad: &A) -> A {
+            A::grad_rhs(grad)
+        }
+
+        /// Adds the adjoint of the left operand into `acc`, in place.
+        #[inline(always)]
+        pub fn $lhs_acc<A: $trait>(acc: &mut A, grad: &A) {
+            A::grad_lhs_acc(acc, grad)
+        }
+
+        /// Adds the adjoint of the right operand into `acc`, in place.
+        #[inline(always)]
+        pub fn $rhs_acc<A: $trait>(acc: &mut A, grad: &A) {
+            A::grad_rhs_acc(acc, grad)
+        }
+
+        /// The adjoint of the left operand, taking the output adjoint by
+        /// value (its last use).
+        #[inline(always)]
+        pub fn $lhs_owned<A: $trait>(grad: A) -> A {
+            A::grad_lhs_owned(grad)
+        }
+
+        /// The adjoint of the right operand, taking the output adjoint by
+        /// value (its last use).
+        #[inline(always)]
+        pub fn $rhs_owned<A: $trait>(grad: A) -> A {
+            A::grad_rhs_owned(grad)
+        }
+    };
+}
+
+pass_through_rule!(
     /// `a + b`.
-    AddRule, add_grad_lhs, add_grad_rhs
+    AddRule, add_grad_lhs, add_grad_rhs, add_grad_lhs_acc, add_grad_rhs_acc, add_grad_lhs_owned, add_grad_rhs_owned
 );
-binary_rule!(
+pass_through_rule!(
     /// `a - b`.
-    SubRule, sub_grad_lhs, sub_grad_rhs
+    SubRule, sub_grad_lhs, sub_grad_rhs, sub_grad_lhs_acc, sub_grad_rhs_acc, sub_grad_lhs_owned, sub_grad_rhs_owned
 );
+
+macro_rules! scalar_pass_through {
+    ($($t:ty),*) => {$(
+        scalar_pass_through!(@one $t, AddRule, add_grad_lhs, add_grad_rhs);
+        scalar_pass_through!(@one $t, SubRule, sub_grad_lhs, sub_grad_rhs);
+    )*};
+    (@one $t:ty, $trait:ident, $lhs:ident, $rhs:ident) => {
+        impl $trait for $t {
+            #[inline(always)]
+            fn grad_lhs(grad: &$t) -> $t {
+                s::$lhs(*grad)
+            }
+            #[inline(always)]
+            fn grad_rhs(grad: &$t) -> $t {
+                s::$rhs(*grad)
+            }
+            #[inline(always)]
+            fn grad_lhs_acc(acc: &mut $t, grad: &$t) {
+                *acc += s::$lhs(*grad);
+            }
+            #[inline(always)]
+            fn grad_rhs_acc(acc: &mut $t, grad: &$t) {
+                *acc += s::$rhs(*grad);
+            }
+            #[inline(always)]
+            fn grad_lhs_owned(grad: $t) -> $t {
+                s::$lhs(grad)
+            }
+            #[inline(always)]
+            fn grad_rhs_owned(grad: $t) -> $t {
+                s::$rhs(grad)
+            }
+        }
+    };
+}
+scalar_pass_through!(f32, f64);
+
+/// d(a+b)/da = 1 ([`crate::rules::add_grad_lhs`] is the identity): the
+/// output adjoint itself, lent instead of copied, for a caller that reads
+/// the left operand's adjoint only by reference while the right operand's
+/// adjoint takes the buffer afterwards.
+#[inline(always)]
+pub fn add_grad_lhs_ref<A: AddRule>(grad: &A) -> &A {
+    grad
+}
+
+/// d(a-b)/da = 1 ([`crate::rules::sub_grad_lhs`] is the identity): the
+/// output adjoint itself, lent instead of copied (see [`add_grad_lhs_ref`]).
+#[inline(always)]
+pub fn sub_grad_lhs_ref<A: SubRule>(grad: &A) -> &A {
+    grad
+}
+
+/// The scalar rule per element, in the adjoint's own buffer or added in
+/// place.
+macro_rules! elementwise_pass_through {
+    ($($m:ty),*) => {$(
+        elementwise_pass_through!(@one $m, AddRule, add_grad_lhs, add_grad_rhs);
+        elementwise_pass_through!(@one $m, SubRule, sub_grad_lhs, sub_grad_rhs);
+    )*};
+    (@one $m:ty, $trait:ident, $lhs:ident, $rhs:ident) => {
+        impl $trait for $m {
+            #[inline]
+            fn grad_lhs(grad: &$m) -> $m {
+                grad.map(s::$lhs)
+            }
+            #[inline]
+            fn grad_rhs(grad: &$m) -> $m {
+                grad.map(s::$rhs)
+            }
+            #[inline]
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::$lhs(g));
+            }
+            #[inline]
+            fn grad_rhs_acc(acc: &mut $m, grad: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::$rhs(g));
+            }
+            #[inline]
+            fn grad_lhs_owned(mut grad: $m) -> $m {
+                grad.apply(|g| *g = s::$lhs(*g));
+                grad
+            }
+            #[inline]
+            fn grad_rhs_owned(mut grad: $m) -> $m {
+                grad.apply(|g| *g = s::$rhs(*g));
+                grad
+            }
+        }
+    };
+}
+elementwise_pass_through!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
+
 binary_rule!(
     /// `a * b`: the product of scalars, the matrix product, or scaling.
-    MulRule, mul_grad_lhs, mul_grad_rhs
+    MulRule, (), mul_grad_lhs, mul_grad_rhs, mul_grad_lhs_acc, mul_grad_rhs_acc, mul_grad_lhs_owned, mul_grad_rhs_owned
 );
 binary_rule!(
     /// `a / b`.
-    DivRule, div_grad_lhs, div_grad_rhs
+    DivRule, (out), div_grad_lhs, div_grad_rhs, div_grad_lhs_acc, div_grad_rhs_acc, div_grad_lhs_owned, div_grad_rhs_owned
 );
 binary_rule!(
     /// `a.powf(b)`.
-    PowRule, pow_grad_lhs, pow_grad_rhs
+    PowRule, (out), pow_grad_lhs, pow_grad_rhs, pow_grad_lhs_acc, pow_grad_rhs_acc, pow_grad_lhs_owned, pow_grad_rhs_owned
 );
 binary_rule!(
     /// `a.max(b)` of two scalars.
-    MaxRule, max_grad_lhs, max_grad_rhs
+    MaxRule, (out), max_grad_lhs, max_grad_rhs, max_grad_lhs_acc, max_grad_rhs_acc, max_grad_lhs_owned, max_grad_rhs_owned
 );
 binary_rule!(
     /// `a.min(b)` of two scalars.
-    MinRule, min_grad_lhs, min_grad_rhs
+    MinRule, (out), min_grad_lhs, min_grad_rhs, min_grad_lhs_acc, min_grad_rhs_acc, min_grad_lhs_owned, min_grad_rhs_owned
 );
 binary_rule!(
     /// `a.component_mul(&b)`.
-    ComponentMulRule, component_mul_grad_lhs, component_mul_grad_rhs
+    ComponentMulRule, (out), component_mul_grad_lhs, component_mul_grad_rhs, component_mul_grad_lhs_acc, component_mul_grad_rhs_acc, component_mul_grad_lhs_owned, component_mul_grad_rhs_owned
 );
 binary_rule!(
     /// `a.component_div(&b)`.
-    ComponentDivRule, component_div_grad_lhs, component_div_grad_rhs
+    ComponentDivRule, (out), component_div_grad_lhs, component_div_grad_rhs, component_div_grad_lhs_acc, component_div_grad_rhs_acc, component_div_grad_lhs_owned, component_div_grad_rhs_owned
 );
 
 // The operand names come from the invocation, so the argument lists
@@ -159,9 +388,6 @@ macro_rules! scalar_binary {
 macro_rules! scalar_binaries {
     ($($t:ty),*) => {$(
         scalar_binary!($t, a, b, out:
-            AddRule => add_grad_lhs(), add_grad_rhs();
-            SubRule => sub_grad_lhs(), sub_grad_rhs();
-            MulRule => mul_grad_lhs(b), mul_grad_rhs(a);
             DivRule => div_grad_lhs(b), div_grad_rhs(b, out);
             PowRule => pow_grad_lhs(a, b), pow_grad_rhs(a, out);
             MaxRule => max_grad_lhs(a, b), max_grad_rhs(a, b);
@@ -171,15 +397,40 @@ macro_rules! scalar_binaries {
 }
 scalar_binaries!(f32, f64);
 
+macro_rules! scalar_mul {
+    ($($t:ty),*) => {$(
+        impl MulRule<$t> for $t {
+            type Out = $t;
+            #[inline(always)]
+            fn grad_lhs(grad: &$t, _a: &$t, b: &$t) -> $t {
+                s::mul_grad_lhs(*grad, *b)
+            }
+            #[inline(always)]
+            fn grad_rhs(grad: &$t, a: &$t, _b: &$t) -> $t {
+                s::mul_grad_rhs(*grad, *a)
+            }
+        }
+    )*};
+}
+scalar_mul!(f32, f64);
+
 /// Element-wise binary rules on two matrices of the same shape: the scalar
-/// rule per element.
+/// rule per element, written into the adjoint's own buffer where the sweep
+/// hands it over (`_owned`) or added into the accumulated adjoint (`_acc`).
 macro_rules! elementwise_binary {
     ($m:ty, $a:ident, $b:ident, $out:ident: $($trait:ident => $lhs:ident($($la:ident),*), $rhs:ident($($ra:ident),*);)*) => {$(
         impl $trait<$m> for $m {
             type Out = $m;
             #[inline]
-            fn grad_lhs(grad: &$m, $a: &$m, $b: &$m, $out: &$m) -> $m {
-                let mut g = grad.clone();
+            fn grad_lhs(grad: &$m, a: &$m, b: &$m, out: &$m) -> $m {
+                <Self as $trait<$m>>::grad_lhs_owned(grad.clone(), a, b, out)
+            }
+            #[inline]
+            fn grad_rhs(grad: &$m, a: &$m, b: &$m, out: &$m) -> $m {
+                <Self as $trait<$m>>::grad_rhs_owned(grad.clone(), a, b, out)
+            }
+            #[inline]
+            fn grad_lhs_owned(mut g: $m, $a: &$m, $b: &$m, $out: &$m) -> $m {
                 for (i, gi) in g.iter_mut().enumerate() {
                     let ($a, $b, $out) = ($a[i], $b[i], $out[i]);
                     let _ = ($a, $b, $out);
@@ -188,14 +439,29 @@ macro_rules! elementwise_binary {
                 g
             }
             #[inline]
-            fn grad_rhs(grad: &$m, $a: &$m, $b: &$m, $out: &$m) -> $m {
-                let mut g = grad.clone();
+            fn grad_rhs_owned(mut g: $m, $a: &$m, $b: &$m, $out: &$m) -> $m {
                 for (i, gi) in g.iter_mut().enumerate() {
                     let ($a, $b, $out) = ($a[i], $b[i], $out[i]);
                     let _ = ($a, $b, $out);
                     *gi = s::$rhs(*gi $(, $ra)*);
                 }
                 g
+            }
+            #[inline]
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m, $a: &$m, $b: &$m, $out: &$m) {
+                for (i, (acc, g)) in acc.iter_mut().zip(grad.iter()).enumerate() {
+                    let ($a, $b, $out) = ($a[i], $b[i], $out[i]);
+                    let _ = ($a, $b, $out);
+                    *acc += s::$lhs(*g $(, $la)*);
+                }
+            }
+            #[inline]
+            fn grad_rhs_acc(acc: &mut $m, grad: &$m, $a: &$m, $b: &$m, $out: &$m) {
+                for (i, (acc, g)) in acc.iter_mut().zip(grad.iter()).enumerate() {
+                    let ($a, $b, $out) = ($a[i], $b[i], $out[i]);
+                    let _ = ($a, $b, $out);
+                    *acc += s::$rhs(*g $(, $ra)*);
+                }
             }
         }
     )*};
@@ -204,8 +470,6 @@ macro_rules! elementwise_binary {
 macro_rules! elementwise_binaries {
     ($($m:ty),*) => {$(
         elementwise_binary!($m, a, b, out:
-            AddRule => add_grad_lhs(), add_grad_rhs();
-            SubRule => sub_grad_lhs(), sub_grad_rhs();
             ComponentMulRule => mul_grad_lhs(b), mul_grad_rhs(a);
             ComponentDivRule => div_grad_lhs(b), div_grad_rhs(b, out);
         );
@@ -213,18 +477,33 @@ macro_rules! elementwise_binaries {
 }
 elementwise_binaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
-/// The matrix product: the rules of [`linalg`].
+/// The matrix product: the rules of [`linalg`], reading vectors where they
+/// lie and writing into the adjoint's buffer.
 macro_rules! matmul {
     ($($a:ty, $b:ty => $out:ty;)*) => {$(
         impl MulRule<$b> for $a {
             type Out = $out;
             #[inline]
-            fn grad_lhs(grad: &$out, _a: &$a, b: &$b, _out: &$out) -> $a {
-                <$a>::from_dmatrix(linalg::matmul_grad_lhs(&grad.to_dmatrix(), &b.to_dmatrix()))
+            fn grad_lhs(grad: &$out, a: &$a, b: &$b) -> $a {
+                let (r, c) = a.dims();
+                let mut da = <$a>::zeros_with_dims(r, c);
+                linalg::matmul_grad_lhs_into(&mut da, grad, b);
+                da
             }
             #[inline]
-            fn grad_rhs(grad: &$out, a: &$a, _b: &$b, _out: &$out) -> $b {
-                <$b>::from_dmatrix(linalg::matmul_grad_rhs(&grad.to_dmatrix(), &a.to_dmatrix()))
+            fn grad_rhs(grad: &$out, a: &$a, b: &$b) -> $b {
+                let (r, c) = b.dims();
+                let mut db = <$b>::zeros_with_dims(r, c);
+                linalg::matmul_grad_rhs_into(&mut db, grad, a);
+                db
+            }
+            #[inline]
+            fn grad_lhs_acc(acc: &mut $a, grad: &$out, _a: &$a, b: &$b) {
+                linalg::matmul_grad_lhs_acc(acc, grad, b);
+            }
+            #[inline]
+            fn grad_rhs_acc(acc: &mut $b, grad: &$out, a: &$a, _b: &$b) {
+                linalg::matmul_grad_rhs_acc(acc, grad, a);
             }
         }
     )*};
@@ -244,22 +523,40 @@ macro_rules! scaling {
         impl MulRule<$m> for f64 {
             type Out = $m;
             #[inline]
-            fn grad_lhs(grad: &$m, _a: &f64, b: &$m, _out: &$m) -> f64 {
+            fn grad_lhs(grad: &$m, _a: &f64, b: &$m) -> f64 {
                 grad.iter().zip(b.iter()).map(|(g, b)| s::mul_grad_lhs(*g, *b)).sum()
             }
             #[inline]
-            fn grad_rhs(grad: &$m, a: &f64, _b: &$m, _out: &$m) -> $m {
+            fn grad_rhs(grad: &$m, a: &f64, _b: &$m) -> $m {
                 grad.map(|g| s::mul_grad_rhs(g, *a))
+            }
+            #[inline]
+            fn grad_rhs_owned(mut grad: $m, a: &f64, _b: &$m) -> $m {
+                grad.apply(|g| *g = s::mul_grad_rhs(*g, *a));
+                grad
+            }
+            #[inline]
+            fn grad_rhs_acc(acc: &mut $m, grad: &$m, a: &f64, _b: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::mul_grad_rhs(g, *a));
             }
         }
         impl MulRule<f64> for $m {
             type Out = $m;
             #[inline]
-            fn grad_lhs(grad: &$m, _a: &$m, b: &f64, _out: &$m) -> $m {
+            fn grad_lhs(grad: &$m, _a: &$m, b: &f64) -> $m {
                 grad.map(|g| s::mul_grad_lhs(g, *b))
             }
             #[inline]
-            fn grad_rhs(grad: &$m, a: &$m, _b: &f64, _out: &$m) -> f64 {
+            fn grad_lhs_owned(mut grad: $m, _a: &$m, b: &f64) -> $m {
+                grad.apply(|g| *g = s::mul_grad_lhs(*g, *b));
+                grad
+            }
+            #[inline]
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m, _a: &$m, b: &f64) {
+                acc.zip_apply(grad, |acc, g| *acc += s::mul_grad_lhs(g, *b));
+            }
+            #[inline]
+            fn grad_rhs(grad: &$m, a: &$m, _b: &f64) -> f64 {
                 grad.iter().zip(a.iter()).map(|(g, a)| s::mul_grad_rhs(*g, *a)).sum()
             }
         }
@@ -268,6 +565,15 @@ macro_rules! scaling {
             #[inline]
             fn grad_lhs(grad: &$m, _a: &$m, b: &f64, _out: &$m) -> $m {
                 grad.map(|g| s::div_grad_lhs(g, *b))
+            }
+            #[inline]
+            fn grad_lhs_owned(mut grad: $m, _a: &$m, b: &f64, _out: &$m) -> $m {
+                grad.apply(|g| *g = s::div_grad_lhs(*g, *b));
+                grad
+            }
+            #[inline]
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m, _a: &$m, b: &f64, _out: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::div_grad_lhs(g, *b));
             }
             #[inline]
             fn grad_rhs(grad: &$m, _a: &$m, b: &f64, out: &$m) -> f64 {
@@ -281,7 +587,7 @@ scaling!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 // ---- unary rules ----
 
 macro_rules! unary_rule {
-    ($(#[$doc:meta])* $trait:ident, $func:ident) => {
+    ($(#[$doc:meta])* $trait:ident, $func:ident, $acc:ident, $owned:ident) => {
         $(#[$doc])*
         #[diagnostic::on_unimplemented(
             message = "autograd differentiates this operation for `f32`/`f64` (and where it is element-wise, for nalgebra matrices), not for `{Self}`",
@@ -292,6 +598,20 @@ macro_rules! unary_rule {
             type Out;
             /// The adjoint of the operand.
             fn grad(grad: &Self::Out, x: &Self, out: &Self::Out) -> Self;
+            /// `*acc += grad(..)`; matrices add in place, without a temporary.
+            #[inline(always)]
+            fn grad_acc(acc: &mut Self, grad: &Self::Out, x: &Self, out: &Self::Out)
+            where
+                Self: AddAssign,
+            {
+                *acc += Self::grad(grad, x, out);
+            }
+            /// `grad` given the output adjoint by value: an element-wise
+            /// rule reuses its buffer.
+            #[inline(always)]
+            fn grad_owned(grad: Self::Out, x: &Self, out: &Self::Out) -> Self {
+                Self::grad(&grad, x, out)
+            }
         }
 
         /// The adjoint of the operand, by its type.
@@ -299,60 +619,73 @@ macro_rules! unary_rule {
         pub fn $func<A: $trait>(grad: &A::Out, x: &A, out: &A::Out) -> A {
             A::grad(grad, x, out)
         }
+
+        /// Adds the adjoint of the operand into `acc`, in place.
+        #[inline(always)]
+        pub fn $acc<A: $trait + AddAssign>(acc: &mut A, grad: &A::Out, x: &A, out: &A::Out) {
+            A::grad_acc(acc, grad, x, out)
+        }
+
+        /// The adjoint of the operand, taking the output adjoint by value
+        /// (its last use).
+        #[inline(always)]
+        pub fn $owned<A: $trait>(grad: A::Out, x: &A, out: &A::Out) -> A {
+            A::grad_owned(grad, x, out)
+        }
     };
 }
 
 unary_rule!(
     /// `-x`.
-    NegRule, neg_grad
+    NegRule, neg_grad, neg_grad_acc, neg_grad_owned
 );
 unary_rule!(
     /// `x.exp()` of a scalar.
-    ExpRule, exp_grad
+    ExpRule, exp_grad, exp_grad_acc, exp_grad_owned
 );
 unary_rule!(
     /// `x.ln()` of a scalar.
-    LnRule, ln_grad
+    LnRule, ln_grad, ln_grad_acc, ln_grad_owned
 );
 unary_rule!(
     /// `x.sqrt()` of a scalar.
-    SqrtRule, sqrt_grad
+    SqrtRule, sqrt_grad, sqrt_grad_acc, sqrt_grad_owned
 );
 unary_rule!(
     /// `x.sin()` of a scalar.
-    SinRule, sin_grad
+    SinRule, sin_grad, sin_grad_acc, sin_grad_owned
 );
 unary_rule!(
     /// `x.cos()` of a scalar.
-    CosRule, cos_grad
+    CosRule, cos_grad, cos_grad_acc, cos_grad_owned
 );
 unary_rule!(
     /// `x.tanh()` of a scalar.
-    TanhRule, tanh_grad
+    TanhRule, tanh_grad, tanh_grad_acc, tanh_grad_owned
 );
 unary_rule!(
     /// `x.abs()` of a scalar.
-    AbsRule, abs_grad
+    AbsRule, abs_grad, abs_grad_acc, abs_grad_owned
 );
 unary_rule!(
     /// `x.relu()`, element-wise on matrices.
-    ReluRule, relu_grad
+    ReluRule, relu_grad, relu_grad_acc, relu_grad_owned
 );
 unary_rule!(
     /// `x.sigmoid()`, element-wise on matrices.
-    SigmoidRule, sigmoid_grad
+    SigmoidRule, sigmoid_grad, sigmoid_grad_acc, sigmoid_grad_owned
 );
 unary_rule!(
     /// `m.transpose()`.
-    TransposeRule, transpose_grad
+    TransposeRule, transpose_grad, transpose_grad_acc, transpose_grad_owned
 );
 unary_rule!(
     /// `m.sum()`.
-    SumRule, sum_grad
+    SumRule, sum_grad, sum_grad_acc, sum_grad_owned
 );
 unary_rule!(
     /// `m.max()`: the largest element, the first on a tie.
-    MaxElementRule, max_element_grad
+    MaxElementRule, max_element_grad, max_element_grad_acc, max_element_grad_owned
 );
 
 macro_rules! scalar_unary {
@@ -394,12 +727,30 @@ macro_rules! elementwise_unaries {
             fn grad(grad: &$m, _x: &$m, _out: &$m) -> $m {
                 grad.map(s::neg_grad)
             }
+            #[inline]
+            fn grad_owned(mut grad: $m, _x: &$m, _out: &$m) -> $m {
+                grad.apply(|g| *g = s::neg_grad(*g));
+                grad
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &$m, _x: &$m, _out: &$m) {
+                acc.zip_apply(grad, |acc, g| *acc += s::neg_grad(g));
+            }
         }
         impl ReluRule for $m {
             type Out = $m;
             #[inline]
             fn grad(grad: &$m, x: &$m, _out: &$m) -> $m {
                 grad.zip_map(x, s::relu_grad)
+            }
+            #[inline]
+            fn grad_owned(mut grad: $m, x: &$m, _out: &$m) -> $m {
+                grad.zip_apply(x, |g, x| *g = s::relu_grad(*g, x));
+                grad
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &$m, x: &$m, _out: &$m) {
+                acc.zip_zip_apply(grad, x, |acc, g, x| *acc += s::relu_grad(g, x));
             }
         }
         impl SigmoidRule for $m {
@@ -408,84 +759,183 @@ macro_rules! elementwise_unaries {
             fn grad(grad: &$m, _x: &$m, out: &$m) -> $m {
                 grad.zip_map(out, s::sigmoid_grad)
             }
+            #[inline]
+            fn grad_owned(mut grad: $m, _x: &$m, out: &$m) -> $m {
+                grad.zip_apply(out, |g, o| *g = s::sigmoid_grad(*g, o));
+                grad
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &$m, _x: &$m, out: &$m) {
+                acc.zip_zip_apply(grad, out, |acc, g, o| *acc += s::sigmoid_grad(g, o));
+            }
         }
         impl SumRule for $m {
             type Out = f64;
             #[inline]
             fn grad(grad: &f64, x: &$m, _out: &f64) -> $m {
-                <$m>::from_dmatrix(reductions::sum_grad(*grad, x.nrows(), x.ncols()))
+                let mut dx = <$m>::zeros_with_dims(x.nrows(), x.ncols());
+                reductions::sum_grad_into(&mut dx, *grad);
+                dx
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &f64, _x: &$m, _out: &f64) {
+                reductions::sum_grad_acc(acc, *grad);
             }
         }
         impl MaxElementRule for $m {
             type Out = f64;
             #[inline]
             fn grad(grad: &f64, x: &$m, _out: &f64) -> $m {
-                let m = x.to_dmatrix();
-                let (_, index) = reductions::max(&m);
-                <$m>::from_dmatrix(reductions::max_grad(*grad, m.nrows(), m.ncols(), index))
+                let mut dx = <$m>::zeros_with_dims(x.nrows(), x.ncols());
+                let (_, index) = reductions::max(x);
+                reductions::max_grad_acc(&mut dx, *grad, index);
+                dx
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &f64, x: &$m, _out: &f64) {
+                let (_, index) = reductions::max(x);
+                reductions::max_grad_acc(acc, *grad, index);
             }
         }
     )*};
 }
 elementwise_unaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
+/// The adjoint each element of `m.sum()` receives from the sum's adjoint,
+/// for a rule that takes it as one scalar (the `map_*_grad_broadcast`
+/// forms) instead of a matrix of copies.
+#[inline(always)]
+pub fn sum_grad_element(grad: &f64) -> f64 {
+    reductions::sum_grad_element(*grad)
+}
+
 /// Matrices whose elements the `map_*_grad` rules walk.
 pub trait Elementwise: Sized {
-    /// `f(grad[i], x[i], out[i])` for every element.
-    fn zip3(grad: &Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self;
+    /// `f(grad[i], v[i])` for every element.
+    fn zip2(grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self;
+    /// `acc[i] += f(grad[i], v[i])` for every element, in place.
+    fn zip2_acc(acc: &mut Self, grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64);
+    /// `grad[i] = f(grad[i], v[i])` for every element, in `grad`'s own
+    /// buffer.
+    fn zip2_owned(grad: Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self;
+    /// `v[i] = f(v[i])` for every element, in `v`'s own buffer.
+    fn apply_owned(v: Self, f: impl Fn(f64) -> f64) -> Self;
 }
 
 macro_rules! elementwise_matrices {
     ($($m:ty),*) => {$(
         impl Elementwise for $m {
             #[inline]
-            fn zip3(grad: &Self, x: &Self, out: &Self, f: impl Fn(f64, f64, f64) -> f64) -> Self {
-                grad.zip_zip_map(x, out, f)
+            fn zip2(grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self {
+                grad.zip_map(v, f)
+            }
+            #[inline]
+            fn zip2_acc(acc: &mut Self, grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64) {
+                acc.zip_zip_apply(grad, v, |acc, g, v| *acc += f(g, v));
+            }
+            #[inline]
+            fn zip2_owned(mut grad: Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self {
+                grad.zip_apply(v, |g, v| *g = f(*g, v));
+                grad
+            }
+            #[inline]
+            fn apply_owned(mut v: Self, f: impl Fn(f64) -> f64) -> Self {
+                v.apply(|v| *v = f(*v));
+                v
             }
         }
     )*};
 }
 elementwise_matrices!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
-/// `m.map(f64::exp)` and the like: the scalar rule per element, reading the
-/// element and the mapped result. Named apart from the scalar rules so that
-/// `m.exp()` (nalgebra's matrix exponential) can never reach them.
+/// `m.map(f64::exp)` and the like: the scalar rule per element, reading
+/// exactly what the scalar rule reads, the element (`x`) or the mapped
+/// result (`out`), so the other need not be kept. Named apart from the
+/// scalar rules so that `m.exp()` (nalgebra's matrix exponential) can never
+/// reach them. Each has an `_acc` form adding into an adjoint in place, an
+/// `_owned` form writing into the incoming adjoint's buffer, and a
+/// `_broadcast` form for an incoming adjoint that is one scalar for every
+/// element (the seed of a `sum`), written into the buffer of the value the
+/// rule reads, which the caller gives up.
 macro_rules! mapped_rules {
-    ($x:ident, $out:ident: $($func:ident => $rule:ident($($arg:ident),*);)*) => {$(
-        #[doc = concat!("The adjoint of `m.map(f)` where `f` is the scalar rule of `", stringify!($rule), "`.")]
+    ($($func:ident, $acc:ident, $owned:ident, $broadcast:ident => $rule:ident($arg:ident);)*) => {$(
+        #[doc = concat!("The adjoint of `m.map(f)` where `f` is the scalar rule of `", stringify!($rule), "`, given `", stringify!($arg), "`.")]
         #[inline]
-        pub fn $func<M: Elementwise>(grad: &M, x: &M, out: &M) -> M {
-            M::zip3(grad, x, out, |g, $x, $out| {
-                let _ = ($x, $out);
-                s::$rule(g $(, $arg)*)
-            })
+        pub fn $func<M: Elementwise>(grad: &M, $arg: &M) -> M {
+            M::zip2(grad, $arg, s::$rule)
+        }
+        #[doc = concat!("Adds the adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`) into `acc`, in place.")]
+        #[inline]
+        pub fn $acc<M: Elementwise>(acc: &mut M, grad: &M, $arg: &M) {
+            M::zip2_acc(acc, grad, $arg, s::$rule)
+        }
+        #[doc = concat!("The adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`), written into the incoming adjoint's buffer.")]
+        #[inline]
+        pub fn $owned<M: Elementwise>(grad: M, $arg: &M) -> M {
+            M::zip2_owned(grad, $arg, s::$rule)
+        }
+        #[doc = concat!("The adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`) for the scalar adjoint `grad` of every element, written into the buffer of `", stringify!($arg), "`.")]
+        #[inline]
+        pub fn $broadcast<M: Elementwise>(grad: f64, $arg: M) -> M {
+            M::apply_owned($arg, |v| s::$rule(grad, v))
         }
     )*};
 }
-mapped_rules!(x, out:
-    map_exp_grad => exp_grad(out);
-    map_ln_grad => ln_grad(x);
-    map_sqrt_grad => sqrt_grad(out);
-    map_sin_grad => sin_grad(x);
-    map_cos_grad => cos_grad(x);
-    map_tanh_grad => tanh_grad(out);
-    map_abs_grad => abs_grad(x);
-    map_relu_grad => relu_grad(x);
-    map_sigmoid_grad => sigmoid_grad(out);
+mapped_rules!(
+    map_exp_grad, map_exp_grad_acc, map_exp_grad_owned, map_exp_grad_broadcast => exp_grad(out);
+    map_ln_grad, map_ln_grad_acc, map_ln_grad_owned, map_ln_grad_broadcast => ln_grad(x);
+    map_sqrt_grad, map_sqrt_grad_acc, map_sqrt_grad_owned, map_sqrt_grad_broadcast => sqrt_grad(out);
+    map_sin_grad, map_sin_grad_acc, map_sin_grad_owned, map_sin_grad_broadcast => sin_grad(x);
+    map_cos_grad, map_cos_grad_acc, map_cos_grad_owned, map_cos_grad_broadcast => cos_grad(x);
+    map_tanh_grad, map_tanh_grad_acc, map_tanh_grad_owned, map_tanh_grad_broadcast => tanh_grad(out);
+    map_abs_grad, map_abs_grad_acc, map_abs_grad_owned, map_abs_grad_broadcast => abs_grad(x);
+    map_relu_grad, map_relu_grad_acc, map_relu_grad_owned, map_relu_grad_broadcast => relu_grad(x);
+    map_sigmoid_grad, map_sigmoid_grad_acc, map_sigmoid_grad_owned, map_sigmoid_grad_broadcast => sigmoid_grad(out);
 );
 
-macro_rules! transposes {
-    ($($m:ty => $t:ty),*) => {$(
+impl TransposeRule for DMatrix<f64> {
+    type Out = DMatrix<f64>;
+    #[inline]
+    fn grad(grad: &DMatrix<f64>, _x: &DMatrix<f64>, _out: &DMatrix<f64>) -> DMatrix<f64> {
+        shape::transpose_grad(grad)
+    }
+    #[inline]
+    fn grad_acc(
+        acc: &mut DMatrix<f64>,
+        grad: &DMatrix<f64>,
+        _x: &DMatrix<f64>,
+        _out: &DMatrix<f64>,
+    ) {
+        shape::transpose_grad_acc(acc, grad);
+    }
+}
+
+// A vector and its transpose store the same elements in the same order,
+// so the adjoint is the incoming one with its shape turned.
+macro_rules! vector_transposes {
+    ($($m:ty => $t:ty, $r:expr, $c:expr;)*) => {$(
         impl TransposeRule for $m {
             type Out = $t;
             #[inline]
             fn grad(grad: &$t, _x: &$m, _out: &$t) -> $m {
-                <$m>::from_dmatrix(shape::transpose_grad(&grad.to_dmatrix()))
+                <Self as TransposeRule>::grad_owned(grad.clone(), _x, _out)
+            }
+            #[inline]
+            fn grad_owned(grad: $t, _x: &$m, _out: &$t) -> $m {
+                let n = grad.len();
+                grad.reshape_generic($r(n), $c(n))
+            }
+            #[inline]
+            fn grad_acc(acc: &mut $m, grad: &$t, _x: &$m, _out: &$t) {
+                acc.iter_mut().zip(grad.iter()).for_each(|(a, g)| *a += g);
             }
         }
     )*};
 }
-transposes!(DMatrix<f64> => DMatrix<f64>, DVector<f64> => RowDVector<f64>, RowDVector<f64> => DVector<f64>);
+vector_transposes! {
+    DVector<f64> => RowDVector<f64>, Dyn, |_| nalgebra::U1;
+    RowDVector<f64> => DVector<f64>, |_| nalgebra::U1, Dyn;
+}
 
 // ---- rules with constant operands ----
 
@@ -513,6 +963,18 @@ pub fn powi_grad<A: PowiRule>(grad: &A, x: &A, n: &i32, out: &A) -> A {
     A::grad(grad, x, n, out)
 }
 
+/// Adds the adjoint of the base of `x.powi(n)` into `acc`.
+#[inline(always)]
+pub fn powi_grad_acc<A: PowiRule + AddAssign>(acc: &mut A, grad: &A, x: &A, n: &i32, out: &A) {
+    *acc += A::grad(grad, x, n, out);
+}
+
+/// The adjoint of the base of `x.powi(n)`, taking the output adjoint by value.
+#[inline(always)]
+pub fn powi_grad_owned<A: PowiRule>(grad: A, x: &A, n: &i32, out: &A) -> A {
+    A::grad(&grad, x, n, out)
+}
+
 /// The adjoint of `m.reshape_generic(Dyn(rows), Dyn(cols))`: the incoming
 /// adjoint reshaped back to `m`'s shape.
 #[inline]
@@ -526,11 +988,56 @@ pub fn reshape_grad(
     shape::reshape_grad(grad, x.nrows(), x.ncols())
 }
 
+/// Adds the adjoint of `m.reshape_generic(..)` into `acc`, in place: the
+/// elements keep their column-major order, so element `i` goes to `i`.
+#[inline]
+pub fn reshape_grad_acc(
+    acc: &mut DMatrix<f64>,
+    grad: &DMatrix<f64>,
+    _x: &DMatrix<f64>,
+    _rows: &Dyn,
+    _cols: &Dyn,
+    _out: &DMatrix<f64>,
+) {
+    shape::reshape_grad_acc(acc, grad);
+}
+
+/// The adjoint of `m.reshape_generic(..)`, reusing the incoming adjoint's
+/// buffer.
+#[inline]
+pub fn reshape_grad_owned(
+    grad: DMatrix<f64>,
+    x: &DMatrix<f64>,
+    _rows: &Dyn,
+    _cols: &Dyn,
+    _out: &DMatrix<f64>,
+) -> DMatrix<f64> {
+    shape::reshape_grad_owned(grad, x.nrows(), x.ncols())
+}
+
 /// The adjoint of `m.map(f)`: `pullback(x, g)` is the scalar pullback of
 /// `f` at the element `x` applied to its adjoint `g`, element by element.
 #[inline]
 pub fn map_grad<M: MapElements>(grad: &M, x: &M, pullback: impl Fn(f64, f64) -> f64) -> M {
     x.zip_elements(grad, pullback)
+}
+
+/// Adds the adjoint of `m.map(f)` into `acc`, in place (see [`map_grad`]).
+#[inline]
+pub fn map_grad_acc<M: Elementwise>(
+    acc: &mut M,
+    grad: &M,
+    x: &M,
+    pullback: impl Fn(f64, f64) -> f64,
+) {
+    M::zip2_acc(acc, grad, x, |g, x| pullback(x, g));
+}
+
+/// The adjoint of `m.map(f)` (see [`map_grad`]), written into the incoming
+/// adjoint's buffer.
+#[inline]
+pub fn map_grad_owned<M: Elementwise>(grad: M, x: &M, pullback: impl Fn(f64, f64) -> f64) -> M {
+    M::zip2_owned(grad, x, |g, x| pullback(x, g))
 }
 
 /// Matrices whose elements `map_grad` pairs up.

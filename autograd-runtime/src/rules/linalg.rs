@@ -8,7 +8,9 @@
 //! `gemm_tr` (dot products of `A`'s columns with `grad`'s). `grad·Bᵀ` hands
 //! `gemm` a strided view of `B`'s own column-major storage as `Bᵀ`; `gemm`
 //! passes strides through to its blocked kernel for large matrices. The
-//! `_acc` forms add into an existing adjoint in place.
+//! `_into` forms write into a buffer the caller owns and the `_acc` forms
+//! add into an existing adjoint in place; both take any [`Dense`] storage,
+//! so `W·x` with a `DVector` x reads `x` where it lies.
 //!
 //! # Panics
 //!
@@ -29,9 +31,73 @@
 //! assert_eq!(dx, DMatrix::from_row_slice(2, 3, &[3.0, 7.0, 11.0, 3.0, 7.0, 11.0]));
 //! ```
 
-use nalgebra::{DMatrix, DMatrixView, Dyn};
+use nalgebra::{DMatrix, DMatrixView, DMatrixViewMut, DVector, Dyn, Matrix1, RowDVector};
 
 type M = DMatrix<f64>;
+
+/// A nalgebra value stored densely in column-major order (every storage
+/// the rules accept: `DMatrix`, `DVector`, `RowDVector`, `Matrix1`), so the
+/// product's adjoints can read and write it as a matrix view of its own
+/// elements: a vector operand is never copied into a `DMatrix`.
+pub trait Dense {
+    /// `(nrows, ncols)`.
+    fn dims(&self) -> (usize, usize);
+    /// The elements, column by column.
+    fn elements(&self) -> &[f64];
+    /// The elements, column by column, for writing.
+    fn elements_mut(&mut self) -> &mut [f64];
+    /// A zero value of this type with the given shape.
+    ///
+    /// # Panics
+    ///
+    /// When the type cannot have that shape (a `DVector` with two columns).
+    fn zeros_with_dims(nrows: usize, ncols: usize) -> Self;
+}
+
+macro_rules! dense {
+    ($($m:ty => |$r:ident, $c:ident| $zeros:expr;)*) => {$(
+        impl Dense for $m {
+            #[inline]
+            fn dims(&self) -> (usize, usize) {
+                self.shape()
+            }
+            #[inline]
+            fn elements(&self) -> &[f64] {
+                self.as_slice()
+            }
+            #[inline]
+            fn elements_mut(&mut self) -> &mut [f64] {
+                self.as_mut_slice()
+            }
+            #[inline]
+            fn zeros_with_dims($r: usize, $c: usize) -> Self {
+                $zeros
+            }
+        }
+    )*};
+}
+dense! {
+    DMatrix<f64> => |r, c| DMatrix::zeros(r, c);
+    DVector<f64> => |r, c| {
+        assert_eq!(c, 1, "a DVector has one column");
+        DVector::zeros(r)
+    };
+    RowDVector<f64> => |r, c| {
+        assert_eq!(r, 1, "a RowDVector has one row");
+        RowDVector::zeros(c)
+    };
+    Matrix1<f64> => |r, c| {
+        assert_eq!((r, c), (1, 1), "a Matrix1 is 1×1");
+        Matrix1::zeros()
+    };
+}
+
+/// `m` as a matrix view of its own elements.
+#[inline]
+fn view<A: Dense>(m: &A) -> DMatrixView<'_, f64> {
+    let (r, c) = m.dims();
+    DMatrixView::from_slice(m.elements(), r, c)
+}
 
 /// `mᵀ` as a view of `m`'s column-major storage: row stride `nrows`,
 /// column stride 1, so no element is copied.
@@ -41,8 +107,32 @@ type M = DMatrix<f64>;
 /// overruns with a row stride above 1 (it does read the right factor
 /// element by element, honouring strides), so `Aᵀ·grad` uses `gemm_tr`.
 #[inline]
-fn transposed(m: &M) -> DMatrixView<'_, f64, Dyn, Dyn> {
-    DMatrixView::from_slice_with_strides(m.as_slice(), m.ncols(), m.nrows(), m.nrows(), 1)
+fn transposed<A: Dense>(m: &A) -> DMatrixView<'_, f64, Dyn, Dyn> {
+    let (r, c) = m.dims();
+    DMatrixView::from_slice_with_strides(m.elements(), c, r, r, 1)
+}
+
+/// out = β·out + grad·Bᵀ (β = 0: `out` is not read).
+#[inline]
+fn lhs_gemm<A: Dense, G: Dense, B: Dense>(out: &mut A, grad: &G, b: &B, beta: f64) {
+    let (r, c) = out.dims();
+    let mut out = DMatrixViewMut::from_slice(out.elements_mut(), r, c);
+    let (grad_view, b_view) = (view(grad), view(b));
+    if grad_view.ncols() == 1 && b_view.ncols() == 1 {
+        // A matrix·vector product: grad·bᵀ is an outer product, nalgebra's
+        // rank-one update.
+        out.ger(1.0, &grad_view.column(0), &b_view.column(0), beta);
+    } else {
+        out.gemm(1.0, &grad_view, &transposed(b), beta);
+    }
+}
+
+/// out = β·out + Aᵀ·grad (β = 0: `out` is not read).
+#[inline]
+fn rhs_gemm<B: Dense, G: Dense, A: Dense>(out: &mut B, grad: &G, a: &A, beta: f64) {
+    let (r, c) = out.dims();
+    let mut out = DMatrixViewMut::from_slice(out.elements_mut(), r, c);
+    out.gemm_tr(1.0, &view(a), &view(grad), beta);
 }
 
 /// `a·b`, the matrix product (nalgebra's `a * b`).
@@ -62,19 +152,30 @@ pub fn matmul(a: &M, b: &M) -> M {
 /// When `grad` is not `a.nrows() × b.ncols()` for the product's `b`.
 #[inline]
 pub fn matmul_grad_lhs(grad: &M, b: &M) -> M {
-    let mut acc = M::zeros(grad.nrows(), b.nrows());
-    acc.gemm(1.0, grad, &transposed(b), 0.0);
-    acc
+    let mut out = M::zeros(grad.nrows(), b.nrows());
+    matmul_grad_lhs_into(&mut out, grad, b);
+    out
 }
 
-/// acc += grad·Bᵀ, in place.
+/// out = grad·Bᵀ, overwriting `out` (the left factor's shape) in place;
+/// any dense storage (a vector factor is read as a one-column matrix).
+///
+/// # Panics
+///
+/// When the shapes do not fit `out`.
+#[inline]
+pub fn matmul_grad_lhs_into<A: Dense, G: Dense, B: Dense>(out: &mut A, grad: &G, b: &B) {
+    lhs_gemm(out, grad, b, 0.0);
+}
+
+/// acc += grad·Bᵀ, in place; any dense storage.
 ///
 /// # Panics
 ///
 /// When the shapes do not fit `acc` (the left factor's shape).
 #[inline]
-pub fn matmul_grad_lhs_acc(acc: &mut M, grad: &M, b: &M) {
-    acc.gemm(1.0, grad, &transposed(b), 1.0);
+pub fn matmul_grad_lhs_acc<A: Dense, G: Dense, B: Dense>(acc: &mut A, grad: &G, b: &B) {
+    lhs_gemm(acc, grad, b, 1.0);
 }
 
 /// ∂L/∂B = Aᵀ·grad: the adjoint of the right factor.
@@ -84,15 +185,28 @@ pub fn matmul_grad_lhs_acc(acc: &mut M, grad: &M, b: &M) {
 /// When `grad` is not `a.nrows() × b.ncols()` for the product's `a`.
 #[inline]
 pub fn matmul_grad_rhs(grad: &M, a: &M) -> M {
-    a.tr_mul(grad)
+    let mut out = M::zeros(a.ncols(), grad.ncols());
+    matmul_grad_rhs_into(&mut out, grad, a);
+    out
 }
 
-/// acc += Aᵀ·grad, in place.
+/// out = Aᵀ·grad, overwriting `out` (the right factor's shape) in place;
+/// any dense storage.
+///
+/// # Panics
+///
+/// When the shapes do not fit `out`.
+#[inline]
+pub fn matmul_grad_rhs_into<B: Dense, G: Dense, A: Dense>(out: &mut B, grad: &G, a: &A) {
+    rhs_gemm(out, grad, a, 0.0);
+}
+
+/// acc += Aᵀ·grad, in place; any dense storage.
 ///
 /// # Panics
 ///
 /// When the shapes do not fit `acc` (the right factor's shape).
 #[inline]
-pub fn matmul_grad_rhs_acc(acc: &mut M, grad: &M, a: &M) {
-    acc.gemm_tr(1.0, a, grad, 1.0);
+pub fn matmul_grad_rhs_acc<B: Dense, G: Dense, A: Dense>(acc: &mut B, grad: &G, a: &A) {
+    rhs_gemm(acc, grad, a, 1.0);
 }

@@ -15,6 +15,7 @@
 
 use nalgebra::DMatrix;
 
+use super::linalg::Dense;
 use crate::rules as s;
 
 type M = DMatrix<f64>;
@@ -31,13 +32,28 @@ pub fn sum(x: &M) -> f64 {
 /// through, so every element receives `add_grad_lhs(grad)`.
 #[inline]
 pub fn sum_grad(grad: f64, nrows: usize, ncols: usize) -> M {
-    M::from_element(nrows, ncols, s::add_grad_lhs(grad))
+    M::from_element(nrows, ncols, sum_grad_element(grad))
 }
 
-/// acc += broadcast(grad), in place.
+/// The adjoint every element of the sum's input receives: the sum's
+/// additions pass `grad` through, `add_grad_lhs(grad)`.
 #[inline]
-pub fn sum_grad_acc(acc: &mut M, grad: f64) {
-    acc.add_scalar_mut(s::add_grad_lhs(grad));
+pub fn sum_grad_element(grad: f64) -> f64 {
+    s::add_grad_lhs(grad)
+}
+
+/// out = broadcast(grad), overwriting `out` (the input's shape, any dense
+/// storage) in place.
+#[inline]
+pub fn sum_grad_into<A: Dense>(out: &mut A, grad: f64) {
+    out.elements_mut().fill(sum_grad_element(grad));
+}
+
+/// acc += broadcast(grad), in place (any dense storage).
+#[inline]
+pub fn sum_grad_acc<A: Dense>(acc: &mut A, grad: f64) {
+    let g = sum_grad_element(grad);
+    acc.elements_mut().iter_mut().for_each(|a| *a += g);
 }
 
 /// max x with its winning index (column-major, as nalgebra stores).
@@ -50,8 +66,8 @@ pub fn sum_grad_acc(acc: &mut M, grad: f64) {
 /// of nothing, and an index that [`max_grad`] ignores (there is no element
 /// to receive a gradient).
 #[inline]
-pub fn max(x: &M) -> (f64, usize) {
-    let data = x.as_slice();
+pub fn max<A: Dense>(x: &A) -> (f64, usize) {
+    let data = x.elements();
     let Some(&first) = data.first() else {
         return (0.0, 0);
     };
@@ -76,10 +92,11 @@ pub fn max_grad(grad: f64, nrows: usize, ncols: usize, index: usize) -> M {
     out
 }
 
-/// `acc[index] += grad`, in place (column-major index; out of range: no-op).
+/// `acc[index] += grad`, in place (column-major index; out of range:
+/// no-op; any dense storage).
 #[inline]
-pub fn max_grad_acc(acc: &mut M, grad: f64, index: usize) {
-    if let Some(slot) = acc.as_mut_slice().get_mut(index) {
+pub fn max_grad_acc<A: Dense>(acc: &mut A, grad: f64, index: usize) {
+    if let Some(slot) = acc.elements_mut().get_mut(index) {
         *slot += grad;
     }
 }

@@ -40,6 +40,32 @@ pub fn reshape_grad(grad: &M, nrows: usize, ncols: usize) -> M {
     reshape(grad, nrows, ncols)
 }
 
+/// [`reshape_grad`] taking the adjoint by value: its buffer is kept.
+///
+/// # Panics
+///
+/// When `grad` does not have `nrows · ncols` elements.
+#[inline]
+pub fn reshape_grad_owned(grad: M, nrows: usize, ncols: usize) -> M {
+    grad.reshape_generic(Dyn(nrows), Dyn(ncols))
+}
+
+/// acc += `grad` reshaped to `acc`'s shape, in place: element `i` of the
+/// column-major order goes to element `i`.
+///
+/// # Panics
+///
+/// When `grad` and `acc` differ in their number of elements.
+#[inline]
+pub fn reshape_grad_acc(acc: &mut M, grad: &M) {
+    assert_eq!(
+        acc.len(),
+        grad.len(),
+        "reshape_grad_acc: element counts differ"
+    );
+    acc.iter_mut().zip(grad.iter()).for_each(|(a, g)| *a += g);
+}
+
 /// `xᵀ`.
 #[inline]
 pub fn transpose(x: &M) -> M {
@@ -50,4 +76,23 @@ pub fn transpose(x: &M) -> M {
 #[inline]
 pub fn transpose_grad(grad: &M) -> M {
     grad.transpose()
+}
+
+/// acc += gradᵀ, in place, without building the transpose.
+///
+/// # Panics
+///
+/// When `acc` is not `grad`'s transposed shape.
+#[inline]
+pub fn transpose_grad_acc(acc: &mut M, grad: &M) {
+    assert_eq!(
+        acc.shape(),
+        (grad.ncols(), grad.nrows()),
+        "transpose_grad_acc: shapes do not fit"
+    );
+    for j in 0..acc.ncols() {
+        for i in 0..acc.nrows() {
+            acc[(i, j)] += grad[(j, i)];
+        }
+    }
 }
