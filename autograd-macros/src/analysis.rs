@@ -455,3 +455,110 @@ pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
     }
     need
 }
+
+/// Reads of one slice at the loop index plus constants (`x[i]`,
+/// `x[i + 1]`) in the top level of a `for` loop's body. Iteration `i` adds
+/// into elements `i + min ..= i + max` only, and element `i + max` gets its
+/// last contribution in reverse iteration `i`: the reverse sweep keeps the
+/// pending adjoints of the window in locals, carries them to the next
+/// (lower) iteration, and writes each element to memory once.
+pub struct Stencil {
+    pub slice: ValueId,
+    /// Each read (the value it defines) with its offset from the index.
+    pub reads: Vec<(ValueId, i64)>,
+    pub min: i64,
+    pub max: i64,
+    /// The index of a read at offset `max`, in scope at the end of the body.
+    pub last: ValueId,
+}
+
+/// The widest window kept in locals.
+const MAX_STENCIL_WIDTH: i64 = 8;
+
+/// The stencils of a loop: only for a forward `for` range with an index,
+/// only for reads made on every iteration (not in a branch or an inner
+/// loop), and only where it saves memory traffic (two offsets, or two reads
+/// at the same offset).
+pub fn stencils(f: &Function, an: &Analysis, l: &Loop) -> Vec<Stencil> {
+    let LoopHeader::Range {
+        index: Some(i),
+        reversed: false,
+        ..
+    } = &l.header
+    else {
+        return Vec::new();
+    };
+    // Values of the body that are the index plus a constant.
+    let mut offsets: HashMap<ValueId, (i64, ValueId)> = HashMap::new();
+    offsets.insert(*i, (0, *i));
+    // Per slice: each read, its offset and its index value.
+    type Reads = Vec<(ValueId, i64, ValueId)>;
+    let mut by_slice: Vec<(ValueId, Reads)> = Vec::new();
+    for stmt in &l.body.stmts {
+        let Stmt::Let { dst, op, .. } = stmt else {
+            continue;
+        };
+        match op {
+            Op::Rule { rule, args, .. }
+                if f.info(*dst).kind == Kind::Int && matches!(rule.name, "add" | "sub") =>
+            {
+                let c = match (rule.name, args.as_slice()) {
+                    ("add", [Operand::Value(v), Operand::Const(c)])
+                    | ("add", [Operand::Const(c), Operand::Value(v)])
+                        if v == i =>
+                    {
+                        int_literal(c)
+                    }
+                    ("sub", [Operand::Value(v), Operand::Const(c)]) if v == i => {
+                        int_literal(c).map(|c| -c)
+                    }
+                    _ => None,
+                };
+                if let Some(c) = c {
+                    offsets.insert(*dst, (c, *dst));
+                }
+            }
+            Op::Index {
+                slice,
+                index: Operand::Value(index),
+            } if an.active(*dst) && an.active(*slice) => {
+                let Some(&(c, idx)) = offsets.get(index) else {
+                    continue;
+                };
+                match by_slice.iter_mut().find(|(s, _)| s == slice) {
+                    Some((_, reads)) => reads.push((*dst, c, idx)),
+                    None => by_slice.push((*slice, vec![(*dst, c, idx)])),
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (slice, reads) in by_slice {
+        let min = reads.iter().map(|r| r.1).min().unwrap_or(0);
+        let Some(&(_, max, last)) = reads.iter().max_by_key(|r| r.1) else {
+            continue;
+        };
+        let distinct: HashSet<i64> = reads.iter().map(|r| r.1).collect();
+        if (distinct.len() < 2 && reads.len() < 2) || max - min > MAX_STENCIL_WIDTH {
+            continue;
+        }
+        out.push(Stencil {
+            slice,
+            reads: reads.iter().map(|r| (r.0, r.1)).collect(),
+            min,
+            max,
+            last,
+        });
+    }
+    out
+}
+
+/// A plain integer literal (`1`, `2usize`).
+fn int_literal(t: &proc_macro2::TokenStream) -> Option<i64> {
+    let lit: syn::LitInt = syn::parse2(t.clone()).ok()?;
+    if !matches!(lit.suffix(), "" | "usize") {
+        return None;
+    }
+    lit.base10_parse().ok()
+}

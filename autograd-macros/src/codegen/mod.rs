@@ -6,7 +6,7 @@ pub mod names;
 mod paths;
 mod reverse;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
@@ -25,6 +25,9 @@ pub struct Gen<'a> {
     top_loops: HashSet<u32>,
     /// Adjoints already created while emitting the reverse sweep.
     declared: HashSet<ValueId>,
+    /// Slice reads whose adjoint goes into a loop's pending local (see
+    /// `analysis::Stencil`) rather than straight into the slice's adjoint.
+    windows: HashMap<ValueId, proc_macro2::Ident>,
 }
 
 impl Gen<'_> {
@@ -156,6 +159,7 @@ fn vjp_fn(
         an,
         top_loops,
         declared: HashSet::new(),
+        windows: HashMap::new(),
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);
