@@ -419,6 +419,117 @@ pub fn all_reads(stmt: &Stmt, out: &mut HashSet<ValueId>) {
 /// The values the reverse sweep of `b` reads, including those it must
 /// recompute: the closure over the block's own definitions.
 pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
+    needs_stopping(f, an, b, &HashSet::new())
+}
+
+/// Results worth keeping on a loop's stack rather than computing twice.
+const EXPENSIVE: &[&str] = &[
+    "exp", "ln", "powf", "powi", "sin", "cos", "tanh", "sqrt", "sigmoid", "div",
+];
+
+/// What a loop's reverse sweep takes from its stack and what it recomputes.
+pub struct LoopSaves {
+    /// Loop-carried values at iteration entry that the reverse reads.
+    pub entries: Vec<ValueId>,
+    /// Values of the body kept from the forward sweep: results of
+    /// expensive operations, and values an inner loop leaves behind (so the
+    /// inner loop is not run again to recover them).
+    pub kept: Vec<ValueId>,
+    /// What the reverse body recomputes before its adjoint code.
+    pub recompute: HashSet<ValueId>,
+}
+
+impl LoopSaves {
+    /// Whether the loop needs a stack.
+    pub fn any(&self) -> bool {
+        !self.entries.is_empty() || !self.kept.is_empty()
+    }
+}
+
+/// The stack and recomputation of a loop. Values are kept only in `for`
+/// loops (whose trip count reserves the stack once) and only from the top
+/// level of the body (computed on every iteration); the recomputation
+/// stops at kept values, so what only they read is not recomputed either.
+pub fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
+    let mut keepable = HashSet::new();
+    if let LoopHeader::Range { index, .. } = &l.header {
+        // Values that change from one iteration to the next; the others
+        // are as cheap to recompute as to load (LLVM hoists them).
+        let mut variant: HashSet<ValueId> = index.iter().copied().collect();
+        variant.extend(l.carried.iter().map(|c| c.entry));
+        for stmt in &l.body.stmts {
+            match stmt {
+                Stmt::Let { dst, op, .. } => {
+                    if !op.reads().iter().any(|r| variant.contains(r)) {
+                        continue;
+                    }
+                    variant.insert(*dst);
+                    if let Op::Rule { rule, args, .. } = op
+                        && f.info(*dst).kind == Kind::Float
+                        && EXPENSIVE.contains(&rule.name)
+                        && scalar_form(f, rule, args)
+                    {
+                        keepable.insert(*dst);
+                    }
+                }
+                Stmt::If(i) => variant.extend(i.phis.iter().map(|p| p.dst)),
+                Stmt::Loop(inner) => {
+                    let afters = inner.carried.iter().map(|c| c.after);
+                    variant.extend(afters.clone());
+                    if matches!(inner.header, LoopHeader::Range { .. })
+                        && !loop_saves(f, an, inner).any()
+                    {
+                        keepable.extend(afters.filter(|a| f.info(*a).kind == Kind::Float));
+                    }
+                }
+            }
+        }
+    }
+    let mut recompute = needs_stopping(f, an, &l.body, &keepable);
+    let entries = l
+        .carried
+        .iter()
+        .map(|c| c.entry)
+        .filter(|e| recompute.contains(e))
+        .collect();
+    let kept: Vec<ValueId> = an
+        .defined_in
+        .get(&l.body.id)
+        .into_iter()
+        .flatten()
+        .copied()
+        .filter(|v| keepable.contains(v) && recompute.contains(v))
+        .collect();
+    for v in &kept {
+        recompute.remove(v);
+    }
+    LoopSaves {
+        entries,
+        kept,
+        recompute,
+    }
+}
+
+/// Whether the primal sweep of a loop must run again in a recomputation:
+/// a `while` loop to count its iterations, a loop with reverse work to
+/// fill its stack, and any loop whose results are read.
+pub fn rerun_loop(f: &Function, an: &Analysis, l: &Loop, filter: &HashSet<ValueId>) -> bool {
+    let work = l.carried.iter().any(|c| carry_active(an, c)) || block_has_work(an, &l.body);
+    let record = match l.header {
+        LoopHeader::While { .. } => work,
+        LoopHeader::Range { .. } => work && loop_saves(f, an, l).any(),
+    };
+    record || l.carried.iter().any(|c| filter.contains(&c.after))
+}
+
+/// `needs`, not looking through `stops`: values that will be at hand
+/// without recomputing them.
+fn needs_stopping(
+    f: &Function,
+    an: &Analysis,
+    b: &Block,
+    stops: &HashSet<ValueId>,
+) -> HashSet<ValueId> {
     let mut need = HashSet::new();
     for stmt in b.stmts.iter().rev() {
         match stmt {
@@ -429,7 +540,7 @@ pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
                         need.insert(*dst);
                     }
                 }
-                if need.contains(dst) {
+                if need.contains(dst) && !stops.contains(dst) {
                     need.extend(op.reads());
                 }
             }
@@ -447,7 +558,11 @@ pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
                 if has_work(an, stmt) {
                     need.extend(needs(f, an, &l.body));
                 }
-                if has_work(an, stmt) || l.carried.iter().any(|c| need.contains(&c.after)) {
+                let wanted = l
+                    .carried
+                    .iter()
+                    .any(|c| need.contains(&c.after) && !stops.contains(&c.after));
+                if has_work(an, stmt) || wanted {
                     all_reads(stmt, &mut need);
                 }
             }

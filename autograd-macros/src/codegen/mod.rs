@@ -12,7 +12,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
-use crate::analysis::{Analysis, needs};
+use crate::analysis::{Analysis, LoopSaves, loop_saves, needs};
 use crate::ir::*;
 use crate::sig::{ParamKind, Ret, Signature};
 use forward::Mode;
@@ -31,15 +31,9 @@ pub struct Gen<'a> {
 }
 
 impl Gen<'_> {
-    /// The iteration-entry values a loop's reverse reads, saved on its
-    /// stack: only loop-carried values, and only those read.
-    fn stack_entries(&self, l: &Loop) -> Vec<ValueId> {
-        let need = needs(self.f, self.an, &l.body);
-        l.carried
-            .iter()
-            .map(|c| c.entry)
-            .filter(|e| need.contains(e))
-            .collect()
+    /// What a loop saves on its stack and what its reverse recomputes.
+    fn saves(&self, l: &Loop) -> LoopSaves {
+        loop_saves(self.f, self.an, l)
     }
 
     fn nested_loops(&self, b: &Block, out: &mut Vec<u32>) {
@@ -51,7 +45,7 @@ impl Gen<'_> {
                     self.nested_loops(&i.else_blk, out);
                 }
                 Stmt::Loop(l) => {
-                    if !self.top_loops.contains(&l.id) && !self.stack_entries(l).is_empty() {
+                    if !self.top_loops.contains(&l.id) && self.saves(l).any() {
                         out.push(l.id);
                     }
                     self.nested_loops(&l.body, out);

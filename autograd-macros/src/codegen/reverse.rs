@@ -272,14 +272,14 @@ impl Gen<'_> {
             }
         }
 
-        let entries = self.stack_entries(l);
-        let pop = (!entries.is_empty()).then(|| {
+        let saves = self.saves(l);
+        let pop = saves.any().then(|| {
             let stack = names::stack(l.id);
-            let pattern = self.tuple(&entries);
+            let saved: Vec<_> = saves.entries.iter().chain(&saves.kept).copied().collect();
+            let pattern = self.tuple(&saved);
             quote!(let #pattern = ::autograd::__private::pop(&mut #stack);)
         });
-        let need = needs(self.f, self.an, &l.body);
-        let recompute = self.forward_block(&l.body, Mode::Record, Some(&need));
+        let recompute = self.forward_block(&l.body, Mode::Record, Some(&saves.recompute));
         let incoming = carried
             .iter()
             .filter(|c| self.an.active(c.exit))

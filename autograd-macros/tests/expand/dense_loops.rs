@@ -32,6 +32,9 @@ fn __dense_loops_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
     let __ad_v4_s = 0.0;
     let __ad_v5 = b.len();
     let mut __ad_c0_s = __ad_v4_s;
+    let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+        (0..__ad_v5).size_hint().0,
+    );
     for __ad_v7_i in 0..__ad_v5 {
         let __ad_v6_s = __ad_c0_s;
         let __ad_v8_acc = b[__ad_v7_i];
@@ -49,6 +52,7 @@ fn __dense_loops_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
         let __ad_v18_acc = __ad_c1_acc;
         let __ad_v19 = __ad_v18_acc.tanh();
         let __ad_v20_s = __ad_v6_s + __ad_v19;
+        __ad_stack0.push(__ad_v19);
         __ad_c0_s = __ad_v20_s;
     }
     let __ad_v21_s = __ad_c0_s;
@@ -61,20 +65,8 @@ fn __dense_loops_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
             let __ad_d21_s = __ad_seed;
             let mut __ad_dc0_s = __ad_d21_s;
             for __ad_v7_i in (0..__ad_v5).rev() {
+                let __ad_v19 = ::autograd::__private::pop(&mut __ad_stack0);
                 let __ad_v8_acc = b[__ad_v7_i];
-                let mut __ad_c1_acc = __ad_v8_acc;
-                for __ad_v11_j in 0..__ad_v3_n {
-                    let __ad_v10_acc = __ad_c1_acc;
-                    let __ad_v12 = __ad_v7_i * __ad_v3_n;
-                    let __ad_v13 = __ad_v12 + __ad_v11_j;
-                    let __ad_v14 = w[__ad_v13];
-                    let __ad_v15 = x[__ad_v11_j];
-                    let __ad_v16 = __ad_v14 * __ad_v15;
-                    let __ad_v17_acc = __ad_v10_acc + __ad_v16;
-                    __ad_c1_acc = __ad_v17_acc;
-                }
-                let __ad_v18_acc = __ad_c1_acc;
-                let __ad_v19 = __ad_v18_acc.tanh();
                 let __ad_d20_s = __ad_dc0_s;
                 let __ad_d6_s = ::autograd::__private::rules::add_grad_lhs(__ad_d20_s);
                 let __ad_d19 = ::autograd::__private::rules::add_grad_rhs(__ad_d20_s);
