@@ -555,15 +555,38 @@ fn needs_stopping(
                 }
             }
             Stmt::Loop(l) => {
-                if has_work(an, stmt) {
-                    need.extend(needs(f, an, &l.body));
+                let work = has_work(an, stmt);
+                let saves = work.then(|| loop_saves(f, an, l));
+                if let Some(saves) = &saves {
+                    need.extend(&saves.recompute);
                 }
                 let wanted = l
                     .carried
                     .iter()
                     .any(|c| need.contains(&c.after) && !stops.contains(&c.after));
-                if has_work(an, stmt) || wanted {
+                // The same decision as `rerun_loop`, with the filter this
+                // walk is building.
+                let rerun = wanted
+                    || match (&l.header, &saves) {
+                        (LoopHeader::While { .. }, Some(_)) => true,
+                        (LoopHeader::Range { .. }, Some(saves)) => saves.any(),
+                        (_, None) => false,
+                    };
+                if rerun {
                     all_reads(stmt, &mut need);
+                } else if work {
+                    // The reverse alone: the range, and the initial values
+                    // whose adjoints start from a zero shaped like them.
+                    if let LoopHeader::Range { start, end, .. } = &l.header {
+                        need.extend(start.value());
+                        need.extend(end.value());
+                    }
+                    need.extend(
+                        l.carried
+                            .iter()
+                            .filter(|c| f.info(c.init).kind != Kind::Float)
+                            .map(|c| c.init),
+                    );
                 }
             }
         }

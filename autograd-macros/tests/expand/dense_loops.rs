@@ -66,7 +66,6 @@ fn __dense_loops_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
             let mut __ad_dc0_s = __ad_d21_s;
             for __ad_v7_i in (0..__ad_v5).rev() {
                 let __ad_v19 = ::autograd::__private::pop(&mut __ad_stack0);
-                let __ad_v8_acc = b[__ad_v7_i];
                 let __ad_d20_s = __ad_dc0_s;
                 let __ad_d6_s = ::autograd::__private::rules::add_grad_lhs(__ad_d20_s);
                 let __ad_d19 = ::autograd::__private::rules::add_grad_rhs(__ad_d20_s);
