@@ -5,7 +5,8 @@
 //! category marker followed by a number or `_` keeps the categories apart:
 //! `v3_z` (value 3, the user's `z`), `d3_z` (its adjoint), `d_x` (adjoint of
 //! the argument `x`), `c1_s` / `dc1_s` (variable `s` carried by loop 1 and
-//! its adjoint), `dw1_x_1` (loop 1's pending adjoint of `x[i + 1]`), `stack1`, `trips1`, `pb3` (pullback of call 3), `seed`.
+//! its adjoint), `dw1_x_1` (loop 1's pending adjoint of `x[i + 1]`),
+//! `stack1`, `trips1`, `pb3` (pullback of call 3), `seed`.
 
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
