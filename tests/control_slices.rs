@@ -403,3 +403,165 @@ proptest! {
         prop_assert!((ds - fds).abs() <= 1e-8 + 1e-7 * fds.abs(), "{} vs fd {}", ds, fds);
     }
 }
+
+// ---------------------------------------------------------------------------
+// Stencils: reads at the loop index plus constants (`x[i - 1]`, `x[i]`,
+// `x[i + 1]`). The reverse sweep keeps those elements' adjoints in locals
+// and writes each element once; these check every shape of that window.
+
+/// A three-point second difference: offsets −1, 0, +1.
+#[differentiable]
+fn second_difference(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() - 1 {
+        let d = x[i - 1] - 2.0 * x[i] + x[i + 1];
+        s += d * d;
+    }
+    s
+}
+
+/// The same in `f32`: the pending adjoints take the element type.
+#[differentiable]
+fn second_difference_f32(x: &[f32]) -> f32 {
+    let mut s = 0.0;
+    for i in 1..x.len() - 1 {
+        let d = x[i - 1] - 2.0 * x[i] + x[i + 1];
+        s += d * d;
+    }
+    s
+}
+
+/// Two reads at one offset, a gap in the offsets (0 and 2), two slices
+/// and an inclusive range.
+#[differentiable]
+fn gapped(x: &[f64], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..=x.len() - 3 {
+        let a = x[i + 2] * y[i];
+        let b = x[i] * (x[i + 2]).sin();
+        s += a * b + y[i + 1];
+    }
+    s
+}
+
+/// A window starting past 0 that may not run at all (`2..len - 1`): no
+/// element is touched then.
+#[differentiable]
+fn maybe_empty(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 2..x.len() - 1 {
+        s += x[i - 2] * x[i + 1];
+    }
+    s
+}
+
+/// A stencil loop inside another loop, with a loop-carried product.
+#[differentiable]
+fn nested_stencil(x: &[f64], m: usize) -> f64 {
+    let mut s = 1.0;
+    for _ in 0..m {
+        for i in 0..x.len() - 1 {
+            s *= 1.0 + 0.1 * (x[i + 1] - x[i]);
+        }
+    }
+    s
+}
+
+/// The hand-written gradient of `second_difference`.
+fn second_difference_hand(x: &[f64]) -> Vec<f64> {
+    let mut g = vec![0.0; x.len()];
+    for i in 1..x.len() - 1 {
+        let d = x[i - 1] - 2.0 * x[i] + x[i + 1];
+        g[i - 1] += 2.0 * d;
+        g[i] -= 4.0 * d;
+        g[i + 1] += 2.0 * d;
+    }
+    g
+}
+
+#[test]
+fn stencil_three_point_matches_hand_written() {
+    let x: Vec<f64> = (0..9).map(|k| (k as f64 * 0.7).sin()).collect();
+    let (value, dx) = second_difference_grad(&x);
+    assert_eq!(value.to_bits(), second_difference(&x).to_bits());
+    // Reassociated sums of three terms of size ≤ 16: 1e-14 absolute.
+    for (g, e) in dx.iter().zip(&second_difference_hand(&x)) {
+        assert_abs_diff_eq!(g, e, epsilon = 1e-14);
+    }
+    // The shortest input the loop runs on, and one it does not run on.
+    let (_, d3) = second_difference_grad(&[1.0, 3.0, 2.0]);
+    assert_eq!(d3, second_difference_hand(&[1.0, 3.0, 2.0]));
+    let (v2, d2) = second_difference_grad(&[1.0, 3.0]);
+    assert_eq!((v2, d2), (0.0, vec![0.0, 0.0]));
+}
+
+#[test]
+fn stencil_f32_matches_f64() {
+    let x: Vec<f64> = (0..7).map(|k| (k as f64 * 0.3).cos()).collect();
+    let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    let (value, dx) = second_difference_f32_grad(&x32);
+    assert_eq!(value.to_bits(), second_difference_f32(&x32).to_bits());
+    let exact = second_difference_hand(&x32.iter().map(|&v| f64::from(v)).collect::<Vec<_>>());
+    // f32 arithmetic on terms of size ≤ 16: 1e-5 absolute.
+    for (g, e) in dx.iter().zip(&exact) {
+        assert_abs_diff_eq!(f64::from(*g), e, epsilon = 1e-5);
+    }
+}
+
+#[test]
+fn stencil_empty_window_touches_nothing() {
+    // 2..2 and 2..1: the loop does not run; no element may be written
+    // (index 2 is out of bounds for the shorter input).
+    for x in [vec![0.5, 1.5], vec![0.5, 1.5, 2.5]] {
+        let (value, dx) = maybe_empty_grad(&x);
+        assert_eq!(value, 0.0);
+        assert_eq!(dx, vec![0.0; x.len()]);
+    }
+    let x = [0.5, -1.0, 2.0, 0.25, 3.0];
+    let (_, dx) = maybe_empty_grad(&x);
+    // s = x0·x3 + x1·x4: exact products.
+    assert_eq!(dx, vec![0.25, 3.0, 0.0, 0.5, -1.0]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn prop_stencils_match_finite_differences(
+        x in prop::collection::vec(-1.5f64..1.5, 3..12),
+        yseed in prop::collection::vec(-1.5f64..1.5, 12),
+        m in 0usize..3,
+    ) {
+        let y = &yseed[..x.len()];
+        // Smooth functions of inputs and values of order 1–100; central
+        // differences agree to about 1e-7 relative.
+        let close = |g: f64, e: f64| (g - e).abs() <= 1e-7 + 1e-6 * e.abs();
+
+        let (value, dx) = second_difference_grad(&x);
+        prop_assert_eq!(value.to_bits(), second_difference(&x).to_bits());
+        for (g, e) in dx.iter().zip(&second_difference_hand(&x)) {
+            prop_assert!((g - e).abs() <= 1e-13, "{} vs hand {}", g, e);
+        }
+
+        let (value, dx, dy) = gapped_grad(&x, y);
+        prop_assert_eq!(value.to_bits(), gapped(&x, y).to_bits());
+        for (g, e) in dx.iter().zip(&fd_slice(|x| gapped(x, y), &x)) {
+            prop_assert!(close(*g, *e), "dx {} vs fd {}", g, e);
+        }
+        for (g, e) in dy.iter().zip(&fd_slice(|y| gapped(&x, y), y)) {
+            prop_assert!(close(*g, *e), "dy {} vs fd {}", g, e);
+        }
+
+        let (value, dx) = maybe_empty_grad(&x);
+        prop_assert_eq!(value.to_bits(), maybe_empty(&x).to_bits());
+        for (g, e) in dx.iter().zip(&fd_slice(maybe_empty, &x)) {
+            prop_assert!(close(*g, *e), "dx {} vs fd {}", g, e);
+        }
+
+        let (value, dx) = nested_stencil_grad(&x, m);
+        prop_assert_eq!(value.to_bits(), nested_stencil(&x, m).to_bits());
+        for (g, e) in dx.iter().zip(&fd_slice(|x| nested_stencil(x, m), &x)) {
+            prop_assert!(close(*g, *e), "dx {} vs fd {}", g, e);
+        }
+    }
+}

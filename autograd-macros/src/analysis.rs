@@ -435,6 +435,117 @@ pub fn all_reads(stmt: &Stmt, out: &mut HashSet<ValueId>) {
 /// The values the reverse sweep of `b` reads, including those it must
 /// recompute: the closure over the block's own definitions.
 pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
+    needs_stopping(f, an, b, &HashSet::new())
+}
+
+/// Results worth keeping on a loop's stack rather than computing twice.
+const EXPENSIVE: &[&str] = &[
+    "exp", "ln", "powf", "powi", "sin", "cos", "tanh", "sqrt", "sigmoid", "div",
+];
+
+/// What a loop's reverse sweep takes from its stack and what it recomputes.
+pub struct LoopSaves {
+    /// Loop-carried values at iteration entry that the reverse reads.
+    pub entries: Vec<ValueId>,
+    /// Values of the body kept from the forward sweep: results of
+    /// expensive operations, and values an inner loop leaves behind (so the
+    /// inner loop is not run again to recover them).
+    pub kept: Vec<ValueId>,
+    /// What the reverse body recomputes before its adjoint code.
+    pub recompute: HashSet<ValueId>,
+}
+
+impl LoopSaves {
+    /// Whether the loop needs a stack.
+    pub fn any(&self) -> bool {
+        !self.entries.is_empty() || !self.kept.is_empty()
+    }
+}
+
+/// The stack and recomputation of a loop. Values are kept only in `for`
+/// loops (whose trip count reserves the stack once) and only from the top
+/// level of the body (computed on every iteration); the recomputation
+/// stops at kept values, so what only they read is not recomputed either.
+pub fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
+    let mut keepable = HashSet::new();
+    if let LoopHeader::Range { index, .. } = &l.header {
+        // Values that change from one iteration to the next; the others
+        // are as cheap to recompute as to load (LLVM hoists them).
+        let mut variant: HashSet<ValueId> = index.iter().copied().collect();
+        variant.extend(l.carried.iter().map(|c| c.entry));
+        for stmt in &l.body.stmts {
+            match stmt {
+                Stmt::Let { dst, op, .. } => {
+                    if !op.reads().iter().any(|r| variant.contains(r)) {
+                        continue;
+                    }
+                    variant.insert(*dst);
+                    if let Op::Rule { rule, args, .. } = op
+                        && f.info(*dst).kind == Kind::Float
+                        && EXPENSIVE.contains(&rule.name)
+                        && scalar_form(f, rule, args)
+                    {
+                        keepable.insert(*dst);
+                    }
+                }
+                Stmt::If(i) => variant.extend(i.phis.iter().map(|p| p.dst)),
+                Stmt::Loop(inner) => {
+                    let afters = inner.carried.iter().map(|c| c.after);
+                    variant.extend(afters.clone());
+                    if matches!(inner.header, LoopHeader::Range { .. })
+                        && !loop_saves(f, an, inner).any()
+                    {
+                        keepable.extend(afters.filter(|a| f.info(*a).kind == Kind::Float));
+                    }
+                }
+            }
+        }
+    }
+    let mut recompute = needs_stopping(f, an, &l.body, &keepable);
+    let entries = l
+        .carried
+        .iter()
+        .map(|c| c.entry)
+        .filter(|e| recompute.contains(e))
+        .collect();
+    let kept: Vec<ValueId> = an
+        .defined_in
+        .get(&l.body.id)
+        .into_iter()
+        .flatten()
+        .copied()
+        .filter(|v| keepable.contains(v) && recompute.contains(v))
+        .collect();
+    for v in &kept {
+        recompute.remove(v);
+    }
+    LoopSaves {
+        entries,
+        kept,
+        recompute,
+    }
+}
+
+/// Whether the primal sweep of a loop must run again in a recomputation:
+/// a `while` loop to count its iterations, a loop with reverse work to
+/// fill its stack, and any loop whose results are read.
+pub fn rerun_loop(f: &Function, an: &Analysis, l: &Loop, filter: &HashSet<ValueId>) -> bool {
+    let work = l.carried.iter().any(|c| carry_active(an, c)) || block_has_work(an, &l.body);
+    let record = match l.header {
+        LoopHeader::While { .. } => work,
+        LoopHeader::Range { .. } => work && loop_saves(f, an, l).any(),
+    };
+    record || l.carried.iter().any(|c| filter.contains(&c.after))
+}
+
+/// `needs`, not looking through `stops`: values that will be at hand
+/// without recomputing them.
+fn needs_stopping(
+    f: &Function,
+    an: &Analysis,
+    b: &Block,
+    stops: &HashSet<ValueId>,
+) -> HashSet<ValueId> {
     let mut need = HashSet::new();
     for stmt in b.stmts.iter().rev() {
         match stmt {
@@ -445,7 +556,7 @@ pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
                         need.insert(*dst);
                     }
                 }
-                if need.contains(dst) {
+                if need.contains(dst) && !stops.contains(dst) {
                     need.extend(op.reads());
                 }
             }
@@ -460,11 +571,38 @@ pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
                 }
             }
             Stmt::Loop(l) => {
-                if has_work(an, stmt) {
-                    need.extend(needs(f, an, &l.body));
+                let work = has_work(an, stmt);
+                let saves = work.then(|| loop_saves(f, an, l));
+                if let Some(saves) = &saves {
+                    need.extend(&saves.recompute);
                 }
-                if has_work(an, stmt) || l.carried.iter().any(|c| need.contains(&c.after)) {
+                let wanted = l
+                    .carried
+                    .iter()
+                    .any(|c| need.contains(&c.after) && !stops.contains(&c.after));
+                // The same decision as `rerun_loop`, with the filter this
+                // walk is building.
+                let rerun = wanted
+                    || match (&l.header, &saves) {
+                        (LoopHeader::While { .. }, Some(_)) => true,
+                        (LoopHeader::Range { .. }, Some(saves)) => saves.any(),
+                        (_, None) => false,
+                    };
+                if rerun {
                     all_reads(stmt, &mut need);
+                } else if work {
+                    // The reverse alone: the range, and the initial values
+                    // whose adjoints start from a zero shaped like them.
+                    if let LoopHeader::Range { start, end, .. } = &l.header {
+                        need.extend(start.value());
+                        need.extend(end.value());
+                    }
+                    need.extend(
+                        l.carried
+                            .iter()
+                            .filter(|c| f.info(c.init).kind != Kind::Float)
+                            .map(|c| c.init),
+                    );
                 }
             }
         }
@@ -589,4 +727,111 @@ fn captured(f: &Function, an: &Analysis) -> HashSet<ValueId> {
     // reverse sweep if `needs` says so; either way it is not moved.
     need.extend(f.ret.value());
     need
+}
+
+/// Reads of one slice at the loop index plus constants (`x[i]`,
+/// `x[i + 1]`) in the top level of a `for` loop's body. Iteration `i` adds
+/// into elements `i + min ..= i + max` only, and element `i + max` gets its
+/// last contribution in reverse iteration `i`: the reverse sweep keeps the
+/// pending adjoints of the window in locals, carries them to the next
+/// (lower) iteration, and writes each element to memory once.
+pub struct Stencil {
+    pub slice: ValueId,
+    /// Each read (the value it defines) with its offset from the index.
+    pub reads: Vec<(ValueId, i64)>,
+    pub min: i64,
+    pub max: i64,
+    /// The index of a read at offset `max`, in scope at the end of the body.
+    pub last: ValueId,
+}
+
+/// The widest window kept in locals.
+const MAX_STENCIL_WIDTH: i64 = 8;
+
+/// The stencils of a loop: only for a forward `for` range with an index,
+/// only for reads made on every iteration (not in a branch or an inner
+/// loop), and only where it saves memory traffic (two offsets, or two reads
+/// at the same offset).
+pub fn stencils(f: &Function, an: &Analysis, l: &Loop) -> Vec<Stencil> {
+    let LoopHeader::Range {
+        index: Some(i),
+        reversed: false,
+        ..
+    } = &l.header
+    else {
+        return Vec::new();
+    };
+    // Values of the body that are the index plus a constant.
+    let mut offsets: HashMap<ValueId, (i64, ValueId)> = HashMap::new();
+    offsets.insert(*i, (0, *i));
+    // Per slice: each read, its offset and its index value.
+    type Reads = Vec<(ValueId, i64, ValueId)>;
+    let mut by_slice: Vec<(ValueId, Reads)> = Vec::new();
+    for stmt in &l.body.stmts {
+        let Stmt::Let { dst, op, .. } = stmt else {
+            continue;
+        };
+        match op {
+            Op::Rule { rule, args, .. }
+                if f.info(*dst).kind == Kind::Int && matches!(rule.name, "add" | "sub") =>
+            {
+                let c = match (rule.name, args.as_slice()) {
+                    ("add", [Operand::Value(v), Operand::Const(c)])
+                    | ("add", [Operand::Const(c), Operand::Value(v)])
+                        if v == i =>
+                    {
+                        int_literal(c)
+                    }
+                    ("sub", [Operand::Value(v), Operand::Const(c)]) if v == i => {
+                        int_literal(c).map(|c| -c)
+                    }
+                    _ => None,
+                };
+                if let Some(c) = c {
+                    offsets.insert(*dst, (c, *dst));
+                }
+            }
+            Op::Index {
+                slice,
+                index: Operand::Value(index),
+            } if an.active(*dst) && an.active(*slice) => {
+                let Some(&(c, idx)) = offsets.get(index) else {
+                    continue;
+                };
+                match by_slice.iter_mut().find(|(s, _)| s == slice) {
+                    Some((_, reads)) => reads.push((*dst, c, idx)),
+                    None => by_slice.push((*slice, vec![(*dst, c, idx)])),
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (slice, reads) in by_slice {
+        let min = reads.iter().map(|r| r.1).min().unwrap_or(0);
+        let Some(&(_, max, last)) = reads.iter().max_by_key(|r| r.1) else {
+            continue;
+        };
+        let distinct: HashSet<i64> = reads.iter().map(|r| r.1).collect();
+        if (distinct.len() < 2 && reads.len() < 2) || max - min > MAX_STENCIL_WIDTH {
+            continue;
+        }
+        out.push(Stencil {
+            slice,
+            reads: reads.iter().map(|r| (r.0, r.1)).collect(),
+            min,
+            max,
+            last,
+        });
+    }
+    out
+}
+
+/// A plain integer literal (`1`, `2usize`).
+fn int_literal(t: &proc_macro2::TokenStream) -> Option<i64> {
+    let lit: syn::LitInt = syn::parse2(t.clone()).ok()?;
+    if !matches!(lit.suffix(), "" | "usize") {
+        return None;
+    }
+    lit.base10_parse().ok()
 }

@@ -123,3 +123,51 @@ fn matrix_lent_adjoint() {
         }",
     );
 }
+
+#[test]
+fn stencil_three_point() {
+    check(
+        "stencil_three_point",
+        "fn smooth(x: &[f64]) -> f64 {
+            let mut s = 0.0;
+            for i in 1..x.len() - 1 {
+                let d = x[i - 1] - 2.0 * x[i] + x[i + 1];
+                s += d * d;
+            }
+            s
+        }",
+    );
+}
+
+#[test]
+fn bond() {
+    check(
+        "bond",
+        "fn bond_price(r: &[f64], z: f64, #[constant] cf: &[f64], #[constant] t: &[f64]) -> f64 {
+            let mut p = 0.0;
+            for i in 0..cf.len() {
+                p += cf[i] * (-(r[i] + z) * t[i]).exp();
+            }
+            p
+        }",
+    );
+}
+
+#[test]
+fn dense_loops() {
+    check(
+        "dense_loops",
+        "fn dense_loops(w: &[f64], x: &[f64], b: &[f64]) -> f64 {
+            let n = x.len();
+            let mut s = 0.0;
+            for i in 0..b.len() {
+                let mut acc = b[i];
+                for j in 0..n {
+                    acc += w[i * n + j] * x[j];
+                }
+                s += acc.tanh();
+            }
+            s
+        }",
+    );
+}

@@ -420,15 +420,32 @@ impl FnGen<'_> {
             .cloned()
             .collect();
         let len = || Box::new(I::Len("xs".into()));
+        // Indices of stencil loops (`for k in 1..xs.len() - 1`).
+        let stencil: Vec<Var> = below
+            .iter()
+            .filter(|v| v.name.starts_with('k'))
+            .cloned()
+            .collect();
         match self.rng.weighted(&[
             2,
             2,
             if below.is_empty() { 0 } else { 8 },
             if ints.is_empty() { 0 } else { 3 },
+            if stencil.is_empty() { 0 } else { 24 },
         ]) {
             0 => I::Lit(self.rng.range(0, 1)),
             1 => I::Sub(len(), Box::new(I::Lit(1))),
             2 => I::Var(self.rng.pick(&below).name),
+            4 => {
+                self.features.insert("stencil-index");
+                let v = Box::new(I::Var(self.rng.pick(&stencil).name));
+                let one = Box::new(I::Lit(1));
+                match self.rng.below(3) {
+                    0 => I::Sub(v, one),
+                    1 => *v,
+                    _ => I::Add(v, one),
+                }
+            }
             _ => {
                 let v = self.rng.pick(&ints).name;
                 let k = self.rng.range(0, 2);
@@ -1214,6 +1231,7 @@ impl FnGen<'_> {
             if self.has_slice { 1 } else { 0 },
             if n_param.is_some() { 2 } else { 0 },
             if outer.is_some() { 2 } else { 0 },
+            if self.has_slice { 3 } else { 0 },
         ]);
         let len = || I::Len("xs".into());
         let (lo, hi, incl, trip, max, below_len) = match k {
@@ -1234,6 +1252,13 @@ impl FnGen<'_> {
                 };
                 (I::Lit(0), I::Var("n".into()), false, max as u64, max, false)
             }
+            6 => {
+                // A stencil loop: its index reads `xs[i - 1]`, `xs[i]` and
+                // `xs[i + 1]` (see `gen_idx`); with two elements it never runs.
+                self.features.insert("stencil-loop");
+                let hi = I::Sub(Box::new(len()), Box::new(I::Lit(1)));
+                (I::Lit(1), hi, false, 2, 2, true)
+            }
             _ => {
                 self.features.insert("triangular-loop");
                 let o = outer.expect("an outer index");
@@ -1247,7 +1272,10 @@ impl FnGen<'_> {
         if incl {
             self.features.insert("inclusive-range");
         }
-        let var = if self.rng.chance(0.85) {
+        let var = if k == 6 {
+            self.ints += 1;
+            Some(format!("k{}", self.ints - 1))
+        } else if self.rng.chance(0.85) {
             self.ints += 1;
             Some(format!("i{}", self.ints - 1))
         } else {

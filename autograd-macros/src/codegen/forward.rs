@@ -7,7 +7,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
 use super::{Gen, names};
-use crate::analysis::{deferred_call, has_work};
+use crate::analysis::{deferred_call, has_work, rerun_loop};
 use crate::ir::*;
 
 /// How loops behave while the primal sweep runs.
@@ -254,7 +254,7 @@ impl Gen<'_> {
                     let work = has_work(self.an, stmt);
                     let wanted = match filter {
                         None => true,
-                        Some(f) => work || l.carried.iter().any(|c| f.contains(&c.after)),
+                        Some(f) => rerun_loop(self.f, self.an, l, f),
                     };
                     if wanted {
                         out.extend(self.forward_loop(l, mode == Mode::Record && work));
@@ -302,8 +302,8 @@ impl Gen<'_> {
 
     fn forward_loop(&self, l: &Loop, record: bool) -> TokenStream {
         let stack = names::stack(l.id);
-        let entries = self.stack_entries(l);
-        let record_stack = record && !entries.is_empty();
+        let saves = self.saves(l);
+        let record_stack = record && saves.any();
         let carried: Vec<_> = l
             .carried
             .iter()
@@ -322,8 +322,15 @@ impl Gen<'_> {
         let afters = l.carried.iter().map(|c| names::value(self.f, c.after));
         let body = self.forward_block(&l.body, Mode::Plain, None);
 
+        // Entry values alone are pushed as the iteration starts; with kept
+        // values of the body, everything is pushed once they exist.
         let push = record_stack.then(|| {
-            let saved: Vec<_> = entries.iter().map(|e| self.owned(*e)).collect();
+            let saved: Vec<_> = saves
+                .entries
+                .iter()
+                .chain(&saves.kept)
+                .map(|e| self.owned(*e))
+                .collect();
             let saved = if saved.len() == 1 {
                 quote!(#(#saved)*)
             } else {
@@ -331,6 +338,11 @@ impl Gen<'_> {
             };
             quote!(#stack.push(#saved);)
         });
+        let (push, push_end) = if saves.kept.is_empty() {
+            (push, None)
+        } else {
+            (None, push)
+        };
         let carry_in = quote! { #(let #entry_vals = #carried;)* };
         // A `while` that stops hands the entry values back to the carried
         // variables, which the code after the loop reads.
@@ -375,6 +387,7 @@ impl Gen<'_> {
                         #carry_in
                         #push
                         #body
+                        #push_end
                         #carry_out
                     }
                 });
@@ -402,6 +415,7 @@ impl Gen<'_> {
                         }
                         #push
                         #body
+                        #push_end
                         #carry_out
                         #count
                     }

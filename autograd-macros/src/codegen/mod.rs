@@ -12,7 +12,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
-use crate::analysis::{Analysis, movable, needs};
+use crate::analysis::{Analysis, LoopSaves, loop_saves, movable, needs};
 use crate::ir::*;
 use crate::sig::{ParamKind, Ret, Signature};
 use forward::Mode;
@@ -38,18 +38,15 @@ pub struct Gen<'a> {
     /// Contributions emitted at the end of the sweep, once what borrows
     /// their adjoint is done.
     deferred: Vec<TokenStream>,
+    /// Slice reads whose adjoint goes into a loop's pending local (see
+    /// `analysis::Stencil`) rather than straight into the slice's adjoint.
+    windows: HashMap<ValueId, proc_macro2::Ident>,
 }
 
 impl Gen<'_> {
-    /// The iteration-entry values a loop's reverse reads, saved on its
-    /// stack: only loop-carried values, and only those read.
-    fn stack_entries(&self, l: &Loop) -> Vec<ValueId> {
-        let need = needs(self.f, self.an, &l.body);
-        l.carried
-            .iter()
-            .map(|c| c.entry)
-            .filter(|e| need.contains(e))
-            .collect()
+    /// What a loop saves on its stack and what its reverse recomputes.
+    fn saves(&self, l: &Loop) -> LoopSaves {
+        loop_saves(self.f, self.an, l)
     }
 
     fn nested_loops(&self, b: &Block, out: &mut Vec<u32>) {
@@ -61,7 +58,7 @@ impl Gen<'_> {
                     self.nested_loops(&i.else_blk, out);
                 }
                 Stmt::Loop(l) => {
-                    if !self.top_loops.contains(&l.id) && !self.stack_entries(l).is_empty() {
+                    if !self.top_loops.contains(&l.id) && self.saves(l).any() {
                         out.push(l.id);
                     }
                     self.nested_loops(&l.body, out);
@@ -173,6 +170,7 @@ fn vjp_fn(
         broadcast: HashMap::new(),
         lent: HashSet::new(),
         deferred: Vec::new(),
+        windows: HashMap::new(),
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);

@@ -5,7 +5,8 @@
 //! category marker followed by a number or `_` keeps the categories apart:
 //! `v3_z` (value 3, the user's `z`), `d3_z` (its adjoint), `d_x` (adjoint of
 //! the argument `x`), `c1_s` / `dc1_s` (variable `s` carried by loop 1 and
-//! its adjoint), `stack1`, `trips1`, `pb3` (pullback of call 3), `seed`.
+//! its adjoint), `dw1_x_1` (loop 1's pending adjoint of `x[i + 1]`),
+//! `stack1`, `trips1`, `pb3` (pullback of call 3), `seed`.
 
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
@@ -50,6 +51,21 @@ pub fn carried(loop_id: u32, name: &str) -> Ident {
 pub fn carried_adjoint(loop_id: u32, name: &str) -> Ident {
     ident(format!(
         "__ad_dc{loop_id}_{}",
+        name.trim_start_matches("r#")
+    ))
+}
+
+/// The adjoint a reversed loop keeps pending for the slice element at its
+/// index plus `offset` (`dw1_x_1` for `x[i + 1]`, `dw1_x_m1` for `x[i - 1]`).
+pub fn window(loop_id: u32, f: &Function, slice: ValueId, offset: i64) -> Ident {
+    let name = value(f, slice).to_string();
+    let offset = if offset < 0 {
+        format!("m{}", -offset)
+    } else {
+        offset.to_string()
+    };
+    ident(format!(
+        "__ad_dw{loop_id}_{}_{offset}",
         name.trim_start_matches("r#")
     ))
 }

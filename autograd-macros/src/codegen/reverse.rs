@@ -6,7 +6,7 @@ use quote::{ToTokens, quote, quote_spanned};
 
 use super::forward::Mode;
 use super::{Gen, names, paths};
-use crate::analysis::{carry_active, deferred_call, has_work, needs, scalar_form};
+use crate::analysis::{carry_active, deferred_call, has_work, needs, scalar_form, stencils};
 use crate::catalog::Read;
 use crate::ir::*;
 
@@ -238,6 +238,10 @@ impl<'a> Gen<'a> {
                     out.extend(self.contribute(u, expr));
                 }
             }
+            Op::Index { .. } if self.windows.contains_key(&dst) => {
+                let w = &self.windows[&dst];
+                out.extend(quote!(#w += #g;));
+            }
             Op::Index { slice, index } if self.an.active(*slice) => {
                 let adj = names::adjoint(self.f, *slice);
                 let index = self.operand(index);
@@ -396,14 +400,61 @@ impl<'a> Gen<'a> {
             out.extend(quote!(let mut #dc = #start;));
         }
 
-        let entries = self.stack_entries(l);
-        let pop = (!entries.is_empty()).then(|| {
+        // Pending adjoints of slice elements read at the index plus a
+        // constant: each element is written once, when its last
+        // contribution is in.
+        let mut fresh = TokenStream::new();
+        let mut write = TokenStream::new();
+        let mut flush = TokenStream::new();
+        for s in stencils(self.f, self.an, l) {
+            let w = |c: i64| names::window(l.id, self.f, s.slice, c);
+            for c in s.min + 1..=s.max {
+                let wc = w(c);
+                out.extend(quote!(let mut #wc = 0.0;));
+            }
+            let wmin = w(s.min);
+            fresh.extend(quote!(let mut #wmin = 0.0;));
+            for (dst, c) in &s.reads {
+                self.windows.insert(*dst, w(*c));
+            }
+            let adj = names::adjoint(self.f, s.slice);
+            let (last, wmax) = (names::value(self.f, s.last), w(s.max));
+            write.extend(quote!(#adj[#last] += #wmax;));
+            for c in (s.min + 1..=s.max).rev() {
+                let (to, from) = (w(c), w(c - 1));
+                write.extend(quote!(#to = #from;));
+            }
+            // After the last reverse iteration (index `start`), the window
+            // holds elements `start + min ..= start + max - 1`.
+            if let LoopHeader::Range { start, .. } = &l.header {
+                let start = self.operand(start);
+                for c in s.min + 1..=s.max {
+                    let k = c - 1;
+                    let at = match k.cmp(&0) {
+                        std::cmp::Ordering::Equal => quote!(#start),
+                        std::cmp::Ordering::Greater => {
+                            let k = proc_macro2::Literal::i64_unsuffixed(k);
+                            quote!(#start + #k)
+                        }
+                        std::cmp::Ordering::Less => {
+                            let k = proc_macro2::Literal::i64_unsuffixed(-k);
+                            quote!(#start - #k)
+                        }
+                    };
+                    let wc = w(c);
+                    flush.extend(quote!(#adj[#at] += #wc;));
+                }
+            }
+        }
+
+        let saves = self.saves(l);
+        let pop = saves.any().then(|| {
             let stack = names::stack(l.id);
-            let pattern = self.tuple(&entries);
+            let saved: Vec<_> = saves.entries.iter().chain(&saves.kept).copied().collect();
+            let pattern = self.tuple(&saved);
             quote!(let #pattern = ::autograd::__private::pop(&mut #stack);)
         });
-        let need = needs(self.f, self.an, &l.body);
-        let recompute = self.forward_block(&l.body, Mode::Record, Some(&need));
+        let recompute = self.forward_block(&l.body, Mode::Record, Some(&saves.recompute));
         let incoming = carried
             .iter()
             .filter(|c| self.an.active(c.exit))
@@ -442,7 +493,7 @@ impl<'a> Gen<'a> {
                     quote!(#start..#end)
                 };
                 let iter = if *reversed {
-                    range
+                    range.clone()
                 } else {
                     quote!((#range).rev())
                 };
@@ -450,6 +501,14 @@ impl<'a> Gen<'a> {
                     Some(v) => names::value(self.f, *v).into_token_stream(),
                     None => quote!(_),
                 };
+                if !flush.is_empty() {
+                    // Only a loop that ran read those elements.
+                    flush = quote! {
+                        if !(#range).is_empty() {
+                            #flush
+                        }
+                    };
+                }
                 quote!(for #index in #iter)
             }
             LoopHeader::While { .. } => {
@@ -461,9 +520,12 @@ impl<'a> Gen<'a> {
             #header {
                 #pop
                 #recompute
+                #fresh
                 #reverse
+                #write
                 #(#carry_back)*
             }
+            #flush
         });
         for c in &carried {
             if self.an.active(c.init) {

@@ -40,6 +40,7 @@ fn __rosenbrock_vjp_full<'__ad_l0>(
             let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
             let __ad_d17_s = __ad_seed;
             let mut __ad_dc0_s = __ad_d17_s;
+            let mut __ad_dw0_x_1 = 0.0;
             for __ad_v5_i in (0..__ad_v3).rev() {
                 let __ad_v6 = x[__ad_v5_i];
                 let __ad_v7_a = 1.0 - __ad_v6;
@@ -48,6 +49,7 @@ fn __rosenbrock_vjp_full<'__ad_l0>(
                 let __ad_v10 = __ad_v6 * __ad_v6;
                 let __ad_v11_b = __ad_v9 - __ad_v10;
                 let __ad_v13 = 100.0 * __ad_v11_b;
+                let mut __ad_dw0_x_0 = 0.0;
                 let __ad_d16_s = __ad_dc0_s;
                 let __ad_d4_s = ::autograd::__private::rules::add_grad_lhs(__ad_d16_s);
                 let __ad_d15 = ::autograd::__private::rules::add_grad_rhs(__ad_d16_s);
@@ -76,10 +78,15 @@ fn __rosenbrock_vjp_full<'__ad_l0>(
                     __ad_v6,
                 );
                 __ad_d6 += ::autograd::__private::rules::mul_grad_rhs(__ad_d10, __ad_v6);
-                __ad_d_x[__ad_v8] += __ad_d9;
+                __ad_dw0_x_1 += __ad_d9;
                 __ad_d6 += ::autograd::__private::rules::sub_grad_rhs(__ad_d7_a);
-                __ad_d_x[__ad_v5_i] += __ad_d6;
+                __ad_dw0_x_0 += __ad_d6;
+                __ad_d_x[__ad_v8] += __ad_dw0_x_1;
+                __ad_dw0_x_1 = __ad_dw0_x_0;
                 __ad_dc0_s = __ad_d4_s;
+            }
+            if !(0..__ad_v3).is_empty() {
+                __ad_d_x[0] += __ad_dw0_x_1;
             }
             (__ad_d_x,)
         },
