@@ -81,8 +81,10 @@ impl<'a> Gen<'a> {
     /// own reverse: its one contribution (a `sum`) is its first, it is a
     /// top-level matrix, and its operation is an element-wise `map` whose
     /// rule reads only `v` itself, which the reverse then gives up to
-    /// hold the adjoint (nothing reads it after its own reverse).
-    fn takes_broadcast(&self, v: ValueId, op: &Op) -> bool {
+    /// hold the adjoint (nothing reads it after its own reverse). At `v`'s
+    /// own reverse (`at_own_reverse`) its adjoint is already marked as
+    /// created, by the `sum` that deferred it.
+    fn takes_broadcast(&self, v: ValueId, op: &Op, at_own_reverse: bool) -> bool {
         let i = v.0 as usize;
         let info = self.f.info(v);
         let Op::Rule {
@@ -93,7 +95,7 @@ impl<'a> Gen<'a> {
         else {
             return false;
         };
-        !self.declared.contains(&v)
+        (at_own_reverse || !self.declared.contains(&v))
             && self.an.uses[i] == 1
             && !self.an.predeclare[i]
             && info.kind == Kind::Matrix
@@ -106,15 +108,6 @@ impl<'a> Gen<'a> {
                 .is_some_and(|u| !self.declared.contains(&u))
     }
 
-    /// [`Self::takes_broadcast`] at the value's own reverse, where its
-    /// adjoint is already marked as created.
-    fn takes_broadcast_now(&mut self, v: ValueId, op: &Op) -> bool {
-        self.declared.remove(&v);
-        let ok = self.takes_broadcast(v, op);
-        self.declared.insert(v);
-        ok
-    }
-
     fn reverse_let(&mut self, dst: ValueId, op: &Op, span: proc_macro2::Span) -> TokenStream {
         if !self.an.active(dst) || !self.declared.contains(&dst) {
             return TokenStream::new();
@@ -123,7 +116,7 @@ impl<'a> Gen<'a> {
         let mut out = TokenStream::new();
         if let Some((element, broadcast)) = self.broadcast.remove(&dst) {
             match op {
-                Op::Rule { rule, args, .. } if self.takes_broadcast_now(dst, op) => {
+                Op::Rule { rule, args, .. } if self.takes_broadcast(dst, op, true) => {
                     // The rule per element, from the one scalar, in the
                     // buffer of the mapped result.
                     let func = format!("map_{}_broadcast", rule.generic_func(0));
@@ -164,7 +157,7 @@ impl<'a> Gen<'a> {
                 if rule.name == "sum"
                     && let [(_, u)] = targets[..]
                     && let Some(def) = self.top_level_op(u)
-                    && self.takes_broadcast(u, def)
+                    && self.takes_broadcast(u, def, false)
                 {
                     // Left as one scalar for every element; see `broadcast`.
                     let element = paths::generic_rule("sum_grad_element", span);

@@ -37,59 +37,6 @@ use super::linalg::{self, Dense};
 use super::{reductions, shape};
 use crate::rules as s;
 
-/// A matrix or vector the dispatched rules accept, viewed as a `DMatrix`
-/// so the matrix rules are written once, for `DMatrix`.
-pub trait AsDMatrix: Sized {
-    /// The value as a `DMatrix` (a copy for vectors).
-    fn to_dmatrix(&self) -> DMatrix<f64>;
-    /// Back from a `DMatrix` of the same shape.
-    fn from_dmatrix(m: DMatrix<f64>) -> Self;
-}
-
-impl AsDMatrix for DMatrix<f64> {
-    #[inline]
-    fn to_dmatrix(&self) -> DMatrix<f64> {
-        self.clone()
-    }
-    #[inline]
-    fn from_dmatrix(m: DMatrix<f64>) -> Self {
-        m
-    }
-}
-
-impl AsDMatrix for DVector<f64> {
-    #[inline]
-    fn to_dmatrix(&self) -> DMatrix<f64> {
-        DMatrix::from_column_slice(self.nrows(), 1, self.as_slice())
-    }
-    #[inline]
-    fn from_dmatrix(m: DMatrix<f64>) -> Self {
-        DVector::from_column_slice(m.as_slice())
-    }
-}
-
-impl AsDMatrix for Matrix1<f64> {
-    #[inline]
-    fn to_dmatrix(&self) -> DMatrix<f64> {
-        DMatrix::from_element(1, 1, self[0])
-    }
-    #[inline]
-    fn from_dmatrix(m: DMatrix<f64>) -> Self {
-        Matrix1::new(m[0])
-    }
-}
-
-impl AsDMatrix for RowDVector<f64> {
-    #[inline]
-    fn to_dmatrix(&self) -> DMatrix<f64> {
-        DMatrix::from_row_slice(1, self.ncols(), self.as_slice())
-    }
-    #[inline]
-    fn from_dmatrix(m: DMatrix<f64>) -> Self {
-        RowDVector::from_row_slice(m.as_slice())
-    }
-}
-
 // ---- binary rules ----
 
 macro_rules! binary_rule {
@@ -917,8 +864,8 @@ macro_rules! vector_transposes {
         impl TransposeRule for $m {
             type Out = $t;
             #[inline]
-            fn grad(grad: &$t, _x: &$m, _out: &$t) -> $m {
-                <Self as TransposeRule>::grad_owned(grad.clone(), _x, _out)
+            fn grad(grad: &$t, x: &$m, out: &$t) -> $m {
+                <Self as TransposeRule>::grad_owned(grad.clone(), x, out)
             }
             #[inline]
             fn grad_owned(grad: $t, _x: &$m, _out: &$t) -> $m {
