@@ -399,6 +399,26 @@ pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec
     out
 }
 
+/// Values of block `b` whose adjoints the reverse sweep creates up front
+/// as a zero shaped like the value (`zero_like(&v)`), so it reads them:
+/// whatever defines them (a `let`, a loop's entry, a φ), they must be at
+/// hand when the block's reverse starts.
+fn zero_shaped<'a>(
+    f: &'a Function,
+    an: &'a Analysis,
+    b: &Block,
+) -> impl Iterator<Item = ValueId> + 'a {
+    an.defined_in
+        .get(&b.id)
+        .into_iter()
+        .flatten()
+        .copied()
+        .filter(move |v| {
+            let kind = f.info(*v).kind;
+            an.active(*v) && an.predeclare[v.0 as usize] && !kind.is_copy() && kind != Kind::Slice
+        })
+}
+
 /// Every value a statement reads anywhere inside it.
 pub fn all_reads(stmt: &Stmt, out: &mut HashSet<ValueId>) {
     match stmt {
@@ -546,15 +566,12 @@ fn needs_stopping(
     b: &Block,
     stops: &HashSet<ValueId>,
 ) -> HashSet<ValueId> {
-    let mut need = HashSet::new();
+    let mut need: HashSet<ValueId> = zero_shaped(f, an, b).collect();
     for stmt in b.stmts.iter().rev() {
         match stmt {
             Stmt::Let { dst, op, .. } => {
                 if an.active(*dst) {
                     need.extend(backward_reads(f, an, *dst, op));
-                    if an.predeclare[dst.0 as usize] && !f.info(*dst).kind.is_copy() {
-                        need.insert(*dst);
-                    }
                 }
                 if need.contains(dst) && !stops.contains(dst) {
                     need.extend(op.reads());
@@ -695,15 +712,12 @@ pub fn movable(f: &Function, an: &Analysis) -> HashSet<ValueId> {
 /// [`needs`] of the top-level block, a value read here does not make its own
 /// operands needed: the top level is never recomputed.
 fn captured(f: &Function, an: &Analysis) -> HashSet<ValueId> {
-    let mut need = HashSet::new();
+    let mut need: HashSet<ValueId> = zero_shaped(f, an, &f.body).collect();
     for stmt in &f.body.stmts {
         match stmt {
             Stmt::Let { dst, op, .. } => {
                 if an.active(*dst) {
                     need.extend(backward_reads(f, an, *dst, op));
-                    if an.predeclare[dst.0 as usize] && !f.info(*dst).kind.is_copy() {
-                        need.insert(*dst);
-                    }
                 }
             }
             Stmt::If(i) => {

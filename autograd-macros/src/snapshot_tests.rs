@@ -171,3 +171,14 @@ fn dense_loops() {
         }",
     );
 }
+
+/// Prints the expansion of the function in the file named by
+/// `AUTOGRAD_EXPAND`: `AUTOGRAD_EXPAND=f.rs cargo test -p autograd-macros
+/// print_expansion -- --ignored --nocapture`. A debugging aid.
+#[test]
+#[ignore]
+fn print_expansion() {
+    let path = std::env::var("AUTOGRAD_EXPAND").expect("AUTOGRAD_EXPAND names a file");
+    let src = std::fs::read_to_string(path).expect("the file reads");
+    println!("{}", expand_to_string(&src));
+}
