@@ -131,6 +131,55 @@ pub mod __private {
         acc.accumulate(g);
     }
 
+    /// The `TypeId` of a function item (every function item has a type of
+    /// its own).
+    #[inline(always)]
+    pub fn type_id_of<F: 'static>(_: &F) -> ::core::any::TypeId {
+        ::core::any::TypeId::of::<F>()
+    }
+
+    /// Checks that a call and the derivative the generated code found for
+    /// it are the same function (see the macro's `same_callee`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn same_function<F: 'static>(called: &F, differentiated: ::core::any::TypeId) {
+        if type_id_of(called) != differentiated {
+            different_function(::core::any::type_name::<F>());
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn different_function(called: &str) -> ! {
+        ::core::panic!(
+            "autograd: `{called}` is not the function whose derivative the generated code found under its name (a local item or an import shadows the one the derivative belongs to); annotate `{called}` with `#[differentiable]`, or call the intended function by its full path"
+        )
+    }
+
+    /// `stop_gradient(value)` through the function the user's code named,
+    /// checked to be autograd's: a function of another crate or the user's
+    /// own with that name is not silently given autograd's derivative.
+    #[inline(always)]
+    #[track_caller]
+    pub fn stop_gradient_as_called<F: FnOnce(T) -> T + 'static, T: 'static>(
+        called: F,
+        value: T,
+    ) -> T {
+        if type_id_of(&called) != type_id_of(&crate::stop_gradient::<T>) {
+            different_function(::core::any::type_name::<F>());
+        }
+        called(value)
+    }
+
+    /// `literal`, typed like `previous`: a literal assigned to a variable
+    /// takes the variable's type, as the assignment does in the primal.
+    #[inline(always)]
+    pub fn like<T: Copy>(previous: T, literal: T) -> T {
+        let _ = previous;
+        literal
+    }
+
     /// A zero of the same type (and shape) as `v`.
     pub trait ZeroLike {
         /// The zero.

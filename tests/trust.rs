@@ -49,3 +49,284 @@ fn call_result_updated_in_a_branch_of_a_while() {
     let fd = central(|q| call_then_while(0.3, q), 0.5, 1e-6);
     assert!((fd - 3.0).abs() < 1e-6);
 }
+
+// ---------------------------------------------------------------------------
+// `#[cfg]` on statements: the sweeps compute what the primal computes in
+// every configuration (they ignored the attribute).
+
+#[differentiable]
+fn cfg_shadow(x: f64) -> f64 {
+    let y = x * 2.0;
+    #[cfg(any())]
+    let y = y * 100.0;
+    y
+}
+
+#[differentiable]
+fn cfg_both_ways(x: f64) -> f64 {
+    #[cfg(debug_assertions)]
+    let scale = 2.0 * x;
+    #[cfg(not(debug_assertions))]
+    let scale = 3.0 * x;
+    let mut acc = x;
+    #[cfg(all())]
+    {
+        acc += x * x;
+    }
+    #[cfg(any())]
+    {
+        acc *= 10.0;
+    }
+    acc * scale
+}
+
+#[test]
+fn cfg_on_statements_is_honoured() {
+    let (value, dx) = cfg_shadow_grad(1.5);
+    assert_eq!(value, cfg_shadow(1.5));
+    assert_eq!((value, dx), (3.0, 2.0));
+    // (x + x²)·k·x with k = 2 in debug builds, 3 otherwise: d/dx = k(2x + 3x²).
+    let k = if cfg!(debug_assertions) { 2.0 } else { 3.0 };
+    let (value, dx) = cfg_both_ways_grad(0.5);
+    assert_eq!(value, cfg_both_ways(0.5));
+    assert!((dx - k * (2.0 * 0.5 + 3.0 * 0.25)).abs() < 1e-15);
+}
+
+// ---------------------------------------------------------------------------
+// A float literal assigned to a variable takes the variable's type (it was
+// given the signature's float type).
+
+#[allow(unused_assignments)]
+#[differentiable]
+fn literal_into_f32_local(x: f64) -> f64 {
+    let mut t = 0.0_f32;
+    t = 0.1;
+    x * (t as f64)
+}
+
+#[allow(unused_assignments)]
+#[differentiable]
+fn literal_into_f64_local(x: f32) -> f32 {
+    let mut t = 1.0_f64;
+    t = 16777217.0;
+    x * ((t - 16777216.0) as f32)
+}
+
+#[differentiable]
+fn literal_in_a_branch(x: f64) -> f64 {
+    let mut t = 0.5_f32;
+    if x > 0.0 {
+        t = 0.1;
+    }
+    x * (t as f64)
+}
+
+#[allow(unused_assignments)]
+#[differentiable]
+fn literal_after_a_call(x: f64) -> f64 {
+    let mut y = sine(x);
+    y = 0.25;
+    x * y.cos()
+}
+
+#[test]
+fn literals_take_the_variable_type() {
+    let tenth = 0.1_f32 as f64; // 0.10000000149011612
+    assert_eq!(literal_into_f32_local_grad(2.0), (2.0 * tenth, tenth));
+    // 16777217 is exact in f64: t − 2²⁴ = 1.
+    assert_eq!(literal_into_f64_local_grad(3.0), (3.0, 1.0));
+    assert_eq!(literal_in_a_branch_grad(2.0), (2.0 * tenth, tenth));
+    assert_eq!(literal_in_a_branch_grad(-2.0), (-1.0, 0.5));
+    assert_eq!(
+        literal_after_a_call_grad(2.0),
+        (2.0 * 0.25f64.cos(), 0.25f64.cos())
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Bindings are identified with their hygiene: a `let x` written inside a
+// `macro_rules!` is not the caller's `x`.
+
+macro_rules! with_local_x {
+    ($name:ident, $x:ident) => {
+        #[differentiable]
+        pub fn $name($x: f64) -> f64 {
+            let x = 2.0;
+            $x * x
+        }
+    };
+}
+with_local_x!(hygienic, x);
+
+macro_rules! loop_with_local_x {
+    ($name:ident, $x:ident) => {
+        #[differentiable]
+        pub fn $name($x: f64) -> f64 {
+            let mut x = 1.0;
+            let mut acc = 0.0;
+            for _ in 0..3 {
+                x = x * 2.0;
+                acc += $x * x;
+            }
+            if $x > x { $x } else { acc }
+        }
+    };
+}
+loop_with_local_x!(hygienic_loop, x);
+
+#[test]
+fn macro_hygiene_is_respected() {
+    // h(x) = 2x.
+    assert_eq!(hygienic_grad(0.7), (1.4, 2.0));
+    // acc = x(2 + 4 + 8) = 14x when x <= 8.
+    assert_eq!(hygienic_loop_grad(0.5), (7.0, 14.0));
+    assert_eq!(hygienic_loop_grad(9.0), (9.0, 1.0));
+}
+
+// ---------------------------------------------------------------------------
+// Conditions: `if` expressions inside a condition are values of the sweep;
+// a pattern binding inside a condition is rejected rather than confused with
+// an outer variable (see tests/ui).
+
+#[differentiable]
+fn if_inside_condition(a: f64, b: f64, c: f64) -> f64 {
+    if (if a < b { a } else { b }) > c {
+        a * b
+    } else {
+        c * c
+    }
+}
+
+#[differentiable]
+fn if_inside_short_circuit(a: f64, b: f64) -> f64 {
+    if a > 0.0 && (if b > 1.0 { b } else { 1.0 }) > 1.5 {
+        a * b
+    } else {
+        a + b
+    }
+}
+
+#[test]
+fn if_expressions_inside_conditions() {
+    // min(a, b) = 1 > 0.5: a·b.
+    assert_eq!(
+        if_inside_condition_grad(1.0, 2.0, 0.5),
+        (2.0, 2.0, 1.0, 0.0)
+    );
+    // min(a, b) = 1 <= 3: c².
+    assert_eq!(
+        if_inside_condition_grad(1.0, 2.0, 3.0),
+        (9.0, 0.0, 0.0, 6.0)
+    );
+    assert_eq!(if_inside_short_circuit_grad(2.0, 3.0), (6.0, 3.0, 2.0));
+    assert_eq!(if_inside_short_circuit_grad(2.0, 1.2), (3.2, 1.0, 1.0));
+    assert_eq!(if_inside_short_circuit_grad(-2.0, 3.0), (1.0, 1.0, 1.0));
+}
+
+// ---------------------------------------------------------------------------
+// Slice reads are cached by the index value, not by its text: `x[v1]` with
+// a constant `v1` was taken for `x[i]` when `i` was the IR's value 1.
+
+#[allow(non_upper_case_globals)]
+const v1: usize = 1;
+
+#[differentiable]
+fn index_by_const(x: &[f64], i: usize) -> f64 {
+    x[i] * x[v1]
+}
+
+#[test]
+fn slice_reads_are_keyed_by_value() {
+    let (value, dx) = index_by_const_grad(&[2.0, 3.0, 5.0], 0);
+    assert_eq!(value, 6.0);
+    assert_eq!(dx, vec![3.0, 2.0, 0.0]);
+}
+
+// ---------------------------------------------------------------------------
+// A call's value and its derivative come from the same function: a local
+// plain `f` shadowing a glob-imported differentiable `f` is detected (the
+// generated code compared nothing and differentiated the other `f`).
+
+mod differentiable_f {
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn f(x: f64) -> f64 {
+        x * x
+    }
+}
+
+mod shadowed_by_a_plain_f {
+    use super::differentiable_f::*;
+    use autograd::differentiable;
+
+    pub fn f(x: f64) -> f64 {
+        x.sin()
+    }
+
+    #[differentiable]
+    pub fn g(x: f64) -> f64 {
+        f(x) * 2.0
+    }
+}
+
+mod glob_imported_f {
+    use super::differentiable_f::*;
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn g(x: f64) -> f64 {
+        f(x) * 2.0
+    }
+}
+
+#[test]
+#[should_panic(expected = "is not the function whose derivative")]
+fn a_plain_function_shadowing_a_differentiable_one_is_detected() {
+    let _ = shadowed_by_a_plain_f::g_grad(0.5);
+}
+
+#[test]
+fn a_glob_imported_differentiable_function_is_differentiated() {
+    // g = 2x²: g' = 4x.
+    assert_eq!(glob_imported_f::g_grad(0.5), (0.5, 2.0));
+}
+
+// ---------------------------------------------------------------------------
+// `stop_gradient` is autograd's by resolution, not by name: any path to it
+// works, and a user's function of that name is never replaced by ours.
+
+mod renamed_facade {
+    use autograd as ag;
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn f(x: f64) -> f64 {
+        ag::stop_gradient(x) * x
+    }
+}
+
+mod own_stop_gradient {
+    use autograd::differentiable;
+
+    pub fn stop_gradient(x: f64) -> f64 {
+        2.0 * x
+    }
+
+    #[differentiable]
+    pub fn f(x: f64) -> f64 {
+        stop_gradient(x) + x
+    }
+}
+
+#[test]
+fn stop_gradient_through_a_renamed_facade() {
+    // x·x with the first factor constant: d/dx = x.
+    assert_eq!(renamed_facade::f_grad(3.0), (9.0, 3.0));
+}
+
+#[test]
+#[should_panic(expected = "is not the function whose derivative")]
+fn a_user_function_named_stop_gradient_is_not_ours() {
+    let _ = own_stop_gradient::f_grad(1.5);
+}

@@ -105,9 +105,11 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut [bool]) -> bool {
                     }
                     Op::Call { args, .. } => args.iter().any(|a| is(varied, &a.operand)),
                     Op::Len { .. }
-                    | Op::StopGradient(_)
+                    | Op::StopGradient { .. }
                     | Op::Cast { .. }
                     | Op::Primal { .. }
+                    | Op::Literal { .. }
+                    | Op::Absent
                     | Op::Missing => false,
                 };
                 if v {

@@ -60,6 +60,11 @@ pub struct Rule {
     /// The arguments of the dispatched backward functions after the output
     /// adjoint. The `m.map(f)` form takes what the scalar rule reads.
     pub takes: Takes,
+    /// A method of `autograd::prelude`'s traits rather than an inherent
+    /// one: the sweeps call it with those traits in scope, so a method of
+    /// the same name from a user's trait is ambiguous there (a compile
+    /// error) instead of silently differentiated as ours.
+    pub from_prelude: bool,
 }
 
 impl Rule {
@@ -108,6 +113,7 @@ pub static ADD: Rule = Rule {
     diff: &[true, true],
     generic: "add",
     takes: Nothing,
+    from_prelude: false,
 };
 pub static SUB: Rule = Rule {
     name: "sub",
@@ -115,6 +121,7 @@ pub static SUB: Rule = Rule {
     diff: &[true, true],
     generic: "sub",
     takes: Nothing,
+    from_prelude: false,
 };
 pub static MUL: Rule = Rule {
     name: "mul",
@@ -122,6 +129,7 @@ pub static MUL: Rule = Rule {
     diff: &[true, true],
     generic: "mul",
     takes: Operands,
+    from_prelude: false,
 };
 pub static DIV: Rule = Rule {
     name: "div",
@@ -132,6 +140,7 @@ pub static DIV: Rule = Rule {
     diff: &[true, true],
     generic: "div",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static NEG: Rule = Rule {
     name: "neg",
@@ -139,6 +148,7 @@ pub static NEG: Rule = Rule {
     diff: &[true],
     generic: "neg",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static POWF: Rule = Rule {
     name: "powf",
@@ -149,6 +159,7 @@ pub static POWF: Rule = Rule {
     diff: &[true, true],
     generic: "pow",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static POWI: Rule = Rule {
     name: "powi",
@@ -156,6 +167,7 @@ pub static POWI: Rule = Rule {
     diff: &[true, false],
     generic: "powi",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static MAX: Rule = Rule {
     name: "max",
@@ -166,6 +178,7 @@ pub static MAX: Rule = Rule {
     diff: &[true, true],
     generic: "max",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static MIN: Rule = Rule {
     name: "min",
@@ -176,6 +189,7 @@ pub static MIN: Rule = Rule {
     diff: &[true, true],
     generic: "min",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static EXP: Rule = Rule {
     name: "exp",
@@ -183,6 +197,7 @@ pub static EXP: Rule = Rule {
     diff: &[true],
     generic: "exp",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static LN: Rule = Rule {
     name: "ln",
@@ -190,6 +205,7 @@ pub static LN: Rule = Rule {
     diff: &[true],
     generic: "ln",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static SQRT: Rule = Rule {
     name: "sqrt",
@@ -197,6 +213,7 @@ pub static SQRT: Rule = Rule {
     diff: &[true],
     generic: "sqrt",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static SIN: Rule = Rule {
     name: "sin",
@@ -204,6 +221,7 @@ pub static SIN: Rule = Rule {
     diff: &[true],
     generic: "sin",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static COS: Rule = Rule {
     name: "cos",
@@ -211,6 +229,7 @@ pub static COS: Rule = Rule {
     diff: &[true],
     generic: "cos",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static TANH: Rule = Rule {
     name: "tanh",
@@ -218,6 +237,7 @@ pub static TANH: Rule = Rule {
     diff: &[true],
     generic: "tanh",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static ABS: Rule = Rule {
     name: "abs",
@@ -225,6 +245,7 @@ pub static ABS: Rule = Rule {
     diff: &[true],
     generic: "abs",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static RELU: Rule = Rule {
     name: "relu",
@@ -232,6 +253,7 @@ pub static RELU: Rule = Rule {
     diff: &[true],
     generic: "relu",
     takes: OperandsAndOut,
+    from_prelude: true,
 };
 pub static SIGMOID: Rule = Rule {
     name: "sigmoid",
@@ -239,6 +261,7 @@ pub static SIGMOID: Rule = Rule {
     diff: &[true],
     generic: "sigmoid",
     takes: OperandsAndOut,
+    from_prelude: true,
 };
 
 // Rules of nalgebra values only: no scalar form.
@@ -248,6 +271,7 @@ pub static TRANSPOSE: Rule = Rule {
     diff: &[true],
     generic: "transpose",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static SUM: Rule = Rule {
     name: "sum",
@@ -255,6 +279,7 @@ pub static SUM: Rule = Rule {
     diff: &[true],
     generic: "sum",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static MAX_ELEMENT: Rule = Rule {
     name: "max_element",
@@ -262,6 +287,7 @@ pub static MAX_ELEMENT: Rule = Rule {
     diff: &[true],
     generic: "max_element",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static COMPONENT_MUL: Rule = Rule {
     name: "component_mul",
@@ -269,6 +295,7 @@ pub static COMPONENT_MUL: Rule = Rule {
     diff: &[true, true],
     generic: "component_mul",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static COMPONENT_DIV: Rule = Rule {
     name: "component_div",
@@ -276,6 +303,7 @@ pub static COMPONENT_DIV: Rule = Rule {
     diff: &[true, true],
     generic: "component_div",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 pub static RESHAPE: Rule = Rule {
     name: "reshape",
@@ -283,6 +311,7 @@ pub static RESHAPE: Rule = Rule {
     diff: &[true, false, false],
     generic: "reshape",
     takes: OperandsAndOut,
+    from_prelude: false,
 };
 
 /// Methods of nalgebra values by name and number of arguments.

@@ -66,6 +66,10 @@ pub struct ValueInfo {
     /// An argument passed by reference (a slice, `&DMatrix<f64>`): its
     /// local is already a reference.
     pub by_ref: bool,
+    /// The float type (`f32`, `f64`) of the value or of its elements,
+    /// where the macro can tell: a literal later assigned to the variable
+    /// is given it.
+    pub float: Option<syn::Ident>,
 }
 
 /// An operand: a value, or a constant expression emitted as written.
@@ -120,7 +124,9 @@ pub enum Op {
         args: Vec<CallArg>,
     },
     /// `autograd::stop_gradient(x)`: the value flows, the adjoint does not.
-    StopGradient(Operand),
+    /// `func` is the path as written, which the sweeps call (checking that
+    /// it is autograd's).
+    StopGradient { arg: Operand, func: syn::Path },
     /// `x as T`.
     Cast {
         arg: Operand,
@@ -142,6 +148,14 @@ pub enum Op {
         expr: syn::Expr,
         bindings: Vec<(String, ValueId)>,
     },
+    /// A literal assigned to a variable whose type the macro cannot see:
+    /// emitted as `like(previous, lit)`, so it takes the type of the
+    /// variable's previous value, as the assignment does in the primal.
+    Literal { lit: TokenStream, like: ValueId },
+    /// The other source of a φ for a name that a `#[cfg]` statement
+    /// introduces: in the configuration without it, the name does not
+    /// exist, and nothing is emitted.
+    Absent,
     /// Placeholder left where lowering reported an error.
     Missing,
 }
@@ -159,7 +173,7 @@ impl Op {
     /// Every value the operation reads in the primal sweep.
     pub fn reads(&self) -> Vec<ValueId> {
         match self {
-            Op::Copy(a) | Op::StopGradient(a) | Op::Cast { arg: a, .. } => {
+            Op::Copy(a) | Op::StopGradient { arg: a, .. } | Op::Cast { arg: a, .. } => {
                 a.value().into_iter().collect()
             }
             Op::Rule { args, .. } => args.iter().filter_map(Operand::value).collect(),
@@ -171,7 +185,8 @@ impl Op {
             Op::Len { slice } | Op::Map { recv: slice, .. } => vec![*slice],
             Op::Call { args, .. } => args.iter().filter_map(|a| a.operand.value()).collect(),
             Op::Primal { bindings, .. } => bindings.iter().map(|b| b.1).collect(),
-            Op::Missing => Vec::new(),
+            Op::Literal { like, .. } => vec![*like],
+            Op::Absent | Op::Missing => Vec::new(),
         }
     }
 }
@@ -198,6 +213,10 @@ pub struct If {
     pub then_blk: Block,
     pub else_blk: Block,
     pub phis: Vec<Phi>,
+    /// A branch decided at compile time: `#[cfg(predicate)] stmt`, whose
+    /// arms are emitted under `#[cfg(predicate)]` and
+    /// `#[cfg(not(predicate))]` rather than as an `if`.
+    pub cfg: Option<TokenStream>,
 }
 
 /// `dst = then_src` if the branch was taken, else `else_src`.
@@ -310,9 +329,11 @@ impl fmt::Display for Op {
                 let func = quote::quote!(#func).to_string().replace(' ', "");
                 write!(f, "call {func}({})", join(args.iter().map(|a| &a.operand)))
             }
-            Op::StopGradient(a) => write!(f, "stop_gradient {a}"),
+            Op::StopGradient { arg, .. } => write!(f, "stop_gradient {arg}"),
             Op::Cast { arg, ty, .. } => write!(f, "cast {arg} as {}", quote::quote!(#ty)),
             Op::Primal { .. } => write!(f, "primal {}", join(self.reads())),
+            Op::Literal { lit, like } => write!(f, "literal {{{lit}}} like {like}"),
+            Op::Absent => write!(f, "absent"),
             Op::Missing => write!(f, "missing"),
         }
     }

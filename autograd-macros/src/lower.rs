@@ -10,16 +10,21 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, Pat, Stmt as SynStmt, UnOp};
 
 use crate::catalog::{self, Rule};
 use crate::ctxt::Ctxt;
 use crate::ir::*;
-use crate::sig::{ParamKind, Ret, Signature};
+use crate::sig::{ParamKind, Signature};
 
 #[derive(Clone)]
 struct Binding {
     name: String,
+    /// The hygiene of the binding's identifier: `x` bound inside a
+    /// `macro_rules!` expansion and the caller's `x` are different
+    /// variables with the same text.
+    context: String,
     value: ValueId,
     mutable: bool,
     /// The declared type (`let v: f64`, a parameter's), which a literal
@@ -30,9 +35,6 @@ struct Binding {
 
 struct Lowerer<'a> {
     cx: &'a Ctxt,
-    /// The one float type of the signature, if it has one: a literal
-    /// assigned to an untyped float variable is given it.
-    float_ty: Option<syn::Type>,
     values: Vec<ValueInfo>,
     scopes: Vec<Vec<Binding>>,
     open_blocks: Vec<(BlockId, Vec<Stmt>)>,
@@ -47,7 +49,7 @@ struct Lowerer<'a> {
     /// Slice elements already read, per open block: `(slice, index, value)`.
     /// Slices are never written, so a read in an enclosing block is the same
     /// value, and one value means one adjoint to update in the reverse sweep.
-    element_reads: Vec<Vec<(ValueId, String, ValueId)>>,
+    element_reads: Vec<Vec<(ValueId, ElementKey, ValueId)>>,
     /// How many blocks deep lowering is: `return` only at depth 1.
     nesting: u32,
 }
@@ -62,7 +64,6 @@ pub fn lower(
 ) -> Function {
     let mut l = Lowerer {
         cx,
-        float_ty: signature_float_type(sig),
         values: Vec::new(),
         scopes: vec![Vec::new()],
         open_blocks: Vec::new(),
@@ -93,9 +94,14 @@ pub fn lower(
             syn::FnArg::Receiver(_) => (false, None),
         };
         let v = l.new_value(kind, Some(param.ident.to_string()));
+        l.values[v.0 as usize].float = match &param.kind {
+            ParamKind::Float(t) | ParamKind::Slice(t) => Some(t.0.clone()),
+            ParamKind::Matrix { .. } => Some(syn::Ident::new("f64", Span::call_site())),
+            _ => None,
+        };
         l.values[v.0 as usize].param = Some(param.ident.clone());
         l.values[v.0 as usize].by_ref = by_ref;
-        l.bind(param.ident.to_string(), v, mutable, ty);
+        l.bind(&param.ident, v, mutable, ty);
         params.push(v);
     }
     let tail = l.lower_stmts(&body.stmts);
@@ -119,22 +125,16 @@ pub fn lower(
     }
 }
 
-/// The float type of a signature whose floats are all of one type (a
-/// matrix's are `f64`).
-fn signature_float_type(sig: &Signature) -> Option<syn::Type> {
-    let mut types = sig.params.iter().filter_map(|p| match &p.kind {
-        ParamKind::Float(t) | ParamKind::Slice(t) => Some(t.0.to_string()),
-        ParamKind::Matrix { .. } => Some("f64".to_owned()),
-        _ => None,
-    });
-    let ret = match &sig.ret {
-        Ret::Float(t) | Ret::Result { ok: t, .. } => t.0.to_string(),
-        Ret::Matrix(_) => "f64".to_owned(),
-    };
-    if types.all(|t| t == ret) {
-        syn::parse_str(&ret).ok()
-    } else {
-        None
+/// The hygiene context of an identifier, as rustc prints its span
+/// (`#5 bytes(10..11)`: context 5). Two identifiers with the same text
+/// name the same variable only in the same context; stable Rust offers no
+/// other way to compare them. Outside the compiler (unit tests) every
+/// identifier is in one context.
+fn hygiene(ident: &syn::Ident) -> String {
+    let debug = format!("{:?}", ident.span());
+    match debug.split_once(' ') {
+        Some((context, _)) if context.starts_with('#') => context.to_owned(),
+        _ => String::new(),
     }
 }
 
@@ -143,6 +143,39 @@ fn kind_of_lit(lit: &syn::Lit) -> bool {
         lit,
         syn::Lit::Int(_) | syn::Lit::Float(_) | syn::Lit::Bool(_)
     )
+}
+
+/// `f32` or `f64` as a type's identifier.
+fn float_ident(ty: &syn::Type) -> Option<syn::Ident> {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => p
+            .path
+            .get_ident()
+            .filter(|i| *i == "f64" || *i == "f32")
+            .cloned(),
+        syn::Type::Paren(p) => float_ident(&p.elem),
+        syn::Type::Group(g) => float_ident(&g.elem),
+        _ => None,
+    }
+}
+
+/// The float type a constant expression has by its own tokens: a
+/// suffixed literal (`0.5_f32`, `2f64`) or a cast (`n as f32`).
+fn const_float(e: &Expr) -> Option<syn::Ident> {
+    match strip_parens(e) {
+        Expr::Lit(l) => {
+            let suffix = match &l.lit {
+                syn::Lit::Float(f) => f.suffix(),
+                syn::Lit::Int(i) => i.suffix(),
+                _ => return None,
+            };
+            matches!(suffix, "f32" | "f64").then(|| syn::Ident::new(suffix, l.span()))
+        }
+        Expr::Unary(u) => const_float(&u.expr),
+        Expr::Binary(b) => const_float(&b.left).or_else(|| const_float(&b.right)),
+        Expr::Cast(c) => float_ident(&c.ty),
+        _ => None,
+    }
 }
 
 fn float_type(ty: &syn::Type) -> bool {
@@ -173,6 +206,30 @@ impl<'ast> Visit<'ast> for Forbidden<'_> {
         self.cx
             .error_spanned_by(b, "blocks inside a condition are not supported");
     }
+    fn visit_expr_match(&mut self, m: &'ast syn::ExprMatch) {
+        self.cx.error_spanned_by(
+            m,
+            "`match` is not supported here; compute the value in a `let` before it",
+        );
+    }
+    fn visit_expr_let(&mut self, l: &'ast syn::ExprLet) {
+        self.cx.error_spanned_by(
+            l,
+            "`let` patterns are not supported here; compare values instead",
+        );
+    }
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        self.cx
+            .error_spanned_by(f, "loops are not supported inside an expression here");
+    }
+    fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
+        self.cx
+            .error_spanned_by(w, "loops are not supported inside an expression here");
+    }
+    fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+        self.cx
+            .error_spanned_by(l, "loops are not supported inside an expression here");
+    }
     fn visit_expr_unsafe(&mut self, u: &'ast syn::ExprUnsafe) {
         self.cx.error_spanned_by(
             u,
@@ -196,8 +253,40 @@ impl Lowerer<'_> {
             block: self.current_block(),
             param: None,
             by_ref: false,
+            float: None,
         });
         id
+    }
+
+    fn phi_float(&self, then_src: ValueId, else_src: ValueId) -> Option<syn::Ident> {
+        let float = |v: ValueId| self.values[v.0 as usize].float.clone();
+        float(then_src).or_else(|| float(else_src))
+    }
+
+    fn float_of(&self, o: &Operand) -> Option<syn::Ident> {
+        match o {
+            Operand::Value(v) => self.values[v.0 as usize].float.clone(),
+            Operand::Const(t) => syn::parse2::<Expr>(t.clone())
+                .ok()
+                .and_then(|e| const_float(&e)),
+        }
+    }
+
+    /// The float type of an operation's result, where its operands tell.
+    fn float_of_op(&self, op: &Op) -> Option<syn::Ident> {
+        match op {
+            Op::Copy(a) | Op::StopGradient { arg: a, .. } => self.float_of(a),
+            Op::Rule { rule, args, .. } => args
+                .iter()
+                .zip(rule.diff)
+                .filter(|(_, d)| **d)
+                .find_map(|(a, _)| self.float_of(a)),
+            Op::Index { slice, .. } => self.values[slice.0 as usize].float.clone(),
+            Op::Cast { ty, .. } => float_ident(ty),
+            Op::Map { .. } => Some(syn::Ident::new("f64", Span::call_site())),
+            Op::Literal { like, .. } => self.values[like.0 as usize].float.clone(),
+            Op::Len { .. } | Op::Call { .. } | Op::Primal { .. } | Op::Absent | Op::Missing => None,
+        }
     }
 
     fn kind(&self, op: &Operand) -> Option<Kind> {
@@ -212,6 +301,7 @@ impl Lowerer<'_> {
 
     fn emit(&mut self, op: Op, kind: Kind, span: Span) -> ValueId {
         let dst = self.new_value(kind, None);
+        self.values[dst.0 as usize].float = self.float_of_op(&op);
         self.push(Stmt::Let {
             dst,
             op,
@@ -250,10 +340,11 @@ impl Lowerer<'_> {
         Block { id, stmts }
     }
 
-    fn bind(&mut self, name: String, value: ValueId, mutable: bool, ty: Option<syn::Type>) {
+    fn bind(&mut self, ident: &syn::Ident, value: ValueId, mutable: bool, ty: Option<syn::Type>) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Binding {
-                name,
+                name: ident.to_string(),
+                context: hygiene(ident),
                 value,
                 mutable,
                 ty,
@@ -261,20 +352,24 @@ impl Lowerer<'_> {
         }
     }
 
-    fn lookup(&self, name: &str) -> Option<&Binding> {
+    /// The binding an identifier resolves to: the innermost one of the
+    /// same text and hygiene.
+    fn lookup(&self, ident: &syn::Ident) -> Option<&Binding> {
+        let context = hygiene(ident);
         self.scopes
             .iter()
             .rev()
             .flat_map(|s| s.iter().rev())
-            .find(|b| b.name == name)
+            .find(|b| ident == &b.name && b.context == context)
     }
 
-    fn lookup_mut(&mut self, name: &str) -> Option<&mut Binding> {
+    fn lookup_mut(&mut self, ident: &syn::Ident) -> Option<&mut Binding> {
+        let context = hygiene(ident);
         self.scopes
             .iter_mut()
             .rev()
             .flat_map(|s| s.iter_mut().rev())
-            .find(|b| b.name == name)
+            .find(|b| ident == &b.name && b.context == context)
     }
 
     fn snapshot(&self) -> Vec<Vec<ValueId>> {
@@ -310,7 +405,7 @@ impl Lowerer<'_> {
             return None;
         }
         let ident = p.path.get_ident()?;
-        self.lookup(&ident.to_string()).map(|b| b.value)
+        self.lookup(ident).map(|b| b.value)
     }
 
     // ---- statements ----
@@ -327,6 +422,10 @@ impl Lowerer<'_> {
         let mut tail = None;
         for (i, stmt) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
+            if let Some((predicate, stmt)) = self.cfg_split(stmt) {
+                self.lower_cfg(predicate, &stmt);
+                continue;
+            }
             match stmt {
                 SynStmt::Local(local) => self.lower_local(local),
                 SynStmt::Expr(Expr::Return(r), _) => {
@@ -364,14 +463,165 @@ impl Lowerer<'_> {
         tail
     }
 
+    /// A statement under `#[cfg(..)]`: its predicate (all of them, if
+    /// several) and the statement without them. Lint attributes change
+    /// nothing the sweeps compute; `cfg_attr` that may expand to `cfg`
+    /// is reported.
+    fn cfg_split(&self, stmt: &SynStmt) -> Option<(TokenStream, SynStmt)> {
+        let attrs = stmt_attrs(stmt)?;
+        let mut predicates = Vec::new();
+        for a in attrs.iter() {
+            if a.path().is_ident("cfg") {
+                match a.parse_args::<TokenStream>() {
+                    Ok(p) => predicates.push(p),
+                    Err(e) => self.cx.error_at(e.span(), e),
+                }
+            } else if a.path().is_ident("cfg_attr")
+                && a.to_token_stream().to_string().contains("cfg")
+            {
+                let nested = a
+                    .parse_args::<TokenStream>()
+                    .map(|t| t.to_string())
+                    .unwrap_or_default();
+                if nested.contains("cfg") {
+                    self.cx.error_spanned_by(
+                        a,
+                        "`cfg_attr` that adds `cfg` is not supported on a statement of a `#[differentiable]` body; write `#[cfg(all(..))]`",
+                    );
+                }
+            }
+        }
+        if predicates.is_empty() {
+            return None;
+        }
+        let mut stmt = stmt.clone();
+        if let Some(attrs) = stmt_attrs_mut(&mut stmt) {
+            attrs.retain(|a| !a.path().is_ident("cfg"));
+        }
+        let predicate = if predicates.len() == 1 {
+            predicates.remove(0)
+        } else {
+            quote!(all(#(#predicates),*))
+        };
+        Some((predicate, stmt))
+    }
+
+    /// `#[cfg(p)] stmt`: a branch decided at compile time, lowered like
+    /// `if cfg!(p) { stmt }` and emitted with the same `#[cfg]`s, so the
+    /// sweeps compute what the primal does in every configuration. A
+    /// `let` under `cfg` binds its name after the statement to a φ whose
+    /// other source is the name's previous binding, or nothing where there
+    /// was none (the name then exists in that configuration only, as in
+    /// the primal).
+    fn lower_cfg(&mut self, predicate: TokenStream, stmt: &SynStmt) {
+        if matches!(stmt, SynStmt::Expr(Expr::Return(_), _)) {
+            self.cx.error_spanned_by(
+                stmt,
+                "`return` under `#[cfg]` is not supported; compute the value under `#[cfg]` and return it after",
+            );
+            return;
+        }
+        let before = self.snapshot();
+        self.begin_block();
+        self.scopes.push(Vec::new());
+        match stmt {
+            SynStmt::Local(local) => self.lower_local(local),
+            // Never a tail: a tail expression cannot carry attributes.
+            SynStmt::Expr(e, _) => self.lower_stmt_expr(e),
+            other => {
+                self.lower_stmts(std::slice::from_ref(other));
+            }
+        }
+        let introduced = self.scopes.pop().unwrap_or_default();
+        let then_blk = self.end_block();
+        let after_then = self.snapshot();
+        self.restore(&before);
+
+        self.begin_block();
+        // The previous binding of each introduced name, or a value that
+        // exists in no configuration where the statement is compiled out.
+        let else_sources: Vec<ValueId> = introduced
+            .iter()
+            .map(|b| {
+                let outer = self
+                    .scopes
+                    .iter()
+                    .rev()
+                    .flat_map(|s| s.iter().rev())
+                    .find(|o| o.name == b.name && o.context == b.context)
+                    .map(|o| o.value);
+                outer.unwrap_or_else(|| {
+                    let kind = self.values[b.value.0 as usize].kind;
+                    self.emit(Op::Absent, kind, Span::call_site())
+                })
+            })
+            .collect();
+        let else_blk = self.end_block();
+
+        let mut phis = self.assignment_phis(&before, &after_then, &before);
+        let mut rebound = Vec::new();
+        for (b, else_src) in introduced.into_iter().zip(else_sources) {
+            let kind = self.values[b.value.0 as usize].kind;
+            let dst = self.new_value(kind, Some(b.name.clone()));
+            self.values[dst.0 as usize].float = self.phi_float(b.value, else_src);
+            phis.push(Phi {
+                dst,
+                then_src: b.value,
+                else_src,
+            });
+            rebound.push(Binding { value: dst, ..b });
+        }
+        let cond = Operand::Const(quote!(::core::cfg!(#predicate)));
+        self.push(Stmt::If(If {
+            cond,
+            then_blk,
+            else_blk,
+            phis,
+            cfg: Some(predicate),
+        }));
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.extend(rebound);
+        }
+    }
+
+    /// φ-nodes for the variables the two arms of a branch left with
+    /// different values; each variable is rebound to its φ.
+    fn assignment_phis(
+        &mut self,
+        before: &[Vec<ValueId>],
+        after_then: &[Vec<ValueId>],
+        after_else: &[Vec<ValueId>],
+    ) -> Vec<Phi> {
+        let mut phis = Vec::new();
+        for (s, scope) in before.iter().enumerate() {
+            for (b, pre) in scope.iter().enumerate() {
+                let (t, e) = (after_then[s][b], after_else[s][b]);
+                if t == *pre && e == *pre {
+                    continue;
+                }
+                let kind = self.values[t.0 as usize].kind;
+                let name = self.scopes[s][b].name.clone();
+                let dst = self.new_value(kind, Some(name));
+                self.values[dst.0 as usize].float = self.phi_float(t, e);
+                phis.push(Phi {
+                    dst,
+                    then_src: t,
+                    else_src: e,
+                });
+                self.scopes[s][b].value = dst;
+            }
+        }
+        phis
+    }
+
     fn lower_local(&mut self, local: &syn::Local) {
         let (pat, ty) = match &local.pat {
             Pat::Type(pt) => (&*pt.pat, Some((*pt.ty).clone())),
             p => (p, None),
         };
-        let (name, mutable) = match pat {
+        let (ident, mutable) = match pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
-                (Some(pi.ident.to_string()), pi.mutability.is_some())
+                (Some(pi.ident.clone()), pi.mutability.is_some())
             }
             Pat::Wild(_) => (None, false),
             other => {
@@ -388,12 +638,13 @@ impl Lowerer<'_> {
                 "a `let` without a value is not supported; write `let y = ...`",
             );
             // Bound anyway, so later uses of the name report nothing more.
-            if let Some(name) = name {
+            if let Some(ident) = ident {
                 let v = self.emit(Op::Missing, Kind::Unknown, local.span());
-                self.bind(name, v, true, None);
+                self.bind(&ident, v, true, None);
             }
             return;
         };
+        let name = ident.as_ref().map(|i| i.to_string());
         if let Some((_, diverge)) = &init.diverge {
             self.cx
                 .error_spanned_by(diverge, "`let ... else` is not supported");
@@ -422,6 +673,10 @@ impl Lowerer<'_> {
                     (_, None) => const_kind(&init.expr),
                 };
                 let dst = self.new_value(kind, name.clone());
+                self.values[dst.0 as usize].float = ty
+                    .as_ref()
+                    .and_then(float_ident)
+                    .or_else(|| self.float_of(&operand));
                 self.push(Stmt::Let {
                     dst,
                     op: Op::Copy(operand),
@@ -431,8 +686,8 @@ impl Lowerer<'_> {
                 dst
             }
         };
-        if let Some(name) = name {
-            self.bind(name, value, mutable, ty);
+        if let Some(ident) = ident {
+            self.bind(&ident, value, mutable, ty);
         }
     }
 
@@ -531,37 +786,50 @@ impl Lowerer<'_> {
             return;
         };
         let name = ident.to_string();
-        let (mut kind, ty) = self.lookup(&name).map_or((Kind::Unknown, None), |b| {
-            (self.values[b.value.0 as usize].kind, b.ty.clone())
-        });
+        let Some((previous, declared)) = self.lookup(ident).map(|b| (b.value, b.ty.clone())) else {
+            return;
+        };
+        let mut kind = self.values[previous.0 as usize].kind;
+        let literal = match &operand {
+            Operand::Const(t) => syn::parse2::<Expr>(t.clone()).ok().map(|e| const_kind(&e)),
+            Operand::Value(_) => None,
+        };
         // A float literal is a float, whatever the variable held before (a
         // call's result, of a type the macro cannot see).
-        if let Operand::Const(t) = &operand
-            && kind == Kind::Unknown
-            && syn::parse2::<Expr>(t.clone()).is_ok_and(|e| const_kind(&e) == Kind::Float)
-        {
+        if kind == Kind::Unknown && literal == Some(Kind::Float) {
             kind = Kind::Float;
         }
-        let value = match (operand, ty) {
-            // A literal keeps the variable's type: `v = 0.5; v.cos()`
-            // would otherwise be an ambiguous `{float}`.
-            (c @ Operand::Const(_), ty)
-                if kind.is_copy()
-                    && (ty.is_some() || kind == Kind::Float && self.float_ty.is_some()) =>
-            {
-                let ty = ty.or_else(|| self.float_ty.clone());
+        let value = match operand {
+            // A literal takes the variable's type, as the assignment does in
+            // the primal: each assignment is a new local here, and
+            // `v = 0.5; v.cos()` would otherwise be an ambiguous `{float}`,
+            // or an `f64` where the variable is an `f32`.
+            Operand::Const(c) if kind.is_copy() && literal.is_some_and(|k| k != Kind::Unknown) => {
+                let ty = declared.or_else(|| {
+                    let float = self.values[previous.0 as usize].float.clone()?;
+                    Some(syn::Type::Verbatim(float.into_token_stream()))
+                });
+                let op = match ty {
+                    Some(_) => Op::Copy(Operand::Const(c)),
+                    // The type is the previous value's, whatever it is.
+                    None => Op::Literal {
+                        lit: c,
+                        like: previous,
+                    },
+                };
                 let dst = self.new_value(kind, None);
+                self.values[dst.0 as usize].float = self.values[previous.0 as usize].float.clone();
                 self.push(Stmt::Let {
                     dst,
-                    op: Op::Copy(c),
+                    op,
                     span,
                     ty: ty.map(Box::new),
                 });
                 dst
             }
-            (operand, _) => self.materialize(operand, kind, span),
+            operand => self.materialize(operand, kind, span),
         };
-        if let Some(b) = self.lookup_mut(&name) {
+        if let Some(b) = self.lookup_mut(ident) {
             b.value = value;
         }
         let info = &mut self.values[value.0 as usize];
@@ -612,28 +880,12 @@ impl Lowerer<'_> {
         let else_blk = self.end_block();
         let after_else = self.snapshot();
 
-        let mut phis = Vec::new();
-        for (s, scope) in before.iter().enumerate() {
-            for (b, pre) in scope.iter().enumerate() {
-                let (t, e) = (after_then[s][b], after_else[s][b]);
-                if t == *pre && e == *pre {
-                    continue;
-                }
-                let kind = self.values[t.0 as usize].kind;
-                let name = self.scopes[s][b].name.clone();
-                let dst = self.new_value(kind, Some(name));
-                phis.push(Phi {
-                    dst,
-                    then_src: t,
-                    else_src: e,
-                });
-                self.scopes[s][b].value = dst;
-            }
-        }
+        let mut phis = self.assignment_phis(&before, &after_then, &after_else);
         let result = match (want_value, then_tail, else_tail) {
             (true, Some(t), Some(e)) => {
                 let kind = self.values[t.0 as usize].kind;
                 let dst = self.new_value(kind, None);
+                self.values[dst.0 as usize].float = self.phi_float(t, e);
                 phis.push(Phi {
                     dst,
                     then_src: t,
@@ -655,6 +907,7 @@ impl Lowerer<'_> {
             then_blk,
             else_blk,
             phis,
+            cfg: None,
         }));
         result
     }
@@ -664,10 +917,8 @@ impl Lowerer<'_> {
             self.cx
                 .error_spanned_by(label, "loop labels are not supported");
         }
-        let index_name = match &*f.pat {
-            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
-                Some(pi.ident.to_string())
-            }
+        let index_ident = match &*f.pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
             Pat::Wild(_) => None,
             other => {
                 self.cx
@@ -697,9 +948,9 @@ impl Lowerer<'_> {
         let end = self.lower_expr(end);
         let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
         self.lower_loop(&f.body, |l| {
-            let index = index_name.map(|name| {
-                let v = l.new_value(Kind::Int, Some(name.clone()));
-                l.bind(name, v, false, None);
+            let index = index_ident.map(|ident| {
+                let v = l.new_value(Kind::Int, Some(ident.to_string()));
+                l.bind(&ident, v, false, None);
                 v
             });
             LoopHeader::Range {
@@ -752,6 +1003,7 @@ impl Lowerer<'_> {
                 let name = binding.name.clone();
                 let kind = self.values[init.0 as usize].kind;
                 let entry = self.new_value(kind, Some(name.clone()));
+                self.values[entry.0 as usize].float = self.values[init.0 as usize].float.clone();
                 self.scopes[s][b].value = entry;
                 candidates.push((s, b, name, init, entry));
             }
@@ -781,11 +1033,19 @@ impl Lowerer<'_> {
             substitute_operand(cond, &fold);
         }
         self.restore(&before);
+        let mut taken: Vec<String> = Vec::new();
         let carried = carried
             .into_iter()
-            .map(|(s, b, name, init, entry, exit)| {
+            .map(|(s, b, mut name, init, entry, exit)| {
+                // Variables of the same text but different hygiene get
+                // distinct generated names.
+                if taken.contains(&name) {
+                    name = format!("{name}_{}", entry.0);
+                }
+                taken.push(name.clone());
                 let kind = self.values[entry.0 as usize].kind;
                 let after = self.new_value(kind, Some(name.clone()));
+                self.values[after.0 as usize].float = self.values[entry.0 as usize].float.clone();
                 self.scopes[s][b].value = after;
                 Carried {
                     name,
@@ -945,6 +1205,15 @@ impl Lowerer<'_> {
                     ))
                 }
             },
+            UnOp::Not(not) if has_value_blocks(&u.expr) => match self.lower_expr(&u.expr) {
+                Operand::Const(t) => Operand::Const(quote!((#not #t))),
+                Operand::Value(v) => {
+                    let p = placeholder(0, not.span);
+                    let bindings = vec![(p.to_string(), v)];
+                    let expr: Expr = syn::parse_quote!(#not #p);
+                    Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Bool, u.span()))
+                }
+            },
             UnOp::Not(_) => self.lower_primal(&Expr::Unary(u.clone()), Kind::Bool),
             _ => {
                 self.cx.error_spanned_by(
@@ -962,6 +1231,21 @@ impl Lowerer<'_> {
             BinOp::Sub(t) => (&catalog::SUB, t.to_token_stream()),
             BinOp::Mul(t) => (&catalog::MUL, t.to_token_stream()),
             BinOp::Div(t) => (&catalog::DIV, t.to_token_stream()),
+            BinOp::And(_) | BinOp::Or(_)
+                if has_value_blocks(&b.left) || has_value_blocks(&b.right) =>
+            {
+                return self.lower_short_circuit(b);
+            }
+            BinOp::Eq(_)
+            | BinOp::Ne(_)
+            | BinOp::Lt(_)
+            | BinOp::Le(_)
+            | BinOp::Gt(_)
+            | BinOp::Ge(_)
+                if has_value_blocks(&b.left) || has_value_blocks(&b.right) =>
+            {
+                return self.lower_comparison(b);
+            }
             BinOp::Eq(_)
             | BinOp::Ne(_)
             | BinOp::Lt(_)
@@ -1245,9 +1529,10 @@ impl Lowerer<'_> {
         let last = path.segments.last().map(|s| s.ident.to_string());
         let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
 
-        if last.as_deref() == Some("stop_gradient")
-            && (segments.len() == 1 || segments[0] == "autograd")
-        {
+        // Any path to `stop_gradient` (`autograd::stop_gradient`, a `use`
+        // of it, `ag::stop_gradient`): the sweeps call it as written and
+        // check that it is autograd's.
+        if last.as_deref() == Some("stop_gradient") {
             if c.args.len() != 1 {
                 self.cx
                     .error_spanned_by(c, "`stop_gradient` takes one argument");
@@ -1255,7 +1540,11 @@ impl Lowerer<'_> {
             }
             let arg = self.lower_expr(&c.args[0]);
             let kind = self.kind(&arg).unwrap_or(Kind::Float);
-            return Operand::Value(self.emit(Op::StopGradient(arg), kind, c.span()));
+            let stop = Op::StopGradient {
+                arg,
+                func: path.clone(),
+            };
+            return Operand::Value(self.emit(stop, kind, c.span()));
         }
 
         if segments.len() == 2 && (segments[0] == "f64" || segments[0] == "f32") {
@@ -1281,6 +1570,13 @@ impl Lowerer<'_> {
             return self.rule_op(rule, args, Syntax::Path(path.clone()), c.span(), None);
         }
 
+        if self.local_ident(&c.func).is_some() {
+            self.cx.error_spanned_by(
+                func,
+                "calling a variable is not supported; call a `#[differentiable]` function by its name",
+            );
+            return self.missing(c.span());
+        }
         if func.qself.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
             self.cx.error_spanned_by(
                 func,
@@ -1339,8 +1635,8 @@ impl Lowerer<'_> {
         }
         let index = self.lower_expr(&i.index);
         let key = match &index {
-            Operand::Value(v) => v.to_string(),
-            Operand::Const(t) => t.to_string(),
+            Operand::Value(v) => ElementKey::Value(*v),
+            Operand::Const(t) => ElementKey::Const(t.to_string()),
         };
         let seen = self
             .element_reads
@@ -1357,37 +1653,161 @@ impl Lowerer<'_> {
         Operand::Value(v)
     }
 
-    /// Primal-only code: kept as written, with its variables renamed.
+    /// Primal-only code: kept as written, each variable it reads replaced
+    /// by a placeholder for the value its binding holds.
     fn lower_primal(&mut self, e: &Expr, kind: Kind) -> Operand {
         Forbidden { cx: self.cx }.visit_expr(e);
         let mut bindings = Vec::new();
-        let mut collector = Reads {
+        let mut expr = e.clone();
+        Placeholders {
             lowerer: self,
             bindings: &mut bindings,
-        };
-        collector.visit_expr(e);
+        }
+        .visit_expr_mut(&mut expr);
         if bindings.is_empty() {
             return Operand::Const(quote!((#e)));
         }
-        bindings.sort();
-        bindings.dedup();
-        let expr = e.clone();
         Operand::Value(self.emit(Op::Primal { expr, bindings }, kind, e.span()))
+    }
+
+    /// A comparison whose operands hold `if` expressions or blocks: the
+    /// operands are lowered as values, the comparison is primal code.
+    fn lower_comparison(&mut self, b: &syn::ExprBinary) -> Operand {
+        let lhs = self.lower_expr(&b.left);
+        let rhs = self.lower_expr(&b.right);
+        let op = &b.op;
+        if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
+            return Operand::Const(quote!((#l #op #r)));
+        }
+        let mut bindings = Vec::new();
+        let mut operand = |o: Operand| match o {
+            Operand::Const(t) => t,
+            Operand::Value(v) => {
+                let placeholder = placeholder(bindings.len(), b.op.span());
+                bindings.push((placeholder.to_string(), v));
+                placeholder.into_token_stream()
+            }
+        };
+        let (l, r) = (operand(lhs), operand(rhs));
+        let expr: Expr = syn::parse_quote!(#l #op #r);
+        Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Bool, b.span()))
+    }
+
+    /// `a && b` or `a || b` whose operands hold `if` expressions or blocks:
+    /// an `if` that evaluates `b` only when the primal does.
+    fn lower_short_circuit(&mut self, b: &syn::ExprBinary) -> Operand {
+        let (l, r) = (&b.left, &b.right);
+        let desugared: syn::ExprIf = match b.op {
+            BinOp::And(_) => syn::parse_quote_spanned!(b.span()=> if #l { #r } else { false }),
+            _ => syn::parse_quote_spanned!(b.span()=> if #l { true } else { #r }),
+        };
+        self.lower_if(&desugared, true)
     }
 }
 
-/// Collects the local variables a primal expression reads.
-struct Reads<'a, 'b> {
+/// The index of a slice read: a value, or a constant expression as
+/// written (a path to a `const` item, a literal).
+#[derive(PartialEq, Eq)]
+enum ElementKey {
+    Value(ValueId),
+    Const(String),
+}
+
+/// The attributes of a statement, where it has them.
+fn stmt_attrs(stmt: &SynStmt) -> Option<&Vec<syn::Attribute>> {
+    match stmt {
+        SynStmt::Local(l) => Some(&l.attrs),
+        SynStmt::Macro(m) => Some(&m.attrs),
+        SynStmt::Expr(e, _) => expr_attrs(e),
+        SynStmt::Item(_) => None,
+    }
+}
+
+fn stmt_attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribute>> {
+    match stmt {
+        SynStmt::Local(l) => Some(&mut l.attrs),
+        SynStmt::Macro(m) => Some(&mut m.attrs),
+        SynStmt::Expr(e, _) => expr_attrs_mut(e),
+        SynStmt::Item(_) => None,
+    }
+}
+
+macro_rules! expr_attrs {
+    ($name:ident, $($ref:tt)*) => {
+        /// The outer attributes of an expression statement.
+        fn $name(e: $($ref)* Expr) -> Option<$($ref)* Vec<syn::Attribute>> {
+            Some(match e {
+                Expr::Assign(x) => $($ref)* x.attrs,
+                Expr::Binary(x) => $($ref)* x.attrs,
+                Expr::Block(x) => $($ref)* x.attrs,
+                Expr::Call(x) => $($ref)* x.attrs,
+                Expr::ForLoop(x) => $($ref)* x.attrs,
+                Expr::If(x) => $($ref)* x.attrs,
+                Expr::Loop(x) => $($ref)* x.attrs,
+                Expr::Macro(x) => $($ref)* x.attrs,
+                Expr::Match(x) => $($ref)* x.attrs,
+                Expr::MethodCall(x) => $($ref)* x.attrs,
+                Expr::Unary(x) => $($ref)* x.attrs,
+                Expr::While(x) => $($ref)* x.attrs,
+                _ => return None,
+            })
+        }
+    };
+}
+expr_attrs!(expr_attrs, &);
+expr_attrs!(expr_attrs_mut, &mut);
+
+/// A placeholder for the `k`-th value a primal expression reads.
+fn placeholder(k: usize, span: Span) -> syn::Ident {
+    syn::Ident::new(&format!("__ad_p{k}"), span)
+}
+
+/// Whether an expression holds an `if`, a block or a `match` (outside
+/// closures): such a condition is lowered operand by operand, so the
+/// values its branches compute are the sweep's own.
+fn has_value_blocks(e: &Expr) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::If(_) | Expr::Block(_) | Expr::Match(_) => self.0 = true,
+                Expr::Closure(_) => {}
+                e => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut finder = Finder(false);
+    finder.visit_expr(e);
+    finder.0
+}
+
+/// Replaces each local variable a primal expression reads, resolved with
+/// its hygiene, by a placeholder naming the value it holds: the code
+/// generator then writes the value's local, whatever text the user's
+/// variable had.
+struct Placeholders<'a, 'b> {
     lowerer: &'a Lowerer<'b>,
     bindings: &'a mut Vec<(String, ValueId)>,
 }
 
-impl<'ast> Visit<'ast> for Reads<'_, '_> {
-    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
-        let e = Expr::Path(p.clone());
-        if let Some(v) = self.lowerer.local_ident(&e) {
-            self.bindings.push((e.to_token_stream().to_string(), v));
+impl VisitMut for Placeholders<'_, '_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if matches!(e, Expr::Path(_))
+            && let Some(v) = self.lowerer.local_ident(e)
+        {
+            let k = match self.bindings.iter().position(|b| b.1 == v) {
+                Some(k) => k,
+                None => {
+                    let name = placeholder(self.bindings.len(), e.span()).to_string();
+                    self.bindings.push((name, v));
+                    self.bindings.len() - 1
+                }
+            };
+            let ident = placeholder(k, e.span());
+            *e = syn::parse_quote!(#ident);
+            return;
         }
+        syn::visit_mut::visit_expr_mut(self, e);
     }
 }
 
@@ -1506,7 +1926,7 @@ pub fn substitute_block(block: &mut Block, map: &HashMap<ValueId, ValueId>) {
     for stmt in &mut block.stmts {
         match stmt {
             Stmt::Let { op, .. } => match op {
-                Op::Copy(a) | Op::StopGradient(a) | Op::Cast { arg: a, .. } => {
+                Op::Copy(a) | Op::StopGradient { arg: a, .. } | Op::Cast { arg: a, .. } => {
                     substitute_operand(a, map)
                 }
                 Op::Rule { args, .. } => args.iter_mut().for_each(|a| substitute_operand(a, map)),
@@ -1521,7 +1941,8 @@ pub fn substitute_block(block: &mut Block, map: &HashMap<ValueId, ValueId>) {
                 Op::Primal { bindings, .. } => bindings
                     .iter_mut()
                     .for_each(|b| substitute_value(&mut b.1, map)),
-                Op::Missing => {}
+                Op::Literal { like, .. } => substitute_value(like, map),
+                Op::Absent | Op::Missing => {}
             },
             Stmt::If(i) => {
                 substitute_operand(&mut i.cond, map);

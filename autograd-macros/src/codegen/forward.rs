@@ -117,49 +117,59 @@ impl Gen<'_> {
     /// their pullback).
     fn primal_expr(&self, op: &Op) -> TokenStream {
         match op {
-            Op::Copy(a) | Op::StopGradient(a) => match a.value() {
+            Op::StopGradient { arg, func } => {
+                let value = match arg.value() {
+                    Some(v) => self.owned(v),
+                    None => self.operand(arg),
+                };
+                quote!(::autograd::__private::stop_gradient_as_called(#func, #value))
+            }
+            Op::Copy(a) => match a.value() {
                 Some(v) => self.owned(v),
                 None => self.operand(a),
             },
-            Op::Rule { args, syntax, .. } => match (syntax, args.as_slice()) {
-                (Syntax::Operator(tok), [a]) => {
-                    let a = self.operand_op(a);
-                    quote!(#tok #a)
-                }
-                (Syntax::Operator(tok), [a, b]) => {
-                    let (a, b) = (self.binary_operand(a, b), self.binary_operand(b, a));
-                    quote!(#a #tok #b)
-                }
-                (Syntax::Method(m), [recv, rest @ ..]) => {
-                    let consumes = rule_name(op) == "reshape";
-                    let recv = match recv.value() {
-                        Some(v) if consumes && !self.f.info(v).kind.is_copy() => self.owned(v),
-                        _ => self.receiver(recv),
-                    };
-                    let by_ref = matches!(rule_name(op), "component_mul" | "component_div");
-                    let rest = rest.iter().map(|a| {
-                        if by_ref {
-                            self.operand_ref(a)
-                        } else {
-                            self.operand(a)
-                        }
-                    });
-                    quote!(#recv.#m(#(#rest),*))
-                }
-                (Syntax::Map(f), [Operand::Value(v)]) if self.movable.contains(v) => {
-                    let m = names::value(self.f, *v);
-                    quote!(::autograd::__private::map_in_place(#m, #f))
-                }
-                (Syntax::Map(f), [recv]) => {
-                    let recv = self.receiver(recv);
-                    quote!(#recv.map(#f))
-                }
-                (Syntax::Path(p), args) => {
-                    let args = args.iter().map(|a| self.operand(a));
-                    quote!(#p(#(#args),*))
-                }
-                _ => quote!(::core::unreachable!()),
-            },
+            Op::Rule { rule, args, syntax } => prelude_scope(
+                rule,
+                match (syntax, args.as_slice()) {
+                    (Syntax::Operator(tok), [a]) => {
+                        let a = self.operand_op(a);
+                        quote!(#tok #a)
+                    }
+                    (Syntax::Operator(tok), [a, b]) => {
+                        let (a, b) = (self.binary_operand(a, b), self.binary_operand(b, a));
+                        quote!(#a #tok #b)
+                    }
+                    (Syntax::Method(m), [recv, rest @ ..]) => {
+                        let consumes = rule_name(op) == "reshape";
+                        let recv = match recv.value() {
+                            Some(v) if consumes && !self.f.info(v).kind.is_copy() => self.owned(v),
+                            _ => self.receiver(recv),
+                        };
+                        let by_ref = matches!(rule_name(op), "component_mul" | "component_div");
+                        let rest = rest.iter().map(|a| {
+                            if by_ref {
+                                self.operand_ref(a)
+                            } else {
+                                self.operand(a)
+                            }
+                        });
+                        quote!(#recv.#m(#(#rest),*))
+                    }
+                    (Syntax::Map(f), [Operand::Value(v)]) if self.movable.contains(v) => {
+                        let m = names::value(self.f, *v);
+                        quote!(::autograd::__private::map_in_place(#m, #f))
+                    }
+                    (Syntax::Map(f), [recv]) => {
+                        let recv = self.receiver(recv);
+                        quote!(#recv.map(#f))
+                    }
+                    (Syntax::Path(p), args) => {
+                        let args = args.iter().map(|a| self.operand(a));
+                        quote!(#p(#(#args),*))
+                    }
+                    _ => quote!(::core::unreachable!()),
+                },
+            ),
             Op::Index { slice, index } => {
                 let (s, i) = (names::value(self.f, *slice), self.operand(index));
                 quote!(#s[#i])
@@ -189,7 +199,11 @@ impl Gen<'_> {
                 .visit_expr_mut(&mut expr);
                 expr.into_token_stream()
             }
-            Op::Missing => quote!(::core::unreachable!()),
+            Op::Literal { lit, like } => {
+                let like = names::value(self.f, *like);
+                quote!(::autograd::__private::like(#like, #lit))
+            }
+            Op::Absent | Op::Missing => quote!(::core::unreachable!()),
         }
     }
 
@@ -222,7 +236,7 @@ impl Gen<'_> {
         for stmt in &b.stmts {
             match stmt {
                 Stmt::Let { dst, op, span, ty } => {
-                    if filter.is_some_and(|f| !f.contains(dst)) {
+                    if filter.is_some_and(|f| !f.contains(dst)) || matches!(op, Op::Absent) {
                         continue;
                     }
                     let v = names::value(self.f, *dst);
@@ -234,6 +248,7 @@ impl Gen<'_> {
                         let pb = names::pullback(*dst);
                         let vjp = vjp_path(func);
                         let args = self.call_args(args);
+                        out.extend(same_callee(func, *span));
                         out.extend(quote_spanned!(*span=> let (#v, #pb) = #vjp(#(#args),*);));
                         continue;
                     }
@@ -266,6 +281,9 @@ impl Gen<'_> {
     }
 
     fn forward_if(&self, i: &If) -> TokenStream {
+        if let Some(predicate) = &i.cfg {
+            return self.forward_cfg(i, predicate);
+        }
         let cond = self.operand(&i.cond);
         let then_code = self.forward_block(&i.then_blk, Mode::Plain, None);
         let else_code = self.forward_block(&i.else_blk, Mode::Plain, None);
@@ -297,6 +315,39 @@ impl Gen<'_> {
                 #else_code
                 #else_val
             };
+        }
+    }
+
+    /// A branch decided at compile time: each arm under its own `#[cfg]`,
+    /// binding the φ-nodes its configuration has.
+    fn forward_cfg(&self, i: &If, predicate: &TokenStream) -> TokenStream {
+        let arm = |blk: &Block, src: fn(&Phi) -> ValueId| {
+            let code = self.forward_block(blk, Mode::Plain, None);
+            // A name the statement introduces has no value in the arm
+            // that compiles it out.
+            let absent = |v: ValueId| {
+                blk.stmts
+                    .iter()
+                    .any(|s| matches!(s, Stmt::Let { dst, op: Op::Absent, .. } if *dst == v))
+            };
+            let present: Vec<&Phi> = i.phis.iter().filter(|p| !absent(src(p))).collect();
+            let dsts: Vec<_> = present
+                .iter()
+                .map(|p| names::value(self.f, p.dst))
+                .collect();
+            let vals: Vec<_> = present
+                .iter()
+                .map(|p| self.moved_out_of(src(p), blk.id))
+                .collect();
+            quote! { let (#(#dsts,)*) = { #code (#(#vals,)*) }; }
+        };
+        let then_code = arm(&i.then_blk, |p| p.then_src);
+        let else_code = arm(&i.else_blk, |p| p.else_src);
+        quote! {
+            #[cfg(#predicate)]
+            #then_code
+            #[cfg(not(#predicate))]
+            #else_code
         }
     }
 
@@ -437,6 +488,19 @@ impl Gen<'_> {
     }
 }
 
+/// A rule's primal expression, with `autograd::prelude`'s traits in scope
+/// where the rule is one of their methods (see `Rule::from_prelude`).
+fn prelude_scope(rule: &crate::catalog::Rule, expr: TokenStream) -> TokenStream {
+    if !rule.from_prelude {
+        return expr;
+    }
+    quote! {{
+        #[allow(unused_imports)]
+        use ::autograd::prelude::{Activation as _, ElementwiseActivation as _};
+        #expr
+    }}
+}
+
 fn rule_name(op: &Op) -> &'static str {
     match op {
         Op::Rule { rule, .. } => rule.name,
@@ -447,9 +511,23 @@ fn rule_name(op: &Op) -> &'static str {
 /// The path of a callee's all-arguments VJP: its own path with the last
 /// segment renamed.
 pub fn vjp_path(func: &syn::Path) -> syn::Path {
+    sibling_path(func, names::vjp_full)
+}
+
+/// Checks that a callee's name and its hidden VJP's name resolve to the same
+/// function. They are resolved apart (a local item or an explicit import
+/// can shadow the one but not the other), and stable Rust cannot compare
+/// function items at compile time, so this compares their `TypeId`s, a
+/// comparison of two constants that the optimizer removes.
+pub fn same_callee(func: &syn::Path, span: proc_macro2::Span) -> TokenStream {
+    let id = sibling_path(func, names::primal_id);
+    quote_spanned!(span=> ::autograd::__private::same_function(&#func, #id());)
+}
+
+fn sibling_path(func: &syn::Path, name: fn(&syn::Ident) -> syn::Ident) -> syn::Path {
     let mut path = func.clone();
     if let Some(last) = path.segments.last_mut() {
-        last.ident = names::vjp_full(&last.ident);
+        last.ident = name(&last.ident);
         last.ident.set_span(
             func.segments
                 .last()

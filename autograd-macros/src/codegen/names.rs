@@ -95,6 +95,12 @@ pub fn seed() -> Ident {
     ident("__ad_seed".into())
 }
 
+/// The hidden item that tells callers which function the hidden VJP
+/// differentiates (its type's `TypeId`).
+pub fn primal_id(func: &Ident) -> Ident {
+    format_ident!("__{}_primal_id", func)
+}
+
 /// The hidden all-arguments VJP generated next to a function.
 pub fn vjp_full(func: &Ident) -> Ident {
     format_ident!("__{}_vjp_full", func)

@@ -244,6 +244,7 @@ impl<'a> Gen<'a> {
                 let pb = names::pullback(dst);
                 if deferred_call(self.f, args) {
                     let vjp = super::forward::vjp_path(func);
+                    out.extend(super::forward::same_callee(func, span));
                     let call_args = self.call_args(args);
                     out.extend(quote_spanned!(span=> let (_, #pb) = #vjp(#(#call_args),*);));
                 }
@@ -364,6 +365,18 @@ impl<'a> Gen<'a> {
         };
         let then_code = arm(self, &i.then_blk, |p| p.then_src);
         let else_code = arm(self, &i.else_blk, |p| p.else_src);
+        if let Some(predicate) = &i.cfg {
+            return quote! {
+                #[cfg(#predicate)]
+                {
+                    #then_code
+                }
+                #[cfg(not(#predicate))]
+                {
+                    #else_code
+                }
+            };
+        }
         quote! {
             if #cond {
                 #then_code
