@@ -330,3 +330,57 @@ fn stop_gradient_through_a_renamed_facade() {
 fn a_user_function_named_stop_gradient_is_not_ours() {
     let _ = own_stop_gradient::f_grad(1.5);
 }
+
+// ---------------------------------------------------------------------------
+// Found by the generator: a matrix a call returns times (or over) a scalar a
+// call returns did not compile (both operands of unknown type were passed by
+// reference, and nalgebra has no `&DMatrix * &f64`).
+
+mod matrix_call_times_scalar_call {
+    use autograd::differentiable;
+    use nalgebra::DMatrix;
+
+    #[differentiable]
+    pub fn double(m: &DMatrix<f64>) -> DMatrix<f64> {
+        m * 2.0
+    }
+
+    #[differentiable]
+    pub fn sin(x: f64) -> f64 {
+        x.sin()
+    }
+
+    #[differentiable]
+    pub fn product(m: &DMatrix<f64>, a: f64) -> f64 {
+        (double(m) * sin(a)).sum()
+    }
+
+    #[differentiable]
+    pub fn quotient(m: &DMatrix<f64>, a: f64) -> f64 {
+        (double(m) / sin(a).exp()).sum()
+    }
+
+    #[differentiable]
+    pub fn scalar_first(m: &DMatrix<f64>, a: f64) -> f64 {
+        (sin(a) * double(m)).sum()
+    }
+}
+
+#[test]
+fn matrix_call_result_times_scalar_call_result() {
+    use matrix_call_times_scalar_call::*;
+    let m = nalgebra::DMatrix::from_row_slice(2, 2, &[1.0, 3.0, 2.0, 4.0]);
+    let a: f64 = 0.5;
+    // f = 2·sin(a)·Σm: df/da = 2·cos(a)·Σm, df/dm = 2·sin(a) everywhere.
+    for (value, dm, da) in [product_grad(&m, a), scalar_first_grad(&m, a)] {
+        assert!((value - 20.0 * a.sin()).abs() < 1e-12);
+        assert!((da - 20.0 * a.cos()).abs() < 1e-12);
+        assert!(dm.iter().all(|d| (d - 2.0 * a.sin()).abs() < 1e-15));
+    }
+    // g = 2·Σm / e^{sin a}: dg/da = −cos(a)·g, dg/dm = 2 / e^{sin a}.
+    let (value, dm, da) = quotient_grad(&m, a);
+    let g = 20.0 / a.sin().exp();
+    assert!((value - g).abs() < 1e-12);
+    assert!((da + a.cos() * g).abs() < 1e-12);
+    assert!(dm.iter().all(|d| (d - 2.0 / a.sin().exp()).abs() < 1e-15));
+}

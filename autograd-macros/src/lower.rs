@@ -1571,6 +1571,11 @@ impl Lowerer<'_> {
         }
 
         if self.local_ident(&c.func).is_some() {
+            // A variable bound to an unsupported expression was reported
+            // there already.
+            if self.cx.has_errors() {
+                return self.missing(c.span());
+            }
             self.cx.error_spanned_by(
                 func,
                 "calling a variable is not supported; call a `#[differentiable]` function by its name",

@@ -74,12 +74,15 @@ impl Gen<'_> {
         }
     }
 
-    /// An operand of a binary operator. Next to a matrix, an operand of a
-    /// type the macro cannot see may be a float, which nalgebra takes by
-    /// value only: `operator_operand` picks by type.
+    /// An operand of a binary operator. Next to a matrix or another value
+    /// of a type the macro cannot see, an operand of a type the macro
+    /// cannot see may be a float, which nalgebra takes by value only:
+    /// `operator_operand` picks by type.
     fn binary_operand(&self, o: &Operand, other: &Operand) -> TokenStream {
         let kind = |o: &Operand| o.value().map(|v| self.f.info(v).kind);
-        if kind(o) == Some(Kind::Unknown) && kind(other) == Some(Kind::Matrix) {
+        if kind(o) == Some(Kind::Unknown)
+            && matches!(kind(other), Some(Kind::Matrix | Kind::Unknown))
+        {
             let o = self.operand(o);
             return quote!(::autograd::__private::operator_operand(&#o));
         }
