@@ -2,12 +2,19 @@
 //! `#[differentiable]` programs (300 by default) from the seed
 //! `AUTOGRAD_FUZZ_SEED` (a fixed default), each with its source text, its
 //! mirror over the dynamic graph and its table entry. See `build/gen.rs`.
+//!
+//! `AUTOGRAD_FUZZ_EXCLUDE` (comma-separated program indices) leaves those
+//! programs out, with every program that calls them: `run-long.sh` sets it
+//! after a program failed to compile, to test the others. Beside
+//! `generated.rs`, `programs.tsv` maps each program to its lines there (see
+//! `generator::Generated::map`).
 
 #[path = "build/ast.rs"]
 mod ast;
 #[path = "build/gen.rs"]
 mod generator;
 
+use std::collections::BTreeSet;
 use std::{env, fs, path::PathBuf};
 
 fn main() {
@@ -15,6 +22,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build");
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_PROGRAMS");
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_SEED");
+    println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_EXCLUDE");
     let n = env::var("AUTOGRAD_FUZZ_PROGRAMS")
         .ok()
         .and_then(|s| s.trim().parse().ok())
@@ -29,7 +37,18 @@ fn main() {
             }
         })
         .unwrap_or(0xAD_F022);
-    let code = generator::generate(n, seed);
+    let exclude: BTreeSet<usize> = env::var("AUTOGRAD_FUZZ_EXCLUDE")
+        .unwrap_or_default()
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            s.trim()
+                .parse()
+                .expect("AUTOGRAD_FUZZ_EXCLUDE holds comma-separated program indices")
+        })
+        .collect();
+    let generated = generator::generate(n, seed, &exclude);
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
-    fs::write(out.join("generated.rs"), code).expect("write generated.rs");
+    fs::write(out.join("generated.rs"), generated.code).expect("write generated.rs");
+    fs::write(out.join("programs.tsv"), generated.map).expect("write programs.tsv");
 }

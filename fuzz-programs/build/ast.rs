@@ -209,6 +209,8 @@ pub enum M {
     Relu(Box<M>),
     Sigmoid(Box<M>),
     Neg(Box<M>),
+    /// A call to a generated function returning a matrix.
+    Call(String, Vec<Arg>),
 }
 
 #[derive(Clone, Debug)]
@@ -373,10 +375,7 @@ impl Src {
                 (format!("{path}({})", self.e(x, ind).0), 8)
             }
             E::If(c, t, f) => (self.if_expr(c, t, f, ind), 0),
-            E::Call(name, args) => {
-                let args: Vec<String> = args.iter().map(|a| self.arg(a, ind)).collect();
-                (format!("{name}({})", args.join(", ")), 8)
-            }
+            E::Call(name, args) => (self.call(name, args, ind), 8),
             E::Sum(m) => (format!("{}.sum()", paren(self.m(m, false, ind), 8)), 8),
             E::MaxEl(m) => (format!("{}.max()", paren(self.m(m, false, ind), 8)), 8),
         }
@@ -407,6 +406,11 @@ impl Src {
         let _ = writeln!(s, "{}{}", pad(ind + 1), self.e(&b.tail, ind + 1).0);
         let _ = write!(s, "{}}}", pad(ind));
         s
+    }
+
+    fn call(&self, name: &str, args: &[Arg], ind: usize) -> String {
+        let args: Vec<String> = args.iter().map(|a| self.arg(a, ind)).collect();
+        format!("{name}({})", args.join(", "))
     }
 
     fn arg(&self, a: &Arg, ind: usize) -> String {
@@ -551,12 +555,13 @@ impl Src {
             M::Relu(a) => (format!("{}.relu()", paren(self.m(a, false, ind), 8)), 8),
             M::Sigmoid(a) => (format!("{}.sigmoid()", paren(self.m(a, false, ind), 8)), 8),
             M::Neg(a) => (format!("-{}", paren(self.m(a, true, ind), 7)), 7),
+            M::Call(name, args) => (self.call(name, args, ind), 8),
         }
     }
 
     /// A matrix expression as an owned value (a reference parameter is
     /// cloned).
-    fn owned_m(&self, m: &M, ind: usize) -> String {
+    pub fn owned_m(&self, m: &M, ind: usize) -> String {
         match m {
             M::Var(n, _) => format!("{n}.clone()"),
             m => self.m(m, true, ind).0,
@@ -753,19 +758,7 @@ impl Mir {
                 self.line("};");
                 r
             }
-            E::Call(name, args) => {
-                let mut vals = Vec::new();
-                for a in args {
-                    vals.push(match a {
-                        Arg::F(e) => self.e(e),
-                        Arg::Slice(s) => s.clone(),
-                        Arg::Mat(n, _, _) => format!("&{n}"),
-                        Arg::Const(v) => self.bind(&format!("cx.k({})", lit(*v))),
-                        Arg::Int(v) => v.to_string(),
-                    });
-                }
-                self.bind(&format!("mirror_{name}(cx, {})", vals.join(", ")))
-            }
+            E::Call(name, args) => self.call(name, args),
             E::Sum(m) => {
                 let m = self.m(m);
                 self.bind(&format!("mat::sum(cx, &{m})"))
@@ -775,6 +768,22 @@ impl Mir {
                 self.bind(&format!("mat::max_el(cx, &{m})"))
             }
         }
+    }
+
+    /// Emits a call's arguments and the call; returns the name of its
+    /// result (a `V`, or a `Mat` for a function returning a matrix).
+    fn call(&mut self, name: &str, args: &[Arg]) -> String {
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(match a {
+                Arg::F(e) => self.e(e),
+                Arg::Slice(s) => s.clone(),
+                Arg::Mat(n, _, _) => format!("&{n}"),
+                Arg::Const(v) => self.bind(&format!("cx.k({})", lit(*v))),
+                Arg::Int(v) => v.to_string(),
+            });
+        }
+        self.bind(&format!("mirror_{name}(cx, {})", vals.join(", ")))
     }
 
     fn blk(&mut self, b: &Blk) {
@@ -885,10 +894,11 @@ impl Mir {
                 let a = self.m(a);
                 self.bind(&format!("mat::{f}(cx, &{a})"))
             }
+            M::Call(name, args) => self.call(name, args),
         }
     }
 
-    fn owned(&mut self, m: &M) -> String {
+    pub fn owned(&mut self, m: &M) -> String {
         let name = self.m(m);
         if name.starts_with("_t") {
             name

@@ -115,6 +115,8 @@ pub struct Sig {
     stops: bool,
     /// About how many ops one call runs, callees included.
     cost: f64,
+    /// The shape of the matrix it returns, `None` for a scalar.
+    ret: Option<Shape>,
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -137,6 +139,12 @@ struct Var {
     /// An immutable value computed from the inputs (never a compile-time
     /// constant): see [`dynamic`](FnGen::dynamic).
     dynamic: bool,
+    /// Initialised from a call to a generated function.
+    from_call: bool,
+    /// A float loop counter: read anywhere, assigned only by its loop.
+    fixed: bool,
+    /// How many `if` arms enclose its declaration.
+    arms: usize,
 }
 
 /// How an assignment changes a variable's bound.
@@ -171,7 +179,14 @@ impl Tr {
     }
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum LoopKind {
+    For,
+    While,
+}
+
 struct Frame {
+    kind: LoopKind,
     trip: u64,
     branch: usize,
     transfers: Vec<(usize, Tr)>,
@@ -197,6 +212,14 @@ struct FnGen<'r> {
     cost: f64,
     helpers: Vec<(String, E)>,
     features: BTreeSet<&'static str>,
+    /// The variable the next loop is to carry (see [`gen_combo`](Self::gen_combo)).
+    next_acc: Option<usize>,
+    /// Whether the next loop body is a combination's.
+    intense: bool,
+    /// How many `if` arms enclose the code being generated.
+    arms: usize,
+    /// Whether a condition is being generated.
+    in_cond: bool,
 }
 
 impl FnGen<'_> {
@@ -226,6 +249,9 @@ impl FnGen<'_> {
             uid: self.uid,
             param: false,
             dynamic: false,
+            from_call: false,
+            fixed: false,
+            arms: self.arms,
         };
         self.scopes.last_mut().expect("a scope").push(var);
     }
@@ -247,6 +273,14 @@ impl FnGen<'_> {
         self.visible()
             .into_iter()
             .filter(|v| v.kind == VK::F)
+            .collect()
+    }
+
+    /// The float variables an assignment may target.
+    fn assignable(&self) -> Vec<Var> {
+        self.floats()
+            .into_iter()
+            .filter(|v| v.mutable && !v.fixed)
             .collect()
     }
 
@@ -309,7 +343,19 @@ impl FnGen<'_> {
     /// Records an assignment's effect on `uid`'s bound.
     fn transfer(&mut self, uid: usize, tr: Tr) {
         let depth = self.frames.len();
-        let var_depth = self.var_mut(uid).depth;
+        let arms = self.arms;
+        let var = self.var_mut(uid);
+        let (var_depth, var_arms, from_call) = (var.depth, var.arms, var.from_call);
+        if from_call && var_depth < depth {
+            self.features.insert("call-result-updated-in-loop");
+        }
+        if from_call && var_arms < arms {
+            self.features.insert("call-result-updated-in-branch");
+            if var_depth < depth {
+                self.features
+                    .insert("call-result-updated-in-branch-in-loop");
+            }
+        }
         if var_depth < depth {
             let frame = self.frames.last_mut().expect("a loop frame");
             let tr = if frame.branch > 0 {
@@ -396,6 +442,9 @@ impl FnGen<'_> {
 
     fn read(&mut self, v: &Var) -> (E, f64) {
         if self.carried(v) {
+            if self.in_cond {
+                self.features.insert("carried-condition");
+            }
             // The bound inside the loop is not known yet: assume the worst.
             let op = self.squash_op();
             (self.un(op, E::Var(v.name.clone())), 1.0)
@@ -569,7 +618,7 @@ impl FnGen<'_> {
             return self.leaf();
         }
         let d = depth - 1;
-        let callable = !self.closure && !self.compatible_callees().is_empty();
+        let callable = self.callable();
         let matrix = self.matrix && !self.closure && !self.mats().is_empty();
         let k = self.rng.weighted(&[
             14, // add/sub
@@ -589,7 +638,13 @@ impl FnGen<'_> {
             5,  // max/min
             2,  // stop_gradient
             if depth >= 2 && !self.closure { 3 } else { 0 },
-            if callable { 5 } else { 0 },
+            match (callable, self.frames.is_empty() && self.arms == 0) {
+                (false, _) => 0,
+                (true, true) => 5,
+                // Calls inside loops and branch arms: the shapes whose
+                // adjoint bookkeeping is the most intricate.
+                (true, false) => 10,
+            },
             if matrix { 8 } else { 0 },
         ]);
         match k {
@@ -790,12 +845,14 @@ impl FnGen<'_> {
         (Blk { stmts, tail }, b)
     }
 
-    fn compatible_callees(&self) -> Vec<usize> {
+    /// The callees that can be called here and return `ret` (`None`: a
+    /// scalar).
+    fn compatible_callees(&self, ret: Option<Shape>) -> Vec<usize> {
         let mats = self.mats();
         self.callees
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.fl == self.fl)
+            .filter(|(_, s)| s.fl == self.fl && s.ret == ret)
             .filter(|(_, s)| self.cost + self.trips() * s.cost <= MAX_COST)
             .filter(|(_, s)| {
                 s.params.iter().all(|p| match p {
@@ -810,8 +867,13 @@ impl FnGen<'_> {
             .collect()
     }
 
-    fn gen_call(&mut self, d: u32) -> (E, f64) {
-        let options = self.compatible_callees();
+    fn callable(&self) -> bool {
+        !self.closure && !self.compatible_callees(None).is_empty()
+    }
+
+    /// One of `options` (indices into the callees), its arguments, and the
+    /// bookkeeping of a call to it; `None` when no argument can be made.
+    fn gen_call_to(&mut self, options: &[usize], d: u32) -> Option<(Sig, Vec<Arg>)> {
         // Prefer recent functions: they are the larger ones.
         let i = options[options.len() - 1 - self.rng.below(options.len().min(40))];
         let sig = self.callees[i].clone();
@@ -823,9 +885,7 @@ impl FnGen<'_> {
                     // compile-time constants once inlined (see `dynamic`).
                     let (mut e, mut b) = self.gen_f(d);
                     if !self.dynamic(&e) {
-                        let Some(v) = self.some_input() else {
-                            return self.leaf();
-                        };
+                        let v = self.some_input()?;
                         e = E::Bin(Bin::Add, Box::new(e), Box::new(E::Var(v.name)));
                         b += v.bound;
                     }
@@ -841,7 +901,7 @@ impl FnGen<'_> {
                         .filter(|v| matches!(v.kind, VK::M(s, _) if s == *shape) && v.bound <= 1.5)
                         .collect();
                     if vars.is_empty() {
-                        return self.leaf();
+                        return None;
                     }
                     let v = self.rng.pick(&vars);
                     let VK::M(_, owned) = v.kind else {
@@ -853,7 +913,23 @@ impl FnGen<'_> {
         }
         self.used.insert(sig.index);
         self.features.insert("call");
+        if !self.frames.is_empty() {
+            self.features.insert("call-in-loop");
+        }
+        if self.arms > 0 {
+            self.features.insert("call-in-branch");
+        }
         self.cost += self.trips() * sig.cost;
+        Some((sig, args))
+    }
+
+    /// A call to a generated function returning a scalar (there must be
+    /// one: see [`callable`](Self::callable)).
+    fn gen_call(&mut self, d: u32) -> (E, f64) {
+        let options = self.compatible_callees(None);
+        let Some((sig, args)) = self.gen_call_to(&options, d) else {
+            return self.leaf();
+        };
         // The callee's bound holds for arguments of magnitude <= 2; matrix
         // arguments here may be larger, so squash the result.
         let call = E::Call(sig.name.clone(), args);
@@ -868,6 +944,43 @@ impl FnGen<'_> {
     // ---- conditions ----
 
     fn gen_cond(&mut self, depth: u32) -> C {
+        let outer = std::mem::replace(&mut self.in_cond, true);
+        let c = self.gen_cond_inner(depth);
+        self.in_cond = outer;
+        c
+    }
+
+    /// The variables carried by the enclosing loops, those initialised
+    /// from a call first when there are any.
+    fn carried_floats(&self) -> Vec<Var> {
+        let carried: Vec<Var> = self
+            .floats()
+            .into_iter()
+            .filter(|v| self.carried(v))
+            .collect();
+        let from_call: Vec<Var> = carried.iter().filter(|v| v.from_call).cloned().collect();
+        if from_call.is_empty() {
+            carried
+        } else {
+            from_call
+        }
+    }
+
+    fn gen_cond_inner(&mut self, depth: u32) -> C {
+        let carried = self.carried_floats();
+        if !carried.is_empty() && self.rng.chance(0.45) {
+            // A decision on a loop-carried value: `if y.tanh() < 0.5`.
+            let v = self.rng.pick(&carried);
+            let (a, _) = self.read(&v);
+            let op = self.rng.pick(&[Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge]);
+            let b = if self.rng.chance(0.6) {
+                E::Lit(self.rng.pick(&[0.0, 0.25, -0.25, 0.5]))
+            } else {
+                self.gen_f(1).0
+            };
+            let (b, _) = untie(&a, b, 0.0);
+            return C::F(op, a, b);
+        }
         let ints = self.int_vars();
         let consts: Vec<Var> = self
             .floats()
@@ -936,7 +1049,8 @@ impl FnGen<'_> {
     fn gen_let(&mut self, d: u32, out: &mut Vec<S>) {
         let (e, b) = self.gen_f(d);
         let mutable = self.rng.chance(0.35);
-        let floats = self.floats();
+        // Not a float counter: its loop would advance the shadow.
+        let floats: Vec<Var> = self.floats().into_iter().filter(|v| !v.fixed).collect();
         let name = if !floats.is_empty() && self.rng.chance(0.2) {
             self.features.insert("shadowing");
             self.rng.pick(&floats).name
@@ -1038,10 +1152,20 @@ impl FnGen<'_> {
         out.push(s);
     }
 
-    /// A mutable float variable to accumulate into: an existing one, or a
-    /// fresh `let mut`.
+    /// A mutable float variable to accumulate into: the one a combination
+    /// asked for, an existing one (a call's result preferably), or a fresh
+    /// `let mut`.
     fn accumulator(&mut self, out: &mut Vec<S>) -> Var {
-        let muts: Vec<Var> = self.floats().into_iter().filter(|v| v.mutable).collect();
+        let muts = self.assignable();
+        if let Some(uid) = self.next_acc.take()
+            && let Some(v) = muts.iter().find(|v| v.uid == uid)
+        {
+            return v.clone();
+        }
+        let from_call: Vec<Var> = muts.iter().filter(|v| v.from_call).cloned().collect();
+        if !from_call.is_empty() && self.rng.chance(0.6) {
+            return self.rng.pick(&from_call);
+        }
         if !muts.is_empty() && self.rng.chance(0.5) {
             return self.rng.pick(&muts);
         }
@@ -1079,29 +1203,29 @@ impl FnGen<'_> {
 
     fn gen_stmt(&mut self, depth: u32, out: &mut Vec<S>) {
         self.budget -= 1;
-        let muts: Vec<Var> = self.floats().into_iter().filter(|v| v.mutable).collect();
+        let muts = self.assignable();
         let nested = depth > 0 && self.budget > 0;
-        let square = self.matrix && self.reach().keys().any(|s| s.r == s.c && !s.vec);
+        let in_loop = !self.frames.is_empty();
+        let can_loop = nested && self.frames.len() < 2;
         let k = self.rng.weighted(&[
             8,
             if muts.is_empty() { 0 } else { 6 },
             if nested { 3 } else { 0 },
-            if nested && self.frames.len() < 2 {
-                4
-            } else {
-                0
-            },
-            if nested && self.frames.len() < 2 {
-                2
-            } else {
-                0
+            if can_loop { 4 } else { 0 },
+            // `while` inside `for` as often as `for` inside `for`.
+            match (can_loop, in_loop) {
+                (false, _) => 0,
+                (true, false) => 3,
+                (true, true) => 4,
             },
             if self.matrix { 5 } else { 0 },
-            if self.matrix && square && nested && self.frames.is_empty() {
-                2
+            if self.matrix && nested && self.frames.len() < 2 {
+                5
             } else {
                 0
             },
+            if self.callable() { 4 } else { 0 },
+            if can_loop { 4 } else { 0 },
         ]);
         match k {
             0 => self.gen_let(2, out),
@@ -1113,23 +1237,116 @@ impl FnGen<'_> {
             3 => self.gen_for(depth - 1, out),
             4 => self.gen_while(depth - 1, out),
             5 => self.gen_let_m(out),
-            _ => self.gen_matrix_loop(out),
+            6 => self.gen_matrix_loop(out),
+            7 => {
+                self.gen_call_let(out);
+            }
+            _ => self.gen_combo(depth - 1, out),
         }
     }
 
-    fn branch(&mut self, n: usize, depth: u32) -> Vec<S> {
+    /// `let [mut] v = f(..);`: a variable initialised from a call to a
+    /// generated function (there must be one: see
+    /// [`callable`](Self::callable)). Returns its uid when it is mutable.
+    fn gen_call_let(&mut self, out: &mut Vec<S>) -> Option<usize> {
+        let g = self.gen_call(1);
+        let (init, b) = self.bounded(g, self.cap());
+        let from_call = is_call(&init);
+        let mutable = self.rng.chance(0.75);
+        if from_call {
+            self.features.insert("call-init");
+            if mutable {
+                self.features.insert("call-init-mut");
+            }
+        }
+        let name = self.new_local();
+        let typed = ambiguous(&init) || self.rng.chance(0.15);
+        let dynamic = self.dynamic(&init);
+        self.declare(&name, VK::F, mutable, b);
+        let v = self.scopes.last_mut().expect("a scope");
+        let v = v.last_mut().expect("declared");
+        v.dynamic = dynamic;
+        v.from_call = from_call;
+        let uid = v.uid;
+        out.push(S::Let {
+            name,
+            mutable,
+            typed,
+            init,
+        });
+        mutable.then_some(uid)
+    }
+
+    /// The shapes that hide bugs, on purpose: a call's result (or a plain
+    /// value) carried through a loop next to a plain float, updated in
+    /// branches (one-armed, with an empty arm) whose conditions read the
+    /// carried values, with calls in the arms and loops nested either way.
+    fn gen_combo(&mut self, depth: u32, out: &mut Vec<S>) {
+        self.features.insert("combination");
+        let carried = if self.callable() && self.rng.chance(0.85) {
+            self.gen_call_let(out)
+        } else {
+            None
+        };
+        let carried = match carried {
+            Some(uid) => uid,
+            None => {
+                let (init, b) = self.gen_f(2);
+                let name = self.new_local();
+                let typed = ambiguous(&init) || self.rng.chance(0.15);
+                self.declare(&name, VK::F, true, b);
+                out.push(S::Let {
+                    name,
+                    mutable: true,
+                    typed,
+                    init,
+                });
+                self.uid
+            }
+        };
+        // A plain float beside it, for the loop to carry too.
+        let name = self.new_local();
+        let v = self.rng.pick(&[0.0, 0.5, 1.0]);
+        self.declare(&name, VK::F, true, v);
+        out.push(S::Let {
+            name,
+            mutable: true,
+            typed: true,
+            init: E::Lit(v),
+        });
+        self.next_acc = Some(carried);
+        self.intense = true;
+        if self.rng.chance(0.5) {
+            self.gen_while(depth, out);
+        } else {
+            self.gen_for(depth, out);
+        }
+        self.next_acc = None;
+        self.intense = false;
+    }
+
+    /// The statements of an `if` arm (`allow_empty`: possibly none).
+    fn branch(&mut self, n: usize, depth: u32, allow_empty: bool) -> Vec<S> {
         self.scopes.push(Vec::new());
+        self.arms += 1;
         let mut body = Vec::new();
-        // Each branch does something to an outer variable most of the time.
-        let muts: Vec<Var> = self.floats().into_iter().filter(|v| v.mutable).collect();
+        // Each branch does something to an outer variable most of the
+        // time, to one carried by the enclosing loop preferably.
+        let muts = self.assignable();
         if !muts.is_empty() && self.rng.chance(0.7) {
-            let t = self.rng.pick(&muts);
+            let carried: Vec<Var> = muts.iter().filter(|v| self.carried(v)).cloned().collect();
+            let t = if !carried.is_empty() && self.rng.chance(0.7) {
+                self.rng.pick(&carried)
+            } else {
+                self.rng.pick(&muts)
+            };
             self.gen_assign(&t, &mut body);
         }
         self.gen_stmts(n, depth, &mut body);
-        if body.is_empty() {
+        if body.is_empty() && !allow_empty {
             self.gen_let(1, &mut body);
         }
+        self.arms -= 1;
         self.scopes.pop();
         body
     }
@@ -1140,23 +1357,39 @@ impl FnGen<'_> {
         if let Some(f) = self.frames.last_mut() {
             f.branch += 1;
         }
+        // Two arms, one arm, an empty `then`, an empty `else`, `else if`.
+        let form = self.rng.weighted(&[36, 30, 12, 10, 12]);
         let before = self.bounds();
         let n = self.rng.below(2);
-        let t = self.branch(n, depth);
+        let t = if form == 2 {
+            self.features.insert("empty-arm");
+            Vec::new()
+        } else {
+            self.branch(n, depth, false)
+        };
         let after_then = self.bounds();
         self.set_bounds(&before);
-        let f = if self.rng.chance(0.6) {
-            if self.rng.chance(0.2) {
+        let f = match form {
+            1 => {
+                self.features.insert("one-armed-if");
+                None
+            }
+            3 => {
+                self.features.insert("empty-arm");
+                Some(Vec::new())
+            }
+            4 => {
                 self.features.insert("else-if");
                 let mut inner = Vec::new();
+                self.arms += 1;
                 self.gen_if_stmt(depth, &mut inner);
+                self.arms -= 1;
                 Some(inner)
-            } else {
-                let n = self.rng.below(2);
-                Some(self.branch(n, depth))
             }
-        } else {
-            None
+            _ => {
+                let n = self.rng.below(2);
+                Some(self.branch(n, depth, false))
+            }
         };
         let after_else = self.bounds();
         let merged: BTreeMap<usize, f64> = after_else
@@ -1170,11 +1403,21 @@ impl FnGen<'_> {
         out.push(S::If(c, t, f));
     }
 
-    fn begin_loop(&mut self, trip: u64) {
+    fn begin_loop(&mut self, trip: u64, kind: LoopKind) {
+        if let Some(outer) = self.frames.last() {
+            self.features.insert("nested-loop");
+            self.features.insert(match (kind, outer.kind) {
+                (LoopKind::For, LoopKind::For) => "for-in-for",
+                (LoopKind::For, LoopKind::While) => "for-in-while",
+                (LoopKind::While, LoopKind::For) => "while-in-for",
+                (LoopKind::While, LoopKind::While) => "while-in-while",
+            });
+        }
         self.frames.push(Frame {
             trip,
             branch: 0,
             transfers: Vec::new(),
+            kind,
         });
     }
 
@@ -1184,20 +1427,56 @@ impl FnGen<'_> {
         for (uid, tr) in frame.transfers {
             per_var.entry(uid).or_default().push(tr);
         }
+        let from_call: Vec<bool> = per_var
+            .keys()
+            .map(|&uid| self.var_mut(uid).from_call)
+            .collect();
+        if from_call.contains(&true) && from_call.contains(&false) {
+            self.features.insert("loop-carries-call-and-float");
+        }
         for (uid, trs) in per_var {
             self.transfer(uid, Tr::Repeat(frame.trip, trs));
         }
     }
 
-    /// The body of a loop: an update of `acc`, plus a few statements.
+    /// The body of a loop: an update of `acc`, plus a few statements; often
+    /// a branch on a carried value and an update of a second carried
+    /// variable (more often in a [combination](Self::gen_combo)).
     fn loop_body(&mut self, acc: &Var, depth: u32) -> Vec<S> {
+        let intense = std::mem::take(&mut self.intense);
         let mut body = Vec::new();
         let n = self.rng.below(3);
         let first = self.rng.chance(0.5);
         if first {
             self.gen_assign(acc, &mut body);
         }
+        if self.rng.chance(if intense { 0.85 } else { 0.3 }) {
+            self.gen_if_stmt(depth, &mut body);
+        }
         self.gen_stmts(n, depth, &mut body);
+        // A second carried variable, of the other kind than `acc` (a call's
+        // result, a plain float) when there is one.
+        if self.rng.chance(if intense { 0.8 } else { 0.3 }) {
+            let others: Vec<Var> = self
+                .assignable()
+                .into_iter()
+                .filter(|v| v.uid != acc.uid && self.carried(v))
+                .collect();
+            let contrast: Vec<Var> = others
+                .iter()
+                .filter(|v| v.from_call != acc.from_call)
+                .cloned()
+                .collect();
+            let pool = if contrast.is_empty() {
+                others
+            } else {
+                contrast
+            };
+            if !pool.is_empty() {
+                let v = self.rng.pick(&pool);
+                self.gen_assign(&v, &mut body);
+            }
+        }
         if !first || self.rng.chance(0.3) {
             // `acc` may have been shadowed by a `let` in the body; look it
             // up by uid.
@@ -1217,9 +1496,6 @@ impl FnGen<'_> {
 
     fn gen_for(&mut self, depth: u32, out: &mut Vec<S>) {
         self.features.insert("for");
-        if !self.frames.is_empty() {
-            self.features.insert("nested-loop");
-        }
         let acc = self.accumulator(out);
         let ints = self.int_vars();
         let n_param = ints.iter().find(|v| v.name == "n").cloned();
@@ -1281,7 +1557,7 @@ impl FnGen<'_> {
         } else {
             None
         };
-        self.begin_loop(trip);
+        self.begin_loop(trip, LoopKind::For);
         self.scopes.push(Vec::new());
         if let Some(v) = &var {
             self.declare(v, VK::I { below_len, max }, false, 0.0);
@@ -1302,6 +1578,48 @@ impl FnGen<'_> {
     fn gen_while(&mut self, depth: u32, out: &mut Vec<S>) {
         self.features.insert("while");
         let acc = self.accumulator(out);
+        let (trip, guard, advance) = self.while_counter(out);
+        self.begin_loop(trip, LoopKind::While);
+        let cond = if self.rng.chance(0.5) {
+            self.features.insert("while-float-condition");
+            let c = self.gen_cond(0);
+            C::And(Box::new(guard), Box::new(c))
+        } else {
+            guard
+        };
+        self.scopes.push(Vec::new());
+        let mut body = self.loop_body(&acc, depth);
+        body.push(advance);
+        self.scopes.pop();
+        self.end_loop();
+        out.push(S::While(cond, body));
+    }
+
+    /// Declares the counter of a `while` (before the loop): an integer
+    /// `c < limit`, or a float `t < 0.625` stepped by a literal (its value
+    /// does not depend on the inputs, so the trip count is fixed). Returns
+    /// the trip count, the guard and the statement that advances the
+    /// counter, to end the body with.
+    fn while_counter(&mut self, out: &mut Vec<S>) -> (u64, C, S) {
+        if self.rng.chance(0.3) {
+            self.features.insert("float-counter-while");
+            let step = self.rng.pick(&[0.25, 0.5]);
+            let trip = self.rng.range(2, 4) as u64;
+            // Half a step past the last value the body sees: no tie.
+            let limit = step * (trip as f64 - 0.5);
+            let name = self.new_local();
+            out.push(S::Let {
+                name: name.clone(),
+                mutable: true,
+                typed: true,
+                init: E::Lit(0.0),
+            });
+            self.declare(&name, VK::F, true, step * trip as f64);
+            let v = self.scopes.last_mut().expect("a scope");
+            v.last_mut().expect("declared").fixed = true;
+            let guard = C::F(Cmp::Lt, E::Var(name.clone()), E::Lit(limit));
+            return (trip, guard, S::Compound(name, Bin::Add, E::Lit(step)));
+        }
         self.ints += 1;
         let counter = format!("c{}", self.ints - 1);
         out.push(S::LetI(counter.clone()));
@@ -1320,21 +1638,8 @@ impl FnGen<'_> {
             true,
             0.0,
         );
-        self.begin_loop(trip);
         let guard = C::I(Cmp::Lt, I::Var(counter.clone()), limit);
-        let cond = if self.rng.chance(0.5) {
-            self.features.insert("while-float-condition");
-            let c = self.gen_cond(0);
-            C::And(Box::new(guard), Box::new(c))
-        } else {
-            guard
-        };
-        self.scopes.push(Vec::new());
-        let mut body = self.loop_body(&acc, depth);
-        body.push(S::IncI(counter));
-        self.scopes.pop();
-        self.end_loop();
-        out.push(S::While(cond, body));
+        (trip, guard, S::IncI(counter))
     }
 
     // ---- matrices ----
@@ -1399,6 +1704,7 @@ impl FnGen<'_> {
         let can_t = !transposable.is_empty();
         let can_mul = !products.is_empty() && (level > 0 || depth > 0);
         let deeper = depth > 0;
+        let can_call = deeper && !self.closure && !self.compatible_callees(Some(target)).is_empty();
         let k = self.rng.weighted(&[
             if can_leaf { 6 } else { 0 },
             if can_t { 3 } else { 0 },
@@ -1409,6 +1715,7 @@ impl FnGen<'_> {
             if deeper { 3 } else { 0 }, // scale
             if deeper { 3 } else { 0 }, // map
             if deeper { 2 } else { 0 }, // relu/sigmoid/neg
+            if can_call { 4 } else { 0 },
         ]);
         let d = depth.saturating_sub(1);
         let leaf = |v: Var| {
@@ -1469,16 +1776,16 @@ impl FnGen<'_> {
             6 => {
                 self.features.insert("scale");
                 let (a, ba) = self.gen_m(target, d);
-                let (s, bs) = self.gen_f(1);
-                let s = if ambiguous(&s) {
-                    // `0.5 * m` would leave the scalar's type to inference.
-                    E::Bin(Bin::Mul, Box::new(s), Box::new(E::Cast(I::Lit(1))))
-                } else {
-                    s
-                };
+                let untyped = self.untyped_m(&a);
+                let (s, bs) = self.scale_factor(untyped);
                 match self.rng.below(3) {
                     0 => (M::ScaleL(s, Box::new(a)), ba * bs),
                     1 => (M::ScaleR(Box::new(a), s), ba * bs),
+                    _ if untyped => {
+                        self.features.insert("untyped-matrix-scaled");
+                        let (p, lo) = self.typed_divisor();
+                        (M::DivS(Box::new(a), p), ba / lo)
+                    }
                     _ => {
                         let (p, lo, _) = self.gen_pos(0);
                         let p = if ambiguous(&p) {
@@ -1516,6 +1823,10 @@ impl FnGen<'_> {
                     (M::MapClos(Box::new(a), helper, body), b)
                 }
             }
+            9 => match self.gen_m_call(target, d) {
+                Some(r) => return r,
+                None => self.gen_m(target, d),
+            },
             _ => {
                 let (a, ba) = self.gen_m(target, d);
                 match self.rng.below(3) {
@@ -1564,12 +1875,137 @@ impl FnGen<'_> {
         (e, b)
     }
 
+    /// A call to a generated function returning a `target` matrix, when
+    /// one can be called here.
+    fn gen_m_call(&mut self, target: Shape, d: u32) -> Option<(M, f64)> {
+        if self.closure {
+            return None;
+        }
+        let options = self.compatible_callees(Some(target));
+        if options.is_empty() {
+            return None;
+        }
+        let (sig, args) = self.gen_call_to(&options, d)?;
+        self.features.insert("matrix-call");
+        Some(self.bounded_m((M::Call(sig.name, args), sig.bound), self.cap()))
+    }
+
+    /// Whether the macro may not see `m`'s type: it holds a call's result
+    /// (see `findings/001-matrix-call-times-scalar-call.rs`).
+    fn untyped_m(&self, m: &M) -> bool {
+        match m {
+            M::Call(..) => true,
+            M::Var(n, _) => self.visible().iter().any(|v| v.name == *n && v.from_call),
+            M::MatMul(a, b) | M::Add(a, b) | M::Sub(a, b) | M::CMul(a, b) | M::CDiv(a, b) => {
+                self.untyped_m(a) || self.untyped_m(b)
+            }
+            M::T(a)
+            | M::ScaleL(_, a)
+            | M::ScaleR(a, _)
+            | M::DivS(a, _)
+            | M::MapClos(a, ..)
+            | M::MapPath(a, _)
+            | M::Relu(a)
+            | M::Sigmoid(a)
+            | M::Neg(a) => self.untyped_m(a),
+        }
+    }
+
+    /// The scalar of `s * m` / `m * s`. Next to a matrix whose type the
+    /// macro may not see, one whose type it sees (a parameter, a typed
+    /// literal): two operands of unknown types do not compile (finding
+    /// 001), a shape the default run would otherwise hit.
+    fn scale_factor(&mut self, untyped: bool) -> (E, f64) {
+        let (s, bs) = if untyped {
+            self.features.insert("untyped-matrix-scaled");
+            let params: Vec<Var> = self
+                .floats()
+                .into_iter()
+                .filter(|v| v.param && v.dynamic)
+                .collect();
+            if !params.is_empty() && self.rng.chance(0.7) {
+                let v = self.rng.pick(&params);
+                (E::Var(v.name), v.bound)
+            } else {
+                let v = self.literal();
+                (E::Lit(v), v.abs())
+            }
+        } else {
+            self.gen_f(1)
+        };
+        if ambiguous(&s) {
+            // `0.5 * m` would leave the scalar's type to inference.
+            (
+                E::Bin(Bin::Mul, Box::new(s), Box::new(E::Cast(I::Lit(1)))),
+                bs,
+            )
+        } else {
+            (s, bs)
+        }
+    }
+
+    /// A positive divisor of a type the macro sees (see [`scale_factor`](Self::scale_factor)).
+    fn typed_divisor(&mut self) -> (E, f64) {
+        let params: Vec<Var> = self
+            .floats()
+            .into_iter()
+            .filter(|v| v.param && v.dynamic)
+            .collect();
+        let c = self.rng.pick(&[0.5, 1.0, 2.0]);
+        if params.is_empty() {
+            let lit = E::Bin(Bin::Add, Box::new(E::Lit(c)), Box::new(E::Cast(I::Lit(0))));
+            return (lit, c);
+        }
+        let v = self.rng.pick(&params).name;
+        let sq = E::Bin(Bin::Mul, Box::new(E::Var(v.clone())), Box::new(E::Var(v)));
+        (E::Bin(Bin::Add, Box::new(sq), Box::new(E::Lit(c))), c)
+    }
+
+    /// The shapes some callee returns, among those reachable here.
+    fn call_shapes(&self) -> Vec<Shape> {
+        let reach = self.reach();
+        let mut shapes: Vec<Shape> = self
+            .callees
+            .iter()
+            .filter_map(|s| s.ret)
+            .filter(|s| reach.contains_key(s))
+            .collect();
+        shapes.sort();
+        shapes.dedup();
+        shapes
+            .into_iter()
+            .filter(|&s| !self.compatible_callees(Some(s)).is_empty())
+            .collect()
+    }
+
     fn gen_let_m(&mut self, out: &mut Vec<S>) {
-        let shapes: Vec<Shape> = self.reach().keys().copied().collect();
-        let target = self.rng.pick(&shapes);
-        let (m, b) = self.gen_m(target, 2);
+        let call_shapes = self.call_shapes();
+        let from_call = if !call_shapes.is_empty() && self.rng.chance(0.7) {
+            let target = self.rng.pick(&call_shapes);
+            self.gen_m_call(target, 1).map(|r| (target, r))
+        } else {
+            None
+        };
+        let (target, (m, b)) = match from_call {
+            Some(r) => {
+                self.features.insert("matrix-call-init");
+                r
+            }
+            None => {
+                let shapes: Vec<Shape> = self.reach().keys().copied().collect();
+                let target = self.rng.pick(&shapes);
+                (target, self.gen_m(target, 2))
+            }
+        };
         let name = self.new_local();
+        let untyped = self.untyped_m(&m);
         self.declare(&name, VK::M(target, true), false, b);
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .last_mut()
+            .expect("declared")
+            .from_call = untyped;
         self.features.insert("matrix-let");
         out.push(S::LetM {
             name,
@@ -1579,52 +2015,145 @@ impl FnGen<'_> {
     }
 
     /// `let mut h = ..; for _ in 0..T { h = (.. h ..).map(squash); }`: a
-    /// matrix carried through a loop. Every assignment to `h` is squashed,
-    /// so `h`'s bound is max(initial, 1) throughout.
+    /// matrix carried through a loop (`for` or `while`, the update maybe
+    /// in a one-armed `if`), initialised from a call when one returns the
+    /// shape. Every assignment to `h` is squashed, so `h`'s bound is
+    /// max(initial, 1) throughout.
     fn gen_matrix_loop(&mut self, out: &mut Vec<S>) {
         self.features.insert("matrix-loop");
-        let squares: Vec<Shape> = self
-            .reach()
-            .keys()
-            .copied()
-            .filter(|s| s.r == s.c && !s.vec)
-            .collect();
-        let sq = self.rng.pick(&squares);
-        let (init, b) = self.gen_m(sq, 1);
+        let shapes: Vec<Shape> = self.reach().keys().copied().collect();
+        let call_shapes = self.call_shapes();
+        let call = if !call_shapes.is_empty() && self.rng.chance(0.7) {
+            let shape = self.rng.pick(&call_shapes);
+            self.gen_m_call(shape, 1).map(|r| (shape, r))
+        } else {
+            None
+        };
+        let (shape, (init, b)) = match call {
+            Some(r) => {
+                self.features.insert("matrix-call-carried");
+                r
+            }
+            None => {
+                let shape = self.rng.pick(&shapes);
+                (shape, self.gen_m(shape, 1))
+            }
+        };
         let name = self.new_local();
-        self.declare(&name, VK::M(sq, true), true, b.max(1.0));
+        let untyped = self.untyped_m(&init);
+        self.declare(&name, VK::M(shape, true), true, b.max(1.0));
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .last_mut()
+            .expect("declared")
+            .from_call = untyped;
         out.push(S::LetM {
             name: name.clone(),
             mutable: true,
             init,
         });
         let acc = self.accumulator(out);
-        let trip = self.rng.range(2, 3);
-        self.begin_loop(trip as u64);
+        let kind = if self.rng.chance(0.5) {
+            self.features.insert("matrix-while");
+            LoopKind::While
+        } else {
+            LoopKind::For
+        };
+        let (trip, guard, advance) = match kind {
+            LoopKind::While => {
+                let (trip, guard, advance) = self.while_counter(out);
+                (trip, Some(guard), Some(advance))
+            }
+            LoopKind::For => (self.rng.range(2, 3) as u64, None, None),
+        };
+        self.begin_loop(trip, kind);
+        let guard = guard.map(|g| {
+            if self.rng.chance(0.4) {
+                self.features.insert("while-float-condition");
+                let c = self.gen_cond(0);
+                C::And(Box::new(g), Box::new(c))
+            } else {
+                g
+            }
+        });
         self.scopes.push(Vec::new());
-        let (m, b) = self.gen_m(sq, 2);
+        let (m, b) = self.gen_m(shape, 2);
         let op = if b <= 4.0 {
             self.rng.pick(&[Un::Tanh, Un::Sin])
         } else {
             Un::Tanh
         };
-        let mut body = vec![S::AssignM(name, M::MapPath(Box::new(m), op))];
+        let update = S::AssignM(name, M::MapPath(Box::new(m), op));
+        let mut body = if self.rng.chance(0.35) {
+            self.features.insert("matrix-update-in-branch");
+            let c = self.gen_cond(1);
+            if let Some(f) = self.frames.last_mut() {
+                f.branch += 1;
+            }
+            self.arms += 1;
+            let mut arm = vec![update];
+            if self.rng.chance(0.5) {
+                self.gen_assign(&acc, &mut arm);
+            }
+            self.arms -= 1;
+            if let Some(f) = self.frames.last_mut() {
+                f.branch -= 1;
+            }
+            vec![S::If(c, arm, None)]
+        } else {
+            vec![update]
+        };
         if self.rng.chance(0.7) {
             self.gen_assign(&acc, &mut body);
         }
         self.scopes.pop();
         self.end_loop();
-        out.push(S::For {
-            var: None,
-            lo: I::Lit(0),
-            hi: I::Lit(trip),
-            incl: false,
-            rev: false,
-            body,
-        });
+        match (guard, advance) {
+            (Some(guard), Some(advance)) => {
+                body.push(advance);
+                out.push(S::While(guard, body));
+            }
+            _ => out.push(S::For {
+                var: None,
+                lo: I::Lit(0),
+                hi: I::Lit(trip as i64),
+                incl: false,
+                rev: false,
+                body,
+            }),
+        }
     }
 
     // ---- the tail ----
+
+    /// The result of a function returning a `shape` matrix: a matrix
+    /// expression plus a term scaled by the top-level locals, so their
+    /// adjoints matter.
+    fn gen_matrix_tail(&mut self, shape: Shape) -> (M, f64) {
+        let (mut m, mut b) = self.gen_m(shape, 2);
+        let locals: Vec<Var> = self
+            .floats()
+            .into_iter()
+            .filter(|v| !v.param && self.rng.chance(0.7))
+            .collect();
+        let mut scale: Option<(E, f64)> = None;
+        for v in locals {
+            let x = self.bounded((E::Var(v.name.clone()), v.bound), self.cap());
+            scale = Some(match scale {
+                None => x,
+                Some((e, be)) => (E::Bin(Bin::Add, Box::new(e), Box::new(x.0)), be + x.1),
+            });
+        }
+        let (leaf, bl) = self.gen_m(shape, 0);
+        // Not a matrix of unknown type times locals of unknown type (finding 001).
+        if let Some(s) = scale.filter(|_| !self.untyped_m(&leaf)) {
+            let (s, bs) = self.bounded(s, self.cap());
+            m = M::Add(Box::new(m), Box::new(M::ScaleR(Box::new(leaf), s)));
+            b += bl * bs;
+        }
+        self.bounded_m((m, b), self.cap())
+    }
 
     fn gen_tail(&mut self) -> (E, f64) {
         let (mut e, mut b) = self.gen_f(3);
@@ -1646,6 +2175,15 @@ impl FnGen<'_> {
             b += bx;
         }
         (e, b)
+    }
+}
+
+/// Whether `e` is a call, maybe squashed.
+fn is_call(e: &E) -> bool {
+    match e {
+        E::Call(..) => true,
+        E::Un(_, _, x) => is_call(x),
+        _ => false,
     }
 }
 
@@ -1708,6 +2246,12 @@ fn mirror_param_ty(p: &Param) -> String {
         Param::N(n, _) => format!("{n}: usize"),
         Param::Mat(n, ..) => format!("{n}: &Mat"),
     }
+}
+
+/// A function's result expression.
+enum Tail {
+    F(E),
+    M(M),
 }
 
 /// Everything written for one generated function.
@@ -1784,6 +2328,7 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig]) -> Program {
         .collect();
     let has_slice = params.iter().any(|p| matches!(p, Param::Slice(..)));
     let budget = rng.range(3, 8) as i32;
+    let returns_matrix = matrix && rng.chance(0.5);
     let mut g = FnGen {
         rng,
         fl,
@@ -1803,6 +2348,10 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig]) -> Program {
         cost: 0.0,
         helpers: Vec::new(),
         features: BTreeSet::new(),
+        next_acc: None,
+        intense: false,
+        arms: 0,
+        in_cond: false,
     };
     for p in &params {
         let (n, kind, bound) = match p {
@@ -1827,7 +2376,15 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig]) -> Program {
     let mut body = Vec::new();
     let n = g.budget as usize;
     g.gen_stmts(n, 2, &mut body);
-    let (tail, bound) = g.gen_tail();
+    let (tail, ret_shape, bound) = if returns_matrix {
+        let shapes: Vec<Shape> = g.reach().keys().copied().collect();
+        let shape = g.rng.pick(&shapes);
+        let (m, b) = g.gen_matrix_tail(shape);
+        (Tail::M(m), Some(shape), b)
+    } else {
+        let (e, b) = g.gen_tail();
+        (Tail::F(e), None, b)
+    };
     let ret = g.rng.chance(0.15);
 
     // Features.
@@ -1861,6 +2418,9 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig]) -> Program {
     if ret {
         g.features.insert("return");
     }
+    if returns_matrix {
+        g.features.insert("matrix-result");
+    }
 
     // The source.
     let src = Src { fl };
@@ -1878,14 +2438,22 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig]) -> Program {
             }
         })
         .collect();
+    let ret_ty = match ret_shape {
+        None => ty.to_owned(),
+        Some(s) if s.vec => "DVector<f64>".to_owned(),
+        Some(_) => "DMatrix<f64>".to_owned(),
+    };
     let mut source = format!(
-        "#[differentiable]\nfn {name}({}) -> {ty} {{\n",
+        "#[differentiable]\nfn {name}({}) -> {ret_ty} {{\n",
         ps.join(", ")
     );
     for s in &body {
         src.s(s, 1, &mut source);
     }
-    let tail_src = src.e(&tail, 1).0;
+    let tail_src = match &tail {
+        Tail::F(e) => src.e(e, 1).0,
+        Tail::M(m) => src.owned_m(m, 1),
+    };
     if ret {
         let _ = writeln!(source, "    return {tail_src};");
     } else {
@@ -1908,11 +2476,14 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig]) -> Program {
     for s in &body {
         mir.s(s);
     }
-    let v = mir.e(&tail);
+    let (v, mirror_ret) = match &tail {
+        Tail::F(e) => (mir.e(e), "V"),
+        Tail::M(m) => (mir.owned(m), "Mat"),
+    };
     let mps: Vec<String> = params.iter().map(mirror_param_ty).collect();
     let _ = write!(
         code,
-        "fn mirror_{name}(cx: &mut Mirror, {}) -> V {{\n{}    {v}\n}}\n\n",
+        "fn mirror_{name}(cx: &mut Mirror, {}) -> {mirror_ret} {{\n{}    {v}\n}}\n\n",
         mps.join(", "),
         mir.out
     );
@@ -2033,27 +2604,63 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig]) -> Program {
         format!("({})", names.join(", "))
     };
     let seed = if fl == Fl::F32 { "seed as f32" } else { "seed" };
-    let _ = write!(
-        code,
-        "fn primal_{name}(v: &[f64]) -> f64 {{\n{prelude}    {}\n}}\n\n",
-        widen(&format!("{name}({args})"))
-    );
-    let _ = write!(
-        code,
-        "fn grad_{name}(v: &[f64]) -> (f64, Vec<f64>) {{\n{prelude}    let (value, {}) = {name}_grad({args});\n    let mut g = Vec::new();\n{collect}    ({}, g)\n}}\n\n",
-        names.join(", "),
-        widen("value")
-    );
-    let _ = write!(
-        code,
-        "fn vjp_{name}(v: &[f64], seed: f64) -> (f64, Vec<f64>) {{\n{prelude}    let (value, pullback) = {name}_vjp({args});\n    let {tuple} = pullback({seed});\n    let mut g = Vec::new();\n{collect}    ({}, g)\n}}\n\n",
-        widen("value")
-    );
-    let _ = write!(
-        code,
-        "fn graph_{name}(cx: &mut Mirror, v: &[V]) -> V {{\n{mprelude}    mirror_{name}(cx, {})\n}}\n\n",
-        margs.join(", ")
-    );
+    match ret_shape {
+        None => {
+            let _ = write!(
+                code,
+                "fn primal_{name}(v: &[f64]) -> f64 {{\n{prelude}    {}\n}}\n\n",
+                widen(&format!("{name}({args})"))
+            );
+            let _ = write!(
+                code,
+                "fn grad_{name}(v: &[f64]) -> (f64, Vec<f64>) {{\n{prelude}    let (value, {}) = {name}_grad({args});\n    let mut g = Vec::new();\n{collect}    ({}, g)\n}}\n\n",
+                names.join(", "),
+                widen("value")
+            );
+            let _ = write!(
+                code,
+                "fn vjp_{name}(v: &[f64], seed: f64) -> (f64, Vec<f64>) {{\n{prelude}    let (value, pullback) = {name}_vjp({args});\n    let {tuple} = pullback({seed});\n    let mut g = Vec::new();\n{collect}    ({}, g)\n}}\n\n",
+                widen("value")
+            );
+            let _ = write!(
+                code,
+                "fn graph_{name}(cx: &mut Mirror, v: &[V]) -> V {{\n{mprelude}    mirror_{name}(cx, {})\n}}\n\n",
+                margs.join(", ")
+            );
+        }
+        Some(shape) => {
+            // A matrix result is checked through the scalar Σ wₖ·outₖ
+            // (`fuzz_programs::weigh`): its gradient is the pullback of the
+            // weights.
+            let n = shape.r * shape.c;
+            let seed_of = |s: &str| {
+                if shape.vec {
+                    format!("DVector::from_column_slice(&fuzz_programs::weights({n}, {s}))")
+                } else {
+                    format!(
+                        "DMatrix::from_column_slice({}, {}, &fuzz_programs::weights({n}, {s}))",
+                        shape.r, shape.c
+                    )
+                }
+            };
+            let _ = write!(
+                code,
+                "fn primal_{name}(v: &[f64]) -> f64 {{\n{prelude}    fuzz_programs::weigh({name}({args}).as_slice())\n}}\n\n"
+            );
+            for (wrapper, sig, s) in [("grad", "", "1.0"), ("vjp", ", seed: f64", "seed")] {
+                let _ = write!(
+                    code,
+                    "fn {wrapper}_{name}(v: &[f64]{sig}) -> (f64, Vec<f64>) {{\n{prelude}    let (value, pullback) = {name}_vjp({args});\n    let {tuple} = pullback({});\n    let mut g = Vec::new();\n{collect}    (fuzz_programs::weigh(value.as_slice()), g)\n}}\n\n",
+                    seed_of(s)
+                );
+            }
+            let _ = write!(
+                code,
+                "fn graph_{name}(cx: &mut Mirror, v: &[V]) -> V {{\n{mprelude}    let out = mirror_{name}(cx, {});\n    mat::weigh(cx, &out)\n}}\n\n",
+                margs.join(", ")
+            );
+        }
+    }
 
     // Transitive dependencies.
     let mut deps = BTreeSet::new();
@@ -2077,6 +2684,7 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig]) -> Program {
         index,
         stops,
         cost: g.cost,
+        ret: ret_shape,
     };
     let deps_list: Vec<String> = sig.deps.iter().map(|d| format!("\"f{d}\"")).collect();
     let _ = write!(
@@ -2095,8 +2703,22 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig]) -> Program {
     }
 }
 
-/// The whole generated file: `n` programs from `seed`.
-pub fn generate(n: usize, seed: u64) -> String {
+/// What the build script writes.
+pub struct Generated {
+    /// `generated.rs`.
+    pub code: String,
+    /// `programs.tsv`: one line per program, `name`, the first and last
+    /// line of its block in `generated.rs` and of its source there (0 when
+    /// left out), its status (`tested`, `excluded`, or `skipped`: it calls
+    /// an excluded function) and the generated functions it calls,
+    /// comma-separated. Maps the compiler's diagnostics to programs.
+    pub map: String,
+}
+
+/// The whole generated file: `n` programs from `seed`, less those whose
+/// index is in `exclude` and those that call them (they are generated all
+/// the same, so the others do not change).
+pub fn generate(n: usize, seed: u64, exclude: &BTreeSet<usize>) -> Generated {
     let mut rng = Rng::new(seed);
     let mut sigs: Vec<Sig> = Vec::new();
     let mut out = String::new();
@@ -2104,21 +2726,47 @@ pub fn generate(n: usize, seed: u64) -> String {
         out,
         "// @generated by fuzz-programs/build.rs: {n} programs, seed {seed:#x}.\n"
     );
+    let mut map = String::new();
     let mut names = Vec::new();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let lines = |s: &str| s.bytes().filter(|&b| b == b'\n').count();
     for i in 0..n {
         let p = gen_program(i, &mut rng, &sigs);
         let name = p.sig.name.clone();
+        let deps: Vec<String> = p.sig.deps.iter().map(|d| format!("f{d}")).collect();
+        let status = if exclude.contains(&i) {
+            "excluded"
+        } else if p.sig.deps.iter().any(|d| exclude.contains(d)) {
+            "skipped"
+        } else {
+            "tested"
+        };
+        if status != "tested" {
+            let _ = writeln!(map, "{name}\t0\t0\t0\t0\t{status}\t{}", deps.join(","));
+            sigs.push(p.sig);
+            continue;
+        }
         let upper = name.to_uppercase();
+        let start = lines(&out) + 1;
         let _ = write!(
             out,
-            "// ---- {name} ----\n\nconst SOURCE_{upper}: &str = r##\"{}\"##;\n\n{}\n{}",
-            p.source, p.source, p.code
+            "// ---- {name} ----\n\nconst SOURCE_{upper}: &str = r##\"{}\"##;\n\n",
+            p.source
+        );
+        let src_start = lines(&out) + 1;
+        out.push_str(&p.source);
+        let src_end = lines(&out);
+        let _ = write!(out, "\n{}", p.code);
+        let end = lines(&out);
+        let _ = writeln!(
+            map,
+            "{name}\t{start}\t{end}\t{src_start}\t{src_end}\t{status}\t{}",
+            deps.join(",")
         );
         for f in p.features {
             *counts.entry(f).or_default() += 1;
         }
-        names.push(format!("ENTRY_{}", name.to_uppercase()));
+        names.push(format!("ENTRY_{upper}"));
         sigs.push(p.sig);
     }
     let _ = writeln!(
@@ -2134,5 +2782,5 @@ pub fn generate(n: usize, seed: u64) -> String {
             .map(|(k, v)| format!("    (\"{k}\", {v}),\n"))
             .collect::<String>()
     );
-    out
+    Generated { code: out, map }
 }

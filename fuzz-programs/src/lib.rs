@@ -546,3 +546,19 @@ fn check_point(
         Err(format!("  value {p:?}\n{msgs}"))
     }
 }
+
+/// The weights that turn a matrix result into the scalar Σ wₖ·outₖ the
+/// test checks (`n` of them, column-major, times `scale`): varied signs
+/// and sizes, so that no entry's adjoint can hide behind another's.
+pub fn weights(n: usize, scale: f64) -> Vec<f64> {
+    const W: [f64; 6] = [0.75, -0.5, 1.25, -1.0, 0.5, 1.5];
+    (0..n).map(|k| W[k % W.len()] * scale).collect()
+}
+
+/// Σ wₖ·valuesₖ with the [`weights`] (scale 1), summed in order.
+pub fn weigh(values: &[f64]) -> f64 {
+    values
+        .iter()
+        .zip(weights(values.len(), 1.0))
+        .fold(0.0, |s, (v, w)| s + w * v)
+}

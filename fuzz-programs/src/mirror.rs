@@ -417,6 +417,17 @@ pub mod mat {
         }
         acc
     }
+    /// Σ wₖ·aₖ with [`crate::weights`], the mirror of [`crate::weigh`].
+    pub fn weigh(cx: &mut Mirror, a: &Mat) -> V {
+        let w = crate::weights(a.data.len(), 1.0);
+        let mut acc = cx.k(0.0);
+        for (&x, w) in a.data.iter().zip(w) {
+            let w = cx.k(w);
+            let t = cx.mul(w, x);
+            acc = cx.add(acc, t);
+        }
+        acc
+    }
     /// `a.max()`: the largest entry's node; records every comparison.
     pub fn max_el(cx: &mut Mirror, a: &Mat) -> V {
         let mut best = a.data[0];

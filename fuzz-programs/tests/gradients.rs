@@ -9,6 +9,11 @@
 //! 1e-5 relative; 5e-3·max(1, |f|) + 2e-2 for `f32`), and `NAME_vjp` with
 //! seed 2 against twice the gradient. A failure prints the program's source
 //! with every generated function it calls.
+//!
+//! With `AUTOGRAD_FUZZ_REPORT` set to a directory (`run-long.sh` sets it),
+//! the test also writes there `progress` (the program being checked, so a
+//! crash names it), `summary.tsv` (the counts) and `failures/NAME.txt` (the
+//! messages and the full source of each failing program).
 
 #[allow(
     // Generated code: whatever the generator happens to write (the macro's
@@ -32,6 +37,10 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 }
 
+use std::fs;
+use std::io::Write as _;
+use std::path::PathBuf;
+
 use fuzz_programs::check;
 use generated::{ENTRIES, FEATURE_COUNTS};
 
@@ -40,13 +49,26 @@ const SAMPLES: usize = 20;
 
 #[test]
 fn generated_programs_have_correct_gradients() {
+    let report_dir = std::env::var_os("AUTOGRAD_FUZZ_REPORT").map(PathBuf::from);
+    let mut progress = report_dir.as_ref().map(|d| {
+        fs::create_dir_all(d.join("failures")).expect("create the report directory");
+        fs::File::create(d.join("progress")).expect("create the progress file")
+    });
     let mut failures = Vec::new();
+    let mut failed_names = Vec::new();
     let (mut accepted, mut rejected, mut second, mut unresolved) = (0, 0, 0, 0);
+    let mut derivatives = 0;
     let mut short = Vec::new();
     for entry in ENTRIES {
+        if let Some(p) = progress.as_mut() {
+            writeln!(p, "{}", entry.name).expect("write the progress file");
+            p.flush().expect("flush the progress file");
+        }
         let report = std::panic::catch_unwind(|| check(entry, 0x5EED, SAMPLES));
+        let failures_before = failures.len();
         match report {
             Ok(r) => {
+                derivatives += r.accepted * entry.n_differentiable();
                 accepted += r.accepted;
                 rejected += r.rejected;
                 second += r.fd_second_tries;
@@ -68,13 +90,31 @@ fn generated_programs_have_correct_gradients() {
                 entry.full_source(ENTRIES)
             )),
         }
+        if failures.len() > failures_before {
+            failed_names.push(entry.name);
+            if let Some(d) = &report_dir {
+                let file = d.join("failures").join(format!("{}.txt", entry.name));
+                fs::write(file, &failures[failures_before]).expect("write a failure");
+            }
+        }
     }
     println!(
-        "{} programs, {accepted} points checked, {rejected} points skipped near kinks, \
+        "{} programs, {accepted} points checked ({derivatives} derivatives), \
+         {rejected} points skipped near kinks, \
          {second} components needed a second finite-difference estimate, \
          {unresolved} were not resolvable by finite differences",
         ENTRIES.len()
     );
+    if let Some(d) = &report_dir {
+        let summary = format!(
+            "programs\t{}\npoints\t{accepted}\nderivatives\t{derivatives}\n\
+             skipped_points\t{rejected}\nsecond_estimates\t{second}\n\
+             unresolved\t{unresolved}\nfailed\t{}\n",
+            ENTRIES.len(),
+            failed_names.join(",")
+        );
+        fs::write(d.join("summary.tsv"), summary).expect("write the summary");
+    }
     if !short.is_empty() {
         println!(
             "{} programs had fewer than {SAMPLES} usable points: {}",
