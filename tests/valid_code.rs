@@ -214,6 +214,24 @@ fn map_in_loop(m: &DMatrix<f64>, x: f64) -> f64 {
     acc
 }
 
+/// Data the closure reads from `#[constant]` arguments.
+pub struct Params {
+    pub scale: f64,
+}
+
+/// Elements and fields of `#[constant]` arguments, and a variable the loop
+/// carries, read in the closure.
+#[differentiable]
+fn map_data(m: &DMatrix<f64>, #[constant] w: &[f64], #[constant] p: &Params) -> f64 {
+    let mut k = 1.0;
+    let mut acc = 0.0;
+    for i in 0..2 {
+        acc += m.map(|v| v * w[i] * k + p.scale * v * v).sum();
+        k *= 2.0;
+    }
+    acc
+}
+
 /// A matrix result: `NAME_vjp` only.
 #[differentiable]
 fn map_matrix(m: DMatrix<f64>, #[constant] c: f64) -> DMatrix<f64> {
@@ -254,6 +272,19 @@ fn a_map_closure_in_a_loop() {
         d_m,
         DMatrix::from_row_slice(1, 2, &[x * (3.0 + 6.0 * w * 0.5), x * (3.0 - 12.0 * w)])
     );
+}
+
+#[test]
+fn a_map_closure_reads_constant_data() {
+    let m = DMatrix::from_row_slice(1, 2, &[0.5, -2.0]);
+    let p = Params { scale: 0.25 };
+    // Σ_i Σ_v (v·w_i·2^i + s·v²): ∂v = w0 + 2·w1 + 2·2·s·v.
+    let w = [3.0, 0.5];
+    let (value, d_m) = map_data_grad(&m, &w, &p);
+    assert_eq!(value, map_data(&m, &w, &p));
+    assert_eq!(value, (3.0 + 1.0) * (0.5 - 2.0) + 2.0 * 0.25 * (0.25 + 4.0));
+    let d = |v: f64| 3.0 + 1.0 + 4.0 * 0.25 * v;
+    assert_eq!(d_m, DMatrix::from_row_slice(1, 2, &[d(0.5), d(-2.0)]));
 }
 
 #[test]
@@ -311,6 +342,23 @@ mod bare {
         let t = m.transpose() * e;
         t.sum() + m.sum()
     }
+
+    /// A single element-wise rule, on a matrix result.
+    #[differentiable]
+    pub fn squash(m: DMatrix<f64>) -> DMatrix<f64> {
+        m.map(f64::tanh)
+    }
+
+    /// `(2a·g, 3g)` for `a² + 3b`.
+    pub fn square_plus_rule(g: f64, a: f64, _b: f64, _out: f64) -> (f64, f64) {
+        (2.0 * a * g, 3.0 * g)
+    }
+
+    /// A hand-written rule.
+    #[differentiable(backward = square_plus_rule)]
+    pub fn square_plus(a: f64, b: f64) -> f64 {
+        a * a + 3.0 * b
+    }
 }
 
 #[test]
@@ -354,7 +402,22 @@ fn a_module_without_the_prelude() {
             assert_relative_eq!(d_m[(k, l)], want, epsilon = 1e-12, max_relative = 1e-12);
         }
     }
-    let check = frobenius_check(m, 0.5);
+    let check = frobenius_check(m.clone(), 0.5);
     assert!(check.is_within(1e-7, 1e-7), "{check}");
     assert_eq!(check.components().len(), 4);
+
+    // tanh' = 1 − tanh².
+    let (value, pullback) = squash_vjp(m.clone());
+    let (d_m,) = pullback(DMatrix::from_element(2, 2, 2.0));
+    for (d, t) in d_m.iter().zip(value.iter()) {
+        assert_relative_eq!(
+            *d,
+            2.0 * (1.0 - t * t),
+            epsilon = 1e-12,
+            max_relative = 1e-12
+        );
+    }
+
+    assert_eq!(square_plus_grad(1.5, 2.0), (8.25, 3.0, 3.0));
+    assert!(square_plus_check(1.5, 2.0).is_within(1e-7, 1e-7));
 }

@@ -233,7 +233,7 @@ fn check_dropped_derivatives(cx: &Ctxt, f: &Function, b: &Block, varied: &[bool]
                     cx.error_spanned_by(
                         ident,
                         format!(
-                            "the closure of `map` reads `{ident}`, which depends on a differentiable argument: its derivative through the closure would be lost; combine it with the mapped matrix outside the closure (`m.map(|v| v.sin()) * {ident}`), or bind `let {ident} = autograd::stop_gradient({ident});` first if no gradient should flow through it"
+                            "the closure of `map` reads `{ident}`, which depends on a differentiable argument: its derivative through the closure would be lost; compute the element-wise part in the closure and combine it with the variable outside (`m.map(|v| v.sin()) * x`, not `m.map(|v| v.sin() * x)`), or bind `let c = autograd::stop_gradient(..);` before the closure and read `c` if no gradient should flow through it"
                         ),
                     );
                 }

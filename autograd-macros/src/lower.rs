@@ -821,6 +821,11 @@ impl Lowerer<'_> {
     }
 
     fn lower_expr(&mut self, e: &Expr) -> Operand {
+        if matches!(e, Expr::Field(_) | Expr::Index(_))
+            && let Some(c) = self.outer_constant(e)
+        {
+            return c;
+        }
         match e {
             Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
             Expr::Path(p) => match self.local_ident(e) {
@@ -1387,6 +1392,59 @@ impl Lowerer<'_> {
             reads.push((slice, key, v));
         }
         Operand::Value(v)
+    }
+
+    /// In a `map` closure, an element or a field of a variable of the
+    /// enclosing function (`w[0]`, `p.scale`) that reads nothing of the
+    /// closure's own: a constant of the element-wise function.
+    fn outer_constant(&mut self, e: &Expr) -> Option<Operand> {
+        fn root(e: &Expr) -> &Expr {
+            match strip_parens(e) {
+                Expr::Field(f) => root(&f.base),
+                Expr::Index(i) => root(&i.expr),
+                e => e,
+            }
+        }
+        let ident = match root(e) {
+            r @ Expr::Path(p) if self.local_ident(r).is_none() => p.path.get_ident()?,
+            _ => return None,
+        };
+        if !self.outer.iter().any(|o| ident == o) {
+            return None;
+        }
+        let mut own = Vec::new();
+        Reads {
+            lowerer: self,
+            bindings: &mut own,
+        }
+        .visit_expr(e);
+        if !own.is_empty() {
+            return None;
+        }
+        struct OuterReads<'a> {
+            outer: &'a [String],
+            found: Vec<syn::Ident>,
+        }
+        impl<'ast> Visit<'ast> for OuterReads<'_> {
+            fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+                if let Some(ident) = p.path.get_ident()
+                    && self.outer.iter().any(|o| ident == o)
+                {
+                    self.found.push(ident.clone());
+                }
+            }
+        }
+        let mut reads = OuterReads {
+            outer: &self.outer,
+            found: Vec::new(),
+        };
+        reads.visit_expr(e);
+        for ident in reads.found {
+            if !self.captures.contains(&ident) {
+                self.captures.push(ident);
+            }
+        }
+        Some(Operand::Const(quote!((#e))))
     }
 
     /// Primal-only code: kept as written, with its variables renamed.
