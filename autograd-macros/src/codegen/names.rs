@@ -103,12 +103,13 @@ pub fn map_helper(v: ValueId) -> Ident {
     ident(format!("__ad_map{}", v.0))
 }
 
-/// An element of a matrix, and its adjoint, in the pullback a `map`'s
-/// reverse sweep applies element by element.
+/// An element of a matrix, in the pullback a `map`'s reverse sweep
+/// applies element by element.
 pub fn element() -> Ident {
     ident("__ad_x".into())
 }
 
+/// The adjoint of that element.
 pub fn element_adjoint() -> Ident {
     ident("__ad_g".into())
 }
