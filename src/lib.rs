@@ -341,6 +341,13 @@ pub mod __private {
         }
     }
 
+    /// A `'static` copy of a perturbed argument, for a gradient check of a
+    /// function that borrows it for `'static`. The copy is leaked: such a
+    /// check allocates two copies per element, and never frees them.
+    pub fn leak<T: Clone + 'static>(v: &T) -> &'static T {
+        Box::leak(Box::new(v.clone()))
+    }
+
     /// A scalar result as `f64`, for the gradient check's report.
     pub trait ToF64 {
         /// The value as `f64`.

@@ -227,6 +227,19 @@ fn check_dropped_derivatives(cx: &Ctxt, f: &Function, b: &Block, varied: &[bool]
                 };
                 cx.error_spanned_by(written, message);
             }
+            Stmt::Let {
+                op: Op::Map { captures, .. },
+                ..
+            } => {
+                for (ident, _) in captures.iter().filter(|(_, v)| varied[v.0 as usize]) {
+                    cx.error_spanned_by(
+                        ident,
+                        format!(
+                            "the closure of `map` reads `{ident}`, which depends on a differentiable argument: its derivative through the closure would be lost; compute the element-wise part in the closure and combine it with the variable outside (`m.map(|v| v.sin()) * x`, not `m.map(|v| v.sin() * x)`), or bind `let c = autograd::stop_gradient(..);` before the closure and read `c` if no gradient should flow through it"
+                        ),
+                    );
+                }
+            }
             Stmt::Let { .. } => {}
             Stmt::If(i) => {
                 check_dropped_derivatives(cx, f, &i.then_blk, varied);
@@ -374,7 +387,10 @@ pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec
                 }
             }
         }
-        Op::Map { recv, .. } => out.push(*recv),
+        Op::Map { recv, captures, .. } => {
+            out.push(*recv);
+            out.extend(captures.iter().map(|c| c.1));
+        }
         Op::Rule { rule, args, .. } => {
             for (a, g) in args.iter().zip(rule.grads) {
                 let Some(g) = g else { continue };

@@ -63,14 +63,18 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// Compiles the closure of a `map` (given as a scalar function) into its
-/// VJP; `outer` names the enclosing function's variables, which the closure
-/// may not read.
-pub fn scalar_helper(cx: &Ctxt, item: &syn::ItemFn, outer: Vec<String>) -> TokenStream {
+/// VJP, a closure; `outer` names the enclosing function's variables, which
+/// the closure reads as constants. Also returns those it reads.
+pub fn scalar_helper(
+    cx: &Ctxt,
+    item: &syn::ItemFn,
+    outer: Vec<String>,
+) -> (TokenStream, Vec<syn::Ident>) {
     let Some(s) = sig::parse(cx, &item.sig, false) else {
-        return TokenStream::new();
+        return (TokenStream::new(), Vec::new());
     };
     let ir = lower::lower(cx, &s, &item.sig, &item.block, outer);
     let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
     let an = analysis::analyze(cx, &ir, &differentiable);
-    codegen::helper(item, &s, &ir, &an)
+    (codegen::helper(item, &s, &ir, &an), ir.captures)
 }

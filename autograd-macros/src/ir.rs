@@ -135,11 +135,14 @@ pub enum Op {
         written: TokenStream,
     },
     /// `m.map(f)`: `forward` is `f` as written; `helper` is the scalar VJP
-    /// compiled from its body.
+    /// compiled from its body, a closure `|v| (value, pullback)`.
     Map {
         recv: ValueId,
         forward: TokenStream,
-        helper: syn::Ident,
+        helper: TokenStream,
+        /// Variables of the function the closure reads (constants of the
+        /// element-wise function), each as the closure names it.
+        captures: Vec<(syn::Ident, ValueId)>,
     },
     /// Primal-only code (comparisons, `&&`, `||`, `!`, integer operators)
     /// emitted as written, each variable name in `bindings` renamed to the
@@ -182,7 +185,12 @@ impl Op {
                 v.extend(index.value());
                 v
             }
-            Op::Len { slice } | Op::Map { recv: slice, .. } => vec![*slice],
+            Op::Len { slice } => vec![*slice],
+            Op::Map { recv, captures, .. } => {
+                let mut v = vec![*recv];
+                v.extend(captures.iter().map(|c| c.1));
+                v
+            }
             Op::Call { args, .. } => args.iter().filter_map(|a| a.operand.value()).collect(),
             Op::Primal { bindings, .. } => bindings.iter().map(|b| b.1).collect(),
             Op::Literal { like, .. } => vec![*like],
@@ -282,8 +290,9 @@ pub struct Function {
     pub params: Vec<ValueId>,
     pub body: Block,
     pub ret: Operand,
-    /// Items the VJP defines first: the compiled closures of `map`.
-    pub helpers: Vec<TokenStream>,
+    /// Variables of the enclosing function that the body of a `map`
+    /// closure reads (see `Op::Map`), as the closure names them.
+    pub captures: Vec<syn::Ident>,
 }
 
 impl Function {
@@ -324,7 +333,10 @@ impl fmt::Display for Op {
             Op::Rule { rule, args, .. } => write!(f, "{} {}", rule.name, join(args)),
             Op::Index { slice, index } => write!(f, "index {slice}, {index}"),
             Op::Len { slice } => write!(f, "len {slice}"),
-            Op::Map { recv, helper, .. } => write!(f, "map {recv}, {helper}"),
+            Op::Map { recv, captures, .. } => {
+                write!(f, "map {recv}")?;
+                captures.iter().try_for_each(|(_, v)| write!(f, ", {v}"))
+            }
             Op::Call { func, args } => {
                 let func = quote::quote!(#func).to_string().replace(' ', "");
                 write!(f, "call {func}({})", join(args.iter().map(|a| &a.operand)))

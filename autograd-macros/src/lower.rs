@@ -40,12 +40,11 @@ struct Lowerer<'a> {
     open_blocks: Vec<(BlockId, Vec<Stmt>)>,
     next_block: u32,
     next_loop: u32,
-    next_map: u32,
-    /// Compiled closure bodies of `map`, emitted inside the VJP.
-    helpers: Vec<TokenStream>,
     /// In a `map` closure: the enclosing function's variables, which the
-    /// closure may not read.
+    /// closure reads as constants (see `Op::Map`).
     outer: Vec<String>,
+    /// The variables of `outer` the closure reads, as it names them.
+    captures: Vec<syn::Ident>,
     /// Slice elements already read, per open block: `(slice, index, value)`.
     /// Slices are never written, so a read in an enclosing block is the same
     /// value, and one value means one adjoint to update in the reverse sweep.
@@ -69,9 +68,8 @@ pub fn lower(
         open_blocks: Vec::new(),
         next_block: 0,
         next_loop: 0,
-        next_map: 0,
-        helpers: Vec::new(),
         outer,
+        captures: Vec::new(),
         element_reads: Vec::new(),
         nesting: 0,
     };
@@ -121,7 +119,7 @@ pub fn lower(
         params,
         body,
         ret,
-        helpers: l.helpers,
+        captures: l.captures,
     }
 }
 
@@ -1083,6 +1081,11 @@ impl Lowerer<'_> {
     }
 
     fn lower_expr(&mut self, e: &Expr) -> Operand {
+        if matches!(e, Expr::Field(_) | Expr::Index(_))
+            && let Some(c) = self.outer_constant(e)
+        {
+            return c;
+        }
         match e {
             Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
             Expr::Path(p) => match self.local_ident(e) {
@@ -1090,11 +1093,9 @@ impl Lowerer<'_> {
                 None => {
                     if let Some(ident) = p.path.get_ident()
                         && self.outer.iter().any(|o| ident == o)
+                        && !self.captures.contains(ident)
                     {
-                        self.cx.error_spanned_by(
-                            p,
-                            format!("the closure of `map` may read only its element and constants; `{ident}` is a variable of the enclosing function"),
-                        );
+                        self.captures.push(ident.clone());
                     }
                     Operand::Const(p.to_token_stream())
                 }
@@ -1214,7 +1215,14 @@ impl Lowerer<'_> {
                     Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Bool, u.span()))
                 }
             },
-            UnOp::Not(_) => self.lower_primal(&Expr::Unary(u.clone()), Kind::Bool),
+            // Logical on a `bool`, bitwise on an integer: primal code either way.
+            UnOp::Not(_) => {
+                let kind = match self.primal_kind(&u.expr) {
+                    Kind::Int => Kind::Int,
+                    _ => Kind::Bool,
+                };
+                self.lower_primal(&Expr::Unary(u.clone()), kind)
+            }
             _ => {
                 self.cx.error_spanned_by(
                     u,
@@ -1222,6 +1230,23 @@ impl Lowerer<'_> {
                 );
                 self.missing(u.span())
             }
+        }
+    }
+
+    /// What a primal-only expression computes, as far as its variables and
+    /// literals tell: `!` is bitwise on an integer, logical on a `bool`.
+    fn primal_kind(&self, e: &Expr) -> Kind {
+        match strip_parens(e) {
+            e @ Expr::Path(_) => self
+                .local_ident(e)
+                .map_or(Kind::Unknown, |v| self.values[v.0 as usize].kind),
+            Expr::Unary(u) => self.primal_kind(&u.expr),
+            Expr::Binary(b) if is_logical(&b.op) => Kind::Bool,
+            Expr::Binary(b) => match self.primal_kind(&b.left) {
+                Kind::Unknown => self.primal_kind(&b.right),
+                k => k,
+            },
+            e => const_kind(e),
         }
     }
 
@@ -1267,10 +1292,8 @@ impl Lowerer<'_> {
                     let op = &b.op;
                     return Operand::Const(quote!((#l #op #r)));
                 }
-                let ints = [&lhs, &rhs]
-                    .iter()
-                    .all(|o| matches!(self.kind(o), None | Some(Kind::Int)));
-                if !ints {
+                let kinds: Vec<Kind> = [&lhs, &rhs].iter().filter_map(|o| self.kind(o)).collect();
+                if !kinds.iter().all(|k| matches!(k, Kind::Int | Kind::Bool)) {
                     self.cx.error_spanned_by(
                         b.op,
                         format!(
@@ -1280,7 +1303,13 @@ impl Lowerer<'_> {
                     );
                     return self.missing(b.span());
                 }
-                return self.lower_primal(&Expr::Binary(b.clone()), Kind::Int);
+                // `&`, `|` and `^` are logical on `bool`s.
+                let kind = if kinds.contains(&Kind::Bool) {
+                    Kind::Bool
+                } else {
+                    Kind::Int
+                };
+                return self.lower_primal(&Expr::Binary(b.clone()), kind);
             }
             _ => {
                 self.cx
@@ -1491,26 +1520,34 @@ impl Lowerer<'_> {
                 m.span(),
             ));
         }
-        let outer: Vec<String> = self
+        // The closure reads the enclosing function's variables as constants
+        // (which `analysis` checks they are); so does a closure in it.
+        let mut outer: Vec<String> = self
             .scopes
             .iter()
             .flat_map(|s| s.iter().map(|b| b.name.clone()))
             .filter(|n| param != n)
             .collect();
-        let id = self.next_map;
-        self.next_map += 1;
-        let helper = syn::Ident::new(&format!("__ad_map{id}"), Span::mixed_site());
+        outer.extend(self.outer.iter().cloned());
         let item: syn::ItemFn = syn::parse_quote_spanned! {m.span()=>
-            fn #helper(#param: f64) -> f64 { #body }
+            fn __ad_map(#param: f64) -> f64 { #body }
         };
-        let helper_item = crate::expand::scalar_helper(self.cx, &item, outer);
-        self.helpers.push(helper_item);
+        let (helper, read) = crate::expand::scalar_helper(self.cx, &item, outer);
+        let mut captures = Vec::new();
+        for ident in read {
+            match self.lookup(&ident) {
+                Some(b) => captures.push((ident, b.value)),
+                None if !self.captures.contains(&ident) => self.captures.push(ident),
+                None => {}
+            }
+        }
         let forward = arg.to_token_stream();
         Operand::Value(self.emit(
             Op::Map {
                 recv,
                 forward,
                 helper,
+                captures,
             },
             Kind::Matrix,
             m.span(),
@@ -1656,6 +1693,59 @@ impl Lowerer<'_> {
             reads.push((slice, key, v));
         }
         Operand::Value(v)
+    }
+
+    /// In a `map` closure, an element or a field of a variable of the
+    /// enclosing function (`w[0]`, `p.scale`) that reads nothing of the
+    /// closure's own: a constant of the element-wise function.
+    fn outer_constant(&mut self, e: &Expr) -> Option<Operand> {
+        fn root(e: &Expr) -> &Expr {
+            match strip_parens(e) {
+                Expr::Field(f) => root(&f.base),
+                Expr::Index(i) => root(&i.expr),
+                e => e,
+            }
+        }
+        let ident = match root(e) {
+            r @ Expr::Path(p) if self.local_ident(r).is_none() => p.path.get_ident()?,
+            _ => return None,
+        };
+        if !self.outer.iter().any(|o| ident == o) {
+            return None;
+        }
+        let mut own = Vec::new();
+        Placeholders {
+            lowerer: self,
+            bindings: &mut own,
+        }
+        .visit_expr_mut(&mut e.clone());
+        if !own.is_empty() {
+            return None;
+        }
+        struct OuterReads<'a> {
+            outer: &'a [String],
+            found: Vec<syn::Ident>,
+        }
+        impl<'ast> Visit<'ast> for OuterReads<'_> {
+            fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+                if let Some(ident) = p.path.get_ident()
+                    && self.outer.iter().any(|o| ident == o)
+                {
+                    self.found.push(ident.clone());
+                }
+            }
+        }
+        let mut reads = OuterReads {
+            outer: &self.outer,
+            found: Vec::new(),
+        };
+        reads.visit_expr(e);
+        for ident in reads.found {
+            if !self.captures.contains(&ident) {
+                self.captures.push(ident);
+            }
+        }
+        Some(Operand::Const(quote!((#e))))
     }
 
     /// Primal-only code: kept as written, each variable it reads replaced
@@ -1899,6 +1989,21 @@ fn const_kind(e: &Expr) -> Kind {
     }
 }
 
+/// Comparisons, `&&` and `||`: their value is a `bool`.
+fn is_logical(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq(_)
+            | BinOp::Ne(_)
+            | BinOp::Lt(_)
+            | BinOp::Le(_)
+            | BinOp::Gt(_)
+            | BinOp::Ge(_)
+            | BinOp::And(_)
+            | BinOp::Or(_)
+    )
+}
+
 fn compound_rule(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
     Some(match op {
         BinOp::AddAssign(_) => (&catalog::ADD, quote!(+)),
@@ -1939,7 +2044,13 @@ pub fn substitute_block(block: &mut Block, map: &HashMap<ValueId, ValueId>) {
                     substitute_value(slice, map);
                     substitute_operand(index, map);
                 }
-                Op::Len { slice } | Op::Map { recv: slice, .. } => substitute_value(slice, map),
+                Op::Len { slice } => substitute_value(slice, map),
+                Op::Map { recv, captures, .. } => {
+                    substitute_value(recv, map);
+                    captures
+                        .iter_mut()
+                        .for_each(|c| substitute_value(&mut c.1, map));
+                }
                 Op::Call { args, .. } => args
                     .iter_mut()
                     .for_each(|a| substitute_operand(&mut a.operand, map)),

@@ -221,6 +221,69 @@ pub fn is_constant_attr(attr: &syn::Attribute) -> bool {
     attr.path().is_ident("constant")
 }
 
+const LINTS: &[&str] = &["allow", "warn", "deny", "forbid", "expect"];
+
+/// `cfg_attr(predicate, attrs..)` split into its predicate and attributes.
+fn cfg_attr_parts(meta: &syn::Meta) -> Option<(syn::Meta, Vec<syn::Meta>)> {
+    let syn::Meta::List(list) = meta else {
+        return None;
+    };
+    if !list.path.is_ident("cfg_attr") {
+        return None;
+    }
+    list.parse_args_with(|input: syn::parse::ParseStream| {
+        let predicate: syn::Meta = input.parse()?;
+        input.parse::<syn::Token![,]>()?;
+        let attrs =
+            syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated(input)?;
+        Ok((predicate, attrs.into_iter().collect()))
+    })
+    .ok()
+}
+
+/// A lint attribute (`allow`, `warn`, `deny`, `forbid`, `expect`), possibly
+/// inside `cfg_attr`: kept on the user's function and on the generated ones.
+fn is_lint(meta: &syn::Meta) -> bool {
+    if LINTS.iter().any(|l| meta.path().is_ident(l)) {
+        return true;
+    }
+    cfg_attr_parts(meta).is_some_and(|(_, attrs)| attrs.iter().all(is_lint))
+}
+
+/// A lint attribute as the generated functions carry it: `expect` becomes
+/// `allow`, since a generated function may well not trigger the lint.
+fn lint_for_generated(meta: &syn::Meta) -> syn::Meta {
+    if meta.path().is_ident("expect")
+        && let syn::Meta::List(list) = meta
+    {
+        let mut list = list.clone();
+        let span = list.path.segments[0].ident.span();
+        list.path = syn::Ident::new("allow", span).into();
+        return syn::Meta::List(list);
+    }
+    match cfg_attr_parts(meta) {
+        Some((predicate, attrs)) => {
+            let attrs = attrs.iter().map(lint_for_generated);
+            let path = meta.path();
+            syn::parse_quote!(#path(#predicate, #(#attrs),*))
+        }
+        None => meta.clone(),
+    }
+}
+
+/// The attributes of an argument that the generated functions keep: its
+/// lint attributes (`#[constant]` means nothing there).
+pub fn generated_param_attrs(attrs: &[syn::Attribute]) -> Vec<syn::Attribute> {
+    attrs
+        .iter()
+        .filter(|a| is_lint(&a.meta))
+        .map(|a| syn::Attribute {
+            meta: lint_for_generated(&a.meta),
+            ..a.clone()
+        })
+        .collect()
+}
+
 /// Reads the signature, reporting everything the macro cannot handle.
 /// `fallible`: the function is a solver, and may return `Result<f64, E>`.
 pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signature> {
@@ -237,7 +300,16 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
     if let Some(abi) = &sig.abi {
         cx.error_spanned_by(abi, "`extern fn` cannot be `#[differentiable]`");
     }
-    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+    // Lifetime parameters (and bounds between them) are always accepted.
+    let lifetime = |p: &syn::GenericParam| matches!(p, syn::GenericParam::Lifetime(_));
+    let lifetime_bound = |p: &syn::WherePredicate| matches!(p, syn::WherePredicate::Lifetime(_));
+    if !sig.generics.params.iter().all(lifetime)
+        || sig
+            .generics
+            .where_clause
+            .as_ref()
+            .is_some_and(|w| !w.predicates.iter().all(lifetime_bound))
+    {
         cx.error_spanned_by(
             &sig.generics,
             "generic functions cannot be `#[differentiable]`; write the function for `f64` or `f32`",
@@ -257,10 +329,14 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             continue;
         };
         let constant = pt.attrs.iter().any(is_constant_attr);
-        for attr in pt.attrs.iter().filter(|a| !is_constant_attr(a)) {
+        for attr in pt
+            .attrs
+            .iter()
+            .filter(|a| !is_constant_attr(a) && !is_lint(&a.meta))
+        {
             cx.error_spanned_by(
                 attr,
-                "unsupported attribute on an argument; supported: `#[constant]`",
+                "unsupported attribute on an argument; supported: `#[constant]` and lint attributes (`allow`, `warn`, `deny`, `forbid`, `expect`, also under `cfg_attr`)",
             );
         }
         let ident = match &*pt.pat {

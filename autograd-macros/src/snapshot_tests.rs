@@ -172,6 +172,18 @@ fn dense_loops() {
     );
 }
 
+#[test]
+fn map_reads_constants() {
+    check(
+        "map_reads_constants",
+        "fn map_reads_constants(m: &DMatrix<f64>, #[constant] c: f64, n: usize) -> f64 {
+            let k = n as f64 * 0.5;
+            let e = m.map(|v| (v * c).sin() + k * v);
+            e.sum()
+        }",
+    );
+}
+
 /// Prints the expansion of the function in the file named by
 /// `AUTOGRAD_EXPAND`: `AUTOGRAD_EXPAND=f.rs cargo test -p autograd-macros
 /// print_expansion -- --ignored --nocapture`. A debugging aid.

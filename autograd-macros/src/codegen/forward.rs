@@ -92,10 +92,14 @@ impl Gen<'_> {
     /// The value itself where it is moved, cloned if it is not `Copy`.
     pub fn owned(&self, v: ValueId) -> TokenStream {
         let ident = names::value(self.f, v);
-        if self.f.info(v).kind.is_copy() {
-            ident.into_token_stream()
-        } else {
-            quote!(#ident.clone())
+        let info = self.f.info(v);
+        match info.kind {
+            _ if info.kind.is_copy() => ident.into_token_stream(),
+            // An argument's reference to a matrix: the matrix is cloned.
+            Kind::Matrix if info.by_ref => quote!(::core::clone::Clone::clone(#ident)),
+            // A slice argument is a reference: copied.
+            Kind::Slice => ident.into_token_stream(),
+            _ => quote!(::core::clone::Clone::clone(&#ident)),
         }
     }
 
@@ -181,9 +185,17 @@ impl Gen<'_> {
                 let s = names::value(self.f, *slice);
                 quote!(#s.len())
             }
-            Op::Map { recv, forward, .. } => {
+            Op::Map {
+                recv,
+                forward,
+                captures,
+                ..
+            } => {
                 let m = names::value(self.f, *recv);
-                quote!(#m.map(#forward))
+                match self.rebind(captures) {
+                    Some(rebind) => quote!({ #rebind #m.map(#forward) }),
+                    None => quote!(#m.map(#forward)),
+                }
             }
             Op::Call { func, args } => {
                 let args = self.call_args(args);
@@ -420,7 +432,7 @@ impl Gen<'_> {
                 };
                 if record_stack {
                     // One allocation per call: the trip count is known.
-                    let capacity = quote!((#range).size_hint().0);
+                    let capacity = quote!(::core::iter::Iterator::size_hint(&(#range)).0);
                     out.extend(if self.top_loops.contains(&l.id) {
                         quote!(let mut #stack = ::autograd::__private::Vec::with_capacity(#capacity);)
                     } else {
@@ -428,7 +440,7 @@ impl Gen<'_> {
                     });
                 }
                 let iter = if *reversed {
-                    quote!((#range).rev())
+                    quote!(::core::iter::Iterator::rev(#range))
                 } else {
                     range
                 };
@@ -478,6 +490,20 @@ impl Gen<'_> {
         }
         out.extend(quote! { #(let #afters = #carried;)* });
         out
+    }
+
+    /// Binds the variables a `map` closure reads under the names it reads
+    /// them by (an argument already has its name); `None` if there are none.
+    pub fn rebind(&self, captures: &[(syn::Ident, ValueId)]) -> Option<TokenStream> {
+        let lets: Vec<_> = captures
+            .iter()
+            .filter(|(_, v)| self.f.info(*v).param.is_none())
+            .map(|(ident, v)| {
+                let value = self.owned(*v);
+                quote!(let #ident = #value;)
+            })
+            .collect();
+        (!lets.is_empty()).then(|| quote!(#(#lets)*))
     }
 
     /// A value, or a tuple of values.

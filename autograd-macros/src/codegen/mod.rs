@@ -70,38 +70,32 @@ impl Gen<'_> {
 
 /// Gives every elided lifetime of the arguments a name, so the returned
 /// pullback can say which borrows it keeps (`+ use<..>`) in any edition.
+/// Named lifetimes are the function's own parameters, or `'static`.
 struct NameLifetimes {
-    named: Vec<syn::Lifetime>,
+    fresh: Vec<syn::Lifetime>,
 }
 
 impl NameLifetimes {
     fn fresh(&mut self) -> syn::Lifetime {
         let lt = syn::Lifetime::new(
-            &format!("'__ad_l{}", self.named.len()),
+            &format!("'__ad_l{}", self.fresh.len()),
             proc_macro2::Span::call_site(),
         );
-        self.named.push(lt.clone());
+        self.fresh.push(lt.clone());
         lt
     }
 }
 
 impl VisitMut for NameLifetimes {
     fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
-        match &r.lifetime {
-            Some(lt) if lt.ident != "_" => {
-                if !self.named.iter().any(|n| n.ident == lt.ident) {
-                    self.named.push(lt.clone());
-                }
-            }
-            _ => r.lifetime = Some(self.fresh()),
+        if r.lifetime.as_ref().is_none_or(|lt| lt.ident == "_") {
+            r.lifetime = Some(self.fresh());
         }
         syn::visit_mut::visit_type_reference_mut(self, r);
     }
     fn visit_lifetime_mut(&mut self, lt: &mut syn::Lifetime) {
         if lt.ident == "_" {
             *lt = self.fresh();
-        } else if !self.named.iter().any(|n| n.ident == lt.ident) {
-            self.named.push(lt.clone());
         }
     }
 }
@@ -110,18 +104,20 @@ impl VisitMut for NameLifetimes {
 struct Shape {
     /// Arguments without `#[constant]` or `mut`, elided lifetimes named.
     inputs: Vec<syn::PatType>,
+    /// Every lifetime parameter of the generated items, for `use<..>`: the
+    /// function's own, then one per elided lifetime (never `'static`).
     lifetimes: Vec<syn::Lifetime>,
     /// Adjoint types, one per argument (`NoGradient` for constants).
     full_tys: Vec<TokenStream>,
 }
 
 fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
-    let mut named = NameLifetimes { named: Vec::new() };
+    let mut named = NameLifetimes { fresh: Vec::new() };
     let mut inputs = Vec::new();
     for arg in &item.sig.inputs {
         if let syn::FnArg::Typed(pt) = arg {
             let mut pt = pt.clone();
-            pt.attrs.clear();
+            pt.attrs = crate::sig::generated_param_attrs(&pt.attrs);
             if let syn::Pat::Ident(pi) = &mut *pt.pat {
                 pi.mutability = None;
             }
@@ -129,6 +125,13 @@ fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
             inputs.push(pt);
         }
     }
+    let lifetimes = item
+        .sig
+        .generics
+        .lifetimes()
+        .map(|l| l.lifetime.clone())
+        .chain(named.fresh)
+        .collect();
     let full_tys = sig
         .params
         .iter()
@@ -139,22 +142,65 @@ fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
         .collect();
     Shape {
         inputs,
-        lifetimes: named.named,
+        lifetimes,
         full_tys,
     }
 }
 
-/// The all-arguments VJP: the forward sweep, then a pullback closure
-/// holding the reverse sweep.
-fn vjp_fn(
-    name: &syn::Ident,
-    primal: Option<&syn::Ident>,
-    vis: &syn::Visibility,
-    shape: &Shape,
-    sig: &Signature,
-    f: &Function,
-    an: &Analysis,
-) -> TokenStream {
+/// `<..>` of the generated items: the shape's lifetimes, with the bounds
+/// the function gives them (those of its `where` clause moved inline).
+fn generics(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
+    let predicates: Vec<&syn::PredicateLifetime> = item
+        .sig
+        .generics
+        .where_clause
+        .iter()
+        .flat_map(|w| &w.predicates)
+        .filter_map(|p| match p {
+            syn::WherePredicate::Lifetime(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    let params = shape.lifetimes.iter().map(|lt| {
+        let declared = item.sig.generics.lifetimes().find(|d| d.lifetime == *lt);
+        let bounds: Vec<&syn::Lifetime> = declared
+            .into_iter()
+            .flat_map(|d| &d.bounds)
+            .chain(
+                predicates
+                    .iter()
+                    .filter(|p| p.lifetime == *lt)
+                    .flat_map(|p| &p.bounds),
+            )
+            .collect();
+        if bounds.is_empty() {
+            quote!(#lt)
+        } else {
+            quote!(#lt: #(#bounds)+*)
+        }
+    });
+    (!shape.lifetimes.is_empty()).then(|| quote!(<#(#params),*>))
+}
+
+/// The arguments of a generated wrapper, with hygienic names: a wrapper
+/// calls the user's function (and its siblings) by name, which an argument
+/// of the same name (`fn scale(x: f64, scale: f64)`) must not shadow.
+fn hygienic_inputs(inputs: &[syn::PatType]) -> Vec<syn::PatType> {
+    inputs
+        .iter()
+        .map(|pt| {
+            let mut pt = pt.clone();
+            if let syn::Pat::Ident(pi) = &mut *pt.pat {
+                pi.ident = names::hygienic(&pi.ident);
+            }
+            pt
+        })
+        .collect()
+}
+
+/// The body of an all-arguments VJP: the forward sweep, then the value and
+/// a pullback closure holding the reverse sweep.
+fn vjp_body(sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
     let mut top_loops = HashSet::new();
     for stmt in &f.body.stmts {
         if let Stmt::Loop(l) = stmt {
@@ -218,64 +264,62 @@ fn vjp_fn(
         Some(r) if !f.info(r).kind.is_copy() && needs(f, an, &f.body).contains(&r) => g.owned(r),
         _ => g.operand(&f.ret),
     };
-    let helpers = &f.helpers;
     let seed_ty = sig.ret.seed();
+    quote! {
+        #forward
+        (#ret, move |#seed: #seed_ty| {
+            #(#stacks)*
+            #(#slice_adjoints)*
+            #reverse
+            (#(#results,)*)
+        })
+    }
+}
+
+/// The hidden all-arguments VJP of a function whose adjoint comes from its
+/// body.
+fn vjp_fn(
+    item: &syn::ItemFn,
+    shape: &Shape,
+    sig: &Signature,
+    f: &Function,
+    an: &Analysis,
+) -> TokenStream {
+    let name = names::vjp_full(&item.sig.ident);
+    let vis = &item.vis;
+    let body = vjp_body(sig, f, an);
+    let seed_ty = sig.ret.seed();
+    let generics = generics(item, shape);
     let Shape {
         inputs,
         lifetimes,
         full_tys,
     } = shape;
-    let generics = (!lifetimes.is_empty()).then(|| quote!(<#(#lifetimes),*>));
-    // The sweeps reproduce the primal without calling it; naming it keeps a
-    // caller of only the generated functions free of a dead-code warning.
-    let primal = primal.map(|p| quote!(let _ = #p;));
     quote! {
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
         #vis fn #name #generics (#(#inputs),*)
-            -> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
         {
-            #primal
-            #(#helpers)*
-            #forward
-            (#ret, move |#seed: #seed_ty| {
-                #(#stacks)*
-                #(#slice_adjoints)*
-                #reverse
-                (#(#results,)*)
-            })
+            #body
         }
     }
 }
 
-/// The compiled closure of a `map`: a scalar VJP named after the closure.
+/// The compiled closure of a `map`: a closure `|v: f64| (value, pullback)`,
+/// written where the reverse sweep of the `map` applies it, so it may read
+/// the enclosing function's variables as that code sees them.
 pub fn helper(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
-    let shape = shape(item, sig);
-    vjp_fn(
-        &item.sig.ident,
-        None,
-        &syn::Visibility::Inherited,
-        &shape,
-        sig,
-        f,
-        an,
-    )
+    let inputs = shape(item, sig).inputs;
+    let body = vjp_body(sig, f, an);
+    quote!(|#(#inputs),*| { #body })
 }
 
 /// Everything generated for a function whose adjoint comes from its body.
 pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
     let shape = shape(item, sig);
-    let name = &item.sig.ident;
-    let mut out = vjp_fn(
-        &names::vjp_full(name),
-        Some(name),
-        &item.vis,
-        &shape,
-        sig,
-        f,
-        an,
-    );
+    let mut out = vjp_fn(item, &shape, sig, f, an);
     out.extend(public_items(item, sig, &shape));
     out
 }
@@ -283,25 +327,34 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
 /// `NAME_vjp`, `NAME_grad` and `NAME_check`, all built on the hidden
 /// all-arguments VJP, however that was made.
 fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
-    // The wrappers' own locals (`value`, `pullback`, `check`, ..) must not
-    // meet an argument of the same name.
+    // The wrappers' arguments and locals are hygienic: the user's names
+    // neither meet them nor hide the functions they call.
     let mixed = proc_macro2::Span::mixed_site();
+    let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
+    let (value, pullback, seed) = (
+        local.local("value"),
+        local.local("pullback"),
+        local.local("seed"),
+    );
     let vis = &item.vis;
     let name = &item.sig.ident;
     let vjp_full = names::vjp_full(name);
     let seed_ty = sig.ret.seed();
-    let inputs = &shape.inputs;
+    let inputs = hygienic_inputs(&shape.inputs);
     let lifetimes = &shape.lifetimes;
-    let generics = (!lifetimes.is_empty()).then(|| quote!(<#(#lifetimes),*>));
-    let arg_names: Vec<_> = sig.params.iter().map(|p| &p.ident).collect();
+    let generics = generics(item, shape);
+    let arg_names: Vec<_> = sig
+        .params
+        .iter()
+        .map(|p| names::hygienic(&p.ident))
+        .collect();
     let public_tys: Vec<TokenStream> = sig.params.iter().filter_map(|p| p.adjoint_ty()).collect();
     let slots: Vec<TokenStream> = sig
         .params
         .iter()
         .map(|p| {
             if p.differentiable {
-                format_ident!("d_{}", p.ident, span = proc_macro2::Span::mixed_site())
-                    .into_token_stream()
+                local.adjoint(&p.ident).into_token_stream()
             } else {
                 quote!(_)
             }
@@ -324,11 +377,13 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     let primal_id = names::primal_id(name);
     let vjp = names::public(name, "vjp");
     let vjp_ty = wrapped(quote_spanned! {mixed=>
-        (#seed_ty, impl FnOnce(#seed_ty) -> (#(#public_tys,)*) + use<#(#lifetimes),*>)
+        (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#public_tys,)*) + use<#(#lifetimes),*>)
     });
     let doc_vjp = format!(
         " The value of [`{name}`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.\n\n Generated by `#[differentiable]`; the value is bit for bit what `{name}` returns."
     );
+    // The sweeps reproduce the primal without calling it; naming it keeps a
+    // caller of only the generated functions free of a dead-code warning.
     let mut out = quote_spanned! {mixed=>
         #[doc(hidden)]
         #[inline(always)]
@@ -338,9 +393,10 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
         #[doc = #doc_vjp]
         #[inline]
         #vis fn #vjp #generics (#(#inputs),*) -> #vjp_ty {
-            let (value, pullback) = #vjp_full(#(#arg_names),*)#try_;
-            #ok((value, move |seed: #seed_ty| {
-                let (#(#slots,)*) = pullback(seed);
+            let _ = #name;
+            let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
+            #ok((#value, move |#seed: #seed_ty| {
+                let (#(#slots,)*) = #pullback(#seed);
                 (#(#adjoints,)*)
             }))
         }
@@ -357,9 +413,10 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
         #[doc = #doc_grad]
         #[inline]
         #vis fn #grad #generics (#(#inputs),*) -> #grad_ty {
-            let (value, pullback) = #vjp_full(#(#arg_names),*)#try_;
-            let (#(#slots,)*) = pullback(1.0);
-            #ok((value, #(#adjoints),*))
+            let _ = #name;
+            let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
+            let (#(#slots,)*) = #pullback(1.0);
+            #ok((#value, #(#adjoints),*))
         }
     });
     if !matches!(sig.ret, Ret::Float(_)) {
@@ -369,10 +426,11 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     let doc_check = format!(
         " Compares [`{grad}`] at this point with central finite differences of [`{name}`], component by component.\n\n Generated by `#[differentiable]`; see `autograd::GradientCheck` for the step and tolerance policy."
     );
+    let check_local = local.local("check");
     let checks = sig.params.iter().filter(|p| p.differentiable).map(|p| {
-        let x = &p.ident;
-        let label = x.to_string();
-        let dx = format_ident!("d_{}", x, span = proc_macro2::Span::mixed_site());
+        let x = names::hygienic(&p.ident);
+        let label = p.ident.to_string();
+        let dx = local.adjoint(&p.ident);
         let method = match p.kind {
             ParamKind::Slice(_) => quote!(slice),
             ParamKind::Matrix { vector: true, .. } => quote!(vector),
@@ -384,46 +442,70 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
             ParamKind::Matrix { by_ref: false, .. } => (quote!(&#x), quote!(&#dx)),
             _ => (quote!(#x), quote!(&#dx)),
         };
-        let call_args = sig.params.iter().map(|q| match q.kind {
-            // The check hands the perturbed copy by reference.
-            ParamKind::Matrix { by_ref: false, .. } if q.ident == *x => quote!(#x.clone()),
-            ParamKind::Matrix { by_ref: false, .. } => {
-                let q = &q.ident;
-                quote!(#q.clone())
+        // The check hands the perturbed copy by reference; owned matrices
+        // go in as clones.
+        let mut call_args = kept_args(sig, &arg_names);
+        if let Some(i) = arg_names.iter().position(|a| *a == x) {
+            if let ParamKind::Matrix { by_ref: false, .. } = p.kind {
+                call_args[i] = quote!(::core::clone::Clone::clone(#x));
+            } else if mentions_static(&shape.inputs[i].ty) {
+                // Only a leaked copy lives long enough for the function.
+                let leak = match p.kind {
+                    ParamKind::Slice(_) => quote!(leak::<::autograd::__private::Vec<_>>),
+                    _ => quote!(leak),
+                };
+                call_args[i] = quote!(::autograd::__private::#leak(#x));
             }
-            _ => q.ident.to_token_stream(),
-        });
+        }
         quote_spanned! {mixed=>
-            check.#method(#label, #at, #adjoint, |#x| #name(#(#call_args),*));
+            #check_local.#method(#label, #at, #adjoint, |#x| #name(#(#call_args),*));
         }
     });
     // The arguments are still needed after `_grad`: owned matrices go in as clones.
-    let kept_args = call_args(sig);
+    let kept = kept_args(sig, &arg_names);
     out.extend(quote_spanned! {mixed=>
         #[doc = #doc_check]
         #vis fn #check #generics (#(#inputs),*) -> ::autograd::GradientCheck {
-            let (value, #(#adjoints),*) = #grad(#(#kept_args),*);
-            let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
+            let (#value, #(#adjoints),*) = #grad(#(#kept),*);
+            let mut #check_local = ::autograd::GradientCheck::new(::autograd::__private::to_f64(#value));
             #(#checks)*
-            check
+            #check_local
         }
     });
     out
 }
 
+/// Whether a type borrows for `'static`.
+fn mentions_static(ty: &syn::Type) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_lifetime(&mut self, lt: &'ast syn::Lifetime) {
+            self.0 |= lt.ident == "static";
+        }
+    }
+    let mut finder = Finder(false);
+    syn::visit::Visit::visit_type(&mut finder, ty);
+    finder.0
+}
+
+/// The arguments `names` as the user's own function takes them, for
+/// calling it while keeping them: owned matrices are cloned.
+fn kept_args(sig: &Signature, names: &[syn::Ident]) -> Vec<TokenStream> {
+    sig.params
+        .iter()
+        .zip(names)
+        .map(|(p, x)| match p.kind {
+            ParamKind::Matrix { by_ref: false, .. } => quote!(::core::clone::Clone::clone(&#x)),
+            _ => quote!(#x),
+        })
+        .collect()
+}
+
 /// Arguments as the user's own function takes them, for calling it while
 /// keeping them: owned matrices are cloned.
 fn call_args(sig: &Signature) -> Vec<TokenStream> {
-    sig.params
-        .iter()
-        .map(|p| {
-            let x = &p.ident;
-            match p.kind {
-                ParamKind::Matrix { by_ref: false, .. } => quote!(#x.clone()),
-                _ => quote!(#x),
-            }
-        })
-        .collect()
+    let names: Vec<_> = sig.params.iter().map(|p| p.ident.clone()).collect();
+    kept_args(sig, &names)
 }
 
 /// `#[differentiable(implicit = residual)]`: the body runs as written (a
@@ -498,50 +580,56 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
 /// user's rule `rule(grad_output, args.., output) -> (adjoints..)` is the
 /// pullback.
 pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStream {
-    // The wrappers' own locals (`value`, `pullback`, `check`, ..) must not
-    // meet an argument of the same name.
+    // The wrapper's arguments and locals are hygienic: the user's names
+    // neither meet them nor hide the function or the rule it calls.
     let mixed = proc_macro2::Span::mixed_site();
+    let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
+    let (output, seed) = (local.local("output"), local.local("seed"));
     let vis = &item.vis;
     let name = &item.sig.ident;
     let shape = shape(item, sig);
     let vjp_full = names::vjp_full(name);
     let seed_ty = sig.ret.seed();
+    let generics = generics(item, &shape);
     let Shape {
         inputs,
         lifetimes,
         full_tys,
     } = &shape;
-    let generics = (!lifetimes.is_empty()).then(|| quote_spanned!(mixed=> <#(#lifetimes),*>));
-    let args = call_args(sig);
-    let arg_names: Vec<_> = sig.params.iter().map(|p| &p.ident).collect();
+    let inputs = hygienic_inputs(inputs);
+    let arg_names: Vec<_> = sig
+        .params
+        .iter()
+        .map(|p| names::hygienic(&p.ident))
+        .collect();
+    let args = kept_args(sig, &arg_names);
     let adjoints: Vec<_> = sig
         .params
         .iter()
         .filter(|p| p.differentiable)
-        .map(|p| format_ident!("__ad_d_{}", p.ident, span = proc_macro2::Span::mixed_site()))
+        .map(|p| local.adjoint(&p.ident))
         .collect();
     let results = sig.params.iter().map(|p| {
         if p.differentiable {
-            format_ident!("__ad_d_{}", p.ident, span = proc_macro2::Span::mixed_site())
-                .into_token_stream()
+            local.adjoint(&p.ident).into_token_stream()
         } else {
             quote_spanned!(mixed=> ::autograd::__private::NoGradient)
         }
     });
-    let output = match &sig.ret {
-        Ret::Matrix(_) => quote_spanned!(mixed=> __ad_output.clone()),
-        _ => quote_spanned!(mixed=> __ad_output),
+    let value = match &sig.ret {
+        Ret::Matrix(_) => quote_spanned!(mixed=> ::core::clone::Clone::clone(&#output)),
+        _ => output.to_token_stream(),
     };
     let mut out = quote_spanned! {mixed=>
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, clippy::all)]
         #vis fn #vjp_full #generics (#(#inputs),*)
-            -> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
         {
-            let __ad_output = #name(#(#args),*);
-            (#output, move |__ad_seed: #seed_ty| {
-                let (#(#adjoints,)*) = #rule(__ad_seed, #(#arg_names,)* __ad_output);
+            let #output = #name(#(#args),*);
+            (#value, move |#seed: #seed_ty| {
+                let (#(#adjoints,)*) = #rule(#seed, #(#arg_names,)* #output);
                 (#(#results,)*)
             })
         }
@@ -584,6 +672,8 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
     let vjp = names::public(name, "vjp");
     let grad = names::public(name, "grad");
     let check = names::public(name, "check");
+    // Only lifetime parameters get this far (see `sig::parse`).
+    let (generics, _, where_clause) = item.sig.generics.split_for_impl();
     let mut out = quote! {
         #[doc(hidden)]
         #vis fn #primal_id() -> ::core::any::TypeId {
@@ -591,22 +681,22 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
         }
         #[doc(hidden)]
         #[allow(unused_variables, unreachable_code, clippy::all)]
-        #vis fn #vjp_full(#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#full_tys,)*)) {
+        #vis fn #vjp_full #generics (#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#full_tys,)*)) #where_clause {
             ::core::unreachable!()
         }
         #[allow(unused_variables, unreachable_code, clippy::all)]
-        #vis fn #vjp(#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#public_tys,)*)) {
+        #vis fn #vjp #generics (#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#public_tys,)*)) #where_clause {
             ::core::unreachable!()
         }
     };
     if let Ret::Float(_) = &sig.ret {
         out.extend(quote! {
             #[allow(unused_variables, unreachable_code, clippy::all)]
-            #vis fn #grad(#(#inputs),*) -> (#seed_ty, #(#public_tys),*) {
+            #vis fn #grad #generics (#(#inputs),*) -> (#seed_ty, #(#public_tys),*) #where_clause {
                 ::core::unreachable!()
             }
             #[allow(unused_variables, unreachable_code, clippy::all)]
-            #vis fn #check(#(#inputs),*) -> ::autograd::GradientCheck {
+            #vis fn #check #generics (#(#inputs),*) -> ::autograd::GradientCheck #where_clause {
                 ::core::unreachable!()
             }
         });

@@ -6,7 +6,9 @@
 //! `v3_z` (value 3, the user's `z`), `d3_z` (its adjoint), `d_x` (adjoint of
 //! the argument `x`), `c1_s` / `dc1_s` (variable `s` carried by loop 1 and
 //! its adjoint), `dw1_x_1` (loop 1's pending adjoint of `x[i + 1]`),
-//! `stack1`, `trips1`, `pb3` (pullback of call 3), `seed`.
+//! `stack1`, `trips1`, `pb3` (pullback of call 3), `map3` (the compiled
+//! closure of the `map` defining value 3), `seed`, `x` / `g` (an element
+//! and its adjoint).
 
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
@@ -101,6 +103,23 @@ pub fn primal_id(func: &Ident) -> Ident {
     format_ident!("__{}_primal_id", func)
 }
 
+/// The compiled closure of the `map` defining a value, as its reverse
+/// sweep binds it.
+pub fn map_helper(v: ValueId) -> Ident {
+    ident(format!("__ad_map{}", v.0))
+}
+
+/// An element of a matrix, in the pullback a `map`'s reverse sweep
+/// applies element by element.
+pub fn element() -> Ident {
+    ident("__ad_x".into())
+}
+
+/// The adjoint of that element.
+pub fn element_adjoint() -> Ident {
+    ident("__ad_g".into())
+}
+
 /// The hidden all-arguments VJP generated next to a function.
 pub fn vjp_full(func: &Ident) -> Ident {
     format_ident!("__{}_vjp_full", func)
@@ -109,4 +128,48 @@ pub fn vjp_full(func: &Ident) -> Ident {
 /// `NAME_grad`, `NAME_vjp`, `NAME_check`.
 pub fn public(func: &Ident, suffix: &str) -> Ident {
     format_ident!("{}_{}", func, suffix)
+}
+
+/// The locals of a generated wrapper. Its arguments are hygienic too (see
+/// [`hygienic`]), so the two must differ by name: the locals start with
+/// `__ad_`, lengthened with `_` while an argument's name starts with it.
+pub struct WrapperLocals {
+    prefix: String,
+}
+
+impl WrapperLocals {
+    pub fn new<'a>(args: impl IntoIterator<Item = &'a Ident> + Clone) -> WrapperLocals {
+        let mut prefix = "__ad_".to_owned();
+        while args
+            .clone()
+            .into_iter()
+            .any(|a| a.to_string().trim_start_matches("r#").starts_with(&prefix))
+        {
+            prefix.push('_');
+        }
+        WrapperLocals { prefix }
+    }
+
+    /// `value`, `pullback`, `seed`, `check`, `output`.
+    pub fn local(&self, name: &str) -> Ident {
+        ident(format!("{}{name}", self.prefix))
+    }
+
+    /// The adjoint of an argument.
+    pub fn adjoint(&self, arg: &Ident) -> Ident {
+        ident(format!(
+            "{}d_{}",
+            self.prefix,
+            arg.to_string().trim_start_matches("r#")
+        ))
+    }
+}
+
+/// An argument's name as a generated wrapper binds it: where the user wrote
+/// it, but visible only to generated code, so the user's function and its
+/// siblings stay callable by name next to it.
+pub fn hygienic(ident: &Ident) -> Ident {
+    let mut hygienic = ident.clone();
+    hygienic.set_span(ident.span().resolved_at(Span::mixed_site()));
+    hygienic
 }

@@ -203,16 +203,33 @@ impl<'a> Gen<'a> {
                     out.extend(self.contribute(u, expr));
                 }
             }
-            Op::Map { recv, helper, .. } if self.an.active(*recv) => {
+            Op::Map {
+                recv,
+                helper,
+                captures,
+                ..
+            } if self.an.active(*recv) => {
+                // The closure's VJP, where the variables it reads are at hand.
                 let m = self.operand_ref(&Operand::Value(*recv));
-                let pullback = quote!(|x, g| #helper(x).1(g).0);
+                let rebind = self.rebind(captures);
+                let h = names::map_helper(dst);
+                let (x, g_x) = (names::element(), names::element_adjoint());
+                let pullback = quote!(|#x: f64, #g_x: f64| #h(#x).1(#g_x).0);
                 if self.declared.contains(recv) {
                     let func = paths::generic_rule("map_grad_acc", span);
                     let adj = names::adjoint(self.f, *recv);
-                    out.extend(quote_spanned!(span=> #func(&mut #adj, &#g, #m, #pullback);));
+                    out.extend(quote_spanned!(span=> {
+                        #rebind
+                        let #h = #helper;
+                        #func(&mut #adj, &#g, #m, #pullback);
+                    }));
                 } else {
                     let func = paths::generic_rule("map_grad_owned", span);
-                    let expr = quote_spanned!(span=> #func(#g, #m, #pullback));
+                    let expr = quote_spanned!(span=> {
+                        #rebind
+                        let #h = #helper;
+                        #func(#g, #m, #pullback)
+                    });
                     out.extend(self.contribute(*recv, expr));
                 }
             }
@@ -501,7 +518,7 @@ impl<'a> Gen<'a> {
                 let iter = if *reversed {
                     range.clone()
                 } else {
-                    quote!((#range).rev())
+                    quote!(::core::iter::Iterator::rev(#range))
                 };
                 let index = match index {
                     Some(v) => names::value(self.f, *v).into_token_stream(),

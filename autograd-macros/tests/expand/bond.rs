@@ -15,7 +15,7 @@ fn __bond_price_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
     t: &'__ad_l2 [f64],
 ) -> (
     f64,
-    impl FnOnce(
+    impl ::core::ops::FnOnce(
         f64,
     ) -> (
             ::autograd::__private::Vec<f64>,
@@ -24,12 +24,11 @@ fn __bond_price_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
             ::autograd::__private::NoGradient,
         ) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
 ) {
-    let _ = bond_price;
     let __ad_v4_p = 0.0;
     let __ad_v5 = cf.len();
     let mut __ad_c0_p = __ad_v4_p;
     let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
-        (0..__ad_v5).size_hint().0,
+        ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
     );
     for __ad_v7_i in 0..__ad_v5 {
         let __ad_v6_p = __ad_c0_p;
@@ -53,7 +52,7 @@ fn __bond_price_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
             let mut __ad_d_z = 0.0;
             let __ad_d17_p = __ad_seed;
             let mut __ad_dc0_p = __ad_d17_p;
-            for __ad_v7_i in (0..__ad_v5).rev() {
+            for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
                 let __ad_v14 = ::autograd::__private::pop(&mut __ad_stack0);
                 let __ad_v8 = cf[__ad_v7_i];
                 let __ad_v12 = t[__ad_v7_i];
@@ -103,16 +102,17 @@ fn bond_price_vjp<'__ad_l0, '__ad_l1, '__ad_l2>(
     t: &'__ad_l2 [f64],
 ) -> (
     f64,
-    impl FnOnce(
+    impl ::core::ops::FnOnce(
         f64,
     ) -> (::autograd::__private::Vec<f64>, f64) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
 ) {
-    let (value, pullback) = __bond_price_vjp_full(r, z, cf, t);
+    let _ = bond_price;
+    let (__ad_value, __ad_pullback) = __bond_price_vjp_full(r, z, cf, t);
     ((
-        value,
-        move |seed: f64| {
-            let (d_r, d_z, _, _) = pullback(seed);
-            (d_r, d_z)
+        __ad_value,
+        move |__ad_seed: f64| {
+            let (__ad_d_r, __ad_d_z, _, _) = __ad_pullback(__ad_seed);
+            (__ad_d_r, __ad_d_z)
         },
     ))
 }
@@ -126,9 +126,10 @@ fn bond_price_grad<'__ad_l0, '__ad_l1, '__ad_l2>(
     cf: &'__ad_l1 [f64],
     t: &'__ad_l2 [f64],
 ) -> (f64, ::autograd::__private::Vec<f64>, f64) {
-    let (value, pullback) = __bond_price_vjp_full(r, z, cf, t);
-    let (d_r, d_z, _, _) = pullback(1.0);
-    ((value, d_r, d_z))
+    let _ = bond_price;
+    let (__ad_value, __ad_pullback) = __bond_price_vjp_full(r, z, cf, t);
+    let (__ad_d_r, __ad_d_z, _, _) = __ad_pullback(1.0);
+    ((__ad_value, __ad_d_r, __ad_d_z))
 }
 /** Compares [`bond_price_grad`] at this point with central finite differences of [`bond_price`], component by component.
 
@@ -139,9 +140,11 @@ fn bond_price_check<'__ad_l0, '__ad_l1, '__ad_l2>(
     cf: &'__ad_l1 [f64],
     t: &'__ad_l2 [f64],
 ) -> ::autograd::GradientCheck {
-    let (value, d_r, d_z) = bond_price_grad(r, z, cf, t);
-    let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
-    check.slice("r", r, &d_r, |r| bond_price(r, z, cf, t));
-    check.scalar("z", z, d_z, |z| bond_price(r, z, cf, t));
-    check
+    let (__ad_value, __ad_d_r, __ad_d_z) = bond_price_grad(r, z, cf, t);
+    let mut __ad_check = ::autograd::GradientCheck::new(
+        ::autograd::__private::to_f64(__ad_value),
+    );
+    __ad_check.slice("r", r, &__ad_d_r, |r| bond_price(r, z, cf, t));
+    __ad_check.scalar("z", z, __ad_d_z, |z| bond_price(r, z, cf, t));
+    __ad_check
 }

@@ -19,7 +19,7 @@ fn __dense_loops_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
     b: &'__ad_l2 [f64],
 ) -> (
     f64,
-    impl FnOnce(
+    impl ::core::ops::FnOnce(
         f64,
     ) -> (
             ::autograd::__private::Vec<f64>,
@@ -27,13 +27,12 @@ fn __dense_loops_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
             ::autograd::__private::Vec<f64>,
         ) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
 ) {
-    let _ = dense_loops;
     let __ad_v3_n = x.len();
     let __ad_v4_s = 0.0;
     let __ad_v5 = b.len();
     let mut __ad_c0_s = __ad_v4_s;
     let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
-        (0..__ad_v5).size_hint().0,
+        ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
     );
     for __ad_v7_i in 0..__ad_v5 {
         let __ad_v6_s = __ad_c0_s;
@@ -64,7 +63,7 @@ fn __dense_loops_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
             let mut __ad_d_b = ::autograd::__private::zeros_like_slice(b);
             let __ad_d21_s = __ad_seed;
             let mut __ad_dc0_s = __ad_d21_s;
-            for __ad_v7_i in (0..__ad_v5).rev() {
+            for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
                 let __ad_v19 = ::autograd::__private::pop(&mut __ad_stack0);
                 let __ad_d20_s = __ad_dc0_s;
                 let __ad_d6_s = ::autograd::__private::rules::add_grad_lhs(__ad_d20_s);
@@ -74,7 +73,7 @@ fn __dense_loops_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
                     __ad_v19,
                 );
                 let mut __ad_dc1_acc = __ad_d18_acc;
-                for __ad_v11_j in (0..__ad_v3_n).rev() {
+                for __ad_v11_j in ::core::iter::Iterator::rev(0..__ad_v3_n) {
                     let __ad_v12 = __ad_v7_i * __ad_v3_n;
                     let __ad_v13 = __ad_v12 + __ad_v11_j;
                     let __ad_v14 = w[__ad_v13];
@@ -121,7 +120,7 @@ fn dense_loops_vjp<'__ad_l0, '__ad_l1, '__ad_l2>(
     b: &'__ad_l2 [f64],
 ) -> (
     f64,
-    impl FnOnce(
+    impl ::core::ops::FnOnce(
         f64,
     ) -> (
             ::autograd::__private::Vec<f64>,
@@ -129,12 +128,13 @@ fn dense_loops_vjp<'__ad_l0, '__ad_l1, '__ad_l2>(
             ::autograd::__private::Vec<f64>,
         ) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
 ) {
-    let (value, pullback) = __dense_loops_vjp_full(w, x, b);
+    let _ = dense_loops;
+    let (__ad_value, __ad_pullback) = __dense_loops_vjp_full(w, x, b);
     ((
-        value,
-        move |seed: f64| {
-            let (d_w, d_x, d_b) = pullback(seed);
-            (d_w, d_x, d_b)
+        __ad_value,
+        move |__ad_seed: f64| {
+            let (__ad_d_w, __ad_d_x, __ad_d_b) = __ad_pullback(__ad_seed);
+            (__ad_d_w, __ad_d_x, __ad_d_b)
         },
     ))
 }
@@ -152,9 +152,10 @@ fn dense_loops_grad<'__ad_l0, '__ad_l1, '__ad_l2>(
     ::autograd::__private::Vec<f64>,
     ::autograd::__private::Vec<f64>,
 ) {
-    let (value, pullback) = __dense_loops_vjp_full(w, x, b);
-    let (d_w, d_x, d_b) = pullback(1.0);
-    ((value, d_w, d_x, d_b))
+    let _ = dense_loops;
+    let (__ad_value, __ad_pullback) = __dense_loops_vjp_full(w, x, b);
+    let (__ad_d_w, __ad_d_x, __ad_d_b) = __ad_pullback(1.0);
+    ((__ad_value, __ad_d_w, __ad_d_x, __ad_d_b))
 }
 /** Compares [`dense_loops_grad`] at this point with central finite differences of [`dense_loops`], component by component.
 
@@ -164,10 +165,12 @@ fn dense_loops_check<'__ad_l0, '__ad_l1, '__ad_l2>(
     x: &'__ad_l1 [f64],
     b: &'__ad_l2 [f64],
 ) -> ::autograd::GradientCheck {
-    let (value, d_w, d_x, d_b) = dense_loops_grad(w, x, b);
-    let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
-    check.slice("w", w, &d_w, |w| dense_loops(w, x, b));
-    check.slice("x", x, &d_x, |x| dense_loops(w, x, b));
-    check.slice("b", b, &d_b, |b| dense_loops(w, x, b));
-    check
+    let (__ad_value, __ad_d_w, __ad_d_x, __ad_d_b) = dense_loops_grad(w, x, b);
+    let mut __ad_check = ::autograd::GradientCheck::new(
+        ::autograd::__private::to_f64(__ad_value),
+    );
+    __ad_check.slice("w", w, &__ad_d_w, |w| dense_loops(w, x, b));
+    __ad_check.slice("x", x, &__ad_d_x, |x| dense_loops(w, x, b));
+    __ad_check.slice("b", b, &__ad_d_b, |b| dense_loops(w, x, b));
+    __ad_check
 }

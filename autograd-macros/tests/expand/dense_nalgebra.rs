@@ -10,11 +10,10 @@ fn __dense_nalgebra_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
     b: &'__ad_l2 DVector<f64>,
 ) -> (
     f64,
-    impl FnOnce(
+    impl ::core::ops::FnOnce(
         f64,
     ) -> (DMatrix<f64>, DVector<f64>, DVector<f64>) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
 ) {
-    let _ = dense_nalgebra;
     let __ad_v3 = w * x;
     let __ad_v4 = __ad_v3 + b;
     let __ad_v5 = ::autograd::__private::map_in_place(__ad_v4, f64::tanh);
@@ -62,16 +61,17 @@ fn dense_nalgebra_vjp<'__ad_l0, '__ad_l1, '__ad_l2>(
     b: &'__ad_l2 DVector<f64>,
 ) -> (
     f64,
-    impl FnOnce(
+    impl ::core::ops::FnOnce(
         f64,
     ) -> (DMatrix<f64>, DVector<f64>, DVector<f64>) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
 ) {
-    let (value, pullback) = __dense_nalgebra_vjp_full(w, x, b);
+    let _ = dense_nalgebra;
+    let (__ad_value, __ad_pullback) = __dense_nalgebra_vjp_full(w, x, b);
     ((
-        value,
-        move |seed: f64| {
-            let (d_w, d_x, d_b) = pullback(seed);
-            (d_w, d_x, d_b)
+        __ad_value,
+        move |__ad_seed: f64| {
+            let (__ad_d_w, __ad_d_x, __ad_d_b) = __ad_pullback(__ad_seed);
+            (__ad_d_w, __ad_d_x, __ad_d_b)
         },
     ))
 }
@@ -84,9 +84,10 @@ fn dense_nalgebra_grad<'__ad_l0, '__ad_l1, '__ad_l2>(
     x: &'__ad_l1 DVector<f64>,
     b: &'__ad_l2 DVector<f64>,
 ) -> (f64, DMatrix<f64>, DVector<f64>, DVector<f64>) {
-    let (value, pullback) = __dense_nalgebra_vjp_full(w, x, b);
-    let (d_w, d_x, d_b) = pullback(1.0);
-    ((value, d_w, d_x, d_b))
+    let _ = dense_nalgebra;
+    let (__ad_value, __ad_pullback) = __dense_nalgebra_vjp_full(w, x, b);
+    let (__ad_d_w, __ad_d_x, __ad_d_b) = __ad_pullback(1.0);
+    ((__ad_value, __ad_d_w, __ad_d_x, __ad_d_b))
 }
 /** Compares [`dense_nalgebra_grad`] at this point with central finite differences of [`dense_nalgebra`], component by component.
 
@@ -96,10 +97,12 @@ fn dense_nalgebra_check<'__ad_l0, '__ad_l1, '__ad_l2>(
     x: &'__ad_l1 DVector<f64>,
     b: &'__ad_l2 DVector<f64>,
 ) -> ::autograd::GradientCheck {
-    let (value, d_w, d_x, d_b) = dense_nalgebra_grad(w, x, b);
-    let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
-    check.matrix("w", w, &d_w, |w| dense_nalgebra(w, x, b));
-    check.vector("x", x, &d_x, |x| dense_nalgebra(w, x, b));
-    check.vector("b", b, &d_b, |b| dense_nalgebra(w, x, b));
-    check
+    let (__ad_value, __ad_d_w, __ad_d_x, __ad_d_b) = dense_nalgebra_grad(w, x, b);
+    let mut __ad_check = ::autograd::GradientCheck::new(
+        ::autograd::__private::to_f64(__ad_value),
+    );
+    __ad_check.matrix("w", w, &__ad_d_w, |w| dense_nalgebra(w, x, b));
+    __ad_check.vector("x", x, &__ad_d_x, |x| dense_nalgebra(w, x, b));
+    __ad_check.vector("b", b, &__ad_d_b, |b| dense_nalgebra(w, x, b));
+    __ad_check
 }

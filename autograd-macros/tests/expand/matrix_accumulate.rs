@@ -8,8 +8,12 @@ fn quad(a: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
 fn __quad_vjp_full<'__ad_l0, '__ad_l1>(
     a: &'__ad_l0 DMatrix<f64>,
     x: &'__ad_l1 DMatrix<f64>,
-) -> (f64, impl FnOnce(f64) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>) {
-    let _ = quad;
+) -> (
+    f64,
+    impl ::core::ops::FnOnce(
+        f64,
+    ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
+) {
     let __ad_v2 = a * x;
     let __ad_v3_y = __ad_v2 + x;
     let __ad_v4 = __ad_v3_y.transpose();
@@ -81,13 +85,19 @@ fn __quad_primal_id() -> ::core::any::TypeId {
 fn quad_vjp<'__ad_l0, '__ad_l1>(
     a: &'__ad_l0 DMatrix<f64>,
     x: &'__ad_l1 DMatrix<f64>,
-) -> (f64, impl FnOnce(f64) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>) {
-    let (value, pullback) = __quad_vjp_full(a, x);
+) -> (
+    f64,
+    impl ::core::ops::FnOnce(
+        f64,
+    ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
+) {
+    let _ = quad;
+    let (__ad_value, __ad_pullback) = __quad_vjp_full(a, x);
     ((
-        value,
-        move |seed: f64| {
-            let (d_a, d_x) = pullback(seed);
-            (d_a, d_x)
+        __ad_value,
+        move |__ad_seed: f64| {
+            let (__ad_d_a, __ad_d_x) = __ad_pullback(__ad_seed);
+            (__ad_d_a, __ad_d_x)
         },
     ))
 }
@@ -99,9 +109,10 @@ fn quad_grad<'__ad_l0, '__ad_l1>(
     a: &'__ad_l0 DMatrix<f64>,
     x: &'__ad_l1 DMatrix<f64>,
 ) -> (f64, DMatrix<f64>, DMatrix<f64>) {
-    let (value, pullback) = __quad_vjp_full(a, x);
-    let (d_a, d_x) = pullback(1.0);
-    ((value, d_a, d_x))
+    let _ = quad;
+    let (__ad_value, __ad_pullback) = __quad_vjp_full(a, x);
+    let (__ad_d_a, __ad_d_x) = __ad_pullback(1.0);
+    ((__ad_value, __ad_d_a, __ad_d_x))
 }
 /** Compares [`quad_grad`] at this point with central finite differences of [`quad`], component by component.
 
@@ -110,9 +121,11 @@ fn quad_check<'__ad_l0, '__ad_l1>(
     a: &'__ad_l0 DMatrix<f64>,
     x: &'__ad_l1 DMatrix<f64>,
 ) -> ::autograd::GradientCheck {
-    let (value, d_a, d_x) = quad_grad(a, x);
-    let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
-    check.matrix("a", a, &d_a, |a| quad(a, x));
-    check.matrix("x", x, &d_x, |x| quad(a, x));
-    check
+    let (__ad_value, __ad_d_a, __ad_d_x) = quad_grad(a, x);
+    let mut __ad_check = ::autograd::GradientCheck::new(
+        ::autograd::__private::to_f64(__ad_value),
+    );
+    __ad_check.matrix("a", a, &__ad_d_a, |a| quad(a, x));
+    __ad_check.matrix("x", x, &__ad_d_x, |x| quad(a, x));
+    __ad_check
 }

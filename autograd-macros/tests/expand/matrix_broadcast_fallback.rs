@@ -11,8 +11,12 @@ fn shared_operand(w: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
 fn __shared_operand_vjp_full<'__ad_l0, '__ad_l1>(
     w: &'__ad_l0 DMatrix<f64>,
     x: &'__ad_l1 DMatrix<f64>,
-) -> (f64, impl FnOnce(f64) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>) {
-    let _ = shared_operand;
+) -> (
+    f64,
+    impl ::core::ops::FnOnce(
+        f64,
+    ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
+) {
     let __ad_v2_z = w * x;
     let __ad_v3_h = __ad_v2_z.map(f64::tanh);
     let __ad_v4_a = __ad_v2_z.sum();
@@ -67,13 +71,19 @@ fn __shared_operand_primal_id() -> ::core::any::TypeId {
 fn shared_operand_vjp<'__ad_l0, '__ad_l1>(
     w: &'__ad_l0 DMatrix<f64>,
     x: &'__ad_l1 DMatrix<f64>,
-) -> (f64, impl FnOnce(f64) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>) {
-    let (value, pullback) = __shared_operand_vjp_full(w, x);
+) -> (
+    f64,
+    impl ::core::ops::FnOnce(
+        f64,
+    ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
+) {
+    let _ = shared_operand;
+    let (__ad_value, __ad_pullback) = __shared_operand_vjp_full(w, x);
     ((
-        value,
-        move |seed: f64| {
-            let (d_w, d_x) = pullback(seed);
-            (d_w, d_x)
+        __ad_value,
+        move |__ad_seed: f64| {
+            let (__ad_d_w, __ad_d_x) = __ad_pullback(__ad_seed);
+            (__ad_d_w, __ad_d_x)
         },
     ))
 }
@@ -85,9 +95,10 @@ fn shared_operand_grad<'__ad_l0, '__ad_l1>(
     w: &'__ad_l0 DMatrix<f64>,
     x: &'__ad_l1 DMatrix<f64>,
 ) -> (f64, DMatrix<f64>, DMatrix<f64>) {
-    let (value, pullback) = __shared_operand_vjp_full(w, x);
-    let (d_w, d_x) = pullback(1.0);
-    ((value, d_w, d_x))
+    let _ = shared_operand;
+    let (__ad_value, __ad_pullback) = __shared_operand_vjp_full(w, x);
+    let (__ad_d_w, __ad_d_x) = __ad_pullback(1.0);
+    ((__ad_value, __ad_d_w, __ad_d_x))
 }
 /** Compares [`shared_operand_grad`] at this point with central finite differences of [`shared_operand`], component by component.
 
@@ -96,9 +107,11 @@ fn shared_operand_check<'__ad_l0, '__ad_l1>(
     w: &'__ad_l0 DMatrix<f64>,
     x: &'__ad_l1 DMatrix<f64>,
 ) -> ::autograd::GradientCheck {
-    let (value, d_w, d_x) = shared_operand_grad(w, x);
-    let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
-    check.matrix("w", w, &d_w, |w| shared_operand(w, x));
-    check.matrix("x", x, &d_x, |x| shared_operand(w, x));
-    check
+    let (__ad_value, __ad_d_w, __ad_d_x) = shared_operand_grad(w, x);
+    let mut __ad_check = ::autograd::GradientCheck::new(
+        ::autograd::__private::to_f64(__ad_value),
+    );
+    __ad_check.matrix("w", w, &__ad_d_w, |w| shared_operand(w, x));
+    __ad_check.matrix("x", x, &__ad_d_x, |x| shared_operand(w, x));
+    __ad_check
 }

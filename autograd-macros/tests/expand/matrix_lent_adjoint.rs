@@ -9,8 +9,12 @@ fn lent_difference(x: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
 fn __lent_difference_vjp_full<'__ad_l0, '__ad_l1>(
     x: &'__ad_l0 DMatrix<f64>,
     b: &'__ad_l1 DMatrix<f64>,
-) -> (f64, impl FnOnce(f64) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>) {
-    let _ = lent_difference;
+) -> (
+    f64,
+    impl ::core::ops::FnOnce(
+        f64,
+    ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
+) {
     let __ad_v2_p = x.component_mul(x);
     let __ad_v3_q = &__ad_v2_p - b;
     let __ad_v4 = ::autograd::__private::map_in_place(__ad_v3_q, f64::exp);
@@ -68,13 +72,19 @@ fn __lent_difference_primal_id() -> ::core::any::TypeId {
 fn lent_difference_vjp<'__ad_l0, '__ad_l1>(
     x: &'__ad_l0 DMatrix<f64>,
     b: &'__ad_l1 DMatrix<f64>,
-) -> (f64, impl FnOnce(f64) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>) {
-    let (value, pullback) = __lent_difference_vjp_full(x, b);
+) -> (
+    f64,
+    impl ::core::ops::FnOnce(
+        f64,
+    ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
+) {
+    let _ = lent_difference;
+    let (__ad_value, __ad_pullback) = __lent_difference_vjp_full(x, b);
     ((
-        value,
-        move |seed: f64| {
-            let (d_x, d_b) = pullback(seed);
-            (d_x, d_b)
+        __ad_value,
+        move |__ad_seed: f64| {
+            let (__ad_d_x, __ad_d_b) = __ad_pullback(__ad_seed);
+            (__ad_d_x, __ad_d_b)
         },
     ))
 }
@@ -86,9 +96,10 @@ fn lent_difference_grad<'__ad_l0, '__ad_l1>(
     x: &'__ad_l0 DMatrix<f64>,
     b: &'__ad_l1 DMatrix<f64>,
 ) -> (f64, DMatrix<f64>, DMatrix<f64>) {
-    let (value, pullback) = __lent_difference_vjp_full(x, b);
-    let (d_x, d_b) = pullback(1.0);
-    ((value, d_x, d_b))
+    let _ = lent_difference;
+    let (__ad_value, __ad_pullback) = __lent_difference_vjp_full(x, b);
+    let (__ad_d_x, __ad_d_b) = __ad_pullback(1.0);
+    ((__ad_value, __ad_d_x, __ad_d_b))
 }
 /** Compares [`lent_difference_grad`] at this point with central finite differences of [`lent_difference`], component by component.
 
@@ -97,9 +108,11 @@ fn lent_difference_check<'__ad_l0, '__ad_l1>(
     x: &'__ad_l0 DMatrix<f64>,
     b: &'__ad_l1 DMatrix<f64>,
 ) -> ::autograd::GradientCheck {
-    let (value, d_x, d_b) = lent_difference_grad(x, b);
-    let mut check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(value));
-    check.matrix("x", x, &d_x, |x| lent_difference(x, b));
-    check.matrix("b", b, &d_b, |b| lent_difference(x, b));
-    check
+    let (__ad_value, __ad_d_x, __ad_d_b) = lent_difference_grad(x, b);
+    let mut __ad_check = ::autograd::GradientCheck::new(
+        ::autograd::__private::to_f64(__ad_value),
+    );
+    __ad_check.matrix("x", x, &__ad_d_x, |x| lent_difference(x, b));
+    __ad_check.matrix("b", b, &__ad_d_b, |b| lent_difference(x, b));
+    __ad_check
 }
