@@ -384,3 +384,39 @@ fn matrix_call_result_times_scalar_call_result() {
     assert!((da + a.cos() * g).abs() < 1e-12);
     assert!(dm.iter().all(|d| (d - 2.0 / a.sin().exp()).abs() < 1e-15));
 }
+
+// ---------------------------------------------------------------------------
+// Huge constant offsets from a loop index: the macro panicked on an overflow
+// (and in release iterated over the range of offsets).
+
+#[differentiable]
+fn huge_offsets(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        if i > 2 {
+            s += x[i + 0];
+        }
+        s += x[i] * x[i + 0];
+    }
+    s
+}
+
+#[differentiable]
+fn far_offsets(x: &[f64], n: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..n {
+        s += x[i + 9223372036854775807] * x[i - 9223372036854775807];
+    }
+    s
+}
+
+#[test]
+fn huge_index_offsets_compile() {
+    // Σ x_i² + Σ_{i>2} x_i: d/dx_i = 2x_i + [i > 2].
+    let x = [1.0, 2.0, 3.0, 4.0];
+    let (value, dx) = huge_offsets_grad(&x);
+    assert_eq!(value, 30.0 + 4.0);
+    assert_eq!(dx, vec![2.0, 4.0, 6.0, 9.0]);
+    // No iteration: no read.
+    assert_eq!(far_offsets_grad(&x, 0), (0.0, vec![0.0; 4]));
+}

@@ -859,11 +859,18 @@ pub fn stencils(f: &Function, an: &Analysis, l: &Loop) -> Vec<Stencil> {
     out
 }
 
-/// A plain integer literal (`1`, `2usize`).
+/// The largest offset from the loop index a stencil read may have: far
+/// beyond any useful window, and small enough that offsets, their
+/// differences and their negations never overflow.
+const MAX_STENCIL_OFFSET: i64 = 1 << 20;
+
+/// A plain integer literal (`1`, `2usize`) usable as a stencil offset.
 fn int_literal(t: &proc_macro2::TokenStream) -> Option<i64> {
     let lit: syn::LitInt = syn::parse2(t.clone()).ok()?;
     if !matches!(lit.suffix(), "" | "usize") {
         return None;
     }
-    lit.base10_parse().ok()
+    lit.base10_parse()
+        .ok()
+        .filter(|c: &i64| *c <= MAX_STENCIL_OFFSET)
 }
