@@ -162,7 +162,7 @@ pub mod __private {
     }
 
     /// Multiplies an adjoint by a scalar (the implicit function theorem's
-    /// `-seed / (∂r/∂x)`).
+    /// quotient −(∂r/∂θ)/(∂r/∂x) by the pullback's seed).
     pub trait Scale<T> {
         /// `self · k`.
         fn scale(self, k: T) -> Self;
@@ -269,26 +269,140 @@ pub mod __private {
         adjoint.scale(k)
     }
 
-    /// −seed / (∂r/∂x), the factor of the residual's partials in the
-    /// implicit function theorem; NaN (never an infinity) where ∂r/∂x is zero
-    /// or not finite, for a solver returning a plain float, which has no
-    /// `Result` to report it through.
-    #[inline]
-    pub fn implicit_multiplier<T: rules::Real>(seed: T, d_solution: T) -> T {
-        if d_solution != T::ZERO && d_solution.is_finite() {
-            -(seed / d_solution)
-        } else {
-            T::from_f64(f64::NAN)
+    /// dx/dθ = −(∂r/∂θ)/(∂r/∂x) for one argument's partial ∂r/∂θ of the
+    /// residual, element by element and divided last: never through
+    /// 1/(∂r/∂x), which overflows where ∂r/∂x is subnormal while the
+    /// quotient is an ordinary number. The pullback multiplies the quotient
+    /// by its seed.
+    pub trait ImplicitQuotient<T>: NotANumber {
+        /// −self / d_solution, setting `singular` where a quotient is not
+        /// finite while its partial is.
+        fn implicit_quotient(self, d_solution: T, singular: &mut bool) -> Self;
+    }
+
+    /// An adjoint set to NaN in every element: a solver returning a plain
+    /// float has no `Result` to report a missing derivative through.
+    pub trait NotANumber: Sized {
+        /// NaN in every element.
+        fn not_a_number(self) -> Self;
+    }
+
+    #[inline(always)]
+    fn quotient<T: rules::Real>(partial: T, d_solution: T, singular: &mut bool) -> T {
+        let q = rules::neg(rules::div(partial, d_solution));
+        *singular |= !q.is_finite() && partial.is_finite();
+        q
+    }
+
+    macro_rules! impl_quotient {
+        ($($t:ty),*) => {$(
+            impl ImplicitQuotient<$t> for $t {
+                #[inline(always)]
+                fn implicit_quotient(self, d_solution: $t, singular: &mut bool) -> Self {
+                    quotient(self, d_solution, singular)
+                }
+            }
+            impl NotANumber for $t {
+                #[inline(always)]
+                fn not_a_number(self) -> Self {
+                    <$t>::NAN
+                }
+            }
+            impl ImplicitQuotient<$t> for Vec<$t> {
+                #[inline]
+                fn implicit_quotient(mut self, d_solution: $t, singular: &mut bool) -> Self {
+                    self.iter_mut().for_each(|v| *v = quotient(*v, d_solution, singular));
+                    self
+                }
+            }
+            impl NotANumber for Vec<$t> {
+                #[inline]
+                fn not_a_number(mut self) -> Self {
+                    self.fill(<$t>::NAN);
+                    self
+                }
+            }
+        )*};
+    }
+    impl_quotient!(f32, f64);
+    macro_rules! impl_quotient_matrix {
+        ($($m:ty),*) => {$(
+            impl ImplicitQuotient<f64> for $m {
+                #[inline]
+                fn implicit_quotient(mut self, d_solution: f64, singular: &mut bool) -> Self {
+                    self.iter_mut().for_each(|v| *v = quotient(*v, d_solution, singular));
+                    self
+                }
+            }
+            impl NotANumber for $m {
+                #[inline]
+                fn not_a_number(mut self) -> Self {
+                    self.fill(f64::NAN);
+                    self
+                }
+            }
+        )*};
+    }
+    impl_quotient_matrix!(
+        nalgebra::DMatrix<f64>,
+        nalgebra::DVector<f64>,
+        nalgebra::RowDVector<f64>,
+        nalgebra::Matrix1<f64>
+    );
+    impl<T> ImplicitQuotient<T> for NoGradient {
+        #[inline(always)]
+        fn implicit_quotient(self, _: T, _: &mut bool) -> Self {
+            self
+        }
+    }
+    impl NotANumber for NoGradient {
+        #[inline(always)]
+        fn not_a_number(self) -> Self {
+            self
         }
     }
 
-    /// Whether ∂r/∂x at a root can be divided by: nonzero and finite.
+    /// Whether ∂r/∂x at a root cannot be divided by: zero or not finite.
     #[inline]
-    pub fn invertible(derivative: f64) -> Result<(), crate::solve::SolveError> {
-        if derivative != 0.0 && derivative.is_finite() {
-            Ok(())
+    pub fn singular_derivative<T: rules::Real>(d_solution: T) -> bool {
+        d_solution == T::ZERO || !d_solution.is_finite()
+    }
+
+    /// See [`ImplicitQuotient`].
+    #[inline]
+    pub fn implicit_quotient<A: ImplicitQuotient<T>, T>(
+        partial: A,
+        d_solution: T,
+        singular: &mut bool,
+    ) -> A {
+        partial.implicit_quotient(d_solution, singular)
+    }
+
+    /// NaN in every element of a plain-float solver's quotient where the
+    /// derivative does not exist (see [`NotANumber`]).
+    #[inline]
+    pub fn not_a_number_if<A: NotANumber>(quotient: A, singular: bool) -> A {
+        if singular {
+            quotient.not_a_number()
         } else {
-            Err(crate::solve::SolveError::SingularDerivative { derivative })
+            quotient
+        }
+    }
+
+    /// The error of a solver returning a `Result` where its derivative
+    /// does not exist: ∂r/∂x is zero or not finite, or a quotient is not
+    /// finite while its partial is.
+    #[inline]
+    pub fn derivative_exists(
+        singular: bool,
+        d_solution: f64,
+    ) -> Result<(), crate::solve::SolveError> {
+        if singular {
+            Err(crate::solve::SolveError::SingularDerivative {
+                derivative: d_solution,
+            })
+        } else {
+            Ok(())
         }
     }
 

@@ -422,8 +422,12 @@ fn call_args(sig: &Signature) -> Vec<TokenStream> {
 
 /// `#[differentiable(implicit = residual)]`: the body runs as written (a
 /// solver); the adjoint comes from the implicit function theorem. With
-/// r(x, θ) = 0 at the solution x, x̄ = seed gives θ̄ = −(seed / ∂r/∂x)·∂r/∂θ,
-/// and one pullback of the residual at seed 1 gives every partial.
+/// r(x, θ) = 0 at the solution x, x̄ = seed gives θ̄ = seed·q with the
+/// quotient q = −(∂r/∂θ)/(∂r/∂x), and one pullback of the residual at seed
+/// 1 gives every partial. Each quotient is divided last and checked: where
+/// ∂r/∂x is zero or not finite, or a quotient is not finite while its
+/// partial is, a `Result` solver returns `SolveError::SingularDerivative`
+/// and a plain one gives NaN adjoints.
 pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> TokenStream {
     // The wrappers' own locals (`value`, `pullback`, `check`, ..) must not
     // meet an argument of the same name.
@@ -456,7 +460,9 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
             },
             quote_spanned!(mixed=> #name(#(#args),*)?),
             quote_spanned! {mixed=>
-                if let ::core::result::Result::Err(e) = #private::invertible(#private::to_f64(__ad_dx)) {
+                if let ::core::result::Result::Err(e) =
+                    #private::derivative_exists(__ad_singular, #private::to_f64(__ad_dx))
+                {
                     return ::core::result::Result::Err(::core::convert::From::from(e));
                 }
             },
@@ -465,7 +471,9 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
         _ => (
             quote_spanned!(mixed=> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)),
             quote_spanned!(mixed=> #name(#(#args),*)),
-            TokenStream::new(),
+            quote_spanned! {mixed=>
+                #(let #partials = #private::not_a_number_if(#partials, __ad_singular);)*
+            },
             TokenStream::new(),
         ),
     };
@@ -477,10 +485,13 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
             let __ad_x = #solve;
             let (_, __ad_pullback) = #residual_vjp(__ad_x, #(#arg_names),*);
             let (__ad_dx, #(#partials,)*) = __ad_pullback(1.0);
+            // dx/dθ = −(∂r/∂θ)/(∂r/∂x), divided last; a quotient that
+            // overflows (∂r/∂x subnormal against ∂r/∂θ) has no derivative.
+            let mut __ad_singular = #private::singular_derivative(__ad_dx);
+            #(let #partials = #private::implicit_quotient(#partials, __ad_dx, &mut __ad_singular);)*
             #check
             #ok((__ad_x, move |__ad_seed: #seed_ty| {
-                let __ad_lambda = #private::implicit_multiplier(__ad_seed, __ad_dx);
-                (#(#private::scale(#partials, __ad_lambda),)*)
+                (#(#private::scale(#partials, __ad_seed),)*)
             }))
         }
     };
