@@ -406,6 +406,49 @@ pub mod __private {
         }
     }
 
+    /// Whether a residual's parameters after the solution are the solver's
+    /// own, by name (leading underscores aside: `_tol` is an unused `tol`)
+    /// and in order: `#[differentiable(implicit = ..)]` checks this at
+    /// compile time.
+    pub const fn same_names(residual: &[&str], solver: &[&str]) -> bool {
+        if residual.len() != solver.len() + 1 {
+            return false;
+        }
+        let mut i = 0;
+        while i < solver.len() {
+            if !same_str(residual[i + 1], solver[i]) {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    const fn same_str(a: &str, b: &str) -> bool {
+        let (a, b) = (
+            unused_prefix_aside(a.as_bytes()),
+            unused_prefix_aside(b.as_bytes()),
+        );
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    const fn unused_prefix_aside(mut name: &[u8]) -> &[u8] {
+        while let [b'_', rest @ ..] = name {
+            name = rest;
+        }
+        name
+    }
+
     /// A scalar result as `f64`, for the gradient check's report.
     pub trait ToF64 {
         /// The value as `f64`.

@@ -140,6 +140,29 @@ fn an_infinite_partial_of_the_residual_gives_an_infinite_derivative() {
 
 // ---- ordinary cases, several arguments, slices, f32 ----
 
+/// The example written as the hook reads it: the residual takes
+/// the solver's arguments after the solution, in the solver's order and
+/// under its names (in another order it is a compile error, see
+/// `tests/ui/calls/implicit-residual-arguments-in-another-order.rs`).
+#[differentiable]
+fn res(x: f64, b: f64, a: f64) -> f64 {
+    x * a - b
+}
+
+#[differentiable(implicit = res)]
+fn solve(b: f64, a: f64) -> Result<f64, SolveError> {
+    bisect(|x| res(x, b, a), -10.0, 10.0, 1e-13)
+}
+
+#[test]
+fn a_residual_taking_the_solvers_arguments_by_name_gets_each_its_own_derivative() {
+    // x = b/a = 1.5 at (b, a) = (3, 2): dx/db = 1/a, dx/da = −b/a².
+    let (x, db, da) = solve_grad(3.0, 2.0).unwrap();
+    assert!((x - 1.5).abs() <= 1e-12, "{x}");
+    assert!((db - 0.5).abs() <= 1e-11, "{db}");
+    assert!((da + 0.75).abs() <= 1e-11, "{da}");
+}
+
 /// r(x, a, b) = a·x − b: x = b/a, dx/da = −b/a², dx/db = 1/a.
 #[differentiable]
 fn linear(x: f64, a: f64, b: f64) -> f64 {

@@ -447,9 +447,15 @@ fn rule_name(op: &Op) -> &'static str {
 /// The path of a callee's all-arguments VJP: its own path with the last
 /// segment renamed.
 pub fn vjp_path(func: &syn::Path) -> syn::Path {
+    sibling_path(func, names::vjp_full)
+}
+
+/// The path of an item generated next to `func`: its own path with the
+/// last segment renamed by `name`, keeping the user's span.
+pub fn sibling_path(func: &syn::Path, name: fn(&syn::Ident) -> syn::Ident) -> syn::Path {
     let mut path = func.clone();
     if let Some(last) = path.segments.last_mut() {
-        last.ident = names::vjp_full(&last.ident);
+        last.ident = name(&last.ident);
         last.ident.set_span(
             func.segments
                 .last()
