@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use nalgebra::DMatrix;
 
 use crate::registry::{Differentiable, OpError, OpRegistry, ReshapeOp};
-use crate::value::{Shape, Value};
+use crate::value::{Shape, Value, try_filled_like};
 
 /// Identifies a node of one [`Graph`]; printed as `%3`.
 ///
@@ -363,9 +363,10 @@ impl Graph {
     /// [`GraphError::UnknownNode`] for an id not of this graph, and
     /// [`GraphError::Op`] if an op's backward fails (a caller's op
     /// registered after recording, or one returning adjoints of the wrong
-    /// number or shape).
+    /// number or shape), or the memory of an adjoint cannot be reserved
+    /// ([`OpError::OutOfMemory`]).
     pub fn backward(&self, output: NodeId) -> Result<Gradients, GraphError> {
-        let seed = Value::ones(self.value(output)?.shape())?;
+        let seed = try_filled_like("ones", self.value(output)?, 1.0)?;
         self.backward_with(output, seed, |_| {})
     }
 
@@ -458,7 +459,7 @@ impl Graph {
             .zip(&self.nodes)
             .map(|(g, node)| match g {
                 Some(g) => Ok(g),
-                None => Value::zeros(node.value.shape()),
+                None => try_filled_like("zeros", &node.value, 0.0),
             })
             .collect::<Result<_, _>>()?;
         Ok(Gradients {

@@ -33,9 +33,31 @@ pub(crate) fn try_filled(
     cols: usize,
     x: f64,
 ) -> Result<DMatrix<f64>, OpError> {
+    try_filled_within(op, rows, cols, x, MAX_ELEMENTS)
+}
+
+/// A value of `like`'s shape filled with `x`: the seed or a zero adjoint of
+/// a value that exists, so no element limit applies, only a fallible
+/// reservation.
+pub(crate) fn try_filled_like(op: &str, like: &Value, x: f64) -> Result<Value, OpError> {
+    Ok(match like {
+        Value::Scalar(_) => Value::Scalar(x),
+        Value::Matrix(m) => {
+            Value::Matrix(try_filled_within(op, m.nrows(), m.ncols(), x, usize::MAX)?)
+        }
+    })
+}
+
+fn try_filled_within(
+    op: &str,
+    rows: usize,
+    cols: usize,
+    x: f64,
+    limit: usize,
+) -> Result<DMatrix<f64>, OpError> {
     let len = rows
         .checked_mul(cols)
-        .filter(|&len| len <= MAX_ELEMENTS)
+        .filter(|&len| len <= limit)
         .ok_or_else(|| OpError::TooLarge {
             op: op.to_owned(),
             rows,
