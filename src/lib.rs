@@ -270,10 +270,12 @@ pub mod __private {
     }
 
     /// dx/dθ = −(∂r/∂θ)/(∂r/∂x) for one argument's partial ∂r/∂θ of the
-    /// residual, element by element and divided last: never through
-    /// 1/(∂r/∂x), which overflows where ∂r/∂x is subnormal while the
-    /// quotient is an ordinary number. The pullback multiplies the quotient
-    /// by its seed.
+    /// residual, element by element, as one quotient of the two partials:
+    /// never through 1/(∂r/∂x), which overflows where ∂r/∂x is subnormal
+    /// while the quotient is an ordinary number. It is computed (and
+    /// checked) once, at seed 1; the pullback multiplies it by its seed, so
+    /// a tiny seed never makes a subnormal intermediate and a large one
+    /// overflows only where the adjoint itself does.
     pub trait ImplicitQuotient<T>: NotANumber {
         /// −self / d_solution, setting `singular` where a quotient is not
         /// finite while its partial is.

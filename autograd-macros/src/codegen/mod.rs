@@ -516,7 +516,7 @@ fn residual_matches(
 /// solver); the adjoint comes from the implicit function theorem. With
 /// r(x, θ) = 0 at the solution x, x̄ = seed gives θ̄ = seed·q with the
 /// quotient q = −(∂r/∂θ)/(∂r/∂x), and one pullback of the residual at seed
-/// 1 gives every partial. Each quotient is divided last and checked: where
+/// 1 gives every partial. Each quotient is one division, checked: where
 /// ∂r/∂x is zero or not finite, or a quotient is not finite while its
 /// partial is, a `Result` solver returns `SolveError::SingularDerivative`
 /// and a plain one gives NaN adjoints.
@@ -580,8 +580,9 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
             let __ad_x = #solve;
             let (_, __ad_pullback) = #residual_vjp(__ad_x, #(#arg_names),*);
             let (__ad_dx, #(#partials,)*) = __ad_pullback(1.0);
-            // dx/dθ = −(∂r/∂θ)/(∂r/∂x), divided last; a quotient that
-            // overflows (∂r/∂x subnormal against ∂r/∂θ) has no derivative.
+            // dx/dθ = −(∂r/∂θ)/(∂r/∂x) as one quotient, never through
+            // 1/(∂r/∂x); one that overflows (∂r/∂x subnormal against
+            // ∂r/∂θ) is no derivative.
             let mut __ad_singular = #private::singular_derivative(__ad_dx);
             #(let #partials = #private::implicit_quotient(#partials, __ad_dx, &mut __ad_singular);)*
             #check
