@@ -211,7 +211,7 @@ pub mod __private {
     }
 
     /// Multiplies an adjoint by a scalar (the implicit function theorem's
-    /// `-seed / (∂r/∂x)`).
+    /// quotient −(∂r/∂θ)/(∂r/∂x) by the pullback's seed).
     pub trait Scale<T> {
         /// `self · k`.
         fn scale(self, k: T) -> Self;
@@ -318,26 +318,125 @@ pub mod __private {
         adjoint.scale(k)
     }
 
-    /// −seed / (∂r/∂x), the factor of the residual's partials in the
-    /// implicit function theorem; NaN (never an infinity) where ∂r/∂x is zero
-    /// or not finite, for a solver returning a plain float, which has no
-    /// `Result` to report it through.
-    #[inline]
-    pub fn implicit_multiplier<T: rules::Real>(seed: T, d_solution: T) -> T {
-        if d_solution != T::ZERO && d_solution.is_finite() {
-            -(seed / d_solution)
-        } else {
-            T::from_f64(f64::NAN)
+    /// dx/dθ = −(∂r/∂θ)/(∂r/∂x) for one argument's partial ∂r/∂θ of the
+    /// residual, element by element, as one quotient of the two partials:
+    /// never through 1/(∂r/∂x), which overflows where ∂r/∂x is subnormal
+    /// while the quotient is an ordinary number. It is computed (and
+    /// checked) once, at seed 1; the pullback multiplies it by its seed, so
+    /// a tiny seed never makes a subnormal intermediate and a large one
+    /// overflows only where the adjoint itself does.
+    pub trait ImplicitQuotient<T>: NotANumber {
+        /// −self / d_solution, setting `singular` where a quotient is not
+        /// finite while its partial is.
+        fn implicit_quotient(self, d_solution: T, singular: &mut bool) -> Self;
+    }
+
+    /// An adjoint set to NaN in every element: a solver returning a plain
+    /// float has no `Result` to report a missing derivative through.
+    pub trait NotANumber: Sized {
+        /// NaN in every element.
+        fn not_a_number(self) -> Self;
+    }
+
+    #[inline(always)]
+    fn quotient<T: rules::Real>(partial: T, d_solution: T, singular: &mut bool) -> T {
+        let q = rules::neg(rules::div(partial, d_solution));
+        *singular |= !q.is_finite() && partial.is_finite();
+        q
+    }
+
+    macro_rules! impl_quotient {
+        ($($t:ty),*) => {$(
+            impl ImplicitQuotient<$t> for $t {
+                #[inline(always)]
+                fn implicit_quotient(self, d_solution: $t, singular: &mut bool) -> Self {
+                    quotient(self, d_solution, singular)
+                }
+            }
+            impl NotANumber for $t {
+                #[inline(always)]
+                fn not_a_number(self) -> Self {
+                    <$t>::NAN
+                }
+            }
+            impl ImplicitQuotient<$t> for Vec<$t> {
+                #[inline]
+                fn implicit_quotient(mut self, d_solution: $t, singular: &mut bool) -> Self {
+                    self.iter_mut().for_each(|v| *v = quotient(*v, d_solution, singular));
+                    self
+                }
+            }
+            impl NotANumber for Vec<$t> {
+                #[inline]
+                fn not_a_number(mut self) -> Self {
+                    self.fill(<$t>::NAN);
+                    self
+                }
+            }
+        )*};
+    }
+    impl_quotient!(f32, f64);
+    macro_rules! impl_quotient_matrix {
+        ($($m:ty),*) => {$(
+            impl ImplicitQuotient<f64> for $m {
+                #[inline]
+                fn implicit_quotient(mut self, d_solution: f64, singular: &mut bool) -> Self {
+                    self.iter_mut().for_each(|v| *v = quotient(*v, d_solution, singular));
+                    self
+                }
+            }
+            impl NotANumber for $m {
+                #[inline]
+                fn not_a_number(mut self) -> Self {
+                    self.fill(f64::NAN);
+                    self
+                }
+            }
+        )*};
+    }
+    impl_quotient_matrix!(
+        nalgebra::DMatrix<f64>,
+        nalgebra::DVector<f64>,
+        nalgebra::RowDVector<f64>,
+        nalgebra::Matrix1<f64>
+    );
+    impl<T> ImplicitQuotient<T> for NoGradient {
+        #[inline(always)]
+        fn implicit_quotient(self, _: T, _: &mut bool) -> Self {
+            self
+        }
+    }
+    impl NotANumber for NoGradient {
+        #[inline(always)]
+        fn not_a_number(self) -> Self {
+            self
         }
     }
 
-    /// Whether ∂r/∂x at a root can be divided by: nonzero and finite.
+    /// Whether ∂r/∂x at a root cannot be divided by: zero or not finite.
     #[inline]
-    pub fn invertible(derivative: f64) -> Result<(), crate::solve::SolveError> {
-        if derivative != 0.0 && derivative.is_finite() {
-            Ok(())
+    pub fn singular_derivative<T: rules::Real>(d_solution: T) -> bool {
+        d_solution == T::ZERO || !d_solution.is_finite()
+    }
+
+    /// See [`ImplicitQuotient`].
+    #[inline]
+    pub fn implicit_quotient<A: ImplicitQuotient<T>, T>(
+        partial: A,
+        d_solution: T,
+        singular: &mut bool,
+    ) -> A {
+        partial.implicit_quotient(d_solution, singular)
+    }
+
+    /// NaN in every element of a plain-float solver's quotient where the
+    /// derivative does not exist (see [`NotANumber`]).
+    #[inline]
+    pub fn not_a_number_if<A: NotANumber>(quotient: A, singular: bool) -> A {
+        if singular {
+            quotient.not_a_number()
         } else {
-            Err(crate::solve::SolveError::SingularDerivative { derivative })
+            quotient
         }
     }
 
@@ -346,6 +445,66 @@ pub mod __private {
     /// check allocates two copies per element, and never frees them.
     pub fn leak<T: Clone + 'static>(v: &T) -> &'static T {
         Box::leak(Box::new(v.clone()))
+    }
+
+    /// The error of a solver returning a `Result` where its derivative
+    /// does not exist: ∂r/∂x is zero or not finite, or a quotient is not
+    /// finite while its partial is.
+    #[inline]
+    pub fn derivative_exists(
+        singular: bool,
+        d_solution: f64,
+    ) -> Result<(), crate::solve::SolveError> {
+        if singular {
+            Err(crate::solve::SolveError::SingularDerivative {
+                derivative: d_solution,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether a residual's parameters after the solution are the solver's
+    /// own, by name (leading underscores aside: `_tol` is an unused `tol`)
+    /// and in order: `#[differentiable(implicit = ..)]` checks this at
+    /// compile time.
+    pub const fn same_names(residual: &[&str], solver: &[&str]) -> bool {
+        if residual.len() != solver.len() + 1 {
+            return false;
+        }
+        let mut i = 0;
+        while i < solver.len() {
+            if !same_str(residual[i + 1], solver[i]) {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    const fn same_str(a: &str, b: &str) -> bool {
+        let (a, b) = (
+            unused_prefix_aside(a.as_bytes()),
+            unused_prefix_aside(b.as_bytes()),
+        );
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    const fn unused_prefix_aside(mut name: &[u8]) -> &[u8] {
+        while let [b'_', rest @ ..] = name {
+            name = rest;
+        }
+        name
     }
 
     /// A scalar result as `f64`, for the gradient check's report.

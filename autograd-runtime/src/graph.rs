@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use nalgebra::DMatrix;
 
 use crate::registry::{Differentiable, OpError, OpRegistry, ReshapeOp};
-use crate::value::{Shape, Value};
+use crate::value::{Shape, Value, try_filled_like};
 
 /// Identifies a node of one [`Graph`]; printed as `%3`.
 ///
@@ -329,8 +329,10 @@ impl Graph {
     /// # Errors
     ///
     /// [`GraphError::UnknownNode`] for an id not of this graph, and
-    /// [`GraphError::Op`] for an unknown op name, a wrong number of inputs or
-    /// mismatched shapes. Nothing is recorded on error.
+    /// [`GraphError::Op`] for an unknown op name, a wrong number of inputs,
+    /// mismatched shapes, or a `matmul` whose result would have more than
+    /// [`MAX_ELEMENTS`](crate::MAX_ELEMENTS) elements
+    /// ([`OpError::TooLarge`]). Nothing is recorded on error.
     pub fn apply(&mut self, name: &str, inputs: &[NodeId]) -> Result<NodeId, GraphError> {
         let values = self.input_values(inputs)?;
         let value = self.registry.forward(name, &values)?;
@@ -361,9 +363,10 @@ impl Graph {
     /// [`GraphError::UnknownNode`] for an id not of this graph, and
     /// [`GraphError::Op`] if an op's backward fails (a caller's op
     /// registered after recording, or one returning adjoints of the wrong
-    /// number or shape).
+    /// number or shape), or the memory of an adjoint cannot be reserved
+    /// ([`OpError::OutOfMemory`]).
     pub fn backward(&self, output: NodeId) -> Result<Gradients, GraphError> {
-        let seed = Value::ones(self.value(output)?.shape());
+        let seed = try_filled_like("ones", self.value(output)?, 1.0)?;
         self.backward_with(output, seed, |_| {})
     }
 
@@ -454,8 +457,11 @@ impl Graph {
         let grads = grads
             .into_iter()
             .zip(&self.nodes)
-            .map(|(g, node)| g.unwrap_or_else(|| Value::zeros(node.value.shape())))
-            .collect();
+            .map(|(g, node)| match g {
+                Some(g) => Ok(g),
+                None => try_filled_like("zeros", &node.value, 0.0),
+            })
+            .collect::<Result<_, _>>()?;
         Ok(Gradients {
             graph: self.id,
             grads,
@@ -520,7 +526,10 @@ impl Graph {
         div;
         /// Records `a^b` (element-wise on matrices).
         pow;
-        /// Records the matrix product `a·b`.
+        /// Records the matrix product `a·b`; a result of more than
+        /// [`MAX_ELEMENTS`](crate::MAX_ELEMENTS) elements is an
+        /// [`OpError::TooLarge`], whatever the operands (a `2³³ × 0` times
+        /// `0 × 2³³` product included).
         matmul;
     }
     unary_helpers! {

@@ -42,7 +42,7 @@ pub use check::{
 pub use registry::{
     CustomFunction, Differentiable, OpError, OpRegistry, ReshapeOp, chain_rule_step,
 };
-pub use value::{Shape, Value};
+pub use value::{MAX_ELEMENTS, Shape, Value};
 
 /// Passes `value` through unchanged; inside `#[differentiable]` code no
 /// gradient flows back through it.

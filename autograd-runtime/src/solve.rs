@@ -76,9 +76,11 @@ pub enum SolveError {
         /// The point at which it did.
         x: f64,
     },
-    /// The residual's derivative in the solution is zero or not finite at
-    /// the root, so the implicit function theorem gives no derivative
-    /// there (`#[differentiable(implicit = ..)]`).
+    /// The solution of `#[differentiable(implicit = ..)]` has no finite
+    /// derivative at the root: the residual's derivative in the solution,
+    /// ∂r/∂x, is zero or not finite there, or a quotient
+    /// dx/dθ = −(∂r/∂θ)/(∂r/∂x) is not finite while ∂r/∂θ is (∂r/∂x so
+    /// small next to ∂r/∂θ that the quotient overflows).
     SingularDerivative {
         /// ∂r/∂x at the root.
         derivative: f64,
@@ -106,7 +108,9 @@ impl fmt::Display for SolveError {
             SolveError::NotANumber { x } => write!(f, "f returned NaN at x = {x}"),
             SolveError::SingularDerivative { derivative } => write!(
                 f,
-                "the residual's derivative in the solution is {derivative} at the root, so the solution is not differentiable there"
+                "the residual's derivative in the solution is {derivative} at the root, \
+                 so the solution is not differentiable there \
+                 (dx/dθ = −(∂r/∂θ)/(∂r/∂x) is not a finite number)"
             ),
         }
     }

@@ -1,14 +1,16 @@
 //! Random bad input thrown at the runtime's public API: the registry's
-//! `forward` and `chain_rule_step`, the dynamic graph and both solvers.
-//! Whatever the input (unknown names, any number of inputs, shapes that
-//! do not fit, empty matrices, NaN, infinities, tolerances of 0 or NaN),
-//! each call returns a value of the documented shape or a typed error
-//! with a message; a panic fails the property.
+//! `forward` and `chain_rule_step`, the dynamic graph, `Value::zeros` /
+//! `Value::ones` and both solvers. Whatever the input (unknown names, any
+//! number of inputs, shapes that do not fit, empty matrices, empty
+//! matrices with a huge other dimension, targets whose element count
+//! overflows, NaN, infinities, tolerances of 0 or NaN), each call returns
+//! a value of the documented shape or a typed error with a message; a
+//! panic (or an abort) fails the property.
 
 use autograd_runtime::graph::{Graph, GraphError};
 use autograd_runtime::registry::ops::BUILTIN_OPS;
 use autograd_runtime::solve::{SolveError, bisect, brent};
-use autograd_runtime::{OpError, OpRegistry, Shape, Value, chain_rule_step};
+use autograd_runtime::{MAX_ELEMENTS, OpError, OpRegistry, Shape, Value, chain_rule_step};
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 
@@ -32,7 +34,29 @@ fn number() -> impl Strategy<Value = f64> {
     ]
 }
 
-/// A scalar, or a matrix of up to 3×3 (empty ones included).
+/// A matrix dimension: small, or huge (past the element limit alone, or
+/// with an overflowing product with almost any other).
+fn dimension() -> impl Strategy<Value = usize> {
+    prop_oneof![
+        3 => 0usize..4,
+        1 => prop::sample::select(vec![
+            1 << 17,
+            MAX_ELEMENTS + 1,
+            1 << 33,
+            usize::MAX / 2 + 1,
+            usize::MAX,
+        ]),
+    ]
+}
+
+/// Dimensions whose product is small enough to fill with numbers here
+/// (every other product of [`dimension`]s is past [`MAX_ELEMENTS`]).
+fn fillable(rows: usize, cols: usize) -> bool {
+    rows.checked_mul(cols).is_some_and(|n| n <= 1 << 19)
+}
+
+/// A scalar, or a matrix of up to 3×3 (empty ones included), or of up to
+/// 3 × 2¹⁷ elements with a huge dimension (2³³ × 0, 0 × usize::MAX, ..).
 fn value() -> impl Strategy<Value = Value> {
     prop_oneof![
         number().prop_map(Value::Scalar),
@@ -40,6 +64,11 @@ fn value() -> impl Strategy<Value = Value> {
             prop::collection::vec(number(), rows * cols)
                 .prop_map(move |xs| Value::Matrix(DMatrix::from_column_slice(rows, cols, &xs)))
         }),
+        (dimension(), dimension())
+            .prop_filter("fillable", |&(rows, cols)| fillable(rows, cols))
+            .prop_flat_map(|(rows, cols)| {
+                number().prop_map(move |x| Value::Matrix(DMatrix::from_element(rows, cols, x)))
+            }),
     ]
 }
 
@@ -81,7 +110,7 @@ proptest! {
             Ok(out) => {
                 // A forward that accepts its inputs has a backward that
                 // accepts them with a seed of the output's shape.
-                let seed = Value::ones(out.shape());
+                let seed = Value::ones(out.shape()).unwrap();
                 let grads = registry.chain_rule_step(&name, &seed, &inputs, &out);
                 prop_assert!(grads.as_ref().is_ok_and(|g| fits(&inputs, g)), "{name}: {grads:?}");
             }
@@ -111,7 +140,7 @@ proptest! {
     fn graph_calls_return_a_result_never_a_panic(
         leaves in prop::collection::vec(value(), 1..4),
         steps in prop::collection::vec((op_name(), prop::collection::vec(0usize..12, 0..3)), 0..12),
-        reshapes in prop::collection::vec((0usize..12, 0usize..5, 0usize..5), 0..3),
+        reshapes in prop::collection::vec((0usize..12, dimension(), dimension()), 0..3),
         seed in value(),
     ) {
         let mut g = Graph::new();
@@ -167,6 +196,31 @@ proptest! {
                     value.shape() == seed.shape(),
                     "a seed is accepted exactly when it has the output's shape"
                 );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// A shape's zeros and ones exist exactly when its element count is
+    /// within the limit; otherwise a typed error, decided before allocating.
+    #[test]
+    fn zeros_and_ones_of_any_shape_return_a_result(rows in dimension(), cols in dimension()) {
+        let shape = Shape::Matrix { rows, cols };
+        for (result, op) in [(Value::zeros(shape), "zeros"), (Value::ones(shape), "ones")] {
+            match result {
+                Ok(v) => {
+                    prop_assert!(fillable(rows, cols));
+                    prop_assert_eq!(v.shape(), shape);
+                    prop_assert_eq!(v.as_matrix().map(|m| m.len()), shape.checked_len());
+                }
+                Err(e) => {
+                    prop_assert!(!fillable(rows, cols));
+                    prop_assert!(shape.checked_len().is_none_or(|n| n > MAX_ELEMENTS));
+                    prop_assert_eq!(e, OpError::TooLarge { op: op.to_owned(), rows, cols });
+                }
             }
         }
     }

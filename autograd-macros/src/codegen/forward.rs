@@ -553,7 +553,9 @@ pub fn same_callee(func: &syn::Path, span: proc_macro2::Span) -> TokenStream {
     quote_spanned!(span=> ::autograd::__private::same_function(&#func, #id());)
 }
 
-fn sibling_path(func: &syn::Path, name: fn(&syn::Ident) -> syn::Ident) -> syn::Path {
+/// The path of an item generated next to `func`: its own path with the
+/// last segment renamed by `name`, keeping the user's span.
+pub fn sibling_path(func: &syn::Path, name: fn(&syn::Ident) -> syn::Ident) -> syn::Path {
     let mut path = func.clone();
     if let Some(last) = path.segments.last_mut() {
         last.ident = name(&last.ident);

@@ -508,10 +508,106 @@ fn call_args(sig: &Signature) -> Vec<TokenStream> {
     kept_args(sig, &names)
 }
 
+/// The name of each parameter as written, `_` for a pattern.
+fn written_names(item: &syn::ItemFn) -> Vec<String> {
+    item.sig
+        .inputs
+        .iter()
+        .filter_map(|arg| match arg {
+            syn::FnArg::Typed(pt) => Some(match &*pt.pat {
+                syn::Pat::Ident(pi) => pi.ident.to_string().trim_start_matches("r#").to_owned(),
+                _ => "_".to_owned(),
+            }),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect()
+}
+
+/// The hidden list of the function's parameter names, emitted next to every
+/// `#[differentiable]` function: a solver naming it as its residual checks
+/// at compile time that the residual takes the solver's own arguments, by
+/// name, after the solution.
+pub fn param_names(item: &syn::ItemFn) -> TokenStream {
+    let vis = &item.vis;
+    let params = names::params(&item.sig.ident);
+    let names = written_names(item);
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals)]
+        #vis const #params: &[&str] = &[#(#names),*];
+    }
+}
+
+/// The compile-time checks that `residual` takes the solution, then the
+/// solver's arguments in the solver's order: the hook passes them by
+/// position. The parameter names are compared in a constant (an item, so
+/// its error names no generated function), a leading `_` ignored on either
+/// side; the types by coercing the residual to the function pointer type
+/// the hook calls it as (a statement of the VJP, where the solver's
+/// lifetimes are in scope). Both errors point at the solver's parameter
+/// list.
+fn residual_matches(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    residual: &syn::Path,
+) -> (TokenStream, TokenStream) {
+    let span = item.sig.paren_token.span.join();
+    let solver = &item.sig.ident;
+    let seed_ty = sig.ret.seed();
+    let arguments = written_names(item);
+    let tys: Vec<&syn::Type> = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|arg| match arg {
+            syn::FnArg::Typed(pt) => Some(&*pt.ty),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let solution = ["x", "root", "solution"]
+        .into_iter()
+        .find(|n| !arguments.iter().any(|a| a == n))
+        .unwrap_or("solution_");
+    let residual_text = residual.to_token_stream().to_string().replace(' ', "");
+    let residual_name = residual
+        .segments
+        .last()
+        .map_or(residual_text.clone(), |s| s.ident.to_string());
+    let seed_text = seed_ty.to_string();
+    let written: Vec<String> = arguments
+        .iter()
+        .zip(&tys)
+        .map(|(n, t)| format!("{n}: {}", crate::sig::type_text(t)))
+        .collect();
+    let message = format!(
+        "the residual `{residual_text}` must take the solution, then the arguments of `{solver}` \
+         under the same names (a leading `_` aside) and in the same order: \
+         `#[differentiable(implicit = {residual_text})]` calls `{residual_text}({solution}, {})`; \
+         write `fn {residual_name}({solution}: {seed_text}{}{}) -> {seed_text}`",
+        arguments.join(", "),
+        if written.is_empty() { "" } else { ", " },
+        written.join(", "),
+    );
+    let params = forward::sibling_path(residual, names::params);
+    let same_names = quote_spanned! {span=>
+        const _: () = if !::autograd::__private::same_names(#params, &[#(#arguments),*]) {
+            ::core::panic!("{}", #message)
+        };
+    };
+    let same_types = quote_spanned! {span=>
+        let _: fn(#seed_ty, #(#tys),*) -> _ = #residual;
+    };
+    (same_names, same_types)
+}
+
 /// `#[differentiable(implicit = residual)]`: the body runs as written (a
 /// solver); the adjoint comes from the implicit function theorem. With
-/// r(x, θ) = 0 at the solution x, x̄ = seed gives θ̄ = −(seed / ∂r/∂x)·∂r/∂θ,
-/// and one pullback of the residual at seed 1 gives every partial.
+/// r(x, θ) = 0 at the solution x, x̄ = seed gives θ̄ = seed·q with the
+/// quotient q = −(∂r/∂θ)/(∂r/∂x), and one pullback of the residual at seed
+/// 1 gives every partial. Each quotient is one division, checked: where
+/// ∂r/∂x is zero or not finite, or a quotient is not finite while its
+/// partial is, a `Result` solver returns `SolveError::SingularDerivative`
+/// and a plain one gives NaN adjoints.
 pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> TokenStream {
     // The wrappers' own locals (`value`, `pullback`, `check`, ..) must not
     // meet an argument of the same name.
@@ -534,6 +630,7 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
         .map(|i| format_ident!("__ad_dr{}", i, span = proc_macro2::Span::mixed_site()))
         .collect();
     let private = quote_spanned!(mixed=> ::autograd::__private);
+    let (same_names, same_types) = residual_matches(item, sig, residual);
     let (ret_ty, solve, check, ok) = match &sig.ret {
         Ret::Result { err, .. } => (
             quote_spanned! {mixed=>
@@ -544,7 +641,9 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
             },
             quote_spanned!(mixed=> #name(#(#args),*)?),
             quote_spanned! {mixed=>
-                if let ::core::result::Result::Err(e) = #private::invertible(#private::to_f64(__ad_dx)) {
+                if let ::core::result::Result::Err(e) =
+                    #private::derivative_exists(__ad_singular, #private::to_f64(__ad_dx))
+                {
                     return ::core::result::Result::Err(::core::convert::From::from(e));
                 }
             },
@@ -553,22 +652,30 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
         _ => (
             quote_spanned!(mixed=> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)),
             quote_spanned!(mixed=> #name(#(#args),*)),
-            TokenStream::new(),
+            quote_spanned! {mixed=>
+                #(let #partials = #private::not_a_number_if(#partials, __ad_singular);)*
+            },
             TokenStream::new(),
         ),
     };
     let mut out = quote_spanned! {mixed=>
+        #same_names
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, clippy::all)]
         #vis fn #vjp_full #generics (#(#inputs),*) -> #ret_ty {
+            #same_types
             let __ad_x = #solve;
             let (_, __ad_pullback) = #residual_vjp(__ad_x, #(#arg_names),*);
             let (__ad_dx, #(#partials,)*) = __ad_pullback(1.0);
+            // dx/dθ = −(∂r/∂θ)/(∂r/∂x) as one quotient, never through
+            // 1/(∂r/∂x); one that overflows (∂r/∂x subnormal against
+            // ∂r/∂θ) is no derivative.
+            let mut __ad_singular = #private::singular_derivative(__ad_dx);
+            #(let #partials = #private::implicit_quotient(#partials, __ad_dx, &mut __ad_singular);)*
             #check
             #ok((__ad_x, move |__ad_seed: #seed_ty| {
-                let __ad_lambda = #private::implicit_multiplier(__ad_seed, __ad_dx);
-                (#(#private::scale(#partials, __ad_lambda),)*)
+                (#(#private::scale(#partials, __ad_seed),)*)
             }))
         }
     };

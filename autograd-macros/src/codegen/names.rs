@@ -125,6 +125,12 @@ pub fn vjp_full(func: &Ident) -> Ident {
     format_ident!("__{}_vjp_full", func)
 }
 
+/// The hidden list of a function's parameter names, which a solver naming
+/// the function as its residual compares with its own.
+pub fn params(func: &Ident) -> Ident {
+    format_ident!("__{}_params", func)
+}
+
 /// `NAME_grad`, `NAME_vjp`, `NAME_check`.
 pub fn public(func: &Ident, suffix: &str) -> Ident {
     format_ident!("{}_{}", func, suffix)

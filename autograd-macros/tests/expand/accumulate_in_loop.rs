@@ -6,6 +6,9 @@ fn discount(rate: f64, n: usize) -> f64 {
     acc
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __discount_params: &[&str] = &["rate", "n"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __discount_vjp_full(

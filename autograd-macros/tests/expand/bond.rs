@@ -6,6 +6,9 @@ fn bond_price(r: &[f64], z: f64, cf: &[f64], t: &[f64]) -> f64 {
     p
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __bond_price_params: &[&str] = &["r", "z", "cf", "t"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __bond_price_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(

@@ -11,6 +11,9 @@ fn dense_loops(w: &[f64], x: &[f64], b: &[f64]) -> f64 {
     s
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __dense_loops_params: &[&str] = &["w", "x", "b"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __dense_loops_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(

@@ -2,6 +2,9 @@ fn dense_nalgebra(w: &DMatrix<f64>, x: &DVector<f64>, b: &DVector<f64>) -> f64 {
     (w * x + b).map(f64::tanh).sum()
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __dense_nalgebra_params: &[&str] = &["w", "x", "b"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __dense_nalgebra_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(

@@ -3,6 +3,9 @@ fn huber(r: f64, delta: f64) -> f64 {
     if a <= delta { 0.5 * r * r } else { delta * (a - 0.5 * delta) }
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __huber_params: &[&str] = &["r", "delta"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __huber_vjp_full(

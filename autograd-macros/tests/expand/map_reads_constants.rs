@@ -4,6 +4,9 @@ fn map_reads_constants(m: &DMatrix<f64>, c: f64, n: usize) -> f64 {
     e.sum()
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __map_reads_constants_params: &[&str] = &["m", "c", "n"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __map_reads_constants_vjp_full<'__ad_l0>(

@@ -3,6 +3,9 @@ fn quad(a: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
     y.transpose().component_mul(&y.transpose()).sum()
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __quad_params: &[&str] = &["a", "x"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __quad_vjp_full<'__ad_l0, '__ad_l1>(

@@ -6,6 +6,9 @@ fn shared_operand(w: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
     s + 3.0 * a
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __shared_operand_params: &[&str] = &["w", "x"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __shared_operand_vjp_full<'__ad_l0, '__ad_l1>(

@@ -4,6 +4,9 @@ fn lent_difference(x: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
     q.map(f64::exp).sum() + x.sum()
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __lent_difference_params: &[&str] = &["x", "b"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __lent_difference_vjp_full<'__ad_l0, '__ad_l1>(

@@ -8,6 +8,9 @@ fn rosenbrock(x: &[f64]) -> f64 {
     s
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __rosenbrock_params: &[&str] = &["x"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __rosenbrock_vjp_full<'__ad_l0>(

@@ -3,6 +3,9 @@ fn w(x: f64, y: f64) -> f64 {
     z + x
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __w_params: &[&str] = &["x", "y"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __w_vjp_full(

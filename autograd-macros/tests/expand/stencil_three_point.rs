@@ -7,6 +7,9 @@ fn smooth(x: &[f64]) -> f64 {
     s
 }
 #[doc(hidden)]
+#[allow(non_upper_case_globals)]
+const __smooth_params: &[&str] = &["x"];
+#[doc(hidden)]
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 fn __smooth_vjp_full<'__ad_l0>(

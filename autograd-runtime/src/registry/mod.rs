@@ -130,6 +130,28 @@ pub enum OpError {
         /// The number of adjoints returned.
         got: usize,
     },
+    /// The op's result would be a matrix of more than
+    /// [`MAX_ELEMENTS`](crate::MAX_ELEMENTS) elements, or of more than
+    /// `usize` counts (a `2³³ × 0` times `0 × 2³³` product); refused before
+    /// anything is allocated.
+    TooLarge {
+        /// The op's name (`zeros` / `ones` for [`Value::zeros`] / [`Value::ones`]).
+        op: String,
+        /// The result's rows.
+        rows: usize,
+        /// The result's columns.
+        cols: usize,
+    },
+    /// The memory for the op's result, within
+    /// [`MAX_ELEMENTS`](crate::MAX_ELEMENTS), could not be reserved.
+    OutOfMemory {
+        /// The op's name.
+        op: String,
+        /// The result's rows.
+        rows: usize,
+        /// The result's columns.
+        cols: usize,
+    },
     /// An error raised by a caller's own op.
     Custom {
         /// The op's name.
@@ -192,6 +214,16 @@ impl fmt::Display for OpError {
             OpError::WrongGradientCount { op, expected, got } => write!(
                 f,
                 "the backward of `{op}` returned {got} adjoints for {expected} inputs"
+            ),
+            OpError::TooLarge { op, rows, cols } => write!(
+                f,
+                "`{op}` would produce a {rows}×{cols} matrix, more than the {} elements \
+                 a matrix may have (`MAX_ELEMENTS`)",
+                crate::MAX_ELEMENTS
+            ),
+            OpError::OutOfMemory { op, rows, cols } => write!(
+                f,
+                "`{op}` could not reserve memory for a {rows}×{cols} matrix"
             ),
             OpError::Custom { op, message } => write!(f, "`{op}`: {message}"),
         }

@@ -4,13 +4,17 @@
 //! Element-wise ops take two scalars or two matrices of one shape (no
 //! broadcasting); `matmul`, `sum`, `max`, `reshape` and `transpose` take
 //! matrices. Every shape is checked before nalgebra sees it, so a mistake
-//! is an [`OpError`], never a panic.
+//! is an [`OpError`], never a panic. The one op whose result has a shape
+//! no input has, `matmul`, checks the result's element count against
+//! [`MAX_ELEMENTS`](crate::MAX_ELEMENTS) and reserves its memory fallibly
+//! ([`OpError::TooLarge`], [`OpError::OutOfMemory`]); every other result
+//! is the size of an input.
 
 use nalgebra::DMatrix;
 
 use super::{Differentiable, OpError};
 use crate::rules::{self as r, elementwise as ew, linalg, reductions, shape};
-use crate::value::{Shape, Value};
+use crate::value::{Shape, Value, try_filled};
 
 type M = DMatrix<f64>;
 
@@ -359,13 +363,18 @@ impl Differentiable for DivOp {
 
 unit_op!(
     /// `a^b` (`powf`), element-wise on matrices (registered as `pow`).
+    ///
+    /// Its backward is [`rules::pow_grad_lhs`](crate::rules::pow_grad_lhs)
+    /// and [`rules::pow_grad_rhs`](crate::rules::pow_grad_rhs), per element
+    /// for matrices, with their conventions at 0, at negative bases and at
+    /// infinities.
     PowOp
 );
 impl Differentiable for PowOp {
     fn forward(&self, inputs: &[Value]) -> Result<Value, OpError> {
         binary_forward("pow", inputs, r::pow, ew::pow)
     }
-    // d(a^b)/da = b·a^(b-1), d(a^b)/db = out·ln a
+    // d(a^b)/da = b·a^(b-1) (0 where b = 0), d(a^b)/db = out·ln a
     fn backward(&self, g: &Value, inputs: &[Value], out: &Value) -> Result<Vec<Value>, OpError> {
         Ok(match binary_backward("pow", g, inputs, out)? {
             Binary::Scalars { grad, a, b, out } => vec![
@@ -465,7 +474,10 @@ fn matmul_operands<'a>(op: &str, inputs: &'a [Value]) -> Result<(&'a M, &'a M), 
 impl Differentiable for MatMulOp {
     fn forward(&self, inputs: &[Value]) -> Result<Value, OpError> {
         let (a, b) = matmul_operands("matmul", inputs)?;
-        Ok(Value::Matrix(linalg::matmul(a, b)))
+        // The one new shape among the ops: checked before allocating.
+        let mut out = try_filled("matmul", a.nrows(), b.ncols(), 0.0)?;
+        linalg::matmul_into(&mut out, a, b);
+        Ok(Value::Matrix(out))
     }
     // dL/dA = grad·Bᵀ, dL/dB = Aᵀ·grad
     fn backward(&self, g: &Value, inputs: &[Value], out: &Value) -> Result<Vec<Value>, OpError> {

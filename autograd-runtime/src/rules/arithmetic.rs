@@ -82,20 +82,69 @@ pub fn neg_grad<T: Real>(grad: T) -> T {
 pub fn pow<T: Real>(a: T, b: T) -> T {
     a.powf(b)
 }
-/// d(a^b)/da = b·a^(b-1).
+/// d(a^b)/da = b·a^(b−1), the adjoint `grad·(b·a^(b−1))`.
+///
+/// Conventions (each tested against its closed form):
+/// - `b = 0`: 0 for every `a`, including 0, ±∞ and NaN, whatever `grad`:
+///   `a^0 = 1` is a constant function of `a`.
+/// - `b = 1`: `grad` for every `a` (`a^0 = 1`).
+/// - `a = 0`: 0 for `b > 1`; +∞ for `0 < b < 1` (the one-sided limit);
+///   for `b < 0`, the pole's infinity `b·(±0)^(b−1)`, signed as IEEE
+///   `powf` signs `(±0)^(b−1)`.
+/// - `a < 0`: for an integer `b`, the derivative, with the sign of
+///   `a^(b−1)` also where `b − 1` is not a float (`|b| ≥ 2⁵³` for `f64`,
+///   `2²⁴` for `f32`: every such `b` is even, `b − 1` odd and rounded to
+///   `b`, so `a^(b−1)` is computed as `a^b / a`); NaN for a non-integer
+///   `b`, where `a^b` itself is NaN.
+/// - `a = ±∞` and `b = ±∞`: the IEEE value of `b·a^(b−1)` (NaN where
+///   that is `0·∞`).
 #[inline(always)]
 pub fn pow_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
-    grad * b * a.powf(b - T::ONE)
+    if b == T::ZERO {
+        return T::ZERO;
+    }
+    grad * (b * pow_minus_one(a, b))
 }
-/// d(a^b)/db = a^b·ln(a) = out·ln(a); 0 where the output is 0 (a = 0 with
-/// b > 0, the limit from the right), NaN for a negative base, where `a^b`
-/// is not differentiable in `b`.
+
+/// `a^(b−1)` for the base's derivative: `a.powf(b − 1)` wherever `b − 1`
+/// is exact, else `a^b / a` (see [`pow_grad_lhs`]).
+#[inline(always)]
+fn pow_minus_one<T: Real>(a: T, b: T) -> T {
+    // Below 2/ε every float is an integer or has b − 1 exact.
+    if !b.is_finite() || b.abs() < T::TWO / T::EPSILON {
+        return a.powf(b - T::ONE);
+    }
+    odd_power_below(a, a.powf(b))
+}
+
+/// `a^(k−1)` from `a^k` for an even `k`: `a^k / a`, and at `a = ±0` or
+/// `±∞`, where that division is `0/0` or `∞/∞`, `a^k` with the sign of `a`
+/// (an odd power of `±0` is `±0` or `±∞`, of `±∞` is `±∞` or `±0`).
+#[inline(always)]
+fn odd_power_below<T: Real>(a: T, even_power: T) -> T {
+    if a == T::ZERO || !a.is_finite() {
+        even_power.copysign(a)
+    } else {
+        even_power / a
+    }
+}
+
+/// d(a^b)/db = a^b·ln(a) = out·ln(a), the adjoint `grad·(out·ln a)`.
+///
+/// Conventions:
+/// - `out = 0` with `a ≥ 0` (`a = 0` with `b > 0`, or an underflow): 0,
+///   the limit from the right; `a = 0`, `b = 0`: −∞ (`0^b` drops from 1
+///   to 0 for `b > 0` and rises to ∞ for `b < 0`).
+/// - `a = 1`: 0 for every `b` (`1^b = 1`, NaN `b` included).
+/// - `a < 0`: NaN, also at an integer `b` and where `out` underflows: `a^b`
+///   is real only at integer `b`, so it has no derivative in `b`.
+/// - `a = +∞`: +∞ for `b > 0`, 0 for `b < 0`.
 #[inline(always)]
 pub fn pow_grad_rhs<T: Real>(grad: T, a: T, out: T) -> T {
-    if out == T::ZERO {
+    if out == T::ZERO && a >= T::ZERO {
         T::ZERO
     } else {
-        grad * out * a.ln()
+        grad * (out * a.ln())
     }
 }
 
@@ -104,14 +153,34 @@ pub fn pow_grad_rhs<T: Real>(grad: T, a: T, out: T) -> T {
 pub fn powi<T: Real>(a: T, n: i32) -> T {
     a.powi(n)
 }
-/// d(a^n)/da = n·a^(n-1); the exponent is a constant and gets no adjoint.
+/// d(a^n)/da = n·a^(n−1), the adjoint `grad·(n·a^(n−1))`; the exponent is
+/// a constant and gets no adjoint.
+///
+/// Conventions (each tested against its closed form):
+/// - `n = 0`: 0 for every `a`, including 0, ±∞ and NaN, whatever `grad`:
+///   `a^0 = 1` is a constant function of `a`.
+/// - `n = i32::MIN`: `n − 1` is no `i32`, so `a^(n−1)` is computed as
+///   `a^n / a` (at `a = ±0`, ±∞ signed like `a`; at `a = ±∞`, ±0): the
+///   derivative at −1 is 2³¹, at 1 it is −2³¹.
+/// - `a = 0`: 0 for `n ≥ 2`, 1 for `n = 1`; for `n < 0`, the pole's
+///   infinity `n·(±0)^(n−1)`, the one-sided limit on the side of the zero's
+///   sign (−∞ on both sides for `n = −1`).
+/// - `a < 0`: the derivative, `n·a^(n−1)` with the sign of the odd or even
+///   power.
+/// - `a = ±∞`: the limit: ±∞ for `n ≥ 2`, 1 for `n = 1`, ±0 for `n < 0`.
+/// - `n` is converted to the float type, exactly for `f64`; for `f32`, an
+///   `|n| > 2²⁴` is rounded to the nearest `f32` (a relative error below
+///   `f32::EPSILON`).
 #[inline(always)]
 pub fn powi_grad<T: Real>(grad: T, a: T, n: i32) -> T {
     if n == 0 {
-        T::ZERO
-    } else {
-        grad * T::from_i32(n) * a.powi(n - 1)
+        return T::ZERO;
     }
+    let power = match n.checked_sub(1) {
+        Some(below) => a.powi(below),
+        None => odd_power_below(a, a.powi(n)),
+    };
+    grad * (T::from_i32(n) * power)
 }
 
 /// Whether `a.max(b)` takes its value from `a`: the first argument wins a

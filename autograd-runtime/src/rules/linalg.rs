@@ -15,8 +15,11 @@
 //! # Panics
 //!
 //! Like nalgebra's own product, these functions panic when the shapes do
-//! not fit (`a.ncols() != b.nrows()`, or an adjoint of the wrong shape).
-//! The registry and the dynamic graph check first and return an error.
+//! not fit (`a.ncols() != b.nrows()`, or an adjoint of the wrong shape),
+//! and the ones that allocate panic when the result's element count
+//! overflows `usize` or its memory cannot be reserved: never a matrix whose
+//! storage is smaller than its shape. The registry and the dynamic graph
+//! check first and return an error.
 //!
 //! # Example
 //!
@@ -32,6 +35,8 @@
 //! ```
 
 use nalgebra::{DMatrix, DMatrixView, DMatrixViewMut, DVector, Dyn, Matrix1, RowDVector};
+
+use crate::value::filled;
 
 type M = DMatrix<f64>;
 
@@ -50,7 +55,8 @@ pub trait Dense {
     ///
     /// # Panics
     ///
-    /// When the type cannot have that shape (a `DVector` with two columns).
+    /// When the type cannot have that shape (a `DVector` with two columns),
+    /// or its element count overflows `usize` or cannot be allocated.
     fn zeros_with_dims(nrows: usize, ncols: usize) -> Self;
 }
 
@@ -77,7 +83,7 @@ macro_rules! dense {
     )*};
 }
 dense! {
-    DMatrix<f64> => |r, c| DMatrix::zeros(r, c);
+    DMatrix<f64> => |r, c| filled("zeros", r, c, 0.0);
     DVector<f64> => |r, c| {
         assert_eq!(c, 1, "a DVector has one column");
         DVector::zeros(r)
@@ -112,9 +118,54 @@ fn transposed<A: Dense>(m: &A) -> DMatrixView<'_, f64, Dyn, Dyn> {
     DMatrixView::from_slice_with_strides(m.elements(), c, r, r, 1)
 }
 
+/// out = β·out + L·R for the product's `(rows, inner)` and `(inner, cols)`
+/// factor shapes, where an empty operand leaves nothing to multiply:
+/// returns whether the caller's `gemm` has work to do.
+///
+/// nalgebra's views of an empty matrix with a huge other dimension (a
+/// `2⁶⁴⁻¹ × 0` factor) overflow computing their extent, and its loops visit
+/// every empty column, so an empty operand never reaches them: the product
+/// over an inner dimension of 0 is zero, `β·out`.
+///
+/// # Panics
+///
+/// When the shapes do not fit.
+#[inline]
+fn product_fits<A: Dense>(
+    out: &mut A,
+    left: (usize, usize),
+    right: (usize, usize),
+    beta: f64,
+) -> bool {
+    assert!(
+        out.dims() == (left.0, right.1) && left.1 == right.0,
+        "matrix product: a {}×{} result cannot be a {}×{} times a {}×{} product",
+        out.dims().0,
+        out.dims().1,
+        left.0,
+        left.1,
+        right.0,
+        right.1
+    );
+    if out.elements().is_empty() {
+        return false;
+    }
+    if left.1 == 0 {
+        if beta == 0.0 {
+            out.elements_mut().fill(0.0);
+        }
+        return false;
+    }
+    true
+}
+
 /// out = β·out + grad·Bᵀ (β = 0: `out` is not read).
 #[inline]
 fn lhs_gemm<A: Dense, G: Dense, B: Dense>(out: &mut A, grad: &G, b: &B, beta: f64) {
+    let (b_rows, b_cols) = b.dims();
+    if !product_fits(out, grad.dims(), (b_cols, b_rows), beta) {
+        return;
+    }
     let (r, c) = out.dims();
     let mut out = DMatrixViewMut::from_slice(out.elements_mut(), r, c);
     let (grad_view, b_view) = (view(grad), view(b));
@@ -130,6 +181,10 @@ fn lhs_gemm<A: Dense, G: Dense, B: Dense>(out: &mut A, grad: &G, b: &B, beta: f6
 /// out = β·out + Aᵀ·grad (β = 0: `out` is not read).
 #[inline]
 fn rhs_gemm<B: Dense, G: Dense, A: Dense>(out: &mut B, grad: &G, a: &A, beta: f64) {
+    let (a_rows, a_cols) = a.dims();
+    if !product_fits(out, (a_cols, a_rows), grad.dims(), beta) {
+        return;
+    }
     let (r, c) = out.dims();
     let mut out = DMatrixViewMut::from_slice(out.elements_mut(), r, c);
     out.gemm_tr(1.0, &view(a), &view(grad), beta);
@@ -139,10 +194,32 @@ fn rhs_gemm<B: Dense, G: Dense, A: Dense>(out: &mut B, grad: &G, a: &A, beta: f6
 ///
 /// # Panics
 ///
-/// When `a.ncols() != b.nrows()`.
+/// When `a.ncols() != b.nrows()`, or the `a.nrows() × b.ncols()` result's
+/// element count overflows `usize` (a `2³³ × 0` times `0 × 2³³` product:
+/// nalgebra's own `a * b` computes it with wrapping arithmetic in release
+/// builds) or cannot be allocated. The registry's `matmul` returns an error
+/// instead.
 #[inline]
 pub fn matmul(a: &M, b: &M) -> M {
-    a * b
+    let mut out = filled("matmul", a.nrows(), b.ncols(), 0.0);
+    matmul_into(&mut out, a, b);
+    out
+}
+
+/// out = a·b, overwriting `out` (`a.nrows() × b.ncols()`) in place; any
+/// dense storage. The registry allocates `out` fallibly and calls this.
+///
+/// # Panics
+///
+/// When the shapes do not fit `out`.
+#[inline]
+pub fn matmul_into<C: Dense, A: Dense, B: Dense>(out: &mut C, a: &A, b: &B) {
+    if !product_fits(out, a.dims(), b.dims(), 0.0) {
+        return;
+    }
+    let (r, c) = out.dims();
+    let mut out = DMatrixViewMut::from_slice(out.elements_mut(), r, c);
+    out.gemm(1.0, &view(a), &view(b), 0.0);
 }
 
 /// ∂L/∂A = grad·Bᵀ: the adjoint of the left factor.
@@ -152,7 +229,7 @@ pub fn matmul(a: &M, b: &M) -> M {
 /// When `grad` is not `a.nrows() × b.ncols()` for the product's `b`.
 #[inline]
 pub fn matmul_grad_lhs(grad: &M, b: &M) -> M {
-    let mut out = M::zeros(grad.nrows(), b.nrows());
+    let mut out = filled("matmul", grad.nrows(), b.nrows(), 0.0);
     matmul_grad_lhs_into(&mut out, grad, b);
     out
 }
@@ -185,7 +262,7 @@ pub fn matmul_grad_lhs_acc<A: Dense, G: Dense, B: Dense>(acc: &mut A, grad: &G, 
 /// When `grad` is not `a.nrows() × b.ncols()` for the product's `a`.
 #[inline]
 pub fn matmul_grad_rhs(grad: &M, a: &M) -> M {
-    let mut out = M::zeros(a.ncols(), grad.ncols());
+    let mut out = filled("matmul", a.ncols(), grad.ncols(), 0.0);
     matmul_grad_rhs_into(&mut out, grad, a);
     out
 }

@@ -26,7 +26,8 @@ pub trait Real:
     const TWO: Self;
     /// Machine epsilon: the gap between 1 and the next larger value.
     const EPSILON: Self;
-    /// Converts an `i32` exactly (every `i32` used as an exponent is small).
+    /// Converts an `i32`: exactly for `f64`; for `f32`, rounded to nearest
+    /// where `|n| > 2²⁴`.
     fn from_i32(n: i32) -> Self;
     /// `e^self`.
     fn exp(self) -> Self;
@@ -46,6 +47,8 @@ pub trait Real:
     fn powf(self, exponent: Self) -> Self;
     /// `self` to an integer power.
     fn powi(self, exponent: i32) -> Self;
+    /// `self`'s magnitude with the sign of `sign`.
+    fn copysign(self, sign: Self) -> Self;
     /// Whether the value is NaN.
     fn is_nan(self) -> bool;
     /// Whether the value is neither infinite nor NaN.
@@ -108,6 +111,10 @@ macro_rules! impl_real {
             #[inline(always)]
             fn powi(self, exponent: i32) -> Self {
                 <$t>::powi(self, exponent)
+            }
+            #[inline(always)]
+            fn copysign(self, sign: Self) -> Self {
+                <$t>::copysign(self, sign)
             }
             #[inline(always)]
             fn is_nan(self) -> bool {

@@ -17,6 +17,7 @@ use nalgebra::DMatrix;
 
 use super::linalg::Dense;
 use crate::rules as s;
+use crate::value::filled;
 
 type M = DMatrix<f64>;
 
@@ -30,9 +31,14 @@ pub fn sum(x: &M) -> f64 {
 ///
 /// A sum is a chain of additions, each of which passes its adjoint
 /// through, so every element receives `add_grad_lhs(grad)`.
+///
+/// # Panics
+///
+/// When `nrows · ncols` overflows `usize` or cannot be allocated (no input
+/// of a sum has such a shape).
 #[inline]
 pub fn sum_grad(grad: f64, nrows: usize, ncols: usize) -> M {
-    M::from_element(nrows, ncols, sum_grad_element(grad))
+    filled("sum", nrows, ncols, sum_grad_element(grad))
 }
 
 /// The adjoint every element of the sum's input receives: the sum's
@@ -85,9 +91,14 @@ pub fn max<A: Dense>(x: &A) -> (f64, usize) {
 /// goes to `index`, so the total leaving equals the total arriving.
 ///
 /// An `index` outside the `nrows × ncols` shape gives all zeros.
+///
+/// # Panics
+///
+/// When `nrows · ncols` overflows `usize` or cannot be allocated (no input
+/// of a max has such a shape).
 #[inline]
 pub fn max_grad(grad: f64, nrows: usize, ncols: usize, index: usize) -> M {
-    let mut out = M::zeros(nrows, ncols);
+    let mut out = filled("max", nrows, ncols, 0.0);
     max_grad_acc(&mut out, grad, index);
     out
 }

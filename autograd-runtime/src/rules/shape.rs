@@ -23,10 +23,23 @@ type M = DMatrix<f64>;
 ///
 /// # Panics
 ///
-/// When `rows · cols` differs from the number of elements of `x`.
+/// When `rows · cols` differs from the number of elements of `x`, also
+/// where `rows · cols` overflows `usize` (nalgebra's own check would
+/// compare a wrapped-around product in release builds).
 #[inline]
 pub fn reshape(x: &M, rows: usize, cols: usize) -> M {
-    x.clone().reshape_generic(Dyn(rows), Dyn(cols))
+    reshape_owned(x.clone(), rows, cols)
+}
+
+/// [`reshape`] taking `x` by value: its buffer is kept.
+fn reshape_owned(x: M, rows: usize, cols: usize) -> M {
+    assert!(
+        rows.checked_mul(cols) == Some(x.len()),
+        "reshape: a {}×{} matrix cannot be viewed as {rows}×{cols}",
+        x.nrows(),
+        x.ncols()
+    );
+    x.reshape_generic(Dyn(rows), Dyn(cols))
 }
 
 /// Reshape moves no value, so its adjoint is the incoming adjoint reshaped
@@ -47,7 +60,7 @@ pub fn reshape_grad(grad: &M, nrows: usize, ncols: usize) -> M {
 /// When `grad` does not have `nrows · ncols` elements.
 #[inline]
 pub fn reshape_grad_owned(grad: M, nrows: usize, ncols: usize) -> M {
-    grad.reshape_generic(Dyn(nrows), Dyn(ncols))
+    reshape_owned(grad, nrows, ncols)
 }
 
 /// acc += `grad` reshaped to `acc`'s shape, in place: element `i` of the
@@ -67,15 +80,23 @@ pub fn reshape_grad_acc(acc: &mut M, grad: &M) {
 }
 
 /// `xᵀ`.
+///
+/// An empty matrix is turned without visiting its rows (nalgebra's
+/// `transpose` walks every row of a `2³³ × 0` matrix): the time is the
+/// element count's.
 #[inline]
 pub fn transpose(x: &M) -> M {
-    x.transpose()
+    if x.is_empty() {
+        M::from_vec(x.ncols(), x.nrows(), Vec::new())
+    } else {
+        x.transpose()
+    }
 }
 
 /// Transpose is its own inverse, so the adjoint is `gradᵀ`.
 #[inline]
 pub fn transpose_grad(grad: &M) -> M {
-    grad.transpose()
+    transpose(grad)
 }
 
 /// acc += gradᵀ, in place, without building the transpose.
@@ -90,6 +111,9 @@ pub fn transpose_grad_acc(acc: &mut M, grad: &M) {
         (grad.ncols(), grad.nrows()),
         "transpose_grad_acc: shapes do not fit"
     );
+    if acc.is_empty() {
+        return;
+    }
     for j in 0..acc.ncols() {
         for i in 0..acc.nrows() {
             acc[(i, j)] += grad[(j, i)];
