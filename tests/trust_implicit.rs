@@ -237,3 +237,51 @@ fn an_f32_solver_with_a_subnormal_derivative_gives_the_true_derivative() {
     assert!((x - 0.25).abs() <= 1e-4, "{x}");
     assert!((dx - 1.0).abs() <= 1e-4, "{dx}");
 }
+
+// An argument named like the solver, and a solver in a module without the
+// prelude: the generated wrappers name nothing the user can shadow.
+mod solver_names {
+    use autograd::differentiable;
+
+    /// r(x, root) = x² − root.
+    #[differentiable]
+    pub fn residual_of_root(x: f64, root: f64) -> f64 {
+        x * x - root
+    }
+
+    #[differentiable(implicit = residual_of_root)]
+    pub fn root(root: f64) -> f64 {
+        root.sqrt()
+    }
+}
+
+#[no_implicit_prelude]
+mod solver_without_prelude {
+    use ::autograd::differentiable;
+
+    #[differentiable]
+    pub fn cube_residual(x: f64, c: f64) -> f64 {
+        x * x * x - c
+    }
+
+    #[differentiable(implicit = cube_residual)]
+    pub fn cube_root(c: f64) -> ::core::result::Result<f64, ::autograd::solve::SolveError> {
+        ::autograd::solve::bisect(|x| cube_residual(x, c), 0.0, 10.0, 1e-14)
+    }
+}
+
+#[test]
+fn solver_argument_named_like_the_solver() {
+    // d√c/dc = 1/(2√c).
+    let (value, d) = solver_names::root_grad(4.0);
+    assert_eq!(value, 2.0);
+    assert!((d - 0.25).abs() < 1e-15);
+}
+
+#[test]
+fn solver_in_a_module_without_the_prelude() {
+    // d∛c/dc = 1/(3c^(2/3)) = 1/12 at c = 8; the root is found to 1e-14.
+    let (value, d) = solver_without_prelude::cube_root_grad(8.0).unwrap();
+    assert!((value - 2.0).abs() < 1e-13);
+    assert!((d - 1.0 / 12.0).abs() < 1e-12);
+}

@@ -9,7 +9,7 @@ mod reverse;
 use std::collections::{HashMap, HashSet};
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
 use crate::analysis::{Analysis, LoopSaves, loop_saves, movable, needs};
@@ -501,13 +501,6 @@ fn kept_args(sig: &Signature, names: &[syn::Ident]) -> Vec<TokenStream> {
         .collect()
 }
 
-/// Arguments as the user's own function takes them, for calling it while
-/// keeping them: owned matrices are cloned.
-fn call_args(sig: &Signature) -> Vec<TokenStream> {
-    let names: Vec<_> = sig.params.iter().map(|p| p.ident.clone()).collect();
-    kept_args(sig, &names)
-}
-
 /// The name of each parameter as written, `_` for a pattern.
 fn written_names(item: &syn::ItemFn) -> Vec<String> {
     item.sig
@@ -609,40 +602,50 @@ fn residual_matches(
 /// partial is, a `Result` solver returns `SolveError::SingularDerivative`
 /// and a plain one gives NaN adjoints.
 pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> TokenStream {
-    // The wrappers' own locals (`value`, `pullback`, `check`, ..) must not
-    // meet an argument of the same name.
+    // The wrapper's arguments and locals are hygienic: the user's names
+    // neither meet them nor hide the function or the residual it calls.
     let mixed = proc_macro2::Span::mixed_site();
+    let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
+    let (solution, pullback) = (local.local("x"), local.local("pullback"));
+    let (d_solution, singular, seed) = (
+        local.local("dx"),
+        local.local("singular"),
+        local.local("seed"),
+    );
     let vis = &item.vis;
     let name = &item.sig.ident;
     let shape = shape(item, sig);
     let vjp_full = names::vjp_full(name);
     let residual_vjp = forward::vjp_path(residual);
     let seed_ty = sig.ret.seed();
+    let generics = generics(item, &shape);
     let Shape {
         inputs,
         lifetimes,
         full_tys,
     } = &shape;
-    let generics = (!lifetimes.is_empty()).then(|| quote_spanned!(mixed=> <#(#lifetimes),*>));
-    let args = call_args(sig);
-    let arg_names: Vec<_> = sig.params.iter().map(|p| &p.ident).collect();
+    let inputs = hygienic_inputs(inputs);
+    let arg_names: Vec<_> = sig
+        .params
+        .iter()
+        .map(|p| names::hygienic(&p.ident))
+        .collect();
+    let args = kept_args(sig, &arg_names);
     let partials: Vec<_> = (0..sig.params.len())
-        .map(|i| format_ident!("__ad_dr{}", i, span = proc_macro2::Span::mixed_site()))
+        .map(|i| local.local(&format!("dr{i}")))
         .collect();
     let private = quote_spanned!(mixed=> ::autograd::__private);
     let (same_names, same_types) = residual_matches(item, sig, residual);
+    let pullback_ty = quote_spanned! {mixed=>
+        (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
+    };
     let (ret_ty, solve, check, ok) = match &sig.ret {
         Ret::Result { err, .. } => (
-            quote_spanned! {mixed=>
-                ::core::result::Result<
-                    (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>),
-                    #err,
-                >
-            },
+            quote_spanned!(mixed=> ::core::result::Result<#pullback_ty, #err>),
             quote_spanned!(mixed=> #name(#(#args),*)?),
             quote_spanned! {mixed=>
                 if let ::core::result::Result::Err(e) =
-                    #private::derivative_exists(__ad_singular, #private::to_f64(__ad_dx))
+                    #private::derivative_exists(#singular, #private::to_f64(#d_solution))
                 {
                     return ::core::result::Result::Err(::core::convert::From::from(e));
                 }
@@ -650,10 +653,10 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
             quote_spanned!(mixed=> ::core::result::Result::Ok),
         ),
         _ => (
-            quote_spanned!(mixed=> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)),
+            pullback_ty,
             quote_spanned!(mixed=> #name(#(#args),*)),
             quote_spanned! {mixed=>
-                #(let #partials = #private::not_a_number_if(#partials, __ad_singular);)*
+                #(let #partials = #private::not_a_number_if(#partials, #singular);)*
             },
             TokenStream::new(),
         ),
@@ -665,17 +668,17 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
         #[allow(unused_variables, clippy::all)]
         #vis fn #vjp_full #generics (#(#inputs),*) -> #ret_ty {
             #same_types
-            let __ad_x = #solve;
-            let (_, __ad_pullback) = #residual_vjp(__ad_x, #(#arg_names),*);
-            let (__ad_dx, #(#partials,)*) = __ad_pullback(1.0);
+            let #solution = #solve;
+            let (_, #pullback) = #residual_vjp(#solution, #(#arg_names),*);
+            let (#d_solution, #(#partials,)*) = #pullback(1.0);
             // dx/dθ = −(∂r/∂θ)/(∂r/∂x) as one quotient, never through
             // 1/(∂r/∂x); one that overflows (∂r/∂x subnormal against
             // ∂r/∂θ) is no derivative.
-            let mut __ad_singular = #private::singular_derivative(__ad_dx);
-            #(let #partials = #private::implicit_quotient(#partials, __ad_dx, &mut __ad_singular);)*
+            let mut #singular = #private::singular_derivative(#d_solution);
+            #(let #partials = #private::implicit_quotient(#partials, #d_solution, &mut #singular);)*
             #check
-            #ok((__ad_x, move |__ad_seed: #seed_ty| {
-                (#(#private::scale(#partials, __ad_seed),)*)
+            #ok((#solution, move |#seed: #seed_ty| {
+                (#(#private::scale(#partials, #seed),)*)
             }))
         }
     };
