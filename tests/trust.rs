@@ -420,3 +420,34 @@ fn huge_index_offsets_compile() {
     // No iteration: no read.
     assert_eq!(far_offsets_grad(&x, 0), (0.0, vec![0.0; 4]));
 }
+
+// ---------------------------------------------------------------------------
+// A differentiable function imported by name (`use m::sq;`) or renamed
+// (`use m::sq as square;`): its derivative comes with it (the call failed
+// to find a generated name).
+
+mod squares {
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn sq(x: f64) -> f64 {
+        x * x
+    }
+}
+
+mod imports_by_name {
+    use super::squares::sq;
+    use super::squares::sq as square;
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn f(x: f64) -> f64 {
+        sq(x) + 3.0 * square(x)
+    }
+}
+
+#[test]
+fn functions_imported_by_name_or_renamed() {
+    // 4x²: 8x.
+    assert_eq!(imports_by_name::f_grad(0.5), (1.0, 4.0));
+}

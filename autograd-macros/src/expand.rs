@@ -42,9 +42,6 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let mut out = func.to_token_stream();
-    if signature.is_some() {
-        out.extend(codegen::param_names(&func));
-    }
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => out.extend(codegen::generate(&func, &s, &ir, &an)),
         (Ok(()), Some(s), None) => out.extend(match &mode {

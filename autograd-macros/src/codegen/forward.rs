@@ -540,7 +540,7 @@ fn rule_name(op: &Op) -> &'static str {
 /// The path of a callee's all-arguments VJP: its own path with the last
 /// segment renamed.
 pub fn vjp_path(func: &syn::Path) -> syn::Path {
-    sibling_path(func, names::vjp_full)
+    hidden_path(func, names::vjp_full())
 }
 
 /// Checks that a callee's name and its hidden VJP's name resolve to the same
@@ -549,21 +549,18 @@ pub fn vjp_path(func: &syn::Path) -> syn::Path {
 /// function items at compile time, so this compares their `TypeId`s, a
 /// comparison of two constants that the optimizer removes.
 pub fn same_callee(func: &syn::Path, span: proc_macro2::Span) -> TokenStream {
-    let id = sibling_path(func, names::primal_id);
+    let id = hidden_path(func, names::primal_id());
     quote_spanned!(span=> ::autograd::__private::same_function(&#func, #id());)
 }
 
-/// The path of an item generated next to `func`: its own path with the
-/// last segment renamed by `name`, keeping the user's span.
-pub fn sibling_path(func: &syn::Path, name: fn(&syn::Ident) -> syn::Ident) -> syn::Path {
+/// The path of a hidden item of the function `func` names: an associated
+/// item of the type named like it (`m::f::__vjp_full`), which a `use` of the
+/// function imports with it. The last segment keeps the user's span.
+pub fn hidden_path(func: &syn::Path, item: syn::Ident) -> syn::Path {
     let mut path = func.clone();
-    if let Some(last) = path.segments.last_mut() {
-        last.ident = name(&last.ident);
-        last.ident.set_span(
-            func.segments
-                .last()
-                .map_or(last.ident.span(), |s| s.ident.span()),
-        );
-    }
+    let span = path.segments.last().map_or(item.span(), |s| s.ident.span());
+    let mut item = item;
+    item.set_span(span);
+    path.segments.push(syn::PathSegment::from(item));
     path
 }

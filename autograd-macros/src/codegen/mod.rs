@@ -285,7 +285,7 @@ fn vjp_fn(
     f: &Function,
     an: &Analysis,
 ) -> TokenStream {
-    let name = names::vjp_full(&item.sig.ident);
+    let name = names::vjp_full();
     let vis = &item.vis;
     let body = vjp_body(sig, f, an);
     let seed_ty = sig.ret.seed();
@@ -319,9 +319,52 @@ pub fn helper(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) 
 /// Everything generated for a function whose adjoint comes from its body.
 pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
     let shape = shape(item, sig);
-    let mut out = vjp_fn(item, &shape, sig, f, an);
+    let mut out = carrier(item, vjp_fn(item, &shape, sig, f, an));
     out.extend(public_items(item, sig, &shape));
     out
+}
+
+/// Types whose name a function may not have: the type named like the
+/// function (below) would shadow them.
+const PRIMITIVES: &[&str] = &[
+    "bool", "char", "str", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
+    "u32", "u64", "u128", "usize",
+];
+
+/// The type named like the function whose associated items are the
+/// function's hidden items: its VJP, its parameter names and its `TypeId`.
+/// Callers reach them through the path they call the function by
+/// (`m::f::__vjp_full`), so a `use m::f;` (or `use m::f as g;`) imports
+/// them with the function, and a function without `#[differentiable]`
+/// has none: calling it is an error at its name.
+fn carrier(item: &syn::ItemFn, hidden: TokenStream) -> TokenStream {
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    if PRIMITIVES.iter().any(|p| name == p) {
+        return syn::Error::new(
+            name.span(),
+            format!("a `#[differentiable]` function may not be named `{name}`, like a primitive type; rename it"),
+        )
+        .to_compile_error();
+    }
+    let (primal_id, params) = (names::primal_id(), names::params());
+    let param_names = written_names(item);
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #name {}
+        #[doc(hidden)]
+        impl #name {
+            #[doc(hidden)]
+            #vis const #params: &[&str] = &[#(#param_names),*];
+            #[doc(hidden)]
+            #[inline(always)]
+            #vis fn #primal_id() -> ::core::any::TypeId {
+                ::autograd::__private::type_id_of(&#name)
+            }
+            #hidden
+        }
+    }
 }
 
 /// `NAME_vjp`, `NAME_grad` and `NAME_check`, all built on the hidden
@@ -338,7 +381,8 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     );
     let vis = &item.vis;
     let name = &item.sig.ident;
-    let vjp_full = names::vjp_full(name);
+    let vjp_full = names::vjp_full();
+    let vjp_full = quote!(#name::#vjp_full);
     let seed_ty = sig.ret.seed();
     let inputs = hygienic_inputs(&shape.inputs);
     let lifetimes = &shape.lifetimes;
@@ -374,7 +418,6 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
         Some(err) => quote!(::core::result::Result<#t, #err>),
         None => t,
     };
-    let primal_id = names::primal_id(name);
     let vjp = names::public(name, "vjp");
     let vjp_ty = wrapped(quote_spanned! {mixed=>
         (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#public_tys,)*) + use<#(#lifetimes),*>)
@@ -385,11 +428,6 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     // The sweeps reproduce the primal without calling it; naming it keeps a
     // caller of only the generated functions free of a dead-code warning.
     let mut out = quote_spanned! {mixed=>
-        #[doc(hidden)]
-        #[inline(always)]
-        #vis fn #primal_id() -> ::core::any::TypeId {
-            ::autograd::__private::type_id_of(&#name)
-        }
         #[doc = #doc_vjp]
         #[inline]
         #vis fn #vjp #generics (#(#inputs),*) -> #vjp_ty {
@@ -516,21 +554,6 @@ fn written_names(item: &syn::ItemFn) -> Vec<String> {
         .collect()
 }
 
-/// The hidden list of the function's parameter names, emitted next to every
-/// `#[differentiable]` function: a solver naming it as its residual checks
-/// at compile time that the residual takes the solver's own arguments, by
-/// name, after the solution.
-pub fn param_names(item: &syn::ItemFn) -> TokenStream {
-    let vis = &item.vis;
-    let params = names::params(&item.sig.ident);
-    let names = written_names(item);
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals)]
-        #vis const #params: &[&str] = &[#(#names),*];
-    }
-}
-
 /// The compile-time checks that `residual` takes the solution, then the
 /// solver's arguments in the solver's order: the hook passes them by
 /// position. The parameter names are compared in a constant (an item, so
@@ -581,7 +604,7 @@ fn residual_matches(
         if written.is_empty() { "" } else { ", " },
         written.join(", "),
     );
-    let params = forward::sibling_path(residual, names::params);
+    let params = forward::hidden_path(residual, names::params());
     let same_names = quote_spanned! {span=>
         const _: () = if !::autograd::__private::same_names(#params, &[#(#arguments),*]) {
             ::core::panic!("{}", #message)
@@ -615,7 +638,7 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
     let vis = &item.vis;
     let name = &item.sig.ident;
     let shape = shape(item, sig);
-    let vjp_full = names::vjp_full(name);
+    let vjp_full = names::vjp_full();
     let residual_vjp = forward::vjp_path(residual);
     let seed_ty = sig.ret.seed();
     let generics = generics(item, &shape);
@@ -661,8 +684,7 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
             TokenStream::new(),
         ),
     };
-    let mut out = quote_spanned! {mixed=>
-        #same_names
+    let hidden = quote_spanned! {mixed=>
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, clippy::all)]
@@ -682,6 +704,8 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
             }))
         }
     };
+    let mut out = same_names;
+    out.extend(carrier(item, hidden));
     out.extend(public_items(item, sig, &shape));
     out
 }
@@ -698,7 +722,7 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
     let vis = &item.vis;
     let name = &item.sig.ident;
     let shape = shape(item, sig);
-    let vjp_full = names::vjp_full(name);
+    let vjp_full = names::vjp_full();
     let seed_ty = sig.ret.seed();
     let generics = generics(item, &shape);
     let Shape {
@@ -730,7 +754,7 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
         Ret::Matrix(_) => quote_spanned!(mixed=> ::core::clone::Clone::clone(&#output)),
         _ => output.to_token_stream(),
     };
-    let mut out = quote_spanned! {mixed=>
+    let hidden = quote_spanned! {mixed=>
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, clippy::all)]
@@ -744,6 +768,7 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
             })
         }
     };
+    let mut out = carrier(item, hidden);
     out.extend(public_items(item, sig, &shape));
     out
 }
@@ -777,28 +802,28 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
                 .unwrap_or_else(|| quote!(::autograd::__private::NoGradient))
         })
         .collect();
-    let vjp_full = names::vjp_full(name);
-    let primal_id = names::primal_id(name);
+    let vjp_full = names::vjp_full();
     let vjp = names::public(name, "vjp");
     let grad = names::public(name, "grad");
     let check = names::public(name, "check");
     // Only lifetime parameters get this far (see `sig::parse`).
     let (generics, _, where_clause) = item.sig.generics.split_for_impl();
-    let mut out = quote! {
-        #[doc(hidden)]
-        #vis fn #primal_id() -> ::core::any::TypeId {
-            ::autograd::__private::type_id_of(&#name)
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables, unreachable_code, clippy::all)]
-        #vis fn #vjp_full #generics (#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#full_tys,)*)) #where_clause {
-            ::core::unreachable!()
-        }
+    let mut out = carrier(
+        item,
+        quote! {
+            #[doc(hidden)]
+            #[allow(unused_variables, unreachable_code, clippy::all)]
+            #vis fn #vjp_full #generics (#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#full_tys,)*)) #where_clause {
+                ::core::unreachable!()
+            }
+        },
+    );
+    out.extend(quote! {
         #[allow(unused_variables, unreachable_code, clippy::all)]
         #vis fn #vjp #generics (#(#inputs),*) -> (#seed_ty, fn(#seed_ty) -> (#(#public_tys,)*)) #where_clause {
             ::core::unreachable!()
         }
-    };
+    });
     if let Ret::Float(_) = &sig.ret {
         out.extend(quote! {
             #[allow(unused_variables, unreachable_code, clippy::all)]

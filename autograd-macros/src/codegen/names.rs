@@ -97,10 +97,17 @@ pub fn seed() -> Ident {
     ident("__ad_seed".into())
 }
 
+/// The hidden items of a function are associated items of a type named
+/// like the function (see `codegen::carrier`): `f::__vjp_full`. Their
+/// names are resolved relative to that type, so they carry no hygiene.
+fn associated(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
 /// The hidden item that tells callers which function the hidden VJP
 /// differentiates (its type's `TypeId`).
-pub fn primal_id(func: &Ident) -> Ident {
-    format_ident!("__{}_primal_id", func)
+pub fn primal_id() -> Ident {
+    associated("__primal_id")
 }
 
 /// The compiled closure of the `map` defining a value, as its reverse
@@ -121,14 +128,14 @@ pub fn element_adjoint() -> Ident {
 }
 
 /// The hidden all-arguments VJP generated next to a function.
-pub fn vjp_full(func: &Ident) -> Ident {
-    format_ident!("__{}_vjp_full", func)
+pub fn vjp_full() -> Ident {
+    associated("__vjp_full")
 }
 
 /// The hidden list of a function's parameter names, which a solver naming
 /// the function as its residual compares with its own.
-pub fn params(func: &Ident) -> Ident {
-    format_ident!("__{}_params", func)
+pub fn params() -> Ident {
+    associated("__PARAMS")
 }
 
 /// `NAME_grad`, `NAME_vjp`, `NAME_check`.

@@ -6,67 +6,72 @@ fn discount(rate: f64, n: usize) -> f64 {
     acc
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __discount_params: &[&str] = &["rate", "n"];
+#[allow(non_camel_case_types, dead_code)]
+struct discount {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __discount_vjp_full(
-    rate: f64,
-    n: usize,
-) -> (
-    f64,
-    impl ::core::ops::FnOnce(f64) -> (f64, ::autograd::__private::NoGradient) + use<>,
-) {
-    let __ad_v2_acc = 1.0;
-    let mut __ad_c0_acc = __ad_v2_acc;
-    let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
-        ::core::iter::Iterator::size_hint(&(0..n)).0,
-    );
-    for _ in 0..n {
-        let __ad_v3_acc = __ad_c0_acc;
-        __ad_stack0.push(__ad_v3_acc);
-        let __ad_v4 = 1.0 + rate;
-        let __ad_v5 = 1.0 / __ad_v4;
-        let __ad_v6_acc = __ad_v3_acc * __ad_v5;
-        __ad_c0_acc = __ad_v6_acc;
+impl discount {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["rate", "n"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&discount)
     }
-    let __ad_v7_acc = __ad_c0_acc;
-    (
-        __ad_v7_acc,
-        move |__ad_seed: f64| {
-            let mut __ad_d_rate = 0.0;
-            let __ad_d7_acc = __ad_seed;
-            let mut __ad_dc0_acc = __ad_d7_acc;
-            for _ in ::core::iter::Iterator::rev(0..n) {
-                let __ad_v3_acc = ::autograd::__private::pop(&mut __ad_stack0);
-                let __ad_v4 = 1.0 + rate;
-                let __ad_v5 = 1.0 / __ad_v4;
-                let __ad_d6_acc = __ad_dc0_acc;
-                let __ad_d3_acc = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d6_acc,
-                    __ad_v5,
-                );
-                let __ad_d5 = ::autograd::__private::rules::mul_grad_rhs(
-                    __ad_d6_acc,
-                    __ad_v3_acc,
-                );
-                let __ad_d4 = ::autograd::__private::rules::div_grad_rhs(
-                    __ad_d5,
-                    __ad_v4,
-                    __ad_v5,
-                );
-                __ad_d_rate += ::autograd::__private::rules::add_grad_rhs(__ad_d4);
-                __ad_dc0_acc = __ad_d3_acc;
-            }
-            (__ad_d_rate, ::autograd::__private::NoGradient)
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __discount_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&discount)
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full(
+        rate: f64,
+        n: usize,
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(f64) -> (f64, ::autograd::__private::NoGradient) + use<>,
+    ) {
+        let __ad_v2_acc = 1.0;
+        let mut __ad_c0_acc = __ad_v2_acc;
+        let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+            ::core::iter::Iterator::size_hint(&(0..n)).0,
+        );
+        for _ in 0..n {
+            let __ad_v3_acc = __ad_c0_acc;
+            __ad_stack0.push(__ad_v3_acc);
+            let __ad_v4 = 1.0 + rate;
+            let __ad_v5 = 1.0 / __ad_v4;
+            let __ad_v6_acc = __ad_v3_acc * __ad_v5;
+            __ad_c0_acc = __ad_v6_acc;
+        }
+        let __ad_v7_acc = __ad_c0_acc;
+        (
+            __ad_v7_acc,
+            move |__ad_seed: f64| {
+                let mut __ad_d_rate = 0.0;
+                let __ad_d7_acc = __ad_seed;
+                let mut __ad_dc0_acc = __ad_d7_acc;
+                for _ in ::core::iter::Iterator::rev(0..n) {
+                    let __ad_v3_acc = ::autograd::__private::pop(&mut __ad_stack0);
+                    let __ad_v4 = 1.0 + rate;
+                    let __ad_v5 = 1.0 / __ad_v4;
+                    let __ad_d6_acc = __ad_dc0_acc;
+                    let __ad_d3_acc = ::autograd::__private::rules::mul_grad_lhs(
+                        __ad_d6_acc,
+                        __ad_v5,
+                    );
+                    let __ad_d5 = ::autograd::__private::rules::mul_grad_rhs(
+                        __ad_d6_acc,
+                        __ad_v3_acc,
+                    );
+                    let __ad_d4 = ::autograd::__private::rules::div_grad_rhs(
+                        __ad_d5,
+                        __ad_v4,
+                        __ad_v5,
+                    );
+                    __ad_d_rate += ::autograd::__private::rules::add_grad_rhs(__ad_d4);
+                    __ad_dc0_acc = __ad_d3_acc;
+                }
+                (__ad_d_rate, ::autograd::__private::NoGradient)
+            },
+        )
+    }
 }
 /** The value of [`discount`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -77,7 +82,7 @@ fn discount_vjp(
     n: usize,
 ) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64,) + use<>) {
     let _ = discount;
-    let (__ad_value, __ad_pullback) = __discount_vjp_full(rate, n);
+    let (__ad_value, __ad_pullback) = discount::__vjp_full(rate, n);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -92,7 +97,7 @@ fn discount_vjp(
 #[inline]
 fn discount_grad(rate: f64, n: usize) -> (f64, f64) {
     let _ = discount;
-    let (__ad_value, __ad_pullback) = __discount_vjp_full(rate, n);
+    let (__ad_value, __ad_pullback) = discount::__vjp_full(rate, n);
     let (__ad_d_rate, _) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_rate))
 }

@@ -6,93 +6,102 @@ fn bond_price(r: &[f64], z: f64, cf: &[f64], t: &[f64]) -> f64 {
     p
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __bond_price_params: &[&str] = &["r", "z", "cf", "t"];
+#[allow(non_camel_case_types, dead_code)]
+struct bond_price {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __bond_price_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
-    r: &'__ad_l0 [f64],
-    z: f64,
-    cf: &'__ad_l1 [f64],
-    t: &'__ad_l2 [f64],
-) -> (
-    f64,
-    impl ::core::ops::FnOnce(
-        f64,
-    ) -> (
-            ::autograd::__private::Vec<f64>,
-            f64,
-            ::autograd::__private::NoGradient,
-            ::autograd::__private::NoGradient,
-        ) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
-) {
-    let __ad_v4_p = 0.0;
-    let __ad_v5 = cf.len();
-    let mut __ad_c0_p = __ad_v4_p;
-    let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
-        ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
-    );
-    for __ad_v7_i in 0..__ad_v5 {
-        let __ad_v6_p = __ad_c0_p;
-        let __ad_v8 = cf[__ad_v7_i];
-        let __ad_v9 = r[__ad_v7_i];
-        let __ad_v10 = __ad_v9 + z;
-        let __ad_v11 = -__ad_v10;
-        let __ad_v12 = t[__ad_v7_i];
-        let __ad_v13 = __ad_v11 * __ad_v12;
-        let __ad_v14 = __ad_v13.exp();
-        let __ad_v15 = __ad_v8 * __ad_v14;
-        let __ad_v16_p = __ad_v6_p + __ad_v15;
-        __ad_stack0.push(__ad_v14);
-        __ad_c0_p = __ad_v16_p;
+impl bond_price {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["r", "z", "cf", "t"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&bond_price)
     }
-    let __ad_v17_p = __ad_c0_p;
-    (
-        __ad_v17_p,
-        move |__ad_seed: f64| {
-            let mut __ad_d_r = ::autograd::__private::zeros_like_slice(r);
-            let mut __ad_d_z = 0.0;
-            let __ad_d17_p = __ad_seed;
-            let mut __ad_dc0_p = __ad_d17_p;
-            for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
-                let __ad_v14 = ::autograd::__private::pop(&mut __ad_stack0);
-                let __ad_v8 = cf[__ad_v7_i];
-                let __ad_v12 = t[__ad_v7_i];
-                let __ad_d16_p = __ad_dc0_p;
-                let __ad_d6_p = ::autograd::__private::rules::add_grad_lhs(__ad_d16_p);
-                let __ad_d15 = ::autograd::__private::rules::add_grad_rhs(__ad_d16_p);
-                let __ad_d14 = ::autograd::__private::rules::mul_grad_rhs(
-                    __ad_d15,
-                    __ad_v8,
-                );
-                let __ad_d13 = ::autograd::__private::rules::exp_grad(
-                    __ad_d14,
-                    __ad_v14,
-                );
-                let __ad_d11 = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d13,
-                    __ad_v12,
-                );
-                let __ad_d10 = ::autograd::__private::rules::neg_grad(__ad_d11);
-                let __ad_d9 = ::autograd::__private::rules::add_grad_lhs(__ad_d10);
-                __ad_d_z += ::autograd::__private::rules::add_grad_rhs(__ad_d10);
-                __ad_d_r[__ad_v7_i] += __ad_d9;
-                __ad_dc0_p = __ad_d6_p;
-            }
-            (
-                __ad_d_r,
-                __ad_d_z,
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
+        r: &'__ad_l0 [f64],
+        z: f64,
+        cf: &'__ad_l1 [f64],
+        t: &'__ad_l2 [f64],
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (
+                ::autograd::__private::Vec<f64>,
+                f64,
                 ::autograd::__private::NoGradient,
                 ::autograd::__private::NoGradient,
-            )
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __bond_price_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&bond_price)
+            ) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
+    ) {
+        let __ad_v4_p = 0.0;
+        let __ad_v5 = cf.len();
+        let mut __ad_c0_p = __ad_v4_p;
+        let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+            ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
+        );
+        for __ad_v7_i in 0..__ad_v5 {
+            let __ad_v6_p = __ad_c0_p;
+            let __ad_v8 = cf[__ad_v7_i];
+            let __ad_v9 = r[__ad_v7_i];
+            let __ad_v10 = __ad_v9 + z;
+            let __ad_v11 = -__ad_v10;
+            let __ad_v12 = t[__ad_v7_i];
+            let __ad_v13 = __ad_v11 * __ad_v12;
+            let __ad_v14 = __ad_v13.exp();
+            let __ad_v15 = __ad_v8 * __ad_v14;
+            let __ad_v16_p = __ad_v6_p + __ad_v15;
+            __ad_stack0.push(__ad_v14);
+            __ad_c0_p = __ad_v16_p;
+        }
+        let __ad_v17_p = __ad_c0_p;
+        (
+            __ad_v17_p,
+            move |__ad_seed: f64| {
+                let mut __ad_d_r = ::autograd::__private::zeros_like_slice(r);
+                let mut __ad_d_z = 0.0;
+                let __ad_d17_p = __ad_seed;
+                let mut __ad_dc0_p = __ad_d17_p;
+                for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
+                    let __ad_v14 = ::autograd::__private::pop(&mut __ad_stack0);
+                    let __ad_v8 = cf[__ad_v7_i];
+                    let __ad_v12 = t[__ad_v7_i];
+                    let __ad_d16_p = __ad_dc0_p;
+                    let __ad_d6_p = ::autograd::__private::rules::add_grad_lhs(
+                        __ad_d16_p,
+                    );
+                    let __ad_d15 = ::autograd::__private::rules::add_grad_rhs(
+                        __ad_d16_p,
+                    );
+                    let __ad_d14 = ::autograd::__private::rules::mul_grad_rhs(
+                        __ad_d15,
+                        __ad_v8,
+                    );
+                    let __ad_d13 = ::autograd::__private::rules::exp_grad(
+                        __ad_d14,
+                        __ad_v14,
+                    );
+                    let __ad_d11 = ::autograd::__private::rules::mul_grad_lhs(
+                        __ad_d13,
+                        __ad_v12,
+                    );
+                    let __ad_d10 = ::autograd::__private::rules::neg_grad(__ad_d11);
+                    let __ad_d9 = ::autograd::__private::rules::add_grad_lhs(__ad_d10);
+                    __ad_d_z += ::autograd::__private::rules::add_grad_rhs(__ad_d10);
+                    __ad_d_r[__ad_v7_i] += __ad_d9;
+                    __ad_dc0_p = __ad_d6_p;
+                }
+                (
+                    __ad_d_r,
+                    __ad_d_z,
+                    ::autograd::__private::NoGradient,
+                    ::autograd::__private::NoGradient,
+                )
+            },
+        )
+    }
 }
 /** The value of [`bond_price`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -110,7 +119,7 @@ fn bond_price_vjp<'__ad_l0, '__ad_l1, '__ad_l2>(
     ) -> (::autograd::__private::Vec<f64>, f64) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
 ) {
     let _ = bond_price;
-    let (__ad_value, __ad_pullback) = __bond_price_vjp_full(r, z, cf, t);
+    let (__ad_value, __ad_pullback) = bond_price::__vjp_full(r, z, cf, t);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -130,7 +139,7 @@ fn bond_price_grad<'__ad_l0, '__ad_l1, '__ad_l2>(
     t: &'__ad_l2 [f64],
 ) -> (f64, ::autograd::__private::Vec<f64>, f64) {
     let _ = bond_price;
-    let (__ad_value, __ad_pullback) = __bond_price_vjp_full(r, z, cf, t);
+    let (__ad_value, __ad_pullback) = bond_price::__vjp_full(r, z, cf, t);
     let (__ad_d_r, __ad_d_z, _, _) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_r, __ad_d_z))
 }

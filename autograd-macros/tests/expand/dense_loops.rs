@@ -11,107 +11,116 @@ fn dense_loops(w: &[f64], x: &[f64], b: &[f64]) -> f64 {
     s
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __dense_loops_params: &[&str] = &["w", "x", "b"];
+#[allow(non_camel_case_types, dead_code)]
+struct dense_loops {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __dense_loops_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
-    w: &'__ad_l0 [f64],
-    x: &'__ad_l1 [f64],
-    b: &'__ad_l2 [f64],
-) -> (
-    f64,
-    impl ::core::ops::FnOnce(
-        f64,
-    ) -> (
-            ::autograd::__private::Vec<f64>,
-            ::autograd::__private::Vec<f64>,
-            ::autograd::__private::Vec<f64>,
-        ) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
-) {
-    let __ad_v3_n = x.len();
-    let __ad_v4_s = 0.0;
-    let __ad_v5 = b.len();
-    let mut __ad_c0_s = __ad_v4_s;
-    let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
-        ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
-    );
-    for __ad_v7_i in 0..__ad_v5 {
-        let __ad_v6_s = __ad_c0_s;
-        let __ad_v8_acc = b[__ad_v7_i];
-        let mut __ad_c1_acc = __ad_v8_acc;
-        for __ad_v11_j in 0..__ad_v3_n {
-            let __ad_v10_acc = __ad_c1_acc;
-            let __ad_v12 = __ad_v7_i * __ad_v3_n;
-            let __ad_v13 = __ad_v12 + __ad_v11_j;
-            let __ad_v14 = w[__ad_v13];
-            let __ad_v15 = x[__ad_v11_j];
-            let __ad_v16 = __ad_v14 * __ad_v15;
-            let __ad_v17_acc = __ad_v10_acc + __ad_v16;
-            __ad_c1_acc = __ad_v17_acc;
-        }
-        let __ad_v18_acc = __ad_c1_acc;
-        let __ad_v19 = __ad_v18_acc.tanh();
-        let __ad_v20_s = __ad_v6_s + __ad_v19;
-        __ad_stack0.push(__ad_v19);
-        __ad_c0_s = __ad_v20_s;
+impl dense_loops {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["w", "x", "b"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&dense_loops)
     }
-    let __ad_v21_s = __ad_c0_s;
-    (
-        __ad_v21_s,
-        move |__ad_seed: f64| {
-            let mut __ad_d_w = ::autograd::__private::zeros_like_slice(w);
-            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-            let mut __ad_d_b = ::autograd::__private::zeros_like_slice(b);
-            let __ad_d21_s = __ad_seed;
-            let mut __ad_dc0_s = __ad_d21_s;
-            for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
-                let __ad_v19 = ::autograd::__private::pop(&mut __ad_stack0);
-                let __ad_d20_s = __ad_dc0_s;
-                let __ad_d6_s = ::autograd::__private::rules::add_grad_lhs(__ad_d20_s);
-                let __ad_d19 = ::autograd::__private::rules::add_grad_rhs(__ad_d20_s);
-                let __ad_d18_acc = ::autograd::__private::rules::tanh_grad(
-                    __ad_d19,
-                    __ad_v19,
-                );
-                let mut __ad_dc1_acc = __ad_d18_acc;
-                for __ad_v11_j in ::core::iter::Iterator::rev(0..__ad_v3_n) {
-                    let __ad_v12 = __ad_v7_i * __ad_v3_n;
-                    let __ad_v13 = __ad_v12 + __ad_v11_j;
-                    let __ad_v14 = w[__ad_v13];
-                    let __ad_v15 = x[__ad_v11_j];
-                    let __ad_d17_acc = __ad_dc1_acc;
-                    let __ad_d10_acc = ::autograd::__private::rules::add_grad_lhs(
-                        __ad_d17_acc,
-                    );
-                    let __ad_d16 = ::autograd::__private::rules::add_grad_rhs(
-                        __ad_d17_acc,
-                    );
-                    let __ad_d14 = ::autograd::__private::rules::mul_grad_lhs(
-                        __ad_d16,
-                        __ad_v15,
-                    );
-                    let __ad_d15 = ::autograd::__private::rules::mul_grad_rhs(
-                        __ad_d16,
-                        __ad_v14,
-                    );
-                    __ad_d_x[__ad_v11_j] += __ad_d15;
-                    __ad_d_w[__ad_v13] += __ad_d14;
-                    __ad_dc1_acc = __ad_d10_acc;
-                }
-                let __ad_d8_acc = __ad_dc1_acc;
-                __ad_d_b[__ad_v7_i] += __ad_d8_acc;
-                __ad_dc0_s = __ad_d6_s;
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
+        w: &'__ad_l0 [f64],
+        x: &'__ad_l1 [f64],
+        b: &'__ad_l2 [f64],
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (
+                ::autograd::__private::Vec<f64>,
+                ::autograd::__private::Vec<f64>,
+                ::autograd::__private::Vec<f64>,
+            ) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
+    ) {
+        let __ad_v3_n = x.len();
+        let __ad_v4_s = 0.0;
+        let __ad_v5 = b.len();
+        let mut __ad_c0_s = __ad_v4_s;
+        let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+            ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
+        );
+        for __ad_v7_i in 0..__ad_v5 {
+            let __ad_v6_s = __ad_c0_s;
+            let __ad_v8_acc = b[__ad_v7_i];
+            let mut __ad_c1_acc = __ad_v8_acc;
+            for __ad_v11_j in 0..__ad_v3_n {
+                let __ad_v10_acc = __ad_c1_acc;
+                let __ad_v12 = __ad_v7_i * __ad_v3_n;
+                let __ad_v13 = __ad_v12 + __ad_v11_j;
+                let __ad_v14 = w[__ad_v13];
+                let __ad_v15 = x[__ad_v11_j];
+                let __ad_v16 = __ad_v14 * __ad_v15;
+                let __ad_v17_acc = __ad_v10_acc + __ad_v16;
+                __ad_c1_acc = __ad_v17_acc;
             }
-            (__ad_d_w, __ad_d_x, __ad_d_b)
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __dense_loops_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&dense_loops)
+            let __ad_v18_acc = __ad_c1_acc;
+            let __ad_v19 = __ad_v18_acc.tanh();
+            let __ad_v20_s = __ad_v6_s + __ad_v19;
+            __ad_stack0.push(__ad_v19);
+            __ad_c0_s = __ad_v20_s;
+        }
+        let __ad_v21_s = __ad_c0_s;
+        (
+            __ad_v21_s,
+            move |__ad_seed: f64| {
+                let mut __ad_d_w = ::autograd::__private::zeros_like_slice(w);
+                let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
+                let mut __ad_d_b = ::autograd::__private::zeros_like_slice(b);
+                let __ad_d21_s = __ad_seed;
+                let mut __ad_dc0_s = __ad_d21_s;
+                for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
+                    let __ad_v19 = ::autograd::__private::pop(&mut __ad_stack0);
+                    let __ad_d20_s = __ad_dc0_s;
+                    let __ad_d6_s = ::autograd::__private::rules::add_grad_lhs(
+                        __ad_d20_s,
+                    );
+                    let __ad_d19 = ::autograd::__private::rules::add_grad_rhs(
+                        __ad_d20_s,
+                    );
+                    let __ad_d18_acc = ::autograd::__private::rules::tanh_grad(
+                        __ad_d19,
+                        __ad_v19,
+                    );
+                    let mut __ad_dc1_acc = __ad_d18_acc;
+                    for __ad_v11_j in ::core::iter::Iterator::rev(0..__ad_v3_n) {
+                        let __ad_v12 = __ad_v7_i * __ad_v3_n;
+                        let __ad_v13 = __ad_v12 + __ad_v11_j;
+                        let __ad_v14 = w[__ad_v13];
+                        let __ad_v15 = x[__ad_v11_j];
+                        let __ad_d17_acc = __ad_dc1_acc;
+                        let __ad_d10_acc = ::autograd::__private::rules::add_grad_lhs(
+                            __ad_d17_acc,
+                        );
+                        let __ad_d16 = ::autograd::__private::rules::add_grad_rhs(
+                            __ad_d17_acc,
+                        );
+                        let __ad_d14 = ::autograd::__private::rules::mul_grad_lhs(
+                            __ad_d16,
+                            __ad_v15,
+                        );
+                        let __ad_d15 = ::autograd::__private::rules::mul_grad_rhs(
+                            __ad_d16,
+                            __ad_v14,
+                        );
+                        __ad_d_x[__ad_v11_j] += __ad_d15;
+                        __ad_d_w[__ad_v13] += __ad_d14;
+                        __ad_dc1_acc = __ad_d10_acc;
+                    }
+                    let __ad_d8_acc = __ad_dc1_acc;
+                    __ad_d_b[__ad_v7_i] += __ad_d8_acc;
+                    __ad_dc0_s = __ad_d6_s;
+                }
+                (__ad_d_w, __ad_d_x, __ad_d_b)
+            },
+        )
+    }
 }
 /** The value of [`dense_loops`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -132,7 +141,7 @@ fn dense_loops_vjp<'__ad_l0, '__ad_l1, '__ad_l2>(
         ) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
 ) {
     let _ = dense_loops;
-    let (__ad_value, __ad_pullback) = __dense_loops_vjp_full(w, x, b);
+    let (__ad_value, __ad_pullback) = dense_loops::__vjp_full(w, x, b);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -156,7 +165,7 @@ fn dense_loops_grad<'__ad_l0, '__ad_l1, '__ad_l2>(
     ::autograd::__private::Vec<f64>,
 ) {
     let _ = dense_loops;
-    let (__ad_value, __ad_pullback) = __dense_loops_vjp_full(w, x, b);
+    let (__ad_value, __ad_pullback) = dense_loops::__vjp_full(w, x, b);
     let (__ad_d_w, __ad_d_x, __ad_d_b) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_w, __ad_d_x, __ad_d_b))
 }

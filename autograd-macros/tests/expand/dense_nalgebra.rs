@@ -2,57 +2,66 @@ fn dense_nalgebra(w: &DMatrix<f64>, x: &DVector<f64>, b: &DVector<f64>) -> f64 {
     (w * x + b).map(f64::tanh).sum()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __dense_nalgebra_params: &[&str] = &["w", "x", "b"];
+#[allow(non_camel_case_types, dead_code)]
+struct dense_nalgebra {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __dense_nalgebra_vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
-    w: &'__ad_l0 DMatrix<f64>,
-    x: &'__ad_l1 DVector<f64>,
-    b: &'__ad_l2 DVector<f64>,
-) -> (
-    f64,
-    impl ::core::ops::FnOnce(
+impl dense_nalgebra {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["w", "x", "b"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&dense_nalgebra)
+    }
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full<'__ad_l0, '__ad_l1, '__ad_l2>(
+        w: &'__ad_l0 DMatrix<f64>,
+        x: &'__ad_l1 DVector<f64>,
+        b: &'__ad_l2 DVector<f64>,
+    ) -> (
         f64,
-    ) -> (DMatrix<f64>, DVector<f64>, DVector<f64>) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
-) {
-    let __ad_v3 = w * x;
-    let __ad_v4 = __ad_v3 + b;
-    let __ad_v5 = ::autograd::__private::map_in_place(__ad_v4, f64::tanh);
-    let __ad_v6 = __ad_v5.sum();
-    (
-        __ad_v6,
-        move |__ad_seed: f64| {
-            let __ad_d6 = __ad_seed;
-            let __ad_d4 = ::autograd::__private::rules::generic::map_tanh_grad_broadcast(
-                ::autograd::__private::rules::generic::sum_grad_element(&__ad_d6),
-                __ad_v5,
-            );
-            let __ad_d3 = ::autograd::__private::rules::generic::add_grad_lhs_ref(
-                &__ad_d4,
-            );
-            let __ad_d_w = ::autograd::__private::rules::generic::mul_grad_lhs(
-                __ad_d3,
-                w,
-                x,
-            );
-            let __ad_d_x = ::autograd::__private::rules::generic::mul_grad_rhs(
-                __ad_d3,
-                w,
-                x,
-            );
-            let __ad_d_b = ::autograd::__private::rules::generic::add_grad_rhs_owned(
-                __ad_d4,
-            );
-            (__ad_d_w, __ad_d_x, __ad_d_b)
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __dense_nalgebra_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&dense_nalgebra)
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (
+                DMatrix<f64>,
+                DVector<f64>,
+                DVector<f64>,
+            ) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
+    ) {
+        let __ad_v3 = w * x;
+        let __ad_v4 = __ad_v3 + b;
+        let __ad_v5 = ::autograd::__private::map_in_place(__ad_v4, f64::tanh);
+        let __ad_v6 = __ad_v5.sum();
+        (
+            __ad_v6,
+            move |__ad_seed: f64| {
+                let __ad_d6 = __ad_seed;
+                let __ad_d4 = ::autograd::__private::rules::generic::map_tanh_grad_broadcast(
+                    ::autograd::__private::rules::generic::sum_grad_element(&__ad_d6),
+                    __ad_v5,
+                );
+                let __ad_d3 = ::autograd::__private::rules::generic::add_grad_lhs_ref(
+                    &__ad_d4,
+                );
+                let __ad_d_w = ::autograd::__private::rules::generic::mul_grad_lhs(
+                    __ad_d3,
+                    w,
+                    x,
+                );
+                let __ad_d_x = ::autograd::__private::rules::generic::mul_grad_rhs(
+                    __ad_d3,
+                    w,
+                    x,
+                );
+                let __ad_d_b = ::autograd::__private::rules::generic::add_grad_rhs_owned(
+                    __ad_d4,
+                );
+                (__ad_d_w, __ad_d_x, __ad_d_b)
+            },
+        )
+    }
 }
 /** The value of [`dense_nalgebra`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -69,7 +78,7 @@ fn dense_nalgebra_vjp<'__ad_l0, '__ad_l1, '__ad_l2>(
     ) -> (DMatrix<f64>, DVector<f64>, DVector<f64>) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
 ) {
     let _ = dense_nalgebra;
-    let (__ad_value, __ad_pullback) = __dense_nalgebra_vjp_full(w, x, b);
+    let (__ad_value, __ad_pullback) = dense_nalgebra::__vjp_full(w, x, b);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -88,7 +97,7 @@ fn dense_nalgebra_grad<'__ad_l0, '__ad_l1, '__ad_l2>(
     b: &'__ad_l2 DVector<f64>,
 ) -> (f64, DMatrix<f64>, DVector<f64>, DVector<f64>) {
     let _ = dense_nalgebra;
-    let (__ad_value, __ad_pullback) = __dense_nalgebra_vjp_full(w, x, b);
+    let (__ad_value, __ad_pullback) = dense_nalgebra::__vjp_full(w, x, b);
     let (__ad_d_w, __ad_d_x, __ad_d_b) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_w, __ad_d_x, __ad_d_b))
 }

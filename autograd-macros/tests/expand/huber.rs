@@ -3,60 +3,70 @@ fn huber(r: f64, delta: f64) -> f64 {
     if a <= delta { 0.5 * r * r } else { delta * (a - 0.5 * delta) }
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __huber_params: &[&str] = &["r", "delta"];
+#[allow(non_camel_case_types, dead_code)]
+struct huber {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __huber_vjp_full(
-    r: f64,
-    delta: f64,
-) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + use<>) {
-    let __ad_v2_a = r.abs();
-    let __ad_v3 = __ad_v2_a <= delta;
-    let __ad_v9 = if __ad_v3 {
-        let __ad_v4 = 0.5 * r;
-        let __ad_v5 = __ad_v4 * r;
-        __ad_v5
-    } else {
-        let __ad_v6 = 0.5 * delta;
-        let __ad_v7 = __ad_v2_a - __ad_v6;
-        let __ad_v8 = delta * __ad_v7;
-        __ad_v8
-    };
-    (
-        __ad_v9,
-        move |__ad_seed: f64| {
-            let mut __ad_d_r = 0.0;
-            let mut __ad_d_delta = 0.0;
-            let mut __ad_d2_a = 0.0;
-            let __ad_d9 = __ad_seed;
-            if __ad_v3 {
-                let __ad_v4 = 0.5 * r;
-                let __ad_d5 = __ad_d9;
-                let __ad_d4 = ::autograd::__private::rules::mul_grad_lhs(__ad_d5, r);
-                __ad_d_r += ::autograd::__private::rules::mul_grad_rhs(__ad_d5, __ad_v4);
-                __ad_d_r += ::autograd::__private::rules::mul_grad_rhs(__ad_d4, 0.5);
-            } else {
-                let __ad_v6 = 0.5 * delta;
-                let __ad_v7 = __ad_v2_a - __ad_v6;
-                let __ad_d8 = __ad_d9;
-                __ad_d_delta
-                    += ::autograd::__private::rules::mul_grad_lhs(__ad_d8, __ad_v7);
-                let __ad_d7 = ::autograd::__private::rules::mul_grad_rhs(__ad_d8, delta);
-                __ad_d2_a += ::autograd::__private::rules::sub_grad_lhs(__ad_d7);
-                let __ad_d6 = ::autograd::__private::rules::sub_grad_rhs(__ad_d7);
-                __ad_d_delta += ::autograd::__private::rules::mul_grad_rhs(__ad_d6, 0.5);
-            }
-            __ad_d_r += ::autograd::__private::rules::abs_grad(__ad_d2_a, r);
-            (__ad_d_r, __ad_d_delta)
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __huber_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&huber)
+impl huber {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["r", "delta"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&huber)
+    }
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full(
+        r: f64,
+        delta: f64,
+    ) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + use<>) {
+        let __ad_v2_a = r.abs();
+        let __ad_v3 = __ad_v2_a <= delta;
+        let __ad_v9 = if __ad_v3 {
+            let __ad_v4 = 0.5 * r;
+            let __ad_v5 = __ad_v4 * r;
+            __ad_v5
+        } else {
+            let __ad_v6 = 0.5 * delta;
+            let __ad_v7 = __ad_v2_a - __ad_v6;
+            let __ad_v8 = delta * __ad_v7;
+            __ad_v8
+        };
+        (
+            __ad_v9,
+            move |__ad_seed: f64| {
+                let mut __ad_d_r = 0.0;
+                let mut __ad_d_delta = 0.0;
+                let mut __ad_d2_a = 0.0;
+                let __ad_d9 = __ad_seed;
+                if __ad_v3 {
+                    let __ad_v4 = 0.5 * r;
+                    let __ad_d5 = __ad_d9;
+                    let __ad_d4 = ::autograd::__private::rules::mul_grad_lhs(__ad_d5, r);
+                    __ad_d_r
+                        += ::autograd::__private::rules::mul_grad_rhs(__ad_d5, __ad_v4);
+                    __ad_d_r += ::autograd::__private::rules::mul_grad_rhs(__ad_d4, 0.5);
+                } else {
+                    let __ad_v6 = 0.5 * delta;
+                    let __ad_v7 = __ad_v2_a - __ad_v6;
+                    let __ad_d8 = __ad_d9;
+                    __ad_d_delta
+                        += ::autograd::__private::rules::mul_grad_lhs(__ad_d8, __ad_v7);
+                    let __ad_d7 = ::autograd::__private::rules::mul_grad_rhs(
+                        __ad_d8,
+                        delta,
+                    );
+                    __ad_d2_a += ::autograd::__private::rules::sub_grad_lhs(__ad_d7);
+                    let __ad_d6 = ::autograd::__private::rules::sub_grad_rhs(__ad_d7);
+                    __ad_d_delta
+                        += ::autograd::__private::rules::mul_grad_rhs(__ad_d6, 0.5);
+                }
+                __ad_d_r += ::autograd::__private::rules::abs_grad(__ad_d2_a, r);
+                (__ad_d_r, __ad_d_delta)
+            },
+        )
+    }
 }
 /** The value of [`huber`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -67,7 +77,7 @@ fn huber_vjp(
     delta: f64,
 ) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + use<>) {
     let _ = huber;
-    let (__ad_value, __ad_pullback) = __huber_vjp_full(r, delta);
+    let (__ad_value, __ad_pullback) = huber::__vjp_full(r, delta);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -82,7 +92,7 @@ fn huber_vjp(
 #[inline]
 fn huber_grad(r: f64, delta: f64) -> (f64, f64, f64) {
     let _ = huber;
-    let (__ad_value, __ad_pullback) = __huber_vjp_full(r, delta);
+    let (__ad_value, __ad_pullback) = huber::__vjp_full(r, delta);
     let (__ad_d_r, __ad_d_delta) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_r, __ad_d_delta))
 }

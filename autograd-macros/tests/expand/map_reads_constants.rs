@@ -4,90 +4,95 @@ fn map_reads_constants(m: &DMatrix<f64>, c: f64, n: usize) -> f64 {
     e.sum()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __map_reads_constants_params: &[&str] = &["m", "c", "n"];
+#[allow(non_camel_case_types, dead_code)]
+struct map_reads_constants {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __map_reads_constants_vjp_full<'__ad_l0>(
-    m: &'__ad_l0 DMatrix<f64>,
-    c: f64,
-    n: usize,
-) -> (
-    f64,
-    impl ::core::ops::FnOnce(
-        f64,
+impl map_reads_constants {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["m", "c", "n"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&map_reads_constants)
+    }
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full<'__ad_l0>(
+        m: &'__ad_l0 DMatrix<f64>,
+        c: f64,
+        n: usize,
     ) -> (
-            DMatrix<f64>,
-            ::autograd::__private::NoGradient,
-            ::autograd::__private::NoGradient,
-        ) + use<'__ad_l0>,
-) {
-    let __ad_v3 = n as f64;
-    let __ad_v4_k = __ad_v3 * 0.5;
-    let __ad_v5_e = {
-        let k = __ad_v4_k;
-        m.map(|v| (v * c).sin() + k * v)
-    };
-    let __ad_v6 = __ad_v5_e.sum();
-    (
-        __ad_v6,
-        move |__ad_seed: f64| {
-            let __ad_d6 = __ad_seed;
-            let __ad_d5_e = ::autograd::__private::rules::generic::sum_grad(
-                &__ad_d6,
-                &__ad_v5_e,
-                &__ad_v6,
-            );
-            let __ad_d_m = {
-                let k = __ad_v4_k;
-                let __ad_map5 = |v: f64| {
-                    let __ad_v1 = v * c;
-                    let __ad_v2 = __ad_v1.sin();
-                    let __ad_v3 = k * v;
-                    let __ad_v4 = __ad_v2 + __ad_v3;
-                    (
-                        __ad_v4,
-                        move |__ad_seed: f64| {
-                            let __ad_d4 = __ad_seed;
-                            let __ad_d2 = ::autograd::__private::rules::add_grad_lhs(
-                                __ad_d4,
-                            );
-                            let __ad_d3 = ::autograd::__private::rules::add_grad_rhs(
-                                __ad_d4,
-                            );
-                            let mut __ad_d_v = ::autograd::__private::rules::mul_grad_rhs(
-                                __ad_d3,
-                                k,
-                            );
-                            let __ad_d1 = ::autograd::__private::rules::sin_grad(
-                                __ad_d2,
-                                __ad_v1,
-                            );
-                            __ad_d_v
-                                += ::autograd::__private::rules::mul_grad_lhs(__ad_d1, c);
-                            (__ad_d_v,)
-                        },
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (
+                DMatrix<f64>,
+                ::autograd::__private::NoGradient,
+                ::autograd::__private::NoGradient,
+            ) + use<'__ad_l0>,
+    ) {
+        let __ad_v3 = n as f64;
+        let __ad_v4_k = __ad_v3 * 0.5;
+        let __ad_v5_e = {
+            let k = __ad_v4_k;
+            m.map(|v| (v * c).sin() + k * v)
+        };
+        let __ad_v6 = __ad_v5_e.sum();
+        (
+            __ad_v6,
+            move |__ad_seed: f64| {
+                let __ad_d6 = __ad_seed;
+                let __ad_d5_e = ::autograd::__private::rules::generic::sum_grad(
+                    &__ad_d6,
+                    &__ad_v5_e,
+                    &__ad_v6,
+                );
+                let __ad_d_m = {
+                    let k = __ad_v4_k;
+                    let __ad_map5 = |v: f64| {
+                        let __ad_v1 = v * c;
+                        let __ad_v2 = __ad_v1.sin();
+                        let __ad_v3 = k * v;
+                        let __ad_v4 = __ad_v2 + __ad_v3;
+                        (
+                            __ad_v4,
+                            move |__ad_seed: f64| {
+                                let __ad_d4 = __ad_seed;
+                                let __ad_d2 = ::autograd::__private::rules::add_grad_lhs(
+                                    __ad_d4,
+                                );
+                                let __ad_d3 = ::autograd::__private::rules::add_grad_rhs(
+                                    __ad_d4,
+                                );
+                                let mut __ad_d_v = ::autograd::__private::rules::mul_grad_rhs(
+                                    __ad_d3,
+                                    k,
+                                );
+                                let __ad_d1 = ::autograd::__private::rules::sin_grad(
+                                    __ad_d2,
+                                    __ad_v1,
+                                );
+                                __ad_d_v
+                                    += ::autograd::__private::rules::mul_grad_lhs(__ad_d1, c);
+                                (__ad_d_v,)
+                            },
+                        )
+                    };
+                    ::autograd::__private::rules::generic::map_grad_owned(
+                        __ad_d5_e,
+                        m,
+                        |__ad_x: f64, __ad_g: f64| __ad_map5(__ad_x).1(__ad_g).0,
                     )
                 };
-                ::autograd::__private::rules::generic::map_grad_owned(
-                    __ad_d5_e,
-                    m,
-                    |__ad_x: f64, __ad_g: f64| __ad_map5(__ad_x).1(__ad_g).0,
+                (
+                    __ad_d_m,
+                    ::autograd::__private::NoGradient,
+                    ::autograd::__private::NoGradient,
                 )
-            };
-            (
-                __ad_d_m,
-                ::autograd::__private::NoGradient,
-                ::autograd::__private::NoGradient,
-            )
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __map_reads_constants_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&map_reads_constants)
+            },
+        )
+    }
 }
 /** The value of [`map_reads_constants`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -99,7 +104,7 @@ fn map_reads_constants_vjp<'__ad_l0>(
     n: usize,
 ) -> (f64, impl ::core::ops::FnOnce(f64) -> (DMatrix<f64>,) + use<'__ad_l0>) {
     let _ = map_reads_constants;
-    let (__ad_value, __ad_pullback) = __map_reads_constants_vjp_full(m, c, n);
+    let (__ad_value, __ad_pullback) = map_reads_constants::__vjp_full(m, c, n);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -118,7 +123,7 @@ fn map_reads_constants_grad<'__ad_l0>(
     n: usize,
 ) -> (f64, DMatrix<f64>) {
     let _ = map_reads_constants;
-    let (__ad_value, __ad_pullback) = __map_reads_constants_vjp_full(m, c, n);
+    let (__ad_value, __ad_pullback) = map_reads_constants::__vjp_full(m, c, n);
     let (__ad_d_m, _, _) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_m))
 }

@@ -3,83 +3,88 @@ fn quad(a: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
     y.transpose().component_mul(&y.transpose()).sum()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __quad_params: &[&str] = &["a", "x"];
+#[allow(non_camel_case_types, dead_code)]
+struct quad {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __quad_vjp_full<'__ad_l0, '__ad_l1>(
-    a: &'__ad_l0 DMatrix<f64>,
-    x: &'__ad_l1 DMatrix<f64>,
-) -> (
-    f64,
-    impl ::core::ops::FnOnce(
+impl quad {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["a", "x"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&quad)
+    }
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full<'__ad_l0, '__ad_l1>(
+        a: &'__ad_l0 DMatrix<f64>,
+        x: &'__ad_l1 DMatrix<f64>,
+    ) -> (
         f64,
-    ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
-) {
-    let __ad_v2 = a * x;
-    let __ad_v3_y = __ad_v2 + x;
-    let __ad_v4 = __ad_v3_y.transpose();
-    let __ad_v5 = __ad_v3_y.transpose();
-    let __ad_v6 = __ad_v4.component_mul(&__ad_v5);
-    let __ad_v7 = __ad_v6.sum();
-    (
-        __ad_v7,
-        move |__ad_seed: f64| {
-            let __ad_d7 = __ad_seed;
-            let __ad_d6 = ::autograd::__private::rules::generic::sum_grad(
-                &__ad_d7,
-                &__ad_v6,
-                &__ad_v7,
-            );
-            let __ad_d4 = ::autograd::__private::rules::generic::component_mul_grad_lhs(
-                &__ad_d6,
-                &__ad_v4,
-                &__ad_v5,
-                &__ad_v6,
-            );
-            let __ad_d5 = ::autograd::__private::rules::generic::component_mul_grad_rhs_owned(
-                __ad_d6,
-                &__ad_v4,
-                &__ad_v5,
-                &__ad_v6,
-            );
-            let mut __ad_d3_y = ::autograd::__private::rules::generic::transpose_grad_owned(
-                __ad_d5,
-                &__ad_v3_y,
-                &__ad_v5,
-            );
-            ::autograd::__private::rules::generic::transpose_grad_acc(
-                &mut __ad_d3_y,
-                &__ad_d4,
-                &__ad_v3_y,
-                &__ad_v4,
-            );
-            let __ad_d2 = ::autograd::__private::rules::generic::add_grad_lhs(
-                &__ad_d3_y,
-            );
-            let mut __ad_d_x = ::autograd::__private::rules::generic::add_grad_rhs_owned(
-                __ad_d3_y,
-            );
-            let __ad_d_a = ::autograd::__private::rules::generic::mul_grad_lhs(
-                &__ad_d2,
-                a,
-                x,
-            );
-            ::autograd::__private::rules::generic::mul_grad_rhs_acc(
-                &mut __ad_d_x,
-                &__ad_d2,
-                a,
-                x,
-            );
-            (__ad_d_a, __ad_d_x)
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __quad_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&quad)
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
+    ) {
+        let __ad_v2 = a * x;
+        let __ad_v3_y = __ad_v2 + x;
+        let __ad_v4 = __ad_v3_y.transpose();
+        let __ad_v5 = __ad_v3_y.transpose();
+        let __ad_v6 = __ad_v4.component_mul(&__ad_v5);
+        let __ad_v7 = __ad_v6.sum();
+        (
+            __ad_v7,
+            move |__ad_seed: f64| {
+                let __ad_d7 = __ad_seed;
+                let __ad_d6 = ::autograd::__private::rules::generic::sum_grad(
+                    &__ad_d7,
+                    &__ad_v6,
+                    &__ad_v7,
+                );
+                let __ad_d4 = ::autograd::__private::rules::generic::component_mul_grad_lhs(
+                    &__ad_d6,
+                    &__ad_v4,
+                    &__ad_v5,
+                    &__ad_v6,
+                );
+                let __ad_d5 = ::autograd::__private::rules::generic::component_mul_grad_rhs_owned(
+                    __ad_d6,
+                    &__ad_v4,
+                    &__ad_v5,
+                    &__ad_v6,
+                );
+                let mut __ad_d3_y = ::autograd::__private::rules::generic::transpose_grad_owned(
+                    __ad_d5,
+                    &__ad_v3_y,
+                    &__ad_v5,
+                );
+                ::autograd::__private::rules::generic::transpose_grad_acc(
+                    &mut __ad_d3_y,
+                    &__ad_d4,
+                    &__ad_v3_y,
+                    &__ad_v4,
+                );
+                let __ad_d2 = ::autograd::__private::rules::generic::add_grad_lhs(
+                    &__ad_d3_y,
+                );
+                let mut __ad_d_x = ::autograd::__private::rules::generic::add_grad_rhs_owned(
+                    __ad_d3_y,
+                );
+                let __ad_d_a = ::autograd::__private::rules::generic::mul_grad_lhs(
+                    &__ad_d2,
+                    a,
+                    x,
+                );
+                ::autograd::__private::rules::generic::mul_grad_rhs_acc(
+                    &mut __ad_d_x,
+                    &__ad_d2,
+                    a,
+                    x,
+                );
+                (__ad_d_a, __ad_d_x)
+            },
+        )
+    }
 }
 /** The value of [`quad`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -95,7 +100,7 @@ fn quad_vjp<'__ad_l0, '__ad_l1>(
     ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
 ) {
     let _ = quad;
-    let (__ad_value, __ad_pullback) = __quad_vjp_full(a, x);
+    let (__ad_value, __ad_pullback) = quad::__vjp_full(a, x);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -113,7 +118,7 @@ fn quad_grad<'__ad_l0, '__ad_l1>(
     x: &'__ad_l1 DMatrix<f64>,
 ) -> (f64, DMatrix<f64>, DMatrix<f64>) {
     let _ = quad;
-    let (__ad_value, __ad_pullback) = __quad_vjp_full(a, x);
+    let (__ad_value, __ad_pullback) = quad::__vjp_full(a, x);
     let (__ad_d_a, __ad_d_x) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_a, __ad_d_x))
 }

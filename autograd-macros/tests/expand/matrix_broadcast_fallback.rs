@@ -6,66 +6,71 @@ fn shared_operand(w: &DMatrix<f64>, x: &DMatrix<f64>) -> f64 {
     s + 3.0 * a
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __shared_operand_params: &[&str] = &["w", "x"];
+#[allow(non_camel_case_types, dead_code)]
+struct shared_operand {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __shared_operand_vjp_full<'__ad_l0, '__ad_l1>(
-    w: &'__ad_l0 DMatrix<f64>,
-    x: &'__ad_l1 DMatrix<f64>,
-) -> (
-    f64,
-    impl ::core::ops::FnOnce(
+impl shared_operand {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["w", "x"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&shared_operand)
+    }
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full<'__ad_l0, '__ad_l1>(
+        w: &'__ad_l0 DMatrix<f64>,
+        x: &'__ad_l1 DMatrix<f64>,
+    ) -> (
         f64,
-    ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
-) {
-    let __ad_v2_z = w * x;
-    let __ad_v3_h = __ad_v2_z.map(f64::tanh);
-    let __ad_v4_a = __ad_v2_z.sum();
-    let __ad_v5_s = __ad_v3_h.sum();
-    let __ad_v6 = 3.0 * __ad_v4_a;
-    let __ad_v7 = __ad_v5_s + __ad_v6;
-    (
-        __ad_v7,
-        move |__ad_seed: f64| {
-            let __ad_d7 = __ad_seed;
-            let __ad_d5_s = ::autograd::__private::rules::add_grad_lhs(__ad_d7);
-            let __ad_d6 = ::autograd::__private::rules::add_grad_rhs(__ad_d7);
-            let __ad_d4_a = ::autograd::__private::rules::mul_grad_rhs(__ad_d6, 3.0);
-            let mut __ad_d2_z = ::autograd::__private::rules::generic::sum_grad(
-                &__ad_d4_a,
-                &__ad_v2_z,
-                &__ad_v4_a,
-            );
-            let __ad_d3_h = ::autograd::__private::rules::generic::sum_grad(
-                &__ad_d5_s,
-                &__ad_v3_h,
-                &__ad_v5_s,
-            );
-            ::autograd::__private::rules::generic::map_tanh_grad_acc(
-                &mut __ad_d2_z,
-                &__ad_d3_h,
-                &__ad_v3_h,
-            );
-            let __ad_d_w = ::autograd::__private::rules::generic::mul_grad_lhs(
-                &__ad_d2_z,
-                w,
-                x,
-            );
-            let __ad_d_x = ::autograd::__private::rules::generic::mul_grad_rhs_owned(
-                __ad_d2_z,
-                w,
-                x,
-            );
-            (__ad_d_w, __ad_d_x)
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __shared_operand_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&shared_operand)
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
+    ) {
+        let __ad_v2_z = w * x;
+        let __ad_v3_h = __ad_v2_z.map(f64::tanh);
+        let __ad_v4_a = __ad_v2_z.sum();
+        let __ad_v5_s = __ad_v3_h.sum();
+        let __ad_v6 = 3.0 * __ad_v4_a;
+        let __ad_v7 = __ad_v5_s + __ad_v6;
+        (
+            __ad_v7,
+            move |__ad_seed: f64| {
+                let __ad_d7 = __ad_seed;
+                let __ad_d5_s = ::autograd::__private::rules::add_grad_lhs(__ad_d7);
+                let __ad_d6 = ::autograd::__private::rules::add_grad_rhs(__ad_d7);
+                let __ad_d4_a = ::autograd::__private::rules::mul_grad_rhs(__ad_d6, 3.0);
+                let mut __ad_d2_z = ::autograd::__private::rules::generic::sum_grad(
+                    &__ad_d4_a,
+                    &__ad_v2_z,
+                    &__ad_v4_a,
+                );
+                let __ad_d3_h = ::autograd::__private::rules::generic::sum_grad(
+                    &__ad_d5_s,
+                    &__ad_v3_h,
+                    &__ad_v5_s,
+                );
+                ::autograd::__private::rules::generic::map_tanh_grad_acc(
+                    &mut __ad_d2_z,
+                    &__ad_d3_h,
+                    &__ad_v3_h,
+                );
+                let __ad_d_w = ::autograd::__private::rules::generic::mul_grad_lhs(
+                    &__ad_d2_z,
+                    w,
+                    x,
+                );
+                let __ad_d_x = ::autograd::__private::rules::generic::mul_grad_rhs_owned(
+                    __ad_d2_z,
+                    w,
+                    x,
+                );
+                (__ad_d_w, __ad_d_x)
+            },
+        )
+    }
 }
 /** The value of [`shared_operand`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -81,7 +86,7 @@ fn shared_operand_vjp<'__ad_l0, '__ad_l1>(
     ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
 ) {
     let _ = shared_operand;
-    let (__ad_value, __ad_pullback) = __shared_operand_vjp_full(w, x);
+    let (__ad_value, __ad_pullback) = shared_operand::__vjp_full(w, x);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -99,7 +104,7 @@ fn shared_operand_grad<'__ad_l0, '__ad_l1>(
     x: &'__ad_l1 DMatrix<f64>,
 ) -> (f64, DMatrix<f64>, DMatrix<f64>) {
     let _ = shared_operand;
-    let (__ad_value, __ad_pullback) = __shared_operand_vjp_full(w, x);
+    let (__ad_value, __ad_pullback) = shared_operand::__vjp_full(w, x);
     let (__ad_d_w, __ad_d_x) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_w, __ad_d_x))
 }

@@ -4,69 +4,74 @@ fn lent_difference(x: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
     q.map(f64::exp).sum() + x.sum()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __lent_difference_params: &[&str] = &["x", "b"];
+#[allow(non_camel_case_types, dead_code)]
+struct lent_difference {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __lent_difference_vjp_full<'__ad_l0, '__ad_l1>(
-    x: &'__ad_l0 DMatrix<f64>,
-    b: &'__ad_l1 DMatrix<f64>,
-) -> (
-    f64,
-    impl ::core::ops::FnOnce(
+impl lent_difference {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["x", "b"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&lent_difference)
+    }
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full<'__ad_l0, '__ad_l1>(
+        x: &'__ad_l0 DMatrix<f64>,
+        b: &'__ad_l1 DMatrix<f64>,
+    ) -> (
         f64,
-    ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
-) {
-    let __ad_v2_p = x.component_mul(x);
-    let __ad_v3_q = &__ad_v2_p - b;
-    let __ad_v4 = ::autograd::__private::map_in_place(__ad_v3_q, f64::exp);
-    let __ad_v5 = __ad_v4.sum();
-    let __ad_v6 = x.sum();
-    let __ad_v7 = __ad_v5 + __ad_v6;
-    (
-        __ad_v7,
-        move |__ad_seed: f64| {
-            let __ad_d7 = __ad_seed;
-            let __ad_d5 = ::autograd::__private::rules::add_grad_lhs(__ad_d7);
-            let __ad_d6 = ::autograd::__private::rules::add_grad_rhs(__ad_d7);
-            let mut __ad_d_x = ::autograd::__private::rules::generic::sum_grad(
-                &__ad_d6,
-                x,
-                &__ad_v6,
-            );
-            let __ad_d3_q = ::autograd::__private::rules::generic::map_exp_grad_broadcast(
-                ::autograd::__private::rules::generic::sum_grad_element(&__ad_d5),
-                __ad_v4,
-            );
-            let __ad_d2_p = ::autograd::__private::rules::generic::sub_grad_lhs_ref(
-                &__ad_d3_q,
-            );
-            ::autograd::__private::rules::generic::component_mul_grad_lhs_acc(
-                &mut __ad_d_x,
-                __ad_d2_p,
-                x,
-                x,
-                &__ad_v2_p,
-            );
-            ::autograd::__private::rules::generic::component_mul_grad_rhs_acc(
-                &mut __ad_d_x,
-                __ad_d2_p,
-                x,
-                x,
-                &__ad_v2_p,
-            );
-            let __ad_d_b = ::autograd::__private::rules::generic::sub_grad_rhs_owned(
-                __ad_d3_q,
-            );
-            (__ad_d_x, __ad_d_b)
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __lent_difference_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&lent_difference)
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
+    ) {
+        let __ad_v2_p = x.component_mul(x);
+        let __ad_v3_q = &__ad_v2_p - b;
+        let __ad_v4 = ::autograd::__private::map_in_place(__ad_v3_q, f64::exp);
+        let __ad_v5 = __ad_v4.sum();
+        let __ad_v6 = x.sum();
+        let __ad_v7 = __ad_v5 + __ad_v6;
+        (
+            __ad_v7,
+            move |__ad_seed: f64| {
+                let __ad_d7 = __ad_seed;
+                let __ad_d5 = ::autograd::__private::rules::add_grad_lhs(__ad_d7);
+                let __ad_d6 = ::autograd::__private::rules::add_grad_rhs(__ad_d7);
+                let mut __ad_d_x = ::autograd::__private::rules::generic::sum_grad(
+                    &__ad_d6,
+                    x,
+                    &__ad_v6,
+                );
+                let __ad_d3_q = ::autograd::__private::rules::generic::map_exp_grad_broadcast(
+                    ::autograd::__private::rules::generic::sum_grad_element(&__ad_d5),
+                    __ad_v4,
+                );
+                let __ad_d2_p = ::autograd::__private::rules::generic::sub_grad_lhs_ref(
+                    &__ad_d3_q,
+                );
+                ::autograd::__private::rules::generic::component_mul_grad_lhs_acc(
+                    &mut __ad_d_x,
+                    __ad_d2_p,
+                    x,
+                    x,
+                    &__ad_v2_p,
+                );
+                ::autograd::__private::rules::generic::component_mul_grad_rhs_acc(
+                    &mut __ad_d_x,
+                    __ad_d2_p,
+                    x,
+                    x,
+                    &__ad_v2_p,
+                );
+                let __ad_d_b = ::autograd::__private::rules::generic::sub_grad_rhs_owned(
+                    __ad_d3_q,
+                );
+                (__ad_d_x, __ad_d_b)
+            },
+        )
+    }
 }
 /** The value of [`lent_difference`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -82,7 +87,7 @@ fn lent_difference_vjp<'__ad_l0, '__ad_l1>(
     ) -> (DMatrix<f64>, DMatrix<f64>) + use<'__ad_l0, '__ad_l1>,
 ) {
     let _ = lent_difference;
-    let (__ad_value, __ad_pullback) = __lent_difference_vjp_full(x, b);
+    let (__ad_value, __ad_pullback) = lent_difference::__vjp_full(x, b);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -100,7 +105,7 @@ fn lent_difference_grad<'__ad_l0, '__ad_l1>(
     b: &'__ad_l1 DMatrix<f64>,
 ) -> (f64, DMatrix<f64>, DMatrix<f64>) {
     let _ = lent_difference;
-    let (__ad_value, __ad_pullback) = __lent_difference_vjp_full(x, b);
+    let (__ad_value, __ad_pullback) = lent_difference::__vjp_full(x, b);
     let (__ad_d_x, __ad_d_b) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_x, __ad_d_b))
 }

@@ -8,99 +8,116 @@ fn rosenbrock(x: &[f64]) -> f64 {
     s
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __rosenbrock_params: &[&str] = &["x"];
+#[allow(non_camel_case_types, dead_code)]
+struct rosenbrock {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __rosenbrock_vjp_full<'__ad_l0>(
-    x: &'__ad_l0 [f64],
-) -> (
-    f64,
-    impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'__ad_l0>,
-) {
-    let __ad_v1_s = 0.0;
-    let __ad_v2 = x.len();
-    let __ad_v3 = __ad_v2 - 1;
-    let mut __ad_c0_s = __ad_v1_s;
-    for __ad_v5_i in 0..__ad_v3 {
-        let __ad_v4_s = __ad_c0_s;
-        let __ad_v6 = x[__ad_v5_i];
-        let __ad_v7_a = 1.0 - __ad_v6;
-        let __ad_v8 = __ad_v5_i + 1;
-        let __ad_v9 = x[__ad_v8];
-        let __ad_v10 = __ad_v6 * __ad_v6;
-        let __ad_v11_b = __ad_v9 - __ad_v10;
-        let __ad_v12 = __ad_v7_a * __ad_v7_a;
-        let __ad_v13 = 100.0 * __ad_v11_b;
-        let __ad_v14 = __ad_v13 * __ad_v11_b;
-        let __ad_v15 = __ad_v12 + __ad_v14;
-        let __ad_v16_s = __ad_v4_s + __ad_v15;
-        __ad_c0_s = __ad_v16_s;
+impl rosenbrock {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["x"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&rosenbrock)
     }
-    let __ad_v17_s = __ad_c0_s;
-    (
-        __ad_v17_s,
-        move |__ad_seed: f64| {
-            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-            let __ad_d17_s = __ad_seed;
-            let mut __ad_dc0_s = __ad_d17_s;
-            let mut __ad_dw0_x_1 = 0.0;
-            for __ad_v5_i in ::core::iter::Iterator::rev(0..__ad_v3) {
-                let __ad_v6 = x[__ad_v5_i];
-                let __ad_v7_a = 1.0 - __ad_v6;
-                let __ad_v8 = __ad_v5_i + 1;
-                let __ad_v9 = x[__ad_v8];
-                let __ad_v10 = __ad_v6 * __ad_v6;
-                let __ad_v11_b = __ad_v9 - __ad_v10;
-                let __ad_v13 = 100.0 * __ad_v11_b;
-                let mut __ad_dw0_x_0 = 0.0;
-                let __ad_d16_s = __ad_dc0_s;
-                let __ad_d4_s = ::autograd::__private::rules::add_grad_lhs(__ad_d16_s);
-                let __ad_d15 = ::autograd::__private::rules::add_grad_rhs(__ad_d16_s);
-                let __ad_d12 = ::autograd::__private::rules::add_grad_lhs(__ad_d15);
-                let __ad_d14 = ::autograd::__private::rules::add_grad_rhs(__ad_d15);
-                let __ad_d13 = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d14,
-                    __ad_v11_b,
-                );
-                let mut __ad_d11_b = ::autograd::__private::rules::mul_grad_rhs(
-                    __ad_d14,
-                    __ad_v13,
-                );
-                __ad_d11_b
-                    += ::autograd::__private::rules::mul_grad_rhs(__ad_d13, 100.0);
-                let mut __ad_d7_a = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d12,
-                    __ad_v7_a,
-                );
-                __ad_d7_a
-                    += ::autograd::__private::rules::mul_grad_rhs(__ad_d12, __ad_v7_a);
-                let __ad_d9 = ::autograd::__private::rules::sub_grad_lhs(__ad_d11_b);
-                let __ad_d10 = ::autograd::__private::rules::sub_grad_rhs(__ad_d11_b);
-                let mut __ad_d6 = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d10,
-                    __ad_v6,
-                );
-                __ad_d6 += ::autograd::__private::rules::mul_grad_rhs(__ad_d10, __ad_v6);
-                __ad_dw0_x_1 += __ad_d9;
-                __ad_d6 += ::autograd::__private::rules::sub_grad_rhs(__ad_d7_a);
-                __ad_dw0_x_0 += __ad_d6;
-                __ad_d_x[__ad_v8] += __ad_dw0_x_1;
-                __ad_dw0_x_1 = __ad_dw0_x_0;
-                __ad_dc0_s = __ad_d4_s;
-            }
-            if !(0..__ad_v3).is_empty() {
-                __ad_d_x[0] += __ad_dw0_x_1;
-            }
-            (__ad_d_x,)
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __rosenbrock_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&rosenbrock)
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full<'__ad_l0>(
+        x: &'__ad_l0 [f64],
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (::autograd::__private::Vec<f64>,) + use<'__ad_l0>,
+    ) {
+        let __ad_v1_s = 0.0;
+        let __ad_v2 = x.len();
+        let __ad_v3 = __ad_v2 - 1;
+        let mut __ad_c0_s = __ad_v1_s;
+        for __ad_v5_i in 0..__ad_v3 {
+            let __ad_v4_s = __ad_c0_s;
+            let __ad_v6 = x[__ad_v5_i];
+            let __ad_v7_a = 1.0 - __ad_v6;
+            let __ad_v8 = __ad_v5_i + 1;
+            let __ad_v9 = x[__ad_v8];
+            let __ad_v10 = __ad_v6 * __ad_v6;
+            let __ad_v11_b = __ad_v9 - __ad_v10;
+            let __ad_v12 = __ad_v7_a * __ad_v7_a;
+            let __ad_v13 = 100.0 * __ad_v11_b;
+            let __ad_v14 = __ad_v13 * __ad_v11_b;
+            let __ad_v15 = __ad_v12 + __ad_v14;
+            let __ad_v16_s = __ad_v4_s + __ad_v15;
+            __ad_c0_s = __ad_v16_s;
+        }
+        let __ad_v17_s = __ad_c0_s;
+        (
+            __ad_v17_s,
+            move |__ad_seed: f64| {
+                let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
+                let __ad_d17_s = __ad_seed;
+                let mut __ad_dc0_s = __ad_d17_s;
+                let mut __ad_dw0_x_1 = 0.0;
+                for __ad_v5_i in ::core::iter::Iterator::rev(0..__ad_v3) {
+                    let __ad_v6 = x[__ad_v5_i];
+                    let __ad_v7_a = 1.0 - __ad_v6;
+                    let __ad_v8 = __ad_v5_i + 1;
+                    let __ad_v9 = x[__ad_v8];
+                    let __ad_v10 = __ad_v6 * __ad_v6;
+                    let __ad_v11_b = __ad_v9 - __ad_v10;
+                    let __ad_v13 = 100.0 * __ad_v11_b;
+                    let mut __ad_dw0_x_0 = 0.0;
+                    let __ad_d16_s = __ad_dc0_s;
+                    let __ad_d4_s = ::autograd::__private::rules::add_grad_lhs(
+                        __ad_d16_s,
+                    );
+                    let __ad_d15 = ::autograd::__private::rules::add_grad_rhs(
+                        __ad_d16_s,
+                    );
+                    let __ad_d12 = ::autograd::__private::rules::add_grad_lhs(__ad_d15);
+                    let __ad_d14 = ::autograd::__private::rules::add_grad_rhs(__ad_d15);
+                    let __ad_d13 = ::autograd::__private::rules::mul_grad_lhs(
+                        __ad_d14,
+                        __ad_v11_b,
+                    );
+                    let mut __ad_d11_b = ::autograd::__private::rules::mul_grad_rhs(
+                        __ad_d14,
+                        __ad_v13,
+                    );
+                    __ad_d11_b
+                        += ::autograd::__private::rules::mul_grad_rhs(__ad_d13, 100.0);
+                    let mut __ad_d7_a = ::autograd::__private::rules::mul_grad_lhs(
+                        __ad_d12,
+                        __ad_v7_a,
+                    );
+                    __ad_d7_a
+                        += ::autograd::__private::rules::mul_grad_rhs(
+                            __ad_d12,
+                            __ad_v7_a,
+                        );
+                    let __ad_d9 = ::autograd::__private::rules::sub_grad_lhs(__ad_d11_b);
+                    let __ad_d10 = ::autograd::__private::rules::sub_grad_rhs(
+                        __ad_d11_b,
+                    );
+                    let mut __ad_d6 = ::autograd::__private::rules::mul_grad_lhs(
+                        __ad_d10,
+                        __ad_v6,
+                    );
+                    __ad_d6
+                        += ::autograd::__private::rules::mul_grad_rhs(__ad_d10, __ad_v6);
+                    __ad_dw0_x_1 += __ad_d9;
+                    __ad_d6 += ::autograd::__private::rules::sub_grad_rhs(__ad_d7_a);
+                    __ad_dw0_x_0 += __ad_d6;
+                    __ad_d_x[__ad_v8] += __ad_dw0_x_1;
+                    __ad_dw0_x_1 = __ad_dw0_x_0;
+                    __ad_dc0_s = __ad_d4_s;
+                }
+                if !(0..__ad_v3).is_empty() {
+                    __ad_d_x[0] += __ad_dw0_x_1;
+                }
+                (__ad_d_x,)
+            },
+        )
+    }
 }
 /** The value of [`rosenbrock`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -113,7 +130,7 @@ fn rosenbrock_vjp<'__ad_l0>(
     impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'__ad_l0>,
 ) {
     let _ = rosenbrock;
-    let (__ad_value, __ad_pullback) = __rosenbrock_vjp_full(x);
+    let (__ad_value, __ad_pullback) = rosenbrock::__vjp_full(x);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -130,7 +147,7 @@ fn rosenbrock_grad<'__ad_l0>(
     x: &'__ad_l0 [f64],
 ) -> (f64, ::autograd::__private::Vec<f64>) {
     let _ = rosenbrock;
-    let (__ad_value, __ad_pullback) = __rosenbrock_vjp_full(x);
+    let (__ad_value, __ad_pullback) = rosenbrock::__vjp_full(x);
     let (__ad_d_x,) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_x))
 }

@@ -3,33 +3,38 @@ fn w(x: f64, y: f64) -> f64 {
     z + x
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals)]
-const __w_params: &[&str] = &["x", "y"];
+#[allow(non_camel_case_types, dead_code)]
+struct w {}
 #[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-fn __w_vjp_full(
-    x: f64,
-    y: f64,
-) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + use<>) {
-    let __ad_v2_z = x * y;
-    let __ad_v3 = __ad_v2_z + x;
-    (
-        __ad_v3,
-        move |__ad_seed: f64| {
-            let __ad_d3 = __ad_seed;
-            let __ad_d2_z = ::autograd::__private::rules::add_grad_lhs(__ad_d3);
-            let mut __ad_d_x = ::autograd::__private::rules::add_grad_rhs(__ad_d3);
-            __ad_d_x += ::autograd::__private::rules::mul_grad_lhs(__ad_d2_z, y);
-            let __ad_d_y = ::autograd::__private::rules::mul_grad_rhs(__ad_d2_z, x);
-            (__ad_d_x, __ad_d_y)
-        },
-    )
-}
-#[doc(hidden)]
-#[inline(always)]
-fn __w_primal_id() -> ::core::any::TypeId {
-    ::autograd::__private::type_id_of(&w)
+impl w {
+    #[doc(hidden)]
+    const __PARAMS: &[&str] = &["x", "y"];
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __primal_id() -> ::core::any::TypeId {
+        ::autograd::__private::type_id_of(&w)
+    }
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __vjp_full(
+        x: f64,
+        y: f64,
+    ) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + use<>) {
+        let __ad_v2_z = x * y;
+        let __ad_v3 = __ad_v2_z + x;
+        (
+            __ad_v3,
+            move |__ad_seed: f64| {
+                let __ad_d3 = __ad_seed;
+                let __ad_d2_z = ::autograd::__private::rules::add_grad_lhs(__ad_d3);
+                let mut __ad_d_x = ::autograd::__private::rules::add_grad_rhs(__ad_d3);
+                __ad_d_x += ::autograd::__private::rules::mul_grad_lhs(__ad_d2_z, y);
+                let __ad_d_y = ::autograd::__private::rules::mul_grad_rhs(__ad_d2_z, x);
+                (__ad_d_x, __ad_d_y)
+            },
+        )
+    }
 }
 /** The value of [`w`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -37,7 +42,7 @@ fn __w_primal_id() -> ::core::any::TypeId {
 #[inline]
 fn w_vjp(x: f64, y: f64) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + use<>) {
     let _ = w;
-    let (__ad_value, __ad_pullback) = __w_vjp_full(x, y);
+    let (__ad_value, __ad_pullback) = w::__vjp_full(x, y);
     ((
         __ad_value,
         move |__ad_seed: f64| {
@@ -52,7 +57,7 @@ fn w_vjp(x: f64, y: f64) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + 
 #[inline]
 fn w_grad(x: f64, y: f64) -> (f64, f64, f64) {
     let _ = w;
-    let (__ad_value, __ad_pullback) = __w_vjp_full(x, y);
+    let (__ad_value, __ad_pullback) = w::__vjp_full(x, y);
     let (__ad_d_x, __ad_d_y) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_x, __ad_d_y))
 }
