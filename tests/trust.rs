@@ -451,3 +451,25 @@ fn functions_imported_by_name_or_renamed() {
     // 4x²: 8x.
     assert_eq!(imports_by_name::f_grad(0.5), (1.0, 4.0));
 }
+
+// A function named like a primitive type keeps its hidden items next to it.
+mod primitive_names {
+    #![allow(non_snake_case)]
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn f64(x: f64) -> f64 {
+        x * x
+    }
+
+    #[differentiable]
+    pub fn u8(x: f64) -> f64 {
+        f64(x) * 3.0
+    }
+}
+
+#[test]
+fn functions_named_like_primitive_types() {
+    // 3x²: 6x.
+    assert_eq!(primitive_names::u8_grad(0.5), (0.75, 3.0));
+}

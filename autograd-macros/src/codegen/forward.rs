@@ -540,7 +540,7 @@ fn rule_name(op: &Op) -> &'static str {
 /// The path of a callee's all-arguments VJP: its own path with the last
 /// segment renamed.
 pub fn vjp_path(func: &syn::Path) -> syn::Path {
-    hidden_path(func, names::vjp_full())
+    hidden_path(func, names::VJP_FULL)
 }
 
 /// Checks that a callee's name and its hidden VJP's name resolve to the same
@@ -549,18 +549,26 @@ pub fn vjp_path(func: &syn::Path) -> syn::Path {
 /// function items at compile time, so this compares their `TypeId`s, a
 /// comparison of two constants that the optimizer removes.
 pub fn same_callee(func: &syn::Path, span: proc_macro2::Span) -> TokenStream {
-    let id = hidden_path(func, names::primal_id());
+    let id = hidden_path(func, names::PRIMAL_ID);
     quote_spanned!(span=> ::autograd::__private::same_function(&#func, #id());)
 }
 
 /// The path of a hidden item of the function `func` names: an associated
 /// item of the type named like it (`m::f::__vjp_full`), which a `use` of the
-/// function imports with it. The last segment keeps the user's span.
-pub fn hidden_path(func: &syn::Path, item: syn::Ident) -> syn::Path {
+/// function imports with it (see `names::hidden`). The last segment keeps
+/// the user's span.
+pub fn hidden_path(func: &syn::Path, item: &str) -> syn::Path {
     let mut path = func.clone();
-    let span = path.segments.last().map_or(item.span(), |s| s.ident.span());
-    let mut item = item;
-    item.set_span(span);
-    path.segments.push(syn::PathSegment::from(item));
+    let Some(last) = path.segments.last_mut() else {
+        return path;
+    };
+    let span = last.ident.span();
+    let mut hidden = names::hidden(&last.ident, item);
+    hidden.set_span(span);
+    if names::has_no_carrier(&last.ident) {
+        last.ident = hidden;
+    } else {
+        path.segments.push(syn::PathSegment::from(hidden));
+    }
     path
 }

@@ -285,7 +285,7 @@ fn vjp_fn(
     f: &Function,
     an: &Analysis,
 ) -> TokenStream {
-    let name = names::vjp_full();
+    let name = names::hidden(&item.sig.ident, names::VJP_FULL);
     let vis = &item.vis;
     let body = vjp_body(sig, f, an);
     let seed_ty = sig.ret.seed();
@@ -324,45 +324,40 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
     out
 }
 
-/// Types whose name a function may not have: the type named like the
-/// function (below) would shadow them.
-const PRIMITIVES: &[&str] = &[
-    "bool", "char", "str", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
-    "u32", "u64", "u128", "usize",
-];
-
 /// The type named like the function whose associated items are the
 /// function's hidden items: its VJP, its parameter names and its `TypeId`.
 /// Callers reach them through the path they call the function by
 /// (`m::f::__vjp_full`), so a `use m::f;` (or `use m::f as g;`) imports
 /// them with the function, and a function without `#[differentiable]`
-/// has none: calling it is an error at its name.
+/// has none: calling it is an error at its name. A function named like a
+/// primitive type keeps them as free items (see `names::hidden`).
 fn carrier(item: &syn::ItemFn, hidden: TokenStream) -> TokenStream {
     let vis = &item.vis;
     let name = &item.sig.ident;
-    if PRIMITIVES.iter().any(|p| name == p) {
-        return syn::Error::new(
-            name.span(),
-            format!("a `#[differentiable]` function may not be named `{name}`, like a primitive type; rename it"),
-        )
-        .to_compile_error();
-    }
-    let (primal_id, params) = (names::primal_id(), names::params());
+    let primal_id = names::hidden(name, names::PRIMAL_ID);
+    let params = names::hidden(name, names::PARAMS);
     let param_names = written_names(item);
+    let items = quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals)]
+        #vis const #params: &[&str] = &[#(#param_names),*];
+        #[doc(hidden)]
+        #[inline(always)]
+        #vis fn #primal_id() -> ::core::any::TypeId {
+            ::autograd::__private::type_id_of(&#name)
+        }
+        #hidden
+    };
+    if names::has_no_carrier(name) {
+        return items;
+    }
     quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
         #vis struct #name {}
         #[doc(hidden)]
         impl #name {
-            #[doc(hidden)]
-            #vis const #params: &[&str] = &[#(#param_names),*];
-            #[doc(hidden)]
-            #[inline(always)]
-            #vis fn #primal_id() -> ::core::any::TypeId {
-                ::autograd::__private::type_id_of(&#name)
-            }
-            #hidden
+            #items
         }
     }
 }
@@ -381,8 +376,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     );
     let vis = &item.vis;
     let name = &item.sig.ident;
-    let vjp_full = names::vjp_full();
-    let vjp_full = quote!(#name::#vjp_full);
+    let vjp_full = forward::hidden_path(&name.clone().into(), names::VJP_FULL);
     let seed_ty = sig.ret.seed();
     let inputs = hygienic_inputs(&shape.inputs);
     let lifetimes = &shape.lifetimes;
@@ -604,7 +598,7 @@ fn residual_matches(
         if written.is_empty() { "" } else { ", " },
         written.join(", "),
     );
-    let params = forward::hidden_path(residual, names::params());
+    let params = forward::hidden_path(residual, names::PARAMS);
     let same_names = quote_spanned! {span=>
         const _: () = if !::autograd::__private::same_names(#params, &[#(#arguments),*]) {
             ::core::panic!("{}", #message)
@@ -638,7 +632,7 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
     let vis = &item.vis;
     let name = &item.sig.ident;
     let shape = shape(item, sig);
-    let vjp_full = names::vjp_full();
+    let vjp_full = names::hidden(name, names::VJP_FULL);
     let residual_vjp = forward::vjp_path(residual);
     let seed_ty = sig.ret.seed();
     let generics = generics(item, &shape);
@@ -722,7 +716,7 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
     let vis = &item.vis;
     let name = &item.sig.ident;
     let shape = shape(item, sig);
-    let vjp_full = names::vjp_full();
+    let vjp_full = names::hidden(name, names::VJP_FULL);
     let seed_ty = sig.ret.seed();
     let generics = generics(item, &shape);
     let Shape {
@@ -802,7 +796,7 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
                 .unwrap_or_else(|| quote!(::autograd::__private::NoGradient))
         })
         .collect();
-    let vjp_full = names::vjp_full();
+    let vjp_full = names::hidden(name, names::VJP_FULL);
     let vjp = names::public(name, "vjp");
     let grad = names::public(name, "grad");
     let check = names::public(name, "check");

@@ -97,18 +97,36 @@ pub fn seed() -> Ident {
     ident("__ad_seed".into())
 }
 
-/// The hidden items of a function are associated items of a type named
-/// like the function (see `codegen::carrier`): `f::__vjp_full`. Their
-/// names are resolved relative to that type, so they carry no hygiene.
-fn associated(name: &str) -> Ident {
-    Ident::new(name, Span::call_site())
+/// Names of primitive types: a function named like one (`fn f64(..)`)
+/// cannot have a type of its name (it would shadow the primitive), so its
+/// hidden items are free items next to it (`__f64__vjp_full`).
+const PRIMITIVES: &[&str] = &[
+    "bool", "char", "str", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
+    "u32", "u64", "u128", "usize",
+];
+
+/// Whether a function's hidden items are free items rather than
+/// associated items of a type named like it.
+pub fn has_no_carrier(func: &Ident) -> bool {
+    PRIMITIVES.iter().any(|p| func == p)
+}
+
+/// A hidden item of the function `func` as it is defined: an associated
+/// item of the type named like the function (see `codegen::carrier`),
+/// reached as `f::__vjp_full` and resolved relative to that type, so it
+/// carries no hygiene; or, for a function named like a primitive type, a
+/// free item named after it.
+pub fn hidden(func: &Ident, item: &str) -> Ident {
+    if has_no_carrier(func) {
+        Ident::new(&format!("__{func}_{item}"), func.span())
+    } else {
+        Ident::new(item, Span::call_site())
+    }
 }
 
 /// The hidden item that tells callers which function the hidden VJP
 /// differentiates (its type's `TypeId`).
-pub fn primal_id() -> Ident {
-    associated("__primal_id")
-}
+pub const PRIMAL_ID: &str = "__primal_id";
 
 /// The compiled closure of the `map` defining a value, as its reverse
 /// sweep binds it.
@@ -128,15 +146,11 @@ pub fn element_adjoint() -> Ident {
 }
 
 /// The hidden all-arguments VJP generated next to a function.
-pub fn vjp_full() -> Ident {
-    associated("__vjp_full")
-}
+pub const VJP_FULL: &str = "__vjp_full";
 
 /// The hidden list of a function's parameter names, which a solver naming
 /// the function as its residual compares with its own.
-pub fn params() -> Ident {
-    associated("__PARAMS")
-}
+pub const PARAMS: &str = "__PARAMS";
 
 /// `NAME_grad`, `NAME_vjp`, `NAME_check`.
 pub fn public(func: &Ident, suffix: &str) -> Ident {

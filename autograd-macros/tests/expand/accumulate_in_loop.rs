@@ -11,6 +11,7 @@ struct discount {}
 #[doc(hidden)]
 impl discount {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["rate", "n"];
     #[doc(hidden)]
     #[inline(always)]

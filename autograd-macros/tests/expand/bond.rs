@@ -11,6 +11,7 @@ struct bond_price {}
 #[doc(hidden)]
 impl bond_price {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["r", "z", "cf", "t"];
     #[doc(hidden)]
     #[inline(always)]

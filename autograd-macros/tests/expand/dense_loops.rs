@@ -16,6 +16,7 @@ struct dense_loops {}
 #[doc(hidden)]
 impl dense_loops {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["w", "x", "b"];
     #[doc(hidden)]
     #[inline(always)]

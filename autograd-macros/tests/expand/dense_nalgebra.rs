@@ -7,6 +7,7 @@ struct dense_nalgebra {}
 #[doc(hidden)]
 impl dense_nalgebra {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["w", "x", "b"];
     #[doc(hidden)]
     #[inline(always)]

@@ -8,6 +8,7 @@ struct huber {}
 #[doc(hidden)]
 impl huber {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["r", "delta"];
     #[doc(hidden)]
     #[inline(always)]

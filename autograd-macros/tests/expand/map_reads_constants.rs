@@ -9,6 +9,7 @@ struct map_reads_constants {}
 #[doc(hidden)]
 impl map_reads_constants {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["m", "c", "n"];
     #[doc(hidden)]
     #[inline(always)]

@@ -8,6 +8,7 @@ struct quad {}
 #[doc(hidden)]
 impl quad {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["a", "x"];
     #[doc(hidden)]
     #[inline(always)]

@@ -11,6 +11,7 @@ struct shared_operand {}
 #[doc(hidden)]
 impl shared_operand {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["w", "x"];
     #[doc(hidden)]
     #[inline(always)]

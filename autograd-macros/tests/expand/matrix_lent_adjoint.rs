@@ -9,6 +9,7 @@ struct lent_difference {}
 #[doc(hidden)]
 impl lent_difference {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["x", "b"];
     #[doc(hidden)]
     #[inline(always)]

@@ -13,6 +13,7 @@ struct rosenbrock {}
 #[doc(hidden)]
 impl rosenbrock {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["x"];
     #[doc(hidden)]
     #[inline(always)]

@@ -8,6 +8,7 @@ struct w {}
 #[doc(hidden)]
 impl w {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["x", "y"];
     #[doc(hidden)]
     #[inline(always)]

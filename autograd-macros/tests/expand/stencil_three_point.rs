@@ -12,6 +12,7 @@ struct smooth {}
 #[doc(hidden)]
 impl smooth {
     #[doc(hidden)]
+    #[allow(non_upper_case_globals)]
     const __PARAMS: &[&str] = &["x"];
     #[doc(hidden)]
     #[inline(always)]
