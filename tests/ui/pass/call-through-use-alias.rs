@@ -1,3 +1,5 @@
+// A differentiable function imported under another name brings its
+// derivative with it.
 use autograd::differentiable;
 
 mod shapes {
@@ -17,5 +19,6 @@ fn area(x: f64) -> f64 {
 }
 
 fn main() {
-    let _ = area(1.0);
+    // 3x²: 6x.
+    assert_eq!(area_grad(1.5), (6.75, 9.0));
 }
