@@ -254,7 +254,7 @@ impl Gen<'_> {
                     let work = has_work(self.an, stmt);
                     let wanted = match filter {
                         None => true,
-                        Some(f) => rerun_loop(self.f, self.an, l, f),
+                        Some(f) => rerun_loop(self.an, l, f),
                     };
                     if wanted {
                         out.extend(self.forward_loop(l, mode == Mode::Record && work));

@@ -12,7 +12,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
-use crate::analysis::{Analysis, LoopSaves, loop_saves, movable, needs};
+use crate::analysis::{Analysis, LoopSaves, movable};
 use crate::ir::*;
 use crate::sig::{ParamKind, Ret, Signature};
 use forward::Mode;
@@ -43,10 +43,10 @@ pub struct Gen<'a> {
     windows: HashMap<ValueId, proc_macro2::Ident>,
 }
 
-impl Gen<'_> {
+impl<'a> Gen<'a> {
     /// What a loop saves on its stack and what its reverse recomputes.
-    fn saves(&self, l: &Loop) -> LoopSaves {
-        loop_saves(self.f, self.an, l)
+    fn saves(&self, l: &Loop) -> &'a LoopSaves {
+        self.an.saves(l)
     }
 
     fn nested_loops(&self, b: &Block, out: &mut Vec<u32>) {
@@ -215,7 +215,7 @@ fn vjp_fn(
         .collect();
     // The result is returned and may also be read by the reverse sweep.
     let ret = match f.ret.value() {
-        Some(r) if !f.info(r).kind.is_copy() && needs(f, an, &f.body).contains(&r) => g.owned(r),
+        Some(r) if !f.info(r).kind.is_copy() && an.needs(&f.body).contains(&r) => g.owned(r),
         _ => g.operand(&f.ret),
     };
     let helpers = &f.helpers;

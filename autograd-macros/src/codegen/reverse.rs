@@ -6,7 +6,7 @@ use quote::{ToTokens, quote, quote_spanned};
 
 use super::forward::Mode;
 use super::{Gen, names, paths};
-use crate::analysis::{carry_active, deferred_call, has_work, needs, scalar_form, stencils};
+use crate::analysis::{carry_active, deferred_call, has_work, scalar_form, stencils};
 use crate::catalog::Read;
 use crate::ir::*;
 
@@ -351,8 +351,7 @@ impl<'a> Gen<'a> {
         }
         let cond = self.operand(&i.cond);
         let arm = |g: &mut Self, blk: &Block, src: fn(&Phi) -> ValueId| {
-            let need = needs(g.f, g.an, blk);
-            let recompute = g.forward_block(blk, Mode::Record, Some(&need));
+            let recompute = g.forward_block(blk, Mode::Record, Some(g.an.needs(blk)));
             let incoming = i
                 .phis
                 .iter()
