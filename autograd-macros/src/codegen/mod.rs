@@ -5,6 +5,7 @@ mod forward;
 pub mod names;
 mod paths;
 mod reverse;
+mod scopes;
 
 use std::collections::{HashMap, HashSet};
 
@@ -229,22 +230,28 @@ fn vjp_fn(
     // The sweeps reproduce the primal without calling it; naming it keeps a
     // caller of only the generated functions free of a dead-code warning.
     let primal = primal.map(|p| quote!(let _ = #p;));
+    let (body, declared_up_front) = scopes::declare_up_front(quote! {
+        #primal
+        #(#helpers)*
+        #forward
+        (#ret, move |#seed: #seed_ty| {
+            #(#stacks)*
+            #(#slice_adjoints)*
+            #reverse
+            (#(#results,)*)
+        })
+    });
+    // A local declared up front and assigned a value nothing reads is
+    // reported as an unused assignment rather than an unused variable.
+    let unused_assignments = declared_up_front.then(|| quote!(unused_assignments,));
     quote! {
         #[doc(hidden)]
         #[inline]
-        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+        #[allow(unused_variables, unused_mut, unused_parens, #unused_assignments clippy::all)]
         #vis fn #name #generics (#(#inputs),*)
             -> (#seed_ty, impl FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
         {
-            #primal
-            #(#helpers)*
-            #forward
-            (#ret, move |#seed: #seed_ty| {
-                #(#stacks)*
-                #(#slice_adjoints)*
-                #reverse
-                (#(#results,)*)
-            })
+            #body
         }
     }
 }
