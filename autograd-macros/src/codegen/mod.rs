@@ -42,6 +42,14 @@ pub struct Gen<'a> {
     /// Slice reads whose adjoint goes into a loop's pending local (see
     /// `analysis::Stencil`) rather than straight into the slice's adjoint.
     windows: HashMap<ValueId, proc_macro2::Ident>,
+    /// Calls of the function itself in branches, recorded by the forward
+    /// sweep with their pullbacks (see `forward::recorded_calls`).
+    recorded: HashSet<ValueId>,
+    /// The type a recorded call's pullback is boxed as.
+    recorded_pullback_ty: TokenStream,
+    /// Whether the code being generated is the pullback's: there a recorded
+    /// call is read from its record rather than made.
+    in_pullback: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -162,6 +170,8 @@ fn vjp_fn(
             top_loops.insert(l.id);
         }
     }
+    let seed_ty = sig.ret.seed();
+    let full_tys = &shape.full_tys;
     let mut g = Gen {
         f,
         an,
@@ -172,9 +182,17 @@ fn vjp_fn(
         lent: HashSet::new(),
         deferred: Vec::new(),
         windows: HashMap::new(),
+        recorded: forward::recorded_calls(f, an, primal, shape.lifetimes.len()),
+        recorded_pullback_ty: quote! {
+            ::autograd::__private::Box<
+                dyn ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) + '_
+            >
+        },
+        in_pullback: false,
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);
+    g.in_pullback = true;
     let mut nested = Vec::new();
     g.nested_loops(&f.body, &mut nested);
     let stacks = nested.iter().map(|id| {
@@ -220,11 +238,8 @@ fn vjp_fn(
         _ => g.operand(&f.ret),
     };
     let helpers = &f.helpers;
-    let seed_ty = sig.ret.seed();
     let Shape {
-        inputs,
-        lifetimes,
-        full_tys,
+        inputs, lifetimes, ..
     } = shape;
     let generics = (!lifetimes.is_empty()).then(|| quote!(<#(#lifetimes),*>));
     // The sweeps reproduce the primal without calling it; naming it keeps a

@@ -241,7 +241,11 @@ impl<'a> Gen<'a> {
                 out.extend(quote!(#adj[#index] += #g;));
             }
             Op::Call { func, args } => {
-                let pb = names::pullback(dst);
+                let mut pb = names::pullback(dst).into_token_stream();
+                if self.recorded.contains(&dst) {
+                    let rec = names::recorded_call(dst);
+                    pb = quote!(::autograd::__private::recorded_pullback(#rec));
+                }
                 if deferred_call(self.f, args) {
                     let vjp = super::forward::vjp_path(func);
                     let call_args = self.call_args(args);
