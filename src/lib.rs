@@ -13,6 +13,7 @@ pub use nalgebra;
 #[doc(hidden)]
 pub mod __private {
     pub use autograd_runtime::rules;
+    pub use std::boxed::Box;
     pub use std::vec::Vec;
 
     /// The adjoint slot of an argument that is not differentiable.
@@ -207,6 +208,30 @@ pub mod __private {
             None => {
                 unreachable!("autograd: reverse sweep popped an empty stack (a bug in autograd)")
             }
+        }
+    }
+
+    /// The value of a call the forward sweep recorded in a branch. The
+    /// reverse sweep takes the branch the forward sweep took, so the record
+    /// is there.
+    #[inline(always)]
+    pub fn recorded_value<V: Clone, P>(record: &Option<(V, P)>) -> V {
+        match record {
+            Some((v, _)) => v.clone(),
+            None => unreachable!(
+                "autograd: reverse sweep in a branch the forward sweep did not take (a bug in autograd)"
+            ),
+        }
+    }
+
+    /// The pullback of a call the forward sweep recorded in a branch.
+    #[inline(always)]
+    pub fn recorded_pullback<V, P>(record: Option<(V, P)>) -> P {
+        match record {
+            Some((_, pb)) => pb,
+            None => unreachable!(
+                "autograd: reverse sweep in a branch the forward sweep did not take (a bug in autograd)"
+            ),
         }
     }
 

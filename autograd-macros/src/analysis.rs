@@ -21,6 +21,13 @@ pub struct Analysis {
     pub predeclare: Vec<bool>,
     /// Values defined by each block, in definition order.
     pub defined_in: HashMap<BlockId, Vec<ValueId>>,
+    /// Each loop's stack and recomputation, by loop id, computed once
+    /// (inner loops first): recomputing them per use made the analysis of
+    /// a nest exponential in its depth.
+    saves: HashMap<u32, LoopSaves>,
+    /// What the reverse sweep of each branch arm, loop body and the
+    /// function's body reads (see [`Analysis::needs`]), by block.
+    needs: HashMap<BlockId, HashSet<ValueId>>,
 }
 
 impl Analysis {
@@ -30,6 +37,18 @@ impl Analysis {
 
     pub fn active_operand(&self, o: &Operand) -> Option<ValueId> {
         o.value().filter(|v| self.active(*v))
+    }
+
+    /// What a loop saves on its stack and what its reverse recomputes.
+    pub fn saves(&self, l: &Loop) -> &LoopSaves {
+        &self.saves[&l.id]
+    }
+
+    /// The values the reverse sweep of `b` (a branch arm, a loop body or
+    /// the function's body) reads, including those it must recompute: the
+    /// closure over the block's own definitions.
+    pub fn needs(&self, b: &Block) -> &HashSet<ValueId> {
+        &self.needs[&b.id]
     }
 }
 
@@ -55,6 +74,8 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         uses: vec![0; n],
         predeclare: vec![false; n],
         defined_in: HashMap::new(),
+        saves: HashMap::new(),
+        needs: HashMap::new(),
     };
     for (i, info) in f.values.iter().enumerate() {
         an.defined_in
@@ -73,7 +94,46 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
             an.predeclare[v.0 as usize] = true;
         }
     }
+    plan_block(f, &mut an, &f.body);
+    let body_needs = needs_stopping(f, &an, &f.body, &HashSet::new());
+    an.needs.insert(f.body.id, body_needs);
     an
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times `needs_stopping` has walked a block on this thread:
+    /// the count that stays linear in the number of blocks.
+    pub static BLOCK_WALKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Fills the tables of loop saves and block needs for everything nested in
+/// `b`, inner blocks first, so each computation reads its inner loops' and
+/// arms' results from the tables: every block is walked a bounded number of
+/// times.
+fn plan_block(f: &Function, an: &mut Analysis, b: &Block) {
+    for stmt in &b.stmts {
+        match stmt {
+            Stmt::Let { .. } => {}
+            Stmt::If(i) => {
+                for arm in [&i.then_blk, &i.else_blk] {
+                    plan_block(f, an, arm);
+                    let need = needs_stopping(f, an, arm, &HashSet::new());
+                    an.needs.insert(arm.id, need);
+                }
+            }
+            Stmt::Loop(l) => {
+                if let LoopHeader::While { cond_blk, .. } = &l.header {
+                    plan_block(f, an, cond_blk);
+                }
+                plan_block(f, an, &l.body);
+                let need = needs_stopping(f, an, &l.body, &HashSet::new());
+                an.needs.insert(l.body.id, need);
+                let saves = loop_saves(f, an, l);
+                an.saves.insert(l.id, saves);
+            }
+        }
+    }
 }
 
 fn set(flags: &mut [bool], v: ValueId) -> bool {
@@ -470,12 +530,6 @@ pub fn all_reads(stmt: &Stmt, out: &mut HashSet<ValueId>) {
     }
 }
 
-/// The values the reverse sweep of `b` reads, including those it must
-/// recompute: the closure over the block's own definitions.
-pub fn needs(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
-    needs_stopping(f, an, b, &HashSet::new())
-}
-
 /// Results worth keeping on a loop's stack rather than computing twice.
 const EXPENSIVE: &[&str] = &[
     "exp", "ln", "powf", "powi", "sin", "cos", "tanh", "sqrt", "sigmoid", "div",
@@ -504,7 +558,7 @@ impl LoopSaves {
 /// loops (whose trip count reserves the stack once) and only from the top
 /// level of the body (computed on every iteration); the recomputation
 /// stops at kept values, so what only they read is not recomputed either.
-pub fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
+fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
     let mut keepable = HashSet::new();
     if let LoopHeader::Range { index, .. } = &l.header {
         // Values that change from one iteration to the next; the others
@@ -530,9 +584,7 @@ pub fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
                 Stmt::Loop(inner) => {
                     let afters = inner.carried.iter().map(|c| c.after);
                     variant.extend(afters.clone());
-                    if matches!(inner.header, LoopHeader::Range { .. })
-                        && !loop_saves(f, an, inner).any()
-                    {
+                    if matches!(inner.header, LoopHeader::Range { .. }) && !an.saves(inner).any() {
                         keepable.extend(afters.filter(|a| f.info(*a).kind == Kind::Float));
                     }
                 }
@@ -567,16 +619,16 @@ pub fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
 /// Whether the primal sweep of a loop must run again in a recomputation:
 /// a `while` loop to count its iterations, a loop with reverse work to
 /// fill its stack, and any loop whose results are read.
-pub fn rerun_loop(f: &Function, an: &Analysis, l: &Loop, filter: &HashSet<ValueId>) -> bool {
+pub fn rerun_loop(an: &Analysis, l: &Loop, filter: &HashSet<ValueId>) -> bool {
     let work = l.carried.iter().any(|c| carry_active(an, c)) || block_has_work(an, &l.body);
     let record = match l.header {
         LoopHeader::While { .. } => work,
-        LoopHeader::Range { .. } => work && loop_saves(f, an, l).any(),
+        LoopHeader::Range { .. } => work && an.saves(l).any(),
     };
     record || l.carried.iter().any(|c| filter.contains(&c.after))
 }
 
-/// `needs`, not looking through `stops`: values that will be at hand
+/// [`Analysis::needs`] of `b`, not looking through `stops`: values that will be at hand
 /// without recomputing them.
 fn needs_stopping(
     f: &Function,
@@ -584,6 +636,8 @@ fn needs_stopping(
     b: &Block,
     stops: &HashSet<ValueId>,
 ) -> HashSet<ValueId> {
+    #[cfg(test)]
+    BLOCK_WALKS.with(|w| w.set(w.get() + 1));
     let mut need: HashSet<ValueId> = zero_shaped(f, an, b).collect();
     for stmt in b.stmts.iter().rev() {
         match stmt {
@@ -598,8 +652,8 @@ fn needs_stopping(
             Stmt::If(i) => {
                 if has_work(an, stmt) {
                     need.extend(i.cond.value());
-                    need.extend(needs(f, an, &i.then_blk));
-                    need.extend(needs(f, an, &i.else_blk));
+                    need.extend(an.needs(&i.then_blk));
+                    need.extend(an.needs(&i.else_blk));
                 }
                 if i.phis.iter().any(|p| need.contains(&p.dst)) {
                     all_reads(stmt, &mut need);
@@ -607,8 +661,8 @@ fn needs_stopping(
             }
             Stmt::Loop(l) => {
                 let work = has_work(an, stmt);
-                let saves = work.then(|| loop_saves(f, an, l));
-                if let Some(saves) = &saves {
+                let saves = work.then(|| an.saves(l));
+                if let Some(saves) = saves {
                     need.extend(&saves.recompute);
                 }
                 let wanted = l
@@ -727,7 +781,7 @@ pub fn movable(f: &Function, an: &Analysis) -> HashSet<ValueId> {
 
 /// The values the pullback closure captures: what the reverse sweep reads,
 /// including what its recomputations of branches and loop bodies read. Unlike
-/// [`needs`] of the top-level block, a value read here does not make its own
+/// [`Analysis::needs`] of the top-level block, a value read here does not make its own
 /// operands needed: the top level is never recomputed.
 fn captured(f: &Function, an: &Analysis) -> HashSet<ValueId> {
     let mut need: HashSet<ValueId> = zero_shaped(f, an, &f.body).collect();
@@ -741,15 +795,15 @@ fn captured(f: &Function, an: &Analysis) -> HashSet<ValueId> {
             Stmt::If(i) => {
                 if has_work(an, stmt) {
                     need.extend(i.cond.value());
-                    need.extend(needs(f, an, &i.then_blk));
-                    need.extend(needs(f, an, &i.else_blk));
+                    need.extend(an.needs(&i.then_blk));
+                    need.extend(an.needs(&i.else_blk));
                     // The arms' φ sources and what they read.
                     all_reads(stmt, &mut need);
                 }
             }
             Stmt::Loop(l) => {
                 if has_work(an, stmt) {
-                    need.extend(needs(f, an, &l.body));
+                    need.extend(an.needs(&l.body));
                     all_reads(stmt, &mut need);
                 }
             }

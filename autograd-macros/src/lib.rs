@@ -31,3 +31,6 @@ mod snapshot_tests;
 
 #[cfg(test)]
 mod fuzz_tests;
+
+#[cfg(test)]
+mod scaling_tests;

@@ -1251,11 +1251,8 @@ impl Lowerer<'_> {
     }
 
     fn lower_binary(&mut self, b: &syn::ExprBinary) -> Operand {
-        let (rule, token): (&'static Rule, TokenStream) = match &b.op {
-            BinOp::Add(t) => (&catalog::ADD, t.to_token_stream()),
-            BinOp::Sub(t) => (&catalog::SUB, t.to_token_stream()),
-            BinOp::Mul(t) => (&catalog::MUL, t.to_token_stream()),
-            BinOp::Div(t) => (&catalog::DIV, t.to_token_stream()),
+        match &b.op {
+            BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_) => {}
             BinOp::And(_) | BinOp::Or(_)
                 if has_value_blocks(&b.left) || has_value_blocks(&b.right) =>
             {
@@ -1316,23 +1313,57 @@ impl Lowerer<'_> {
                     .error_spanned_by(b, "compound assignment is a statement here, not a value");
                 return self.missing(b.span());
             }
-        };
-        let lhs = self.lower_expr(&b.left);
-        let rhs = self.lower_expr(&b.right);
-        if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
-            return Operand::Const(quote!((#l #token #r)));
         }
-        let args = vec![lhs, rhs];
-        let kind = self.result_kind(&args);
-        Operand::Value(self.emit(
-            Op::Rule {
-                rule,
-                args,
-                syntax: Syntax::Operator(token),
-            },
-            kind,
-            b.span(),
-        ))
+        self.lower_arithmetic_chain(b)
+    }
+
+    /// `+`, `-`, `*`, `/` and the operations nested in their left operand
+    /// (`a + b + c + ..`), lowered from the leftmost operand up in a loop:
+    /// recursing into the left operand made the macro's stack as deep as a
+    /// long sum, and printing each operation to find its span took time
+    /// quadratic in its length. The span is the one `Spanned` gives: the
+    /// first token of the chain joined with the last of the right operand.
+    fn lower_arithmetic_chain(&mut self, top: &syn::ExprBinary) -> Operand {
+        // The operations from the outermost in, while the left operand is one.
+        let mut chain = Vec::new();
+        let mut next = Some(top);
+        while let Some(b) = next
+            && let Some((rule, token)) = arithmetic(&b.op)
+        {
+            chain.push((b, rule, token));
+            next = match &*b.left {
+                Expr::Binary(inner) if inner.attrs.is_empty() => Some(inner),
+                _ => None,
+            };
+        }
+        let leftmost = chain.last().map_or(&top.left, |(b, ..)| &b.left);
+        let first = first_token_span(leftmost);
+        let mut lhs = self.lower_expr(leftmost);
+        for (b, rule, token) in chain.into_iter().rev() {
+            let rhs = self.lower_expr(&b.right);
+            if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
+                lhs = Operand::Const(quote!((#l #token #r)));
+                continue;
+            }
+            let span = if b.attrs.is_empty() {
+                let last = last_token_span(&b.right);
+                first.join(last).unwrap_or(first)
+            } else {
+                b.span()
+            };
+            let args = vec![lhs, rhs];
+            let kind = self.result_kind(&args);
+            lhs = Operand::Value(self.emit(
+                Op::Rule {
+                    rule,
+                    args,
+                    syntax: Syntax::Operator(token),
+                },
+                kind,
+                span,
+            ));
+        }
+        lhs
     }
 
     fn lower_method(&mut self, m: &syn::ExprMethodCall) -> Operand {
@@ -2002,6 +2033,31 @@ fn is_logical(op: &BinOp) -> bool {
             | BinOp::And(_)
             | BinOp::Or(_)
     )
+}
+
+/// The rule of `+`, `-`, `*` or `/`, with the operator as written.
+fn arithmetic(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
+    Some(match op {
+        BinOp::Add(t) => (&catalog::ADD, t.to_token_stream()),
+        BinOp::Sub(t) => (&catalog::SUB, t.to_token_stream()),
+        BinOp::Mul(t) => (&catalog::MUL, t.to_token_stream()),
+        BinOp::Div(t) => (&catalog::DIV, t.to_token_stream()),
+        _ => return None,
+    })
+}
+
+fn first_token_span(e: &Expr) -> Span {
+    e.to_token_stream()
+        .into_iter()
+        .next()
+        .map_or_else(Span::call_site, |t| t.span())
+}
+
+fn last_token_span(e: &Expr) -> Span {
+    e.to_token_stream()
+        .into_iter()
+        .last()
+        .map_or_else(Span::call_site, |t| t.span())
 }
 
 fn compound_rule(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {

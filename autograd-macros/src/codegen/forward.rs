@@ -7,7 +7,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
 use super::{Gen, names};
-use crate::analysis::{deferred_call, has_work, rerun_loop};
+use crate::analysis::{Analysis, deferred_call, has_work, rerun_loop};
 use crate::ir::*;
 
 /// How loops behave while the primal sweep runs.
@@ -256,6 +256,20 @@ impl Gen<'_> {
                     }
                     let v = names::value(self.f, *dst);
                     if let Op::Call { func, args } = op
+                        && self.recorded.contains(dst)
+                    {
+                        let rec = names::recorded_call(*dst);
+                        out.extend(if self.in_pullback {
+                            quote_spanned!(*span=> let #v = ::autograd::__private::recorded_value(&#rec);)
+                        } else {
+                            let pb = names::pullback(*dst);
+                            let vjp = vjp_path(func);
+                            let args = self.call_args(args);
+                            quote_spanned!(*span=> let (#v, #pb) = #vjp(#(#args),*);)
+                        });
+                        continue;
+                    }
+                    if let Op::Call { func, args } = op
                         && mode == Mode::Record
                         && self.an.active(*dst)
                         && !deferred_call(self.f, args)
@@ -273,7 +287,7 @@ impl Gen<'_> {
                 }
                 Stmt::If(i) => {
                     let wanted = match filter {
-                        None => !i.phis.is_empty(),
+                        None => !i.phis.is_empty() || !self.records_of(i).is_empty(),
                         Some(f) => i.phis.iter().any(|p| f.contains(&p.dst)),
                     };
                     if wanted {
@@ -284,7 +298,7 @@ impl Gen<'_> {
                     let work = has_work(self.an, stmt);
                     let wanted = match filter {
                         None => true,
-                        Some(f) => rerun_loop(self.f, self.an, l, f),
+                        Some(f) => rerun_loop(self.an, l, f),
                     };
                     if wanted {
                         out.extend(self.forward_loop(l, mode == Mode::Record && work));
@@ -302,17 +316,37 @@ impl Gen<'_> {
         let cond = self.operand(&i.cond);
         let then_code = self.forward_block(&i.then_blk, Mode::Plain, None);
         let else_code = self.forward_block(&i.else_blk, Mode::Plain, None);
-        let dsts: Vec<_> = i.phis.iter().map(|p| names::value(self.f, p.dst)).collect();
-        let thens: Vec<_> = i
+        let mut dsts: Vec<_> = i.phis.iter().map(|p| names::value(self.f, p.dst)).collect();
+        let mut thens: Vec<_> = i
             .phis
             .iter()
             .map(|p| self.moved_out_of(p.then_src, i.then_blk.id))
             .collect();
-        let elses: Vec<_> = i
+        let mut elses: Vec<_> = i
             .phis
             .iter()
             .map(|p| self.moved_out_of(p.else_src, i.else_blk.id))
             .collect();
+        // Each recorded call's value and pullback, if its arm ran.
+        for call in self.records_of(i) {
+            let rec = names::recorded_call(call);
+            let in_arm = |blk: &Block| {
+                if self.f.info(call).block == blk.id {
+                    let (v, pb) = (self.owned(call), names::pullback(call));
+                    let ty = &self.recorded_pullback_ty;
+                    quote! {
+                        ::core::option::Option::Some((#v, ::autograd::__private::Box::new(#pb) as #ty))
+                    }
+                } else if self.records_in(blk).contains(&call) {
+                    rec.to_token_stream()
+                } else {
+                    quote!(::core::option::Option::None)
+                }
+            };
+            thens.push(in_arm(&i.then_blk));
+            elses.push(in_arm(&i.else_blk));
+            dsts.push(rec);
+        }
         let (pat, then_val, else_val) = if dsts.len() == 1 {
             (quote!(#(#dsts)*), quote!(#(#thens)*), quote!(#(#elses)*))
         } else {
@@ -528,6 +562,87 @@ fn prelude_scope(rule: &crate::catalog::Rule, expr: TokenStream) -> TokenStream 
         use ::autograd::prelude::{Activation as _, ElementwiseActivation as _};
         #expr
     }}
+}
+
+impl Gen<'_> {
+    /// The recorded calls an `if` made in the forward sweep hands out: none
+    /// in the pullback, which reads them from the records.
+    fn records_of(&self, i: &If) -> Vec<ValueId> {
+        if self.in_pullback || self.recorded.is_empty() {
+            return Vec::new();
+        }
+        let mut out = self.records_in(&i.then_blk);
+        out.extend(self.records_in(&i.else_blk));
+        out
+    }
+
+    /// The recorded calls of a branch arm and of the branches nested in it.
+    fn records_in(&self, b: &Block) -> Vec<ValueId> {
+        let mut out = Vec::new();
+        for stmt in &b.stmts {
+            match stmt {
+                Stmt::Let { dst, .. } if self.recorded.contains(dst) => out.push(*dst),
+                Stmt::If(i) => {
+                    out.extend(self.records_in(&i.then_blk));
+                    out.extend(self.records_in(&i.else_blk));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// Calls of the function itself (`f(x, n - 1)` in `f`) in branches outside
+/// loops. The reverse sweep recomputes a branch, and recomputing such a
+/// call ran the whole recursion below it again at every level: time
+/// quadratic in the depth. The forward sweep instead makes the call through
+/// the VJP and hands the value and the pullback out of the branch (boxed:
+/// the pullback's type contains itself), and the pullback reads them there.
+/// With several named lifetimes the box could not name the one they share,
+/// and such calls are recomputed as before.
+pub fn recorded_calls(
+    f: &Function,
+    an: &Analysis,
+    name: Option<&syn::Ident>,
+    lifetimes: usize,
+) -> HashSet<ValueId> {
+    fn in_block(
+        f: &Function,
+        an: &Analysis,
+        name: &syn::Ident,
+        b: &Block,
+        in_arm: bool,
+        out: &mut HashSet<ValueId>,
+    ) {
+        for stmt in &b.stmts {
+            match stmt {
+                Stmt::Let {
+                    dst,
+                    op: Op::Call { func, args },
+                    ..
+                } if in_arm
+                    && an.active(*dst)
+                    && !deferred_call(f, args)
+                    && func.get_ident() == Some(name) =>
+                {
+                    out.insert(*dst);
+                }
+                Stmt::If(i) => {
+                    in_block(f, an, name, &i.then_blk, true, out);
+                    in_block(f, an, name, &i.else_blk, true, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    if let Some(name) = name
+        && lifetimes <= 1
+    {
+        in_block(f, an, name, &f.body, false, &mut out);
+    }
+    out
 }
 
 fn rule_name(op: &Op) -> &'static str {

@@ -5,6 +5,7 @@ mod forward;
 pub mod names;
 mod paths;
 mod reverse;
+mod scopes;
 
 use std::collections::{HashMap, HashSet};
 
@@ -12,7 +13,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
-use crate::analysis::{Analysis, LoopSaves, loop_saves, movable, needs};
+use crate::analysis::{Analysis, LoopSaves, movable};
 use crate::ir::*;
 use crate::sig::{ParamKind, Ret, Signature};
 use forward::Mode;
@@ -41,12 +42,20 @@ pub struct Gen<'a> {
     /// Slice reads whose adjoint goes into a loop's pending local (see
     /// `analysis::Stencil`) rather than straight into the slice's adjoint.
     windows: HashMap<ValueId, proc_macro2::Ident>,
+    /// Calls of the function itself in branches, recorded by the forward
+    /// sweep with their pullbacks (see `forward::recorded_calls`).
+    recorded: HashSet<ValueId>,
+    /// The type a recorded call's pullback is boxed as.
+    recorded_pullback_ty: TokenStream,
+    /// Whether the code being generated is the pullback's: there a recorded
+    /// call is read from its record rather than made.
+    in_pullback: bool,
 }
 
-impl Gen<'_> {
+impl<'a> Gen<'a> {
     /// What a loop saves on its stack and what its reverse recomputes.
-    fn saves(&self, l: &Loop) -> LoopSaves {
-        loop_saves(self.f, self.an, l)
+    fn saves(&self, l: &Loop) -> &'a LoopSaves {
+        self.an.saves(l)
     }
 
     fn nested_loops(&self, b: &Block, out: &mut Vec<u32>) {
@@ -200,13 +209,21 @@ fn hygienic_inputs(inputs: &[syn::PatType]) -> Vec<syn::PatType> {
 
 /// The body of an all-arguments VJP: the forward sweep, then the value and
 /// a pullback closure holding the reverse sweep.
-fn vjp_body(sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
+fn vjp_body(
+    sig: &Signature,
+    f: &Function,
+    an: &Analysis,
+    primal: Option<&syn::Ident>,
+    shape: &Shape,
+) -> (TokenStream, bool) {
     let mut top_loops = HashSet::new();
     for stmt in &f.body.stmts {
         if let Stmt::Loop(l) = stmt {
             top_loops.insert(l.id);
         }
     }
+    let seed_ty = sig.ret.seed();
+    let full_tys = &shape.full_tys;
     let mut g = Gen {
         f,
         an,
@@ -217,9 +234,17 @@ fn vjp_body(sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
         lent: HashSet::new(),
         deferred: Vec::new(),
         windows: HashMap::new(),
+        recorded: forward::recorded_calls(f, an, primal, shape.lifetimes.len()),
+        recorded_pullback_ty: quote! {
+            ::autograd::__private::Box<
+                dyn ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) + '_
+            >
+        },
+        in_pullback: false,
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);
+    g.in_pullback = true;
     let mut nested = Vec::new();
     g.nested_loops(&f.body, &mut nested);
     let stacks = nested.iter().map(|id| {
@@ -261,11 +286,11 @@ fn vjp_body(sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
         .collect();
     // The result is returned and may also be read by the reverse sweep.
     let ret = match f.ret.value() {
-        Some(r) if !f.info(r).kind.is_copy() && needs(f, an, &f.body).contains(&r) => g.owned(r),
+        Some(r) if !f.info(r).kind.is_copy() && an.needs(&f.body).contains(&r) => g.owned(r),
         _ => g.operand(&f.ret),
     };
     let seed_ty = sig.ret.seed();
-    quote! {
+    scopes::declare_up_front(quote! {
         #forward
         (#ret, move |#seed: #seed_ty| {
             #(#stacks)*
@@ -273,7 +298,7 @@ fn vjp_body(sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
             #reverse
             (#(#results,)*)
         })
-    }
+    })
 }
 
 /// The hidden all-arguments VJP of a function whose adjoint comes from its
@@ -287,7 +312,7 @@ fn vjp_fn(
 ) -> TokenStream {
     let name = names::hidden(&item.sig.ident, names::VJP_FULL);
     let vis = &item.vis;
-    let body = vjp_body(sig, f, an);
+    let (body, declared_up_front) = vjp_body(sig, f, an, Some(&item.sig.ident), shape);
     let seed_ty = sig.ret.seed();
     let generics = generics(item, shape);
     let Shape {
@@ -295,10 +320,13 @@ fn vjp_fn(
         lifetimes,
         full_tys,
     } = shape;
+    // A local declared up front and assigned a value nothing reads is
+    // reported as an unused assignment rather than an unused variable.
+    let unused_assignments = declared_up_front.then(|| quote!(unused_assignments,));
     quote! {
         #[doc(hidden)]
         #[inline]
-        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+        #[allow(unused_variables, unused_mut, unused_parens, #unused_assignments clippy::all)]
         #vis fn #name #generics (#(#inputs),*)
             -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
         {
@@ -311,8 +339,9 @@ fn vjp_fn(
 /// written where the reverse sweep of the `map` applies it, so it may read
 /// the enclosing function's variables as that code sees them.
 pub fn helper(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
-    let inputs = shape(item, sig).inputs;
-    let body = vjp_body(sig, f, an);
+    let shape = shape(item, sig);
+    let (body, _) = vjp_body(sig, f, an, None, &shape);
+    let inputs = &shape.inputs;
     quote!(|#(#inputs),*| { #body })
 }
 

@@ -6,9 +6,9 @@
 //! `v3_z` (value 3, the user's `z`), `d3_z` (its adjoint), `d_x` (adjoint of
 //! the argument `x`), `c1_s` / `dc1_s` (variable `s` carried by loop 1 and
 //! its adjoint), `dw1_x_1` (loop 1's pending adjoint of `x[i + 1]`),
-//! `stack1`, `trips1`, `pb3` (pullback of call 3), `map3` (the compiled
-//! closure of the `map` defining value 3), `seed`, `x` / `g` (an element
-//! and its adjoint).
+//! `stack1`, `trips1`, `pb3` (pullback of call 3), `rec3` (call 3 recorded
+//! with its pullback), `map3` (the compiled closure of the `map` defining
+//! value 3), `seed`, `x` / `g` (an element and its adjoint).
 
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
@@ -85,6 +85,12 @@ pub fn trips(loop_id: u32) -> Ident {
 /// The pullback of the call defining a value.
 pub fn pullback(v: ValueId) -> Ident {
     ident(format!("__ad_pb{}", v.0))
+}
+
+/// A recursive call's value and boxed pullback, recorded by the forward
+/// sweep in the branch that made it.
+pub fn recorded_call(v: ValueId) -> Ident {
+    ident(format!("__ad_rec{}", v.0))
 }
 
 /// The adjoint of one argument, returned by a call's pullback.

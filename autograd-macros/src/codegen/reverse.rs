@@ -6,7 +6,7 @@ use quote::{ToTokens, quote, quote_spanned};
 
 use super::forward::Mode;
 use super::{Gen, names, paths};
-use crate::analysis::{carry_active, deferred_call, has_work, needs, scalar_form, stencils};
+use crate::analysis::{carry_active, deferred_call, has_work, scalar_form, stencils};
 use crate::catalog::Read;
 use crate::ir::*;
 
@@ -258,7 +258,11 @@ impl<'a> Gen<'a> {
                 out.extend(quote!(#adj[#index] += #g;));
             }
             Op::Call { func, args } => {
-                let pb = names::pullback(dst);
+                let mut pb = names::pullback(dst).into_token_stream();
+                if self.recorded.contains(&dst) {
+                    let rec = names::recorded_call(dst);
+                    pb = quote!(::autograd::__private::recorded_pullback(#rec));
+                }
                 if deferred_call(self.f, args) {
                     let vjp = super::forward::vjp_path(func);
                     out.extend(super::forward::same_callee(func, span));
@@ -369,8 +373,7 @@ impl<'a> Gen<'a> {
         }
         let cond = self.operand(&i.cond);
         let arm = |g: &mut Self, blk: &Block, src: fn(&Phi) -> ValueId| {
-            let need = needs(g.f, g.an, blk);
-            let recompute = g.forward_block(blk, Mode::Record, Some(&need));
+            let recompute = g.forward_block(blk, Mode::Record, Some(g.an.needs(blk)));
             let incoming = i
                 .phis
                 .iter()
