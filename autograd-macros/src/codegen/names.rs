@@ -105,7 +105,7 @@ pub fn seed() -> Ident {
 
 /// Names of primitive types: a function named like one (`fn f64(..)`)
 /// cannot have a type of its name (it would shadow the primitive), so its
-/// hidden items are free items next to it (`__f64__vjp_full`).
+/// hidden items are free items next to it (`__f64_vjp_full`).
 const PRIMITIVES: &[&str] = &[
     "bool", "char", "str", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
     "u32", "u64", "u128", "usize",
@@ -121,9 +121,10 @@ pub fn has_no_carrier(func: &Ident) -> bool {
 /// item of the type named like the function (see `codegen::carrier`),
 /// reached as `f::__vjp_full` and resolved relative to that type, so it
 /// carries no hygiene; or, for a function named like a primitive type, a
-/// free item named after it.
+/// free item named after it (`__f64_vjp_full`).
 pub fn hidden(func: &Ident, item: &str) -> Ident {
     if has_no_carrier(func) {
+        let item = item.trim_start_matches('_');
         Ident::new(&format!("__{func}_{item}"), func.span())
     } else {
         Ident::new(item, Span::call_site())
