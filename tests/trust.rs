@@ -69,7 +69,7 @@ fn cfg_both_ways(x: f64) -> f64 {
     #[cfg(not(debug_assertions))]
     let scale = 3.0 * x;
     let mut acc = x;
-    #[cfg(all())]
+    #[cfg(not(any()))]
     {
         acc += x * x;
     }
@@ -165,7 +165,7 @@ macro_rules! loop_with_local_x {
             let mut x = 1.0;
             let mut acc = 0.0;
             for _ in 0..3 {
-                x = x * 2.0;
+                x *= 2.0;
                 acc += $x * x;
             }
             if $x > x { $x } else { acc }
@@ -394,9 +394,9 @@ fn huge_offsets(x: &[f64]) -> f64 {
     let mut s = 0.0;
     for i in 0..x.len() {
         if i > 2 {
-            s += x[i + 0];
+            s += x[i + 1 - 1];
         }
-        s += x[i] * x[i + 0];
+        s += x[i] * x[i + 1 - 1];
     }
     s
 }
