@@ -211,6 +211,68 @@ pub mod __private {
         }
     }
 
+    /// The results of a loop's expensive operations, one entry per
+    /// iteration, kept only while the whole loop's take at most
+    /// [`Cache::BUDGET`] bytes: beyond, the reverse sweep recomputes them
+    /// rather than hold memory in proportion to the trip count.
+    pub struct Cache<T> {
+        /// Room for every iteration while the cache is on, none while off:
+        /// a push is one comparison.
+        values: Vec<T>,
+    }
+
+    impl<T> Cache<T> {
+        /// The most a loop's cache holds, in bytes.
+        pub const BUDGET: usize = 1 << 20;
+
+        /// A cache for loops that have not started.
+        #[inline]
+        pub fn new() -> Self {
+            Cache { values: Vec::new() }
+        }
+
+        /// A cache for one loop of `trips` iterations.
+        #[inline]
+        pub fn for_trips(trips: usize) -> Self {
+            let mut cache = Cache::new();
+            cache.start(trips);
+            cache
+        }
+
+        /// Starts a loop of `trips` iterations (the reverse sweep has taken
+        /// everything the previous one cached): caches its values if they
+        /// fit in the budget.
+        #[inline]
+        pub fn start(&mut self, trips: usize) {
+            if trips.saturating_mul(core::mem::size_of::<T>()) <= Self::BUDGET {
+                self.values.reserve(trips);
+            } else {
+                self.values = Vec::new();
+            }
+        }
+
+        /// One iteration's values, if the cache is on.
+        #[inline(always)]
+        pub fn push(&mut self, v: T) {
+            if self.values.len() < self.values.capacity() {
+                self.values.push(v);
+            }
+        }
+
+        /// The last iteration's values not yet taken, or `None` if the
+        /// cache is off.
+        #[inline(always)]
+        pub fn pop(&mut self) -> Option<T> {
+            self.values.pop()
+        }
+    }
+
+    impl<T> Default for Cache<T> {
+        fn default() -> Self {
+            Cache::new()
+        }
+    }
+
     /// The value of a call the forward sweep recorded in a branch. The
     /// reverse sweep takes the branch the forward sweep took, so the record
     /// is there.

@@ -530,45 +530,77 @@ pub fn all_reads(stmt: &Stmt, out: &mut HashSet<ValueId>) {
     }
 }
 
-/// Results worth keeping on a loop's stack rather than computing twice.
+/// Results worth caching rather than computing twice: an elementary
+/// function costs some nanoseconds, a load from the cache less than one.
 const EXPENSIVE: &[&str] = &[
     "exp", "ln", "powf", "powi", "sin", "cos", "tanh", "sqrt", "sigmoid", "div",
 ];
 
-/// What a loop's reverse sweep takes from its stack and what it recomputes.
+/// What a loop's reverse sweep takes from its stack and cache and what it
+/// recomputes.
+///
+/// Memory per iteration, pushed by the forward sweep and popped by the
+/// reverse: the entry values the reverse reads, and the results of inner
+/// loops and of expensive operations on them, always (the first cannot be
+/// recovered without checkpoints, the others would cost an inner loop
+/// each); the results of other expensive operations only while the whole
+/// loop's cache fits in `autograd::__private::Cache`'s budget (1 MiB),
+/// decided when the loop starts from its trip count. A longer loop
+/// recomputes them in its reverse sweep: time rather than memory without
+/// bound.
 pub struct LoopSaves {
-    /// Loop-carried values at iteration entry that the reverse reads.
+    /// Loop-carried values at iteration entry that the reverse reads (or
+    /// that recomputing the cached values reads).
     pub entries: Vec<ValueId>,
-    /// Values of the body kept from the forward sweep: results of
-    /// expensive operations, and values an inner loop leaves behind (so the
-    /// inner loop is not run again to recover them).
+    /// Values an inner loop leaves behind, or expensive results computed
+    /// from them, kept on the stack so the inner loop is not run again to
+    /// recover them.
     pub kept: Vec<ValueId>,
+    /// Results of expensive operations, cached while the loop is short.
+    pub cached: Vec<ValueId>,
     /// What the reverse body recomputes before its adjoint code.
     pub recompute: HashSet<ValueId>,
+    /// What computes the cached values when the cache is off: the cached
+    /// values and what they read, but the kept values.
+    pub cache_miss: HashSet<ValueId>,
 }
 
 impl LoopSaves {
     /// Whether the loop needs a stack.
-    pub fn any(&self) -> bool {
+    pub fn stacked(&self) -> bool {
         !self.entries.is_empty() || !self.kept.is_empty()
+    }
+
+    /// Whether the forward sweep records anything for the reverse.
+    pub fn any(&self) -> bool {
+        self.stacked() || !self.cached.is_empty()
     }
 }
 
-/// The stack and recomputation of a loop. Values are kept only in `for`
-/// loops (whose trip count reserves the stack once) and only from the top
-/// level of the body (computed on every iteration); the recomputation
-/// stops at kept values, so what only they read is not recomputed either.
+/// The stack, cache and recomputation of a loop. Values are kept or cached
+/// only in `for` loops (whose trip count reserves the memory once) and only
+/// from the top level of the body (computed on every iteration); the
+/// recomputation stops at them, so what only they read is not recomputed
+/// either.
 fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
     let mut keepable = HashSet::new();
+    let mut cacheable = HashSet::new();
     if let LoopHeader::Range { index, .. } = &l.header {
         // Values that change from one iteration to the next; the others
         // are as cheap to recompute as to load (LLVM hoists them).
         let mut variant: HashSet<ValueId> = index.iter().copied().collect();
         variant.extend(l.carried.iter().map(|c| c.entry));
+        // Values computed from an inner loop's results: recomputing them
+        // would run the inner loop again.
+        let mut from_inner = HashSet::new();
         for stmt in &l.body.stmts {
             match stmt {
                 Stmt::Let { dst, op, .. } => {
-                    if !op.reads().iter().any(|r| variant.contains(r)) {
+                    let reads = op.reads();
+                    if reads.iter().any(|r| from_inner.contains(r)) {
+                        from_inner.insert(*dst);
+                    }
+                    if !reads.iter().any(|r| variant.contains(r)) {
                         continue;
                     }
                     variant.insert(*dst);
@@ -577,13 +609,25 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
                         && EXPENSIVE.contains(&rule.name)
                         && scalar_form(f, rule, args)
                     {
-                        keepable.insert(*dst);
+                        if from_inner.contains(dst) {
+                            keepable.insert(*dst);
+                        } else {
+                            cacheable.insert(*dst);
+                        }
                     }
                 }
-                Stmt::If(i) => variant.extend(i.phis.iter().map(|p| p.dst)),
+                Stmt::If(i) => {
+                    variant.extend(i.phis.iter().map(|p| p.dst));
+                    let mut reads = HashSet::new();
+                    all_reads(stmt, &mut reads);
+                    if reads.iter().any(|r| from_inner.contains(r)) {
+                        from_inner.extend(i.phis.iter().map(|p| p.dst));
+                    }
+                }
                 Stmt::Loop(inner) => {
                     let afters = inner.carried.iter().map(|c| c.after);
                     variant.extend(afters.clone());
+                    from_inner.extend(afters.clone());
                     if matches!(inner.header, LoopHeader::Range { .. }) && !an.saves(inner).any() {
                         keepable.extend(afters.filter(|a| f.info(*a).kind == Kind::Float));
                     }
@@ -591,29 +635,68 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
             }
         }
     }
-    let mut recompute = needs_stopping(f, an, &l.body, &keepable);
+    let stops: HashSet<ValueId> = keepable.union(&cacheable).copied().collect();
+    let mut recompute = needs_stopping(f, an, &l.body, &stops);
+    let of_body = |set: &HashSet<ValueId>, recompute: &HashSet<ValueId>| -> Vec<ValueId> {
+        an.defined_in
+            .get(&l.body.id)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|v| set.contains(v) && recompute.contains(v))
+            .collect()
+    };
+    let kept = of_body(&keepable, &recompute);
+    let cached = of_body(&cacheable, &recompute);
+    for v in kept.iter().chain(&cached) {
+        recompute.remove(v);
+    }
+    let kept_set: HashSet<ValueId> = kept.iter().copied().collect();
+    let cache_miss = primal_closure(&l.body, &cached, &kept_set);
     let entries = l
         .carried
         .iter()
         .map(|c| c.entry)
-        .filter(|e| recompute.contains(e))
+        .filter(|e| recompute.contains(e) || cache_miss.contains(e))
         .collect();
-    let kept: Vec<ValueId> = an
-        .defined_in
-        .get(&l.body.id)
-        .into_iter()
-        .flatten()
-        .copied()
-        .filter(|v| keepable.contains(v) && recompute.contains(v))
-        .collect();
-    for v in &kept {
-        recompute.remove(v);
-    }
     LoopSaves {
         entries,
         kept,
+        cached,
         recompute,
+        cache_miss,
     }
+}
+
+/// The values of block `b` (and what it reads) that computing `roots`
+/// needs, the roots included, not looking through `stops` (which are at
+/// hand) and without them.
+fn primal_closure(b: &Block, roots: &[ValueId], stops: &HashSet<ValueId>) -> HashSet<ValueId> {
+    let mut need: HashSet<ValueId> = roots.iter().copied().collect();
+    for stmt in b.stmts.iter().rev() {
+        match stmt {
+            Stmt::Let { dst, op, .. } => {
+                if need.contains(dst) && !stops.contains(dst) {
+                    need.extend(op.reads());
+                }
+            }
+            Stmt::If(i) => {
+                if i.phis.iter().any(|p| need.contains(&p.dst)) {
+                    all_reads(stmt, &mut need);
+                }
+            }
+            Stmt::Loop(l) => {
+                if l.carried
+                    .iter()
+                    .any(|c| need.contains(&c.after) && !stops.contains(&c.after))
+                {
+                    all_reads(stmt, &mut need);
+                }
+            }
+        }
+    }
+    need.retain(|v| !stops.contains(v));
+    need
 }
 
 /// Whether the primal sweep of a loop must run again in a recomputation:
@@ -664,6 +747,7 @@ fn needs_stopping(
                 let saves = work.then(|| an.saves(l));
                 if let Some(saves) = saves {
                     need.extend(&saves.recompute);
+                    need.extend(&saves.cache_miss);
                 }
                 let wanted = l
                     .carried

@@ -298,6 +298,10 @@ impl Gen<'_> {
                     let work = has_work(self.an, stmt);
                     let wanted = match filter {
                         None => true,
+                        // Plain code for its values only (a cache miss).
+                        Some(f) if mode == Mode::Plain => {
+                            l.carried.iter().any(|c| f.contains(&c.after))
+                        }
                         Some(f) => rerun_loop(self.an, l, f),
                     };
                     if wanted {
@@ -401,9 +405,10 @@ impl Gen<'_> {
     }
 
     fn forward_loop(&self, l: &Loop, record: bool) -> TokenStream {
-        let stack = names::stack(l.id);
+        let (stack, cache) = (names::stack(l.id), names::cache(l.id));
         let saves = self.saves(l);
-        let record_stack = record && saves.any();
+        let record_stack = record && saves.stacked();
+        let record_cache = record && !saves.cached.is_empty();
         let carried: Vec<_> = l
             .carried
             .iter()
@@ -443,6 +448,10 @@ impl Gen<'_> {
         } else {
             (None, push)
         };
+        let cache_push = record_cache.then(|| {
+            let cached = self.tuple(&saves.cached);
+            quote!(#cache.push(#cached);)
+        });
         let carry_in = quote! { #(let #entry_vals = #carried;)* };
         // A `while` that stops hands the entry values back to the carried
         // variables, which the code after the loop reads.
@@ -464,13 +473,21 @@ impl Gen<'_> {
                 } else {
                     quote!(#start..#end)
                 };
+                // One allocation per call: the trip count is known.
+                let capacity = quote!(::core::iter::Iterator::size_hint(&(#range)).0);
+                let top = self.top_loops.contains(&l.id);
                 if record_stack {
-                    // One allocation per call: the trip count is known.
-                    let capacity = quote!(::core::iter::Iterator::size_hint(&(#range)).0);
-                    out.extend(if self.top_loops.contains(&l.id) {
+                    out.extend(if top {
                         quote!(let mut #stack = ::autograd::__private::Vec::with_capacity(#capacity);)
                     } else {
                         quote!(#stack.reserve(#capacity);)
+                    });
+                }
+                if record_cache {
+                    out.extend(if top {
+                        quote!(let mut #cache = ::autograd::__private::Cache::for_trips(#capacity);)
+                    } else {
+                        quote!(#cache.start(#capacity);)
                     });
                 }
                 let iter = if *reversed {
@@ -488,6 +505,7 @@ impl Gen<'_> {
                         #push
                         #body
                         #push_end
+                        #cache_push
                         #carry_out
                     }
                 });

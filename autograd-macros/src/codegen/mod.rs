@@ -58,7 +58,7 @@ impl<'a> Gen<'a> {
         self.an.saves(l)
     }
 
-    fn nested_loops(&self, b: &Block, out: &mut Vec<u32>) {
+    fn nested_loops(&self, b: &'a Block, out: &mut Vec<&'a Loop>) {
         for stmt in &b.stmts {
             match stmt {
                 Stmt::Let { .. } => {}
@@ -68,7 +68,7 @@ impl<'a> Gen<'a> {
                 }
                 Stmt::Loop(l) => {
                     if !self.top_loops.contains(&l.id) && self.saves(l).any() {
-                        out.push(l.id);
+                        out.push(l);
                     }
                     self.nested_loops(&l.body, out);
                 }
@@ -247,10 +247,19 @@ fn vjp_body(
     g.in_pullback = true;
     let mut nested = Vec::new();
     g.nested_loops(&f.body, &mut nested);
-    let stacks = nested.iter().map(|id| {
-        let s = names::stack(*id);
-        quote!(let mut #s = ::autograd::__private::Vec::new();)
-    });
+    let stacks: Vec<_> = nested
+        .iter()
+        .map(|l| {
+            let saves = an.saves(l);
+            let (s, c) = (names::stack(l.id), names::cache(l.id));
+            let stack = saves
+                .stacked()
+                .then(|| quote!(let mut #s = ::autograd::__private::Vec::new();));
+            let cache = (!saves.cached.is_empty())
+                .then(|| quote!(let mut #c = ::autograd::__private::Cache::new();));
+            quote!(#stack #cache)
+        })
+        .collect();
     let slice_adjoints: Vec<_> = f
         .params
         .iter()

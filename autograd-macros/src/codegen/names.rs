@@ -6,9 +6,9 @@
 //! `v3_z` (value 3, the user's `z`), `d3_z` (its adjoint), `d_x` (adjoint of
 //! the argument `x`), `c1_s` / `dc1_s` (variable `s` carried by loop 1 and
 //! its adjoint), `dw1_x_1` (loop 1's pending adjoint of `x[i + 1]`),
-//! `stack1`, `trips1`, `pb3` (pullback of call 3), `rec3` (call 3 recorded
-//! with its pullback), `map3` (the compiled closure of the `map` defining
-//! value 3), `seed`, `x` / `g` (an element and its adjoint).
+//! `stack1`, `cache1`, `trips1`, `pb3` (pullback of call 3), `rec3` (call 3
+//! recorded with its pullback), `map3` (the compiled closure of the `map`
+//! defining value 3), `seed`, `x` / `g` (an element and its adjoint).
 
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
@@ -75,6 +75,11 @@ pub fn window(loop_id: u32, f: &Function, slice: ValueId, offset: i64) -> Ident 
 /// The stack of a loop's saved iteration-entry values.
 pub fn stack(loop_id: u32) -> Ident {
     ident(format!("__ad_stack{loop_id}"))
+}
+
+/// The cache of a loop's expensive results (see `analysis::LoopSaves`).
+pub fn cache(loop_id: u32) -> Ident {
+    ident(format!("__ad_cache{loop_id}"))
 }
 
 /// The iteration count of a `while` loop.

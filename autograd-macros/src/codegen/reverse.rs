@@ -474,11 +474,27 @@ impl<'a> Gen<'a> {
         }
 
         let saves = self.saves(l);
-        let pop = saves.any().then(|| {
+        let pop = saves.stacked().then(|| {
             let stack = names::stack(l.id);
             let saved: Vec<_> = saves.entries.iter().chain(&saves.kept).copied().collect();
             let pattern = self.tuple(&saved);
             quote!(let #pattern = ::autograd::__private::pop(&mut #stack);)
+        });
+        // The cached values, or their recomputation if the loop was too long
+        // to cache them.
+        let cache_pop = (!saves.cached.is_empty()).then(|| {
+            let cache = names::cache(l.id);
+            let cached = self.tuple(&saves.cached);
+            let miss = self.forward_block(&l.body, Mode::Plain, Some(&saves.cache_miss));
+            quote! {
+                let #cached = match #cache.pop() {
+                    ::core::option::Option::Some(#cached) => #cached,
+                    ::core::option::Option::None => {
+                        #miss
+                        #cached
+                    }
+                };
+            }
         });
         let recompute = self.forward_block(&l.body, Mode::Record, Some(&saves.recompute));
         let incoming = carried
@@ -545,6 +561,7 @@ impl<'a> Gen<'a> {
         out.extend(quote! {
             #header {
                 #pop
+                #cache_pop
                 #recompute
                 #fresh
                 #reverse

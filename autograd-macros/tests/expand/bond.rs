@@ -40,7 +40,7 @@ impl bond_price {
         let __ad_v4_p = 0.0;
         let __ad_v5 = cf.len();
         let mut __ad_c0_p = __ad_v4_p;
-        let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+        let mut __ad_cache0 = ::autograd::__private::Cache::for_trips(
             ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
         );
         for __ad_v7_i in 0..__ad_v5 {
@@ -54,7 +54,7 @@ impl bond_price {
             let __ad_v14 = __ad_v13.exp();
             let __ad_v15 = __ad_v8 * __ad_v14;
             let __ad_v16_p = __ad_v6_p + __ad_v15;
-            __ad_stack0.push(__ad_v14);
+            __ad_cache0.push(__ad_v14);
             __ad_c0_p = __ad_v16_p;
         }
         let __ad_v17_p = __ad_c0_p;
@@ -66,7 +66,18 @@ impl bond_price {
                 let __ad_d17_p = __ad_seed;
                 let mut __ad_dc0_p = __ad_d17_p;
                 for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
-                    let __ad_v14 = ::autograd::__private::pop(&mut __ad_stack0);
+                    let __ad_v14 = match __ad_cache0.pop() {
+                        ::core::option::Option::Some(__ad_v14) => __ad_v14,
+                        ::core::option::Option::None => {
+                            let __ad_v9 = r[__ad_v7_i];
+                            let __ad_v10 = __ad_v9 + z;
+                            let __ad_v11 = -__ad_v10;
+                            let __ad_v12 = t[__ad_v7_i];
+                            let __ad_v13 = __ad_v11 * __ad_v12;
+                            let __ad_v14 = __ad_v13.exp();
+                            __ad_v14
+                        }
+                    };
                     let __ad_v8 = cf[__ad_v7_i];
                     let __ad_v12 = t[__ad_v7_i];
                     let __ad_d16_p = __ad_dc0_p;

@@ -1,0 +1,185 @@
+//! What a loop's reverse sweep holds in memory: the entry values it reads,
+//! always; the results of its expensive operations only while they fit in
+//! the cache's budget (`autograd::__private::Cache::BUDGET`, 1 MiB for the
+//! whole loop). A longer loop recomputes them, so a loop whose reverse
+//! reads no entry value holds nothing however long it runs.
+//!
+//! A counting global allocator measures the bytes `NAME_grad` asks for on
+//! the test's thread; expected derivatives are closed forms evaluated by a
+//! plain loop.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+
+use autograd::differentiable;
+
+/// The system allocator, counting the bytes the current thread asks for.
+struct Counting;
+
+thread_local! {
+    static BYTES: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count(bytes: usize) {
+    // `try_with`: during thread teardown the slot may be gone; such
+    // allocations are outside any measured window anyway.
+    let _ = BYTES.try_with(|c| c.set(c.get() + bytes));
+}
+
+// SAFETY: every method forwards to `System` unchanged; the counter only
+// touches a `const`-initialized thread-local `Cell`, which neither
+// allocates nor registers a destructor.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        // SAFETY: forwarded with the caller's guarantees.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        // SAFETY: forwarded with the caller's guarantees.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size);
+        // SAFETY: forwarded with the caller's guarantees.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded with the caller's guarantees.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The bytes this thread asks for while running `f`.
+fn bytes_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let before = BYTES.with(Cell::get);
+    let r = f();
+    (r, BYTES.with(Cell::get) - before)
+}
+
+/// Σ exp(x·i/n): the reverse reads each exp, and no carried value.
+#[differentiable]
+fn sum_of_exps(x: f64, n: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..n {
+        s += (x * (i as f64) / (n as f64)).exp();
+    }
+    s
+}
+
+/// d/dx Σ exp(x·cᵢ) = Σ cᵢ·exp(x·cᵢ).
+fn sum_of_exps_derivative(x: f64, n: usize) -> f64 {
+    (0..n)
+        .map(|i| {
+            let c = i as f64 / n as f64;
+            c * (x * c).exp()
+        })
+        .sum()
+}
+
+#[test]
+fn a_short_loop_caches_its_exps() {
+    let n = 1000;
+    let ((value, dx), bytes) = bytes_during(|| sum_of_exps_grad(black_box(0.4), black_box(n)));
+    assert_eq!(value, sum_of_exps(0.4, n));
+    let expected = sum_of_exps_derivative(0.4, n);
+    assert!(
+        (dx - expected).abs() <= 1e-12 * expected,
+        "{dx} vs {expected}"
+    );
+    // One f64 per iteration.
+    assert_eq!(bytes, 8 * n);
+}
+
+#[test]
+fn a_long_loop_recomputes_its_exps_and_holds_nothing() {
+    // 8 MiB of exps: eight times the cache's budget.
+    let n = 1 << 20;
+    let ((value, dx), bytes) = bytes_during(|| sum_of_exps_grad(black_box(0.4), black_box(n)));
+    assert_eq!(value, sum_of_exps(0.4, n));
+    let expected = sum_of_exps_derivative(0.4, n);
+    assert!(
+        (dx - expected).abs() <= 1e-11 * expected,
+        "{dx} vs {expected}"
+    );
+    assert_eq!(bytes, 0);
+}
+
+/// s ← s + exp(−s)/1000, n times: the reverse reads each exp, and
+/// recomputing one reads the entry value s.
+#[differentiable]
+fn relaxation(x: f64, n: usize) -> f64 {
+    let mut s = x;
+    for _ in 0..n {
+        s += (-s).exp() / 1000.0;
+    }
+    s
+}
+
+/// ds/dx by forward mode: d(s + e^−s/1000) = ds·(1 − e^−s/1000).
+fn relaxation_derivative(x: f64, n: usize) -> f64 {
+    let (mut s, mut ds) = (x, 1.0);
+    for _ in 0..n {
+        let e = (-s).exp();
+        ds *= 1.0 - e / 1000.0;
+        s += e / 1000.0;
+    }
+    ds
+}
+
+#[test]
+fn a_loop_keeps_the_entry_values_a_cache_miss_reads() {
+    // Under the budget: each entry value and each exp. Over it (200 000
+    // exps are 1.6 MB): the entry values only.
+    for (n, per_iteration) in [(1000, 16), (200_000, 8)] {
+        let ((value, dx), bytes) = bytes_during(|| relaxation_grad(black_box(0.3), black_box(n)));
+        assert_eq!(value, relaxation(0.3, n));
+        let expected = relaxation_derivative(0.3, n);
+        assert!(
+            (dx - expected).abs() <= 1e-12 * expected.abs(),
+            "n = {n}: {dx} vs {expected}"
+        );
+        assert_eq!(bytes, per_iteration * n, "n = {n}");
+    }
+}
+
+/// An inner loop of 1 000, then 200 000, then 1 000 iterations (reversed:
+/// the same), each caching its exps only while they fit.
+#[differentiable]
+fn nested_sums(x: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        let m = 1000 + (i % 2) * 199_000;
+        let mut t = 0.0;
+        for j in 0..m {
+            t += (x * (j as f64) / (m as f64)).exp();
+        }
+        s += t * t / 1e6;
+    }
+    s
+}
+
+#[test]
+fn an_inner_loop_caches_each_run_that_fits() {
+    let ((value, dx), bytes) = bytes_during(|| nested_sums_grad(black_box(0.4)));
+    assert_eq!(value, nested_sums(0.4));
+    // d/dx Σᵢ tᵢ²/10⁶ = Σᵢ 2·tᵢ·tᵢ'/10⁶.
+    let expected: f64 = [1000, 200_000, 1000]
+        .iter()
+        .map(|&m| {
+            let t: f64 = (0..m).map(|j| (0.4 * (j as f64) / (m as f64)).exp()).sum();
+            2.0 * t * sum_of_exps_derivative(0.4, m) / 1e6
+        })
+        .sum();
+    assert!(
+        (dx - expected).abs() <= 1e-11 * expected,
+        "{dx} vs {expected}"
+    );
+    // The two short runs' exps; the long run's are recomputed.
+    assert_eq!(bytes, 2 * 8 * 1000);
+}
