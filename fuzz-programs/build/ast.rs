@@ -241,6 +241,9 @@ pub enum S {
         body: Vec<S>,
     },
     While(C, Vec<S>),
+    /// A statement under `#[cfg(not(any()))]` (compiled in, `true`) or
+    /// `#[cfg(any())]` (compiled out, `false`).
+    Cfg(bool, Box<S>),
 }
 
 /// Whether a float expression has an ambiguous numeric type (literals
@@ -645,6 +648,22 @@ impl Src {
                 self.stmts(body, ind + 1, out);
                 let _ = writeln!(out, "{p}}}");
             }
+            S::Cfg(on, s) => {
+                let predicate = if *on { "not(any())" } else { "any()" };
+                let _ = writeln!(out, "{p}#[cfg({predicate})]");
+                // An attribute on an assignment statement is unstable Rust:
+                // the assignment goes in a block.
+                if matches!(
+                    **s,
+                    S::Assign(..) | S::Compound(..) | S::AssignM(..) | S::IncI(_)
+                ) {
+                    let _ = writeln!(out, "{p}{{");
+                    self.s(s, ind + 1, out);
+                    let _ = writeln!(out, "{p}}}");
+                } else {
+                    self.s(s, ind, out);
+                }
+            }
         }
     }
 
@@ -998,6 +1017,8 @@ impl Mir {
                 self.ind -= 1;
                 self.line("}");
             }
+            S::Cfg(true, s) => self.s(s),
+            S::Cfg(false, _) => {}
         }
     }
 }

@@ -995,7 +995,14 @@ impl FnGen<'_> {
             if consts.is_empty() { 0 } else { 2 },
         ]) {
             0 => {
-                let (a, _) = self.gen_f(1);
+                // An `if` expression inside the condition (depth-limited:
+                // its own condition has none).
+                let (a, _) = if depth > 0 && !self.closure && self.rng.chance(0.15) {
+                    self.features.insert("if-in-condition");
+                    self.gen_if_expr(0)
+                } else {
+                    self.gen_f(1)
+                };
                 let b = if self.rng.chance(0.5) {
                     E::Lit(self.literal())
                 } else {
@@ -1227,6 +1234,7 @@ impl FnGen<'_> {
             if self.callable() { 4 } else { 0 },
             if can_loop { 4 } else { 0 },
         ]);
+        let start = out.len();
         match k {
             0 => self.gen_let(2, out),
             1 => {
@@ -1242,6 +1250,26 @@ impl FnGen<'_> {
                 self.gen_call_let(out);
             }
             _ => self.gen_combo(depth - 1, out),
+        }
+        self.gen_cfg(start, &muts, out);
+    }
+
+    /// `#[cfg]` on statements: the last statement just generated, compiled
+    /// in under `#[cfg(not(any()))]` (its names then exist in one
+    /// configuration only, as far as the macro can tell), and now and then
+    /// a statement compiled out under `#[cfg(any())]` that would ruin the
+    /// result if the sweeps ran it.
+    fn gen_cfg(&mut self, start: usize, muts: &[Var], out: &mut Vec<S>) {
+        if out.len() > start && self.rng.chance(0.06) {
+            self.features.insert("cfg-compiled-in");
+            if let Some(last) = out.pop() {
+                out.push(S::Cfg(true, Box::new(last)));
+            }
+        }
+        if !muts.is_empty() && self.rng.chance(0.04) {
+            self.features.insert("cfg-compiled-out");
+            let v = self.rng.pick(muts);
+            out.push(S::Cfg(false, Box::new(S::Assign(v.name, E::Lit(1e300)))));
         }
     }
 
