@@ -42,6 +42,25 @@ pub mod __private {
                     }
                 }
             }
+            /// A caller's buffer for `NAME_grad_acc`.
+            ///
+            /// # Panics
+            ///
+            /// If the buffer's length is not the argument's.
+            impl Accumulate<Vec<$t>> for [$t] {
+                #[inline]
+                #[track_caller]
+                fn accumulate(&mut self, g: Vec<$t>) {
+                    ::core::assert_eq!(
+                        self.len(),
+                        g.len(),
+                        "autograd: a gradient buffer's length differs from its argument's"
+                    );
+                    for (a, b) in self.iter_mut().zip(g) {
+                        *a += b;
+                    }
+                }
+            }
             impl ZeroLike for $t {
                 #[inline(always)]
                 fn zero_like(&self) -> Self {
@@ -128,7 +147,8 @@ pub mod __private {
     }
 
     #[inline(always)]
-    pub fn accumulate<T: Accumulate<G>, G>(acc: &mut T, g: G) {
+    #[track_caller]
+    pub fn accumulate<T: Accumulate<G> + ?Sized, G>(acc: &mut T, g: G) {
         acc.accumulate(g);
     }
 

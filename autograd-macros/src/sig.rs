@@ -54,6 +54,20 @@ pub struct Param {
 }
 
 impl Param {
+    /// The type of the caller's buffer `NAME_grad_acc` adds the adjoint
+    /// into.
+    pub fn buffer_ty(&self) -> Option<TokenStream> {
+        if !self.differentiable {
+            return None;
+        }
+        match &self.kind {
+            ParamKind::Float(t) => Some(quote!(&mut #t)),
+            ParamKind::Slice(t) => Some(quote!(&mut [#t])),
+            ParamKind::Matrix { owned, .. } => Some(quote!(&mut #owned)),
+            _ => None,
+        }
+    }
+
     /// The adjoint's type in the pullback's tuple.
     pub fn adjoint_ty(&self) -> Option<TokenStream> {
         if !self.differentiable {
