@@ -105,9 +105,7 @@ fn map_n<const N: usize>(args: [&M; N], f: impl Fn([f64; N]) -> f64) -> M {
         "element-wise operands of different shapes"
     );
     let slices = args.map(|a| a.as_slice());
-    let data = (0..rows * cols)
-        .map(|i| f(slices.map(|s| s[i])))
-        .collect();
+    let data = (0..rows * cols).map(|i| f(slices.map(|s| s[i]))).collect();
     M::from_vec(rows, cols, data)
 }
 
@@ -171,7 +169,9 @@ pub fn mul_grad_rhs(grad: &M, a: &M) -> M {
 /// ẏ = ȧ∘b + a∘ḃ, element-wise.
 #[inline]
 pub fn mul_tangent(da: &M, db: &M, a: &M, b: &M) -> M {
-    map_n([da, db, a, b], |[da, db, a, b]| s::mul_tangent(da, db, a, b))
+    map_n([da, db, a, b], |[da, db, a, b]| {
+        s::mul_tangent(da, db, a, b)
+    })
 }
 
 /// `a ⊘ b`, the element-wise quotient (nalgebra's `component_div`).
