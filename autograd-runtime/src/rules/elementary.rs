@@ -97,9 +97,10 @@ pub fn log<T: Real>(x: T, base: T) -> T {
 /// ∂/∂x log_b x = 1/(x·ln b): reads `x` and `base`.
 ///
 /// Conventions (the IEEE value of the formula): `x = 0`: ±∞ (the pole);
-/// `base = 1`: ±∞ (`ln b = 0`; the value itself is ±∞ or NaN); `base = 0`:
-/// 0 for `x ≠ 0` (`ln b = −∞`); `base < 0`: NaN (`ln b` is NaN, as is the
-/// value).
+/// `base = 1`: `grad/(x·(+0))`, +∞ for a positive adjoint and `x > 0` (the
+/// one-sided limits differ in sign; the value itself is ±∞, or NaN at
+/// `x = 1`); `base = 0`: 0 for `x ≠ 0` (`ln b = −∞`); `base < 0`: NaN
+/// (`ln b` is NaN, as is the value).
 #[inline(always)]
 pub fn log_grad_lhs<T: Real>(grad: T, x: T, base: T) -> T {
     grad / (x * base.ln())
