@@ -14,6 +14,7 @@ use common::Rng;
 use nalgebra::{DMatrix, DVector};
 
 type M = DMatrix<f64>;
+type V = DVector<f64>;
 
 /// What a pullback reads besides the adjoint.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,7 +76,7 @@ struct Lifted {
     map: fn(&M, &M, &M) -> M,
     map_acc: fn(&mut M, &M, &M, &M),
     map_owned: fn(M, &M, &M) -> M,
-    map_vector: fn(&DVector<f64>, &DVector<f64>, &DVector<f64>) -> DVector<f64>,
+    map_vector: fn(&V, &V, &V) -> V,
     /// `(grad, x, out) ↦` the broadcast form, where the rule reads a value.
     map_broadcast: Option<fn(f64, &M, &M) -> M>,
     points: &'static [f64],
@@ -143,7 +144,7 @@ macro_rules! unary_table {
                     map_acc_call!(g::$map_acc, acc, gr, x, out, $reads)
                 },
                 map_owned: |gr: M, x: &M, out: &M| call!(g::$map_owned, gr, x, out, $reads),
-                map_vector: |gr: &DVector<f64>, x: &DVector<f64>, out: &DVector<f64>| {
+                map_vector: |gr: &V, x: &V, out: &V| {
                     call!(g::$map, gr, x, out, $reads)
                 },
                 map_broadcast: broadcast!($map_broadcast, $reads),

@@ -353,10 +353,9 @@ fn check_scalar_tangents<T: Real>(seed: u64, rel: f64) -> usize {
             let tangent = (rule.tangent)(d, x, out);
 
             // Exactly the pullbacks at seeds ẋᵢ, summed in operand order.
-            let mut sum = (rule.pullback)(d[0], x, out)[0];
-            for i in 1..rule.arity {
-                sum += (rule.pullback)(d[i], x, out)[i];
-            }
+            let mut terms = (0..rule.arity).map(|i| (rule.pullback)(d[i], x, out)[i]);
+            let first = terms.next().expect("every rule has an operand");
+            let sum = terms.fold(first, |sum, term| sum + term);
             assert_eq!(
                 tangent.to_f64().to_bits(),
                 sum.to_f64().to_bits(),
@@ -367,9 +366,10 @@ fn check_scalar_tangents<T: Real>(seed: u64, rel: f64) -> usize {
             // The tangent along ẋ against a central difference.
             let h = central_difference_step(T::ZERO).to_f64();
             let along = |s: T| {
+                // d is 0 beyond the rule's operands.
                 let mut p = x;
-                for i in 0..rule.arity {
-                    p[i] = x[i] + s * d[i];
+                for (p, d) in p.iter_mut().zip(d).take(rule.arity) {
+                    *p += s * d;
                 }
                 (rule.primal)(p)
             };
