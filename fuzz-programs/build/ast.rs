@@ -241,6 +241,10 @@ pub enum S {
         body: Vec<S>,
     },
     While(C, Vec<S>),
+    Break,
+    Continue,
+    /// An early `return` of a float.
+    Return(E),
 }
 
 /// Whether a float expression has an ambiguous numeric type (literals
@@ -645,6 +649,15 @@ impl Src {
                 self.stmts(body, ind + 1, out);
                 let _ = writeln!(out, "{p}}}");
             }
+            S::Break => {
+                let _ = writeln!(out, "{p}break;");
+            }
+            S::Continue => {
+                let _ = writeln!(out, "{p}continue;");
+            }
+            S::Return(e) => {
+                let _ = writeln!(out, "{p}return {};", self.e(e, ind).0);
+            }
         }
     }
 
@@ -997,6 +1010,12 @@ impl Mir {
                 }
                 self.ind -= 1;
                 self.line("}");
+            }
+            S::Break => self.line("break;"),
+            S::Continue => self.line("continue;"),
+            S::Return(e) => {
+                let v = self.e(e);
+                self.line(&format!("return {v};"));
             }
         }
     }
