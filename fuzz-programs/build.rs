@@ -3,6 +3,9 @@
 //! `AUTOGRAD_FUZZ_SEED` (a fixed default), each with its source text, its
 //! mirror over the dynamic graph and its table entry. See `build/gen.rs`.
 //!
+//! `AUTOGRAD_FUZZ_EXITS=1` adds `break`, `continue` and early `return` to
+//! loop bodies (off by default: the macro rejects them today).
+//!
 //! `AUTOGRAD_FUZZ_EXCLUDE` (comma-separated program indices) leaves those
 //! programs out, with every program that calls them: `run-long.sh` sets it
 //! after a program failed to compile, to test the others. Beside
@@ -23,6 +26,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_PROGRAMS");
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_SEED");
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_EXCLUDE");
+    println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_EXITS");
     let n = env::var("AUTOGRAD_FUZZ_PROGRAMS")
         .ok()
         .and_then(|s| s.trim().parse().ok())
@@ -47,7 +51,8 @@ fn main() {
                 .expect("AUTOGRAD_FUZZ_EXCLUDE holds comma-separated program indices")
         })
         .collect();
-    let generated = generator::generate(n, seed, &exclude);
+    let exits = env::var("AUTOGRAD_FUZZ_EXITS").is_ok_and(|v| v == "1");
+    let generated = generator::generate(n, seed, &exclude, exits);
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
     fs::write(out.join("generated.rs"), generated.code).expect("write generated.rs");
     fs::write(out.join("programs.tsv"), generated.map).expect("write programs.tsv");

@@ -244,6 +244,10 @@ pub enum S {
     /// A statement under `#[cfg(not(any()))]` (compiled in, `true`) or
     /// `#[cfg(any())]` (compiled out, `false`).
     Cfg(bool, Box<S>),
+    Break,
+    Continue,
+    /// An early `return` of a float.
+    Return(E),
 }
 
 /// Whether a float expression has an ambiguous numeric type (literals
@@ -655,7 +659,13 @@ impl Src {
                 // the assignment goes in a block.
                 if matches!(
                     **s,
-                    S::Assign(..) | S::Compound(..) | S::AssignM(..) | S::IncI(_)
+                    S::Assign(..)
+                        | S::Compound(..)
+                        | S::AssignM(..)
+                        | S::IncI(_)
+                        | S::Break
+                        | S::Continue
+                        | S::Return(_)
                 ) {
                     let _ = writeln!(out, "{p}{{");
                     self.s(s, ind + 1, out);
@@ -663,6 +673,15 @@ impl Src {
                 } else {
                     self.s(s, ind, out);
                 }
+            }
+            S::Break => {
+                let _ = writeln!(out, "{p}break;");
+            }
+            S::Continue => {
+                let _ = writeln!(out, "{p}continue;");
+            }
+            S::Return(e) => {
+                let _ = writeln!(out, "{p}return {};", self.e(e, ind).0);
             }
         }
     }
@@ -1019,6 +1038,12 @@ impl Mir {
             }
             S::Cfg(true, s) => self.s(s),
             S::Cfg(false, _) => {}
+            S::Break => self.line("break;"),
+            S::Continue => self.line("continue;"),
+            S::Return(e) => {
+                let v = self.e(e);
+                self.line(&format!("return {v};"));
+            }
         }
     }
 }

@@ -23,9 +23,13 @@
 //!   df/dm_ij = 2·sin(a) = 0.958851077208406 (FD 0.9588510785363269).
 //! The macro gives: a compile error (the three functions below, one each).
 //!
-//! CI: the generator avoids the shape (it scales a matrix that may come from
-//! a call only by a parameter or a literal: `FnGen::scale_factor` in
-//! fuzz-programs/build/gen.rs), since the default 300-program run hit it.
+//! Status: fixed on main by 6c47d8b ("Two values of unknown type (a matrix
+//! and a scalar from calls) meet in an operator through operator_operand"),
+//! after this branch's first commits were merged; this branch does not have
+//! the fix.
+//!
+//! The generator no longer avoids the shape (`FnGen::scale_factor` takes any
+//! scalar), and `tests/trust.rs` keeps the program as a regression test.
 
 use autograd::differentiable;
 use nalgebra::DMatrix;

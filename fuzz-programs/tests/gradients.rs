@@ -124,7 +124,8 @@ fn generated_programs_have_correct_gradients() {
     }
     println!("constructs (programs using each):");
     for (feature, count) in FEATURE_COUNTS {
-        println!("  {feature:24} {count}");
+        let percent = 100 * count / ENTRIES.len().max(1);
+        println!("  {feature:38} {count:6} {percent:3}%");
     }
     assert!(
         failures.is_empty(),
@@ -137,4 +138,42 @@ fn generated_programs_have_correct_gradients() {
         accepted >= ENTRIES.len() * SAMPLES * 9 / 10,
         "too few points checked: {accepted}"
     );
+}
+
+/// `run-long.sh` maps compiler errors to programs through the line ranges
+/// of `programs.tsv`: each tested program's source range must hold exactly
+/// its `#[differentiable] fn`, inside its block, blocks in order and apart.
+#[test]
+fn program_map_matches_the_generated_file() {
+    let generated = include_str!(concat!(env!("OUT_DIR"), "/generated.rs"));
+    let map = include_str!(concat!(env!("OUT_DIR"), "/programs.tsv"));
+    let lines: Vec<&str> = generated.lines().collect();
+    let mut tested = Vec::new();
+    let mut previous_end = 0;
+    for row in map.lines() {
+        let cols: Vec<&str> = row.split('\t').collect();
+        assert_eq!(cols.len(), 7, "a programs.tsv row: {row}");
+        let name = cols[0];
+        let num = |i: usize| -> usize { cols[i].parse().expect("a line number") };
+        let (start, end, src_start, src_end) = (num(1), num(2), num(3), num(4));
+        if cols[5] != "tested" {
+            assert_eq!((start, end), (0, 0), "{name} is left out");
+            continue;
+        }
+        tested.push(name);
+        assert!(previous_end < start && start < src_start && src_start < src_end && src_end < end);
+        assert_eq!(lines[start - 1], format!("// ---- {name} ----"));
+        assert_eq!(lines[src_start - 1], "#[differentiable]");
+        assert!(lines[src_start].starts_with(&format!("fn {name}(")));
+        assert_eq!(lines[src_end - 1], "}");
+        let entry = ENTRIES.iter().find(|e| e.name == name).expect("an entry");
+        assert_eq!(
+            lines[src_start - 1..src_end].join("\n") + "\n",
+            entry.source,
+            "{name}'s source range"
+        );
+        previous_end = end;
+    }
+    let names: Vec<&str> = ENTRIES.iter().map(|e| e.name).collect();
+    assert_eq!(tested, names);
 }
