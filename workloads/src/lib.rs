@@ -1,0 +1,10 @@
+//! Real workloads on autograd's gradients, each a library module the
+//! examples print from and the tests run at a small size:
+//!
+//! - [`monte_carlo`]: pathwise Greeks of Asian options by Monte Carlo, against
+//!   bump-and-revalue on common random numbers;
+//! - [`calibrate`]: a Nelson–Siegel–Svensson zero curve fitted to bond prices
+//!   with argmin's L-BFGS on our gradient, against finite differences;
+//! - [`ode_fit`]: a damped oscillator's parameters fitted to noisy
+//!   observations by Levenberg–Marquardt on a Jacobian of our gradients.
+
