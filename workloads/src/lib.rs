@@ -8,3 +8,4 @@
 //! - [`ode_fit`]: a damped oscillator's parameters fitted to noisy
 //!   observations by Levenberg–Marquardt on a Jacobian of our gradients.
 
+pub mod monte_carlo;
