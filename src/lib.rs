@@ -8,6 +8,9 @@ pub use autograd_runtime::*;
 /// The nalgebra version autograd's matrix rules are written for.
 pub use nalgebra;
 
+#[cfg(feature = "argmin")]
+pub mod argmin;
+
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
 #[doc(hidden)]

@@ -235,7 +235,7 @@ pub fn fd(inp: &Inputs) -> (f64, [f64; 5]) {
 }
 
 /// Φ, generic over num-dual's numbers.
-pub fn norm_cdf_generic<T: DualNum<Primitive = f64> + Copy>(x: T) -> T {
+pub fn norm_cdf_generic<T: DualNum<f64> + Copy>(x: T) -> T {
     let z = if x.re() > 0.0 { x } else { -x };
     let e = (z * z * -0.5).exp();
     let tail = if z.re() < HART_SPLIT {
@@ -254,7 +254,7 @@ pub fn norm_cdf_generic<T: DualNum<Primitive = f64> + Copy>(x: T) -> T {
 }
 
 /// The call price, generic over num-dual's numbers.
-pub fn call_price_generic<T: DualNum<Primitive = f64> + Copy>(a: [T; 5]) -> T {
+pub fn call_price_generic<T: DualNum<f64> + Copy>(a: [T; 5]) -> T {
     let [s, k, r, v, t] = a;
     let sqrt_t = t.sqrt();
     let vol_sqrt_t = v * sqrt_t;

@@ -125,12 +125,7 @@ pub fn fd(inp: &Inputs) -> (f64, Vec<f64>, f64) {
 }
 
 /// The primal, generic over num-dual's numbers.
-pub fn bond_price_generic<T: DualNum<Primitive = f64> + Copy>(
-    r: &[T],
-    z: T,
-    cf: &[f64],
-    t: &[f64],
-) -> T {
+pub fn bond_price_generic<T: DualNum<f64> + Copy>(r: &[T], z: T, cf: &[f64], t: &[f64]) -> T {
     let mut p = T::from(0.0);
     for i in 0..cf.len() {
         p += (-(r[i] + z) * t[i]).exp() * cf[i];

@@ -155,7 +155,7 @@ pub mod loops {
     }
 
     /// The primal, generic over num-dual's numbers.
-    pub fn dense_loops_generic<T: DualNum<Primitive = f64> + Copy>(w: &[T], x: &[T], b: &[T]) -> T {
+    pub fn dense_loops_generic<T: DualNum<f64> + Copy>(w: &[T], x: &[T], b: &[T]) -> T {
         let n = x.len();
         let mut s = T::from(0.0);
         for i in 0..b.len() {

@@ -110,7 +110,7 @@ pub fn fd(inp: &Inputs) -> (f64, Vec<f64>) {
 }
 
 /// The primal, generic over num-dual's numbers.
-pub fn rosenbrock_generic<T: DualNum<Primitive = f64> + Copy>(x: &[T]) -> T {
+pub fn rosenbrock_generic<T: DualNum<f64> + Copy>(x: &[T]) -> T {
     let mut s = T::from(0.0);
     for i in 0..x.len() - 1 {
         let a = -(x[i] - 1.0);
