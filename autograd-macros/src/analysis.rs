@@ -7,9 +7,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::catalog::{Read, Rule};
 use crate::ctxt::Ctxt;
 use crate::ir::*;
+use crate::table::{Operator, Read, Rule};
 
 pub struct Analysis {
     pub varied: Vec<bool>,
@@ -157,9 +157,10 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut [bool]) -> bool {
                 }
                 let v = match op {
                     Op::Copy(a) => is(varied, a),
-                    Op::Rule { rule, args, .. } => {
-                        args.iter().zip(rule.diff).any(|(a, d)| *d && is(varied, a))
-                    }
+                    Op::Rule { rule, args, .. } => args
+                        .iter()
+                        .zip(rule.diff())
+                        .any(|(a, d)| d && is(varied, a)),
                     Op::Index { slice, .. } | Op::Map { recv: slice, .. } => {
                         varied[slice.0 as usize]
                     }
@@ -219,8 +220,8 @@ fn useful_pass(f: &Function, b: &Block, varied: &[bool], useful: &mut [bool]) ->
                     Op::Copy(a) => mark(a),
                     Op::Rule { rule, args, .. } => args
                         .iter()
-                        .zip(rule.diff)
-                        .filter(|(_, d)| **d)
+                        .zip(rule.diff())
+                        .filter(|(_, d)| *d)
                         .for_each(|(a, _)| mark(a)),
                     Op::Index { slice, .. } | Op::Map { recv: slice, .. } => {
                         mark(&Operand::Value(*slice))
@@ -325,8 +326,8 @@ fn collect_uses(an: &Analysis, b: &Block, sites: &mut Vec<(ValueId, BlockId, boo
                 match op {
                     Op::Copy(a) => sites.extend(an.active_operand(a).map(|v| (v, b.id, false))),
                     Op::Rule { rule, args, .. } => {
-                        for (a, d) in args.iter().zip(rule.diff) {
-                            if *d && let Some(v) = an.active_operand(a) {
+                        for (a, d) in args.iter().zip(rule.diff()) {
+                            if d && let Some(v) = an.active_operand(a) {
                                 sites.push((v, b.id, false));
                             }
                         }
@@ -403,12 +404,12 @@ pub fn block_has_work(an: &Analysis, b: &Block) -> bool {
 /// Whether a rule is emitted in its scalar form: it has one, and every
 /// operand is a plain `f32`/`f64` (or an integer where no adjoint goes).
 pub fn scalar_form(f: &Function, rule: &Rule, args: &[Operand]) -> bool {
-    !rule.grads.is_empty()
-        && args.iter().zip(rule.diff).all(|(a, d)| match a.value() {
+    rule.has_scalar_form()
+        && args.iter().zip(rule.diff()).all(|(a, d)| match a.value() {
             None => true,
             Some(v) => {
                 let k = f.info(v).kind;
-                k == Kind::Float || (!*d && k == Kind::Int)
+                k == Kind::Float || (!d && k == Kind::Int)
             }
         })
 }
@@ -432,9 +433,9 @@ pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec
     let mut out = Vec::new();
     match op {
         Op::Rule { rule, args, syntax } if !scalar_form(f, rule, args) => {
-            // The dispatched form reads what the catalog says it takes.
+            // The dispatched form reads what the table says it takes.
             let map = matches!(syntax, Syntax::Map(_));
-            let differentiable = args.iter().zip(rule.diff).filter(|(_, d)| **d);
+            let differentiable = args.iter().zip(rule.diff()).filter(|(_, d)| *d);
             for (k, (a, _)) in differentiable.enumerate() {
                 if an.active_operand(a).is_none() {
                     continue;
@@ -452,12 +453,11 @@ pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec
             out.extend(captures.iter().map(|c| c.1));
         }
         Op::Rule { rule, args, .. } => {
-            for (a, g) in args.iter().zip(rule.grads) {
-                let Some(g) = g else { continue };
-                if an.active_operand(a).is_none() {
+            for (a, p) in args.iter().zip(rule.params) {
+                if !p.diff || an.active_operand(a).is_none() {
                     continue;
                 }
-                for r in g.reads {
+                for r in p.reads {
                     match r {
                         Read::Arg(i) => out.extend(args[*i].value()),
                         Read::Out => out.push(dst),
@@ -530,11 +530,6 @@ pub fn all_reads(stmt: &Stmt, out: &mut HashSet<ValueId>) {
     }
 }
 
-/// Results worth keeping on a loop's stack rather than computing twice.
-const EXPENSIVE: &[&str] = &[
-    "exp", "ln", "powf", "powi", "sin", "cos", "tanh", "sqrt", "sigmoid", "div",
-];
-
 /// What a loop's reverse sweep takes from its stack and what it recomputes.
 pub struct LoopSaves {
     /// Loop-carried values at iteration entry that the reverse reads.
@@ -574,7 +569,7 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
                     variant.insert(*dst);
                     if let Op::Rule { rule, args, .. } = op
                         && f.info(*dst).kind == Kind::Float
-                        && EXPENSIVE.contains(&rule.name)
+                        && rule.expensive
                         && scalar_form(f, rule, args)
                     {
                         keepable.insert(*dst);
@@ -858,17 +853,15 @@ pub fn stencils(f: &Function, an: &Analysis, l: &Loop) -> Vec<Stencil> {
             continue;
         };
         match op {
-            Op::Rule { rule, args, .. }
-                if f.info(*dst).kind == Kind::Int && matches!(rule.name, "add" | "sub") =>
-            {
-                let c = match (rule.name, args.as_slice()) {
-                    ("add", [Operand::Value(v), Operand::Const(c)])
-                    | ("add", [Operand::Const(c), Operand::Value(v)])
+            Op::Rule { rule, args, .. } if f.info(*dst).kind == Kind::Int => {
+                let c = match (rule.operator, args.as_slice()) {
+                    (Some(Operator::Add), [Operand::Value(v), Operand::Const(c)])
+                    | (Some(Operator::Add), [Operand::Const(c), Operand::Value(v)])
                         if v == i =>
                     {
                         int_literal(c)
                     }
-                    ("sub", [Operand::Value(v), Operand::Const(c)]) if v == i => {
+                    (Some(Operator::Sub), [Operand::Value(v), Operand::Const(c)]) if v == i => {
                         int_literal(c).map(|c| -c)
                     }
                     _ => None,

@@ -10,7 +10,7 @@
 use proc_macro2::{Span, TokenStream};
 use std::fmt;
 
-use crate::catalog::Rule;
+use crate::table::Rule;
 
 /// A value, unique in the whole function.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -106,7 +106,7 @@ pub enum Syntax {
 pub enum Op {
     /// The operand itself (a binding of a constant, or a typed `let`).
     Copy(Operand),
-    /// A rule of the catalog applied to its operands.
+    /// A rule of the table applied to its operands.
     Rule {
         rule: &'static Rule,
         args: Vec<Operand>,

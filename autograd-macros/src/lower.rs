@@ -13,10 +13,10 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, Pat, Stmt as SynStmt, UnOp};
 
-use crate::catalog::{self, Rule};
 use crate::ctxt::Ctxt;
 use crate::ir::*;
 use crate::sig::{ParamKind, Signature};
+use crate::table::{self, Builtin, Operator, Pass, Receiver, Rule, Ty};
 
 #[derive(Clone)]
 struct Binding {
@@ -276,8 +276,8 @@ impl Lowerer<'_> {
             Op::Copy(a) | Op::StopGradient { arg: a, .. } => self.float_of(a),
             Op::Rule { rule, args, .. } => args
                 .iter()
-                .zip(rule.diff)
-                .filter(|(_, d)| **d)
+                .zip(rule.diff())
+                .filter(|(_, d)| *d)
                 .find_map(|(a, _)| self.float_of(a)),
             Op::Index { slice, .. } => self.values[slice.0 as usize].float.clone(),
             Op::Cast { ty, .. } => float_ident(ty),
@@ -1197,7 +1197,7 @@ impl Lowerer<'_> {
                     let kind = self.result_kind(std::slice::from_ref(&arg));
                     Operand::Value(self.emit(
                         Op::Rule {
-                            rule: &catalog::NEG,
+                            rule: table::operator_rule(Operator::Neg),
                             args: vec![arg],
                             syntax: Syntax::Operator(minus.to_token_stream()),
                         },
@@ -1378,36 +1378,32 @@ impl Lowerer<'_> {
         }
         let receiver = self.lower_expr(&m.receiver);
         let receiver_kind = self.kind(&receiver);
-        if name == "len" && m.args.is_empty() {
-            if let Some(v) = receiver.value()
-                && receiver_kind == Some(Kind::Slice)
-            {
-                return Operand::Value(self.emit(Op::Len { slice: v }, Kind::Int, m.span()));
-            }
-            self.cx
-                .error_spanned_by(&m.method, "`len()` is supported on slice arguments only");
-            return self.missing(m.span());
-        }
-        if matches!(name.as_str(), "nrows" | "ncols" | "len")
-            && m.args.is_empty()
-            && matches!(receiver_kind, Some(Kind::Matrix | Kind::Unknown))
-        {
-            // A shape is an integer: primal code.
-            return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Int);
-        }
-        if name == "clone" && m.args.is_empty() && receiver.value().is_some() {
-            let kind = receiver_kind.unwrap_or(Kind::Unknown);
-            return Operand::Value(self.emit(Op::Copy(receiver), kind, m.span()));
-        }
-        if name == "map"
-            && m.args.len() == 1
-            && matches!(receiver_kind, Some(Kind::Matrix | Kind::Unknown))
-        {
-            return self.lower_map(receiver, m);
-        }
         let arity = m.args.len();
-        let matrix_rule = catalog::matrix_method(&name, arity);
-        let scalar_rule = catalog::scalar_method(&name, arity);
+        let nalgebra = matches!(receiver_kind, Some(Kind::Matrix | Kind::Unknown));
+        match table::builtin(&name, arity) {
+            Some(Builtin::SliceLen) => {
+                if let Some(v) = receiver.value()
+                    && receiver_kind == Some(Kind::Slice)
+                {
+                    return Operand::Value(self.emit(Op::Len { slice: v }, Kind::Int, m.span()));
+                }
+                self.cx
+                    .error_spanned_by(&m.method, "`len()` is supported on slice arguments only");
+                return self.missing(m.span());
+            }
+            // A shape is an integer: primal code.
+            Some(Builtin::Shape) if nalgebra => {
+                return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Int);
+            }
+            Some(Builtin::Clone) if receiver.value().is_some() => {
+                let kind = receiver_kind.unwrap_or(Kind::Unknown);
+                return Operand::Value(self.emit(Op::Copy(receiver), kind, m.span()));
+            }
+            Some(Builtin::Map) if nalgebra => return self.lower_map(receiver, m),
+            _ => {}
+        }
+        let matrix_rule = table::method(&name, arity, Receiver::Matrix);
+        let scalar_rule = table::method(&name, arity, Receiver::Scalar);
         let rule = match receiver_kind {
             Some(Kind::Matrix) => match matrix_rule {
                 Some(r) => r,
@@ -1423,7 +1419,7 @@ impl Lowerer<'_> {
                         &m.method,
                         format!(
                             "unsupported method `{name}` on a matrix{hint}; supported on matrices: {}",
-                            catalog::SUPPORTED_MATRIX_METHODS
+                            table::supported_matrix_methods()
                         ),
                     );
                     return self.missing(m.span());
@@ -1439,14 +1435,14 @@ impl Lowerer<'_> {
             },
         };
         let mut args = vec![receiver];
-        for a in &m.args {
+        for (a, param) in m.args.iter().zip(rule.params.iter().skip(1)) {
             let operand = match a {
                 // `a.component_mul(&b)` takes its operand by reference.
-                Expr::Reference(r) if r.mutability.is_none() && rule.diff.len() == 2 => {
+                Expr::Reference(r) if r.mutability.is_none() && param.pass == Pass::Ref => {
                     self.lower_expr(&r.expr)
                 }
-                // Shape arguments of `reshape_generic`: primal code.
-                a if std::ptr::eq(rule, &catalog::RESHAPE) => self.lower_primal(a, Kind::Unknown),
+                // Dimensions (`reshape_generic`'s): primal code.
+                a if param.ty == Ty::Dim => self.lower_primal(a, Kind::Unknown),
                 a => self.lower_expr(a),
             };
             args.push(operand);
@@ -1455,15 +1451,12 @@ impl Lowerer<'_> {
             // A method of constants only, such as `2.0_f64.ln()`: a constant.
             return Operand::Const(m.to_token_stream());
         }
-        let kind = match rule.name {
-            "sum" | "max_element" => Some(Kind::Float),
-            _ => None,
-        };
+        let kind = rule.reduces().then_some(Kind::Float);
         self.rule_op(rule, args, Syntax::Method(m.method.clone()), m.span(), kind)
     }
 
     fn unsupported_method(&mut self, m: &syn::ExprMethodCall, name: &str) -> Operand {
-        let known = (0..3).any(|n| catalog::scalar_method(name, n).is_some());
+        let known = table::is_float_method(name);
         let what = if known {
             format!("`{name}` with {} argument(s)", m.args.len())
         } else {
@@ -1473,7 +1466,7 @@ impl Lowerer<'_> {
             &m.method,
             format!(
                 "unsupported method {what}; supported: {}",
-                catalog::SUPPORTED_METHODS
+                table::supported_methods()
             ),
         );
         self.missing(m.span())
@@ -1491,8 +1484,8 @@ impl Lowerer<'_> {
         // exponent of `powi` does not make the result an integer.
         let differentiable: Vec<Operand> = args
             .iter()
-            .zip(rule.diff)
-            .filter(|(_, d)| **d)
+            .zip(rule.diff())
+            .filter(|(_, d)| *d)
             .map(|(a, _)| a.clone())
             .collect();
         let kind = kind.unwrap_or_else(|| self.result_kind(&differentiable));
@@ -1616,17 +1609,13 @@ impl Lowerer<'_> {
         }
 
         if segments.len() == 2 && (segments[0] == "f64" || segments[0] == "f32") {
-            let arity = c.args.len().saturating_sub(1);
-            let Some(rule) = (!c.args.is_empty())
-                .then(|| catalog::scalar_method(&segments[1], arity))
-                .flatten()
-            else {
+            let Some(rule) = table::path_function(&segments[1], c.args.len()) else {
                 self.cx.error_spanned_by(
                     func,
                     format!(
                         "unsupported function `{}`; supported: {}",
                         segments.join("::"),
-                        catalog::SUPPORTED_METHODS
+                        table::supported_methods()
                     ),
                 );
                 return self.missing(c.span());
@@ -1954,13 +1943,7 @@ fn single_elementwise_rule(param: &syn::Ident, body: &Expr) -> Option<&'static R
         },
         _ => return None,
     };
-    let rule = catalog::scalar_method(&name, 0)?;
-    // Element-wise forms in `rules::generic` exist for these.
-    matches!(
-        rule.name,
-        "exp" | "ln" | "sqrt" | "sin" | "cos" | "tanh" | "abs" | "relu" | "sigmoid"
-    )
-    .then_some(rule)
+    table::elementwise(&name)
 }
 
 /// Whether an `if` is an expression with a value rather than a statement
@@ -2038,10 +2021,10 @@ fn is_logical(op: &BinOp) -> bool {
 /// The rule of `+`, `-`, `*` or `/`, with the operator as written.
 fn arithmetic(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
     Some(match op {
-        BinOp::Add(t) => (&catalog::ADD, t.to_token_stream()),
-        BinOp::Sub(t) => (&catalog::SUB, t.to_token_stream()),
-        BinOp::Mul(t) => (&catalog::MUL, t.to_token_stream()),
-        BinOp::Div(t) => (&catalog::DIV, t.to_token_stream()),
+        BinOp::Add(t) => (table::operator_rule(Operator::Add), t.to_token_stream()),
+        BinOp::Sub(t) => (table::operator_rule(Operator::Sub), t.to_token_stream()),
+        BinOp::Mul(t) => (table::operator_rule(Operator::Mul), t.to_token_stream()),
+        BinOp::Div(t) => (table::operator_rule(Operator::Div), t.to_token_stream()),
         _ => return None,
     })
 }
@@ -2062,10 +2045,10 @@ fn last_token_span(e: &Expr) -> Span {
 
 fn compound_rule(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
     Some(match op {
-        BinOp::AddAssign(_) => (&catalog::ADD, quote!(+)),
-        BinOp::SubAssign(_) => (&catalog::SUB, quote!(-)),
-        BinOp::MulAssign(_) => (&catalog::MUL, quote!(*)),
-        BinOp::DivAssign(_) => (&catalog::DIV, quote!(/)),
+        BinOp::AddAssign(_) => (table::operator_rule(Operator::Add), quote!(+)),
+        BinOp::SubAssign(_) => (table::operator_rule(Operator::Sub), quote!(-)),
+        BinOp::MulAssign(_) => (table::operator_rule(Operator::Mul), quote!(*)),
+        BinOp::DivAssign(_) => (table::operator_rule(Operator::Div), quote!(/)),
         _ => return None,
     })
 }

@@ -9,6 +9,7 @@ use syn::visit_mut::VisitMut;
 use super::{Gen, names};
 use crate::analysis::{Analysis, deferred_call, has_work, rerun_loop};
 use crate::ir::*;
+use crate::table::{Pass, Rule};
 
 /// How loops behave while the primal sweep runs.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -147,14 +148,13 @@ impl Gen<'_> {
                         quote!(#a #tok #b)
                     }
                     (Syntax::Method(m), [recv, rest @ ..]) => {
-                        let consumes = rule_name(op) == "reshape";
+                        let consumes = rule.params.first().is_some_and(|p| p.pass == Pass::Owned);
                         let recv = match recv.value() {
                             Some(v) if consumes && !self.f.info(v).kind.is_copy() => self.owned(v),
                             _ => self.receiver(recv),
                         };
-                        let by_ref = matches!(rule_name(op), "component_mul" | "component_div");
-                        let rest = rest.iter().map(|a| {
-                            if by_ref {
+                        let rest = rest.iter().zip(rule.params.iter().skip(1)).map(|(a, p)| {
+                            if p.pass == Pass::Ref {
                                 self.operand_ref(a)
                             } else {
                                 self.operand(a)
@@ -553,7 +553,7 @@ impl Gen<'_> {
 
 /// A rule's primal expression, with `autograd::prelude`'s traits in scope
 /// where the rule is one of their methods (see `Rule::from_prelude`).
-fn prelude_scope(rule: &crate::catalog::Rule, expr: TokenStream) -> TokenStream {
+fn prelude_scope(rule: &Rule, expr: TokenStream) -> TokenStream {
     if !rule.from_prelude {
         return expr;
     }
@@ -643,13 +643,6 @@ pub fn recorded_calls(
         in_block(f, an, name, &f.body, false, &mut out);
     }
     out
-}
-
-fn rule_name(op: &Op) -> &'static str {
-    match op {
-        Op::Rule { rule, .. } => rule.name,
-        _ => "",
-    }
 }
 
 /// The path of a callee's all-arguments VJP: its own path with the last
