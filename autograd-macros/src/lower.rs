@@ -35,7 +35,7 @@ struct Binding {
 
 struct Lowerer<'a> {
     cx: &'a Ctxt,
-    values: Vec<ValueInfo>,
+    values: ValueMap<ValueInfo>,
     scopes: Vec<Vec<Binding>>,
     open_blocks: Vec<(BlockId, Vec<Stmt>)>,
     next_block: u32,
@@ -63,7 +63,7 @@ pub fn lower(
 ) -> Function {
     let mut l = Lowerer {
         cx,
-        values: Vec::new(),
+        values: ValueMap::default(),
         scopes: vec![Vec::new()],
         open_blocks: Vec::new(),
         next_block: 0,
@@ -92,13 +92,13 @@ pub fn lower(
             syn::FnArg::Receiver(_) => (false, None),
         };
         let v = l.new_value(kind, Some(param.ident.to_string()));
-        l.values[v.0 as usize].float = match &param.kind {
+        l.values[v].float = match &param.kind {
             ParamKind::Float(t) | ParamKind::Slice(t) => Some(t.0.clone()),
             ParamKind::Matrix { .. } => Some(syn::Ident::new("f64", Span::call_site())),
             _ => None,
         };
-        l.values[v.0 as usize].param = Some(param.ident.clone());
-        l.values[v.0 as usize].by_ref = by_ref;
+        l.values[v].param = Some(param.ident.clone());
+        l.values[v].by_ref = by_ref;
         l.bind(&param.ident, v, mutable, ty);
         params.push(v);
     }
@@ -244,26 +244,25 @@ impl Lowerer<'_> {
     }
 
     fn new_value(&mut self, kind: Kind, name: Option<String>) -> ValueId {
-        let id = ValueId(self.values.len() as u32);
+        let block = self.current_block();
         self.values.push(ValueInfo {
             kind,
             name,
-            block: self.current_block(),
+            block,
             param: None,
             by_ref: false,
             float: None,
-        });
-        id
+        })
     }
 
     fn phi_float(&self, then_src: ValueId, else_src: ValueId) -> Option<syn::Ident> {
-        let float = |v: ValueId| self.values[v.0 as usize].float.clone();
+        let float = |v: ValueId| self.values[v].float.clone();
         float(then_src).or_else(|| float(else_src))
     }
 
     fn float_of(&self, o: &Operand) -> Option<syn::Ident> {
         match o {
-            Operand::Value(v) => self.values[v.0 as usize].float.clone(),
+            Operand::Value(v) => self.values[*v].float.clone(),
             Operand::Const(t) => syn::parse2::<Expr>(t.clone())
                 .ok()
                 .and_then(|e| const_float(&e)),
@@ -279,16 +278,16 @@ impl Lowerer<'_> {
                 .zip(rule.diff())
                 .filter(|(_, d)| *d)
                 .find_map(|(a, _)| self.float_of(a)),
-            Op::Index { slice, .. } => self.values[slice.0 as usize].float.clone(),
+            Op::Index { slice, .. } => self.values[*slice].float.clone(),
             Op::Cast { ty, .. } => float_ident(ty),
             Op::Map { .. } => Some(syn::Ident::new("f64", Span::call_site())),
-            Op::Literal { like, .. } => self.values[like.0 as usize].float.clone(),
+            Op::Literal { like, .. } => self.values[*like].float.clone(),
             Op::Len { .. } | Op::Call { .. } | Op::Primal { .. } | Op::Absent | Op::Missing => None,
         }
     }
 
     fn kind(&self, op: &Operand) -> Option<Kind> {
-        op.value().map(|v| self.values[v.0 as usize].kind)
+        op.value().map(|v| self.values[v].kind)
     }
 
     fn push(&mut self, stmt: Stmt) {
@@ -299,7 +298,7 @@ impl Lowerer<'_> {
 
     fn emit(&mut self, op: Op, kind: Kind, span: Span) -> ValueId {
         let dst = self.new_value(kind, None);
-        self.values[dst.0 as usize].float = self.float_of_op(&op);
+        self.values[dst].float = self.float_of_op(&op);
         self.push(Stmt::Let {
             dst,
             op,
@@ -391,7 +390,7 @@ impl Lowerer<'_> {
         match strip_parens(e) {
             Expr::Field(f) => self.constant_base(&f.base),
             e => self.local_ident(e).is_some_and(|v| {
-                let info = &self.values[v.0 as usize];
+                let info = &self.values[v];
                 info.param.is_some() && info.kind == Kind::Unknown
             }),
         }
@@ -549,7 +548,7 @@ impl Lowerer<'_> {
                     .find(|o| o.name == b.name && o.context == b.context)
                     .map(|o| o.value);
                 outer.unwrap_or_else(|| {
-                    let kind = self.values[b.value.0 as usize].kind;
+                    let kind = self.values[b.value].kind;
                     self.emit(Op::Absent, kind, Span::call_site())
                 })
             })
@@ -559,9 +558,9 @@ impl Lowerer<'_> {
         let mut phis = self.assignment_phis(&before, &after_then, &before);
         let mut rebound = Vec::new();
         for (b, else_src) in introduced.into_iter().zip(else_sources) {
-            let kind = self.values[b.value.0 as usize].kind;
+            let kind = self.values[b.value].kind;
             let dst = self.new_value(kind, Some(b.name.clone()));
-            self.values[dst.0 as usize].float = self.phi_float(b.value, else_src);
+            self.values[dst].float = self.phi_float(b.value, else_src);
             phis.push(Phi {
                 dst,
                 then_src: b.value,
@@ -597,10 +596,10 @@ impl Lowerer<'_> {
                 if t == *pre && e == *pre {
                     continue;
                 }
-                let kind = self.values[t.0 as usize].kind;
+                let kind = self.values[t].kind;
                 let name = self.scopes[s][b].name.clone();
                 let dst = self.new_value(kind, Some(name));
-                self.values[dst.0 as usize].float = self.phi_float(t, e);
+                self.values[dst].float = self.phi_float(t, e);
                 phis.push(Phi {
                     dst,
                     then_src: t,
@@ -652,8 +651,8 @@ impl Lowerer<'_> {
         let value = match operand {
             // An untyped `let` of a value, or any `let` of a matrix (rustc
             // has checked the annotation): the name denotes the value itself.
-            Operand::Value(v) if ty.is_none() || !self.values[v.0 as usize].kind.is_copy() => {
-                let info = &mut self.values[v.0 as usize];
+            Operand::Value(v) if ty.is_none() || !self.values[v].kind.is_copy() => {
+                let info = &mut self.values[v];
                 // `let z: DMatrix<f64> = call(..)` tells what the call returns.
                 if info.kind == Kind::Unknown && ty.as_ref().is_some_and(crate::sig::is_matrix) {
                     info.kind = Kind::Matrix;
@@ -671,7 +670,7 @@ impl Lowerer<'_> {
                     (_, None) => const_kind(&init.expr),
                 };
                 let dst = self.new_value(kind, name.clone());
-                self.values[dst.0 as usize].float = ty
+                self.values[dst].float = ty
                     .as_ref()
                     .and_then(float_ident)
                     .or_else(|| self.float_of(&operand));
@@ -787,7 +786,7 @@ impl Lowerer<'_> {
         let Some((previous, declared)) = self.lookup(ident).map(|b| (b.value, b.ty.clone())) else {
             return;
         };
-        let mut kind = self.values[previous.0 as usize].kind;
+        let mut kind = self.values[previous].kind;
         let literal = match &operand {
             Operand::Const(t) => syn::parse2::<Expr>(t.clone()).ok().map(|e| const_kind(&e)),
             Operand::Value(_) => None,
@@ -804,7 +803,7 @@ impl Lowerer<'_> {
             // or an `f64` where the variable is an `f32`.
             Operand::Const(c) if kind.is_copy() && literal.is_some_and(|k| k != Kind::Unknown) => {
                 let ty = declared.or_else(|| {
-                    let float = self.values[previous.0 as usize].float.clone()?;
+                    let float = self.values[previous].float.clone()?;
                     Some(syn::Type::Verbatim(float.into_token_stream()))
                 });
                 let op = match ty {
@@ -816,7 +815,7 @@ impl Lowerer<'_> {
                     },
                 };
                 let dst = self.new_value(kind, None);
-                self.values[dst.0 as usize].float = self.values[previous.0 as usize].float.clone();
+                self.values[dst].float = self.values[previous].float.clone();
                 self.push(Stmt::Let {
                     dst,
                     op,
@@ -830,7 +829,7 @@ impl Lowerer<'_> {
         if let Some(b) = self.lookup_mut(ident) {
             b.value = value;
         }
-        let info = &mut self.values[value.0 as usize];
+        let info = &mut self.values[value];
         if info.name.is_none() && info.param.is_none() {
             info.name = Some(name);
         }
@@ -881,9 +880,9 @@ impl Lowerer<'_> {
         let mut phis = self.assignment_phis(&before, &after_then, &after_else);
         let result = match (want_value, then_tail, else_tail) {
             (true, Some(t), Some(e)) => {
-                let kind = self.values[t.0 as usize].kind;
+                let kind = self.values[t].kind;
                 let dst = self.new_value(kind, None);
-                self.values[dst.0 as usize].float = self.phi_float(t, e);
+                self.values[dst].float = self.phi_float(t, e);
                 phis.push(Phi {
                     dst,
                     then_src: t,
@@ -984,7 +983,7 @@ impl Lowerer<'_> {
     /// Lowers a loop body; `header` runs inside the body's scope, after the
     /// loop-carried entry values exist.
     fn lower_loop(&mut self, body: &syn::Block, header: impl FnOnce(&mut Self) -> LoopHeader) {
-        let id = self.next_loop;
+        let id = LoopId(self.next_loop);
         self.next_loop += 1;
         let before = self.snapshot();
         self.begin_block();
@@ -999,9 +998,9 @@ impl Lowerer<'_> {
                 }
                 let init = binding.value;
                 let name = binding.name.clone();
-                let kind = self.values[init.0 as usize].kind;
+                let kind = self.values[init].kind;
                 let entry = self.new_value(kind, Some(name.clone()));
-                self.values[entry.0 as usize].float = self.values[init.0 as usize].float.clone();
+                self.values[entry].float = self.values[init].float.clone();
                 self.scopes[s][b].value = entry;
                 candidates.push((s, b, name, init, entry));
             }
@@ -1025,10 +1024,12 @@ impl Lowerer<'_> {
                 carried.push((s, b, name, init, entry, exit));
             }
         }
-        substitute_block(&mut body, &fold);
+        body.for_each_read_mut(&mut |v| substitute(v, &fold));
         if let LoopHeader::While { cond_blk, cond } = &mut header {
-            substitute_block(cond_blk, &fold);
-            substitute_operand(cond, &fold);
+            cond_blk.for_each_read_mut(&mut |v| substitute(v, &fold));
+            if let Operand::Value(v) = cond {
+                substitute(v, &fold);
+            }
         }
         self.restore(&before);
         let mut taken: Vec<String> = Vec::new();
@@ -1038,12 +1039,12 @@ impl Lowerer<'_> {
                 // Variables of the same text but different hygiene get
                 // distinct generated names.
                 if taken.contains(&name) {
-                    name = format!("{name}_{}", entry.0);
+                    name = format!("{name}_{}", entry.index());
                 }
                 taken.push(name.clone());
-                let kind = self.values[entry.0 as usize].kind;
+                let kind = self.values[entry].kind;
                 let after = self.new_value(kind, Some(name.clone()));
-                self.values[after.0 as usize].float = self.values[entry.0 as usize].float.clone();
+                self.values[after].float = self.values[entry].float.clone();
                 self.scopes[s][b].value = after;
                 Carried {
                     name,
@@ -1239,7 +1240,7 @@ impl Lowerer<'_> {
         match strip_parens(e) {
             e @ Expr::Path(_) => self
                 .local_ident(e)
-                .map_or(Kind::Unknown, |v| self.values[v.0 as usize].kind),
+                .map_or(Kind::Unknown, |v| self.values[v].kind),
             Expr::Unary(u) => self.primal_kind(&u.expr),
             Expr::Binary(b) if is_logical(&b.op) => Kind::Bool,
             Expr::Binary(b) => match self.primal_kind(&b.left) {
@@ -1679,7 +1680,7 @@ impl Lowerer<'_> {
         // The argument itself: a slice chosen at run time (`if c { a } else
         // { b }`) would need its adjoint chosen too.
         let Some(slice) = slice.filter(|v| {
-            let info = &self.values[v.0 as usize];
+            let info = &self.values[*v];
             info.kind == Kind::Slice && info.param.is_some()
         }) else {
             self.cx.error_spanned_by(
@@ -2055,76 +2056,9 @@ fn compound_rule(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
 
 // ---- substitution of values ----
 
-fn substitute_value(v: &mut ValueId, map: &HashMap<ValueId, ValueId>) {
+/// Replaces every read of a key of `map` with its value.
+fn substitute(v: &mut ValueId, map: &HashMap<ValueId, ValueId>) {
     if let Some(n) = map.get(v) {
         *v = *n;
-    }
-}
-
-fn substitute_operand(o: &mut Operand, map: &HashMap<ValueId, ValueId>) {
-    if let Operand::Value(v) = o {
-        substitute_value(v, map);
-    }
-}
-
-/// Replaces every read of a key of `map` with its value.
-pub fn substitute_block(block: &mut Block, map: &HashMap<ValueId, ValueId>) {
-    if map.is_empty() {
-        return;
-    }
-    for stmt in &mut block.stmts {
-        match stmt {
-            Stmt::Let { op, .. } => match op {
-                Op::Copy(a) | Op::StopGradient { arg: a, .. } | Op::Cast { arg: a, .. } => {
-                    substitute_operand(a, map)
-                }
-                Op::Rule { args, .. } => args.iter_mut().for_each(|a| substitute_operand(a, map)),
-                Op::Index { slice, index } => {
-                    substitute_value(slice, map);
-                    substitute_operand(index, map);
-                }
-                Op::Len { slice } => substitute_value(slice, map),
-                Op::Map { recv, captures, .. } => {
-                    substitute_value(recv, map);
-                    captures
-                        .iter_mut()
-                        .for_each(|c| substitute_value(&mut c.1, map));
-                }
-                Op::Call { args, .. } => args
-                    .iter_mut()
-                    .for_each(|a| substitute_operand(&mut a.operand, map)),
-                Op::Primal { bindings, .. } => bindings
-                    .iter_mut()
-                    .for_each(|b| substitute_value(&mut b.1, map)),
-                Op::Literal { like, .. } => substitute_value(like, map),
-                Op::Absent | Op::Missing => {}
-            },
-            Stmt::If(i) => {
-                substitute_operand(&mut i.cond, map);
-                substitute_block(&mut i.then_blk, map);
-                substitute_block(&mut i.else_blk, map);
-                for p in &mut i.phis {
-                    substitute_value(&mut p.then_src, map);
-                    substitute_value(&mut p.else_src, map);
-                }
-            }
-            Stmt::Loop(l) => {
-                match &mut l.header {
-                    LoopHeader::Range { start, end, .. } => {
-                        substitute_operand(start, map);
-                        substitute_operand(end, map);
-                    }
-                    LoopHeader::While { cond_blk, cond } => {
-                        substitute_block(cond_blk, map);
-                        substitute_operand(cond, map);
-                    }
-                }
-                substitute_block(&mut l.body, map);
-                for c in &mut l.carried {
-                    substitute_value(&mut c.init, map);
-                    substitute_value(&mut c.exit, map);
-                }
-            }
-        }
     }
 }

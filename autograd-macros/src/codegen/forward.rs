@@ -579,17 +579,27 @@ impl Gen<'_> {
     /// The recorded calls of a branch arm and of the branches nested in it.
     fn records_in(&self, b: &Block) -> Vec<ValueId> {
         let mut out = Vec::new();
-        for stmt in &b.stmts {
-            match stmt {
-                Stmt::Let { dst, .. } if self.recorded.contains(dst) => out.push(*dst),
-                Stmt::If(i) => {
-                    out.extend(self.records_in(&i.then_blk));
-                    out.extend(self.records_in(&i.else_blk));
-                }
-                _ => {}
+        let mut record = |dst: ValueId, _: &Op| {
+            if self.recorded.contains(&dst) {
+                out.push(dst);
             }
-        }
+        };
+        BranchLets(&mut record).visit_block(b);
         out
+    }
+}
+
+/// Visits the `let`s of a block and of the branch arms nested in it, not
+/// those in loops (whose calls are recomputed rather than recorded).
+struct BranchLets<F>(F);
+
+impl<'a, F: FnMut(ValueId, &'a Op)> Visitor<'a> for BranchLets<F> {
+    fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::Let { dst, op, .. } => (self.0)(*dst, op),
+            Stmt::If(_) => walk_stmt(self, stmt),
+            Stmt::Loop(_) => {}
+        }
     }
 }
 
@@ -607,40 +617,24 @@ pub fn recorded_calls(
     name: Option<&syn::Ident>,
     lifetimes: usize,
 ) -> HashSet<ValueId> {
-    fn in_block(
-        f: &Function,
-        an: &Analysis,
-        name: &syn::Ident,
-        b: &Block,
-        in_arm: bool,
-        out: &mut HashSet<ValueId>,
-    ) {
-        for stmt in &b.stmts {
-            match stmt {
-                Stmt::Let {
-                    dst,
-                    op: Op::Call { func, args },
-                    ..
-                } if in_arm
-                    && an.active(*dst)
-                    && !deferred_call(f, args)
-                    && func.get_ident() == Some(name) =>
-                {
-                    out.insert(*dst);
-                }
-                Stmt::If(i) => {
-                    in_block(f, an, name, &i.then_blk, true, out);
-                    in_block(f, an, name, &i.else_blk, true, out);
-                }
-                _ => {}
-            }
-        }
-    }
     let mut out = HashSet::new();
-    if let Some(name) = name
-        && lifetimes <= 1
-    {
-        in_block(f, an, name, &f.body, false, &mut out);
+    let Some(name) = name.filter(|_| lifetimes <= 1) else {
+        return out;
+    };
+    let mut in_arm = |dst: ValueId, op: &Op| {
+        if let Op::Call { func, args } = op
+            && an.active(dst)
+            && !deferred_call(f, args)
+            && func.get_ident() == Some(name)
+        {
+            out.insert(dst);
+        }
+    };
+    for stmt in &f.body.stmts {
+        if let Stmt::If(i) = stmt {
+            BranchLets(&mut in_arm).visit_block(&i.then_blk);
+            BranchLets(&mut in_arm).visit_block(&i.else_blk);
+        }
     }
     out
 }

@@ -30,7 +30,7 @@ impl<'a> Gen<'a> {
             return quote!(#adj += #expr;);
         }
         self.declared.insert(v);
-        if self.an.uses[v.0 as usize] > 1 {
+        if self.an.uses[v] > 1 {
             quote!(let mut #adj = #expr;)
         } else {
             quote!(let #adj = #expr;)
@@ -42,10 +42,7 @@ impl<'a> Gen<'a> {
         let mut out = TokenStream::new();
         let values = self.an.defined_in.get(&b.id).cloned().unwrap_or_default();
         for v in values {
-            if self.an.active(v)
-                && self.an.predeclare[v.0 as usize]
-                && self.f.info(v).kind != Kind::Slice
-            {
+            if self.an.active(v) && self.an.predeclare[v] && self.f.info(v).kind != Kind::Slice {
                 let adj = names::adjoint(self.f, v);
                 let zero = self.zero(v);
                 out.extend(quote!(let mut #adj = #zero;));
@@ -85,7 +82,6 @@ impl<'a> Gen<'a> {
     /// own reverse (`at_own_reverse`) its adjoint is already marked as
     /// created, by the `sum` that deferred it.
     fn takes_broadcast(&self, v: ValueId, op: &Op, at_own_reverse: bool) -> bool {
-        let i = v.0 as usize;
         let info = self.f.info(v);
         let Op::Rule {
             rule,
@@ -96,8 +92,8 @@ impl<'a> Gen<'a> {
             return false;
         };
         (at_own_reverse || !self.declared.contains(&v))
-            && self.an.uses[i] == 1
-            && !self.an.predeclare[i]
+            && self.an.uses[v] == 1
+            && !self.an.predeclare[v]
             && info.kind == Kind::Matrix
             && info.block == self.f.body.id
             && info.param.is_none()
@@ -320,8 +316,7 @@ impl<'a> Gen<'a> {
             return None;
         };
         let first = |v: ValueId| {
-            let i = v.0 as usize;
-            self.an.uses[i] == 1 && !self.an.predeclare[i] && !self.declared.contains(&v)
+            self.an.uses[v] == 1 && !self.an.predeclare[v] && !self.declared.contains(&v)
         };
         let (da_info, db_info) = (self.f.info(a), self.f.info(b));
         let a_reverse_is_dispatched = matches!(
