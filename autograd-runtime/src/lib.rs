@@ -2,8 +2,11 @@
 //! graph, solvers and gradient checks.
 //!
 //! - [`rules`]: every derivative rule, written once, for `f32`/`f64` and
-//!   for `nalgebra::DMatrix<f64>`; the code `#[differentiable]` generates
-//!   calls these functions directly.
+//!   for `nalgebra::DMatrix<f64>`: a primal, a pullback per operand and a
+//!   tangent (forward-mode) rule for every float method of `f64`, the
+//!   matrix product, reductions and reshapes; the code `#[differentiable]`
+//!   generates calls these functions directly. Its section "Adding an
+//!   operation" lists the functions a new operation provides.
 //! - [`registry`]: the [`Differentiable`] trait, the eighteen named ops, an
 //!   [`OpRegistry`], [`chain_rule_step`] and [`CustomFunction`].
 //! - [`graph`]: a small dynamic graph that records ops and runs the reverse

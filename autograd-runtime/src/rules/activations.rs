@@ -12,6 +12,11 @@ pub fn relu<T: Real>(x: T) -> T {
 pub fn relu_grad<T: Real>(grad: T, x: T) -> T {
     if x > T::ZERO { grad } else { T::ZERO }
 }
+/// ẏ = ẋ where x > 0, else 0: [`relu_grad`] at seed ẋ.
+#[inline(always)]
+pub fn relu_tangent<T: Real>(dx: T, x: T) -> T {
+    relu_grad(dx, x)
+}
 
 /// `1 / (1 + e^-x)`.
 #[inline(always)]
@@ -22,4 +27,9 @@ pub fn sigmoid<T: Real>(x: T) -> T {
 #[inline(always)]
 pub fn sigmoid_grad<T: Real>(grad: T, out: T) -> T {
     grad * out * (T::ONE - out)
+}
+/// ẏ = σ(x)(1 − σ(x))·ẋ: [`sigmoid_grad`] at seed ẋ.
+#[inline(always)]
+pub fn sigmoid_tangent<T: Real>(dx: T, out: T) -> T {
+    sigmoid_grad(dx, out)
 }

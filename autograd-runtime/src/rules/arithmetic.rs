@@ -1,4 +1,5 @@
-//! `+ - * /`, unary minus, powers, and the two-argument `max` / `min`.
+//! `+ - * /`, unary minus, `mul_add`, powers, and the two-argument `max` /
+//! `min`.
 
 use super::Real;
 
@@ -17,6 +18,11 @@ pub fn add_grad_lhs<T: Real>(grad: T) -> T {
 pub fn add_grad_rhs<T: Real>(grad: T) -> T {
     grad
 }
+/// ẏ = ȧ + ḃ: the pullbacks at seeds ȧ and ḃ.
+#[inline(always)]
+pub fn add_tangent<T: Real>(da: T, db: T) -> T {
+    add_grad_lhs(da) + add_grad_rhs(db)
+}
 
 /// `a - b`.
 #[inline(always)]
@@ -32,6 +38,11 @@ pub fn sub_grad_lhs<T: Real>(grad: T) -> T {
 #[inline(always)]
 pub fn sub_grad_rhs<T: Real>(grad: T) -> T {
     -grad
+}
+/// ẏ = ȧ − ḃ: the pullbacks at seeds ȧ and ḃ.
+#[inline(always)]
+pub fn sub_tangent<T: Real>(da: T, db: T) -> T {
+    sub_grad_lhs(da) + sub_grad_rhs(db)
 }
 
 /// `a * b`.
@@ -49,6 +60,38 @@ pub fn mul_grad_lhs<T: Real>(grad: T, b: T) -> T {
 pub fn mul_grad_rhs<T: Real>(grad: T, a: T) -> T {
     grad * a
 }
+/// ẏ = ȧ·b + a·ḃ: the pullbacks at seeds ȧ and ḃ.
+#[inline(always)]
+pub fn mul_tangent<T: Real>(da: T, db: T, a: T, b: T) -> T {
+    mul_grad_lhs(da, b) + mul_grad_rhs(db, a)
+}
+
+/// `a.mul_add(b, c)`: `a·b + c` with one rounding.
+#[inline(always)]
+pub fn mul_add<T: Real>(a: T, b: T, c: T) -> T {
+    a.mul_add(b, c)
+}
+/// ∂(a·b + c)/∂a = b: the exact product's partial (the fused rounding is
+/// not differentiated); reads `b`.
+#[inline(always)]
+pub fn mul_add_grad_a<T: Real>(grad: T, b: T) -> T {
+    mul_grad_lhs(grad, b)
+}
+/// ∂(a·b + c)/∂b = a; reads `a`.
+#[inline(always)]
+pub fn mul_add_grad_b<T: Real>(grad: T, a: T) -> T {
+    mul_grad_rhs(grad, a)
+}
+/// ∂(a·b + c)/∂c = 1: the adjoint passes through; reads nothing.
+#[inline(always)]
+pub fn mul_add_grad_c<T: Real>(grad: T) -> T {
+    grad
+}
+/// ẏ = ȧ·b + a·ḃ + ċ: the three pullbacks at seeds ȧ, ḃ, ċ.
+#[inline(always)]
+pub fn mul_add_tangent<T: Real>(da: T, db: T, dc: T, a: T, b: T) -> T {
+    mul_add_grad_a(da, b) + mul_add_grad_b(db, a) + mul_add_grad_c(dc)
+}
 
 /// `a / b`.
 #[inline(always)]
@@ -65,6 +108,11 @@ pub fn div_grad_lhs<T: Real>(grad: T, b: T) -> T {
 pub fn div_grad_rhs<T: Real>(grad: T, b: T, out: T) -> T {
     -(grad * out / b)
 }
+/// ẏ = ȧ/b − ḃ·out/b: the pullbacks at seeds ȧ and ḃ.
+#[inline(always)]
+pub fn div_tangent<T: Real>(da: T, db: T, b: T, out: T) -> T {
+    div_grad_lhs(da, b) + div_grad_rhs(db, b, out)
+}
 
 /// `-a`.
 #[inline(always)]
@@ -75,6 +123,11 @@ pub fn neg<T: Real>(a: T) -> T {
 #[inline(always)]
 pub fn neg_grad<T: Real>(grad: T) -> T {
     -grad
+}
+/// ẏ = −ẋ: [`neg_grad`] at seed ẋ.
+#[inline(always)]
+pub fn neg_tangent<T: Real>(dx: T) -> T {
+    neg_grad(dx)
 }
 
 /// `a^b` with a floating-point exponent (`powf`).
@@ -147,6 +200,12 @@ pub fn pow_grad_rhs<T: Real>(grad: T, a: T, out: T) -> T {
         grad * (out * a.ln())
     }
 }
+/// ẏ = b·a^(b−1)·ȧ + out·ln a·ḃ: the pullbacks at seeds ȧ and ḃ, with
+/// their conventions.
+#[inline(always)]
+pub fn pow_tangent<T: Real>(da: T, db: T, a: T, b: T, out: T) -> T {
+    pow_grad_lhs(da, a, b) + pow_grad_rhs(db, a, out)
+}
 
 /// `a^n` with an integer exponent (`powi`).
 #[inline(always)]
@@ -182,6 +241,11 @@ pub fn powi_grad<T: Real>(grad: T, a: T, n: i32) -> T {
     };
     grad * (T::from_i32(n) * power)
 }
+/// ẏ = n·a^(n−1)·ȧ: [`powi_grad`] at seed ȧ (the exponent is constant).
+#[inline(always)]
+pub fn powi_tangent<T: Real>(da: T, a: T, n: i32) -> T {
+    powi_grad(da, a, n)
+}
 
 /// `a.max(b)`: the operand [`max_takes_lhs`] picks, so the value comes
 /// from where the adjoint goes.
@@ -206,6 +270,12 @@ pub fn max_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
 pub fn max_grad_rhs<T: Real>(grad: T, a: T, b: T) -> T {
     if max_takes_lhs(a, b) { T::ZERO } else { grad }
 }
+/// ẏ = the tangent of the operand `max` took: the pullbacks at seeds ȧ
+/// and ḃ.
+#[inline(always)]
+pub fn max_tangent<T: Real>(da: T, db: T, a: T, b: T) -> T {
+    max_grad_lhs(da, a, b) + max_grad_rhs(db, a, b)
+}
 
 /// `a.min(b)`: the operand [`min_takes_lhs`] picks.
 #[inline(always)]
@@ -226,4 +296,10 @@ pub fn min_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
 #[inline(always)]
 pub fn min_grad_rhs<T: Real>(grad: T, a: T, b: T) -> T {
     if min_takes_lhs(a, b) { T::ZERO } else { grad }
+}
+/// ẏ = the tangent of the operand `min` took: the pullbacks at seeds ȧ
+/// and ḃ.
+#[inline(always)]
+pub fn min_tangent<T: Real>(da: T, db: T, a: T, b: T) -> T {
+    min_grad_lhs(da, a, b) + min_grad_rhs(db, a, b)
 }

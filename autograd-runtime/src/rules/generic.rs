@@ -20,6 +20,15 @@
 //! - `F_owned(grad, ..) -> adjoint`: takes the output adjoint by value at
 //!   its last use, and element-wise rules write into its buffer.
 //!
+//! Two operands give `F_grad_lhs` / `F_grad_rhs`; the three-operand
+//! `clamp` and `mul_add` give one function per operand
+//! (`clamp_grad_x`/`_lo`/`_hi`, `mul_add_grad_a`/`_b`/`_c`), each taking the
+//! output adjoint, the three operands and the output; `sin_cos_grad` takes
+//! the pair of its outputs' adjoints `(grad_sin, grad_cos)` as its output
+//! adjoint. Every unary scalar rule also has the `m.map(f)` forms
+//! `map_F_grad` (with `_acc`, `_owned` and, where the rule reads a value,
+//! `_broadcast`).
+//!
 //! For scalars all three are the same arithmetic as `F`. The left
 //! operand's adjoint of `+` and `-` is the output adjoint itself, and
 //! `add_grad_lhs_ref` / `sub_grad_lhs_ref` lend it instead of copying it.
@@ -304,6 +313,18 @@ binary_rule!(
     MinRule, (out), min_grad_lhs, min_grad_rhs, min_grad_lhs_acc, min_grad_rhs_acc, min_grad_lhs_owned, min_grad_rhs_owned
 );
 binary_rule!(
+    /// `y.atan2(x)` of two scalars.
+    Atan2Rule, (out), atan2_grad_lhs, atan2_grad_rhs, atan2_grad_lhs_acc, atan2_grad_rhs_acc, atan2_grad_lhs_owned, atan2_grad_rhs_owned
+);
+binary_rule!(
+    /// `x.hypot(y)` of two scalars.
+    HypotRule, (out), hypot_grad_lhs, hypot_grad_rhs, hypot_grad_lhs_acc, hypot_grad_rhs_acc, hypot_grad_lhs_owned, hypot_grad_rhs_owned
+);
+binary_rule!(
+    /// `x.log(base)` of two scalars.
+    LogRule, (out), log_grad_lhs, log_grad_rhs, log_grad_lhs_acc, log_grad_rhs_acc, log_grad_lhs_owned, log_grad_rhs_owned
+);
+binary_rule!(
     /// `a.component_mul(&b)`.
     ComponentMulRule, (out), component_mul_grad_lhs, component_mul_grad_rhs, component_mul_grad_lhs_acc, component_mul_grad_rhs_acc, component_mul_grad_lhs_owned, component_mul_grad_rhs_owned
 );
@@ -339,6 +360,9 @@ macro_rules! scalar_binaries {
             PowRule => pow_grad_lhs(a, b), pow_grad_rhs(a, out);
             MaxRule => max_grad_lhs(a, b), max_grad_rhs(a, b);
             MinRule => min_grad_lhs(a, b), min_grad_rhs(a, b);
+            Atan2Rule => atan2_grad_lhs(a, b), atan2_grad_rhs(a, b);
+            HypotRule => hypot_grad_lhs(a, out), hypot_grad_rhs(b, out);
+            LogRule => log_grad_lhs(a, b), log_grad_rhs(b, out);
         );
     )*};
 }
@@ -531,6 +555,89 @@ macro_rules! scaling {
 }
 scaling!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
 
+// ---- three-operand rules ----
+
+/// A rule of three scalar operands of one type, with one dispatched
+/// backward function (and its `_acc` and `_owned` forms) per operand, each
+/// taking the output adjoint, the three operands and the output.
+macro_rules! ternary_rule {
+    ($(#[$doc:meta])* $trait:ident: $($method:ident => $func:ident, $acc:ident, $owned:ident;)*) => {
+        $(#[$doc])*
+        pub trait $trait: Sized {
+            $(
+                #[doc = concat!("The adjoint given by `", stringify!($func), "`.")]
+                fn $method(grad: &Self, a: &Self, b: &Self, c: &Self, out: &Self) -> Self;
+            )*
+        }
+        $(
+            #[doc = concat!("The adjoint `", stringify!($trait), "::", stringify!($method), "`, by the operands' type.")]
+            #[inline(always)]
+            pub fn $func<A: $trait>(grad: &A, a: &A, b: &A, c: &A, out: &A) -> A {
+                A::$method(grad, a, b, c, out)
+            }
+            #[doc = concat!("Adds the adjoint of `", stringify!($func), "` into `acc`.")]
+            #[inline(always)]
+            pub fn $acc<A: $trait + AddAssign>(acc: &mut A, grad: &A, a: &A, b: &A, c: &A, out: &A) {
+                *acc += A::$method(grad, a, b, c, out);
+            }
+            #[doc = concat!("The adjoint of `", stringify!($func), "`, taking the output adjoint by value.")]
+            #[inline(always)]
+            pub fn $owned<A: $trait>(grad: A, a: &A, b: &A, c: &A, out: &A) -> A {
+                A::$method(&grad, a, b, c, out)
+            }
+        )*
+    };
+}
+
+ternary_rule!(
+    /// `x.clamp(lo, hi)` of scalars.
+    ClampRule:
+    grad_x => clamp_grad_x, clamp_grad_x_acc, clamp_grad_x_owned;
+    grad_lo => clamp_grad_lo, clamp_grad_lo_acc, clamp_grad_lo_owned;
+    grad_hi => clamp_grad_hi, clamp_grad_hi_acc, clamp_grad_hi_owned;
+);
+ternary_rule!(
+    /// `a.mul_add(b, c)` of scalars.
+    MulAddRule:
+    grad_a => mul_add_grad_a, mul_add_grad_a_acc, mul_add_grad_a_owned;
+    grad_b => mul_add_grad_b, mul_add_grad_b_acc, mul_add_grad_b_owned;
+    grad_c => mul_add_grad_c, mul_add_grad_c_acc, mul_add_grad_c_owned;
+);
+
+macro_rules! scalar_ternaries {
+    ($($t:ty),*) => {$(
+        impl ClampRule for $t {
+            #[inline(always)]
+            fn grad_x(grad: &$t, x: &$t, lo: &$t, hi: &$t, _out: &$t) -> $t {
+                s::clamp_grad_x(*grad, *x, *lo, *hi)
+            }
+            #[inline(always)]
+            fn grad_lo(grad: &$t, x: &$t, lo: &$t, _hi: &$t, _out: &$t) -> $t {
+                s::clamp_grad_lo(*grad, *x, *lo)
+            }
+            #[inline(always)]
+            fn grad_hi(grad: &$t, x: &$t, _lo: &$t, hi: &$t, _out: &$t) -> $t {
+                s::clamp_grad_hi(*grad, *x, *hi)
+            }
+        }
+        impl MulAddRule for $t {
+            #[inline(always)]
+            fn grad_a(grad: &$t, _a: &$t, b: &$t, _c: &$t, _out: &$t) -> $t {
+                s::mul_add_grad_a(*grad, *b)
+            }
+            #[inline(always)]
+            fn grad_b(grad: &$t, a: &$t, _b: &$t, _c: &$t, _out: &$t) -> $t {
+                s::mul_add_grad_b(*grad, *a)
+            }
+            #[inline(always)]
+            fn grad_c(grad: &$t, _a: &$t, _b: &$t, _c: &$t, _out: &$t) -> $t {
+                s::mul_add_grad_c(*grad)
+            }
+        }
+    )*};
+}
+scalar_ternaries!(f32, f64);
+
 // ---- unary rules ----
 
 macro_rules! unary_rule {
@@ -615,6 +722,98 @@ unary_rule!(
     AbsRule, abs_grad, abs_grad_acc, abs_grad_owned
 );
 unary_rule!(
+    /// `x.exp2()` of a scalar.
+    Exp2Rule, exp2_grad, exp2_grad_acc, exp2_grad_owned
+);
+unary_rule!(
+    /// `x.exp_m1()` of a scalar.
+    ExpM1Rule, exp_m1_grad, exp_m1_grad_acc, exp_m1_grad_owned
+);
+unary_rule!(
+    /// `x.ln_1p()` of a scalar.
+    Ln1pRule, ln_1p_grad, ln_1p_grad_acc, ln_1p_grad_owned
+);
+unary_rule!(
+    /// `x.log2()` of a scalar.
+    Log2Rule, log2_grad, log2_grad_acc, log2_grad_owned
+);
+unary_rule!(
+    /// `x.log10()` of a scalar.
+    Log10Rule, log10_grad, log10_grad_acc, log10_grad_owned
+);
+unary_rule!(
+    /// `x.cbrt()` of a scalar.
+    CbrtRule, cbrt_grad, cbrt_grad_acc, cbrt_grad_owned
+);
+unary_rule!(
+    /// `x.recip()` of a scalar.
+    RecipRule, recip_grad, recip_grad_acc, recip_grad_owned
+);
+unary_rule!(
+    /// `x.tan()` of a scalar.
+    TanRule, tan_grad, tan_grad_acc, tan_grad_owned
+);
+unary_rule!(
+    /// `x.asin()` of a scalar.
+    AsinRule, asin_grad, asin_grad_acc, asin_grad_owned
+);
+unary_rule!(
+    /// `x.acos()` of a scalar.
+    AcosRule, acos_grad, acos_grad_acc, acos_grad_owned
+);
+unary_rule!(
+    /// `x.atan()` of a scalar.
+    AtanRule, atan_grad, atan_grad_acc, atan_grad_owned
+);
+unary_rule!(
+    /// `x.sinh()` of a scalar.
+    SinhRule, sinh_grad, sinh_grad_acc, sinh_grad_owned
+);
+unary_rule!(
+    /// `x.cosh()` of a scalar.
+    CoshRule, cosh_grad, cosh_grad_acc, cosh_grad_owned
+);
+unary_rule!(
+    /// `x.asinh()` of a scalar.
+    AsinhRule, asinh_grad, asinh_grad_acc, asinh_grad_owned
+);
+unary_rule!(
+    /// `x.acosh()` of a scalar.
+    AcoshRule, acosh_grad, acosh_grad_acc, acosh_grad_owned
+);
+unary_rule!(
+    /// `x.atanh()` of a scalar.
+    AtanhRule, atanh_grad, atanh_grad_acc, atanh_grad_owned
+);
+unary_rule!(
+    /// `x.signum()` of a scalar.
+    SignumRule, signum_grad, signum_grad_acc, signum_grad_owned
+);
+unary_rule!(
+    /// `x.floor()` of a scalar.
+    FloorRule, floor_grad, floor_grad_acc, floor_grad_owned
+);
+unary_rule!(
+    /// `x.ceil()` of a scalar.
+    CeilRule, ceil_grad, ceil_grad_acc, ceil_grad_owned
+);
+unary_rule!(
+    /// `x.round()` of a scalar.
+    RoundRule, round_grad, round_grad_acc, round_grad_owned
+);
+unary_rule!(
+    /// `x.trunc()` of a scalar.
+    TruncRule, trunc_grad, trunc_grad_acc, trunc_grad_owned
+);
+unary_rule!(
+    /// `x.fract()` of a scalar.
+    FractRule, fract_grad, fract_grad_acc, fract_grad_owned
+);
+unary_rule!(
+    /// `x.sin_cos()` of a scalar: the output adjoint is the pair `(grad_sin, grad_cos)`.
+    SinCosRule, sin_cos_grad, sin_cos_grad_acc, sin_cos_grad_owned
+);
+unary_rule!(
     /// `x.relu()`, element-wise on matrices.
     ReluRule, relu_grad, relu_grad_acc, relu_grad_owned
 );
@@ -661,7 +860,36 @@ macro_rules! scalar_unaries {
             AbsRule => abs_grad(x);
             ReluRule => relu_grad(x);
             SigmoidRule => sigmoid_grad(out);
+            Exp2Rule => exp2_grad(out);
+            ExpM1Rule => exp_m1_grad(out);
+            Ln1pRule => ln_1p_grad(x);
+            Log2Rule => log2_grad(x);
+            Log10Rule => log10_grad(x);
+            CbrtRule => cbrt_grad(out);
+            RecipRule => recip_grad(out);
+            TanRule => tan_grad(out);
+            AsinRule => asin_grad(x);
+            AcosRule => acos_grad(x);
+            AtanRule => atan_grad(x);
+            SinhRule => sinh_grad(x);
+            CoshRule => cosh_grad(x);
+            AsinhRule => asinh_grad(x);
+            AcoshRule => acosh_grad(x);
+            AtanhRule => atanh_grad(x);
+            SignumRule => signum_grad();
+            FloorRule => floor_grad();
+            CeilRule => ceil_grad();
+            RoundRule => round_grad();
+            TruncRule => trunc_grad();
+            FractRule => fract_grad();
         );
+        impl SinCosRule for $t {
+            type Out = ($t, $t);
+            #[inline(always)]
+            fn grad(grad: &($t, $t), x: &$t, _out: &($t, $t)) -> $t {
+                s::sin_cos_grad(grad.0, grad.1, *x)
+            }
+        }
     )*};
 }
 scalar_unaries!(f32, f64);
@@ -767,6 +995,10 @@ pub trait Elementwise: Sized {
     fn zip2_owned(grad: Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self;
     /// `v[i] = f(v[i])` for every element, in `v`'s own buffer.
     fn apply_owned(v: Self, f: impl Fn(f64) -> f64) -> Self;
+    /// `f(grad[i])` for every element.
+    fn map_each(grad: &Self, f: impl Fn(f64) -> f64) -> Self;
+    /// `acc[i] += f(grad[i])` for every element, in place.
+    fn map_each_acc(acc: &mut Self, grad: &Self, f: impl Fn(f64) -> f64);
 }
 
 macro_rules! elementwise_matrices {
@@ -789,6 +1021,14 @@ macro_rules! elementwise_matrices {
             fn apply_owned(mut v: Self, f: impl Fn(f64) -> f64) -> Self {
                 v.apply(|v| *v = f(*v));
                 v
+            }
+            #[inline]
+            fn map_each(grad: &Self, f: impl Fn(f64) -> f64) -> Self {
+                grad.map(f)
+            }
+            #[inline]
+            fn map_each_acc(acc: &mut Self, grad: &Self, f: impl Fn(f64) -> f64) {
+                acc.zip_apply(grad, |acc, g| *acc += f(g));
             }
         }
     )*};
@@ -838,6 +1078,54 @@ mapped_rules!(
     map_abs_grad, map_abs_grad_acc, map_abs_grad_owned, map_abs_grad_broadcast => abs_grad(x);
     map_relu_grad, map_relu_grad_acc, map_relu_grad_owned, map_relu_grad_broadcast => relu_grad(x);
     map_sigmoid_grad, map_sigmoid_grad_acc, map_sigmoid_grad_owned, map_sigmoid_grad_broadcast => sigmoid_grad(out);
+    map_exp2_grad, map_exp2_grad_acc, map_exp2_grad_owned, map_exp2_grad_broadcast => exp2_grad(out);
+    map_exp_m1_grad, map_exp_m1_grad_acc, map_exp_m1_grad_owned, map_exp_m1_grad_broadcast => exp_m1_grad(out);
+    map_ln_1p_grad, map_ln_1p_grad_acc, map_ln_1p_grad_owned, map_ln_1p_grad_broadcast => ln_1p_grad(x);
+    map_log2_grad, map_log2_grad_acc, map_log2_grad_owned, map_log2_grad_broadcast => log2_grad(x);
+    map_log10_grad, map_log10_grad_acc, map_log10_grad_owned, map_log10_grad_broadcast => log10_grad(x);
+    map_cbrt_grad, map_cbrt_grad_acc, map_cbrt_grad_owned, map_cbrt_grad_broadcast => cbrt_grad(out);
+    map_recip_grad, map_recip_grad_acc, map_recip_grad_owned, map_recip_grad_broadcast => recip_grad(out);
+    map_tan_grad, map_tan_grad_acc, map_tan_grad_owned, map_tan_grad_broadcast => tan_grad(out);
+    map_asin_grad, map_asin_grad_acc, map_asin_grad_owned, map_asin_grad_broadcast => asin_grad(x);
+    map_acos_grad, map_acos_grad_acc, map_acos_grad_owned, map_acos_grad_broadcast => acos_grad(x);
+    map_atan_grad, map_atan_grad_acc, map_atan_grad_owned, map_atan_grad_broadcast => atan_grad(x);
+    map_sinh_grad, map_sinh_grad_acc, map_sinh_grad_owned, map_sinh_grad_broadcast => sinh_grad(x);
+    map_cosh_grad, map_cosh_grad_acc, map_cosh_grad_owned, map_cosh_grad_broadcast => cosh_grad(x);
+    map_asinh_grad, map_asinh_grad_acc, map_asinh_grad_owned, map_asinh_grad_broadcast => asinh_grad(x);
+    map_acosh_grad, map_acosh_grad_acc, map_acosh_grad_owned, map_acosh_grad_broadcast => acosh_grad(x);
+    map_atanh_grad, map_atanh_grad_acc, map_atanh_grad_owned, map_atanh_grad_broadcast => atanh_grad(x);
+);
+
+/// `m.map(f64::floor)` and the others whose scalar rule reads nothing: the
+/// rule per element of the adjoint alone, in the same `_acc` and `_owned`
+/// forms (no `_broadcast` form: there is no read value whose buffer it
+/// could take).
+macro_rules! mapped_rules_reading_nothing {
+    ($($func:ident, $acc:ident, $owned:ident => $rule:ident;)*) => {$(
+        #[doc = concat!("The adjoint of `m.map(f)` where `f` is the scalar rule of `", stringify!($rule), "`, which reads nothing.")]
+        #[inline]
+        pub fn $func<M: Elementwise>(grad: &M) -> M {
+            M::map_each(grad, s::$rule)
+        }
+        #[doc = concat!("Adds the adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`) into `acc`, in place.")]
+        #[inline]
+        pub fn $acc<M: Elementwise>(acc: &mut M, grad: &M) {
+            M::map_each_acc(acc, grad, s::$rule)
+        }
+        #[doc = concat!("The adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`), written into the incoming adjoint's buffer.")]
+        #[inline]
+        pub fn $owned<M: Elementwise>(grad: M) -> M {
+            M::apply_owned(grad, s::$rule)
+        }
+    )*};
+}
+mapped_rules_reading_nothing!(
+    map_signum_grad, map_signum_grad_acc, map_signum_grad_owned => signum_grad;
+    map_floor_grad, map_floor_grad_acc, map_floor_grad_owned => floor_grad;
+    map_ceil_grad, map_ceil_grad_acc, map_ceil_grad_owned => ceil_grad;
+    map_round_grad, map_round_grad_acc, map_round_grad_owned => round_grad;
+    map_trunc_grad, map_trunc_grad_acc, map_trunc_grad_owned => trunc_grad;
+    map_fract_grad, map_fract_grad_acc, map_fract_grad_owned => fract_grad;
 );
 
 impl TransposeRule for DMatrix<f64> {

@@ -214,12 +214,54 @@ pub fn matmul(a: &M, b: &M) -> M {
 /// When the shapes do not fit `out`.
 #[inline]
 pub fn matmul_into<C: Dense, A: Dense, B: Dense>(out: &mut C, a: &A, b: &B) {
-    if !product_fits(out, a.dims(), b.dims(), 0.0) {
+    product_gemm(out, a, b, 0.0);
+}
+
+/// out = β·out + a·b (β = 0: `out` is not read).
+#[inline]
+fn product_gemm<C: Dense, A: Dense, B: Dense>(out: &mut C, a: &A, b: &B, beta: f64) {
+    if !product_fits(out, a.dims(), b.dims(), beta) {
         return;
     }
     let (r, c) = out.dims();
     let mut out = DMatrixViewMut::from_slice(out.elements_mut(), r, c);
-    out.gemm(1.0, &view(a), &view(b), 0.0);
+    out.gemm(1.0, &view(a), &view(b), beta);
+}
+
+/// The product's tangent `Ȧ·B + A·Ḃ`: reads both factors.
+///
+/// # Panics
+///
+/// When `a.ncols() != b.nrows()`, a tangent's shape differs from its
+/// factor's, or the result cannot be allocated (as [`matmul`]).
+#[inline]
+pub fn matmul_tangent(da: &M, db: &M, a: &M, b: &M) -> M {
+    let mut out = filled("matmul", a.nrows(), b.ncols(), 0.0);
+    matmul_tangent_into(&mut out, da, db, a, b);
+    out
+}
+
+/// out = Ȧ·B + A·Ḃ, overwriting `out` (`a.nrows() × b.ncols()`) in place
+/// with two `gemm`s and no temporary; any dense storage.
+///
+/// # Panics
+///
+/// When the shapes do not fit `out`, or a tangent's shape differs from its
+/// factor's.
+#[inline]
+pub fn matmul_tangent_into<C: Dense, A: Dense, B: Dense>(
+    out: &mut C,
+    da: &A,
+    db: &B,
+    a: &A,
+    b: &B,
+) {
+    assert!(
+        da.dims() == a.dims() && db.dims() == b.dims(),
+        "matmul_tangent: a tangent's shape differs from its factor's"
+    );
+    product_gemm(out, da, b, 0.0);
+    product_gemm(out, a, db, 1.0);
 }
 
 /// ∂L/∂A = grad·Bᵀ: the adjoint of the left factor.

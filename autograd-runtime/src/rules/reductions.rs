@@ -62,6 +62,12 @@ pub fn sum_grad_acc<A: Dense>(acc: &mut A, grad: f64) {
     acc.elements_mut().iter_mut().for_each(|a| *a += g);
 }
 
+/// The sum's tangent `Σ ẋ`: reads nothing (any dense storage).
+#[inline]
+pub fn sum_tangent<A: Dense>(dx: &A) -> f64 {
+    dx.elements().iter().sum()
+}
+
 /// max x with its winning index (column-major, as nalgebra stores).
 ///
 /// The scan applies the two-argument rule [`max_takes_lhs`](crate::rules::max_takes_lhs)
@@ -110,4 +116,13 @@ pub fn max_grad_acc<A: Dense>(acc: &mut A, grad: f64, index: usize) {
     if let Some(slot) = acc.elements_mut().get_mut(index) {
         *slot += grad;
     }
+}
+
+/// The max's tangent: the tangent of the winning element, `ẋ[index]`
+/// (column-major), with the winner's tie convention of [`max`]; reads the
+/// index [`max`] returned. An `index` outside `dx` (an empty matrix) gives
+/// 0, as [`max_grad`] gives no element a gradient.
+#[inline]
+pub fn max_tangent<A: Dense>(dx: &A, index: usize) -> f64 {
+    dx.elements().get(index).copied().unwrap_or(0.0)
 }

@@ -42,6 +42,17 @@ fn reshape_owned(x: M, rows: usize, cols: usize) -> M {
     x.reshape_generic(Dyn(rows), Dyn(cols))
 }
 
+/// Reshape is linear: its tangent is the input's tangent reshaped the same
+/// way; reads nothing but the target shape.
+///
+/// # Panics
+///
+/// When `dx` does not have `rows · cols` elements.
+#[inline]
+pub fn reshape_tangent(dx: &M, rows: usize, cols: usize) -> M {
+    reshape(dx, rows, cols)
+}
+
 /// Reshape moves no value, so its adjoint is the incoming adjoint reshaped
 /// back to the input's `nrows × ncols`.
 ///
@@ -91,6 +102,12 @@ pub fn transpose(x: &M) -> M {
     } else {
         x.transpose()
     }
+}
+
+/// Transpose is linear: its tangent is `ẋᵀ`; reads nothing.
+#[inline]
+pub fn transpose_tangent(dx: &M) -> M {
+    transpose(dx)
 }
 
 /// Transpose is its own inverse, so the adjoint is `gradᵀ`.

@@ -1,0 +1,131 @@
+//! Piecewise functions: `abs`, `clamp`, and the piecewise-constant
+//! `signum floor ceil round trunc` with the sawtooth `fract`.
+//!
+//! A piecewise-constant function has derivative 0 between its jumps; at a
+//! jump there is none, and the rules take 0 there too (the one-sided
+//! derivatives), so these pullbacks read nothing and return 0 whatever the
+//! operand and the adjoint, NaN and ±∞ included, as [`pow_grad_lhs`](super::pow_grad_lhs)
+//! does for the constant `a^0`. A NaN operand still shows: the value is
+//! NaN. `fract` is `x − trunc(x)`, so its derivative is 1, jumps included.
+
+use super::Real;
+
+/// Absolute value.
+#[inline(always)]
+pub fn abs<T: Real>(x: T) -> T {
+    x.abs()
+}
+/// d/dx |x| = sign(x): reads the input; 0 at x = ±0 (the subgradient of
+/// least norm) and at NaN.
+#[inline(always)]
+pub fn abs_grad<T: Real>(grad: T, x: T) -> T {
+    if x > T::ZERO {
+        grad
+    } else if x < T::ZERO {
+        -grad
+    } else {
+        T::ZERO
+    }
+}
+/// ẏ = sign(x)·ẋ: [`abs_grad`] at seed ẋ.
+#[inline(always)]
+pub fn abs_tangent<T: Real>(dx: T, x: T) -> T {
+    abs_grad(dx, x)
+}
+
+/// Defines a piecewise-constant function: its primal, a pullback and a
+/// tangent that read nothing and are 0 (see the module's documentation).
+macro_rules! piecewise_constant {
+    ($($name:ident, $grad:ident, $tangent:ident: $what:literal;)*) => {$(
+        #[doc = $what]
+        #[inline(always)]
+        pub fn $name<T: Real>(x: T) -> T {
+            x.$name()
+        }
+        #[doc = concat!("d/dx `", stringify!($name), "` = 0, also at its jumps, NaN and ±∞ included: reads nothing, and is 0 whatever the adjoint.")]
+        #[inline(always)]
+        pub fn $grad<T: Real>(_grad: T) -> T {
+            T::ZERO
+        }
+        #[doc = concat!("ẏ = 0: [`", stringify!($grad), "`] at seed ẋ.")]
+        #[inline(always)]
+        pub fn $tangent<T: Real>(dx: T) -> T {
+            $grad(dx)
+        }
+    )*};
+}
+
+piecewise_constant! {
+    signum, signum_grad, signum_tangent: "The sign: 1 for `+0` and above, −1 for `−0` and below, NaN for NaN (`f64::signum`).";
+    floor, floor_grad, floor_tangent: "The largest integer not above `x`.";
+    ceil, ceil_grad, ceil_tangent: "The smallest integer not below `x`.";
+    round, round_grad, round_tangent: "The nearest integer, halves away from zero.";
+    trunc, trunc_grad, trunc_tangent: "The integer part of `x`, rounded towards zero.";
+}
+
+/// `x − trunc(x)`: the fractional part, with the sign of `x`.
+#[inline(always)]
+pub fn fract<T: Real>(x: T) -> T {
+    x.fract()
+}
+/// d/dx fract x = 1, also at the integers where it jumps (the one-sided
+/// derivatives): the adjoint passes through; reads nothing.
+#[inline(always)]
+pub fn fract_grad<T: Real>(grad: T) -> T {
+    grad
+}
+/// ẏ = ẋ: [`fract_grad`] at seed ẋ.
+#[inline(always)]
+pub fn fract_tangent<T: Real>(dx: T) -> T {
+    fract_grad(dx)
+}
+
+/// `x.clamp(lo, hi)`: `lo` where `x < lo`, `hi` where `x > hi`, else `x`
+/// (NaN `x` included), as `f64::clamp`.
+///
+/// # Panics
+///
+/// Like `f64::clamp` (whose value the generated code must reproduce),
+/// when `lo > hi` or either bound is NaN.
+#[inline(always)]
+pub fn clamp<T: Real>(x: T, lo: T, hi: T) -> T {
+    x.clamp(lo, hi)
+}
+/// Whether `x.clamp(lo, hi)` takes its value from `x`: `lo ≤ x ≤ hi`,
+/// bounds included, or `x` is NaN. `clamp(x, lo, hi)` is
+/// `min(max(x, lo), hi)`, and [`max_takes_lhs`](super::max_takes_lhs) and
+/// [`min_takes_lhs`](super::min_takes_lhs) give a tie to the first
+/// argument, so `x` wins at either bound.
+#[inline(always)]
+pub fn clamp_takes_x<T: Real>(x: T, lo: T, hi: T) -> bool {
+    x.is_nan() || (lo <= x && x <= hi)
+}
+/// ∂ clamp/∂x: 1 where the value comes from `x` ([`clamp_takes_x`]:
+/// `lo ≤ x ≤ hi`, at the bounds too, or NaN `x`), else 0; reads `x`, `lo`
+/// and `hi`.
+#[inline(always)]
+pub fn clamp_grad_x<T: Real>(grad: T, x: T, lo: T, hi: T) -> T {
+    if clamp_takes_x(x, lo, hi) {
+        grad
+    } else {
+        T::ZERO
+    }
+}
+/// ∂ clamp/∂lo: 1 where the value is `lo` (`x < lo`, strictly: a tie goes
+/// to `x`), else 0; reads `x` and `lo`.
+#[inline(always)]
+pub fn clamp_grad_lo<T: Real>(grad: T, x: T, lo: T) -> T {
+    if x < lo { grad } else { T::ZERO }
+}
+/// ∂ clamp/∂hi: 1 where the value is `hi` (`x > hi`, strictly), else 0;
+/// reads `x` and `hi`.
+#[inline(always)]
+pub fn clamp_grad_hi<T: Real>(grad: T, x: T, hi: T) -> T {
+    if x > hi { grad } else { T::ZERO }
+}
+/// ẏ = the tangent of the operand the value came from: the three
+/// pullbacks at seeds ẋ, l̇o, ḣi (the two others give 0).
+#[inline(always)]
+pub fn clamp_tangent<T: Real>(dx: T, dlo: T, dhi: T, x: T, lo: T, hi: T) -> T {
+    clamp_grad_x(dx, x, lo, hi) + clamp_grad_lo(dlo, x, lo) + clamp_grad_hi(dhi, x, hi)
+}
