@@ -5,7 +5,7 @@
 //! `__rule_table_check!()`, proves that each exists with that signature;
 //! a missing function or a wrong one is a compile error naming it.
 //!
-//! Scalar forms are checked at `f32` and `f64`; dispatched forms at the
+//! Scalar forms (primal, pullbacks, tangent) are checked at `f32` and `f64`; dispatched forms at the
 //! entry's types and at those of [`Rule::also`], a matrix as
 //! `DMatrix<f64>` (with a matrix, a float is `f64`); element-wise forms at
 //! `DMatrix<f64>`.
@@ -56,6 +56,15 @@ fn complete(rule: &Rule) -> Result<(), String> {
             }
         }
     }
+    let names: Vec<&str> = rule
+        .params
+        .iter()
+        .filter(|p| p.diff)
+        .map(|p| p.name)
+        .collect();
+    if names.len() > 2 && (1..names.len()).any(|i| names[..i].contains(&names[i])) {
+        return Err(format!("`{name}` names two operands alike"));
+    }
     let mut k = 0;
     while let Some(i) = rule.differentiable_operand(k) {
         let scalar = !rule.has_scalar_form() || rule.runtime(Func::Pullback(i)).is_some();
@@ -64,9 +73,9 @@ fn complete(rule: &Rule) -> Result<(), String> {
         }
         k += 1;
     }
-    if rule.elementwise && !(rule.params.len() == 1 && rule.params[0].reads.len() == 1) {
+    if rule.elementwise && !(rule.params.len() == 1 && rule.params[0].reads.len() <= 1) {
         return Err(format!(
-            "`{name}` is element-wise, but its pullback does not read one value"
+            "`{name}` is element-wise, but its pullback reads more than one value"
         ));
     }
     if rule.tangent == Tangent::Pullback && !rule.has_scalar_form() && !is_elementwise(rule) {
@@ -101,6 +110,13 @@ fn entry(rules: &TokenStream, rule: &Rule) -> TokenStream {
                 let sig = quote!(fn(#res #(, #reads)*) -> #operand);
                 out.extend(assert(rules, rule.runtime(Func::Pullback(i)), sig));
             }
+            let tangents = rule.params.iter().filter(|p| p.diff).map(|p| ty(p.ty));
+            let reads = rule.tangent_reads().into_iter().map(|r| match r {
+                Read::Arg(j) => ty(own[j]),
+                Read::Out => ty(rule.result),
+            });
+            let sig = quote!(fn(#(#tangents,)* #(#reads),*) -> #res);
+            out.extend(assert(rules, rule.runtime(Func::Tangent), sig));
         }
     }
     let mut instances = vec![(own, rule.result)];
@@ -113,10 +129,12 @@ fn entry(rules: &TokenStream, rule: &Rule) -> TokenStream {
     }
     if rule.elementwise {
         let m = ty(Ty::Matrix, &quote!(f64));
+        // What the scalar pullback reads, element by element.
+        let reads: Vec<_> = rule.params[0].reads.iter().map(|_| quote!(&#m)).collect();
         let forms = [
-            (Form::New, quote!(fn(&#m, &#m) -> #m)),
-            (Form::Acc, quote!(fn(&mut #m, &#m, &#m))),
-            (Form::Owned, quote!(fn(#m, &#m) -> #m)),
+            (Form::New, quote!(fn(&#m #(, #reads)*) -> #m)),
+            (Form::Acc, quote!(fn(&mut #m, &#m #(, #reads)*))),
+            (Form::Owned, quote!(fn(#m #(, #reads)*) -> #m)),
             (Form::Broadcast, quote!(fn(f64, #m) -> #m)),
         ];
         for (form, sig) in forms {
@@ -219,6 +237,7 @@ mod tests {
             "const_:fn(f32)->f32=r::tanh;",
             "const_:fn(f64,f64)->f64=r::tanh_grad;",
             "const_:fn(f32,f32)->f32=r::tanh_grad;",
+            "const_:fn(f64,f64)->f64=r::tanh_tangent;",
             "const_:fn(&f64,&f64,&f64)->f64=r::generic::tanh_grad;",
             "const_:fn(&mutf32,&f32,&f32,&f32)=r::generic::tanh_grad_acc;",
             "const_:fn(f64,&f64,&f64)->f64=r::generic::tanh_grad_owned;",
@@ -243,6 +262,7 @@ mod tests {
     };
     static READS_A_MISSING_OPERAND: Rule = Rule {
         params: &[Param {
+            name: "",
             ty: Ty::Float,
             diff: true,
             reads: &[Read::Arg(1)],
@@ -252,6 +272,7 @@ mod tests {
     };
     static ELEMENTWISE_READING_TWO: Rule = Rule {
         params: &[Param {
+            name: "",
             ty: Ty::Float,
             diff: true,
             reads: &[Read::Arg(0), Read::Out],
@@ -261,6 +282,7 @@ mod tests {
     };
     static NOTHING_TO_DIFFERENTIATE: Rule = Rule {
         params: &[Param {
+            name: "",
             ty: Ty::Int,
             diff: false,
             reads: &[],
@@ -280,7 +302,7 @@ mod tests {
         for (rule, message) in [
             (&NO_SYNTAX, "answers to no syntax"),
             (&READS_A_MISSING_OPERAND, "reads an operand it lacks"),
-            (&ELEMENTWISE_READING_TWO, "does not read one value"),
+            (&ELEMENTWISE_READING_TWO, "reads more than one value"),
             (&NOTHING_TO_DIFFERENTIATE, "no differentiable operand"),
         ] {
             let error = assertions(&quote!(r), &[rule]).unwrap_err();

@@ -53,6 +53,9 @@ pub enum Pass {
 /// One operand of a rule, the receiver of a method first.
 #[derive(Debug)]
 pub struct Param {
+    /// Its name in the pullbacks' names when three or more operands get an
+    /// adjoint (`clamp_grad_lo`); empty otherwise.
+    pub name: &'static str,
     pub ty: Ty,
     /// Whether the operand gets an adjoint.
     pub diff: bool,
@@ -79,7 +82,9 @@ pub enum Takes {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Tangent {
     /// The scalar pullback applied to the operand's tangent (a scalar's
-    /// derivative is its own transpose), element by element on matrices.
+    /// derivative is its own transpose), summed over the operands: the
+    /// runtime's `STEM_tangent` ([`Func::Tangent`]), element by element on
+    /// matrices.
     Pullback,
     /// The operation is linear in its differentiable operands: the
     /// operation applied to their tangents.
@@ -152,8 +157,13 @@ pub enum Func {
     /// `rules::STEM`: the scalar primal.
     Primal,
     /// The scalar pullback of operand `i` (`rules::STEM_grad`, or
-    /// `_grad_lhs` / `_grad_rhs` with two differentiable operands).
+    /// `_grad_lhs` / `_grad_rhs` with two differentiable operands,
+    /// `_grad_NAME` with more).
     Pullback(usize),
+    /// `rules::STEM_tangent(ẋ.., reads..)`: the scalar tangent, taking one
+    /// tangent per differentiable operand, then what the pullbacks read
+    /// (see [`Rule::tangent_reads`]).
+    Tangent,
     /// The dispatched pullback of the `k`-th differentiable operand
     /// (`rules::generic`), in a form.
     Dispatched(usize, Form),
@@ -271,6 +281,14 @@ impl Rule {
         }
     }
 
+    /// What the scalar tangent reads after the operands' tangents: every
+    /// value some pullback reads, operands in order, then the output.
+    pub fn tangent_reads(&self) -> Vec<Read> {
+        let read = |r: Read| self.params.iter().any(|p| p.diff && p.reads.contains(&r));
+        let args = (0..self.params.len()).map(Read::Arg);
+        args.chain([Read::Out]).filter(|r| read(*r)).collect()
+    }
+
     /// The runtime function `func` of this rule, where it exists: every
     /// runtime name the generated code calls is derived here.
     pub fn runtime(&self, func: Func) -> Option<RuntimeFn> {
@@ -279,7 +297,10 @@ impl Rule {
             (1, 0) => Some(format!("{}_grad", self.stem)),
             (2, 0) => Some(format!("{}_grad_lhs", self.stem)),
             (2, 1) => Some(format!("{}_grad_rhs", self.stem)),
-            _ => None,
+            _ => {
+                let name = self.params[self.differentiable_operand(k)?].name;
+                (!name.is_empty()).then(|| format!("{}_grad_{name}", self.stem))
+            }
         };
         let (module, name) = match func {
             Func::Primal if self.has_scalar_form() => (Module::Rules, self.stem.to_owned()),
@@ -287,11 +308,17 @@ impl Rule {
                 let k = self.params[..i].iter().filter(|p| p.diff).count();
                 (Module::Rules, pullback(k)?)
             }
+            Func::Tangent if self.has_scalar_form() => {
+                (Module::Rules, format!("{}_tangent", self.stem))
+            }
             Func::Dispatched(k, form @ (Form::New | Form::Acc | Form::Owned)) => {
                 (Module::Generic, pullback(k)? + form.suffix())
             }
             Func::Dispatched(0, Form::Ref) if self.takes == Takes::Nothing => {
                 (Module::Generic, pullback(0)? + Form::Ref.suffix())
+            }
+            Func::Mapped(Form::Broadcast) if self.generic_reads(0, true).len() != 1 => {
+                return None;
             }
             Func::Mapped(form) if self.elementwise && form != Form::Ref => (
                 Module::Generic,
@@ -331,7 +358,13 @@ pub fn map_closure(form: Form) -> Option<RuntimeFn> {
 use Read::{Arg, Out};
 
 const fn float(reads: &'static [Read]) -> Param {
+    named("", reads)
+}
+
+/// A float operand named in its pullback's name (`clamp_grad_lo`).
+const fn named(name: &'static str, reads: &'static [Read]) -> Param {
     Param {
+        name,
         ty: Ty::Float,
         diff: true,
         reads,
@@ -341,6 +374,7 @@ const fn float(reads: &'static [Read]) -> Param {
 
 const fn matrix(pass: Pass) -> Param {
     Param {
+        name: "",
         ty: Ty::Matrix,
         diff: true,
         reads: &[],
@@ -350,6 +384,7 @@ const fn matrix(pass: Pass) -> Param {
 
 const fn constant(ty: Ty) -> Param {
     Param {
+        name: "",
         ty,
         diff: false,
         reads: &[],
