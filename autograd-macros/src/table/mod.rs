@@ -557,6 +557,22 @@ table! {
         from_prelude: true,
         ..unary("sigmoid", READS_OUT)
     };
+    // Exponentials, logarithms and roots.
+    EXP2 = Rule { expensive: true, ..unary("exp2", READS_OUT) };
+    EXP_M1 = Rule { expensive: true, ..unary("exp_m1", READS_OUT) };
+    LN_1P = Rule { expensive: true, ..unary("ln_1p", READS_X) };
+    LOG = Rule {
+        expensive: true,
+        ..scalar("log", &[float(&[Arg(0), Arg(1)]), float(&[Arg(1), Out])])
+    };
+    LOG2 = Rule { expensive: true, ..unary("log2", READS_X) };
+    LOG10 = Rule { expensive: true, ..unary("log10", READS_X) };
+    CBRT = Rule { expensive: true, ..unary("cbrt", READS_OUT) };
+    RECIP = Rule { expensive: true, ..unary("recip", READS_OUT) };
+    HYPOT = Rule {
+        expensive: true,
+        ..scalar("hypot", &[float(&[Arg(0), Out]), float(&[Arg(1), Out])])
+    };
 }
 
 /// The rule of an operator.
@@ -705,8 +721,11 @@ mod tests {
         for rule in RULES {
             let syntax = written(rule);
             assert!(!syntax.is_empty(), "`{}` answers to no syntax", rule.name);
+            // Or through `float_methods.rs`'s macro, which writes the
+            // method and path forms of the method it is given.
+            let tested = |m: &str| format!("unary_method!({m}: {m},");
             assert!(
-                tests.contains(&syntax),
+                tests.contains(&syntax) || rule.method.is_some_and(|m| tests.contains(&tested(m))),
                 "no test under tests/ uses `{syntax}` (rule `{}`) through the macro",
                 rule.name
             );
@@ -742,7 +761,7 @@ mod tests {
     fn error_messages_list_the_table() {
         assert_eq!(
             supported_methods(),
-            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, and `len` on slices"
+            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, and `len` on slices"
         );
         assert_eq!(
             supported_matrix_methods(),

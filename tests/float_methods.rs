@@ -1,0 +1,279 @@
+//! The float methods added with the rule table, through the macro: each in
+//! method form `x.f()` and path form `f64::f(x)`, for `f64` and `f32`
+//! functions, on the result of a call (the dispatched rule), and
+//! element-wise on a matrix as `m.map(f64::f)`, `m.map(|v| v.f())` and a
+//! closure compiled as its own function, against the closed form of the
+//! derivative and central differences of the primal at several points.
+//!
+//! Tolerances:
+//!
+//! - `f64` against the closed form: `epsilon = 1e-13`, `max_relative =
+//!   1e-12` (the closed forms are written differently from the rules, a
+//!   few roundings apart);
+//! - `f32` against the closed form evaluated in `f64` at the same point:
+//!   `epsilon = 1e-6`, `max_relative = 1e-5` (a few `f32` roundings of
+//!   2⁻²⁴ each, amplified at most tenfold at the points used);
+//! - against finite differences: `fd_support`'s `FD64_*` / `FD32_*`.
+//!
+//! Points stay inside each function's domain and away from its poles and
+//! jumps; the conventions at those points are tested in
+//! `float_conventions.rs`.
+
+mod fd_support;
+
+use approx::assert_relative_eq;
+use autograd::differentiable;
+use fd_support::{FD32_ABS, FD32_REL, FD64_ABS, FD64_REL, fd32, fd32_2, fd64, fd64_2};
+use nalgebra::DMatrix;
+
+const CF64_ABS: f64 = 1e-13;
+const CF64_REL: f64 = 1e-12;
+const CF32_ABS: f64 = 1e-6;
+const CF32_REL: f64 = 1e-5;
+
+/// Points on the whole line, away from 0.
+const LINE64: &[f64] = &[-2.5, -1.3, -0.4, 0.3, 0.9, 1.7, 3.2];
+/// Positive points.
+const POS64: &[f64] = &[0.2, 0.4, 1.0, 2.5, 7.0, 30.0];
+/// Dyadic points (exact `x ± h`, `x ± 2h` in `f32`), away from 0.
+const LINE32: &[f32] = &[-2.5, -1.25, -0.375, 0.25, 0.875, 1.75, 3.125];
+/// Positive dyadic points.
+const POS32: &[f32] = &[0.25, 0.375, 1.0, 2.5, 7.0, 30.0];
+
+/// The `_grad` of a function of two `f64`s.
+type Grad2 = fn(f64, f64) -> (f64, f64, f64);
+
+/// Makes a call's result of a type the macro cannot see, so a method on it
+/// goes through the dispatched rule.
+#[differentiable]
+fn identity(x: f64) -> f64 {
+    x
+}
+
+/// A unary float method `$method` with derivative `$d` (a closure of
+/// `f64`), at the `f64` points `$at64` and `f32` points `$at32`.
+macro_rules! unary_method {
+    ($name:ident: $method:ident, d = $d:expr, at64 = $at64:expr, at32 = $at32:expr) => {
+        mod $name {
+            use super::*;
+
+            #[differentiable]
+            fn method64(x: f64) -> f64 {
+                x.$method()
+            }
+            #[differentiable]
+            fn path64(x: f64) -> f64 {
+                f64::$method(x)
+            }
+            #[differentiable]
+            fn dispatched(x: f64) -> f64 {
+                identity(x).$method()
+            }
+            #[differentiable]
+            fn method32(x: f32) -> f32 {
+                x.$method()
+            }
+            #[differentiable]
+            fn path32(x: f32) -> f32 {
+                f32::$method(x)
+            }
+            #[differentiable]
+            fn map_path(m: &DMatrix<f64>) -> f64 {
+                m.map(f64::$method).sum()
+            }
+            #[differentiable]
+            fn map_closure(m: DMatrix<f64>) -> f64 {
+                let y = m.map(|v| v.$method());
+                y.sum()
+            }
+            #[differentiable]
+            fn map_compiled(m: &DMatrix<f64>) -> f64 {
+                m.map(|v| 2.0 * v.$method() + v).sum()
+            }
+
+            fn derivative(x: f64) -> f64 {
+                let d: fn(f64) -> f64 = $d;
+                d(x)
+            }
+
+            #[test]
+            fn f64_against_closed_form_and_differences() {
+                let grads: [fn(f64) -> (f64, f64); 3] =
+                    [method64_grad, path64_grad, dispatched_grad];
+                for &x in $at64 {
+                    let fd = fd64(|t| t.$method(), x);
+                    for grad in grads {
+                        let (y, dx) = grad(x);
+                        assert_eq!(y.to_bits(), x.$method().to_bits(), "value at {x}");
+                        assert_relative_eq!(
+                            dx,
+                            derivative(x),
+                            epsilon = CF64_ABS,
+                            max_relative = CF64_REL
+                        );
+                        assert_relative_eq!(dx, fd, epsilon = FD64_ABS, max_relative = FD64_REL);
+                    }
+                }
+            }
+
+            #[test]
+            fn f32_against_closed_form_and_differences() {
+                let grads: [fn(f32) -> (f32, f32); 2] = [method32_grad, path32_grad];
+                for &x in $at32 {
+                    let fd = fd32(|t| t.$method(), x);
+                    for grad in grads {
+                        let (y, dx) = grad(x);
+                        assert_eq!(y.to_bits(), x.$method().to_bits(), "value at {x}");
+                        let dx = f64::from(dx);
+                        assert_relative_eq!(
+                            dx,
+                            derivative(f64::from(x)),
+                            epsilon = CF32_ABS,
+                            max_relative = CF32_REL
+                        );
+                        assert_relative_eq!(dx, fd, epsilon = FD32_ABS, max_relative = FD32_REL);
+                    }
+                }
+            }
+
+            #[test]
+            fn element_wise_on_a_matrix() {
+                let points: &[f64] = $at64;
+                let m = DMatrix::from_row_slice(1, points.len(), points);
+                let d = m.map(derivative);
+                let (y, dm) = map_path_grad(&m);
+                assert_eq!(y.to_bits(), m.map(|v| v.$method()).sum().to_bits());
+                assert_relative_eq!(dm, d, epsilon = CF64_ABS, max_relative = CF64_REL);
+                let (_, dm) = map_closure_grad(m.clone());
+                assert_relative_eq!(dm, d, epsilon = CF64_ABS, max_relative = CF64_REL);
+                let (_, dm) = map_compiled_grad(&m);
+                let d = d.map(|d| 2.0 * d + 1.0);
+                assert_relative_eq!(dm, d, epsilon = CF64_ABS, max_relative = CF64_REL);
+            }
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------
+// Exponentials, logarithms and roots.
+
+unary_method!(exp2: exp2, d = |x| x.exp2() * std::f64::consts::LN_2, at64 = LINE64, at32 = LINE32);
+unary_method!(exp_m1: exp_m1, d = |x| x.exp(), at64 = LINE64, at32 = LINE32);
+unary_method!(ln_1p: ln_1p, d = |x| 1.0 / (1.0 + x), at64 = &[-0.7, -0.2, 0.3, 1.5, 9.0], at32 = &[-0.75, -0.25, 0.375, 1.5, 9.0]);
+unary_method!(log2: log2, d = |x| 1.0 / (x * std::f64::consts::LN_2), at64 = POS64, at32 = POS32);
+unary_method!(log10: log10, d = |x| 1.0 / (x * std::f64::consts::LN_10), at64 = POS64, at32 = POS32);
+unary_method!(cbrt: cbrt, d = |x| 1.0 / (3.0 * x.abs().powf(2.0 / 3.0)), at64 = LINE64, at32 = LINE32);
+unary_method!(recip: recip, d = |x| -1.0 / (x * x), at64 = LINE64, at32 = LINE32);
+
+#[differentiable]
+fn log64(x: f64, base: f64) -> f64 {
+    x.log(base)
+}
+#[differentiable]
+fn log64_path(x: f64, base: f64) -> f64 {
+    f64::log(x, base)
+}
+#[differentiable]
+fn log32(x: f32, base: f32) -> f32 {
+    x.log(base)
+}
+#[differentiable]
+fn log_dispatched(x: f64, base: f64) -> f64 {
+    identity(x).log(identity(base))
+}
+
+/// ∂/∂x log_b x = 1/(x ln b), ∂/∂b = −ln x/(b ln² b).
+fn log_partials(x: f64, b: f64) -> (f64, f64) {
+    (1.0 / (x * b.ln()), -x.ln() / (b * b.ln() * b.ln()))
+}
+
+#[test]
+fn log_to_a_base() {
+    for &(x, b) in &[(2.0, 3.0), (0.5, 10.0), (7.5, 0.4), (30.0, 2.0)] {
+        let (dx, db) = log_partials(x, b);
+        let (fdx, fdb) = fd64_2(|x, b| x.log(b), x, b);
+        let grads: [Grad2; 3] = [log64_grad, log64_path_grad, log_dispatched_grad];
+        for grad in grads {
+            let (y, gx, gb) = grad(x, b);
+            assert_eq!(y.to_bits(), x.log(b).to_bits());
+            assert_relative_eq!(gx, dx, epsilon = CF64_ABS, max_relative = CF64_REL);
+            assert_relative_eq!(gb, db, epsilon = CF64_ABS, max_relative = CF64_REL);
+            assert_relative_eq!(gx, fdx, epsilon = FD64_ABS, max_relative = FD64_REL);
+            assert_relative_eq!(gb, fdb, epsilon = FD64_ABS, max_relative = FD64_REL);
+        }
+    }
+    for &(x, b) in &[(2.0f32, 3.0f32), (0.5, 10.0), (7.5, 0.375), (30.0, 2.0)] {
+        let (dx, db) = log_partials(f64::from(x), f64::from(b));
+        let (fdx, fdb) = fd32_2(|x, b| x.log(b), x, b);
+        let (_, gx, gb) = log32_grad(x, b);
+        let (gx, gb) = (f64::from(gx), f64::from(gb));
+        assert_relative_eq!(gx, dx, epsilon = CF32_ABS, max_relative = CF32_REL);
+        assert_relative_eq!(gb, db, epsilon = CF32_ABS, max_relative = CF32_REL);
+        assert_relative_eq!(gx, fdx, epsilon = FD32_ABS, max_relative = FD32_REL);
+        assert_relative_eq!(gb, fdb, epsilon = FD32_ABS, max_relative = FD32_REL);
+    }
+}
+
+#[differentiable]
+fn hypot64(x: f64, y: f64) -> f64 {
+    x.hypot(y)
+}
+#[differentiable]
+fn hypot64_path(x: f64, y: f64) -> f64 {
+    f64::hypot(x, y)
+}
+#[differentiable]
+fn hypot32(x: f32, y: f32) -> f32 {
+    x.hypot(y)
+}
+#[differentiable]
+fn hypot_dispatched(x: f64, y: f64) -> f64 {
+    identity(x).hypot(y)
+}
+
+#[test]
+fn hypot_is_the_distance_from_the_origin() {
+    for &(x, y) in &[(3.0f64, 4.0f64), (-1.5, 0.5), (0.25, -2.0), (-7.0, -1.0)] {
+        let r = (x * x + y * y).sqrt();
+        let (fdx, fdy) = fd64_2(|x, y| x.hypot(y), x, y);
+        let grads: [Grad2; 3] = [hypot64_grad, hypot64_path_grad, hypot_dispatched_grad];
+        for grad in grads {
+            let (v, gx, gy) = grad(x, y);
+            assert_eq!(v.to_bits(), x.hypot(y).to_bits());
+            assert_relative_eq!(gx, x / r, epsilon = CF64_ABS, max_relative = CF64_REL);
+            assert_relative_eq!(gy, y / r, epsilon = CF64_ABS, max_relative = CF64_REL);
+            assert_relative_eq!(gx, fdx, epsilon = FD64_ABS, max_relative = FD64_REL);
+            assert_relative_eq!(gy, fdy, epsilon = FD64_ABS, max_relative = FD64_REL);
+        }
+    }
+    for &(x, y) in &[(3.0f32, 4.0f32), (-1.5, 0.5), (0.25, -2.0)] {
+        let (xf, yf) = (f64::from(x), f64::from(y));
+        let r = (xf * xf + yf * yf).sqrt();
+        let (fdx, fdy) = fd32_2(|x, y| x.hypot(y), x, y);
+        let (_, gx, gy) = hypot32_grad(x, y);
+        assert_relative_eq!(
+            f64::from(gx),
+            xf / r,
+            epsilon = CF32_ABS,
+            max_relative = CF32_REL
+        );
+        assert_relative_eq!(
+            f64::from(gy),
+            yf / r,
+            epsilon = CF32_ABS,
+            max_relative = CF32_REL
+        );
+        assert_relative_eq!(
+            f64::from(gx),
+            fdx,
+            epsilon = FD32_ABS,
+            max_relative = FD32_REL
+        );
+        assert_relative_eq!(
+            f64::from(gy),
+            fdy,
+            epsilon = FD32_ABS,
+            max_relative = FD32_REL
+        );
+    }
+}
