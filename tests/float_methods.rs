@@ -277,3 +277,155 @@ fn hypot_is_the_distance_from_the_origin() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// Trigonometric.
+
+/// Inside (−1, 1), for asin and acos, where the differences of the primal
+/// are still accurate (their error grows towards the poles at ±1).
+const UNIT64: &[f64] = &[-0.9, -0.5, 0.1, 0.6, 0.8];
+const UNIT32: &[f32] = &[-0.75, -0.5, 0.125, 0.625, 0.8125];
+
+unary_method!(tan: tan, d = |x| 1.0 / (x.cos() * x.cos()), at64 = &[-1.2, -0.4, 0.3, 0.9, 1.3], at32 = &[-1.25, -0.375, 0.25, 0.875, 1.25]);
+unary_method!(asin: asin, d = |x| 1.0 / (1.0 - x * x).sqrt(), at64 = UNIT64, at32 = UNIT32);
+unary_method!(acos: acos, d = |x| -1.0 / (1.0 - x * x).sqrt(), at64 = UNIT64, at32 = UNIT32);
+unary_method!(atan: atan, d = |x| 1.0 / (1.0 + x * x), at64 = LINE64, at32 = LINE32);
+
+#[differentiable]
+fn atan2_64(y: f64, x: f64) -> f64 {
+    y.atan2(x)
+}
+#[differentiable]
+fn atan2_64_path(y: f64, x: f64) -> f64 {
+    f64::atan2(y, x)
+}
+#[differentiable]
+fn atan2_32(y: f32, x: f32) -> f32 {
+    y.atan2(x)
+}
+#[differentiable]
+fn atan2_dispatched(y: f64, x: f64) -> f64 {
+    identity(y).atan2(identity(x))
+}
+
+#[test]
+fn atan2_in_every_quadrant() {
+    for &(y, x) in &[(1.0f64, 2.0f64), (0.5, -1.5), (-2.0, -0.25), (-1.0, 3.0)] {
+        let r2 = x * x + y * y;
+        let (fdy, fdx) = fd64_2(|y, x| y.atan2(x), y, x);
+        let grads: [Grad2; 3] = [atan2_64_grad, atan2_64_path_grad, atan2_dispatched_grad];
+        for grad in grads {
+            let (v, gy, gx) = grad(y, x);
+            assert_eq!(v.to_bits(), y.atan2(x).to_bits());
+            assert_relative_eq!(gy, x / r2, epsilon = CF64_ABS, max_relative = CF64_REL);
+            assert_relative_eq!(gx, -y / r2, epsilon = CF64_ABS, max_relative = CF64_REL);
+            assert_relative_eq!(gy, fdy, epsilon = FD64_ABS, max_relative = FD64_REL);
+            assert_relative_eq!(gx, fdx, epsilon = FD64_ABS, max_relative = FD64_REL);
+        }
+    }
+    for &(y, x) in &[(1.0f32, 2.0f32), (0.5, -1.5), (-2.0, -0.25), (-1.0, 3.0)] {
+        let (yf, xf) = (f64::from(y), f64::from(x));
+        let r2 = xf * xf + yf * yf;
+        let (fdy, fdx) = fd32_2(|y, x| y.atan2(x), y, x);
+        let (_, gy, gx) = atan2_32_grad(y, x);
+        assert_relative_eq!(
+            f64::from(gy),
+            xf / r2,
+            epsilon = CF32_ABS,
+            max_relative = CF32_REL
+        );
+        assert_relative_eq!(
+            f64::from(gx),
+            -yf / r2,
+            epsilon = CF32_ABS,
+            max_relative = CF32_REL
+        );
+        assert_relative_eq!(
+            f64::from(gy),
+            fdy,
+            epsilon = FD32_ABS,
+            max_relative = FD32_REL
+        );
+        assert_relative_eq!(
+            f64::from(gx),
+            fdx,
+            epsilon = FD32_ABS,
+            max_relative = FD32_REL
+        );
+    }
+}
+
+/// `sin_cos` where its values are bound, both used: d/dx (s·c + 2c) =
+/// cos 2x − 2 sin x.
+#[differentiable]
+fn sin_cos64(x: f64) -> f64 {
+    let (s, c) = x.sin_cos();
+    s * c + 2.0 * c
+}
+#[differentiable]
+fn sin_cos64_path(x: f64) -> f64 {
+    let (s, c) = f64::sin_cos(x);
+    s * c + 2.0 * c
+}
+#[differentiable]
+fn sin_cos32(x: f32) -> f32 {
+    let (s, c) = x.sin_cos();
+    s * c + 2.0 * c
+}
+/// One component bound, the other ignored, on a call's result.
+#[differentiable]
+fn sin_cos_first(x: f64) -> f64 {
+    let (s, _) = (identity(x) * 3.0).sin_cos();
+    s
+}
+
+#[test]
+fn sin_cos_bound_to_names() {
+    let f = |x: f64| {
+        let (s, c) = x.sin_cos();
+        s * c + 2.0 * c
+    };
+    for &x in LINE64 {
+        let d = (2.0 * x).cos() - 2.0 * x.sin();
+        let fd = fd64(f, x);
+        let grads: [fn(f64) -> (f64, f64); 2] = [sin_cos64_grad, sin_cos64_path_grad];
+        for grad in grads {
+            let (y, dx) = grad(x);
+            assert_eq!(y.to_bits(), f(x).to_bits());
+            assert_relative_eq!(dx, d, epsilon = CF64_ABS, max_relative = CF64_REL);
+            assert_relative_eq!(dx, fd, epsilon = FD64_ABS, max_relative = FD64_REL);
+        }
+        let (y, dx) = sin_cos_first_grad(x);
+        assert_eq!(y.to_bits(), (x * 3.0).sin_cos().0.to_bits());
+        assert_relative_eq!(
+            dx,
+            3.0 * (3.0 * x).cos(),
+            epsilon = CF64_ABS,
+            max_relative = CF64_REL
+        );
+    }
+    for &x in LINE32 {
+        let xf = f64::from(x);
+        let (_, dx) = sin_cos32_grad(x);
+        let d = (2.0 * xf).cos() - 2.0 * xf.sin();
+        let fd = fd32(
+            |x| {
+                let (s, c) = x.sin_cos();
+                s * c + 2.0 * c
+            },
+            x,
+        );
+        assert_relative_eq!(
+            f64::from(dx),
+            d,
+            epsilon = CF32_ABS,
+            max_relative = CF32_REL
+        );
+        assert_relative_eq!(
+            f64::from(dx),
+            fd,
+            epsilon = FD32_ABS,
+            max_relative = FD32_REL
+        );
+    }
+}

@@ -41,6 +41,9 @@ impl Lowerer<'_> {
             Some(Builtin::Map) if nalgebra => return self.lower_map(receiver, m),
             _ => {}
         }
+        if let Some(split) = table::split(&name, arity) {
+            return self.split_not_destructured(split, m);
+        }
         let matrix_rule = table::method(&name, arity, Receiver::Matrix);
         let scalar_rule = table::method(&name, arity, Receiver::Scalar);
         let rule = match receiver_kind {
@@ -146,6 +149,9 @@ impl Lowerer<'_> {
         }
 
         if segments.len() == 2 && (segments[0] == "f64" || segments[0] == "f32") {
+            if let Some(split) = table::split(&segments[1], c.args.len().saturating_sub(1)) {
+                return self.split_not_destructured(split, c);
+            }
             let Some(rule) = table::path_function(&segments[1], c.args.len()) else {
                 self.cx.error_spanned_by(
                     func,
@@ -209,5 +215,111 @@ impl Lowerer<'_> {
             Kind::Unknown,
             c.span(),
         ))
+    }
+
+    /// `let (s, c) = x.sin_cos();` or `f64::sin_cos(x)`: each component
+    /// named in the pattern is its own rule (see `table::Split`), the
+    /// operands lowered once. Whether `init` is such a call.
+    pub(super) fn lower_split(&mut self, pattern: &syn::PatTuple, init: &Expr) -> bool {
+        // Each component's method, written as the user wrote the tuple's.
+        let (split, operands, syntaxes): (_, Vec<&Expr>, Vec<Syntax>) = match strip_parens(init) {
+            Expr::MethodCall(m) => {
+                let Some(split) = table::split(&m.method.to_string(), m.args.len()) else {
+                    return false;
+                };
+                let operands = std::iter::once(&*m.receiver).chain(&m.args).collect();
+                let span = m.method.span();
+                let syntaxes = split
+                    .parts
+                    .iter()
+                    .map(|r| Syntax::Method(syn::Ident::new(r.method.unwrap_or_default(), span)))
+                    .collect();
+                (split, operands, syntaxes)
+            }
+            Expr::Call(c) => {
+                let Expr::Path(func) = &*c.func else {
+                    return false;
+                };
+                let path = &func.path;
+                let float = path.segments.len() == 2
+                    && matches!(path.segments[0].ident.to_string().as_str(), "f64" | "f32");
+                let arity = c.args.len().saturating_sub(1);
+                let name = path.segments.last().map(|s| s.ident.to_string());
+                let Some(split) = name.and_then(|n| table::split(&n, arity)).filter(|_| float)
+                else {
+                    return false;
+                };
+                let syntaxes = split
+                    .parts
+                    .iter()
+                    .map(|r| {
+                        let mut path = path.clone();
+                        if let Some(last) = path.segments.last_mut() {
+                            let span = last.ident.span();
+                            last.ident = syn::Ident::new(r.method.unwrap_or_default(), span);
+                        }
+                        Syntax::Path(path)
+                    })
+                    .collect();
+                (split, c.args.iter().collect(), syntaxes)
+            }
+            _ => return false,
+        };
+        let span = init.span();
+        if pattern.elems.len() != split.parts.len() {
+            self.cx.error_spanned_by(
+                pattern,
+                format!(
+                    "`{}` gives {} values: bind each to a name, such as `let (s, c) = x.{}();`",
+                    split.method,
+                    split.parts.len(),
+                    split.method
+                ),
+            );
+            return true;
+        }
+        let args: Vec<Operand> = operands
+            .into_iter()
+            .map(|e| {
+                let o = self.lower_expr(e);
+                // A constant receiver is bound once for every component.
+                Operand::Value(self.materialize(o, Kind::Float, e.span()))
+            })
+            .collect();
+        let components = pattern.elems.iter().zip(split.parts).zip(syntaxes);
+        for ((component, rule), syntax) in components {
+            let (ident, mutable) = match component {
+                Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    (pi.ident.clone(), pi.mutability.is_some())
+                }
+                Pat::Wild(_) => continue,
+                other => {
+                    self.cx.error_spanned_by(
+                        other,
+                        "unsupported pattern; bind each component to a name or `_`",
+                    );
+                    continue;
+                }
+            };
+            let Operand::Value(value) = self.rule_op(rule, args.clone(), syntax, span, None) else {
+                continue;
+            };
+            self.values[value].name = Some(ident.to_string());
+            self.bind(&ident, value, mutable, None);
+        }
+        true
+    }
+
+    /// A tuple method used other than destructured: the IR has no tuples.
+    fn split_not_destructured(&mut self, split: &table::Split, at: impl ToTokens) -> Operand {
+        let at = at.into_token_stream();
+        self.cx.error_spanned_by(
+            &at,
+            format!(
+                "`{0}` is supported where its values are bound to names: `let (s, c) = x.{0}();`",
+                split.method
+            ),
+        );
+        self.missing(at.span())
     }
 }

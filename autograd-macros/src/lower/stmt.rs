@@ -103,6 +103,11 @@ impl Lowerer<'_> {
             Pat::Type(pt) => (&*pt.pat, Some((*pt.ty).clone())),
             p => (p, None),
         };
+        if let (Pat::Tuple(components), Some(init)) = (pat, &local.init)
+            && self.lower_split(components, &init.expr)
+        {
+            return;
+        }
         let (ident, mutable) = match pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                 (Some(pi.ident.clone()), pi.mutability.is_some())

@@ -573,6 +573,37 @@ table! {
         expensive: true,
         ..scalar("hypot", &[float(&[Arg(0), Out]), float(&[Arg(1), Out])])
     };
+    // Trigonometric (and `sin_cos`, in `SPLITS`).
+    TAN = Rule { expensive: true, ..unary("tan", READS_OUT) };
+    ASIN = Rule { expensive: true, ..unary("asin", READS_X) };
+    ACOS = Rule { expensive: true, ..unary("acos", READS_X) };
+    ATAN = Rule { expensive: true, ..unary("atan", READS_X) };
+    ATAN2 = Rule {
+        expensive: true,
+        ..scalar("atan2", &[float(&[Arg(0), Arg(1)]), float(&[Arg(0), Arg(1)])])
+    };
+}
+
+/// A method returning a tuple, lowered only where it is destructured
+/// (`let (s, c) = x.sin_cos();`), as one rule per component: the standard
+/// library computes each component with that rule's method, so the values
+/// are bit for bit the user's.
+#[derive(Debug)]
+pub struct Split {
+    pub method: &'static str,
+    pub parts: &'static [&'static Rule],
+}
+
+pub static SPLITS: &[Split] = &[Split {
+    method: "sin_cos",
+    parts: &[&SIN, &COS],
+}];
+
+/// The tuple method of a name and number of arguments after the receiver.
+pub fn split(name: &str, arity: usize) -> Option<&'static Split> {
+    SPLITS
+        .iter()
+        .find(|s| s.method == name && s.parts.iter().all(|p| p.arity() == arity))
 }
 
 /// The rule of an operator.
@@ -621,9 +652,10 @@ pub fn elementwise(name: &str) -> Option<&'static Rule> {
 
 /// Whether some float method has this name, with any number of arguments.
 pub fn is_float_method(name: &str) -> bool {
-    RULES
+    let rule = RULES
         .iter()
-        .any(|r| r.on_scalars() && r.method == Some(name))
+        .any(|r| r.on_scalars() && r.method == Some(name));
+    rule || SPLITS.iter().any(|s| s.method == name)
 }
 
 /// Methods that are not rules: the macro lowers them itself.
@@ -662,12 +694,11 @@ fn listed<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
 
 /// Every float method the macro differentiates, for error messages.
 pub fn supported_methods() -> String {
-    let methods = listed(
-        RULES
-            .iter()
-            .filter(|r| r.on_scalars())
-            .filter_map(|r| r.method),
-    );
+    let rules = RULES
+        .iter()
+        .filter(|r| r.on_scalars())
+        .filter_map(|r| r.method);
+    let methods = listed(rules.chain(SPLITS.iter().map(|s| s.method)));
     format!("{}, and `len` on slices", methods.join(", "))
 }
 
@@ -761,7 +792,7 @@ mod tests {
     fn error_messages_list_the_table() {
         assert_eq!(
             supported_methods(),
-            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, and `len` on slices"
+            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sin_cos`, and `len` on slices"
         );
         assert_eq!(
             supported_matrix_methods(),
