@@ -429,3 +429,12 @@ fn sin_cos_bound_to_names() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// Hyperbolic.
+
+unary_method!(sinh: sinh, d = |x| x.cosh(), at64 = LINE64, at32 = LINE32);
+unary_method!(cosh: cosh, d = |x| x.sinh(), at64 = LINE64, at32 = LINE32);
+unary_method!(asinh: asinh, d = |x| 1.0 / (x * x + 1.0).sqrt(), at64 = LINE64, at32 = LINE32);
+unary_method!(acosh: acosh, d = |x| 1.0 / (x * x - 1.0).sqrt(), at64 = &[1.2, 1.5, 2.5, 7.0, 30.0], at32 = &[1.25, 1.5, 2.5, 7.0, 30.0]);
+unary_method!(atanh: atanh, d = |x| 1.0 / (1.0 - x * x), at64 = UNIT64, at32 = UNIT32);

@@ -582,6 +582,12 @@ table! {
         expensive: true,
         ..scalar("atan2", &[float(&[Arg(0), Arg(1)]), float(&[Arg(0), Arg(1)])])
     };
+    // Hyperbolic.
+    SINH = Rule { expensive: true, ..unary("sinh", READS_X) };
+    COSH = Rule { expensive: true, ..unary("cosh", READS_X) };
+    ASINH = Rule { expensive: true, ..unary("asinh", READS_X) };
+    ACOSH = Rule { expensive: true, ..unary("acosh", READS_X) };
+    ATANH = Rule { expensive: true, ..unary("atanh", READS_X) };
 }
 
 /// A method returning a tuple, lowered only where it is destructured
@@ -792,7 +798,7 @@ mod tests {
     fn error_messages_list_the_table() {
         assert_eq!(
             supported_methods(),
-            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sin_cos`, and `len` on slices"
+            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh`, `sin_cos`, and `len` on slices"
         );
         assert_eq!(
             supported_matrix_methods(),
