@@ -16,8 +16,8 @@
 //! - against finite differences: `fd_support`'s `FD64_*` / `FD32_*`.
 //!
 //! Points stay inside each function's domain and away from its poles and
-//! jumps; the conventions at those points are tested in
-//! `float_conventions.rs`.
+//! jumps; the last section tests the documented conventions at those
+//! points, through the macro.
 
 mod fd_support;
 
@@ -438,3 +438,113 @@ unary_method!(cosh: cosh, d = |x| x.sinh(), at64 = LINE64, at32 = LINE32);
 unary_method!(asinh: asinh, d = |x| 1.0 / (x * x + 1.0).sqrt(), at64 = LINE64, at32 = LINE32);
 unary_method!(acosh: acosh, d = |x| 1.0 / (x * x - 1.0).sqrt(), at64 = &[1.2, 1.5, 2.5, 7.0, 30.0], at32 = &[1.25, 1.5, 2.5, 7.0, 30.0]);
 unary_method!(atanh: atanh, d = |x| 1.0 / (1.0 - x * x), at64 = UNIT64, at32 = UNIT32);
+
+// ---------------------------------------------------------------------------
+// Piecewise: constant between jumps, `fract` of slope 1, and `clamp`.
+
+/// Away from integers and halves (where `round` jumps), for `f64` and for
+/// `f32` with every difference step on the same side.
+const STEPS64: &[f64] = &[-2.3, -0.7, 0.4, 1.6, 3.2];
+const STEPS32: &[f32] = &[-2.375, -0.625, 0.375, 1.625, 3.125];
+
+unary_method!(signum: signum, d = |_| 0.0, at64 = STEPS64, at32 = STEPS32);
+unary_method!(floor: floor, d = |_| 0.0, at64 = STEPS64, at32 = STEPS32);
+unary_method!(ceil: ceil, d = |_| 0.0, at64 = STEPS64, at32 = STEPS32);
+unary_method!(round: round, d = |_| 0.0, at64 = STEPS64, at32 = STEPS32);
+unary_method!(trunc: trunc, d = |_| 0.0, at64 = STEPS64, at32 = STEPS32);
+unary_method!(fract: fract, d = |_| 1.0, at64 = STEPS64, at32 = STEPS32);
+
+#[differentiable]
+fn clamp64(x: f64, lo: f64, hi: f64) -> f64 {
+    x.clamp(lo, hi)
+}
+#[differentiable]
+fn clamp64_path(x: f64, lo: f64, hi: f64) -> f64 {
+    f64::clamp(x, lo, hi)
+}
+#[differentiable]
+fn clamp32(x: f32, lo: f32, hi: f32) -> f32 {
+    x.clamp(lo, hi)
+}
+#[differentiable]
+fn clamp_dispatched(x: f64, lo: f64, hi: f64) -> f64 {
+    identity(x).clamp(lo, identity(hi))
+}
+
+/// The `_grad` of a function of three `f64`s.
+type Grad3 = fn(f64, f64, f64) -> (f64, f64, f64, f64);
+
+#[test]
+fn clamp_passes_the_adjoint_to_the_operand_it_returns() {
+    // (x, lo, hi) inside, below and above; the adjoints go to x, lo, hi.
+    let cases = [
+        ((0.3, -1.0, 2.0), (1.0, 0.0, 0.0)),
+        ((-4.5, -1.0, 2.0), (0.0, 1.0, 0.0)),
+        ((7.25, -1.0, 2.0), (0.0, 0.0, 1.0)),
+    ];
+    for ((x, lo, hi), (ex, elo, ehi)) in cases {
+        let fx = fd64(|t: f64| t.clamp(lo, hi), x);
+        let flo = fd64(|t: f64| x.clamp(t, hi), lo);
+        let fhi = fd64(|t: f64| x.clamp(lo, t), hi);
+        let grads: [Grad3; 3] = [clamp64_grad, clamp64_path_grad, clamp_dispatched_grad];
+        for grad in grads {
+            let (y, dx, dlo, dhi) = grad(x, lo, hi);
+            assert_eq!(y.to_bits(), x.clamp(lo, hi).to_bits());
+            assert_eq!((dx, dlo, dhi), (ex, elo, ehi));
+            assert_relative_eq!(dx, fx, epsilon = FD64_ABS, max_relative = FD64_REL);
+            assert_relative_eq!(dlo, flo, epsilon = FD64_ABS, max_relative = FD64_REL);
+            assert_relative_eq!(dhi, fhi, epsilon = FD64_ABS, max_relative = FD64_REL);
+        }
+        let (x, lo, hi) = (x as f32, lo as f32, hi as f32);
+        let (y, dx, dlo, dhi) = clamp32_grad(x, lo, hi);
+        assert_eq!(y.to_bits(), x.clamp(lo, hi).to_bits());
+        assert_eq!((dx, dlo, dhi), (ex as f32, elo as f32, ehi as f32));
+        let fx = fd32(|t: f32| t.clamp(lo, hi), x);
+        assert_relative_eq!(
+            f64::from(dx),
+            fx,
+            epsilon = FD32_ABS,
+            max_relative = FD32_REL
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The conventions at points without a derivative, as the rules document
+// them, through the macro.
+
+#[differentiable]
+fn asin_acos(x: f64, y: f64) -> f64 {
+    x.asin() + y.acos()
+}
+#[differentiable]
+fn steps(x: f64) -> f64 {
+    x.signum() + x.floor() + x.round() + x.fract()
+}
+
+#[test]
+fn conventions_where_there_is_no_derivative() {
+    // clamp at its bounds: the value is `x`, and so is the adjoint.
+    assert_eq!(clamp64_grad(-1.0, -1.0, 2.0), (-1.0, 1.0, 0.0, 0.0));
+    assert_eq!(clamp64_grad(2.0, -1.0, 2.0), (2.0, 1.0, 0.0, 0.0));
+    // hypot at the origin, a cone's tip: 0 for both (least-norm subgradient).
+    assert_eq!(hypot64_grad(0.0, 0.0), (0.0, 0.0, 0.0));
+    assert_eq!(hypot64_grad(-0.0, 0.0), (0.0, 0.0, 0.0));
+    // atan2 at the origin, where the angle jumps: 0 for both.
+    for (y, x) in [(0.0, 0.0), (-0.0, 0.0), (0.0, -0.0)] {
+        let (_, dy, dx) = atan2_64_grad(y, x);
+        assert_eq!((dy, dx), (0.0, 0.0), "at ({y}, {x})");
+    }
+    // asin and acos at ±1: the one-sided limits +∞ and −∞.
+    for x in [1.0, -1.0] {
+        let (_, dasin, dacos) = asin_acos_grad(x, x);
+        assert_eq!((dasin, dacos), (f64::INFINITY, f64::NEG_INFINITY), "at {x}");
+    }
+    // At their jumps the piecewise-constant functions have slope 0 and
+    // `fract` slope 1: signum at 0, floor and fract at an integer, round
+    // at a half.
+    for x in [0.0, -0.0, 2.0, -3.0, 0.5, -1.5] {
+        let (_, dx) = steps_grad(x);
+        assert_eq!(dx, 1.0, "at {x}");
+    }
+}

@@ -415,6 +415,9 @@ const fn scalar(name: &'static str, params: &'static [Param]) -> Rule {
 const READS_X: &[Param] = &[float(&[Arg(0)])];
 /// The operand of a unary float function whose pullback reads the output.
 const READS_OUT: &[Param] = &[float(&[Out])];
+/// The operand of a unary float function whose pullback reads nothing
+/// (piecewise constant, or of slope 1).
+const READS_NOTHING: &[Param] = &[float(&[])];
 
 /// A float method without arguments, with its element-wise form on
 /// matrices (`m.map(f64::NAME)`).
@@ -588,6 +591,18 @@ table! {
     ASINH = Rule { expensive: true, ..unary("asinh", READS_X) };
     ACOSH = Rule { expensive: true, ..unary("acosh", READS_X) };
     ATANH = Rule { expensive: true, ..unary("atanh", READS_X) };
+    // Piecewise: constant between jumps (`fract`: slope 1), and `clamp`.
+    SIGNUM = unary("signum", READS_NOTHING);
+    FLOOR = unary("floor", READS_NOTHING);
+    CEIL = unary("ceil", READS_NOTHING);
+    ROUND = unary("round", READS_NOTHING);
+    TRUNC = unary("trunc", READS_NOTHING);
+    FRACT = unary("fract", READS_NOTHING);
+    CLAMP = scalar("clamp", &[
+        named("x", &[Arg(0), Arg(1), Arg(2)]),
+        named("lo", &[Arg(0), Arg(1)]),
+        named("hi", &[Arg(0), Arg(2)]),
+    ]);
 }
 
 /// A method returning a tuple, lowered only where it is destructured
@@ -798,7 +813,7 @@ mod tests {
     fn error_messages_list_the_table() {
         assert_eq!(
             supported_methods(),
-            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh`, `sin_cos`, and `len` on slices"
+            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh`, `signum`, `floor`, `ceil`, `round`, `trunc`, `fract`, `clamp`, `sin_cos`, and `len` on slices"
         );
         assert_eq!(
             supported_matrix_methods(),
