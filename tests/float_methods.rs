@@ -548,3 +548,52 @@ fn conventions_where_there_is_no_derivative() {
         assert_eq!(dx, 1.0, "at {x}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Fused multiply-add.
+
+#[differentiable]
+fn mul_add64(a: f64, b: f64, c: f64) -> f64 {
+    a.mul_add(b, c)
+}
+#[differentiable]
+fn mul_add64_path(a: f64, b: f64, c: f64) -> f64 {
+    f64::mul_add(a, b, c)
+}
+#[differentiable]
+fn mul_add32(a: f32, b: f32, c: f32) -> f32 {
+    a.mul_add(b, c)
+}
+#[differentiable]
+fn mul_add_dispatched(a: f64, b: f64, c: f64) -> f64 {
+    identity(a).mul_add(b, identity(c))
+}
+
+#[test]
+fn mul_add_is_the_product_plus_the_addend() {
+    for (a, b, c) in [(1.5, -2.0, 0.25), (-3.0, 0.5, 7.0), (0.125, 4.0, -1.0)] {
+        let fa = fd64(|t: f64| t.mul_add(b, c), a);
+        let fb = fd64(|t: f64| a.mul_add(t, c), b);
+        let fc = fd64(|t: f64| a.mul_add(b, t), c);
+        let grads: [Grad3; 3] = [mul_add64_grad, mul_add64_path_grad, mul_add_dispatched_grad];
+        for grad in grads {
+            let (y, da, db, dc) = grad(a, b, c);
+            assert_eq!(y.to_bits(), a.mul_add(b, c).to_bits());
+            assert_eq!((da, db, dc), (b, a, 1.0));
+            assert_relative_eq!(da, fa, epsilon = FD64_ABS, max_relative = FD64_REL);
+            assert_relative_eq!(db, fb, epsilon = FD64_ABS, max_relative = FD64_REL);
+            assert_relative_eq!(dc, fc, epsilon = FD64_ABS, max_relative = FD64_REL);
+        }
+        let (a, b, c) = (a as f32, b as f32, c as f32);
+        let (y, da, db, dc) = mul_add32_grad(a, b, c);
+        assert_eq!(y.to_bits(), a.mul_add(b, c).to_bits());
+        assert_eq!((da, db, dc), (b, a, 1.0));
+        let fa = fd32(|t: f32| t.mul_add(b, c), a);
+        assert_relative_eq!(
+            f64::from(da),
+            fa,
+            epsilon = FD32_ABS,
+            max_relative = FD32_REL
+        );
+    }
+}

@@ -603,6 +603,12 @@ table! {
         named("lo", &[Arg(0), Arg(1)]),
         named("hi", &[Arg(0), Arg(2)]),
     ]);
+    // Fused multiply-add.
+    MUL_ADD = scalar("mul_add", &[
+        named("a", &[Arg(1)]),
+        named("b", &[Arg(0)]),
+        named("c", &[]),
+    ]);
 }
 
 /// A method returning a tuple, lowered only where it is destructured
@@ -813,7 +819,7 @@ mod tests {
     fn error_messages_list_the_table() {
         assert_eq!(
             supported_methods(),
-            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh`, `signum`, `floor`, `ceil`, `round`, `trunc`, `fract`, `clamp`, `sin_cos`, and `len` on slices"
+            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh`, `signum`, `floor`, `ceil`, `round`, `trunc`, `fract`, `clamp`, `mul_add`, `sin_cos`, and `len` on slices"
         );
         assert_eq!(
             supported_matrix_methods(),
