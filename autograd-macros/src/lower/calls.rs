@@ -323,3 +323,25 @@ impl Lowerer<'_> {
         self.missing(at.span())
     }
 }
+
+/// Whether an expression calls a tuple method (`x.sin_cos()`,
+/// `f64::sin_cos(x)`).
+pub(super) fn is_split_call(e: &Expr) -> bool {
+    match strip_parens(e) {
+        Expr::MethodCall(m) => table::split(&m.method.to_string(), m.args.len()).is_some(),
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(p) => {
+                let segments: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                matches!(segments.as_slice(), [ty, name] if (ty == "f64" || ty == "f32")
+                    && table::split(name, c.args.len().saturating_sub(1)).is_some())
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}

@@ -1,6 +1,7 @@
 //! Expressions: literals, variables, operators, casts, slice indexing,
 //! and the errors for what a body may not contain.
 
+use super::calls::is_split_call;
 use super::primal::{has_value_blocks, placeholder};
 use super::*;
 
@@ -92,6 +93,14 @@ impl Lowerer<'_> {
                 }
             }
             Expr::Field(f) if self.constant_base(&f.base) => self.lower_primal(e, Kind::Unknown),
+            // `x.sin_cos().0`: the tuple method's own error says what to
+            // write instead.
+            Expr::Field(f) if is_split_call(&f.base) => self.lower_expr(&f.base),
+            // A field of a variable bound to an unsupported expression
+            // (`let p = x.sin_cos(); p.0`), reported there already.
+            Expr::Field(f) if self.local_ident(&f.base).is_some() && self.cx.has_errors() => {
+                self.missing(e.span())
+            }
             Expr::If(i) => self.lower_if(i, true),
             Expr::Block(b) if b.label.is_none() => {
                 self.scopes.push(Vec::new());
