@@ -4,6 +4,10 @@
 extern crate self as autograd;
 
 pub use autograd_macros::differentiable;
+
+// Every runtime function of the macro's rule table exists with the
+// signature the generated code calls it at: building this crate proves it.
+autograd_macros::__rule_table_check!();
 pub use autograd_runtime::*;
 /// The nalgebra version autograd's matrix rules are written for.
 pub use nalgebra;

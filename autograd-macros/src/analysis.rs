@@ -7,24 +7,24 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::catalog::{Read, Rule};
 use crate::ctxt::Ctxt;
 use crate::ir::*;
+use crate::table::{Operator, Read, Rule};
 
 pub struct Analysis {
-    pub varied: Vec<bool>,
-    pub useful: Vec<bool>,
+    pub varied: ValueMap<bool>,
+    pub useful: ValueMap<bool>,
     /// Number of contributions into each value's adjoint.
-    pub uses: Vec<usize>,
+    pub uses: ValueMap<usize>,
     /// Adjoints created up front (zero) because a contribution comes from a
     /// nested block or through a callee's pullback.
-    pub predeclare: Vec<bool>,
+    pub predeclare: ValueMap<bool>,
     /// Values defined by each block, in definition order.
     pub defined_in: HashMap<BlockId, Vec<ValueId>>,
     /// Each loop's stack and recomputation, by loop id, computed once
     /// (inner loops first): recomputing them per use made the analysis of
     /// a nest exponential in its depth.
-    saves: HashMap<u32, LoopSaves>,
+    saves: HashMap<LoopId, LoopSaves>,
     /// What the reverse sweep of each branch arm, loop body and the
     /// function's body reads (see [`Analysis::needs`]), by block.
     needs: HashMap<BlockId, HashSet<ValueId>>,
@@ -32,7 +32,7 @@ pub struct Analysis {
 
 impl Analysis {
     pub fn active(&self, v: ValueId) -> bool {
-        self.varied[v.0 as usize] && self.useful[v.0 as usize]
+        self.varied[v] && self.useful[v]
     }
 
     pub fn active_operand(&self, o: &Operand) -> Option<ValueId> {
@@ -54,47 +54,53 @@ impl Analysis {
 
 pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     let n = f.values.len();
-    let mut varied = vec![false; n];
+    let mut varied = ValueMap::filled(n, false);
     for (p, d) in f.params.iter().zip(differentiable) {
-        varied[p.0 as usize] = *d;
+        varied[*p] = *d;
     }
     while varied_pass(f, &f.body, &mut varied) {}
 
-    let mut useful = vec![false; n];
+    let mut useful = ValueMap::filled(n, false);
     if let Some(r) = f.ret.value() {
-        useful[r.0 as usize] = true;
+        useful[r] = true;
     }
     while useful_pass(f, &f.body, &varied, &mut useful) {}
 
-    check_dropped_derivatives(cx, f, &f.body, &varied);
+    DroppedDerivatives {
+        cx,
+        f,
+        varied: &varied,
+    }
+    .visit_block(&f.body);
 
     let mut an = Analysis {
         varied,
         useful,
-        uses: vec![0; n],
-        predeclare: vec![false; n],
+        uses: ValueMap::filled(n, 0),
+        predeclare: ValueMap::filled(n, false),
         defined_in: HashMap::new(),
         saves: HashMap::new(),
         needs: HashMap::new(),
     };
-    for (i, info) in f.values.iter().enumerate() {
-        an.defined_in
-            .entry(info.block)
-            .or_default()
-            .push(ValueId(i as u32));
+    for (v, info) in f.values.iter() {
+        an.defined_in.entry(info.block).or_default().push(v);
     }
-    let mut sites = Vec::new();
-    collect_uses(&an, &f.body, &mut sites);
+    let mut uses = Uses {
+        an: &an,
+        sites: Vec::new(),
+    };
+    uses.visit_block(&f.body);
+    let mut sites = uses.sites;
     if let Some(r) = an.active_operand(&f.ret) {
         sites.push((r, f.body.id, false));
     }
     for (v, site, through_call) in sites {
-        an.uses[v.0 as usize] += 1;
+        an.uses[v] += 1;
         if through_call || f.info(v).block != site {
-            an.predeclare[v.0 as usize] = true;
+            an.predeclare[v] = true;
         }
     }
-    plan_block(f, &mut an, &f.body);
+    Planner { f, an: &mut an }.visit_block(&f.body);
     let body_needs = needs_stopping(f, &an, &f.body, &HashSet::new());
     an.needs.insert(f.body.id, body_needs);
     an
@@ -108,25 +114,27 @@ thread_local! {
 }
 
 /// Fills the tables of loop saves and block needs for everything nested in
-/// `b`, inner blocks first, so each computation reads its inner loops' and
-/// arms' results from the tables: every block is walked a bounded number of
-/// times.
-fn plan_block(f: &Function, an: &mut Analysis, b: &Block) {
-    for stmt in &b.stmts {
+/// a block, inner blocks first, so each computation reads its inner loops'
+/// and arms' results from the tables: every block is walked a bounded
+/// number of times.
+struct Planner<'a, 'f> {
+    f: &'f Function,
+    an: &'a mut Analysis,
+}
+
+impl<'f> Visitor<'f> for Planner<'_, 'f> {
+    fn visit_stmt(&mut self, _: &'f Block, stmt: &'f Stmt) {
+        walk_stmt(self, stmt);
+        let (f, an) = (self.f, &mut *self.an);
         match stmt {
             Stmt::Let { .. } => {}
             Stmt::If(i) => {
                 for arm in [&i.then_blk, &i.else_blk] {
-                    plan_block(f, an, arm);
                     let need = needs_stopping(f, an, arm, &HashSet::new());
                     an.needs.insert(arm.id, need);
                 }
             }
             Stmt::Loop(l) => {
-                if let LoopHeader::While { cond_blk, .. } = &l.header {
-                    plan_block(f, an, cond_blk);
-                }
-                plan_block(f, an, &l.body);
                 let need = needs_stopping(f, an, &l.body, &HashSet::new());
                 an.needs.insert(l.body.id, need);
                 let saves = loop_saves(f, an, l);
@@ -136,18 +144,18 @@ fn plan_block(f: &Function, an: &mut Analysis, b: &Block) {
     }
 }
 
-fn set(flags: &mut [bool], v: ValueId) -> bool {
-    let slot = &mut flags[v.0 as usize];
+fn set(flags: &mut ValueMap<bool>, v: ValueId) -> bool {
+    let slot = &mut flags[v];
     let changed = !*slot;
     *slot = true;
     changed
 }
 
-fn is(flags: &[bool], o: &Operand) -> bool {
-    o.value().is_some_and(|v| flags[v.0 as usize])
+fn is(flags: &ValueMap<bool>, o: &Operand) -> bool {
+    o.value().is_some_and(|v| flags[v])
 }
 
-fn varied_pass(f: &Function, b: &Block, varied: &mut [bool]) -> bool {
+fn varied_pass(f: &Function, b: &Block, varied: &mut ValueMap<bool>) -> bool {
     let mut changed = false;
     for stmt in &b.stmts {
         match stmt {
@@ -157,12 +165,11 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut [bool]) -> bool {
                 }
                 let v = match op {
                     Op::Copy(a) => is(varied, a),
-                    Op::Rule { rule, args, .. } => {
-                        args.iter().zip(rule.diff).any(|(a, d)| *d && is(varied, a))
-                    }
-                    Op::Index { slice, .. } | Op::Map { recv: slice, .. } => {
-                        varied[slice.0 as usize]
-                    }
+                    Op::Rule { rule, args, .. } => args
+                        .iter()
+                        .zip(rule.diff())
+                        .any(|(a, d)| d && is(varied, a)),
+                    Op::Index { slice, .. } | Op::Map { recv: slice, .. } => varied[*slice],
                     Op::Call { args, .. } => args.iter().any(|a| is(varied, &a.operand)),
                     Op::Len { .. }
                     | Op::StopGradient { .. }
@@ -180,14 +187,14 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut [bool]) -> bool {
                 changed |= varied_pass(f, &i.then_blk, varied);
                 changed |= varied_pass(f, &i.else_blk, varied);
                 for p in &i.phis {
-                    if varied[p.then_src.0 as usize] || varied[p.else_src.0 as usize] {
+                    if varied[p.then_src] || varied[p.else_src] {
                         changed |= set(varied, p.dst);
                     }
                 }
             }
             Stmt::Loop(l) => {
                 for c in &l.carried {
-                    if varied[c.init.0 as usize] || varied[c.exit.0 as usize] {
+                    if varied[c.init] || varied[c.exit] {
                         changed |= set(varied, c.entry);
                         changed |= set(varied, c.after);
                     }
@@ -202,12 +209,17 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut [bool]) -> bool {
     changed
 }
 
-fn useful_pass(f: &Function, b: &Block, varied: &[bool], useful: &mut [bool]) -> bool {
+fn useful_pass(
+    f: &Function,
+    b: &Block,
+    varied: &ValueMap<bool>,
+    useful: &mut ValueMap<bool>,
+) -> bool {
     let mut changed = false;
     for stmt in b.stmts.iter().rev() {
         match stmt {
             Stmt::Let { dst, op, .. } => {
-                if !(useful[dst.0 as usize] && varied[dst.0 as usize]) {
+                if !(useful[*dst] && varied[*dst]) {
                     continue;
                 }
                 let mut mark = |o: &Operand| {
@@ -219,8 +231,8 @@ fn useful_pass(f: &Function, b: &Block, varied: &[bool], useful: &mut [bool]) ->
                     Op::Copy(a) => mark(a),
                     Op::Rule { rule, args, .. } => args
                         .iter()
-                        .zip(rule.diff)
-                        .filter(|(_, d)| **d)
+                        .zip(rule.diff())
+                        .filter(|(_, d)| *d)
                         .for_each(|(a, _)| mark(a)),
                     Op::Index { slice, .. } | Op::Map { recv: slice, .. } => {
                         mark(&Operand::Value(*slice))
@@ -231,7 +243,7 @@ fn useful_pass(f: &Function, b: &Block, varied: &[bool], useful: &mut [bool]) ->
             }
             Stmt::If(i) => {
                 for p in &i.phis {
-                    if useful[p.dst.0 as usize] {
+                    if useful[p.dst] {
                         changed |= set(useful, p.then_src);
                         changed |= set(useful, p.else_src);
                     }
@@ -241,7 +253,7 @@ fn useful_pass(f: &Function, b: &Block, varied: &[bool], useful: &mut [bool]) ->
             }
             Stmt::Loop(l) => {
                 for c in &l.carried {
-                    if useful[c.after.0 as usize] || useful[c.entry.0 as usize] {
+                    if useful[c.after] || useful[c.entry] {
                         changed |= set(useful, c.exit);
                         changed |= set(useful, c.init);
                     }
@@ -256,15 +268,22 @@ fn useful_pass(f: &Function, b: &Block, varied: &[bool], useful: &mut [bool]) ->
 
 /// Primal-only code that computes a float from a differentiable value
 /// (`x as f64`, `params.apply(x)`) would silently drop its derivative.
-fn check_dropped_derivatives(cx: &Ctxt, f: &Function, b: &Block, varied: &[bool]) {
-    for stmt in &b.stmts {
+struct DroppedDerivatives<'a> {
+    cx: &'a Ctxt,
+    f: &'a Function,
+    varied: &'a ValueMap<bool>,
+}
+
+impl<'a> Visitor<'a> for DroppedDerivatives<'_> {
+    fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+        let (cx, varied) = (self.cx, self.varied);
         match stmt {
             Stmt::Let {
                 dst,
                 op: Op::Primal { expr, bindings },
                 ..
-            } if !matches!(f.info(*dst).kind, Kind::Bool | Kind::Int)
-                && bindings.iter().any(|(_, v)| varied[v.0 as usize]) =>
+            } if !matches!(self.f.info(*dst).kind, Kind::Bool | Kind::Int)
+                && bindings.iter().any(|(_, v)| varied[*v]) =>
             {
                 cx.error_spanned_by(
                     expr,
@@ -291,7 +310,7 @@ fn check_dropped_derivatives(cx: &Ctxt, f: &Function, b: &Block, varied: &[bool]
                 op: Op::Map { captures, .. },
                 ..
             } => {
-                for (ident, _) in captures.iter().filter(|(_, v)| varied[v.0 as usize]) {
+                for (ident, _) in captures.iter().filter(|(_, v)| varied[*v]) {
                     cx.error_spanned_by(
                         ident,
                         format!(
@@ -300,33 +319,32 @@ fn check_dropped_derivatives(cx: &Ctxt, f: &Function, b: &Block, varied: &[bool]
                     );
                 }
             }
-            Stmt::Let { .. } => {}
-            Stmt::If(i) => {
-                check_dropped_derivatives(cx, f, &i.then_blk, varied);
-                check_dropped_derivatives(cx, f, &i.else_blk, varied);
-            }
-            Stmt::Loop(l) => {
-                if let LoopHeader::While { cond_blk, .. } = &l.header {
-                    check_dropped_derivatives(cx, f, cond_blk, varied);
-                }
-                check_dropped_derivatives(cx, f, &l.body, varied);
-            }
+            stmt => walk_stmt(self, stmt),
         }
     }
 }
 
-fn collect_uses(an: &Analysis, b: &Block, sites: &mut Vec<(ValueId, BlockId, bool)>) {
-    for stmt in &b.stmts {
+/// Where the reverse sweep adds into each active value's adjoint: the
+/// value, the block the contribution is made in, and whether it comes
+/// through a callee's pullback.
+struct Uses<'a> {
+    an: &'a Analysis,
+    sites: Vec<(ValueId, BlockId, bool)>,
+}
+
+impl<'a> Visitor<'a> for Uses<'_> {
+    fn visit_stmt(&mut self, b: &'a Block, stmt: &'a Stmt) {
+        let (an, sites) = (self.an, &mut self.sites);
         match stmt {
             Stmt::Let { dst, op, .. } => {
                 if !an.active(*dst) {
-                    continue;
+                    return;
                 }
                 match op {
                     Op::Copy(a) => sites.extend(an.active_operand(a).map(|v| (v, b.id, false))),
                     Op::Rule { rule, args, .. } => {
-                        for (a, d) in args.iter().zip(rule.diff) {
-                            if *d && let Some(v) = an.active_operand(a) {
+                        for (a, d) in args.iter().zip(rule.diff()) {
+                            if d && let Some(v) = an.active_operand(a) {
                                 sites.push((v, b.id, false));
                             }
                         }
@@ -356,8 +374,7 @@ fn collect_uses(an: &Analysis, b: &Block, sites: &mut Vec<(ValueId, BlockId, boo
                         }
                     }
                 }
-                collect_uses(an, &i.then_blk, sites);
-                collect_uses(an, &i.else_blk, sites);
+                walk_stmt(self, stmt);
             }
             Stmt::Loop(l) => {
                 for c in &l.carried {
@@ -370,7 +387,8 @@ fn collect_uses(an: &Analysis, b: &Block, sites: &mut Vec<(ValueId, BlockId, boo
                         }
                     }
                 }
-                collect_uses(an, &l.body, sites);
+                // A `while` condition computes no adjoint.
+                self.visit_block(&l.body);
             }
         }
     }
@@ -403,12 +421,12 @@ pub fn block_has_work(an: &Analysis, b: &Block) -> bool {
 /// Whether a rule is emitted in its scalar form: it has one, and every
 /// operand is a plain `f32`/`f64` (or an integer where no adjoint goes).
 pub fn scalar_form(f: &Function, rule: &Rule, args: &[Operand]) -> bool {
-    !rule.grads.is_empty()
-        && args.iter().zip(rule.diff).all(|(a, d)| match a.value() {
+    rule.has_scalar_form()
+        && args.iter().zip(rule.diff()).all(|(a, d)| match a.value() {
             None => true,
             Some(v) => {
                 let k = f.info(v).kind;
-                k == Kind::Float || (!*d && k == Kind::Int)
+                k == Kind::Float || (!d && k == Kind::Int)
             }
         })
 }
@@ -432,9 +450,9 @@ pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec
     let mut out = Vec::new();
     match op {
         Op::Rule { rule, args, syntax } if !scalar_form(f, rule, args) => {
-            // The dispatched form reads what the catalog says it takes.
+            // The dispatched form reads what the table says it takes.
             let map = matches!(syntax, Syntax::Map(_));
-            let differentiable = args.iter().zip(rule.diff).filter(|(_, d)| **d);
+            let differentiable = args.iter().zip(rule.diff()).filter(|(_, d)| *d);
             for (k, (a, _)) in differentiable.enumerate() {
                 if an.active_operand(a).is_none() {
                     continue;
@@ -452,12 +470,11 @@ pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec
             out.extend(captures.iter().map(|c| c.1));
         }
         Op::Rule { rule, args, .. } => {
-            for (a, g) in args.iter().zip(rule.grads) {
-                let Some(g) = g else { continue };
-                if an.active_operand(a).is_none() {
+            for (a, p) in args.iter().zip(rule.params) {
+                if !p.diff || an.active_operand(a).is_none() {
                     continue;
                 }
-                for r in g.reads {
+                for r in p.reads {
                     match r {
                         Read::Arg(i) => out.extend(args[*i].value()),
                         Read::Out => out.push(dst),
@@ -493,48 +510,16 @@ fn zero_shaped<'a>(
         .copied()
         .filter(move |v| {
             let kind = f.info(*v).kind;
-            an.active(*v) && an.predeclare[v.0 as usize] && !kind.is_copy() && kind != Kind::Slice
+            an.active(*v) && an.predeclare[*v] && !kind.is_copy() && kind != Kind::Slice
         })
 }
 
 /// Every value a statement reads anywhere inside it.
 pub fn all_reads(stmt: &Stmt, out: &mut HashSet<ValueId>) {
-    match stmt {
-        Stmt::Let { op, .. } => out.extend(op.reads()),
-        Stmt::If(i) => {
-            out.extend(i.cond.value());
-            i.then_blk.stmts.iter().for_each(|s| all_reads(s, out));
-            i.else_blk.stmts.iter().for_each(|s| all_reads(s, out));
-            for p in &i.phis {
-                out.insert(p.then_src);
-                out.insert(p.else_src);
-            }
-        }
-        Stmt::Loop(l) => {
-            match &l.header {
-                LoopHeader::Range { start, end, .. } => {
-                    out.extend(start.value());
-                    out.extend(end.value());
-                }
-                LoopHeader::While { cond_blk, cond } => {
-                    out.extend(cond.value());
-                    cond_blk.stmts.iter().for_each(|s| all_reads(s, out));
-                }
-            }
-            l.body.stmts.iter().for_each(|s| all_reads(s, out));
-            for c in &l.carried {
-                out.insert(c.init);
-                out.insert(c.exit);
-            }
-        }
-    }
+    stmt.for_each_deep_read(&mut |v| {
+        out.insert(*v);
+    });
 }
-
-/// Results worth caching rather than computing twice: an elementary
-/// function costs some nanoseconds, a load from the cache less than one.
-const EXPENSIVE: &[&str] = &[
-    "exp", "ln", "powf", "powi", "sin", "cos", "tanh", "sqrt", "sigmoid", "div",
-];
 
 /// What a loop's reverse sweep takes from its stack and cache and what it
 /// recomputes.
@@ -606,7 +591,7 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
                     variant.insert(*dst);
                     if let Op::Rule { rule, args, .. } = op
                         && f.info(*dst).kind == Kind::Float
-                        && EXPENSIVE.contains(&rule.name)
+                        && rule.expensive
                         && scalar_form(f, rule, args)
                     {
                         if from_inner.contains(dst) {
@@ -786,45 +771,11 @@ fn needs_stopping(
 /// How many times the primal sweep reads each value: every operand
 /// occurrence (`v + v` reads `v` twice), branch conditions and φ sources,
 /// loop bounds and carried values, and the returned value.
-fn read_counts(f: &Function) -> Vec<usize> {
-    fn block(b: &Block, counts: &mut [usize]) {
-        for stmt in &b.stmts {
-            let mut add = |v: ValueId| counts[v.0 as usize] += 1;
-            match stmt {
-                Stmt::Let { op, .. } => op.reads().into_iter().for_each(add),
-                Stmt::If(i) => {
-                    i.cond.value().into_iter().for_each(&mut add);
-                    for p in &i.phis {
-                        add(p.then_src);
-                        add(p.else_src);
-                    }
-                    block(&i.then_blk, counts);
-                    block(&i.else_blk, counts);
-                }
-                Stmt::Loop(l) => {
-                    match &l.header {
-                        LoopHeader::Range { start, end, .. } => {
-                            start.value().into_iter().for_each(&mut add);
-                            end.value().into_iter().for_each(&mut add);
-                        }
-                        LoopHeader::While { cond_blk, cond } => {
-                            cond.value().into_iter().for_each(&mut add);
-                            block(cond_blk, counts);
-                        }
-                    }
-                    for c in &l.carried {
-                        counts[c.init.0 as usize] += 1;
-                        counts[c.exit.0 as usize] += 1;
-                    }
-                    block(&l.body, counts);
-                }
-            }
-        }
-    }
-    let mut counts = vec![0; f.values.len()];
-    block(&f.body, &mut counts);
+fn read_counts(f: &Function) -> ValueMap<usize> {
+    let mut counts = ValueMap::filled(f.values.len(), 0);
+    f.body.for_each_read(&mut |v| counts[*v] += 1);
     if let Some(r) = f.ret.value() {
-        counts[r.0 as usize] += 1;
+        counts[r] += 1;
     }
     counts
 }
@@ -848,15 +799,16 @@ pub fn movable(f: &Function, an: &Analysis) -> HashSet<ValueId> {
         })
         .flatten()
         .collect();
-    (0..f.values.len())
-        .map(|i| ValueId(i as u32))
+    f.values
+        .iter()
+        .map(|(v, _)| v)
         .filter(|v| {
             let info = f.info(*v);
             info.block == f.body.id
                 && info.param.is_none()
                 && !info.by_ref
                 && info.kind == Kind::Matrix
-                && counts[v.0 as usize] == 1
+                && counts[*v] == 1
                 && top.contains(v)
                 && !need.contains(v)
         })
@@ -942,17 +894,15 @@ pub fn stencils(f: &Function, an: &Analysis, l: &Loop) -> Vec<Stencil> {
             continue;
         };
         match op {
-            Op::Rule { rule, args, .. }
-                if f.info(*dst).kind == Kind::Int && matches!(rule.name, "add" | "sub") =>
-            {
-                let c = match (rule.name, args.as_slice()) {
-                    ("add", [Operand::Value(v), Operand::Const(c)])
-                    | ("add", [Operand::Const(c), Operand::Value(v)])
+            Op::Rule { rule, args, .. } if f.info(*dst).kind == Kind::Int => {
+                let c = match (rule.operator, args.as_slice()) {
+                    (Some(Operator::Add), [Operand::Value(v), Operand::Const(c)])
+                    | (Some(Operator::Add), [Operand::Const(c), Operand::Value(v)])
                         if v == i =>
                     {
                         int_literal(c)
                     }
-                    ("sub", [Operand::Value(v), Operand::Const(c)]) if v == i => {
+                    (Some(Operator::Sub), [Operand::Value(v), Operand::Const(c)]) if v == i => {
                         int_literal(c).map(|c| -c)
                     }
                     _ => None,

@@ -9,16 +9,88 @@
 
 use proc_macro2::{Span, TokenStream};
 use std::fmt;
+use std::ops::{Index, IndexMut};
 
-use crate::catalog::Rule;
+use crate::table::Rule;
 
 /// A value, unique in the whole function.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct ValueId(pub u32);
+pub struct ValueId(u32);
+
+impl ValueId {
+    /// Its number, for generated names.
+    pub fn index(self) -> u32 {
+        self.0
+    }
+}
 
 /// A block, unique in the whole function.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct BlockId(pub u32);
+
+/// A loop, unique in the whole function: names its stack and counters.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct LoopId(pub u32);
+
+/// Its number, for generated names.
+impl fmt::Display for LoopId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A table with one entry per value of a function, indexed by
+/// [`ValueId`] (cranelift's `SecondaryMap`); the function's own table of
+/// values allocates the ids.
+#[derive(Clone, Debug)]
+pub struct ValueMap<T>(Vec<T>);
+
+impl<T> Default for ValueMap<T> {
+    fn default() -> Self {
+        ValueMap(Vec::new())
+    }
+}
+
+impl<T> ValueMap<T> {
+    /// Adds an entry for a new value.
+    pub fn push(&mut self, entry: T) -> ValueId {
+        let id = ValueId(self.0.len() as u32);
+        self.0.push(entry);
+        id
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Every value and its entry, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (ValueId, &T)> {
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (ValueId(i as u32), t))
+    }
+}
+
+impl<T: Clone> ValueMap<T> {
+    /// A table of `n` values, each entry `entry`.
+    pub fn filled(n: usize, entry: T) -> Self {
+        ValueMap(vec![entry; n])
+    }
+}
+
+impl<T> Index<ValueId> for ValueMap<T> {
+    type Output = T;
+    fn index(&self, v: ValueId) -> &T {
+        &self.0[v.0 as usize]
+    }
+}
+
+impl<T> IndexMut<ValueId> for ValueMap<T> {
+    fn index_mut(&mut self, v: ValueId) -> &mut T {
+        &mut self.0[v.0 as usize]
+    }
+}
 
 /// What the macro knows of a value's type. rustc knows the rest.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -86,6 +158,20 @@ impl Operand {
             Operand::Const(_) => None,
         }
     }
+
+    fn value_ref(&self) -> Option<&ValueId> {
+        match self {
+            Operand::Value(v) => Some(v),
+            Operand::Const(_) => None,
+        }
+    }
+
+    fn value_mut(&mut self) -> Option<&mut ValueId> {
+        match self {
+            Operand::Value(v) => Some(v),
+            Operand::Const(_) => None,
+        }
+    }
 }
 
 /// How an operation was written, so the primal sweep repeats it exactly.
@@ -106,7 +192,7 @@ pub enum Syntax {
 pub enum Op {
     /// The operand itself (a binding of a constant, or a typed `let`).
     Copy(Operand),
-    /// A rule of the catalog applied to its operands.
+    /// A rule of the table applied to its operands.
     Rule {
         rule: &'static Rule,
         args: Vec<Operand>,
@@ -172,30 +258,159 @@ pub struct CallArg {
     pub span: Span,
 }
 
+// ---- the shared traversal ----
+
+/// The operand and statement visits, written once for shared and for
+/// mutable access.
+macro_rules! traversal {
+    ($op:ident, $own:ident, $deep:ident, $value:ident, $iter:ident, $($ref:tt)*) => {
+        impl Op {
+            /// Calls `f` on every value the operation reads in the primal
+            /// sweep, in order (`v + v` reads `v` twice).
+            pub fn $op(self: $($ref)* Self, f: &mut impl FnMut($($ref)* ValueId)) {
+                match self {
+                    Op::Copy(a) | Op::StopGradient { arg: a, .. } | Op::Cast { arg: a, .. } => {
+                        a.$value().into_iter().for_each(f)
+                    }
+                    Op::Rule { args, .. } => args.$iter().filter_map(Operand::$value).for_each(f),
+                    Op::Index { slice, index } => {
+                        f(slice);
+                        index.$value().into_iter().for_each(f);
+                    }
+                    Op::Len { slice } => f(slice),
+                    Op::Map { recv, captures, .. } => {
+                        f(recv);
+                        captures.$iter().for_each(|c| f($($ref)* c.1));
+                    }
+                    Op::Call { args, .. } => {
+                        args.$iter().filter_map(|a| a.operand.$value()).for_each(f)
+                    }
+                    Op::Primal { bindings, .. } => bindings.$iter().for_each(|b| f($($ref)* b.1)),
+                    Op::Literal { like, .. } => f(like),
+                    Op::Absent | Op::Missing => {}
+                }
+            }
+        }
+
+        impl Stmt {
+            /// Calls `f` on every value the statement itself reads, not in
+            /// its nested blocks: a `let`'s operands; a branch's condition
+            /// and φ sources; a loop's bounds or condition and its carried
+            /// variables' initial and exit values.
+            pub fn $own(self: $($ref)* Self, f: &mut impl FnMut($($ref)* ValueId)) {
+                match self {
+                    Stmt::Let { op, .. } => op.$op(f),
+                    Stmt::If(i) => {
+                        i.cond.$value().into_iter().for_each(&mut *f);
+                        for p in $($ref)* i.phis {
+                            f($($ref)* p.then_src);
+                            f($($ref)* p.else_src);
+                        }
+                    }
+                    Stmt::Loop(l) => {
+                        match $($ref)* l.header {
+                            LoopHeader::Range { start, end, .. } => {
+                                start.$value().into_iter().for_each(&mut *f);
+                                end.$value().into_iter().for_each(&mut *f);
+                            }
+                            LoopHeader::While { cond, .. } => {
+                                cond.$value().into_iter().for_each(&mut *f)
+                            }
+                        }
+                        for c in $($ref)* l.carried {
+                            f($($ref)* c.init);
+                            f($($ref)* c.exit);
+                        }
+                    }
+                }
+            }
+        }
+
+        impl Block {
+            /// Calls `f` on every value read anywhere in the block: its
+            /// statements' own reads and those of the blocks nested in them.
+            pub fn $deep(self: $($ref)* Self, f: &mut impl FnMut($($ref)* ValueId)) {
+                for stmt in $($ref)* self.stmts {
+                    stmt.$own(f);
+                    match stmt {
+                        Stmt::Let { .. } => {}
+                        Stmt::If(i) => {
+                            i.then_blk.$deep(f);
+                            i.else_blk.$deep(f);
+                        }
+                        Stmt::Loop(l) => {
+                            if let LoopHeader::While { cond_blk, .. } = $($ref)* l.header {
+                                cond_blk.$deep(f);
+                            }
+                            l.body.$deep(f);
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+traversal!(for_each_operand, for_each_own_read, for_each_read, value_ref, iter, &);
+traversal!(for_each_operand_mut, for_each_own_read_mut, for_each_read_mut, value_mut, iter_mut, &mut);
+
 impl Op {
     /// Every value the operation reads in the primal sweep.
     pub fn reads(&self) -> Vec<ValueId> {
+        let mut out = Vec::new();
+        self.for_each_operand(&mut |v| out.push(*v));
+        out
+    }
+}
+
+impl Stmt {
+    /// The blocks nested in the statement: a branch's arms, a loop's
+    /// condition block and body.
+    pub fn blocks(&self) -> Vec<&Block> {
         match self {
-            Op::Copy(a) | Op::StopGradient { arg: a, .. } | Op::Cast { arg: a, .. } => {
-                a.value().into_iter().collect()
-            }
-            Op::Rule { args, .. } => args.iter().filter_map(Operand::value).collect(),
-            Op::Index { slice, index } => {
-                let mut v = vec![*slice];
-                v.extend(index.value());
-                v
-            }
-            Op::Len { slice } => vec![*slice],
-            Op::Map { recv, captures, .. } => {
-                let mut v = vec![*recv];
-                v.extend(captures.iter().map(|c| c.1));
-                v
-            }
-            Op::Call { args, .. } => args.iter().filter_map(|a| a.operand.value()).collect(),
-            Op::Primal { bindings, .. } => bindings.iter().map(|b| b.1).collect(),
-            Op::Literal { like, .. } => vec![*like],
-            Op::Absent | Op::Missing => Vec::new(),
+            Stmt::Let { .. } => Vec::new(),
+            Stmt::If(i) => vec![&i.then_blk, &i.else_blk],
+            Stmt::Loop(l) => match &l.header {
+                LoopHeader::While { cond_blk, .. } => vec![cond_blk, &l.body],
+                LoopHeader::Range { .. } => vec![&l.body],
+            },
         }
+    }
+
+    /// Every value the statement reads anywhere inside it.
+    pub fn for_each_deep_read(&self, f: &mut impl FnMut(&ValueId)) {
+        self.for_each_own_read(f);
+        for b in self.blocks() {
+            b.for_each_read(f);
+        }
+    }
+}
+
+/// A walk over a block, its statements and the blocks nested in them, in
+/// order; each visit does its own work and goes on with the default walk
+/// (`walk_block`, `walk_stmt`) where it wants to descend.
+pub trait Visitor<'a> {
+    fn visit_block(&mut self, b: &'a Block) {
+        walk_block(self, b);
+    }
+
+    /// A statement of block `b`.
+    fn visit_stmt(&mut self, b: &'a Block, stmt: &'a Stmt) {
+        let _ = b;
+        walk_stmt(self, stmt);
+    }
+}
+
+/// Visits each statement of `b`.
+pub fn walk_block<'a, V: Visitor<'a> + ?Sized>(v: &mut V, b: &'a Block) {
+    for stmt in &b.stmts {
+        v.visit_stmt(b, stmt);
+    }
+}
+
+/// Visits each block nested in `stmt`.
+pub fn walk_stmt<'a, V: Visitor<'a> + ?Sized>(v: &mut V, stmt: &'a Stmt) {
+    for b in stmt.blocks() {
+        v.visit_block(b);
     }
 }
 
@@ -238,8 +453,7 @@ pub struct Phi {
 /// A loop with its loop-carried variables.
 #[derive(Clone)]
 pub struct Loop {
-    /// Unique among the function's loops; names its stack and counters.
-    pub id: u32,
+    pub id: LoopId,
     pub header: LoopHeader,
     pub body: Block,
     pub carried: Vec<Carried>,
@@ -286,7 +500,7 @@ pub struct Block {
 /// A lowered function.
 #[derive(Clone)]
 pub struct Function {
-    pub values: Vec<ValueInfo>,
+    pub values: ValueMap<ValueInfo>,
     pub params: Vec<ValueId>,
     pub body: Block,
     pub ret: Operand,
@@ -297,7 +511,7 @@ pub struct Function {
 
 impl Function {
     pub fn info(&self, v: ValueId) -> &ValueInfo {
-        &self.values[v.0 as usize]
+        &self.values[v]
     }
 }
 
@@ -409,5 +623,47 @@ impl fmt::Display for Function {
         self.body.write(f, 1)?;
         writeln!(f, "    return {}", self.ret)?;
         write!(f, "}}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(src: &str) -> Function {
+        let item: syn::ItemFn = syn::parse_str(src).expect("test input parses");
+        let cx = crate::ctxt::Ctxt::default();
+        let sig = crate::sig::parse(&cx, &item.sig, false).expect("signature reads");
+        let f = crate::lower::lower(&cx, &sig, &item.sig, &item.block, Vec::new());
+        assert!(cx.check().is_ok());
+        f
+    }
+
+    #[test]
+    fn the_walk_visits_every_read_once_per_occurrence() {
+        let f = lowered(
+            "fn f(x: f64, n: usize) -> f64 {
+                let mut s = x;
+                for _ in 0..n { if s > 1.0 { s = s * s; } }
+                s
+            }",
+        );
+        let text = f.to_string();
+        let mut reads = Vec::new();
+        f.body.for_each_read(&mut |v| reads.push(v.to_string()));
+        reads.sort();
+        // `n` in the bound; `s` at entry in the comparison, twice in the
+        // product and as the φ's else source; the comparison as the
+        // branch's condition; the product as the φ's then source; `x` as
+        // the carried initial value, the φ as its exit.
+        let mut expected = vec!["v1", "v2", "v2", "v2", "v2", "v3", "v4", "v0", "v5"];
+        expected.sort();
+        assert_eq!(reads, expected, "{text}");
+
+        let mut renamed = f.clone();
+        renamed.body.for_each_read_mut(&mut |v| *v = f.params[0]);
+        let mut after = Vec::new();
+        renamed.body.for_each_read(&mut |v| after.push(*v));
+        assert!(after.len() == reads.len() && after.iter().all(|v| *v == f.params[0]));
     }
 }

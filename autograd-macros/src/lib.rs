@@ -3,19 +3,20 @@
 //! A small compiler: the function is parsed ([`sig`], syn), lowered to an
 //! IR of operations with structured control flow ([`lower`], [`ir`]),
 //! analyzed for activity ([`analysis`]), and emitted as a primal sweep and
-//! an adjoint sweep that call the runtime's rules ([`codegen`]). The
-//! catalog of which syntax maps to which rule is in [`catalog`].
+//! an adjoint sweep that call the runtime's rules ([`codegen`]). Which
+//! syntax maps to which rule, and everything else the macro knows of a
+//! rule, is in one table ([`table`]).
 #![forbid(unsafe_code)]
 
 mod analysis;
 mod attr;
-mod catalog;
 mod codegen;
 mod ctxt;
 mod expand;
 mod ir;
 mod lower;
 mod sig;
+mod table;
 
 use proc_macro::TokenStream;
 
@@ -24,6 +25,25 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::expand(attr.into(), item.into()).into()
+}
+
+/// Proves at compile time that every runtime function of the rule table
+/// exists with the signature the generated code calls it at; `autograd`
+/// expands it once. The argument is the path of the runtime's `rules`
+/// module, `::autograd::__private::rules` if omitted.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __rule_table_check(input: TokenStream) -> TokenStream {
+    let rules = proc_macro2::TokenStream::from(input);
+    let rules = if rules.is_empty() {
+        quote::quote!(::autograd::__private::rules)
+    } else {
+        rules
+    };
+    match table::check::assertions(&rules, table::RULES) {
+        Ok(assertions) => assertions.into(),
+        Err(incomplete) => quote::quote!(::core::compile_error!(#incomplete);).into(),
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use syn::visit_mut::VisitMut;
 use super::{Gen, names};
 use crate::analysis::{Analysis, deferred_call, has_work, rerun_loop};
 use crate::ir::*;
+use crate::table::{Pass, Rule};
 
 /// How loops behave while the primal sweep runs.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -147,14 +148,13 @@ impl Gen<'_> {
                         quote!(#a #tok #b)
                     }
                     (Syntax::Method(m), [recv, rest @ ..]) => {
-                        let consumes = rule_name(op) == "reshape";
+                        let consumes = rule.params.first().is_some_and(|p| p.pass == Pass::Owned);
                         let recv = match recv.value() {
                             Some(v) if consumes && !self.f.info(v).kind.is_copy() => self.owned(v),
                             _ => self.receiver(recv),
                         };
-                        let by_ref = matches!(rule_name(op), "component_mul" | "component_div");
-                        let rest = rest.iter().map(|a| {
-                            if by_ref {
+                        let rest = rest.iter().zip(rule.params.iter().skip(1)).map(|(a, p)| {
+                            if p.pass == Pass::Ref {
                                 self.operand_ref(a)
                             } else {
                                 self.operand(a)
@@ -571,7 +571,7 @@ impl Gen<'_> {
 
 /// A rule's primal expression, with `autograd::prelude`'s traits in scope
 /// where the rule is one of their methods (see `Rule::from_prelude`).
-fn prelude_scope(rule: &crate::catalog::Rule, expr: TokenStream) -> TokenStream {
+fn prelude_scope(rule: &Rule, expr: TokenStream) -> TokenStream {
     if !rule.from_prelude {
         return expr;
     }
@@ -597,17 +597,27 @@ impl Gen<'_> {
     /// The recorded calls of a branch arm and of the branches nested in it.
     fn records_in(&self, b: &Block) -> Vec<ValueId> {
         let mut out = Vec::new();
-        for stmt in &b.stmts {
-            match stmt {
-                Stmt::Let { dst, .. } if self.recorded.contains(dst) => out.push(*dst),
-                Stmt::If(i) => {
-                    out.extend(self.records_in(&i.then_blk));
-                    out.extend(self.records_in(&i.else_blk));
-                }
-                _ => {}
+        let mut record = |dst: ValueId, _: &Op| {
+            if self.recorded.contains(&dst) {
+                out.push(dst);
             }
-        }
+        };
+        BranchLets(&mut record).visit_block(b);
         out
+    }
+}
+
+/// Visits the `let`s of a block and of the branch arms nested in it, not
+/// those in loops (whose calls are recomputed rather than recorded).
+struct BranchLets<F>(F);
+
+impl<'a, F: FnMut(ValueId, &'a Op)> Visitor<'a> for BranchLets<F> {
+    fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::Let { dst, op, .. } => (self.0)(*dst, op),
+            Stmt::If(_) => walk_stmt(self, stmt),
+            Stmt::Loop(_) => {}
+        }
     }
 }
 
@@ -625,49 +635,26 @@ pub fn recorded_calls(
     name: Option<&syn::Ident>,
     lifetimes: usize,
 ) -> HashSet<ValueId> {
-    fn in_block(
-        f: &Function,
-        an: &Analysis,
-        name: &syn::Ident,
-        b: &Block,
-        in_arm: bool,
-        out: &mut HashSet<ValueId>,
-    ) {
-        for stmt in &b.stmts {
-            match stmt {
-                Stmt::Let {
-                    dst,
-                    op: Op::Call { func, args },
-                    ..
-                } if in_arm
-                    && an.active(*dst)
-                    && !deferred_call(f, args)
-                    && func.get_ident() == Some(name) =>
-                {
-                    out.insert(*dst);
-                }
-                Stmt::If(i) => {
-                    in_block(f, an, name, &i.then_blk, true, out);
-                    in_block(f, an, name, &i.else_blk, true, out);
-                }
-                _ => {}
-            }
+    let mut out = HashSet::new();
+    let Some(name) = name.filter(|_| lifetimes <= 1) else {
+        return out;
+    };
+    let mut in_arm = |dst: ValueId, op: &Op| {
+        if let Op::Call { func, args } = op
+            && an.active(dst)
+            && !deferred_call(f, args)
+            && func.get_ident() == Some(name)
+        {
+            out.insert(dst);
+        }
+    };
+    for stmt in &f.body.stmts {
+        if let Stmt::If(i) = stmt {
+            BranchLets(&mut in_arm).visit_block(&i.then_blk);
+            BranchLets(&mut in_arm).visit_block(&i.else_blk);
         }
     }
-    let mut out = HashSet::new();
-    if let Some(name) = name
-        && lifetimes <= 1
-    {
-        in_block(f, an, name, &f.body, false, &mut out);
-    }
     out
-}
-
-fn rule_name(op: &Op) -> &'static str {
-    match op {
-        Op::Rule { rule, .. } => rule.name,
-        _ => "",
-    }
 }
 
 /// The path of a callee's all-arguments VJP: its own path with the last

@@ -23,7 +23,7 @@ pub struct Gen<'a> {
     an: &'a Analysis,
     /// Loops at the top level of the body: their stacks are filled by the
     /// forward sweep and moved into the pullback.
-    top_loops: HashSet<u32>,
+    top_loops: HashSet<LoopId>,
     /// Adjoints already created while emitting the reverse sweep.
     declared: HashSet<ValueId>,
     /// Matrices an operator or `map` may take by value (see
@@ -58,22 +58,29 @@ impl<'a> Gen<'a> {
         self.an.saves(l)
     }
 
-    fn nested_loops(&self, b: &'a Block, out: &mut Vec<&'a Loop>) {
-        for stmt in &b.stmts {
-            match stmt {
-                Stmt::Let { .. } => {}
-                Stmt::If(i) => {
-                    self.nested_loops(&i.then_blk, out);
-                    self.nested_loops(&i.else_blk, out);
+    /// The loops below the top level whose stacks the pullback creates.
+    fn nested_stacks(&self) -> Vec<&'a Loop> {
+        struct Nested<'g, 'a> {
+            g: &'g Gen<'a>,
+            out: Vec<&'a Loop>,
+        }
+        impl<'a> Visitor<'a> for Nested<'_, 'a> {
+            fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+                if let Stmt::Loop(l) = stmt
+                    && !self.g.top_loops.contains(&l.id)
+                    && self.g.saves(l).any()
+                {
+                    self.out.push(l);
                 }
-                Stmt::Loop(l) => {
-                    if !self.top_loops.contains(&l.id) && self.saves(l).any() {
-                        out.push(l);
-                    }
-                    self.nested_loops(&l.body, out);
-                }
+                walk_stmt(self, stmt);
             }
         }
+        let mut nested = Nested {
+            g: self,
+            out: Vec::new(),
+        };
+        nested.visit_block(&self.f.body);
+        nested.out
     }
 }
 
@@ -245,8 +252,7 @@ fn vjp_body(
 
     let forward = g.forward_block(&f.body, Mode::Record, None);
     g.in_pullback = true;
-    let mut nested = Vec::new();
-    g.nested_loops(&f.body, &mut nested);
+    let nested = g.nested_stacks();
     let stacks: Vec<_> = nested
         .iter()
         .map(|l| {

@@ -13,7 +13,7 @@
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
 
-use crate::ir::{Function, ValueId};
+use crate::ir::{Function, LoopId, ValueId};
 
 fn ident(name: String) -> Ident {
     Ident::new(&name, Span::mixed_site())
@@ -31,7 +31,7 @@ pub fn value(f: &Function, v: ValueId) -> Ident {
     let info = f.info(v);
     match &info.param {
         Some(p) => p.clone(),
-        None => ident(format!("__ad_v{}{}", v.0, hint(&info.name))),
+        None => ident(format!("__ad_v{}{}", v.index(), hint(&info.name))),
     }
 }
 
@@ -40,17 +40,17 @@ pub fn adjoint(f: &Function, v: ValueId) -> Ident {
     let info = f.info(v);
     match &info.param {
         Some(p) => ident(format!("__ad_d_{}", p.to_string().trim_start_matches("r#"))),
-        None => ident(format!("__ad_d{}{}", v.0, hint(&info.name))),
+        None => ident(format!("__ad_d{}{}", v.index(), hint(&info.name))),
     }
 }
 
 /// The mutable local a loop carries a variable in.
-pub fn carried(loop_id: u32, name: &str) -> Ident {
+pub fn carried(loop_id: LoopId, name: &str) -> Ident {
     ident(format!("__ad_c{loop_id}_{}", name.trim_start_matches("r#")))
 }
 
 /// The adjoint a reversed loop carries for a variable.
-pub fn carried_adjoint(loop_id: u32, name: &str) -> Ident {
+pub fn carried_adjoint(loop_id: LoopId, name: &str) -> Ident {
     ident(format!(
         "__ad_dc{loop_id}_{}",
         name.trim_start_matches("r#")
@@ -59,7 +59,7 @@ pub fn carried_adjoint(loop_id: u32, name: &str) -> Ident {
 
 /// The adjoint a reversed loop keeps pending for the slice element at its
 /// index plus `offset` (`dw1_x_1` for `x[i + 1]`, `dw1_x_m1` for `x[i - 1]`).
-pub fn window(loop_id: u32, f: &Function, slice: ValueId, offset: i64) -> Ident {
+pub fn window(loop_id: LoopId, f: &Function, slice: ValueId, offset: i64) -> Ident {
     let name = value(f, slice).to_string();
     let offset = if offset < 0 {
         format!("m{}", -offset)
@@ -73,34 +73,34 @@ pub fn window(loop_id: u32, f: &Function, slice: ValueId, offset: i64) -> Ident 
 }
 
 /// The stack of a loop's saved iteration-entry values.
-pub fn stack(loop_id: u32) -> Ident {
+pub fn stack(loop_id: LoopId) -> Ident {
     ident(format!("__ad_stack{loop_id}"))
 }
 
 /// The cache of a loop's expensive results (see `analysis::LoopSaves`).
-pub fn cache(loop_id: u32) -> Ident {
+pub fn cache(loop_id: LoopId) -> Ident {
     ident(format!("__ad_cache{loop_id}"))
 }
 
 /// The iteration count of a `while` loop.
-pub fn trips(loop_id: u32) -> Ident {
+pub fn trips(loop_id: LoopId) -> Ident {
     ident(format!("__ad_trips{loop_id}"))
 }
 
 /// The pullback of the call defining a value.
 pub fn pullback(v: ValueId) -> Ident {
-    ident(format!("__ad_pb{}", v.0))
+    ident(format!("__ad_pb{}", v.index()))
 }
 
 /// A recursive call's value and boxed pullback, recorded by the forward
 /// sweep in the branch that made it.
 pub fn recorded_call(v: ValueId) -> Ident {
-    ident(format!("__ad_rec{}", v.0))
+    ident(format!("__ad_rec{}", v.index()))
 }
 
 /// The adjoint of one argument, returned by a call's pullback.
 pub fn call_slot(v: ValueId, k: usize) -> Ident {
-    ident(format!("__ad_pb{}_d{k}", v.0))
+    ident(format!("__ad_pb{}_d{k}", v.index()))
 }
 
 /// The output adjoint the pullback receives.
@@ -143,7 +143,7 @@ pub const PRIMAL_ID: &str = "__primal_id";
 /// The compiled closure of the `map` defining a value, as its reverse
 /// sweep binds it.
 pub fn map_helper(v: ValueId) -> Ident {
-    ident(format!("__ad_map{}", v.0))
+    ident(format!("__ad_map{}", v.index()))
 }
 
 /// An element of a matrix, in the pullback a `map`'s reverse sweep

@@ -7,8 +7,8 @@ use quote::{ToTokens, quote, quote_spanned};
 use super::forward::Mode;
 use super::{Gen, names, paths};
 use crate::analysis::{carry_active, deferred_call, has_work, scalar_form, stencils};
-use crate::catalog::Read;
 use crate::ir::*;
+use crate::table::{Form, Func, Read, Rule};
 
 impl<'a> Gen<'a> {
     /// The zero a value's adjoint starts from when it is created up front.
@@ -30,7 +30,7 @@ impl<'a> Gen<'a> {
             return quote!(#adj += #expr;);
         }
         self.declared.insert(v);
-        if self.an.uses[v.0 as usize] > 1 {
+        if self.an.uses[v] > 1 {
             quote!(let mut #adj = #expr;)
         } else {
             quote!(let #adj = #expr;)
@@ -42,10 +42,7 @@ impl<'a> Gen<'a> {
         let mut out = TokenStream::new();
         let values = self.an.defined_in.get(&b.id).cloned().unwrap_or_default();
         for v in values {
-            if self.an.active(v)
-                && self.an.predeclare[v.0 as usize]
-                && self.f.info(v).kind != Kind::Slice
-            {
+            if self.an.active(v) && self.an.predeclare[v] && self.f.info(v).kind != Kind::Slice {
                 let adj = names::adjoint(self.f, v);
                 let zero = self.zero(v);
                 out.extend(quote!(let mut #adj = #zero;));
@@ -85,7 +82,6 @@ impl<'a> Gen<'a> {
     /// own reverse (`at_own_reverse`) its adjoint is already marked as
     /// created, by the `sum` that deferred it.
     fn takes_broadcast(&self, v: ValueId, op: &Op, at_own_reverse: bool) -> bool {
-        let i = v.0 as usize;
         let info = self.f.info(v);
         let Op::Rule {
             rule,
@@ -96,8 +92,8 @@ impl<'a> Gen<'a> {
             return false;
         };
         (at_own_reverse || !self.declared.contains(&v))
-            && self.an.uses[i] == 1
-            && !self.an.predeclare[i]
+            && self.an.uses[v] == 1
+            && !self.an.predeclare[v]
             && info.kind == Kind::Matrix
             && info.block == self.f.body.id
             && info.param.is_none()
@@ -119,8 +115,7 @@ impl<'a> Gen<'a> {
                 Op::Rule { rule, args, .. } if self.takes_broadcast(dst, op, true) => {
                     // The rule per element, from the one scalar, in the
                     // buffer of the mapped result.
-                    let func = format!("map_{}_broadcast", rule.generic_func(0));
-                    let func = paths::generic_rule(&func, span);
+                    let func = paths::runtime(rule, Func::Mapped(Form::Broadcast), span);
                     let v = names::value(self.f, dst);
                     if let Some(u) = self.an.active_operand(&args[0]) {
                         out.extend(self.contribute(u, quote_spanned!(span=> #func(#element, #v))));
@@ -140,8 +135,8 @@ impl<'a> Gen<'a> {
                 let map = matches!(syntax, Syntax::Map(_));
                 let targets: Vec<(usize, ValueId)> = args
                     .iter()
-                    .zip(rule.diff)
-                    .filter(|(_, d)| **d)
+                    .zip(rule.diff())
+                    .filter(|(_, d)| *d)
                     .enumerate()
                     .filter_map(|(k, (a, _))| Some((k, self.an.active_operand(a)?)))
                     .collect();
@@ -154,15 +149,15 @@ impl<'a> Gen<'a> {
                     out.extend(code);
                     return out;
                 }
-                if rule.name == "sum"
+                if rule.broadcasts
                     && let [(_, u)] = targets[..]
                     && let Some(def) = self.top_level_op(u)
                     && self.takes_broadcast(u, def, false)
                 {
                     // Left as one scalar for every element; see `broadcast`.
-                    let element = paths::generic_rule("sum_grad_element", span);
+                    let element = paths::runtime(rule, Func::Element, span);
                     let element = quote_spanned!(span=> #element(&#g));
-                    let func = paths::generic_rule(&rule.generic_func(0), span);
+                    let func = paths::runtime(rule, Func::Dispatched(0, Form::New), span);
                     let refs = [
                         self.operand_ref(&args[0]),
                         self.operand_ref(&Operand::Value(dst)),
@@ -173,10 +168,9 @@ impl<'a> Gen<'a> {
                     return out;
                 }
                 for (i, &(k, u)) in targets.iter().enumerate() {
-                    let base = if map {
-                        format!("map_{}", rule.generic_func(k))
-                    } else {
-                        rule.generic_func(k)
+                    let func = |form| match map {
+                        true => paths::runtime(rule, Func::Mapped(form), span),
+                        false => paths::runtime(rule, Func::Dispatched(k, form), span),
                     };
                     let refs: Vec<_> = rule
                         .generic_reads(k, map)
@@ -188,16 +182,16 @@ impl<'a> Gen<'a> {
                         .collect();
                     if self.declared.contains(&u) {
                         // Accumulated in place: no temporary.
-                        let func = paths::generic_rule(&format!("{base}_acc"), span);
+                        let func = func(Form::Acc);
                         let adj = names::adjoint(self.f, u);
                         out.extend(quote_spanned!(span=> #func(&mut #adj, #g_ref #(, #refs)*);));
                         continue;
                     }
                     let expr = if owned_last && i + 1 == targets.len() {
-                        let func = paths::generic_rule(&format!("{base}_owned"), span);
+                        let func = func(Form::Owned);
                         quote_spanned!(span=> #func(#g #(, #refs)*))
                     } else {
-                        let func = paths::generic_rule(&base, span);
+                        let func = func(Form::New);
                         quote_spanned!(span=> #func(#g_ref #(, #refs)*))
                     };
                     out.extend(self.contribute(u, expr));
@@ -216,7 +210,7 @@ impl<'a> Gen<'a> {
                 let (x, g_x) = (names::element(), names::element_adjoint());
                 let pullback = quote!(|#x: f64, #g_x: f64| #h(#x).1(#g_x).0);
                 if self.declared.contains(recv) {
-                    let func = paths::generic_rule("map_grad_acc", span);
+                    let func = map_closure(Form::Acc, span);
                     let adj = names::adjoint(self.f, *recv);
                     out.extend(quote_spanned!(span=> {
                         #rebind
@@ -224,7 +218,7 @@ impl<'a> Gen<'a> {
                         #func(&mut #adj, &#g, #m, #pullback);
                     }));
                 } else {
-                    let func = paths::generic_rule("map_grad_owned", span);
+                    let func = map_closure(Form::Owned, span);
                     let expr = quote_spanned!(span=> {
                         #rebind
                         let #h = #helper;
@@ -234,13 +228,15 @@ impl<'a> Gen<'a> {
                 }
             }
             Op::Rule { rule, args, .. } => {
-                for (a, grad) in args.iter().zip(rule.grads) {
-                    let Some(grad) = grad else { continue };
+                for (i, (a, p)) in args.iter().zip(rule.params).enumerate() {
+                    if !p.diff {
+                        continue;
+                    }
                     let Some(u) = self.an.active_operand(a) else {
                         continue;
                     };
-                    let func = paths::rule(grad.func, span);
-                    let reads = grad.reads.iter().map(|r| match r {
+                    let func = paths::runtime(rule, Func::Pullback(i), span);
+                    let reads = p.reads.iter().map(|r| match r {
                         Read::Arg(i) => self.operand(&args[*i]),
                         Read::Out => names::value(self.f, dst).into_token_stream(),
                     });
@@ -311,7 +307,7 @@ impl<'a> Gen<'a> {
     fn lend_pass_through(
         &mut self,
         dst: ValueId,
-        rule: &crate::catalog::Rule,
+        rule: &Rule,
         targets: &[(usize, ValueId)],
         span: proc_macro2::Span,
     ) -> Option<TokenStream> {
@@ -320,15 +316,14 @@ impl<'a> Gen<'a> {
             return None;
         };
         let first = |v: ValueId| {
-            let i = v.0 as usize;
-            self.an.uses[i] == 1 && !self.an.predeclare[i] && !self.declared.contains(&v)
+            self.an.uses[v] == 1 && !self.an.predeclare[v] && !self.declared.contains(&v)
         };
         let (da_info, db_info) = (self.f.info(a), self.f.info(b));
         let a_reverse_is_dispatched = matches!(
             self.top_level_op(a),
             Some(Op::Rule { rule, args, .. }) if !scalar_form(self.f, rule, args)
         );
-        let ok = rule.takes == crate::catalog::Takes::Nothing
+        let ok = rule.runtime(Func::Dispatched(0, Form::Ref)).is_some()
             && self.f.info(dst).kind == Kind::Matrix
             && self.f.info(dst).block == top
             && !self.lent.contains(&dst)
@@ -349,8 +344,8 @@ impl<'a> Gen<'a> {
             names::adjoint(self.f, a),
             names::adjoint(self.f, b),
         );
-        let lend = paths::generic_rule(&format!("{}_ref", rule.generic_func(0)), span);
-        let take = paths::generic_rule(&format!("{}_owned", rule.generic_func(1)), span);
+        let lend = paths::runtime(rule, Func::Dispatched(0, Form::Ref), span);
+        let take = paths::runtime(rule, Func::Dispatched(1, Form::Owned), span);
         self.declared.insert(a);
         self.declared.insert(b);
         self.lent.insert(a);
@@ -578,4 +573,10 @@ impl<'a> Gen<'a> {
         }
         out
     }
+}
+
+/// The pullback of `m.map(closure)` in a form.
+fn map_closure(form: Form, span: proc_macro2::Span) -> TokenStream {
+    let f = crate::table::map_closure(form);
+    paths::path(f.as_ref(), || format!("{form:?} of `map`"), span)
 }

@@ -247,6 +247,12 @@ pub fn powi_tangent<T: Real>(da: T, a: T, n: i32) -> T {
     powi_grad(da, a, n)
 }
 
+/// `a.max(b)`: the operand [`max_takes_lhs`] picks, so the value comes
+/// from where the adjoint goes.
+#[inline(always)]
+pub fn max<T: Real>(a: T, b: T) -> T {
+    if max_takes_lhs(a, b) { a } else { b }
+}
 /// Whether `a.max(b)` takes its value from `a`: the first argument wins a
 /// tie (as the seed's max reduction does), and a NaN loses, as in
 /// `f64::max`, so the adjoint goes where the value came from.
@@ -271,6 +277,11 @@ pub fn max_tangent<T: Real>(da: T, db: T, a: T, b: T) -> T {
     max_grad_lhs(da, a, b) + max_grad_rhs(db, a, b)
 }
 
+/// `a.min(b)`: the operand [`min_takes_lhs`] picks.
+#[inline(always)]
+pub fn min<T: Real>(a: T, b: T) -> T {
+    if min_takes_lhs(a, b) { a } else { b }
+}
 /// Whether `a.min(b)` takes its value from `a` (first wins a tie, NaN loses).
 #[inline(always)]
 pub fn min_takes_lhs<T: Real>(a: T, b: T) -> bool {

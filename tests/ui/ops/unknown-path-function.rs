@@ -1,8 +1,8 @@
 use autograd::differentiable;
 
 #[differentiable]
-fn log_one_plus(x: f64) -> f64 {
-    f64::ln_1p(x)
+fn degrees(x: f64) -> f64 {
+    f64::to_degrees(x)
 }
 
 fn main() {}

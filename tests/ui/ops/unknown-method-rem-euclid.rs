@@ -1,11 +1,11 @@
 use autograd::differentiable;
 
 #[differentiable]
-fn stepped(x: f64) -> f64 {
-    x.floor() * x
+fn wrapped(x: f64) -> f64 {
+    x.rem_euclid(1.0) * x
 }
 
 fn main() {
     // The generated items still exist: no cascade of errors here.
-    let _ = stepped_grad(1.5);
+    let _ = wrapped_grad(1.5);
 }

@@ -1,0 +1,347 @@
+//! Calls: methods of floats and matrices (rules of the table and the
+//! built-in `len`, `clone`, `map`), `f64::NAME(..)` paths,
+//! `stop_gradient`, and calls of other `#[differentiable]` functions.
+
+use super::*;
+
+impl Lowerer<'_> {
+    pub(super) fn lower_method(&mut self, m: &syn::ExprMethodCall) -> Operand {
+        if let Some(t) = &m.turbofish {
+            self.cx
+                .error_spanned_by(t, "turbofish on methods is not supported");
+        }
+        let name = m.method.to_string();
+        if self.constant_base(&m.receiver) {
+            // A method of a `#[constant]` argument is primal code.
+            return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Unknown);
+        }
+        let receiver = self.lower_expr(&m.receiver);
+        let receiver_kind = self.kind(&receiver);
+        let arity = m.args.len();
+        let nalgebra = matches!(receiver_kind, Some(Kind::Matrix | Kind::Unknown));
+        match table::builtin(&name, arity) {
+            Some(Builtin::SliceLen) => {
+                if let Some(v) = receiver.value()
+                    && receiver_kind == Some(Kind::Slice)
+                {
+                    return Operand::Value(self.emit(Op::Len { slice: v }, Kind::Int, m.span()));
+                }
+                self.cx
+                    .error_spanned_by(&m.method, "`len()` is supported on slice arguments only");
+                return self.missing(m.span());
+            }
+            // A shape is an integer: primal code.
+            Some(Builtin::Shape) if nalgebra => {
+                return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Int);
+            }
+            Some(Builtin::Clone) if receiver.value().is_some() => {
+                let kind = receiver_kind.unwrap_or(Kind::Unknown);
+                return Operand::Value(self.emit(Op::Copy(receiver), kind, m.span()));
+            }
+            Some(Builtin::Map) if nalgebra => return self.lower_map(receiver, m),
+            _ => {}
+        }
+        if let Some(split) = table::split(&name, arity) {
+            return self.split_not_destructured(split, m);
+        }
+        let matrix_rule = table::method(&name, arity, Receiver::Matrix);
+        let scalar_rule = table::method(&name, arity, Receiver::Scalar);
+        let rule = match receiver_kind {
+            Some(Kind::Matrix) => match matrix_rule {
+                Some(r) => r,
+                None => return self.unsupported_matrix_method(m, &name, scalar_rule.is_some()),
+            },
+            Some(Kind::Unknown) => match scalar_rule.or(matrix_rule) {
+                Some(r) => r,
+                None => return self.unsupported_method(m, &name),
+            },
+            _ => match scalar_rule {
+                Some(r) => r,
+                None => return self.unsupported_method(m, &name),
+            },
+        };
+        let mut args = vec![receiver];
+        for (a, param) in m.args.iter().zip(rule.params.iter().skip(1)) {
+            let operand = match a {
+                // `a.component_mul(&b)` takes its operand by reference.
+                Expr::Reference(r) if r.mutability.is_none() && param.pass == Pass::Ref => {
+                    self.lower_expr(&r.expr)
+                }
+                // Dimensions (`reshape_generic`'s): primal code.
+                a if param.ty == Ty::Dim => self.lower_primal(a, Kind::Unknown),
+                a => self.lower_expr(a),
+            };
+            args.push(operand);
+        }
+        if args.iter().all(|a| matches!(a, Operand::Const(_))) {
+            // A method of constants only, such as `2.0_f64.ln()`: a constant.
+            return Operand::Const(m.to_token_stream());
+        }
+        let kind = rule.reduces().then_some(Kind::Float);
+        self.rule_op(rule, args, Syntax::Method(m.method.clone()), m.span(), kind)
+    }
+
+    fn unsupported_method(&mut self, m: &syn::ExprMethodCall, name: &str) -> Operand {
+        let known = table::is_float_method(name);
+        let what = if known {
+            format!("`{name}` with {} argument(s)", m.args.len())
+        } else {
+            format!("`{name}`")
+        };
+        self.cx.error_spanned_by(
+            &m.method,
+            format!(
+                "unsupported method {what}; supported: {}",
+                table::supported_methods()
+            ),
+        );
+        self.missing(m.span())
+    }
+
+    fn rule_op(
+        &mut self,
+        rule: &'static Rule,
+        args: Vec<Operand>,
+        syntax: Syntax,
+        span: Span,
+        kind: Option<Kind>,
+    ) -> Operand {
+        // Only the differentiable operands decide the kind: the integer
+        // exponent of `powi` does not make the result an integer.
+        let differentiable: Vec<Operand> = args
+            .iter()
+            .zip(rule.diff())
+            .filter(|(_, d)| *d)
+            .map(|(a, _)| a.clone())
+            .collect();
+        let kind = kind.unwrap_or_else(|| self.result_kind(&differentiable));
+        Operand::Value(self.emit(Op::Rule { rule, args, syntax }, kind, span))
+    }
+
+    pub(super) fn lower_call(&mut self, c: &syn::ExprCall) -> Operand {
+        let Expr::Path(func) = &*c.func else {
+            self.cx.error_spanned_by(
+                &c.func,
+                "only calls of functions by name or path are supported",
+            );
+            return self.missing(c.span());
+        };
+        let path = &func.path;
+        let last = path.segments.last().map(|s| s.ident.to_string());
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+
+        // Any path to `stop_gradient` (`autograd::stop_gradient`, a `use`
+        // of it, `ag::stop_gradient`): the sweeps call it as written and
+        // check that it is autograd's.
+        if last.as_deref() == Some("stop_gradient") {
+            if c.args.len() != 1 {
+                self.cx
+                    .error_spanned_by(c, "`stop_gradient` takes one argument");
+                return self.missing(c.span());
+            }
+            let arg = self.lower_expr(&c.args[0]);
+            let kind = self.kind(&arg).unwrap_or(Kind::Float);
+            let stop = Op::StopGradient {
+                arg,
+                func: path.clone(),
+            };
+            return Operand::Value(self.emit(stop, kind, c.span()));
+        }
+
+        if segments.len() == 2 && (segments[0] == "f64" || segments[0] == "f32") {
+            if let Some(split) = table::split(&segments[1], c.args.len().saturating_sub(1)) {
+                return self.split_not_destructured(split, c);
+            }
+            let Some(rule) = table::path_function(&segments[1], c.args.len()) else {
+                self.cx.error_spanned_by(
+                    func,
+                    format!(
+                        "unsupported function `{}`; supported: {}",
+                        segments.join("::"),
+                        table::supported_methods()
+                    ),
+                );
+                return self.missing(c.span());
+            };
+            let args: Vec<Operand> = c.args.iter().map(|a| self.lower_expr(a)).collect();
+            if args.iter().all(|a| matches!(a, Operand::Const(_))) {
+                return Operand::Const(c.to_token_stream());
+            }
+            return self.rule_op(rule, args, Syntax::Path(path.clone()), c.span(), None);
+        }
+
+        if self.local_ident(&c.func).is_some() {
+            // A variable bound to an unsupported expression was reported
+            // there already.
+            if self.cx.has_errors() {
+                return self.missing(c.span());
+            }
+            self.cx.error_spanned_by(
+                func,
+                "calling a variable is not supported; call a `#[differentiable]` function by its name",
+            );
+            return self.missing(c.span());
+        }
+        if func.qself.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
+            self.cx.error_spanned_by(
+                func,
+                "calls with generic arguments are not supported; call a `#[differentiable]` function by name",
+            );
+            return self.missing(c.span());
+        }
+        let mut args = Vec::new();
+        for a in &c.args {
+            let (expr, by_ref) = match a {
+                Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
+                Expr::Reference(r) => {
+                    self.cx
+                        .error_spanned_by(r, "`&mut` arguments are not supported");
+                    continue;
+                }
+                e => (e, false),
+            };
+            let operand = self.lower_expr(expr);
+            args.push(CallArg {
+                operand,
+                by_ref,
+                span: a.span(),
+            });
+        }
+        Operand::Value(self.emit(
+            Op::Call {
+                func: path.clone(),
+                args,
+            },
+            Kind::Unknown,
+            c.span(),
+        ))
+    }
+
+    /// `let (s, c) = x.sin_cos();` or `f64::sin_cos(x)`: each component
+    /// named in the pattern is its own rule (see `table::Split`), the
+    /// operands lowered once. Whether `init` is such a call.
+    pub(super) fn lower_split(&mut self, pattern: &syn::PatTuple, init: &Expr) -> bool {
+        // Each component's method, written as the user wrote the tuple's.
+        let (split, operands, syntaxes): (_, Vec<&Expr>, Vec<Syntax>) = match strip_parens(init) {
+            Expr::MethodCall(m) => {
+                let Some(split) = table::split(&m.method.to_string(), m.args.len()) else {
+                    return false;
+                };
+                let operands = std::iter::once(&*m.receiver).chain(&m.args).collect();
+                let span = m.method.span();
+                let syntaxes = split
+                    .parts
+                    .iter()
+                    .map(|r| Syntax::Method(syn::Ident::new(r.method.unwrap_or_default(), span)))
+                    .collect();
+                (split, operands, syntaxes)
+            }
+            Expr::Call(c) => {
+                let Expr::Path(func) = &*c.func else {
+                    return false;
+                };
+                let path = &func.path;
+                let float = path.segments.len() == 2
+                    && matches!(path.segments[0].ident.to_string().as_str(), "f64" | "f32");
+                let arity = c.args.len().saturating_sub(1);
+                let name = path.segments.last().map(|s| s.ident.to_string());
+                let Some(split) = name.and_then(|n| table::split(&n, arity)).filter(|_| float)
+                else {
+                    return false;
+                };
+                let syntaxes = split
+                    .parts
+                    .iter()
+                    .map(|r| {
+                        let mut path = path.clone();
+                        if let Some(last) = path.segments.last_mut() {
+                            let span = last.ident.span();
+                            last.ident = syn::Ident::new(r.method.unwrap_or_default(), span);
+                        }
+                        Syntax::Path(path)
+                    })
+                    .collect();
+                (split, c.args.iter().collect(), syntaxes)
+            }
+            _ => return false,
+        };
+        let span = init.span();
+        if pattern.elems.len() != split.parts.len() {
+            self.cx.error_spanned_by(
+                pattern,
+                format!(
+                    "`{}` gives {} values: bind each to a name, such as `let (s, c) = x.{}();`",
+                    split.method,
+                    split.parts.len(),
+                    split.method
+                ),
+            );
+            return true;
+        }
+        let args: Vec<Operand> = operands
+            .into_iter()
+            .map(|e| {
+                let o = self.lower_expr(e);
+                // A constant receiver is bound once for every component.
+                Operand::Value(self.materialize(o, Kind::Float, e.span()))
+            })
+            .collect();
+        let components = pattern.elems.iter().zip(split.parts).zip(syntaxes);
+        for ((component, rule), syntax) in components {
+            let (ident, mutable) = match component {
+                Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    (pi.ident.clone(), pi.mutability.is_some())
+                }
+                Pat::Wild(_) => continue,
+                other => {
+                    self.cx.error_spanned_by(
+                        other,
+                        "unsupported pattern; bind each component to a name or `_`",
+                    );
+                    continue;
+                }
+            };
+            let Operand::Value(value) = self.rule_op(rule, args.clone(), syntax, span, None) else {
+                continue;
+            };
+            self.values[value].name = Some(ident.to_string());
+            self.bind(&ident, value, mutable, None);
+        }
+        true
+    }
+
+    /// A tuple method used other than destructured: the IR has no tuples.
+    fn split_not_destructured(&mut self, split: &table::Split, at: impl ToTokens) -> Operand {
+        let at = at.into_token_stream();
+        self.cx.error_spanned_by(
+            &at,
+            format!(
+                "`{0}` is supported where its values are bound to names: `let (s, c) = x.{0}();`",
+                split.method
+            ),
+        );
+        self.missing(at.span())
+    }
+}
+
+/// Whether an expression calls a tuple method (`x.sin_cos()`,
+/// `f64::sin_cos(x)`).
+pub(super) fn is_split_call(e: &Expr) -> bool {
+    match strip_parens(e) {
+        Expr::MethodCall(m) => table::split(&m.method.to_string(), m.args.len()).is_some(),
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(p) => {
+                let segments: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                matches!(segments.as_slice(), [ty, name] if (ty == "f64" || ty == "f32")
+                    && table::split(name, c.args.len().saturating_sub(1)).is_some())
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}

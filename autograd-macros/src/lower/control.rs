@@ -1,0 +1,448 @@
+//! Control flow: `if` (with its φ-nodes), `for` over ranges, `while`,
+//! the short-circuit operators, and `#[cfg]` statements as branches
+//! decided at compile time.
+
+use super::*;
+
+/// The attributes of a statement, where it has them.
+fn stmt_attrs(stmt: &SynStmt) -> Option<&Vec<syn::Attribute>> {
+    match stmt {
+        SynStmt::Local(l) => Some(&l.attrs),
+        SynStmt::Macro(m) => Some(&m.attrs),
+        SynStmt::Expr(e, _) => expr_attrs(e),
+        SynStmt::Item(_) => None,
+    }
+}
+
+fn stmt_attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribute>> {
+    match stmt {
+        SynStmt::Local(l) => Some(&mut l.attrs),
+        SynStmt::Macro(m) => Some(&mut m.attrs),
+        SynStmt::Expr(e, _) => expr_attrs_mut(e),
+        SynStmt::Item(_) => None,
+    }
+}
+
+macro_rules! expr_attrs {
+    ($name:ident, $($ref:tt)*) => {
+        /// The outer attributes of an expression statement.
+        fn $name(e: $($ref)* Expr) -> Option<$($ref)* Vec<syn::Attribute>> {
+            Some(match e {
+                Expr::Assign(x) => $($ref)* x.attrs,
+                Expr::Binary(x) => $($ref)* x.attrs,
+                Expr::Block(x) => $($ref)* x.attrs,
+                Expr::Call(x) => $($ref)* x.attrs,
+                Expr::ForLoop(x) => $($ref)* x.attrs,
+                Expr::If(x) => $($ref)* x.attrs,
+                Expr::Loop(x) => $($ref)* x.attrs,
+                Expr::Macro(x) => $($ref)* x.attrs,
+                Expr::Match(x) => $($ref)* x.attrs,
+                Expr::MethodCall(x) => $($ref)* x.attrs,
+                Expr::Unary(x) => $($ref)* x.attrs,
+                Expr::While(x) => $($ref)* x.attrs,
+                _ => return None,
+            })
+        }
+    };
+}
+
+expr_attrs!(expr_attrs, &);
+
+expr_attrs!(expr_attrs_mut, &mut);
+
+/// Replaces every read of a key of `map` with its value.
+fn substitute(v: &mut ValueId, map: &HashMap<ValueId, ValueId>) {
+    if let Some(n) = map.get(v) {
+        *v = *n;
+    }
+}
+
+impl Lowerer<'_> {
+    pub(super) fn lower_if(&mut self, i: &syn::ExprIf, want_value: bool) -> Operand {
+        if let Expr::Let(l) = &*i.cond {
+            self.cx
+                .error_spanned_by(l, "`if let` is not supported; compare values instead");
+            return self.missing(i.span());
+        }
+        let cond = self.lower_expr(&i.cond);
+        let before = self.snapshot();
+
+        self.begin_block();
+        self.scopes.push(Vec::new());
+        let then_tail = self.lower_stmts(&i.then_branch.stmts);
+        self.scopes.pop();
+        let then_tail = then_tail.map(|t| {
+            let kind = self.kind(&t).unwrap_or(Kind::Float);
+            self.materialize(t, kind, i.then_branch.span())
+        });
+        let then_blk = self.end_block();
+        let after_then = self.snapshot();
+        self.restore(&before);
+
+        self.begin_block();
+        self.scopes.push(Vec::new());
+        let else_tail = match &i.else_branch {
+            None => None,
+            Some((_, e)) => match &**e {
+                Expr::Block(b) => self.lower_stmts(&b.block.stmts),
+                Expr::If(nested) => Some(self.lower_if(nested, want_value)),
+                other => Some(self.lower_expr(other)),
+            },
+        };
+        self.scopes.pop();
+        let else_span = i.else_branch.as_ref().map_or(i.span(), |(_, e)| e.span());
+        let else_tail = else_tail.map(|t| {
+            let kind = self.kind(&t).unwrap_or(Kind::Float);
+            self.materialize(t, kind, else_span)
+        });
+        let else_blk = self.end_block();
+        let after_else = self.snapshot();
+
+        let mut phis = self.assignment_phis(&before, &after_then, &after_else);
+        let result = match (want_value, then_tail, else_tail) {
+            (true, Some(t), Some(e)) => {
+                let kind = self.values[t].kind;
+                let dst = self.new_value(kind, None);
+                self.values[dst].float = self.phi_float(t, e);
+                phis.push(Phi {
+                    dst,
+                    then_src: t,
+                    else_src: e,
+                });
+                Operand::Value(dst)
+            }
+            (true, _, _) => {
+                self.cx.error_spanned_by(
+                    i,
+                    "an `if` used as a value needs an `else` branch, and both branches need a value",
+                );
+                self.missing(i.span())
+            }
+            (false, _, _) => Operand::Const(quote!(())),
+        };
+        self.push(Stmt::If(If {
+            cond,
+            then_blk,
+            else_blk,
+            phis,
+            cfg: None,
+        }));
+        result
+    }
+
+    /// `a && b` or `a || b` whose operands hold `if` expressions or blocks:
+    /// an `if` that evaluates `b` only when the primal does.
+    pub(super) fn lower_short_circuit(&mut self, b: &syn::ExprBinary) -> Operand {
+        let (l, r) = (&b.left, &b.right);
+        let desugared: syn::ExprIf = match b.op {
+            BinOp::And(_) => syn::parse_quote_spanned!(b.span()=> if #l { #r } else { false }),
+            _ => syn::parse_quote_spanned!(b.span()=> if #l { true } else { #r }),
+        };
+        self.lower_if(&desugared, true)
+    }
+
+    pub(super) fn lower_for(&mut self, f: &syn::ExprForLoop) {
+        if let Some(label) = &f.label {
+            self.cx
+                .error_spanned_by(label, "loop labels are not supported");
+        }
+        let index_ident = match &*f.pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
+            Pat::Wild(_) => None,
+            other => {
+                self.cx
+                    .error_spanned_by(other, "unsupported loop pattern; write `for i in a..b`");
+                return;
+            }
+        };
+        let (range, reversed) = match &*f.expr {
+            Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => {
+                (strip_parens(&m.receiver), true)
+            }
+            e => (strip_parens(e), false),
+        };
+        let Expr::Range(r) = range else {
+            self.cx.error_spanned_by(
+                &f.expr,
+                "`for` loops iterate over integer ranges only: `a..b`, `a..=b` or `(a..b).rev()`",
+            );
+            return;
+        };
+        let (Some(start), Some(end)) = (&r.start, &r.end) else {
+            self.cx
+                .error_spanned_by(r, "the range of a `for` loop needs both bounds");
+            return;
+        };
+        let start = self.lower_expr(start);
+        let end = self.lower_expr(end);
+        let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+        self.lower_loop(&f.body, |l| {
+            let index = index_ident.map(|ident| {
+                let v = l.new_value(Kind::Int, Some(ident.to_string()));
+                l.bind(&ident, v, false, None);
+                v
+            });
+            LoopHeader::Range {
+                index,
+                start,
+                end,
+                inclusive,
+                reversed,
+            }
+        });
+    }
+
+    pub(super) fn lower_while(&mut self, w: &syn::ExprWhile) {
+        if let Some(label) = &w.label {
+            self.cx
+                .error_spanned_by(label, "loop labels are not supported");
+        }
+        if let Expr::Let(l) = &*w.cond {
+            self.cx.error_spanned_by(
+                l,
+                "`while let` is not supported; use `while` with a comparison",
+            );
+            return;
+        }
+        self.lower_loop(&w.body, |l| {
+            l.begin_block();
+            let cond = l.lower_expr(&w.cond);
+            let cond_blk = l.end_block();
+            LoopHeader::While { cond_blk, cond }
+        });
+    }
+
+    /// Lowers a loop body; `header` runs inside the body's scope, after the
+    /// loop-carried entry values exist.
+    fn lower_loop(&mut self, body: &syn::Block, header: impl FnOnce(&mut Self) -> LoopHeader) {
+        let id = LoopId(self.next_loop);
+        self.next_loop += 1;
+        let before = self.snapshot();
+        self.begin_block();
+        // Every mutable variable may be carried; those the body never
+        // assigns are folded back into their value before the loop below.
+        let mut candidates = Vec::new();
+        for s in 0..self.scopes.len() {
+            for b in 0..self.scopes[s].len() {
+                let binding = &self.scopes[s][b];
+                if !binding.mutable {
+                    continue;
+                }
+                let init = binding.value;
+                let name = binding.name.clone();
+                let kind = self.values[init].kind;
+                let entry = self.new_value(kind, Some(name.clone()));
+                self.values[entry].float = self.values[init].float.clone();
+                self.scopes[s][b].value = entry;
+                candidates.push((s, b, name, init, entry));
+            }
+        }
+        self.scopes.push(Vec::new());
+        let header = header(self);
+        if let Some(t) = self.lower_stmts(&body.stmts) {
+            self.value_unused(t);
+        }
+        self.scopes.pop();
+        let mut body = self.end_block();
+        let mut header = header;
+
+        let mut carried = Vec::new();
+        let mut fold = HashMap::new();
+        for (s, b, name, init, entry) in candidates {
+            let exit = self.scopes[s][b].value;
+            if exit == entry {
+                fold.insert(entry, init);
+            } else {
+                carried.push((s, b, name, init, entry, exit));
+            }
+        }
+        body.for_each_read_mut(&mut |v| substitute(v, &fold));
+        if let LoopHeader::While { cond_blk, cond } = &mut header {
+            cond_blk.for_each_read_mut(&mut |v| substitute(v, &fold));
+            if let Operand::Value(v) = cond {
+                substitute(v, &fold);
+            }
+        }
+        self.restore(&before);
+        let mut taken: Vec<String> = Vec::new();
+        let carried = carried
+            .into_iter()
+            .map(|(s, b, mut name, init, entry, exit)| {
+                // Variables of the same text but different hygiene get
+                // distinct generated names.
+                if taken.contains(&name) {
+                    name = format!("{name}_{}", entry.index());
+                }
+                taken.push(name.clone());
+                let kind = self.values[entry].kind;
+                let after = self.new_value(kind, Some(name.clone()));
+                self.values[after].float = self.values[entry].float.clone();
+                self.scopes[s][b].value = after;
+                Carried {
+                    name,
+                    init,
+                    entry,
+                    exit,
+                    after,
+                }
+            })
+            .collect();
+        self.push(Stmt::Loop(Loop {
+            id,
+            header,
+            body,
+            carried,
+        }));
+    }
+
+    /// φ-nodes for the variables the two arms of a branch left with
+    /// different values; each variable is rebound to its φ.
+    fn assignment_phis(
+        &mut self,
+        before: &[Vec<ValueId>],
+        after_then: &[Vec<ValueId>],
+        after_else: &[Vec<ValueId>],
+    ) -> Vec<Phi> {
+        let mut phis = Vec::new();
+        for (s, scope) in before.iter().enumerate() {
+            for (b, pre) in scope.iter().enumerate() {
+                let (t, e) = (after_then[s][b], after_else[s][b]);
+                if t == *pre && e == *pre {
+                    continue;
+                }
+                let kind = self.values[t].kind;
+                let name = self.scopes[s][b].name.clone();
+                let dst = self.new_value(kind, Some(name));
+                self.values[dst].float = self.phi_float(t, e);
+                phis.push(Phi {
+                    dst,
+                    then_src: t,
+                    else_src: e,
+                });
+                self.scopes[s][b].value = dst;
+            }
+        }
+        phis
+    }
+
+    /// A statement under `#[cfg(..)]`: its predicate (all of them, if
+    /// several) and the statement without them. Lint attributes change
+    /// nothing the sweeps compute; `cfg_attr` that may expand to `cfg`
+    /// is reported.
+    pub(super) fn cfg_split(&self, stmt: &SynStmt) -> Option<(TokenStream, SynStmt)> {
+        let attrs = stmt_attrs(stmt)?;
+        let mut predicates = Vec::new();
+        for a in attrs.iter() {
+            if a.path().is_ident("cfg") {
+                match a.parse_args::<TokenStream>() {
+                    Ok(p) => predicates.push(p),
+                    Err(e) => self.cx.error_at(e.span(), e),
+                }
+            } else if a.path().is_ident("cfg_attr")
+                && a.to_token_stream().to_string().contains("cfg")
+            {
+                let nested = a
+                    .parse_args::<TokenStream>()
+                    .map(|t| t.to_string())
+                    .unwrap_or_default();
+                if nested.contains("cfg") {
+                    self.cx.error_spanned_by(
+                        a,
+                        "`cfg_attr` that adds `cfg` is not supported on a statement of a `#[differentiable]` body; write `#[cfg(all(..))]`",
+                    );
+                }
+            }
+        }
+        if predicates.is_empty() {
+            return None;
+        }
+        let mut stmt = stmt.clone();
+        if let Some(attrs) = stmt_attrs_mut(&mut stmt) {
+            attrs.retain(|a| !a.path().is_ident("cfg"));
+        }
+        let predicate = if predicates.len() == 1 {
+            predicates.remove(0)
+        } else {
+            quote!(all(#(#predicates),*))
+        };
+        Some((predicate, stmt))
+    }
+
+    /// `#[cfg(p)] stmt`: a branch decided at compile time, lowered like
+    /// `if cfg!(p) { stmt }` and emitted with the same `#[cfg]`s, so the
+    /// sweeps compute what the primal does in every configuration. A
+    /// `let` under `cfg` binds its name after the statement to a φ whose
+    /// other source is the name's previous binding, or nothing where there
+    /// was none (the name then exists in that configuration only, as in
+    /// the primal).
+    pub(super) fn lower_cfg(&mut self, predicate: TokenStream, stmt: &SynStmt) {
+        if matches!(stmt, SynStmt::Expr(Expr::Return(_), _)) {
+            self.cx.error_spanned_by(
+                stmt,
+                "`return` under `#[cfg]` is not supported; compute the value under `#[cfg]` and return it after",
+            );
+            return;
+        }
+        let before = self.snapshot();
+        self.begin_block();
+        self.scopes.push(Vec::new());
+        match stmt {
+            SynStmt::Local(local) => self.lower_local(local),
+            // Never a tail: a tail expression cannot carry attributes.
+            SynStmt::Expr(e, _) => self.lower_stmt_expr(e),
+            other => {
+                self.lower_stmts(std::slice::from_ref(other));
+            }
+        }
+        let introduced = self.scopes.pop().unwrap_or_default();
+        let then_blk = self.end_block();
+        let after_then = self.snapshot();
+        self.restore(&before);
+
+        self.begin_block();
+        // The previous binding of each introduced name, or a value that
+        // exists in no configuration where the statement is compiled out.
+        let else_sources: Vec<ValueId> = introduced
+            .iter()
+            .map(|b| {
+                let outer = self
+                    .scopes
+                    .iter()
+                    .rev()
+                    .flat_map(|s| s.iter().rev())
+                    .find(|o| o.name == b.name && o.context == b.context)
+                    .map(|o| o.value);
+                outer.unwrap_or_else(|| {
+                    let kind = self.values[b.value].kind;
+                    self.emit(Op::Absent, kind, Span::call_site())
+                })
+            })
+            .collect();
+        let else_blk = self.end_block();
+
+        let mut phis = self.assignment_phis(&before, &after_then, &before);
+        let mut rebound = Vec::new();
+        for (b, else_src) in introduced.into_iter().zip(else_sources) {
+            let kind = self.values[b.value].kind;
+            let dst = self.new_value(kind, Some(b.name.clone()));
+            self.values[dst].float = self.phi_float(b.value, else_src);
+            phis.push(Phi {
+                dst,
+                then_src: b.value,
+                else_src,
+            });
+            rebound.push(Binding { value: dst, ..b });
+        }
+        let cond = Operand::Const(quote!(::core::cfg!(#predicate)));
+        self.push(Stmt::If(If {
+            cond,
+            then_blk,
+            else_blk,
+            phis,
+            cfg: Some(predicate),
+        }));
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.extend(rebound);
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! Expressions: literals, variables, operators, casts, slice indexing,
+//! and the errors for what a body may not contain.
+
+use super::calls::is_split_call;
+use super::primal::{has_value_blocks, placeholder};
+use super::*;
+
+/// Comparisons, `&&` and `||`: their value is a `bool`.
+pub(super) fn is_logical(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq(_)
+            | BinOp::Ne(_)
+            | BinOp::Lt(_)
+            | BinOp::Le(_)
+            | BinOp::Gt(_)
+            | BinOp::Ge(_)
+            | BinOp::And(_)
+            | BinOp::Or(_)
+    )
+}
+
+/// The rule of `+`, `-`, `*` or `/`, with the operator as written.
+fn arithmetic(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
+    Some(match op {
+        BinOp::Add(t) => (table::operator_rule(Operator::Add), t.to_token_stream()),
+        BinOp::Sub(t) => (table::operator_rule(Operator::Sub), t.to_token_stream()),
+        BinOp::Mul(t) => (table::operator_rule(Operator::Mul), t.to_token_stream()),
+        BinOp::Div(t) => (table::operator_rule(Operator::Div), t.to_token_stream()),
+        _ => return None,
+    })
+}
+
+fn first_token_span(e: &Expr) -> Span {
+    e.to_token_stream()
+        .into_iter()
+        .next()
+        .map_or_else(Span::call_site, |t| t.span())
+}
+
+fn last_token_span(e: &Expr) -> Span {
+    e.to_token_stream()
+        .into_iter()
+        .last()
+        .map_or_else(Span::call_site, |t| t.span())
+}
+
+impl Lowerer<'_> {
+    pub(super) fn lower_expr(&mut self, e: &Expr) -> Operand {
+        if matches!(e, Expr::Field(_) | Expr::Index(_))
+            && let Some(c) = self.outer_constant(e)
+        {
+            return c;
+        }
+        match e {
+            Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
+            Expr::Path(p) => match self.local_ident(e) {
+                Some(v) => Operand::Value(v),
+                None => {
+                    if let Some(ident) = p.path.get_ident()
+                        && self.outer.iter().any(|o| ident == o)
+                        && !self.captures.contains(ident)
+                    {
+                        self.captures.push(ident.clone());
+                    }
+                    Operand::Const(p.to_token_stream())
+                }
+            },
+            Expr::Paren(p) => match self.lower_expr(&p.expr) {
+                Operand::Const(t) => Operand::Const(quote!((#t))),
+                v => v,
+            },
+            Expr::Group(g) => self.lower_expr(&g.expr),
+            Expr::Unary(u) => self.lower_unary(u),
+            Expr::Binary(b) => self.lower_binary(b),
+            Expr::MethodCall(m) => self.lower_method(m),
+            Expr::Call(c) => self.lower_call(c),
+            Expr::Index(i) => self.lower_index(i),
+            Expr::Cast(c) => {
+                let arg = self.lower_expr(&c.expr);
+                let ty = (*c.ty).clone();
+                match arg {
+                    Operand::Const(t) => Operand::Const(quote!((#t as #ty))),
+                    arg => {
+                        let kind = if float_type(&ty) {
+                            Kind::Float
+                        } else {
+                            Kind::Int
+                        };
+                        let written = c.to_token_stream();
+                        Operand::Value(self.emit(Op::Cast { arg, ty, written }, kind, c.span()))
+                    }
+                }
+            }
+            Expr::Field(f) if self.constant_base(&f.base) => self.lower_primal(e, Kind::Unknown),
+            // `x.sin_cos().0`: the tuple method's own error says what to
+            // write instead.
+            Expr::Field(f) if is_split_call(&f.base) => self.lower_expr(&f.base),
+            // A field of a variable bound to an unsupported expression
+            // (`let p = x.sin_cos(); p.0`), reported there already.
+            Expr::Field(f) if self.local_ident(&f.base).is_some() && self.cx.has_errors() => {
+                self.missing(e.span())
+            }
+            Expr::If(i) => self.lower_if(i, true),
+            Expr::Block(b) if b.label.is_none() => {
+                self.scopes.push(Vec::new());
+                let tail = self.lower_stmts(&b.block.stmts);
+                self.scopes.pop();
+                match tail {
+                    Some(t) => t,
+                    None => {
+                        self.cx
+                            .error_spanned_by(b, "this block needs a value at its end");
+                        self.missing(b.span())
+                    }
+                }
+            }
+            _ => {
+                self.unsupported(e);
+                self.missing(e.span())
+            }
+        }
+    }
+
+    pub(super) fn unsupported(&self, e: &Expr) {
+        let message = match e {
+            Expr::Closure(_) => {
+                "closures are not supported in a `#[differentiable]` body".to_string()
+            }
+            Expr::Macro(_) => "macros are not supported in a `#[differentiable]` body".into(),
+            Expr::Unsafe(_) => {
+                "`unsafe` blocks are not supported in a `#[differentiable]` body".into()
+            }
+            Expr::Match(_) => "`match` is not supported; use `if` / `else`".into(),
+            Expr::Loop(_) => {
+                "`loop` is not supported; use `while` with a condition or `for` over a range"
+                    .into()
+            }
+            Expr::Break(_) | Expr::Continue(_) => {
+                "`break` and `continue` are not supported; express the exit in the loop's condition (`while`)".into()
+            }
+            Expr::Return(_) => {
+                "`return` is supported only as the last statement of the function".into()
+            }
+            Expr::Reference(_) => {
+                "references are supported only as arguments of calls to `#[differentiable]` functions".into()
+            }
+            Expr::Async(_) | Expr::Await(_) => {
+                "`async` code is not supported in a `#[differentiable]` body".into()
+            }
+            Expr::Try(_) => "the `?` operator is not supported in a `#[differentiable]` body".into(),
+            Expr::Assign(_) => "an assignment is a statement here, not a value".into(),
+            Expr::Field(_) => "field access is not supported; pass the value as an argument".into(),
+            Expr::Tuple(_) | Expr::Array(_) | Expr::Repeat(_) | Expr::Struct(_) => {
+                "tuples, arrays and structs are not supported; a `#[differentiable]` body computes with floats, slices and integers".into()
+            }
+            Expr::Range(_) => "ranges are supported only as the iterator of a `for` loop".into(),
+            _ => format!(
+                "unsupported expression `{}` in a `#[differentiable]` body",
+                e.to_token_stream()
+            ),
+        };
+        self.cx.error_spanned_by(e, message);
+    }
+
+    fn lower_unary(&mut self, u: &syn::ExprUnary) -> Operand {
+        match u.op {
+            UnOp::Neg(minus) => match self.lower_expr(&u.expr) {
+                Operand::Const(t) => Operand::Const(quote!(-#t)),
+                arg => {
+                    let kind = self.result_kind(std::slice::from_ref(&arg));
+                    Operand::Value(self.emit(
+                        Op::Rule {
+                            rule: table::operator_rule(Operator::Neg),
+                            args: vec![arg],
+                            syntax: Syntax::Operator(minus.to_token_stream()),
+                        },
+                        kind,
+                        u.span(),
+                    ))
+                }
+            },
+            UnOp::Not(not) if has_value_blocks(&u.expr) => match self.lower_expr(&u.expr) {
+                Operand::Const(t) => Operand::Const(quote!((#not #t))),
+                Operand::Value(v) => {
+                    let p = placeholder(0, not.span);
+                    let bindings = vec![(p.to_string(), v)];
+                    let expr: Expr = syn::parse_quote!(#not #p);
+                    Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Bool, u.span()))
+                }
+            },
+            // Logical on a `bool`, bitwise on an integer: primal code either way.
+            UnOp::Not(_) => {
+                let kind = match self.primal_kind(&u.expr) {
+                    Kind::Int => Kind::Int,
+                    _ => Kind::Bool,
+                };
+                self.lower_primal(&Expr::Unary(u.clone()), kind)
+            }
+            _ => {
+                self.cx.error_spanned_by(
+                    u,
+                    "dereferencing is not supported in a `#[differentiable]` body",
+                );
+                self.missing(u.span())
+            }
+        }
+    }
+
+    fn lower_binary(&mut self, b: &syn::ExprBinary) -> Operand {
+        match &b.op {
+            BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_) => {}
+            BinOp::And(_) | BinOp::Or(_)
+                if has_value_blocks(&b.left) || has_value_blocks(&b.right) =>
+            {
+                return self.lower_short_circuit(b);
+            }
+            BinOp::Eq(_)
+            | BinOp::Ne(_)
+            | BinOp::Lt(_)
+            | BinOp::Le(_)
+            | BinOp::Gt(_)
+            | BinOp::Ge(_)
+                if has_value_blocks(&b.left) || has_value_blocks(&b.right) =>
+            {
+                return self.lower_comparison(b);
+            }
+            BinOp::Eq(_)
+            | BinOp::Ne(_)
+            | BinOp::Lt(_)
+            | BinOp::Le(_)
+            | BinOp::Gt(_)
+            | BinOp::Ge(_)
+            | BinOp::And(_)
+            | BinOp::Or(_) => return self.lower_primal(&Expr::Binary(b.clone()), Kind::Bool),
+            BinOp::Rem(_)
+            | BinOp::BitAnd(_)
+            | BinOp::BitOr(_)
+            | BinOp::BitXor(_)
+            | BinOp::Shl(_)
+            | BinOp::Shr(_) => {
+                // Integer-only operators: fine on integers, not differentiable on floats.
+                let lhs = self.lower_expr(&b.left);
+                let rhs = self.lower_expr(&b.right);
+                if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
+                    let op = &b.op;
+                    return Operand::Const(quote!((#l #op #r)));
+                }
+                let kinds: Vec<Kind> = [&lhs, &rhs].iter().filter_map(|o| self.kind(o)).collect();
+                if !kinds.iter().all(|k| matches!(k, Kind::Int | Kind::Bool)) {
+                    self.cx.error_spanned_by(
+                        b.op,
+                        format!(
+                            "operator `{}` is supported on integers only; on floats use `+`, `-`, `*`, `/`",
+                            b.op.to_token_stream()
+                        ),
+                    );
+                    return self.missing(b.span());
+                }
+                // `&`, `|` and `^` are logical on `bool`s.
+                let kind = if kinds.contains(&Kind::Bool) {
+                    Kind::Bool
+                } else {
+                    Kind::Int
+                };
+                return self.lower_primal(&Expr::Binary(b.clone()), kind);
+            }
+            _ => {
+                self.cx
+                    .error_spanned_by(b, "compound assignment is a statement here, not a value");
+                return self.missing(b.span());
+            }
+        }
+        self.lower_arithmetic_chain(b)
+    }
+
+    /// `+`, `-`, `*`, `/` and the operations nested in their left operand
+    /// (`a + b + c + ..`), lowered from the leftmost operand up in a loop:
+    /// recursing into the left operand made the macro's stack as deep as a
+    /// long sum, and printing each operation to find its span took time
+    /// quadratic in its length. The span is the one `Spanned` gives: the
+    /// first token of the chain joined with the last of the right operand.
+    fn lower_arithmetic_chain(&mut self, top: &syn::ExprBinary) -> Operand {
+        // The operations from the outermost in, while the left operand is one.
+        let mut chain = Vec::new();
+        let mut next = Some(top);
+        while let Some(b) = next
+            && let Some((rule, token)) = arithmetic(&b.op)
+        {
+            chain.push((b, rule, token));
+            next = match &*b.left {
+                Expr::Binary(inner) if inner.attrs.is_empty() => Some(inner),
+                _ => None,
+            };
+        }
+        let leftmost = chain.last().map_or(&top.left, |(b, ..)| &b.left);
+        let first = first_token_span(leftmost);
+        let mut lhs = self.lower_expr(leftmost);
+        for (b, rule, token) in chain.into_iter().rev() {
+            let rhs = self.lower_expr(&b.right);
+            if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
+                lhs = Operand::Const(quote!((#l #token #r)));
+                continue;
+            }
+            let span = if b.attrs.is_empty() {
+                let last = last_token_span(&b.right);
+                first.join(last).unwrap_or(first)
+            } else {
+                b.span()
+            };
+            let args = vec![lhs, rhs];
+            let kind = self.result_kind(&args);
+            lhs = Operand::Value(self.emit(
+                Op::Rule {
+                    rule,
+                    args,
+                    syntax: Syntax::Operator(token),
+                },
+                kind,
+                span,
+            ));
+        }
+        lhs
+    }
+
+    fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {
+        let slice = self.local_ident(&i.expr);
+        // The argument itself: a slice chosen at run time (`if c { a } else
+        // { b }`) would need its adjoint chosen too.
+        let Some(slice) = slice.filter(|v| {
+            let info = &self.values[*v];
+            info.kind == Kind::Slice && info.param.is_some()
+        }) else {
+            self.cx.error_spanned_by(
+                &i.expr,
+                "indexing is supported on slice arguments only (`&[f64]`, `&Vec<f64>`)",
+            );
+            return self.missing(i.span());
+        };
+        if let Expr::Range(r) = &*i.index {
+            self.cx.error_spanned_by(
+                r,
+                "sub-slices are not supported; index one element, such as `x[i]`",
+            );
+            return self.missing(i.span());
+        }
+        let index = self.lower_expr(&i.index);
+        let key = match &index {
+            Operand::Value(v) => ElementKey::Value(*v),
+            Operand::Const(t) => ElementKey::Const(t.to_string()),
+        };
+        let seen = self
+            .element_reads
+            .iter()
+            .flatten()
+            .find(|(s, k, _)| *s == slice && *k == key);
+        if let Some((_, _, v)) = seen {
+            return Operand::Value(*v);
+        }
+        let v = self.emit(Op::Index { slice, index }, Kind::Float, i.span());
+        if let Some(reads) = self.element_reads.last_mut() {
+            reads.push((slice, key, v));
+        }
+        Operand::Value(v)
+    }
+}

@@ -1,0 +1,185 @@
+//! nalgebra values: `m.map(f)`, as one element-wise rule or as its closure
+//! compiled to a scalar function, the constants such a closure reads, and
+//! the methods matrices do not have.
+
+use super::*;
+
+/// The rule of a `map` closure that applies one unary scalar rule to its
+/// element: `|v| v.tanh()`, `|v| f64::tanh(v)`, or the path `f64::tanh`.
+fn single_elementwise_rule(param: &syn::Ident, body: &Expr) -> Option<&'static Rule> {
+    let is_param = |e: &Expr| matches!(strip_parens(e), Expr::Path(p) if p.path.is_ident(param));
+    let name = match strip_parens(body) {
+        Expr::MethodCall(m) if m.args.is_empty() && is_param(&m.receiver) => m.method.to_string(),
+        Expr::Call(c) if c.args.len() == 1 && is_param(&c.args[0]) => match &*c.func {
+            Expr::Path(p)
+                if p.path.segments.len() == 2
+                    && (p.path.segments[0].ident == "f64" || p.path.segments[0].ident == "f32") =>
+            {
+                p.path.segments[1].ident.to_string()
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    table::elementwise(&name)
+}
+
+impl Lowerer<'_> {
+    /// A method nalgebra values do not have in the table; `of_floats` if
+    /// floats have it, which on a matrix is not element-wise.
+    pub(super) fn unsupported_matrix_method(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        name: &str,
+        of_floats: bool,
+    ) -> Operand {
+        let hint = if of_floats {
+            format!(
+                "; on nalgebra values `{name}()` is not element-wise (`exp()` of a square matrix is the matrix exponential): write `m.map(|v| v.{name}())` for the element-wise function"
+            )
+        } else {
+            String::new()
+        };
+        self.cx.error_spanned_by(
+            &m.method,
+            format!(
+                "unsupported method `{name}` on a matrix{hint}; supported on matrices: {}",
+                table::supported_matrix_methods()
+            ),
+        );
+        self.missing(m.span())
+    }
+
+    /// `m.map(|v| body)` or `m.map(f64::exp)`: the closure body is compiled
+    /// as a scalar function of its own, whose pullback the matrix rule
+    /// applies element by element.
+    pub(super) fn lower_map(&mut self, receiver: Operand, m: &syn::ExprMethodCall) -> Operand {
+        let arg = &m.args[0];
+        let (param, body): (syn::Ident, Expr) = match arg {
+            Expr::Closure(c) => {
+                let param = match c.inputs.first() {
+                    Some(Pat::Ident(pi)) if c.inputs.len() == 1 => Some(pi.ident.clone()),
+                    Some(Pat::Type(pt)) if c.inputs.len() == 1 => match &*pt.pat {
+                        Pat::Ident(pi) => Some(pi.ident.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some(param) = param else {
+                    self.cx.error_spanned_by(
+                        &c.inputs,
+                        "the closure of `map` takes one element: write `|v| ...`",
+                    );
+                    return self.missing(m.span());
+                };
+                (param, (*c.body).clone())
+            }
+            Expr::Path(p) => {
+                let v = syn::Ident::new("v", Span::mixed_site());
+                (v.clone(), syn::parse_quote!(#p(#v)))
+            }
+            other => {
+                self.cx.error_spanned_by(
+                    other,
+                    "`map` takes a closure `|v| ...` or a function path such as `f64::exp`",
+                );
+                return self.missing(m.span());
+            }
+        };
+        let Some(recv) = receiver.value() else {
+            return self.missing(m.span());
+        };
+        if let Some(rule) = single_elementwise_rule(&param, &body) {
+            // `m.map(f64::tanh)`: one element-wise rule, whose backward reads
+            // the mapped result instead of running the closure again.
+            return Operand::Value(self.emit(
+                Op::Rule {
+                    rule,
+                    args: vec![receiver],
+                    syntax: Syntax::Map(arg.to_token_stream()),
+                },
+                Kind::Matrix,
+                m.span(),
+            ));
+        }
+        // The closure reads the enclosing function's variables as constants
+        // (which `analysis` checks they are); so does a closure in it.
+        let mut outer: Vec<String> = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.iter().map(|b| b.name.clone()))
+            .filter(|n| param != n)
+            .collect();
+        outer.extend(self.outer.iter().cloned());
+        let item: syn::ItemFn = syn::parse_quote_spanned! {m.span()=>
+            fn __ad_map(#param: f64) -> f64 { #body }
+        };
+        let (helper, read) = crate::expand::scalar_helper(self.cx, &item, outer);
+        let mut captures = Vec::new();
+        for ident in read {
+            match self.lookup(&ident) {
+                Some(b) => captures.push((ident, b.value)),
+                None if !self.captures.contains(&ident) => self.captures.push(ident),
+                None => {}
+            }
+        }
+        let forward = arg.to_token_stream();
+        Operand::Value(self.emit(
+            Op::Map {
+                recv,
+                forward,
+                helper,
+                captures,
+            },
+            Kind::Matrix,
+            m.span(),
+        ))
+    }
+
+    /// In a `map` closure, an element or a field of a variable of the
+    /// enclosing function (`w[0]`, `p.scale`) that reads nothing of the
+    /// closure's own: a constant of the element-wise function.
+    pub(super) fn outer_constant(&mut self, e: &Expr) -> Option<Operand> {
+        fn root(e: &Expr) -> &Expr {
+            match strip_parens(e) {
+                Expr::Field(f) => root(&f.base),
+                Expr::Index(i) => root(&i.expr),
+                e => e,
+            }
+        }
+        let ident = match root(e) {
+            r @ Expr::Path(p) if self.local_ident(r).is_none() => p.path.get_ident()?,
+            _ => return None,
+        };
+        if !self.outer.iter().any(|o| ident == o) {
+            return None;
+        }
+        if self.reads_locals(e) {
+            return None;
+        }
+        struct OuterReads<'a> {
+            outer: &'a [String],
+            found: Vec<syn::Ident>,
+        }
+        impl<'ast> Visit<'ast> for OuterReads<'_> {
+            fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+                if let Some(ident) = p.path.get_ident()
+                    && self.outer.iter().any(|o| ident == o)
+                {
+                    self.found.push(ident.clone());
+                }
+            }
+        }
+        let mut reads = OuterReads {
+            outer: &self.outer,
+            found: Vec::new(),
+        };
+        reads.visit_expr(e);
+        for ident in reads.found {
+            if !self.captures.contains(&ident) {
+                self.captures.push(ident);
+            }
+        }
+        Some(Operand::Const(quote!((#e))))
+    }
+}

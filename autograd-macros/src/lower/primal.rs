@@ -1,0 +1,198 @@
+//! Primal-only code: comparisons, logic, integer arithmetic and the
+//! methods of `#[constant]` arguments, kept as written with each variable
+//! replaced by the value it holds.
+
+use super::expr::is_logical;
+use super::*;
+
+/// Finds constructs a primal-only expression must not hold either.
+struct Forbidden<'a> {
+    cx: &'a Ctxt,
+}
+
+impl<'ast> Visit<'ast> for Forbidden<'_> {
+    fn visit_expr_macro(&mut self, m: &'ast syn::ExprMacro) {
+        self.cx
+            .error_spanned_by(m, "macros are not supported in a `#[differentiable]` body");
+    }
+    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        self.cx.error_spanned_by(
+            c,
+            "closures are not supported in a `#[differentiable]` body",
+        );
+    }
+    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+        self.cx
+            .error_spanned_by(a, "assignment inside a condition is not supported");
+    }
+    fn visit_expr_block(&mut self, b: &'ast syn::ExprBlock) {
+        self.cx
+            .error_spanned_by(b, "blocks inside a condition are not supported");
+    }
+    fn visit_expr_match(&mut self, m: &'ast syn::ExprMatch) {
+        self.cx.error_spanned_by(
+            m,
+            "`match` is not supported here; compute the value in a `let` before it",
+        );
+    }
+    fn visit_expr_let(&mut self, l: &'ast syn::ExprLet) {
+        self.cx.error_spanned_by(
+            l,
+            "`let` patterns are not supported here; compare values instead",
+        );
+    }
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        self.cx
+            .error_spanned_by(f, "loops are not supported inside an expression here");
+    }
+    fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
+        self.cx
+            .error_spanned_by(w, "loops are not supported inside an expression here");
+    }
+    fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+        self.cx
+            .error_spanned_by(l, "loops are not supported inside an expression here");
+    }
+    fn visit_expr_unsafe(&mut self, u: &'ast syn::ExprUnsafe) {
+        self.cx.error_spanned_by(
+            u,
+            "`unsafe` blocks are not supported in a `#[differentiable]` body",
+        );
+    }
+}
+
+/// A placeholder for the `k`-th value a primal expression reads.
+pub(super) fn placeholder(k: usize, span: Span) -> syn::Ident {
+    syn::Ident::new(&format!("__ad_p{k}"), span)
+}
+
+/// Whether an expression holds an `if`, a block or a `match` (outside
+/// closures): such a condition is lowered operand by operand, so the
+/// values its branches compute are the sweep's own.
+pub(super) fn has_value_blocks(e: &Expr) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::If(_) | Expr::Block(_) | Expr::Match(_) => self.0 = true,
+                Expr::Closure(_) => {}
+                e => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut finder = Finder(false);
+    finder.visit_expr(e);
+    finder.0
+}
+
+/// Replaces each local variable a primal expression reads, resolved with
+/// its hygiene, by a placeholder naming the value it holds: the code
+/// generator then writes the value's local, whatever text the user's
+/// variable had.
+struct Placeholders<'a, 'b> {
+    lowerer: &'a Lowerer<'b>,
+    bindings: &'a mut Vec<(String, ValueId)>,
+}
+
+impl VisitMut for Placeholders<'_, '_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if matches!(e, Expr::Path(_))
+            && let Some(v) = self.lowerer.local_ident(e)
+        {
+            let k = match self.bindings.iter().position(|b| b.1 == v) {
+                Some(k) => k,
+                None => {
+                    let name = placeholder(self.bindings.len(), e.span()).to_string();
+                    self.bindings.push((name, v));
+                    self.bindings.len() - 1
+                }
+            };
+            let ident = placeholder(k, e.span());
+            *e = syn::parse_quote!(#ident);
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+impl Lowerer<'_> {
+    /// A `#[constant]` argument of a type the macro does not differentiate
+    /// (a struct of data, say), possibly behind field accesses.
+    pub(super) fn constant_base(&self, e: &Expr) -> bool {
+        match strip_parens(e) {
+            Expr::Field(f) => self.constant_base(&f.base),
+            e => self.local_ident(e).is_some_and(|v| {
+                let info = &self.values[v];
+                info.param.is_some() && info.kind == Kind::Unknown
+            }),
+        }
+    }
+
+    /// What a primal-only expression computes, as far as its variables and
+    /// literals tell: `!` is bitwise on an integer, logical on a `bool`.
+    pub(super) fn primal_kind(&self, e: &Expr) -> Kind {
+        match strip_parens(e) {
+            e @ Expr::Path(_) => self
+                .local_ident(e)
+                .map_or(Kind::Unknown, |v| self.values[v].kind),
+            Expr::Unary(u) => self.primal_kind(&u.expr),
+            Expr::Binary(b) if is_logical(&b.op) => Kind::Bool,
+            Expr::Binary(b) => match self.primal_kind(&b.left) {
+                Kind::Unknown => self.primal_kind(&b.right),
+                k => k,
+            },
+            e => const_kind(e),
+        }
+    }
+
+    /// Whether an expression reads a local variable of the body.
+    pub(super) fn reads_locals(&self, e: &Expr) -> bool {
+        let mut bindings = Vec::new();
+        Placeholders {
+            lowerer: self,
+            bindings: &mut bindings,
+        }
+        .visit_expr_mut(&mut e.clone());
+        !bindings.is_empty()
+    }
+
+    /// Primal-only code: kept as written, each variable it reads replaced
+    /// by a placeholder for the value its binding holds.
+    pub(super) fn lower_primal(&mut self, e: &Expr, kind: Kind) -> Operand {
+        Forbidden { cx: self.cx }.visit_expr(e);
+        let mut bindings = Vec::new();
+        let mut expr = e.clone();
+        Placeholders {
+            lowerer: self,
+            bindings: &mut bindings,
+        }
+        .visit_expr_mut(&mut expr);
+        if bindings.is_empty() {
+            return Operand::Const(quote!((#e)));
+        }
+        Operand::Value(self.emit(Op::Primal { expr, bindings }, kind, e.span()))
+    }
+
+    /// A comparison whose operands hold `if` expressions or blocks: the
+    /// operands are lowered as values, the comparison is primal code.
+    pub(super) fn lower_comparison(&mut self, b: &syn::ExprBinary) -> Operand {
+        let lhs = self.lower_expr(&b.left);
+        let rhs = self.lower_expr(&b.right);
+        let op = &b.op;
+        if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
+            return Operand::Const(quote!((#l #op #r)));
+        }
+        let mut bindings = Vec::new();
+        let mut operand = |o: Operand| match o {
+            Operand::Const(t) => t,
+            Operand::Value(v) => {
+                let placeholder = placeholder(bindings.len(), b.op.span());
+                bindings.push((placeholder.to_string(), v));
+                placeholder.into_token_stream()
+            }
+        };
+        let (l, r) = (operand(lhs), operand(rhs));
+        let expr: Expr = syn::parse_quote!(#l #op #r);
+        Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Bool, b.span()))
+    }
+}

@@ -1,0 +1,329 @@
+//! Statements and bindings: `let`, assignment and compound assignment,
+//! blocks, and the tail value of a body.
+
+use super::*;
+
+fn compound_rule(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
+    Some(match op {
+        BinOp::AddAssign(_) => (table::operator_rule(Operator::Add), quote!(+)),
+        BinOp::SubAssign(_) => (table::operator_rule(Operator::Sub), quote!(-)),
+        BinOp::MulAssign(_) => (table::operator_rule(Operator::Mul), quote!(*)),
+        BinOp::DivAssign(_) => (table::operator_rule(Operator::Div), quote!(/)),
+        _ => return None,
+    })
+}
+
+/// Whether an `if` is an expression with a value rather than a statement
+/// (whose blocks end in statements, so its value is `()`).
+fn if_yields_value(i: &syn::ExprIf) -> bool {
+    let Some((_, else_branch)) = &i.else_branch else {
+        return false;
+    };
+    let then_value = matches!(
+        i.then_branch.stmts.last(),
+        Some(SynStmt::Expr(e, None)) if yields_value(e)
+    );
+    then_value
+        && match &**else_branch {
+            Expr::If(nested) => if_yields_value(nested),
+            Expr::Block(b) => matches!(
+                b.block.stmts.last(),
+                Some(SynStmt::Expr(e, None)) if yields_value(e)
+            ),
+            _ => true,
+        }
+}
+
+/// Whether an expression in tail position is a value (not `()`).
+fn yields_value(e: &Expr) -> bool {
+    match e {
+        Expr::ForLoop(_) | Expr::While(_) | Expr::Assign(_) => false,
+        Expr::Binary(b) => compound_rule(&b.op).is_none(),
+        Expr::If(i) => if_yields_value(i),
+        _ => true,
+    }
+}
+
+impl Lowerer<'_> {
+    /// Lowers statements; returns the block's tail value, if any.
+    pub(super) fn lower_stmts(&mut self, stmts: &[SynStmt]) -> Option<Operand> {
+        self.nesting += 1;
+        let tail = self.lower_stmts_inner(stmts);
+        self.nesting -= 1;
+        tail
+    }
+
+    fn lower_stmts_inner(&mut self, stmts: &[SynStmt]) -> Option<Operand> {
+        let mut tail = None;
+        for (i, stmt) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
+            if let Some((predicate, stmt)) = self.cfg_split(stmt) {
+                self.lower_cfg(predicate, &stmt);
+                continue;
+            }
+            match stmt {
+                SynStmt::Local(local) => self.lower_local(local),
+                SynStmt::Expr(Expr::Return(r), _) => {
+                    if !last || self.nesting > 1 {
+                        self.cx.error_spanned_by(
+                            r,
+                            "`return` is supported only as the last statement of the function",
+                        );
+                    }
+                    match &r.expr {
+                        Some(e) => tail = Some(self.lower_expr(e)),
+                        None => self.cx.error_spanned_by(r, "`return` needs a value"),
+                    }
+                }
+                SynStmt::Expr(e, None) if last => {
+                    // A trailing loop, assignment or statement-`if` is `()`.
+                    tail = if yields_value(e) {
+                        Some(self.lower_expr(e))
+                    } else {
+                        self.lower_stmt_expr(e);
+                        None
+                    };
+                }
+                SynStmt::Expr(e, _) => self.lower_stmt_expr(e),
+                SynStmt::Item(item) => self.cx.error_spanned_by(
+                    item,
+                    "items are not supported inside a `#[differentiable]` body; define them outside the function",
+                ),
+                SynStmt::Macro(m) => self.cx.error_spanned_by(
+                    m,
+                    "macros are not supported in a `#[differentiable]` body",
+                ),
+            }
+        }
+        tail
+    }
+
+    pub(super) fn lower_local(&mut self, local: &syn::Local) {
+        let (pat, ty) = match &local.pat {
+            Pat::Type(pt) => (&*pt.pat, Some((*pt.ty).clone())),
+            p => (p, None),
+        };
+        if let (Pat::Tuple(components), Some(init)) = (pat, &local.init)
+            && self.lower_split(components, &init.expr)
+        {
+            return;
+        }
+        let (ident, mutable) = match pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                (Some(pi.ident.clone()), pi.mutability.is_some())
+            }
+            Pat::Wild(_) => (None, false),
+            other => {
+                self.cx.error_spanned_by(
+                    other,
+                    "unsupported pattern in `let`; bind a single name, such as `let y = ...`",
+                );
+                return;
+            }
+        };
+        let Some(init) = &local.init else {
+            self.cx.error_spanned_by(
+                local,
+                "a `let` without a value is not supported; write `let y = ...`",
+            );
+            // Bound anyway, so later uses of the name report nothing more.
+            if let Some(ident) = ident {
+                let v = self.emit(Op::Missing, Kind::Unknown, local.span());
+                self.bind(&ident, v, true, None);
+            }
+            return;
+        };
+        let name = ident.as_ref().map(|i| i.to_string());
+        if let Some((_, diverge)) = &init.diverge {
+            self.cx
+                .error_spanned_by(diverge, "`let ... else` is not supported");
+        }
+        let span = init.expr.span();
+        let operand = self.lower_expr(&init.expr);
+        let value = match operand {
+            // An untyped `let` of a value, or any `let` of a matrix (rustc
+            // has checked the annotation): the name denotes the value itself.
+            Operand::Value(v) if ty.is_none() || !self.values[v].kind.is_copy() => {
+                let info = &mut self.values[v];
+                // `let z: DMatrix<f64> = call(..)` tells what the call returns.
+                if info.kind == Kind::Unknown && ty.as_ref().is_some_and(crate::sig::is_matrix) {
+                    info.kind = Kind::Matrix;
+                }
+                if info.name.is_none() && info.param.is_none() {
+                    info.name.clone_from(&name);
+                }
+                v
+            }
+            // A typed `let` or a constant gets its own binding, as written.
+            operand => {
+                let kind = match (&ty, self.kind(&operand)) {
+                    (Some(t), _) if float_type(t) => Kind::Float,
+                    (_, Some(k)) => k,
+                    (_, None) => const_kind(&init.expr),
+                };
+                let dst = self.new_value(kind, name.clone());
+                self.values[dst].float = ty
+                    .as_ref()
+                    .and_then(float_ident)
+                    .or_else(|| self.float_of(&operand));
+                self.push(Stmt::Let {
+                    dst,
+                    op: Op::Copy(operand),
+                    span,
+                    ty: ty.clone().map(Box::new),
+                });
+                dst
+            }
+        };
+        if let Some(ident) = ident {
+            self.bind(&ident, value, mutable, ty);
+        }
+    }
+
+    pub(super) fn lower_stmt_expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Assign(a) => {
+                let operand = self.lower_expr(&a.right);
+                self.assign(&a.left, operand, a.span());
+            }
+            Expr::Binary(b) if compound_rule(&b.op).is_some() => {
+                let Some((rule, token)) = compound_rule(&b.op) else {
+                    return;
+                };
+                let Some(current) = self.assign_target(&b.left) else {
+                    return;
+                };
+                let rhs = self.lower_expr(&b.right);
+                let kind = self.result_kind(&[Operand::Value(current), rhs.clone()]);
+                let v = self.emit(
+                    Op::Rule {
+                        rule,
+                        args: vec![Operand::Value(current), rhs],
+                        syntax: Syntax::Operator(token),
+                    },
+                    kind,
+                    b.span(),
+                );
+                self.assign(&b.left, Operand::Value(v), b.span());
+            }
+            Expr::If(i) => {
+                self.lower_if(i, false);
+            }
+            Expr::ForLoop(f) => self.lower_for(f),
+            Expr::While(w) => self.lower_while(w),
+            Expr::Block(b) if b.label.is_none() => {
+                self.scopes.push(Vec::new());
+                if let Some(t) = self.lower_stmts(&b.block.stmts) {
+                    self.value_unused(t);
+                }
+                self.scopes.pop();
+            }
+            Expr::Break(_) | Expr::Continue(_) => self.cx.error_spanned_by(
+                e,
+                "`break` and `continue` are not supported; express the exit in the loop's condition (`while`)",
+            ),
+            Expr::Loop(_) => self.cx.error_spanned_by(
+                e,
+                "`loop` is not supported; use `while` with a condition or `for` over a range",
+            ),
+            other => {
+                let operand = self.lower_expr(other);
+                self.value_unused(operand);
+            }
+        }
+    }
+
+    /// A statement whose value is dropped has no effect on the result.
+    pub(super) fn value_unused(&mut self, _operand: Operand) {}
+
+    /// The current value of an assignment's target.
+    fn assign_target(&mut self, target: &Expr) -> Option<ValueId> {
+        match target {
+            Expr::Path(_) => {
+                let v = self.local_ident(target);
+                if v.is_none() {
+                    self.cx.error_spanned_by(
+                        target,
+                        "assignment to something other than a local variable is not supported",
+                    );
+                }
+                v
+            }
+            Expr::Index(_) => {
+                self.cx.error_spanned_by(
+                    target,
+                    "writing into a slice is not supported: a differentiable function does not modify its arguments; accumulate into a local variable",
+                );
+                None
+            }
+            _ => {
+                self.cx.error_spanned_by(
+                    target,
+                    "unsupported assignment target; assign to a local variable",
+                );
+                None
+            }
+        }
+    }
+
+    fn assign(&mut self, target: &Expr, operand: Operand, span: Span) {
+        if self.assign_target(target).is_none() {
+            return;
+        }
+        let Expr::Path(p) = target else { return };
+        let Some(ident) = p.path.get_ident() else {
+            return;
+        };
+        let name = ident.to_string();
+        let Some((previous, declared)) = self.lookup(ident).map(|b| (b.value, b.ty.clone())) else {
+            return;
+        };
+        let mut kind = self.values[previous].kind;
+        let literal = match &operand {
+            Operand::Const(t) => syn::parse2::<Expr>(t.clone()).ok().map(|e| const_kind(&e)),
+            Operand::Value(_) => None,
+        };
+        // A float literal is a float, whatever the variable held before (a
+        // call's result, of a type the macro cannot see).
+        if kind == Kind::Unknown && literal == Some(Kind::Float) {
+            kind = Kind::Float;
+        }
+        let value = match operand {
+            // A literal takes the variable's type, as the assignment does in
+            // the primal: each assignment is a new local here, and
+            // `v = 0.5; v.cos()` would otherwise be an ambiguous `{float}`,
+            // or an `f64` where the variable is an `f32`.
+            Operand::Const(c) if kind.is_copy() && literal.is_some_and(|k| k != Kind::Unknown) => {
+                let ty = declared.or_else(|| {
+                    let float = self.values[previous].float.clone()?;
+                    Some(syn::Type::Verbatim(float.into_token_stream()))
+                });
+                let op = match ty {
+                    Some(_) => Op::Copy(Operand::Const(c)),
+                    // The type is the previous value's, whatever it is.
+                    None => Op::Literal {
+                        lit: c,
+                        like: previous,
+                    },
+                };
+                let dst = self.new_value(kind, None);
+                self.values[dst].float = self.values[previous].float.clone();
+                self.push(Stmt::Let {
+                    dst,
+                    op,
+                    span,
+                    ty: ty.map(Box::new),
+                });
+                dst
+            }
+            operand => self.materialize(operand, kind, span),
+        };
+        if let Some(b) = self.lookup_mut(ident) {
+            b.value = value;
+        }
+        let info = &mut self.values[value];
+        if info.name.is_none() && info.param.is_none() {
+            info.name = Some(name);
+        }
+    }
+}
