@@ -35,29 +35,21 @@
 //! records are held at once, besides the loop's working state.
 
 /// What the generated code does next in the reverse sweep of a
-/// checkpointed loop; `state` is the loop-carried state at iteration `from`.
+/// checkpointed loop: run iterations `from..to` from `state`, the
+/// loop-carried state at iteration `from`; then, if `reverse`, reverse them
+/// (the run records what their reverse reads), else hand the state at `to`
+/// back with [`Checkpoints::advanced`].
 #[derive(Debug, PartialEq)]
-pub enum Step<S> {
-    /// Run iterations `from..to` without recording, then hand the state at
-    /// `to` back with [`Checkpoints::advanced`].
-    Advance {
-        /// The first iteration to run.
-        from: usize,
-        /// The iteration to stop before.
-        to: usize,
-        /// The state at the start of iteration `from`.
-        state: S,
-    },
-    /// Run iterations `from..to` recording what their reverse reads, then
-    /// reverse them (iteration `to - 1` first).
-    Reverse {
-        /// The first iteration of the segment.
-        from: usize,
-        /// The iteration after its last.
-        to: usize,
-        /// The state at the start of iteration `from`.
-        state: S,
-    },
+pub struct Step<S> {
+    /// The first iteration to run.
+    pub from: usize,
+    /// The iteration to stop before.
+    pub to: usize,
+    /// The state at the start of iteration `from`.
+    pub state: S,
+    /// Whether the iterations are recorded and reversed (at most
+    /// [`Checkpoints::segment`] of them), or only run.
+    pub reverse: bool,
 }
 
 /// Iterations `lo..hi` still to reverse; the top snapshot is the state at
@@ -83,7 +75,7 @@ enum Forward {
     Doubling,
 }
 
-/// A pending snapshot after an [`Step::Advance`]: the range it starts.
+/// A pending snapshot after a [`Step`] that runs only: the range it starts.
 #[derive(Copy, Clone, Debug)]
 struct Then {
     at: usize,
@@ -113,38 +105,36 @@ struct Then {
 /// // d x_10 / d x_0: each step's derivative, last step first.
 /// let mut dx = 1.0;
 /// let mut records = Vec::new();
-/// while let Some(s) = checkpoints.next() {
-///     match s {
-///         Step::Advance { from, to, state } => {
-///             let mut x = state;
-///             for _ in from..to {
-///                 x = step(x);
-///             }
-///             checkpoints.advanced(x);
+/// while let Some(Step { from, to, state, reverse }) = checkpoints.next() {
+///     let mut x = state;
+///     for _ in from..to {
+///         if reverse {
+///             records.push(x);
 ///         }
-///         Step::Reverse { from, to, state } => {
-///             let mut x = state;
-///             for _ in from..to {
-///                 records.push(x);
-///                 x = step(x);
-///             }
-///             for _ in from..to {
-///                 let x = records.pop().unwrap();
-///                 dx *= x.cos() - x * x.sin();
-///             }
+///         x = step(x);
+///     }
+///     if reverse {
+///         for _ in from..to {
+///             let x = records.pop().unwrap();
+///             dx *= x.cos() - x * x.sin();
 ///         }
+///     } else {
+///         checkpoints.advanced(x);
 ///     }
 /// }
-/// let (mut expected, mut x) = (1.0, 0.5_f64);
+/// // The same product, last step first, without checkpoints.
+/// let mut x = 0.5_f64;
+/// let mut derivatives = Vec::new();
 /// for _ in 0..10 {
-///     expected *= x.cos() - x * x.sin();
+///     derivatives.push(x.cos() - x * x.sin());
 ///     x = step(x);
 /// }
+/// let expected = derivatives.iter().rev().fold(1.0, |d, s| d * s);
 /// assert_eq!(dx, expected);
 /// ```
 #[derive(Debug)]
 pub struct Checkpoints<S> {
-    /// Iterations per segment: the most one [`Step::Reverse`] records.
+    /// Iterations per segment: the most one reversing [`Step`] records.
     segment: usize,
     /// The snapshots, a stack, and the iteration each was taken at.
     snapshots: Vec<S>,
@@ -212,12 +202,16 @@ impl<S: Clone> Checkpoints<S> {
     pub fn for_trips(trips: usize, snapshots: Option<usize>) -> Self {
         let slots = snapshots.unwrap_or_else(|| ceil_sqrt(trips)).max(1);
         let segment = slots.min(trips.div_ceil(slots)).max(1);
-        let mut c = Checkpoints::new(segment, Forward::Binomial(Range {
-            lo: 0,
-            hi: trips,
-            slots,
-        }));
-        c.snapshots.reserve_exact(slots.min(trips.div_ceil(segment)));
+        let mut c = Checkpoints::new(
+            segment,
+            Forward::Binomial(Range {
+                lo: 0,
+                hi: trips,
+                slots,
+            }),
+        );
+        c.snapshots
+            .reserve_exact(slots.min(trips.div_ceil(segment)));
         c
     }
 
@@ -321,7 +315,7 @@ impl<S: Clone> Checkpoints<S> {
         }
     }
 
-    /// The most iterations one [`Step::Reverse`] records, once the forward
+    /// The most iterations one reversing [`Step`] records, once the forward
     /// sweep has finished.
     pub fn segment(&self) -> usize {
         self.segment
@@ -338,10 +332,11 @@ impl<S: Clone> Checkpoints<S> {
         let segments = (hi - lo).div_ceil(self.segment);
         if segments <= 1 {
             let state = self.take(lo);
-            return Some(Step::Reverse {
+            return Some(Step {
                 from: lo,
                 to: hi,
                 state,
+                reverse: true,
             });
         }
         // With one snapshot, run to the last segment from it; with more,
@@ -359,23 +354,25 @@ impl<S: Clone> Checkpoints<S> {
             slots: rest,
         });
         let state = self.copy(lo);
-        Some(Step::Advance {
+        Some(Step {
             from: lo,
             to: mid,
             state,
+            reverse: false,
         })
     }
 
-    /// The state after the last [`Step::Advance`].
+    /// The state after running a [`Step`] that does not reverse.
     pub fn advanced(&mut self, state: S) {
         let Some(Then { at, hi, slots }) = self.then.take() else {
             return;
         };
         if hi - at <= self.segment || slots == 0 {
-            self.pending = Some(Step::Reverse {
+            self.pending = Some(Step {
                 from: at,
                 to: hi,
                 state,
+                reverse: true,
             });
         } else {
             self.snapshots.push(state.clone());
@@ -467,7 +464,9 @@ mod tests {
                 assert_eq!(runs(l, s), best, "l = {l}, s = {s}");
                 // Griewank and Walther: r·l − β(s + 1, r − 1), r the least
                 // with β(s, r) ≥ l.
-                let r = (0..).find(|&r: &isize| beta(s, r) >= l as u128).unwrap_or(0);
+                let r = (0..)
+                    .find(|&r: &isize| beta(s, r) >= l as u128)
+                    .unwrap_or(0);
                 let closed = (r as u128 * l as u128).saturating_sub(beta(s + 1, r - 1));
                 assert_eq!(best, closed, "l = {l}, s = {s}");
             }

@@ -67,32 +67,31 @@ fn run(trips: usize, mut checkpoints: Checkpoints<State>) -> Run {
     drop(state);
     let mut reversed = Vec::new();
     let mut peak_records = 0;
-    while let Some(step) = checkpoints.next() {
-        match step {
-            Step::Advance { from, to, state } => {
-                assert_eq!(state.at, from);
-                assert!(from < to && to <= trips);
-                let mut state = state;
-                for _ in from..to {
-                    state = state.step();
-                    iterations += 1;
-                }
-                checkpoints.advanced(state);
+    while let Some(Step {
+        from,
+        to,
+        state,
+        reverse,
+    }) = checkpoints.next()
+    {
+        assert_eq!(state.at, from);
+        assert!(from < to && to <= trips);
+        let mut state = state;
+        let mut records = Vec::new();
+        for _ in from..to {
+            if reverse {
+                records.push(state.at);
             }
-            Step::Reverse { from, to, state } => {
-                assert_eq!(state.at, from);
-                assert!(from < to && to <= trips);
-                assert!(to - from <= checkpoints.segment());
-                let mut records = Vec::new();
-                let mut state = state;
-                for _ in from..to {
-                    records.push(state.at);
-                    state = state.step();
-                    iterations += 1;
-                }
-                peak_records = peak_records.max(records.len());
-                reversed.extend(records.into_iter().rev());
-            }
+            state = state.step();
+            iterations += 1;
+        }
+        if reverse {
+            assert!(to - from <= checkpoints.segment());
+            drop(state);
+            peak_records = peak_records.max(records.len());
+            reversed.extend(records.into_iter().rev());
+        } else {
+            checkpoints.advanced(state);
         }
     }
     assert_eq!(alive.get(), 0);
