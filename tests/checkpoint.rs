@@ -121,9 +121,10 @@ fn a_while_loop_matches_central_differences() {
     );
 }
 
-/// A checkpointed outer loop whose body runs an inner loop (recomputed
-/// with its own stack in each reversed iteration), an integer carried next
-/// to the float, and the index read.
+/// A checkpointed outer loop whose body runs an inner loop, checkpointed
+/// too (recomputed, with its own schedule, in each reversed iteration of
+/// the outer one), an integer carried next to the float, and the index
+/// read.
 macro_rules! nested {
     ($name:ident, $($attr:tt)*) => {
         #[differentiable]
@@ -133,6 +134,7 @@ macro_rules! nested {
             #[$($attr)*]
             for i in 0..n {
                 let mut t = s;
+                #[$($attr)*]
                 for _ in 0..3 {
                     t = t.sin() + 0.1 * t;
                 }

@@ -59,7 +59,7 @@ pub fn of_loop(cx: &Ctxt, attrs: &[syn::Attribute]) -> Option<Checkpoint> {
 }
 
 /// The expression of `snapshots = S`: a literal checked here, a constant
-/// checked when the generated code is compiled.
+/// by an item `strip` returns.
 fn snapshots(cx: &Ctxt, value: &syn::Expr) -> Option<TokenStream> {
     match value {
         syn::Expr::Lit(syn::ExprLit {
@@ -75,16 +75,8 @@ fn snapshots(cx: &Ctxt, value: &syn::Expr) -> Option<TokenStream> {
                 None
             }
         },
-        syn::Expr::Path(p) if p.qself.is_none() && p.attrs.is_empty() => {
-            let span = p.span();
-            Some(quote_spanned! {span=>
-                const {
-                    let snapshots: usize = #p;
-                    ::core::assert!(snapshots >= 1, "`snapshots` must be at least 1");
-                    snapshots
-                }
-            })
-        }
+        // Checked by the item `strip` returns.
+        syn::Expr::Path(p) if p.qself.is_none() && p.attrs.is_empty() => Some(quote!(#p)),
         other => {
             cx.error_spanned_by(other, format!("unsupported `snapshots`; {USAGE}"));
             None
@@ -94,20 +86,30 @@ fn snapshots(cx: &Ctxt, value: &syn::Expr) -> Option<TokenStream> {
 
 /// Removes every `#[checkpoint]` from the body the macro emits. One on a
 /// `for` or `while` of a differentiated body was read by lowering (a
-/// `loop` is reported there); any other is an error at its span.
-pub fn strip(cx: &Ctxt, body: &mut syn::Block, differentiated: bool) {
-    Strip { cx, differentiated }.visit_block_mut(body);
+/// `loop` is reported there); any other is an error at its span. Returns
+/// the items checking at compile time that each constant given as
+/// `snapshots` is at least 1 (items next to the function, so an error
+/// names no generated item).
+pub fn strip(cx: &Ctxt, body: &mut syn::Block, differentiated: bool) -> TokenStream {
+    let mut strip = Strip {
+        cx,
+        differentiated,
+        checks: TokenStream::new(),
+    };
+    strip.visit_block_mut(body);
+    strip.checks
 }
 
 struct Strip<'a> {
     cx: &'a Ctxt,
     differentiated: bool,
+    checks: TokenStream,
 }
 
 impl Strip<'_> {
     /// Removes the attributes, reporting them unless they are on a loop
     /// lowering has read.
-    fn remove(&self, attrs: &mut Vec<syn::Attribute>, on_loop: bool) {
+    fn remove(&mut self, attrs: &mut Vec<syn::Attribute>, on_loop: bool) {
         for a in attrs.iter().filter(|a| is_checkpoint(a)) {
             if !self.differentiated {
                 self.cx.error_spanned_by(
@@ -119,6 +121,13 @@ impl Strip<'_> {
                     a,
                     "`#[checkpoint]` goes on a `for` or `while` loop of a `#[differentiable]` body",
                 );
+            } else if let syn::Meta::List(list) = &a.meta
+                && let Ok(nv) = list.parse_args::<syn::MetaNameValue>()
+                && let syn::Expr::Path(p) = &nv.value
+            {
+                self.checks.extend(quote_spanned! {p.span()=>
+                    const _: () = ::core::assert!(#p >= 1, "`snapshots` must be at least 1");
+                });
             }
         }
         attrs.retain(|a| !is_checkpoint(a));

@@ -42,8 +42,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             pt.attrs.retain(|a| !sig::is_constant_attr(a));
         }
     }
-    checkpoint::strip(&cx, &mut func.block, matches!(mode, Mode::Generated));
+    let checks = checkpoint::strip(&cx, &mut func.block, matches!(mode, Mode::Generated));
     let mut out = func.to_token_stream();
+    out.extend(checks);
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => out.extend(codegen::generate(&func, &s, &ir, &an)),
         (Ok(()), Some(s), None) => out.extend(match &mode {

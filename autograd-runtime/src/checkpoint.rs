@@ -210,8 +210,12 @@ impl<S: Clone> Checkpoints<S> {
                 slots,
             }),
         );
-        c.snapshots
-            .reserve_exact(slots.min(trips.div_ceil(segment)));
+        // The first descent keeps at most this many snapshots, and as many
+        // ranges to reverse.
+        let most = slots.min(trips.div_ceil(segment));
+        c.snapshots.reserve_exact(most);
+        c.positions.reserve_exact(most);
+        c.tasks.reserve_exact(most + 1);
         c
     }
 
