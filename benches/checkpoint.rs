@@ -34,9 +34,9 @@ macro_rules! lorenz {
                 let dx = sigma * (y - x);
                 let dy = x * (28.0 - z) - y;
                 let dz = x * y - 8.0 / 3.0 * z;
-                x = x + h * dx;
-                y = y + h * dy;
-                z = z + h * dz;
+                x += h * dx;
+                y += h * dy;
+                z += h * dz;
             }
             x + y + z
         }

@@ -32,9 +32,9 @@ macro_rules! lorenz {
                 let dx = sigma * (y - x);
                 let dy = x * (28.0 - z) - y;
                 let dz = x * y - 8.0 / 3.0 * z;
-                x = x + h * dx;
-                y = y + h * dy;
-                z = z + h * dz;
+                x += h * dx;
+                y += h * dy;
+                z += h * dz;
             }
             x + y + z
         }
@@ -83,9 +83,9 @@ macro_rules! oscillator {
             #[$($attr)*]
             while t < t_end {
                 let a = -x - damping * v + 0.1 * (x * x).sin();
-                v = v + dt * a;
-                x = x + dt * v;
-                t = t + dt;
+                v += dt * a;
+                x += dt * v;
+                t += dt;
             }
             x * x + v
         }

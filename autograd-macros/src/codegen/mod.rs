@@ -710,6 +710,7 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
     quote_spanned! {mixed=>
         #[doc = #doc]
         #[inline]
+        #[allow(clippy::too_many_arguments)]
         #vis fn #grad_acc #generics (#(#inputs,)* #(#buffers: #buffer_tys),*) -> #ret_ty {
             let _ = #name;
             let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
