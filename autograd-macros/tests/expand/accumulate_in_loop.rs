@@ -110,6 +110,7 @@ fn discount_grad(rate: f64, n: usize) -> (f64, f64) {
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn discount_grad_acc(rate: f64, n: usize, d_rate: &mut f64) -> f64 {
     let _ = discount;
     let (__ad_value, __ad_pullback) = discount::__vjp_full(rate, n);

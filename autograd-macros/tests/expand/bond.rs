@@ -163,6 +163,7 @@ fn bond_price_grad<'__ad_l0, '__ad_l1, '__ad_l2>(
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn bond_price_grad_acc<'__ad_l0, '__ad_l1, '__ad_l2>(
     r: &'__ad_l0 [f64],
     z: f64,

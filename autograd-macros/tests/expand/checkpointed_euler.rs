@@ -261,6 +261,7 @@ fn decay_grad(x0: f64, k: f64, n: usize) -> (f64, f64, f64) {
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn decay_grad_acc(x0: f64, k: f64, n: usize, d_x0: &mut f64, d_k: &mut f64) -> f64 {
     let _ = decay;
     let (__ad_value, __ad_pullback) = decay::__vjp_full(x0, k, n);

@@ -110,6 +110,7 @@ fn dense_nalgebra_grad<'__ad_l0, '__ad_l1, '__ad_l2>(
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn dense_nalgebra_grad_acc<'__ad_l0, '__ad_l1, '__ad_l2>(
     w: &'__ad_l0 DMatrix<f64>,
     x: &'__ad_l1 DVector<f64>,

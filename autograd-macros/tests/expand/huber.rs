@@ -105,6 +105,7 @@ fn huber_grad(r: f64, delta: f64) -> (f64, f64, f64) {
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn huber_grad_acc(r: f64, delta: f64, d_r: &mut f64, d_delta: &mut f64) -> f64 {
     let _ = huber;
     let (__ad_value, __ad_pullback) = huber::__vjp_full(r, delta);

@@ -136,6 +136,7 @@ fn map_reads_constants_grad<'__ad_l0>(
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn map_reads_constants_grad_acc<'__ad_l0>(
     m: &'__ad_l0 DMatrix<f64>,
     c: f64,

@@ -131,6 +131,7 @@ fn quad_grad<'__ad_l0, '__ad_l1>(
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn quad_grad_acc<'__ad_l0, '__ad_l1>(
     a: &'__ad_l0 DMatrix<f64>,
     x: &'__ad_l1 DMatrix<f64>,

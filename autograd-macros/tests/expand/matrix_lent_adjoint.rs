@@ -118,6 +118,7 @@ fn lent_difference_grad<'__ad_l0, '__ad_l1>(
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn lent_difference_grad_acc<'__ad_l0, '__ad_l1>(
     x: &'__ad_l0 DMatrix<f64>,
     b: &'__ad_l1 DMatrix<f64>,

@@ -160,6 +160,7 @@ fn rosenbrock_grad<'__ad_l0>(
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn rosenbrock_grad_acc<'__ad_l0>(x: &'__ad_l0 [f64], d_x: &mut [f64]) -> f64 {
     let _ = rosenbrock;
     let (__ad_value, __ad_pullback) = rosenbrock::__vjp_full(x);

@@ -70,6 +70,7 @@ fn w_grad(x: f64, y: f64) -> (f64, f64, f64) {
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn w_grad_acc(x: f64, y: f64, d_x: &mut f64, d_y: &mut f64) -> f64 {
     let _ = w;
     let (__ad_value, __ad_pullback) = w::__vjp_full(x, y);

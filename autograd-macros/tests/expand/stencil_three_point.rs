@@ -150,6 +150,7 @@ fn smooth_grad<'__ad_l0>(x: &'__ad_l0 [f64]) -> (f64, ::autograd::__private::Vec
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn smooth_grad_acc<'__ad_l0>(x: &'__ad_l0 [f64], d_x: &mut [f64]) -> f64 {
     let _ = smooth;
     let (__ad_value, __ad_pullback) = smooth::__vjp_full(x);
