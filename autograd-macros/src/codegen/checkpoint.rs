@@ -23,26 +23,22 @@ impl Gen<'_> {
         l.checkpoint.is_some() && self.saves(l).stacked()
     }
 
-    /// The loop's iterator in forward order and its index pattern, for a
-    /// `for` loop.
-    fn iterations(&self, l: &Loop) -> Option<(TokenStream, TokenStream)> {
-        let LoopHeader::Range {
-            index,
-            start,
-            end,
-            inclusive,
-            reversed,
-        } = &l.header
-        else {
-            return None;
-        };
+    /// A `for` loop's iterator in forward order and its index pattern.
+    fn iterations(
+        &self,
+        index: &Option<ValueId>,
+        start: &Operand,
+        end: &Operand,
+        inclusive: bool,
+        reversed: bool,
+    ) -> (TokenStream, TokenStream) {
         let (start, end) = (self.operand(start), self.operand(end));
-        let range = if *inclusive {
+        let range = if inclusive {
             quote!(#start..=#end)
         } else {
             quote!(#start..#end)
         };
-        let iter = if *reversed {
+        let iter = if reversed {
             quote!(::core::iter::Iterator::rev(#range))
         } else {
             range
@@ -51,7 +47,7 @@ impl Gen<'_> {
             Some(v) => names::value(self.f, *v).into_token_stream(),
             None => quote!(_),
         };
-        Some((iter, index))
+        (iter, index)
     }
 
     /// The carried variables' locals, and the code moving values in and out
@@ -107,8 +103,16 @@ impl Gen<'_> {
                 out.extend(quote!(let mut #cache = ::autograd::__private::Cache::new();));
             }
         }
-        match (&l.header, self.iterations(l)) {
-            (_, Some((iter, index))) => out.extend(quote! {
+        out.extend(match &l.header {
+            LoopHeader::Range {
+                index,
+                start,
+                end,
+                inclusive,
+                reversed,
+            } => {
+                let (iter, index) = self.iterations(index, start, end, *inclusive, *reversed);
+                quote! {
                 let mut #ck = #schedule::for_trips(
                     ::core::iter::Iterator::size_hint(&(#iter)).0,
                     #snapshots,
@@ -119,11 +123,12 @@ impl Gen<'_> {
                     #body
                     #carry_out
                 }
-            }),
-            (LoopHeader::While { cond_blk, cond }, None) => {
+                }
+            }
+            LoopHeader::While { cond_blk, cond } => {
                 let cond_code = self.forward_block(cond_blk, Mode::Plain, None);
                 let cond = self.operand(cond);
-                out.extend(quote! {
+                quote! {
                     let mut #ck = #schedule::for_while(#snapshots);
                     loop {
                         #carry_in
@@ -136,10 +141,9 @@ impl Gen<'_> {
                         #body
                         #carry_out
                     }
-                });
+                }
             }
-            (LoopHeader::Range { .. }, None) => {}
-        }
+        });
         out.extend(quote! {
             #ck.finish();
             #(let #afters = #carried;)*
@@ -172,13 +176,21 @@ impl Gen<'_> {
         );
         let cache_start =
             (!saves.cached.is_empty()).then(|| quote!(if #reverse { #cache.start(#to - #from); }));
-        let (segment, reversed) = match self.iterations(l) {
-            Some((iter, index)) => {
+        let (segment, reversed) = match &l.header {
+            LoopHeader::Range {
+                index,
+                start,
+                end,
+                inclusive,
+                reversed,
+            } => {
+                let (iter, pattern) = self.iterations(index, start, end, *inclusive, *reversed);
                 let segment = quote! {
                     ::core::iter::Iterator::take(::core::iter::Iterator::skip(#iter, #from), #to - #from)
                 };
                 // An iteration's index from its position in the loop.
-                let bind = (index.to_string() != "_").then(|| {
+                let bind = index.map(|v| {
+                    let index = names::value(self.f, v);
                     quote!(let #index = ::autograd::__private::checkpoint::iteration(#iter, #k);)
                 });
                 let position = if bind.is_some() {
@@ -192,9 +204,9 @@ impl Gen<'_> {
                         #iteration
                     }
                 };
-                (quote!(for #index in #segment), reversed)
+                (quote!(for #pattern in #segment), reversed)
             }
-            None => (
+            LoopHeader::While { .. } => (
                 quote!(for _ in #from..#to),
                 quote! {
                     for _ in ::core::iter::Iterator::rev(#from..#to) {
