@@ -19,6 +19,7 @@ pub mod argmin;
 /// may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::rules;
     pub use std::boxed::Box;
     pub use std::vec::Vec;

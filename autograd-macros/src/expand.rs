@@ -5,7 +5,7 @@ use quote::{ToTokens, quote};
 
 use crate::attr::{self, Mode};
 use crate::ctxt::Ctxt;
-use crate::{analysis, codegen, lower, sig};
+use crate::{analysis, checkpoint, codegen, lower, sig};
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut func: syn::ItemFn = match syn::parse2(item.clone()) {
@@ -35,13 +35,16 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             (ir, an)
         });
 
-    // The user's function, unchanged but for our `#[constant]` markers.
+    // The user's function, unchanged but for our `#[constant]` and
+    // `#[checkpoint]` markers.
     for arg in &mut func.sig.inputs {
         if let syn::FnArg::Typed(pt) = arg {
             pt.attrs.retain(|a| !sig::is_constant_attr(a));
         }
     }
+    let checks = checkpoint::strip(&cx, &mut func.block, matches!(mode, Mode::Generated));
     let mut out = func.to_token_stream();
+    out.extend(checks);
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => out.extend(codegen::generate(&func, &s, &ir, &an)),
         (Ok(()), Some(s), None) => out.extend(match &mode {

@@ -457,6 +457,8 @@ pub struct Loop {
     pub header: LoopHeader,
     pub body: Block,
     pub carried: Vec<Carried>,
+    /// `#[checkpoint]`: the reverse sweep re-runs the loop from snapshots.
+    pub checkpoint: Option<crate::checkpoint::Checkpoint>,
 }
 
 /// What drives a loop.

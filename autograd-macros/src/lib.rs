@@ -10,6 +10,7 @@
 
 mod analysis;
 mod attr;
+mod checkpoint;
 mod codegen;
 mod ctxt;
 mod expand;

@@ -194,3 +194,24 @@ fn print_expansion() {
     let src = std::fs::read_to_string(path).expect("the file reads");
     println!("{}", expand_to_string(&src));
 }
+
+#[test]
+fn checkpointed_euler() {
+    check(
+        "checkpointed_euler",
+        "fn decay(x0: f64, k: f64, n: usize) -> f64 {
+            let mut x = x0;
+            #[checkpoint]
+            for _ in 0..n {
+                x = x - 1e-3 * k * x.sin();
+            }
+            let mut t = 0.0;
+            #[checkpoint(snapshots = 8)]
+            while t < 1.0 {
+                x = x * (1.0 - 1e-3 * x);
+                t = t + 1e-2;
+            }
+            x
+        }",
+    );
+}

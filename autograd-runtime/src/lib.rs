@@ -32,6 +32,8 @@
 #![deny(missing_docs)]
 
 pub mod check;
+#[doc(hidden)]
+pub mod checkpoint;
 pub mod graph;
 pub mod prelude;
 pub mod registry;

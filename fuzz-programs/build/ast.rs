@@ -286,6 +286,18 @@ pub fn lit(v: f64) -> String {
 // ---------------------------------------------------------------------------
 // The source printer.
 
+/// `#[checkpoint]` on a third of the loops and `#[checkpoint(snapshots =
+/// 2)]` on another, picked by the printed body (the generator's random
+/// sequence, and so every program, stays as it was): the gradient must not
+/// change.
+fn checkpoint(body: &str, pad: &str) -> String {
+    match body.len() % 3 {
+        0 => String::new(),
+        1 => format!("{pad}#[checkpoint]\n"),
+        _ => format!("{pad}#[checkpoint(snapshots = 2)]\n"),
+    }
+}
+
 pub struct Src {
     pub fl: Fl,
 }
@@ -643,13 +655,19 @@ impl Src {
                 } else {
                     range
                 };
+                let mut inner = String::new();
+                self.stmts(body, ind + 1, &mut inner);
+                let _ = write!(out, "{}", checkpoint(&inner, &p));
                 let _ = writeln!(out, "{p}for {v} in {range} {{");
-                self.stmts(body, ind + 1, out);
+                out.push_str(&inner);
                 let _ = writeln!(out, "{p}}}");
             }
             S::While(c, body) => {
+                let mut inner = String::new();
+                self.stmts(body, ind + 1, &mut inner);
+                let _ = write!(out, "{}", checkpoint(&inner, &p));
                 let _ = writeln!(out, "{p}while {} {{", self.c(c, ind).0);
-                self.stmts(body, ind + 1, out);
+                out.push_str(&inner);
                 let _ = writeln!(out, "{p}}}");
             }
             S::Cfg(on, s) => {

@@ -106,7 +106,7 @@ impl Gen<'_> {
 
     /// Moves a value out of `block`'s scope: a clone if it was defined
     /// outside the block (and so may still be read there).
-    fn moved_out_of(&self, v: ValueId, block: BlockId) -> TokenStream {
+    pub(super) fn moved_out_of(&self, v: ValueId, block: BlockId) -> TokenStream {
         if self.f.info(v).block == block {
             names::value(self.f, v).into_token_stream()
         } else {
@@ -405,6 +405,9 @@ impl Gen<'_> {
     }
 
     fn forward_loop(&self, l: &Loop, record: bool) -> TokenStream {
+        if record && self.checkpointed(l) {
+            return self.forward_checkpointed(l);
+        }
         let (stack, cache) = (names::stack(l.id), names::cache(l.id));
         let saves = self.saves(l);
         let record_stack = record && saves.stacked();
@@ -427,31 +430,11 @@ impl Gen<'_> {
         let afters = l.carried.iter().map(|c| names::value(self.f, c.after));
         let body = self.forward_block(&l.body, Mode::Plain, None);
 
-        // Entry values alone are pushed as the iteration starts; with kept
-        // values of the body, everything is pushed once they exist.
-        let push = record_stack.then(|| {
-            let saved: Vec<_> = saves
-                .entries
-                .iter()
-                .chain(&saves.kept)
-                .map(|e| self.owned(*e))
-                .collect();
-            let saved = if saved.len() == 1 {
-                quote!(#(#saved)*)
-            } else {
-                quote!((#(#saved),*))
-            };
-            quote!(#stack.push(#saved);)
-        });
-        let (push, push_end) = if saves.kept.is_empty() {
-            (push, None)
+        let (push, push_end, cache_push) = if record {
+            self.loop_records(l)
         } else {
-            (None, push)
+            Default::default()
         };
-        let cache_push = record_cache.then(|| {
-            let cached = self.tuple(&saves.cached);
-            quote!(#cache.push(#cached);)
-        });
         let carry_in = quote! { #(let #entry_vals = #carried;)* };
         // A `while` that stops hands the entry values back to the carried
         // variables, which the code after the loop reads.
@@ -542,6 +525,45 @@ impl Gen<'_> {
         }
         out.extend(quote! { #(let #afters = #carried;)* });
         out
+    }
+
+    /// What an iteration that records pushes: its entry values as it starts,
+    /// or with kept values of the body everything once they exist
+    /// (`push_end`), and its cached results.
+    pub(super) fn loop_records(
+        &self,
+        l: &Loop,
+    ) -> (
+        Option<TokenStream>,
+        Option<TokenStream>,
+        Option<TokenStream>,
+    ) {
+        let (stack, cache) = (names::stack(l.id), names::cache(l.id));
+        let saves = self.saves(l);
+        let push = saves.stacked().then(|| {
+            let saved: Vec<_> = saves
+                .entries
+                .iter()
+                .chain(&saves.kept)
+                .map(|e| self.owned(*e))
+                .collect();
+            let saved = if saved.len() == 1 {
+                quote!(#(#saved)*)
+            } else {
+                quote!((#(#saved),*))
+            };
+            quote!(#stack.push(#saved);)
+        });
+        let (push, push_end) = if saves.kept.is_empty() {
+            (push, None)
+        } else {
+            (None, push)
+        };
+        let cache_push = (!saves.cached.is_empty()).then(|| {
+            let cached = self.tuple(&saves.cached);
+            quote!(#cache.push(#cached);)
+        });
+        (push, push_end, cache_push)
     }
 
     /// Binds the variables a `map` closure reads under the names it reads

@@ -1,6 +1,7 @@
 //! Code generation: the items `#[differentiable]` adds next to the user's
 //! function.
 
+mod checkpoint;
 mod forward;
 pub mod names;
 mod paths;

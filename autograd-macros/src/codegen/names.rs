@@ -6,8 +6,9 @@
 //! `v3_z` (value 3, the user's `z`), `d3_z` (its adjoint), `d_x` (adjoint of
 //! the argument `x`), `c1_s` / `dc1_s` (variable `s` carried by loop 1 and
 //! its adjoint), `dw1_x_1` (loop 1's pending adjoint of `x[i + 1]`),
-//! `stack1`, `cache1`, `trips1`, `pb3` (pullback of call 3), `rec3` (call 3
-//! recorded with its pullback), `map3` (the compiled closure of the `map`
+//! `stack1`, `cache1`, `trips1`, `ck1` (loop 1's checkpoints), `ck1_from`
+//! (a local of its reverse sweep), `pb3` (pullback of call 3), `rec3` (call
+//! 3 recorded with its pullback), `map3` (the compiled closure of the `map`
 //! defining value 3), `seed`, `x` / `g` (an element and its adjoint).
 
 use proc_macro2::{Ident, Span};
@@ -80,6 +81,16 @@ pub fn stack(loop_id: LoopId) -> Ident {
 /// The cache of a loop's expensive results (see `analysis::LoopSaves`).
 pub fn cache(loop_id: LoopId) -> Ident {
     ident(format!("__ad_cache{loop_id}"))
+}
+
+/// A checkpointed loop's snapshots and schedule.
+pub fn checkpoints(loop_id: LoopId) -> Ident {
+    ident(format!("__ad_ck{loop_id}"))
+}
+
+/// A local of a checkpointed loop's reverse sweep (`ck1_from`).
+pub fn checkpoint_local(loop_id: LoopId, what: &str) -> Ident {
+    ident(format!("__ad_ck{loop_id}_{what}"))
 }
 
 /// The iteration count of a `while` loop.

@@ -553,18 +553,21 @@ impl<'a> Gen<'a> {
                 quote!(for _ in 0..#trips)
             }
         };
-        out.extend(quote! {
-            #header {
-                #pop
-                #cache_pop
-                #recompute
-                #fresh
-                #reverse
-                #write
-                #(#carry_back)*
-            }
-            #flush
+        let iteration = quote! {
+            #pop
+            #cache_pop
+            #recompute
+            #fresh
+            #reverse
+            #write
+            #(#carry_back)*
+        };
+        out.extend(if self.checkpointed(l) {
+            self.reverse_checkpointed(l, iteration)
+        } else {
+            quote!(#header { #iteration })
         });
+        out.extend(flush);
         for c in &carried {
             if self.an.active(c.init) {
                 let dc = names::carried_adjoint(l.id, &c.name);

@@ -176,7 +176,8 @@ impl Lowerer<'_> {
         let start = self.lower_expr(start);
         let end = self.lower_expr(end);
         let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
-        self.lower_loop(&f.body, |l| {
+        let checkpoint = crate::checkpoint::of_loop(self.cx, &f.attrs);
+        self.lower_loop(&f.body, checkpoint, |l| {
             let index = index_ident.map(|ident| {
                 let v = l.new_value(Kind::Int, Some(ident.to_string()));
                 l.bind(&ident, v, false, None);
@@ -204,7 +205,8 @@ impl Lowerer<'_> {
             );
             return;
         }
-        self.lower_loop(&w.body, |l| {
+        let checkpoint = crate::checkpoint::of_loop(self.cx, &w.attrs);
+        self.lower_loop(&w.body, checkpoint, |l| {
             l.begin_block();
             let cond = l.lower_expr(&w.cond);
             let cond_blk = l.end_block();
@@ -214,7 +216,12 @@ impl Lowerer<'_> {
 
     /// Lowers a loop body; `header` runs inside the body's scope, after the
     /// loop-carried entry values exist.
-    fn lower_loop(&mut self, body: &syn::Block, header: impl FnOnce(&mut Self) -> LoopHeader) {
+    fn lower_loop(
+        &mut self,
+        body: &syn::Block,
+        checkpoint: Option<crate::checkpoint::Checkpoint>,
+        header: impl FnOnce(&mut Self) -> LoopHeader,
+    ) {
         let id = LoopId(self.next_loop);
         self.next_loop += 1;
         let before = self.snapshot();
@@ -292,6 +299,7 @@ impl Lowerer<'_> {
             header,
             body,
             carried,
+            checkpoint,
         }));
     }
 

@@ -1,0 +1,176 @@
+//! The memory `#[checkpoint]` bounds: the peak bytes `NAME_grad` holds for
+//! a long time-stepping loop carrying three floats, against the same loop
+//! without the attribute, whose reverse sweep keeps 24 bytes an iteration.
+//!
+//! A global allocator counts the bytes the test's thread holds (allocated
+//! and not yet freed) and their peak. In a release build (`cargo test
+//! --release --test checkpoint_memory`, which `.ci/run` runs) the loops take
+//! 10⁷ steps: 240 MB without checkpoints, under 1 MB with; a debug build
+//! runs 10⁵ steps with the same bounds in proportion.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+
+use autograd::differentiable;
+
+/// The system allocator, counting the bytes the current thread holds.
+struct Counting;
+
+thread_local! {
+    static HELD: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn count(bytes: isize) {
+    // `try_with`: during thread teardown the slots may be gone; such
+    // allocations are outside any measured window anyway.
+    let _ = HELD.try_with(|held| {
+        held.set(held.get() + bytes);
+        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(held.get())));
+    });
+}
+
+// SAFETY: every method forwards to `System` unchanged; the counters only
+// touch `const`-initialized thread-local `Cell`s, which neither allocate
+// nor register destructors.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as isize);
+        // SAFETY: forwarded with the caller's guarantees.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as isize);
+        // SAFETY: forwarded with the caller's guarantees.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // Both blocks may exist while the bytes are copied.
+        count(new_size as isize);
+        count(-(layout.size() as isize));
+        // SAFETY: forwarded with the caller's guarantees.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(-(layout.size() as isize));
+        // SAFETY: forwarded with the caller's guarantees.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The most bytes this thread held at once while running `f`, beyond what
+/// it held before.
+fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let before = HELD.with(Cell::get);
+    PEAK.with(|p| p.set(before));
+    let r = f();
+    (r, (PEAK.with(Cell::get) - before) as usize)
+}
+
+/// Time steps: 10⁷ in a release build, 10⁵ in a debug build.
+#[cfg(not(debug_assertions))]
+const STEPS: usize = 10_000_000;
+#[cfg(debug_assertions)]
+const STEPS: usize = 100_000;
+
+/// What the reverse sweep of an un-checkpointed step keeps: x, y and z.
+const PER_STEP: usize = 3 * 8;
+
+/// The bound of the issue: under 1 MB at 10⁷ steps; the default schedule
+/// holds about 2√n states of 24 bytes (snapshots and one segment's
+/// records) and its bookkeeping, so a debug run's bound is in proportion.
+fn bound(steps: usize) -> usize {
+    let root = (steps as f64).sqrt().ceil() as usize;
+    (12 * PER_STEP * root).min(1_000_000)
+}
+
+/// Explicit Euler steps of the Lorenz system, x, y, z carried.
+macro_rules! lorenz {
+    ($name:ident, $($attr:tt)*) => {
+        #[differentiable]
+        fn $name(x0: f64, sigma: f64, n: usize) -> f64 {
+            let mut x = x0;
+            let mut y = 1.0;
+            let mut z = 1.05;
+            let h = 1e-6;
+            #[$($attr)*]
+            for _ in 0..n {
+                let dx = sigma * (y - x);
+                let dy = x * (28.0 - z) - y;
+                let dz = x * y - 8.0 / 3.0 * z;
+                x += h * dx;
+                y += h * dy;
+                z += h * dz;
+            }
+            x + y + z
+        }
+    };
+}
+
+lorenz!(lorenz, allow(unused));
+lorenz!(lorenz_checkpointed, checkpoint);
+
+#[test]
+fn a_long_euler_loop_holds_under_a_megabyte_with_checkpoint() {
+    let (plain, plain_peak) = peak_during(|| lorenz_grad(black_box(0.9), 10.0, black_box(STEPS)));
+    let (checked, peak) =
+        peak_during(|| lorenz_checkpointed_grad(black_box(0.9), 10.0, black_box(STEPS)));
+    assert_eq!(checked, plain);
+    assert_eq!(checked.0, lorenz(0.9, 10.0, STEPS));
+    assert!(plain_peak >= PER_STEP * STEPS, "{plain_peak}");
+    assert!(
+        peak <= bound(STEPS),
+        "{peak} bytes held, bound {}",
+        bound(STEPS)
+    );
+}
+
+/// The same system integrated until its time passes `t_end`: the trip
+/// count is known when the loop ends (online doubling schedule).
+macro_rules! lorenz_until {
+    ($name:ident, $($attr:tt)*) => {
+        #[differentiable]
+        fn $name(x0: f64, sigma: f64, t_end: f64) -> f64 {
+            let mut x = x0;
+            let mut y = 1.0;
+            let mut z = 1.05;
+            let mut t = 0.0;
+            let h = 1e-6;
+            #[$($attr)*]
+            while t < t_end {
+                let dx = sigma * (y - x);
+                let dy = x * (28.0 - z) - y;
+                let dz = x * y - 8.0 / 3.0 * z;
+                x += h * dx;
+                y += h * dy;
+                z += h * dz;
+                t += h;
+            }
+            x + y + z
+        }
+    };
+}
+
+lorenz_until!(lorenz_until, allow(unused));
+lorenz_until!(lorenz_until_checkpointed, checkpoint);
+
+#[test]
+fn a_long_while_loop_holds_under_a_megabyte_with_checkpoint() {
+    // About STEPS steps (t grows by rounded sums of h).
+    let t_end = STEPS as f64 * 1e-6;
+    let (plain, plain_peak) =
+        peak_during(|| lorenz_until_grad(black_box(0.9), 10.0, black_box(t_end)));
+    let (checked, peak) =
+        peak_during(|| lorenz_until_checkpointed_grad(black_box(0.9), 10.0, black_box(t_end)));
+    assert_eq!(checked, plain);
+    assert!(plain_peak >= PER_STEP * STEPS * 99 / 100, "{plain_peak}");
+    assert!(
+        peak <= bound(STEPS),
+        "{peak} bytes held, bound {}",
+        bound(STEPS)
+    );
+}
