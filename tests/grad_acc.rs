@@ -98,3 +98,24 @@ fn solvers_return_their_result() {
     assert!((dc - 0.25).abs() < 1e-12);
     assert!(root_grad_acc(-1.0, &mut dc).is_err());
 }
+
+/// Eight arguments: the user allows clippy's `too_many_arguments` on the
+/// function, and the generated wrappers (as many arguments or more) must
+/// not trip it under `cargo clippy -D warnings` either.
+#[allow(clippy::too_many_arguments)]
+#[differentiable]
+fn eight(a: f64, b: f64, c: f64, d: f64, e: f64, f: f64, g: f64, h: f64) -> f64 {
+    a * b + c * d + e * f + g * h
+}
+
+#[test]
+fn many_arguments() {
+    let (value, da, db, dc, dd, de, df, dg, dh) =
+        eight_grad(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+    assert_eq!(value, 100.0);
+    assert_eq!(
+        (da, db, dc, dd, de, df, dg, dh),
+        (2.0, 1.0, 4.0, 3.0, 6.0, 5.0, 8.0, 7.0)
+    );
+    assert!(eight_check(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0).is_within(1e-6, 1e-6));
+}

@@ -469,6 +469,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     let mut out = quote_spanned! {mixed=>
         #[doc = #doc_vjp]
         #[inline]
+        #[allow(clippy::too_many_arguments)]
         #vis fn #vjp #generics (#(#inputs),*) -> #vjp_ty {
             let _ = #name;
             let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
@@ -489,6 +490,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     out.extend(quote_spanned! {mixed=>
         #[doc = #doc_grad]
         #[inline]
+        #[allow(clippy::too_many_arguments)]
         #vis fn #grad #generics (#(#inputs),*) -> #grad_ty {
             let _ = #name;
             let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
@@ -543,6 +545,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     let kept = kept_args(sig, &arg_names);
     out.extend(quote_spanned! {mixed=>
         #[doc = #doc_check]
+        #[allow(clippy::too_many_arguments)]
         #vis fn #check #generics (#(#inputs),*) -> ::autograd::GradientCheck {
             let (#value, #(#adjoints),*) = #grad(#(#kept),*);
             let mut #check_local = ::autograd::GradientCheck::new(::autograd::__private::to_f64(#value));
