@@ -21,30 +21,12 @@ use criterion::{Criterion, SamplingMode};
 /// The step counts of the README's table.
 const STEPS: [usize; 3] = [100_000, 1_000_000, 10_000_000];
 
-macro_rules! lorenz {
-    ($name:ident, $($attr:tt)*) => {
-        #[differentiable]
-        fn $name(x0: f64, sigma: f64, n: usize) -> f64 {
-            let mut x = x0;
-            let mut y = 1.0;
-            let mut z = 1.05;
-            let h = 1e-6;
-            #[$($attr)*]
-            for _ in 0..n {
-                let dx = sigma * (y - x);
-                let dy = x * (28.0 - z) - y;
-                let dz = x * y - 8.0 / 3.0 * z;
-                x += h * dx;
-                y += h * dy;
-                z += h * dz;
-            }
-            x + y + z
-        }
-    };
-}
+#[macro_use]
+#[path = "../tests/checkpoint_support/mod.rs"]
+mod checkpoint_support;
 
-lorenz!(lorenz, allow(unused));
-lorenz!(lorenz_checkpointed, checkpoint);
+lorenz!(lorenz, 1e-6, allow(unused));
+lorenz!(lorenz_checkpointed, 1e-6, checkpoint);
 
 fn benches(c: &mut Criterion) {
     for n in STEPS {

@@ -18,34 +18,14 @@ const FD_ABS: f64 = 1e-8;
 /// A `const` schedule size, as a user would name one.
 const SNAPSHOTS: usize = 5;
 
-/// An explicit Euler step of the Lorenz system: three floats carried.
-macro_rules! lorenz {
-    ($name:ident, $($attr:tt)*) => {
-        #[differentiable]
-        fn $name(x0: f64, sigma: f64, n: usize) -> f64 {
-            let mut x = x0;
-            let mut y = 1.0;
-            let mut z = 1.05;
-            let h = 1e-3;
-            #[$($attr)*]
-            for _ in 0..n {
-                let dx = sigma * (y - x);
-                let dy = x * (28.0 - z) - y;
-                let dz = x * y - 8.0 / 3.0 * z;
-                x += h * dx;
-                y += h * dy;
-                z += h * dz;
-            }
-            x + y + z
-        }
-    };
-}
+#[macro_use]
+mod checkpoint_support;
 
-lorenz!(lorenz, allow(unused));
-lorenz!(lorenz_default, checkpoint);
-lorenz!(lorenz_one, checkpoint(snapshots = 1));
-lorenz!(lorenz_three, checkpoint(snapshots = 3));
-lorenz!(lorenz_const, checkpoint(snapshots = SNAPSHOTS));
+lorenz!(lorenz, 1e-3, allow(unused));
+lorenz!(lorenz_default, 1e-3, checkpoint);
+lorenz!(lorenz_one, 1e-3, checkpoint(snapshots = 1));
+lorenz!(lorenz_three, 1e-3, checkpoint(snapshots = 3));
+lorenz!(lorenz_const, 1e-3, checkpoint(snapshots = SNAPSHOTS));
 
 #[test]
 fn euler_steps_give_the_same_gradient_bit_for_bit_under_every_schedule() {

@@ -88,31 +88,11 @@ fn bound(steps: usize) -> usize {
     (12 * PER_STEP * root).min(1_000_000)
 }
 
-/// Explicit Euler steps of the Lorenz system, x, y, z carried.
-macro_rules! lorenz {
-    ($name:ident, $($attr:tt)*) => {
-        #[differentiable]
-        fn $name(x0: f64, sigma: f64, n: usize) -> f64 {
-            let mut x = x0;
-            let mut y = 1.0;
-            let mut z = 1.05;
-            let h = 1e-6;
-            #[$($attr)*]
-            for _ in 0..n {
-                let dx = sigma * (y - x);
-                let dy = x * (28.0 - z) - y;
-                let dz = x * y - 8.0 / 3.0 * z;
-                x += h * dx;
-                y += h * dy;
-                z += h * dz;
-            }
-            x + y + z
-        }
-    };
-}
+#[macro_use]
+mod checkpoint_support;
 
-lorenz!(lorenz, allow(unused));
-lorenz!(lorenz_checkpointed, checkpoint);
+lorenz!(lorenz, 1e-6, allow(unused));
+lorenz!(lorenz_checkpointed, 1e-6, checkpoint);
 
 #[test]
 fn a_long_euler_loop_holds_under_a_megabyte_with_checkpoint() {
