@@ -23,22 +23,11 @@ mod fd_support;
 
 use approx::assert_relative_eq;
 use autograd::differentiable;
-use fd_support::{FD32_ABS, FD32_REL, FD64_ABS, FD64_REL, fd32, fd32_2, fd64, fd64_2};
+use fd_support::{
+    CF32_ABS, CF32_REL, CF64_ABS, CF64_REL, FD32_ABS, FD32_REL, FD64_ABS, FD64_REL, LINE32, LINE64,
+    POS32, POS64, fd32, fd32_2, fd64, fd64_2,
+};
 use nalgebra::DMatrix;
-
-const CF64_ABS: f64 = 1e-13;
-const CF64_REL: f64 = 1e-12;
-const CF32_ABS: f64 = 1e-6;
-const CF32_REL: f64 = 1e-5;
-
-/// Points on the whole line, away from 0.
-const LINE64: &[f64] = &[-2.5, -1.3, -0.4, 0.3, 0.9, 1.7, 3.2];
-/// Positive points.
-const POS64: &[f64] = &[0.2, 0.4, 1.0, 2.5, 7.0, 30.0];
-/// Dyadic points (exact `x ± h`, `x ± 2h` in `f32`), away from 0.
-const LINE32: &[f32] = &[-2.5, -1.25, -0.375, 0.25, 0.875, 1.75, 3.125];
-/// Positive dyadic points.
-const POS32: &[f32] = &[0.25, 0.375, 1.0, 2.5, 7.0, 30.0];
 
 /// The `_grad` of a function of two `f64`s.
 type Grad2 = fn(f64, f64) -> (f64, f64, f64);

@@ -14,6 +14,21 @@
 //!   allow [`FD32_ABS`] absolute or [`FD32_REL`] relative.
 #![allow(dead_code)]
 
+/// Tolerances of an adjoint against its closed form (`f64`, `f32`).
+pub const CF64_ABS: f64 = 1e-13;
+pub const CF64_REL: f64 = 1e-12;
+pub const CF32_ABS: f64 = 1e-6;
+pub const CF32_REL: f64 = 1e-5;
+
+/// Points on the whole line, away from 0.
+pub const LINE64: &[f64] = &[-2.5, -1.3, -0.4, 0.3, 0.9, 1.7, 3.2];
+/// Positive points (for ln, sqrt and their kin).
+pub const POS64: &[f64] = &[0.2, 0.4, 1.0, 2.5, 7.0, 30.0];
+/// Dyadic points (exact `x ± h`, `x ± 2h` in `f32`), away from 0.
+pub const LINE32: &[f32] = &[-2.5, -1.25, -0.375, 0.25, 0.875, 1.75, 3.125];
+/// Positive dyadic points.
+pub const POS32: &[f32] = &[0.25, 0.375, 1.0, 2.5, 7.0, 30.0];
+
 /// Absolute tolerance of an `f64` adjoint against [`fd64`].
 pub const FD64_ABS: f64 = 1e-9;
 /// Relative tolerance of an `f64` adjoint against [`fd64`].
