@@ -392,7 +392,8 @@ const fn constant(ty: Ty) -> Param {
     }
 }
 
-/// A scalar rule of one or two floats: the template most entries refine.
+/// A float method of its float (or integer) operands: the template most
+/// entries refine.
 const fn scalar(name: &'static str, params: &'static [Param]) -> Rule {
     Rule {
         name,
@@ -428,7 +429,7 @@ const fn unary(name: &'static str, params: &'static [Param]) -> Rule {
     }
 }
 
-/// An operator of two operands.
+/// An operator.
 const fn operator(name: &'static str, operator: Operator, params: &'static [Param]) -> Rule {
     Rule {
         operator: Some(operator),
