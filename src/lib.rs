@@ -223,7 +223,7 @@ pub mod __private {
     /// The adjoint of a slice argument: zeros of the same length.
     #[inline]
     pub fn zeros_like_slice<T: rules::Real>(x: &[T]) -> Vec<T> {
-        ::std::vec![T::ZERO; x.len()]
+        ::std::vec![T::zero(); x.len()]
     }
 
     /// Pops what the forward sweep pushed. The reverse sweep pops exactly
@@ -531,7 +531,7 @@ pub mod __private {
     /// Whether ∂r/∂x at a root cannot be divided by: zero or not finite.
     #[inline]
     pub fn singular_derivative<T: rules::Real>(d_solution: T) -> bool {
-        d_solution == T::ZERO || !d_solution.is_finite()
+        d_solution == T::zero() || !d_solution.is_finite()
     }
 
     /// See [`ImplicitQuotient`].

@@ -36,7 +36,7 @@ use crate::rules::Real;
 /// ```
 pub fn central_difference_step<T: Real>(x: T) -> T {
     let scale = x.to_f64().abs().max(1.0);
-    T::from_f64(T::EPSILON.to_f64().cbrt() * scale)
+    T::from_f64(T::epsilon().to_f64().cbrt() * scale)
 }
 
 /// The central difference `(f(x+h) - f(x-h)) / ((x+h) - (x-h))` with the

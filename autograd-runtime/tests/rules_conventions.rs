@@ -4,16 +4,16 @@
 
 use autograd_runtime::rules::{self, Real};
 
-fn t<T: Real>(x: f64) -> T {
+fn t<T: Real + core::fmt::Debug>(x: f64) -> T {
     T::from_f64(x)
 }
 
-fn inf<T: Real>() -> T {
+fn inf<T: Real + core::fmt::Debug>() -> T {
     t(f64::INFINITY)
 }
 
 /// Bitwise equality of two floats, treating every NaN as equal.
-fn same<T: Real>(a: T, b: T) -> bool {
+fn same<T: Real + core::fmt::Debug>(a: T, b: T) -> bool {
     (a.is_nan() && b.is_nan()) || a.to_f64().to_bits() == b.to_f64().to_bits()
 }
 
@@ -24,9 +24,9 @@ macro_rules! assert_same {
     }};
 }
 
-fn clamp_gives_the_adjoint_to_the_operand_it_returns<T: Real>() {
+fn clamp_gives_the_adjoint_to_the_operand_it_returns<T: Real + core::fmt::Debug>() {
     let g = t::<T>(1.5);
-    let zero = T::ZERO;
+    let zero = T::zero();
     // (x, lo, hi) → which operand the value comes from: 0 x, 1 lo, 2 hi.
     let cases: [(f64, f64, f64, usize); 9] = [
         (-1.0, -1.0, 2.0, 0), // at lo: a tie, to x
@@ -106,34 +106,34 @@ fn clamp_with_crossed_bounds_panics_like_the_standard_method() {
     rules::clamp(0.0_f64, 1.0, -1.0);
 }
 
-fn cone_tips_and_the_origin_give_zero<T: Real>() {
+fn cone_tips_and_the_origin_give_zero<T: Real + core::fmt::Debug>() {
     let g = t::<T>(2.0);
     for (x, y) in [(0.0, 0.0), (-0.0, 0.0), (0.0, -0.0), (-0.0, -0.0)] {
         let (x, y) = (t::<T>(x), t::<T>(y));
         let out = rules::hypot(x, y);
         assert_same!(
             rules::hypot_grad_lhs(g, x, out),
-            T::ZERO,
+            T::zero(),
             "hypot ∂x at ({x:?}, {y:?})"
         );
         assert_same!(
             rules::hypot_grad_rhs(g, y, out),
-            T::ZERO,
+            T::zero(),
             "hypot ∂y at ({x:?}, {y:?})"
         );
         assert_same!(
             rules::atan2_grad_lhs(g, y, x),
-            T::ZERO,
+            T::zero(),
             "atan2 ∂y at ({y:?}, {x:?})"
         );
         // −0·g is −0: the sign of a zero adjoint carries no information.
         assert_eq!(rules::atan2_grad_rhs(g, y, x).to_f64(), 0.0, "atan2 ∂x");
     }
     // hypot on an axis: the sign of the coordinate that is not zero.
-    let out = rules::hypot(T::ZERO, t(-3.0));
+    let out = rules::hypot(T::zero(), t(-3.0));
     assert_same!(
-        rules::hypot_grad_lhs(g, T::ZERO, out),
-        T::ZERO,
+        rules::hypot_grad_lhs(g, T::zero(), out),
+        T::zero(),
         "hypot on the y axis"
     );
     assert_same!(
@@ -146,7 +146,7 @@ fn cone_tips_and_the_origin_give_zero<T: Real>() {
     assert!(rules::hypot_grad_lhs(g, inf(), out).is_nan());
     assert_same!(
         rules::hypot_grad_rhs(g, t(1.0), out),
-        T::ZERO,
+        T::zero(),
         "hypot beside ∞"
     );
     // atan2 far away: the limit 0, unless an operand is NaN.
@@ -170,15 +170,15 @@ fn hypot_and_atan2_give_zero_at_the_origin() {
     cone_tips_and_the_origin_give_zero::<f32>();
 }
 
-fn domain_edges_give_the_formulas_infinity<T: Real>() {
-    let (one, neg) = (T::ONE, t::<T>(-1.0));
+fn domain_edges_give_the_formulas_infinity<T: Real + core::fmt::Debug>() {
+    let (one, neg) = (T::one(), t::<T>(-1.0));
     for edge in [1.0, -1.0] {
         let x = t::<T>(edge);
         // asin and acos: ±∞ by the adjoint's sign, NaN for a zero adjoint.
         assert_same!(rules::asin_grad(one, x), inf(), "asin' at {edge}");
         assert_same!(rules::asin_grad(neg, x), -inf::<T>(), "asin' at {edge}");
         assert_same!(rules::acos_grad(one, x), -inf::<T>(), "acos' at {edge}");
-        assert!(rules::asin_grad(T::ZERO, x).is_nan(), "0·∞ at {edge}");
+        assert!(rules::asin_grad(T::zero(), x).is_nan(), "0·∞ at {edge}");
         // atanh: the pole, +∞ from both sides.
         assert_same!(rules::atanh_grad(one, x), inf(), "atanh' at {edge}");
     }
@@ -211,8 +211,8 @@ fn domain_edges_give_the_formulas_infinity<T: Real>() {
         );
     }
     // log2 and log10 at 0: the pole.
-    assert_same!(rules::log2_grad(one, T::ZERO), inf(), "log2' at 0");
-    assert_same!(rules::log10_grad(one, T::ZERO), inf(), "log10' at 0");
+    assert_same!(rules::log2_grad(one, T::zero()), inf(), "log2' at 0");
+    assert_same!(rules::log10_grad(one, T::zero()), inf(), "log10' at 0");
 }
 
 #[test]
@@ -221,8 +221,8 @@ fn domain_edges_give_the_ieee_value_of_the_formula() {
     domain_edges_give_the_formulas_infinity::<f32>();
 }
 
-fn log_bases_without_a_derivative<T: Real>() {
-    let one = T::ONE;
+fn log_bases_without_a_derivative<T: Real + core::fmt::Debug>() {
+    let one = T::one();
     // Base 1: the value is ±∞ (NaN at x = 1); ∂x is grad/(x·(+0)), +∞
     // for x > 0 (the one-sided limits differ in sign), ∂base the two-sided
     // limit ∓∞, NaN at x = 1.
@@ -243,7 +243,7 @@ fn log_bases_without_a_derivative<T: Real>() {
     let out = rules::log(one, one);
     assert!(out.is_nan() && rules::log_grad_rhs(one, one, out).is_nan());
     // Base 0: ln 0 = −∞, so ∂x is 0 and ∂base NaN.
-    let (x, zero) = (t::<T>(3.0), T::ZERO);
+    let (x, zero) = (t::<T>(3.0), T::zero());
     let out = rules::log(x, zero);
     assert_eq!(rules::log_grad_lhs(one, x, zero).to_f64(), 0.0);
     assert!(rules::log_grad_rhs(one, zero, out).is_nan());
@@ -261,7 +261,7 @@ fn log_with_base_one_zero_or_negative_gives_the_formulas_value() {
     log_bases_without_a_derivative::<f32>();
 }
 
-fn piecewise_constant_rules_give_zero<T: Real>() {
+fn piecewise_constant_rules_give_zero<T: Real + core::fmt::Debug>() {
     type Rule<T> = (&'static str, fn(T) -> T, fn(T) -> T, fn(T) -> T);
     let table: [Rule<T>; 5] = [
         (
@@ -310,8 +310,8 @@ fn piecewise_constant_rules_give_zero<T: Real>() {
             assert_eq!(f(x).is_nan(), x.is_nan(), "{name}({x:?})");
             for g in [1.0, -3.0, f64::INFINITY, f64::NAN] {
                 let g = t::<T>(g);
-                assert_same!(grad(g), T::ZERO, "{name}' at {x:?}, seed {g:?}");
-                assert_same!(tangent(g), T::ZERO, "{name} tangent, seed {g:?}");
+                assert_same!(grad(g), T::zero(), "{name}' at {x:?}, seed {g:?}");
+                assert_same!(tangent(g), T::zero(), "{name} tangent, seed {g:?}");
             }
         }
     }

@@ -115,7 +115,7 @@ macro_rules! unary_table {
        $map:ident, $map_acc:ident, $map_owned:ident, $map_broadcast:ident,
        $reads:ident, |$x:ident| $derivative:expr,
        $points:expr, $singular:expr, $f32_fd_max:expr, $abs_eps:expr;)*) => {
-        fn unary_rules<T: Real>() -> Vec<Unary<T>> {
+        fn unary_rules<T: Real + core::fmt::Debug>() -> Vec<Unary<T>> {
             vec![$(Unary {
                 name: stringify!($name),
                 primal: rules::$name,
@@ -275,13 +275,13 @@ fn clear_of(x: f64, h: f64, rel: f64, singular: &[f64]) -> bool {
 /// The tolerance of a central difference of `f` at a value `fx`: `rel`
 /// relative, plus ten rounding errors of `f`'s values over the step `h`
 /// and of the adjoint `a`.
-fn fd_tolerance<T: Real>(fx: f64, h: f64, a: f64) -> f64 {
-    10.0 * T::EPSILON.to_f64() * (fx.abs() / h + a.abs())
+fn fd_tolerance<T: Real + core::fmt::Debug>(fx: f64, h: f64, a: f64) -> f64 {
+    10.0 * T::epsilon().to_f64() * (fx.abs() / h + a.abs())
 }
 
 /// Relative tolerance of a central difference: its truncation error.
-fn fd_rel<T: Real>() -> f64 {
-    if T::EPSILON.to_f64() > 1e-10 {
+fn fd_rel<T: Real + core::fmt::Debug>() -> f64 {
+    if T::epsilon().to_f64() > 1e-10 {
         2e-3
     } else {
         1e-6
@@ -289,8 +289,8 @@ fn fd_rel<T: Real>() -> f64 {
 }
 
 /// Relative tolerance against a closed form: a few hundred ulps.
-fn closed_rel<T: Real>() -> f64 {
-    if T::EPSILON.to_f64() > 1e-10 {
+fn closed_rel<T: Real + core::fmt::Debug>() -> f64 {
+    if T::epsilon().to_f64() > 1e-10 {
         2e-5
     } else {
         1e-13
@@ -300,8 +300,8 @@ fn closed_rel<T: Real>() -> f64 {
 /// Every unary rule: the primal is the standard method, the pullback the
 /// closed form times the seed, and with seed 1 a central difference.
 /// Returns how many comparisons with a central difference ran.
-fn check_unary<T: Real>() -> usize {
-    let is_f32 = T::EPSILON.to_f64() > 1e-10;
+fn check_unary<T: Real + core::fmt::Debug>() -> usize {
+    let is_f32 = T::epsilon().to_f64() > 1e-10;
     let mut fd_checks = 0;
     for rule in unary_rules::<T>() {
         for &p in rule.points {
@@ -317,7 +317,7 @@ fn check_unary<T: Real>() -> usize {
             for seed in [1.0, -0.7, 2.5] {
                 let a = (rule.pullback)(T::from_f64(seed), x, out).to_f64();
                 let expected = seed * (rule.derivative)(xf);
-                let abs = rule.abs_eps * T::EPSILON.to_f64() * seed.abs();
+                let abs = rule.abs_eps * T::epsilon().to_f64() * seed.abs();
                 assert!(
                     close(a, expected, abs, closed_rel::<T>()),
                     "{} at {p}, seed {seed}: pullback {a}, closed form {expected}",
@@ -329,7 +329,7 @@ fn check_unary<T: Real>() -> usize {
             {
                 continue;
             }
-            let a = (rule.pullback)(T::ONE, x, out).to_f64();
+            let a = (rule.pullback)(T::one(), x, out).to_f64();
             let fd = central_difference(rule.primal, x);
             let tol = fd_tolerance::<T>(out.to_f64(), h, a);
             assert!(
@@ -372,7 +372,7 @@ struct Binary<T> {
     fd_safe: fn(f64, f64, f64, f64, f64) -> bool,
 }
 
-fn binary_rules<T: Real>() -> Vec<Binary<T>> {
+fn binary_rules<T: Real + core::fmt::Debug>() -> Vec<Binary<T>> {
     const PAIRS: &[(f64, f64)] = &[
         (1.0, 2.0),
         (-3.0, 0.5),
@@ -440,7 +440,7 @@ fn binary_rules<T: Real>() -> Vec<Binary<T>> {
 }
 
 /// Returns how many comparisons with a central difference ran.
-fn check_binary<T: Real>() -> usize {
+fn check_binary<T: Real + core::fmt::Debug>() -> usize {
     let mut fd_checks = 0;
     for rule in binary_rules::<T>() {
         for &(pa, pb) in rule.points {
@@ -469,7 +469,7 @@ fn check_binary<T: Real>() -> usize {
             if !(rule.fd_safe)(a.to_f64(), b.to_f64(), ha, hb, fd_rel::<T>()) {
                 continue;
             }
-            let (da, db) = (rule.pullback)(T::ONE, a, b, out);
+            let (da, db) = (rule.pullback)(T::one(), a, b, out);
             let fd_a = central_difference(|a| (rule.primal)(a, b), a);
             let fd_b = central_difference(|b| (rule.primal)(a, b), b);
             for (side, got, fd, h) in [("lhs", da, fd_a, ha), ("rhs", db, fd_b, hb)] {
@@ -496,7 +496,7 @@ fn atan2_hypot_and_log_match_their_closed_forms_and_finite_differences() {
 
 /// `clamp` and `mul_add`: the three partials against the closed form and
 /// central differences, in every region of `clamp`.
-fn check_ternary<T: Real>() {
+fn check_ternary<T: Real + core::fmt::Debug>() {
     let t = T::from_f64;
     let rel = fd_rel::<T>();
     // (x, lo, hi) with the value from x, from lo, from hi.
@@ -584,8 +584,8 @@ fn clamp_and_mul_add_match_their_partials_f64_and_f32() {
     check_ternary::<f32>();
 }
 
-fn check_sin_cos<T: Real>() {
-    let is_f32 = T::EPSILON.to_f64() > 1e-10;
+fn check_sin_cos<T: Real + core::fmt::Debug>() {
+    let is_f32 = T::epsilon().to_f64() > 1e-10;
     for p in [-100.0, -2.0, 0.0, 0.7, 3.0, 1e4] {
         let x = T::from_f64(p);
         let (s, c) = rules::sin_cos(x);
@@ -598,7 +598,7 @@ fn check_sin_cos<T: Real>() {
             let a = rules::sin_cos_grad(T::from_f64(gs), T::from_f64(gc), x).to_f64();
             let want = gs * xf.cos() - gc * xf.sin();
             assert!(
-                close(a, want, 4.0 * T::EPSILON.to_f64(), closed_rel::<T>()),
+                close(a, want, 4.0 * T::epsilon().to_f64(), closed_rel::<T>()),
                 "sin_cos at {p}, seeds ({gs}, {gc}): {a} vs {want}"
             );
             // The step grows with |x|: over a period it is no derivative.

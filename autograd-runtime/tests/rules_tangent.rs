@@ -62,7 +62,7 @@ macro_rules! unary {
             primal: |x| rules::$name(x[0]),
             tangent: |d, x, out| unary!(@call rules::$tangent, d[0], x[0], out, $read),
             pullback: |g, x, out| {
-                [unary!(@call rules::$grad, g, x[0], out, $read), T::ZERO, T::ZERO]
+                [unary!(@call rules::$grad, g, x[0], out, $read), T::zero(), T::zero()]
             },
             point: $point,
         }
@@ -89,7 +89,7 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
             arity: 2,
             primal: |x| rules::add(x[0], x[1]),
             tangent: |d, _, _| rules::add_tangent(d[0], d[1]),
-            pullback: |g, _, _| [rules::add_grad_lhs(g), rules::add_grad_rhs(g), T::ZERO],
+            pullback: |g, _, _| [rules::add_grad_lhs(g), rules::add_grad_rhs(g), T::zero()],
             point: any,
         },
         Rule {
@@ -97,7 +97,7 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
             arity: 2,
             primal: |x| rules::sub(x[0], x[1]),
             tangent: |d, _, _| rules::sub_tangent(d[0], d[1]),
-            pullback: |g, _, _| [rules::sub_grad_lhs(g), rules::sub_grad_rhs(g), T::ZERO],
+            pullback: |g, _, _| [rules::sub_grad_lhs(g), rules::sub_grad_rhs(g), T::zero()],
             point: any,
         },
         Rule {
@@ -109,7 +109,7 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
                 [
                     rules::mul_grad_lhs(g, x[1]),
                     rules::mul_grad_rhs(g, x[0]),
-                    T::ZERO,
+                    T::zero(),
                 ]
             },
             point: any,
@@ -123,7 +123,7 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
                 [
                     rules::div_grad_lhs(g, x[1]),
                     rules::div_grad_rhs(g, x[1], out),
-                    T::ZERO,
+                    T::zero(),
                 ]
             },
             point: |u| [3.0 * u[0], (0.5 + u[1].abs()).copysign(u[1]), 0.0],
@@ -152,7 +152,7 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
                 [
                     rules::pow_grad_lhs(g, x[0], x[1]),
                     rules::pow_grad_rhs(g, x[0], out),
-                    T::ZERO,
+                    T::zero(),
                 ]
             },
             point: |u| [0.3 + 2.0 * u[0].abs(), 2.0 * u[1], 0.0],
@@ -166,8 +166,8 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
             pullback: |g, x, _| {
                 [
                     rules::powi_grad(g, x[0], x[1].to_f64() as i32),
-                    T::ZERO,
-                    T::ZERO,
+                    T::zero(),
+                    T::zero(),
                 ]
             },
             point: |u| {
@@ -193,7 +193,7 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
                 [
                     rules::max_grad_lhs(g, x[0], x[1]),
                     rules::max_grad_rhs(g, x[0], x[1]),
-                    T::ZERO,
+                    T::zero(),
                 ]
             },
             point: apart,
@@ -213,7 +213,7 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
                 [
                     rules::min_grad_lhs(g, x[0], x[1]),
                     rules::min_grad_rhs(g, x[0], x[1]),
-                    T::ZERO,
+                    T::zero(),
                 ]
             },
             point: apart,
@@ -239,7 +239,7 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
                 [
                     rules::log_grad_lhs(g, x[0], x[1]),
                     rules::log_grad_rhs(g, x[1], out),
-                    T::ZERO,
+                    T::zero(),
                 ]
             },
             // The base clear of 0 and 1.
@@ -258,7 +258,7 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
                 [
                     rules::hypot_grad_lhs(g, x[0], out),
                     rules::hypot_grad_rhs(g, x[1], out),
-                    T::ZERO,
+                    T::zero(),
                 ]
             },
             point: nonzero,
@@ -279,7 +279,7 @@ fn scalar_rules<T: Real>() -> Vec<Rule<T>> {
                 [
                     rules::atan2_grad_lhs(g, x[0], x[1]),
                     rules::atan2_grad_rhs(g, x[0], x[1]),
-                    T::ZERO,
+                    T::zero(),
                 ]
             },
             // Clear of the origin and of the cut along the negative x axis.
@@ -339,16 +339,19 @@ fn close(a: f64, b: f64, abs: f64, rel: f64) -> bool {
 }
 
 /// Returns the number of rules checked.
-fn check_scalar_tangents<T: Real>(seed: u64, rel: f64) -> usize {
+fn check_scalar_tangents<T: Real + core::fmt::Debug + core::ops::AddAssign>(
+    seed: u64,
+    rel: f64,
+) -> usize {
     let mut rng = Rng::new(seed);
-    let eps = T::EPSILON.to_f64();
+    let eps = T::epsilon().to_f64();
     let rules = scalar_rules::<T>();
     for rule in &rules {
         for _ in 0..20 {
             let u = [0; 3].map(|_| rng.uniform(-1.0, 1.0));
             let x = (rule.point)(u).map(T::from_f64);
             let mut d = [0; 3].map(|_| T::from_f64(rng.signed(0.1, 1.0)));
-            d[rule.arity..].fill(T::ZERO);
+            d[rule.arity..].fill(T::zero());
             let out = (rule.primal)(x);
             let tangent = (rule.tangent)(d, x, out);
 
@@ -364,7 +367,7 @@ fn check_scalar_tangents<T: Real>(seed: u64, rel: f64) -> usize {
             );
 
             // The tangent along ẋ against a central difference.
-            let h = central_difference_step(T::ZERO).to_f64();
+            let h = central_difference_step(T::zero()).to_f64();
             let along = |s: T| {
                 // d is 0 beyond the rule's operands.
                 let mut p = x;
@@ -373,7 +376,7 @@ fn check_scalar_tangents<T: Real>(seed: u64, rel: f64) -> usize {
                 }
                 (rule.primal)(p)
             };
-            let fd = central_difference(along, T::ZERO);
+            let fd = central_difference(along, T::zero());
             let size = out.to_f64().abs() / h + tangent.to_f64().abs();
             assert!(
                 close(tangent.to_f64(), fd, 10.0 * eps * size, rel),
@@ -382,7 +385,7 @@ fn check_scalar_tangents<T: Real>(seed: u64, rel: f64) -> usize {
             );
 
             // Each pullback at seed 1 against a central difference on its axis.
-            let adjoints = (rule.pullback)(T::ONE, x, out);
+            let adjoints = (rule.pullback)(T::one(), x, out);
             for i in 0..rule.arity {
                 let axis = |v: T| {
                     let mut p = x;
@@ -415,15 +418,15 @@ fn every_scalar_tangent_is_its_pullbacks_and_matches_finite_differences_f32() {
     assert_eq!(check_scalar_tangents::<f32>(0x7A7, 3e-3), 45);
 }
 
-fn check_sin_cos<T: Real>(rel: f64) {
+fn check_sin_cos<T: Real + core::fmt::Debug>(rel: f64) {
     let mut rng = Rng::new(0x5C);
     for _ in 0..20 {
         let x = T::from_f64(rng.uniform(-4.0, 4.0));
         let dx = T::from_f64(rng.signed(0.1, 1.0));
         let (ds, dc) = rules::sin_cos_tangent(dx, x);
         // The pullback at seeds (ẋ, 0) and (0, ẋ).
-        assert_eq!(ds.to_f64(), rules::sin_cos_grad(dx, T::ZERO, x).to_f64());
-        assert_eq!(dc.to_f64(), rules::sin_cos_grad(T::ZERO, dx, x).to_f64());
+        assert_eq!(ds.to_f64(), rules::sin_cos_grad(dx, T::zero(), x).to_f64());
+        assert_eq!(dc.to_f64(), rules::sin_cos_grad(T::zero(), dx, x).to_f64());
         // The dot-product identity with cotangents (us, uc).
         let (us, uc) = (
             T::from_f64(rng.signed(0.5, 2.0)),
@@ -431,11 +434,11 @@ fn check_sin_cos<T: Real>(rel: f64) {
         );
         let forward = (ds * us + dc * uc).to_f64();
         let reverse = (dx * rules::sin_cos_grad(us, uc, x)).to_f64();
-        assert!(close(forward, reverse, 8.0 * T::EPSILON.to_f64(), rel));
+        assert!(close(forward, reverse, 8.0 * T::epsilon().to_f64(), rel));
         // Both outputs' tangents against central differences.
-        let fd_s = central_difference(|s: T| rules::sin_cos(x + s * dx).0, T::ZERO);
-        let fd_c = central_difference(|s: T| rules::sin_cos(x + s * dx).1, T::ZERO);
-        let abs = 1e3 * T::EPSILON.to_f64();
+        let fd_s = central_difference(|s: T| rules::sin_cos(x + s * dx).0, T::zero());
+        let fd_c = central_difference(|s: T| rules::sin_cos(x + s * dx).1, T::zero());
+        let abs = 1e3 * T::epsilon().to_f64();
         assert!(close(ds.to_f64(), fd_s, abs, rel), "sin tangent at {x:?}");
         assert!(close(dc.to_f64(), fd_c, abs, rel), "cos tangent at {x:?}");
     }

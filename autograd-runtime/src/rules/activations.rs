@@ -5,12 +5,12 @@ use super::Real;
 /// `max(0, x)`.
 #[inline(always)]
 pub fn relu<T: Real>(x: T) -> T {
-    if x > T::ZERO { x } else { T::ZERO }
+    if x > T::zero() { x } else { T::zero() }
 }
 /// d/dx relu x = 1 where x > 0, else 0: a hard mask, 0 at exactly x = 0.
 #[inline(always)]
 pub fn relu_grad<T: Real>(grad: T, x: T) -> T {
-    if x > T::ZERO { grad } else { T::ZERO }
+    if x > T::zero() { grad } else { T::zero() }
 }
 /// ẏ = ẋ where x > 0, else 0: [`relu_grad`] at seed ẋ.
 #[inline(always)]
@@ -21,12 +21,12 @@ pub fn relu_tangent<T: Real>(dx: T, x: T) -> T {
 /// `1 / (1 + e^-x)`.
 #[inline(always)]
 pub fn sigmoid<T: Real>(x: T) -> T {
-    T::ONE / (T::ONE + (-x).exp())
+    T::one() / (T::one() + (-x).exp())
 }
 /// d/dx σ(x) = σ(x)(1 - σ(x)) = out·(1 - out).
 #[inline(always)]
 pub fn sigmoid_grad<T: Real>(grad: T, out: T) -> T {
-    grad * out * (T::ONE - out)
+    grad * out * (T::one() - out)
 }
 /// ẏ = σ(x)(1 − σ(x))·ẋ: [`sigmoid_grad`] at seed ẋ.
 #[inline(always)]

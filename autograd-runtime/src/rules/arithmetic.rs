@@ -153,8 +153,8 @@ pub fn pow<T: Real>(a: T, b: T) -> T {
 ///   that is `0·∞`).
 #[inline(always)]
 pub fn pow_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
-    if b == T::ZERO {
-        return T::ZERO;
+    if b == T::zero() {
+        return T::zero();
     }
     grad * (b * pow_minus_one(a, b))
 }
@@ -164,8 +164,8 @@ pub fn pow_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
 #[inline(always)]
 fn pow_minus_one<T: Real>(a: T, b: T) -> T {
     // Below 2/ε every float is an integer or has b − 1 exact.
-    if !b.is_finite() || b.abs() < T::TWO / T::EPSILON {
-        return a.powf(b - T::ONE);
+    if !b.is_finite() || b.abs() < T::two() / T::epsilon() {
+        return a.powf(b - T::one());
     }
     odd_power_below(a, a.powf(b))
 }
@@ -175,7 +175,7 @@ fn pow_minus_one<T: Real>(a: T, b: T) -> T {
 /// (an odd power of `±0` is `±0` or `±∞`, of `±∞` is `±∞` or `±0`).
 #[inline(always)]
 fn odd_power_below<T: Real>(a: T, even_power: T) -> T {
-    if a == T::ZERO || !a.is_finite() {
+    if a == T::zero() || !a.is_finite() {
         even_power.copysign(a)
     } else {
         even_power / a
@@ -194,8 +194,8 @@ fn odd_power_below<T: Real>(a: T, even_power: T) -> T {
 /// - `a = +∞`: +∞ for `b > 0`, 0 for `b < 0`.
 #[inline(always)]
 pub fn pow_grad_rhs<T: Real>(grad: T, a: T, out: T) -> T {
-    if out == T::ZERO && a >= T::ZERO {
-        T::ZERO
+    if out == T::zero() && a >= T::zero() {
+        T::zero()
     } else {
         grad * (out * a.ln())
     }
@@ -233,7 +233,7 @@ pub fn powi<T: Real>(a: T, n: i32) -> T {
 #[inline(always)]
 pub fn powi_grad<T: Real>(grad: T, a: T, n: i32) -> T {
     if n == 0 {
-        return T::ZERO;
+        return T::zero();
     }
     let power = match n.checked_sub(1) {
         Some(below) => a.powi(below),
@@ -263,12 +263,12 @@ pub fn max_takes_lhs<T: Real>(a: T, b: T) -> bool {
 /// d max(a,b)/da: 1 where `a` is the value `max` returned, else 0.
 #[inline(always)]
 pub fn max_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
-    if max_takes_lhs(a, b) { grad } else { T::ZERO }
+    if max_takes_lhs(a, b) { grad } else { T::zero() }
 }
 /// d max(a,b)/db: 1 where `b` is the value `max` returned, else 0.
 #[inline(always)]
 pub fn max_grad_rhs<T: Real>(grad: T, a: T, b: T) -> T {
-    if max_takes_lhs(a, b) { T::ZERO } else { grad }
+    if max_takes_lhs(a, b) { T::zero() } else { grad }
 }
 /// ẏ = the tangent of the operand `max` took: the pullbacks at seeds ȧ
 /// and ḃ.
@@ -290,12 +290,12 @@ pub fn min_takes_lhs<T: Real>(a: T, b: T) -> bool {
 /// d min(a,b)/da: 1 where `a` is the value `min` returned, else 0.
 #[inline(always)]
 pub fn min_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
-    if min_takes_lhs(a, b) { grad } else { T::ZERO }
+    if min_takes_lhs(a, b) { grad } else { T::zero() }
 }
 /// d min(a,b)/db: 1 where `b` is the value `min` returned, else 0.
 #[inline(always)]
 pub fn min_grad_rhs<T: Real>(grad: T, a: T, b: T) -> T {
-    if min_takes_lhs(a, b) { T::ZERO } else { grad }
+    if min_takes_lhs(a, b) { T::zero() } else { grad }
 }
 /// ẏ = the tangent of the operand `min` took: the pullbacks at seeds ȧ
 /// and ḃ.

@@ -27,7 +27,7 @@ pub fn exp2<T: Real>(x: T) -> T {
 /// d/dx 2^x = 2^x·ln 2: reads the output.
 #[inline(always)]
 pub fn exp2_grad<T: Real>(grad: T, out: T) -> T {
-    grad * (out * T::LN_2)
+    grad * (out * T::ln_2())
 }
 /// ẏ = 2^x·ln 2·ẋ: [`exp2_grad`] at seed ẋ.
 #[inline(always)]
@@ -43,7 +43,7 @@ pub fn exp_m1<T: Real>(x: T) -> T {
 /// d/dx (e^x − 1) = e^x = out + 1: reads the output.
 #[inline(always)]
 pub fn exp_m1_grad<T: Real>(grad: T, out: T) -> T {
-    grad * (out + T::ONE)
+    grad * (out + T::one())
 }
 /// ẏ = e^x·ẋ: [`exp_m1_grad`] at seed ẋ.
 #[inline(always)]
@@ -80,7 +80,7 @@ pub fn ln_1p<T: Real>(x: T) -> T {
 /// NaN, `1/(1 + x)`, as [`ln_grad`] does below 0.
 #[inline(always)]
 pub fn ln_1p_grad<T: Real>(grad: T, x: T) -> T {
-    grad / (T::ONE + x)
+    grad / (T::one() + x)
 }
 /// ẏ = ẋ/(1 + x): [`ln_1p_grad`] at seed ẋ.
 #[inline(always)]
@@ -129,7 +129,7 @@ pub fn log2<T: Real>(x: T) -> T {
 /// d/dx log₂ x = 1/(x·ln 2): reads the input; at 0 and below as [`ln_grad`].
 #[inline(always)]
 pub fn log2_grad<T: Real>(grad: T, x: T) -> T {
-    grad / (x * T::LN_2)
+    grad / (x * T::ln_2())
 }
 /// ẏ = ẋ/(x·ln 2): [`log2_grad`] at seed ẋ.
 #[inline(always)]
@@ -146,7 +146,7 @@ pub fn log10<T: Real>(x: T) -> T {
 /// [`ln_grad`].
 #[inline(always)]
 pub fn log10_grad<T: Real>(grad: T, x: T) -> T {
-    grad / (x * T::LN_10)
+    grad / (x * T::ln_10())
 }
 /// ẏ = ẋ/(x·ln 10): [`log10_grad`] at seed ẋ.
 #[inline(always)]
@@ -163,7 +163,7 @@ pub fn sqrt<T: Real>(x: T) -> T {
 /// positive adjoint).
 #[inline(always)]
 pub fn sqrt_grad<T: Real>(grad: T, out: T) -> T {
-    grad / (T::TWO * out)
+    grad / (T::two() * out)
 }
 /// ẏ = ẋ/(2√x): [`sqrt_grad`] at seed ẋ.
 #[inline(always)]
@@ -236,8 +236,8 @@ pub fn hypot_tangent<T: Real>(dx: T, dy: T, x: T, y: T, out: T) -> T {
 /// first keeps a large adjoint from overflowing.
 #[inline(always)]
 fn hypot_part<T: Real>(grad: T, v: T, out: T) -> T {
-    if out == T::ZERO {
-        T::ZERO
+    if out == T::zero() {
+        T::zero()
     } else {
         grad * (v / out)
     }

@@ -46,7 +46,7 @@ pub fn tanh<T: Real>(x: T) -> T {
 /// d/dx tanh x = 1 − tanh² x = 1 − out²: reads the output.
 #[inline(always)]
 pub fn tanh_grad<T: Real>(grad: T, out: T) -> T {
-    grad * (T::ONE - out * out)
+    grad * (T::one() - out * out)
 }
 /// ẏ = (1 − tanh² x)·ẋ: [`tanh_grad`] at seed ẋ.
 #[inline(always)]
@@ -63,7 +63,7 @@ pub fn asinh<T: Real>(x: T) -> T {
 /// `hypot(x, 1)`, which does not overflow for large `x`.
 #[inline(always)]
 pub fn asinh_grad<T: Real>(grad: T, x: T) -> T {
-    grad / x.hypot(T::ONE)
+    grad / x.hypot(T::one())
 }
 /// ẏ = ẋ/√(x² + 1): [`asinh_grad`] at seed ẋ.
 #[inline(always)]
@@ -82,7 +82,7 @@ pub fn acosh<T: Real>(x: T) -> T {
 /// x < 1, as the value.
 #[inline(always)]
 pub fn acosh_grad<T: Real>(grad: T, x: T) -> T {
-    grad / ((x - T::ONE).sqrt() * (x + T::ONE).sqrt())
+    grad / ((x - T::one()).sqrt() * (x + T::one()).sqrt())
 }
 /// ẏ = ẋ/√(x² − 1): [`acosh_grad`] at seed ẋ.
 #[inline(always)]

@@ -38,7 +38,7 @@
 //!
 //! # Families
 //!
-//! The scalar rules are generic over [`Real`] (`f32`, `f64`), one module
+//! The scalar rules are generic over [`Real`] (`f32`, `f64` and every other `num_traits::Float`), one module
 //! per family, all re-exported here: arithmetic (`+ - * /`, `neg`,
 //! `mul_add`, `pow`, `powi`, `max`, `min`), exponentials, logarithms and
 //! roots (`exp exp2 exp_m1 ln ln_1p log log2 log10 sqrt cbrt recip

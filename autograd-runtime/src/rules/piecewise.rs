@@ -19,12 +19,12 @@ pub fn abs<T: Real>(x: T) -> T {
 /// least norm) and at NaN.
 #[inline(always)]
 pub fn abs_grad<T: Real>(grad: T, x: T) -> T {
-    if x > T::ZERO {
+    if x > T::zero() {
         grad
-    } else if x < T::ZERO {
+    } else if x < T::zero() {
         -grad
     } else {
-        T::ZERO
+        T::zero()
     }
 }
 /// ẏ = sign(x)·ẋ: [`abs_grad`] at seed ẋ.
@@ -45,7 +45,7 @@ macro_rules! piecewise_constant {
         #[doc = concat!("d/dx `", stringify!($name), "` = 0, also at its jumps, NaN and ±∞ included: reads nothing, and is 0 whatever the adjoint.")]
         #[inline(always)]
         pub fn $grad<T: Real>(_grad: T) -> T {
-            T::ZERO
+            T::zero()
         }
         #[doc = concat!("ẏ = 0: [`", stringify!($grad), "`] at seed ẋ.")]
         #[inline(always)]
@@ -108,20 +108,20 @@ pub fn clamp_grad_x<T: Real>(grad: T, x: T, lo: T, hi: T) -> T {
     if clamp_takes_x(x, lo, hi) {
         grad
     } else {
-        T::ZERO
+        T::zero()
     }
 }
 /// ∂ clamp/∂lo: 1 where the value is `lo` (`x < lo`, strictly: a tie goes
 /// to `x`), else 0; reads `x` and `lo`.
 #[inline(always)]
 pub fn clamp_grad_lo<T: Real>(grad: T, x: T, lo: T) -> T {
-    if x < lo { grad } else { T::ZERO }
+    if x < lo { grad } else { T::zero() }
 }
 /// ∂ clamp/∂hi: 1 where the value is `hi` (`x > hi`, strictly), else 0;
 /// reads `x` and `hi`.
 #[inline(always)]
 pub fn clamp_grad_hi<T: Real>(grad: T, x: T, hi: T) -> T {
-    if x > hi { grad } else { T::ZERO }
+    if x > hi { grad } else { T::zero() }
 }
 /// ẏ = the tangent of the operand the value came from: the three
 /// pullbacks at seeds ẋ, l̇o, ḣi (the two others give 0).

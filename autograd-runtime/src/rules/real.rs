@@ -1,35 +1,40 @@
-use core::fmt::Debug;
-use core::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
+use core::ops::{Add, Div, Mul, Neg, Sub};
 
-/// A floating-point scalar the rules are written for: `f32` or `f64`.
+use num_traits::Float;
+
+/// A floating-point scalar the rules are written for: every
+/// [`num_traits::Float`] — `f32`, `f64`, and a user's type such as a dual
+/// number — through the one blanket impl below.
 ///
-/// Sealed: the rules' conventions at non-differentiable points are stated
-/// for IEEE binary floats only.
+/// The rules' conventions at non-differentiable points are stated for IEEE
+/// binary floats; another `Float` gets them through its own `Float`
+/// methods. The supertraits are exactly what `Float` implies, so a generic
+/// function bounded by `T: Float` alone reaches every rule.
+///
+/// Constants are functions (a blanket impl has no `const`s to give): the
+/// names below never meet a user's `T::one()` in generated code, which
+/// names this trait only through fully qualified paths.
 pub trait Real:
     Copy
     + PartialOrd
-    + Debug
     + Add<Output = Self>
     + Sub<Output = Self>
     + Mul<Output = Self>
     + Div<Output = Self>
     + Neg<Output = Self>
-    + AddAssign
-    + SubAssign
-    + sealed::Sealed
 {
     /// Additive identity.
-    const ZERO: Self;
+    fn zero() -> Self;
     /// Multiplicative identity.
-    const ONE: Self;
+    fn one() -> Self;
     /// Two, spelled once so the rules read like their formulas.
-    const TWO: Self;
+    fn two() -> Self;
     /// Machine epsilon: the gap between 1 and the next larger value.
-    const EPSILON: Self;
+    fn epsilon() -> Self;
     /// ln 2, the slope factor of `exp2` and `log2`.
-    const LN_2: Self;
+    fn ln_2() -> Self;
     /// ln 10, the slope factor of `log10`.
-    const LN_10: Self;
+    fn ln_10() -> Self;
     /// Converts an `i32`: exactly for `f64`; for `f32`, rounded to nearest
     /// where `|n| > 2²⁴`.
     fn from_i32(n: i32) -> Self;
@@ -125,200 +130,212 @@ pub trait Real:
     fn from_f64(x: f64) -> Self;
 }
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
+/// Each method is the `Float` method of the same name; the constants come
+/// from `Float` too (ln 2 and ln 10 rounded from `f64`, which for `f32`
+/// is the nearest `f32`, as `core::f32::consts` has it).
+impl<T: Float> Real for T {
+    #[inline(always)]
+    fn zero() -> Self {
+        T::zero()
+    }
+    #[inline(always)]
+    fn one() -> Self {
+        T::one()
+    }
+    #[inline(always)]
+    fn two() -> Self {
+        T::one() + T::one()
+    }
+    #[inline(always)]
+    fn epsilon() -> Self {
+        T::epsilon()
+    }
+    #[inline(always)]
+    fn ln_2() -> Self {
+        <T as Real>::from_f64(core::f64::consts::LN_2)
+    }
+    #[inline(always)]
+    fn ln_10() -> Self {
+        <T as Real>::from_f64(core::f64::consts::LN_10)
+    }
+    #[inline(always)]
+    fn from_i32(n: i32) -> Self {
+        // Every `Float` converts every `i32` (rounded for `f32`).
+        T::from(n).unwrap_or_else(T::nan)
+    }
+    #[inline(always)]
+    fn exp(self) -> Self {
+        Float::exp(self)
+    }
+    #[inline(always)]
+    fn ln(self) -> Self {
+        Float::ln(self)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Float::sqrt(self)
+    }
+    #[inline(always)]
+    fn sin(self) -> Self {
+        Float::sin(self)
+    }
+    #[inline(always)]
+    fn cos(self) -> Self {
+        Float::cos(self)
+    }
+    #[inline(always)]
+    fn tanh(self) -> Self {
+        Float::tanh(self)
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Float::abs(self)
+    }
+    #[inline(always)]
+    fn exp2(self) -> Self {
+        Float::exp2(self)
+    }
+    #[inline(always)]
+    fn exp_m1(self) -> Self {
+        Float::exp_m1(self)
+    }
+    #[inline(always)]
+    fn ln_1p(self) -> Self {
+        Float::ln_1p(self)
+    }
+    #[inline(always)]
+    fn log2(self) -> Self {
+        Float::log2(self)
+    }
+    #[inline(always)]
+    fn log10(self) -> Self {
+        Float::log10(self)
+    }
+    #[inline(always)]
+    fn cbrt(self) -> Self {
+        Float::cbrt(self)
+    }
+    #[inline(always)]
+    fn recip(self) -> Self {
+        Float::recip(self)
+    }
+    #[inline(always)]
+    fn tan(self) -> Self {
+        Float::tan(self)
+    }
+    #[inline(always)]
+    fn asin(self) -> Self {
+        Float::asin(self)
+    }
+    #[inline(always)]
+    fn acos(self) -> Self {
+        Float::acos(self)
+    }
+    #[inline(always)]
+    fn atan(self) -> Self {
+        Float::atan(self)
+    }
+    #[inline(always)]
+    fn sinh(self) -> Self {
+        Float::sinh(self)
+    }
+    #[inline(always)]
+    fn cosh(self) -> Self {
+        Float::cosh(self)
+    }
+    #[inline(always)]
+    fn asinh(self) -> Self {
+        Float::asinh(self)
+    }
+    #[inline(always)]
+    fn acosh(self) -> Self {
+        Float::acosh(self)
+    }
+    #[inline(always)]
+    fn atanh(self) -> Self {
+        Float::atanh(self)
+    }
+    #[inline(always)]
+    fn signum(self) -> Self {
+        Float::signum(self)
+    }
+    #[inline(always)]
+    fn floor(self) -> Self {
+        Float::floor(self)
+    }
+    #[inline(always)]
+    fn ceil(self) -> Self {
+        Float::ceil(self)
+    }
+    #[inline(always)]
+    fn round(self) -> Self {
+        Float::round(self)
+    }
+    #[inline(always)]
+    fn trunc(self) -> Self {
+        Float::trunc(self)
+    }
+    #[inline(always)]
+    fn fract(self) -> Self {
+        Float::fract(self)
+    }
+    #[inline(always)]
+    fn log(self, base: Self) -> Self {
+        Float::log(self, base)
+    }
+    #[inline(always)]
+    fn atan2(self, other: Self) -> Self {
+        Float::atan2(self, other)
+    }
+    #[inline(always)]
+    fn hypot(self, other: Self) -> Self {
+        Float::hypot(self, other)
+    }
+    #[inline(always)]
+    fn powf(self, exponent: Self) -> Self {
+        Float::powf(self, exponent)
+    }
+    #[inline(always)]
+    fn copysign(self, sign: Self) -> Self {
+        Float::copysign(self, sign)
+    }
+    #[inline(always)]
+    fn clamp(self, min: Self, max: Self) -> Self {
+        Float::clamp(self, min, max)
+    }
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        Float::mul_add(self, a, b)
+    }
+    #[inline(always)]
+    fn sin_cos(self) -> (Self, Self) {
+        Float::sin_cos(self)
+    }
+    #[inline(always)]
+    fn powi(self, exponent: i32) -> Self {
+        Float::powi(self, exponent)
+    }
+    #[inline(always)]
+    fn is_nan(self) -> bool {
+        Float::is_nan(self)
+    }
+    #[inline(always)]
+    fn is_finite(self) -> bool {
+        Float::is_finite(self)
+    }
+    #[inline(always)]
+    fn is_infinite(self) -> bool {
+        Float::is_infinite(self)
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        // Exact for `f32` and `f64`; another `Float` without an `f64` view
+        // gives NaN, which a gradient check reports.
+        num_traits::ToPrimitive::to_f64(&self).unwrap_or(f64::NAN)
+    }
+    #[inline(always)]
+    fn from_f64(x: f64) -> Self {
+        // `f64` to `f32` rounds to nearest, as `as` does.
+        <T as num_traits::NumCast>::from(x).unwrap_or_else(T::nan)
+    }
 }
-
-macro_rules! impl_real {
-    ($t:ident) => {
-        impl Real for $t {
-            const ZERO: Self = 0.0;
-            const ONE: Self = 1.0;
-            const TWO: Self = 2.0;
-            const EPSILON: Self = <$t>::EPSILON;
-            const LN_2: Self = core::$t::consts::LN_2;
-            const LN_10: Self = core::$t::consts::LN_10;
-            #[inline(always)]
-            fn from_i32(n: i32) -> Self {
-                n as $t
-            }
-            #[inline(always)]
-            fn exp(self) -> Self {
-                <$t>::exp(self)
-            }
-            #[inline(always)]
-            fn ln(self) -> Self {
-                <$t>::ln(self)
-            }
-            #[inline(always)]
-            fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
-            }
-            #[inline(always)]
-            fn sin(self) -> Self {
-                <$t>::sin(self)
-            }
-            #[inline(always)]
-            fn cos(self) -> Self {
-                <$t>::cos(self)
-            }
-            #[inline(always)]
-            fn tanh(self) -> Self {
-                <$t>::tanh(self)
-            }
-            #[inline(always)]
-            fn abs(self) -> Self {
-                <$t>::abs(self)
-            }
-            #[inline(always)]
-            fn exp2(self) -> Self {
-                <$t>::exp2(self)
-            }
-            #[inline(always)]
-            fn exp_m1(self) -> Self {
-                <$t>::exp_m1(self)
-            }
-            #[inline(always)]
-            fn ln_1p(self) -> Self {
-                <$t>::ln_1p(self)
-            }
-            #[inline(always)]
-            fn log2(self) -> Self {
-                <$t>::log2(self)
-            }
-            #[inline(always)]
-            fn log10(self) -> Self {
-                <$t>::log10(self)
-            }
-            #[inline(always)]
-            fn cbrt(self) -> Self {
-                <$t>::cbrt(self)
-            }
-            #[inline(always)]
-            fn recip(self) -> Self {
-                <$t>::recip(self)
-            }
-            #[inline(always)]
-            fn tan(self) -> Self {
-                <$t>::tan(self)
-            }
-            #[inline(always)]
-            fn asin(self) -> Self {
-                <$t>::asin(self)
-            }
-            #[inline(always)]
-            fn acos(self) -> Self {
-                <$t>::acos(self)
-            }
-            #[inline(always)]
-            fn atan(self) -> Self {
-                <$t>::atan(self)
-            }
-            #[inline(always)]
-            fn sinh(self) -> Self {
-                <$t>::sinh(self)
-            }
-            #[inline(always)]
-            fn cosh(self) -> Self {
-                <$t>::cosh(self)
-            }
-            #[inline(always)]
-            fn asinh(self) -> Self {
-                <$t>::asinh(self)
-            }
-            #[inline(always)]
-            fn acosh(self) -> Self {
-                <$t>::acosh(self)
-            }
-            #[inline(always)]
-            fn atanh(self) -> Self {
-                <$t>::atanh(self)
-            }
-            #[inline(always)]
-            fn signum(self) -> Self {
-                <$t>::signum(self)
-            }
-            #[inline(always)]
-            fn floor(self) -> Self {
-                <$t>::floor(self)
-            }
-            #[inline(always)]
-            fn ceil(self) -> Self {
-                <$t>::ceil(self)
-            }
-            #[inline(always)]
-            fn round(self) -> Self {
-                <$t>::round(self)
-            }
-            #[inline(always)]
-            fn trunc(self) -> Self {
-                <$t>::trunc(self)
-            }
-            #[inline(always)]
-            fn fract(self) -> Self {
-                <$t>::fract(self)
-            }
-            #[inline(always)]
-            fn log(self, base: Self) -> Self {
-                <$t>::log(self, base)
-            }
-            #[inline(always)]
-            fn atan2(self, other: Self) -> Self {
-                <$t>::atan2(self, other)
-            }
-            #[inline(always)]
-            fn hypot(self, other: Self) -> Self {
-                <$t>::hypot(self, other)
-            }
-            #[inline(always)]
-            fn clamp(self, min: Self, max: Self) -> Self {
-                <$t>::clamp(self, min, max)
-            }
-            #[inline(always)]
-            fn mul_add(self, a: Self, b: Self) -> Self {
-                <$t>::mul_add(self, a, b)
-            }
-            #[inline(always)]
-            fn sin_cos(self) -> (Self, Self) {
-                <$t>::sin_cos(self)
-            }
-            #[inline(always)]
-            fn powf(self, exponent: Self) -> Self {
-                <$t>::powf(self, exponent)
-            }
-            #[inline(always)]
-            fn powi(self, exponent: i32) -> Self {
-                <$t>::powi(self, exponent)
-            }
-            #[inline(always)]
-            fn copysign(self, sign: Self) -> Self {
-                <$t>::copysign(self, sign)
-            }
-            #[inline(always)]
-            fn is_nan(self) -> bool {
-                <$t>::is_nan(self)
-            }
-            #[inline(always)]
-            fn is_finite(self) -> bool {
-                <$t>::is_finite(self)
-            }
-            #[inline(always)]
-            fn is_infinite(self) -> bool {
-                <$t>::is_infinite(self)
-            }
-            #[inline(always)]
-            fn to_f64(self) -> f64 {
-                self as f64
-            }
-            #[inline(always)]
-            fn from_f64(x: f64) -> Self {
-                x as $t
-            }
-        }
-    };
-}
-
-impl_real!(f32);
-impl_real!(f64);

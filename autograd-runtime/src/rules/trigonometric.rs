@@ -64,7 +64,7 @@ pub fn tan<T: Real>(x: T) -> T {
 /// d/dx tan x = 1 + tan² x = 1 + out²: reads the output.
 #[inline(always)]
 pub fn tan_grad<T: Real>(grad: T, out: T) -> T {
-    grad * (T::ONE + out * out)
+    grad * (T::one() + out * out)
 }
 /// ẏ = (1 + tan² x)·ẋ: [`tan_grad`] at seed ẋ.
 #[inline(always)]
@@ -110,7 +110,7 @@ pub fn acos_tangent<T: Real>(dx: T, x: T) -> T {
 /// `1 − x²` as `(1 − x)(1 + x)`: no cancellation near ±1.
 #[inline(always)]
 pub(super) fn one_minus_square<T: Real>(x: T) -> T {
-    (T::ONE - x) * (T::ONE + x)
+    (T::one() - x) * (T::one() + x)
 }
 
 /// Arctangent.
@@ -122,7 +122,7 @@ pub fn atan<T: Real>(x: T) -> T {
 /// overflows, where the exact value is subnormal).
 #[inline(always)]
 pub fn atan_grad<T: Real>(grad: T, x: T) -> T {
-    grad / (T::ONE + x * x)
+    grad / (T::one() + x * x)
 }
 /// ẏ = ẋ/(1 + x²): [`atan_grad`] at seed ẋ.
 #[inline(always)]
@@ -164,8 +164,8 @@ pub fn atan2_tangent<T: Real>(dy: T, dx: T, y: T, x: T) -> T {
 #[inline(always)]
 fn inverse_square_part<T: Real>(a: T, b: T) -> T {
     let r = a.hypot(b);
-    if r == T::ZERO || (r.is_infinite() && !a.is_nan() && !b.is_nan()) {
-        return T::ZERO;
+    if r == T::zero() || (r.is_infinite() && !a.is_nan() && !b.is_nan()) {
+        return T::zero();
     }
     a / r / r
 }
