@@ -11,6 +11,9 @@ autograd_macros::__rule_table_check!();
 pub use autograd_runtime::*;
 /// The nalgebra version autograd's matrix rules are written for.
 pub use nalgebra;
+/// The num-traits version whose `Float` bounds a generic differentiable
+/// function (`fn f<T: num_traits::Float>(x: T) -> T`).
+pub use num_traits;
 
 #[cfg(feature = "argmin")]
 pub mod argmin;
@@ -21,6 +24,7 @@ pub mod argmin;
 pub mod __private {
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::rules;
+    pub use num_traits::Float;
     pub use std::boxed::Box;
     pub use std::vec::Vec;
 
@@ -158,6 +162,46 @@ pub mod __private {
     #[track_caller]
     pub fn accumulate<T: Accumulate<G> + ?Sized, G>(acc: &mut T, g: G) {
         acc.accumulate(g);
+    }
+
+    /// `*acc += g` for the adjoint of a value of a generic scalar type `T`
+    /// (`Float` has no `+=`, and a blanket `Accumulate` for every `T` would
+    /// overlap the matrices').
+    #[inline(always)]
+    pub fn accumulate_scalar<T: rules::Real>(acc: &mut T, g: T) {
+        *acc = *acc + g;
+    }
+
+    /// `acc[i] += g[i]` for the adjoint of a slice of a generic scalar type
+    /// (a caller's adjoint, or a caller's buffer for `NAME_grad_acc`).
+    ///
+    /// # Panics
+    ///
+    /// If the buffer's length is not the argument's.
+    #[inline]
+    #[track_caller]
+    pub fn accumulate_elements<T: rules::Real>(acc: &mut [T], g: Vec<T>) {
+        ::core::assert_eq!(
+            acc.len(),
+            g.len(),
+            "autograd: a gradient buffer's length differs from its argument's"
+        );
+        for (a, b) in acc.iter_mut().zip(g) {
+            *a = *a + b;
+        }
+    }
+
+    /// Checks that a call of a generic function and the derivative the
+    /// generated code found for it are the same function, by the names of
+    /// their instantiations: a generic function's item type is `'static`
+    /// only if its scalar is, so `TypeId` cannot compare them.
+    #[inline(always)]
+    #[track_caller]
+    pub fn same_generic_function<F>(called: &F, differentiated: &'static str) {
+        let _ = called;
+        if ::core::any::type_name::<F>() != differentiated {
+            different_function(::core::any::type_name::<F>());
+        }
     }
 
     /// The `TypeId` of a function item (every function item has a type of
@@ -623,24 +667,8 @@ pub mod __private {
     }
 
     /// A scalar result as `f64`, for the gradient check's report.
-    pub trait ToF64 {
-        /// The value as `f64`.
-        fn to_f64(self) -> f64;
-    }
-    impl ToF64 for f64 {
-        #[inline(always)]
-        fn to_f64(self) -> f64 {
-            self
-        }
-    }
-    impl ToF64 for f32 {
-        #[inline(always)]
-        fn to_f64(self) -> f64 {
-            f64::from(self)
-        }
-    }
     #[inline(always)]
-    pub fn to_f64<T: ToF64>(v: T) -> f64 {
+    pub fn to_f64<T: rules::Real>(v: T) -> f64 {
         v.to_f64()
     }
 }

@@ -23,6 +23,14 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let cx = Ctxt::default();
     let mode = attr::parse(&cx, attr);
     let signature = sig::parse(&cx, &func.sig, matches!(mode, Mode::Implicit(_)));
+    if let Some(scalar) = signature.as_ref().and_then(|s| s.scalar.as_ref())
+        && !matches!(mode, Mode::Generated)
+    {
+        cx.error_spanned_by(
+            &scalar.ident,
+            "`implicit` and `backward` take functions of `f64` or `f32`; a generic function's adjoint is generated from its body",
+        );
+    }
     // Only a generated adjoint differentiates the body; a solver's or a
     // custom rule's body runs as plain code.
     let generated = signature

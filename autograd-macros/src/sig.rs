@@ -7,16 +7,34 @@ use syn::{FnArg, Pat, ReturnType, Type};
 
 use crate::ctxt::Ctxt;
 
-/// `f32` or `f64`.
+/// `f32`, `f64`, or the function's scalar type parameter.
 #[derive(Clone)]
 pub struct FloatTy(pub syn::Ident);
 
 impl FloatTy {
-    fn parse(ty: &Type) -> Option<FloatTy> {
+    fn parse(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
         let Type::Path(p) = ty else { return None };
         let ident = p.path.get_ident()?;
-        (p.qself.is_none() && (ident == "f64" || ident == "f32")).then(|| FloatTy(ident.clone()))
+        (p.qself.is_none() && (ident == "f64" || ident == "f32" || Some(ident) == scalar))
+            .then(|| FloatTy(ident.clone()))
     }
+}
+
+/// What bounds a generic function's scalar type parameter.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ScalarBound {
+    /// `num_traits::Float`: the runtime's rules take it as it is.
+    Float,
+    /// `nalgebra::RealField`: the generated items also ask for `Float`.
+    RealField,
+}
+
+/// The type parameter a generic function computes in (`T` of
+/// `fn f<T: Float>(x: T) -> T`).
+#[derive(Clone)]
+pub struct GenericScalar {
+    pub ident: syn::Ident,
+    pub bound: ScalarBound,
 }
 
 impl ToTokens for FloatTy {
@@ -54,6 +72,12 @@ pub struct Param {
 }
 
 impl Param {
+    /// Whether the argument's scalar (its own type, or its elements') is
+    /// the type `ident`.
+    pub fn scalar_is(&self, ident: &syn::Ident) -> bool {
+        matches!(&self.kind, ParamKind::Float(t) | ParamKind::Slice(t) if t.0 == *ident)
+    }
+
     /// The type of the caller's buffer `NAME_grad_acc` adds the adjoint
     /// into.
     pub fn buffer_ty(&self) -> Option<TokenStream> {
@@ -104,7 +128,7 @@ impl Ret {
 }
 
 /// `Result<f32|f64, E>`.
-fn result_of_float(ty: &Type) -> Option<(FloatTy, Type)> {
+fn result_of_float(ty: &Type, scalar: Option<&syn::Ident>) -> Option<(FloatTy, Type)> {
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
     if last.ident != "Result" {
@@ -117,7 +141,7 @@ fn result_of_float(ty: &Type) -> Option<(FloatTy, Type)> {
         syn::GenericArgument::Type(t) => Some(t),
         _ => None,
     });
-    let ok = FloatTy::parse(types.next()?)?;
+    let ok = FloatTy::parse(types.next()?, scalar)?;
     let err = types.next()?.clone();
     Some((ok, err))
 }
@@ -127,6 +151,8 @@ pub struct Signature {
     pub params: Vec<Param>,
     /// The return type, which is also the seed's type.
     pub ret: Ret,
+    /// The scalar type parameter of a generic function.
+    pub scalar: Option<GenericScalar>,
 }
 
 const INTEGERS: &[&str] = &[
@@ -154,8 +180,8 @@ pub fn is_matrix(ty: &Type) -> bool {
     matches!(args.args.first(), Some(syn::GenericArgument::Type(t)) if matches!(t, Type::Path(e) if e.path.is_ident("f64")))
 }
 
-fn classify(ty: &Type) -> Option<ParamKind> {
-    if let Some(f) = FloatTy::parse(ty) {
+fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
+    if let Some(f) = FloatTy::parse(ty, scalar) {
         return Some(ParamKind::Float(f));
     }
     if is_matrix(ty) {
@@ -190,7 +216,7 @@ fn classify(ty: &Type) -> Option<ParamKind> {
             return None;
         }
         match &*r.elem {
-            Type::Slice(s) => return FloatTy::parse(&s.elem).map(ParamKind::Slice),
+            Type::Slice(s) => return FloatTy::parse(&s.elem, scalar).map(ParamKind::Slice),
             Type::Path(p) => {
                 let last = p.path.segments.last()?;
                 if last.ident != "Vec" {
@@ -202,7 +228,7 @@ fn classify(ty: &Type) -> Option<ParamKind> {
                 let Some(syn::GenericArgument::Type(elem)) = args.args.first() else {
                     return None;
                 };
-                return FloatTy::parse(elem).map(ParamKind::Slice);
+                return FloatTy::parse(elem, scalar).map(ParamKind::Slice);
             }
             _ => {}
         }
@@ -314,21 +340,8 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
     if let Some(abi) = &sig.abi {
         cx.error_spanned_by(abi, "`extern fn` cannot be `#[differentiable]`");
     }
-    // Lifetime parameters (and bounds between them) are always accepted.
-    let lifetime = |p: &syn::GenericParam| matches!(p, syn::GenericParam::Lifetime(_));
-    let lifetime_bound = |p: &syn::WherePredicate| matches!(p, syn::WherePredicate::Lifetime(_));
-    if !sig.generics.params.iter().all(lifetime)
-        || sig
-            .generics
-            .where_clause
-            .as_ref()
-            .is_some_and(|w| !w.predicates.iter().all(lifetime_bound))
-    {
-        cx.error_spanned_by(
-            &sig.generics,
-            "generic functions cannot be `#[differentiable]`; write the function for `f64` or `f32`",
-        );
-    }
+    let scalar = generic_scalar(cx, &sig.generics);
+    let scalar_ident = scalar.as_ref().map(|s| &s.ident);
     if let Some(v) = &sig.variadic {
         cx.error_spanned_by(v, "variadic functions cannot be `#[differentiable]`");
     }
@@ -372,7 +385,7 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             );
             continue;
         }
-        let kind = match classify(&pt.ty) {
+        let kind = match classify(&pt.ty, scalar_ident) {
             Some(k) => k,
             None if constant => ParamKind::Other,
             None => {
@@ -406,11 +419,11 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             );
             None
         }
-        ReturnType::Type(_, ty) => match FloatTy::parse(ty) {
+        ReturnType::Type(_, ty) => match FloatTy::parse(ty, scalar_ident) {
             Some(f) => Some(Ret::Float(f)),
             None if is_matrix(ty) => Some(Ret::Matrix((**ty).clone())),
-            None if fallible && result_of_float(ty).is_some() => {
-                result_of_float(ty).map(|(ok, err)| Ret::Result { ok, err })
+            None if fallible && result_of_float(ty, scalar_ident).is_some() => {
+                result_of_float(ty, scalar_ident).map(|(ok, err)| Ret::Result { ok, err })
             }
             None => {
                 cx.error_spanned_by(
@@ -425,8 +438,105 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
         },
     };
 
+    if let (Some(scalar), ReturnType::Type(_, ty)) = (&scalar, &sig.output)
+        && !matches!(&ret, Some(Ret::Float(f)) if f.0 == scalar.ident)
+        && ret.is_some()
+    {
+        cx.error_spanned_by(
+            ty,
+            format!(
+                "a function generic over its scalar `{0}` returns `{0}`",
+                scalar.ident
+            ),
+        );
+    }
+    if let Some(scalar) = &scalar
+        && !params
+            .iter()
+            .any(|p| p.differentiable && p.scalar_is(&scalar.ident))
+    {
+        cx.error_spanned_by(
+            &scalar.ident,
+            format!(
+                "the type parameter `{0}` of a `#[differentiable]` function is its scalar: give a differentiable argument the type `{0}` or `&[{0}]`",
+                scalar.ident
+            ),
+        );
+    }
+
     if cx.has_errors() && !before {
         return None;
     }
-    Some(Signature { params, ret: ret? })
+    Some(Signature {
+        params,
+        ret: ret?,
+        scalar,
+    })
+}
+
+const GENERICS_SUPPORTED: &str = "a `#[differentiable]` function may be generic over one scalar type, `fn f<T: num_traits::Float>(x: T, y: &[T]) -> T` or `T: nalgebra::RealField + Copy`, and over lifetimes";
+
+/// The one type parameter of a generic function, which must be its scalar:
+/// bounded by `Float` or `RealField` (by any path, inline or in `where`).
+/// Lifetime parameters and their bounds are always accepted; anything else
+/// is reported at its span.
+fn generic_scalar(cx: &Ctxt, generics: &syn::Generics) -> Option<GenericScalar> {
+    let mut scalar: Option<&syn::TypeParam> = None;
+    for param in &generics.params {
+        match param {
+            syn::GenericParam::Lifetime(_) => {}
+            syn::GenericParam::Type(t) if scalar.is_none() => scalar = Some(t),
+            syn::GenericParam::Type(t) => cx.error_spanned_by(
+                t,
+                format!("one type parameter is supported; {GENERICS_SUPPORTED}"),
+            ),
+            syn::GenericParam::Const(c) => cx.error_spanned_by(
+                c,
+                format!("const generic parameters are not supported; {GENERICS_SUPPORTED}"),
+            ),
+        }
+    }
+    let mut bounds: Vec<&syn::TypeParamBound> = scalar.iter().flat_map(|t| &t.bounds).collect();
+    for predicate in generics.where_clause.iter().flat_map(|w| &w.predicates) {
+        match predicate {
+            syn::WherePredicate::Lifetime(_) => {}
+            syn::WherePredicate::Type(p)
+                if scalar
+                    .as_ref()
+                    .is_some_and(|t| matches!(&p.bounded_ty, Type::Path(b) if b.qself.is_none() && b.path.is_ident(&t.ident)))
+                    && p.lifetimes.is_none() =>
+            {
+                bounds.extend(&p.bounds);
+            }
+            other => cx.error_spanned_by(
+                other,
+                format!("unsupported `where` clause; {GENERICS_SUPPORTED}"),
+            ),
+        }
+    }
+    let scalar = scalar?;
+    let named = |name: &str| {
+        bounds.iter().any(|b| {
+            matches!(b, syn::TypeParamBound::Trait(t)
+                if t.path.segments.last().is_some_and(|s| s.ident == name))
+        })
+    };
+    let bound = if named("Float") {
+        ScalarBound::Float
+    } else if named("RealField") {
+        ScalarBound::RealField
+    } else {
+        cx.error_spanned_by(
+            scalar,
+            format!(
+                "the type parameter `{}` needs a scalar bound; {GENERICS_SUPPORTED}",
+                scalar.ident
+            ),
+        );
+        return None;
+    };
+    Some(GenericScalar {
+        ident: scalar.ident.clone(),
+        bound,
+    })
 }

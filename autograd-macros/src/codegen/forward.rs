@@ -160,7 +160,11 @@ impl Gen<'_> {
                                 self.operand(a)
                             }
                         });
-                        quote!(#recv.#m(#(#rest),*))
+                        if self.scalar.methods_by_path() {
+                            quote!(::autograd::__private::Float::#m(#recv, #(#rest),*))
+                        } else {
+                            quote!(#recv.#m(#(#rest),*))
+                        }
                     }
                     (Syntax::Map(f), [Operand::Value(v)]) if self.movable.contains(v) => {
                         let m = names::value(self.f, *v);
@@ -172,7 +176,13 @@ impl Gen<'_> {
                     }
                     (Syntax::Path(p), args) => {
                         let args = args.iter().map(|a| self.operand(a));
-                        quote!(#p(#(#args),*))
+                        match p.segments.last() {
+                            Some(last) if self.scalar.methods_by_path() => {
+                                let m = &last.ident;
+                                quote!(::autograd::__private::Float::#m(#(#args),*))
+                            }
+                            _ => quote!(#p(#(#args),*)),
+                        }
                     }
                     _ => quote!(::core::unreachable!()),
                 },
@@ -277,8 +287,8 @@ impl Gen<'_> {
                         let pb = names::pullback(*dst);
                         let vjp = vjp_path(func);
                         let args = self.call_args(args);
-                        out.extend(same_callee(func, *span));
                         out.extend(quote_spanned!(*span=> let (#v, #pb) = #vjp(#(#args),*);));
+                        out.extend(same_callee(func, &v.to_token_stream(), *span));
                         continue;
                     }
                     let expr = self.primal_expr(op);
@@ -688,11 +698,16 @@ pub fn vjp_path(func: &syn::Path) -> syn::Path {
 /// Checks that a callee's name and its hidden VJP's name resolve to the same
 /// function. They are resolved apart (a local item or an explicit import
 /// can shadow the one but not the other), and stable Rust cannot compare
-/// function items at compile time, so this compares their `TypeId`s, a
-/// comparison of two constants that the optimizer removes.
-pub fn same_callee(func: &syn::Path, span: proc_macro2::Span) -> TokenStream {
-    let id = hidden_path(func, names::PRIMAL_ID);
-    quote_spanned!(span=> ::autograd::__private::same_function(&#func, #id());)
+/// function items at compile time, so the callee's hidden check compares
+/// them at run time (see `codegen::carrier`). `value` is the call's value,
+/// from which a generic callee's check learns its scalar type.
+pub fn same_callee(func: &syn::Path, value: &TokenStream, span: proc_macro2::Span) -> TokenStream {
+    let mut carrier = func.clone();
+    if let Some(last) = carrier.segments.last_mut() {
+        last.arguments = syn::PathArguments::None;
+    }
+    let check = hidden_path(&carrier, names::SAME_CALLEE);
+    quote_spanned!(span=> #check(&#func, &#value);)
 }
 
 /// The path of a hidden item of the function `func` names: an associated
@@ -710,7 +725,13 @@ pub fn hidden_path(func: &syn::Path, item: &str) -> syn::Path {
     if names::has_no_carrier(&last.ident) {
         last.ident = hidden;
     } else {
-        path.segments.push(syn::PathSegment::from(hidden));
+        // `g::<T>` gives `g::__vjp_full::<T>`: the carrier type has no
+        // parameters, its items have the function's.
+        let arguments = std::mem::take(&mut last.arguments);
+        path.segments.push(syn::PathSegment {
+            ident: hidden,
+            arguments,
+        });
     }
     path
 }

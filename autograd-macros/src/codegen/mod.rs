@@ -6,6 +6,7 @@ mod forward;
 pub mod names;
 mod paths;
 mod reverse;
+mod scalar;
 mod scopes;
 
 use std::collections::{HashMap, HashSet};
@@ -18,10 +19,13 @@ use crate::analysis::{Analysis, LoopSaves, movable};
 use crate::ir::*;
 use crate::sig::{ParamKind, Ret, Signature};
 use forward::Mode;
+use scalar::Scalar;
 
 pub struct Gen<'a> {
     f: &'a Function,
     an: &'a Analysis,
+    /// The type the code computes in.
+    scalar: &'a Scalar,
     /// Loops at the top level of the body: their stacks are filled by the
     /// forward sweep and moved into the pullback.
     top_loops: HashSet<LoopId>,
@@ -126,6 +130,11 @@ struct Shape {
     lifetimes: Vec<syn::Lifetime>,
     /// Adjoint types, one per argument (`NoGradient` for constants).
     full_tys: Vec<TokenStream>,
+    /// The scalar: `f32`/`f64`, or the function's type parameter.
+    scalar: Scalar,
+    /// What a returned pullback captures (`+ use<..>`): the lifetimes,
+    /// then the scalar type parameter.
+    captures: Vec<TokenStream>,
 }
 
 fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
@@ -142,7 +151,7 @@ fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
             inputs.push(pt);
         }
     }
-    let lifetimes = item
+    let lifetimes: Vec<syn::Lifetime> = item
         .sig
         .generics
         .lifetimes()
@@ -157,15 +166,25 @@ fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
                 .unwrap_or_else(|| quote!(::autograd::__private::NoGradient))
         })
         .collect();
+    let scalar = Scalar::of(sig);
+    let captures = lifetimes
+        .iter()
+        .map(ToTokens::to_token_stream)
+        .chain(scalar.param().map(ToTokens::to_token_stream))
+        .collect();
     Shape {
         inputs,
         lifetimes,
         full_tys,
+        scalar,
+        captures,
     }
 }
 
 /// `<..>` of the generated items: the shape's lifetimes, with the bounds
-/// the function gives them (those of its `where` clause moved inline).
+/// the function gives them (those of its `where` clause moved inline),
+/// then the scalar type parameter with its inline bounds (its `where`
+/// clause is [`where_clause`]).
 fn generics(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
     let predicates: Vec<&syn::PredicateLifetime> = item
         .sig
@@ -196,7 +215,42 @@ fn generics(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
             quote!(#lt: #(#bounds)+*)
         }
     });
-    (!shape.lifetimes.is_empty()).then(|| quote!(<#(#params),*>))
+    let type_param = item.sig.generics.type_params().next().map(|t| {
+        let mut t = t.clone();
+        t.attrs.clear();
+        t.into_token_stream()
+    });
+    let params: Vec<TokenStream> = params.chain(type_param).collect();
+    (!params.is_empty()).then(|| quote!(<#(#params),*>))
+}
+
+/// The `where` clause of the generated items: the function's own bounds
+/// of its scalar, and the one the runtime's rules need besides (see
+/// `Scalar::where_predicate`).
+fn where_clause(item: &syn::ItemFn, shape: &Shape) -> TokenStream {
+    let own = item
+        .sig
+        .generics
+        .where_clause
+        .iter()
+        .flat_map(|w| &w.predicates)
+        .filter(|p| matches!(p, syn::WherePredicate::Type(_)))
+        .map(ToTokens::to_token_stream);
+    let predicates: Vec<TokenStream> = own.chain(shape.scalar.where_predicate()).collect();
+    if predicates.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(where #(#predicates),*)
+}
+
+/// The user's function as a value, instantiated at the generated item's
+/// scalar (`f::<T>`): a generic function is named with its type.
+fn primal_value(item: &syn::ItemFn, shape: &Shape) -> TokenStream {
+    let name = &item.sig.ident;
+    match shape.scalar.param() {
+        Some(t) => quote!(#name::<#t>),
+        None => quote!(#name),
+    }
 }
 
 /// The arguments of a generated wrapper, with hygienic names: a wrapper
@@ -235,6 +289,7 @@ fn vjp_body(
     let mut g = Gen {
         f,
         an,
+        scalar: &shape.scalar,
         top_loops,
         declared: HashSet::new(),
         movable: movable(f, an),
@@ -331,10 +386,12 @@ fn vjp_fn(
     let (body, declared_up_front) = vjp_body(sig, f, an, Some(&item.sig.ident), shape);
     let seed_ty = sig.ret.seed();
     let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
     let Shape {
         inputs,
-        lifetimes,
         full_tys,
+        captures,
+        ..
     } = shape;
     // A local declared up front and assigned a value nothing reads is
     // reported as an unused assignment rather than an unused variable.
@@ -344,7 +401,8 @@ fn vjp_fn(
         #[inline]
         #[allow(unused_variables, unused_mut, unused_parens, #unused_assignments clippy::all)]
         #vis fn #name #generics (#(#inputs),*)
-            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#captures),*>)
+            #where_clause
         {
             #body
         }
@@ -364,33 +422,78 @@ pub fn helper(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) 
 /// Everything generated for a function whose adjoint comes from its body.
 pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
     let shape = shape(item, sig);
-    let mut out = carrier(item, vjp_fn(item, &shape, sig, f, an));
+    let mut out = carrier(item, sig, vjp_fn(item, &shape, sig, f, an));
     out.extend(public_items(item, sig, &shape));
     out
 }
 
 /// The type named like the function whose associated items are the
-/// function's hidden items: its VJP, its parameter names and its `TypeId`.
-/// Callers reach them through the path they call the function by
-/// (`m::f::__vjp_full`), so a `use m::f;` (or `use m::f as g;`) imports
-/// them with the function, and a function without `#[differentiable]`
-/// has none: calling it is an error at its name. A function named like a
-/// primitive type keeps them as free items (see `names::hidden`).
-fn carrier(item: &syn::ItemFn, hidden: TokenStream) -> TokenStream {
+/// function's hidden items: its VJP, its parameter names and the check that
+/// a caller's function is this one. Callers reach them through the path
+/// they call the function by (`m::f::__vjp_full`), so a `use m::f;` (or
+/// `use m::f as g;`) imports them with the function, and a function
+/// without `#[differentiable]` has none: calling it is an error at its
+/// name. A function named like a primitive type keeps them as free items
+/// (see `names::hidden`).
+fn carrier(item: &syn::ItemFn, sig: &Signature, hidden: TokenStream) -> TokenStream {
     let vis = &item.vis;
     let name = &item.sig.ident;
-    let primal_id = names::hidden(name, names::PRIMAL_ID);
+    let same_callee = names::hidden(name, names::SAME_CALLEE);
     let params = names::hidden(name, names::PARAMS);
     let param_names = written_names(item);
+    let check = match &sig.scalar {
+        // The function items compared by `TypeId`, the value ignored.
+        None => quote! {
+            #vis fn #same_callee<F: 'static, V>(called: &F, _: &V) {
+                ::autograd::__private::same_function(
+                    called,
+                    ::autograd::__private::type_id_of(&#name),
+                )
+            }
+        },
+        // A generic function's item type is `'static` only if its scalar
+        // is: compared by name, instantiated at the scalar of the call's
+        // value, which the bound on `called` relates to the caller's item.
+        Some(scalar) => {
+            let t = &scalar.ident;
+            let mut type_param = item.sig.generics.type_params().next().cloned();
+            if let Some(tp) = &mut type_param {
+                tp.attrs.clear();
+            }
+            let own_where = item
+                .sig
+                .generics
+                .where_clause
+                .iter()
+                .flat_map(|w| &w.predicates)
+                .filter(|p| matches!(p, syn::WherePredicate::Type(_)));
+            let tys = item.sig.inputs.iter().filter_map(|arg| match arg {
+                syn::FnArg::Typed(pt) => {
+                    let mut ty = (*pt.ty).clone();
+                    ElideLifetimes.visit_type_mut(&mut ty);
+                    Some(ty)
+                }
+                syn::FnArg::Receiver(_) => None,
+            });
+            quote! {
+                #vis fn #same_callee<#type_param, F: ::core::ops::Fn(#(#tys),*) -> #t>(called: &F, _: &#t)
+                where #(#own_where),*
+                {
+                    ::autograd::__private::same_generic_function(
+                        called,
+                        ::core::any::type_name_of_val(&#name::<#t>),
+                    )
+                }
+            }
+        }
+    };
     let items = quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals)]
         #vis const #params: &[&str] = &[#(#param_names),*];
         #[doc(hidden)]
         #[inline(always)]
-        #vis fn #primal_id() -> ::core::any::TypeId {
-            ::autograd::__private::type_id_of(&#name)
-        }
+        #check
         #hidden
     };
     if names::has_no_carrier(name) {
@@ -403,6 +506,24 @@ fn carrier(item: &syn::ItemFn, hidden: TokenStream) -> TokenStream {
         #[doc(hidden)]
         impl #name {
             #items
+        }
+    }
+}
+
+/// Makes every lifetime but `'static` elided, so `Fn(&[T]) -> T` holds for
+/// every lifetime the function accepts.
+struct ElideLifetimes;
+
+impl VisitMut for ElideLifetimes {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        if r.lifetime.as_ref().is_some_and(|lt| lt.ident != "static") {
+            r.lifetime = None;
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
+    fn visit_lifetime_mut(&mut self, lt: &mut syn::Lifetime) {
+        if lt.ident != "static" {
+            lt.ident = syn::Ident::new("_", lt.ident.span());
         }
     }
 }
@@ -424,8 +545,11 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     let vjp_full = forward::hidden_path(&name.clone().into(), names::VJP_FULL);
     let seed_ty = sig.ret.seed();
     let inputs = hygienic_inputs(&shape.inputs);
-    let lifetimes = &shape.lifetimes;
+    let captures = &shape.captures;
     let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
+    let primal = primal_value(item, shape);
+    let one = shape.scalar.one();
     let arg_names: Vec<_> = sig
         .params
         .iter()
@@ -459,7 +583,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     };
     let vjp = names::public(name, "vjp");
     let vjp_ty = wrapped(quote_spanned! {mixed=>
-        (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#public_tys,)*) + use<#(#lifetimes),*>)
+        (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#public_tys,)*) + use<#(#captures),*>)
     });
     let doc_vjp = format!(
         " The value of [`{name}`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.\n\n Generated by `#[differentiable]`; the value is bit for bit what `{name}` returns."
@@ -470,8 +594,8 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
         #[doc = #doc_vjp]
         #[inline]
         #[allow(clippy::too_many_arguments)]
-        #vis fn #vjp #generics (#(#inputs),*) -> #vjp_ty {
-            let _ = #name;
+        #vis fn #vjp #generics (#(#inputs),*) -> #vjp_ty #where_clause {
+            let _ = #primal;
             let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
             #ok((#value, move |#seed: #seed_ty| {
                 let (#(#slots,)*) = #pullback(#seed);
@@ -491,10 +615,10 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
         #[doc = #doc_grad]
         #[inline]
         #[allow(clippy::too_many_arguments)]
-        #vis fn #grad #generics (#(#inputs),*) -> #grad_ty {
-            let _ = #name;
+        #vis fn #grad #generics (#(#inputs),*) -> #grad_ty #where_clause {
+            let _ = #primal;
             let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
-            let (#(#slots,)*) = #pullback(1.0);
+            let (#(#slots,)*) = #pullback(#one);
             #ok((#value, #(#adjoints),*))
         }
     });
@@ -546,7 +670,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
     out.extend(quote_spanned! {mixed=>
         #[doc = #doc_check]
         #[allow(clippy::too_many_arguments)]
-        #vis fn #check #generics (#(#inputs),*) -> ::autograd::GradientCheck {
+        #vis fn #check #generics (#(#inputs),*) -> ::autograd::GradientCheck #where_clause {
             let (#value, #(#adjoints),*) = #grad(#(#kept),*);
             let mut #check_local = ::autograd::GradientCheck::new(::autograd::__private::to_f64(#value));
             #(#checks)*
@@ -670,6 +794,9 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
     let vjp_full = forward::hidden_path(&name.clone().into(), names::VJP_FULL);
     let inputs = hygienic_inputs(&shape.inputs);
     let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
+    let primal = primal_value(item, shape);
+    let one = shape.scalar.one();
     let arg_names: Vec<_> = sig
         .params
         .iter()
@@ -682,12 +809,6 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
             true => local.adjoint(&p.ident).into_token_stream(),
             false => quote!(_),
         })
-        .collect();
-    let adjoints: Vec<_> = sig
-        .params
-        .iter()
-        .filter(|p| p.differentiable)
-        .map(|p| local.adjoint(&p.ident))
         .collect();
     // `d_x` for `x`, lengthened while an argument has that name.
     let taken: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
@@ -704,6 +825,22 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
         })
         .collect();
     let buffer_tys = sig.params.iter().filter_map(|p| p.buffer_ty());
+    let accumulate = sig
+        .params
+        .iter()
+        .filter(|p| p.differentiable)
+        .zip(&buffers)
+        .map(|(p, buffer)| {
+            let kind = match p.kind {
+                ParamKind::Float(_) => crate::ir::Kind::Float,
+                ParamKind::Slice(_) => crate::ir::Kind::Slice,
+                _ => crate::ir::Kind::Matrix,
+            };
+            let adjoint = local.adjoint(&p.ident);
+            shape
+                .scalar
+                .accumulate(kind, quote!(#buffer), quote!(#adjoint), mixed)
+        });
     let (ret_ty, try_, ok) = match &sig.ret {
         Ret::Result { ok, err } => (
             quote!(::core::result::Result<#ok, #err>),
@@ -720,11 +857,11 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
         #[doc = #doc]
         #[inline]
         #[allow(clippy::too_many_arguments)]
-        #vis fn #grad_acc #generics (#(#inputs,)* #(#buffers: #buffer_tys),*) -> #ret_ty {
-            let _ = #name;
+        #vis fn #grad_acc #generics (#(#inputs,)* #(#buffers: #buffer_tys),*) -> #ret_ty #where_clause {
+            let _ = #primal;
             let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
-            let (#(#slots,)*) = #pullback(1.0);
-            #(::autograd::__private::accumulate(#buffers, #adjoints);)*
+            let (#(#slots,)*) = #pullback(#one);
+            #(#accumulate)*
             #ok(#value)
         }
     }
@@ -758,8 +895,9 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
     let generics = generics(item, &shape);
     let Shape {
         inputs,
-        lifetimes,
+        captures: lifetimes,
         full_tys,
+        ..
     } = &shape;
     let inputs = hygienic_inputs(inputs);
     let arg_names: Vec<_> = sig
@@ -819,7 +957,7 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
         }
     };
     let mut out = same_names;
-    out.extend(carrier(item, hidden));
+    out.extend(carrier(item, sig, hidden));
     out.extend(public_items(item, sig, &shape));
     out
 }
@@ -841,8 +979,9 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
     let generics = generics(item, &shape);
     let Shape {
         inputs,
-        lifetimes,
+        captures: lifetimes,
         full_tys,
+        ..
     } = &shape;
     let inputs = hygienic_inputs(inputs);
     let arg_names: Vec<_> = sig
@@ -882,7 +1021,7 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
             })
         }
     };
-    let mut out = carrier(item, hidden);
+    let mut out = carrier(item, sig, hidden);
     out.extend(public_items(item, sig, &shape));
     out
 }
@@ -924,6 +1063,7 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
     let (generics, _, where_clause) = item.sig.generics.split_for_impl();
     let mut out = carrier(
         item,
+        sig,
         quote! {
             #[doc(hidden)]
             #[allow(unused_variables, unreachable_code, clippy::all)]

@@ -119,6 +119,12 @@ pub fn seed() -> Ident {
     ident("__ad_seed".into())
 }
 
+/// The value of a call the reverse sweep makes again for its pullback,
+/// read only by the check of its callee.
+pub fn callee_value() -> Ident {
+    ident("__ad_callee_value".into())
+}
+
 /// Names of primitive types: a function named like one (`fn f64(..)`)
 /// cannot have a type of its name (it would shadow the primitive), so its
 /// hidden items are free items next to it (`__f64_vjp_full`).
@@ -147,9 +153,9 @@ pub fn hidden(func: &Ident, item: &str) -> Ident {
     }
 }
 
-/// The hidden item that tells callers which function the hidden VJP
-/// differentiates (its type's `TypeId`).
-pub const PRIMAL_ID: &str = "__primal_id";
+/// The hidden item that checks a caller's function is the one the hidden
+/// VJP differentiates.
+pub const SAME_CALLEE: &str = "__same_callee";
 
 /// The compiled closure of the `map` defining a value, as its reverse
 /// sweep binds it.

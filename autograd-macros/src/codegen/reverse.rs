@@ -14,7 +14,7 @@ impl<'a> Gen<'a> {
     /// The zero a value's adjoint starts from when it is created up front.
     pub fn zero(&self, v: ValueId) -> TokenStream {
         match self.f.info(v).kind {
-            Kind::Float => quote!(0.0),
+            Kind::Float => self.scalar.zero(),
             _ => {
                 let v = self.operand_ref(&Operand::Value(v));
                 quote!(::autograd::__private::zero_like(#v))
@@ -27,7 +27,8 @@ impl<'a> Gen<'a> {
     fn contribute(&mut self, v: ValueId, expr: TokenStream) -> TokenStream {
         let adj = names::adjoint(self.f, v);
         if self.declared.contains(&v) {
-            return quote!(#adj += #expr;);
+            let kind = self.f.info(v).kind;
+            return self.scalar.add_assign(kind, adj.into_token_stream(), expr);
         }
         self.declared.insert(v);
         if self.an.uses[v] > 1 {
@@ -246,12 +247,16 @@ impl<'a> Gen<'a> {
             }
             Op::Index { .. } if self.windows.contains_key(&dst) => {
                 let w = &self.windows[&dst];
-                out.extend(quote!(#w += #g;));
+                let add = self.scalar.add_assign(Kind::Float, quote!(#w), quote!(#g));
+                out.extend(add);
             }
             Op::Index { slice, index } if self.an.active(*slice) => {
                 let adj = names::adjoint(self.f, *slice);
                 let index = self.operand(index);
-                out.extend(quote!(#adj[#index] += #g;));
+                let add = self
+                    .scalar
+                    .add_assign(Kind::Slice, quote!(#adj[#index]), quote!(#g));
+                out.extend(add);
             }
             Op::Call { func, args } => {
                 let mut pb = names::pullback(dst).into_token_stream();
@@ -261,9 +266,14 @@ impl<'a> Gen<'a> {
                 }
                 if deferred_call(self.f, args) {
                     let vjp = super::forward::vjp_path(func);
-                    out.extend(super::forward::same_callee(func, span));
                     let call_args = self.call_args(args);
-                    out.extend(quote_spanned!(span=> let (_, #pb) = #vjp(#(#call_args),*);));
+                    let value = names::callee_value();
+                    out.extend(quote_spanned!(span=> let (#value, #pb) = #vjp(#(#call_args),*);));
+                    out.extend(super::forward::same_callee(
+                        func,
+                        &value.into_token_stream(),
+                        span,
+                    ));
                 }
                 let slots: Vec<_> = args
                     .iter()
@@ -287,10 +297,24 @@ impl<'a> Gen<'a> {
                         // Its own statement, so the slot's type is checked as
                         // it is, not inferred from the adjoint it goes into.
                         let checked = names::call_slot(dst, k);
-                        out.extend(quote_spanned!(a.span=>
-                            let #checked = ::autograd::__private::contribution(#slot);
-                            ::autograd::__private::accumulate(&mut #adj, #checked);
-                        ));
+                        let accumulate = self.scalar.accumulate(
+                            self.f.info(u).kind,
+                            quote_spanned!(a.span=> &mut #adj),
+                            checked.to_token_stream(),
+                            a.span,
+                        );
+                        out.extend(match self.scalar.param() {
+                            // Its generic adjoint takes the slot as it is:
+                            // a type error there says what it is.
+                            Some(_) => quote_spanned!(a.span=>
+                                let #checked = #slot;
+                                #accumulate
+                            ),
+                            None => quote_spanned!(a.span=>
+                                let #checked = ::autograd::__private::contribution(#slot);
+                                #accumulate
+                            ),
+                        });
                     }
                 }
             }
@@ -431,16 +455,21 @@ impl<'a> Gen<'a> {
             let w = |c: i64| names::window(l.id, self.f, s.slice, c);
             for c in s.min + 1..=s.max {
                 let wc = w(c);
-                out.extend(quote!(let mut #wc = 0.0;));
+                let zero = self.scalar.zero();
+                out.extend(quote!(let mut #wc = #zero;));
             }
             let wmin = w(s.min);
-            fresh.extend(quote!(let mut #wmin = 0.0;));
+            let zero = self.scalar.zero();
+            fresh.extend(quote!(let mut #wmin = #zero;));
             for (dst, c) in &s.reads {
                 self.windows.insert(*dst, w(*c));
             }
             let adj = names::adjoint(self.f, s.slice);
             let (last, wmax) = (names::value(self.f, s.last), w(s.max));
-            write.extend(quote!(#adj[#last] += #wmax;));
+            write.extend(
+                self.scalar
+                    .add_assign(Kind::Slice, quote!(#adj[#last]), quote!(#wmax)),
+            );
             for c in (s.min + 1..=s.max).rev() {
                 let (to, from) = (w(c), w(c - 1));
                 write.extend(quote!(#to = #from;));
@@ -463,7 +492,11 @@ impl<'a> Gen<'a> {
                         }
                     };
                     let wc = w(c);
-                    flush.extend(quote!(#adj[#at] += #wc;));
+                    flush.extend(self.scalar.add_assign(
+                        Kind::Slice,
+                        quote!(#adj[#at]),
+                        quote!(#wc),
+                    ));
                 }
             }
         }

@@ -11,6 +11,14 @@ impl Lowerer<'_> {
                 .error_spanned_by(t, "turbofish on methods is not supported");
         }
         let name = m.method.to_string();
+        if self.scalar.is_some()
+            && matches!(name.as_str(), "unwrap" | "expect")
+            && !self.reads_differentiable(&Expr::MethodCall(m.clone()))
+        {
+            // `T::from(2.0).unwrap()`, `T::from(n).unwrap()`: a constant,
+            // or primal code of integers.
+            return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Float);
+        }
         if self.constant_base(&m.receiver) {
             // A method of a `#[constant]` argument is primal code.
             return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Unknown);
@@ -148,6 +156,10 @@ impl Lowerer<'_> {
             return Operand::Value(self.emit(stop, kind, c.span()));
         }
 
+        if segments.len() == 2 && self.scalar.as_ref().is_some_and(|t| *t == segments[0]) {
+            return self.lower_scalar_path_call(c, func);
+        }
+
         if segments.len() == 2 && (segments[0] == "f64" || segments[0] == "f32") {
             if let Some(split) = table::split(&segments[1], c.args.len().saturating_sub(1)) {
                 return self.split_not_destructured(split, c);
@@ -182,7 +194,20 @@ impl Lowerer<'_> {
             );
             return self.missing(c.span());
         }
-        if func.qself.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
+        // A turbofish on the function (`g::<T>(x)`) goes to its hidden
+        // items; on the path's other segments there is nothing to take it.
+        let segment_count = path.segments.len();
+        if func.qself.is_some()
+            || path
+                .segments
+                .iter()
+                .enumerate()
+                .any(|(i, s)| match &s.arguments {
+                    syn::PathArguments::None => false,
+                    syn::PathArguments::AngleBracketed(_) => i + 1 < segment_count,
+                    syn::PathArguments::Parenthesized(_) => true,
+                })
+        {
             self.cx.error_spanned_by(
                 func,
                 "calls with generic arguments are not supported; call a `#[differentiable]` function by name",
@@ -207,14 +232,76 @@ impl Lowerer<'_> {
                 span: a.span(),
             });
         }
-        Operand::Value(self.emit(
+        // In a generic function every float is its scalar, a call's result
+        // too.
+        let kind = match self.scalar {
+            Some(_) => Kind::Float,
+            None => Kind::Unknown,
+        };
+        let v = self.emit(
             Op::Call {
                 func: path.clone(),
                 args,
             },
-            Kind::Unknown,
+            kind,
             c.span(),
-        ))
+        );
+        self.values[v].float.clone_from(&self.scalar);
+        Operand::Value(v)
+    }
+
+    /// `T::NAME(args)` in a function generic over `T`: a float function
+    /// (`T::exp(x)`) is its rule; anything else (`T::one()`,
+    /// `T::from(2.0)`, `T::from_f64(..)`) is a constant, or primal code of
+    /// integers, and has no derivative to lose.
+    fn lower_scalar_path_call(&mut self, c: &syn::ExprCall, func: &syn::ExprPath) -> Operand {
+        let name = func.path.segments[1].ident.to_string();
+        if let Some(split) = table::split(&name, c.args.len().saturating_sub(1)) {
+            return self.split_not_destructured(split, c);
+        }
+        if let Some(rule) = table::path_function(&name, c.args.len()) {
+            let args: Vec<Operand> = c.args.iter().map(|a| self.lower_expr(a)).collect();
+            if args.iter().all(|a| matches!(a, Operand::Const(_))) {
+                return Operand::Const(c.to_token_stream());
+            }
+            return self.rule_op(rule, args, Syntax::Path(func.path.clone()), c.span(), None);
+        }
+        let call = Expr::Call(c.clone());
+        if self.reads_differentiable(&call) {
+            self.cx.error_spanned_by(
+                func,
+                format!(
+                    "`{}` of a differentiable value has no derivative; convert constants only (`T::from(2.0).unwrap()`, `T::one()`), or write `{}`",
+                    func.to_token_stream().to_string().replace(' ', ""),
+                    table::supported_methods()
+                ),
+            );
+            return self.missing(c.span());
+        }
+        self.lower_primal(&call, Kind::Float)
+    }
+
+    /// Whether an expression reads a variable that may carry a derivative.
+    fn reads_differentiable(&self, e: &Expr) -> bool {
+        struct Reads<'a, 'b> {
+            lowerer: &'a Lowerer<'b>,
+            found: bool,
+        }
+        impl<'ast> Visit<'ast> for Reads<'_, '_> {
+            fn visit_expr(&mut self, e: &'ast Expr) {
+                if let Some(v) = self.lowerer.local_ident(e) {
+                    self.found |= self.lowerer.values[v].kind.is_differentiable();
+                    return;
+                }
+                syn::visit::visit_expr(self, e);
+            }
+        }
+        let mut reads = Reads {
+            lowerer: self,
+            found: false,
+        };
+        reads.visit_expr(e);
+        reads.found
     }
 
     /// `let (s, c) = x.sin_cos();` or `f64::sin_cos(x)`: each component

@@ -65,6 +65,8 @@ struct Lowerer<'a> {
     element_reads: Vec<Vec<(ValueId, ElementKey, ValueId)>>,
     /// How many blocks deep lowering is: `return` only at depth 1.
     nesting: u32,
+    /// The scalar type parameter of a generic function (`T`).
+    scalar: Option<syn::Ident>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -94,6 +96,7 @@ pub fn lower(
         captures: Vec::new(),
         element_reads: Vec::new(),
         nesting: 0,
+        scalar: sig.scalar.as_ref().map(|s| s.ident.clone()),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -198,6 +201,33 @@ fn const_float(e: &Expr) -> Option<syn::Ident> {
     }
 }
 
+/// A constant of a generic function's scalar: a call of one of its
+/// functions (`T::one()`, `T::from(2.0)`, with `unwrap`/`expect`) or of a
+/// conversion (`nalgebra::convert(2.0)`, `num_traits::cast(2.0)`).
+fn is_scalar_constant(e: &Expr, scalar: &syn::Ident) -> bool {
+    match strip_parens(e) {
+        Expr::MethodCall(m) if matches!(m.method.to_string().as_str(), "unwrap" | "expect") => {
+            is_scalar_constant(&m.receiver, scalar)
+        }
+        Expr::Unary(u) => is_scalar_constant(&u.expr, scalar),
+        Expr::Binary(b) => {
+            is_scalar_constant(&b.left, scalar) || is_scalar_constant(&b.right, scalar)
+        }
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(p) => {
+                let segments = &p.path.segments;
+                let of_type = segments.len() == 2 && segments[0].ident == *scalar;
+                let conversion = segments
+                    .last()
+                    .is_some_and(|s| s.ident == "convert" || s.ident == "cast");
+                of_type || conversion
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 fn float_type(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"))
 }
@@ -229,6 +259,18 @@ fn const_kind(e: &Expr) -> Kind {
 }
 
 impl Lowerer<'_> {
+    /// `f32`, `f64` or the scalar type parameter, as a type's identifier.
+    fn scalar_ident(&self, ty: &syn::Type) -> Option<syn::Ident> {
+        float_ident(ty).or_else(|| match ty {
+            syn::Type::Path(p) if p.qself.is_none() => p
+                .path
+                .get_ident()
+                .filter(|i| self.scalar.as_ref() == Some(*i))
+                .cloned(),
+            _ => None,
+        })
+    }
+
     fn current_block(&self) -> BlockId {
         self.open_blocks.last().map_or(BlockId(0), |b| b.0)
     }
@@ -253,9 +295,28 @@ impl Lowerer<'_> {
     fn float_of(&self, o: &Operand) -> Option<syn::Ident> {
         match o {
             Operand::Value(v) => self.values[*v].float.clone(),
-            Operand::Const(t) => syn::parse2::<Expr>(t.clone())
-                .ok()
-                .and_then(|e| const_float(&e)),
+            Operand::Const(t) => syn::parse2::<Expr>(t.clone()).ok().and_then(|e| {
+                const_float(&e)
+                    .or_else(|| self.scalar.clone().filter(|t| is_scalar_constant(&e, t)))
+            }),
+        }
+    }
+
+    /// What a constant expression computes: in a function generic over
+    /// `T`, a constant made by `T`'s functions (`T::one()`,
+    /// `T::from(2.0).unwrap()`) or a conversion (`nalgebra::convert(2.0)`)
+    /// is a float.
+    fn const_kind(&self, e: &Expr) -> Kind {
+        match const_kind(e) {
+            Kind::Unknown
+                if self
+                    .scalar
+                    .as_ref()
+                    .is_some_and(|t| is_scalar_constant(e, t)) =>
+            {
+                Kind::Float
+            }
+            k => k,
         }
     }
 

@@ -157,14 +157,14 @@ impl Lowerer<'_> {
             // A typed `let` or a constant gets its own binding, as written.
             operand => {
                 let kind = match (&ty, self.kind(&operand)) {
-                    (Some(t), _) if float_type(t) => Kind::Float,
+                    (Some(t), _) if self.scalar_ident(t).is_some() => Kind::Float,
                     (_, Some(k)) => k,
-                    (_, None) => const_kind(&init.expr),
+                    (_, None) => self.const_kind(&init.expr),
                 };
                 let dst = self.new_value(kind, name.clone());
                 self.values[dst].float = ty
                     .as_ref()
-                    .and_then(float_ident)
+                    .and_then(|t| self.scalar_ident(t))
                     .or_else(|| self.float_of(&operand));
                 self.push(Stmt::Let {
                     dst,
