@@ -77,6 +77,31 @@ fn huber() {
     );
 }
 
+/// Generic over its scalar: constants through `Real`, `+` for `+=`, the
+/// type parameter captured by the pullback.
+#[test]
+fn generic_scalar() {
+    check(
+        "generic_scalar",
+        "fn generic_scalar<T: Float>(x: T, y: &[T]) -> T {
+            let mut s = T::zero();
+            for i in 0..y.len() { s = s + y[i] * x.exp(); }
+            s * T::from(2.0).unwrap()
+        }",
+    );
+}
+
+/// Generic over a `RealField` scalar: methods called through `Float`.
+#[test]
+fn real_field_scalar() {
+    check(
+        "real_field_scalar",
+        "fn real_field_scalar<T>(x: T) -> T where T: RealField + Copy {
+            x.sin() * x
+        }",
+    );
+}
+
 #[test]
 fn dense_nalgebra() {
     check(

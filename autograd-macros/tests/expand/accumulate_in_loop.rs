@@ -15,8 +15,11 @@ impl discount {
     const __PARAMS: &[&str] = &["rate", "n"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&discount)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&discount),
+        )
     }
     #[doc(hidden)]
     #[inline]

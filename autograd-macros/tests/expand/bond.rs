@@ -15,8 +15,11 @@ impl bond_price {
     const __PARAMS: &[&str] = &["r", "z", "cf", "t"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&bond_price)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&bond_price),
+        )
     }
     #[doc(hidden)]
     #[inline]

@@ -20,8 +20,11 @@ impl decay {
     const __PARAMS: &[&str] = &["x0", "k", "n"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&decay)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&decay),
+        )
     }
     #[doc(hidden)]
     #[inline]

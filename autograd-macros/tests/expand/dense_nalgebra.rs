@@ -11,8 +11,11 @@ impl dense_nalgebra {
     const __PARAMS: &[&str] = &["w", "x", "b"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&dense_nalgebra)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&dense_nalgebra),
+        )
     }
     #[doc(hidden)]
     #[inline]

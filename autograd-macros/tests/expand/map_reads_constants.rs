@@ -13,8 +13,11 @@ impl map_reads_constants {
     const __PARAMS: &[&str] = &["m", "c", "n"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&map_reads_constants)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&map_reads_constants),
+        )
     }
     #[doc(hidden)]
     #[inline]

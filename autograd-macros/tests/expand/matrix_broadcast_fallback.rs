@@ -15,8 +15,11 @@ impl shared_operand {
     const __PARAMS: &[&str] = &["w", "x"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&shared_operand)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&shared_operand),
+        )
     }
     #[doc(hidden)]
     #[inline]

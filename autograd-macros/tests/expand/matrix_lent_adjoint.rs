@@ -13,8 +13,11 @@ impl lent_difference {
     const __PARAMS: &[&str] = &["x", "b"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&lent_difference)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&lent_difference),
+        )
     }
     #[doc(hidden)]
     #[inline]

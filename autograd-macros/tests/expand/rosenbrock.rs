@@ -17,8 +17,11 @@ impl rosenbrock {
     const __PARAMS: &[&str] = &["x"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&rosenbrock)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&rosenbrock),
+        )
     }
     #[doc(hidden)]
     #[inline]
