@@ -15,12 +15,15 @@ pub use nalgebra;
 #[cfg(feature = "argmin")]
 pub mod argmin;
 
+mod tangent_glue;
+
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::rules;
+    pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use std::boxed::Box;
     pub use std::vec::Vec;
 

@@ -7,6 +7,7 @@ pub mod names;
 mod paths;
 mod reverse;
 mod scopes;
+pub mod tangent;
 
 use std::collections::{HashMap, HashSet};
 
