@@ -21,9 +21,9 @@ mod tangent_glue;
 /// may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::rules;
-    pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use std::boxed::Box;
     pub use std::vec::Vec;
 

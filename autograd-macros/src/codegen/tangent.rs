@@ -151,7 +151,9 @@ impl Gen<'_> {
         let mut out = TokenStream::new();
         for stmt in &b.stmts {
             match stmt {
-                Stmt::Let { dst, op, span, ty } => out.extend(self.tangent_let(*dst, op, *span, ty)),
+                Stmt::Let { dst, op, span, ty } => {
+                    out.extend(self.tangent_let(*dst, op, *span, ty))
+                }
                 Stmt::If(i) => out.extend(self.tangent_if(i)),
                 Stmt::Loop(l) => out.extend(self.tangent_loop(l)),
             }
@@ -220,7 +222,10 @@ impl Gen<'_> {
                     || "map's pullback".into(),
                     span,
                 );
-                let (dm, m) = (self.tangent_ref(*recv), self.operand_ref(&Operand::Value(*recv)));
+                let (dm, m) = (
+                    self.tangent_ref(*recv),
+                    self.operand_ref(&Operand::Value(*recv)),
+                );
                 quote_spanned! {span=> {
                     #rebind
                     let #h = #helper;
@@ -484,8 +489,11 @@ impl Gen<'_> {
             .iter()
             .map(|c| names::carried(l.id, &c.name))
             .collect();
-        let with_tangent: Vec<&Carried> =
-            l.carried.iter().filter(|c| self.has_tangent(c.entry)).collect();
+        let with_tangent: Vec<&Carried> = l
+            .carried
+            .iter()
+            .filter(|c| self.has_tangent(c.entry))
+            .collect();
         let carried_t: Vec<_> = with_tangent
             .iter()
             .map(|c| names::carried_tangent(l.id, &c.name))
@@ -662,7 +670,12 @@ fn hidden_item(
 
 /// `NAME_jvp(args.., tangents..)`: the hidden JVP with a tangent for each
 /// differentiable argument.
-fn public_item(item: &syn::ItemFn, sig: &Signature, shape: &Shape, ret_ty: &TokenStream) -> TokenStream {
+fn public_item(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    ret_ty: &TokenStream,
+) -> TokenStream {
     let mixed = Span::mixed_site();
     let private = private();
     let vis = &item.vis;
@@ -670,7 +683,11 @@ fn public_item(item: &syn::ItemFn, sig: &Signature, shape: &Shape, ret_ty: &Toke
     let jvp_full = super::forward::hidden_path(&name.clone().into(), names::JVP_FULL);
     let inputs = hygienic_inputs(&shape.inputs);
     let generics = generics(item, shape);
-    let arg_names: Vec<_> = sig.params.iter().map(|p| names::hygienic(&p.ident)).collect();
+    let arg_names: Vec<_> = sig
+        .params
+        .iter()
+        .map(|p| names::hygienic(&p.ident))
+        .collect();
     // `d_x` for `x`, lengthened while an argument has that name.
     let taken: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let tangent_name = |p: &Param| {
@@ -743,7 +760,11 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
 /// The solver's hidden JVP's arguments: the user's, and one tangent each.
 fn wrapper_params(sig: &Signature) -> (Vec<syn::Ident>, Vec<syn::Ident>) {
     let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
-    let args = sig.params.iter().map(|p| names::hygienic(&p.ident)).collect();
+    let args = sig
+        .params
+        .iter()
+        .map(|p| names::hygienic(&p.ident))
+        .collect();
     let tangents = sig.params.iter().map(|p| local.adjoint(&p.ident)).collect();
     (args, tangents)
 }
@@ -769,13 +790,18 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
     let (args, tangents) = wrapper_params(sig);
     let kept = kept_args(sig, &args);
     let residual_args: Vec<_> = kept.clone();
-    let zeros = args.iter().zip(&sig.params).map(|(a, p)| match (&p.kind, p.differentiable) {
-        (_, false) => quote_spanned!(mixed=> #private::NoGradient),
-        (ParamKind::Slice(_), true) => quote_spanned!(mixed=> &#private::zeros_like_slice(#a)),
-        (ParamKind::Matrix { by_ref: true, .. }, true) => quote_spanned!(mixed=> &#private::zero_like(#a)),
-        (ParamKind::Matrix { .. }, true) => quote_spanned!(mixed=> &#private::zero_like(&#a)),
-        _ => quote_spanned!(mixed=> #private::ZeroTangent),
-    });
+    let zeros = args
+        .iter()
+        .zip(&sig.params)
+        .map(|(a, p)| match (&p.kind, p.differentiable) {
+            (_, false) => quote_spanned!(mixed=> #private::NoGradient),
+            (ParamKind::Slice(_), true) => quote_spanned!(mixed=> &#private::zeros_like_slice(#a)),
+            (ParamKind::Matrix { by_ref: true, .. }, true) => {
+                quote_spanned!(mixed=> &#private::zero_like(#a))
+            }
+            (ParamKind::Matrix { .. }, true) => quote_spanned!(mixed=> &#private::zero_like(&#a)),
+            _ => quote_spanned!(mixed=> #private::ZeroTangent),
+        });
     let zeros: Vec<_> = zeros
         .map(|z| quote_spanned!(mixed=> #private::into_tangent(#z)))
         .collect();
