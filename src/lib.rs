@@ -18,10 +18,13 @@ pub use num_traits;
 #[cfg(feature = "argmin")]
 pub mod argmin;
 
+mod tangent_glue;
+
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::rules;
     pub use num_traits::Float;

@@ -1,4 +1,6 @@
-//! The attribute's own arguments: `implicit = residual`, `backward = rule`.
+//! The attribute's own arguments: `implicit = residual`, `backward = rule`,
+//! and the opt-in forward mode `jvp` (or `jvp = rule` next to a
+//! `backward = rule`).
 
 use syn::parse::{Parse, ParseStream};
 use syn::{Path, Token};
@@ -16,25 +18,54 @@ pub enum Mode {
     Backward(Path),
 }
 
+/// Whether and how `NAME_jvp` is generated.
+pub enum Jvp {
+    /// Not asked for.
+    Off,
+    /// `jvp`: from the body, or for a solver from its residual's `jvp`.
+    On,
+    /// `jvp = rule`: a hand-written tangent rule
+    /// `fn(args.., tangents.., output) -> output_tangent`.
+    Rule(Path),
+}
+
+/// Everything the attribute says.
+pub struct Options {
+    pub mode: Mode,
+    pub jvp: Jvp,
+}
+
+/// `key` or `key = path`.
 struct Arg {
     key: syn::Ident,
-    value: Path,
+    value: Option<Path>,
 }
 
 impl Parse for Arg {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let key = input.parse()?;
-        input.parse::<Token![=]>()?;
-        let value = input.parse()?;
+        let value = if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            Some(input.parse()?)
+        } else {
+            None
+        };
         Ok(Arg { key, value })
     }
 }
 
-const USAGE: &str = "expected `#[differentiable]`, `#[differentiable(implicit = residual)]` or `#[differentiable(backward = rule)]`";
+const USAGE: &str = "expected `#[differentiable]`, `#[differentiable(implicit = residual)]`, `#[differentiable(backward = rule)]`, optionally with `jvp` (or `jvp = rule` next to `backward = rule`)";
 
-pub fn parse(cx: &Ctxt, attr: proc_macro2::TokenStream) -> Mode {
+const SUPPORTED: &str =
+    "supported: `jvp`, `jvp = rule`, `hessian`, `implicit = residual`, `backward = rule`";
+
+pub fn parse(cx: &Ctxt, attr: proc_macro2::TokenStream) -> Options {
+    let mut options = Options {
+        mode: Mode::Generated,
+        jvp: Jvp::Off,
+    };
     if attr.is_empty() {
-        return Mode::Generated;
+        return options;
     }
     let args = match syn::parse::Parser::parse2(
         syn::punctuated::Punctuated::<Arg, Token![,]>::parse_terminated,
@@ -43,30 +74,58 @@ pub fn parse(cx: &Ctxt, attr: proc_macro2::TokenStream) -> Mode {
         Ok(args) => args,
         Err(_) => {
             cx.error_spanned_by(&attr, USAGE);
-            return Mode::Generated;
+            return options;
         }
     };
-    let mut mode = Mode::Generated;
+    let mut jvp_key = None;
     for arg in args {
-        let new = match arg.key.to_string().as_str() {
-            "implicit" => Mode::Implicit(arg.value),
-            "backward" => Mode::Backward(arg.value),
-            other => {
-                cx.error_spanned_by(
-                    &arg.key,
-                    format!("unknown argument `{other}`; supported: `implicit = residual`, `backward = rule`"),
-                );
-                continue;
+        let key = arg.key.to_string();
+        match (key.as_str(), arg.value) {
+            ("jvp", value) => {
+                if jvp_key.is_some() {
+                    cx.error_spanned_by(&arg.key, "`jvp` may appear once");
+                    continue;
+                }
+                options.jvp = value.map_or(Jvp::On, Jvp::Rule);
+                jvp_key = Some(arg.key);
             }
-        };
-        if !matches!(mode, Mode::Generated) {
-            cx.error_spanned_by(
-                &arg.key,
-                "`implicit` and `backward` exclude each other, and each may appear once",
-            );
-            continue;
+            ("hessian", None) => cx.error_spanned_by(&arg.key, "`hessian` is not available yet"),
+            ("implicit" | "backward", Some(value)) => {
+                if !matches!(options.mode, Mode::Generated) {
+                    cx.error_spanned_by(
+                        &arg.key,
+                        "`implicit` and `backward` exclude each other, and each may appear once",
+                    );
+                    continue;
+                }
+                options.mode = match key.as_str() {
+                    "implicit" => Mode::Implicit(value),
+                    _ => Mode::Backward(value),
+                };
+            }
+            ("implicit" | "backward", None) => {
+                cx.error_spanned_by(&arg.key, format!("expected `{key} = ..`; {SUPPORTED}"))
+            }
+            ("hessian", Some(_)) => {
+                cx.error_spanned_by(&arg.key, format!("`hessian` takes no value; {SUPPORTED}"))
+            }
+            (other, _) => {
+                cx.error_spanned_by(&arg.key, format!("unknown argument `{other}`; {SUPPORTED}"))
+            }
         }
-        mode = new;
     }
-    mode
+    if let Some(key) = jvp_key {
+        match (&options.jvp, &options.mode) {
+            (Jvp::Rule(_), Mode::Generated | Mode::Implicit(_)) => cx.error_spanned_by(
+                &key,
+                "`jvp = rule` goes with `backward = rule`; without a custom backward rule write `jvp`",
+            ),
+            (Jvp::On, Mode::Backward(_)) => cx.error_spanned_by(
+                &key,
+                "a `backward = rule` function's body is not differentiated: give its tangent rule, `jvp = rule`, a `fn(args.., tangents.., output) -> output_tangent`",
+            ),
+            _ => {}
+        }
+    }
+    options
 }

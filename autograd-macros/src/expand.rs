@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
-use crate::attr::{self, Mode};
+use crate::attr::{self, Jvp, Mode};
 use crate::ctxt::Ctxt;
 use crate::{analysis, checkpoint, codegen, lower, sig};
 
@@ -21,7 +21,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let cx = Ctxt::default();
-    let mode = attr::parse(&cx, attr);
+    let attr::Options { mode, jvp } = attr::parse(&cx, attr);
     let signature = sig::parse(&cx, &func.sig, matches!(mode, Mode::Implicit(_)));
     if let Some(scalar) = signature.as_ref().and_then(|s| s.scalar.as_ref())
         && !matches!(mode, Mode::Generated)
@@ -54,16 +54,33 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut out = func.to_token_stream();
     out.extend(checks);
     match (cx.check(), signature, generated) {
-        (Ok(()), Some(s), Some((ir, an))) => out.extend(codegen::generate(&func, &s, &ir, &an)),
-        (Ok(()), Some(s), None) => out.extend(match &mode {
-            Mode::Implicit(residual) => codegen::implicit(&func, &s, residual),
-            Mode::Backward(rule) => codegen::custom(&func, &s, rule),
-            Mode::Generated => TokenStream::new(),
-        }),
+        (Ok(()), Some(s), Some((ir, an))) => {
+            out.extend(codegen::generate(&func, &s, &ir, &an));
+            if let Jvp::On = jvp {
+                out.extend(codegen::tangent::generate(&func, &s, &ir, &an));
+            }
+        }
+        (Ok(()), Some(s), None) => {
+            out.extend(match &mode {
+                Mode::Implicit(residual) => codegen::implicit(&func, &s, residual),
+                Mode::Backward(rule) => codegen::custom(&func, &s, rule),
+                Mode::Generated => TokenStream::new(),
+            });
+            out.extend(match (&mode, &jvp) {
+                (Mode::Implicit(residual), Jvp::On) => {
+                    codegen::tangent::implicit(&func, &s, residual)
+                }
+                (Mode::Backward(_), Jvp::Rule(rule)) => codegen::tangent::custom(&func, &s, rule),
+                _ => TokenStream::new(),
+            });
+        }
         (Err(e), s, _) => {
             out.extend(e.to_compile_error());
             if let Some(s) = s {
                 out.extend(codegen::stubs(&func, &s));
+                if !matches!(jvp, Jvp::Off) {
+                    out.extend(codegen::tangent::stub(&func, &s));
+                }
             }
         }
         (Ok(()), _, _) => out.extend(quote!(::core::compile_error!(

@@ -4,15 +4,21 @@
 
 use std::path::PathBuf;
 
-fn expand_to_string(src: &str) -> String {
+fn expand_to_string(attr: &str, src: &str) -> String {
     let item: syn::ItemFn = syn::parse_str(src).expect("test input parses");
-    let tokens = crate::expand::expand(proc_macro2::TokenStream::new(), quote::quote!(#item));
+    let attr: proc_macro2::TokenStream = attr.parse().expect("attribute parses");
+    let tokens = crate::expand::expand(attr, quote::quote!(#item));
     let file: syn::File = syn::parse2(tokens).expect("expansion parses as items");
     prettyplease::unparse(&file)
 }
 
 fn check(name: &str, src: &str) {
-    let actual = expand_to_string(src);
+    check_with(name, "", src);
+}
+
+/// The expansion under `#[differentiable(attr)]`.
+fn check_with(name: &str, attr: &str, src: &str) {
+    let actual = expand_to_string(attr, src);
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/expand")
         .join(format!("{name}.rs"));
@@ -62,6 +68,21 @@ fn rosenbrock() {
                 s += a * a + 100.0 * b * b;
             }
             s
+        }",
+    );
+}
+
+#[test]
+fn jvp_loop_and_branch() {
+    check_with(
+        "jvp_loop_and_branch",
+        "jvp",
+        "fn damped(x: f64, k: f64, n: usize) -> f64 {
+            let mut s = x;
+            for _ in 0..n {
+                if s > 1.0 { s = s.sqrt() * k; } else { s = s * k + x; }
+            }
+            s.exp()
         }",
     );
 }
@@ -211,13 +232,15 @@ fn map_reads_constants() {
 
 /// Prints the expansion of the function in the file named by
 /// `AUTOGRAD_EXPAND`: `AUTOGRAD_EXPAND=f.rs cargo test -p autograd-macros
-/// print_expansion -- --ignored --nocapture`. A debugging aid.
+/// print_expansion -- --ignored --nocapture`, under the attribute's
+/// arguments in `AUTOGRAD_ATTR` (`jvp`) if set. A debugging aid.
 #[test]
 #[ignore]
 fn print_expansion() {
     let path = std::env::var("AUTOGRAD_EXPAND").expect("AUTOGRAD_EXPAND names a file");
     let src = std::fs::read_to_string(path).expect("the file reads");
-    println!("{}", expand_to_string(&src));
+    let attr = std::env::var("AUTOGRAD_ATTR").unwrap_or_default();
+    println!("{}", expand_to_string(&attr, &src));
 }
 
 #[test]

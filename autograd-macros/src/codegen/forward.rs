@@ -79,7 +79,7 @@ impl Gen<'_> {
     /// of a type the macro cannot see, an operand of a type the macro
     /// cannot see may be a float, which nalgebra takes by value only:
     /// `operator_operand` picks by type.
-    fn binary_operand(&self, o: &Operand, other: &Operand) -> TokenStream {
+    pub(super) fn binary_operand(&self, o: &Operand, other: &Operand) -> TokenStream {
         let kind = |o: &Operand| o.value().map(|v| self.f.info(v).kind);
         if kind(o) == Some(Kind::Unknown)
             && matches!(kind(other), Some(Kind::Matrix | Kind::Unknown))
@@ -123,7 +123,7 @@ impl Gen<'_> {
 
     /// The primal expression of an operation (not for calls recorded with
     /// their pullback).
-    fn primal_expr(&self, op: &Op) -> TokenStream {
+    pub(super) fn primal_expr(&self, op: &Op) -> TokenStream {
         match op {
             Op::StopGradient { arg, func } => {
                 let value = match arg.value() {

@@ -8,6 +8,7 @@ mod paths;
 mod reverse;
 mod scalar;
 mod scopes;
+pub mod tangent;
 
 use std::collections::{HashMap, HashSet};
 

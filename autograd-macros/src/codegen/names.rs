@@ -6,7 +6,7 @@
 //! `v3_z` (value 3, the user's `z`), `d3_z` (its adjoint), `d_x` (adjoint of
 //! the argument `x`), `c1_s` / `dc1_s` (variable `s` carried by loop 1 and
 //! its adjoint), `dw1_x_1` (loop 1's pending adjoint of `x[i + 1]`),
-//! `stack1`, `cache1`, `trips1`, `ck1` (loop 1's checkpoints), `ck1_from`
+//! `t3_z` / `t_x` / `tc1_s` (tangents, forward mode), `stack1`, `cache1`, `trips1`, `ck1` (loop 1's checkpoints), `ck1_from`
 //! (a local of its reverse sweep), `pb3` (pullback of call 3), `rec3` (call
 //! 3 recorded with its pullback), `map3` (the compiled closure of the `map`
 //! defining value 3), `seed`, `x` / `g` (an element and its adjoint).
@@ -43,6 +43,28 @@ pub fn adjoint(f: &Function, v: ValueId) -> Ident {
         Some(p) => ident(format!("__ad_d_{}", p.to_string().trim_start_matches("r#"))),
         None => ident(format!("__ad_d{}{}", v.index(), hint(&info.name))),
     }
+}
+
+/// The local holding a value's tangent (forward mode, `NAME_jvp`).
+pub fn tangent(f: &Function, v: ValueId) -> Ident {
+    let info = f.info(v);
+    match &info.param {
+        Some(p) => ident(format!("__ad_t_{}", p.to_string().trim_start_matches("r#"))),
+        None => ident(format!("__ad_t{}{}", v.index(), hint(&info.name))),
+    }
+}
+
+/// The tangent of the function's result, bound before the result moves.
+pub fn tangent_result() -> Ident {
+    ident("__ad_tr".into())
+}
+
+/// The tangent a loop carries for a variable (forward mode).
+pub fn carried_tangent(loop_id: LoopId, name: &str) -> Ident {
+    ident(format!(
+        "__ad_tc{loop_id}_{}",
+        name.trim_start_matches("r#")
+    ))
 }
 
 /// The mutable local a loop carries a variable in.
@@ -176,6 +198,10 @@ pub fn element_adjoint() -> Ident {
 
 /// The hidden all-arguments VJP generated next to a function.
 pub const VJP_FULL: &str = "__vjp_full";
+
+/// The hidden all-arguments JVP generated next to a function with `jvp`:
+/// one tangent per argument, `NoGradient` for a constant one.
+pub const JVP_FULL: &str = "__jvp_full";
 
 /// The hidden list of a function's parameter names, which a solver naming
 /// the function as its residual compares with its own.

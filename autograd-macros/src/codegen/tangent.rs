@@ -1,0 +1,909 @@
+//! Forward mode, `#[differentiable(jvp)]`: `NAME_jvp(args.., tangents..)
+//! -> (value, output_tangent)`, one sweep that computes each value as the
+//! primal does (the same expression, so the value is bit for bit the
+//! primal's) and, next to it, its tangent.
+//!
+//! Each operation's tangent is the one its table entry declares
+//! ([`Tangent`]): a scalar rule calls the runtime's `STEM_tangent`; on
+//! nalgebra values (or values whose type the macro cannot see) a linear
+//! operation is applied to the tangents, a bilinear one to each tangent
+//! with the other operand, an element-wise one (whose Jacobian is
+//! diagonal, so its own transpose) takes its dispatched pullback at the
+//! tangent, and `m.max()` the tangent of the element it picked. A call
+//! goes through the callee's hidden JVP (see `autograd::__private::Jvp`).
+//! Values that depend on no differentiable argument carry no tangent: a
+//! reader takes a zero in their place.
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+
+use super::{Gen, Shape, generics, hygienic_inputs, kept_args, names, paths, scopes, shape};
+use crate::analysis::{Analysis, scalar_form};
+use crate::ir::*;
+use crate::sig::{Param, ParamKind, Ret, Signature};
+use crate::table::{Form, Func, Pass, Read, Rule, Tangent};
+
+const PRIVATE: &str = "::autograd::__private";
+
+fn private() -> TokenStream {
+    PRIVATE.parse().unwrap_or_default()
+}
+
+/// A generator of primal code with nothing recorded: the forward sweep of
+/// the JVP reads every value after its operation.
+fn plain_gen<'a>(f: &'a Function, an: &'a Analysis) -> Gen<'a> {
+    Gen {
+        f,
+        an,
+        top_loops: HashSet::new(),
+        declared: HashSet::new(),
+        movable: HashSet::new(),
+        broadcast: HashMap::new(),
+        lent: HashSet::new(),
+        deferred: Vec::new(),
+        windows: HashMap::new(),
+        recorded: HashSet::new(),
+        recorded_pullback_ty: TokenStream::new(),
+        in_pullback: false,
+    }
+}
+
+/// The tangent type of a differentiable argument in `NAME_jvp`: a float's
+/// is the float, a slice's a slice, a matrix's a reference to a matrix.
+fn tangent_ty(p: &Param) -> Option<TokenStream> {
+    if !p.differentiable {
+        return None;
+    }
+    match &p.kind {
+        ParamKind::Float(t) => Some(quote!(#t)),
+        ParamKind::Slice(t) => Some(quote!(&[#t])),
+        ParamKind::Matrix { owned, .. } => Some(quote!(&#owned)),
+        _ => None,
+    }
+}
+
+/// Every argument's tangent type in the hidden JVP, `NoGradient` for a
+/// constant one.
+fn full_tangent_tys(sig: &Signature) -> Vec<TokenStream> {
+    let private = private();
+    sig.params
+        .iter()
+        .map(|p| tangent_ty(p).unwrap_or_else(|| quote!(#private::NoGradient)))
+        .collect()
+}
+
+impl Gen<'_> {
+    /// Whether a value carries a tangent: it depends on a differentiable
+    /// argument and is of a differentiable kind.
+    fn has_tangent(&self, v: ValueId) -> bool {
+        self.an.varied[v] && self.f.info(v).kind.is_differentiable()
+    }
+
+    fn tangent_of(&self, o: &Operand) -> Option<ValueId> {
+        o.value().filter(|v| self.has_tangent(*v))
+    }
+
+    /// Whether the tangent's local is a reference: a slice's always, a
+    /// matrix argument's (`NAME_jvp` takes `&DMatrix<f64>`).
+    fn tangent_is_ref(&self, v: ValueId) -> bool {
+        let info = self.f.info(v);
+        info.kind == Kind::Slice || (info.kind == Kind::Matrix && info.param.is_some())
+    }
+
+    fn tangent(&self, v: ValueId) -> TokenStream {
+        names::tangent(self.f, v).into_token_stream()
+    }
+
+    /// The tangent as an owned value of a new local.
+    fn tangent_owned(&self, v: ValueId) -> TokenStream {
+        let t = self.tangent(v);
+        match self.f.info(v).kind {
+            k if k.is_copy() || k == Kind::Slice => t,
+            _ if self.tangent_is_ref(v) => quote!(::core::clone::Clone::clone(#t)),
+            _ => quote!(::core::clone::Clone::clone(&#t)),
+        }
+    }
+
+    /// The tangent moved out of `block`'s scope (see `moved_out_of`).
+    fn tangent_moved_out_of(&self, v: ValueId, block: BlockId) -> TokenStream {
+        if self.f.info(v).block == block && !self.tangent_is_ref(v) {
+            self.tangent(v)
+        } else {
+            self.tangent_owned(v)
+        }
+    }
+
+    fn tangent_ref(&self, v: ValueId) -> TokenStream {
+        let t = self.tangent(v);
+        if self.tangent_is_ref(v) {
+            t
+        } else {
+            quote!(&#t)
+        }
+    }
+
+    /// The tangent as an operand of an operator, next to `other` (as
+    /// `binary_operand` passes the value).
+    fn tangent_operator(&self, v: ValueId, other: &Operand) -> TokenStream {
+        let kind = |o: &Operand| o.value().map(|v| self.f.info(v).kind);
+        let private = private();
+        match self.f.info(v).kind {
+            k if k.is_copy() => self.tangent(v),
+            Kind::Unknown if matches!(kind(other), Some(Kind::Matrix | Kind::Unknown)) => {
+                let t = self.tangent(v);
+                quote!(#private::operator_operand(&#t))
+            }
+            _ => self.tangent_ref(v),
+        }
+    }
+
+    /// A zero shaped like the operand's value (free for a float).
+    fn zero_like(&self, o: &Operand) -> TokenStream {
+        let private = private();
+        let r = self.operand_ref(o);
+        quote!(#private::zero_like(#r))
+    }
+
+    /// The forward sweep of a block with tangents.
+    fn tangent_block(&self, b: &Block) -> TokenStream {
+        let mut out = TokenStream::new();
+        for stmt in &b.stmts {
+            match stmt {
+                Stmt::Let { dst, op, span, ty } => {
+                    out.extend(self.tangent_let(*dst, op, *span, ty))
+                }
+                Stmt::If(i) => out.extend(self.tangent_if(i)),
+                Stmt::Loop(l) => out.extend(self.tangent_loop(l)),
+            }
+        }
+        out
+    }
+
+    fn tangent_let(
+        &self,
+        dst: ValueId,
+        op: &Op,
+        span: Span,
+        ty: &Option<Box<syn::Type>>,
+    ) -> TokenStream {
+        if matches!(op, Op::Absent) {
+            return TokenStream::new();
+        }
+        let v = names::value(self.f, dst);
+        let t = names::tangent(self.f, dst);
+        if let Op::Call { func, args } = op
+            && self.has_tangent(dst)
+        {
+            return self.tangent_call(dst, func, args, span);
+        }
+        let ty = ty.as_ref().map(|t| quote!(: #t));
+        let expr = self.primal_expr(op);
+        let mut out = quote_spanned!(span=> let #v #ty = #expr;);
+        if self.has_tangent(dst) {
+            let tangent = self.op_tangent(dst, op, span);
+            out.extend(quote_spanned!(span=> let #t = #tangent;));
+        }
+        out
+    }
+
+    /// The tangent of the value an operation defines.
+    fn op_tangent(&self, dst: ValueId, op: &Op, span: Span) -> TokenStream {
+        let private = private();
+        match op {
+            Op::Copy(Operand::Value(a)) if self.has_tangent(*a) => self.tangent_owned(*a),
+            Op::Rule { rule, args, syntax } => self.rule_tangent(dst, rule, args, syntax, span),
+            Op::Index { slice, index } if self.has_tangent(*slice) => {
+                let (s, i) = (self.tangent(*slice), self.operand(index));
+                quote!(#s[#i])
+            }
+            Op::Cast {
+                arg: Operand::Value(a),
+                ty,
+                ..
+            } if self.has_tangent(*a) => {
+                let t = self.tangent(*a);
+                quote!(#t as #ty)
+            }
+            Op::Map {
+                recv,
+                helper,
+                captures,
+                ..
+            } if self.has_tangent(*recv) => {
+                // An element-wise function's Jacobian is diagonal: its
+                // pullback at the tangent is the tangent.
+                let rebind = self.rebind(captures);
+                let h = names::map_helper(dst);
+                let (x, g) = (names::element(), names::element_adjoint());
+                let func = paths::path(
+                    crate::table::map_closure(Form::New).as_ref(),
+                    || "map's pullback".into(),
+                    span,
+                );
+                let (dm, m) = (
+                    self.tangent_ref(*recv),
+                    self.operand_ref(&Operand::Value(*recv)),
+                );
+                quote_spanned! {span=> {
+                    #rebind
+                    let #h = #helper;
+                    #func(#dm, #m, |#x: f64, #g: f64| #h(#x).1(#g).0)
+                }}
+            }
+            // `stop_gradient`, literals, primal-only code: no derivative.
+            _ => {
+                let v = names::value(self.f, dst);
+                quote!(#private::zero_like(&#v))
+            }
+        }
+    }
+
+    /// The tangent of a rule, as its table entry declares it.
+    fn rule_tangent(
+        &self,
+        dst: ValueId,
+        rule: &Rule,
+        args: &[Operand],
+        syntax: &Syntax,
+        span: Span,
+    ) -> TokenStream {
+        let out = names::value(self.f, dst).into_token_stream();
+        let read_ref = |r: &Read| match r {
+            Read::Arg(i) => self.operand_ref(&args[*i]),
+            Read::Out => quote!(&#out),
+        };
+        let active: Vec<Option<ValueId>> = args
+            .iter()
+            .zip(rule.params)
+            .map(|(a, p)| if p.diff { self.tangent_of(a) } else { None })
+            .collect();
+        if let Syntax::Map(_) = syntax {
+            // `m.map(f64::NAME)`: the element-wise pullback at the tangent.
+            let func = paths::runtime(rule, Func::Mapped(Form::New), span);
+            let dm = active[0].map_or_else(|| self.zero_like(&args[0]), |v| self.tangent_ref(v));
+            let reads = rule.generic_reads(0, true);
+            let reads = reads.iter().map(read_ref);
+            return quote_spanned!(span=> #func(#dm #(, #reads)*));
+        }
+        if scalar_form(self.f, rule, args) {
+            let func = paths::runtime(rule, Func::Tangent, span);
+            let tangents = rule
+                .params
+                .iter()
+                .zip(&active)
+                .filter(|(p, _)| p.diff)
+                .map(|(_, a)| match a {
+                    Some(v) => self.tangent(*v),
+                    None => quote!(0.0),
+                });
+            let reads = rule.tangent_reads().into_iter().map(|r| match r {
+                Read::Arg(i) => self.operand(&args[i]),
+                Read::Out => out.clone(),
+            });
+            return quote_spanned!(span=> #func(#(#tangents,)* #(#reads),*));
+        }
+        match rule.tangent {
+            Tangent::Linear => {
+                let operands: Vec<TokenStream> = args
+                    .iter()
+                    .zip(rule.params)
+                    .zip(&active)
+                    .enumerate()
+                    .map(|(i, ((a, p), t))| match t {
+                        Some(v) if p.pass == Pass::Owned => self.tangent_owned(*v),
+                        Some(v) => self.tangent_operator(*v, other(args, i)),
+                        None if p.diff => self.zero_like(a),
+                        None => self.operand(a),
+                    })
+                    .collect();
+                self.apply(syntax, &operands)
+            }
+            Tangent::Bilinear => {
+                // ȧ·b + a·ḃ, a term for each operand with a tangent.
+                let terms = (0..args.len()).filter_map(|k| {
+                    let t = active[k]?;
+                    let operands: Vec<TokenStream> = (0..args.len())
+                        .map(|i| {
+                            let other = other(args, i);
+                            if i == k {
+                                self.tangent_operator(t, other)
+                            } else {
+                                self.binary_operand(&args[i], other)
+                            }
+                        })
+                        .collect();
+                    Some(self.apply(syntax, &operands))
+                });
+                quote!(#(#terms)+*)
+            }
+            Tangent::Pullback => {
+                let terms = rule
+                    .params
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.diff)
+                    .enumerate()
+                    .filter_map(|(k, (i, _))| {
+                        let t = self.tangent_ref(active[i]?);
+                        let func = paths::runtime(rule, Func::Dispatched(k, Form::New), span);
+                        let reads = rule.generic_reads(k, false);
+                        let reads = reads.iter().map(read_ref);
+                        Some(quote_spanned!(span=> #func(#t #(, #reads)*)))
+                    });
+                quote!(#(#terms)+*)
+            }
+            Tangent::Selected => {
+                let (dm, m) = (
+                    active[0].map_or_else(|| self.zero_like(&args[0]), |v| self.tangent_ref(v)),
+                    self.operand_ref(&args[0]),
+                );
+                let private = private();
+                quote_spanned! {span=>
+                    #private::rules::reductions::max_tangent(
+                        #dm,
+                        #private::rules::reductions::max(#m).1,
+                    )
+                }
+            }
+        }
+    }
+
+    /// The operation as written, on other operands (tangents).
+    fn apply(&self, syntax: &Syntax, operands: &[TokenStream]) -> TokenStream {
+        match (syntax, operands) {
+            (Syntax::Operator(tok), [a]) => quote!(#tok #a),
+            (Syntax::Operator(tok), [a, b]) => quote!(#a #tok #b),
+            (Syntax::Method(m), [recv, rest @ ..]) => quote!((#recv).#m(#(#rest),*)),
+            (Syntax::Path(p), args) => quote!(#p(#(#args),*)),
+            _ => quote!(::core::unreachable!()),
+        }
+    }
+
+    /// A call through the callee's hidden JVP, one tangent per argument.
+    fn tangent_call(
+        &self,
+        dst: ValueId,
+        func: &syn::Path,
+        args: &[CallArg],
+        span: Span,
+    ) -> TokenStream {
+        let private = private();
+        let (v, t) = (names::value(self.f, dst), names::tangent(self.f, dst));
+        let values = self.call_args(args);
+        let tangents = args.iter().map(|a| {
+            let tangent = match (a.operand.value(), self.tangent_of(&a.operand)) {
+                (_, Some(u)) => match self.f.info(u).kind {
+                    Kind::Float => self.tangent(u),
+                    Kind::Unknown => {
+                        let t = self.tangent(u);
+                        quote!(&#t)
+                    }
+                    _ => self.tangent_ref(u),
+                },
+                (Some(u), None) => match self.f.info(u).kind {
+                    Kind::Slice => {
+                        let s = names::value(self.f, u);
+                        quote!(&#private::zeros_like_slice(#s))
+                    }
+                    Kind::Matrix | Kind::Unknown => {
+                        let zero = self.zero_like(&a.operand);
+                        quote!(&#zero)
+                    }
+                    _ => quote!(#private::ZeroTangent),
+                },
+                (None, None) => quote!(#private::ZeroTangent),
+            };
+            quote_spanned!(a.span=> #private::into_tangent(#tangent))
+        });
+        let callee = func
+            .segments
+            .last()
+            .map_or_else(Span::call_site, |s| s.ident.span());
+        let jvp = quote_spanned!(callee=> <#func as #private::Jvp>::JVP);
+        quote_spanned!(span=> let (#v, #t) = (#jvp)(#(#values,)* #(#tangents),*);)
+    }
+
+    /// A φ's tangent from one arm: the source's, or a zero shaped like it.
+    fn phi_tangent(&self, src: ValueId, block: BlockId) -> TokenStream {
+        if self.has_tangent(src) {
+            self.tangent_moved_out_of(src, block)
+        } else {
+            self.zero_like(&Operand::Value(src))
+        }
+    }
+
+    fn tangent_if(&self, i: &If) -> TokenStream {
+        let phis: Vec<&Phi> = i.phis.iter().collect();
+        let with_tangent: Vec<&Phi> = phis
+            .iter()
+            .copied()
+            .filter(|p| self.has_tangent(p.dst))
+            .collect();
+        // Tangents first: a zero borrows the value the tuple then moves.
+        let arm = |blk: &Block, src: fn(&Phi) -> ValueId, present: &dyn Fn(&Phi) -> bool| {
+            let code = self.tangent_block(blk);
+            let ts = with_tangent
+                .iter()
+                .filter(|p| present(p))
+                .map(|p| self.phi_tangent(src(p), blk.id));
+            let vs = phis
+                .iter()
+                .filter(|p| present(p))
+                .map(|p| self.moved_out_of(src(p), blk.id));
+            (code, quote!((#(#ts,)* #(#vs,)*)))
+        };
+        let pattern = |present: &dyn Fn(&Phi) -> bool| {
+            let ts = with_tangent
+                .iter()
+                .filter(|p| present(p))
+                .map(|p| names::tangent(self.f, p.dst));
+            let vs = phis
+                .iter()
+                .filter(|p| present(p))
+                .map(|p| names::value(self.f, p.dst));
+            quote!((#(#ts,)* #(#vs,)*))
+        };
+        if let Some(predicate) = &i.cfg {
+            // A name the statement introduces has no value in the arm
+            // that compiles it out.
+            let absent = |blk: &Block, v: ValueId| {
+                blk.stmts
+                    .iter()
+                    .any(|s| matches!(s, Stmt::Let { dst, op: Op::Absent, .. } if *dst == v))
+            };
+            let then_present = |p: &Phi| !absent(&i.then_blk, p.then_src);
+            let else_present = |p: &Phi| !absent(&i.else_blk, p.else_src);
+            let (then_code, then_val) = arm(&i.then_blk, |p| p.then_src, &then_present);
+            let (else_code, else_val) = arm(&i.else_blk, |p| p.else_src, &else_present);
+            let (then_pat, else_pat) = (pattern(&then_present), pattern(&else_present));
+            return quote! {
+                #[cfg(#predicate)]
+                let #then_pat = { #then_code #then_val };
+                #[cfg(not(#predicate))]
+                let #else_pat = { #else_code #else_val };
+            };
+        }
+        let all = |_: &Phi| true;
+        let cond = self.operand(&i.cond);
+        let (then_code, then_val) = arm(&i.then_blk, |p| p.then_src, &all);
+        let (else_code, else_val) = arm(&i.else_blk, |p| p.else_src, &all);
+        let pat = pattern(&all);
+        quote! {
+            let #pat = if #cond {
+                #then_code
+                #then_val
+            } else {
+                #else_code
+                #else_val
+            };
+        }
+    }
+
+    /// A loop runs forward with its carried variables' tangents; a
+    /// `#[checkpoint]` loop too (forward mode keeps nothing).
+    fn tangent_loop(&self, l: &Loop) -> TokenStream {
+        let carried: Vec<_> = l
+            .carried
+            .iter()
+            .map(|c| names::carried(l.id, &c.name))
+            .collect();
+        let with_tangent: Vec<&Carried> = l
+            .carried
+            .iter()
+            .filter(|c| self.has_tangent(c.entry))
+            .collect();
+        let carried_t: Vec<_> = with_tangent
+            .iter()
+            .map(|c| names::carried_tangent(l.id, &c.name))
+            .collect();
+        let inits = l.carried.iter().map(|c| self.owned(c.init));
+        let init_ts = with_tangent.iter().map(|c| {
+            if self.has_tangent(c.init) {
+                self.tangent_owned(c.init)
+            } else {
+                self.zero_like(&Operand::Value(c.init))
+            }
+        });
+        let entries: Vec<_> = l
+            .carried
+            .iter()
+            .map(|c| names::value(self.f, c.entry))
+            .collect();
+        let entry_ts: Vec<_> = with_tangent
+            .iter()
+            .map(|c| names::tangent(self.f, c.entry))
+            .collect();
+        let exit_ts = with_tangent
+            .iter()
+            .map(|c| self.phi_tangent(c.exit, l.body.id));
+        let exits = l
+            .carried
+            .iter()
+            .map(|c| self.moved_out_of(c.exit, l.body.id));
+        let afters = l.carried.iter().map(|c| names::value(self.f, c.after));
+        let after_ts = with_tangent.iter().map(|c| names::tangent(self.f, c.after));
+        let body = self.tangent_block(&l.body);
+        let carry_in = quote! {
+            #(let #entries = #carried;)*
+            #(let #entry_ts = #carried_t;)*
+        };
+        // Tangents first: a zero borrows the exit value moved after it.
+        let carry_out = quote! {
+            #(#carried_t = #exit_ts;)*
+            #(#carried = #exits;)*
+        };
+        let mut out = quote! {
+            #(let mut #carried = #inits;)*
+            #(let mut #carried_t = #init_ts;)*
+        };
+        // A zero initial tangent borrows the carried value: declared after it.
+        match &l.header {
+            LoopHeader::Range {
+                index,
+                start,
+                end,
+                inclusive,
+                reversed,
+            } => {
+                let (start, end) = (self.operand(start), self.operand(end));
+                let range = if *inclusive {
+                    quote!(#start..=#end)
+                } else {
+                    quote!(#start..#end)
+                };
+                let iter = if *reversed {
+                    quote!(::core::iter::Iterator::rev(#range))
+                } else {
+                    range
+                };
+                let index = match index {
+                    Some(v) => names::value(self.f, *v).into_token_stream(),
+                    None => quote!(_),
+                };
+                out.extend(quote! {
+                    for #index in #iter {
+                        #carry_in
+                        #body
+                        #carry_out
+                    }
+                });
+            }
+            LoopHeader::While { cond_blk, cond } => {
+                let cond_code = self.tangent_block(cond_blk);
+                let cond = self.operand(cond);
+                out.extend(quote! {
+                    loop {
+                        #carry_in
+                        #cond_code
+                        if !(#cond) {
+                            #(#carried = #entries;)*
+                            #(#carried_t = #entry_ts;)*
+                            break;
+                        }
+                        #body
+                        #carry_out
+                    }
+                });
+            }
+        }
+        out.extend(quote! {
+            #(let #afters = #carried;)*
+            #(let #after_ts = #carried_t;)*
+        });
+        out
+    }
+}
+
+/// The other operand of a binary operation (a unary one's own).
+fn other(args: &[Operand], i: usize) -> &Operand {
+    args.get(usize::from(i == 0)).unwrap_or(&args[i])
+}
+
+/// The function's result and its tangent (a zero where it depends on no
+/// differentiable argument).
+fn result(g: &Gen<'_>, f: &Function) -> (TokenStream, TokenStream) {
+    let private = private();
+    match &f.ret {
+        Operand::Value(r) => {
+            let value = if f.info(*r).by_ref {
+                g.owned(*r)
+            } else {
+                names::value(f, *r).into_token_stream()
+            };
+            let tangent = if g.has_tangent(*r) {
+                g.tangent_moved_out_of(*r, f.body.id)
+            } else {
+                g.zero_like(&f.ret)
+            };
+            (value, tangent)
+        }
+        Operand::Const(c) => (c.clone(), quote!(#private::zero_like(&(#c)))),
+    }
+}
+
+/// The `impl Jvp for NAME` through which callers' forward sweeps find the
+/// hidden JVP, and the hidden JVP itself (in the type named like the
+/// function, as `codegen::carrier` places the hidden VJP).
+fn hidden_item(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    tangent_params: &[syn::Ident],
+    body: TokenStream,
+    ret_ty: TokenStream,
+) -> TokenStream {
+    let private = private();
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let jvp_full = names::hidden(name, names::JVP_FULL);
+    let generics = generics(item, shape);
+    let inputs = &shape.inputs;
+    let tangent_tys = full_tangent_tys(sig);
+    let func = quote! {
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+        #vis fn #jvp_full #generics (#(#inputs,)* #(#tangent_params: #tangent_tys),*) -> #ret_ty {
+            #body
+        }
+    };
+    if names::has_no_carrier(name) {
+        return func;
+    }
+    let lifetimes = &shape.lifetimes;
+    let binder = (!lifetimes.is_empty()).then(|| quote!(for<#(#lifetimes),*>));
+    let input_tys = shape.inputs.iter().map(|pt| &pt.ty);
+    quote! {
+        #[doc(hidden)]
+        impl #name {
+            #func
+        }
+        #[doc(hidden)]
+        impl #private::Jvp for #name {
+            type Fn = #binder fn(#(#input_tys,)* #(#tangent_tys),*) -> #ret_ty;
+            const JVP: Self::Fn = #name::#jvp_full;
+        }
+    }
+}
+
+/// `NAME_jvp(args.., tangents..)`: the hidden JVP with a tangent for each
+/// differentiable argument.
+fn public_item(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    ret_ty: &TokenStream,
+) -> TokenStream {
+    let mixed = Span::mixed_site();
+    let private = private();
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let jvp_full = super::forward::hidden_path(&name.clone().into(), names::JVP_FULL);
+    let inputs = hygienic_inputs(&shape.inputs);
+    let generics = generics(item, shape);
+    let arg_names: Vec<_> = sig
+        .params
+        .iter()
+        .map(|p| names::hygienic(&p.ident))
+        .collect();
+    // `d_x` for `x`, lengthened while an argument has that name.
+    let taken: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
+    let tangent_name = |p: &Param| {
+        let mut t = format!("d_{}", p.ident.to_string().trim_start_matches("r#"));
+        while taken.contains(&t) {
+            t.push('_');
+        }
+        names::hygienic(&syn::Ident::new(&t, p.ident.span()))
+    };
+    let tangents: Vec<_> = sig
+        .params
+        .iter()
+        .filter_map(|p| Some((tangent_name(p), tangent_ty(p)?)))
+        .collect();
+    let (tangent_names, tangent_tys): (Vec<_>, Vec<_>) = tangents.into_iter().unzip();
+    let passed = sig.params.iter().map(|p| {
+        if p.differentiable {
+            tangent_name(p).into_token_stream()
+        } else {
+            quote!(#private::NoGradient)
+        }
+    });
+    let jvp = names::public(name, "jvp");
+    let doc = format!(
+        " The value of [`{name}`] and its directional derivative: one tangent per differentiable argument, in argument order, gives the result's tangent `J·ẋ` in one forward sweep.\n\n Generated by `#[differentiable(jvp)]`; the value is bit for bit what `{name}` returns."
+    );
+    quote_spanned! {mixed=>
+        #[doc = #doc]
+        #[inline]
+        #[allow(clippy::too_many_arguments)]
+        #vis fn #jvp #generics (#(#inputs,)* #(#tangent_names: #tangent_tys),*) -> #ret_ty {
+            let _ = #name;
+            #jvp_full(#(#arg_names,)* #(#passed),*)
+        }
+    }
+}
+
+/// The type `NAME_jvp` returns: the value and its tangent, in the
+/// function's `Result` if it has one.
+fn jvp_ret_ty(sig: &Signature) -> TokenStream {
+    let seed = sig.ret.seed();
+    match &sig.ret {
+        Ret::Result { err, .. } => quote!(::core::result::Result<(#seed, #seed), #err>),
+        _ => quote!((#seed, #seed)),
+    }
+}
+
+fn tangent_params(f: &Function) -> Vec<syn::Ident> {
+    f.params.iter().map(|v| names::tangent(f, *v)).collect()
+}
+
+/// `NAME_jvp` of a function whose derivative comes from its body.
+pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
+    let shape = shape(item, sig);
+    let g = plain_gen(f, an);
+    let sweep = g.tangent_block(&f.body);
+    let (value, tangent) = result(&g, f);
+    let t = names::tangent_result();
+    let (body, _) = scopes::declare_up_front(quote! {
+        #sweep
+        let #t = #tangent;
+        (#value, #t)
+    });
+    let ret_ty = jvp_ret_ty(sig);
+    let mut out = hidden_item(item, sig, &shape, &tangent_params(f), body, ret_ty.clone());
+    out.extend(public_item(item, sig, &shape, &ret_ty));
+    out
+}
+
+/// The solver's hidden JVP's arguments: the user's, and one tangent each.
+fn wrapper_params(sig: &Signature) -> (Vec<syn::Ident>, Vec<syn::Ident>) {
+    let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
+    let args = sig
+        .params
+        .iter()
+        .map(|p| names::hygienic(&p.ident))
+        .collect();
+    let tangents = sig.params.iter().map(|p| local.adjoint(&p.ident)).collect();
+    (args, tangents)
+}
+
+/// `#[differentiable(jvp, implicit = residual)]`: with r(z, θ) = 0 at the
+/// solution z, ż = −(∂r/∂θ·θ̇)/(∂r/∂z), from two JVPs of the residual: at
+/// tangents (0, θ̇) and (1, 0). Where ∂r/∂z is zero or not finite, a
+/// `Result` solver returns `SolveError::SingularDerivative` and a plain
+/// one a NaN tangent, as its `_grad` does.
+pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> TokenStream {
+    let mixed = Span::mixed_site();
+    let private = quote_spanned!(mixed=> ::autograd::__private);
+    let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
+    let (z, dr_dtheta, dr_dz, singular, dz) = (
+        local.local("x"),
+        local.local("dr_dtheta"),
+        local.local("dr_dx"),
+        local.local("singular"),
+        local.local("dx"),
+    );
+    let shape = shape(item, sig);
+    let name = &item.sig.ident;
+    let (args, tangents) = wrapper_params(sig);
+    let kept = kept_args(sig, &args);
+    let residual_args: Vec<_> = kept.clone();
+    let zeros = args
+        .iter()
+        .zip(&sig.params)
+        .map(|(a, p)| match (&p.kind, p.differentiable) {
+            (_, false) => quote_spanned!(mixed=> #private::NoGradient),
+            (ParamKind::Slice(_), true) => quote_spanned!(mixed=> &#private::zeros_like_slice(#a)),
+            (ParamKind::Matrix { by_ref: true, .. }, true) => {
+                quote_spanned!(mixed=> &#private::zero_like(#a))
+            }
+            (ParamKind::Matrix { .. }, true) => quote_spanned!(mixed=> &#private::zero_like(&#a)),
+            _ => quote_spanned!(mixed=> #private::ZeroTangent),
+        });
+    let zeros: Vec<_> = zeros
+        .map(|z| quote_spanned!(mixed=> #private::into_tangent(#z)))
+        .collect();
+    let tangents_in = tangents
+        .iter()
+        .map(|t| quote_spanned!(mixed=> #private::into_tangent(#t)));
+    let callee = residual
+        .segments
+        .last()
+        .map_or_else(Span::call_site, |s| s.ident.span());
+    let jvp = quote_spanned!(callee=> <#residual as ::autograd::__private::Jvp>::JVP);
+    let (solve, check, ok) = match &sig.ret {
+        Ret::Result { .. } => (
+            quote_spanned!(mixed=> #name(#(#kept),*)?),
+            quote_spanned! {mixed=>
+                if let ::core::result::Result::Err(e) =
+                    #private::derivative_exists(#singular, #private::to_f64(#dr_dz))
+                {
+                    return ::core::result::Result::Err(::core::convert::From::from(e));
+                }
+            },
+            quote_spanned!(mixed=> ::core::result::Result::Ok),
+        ),
+        _ => (
+            quote_spanned!(mixed=> #name(#(#kept),*)),
+            quote_spanned!(mixed=> let #dz = #private::not_a_number_if(#dz, #singular);),
+            TokenStream::new(),
+        ),
+    };
+    let body = quote_spanned! {mixed=>
+        let #z = #solve;
+        let (_, #dr_dtheta) = (#jvp)(#z, #(#residual_args,)* #private::into_tangent(#private::ZeroTangent), #(#tangents_in),*);
+        let (_, #dr_dz) = (#jvp)(#z, #(#residual_args,)* #private::into_tangent(#private::like(#z, 1.0)), #(#zeros),*);
+        // ż = −(∂r/∂θ·θ̇)/(∂r/∂z) as one quotient (see `implicit_quotient`).
+        let mut #singular = #private::singular_derivative(#dr_dz);
+        let #dz = #private::implicit_quotient(#dr_dtheta, #dr_dz, &mut #singular);
+        #check
+        #ok((#z, #dz))
+    };
+    let ret_ty = jvp_ret_ty(sig);
+    let mut out = hidden_wrapper(item, sig, &shape, &tangents, body, &ret_ty);
+    out.extend(public_item(item, sig, &shape, &ret_ty));
+    out
+}
+
+/// `#[differentiable(backward = rule, jvp = tangent_rule)]`: the body runs
+/// as written and the user's `tangent_rule(args.., tangents.., output) ->
+/// output_tangent` gives the tangent, one tangent per differentiable
+/// argument (as `NAME_jvp` takes them).
+pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStream {
+    let mixed = Span::mixed_site();
+    let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
+    let output = local.local("output");
+    let shape = shape(item, sig);
+    let name = &item.sig.ident;
+    let (args, tangents) = wrapper_params(sig);
+    let kept = kept_args(sig, &args);
+    let differentiable_tangents = tangents
+        .iter()
+        .zip(&sig.params)
+        .filter(|(_, p)| p.differentiable)
+        .map(|(t, _)| t);
+    let value = match &sig.ret {
+        Ret::Matrix(_) => quote_spanned!(mixed=> ::core::clone::Clone::clone(&#output)),
+        _ => output.to_token_stream(),
+    };
+    let body = quote_spanned! {mixed=>
+        let #output = #name(#(#kept),*);
+        (#value, #rule(#(#kept,)* #(#differentiable_tangents,)* #output))
+    };
+    let ret_ty = jvp_ret_ty(sig);
+    let mut out = hidden_wrapper(item, sig, &shape, &tangents, body, &ret_ty);
+    out.extend(public_item(item, sig, &shape, &ret_ty));
+    out
+}
+
+/// The hidden JVP of a solver or custom rule, whose arguments are hygienic
+/// (the body calls the user's function by name).
+fn hidden_wrapper(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    tangents: &[syn::Ident],
+    body: TokenStream,
+    ret_ty: &TokenStream,
+) -> TokenStream {
+    let shape = Shape {
+        inputs: hygienic_inputs(&shape.inputs),
+        lifetimes: shape.lifetimes.clone(),
+        full_tys: Vec::new(),
+    };
+    hidden_item(item, sig, &shape, tangents, body, ret_ty.clone())
+}
+
+/// A stand-in `NAME_jvp` with the right signature, next to a compile
+/// error.
+pub fn stub(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
+    let shape = shape(item, sig);
+    let (_, tangents) = wrapper_params(sig);
+    let ret_ty = jvp_ret_ty(sig);
+    let body = quote!(::core::unreachable!());
+    let mut out = hidden_item(item, sig, &shape, &tangents, body, ret_ty.clone());
+    out.extend(public_item(item, sig, &shape, &ret_ty));
+    out
+}

@@ -1,0 +1,108 @@
+//! What forward-mode code (`#[differentiable(jvp)]`) uses: re-exported
+//! from `__private`, not part of the public API.
+
+use crate::__private::NoGradient;
+use nalgebra::{DMatrix, DVector};
+
+/// A function generated with `#[differentiable(jvp)]`, by the type named
+/// like it: its hidden all-arguments JVP, which a caller's forward sweep
+/// calls. A function without the option has none, and calling it from a
+/// forward sweep is this one error.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no forward mode: add `jvp` to its attribute, `#[differentiable(jvp)]`",
+    label = "called from a `#[differentiable(jvp)]` function",
+    note = "the forward mode of a function calls the forward mode of every differentiable function it calls"
+)]
+pub trait Jvp {
+    /// `fn(args.., tangents..) -> (value, tangent)`, one tangent per
+    /// argument (`NoGradient` for a constant one).
+    type Fn: Copy;
+    /// The hidden JVP.
+    const JVP: Self::Fn;
+}
+
+/// A caller's tangent as the callee's JVP takes it: the tangent itself
+/// for a differentiable parameter, `NoGradient` for a constant one (the
+/// caller cannot see which the callee's parameters are).
+pub trait IntoTangent<T> {
+    /// The conversion.
+    fn into_tangent(self) -> T;
+}
+
+impl<T> IntoTangent<NoGradient> for T {
+    #[inline(always)]
+    fn into_tangent(self) -> NoGradient {
+        NoGradient
+    }
+}
+
+macro_rules! float_tangents {
+    ($($t:ty),*) => {$(
+        impl IntoTangent<$t> for $t {
+            #[inline(always)]
+            fn into_tangent(self) -> $t {
+                self
+            }
+        }
+        // The tangent of a value whose type the caller cannot see, passed
+        // by reference.
+        impl IntoTangent<$t> for &$t {
+            #[inline(always)]
+            fn into_tangent(self) -> $t {
+                *self
+            }
+        }
+        impl<'a> IntoTangent<&'a [$t]> for &'a [$t] {
+            #[inline(always)]
+            fn into_tangent(self) -> &'a [$t] {
+                self
+            }
+        }
+        impl<'a> IntoTangent<&'a [$t]> for &'a Vec<$t> {
+            #[inline(always)]
+            fn into_tangent(self) -> &'a [$t] {
+                self
+            }
+        }
+    )*};
+}
+float_tangents!(f32, f64);
+
+impl<'a> IntoTangent<&'a DMatrix<f64>> for &'a DMatrix<f64> {
+    #[inline(always)]
+    fn into_tangent(self) -> &'a DMatrix<f64> {
+        self
+    }
+}
+
+impl<'a> IntoTangent<&'a DVector<f64>> for &'a DVector<f64> {
+    #[inline(always)]
+    fn into_tangent(self) -> &'a DVector<f64> {
+        self
+    }
+}
+
+/// The tangent of a value that depends on no differentiable argument (a
+/// constant, a float that carries none), as a callee's parameter takes it.
+#[derive(Copy, Clone, Debug)]
+pub struct ZeroTangent;
+
+impl IntoTangent<f64> for ZeroTangent {
+    #[inline(always)]
+    fn into_tangent(self) -> f64 {
+        0.0
+    }
+}
+
+impl IntoTangent<f32> for ZeroTangent {
+    #[inline(always)]
+    fn into_tangent(self) -> f32 {
+        0.0
+    }
+}
+
+/// See [`IntoTangent`].
+#[inline(always)]
+pub fn into_tangent<T, U: IntoTangent<T>>(u: U) -> T {
+    u.into_tangent()
+}
