@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 
+use super::scalar::Scalar;
 use super::{Gen, Shape, generics, hygienic_inputs, kept_args, names, paths, scopes, shape};
 use crate::analysis::{Analysis, scalar_form};
 use crate::ir::*;
@@ -33,10 +34,11 @@ fn private() -> TokenStream {
 
 /// A generator of primal code with nothing recorded: the forward sweep of
 /// the JVP reads every value after its operation.
-fn plain_gen<'a>(f: &'a Function, an: &'a Analysis) -> Gen<'a> {
+fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'a> {
     Gen {
         f,
         an,
+        scalar,
         top_loops: HashSet::new(),
         declared: HashSet::new(),
         movable: HashSet::new(),
@@ -742,7 +744,7 @@ fn tangent_params(f: &Function) -> Vec<syn::Ident> {
 /// `NAME_jvp` of a function whose derivative comes from its body.
 pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
     let shape = shape(item, sig);
-    let g = plain_gen(f, an);
+    let g = plain_gen(f, an, &shape.scalar);
     let sweep = g.tangent_block(&f.body);
     let (value, tangent) = result(&g, f);
     let t = names::tangent_result();
@@ -892,6 +894,8 @@ fn hidden_wrapper(
         inputs: hygienic_inputs(&shape.inputs),
         lifetimes: shape.lifetimes.clone(),
         full_tys: Vec::new(),
+        scalar: Scalar::of(sig),
+        captures: shape.captures.clone(),
     };
     hidden_item(item, sig, &shape, tangents, body, ret_ty.clone())
 }
