@@ -34,6 +34,7 @@
 pub mod check;
 #[doc(hidden)]
 pub mod checkpoint;
+pub mod dual;
 pub mod graph;
 pub mod prelude;
 pub mod registry;
@@ -44,6 +45,7 @@ mod value;
 pub use check::{
     CheckedComponent, GradientCheck, Position, central_difference, central_difference_step,
 };
+pub use dual::Dual;
 pub use registry::{
     CustomFunction, Differentiable, OpError, OpRegistry, ReshapeOp, chain_rule_step,
 };
