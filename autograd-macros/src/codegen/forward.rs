@@ -160,7 +160,11 @@ impl Gen<'_> {
                                 self.operand(a)
                             }
                         });
-                        quote!(#recv.#m(#(#rest),*))
+                        if rule.view {
+                            quote!(#recv.#m(#(#rest),*).into_owned())
+                        } else {
+                            quote!(#recv.#m(#(#rest),*))
+                        }
                     }
                     (Syntax::Map(f), [Operand::Value(v)]) if self.movable.contains(v) => {
                         let m = names::value(self.f, *v);
