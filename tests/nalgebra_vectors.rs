@@ -15,7 +15,7 @@ use autograd::differentiable;
 use matrix_support::{
     FD_ABS, FD_REL, assert_close, assert_close_vec, fd_matrix, fd_vector, lcg_matrix, lcg_vector,
 };
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{DMatrix, DVector, Matrix2x3, Matrix3, SMatrix, SVector, Vector2, Vector3};
 
 const CLOSED_ABS: f64 = 1e-13;
 const CLOSED_REL: f64 = 1e-12;
@@ -431,4 +431,120 @@ fn sin_cos_bound_to_one_name() {
         assert!((dx - ex).abs() < 1e-14, "{dx} vs {ex}");
         assert!((dy - ey).abs() < 1e-15, "{dy} vs {ey}");
     }
+}
+
+// ---------------------------------------------------------------------------
+// Fixed-size types: `SVector<f64, N>`, `SMatrix<f64, R, C>` and their
+// aliases, by value and by reference, adjoints of the same type.
+
+/// The gradient of a function of a fixed-size value by differences.
+fn fd_fixed<const R: usize, const C: usize>(
+    f: impl Fn(&SMatrix<f64, R, C>) -> f64,
+    x: &SMatrix<f64, R, C>,
+) -> DMatrix<f64> {
+    let dynamic = DMatrix::from_column_slice(R, C, x.as_slice());
+    fd_matrix(|t| f(&SMatrix::from_column_slice(t.as_slice())), &dynamic)
+}
+
+fn dynamic<const R: usize, const C: usize>(m: &SMatrix<f64, R, C>) -> DMatrix<f64> {
+    DMatrix::from_column_slice(R, C, m.as_slice())
+}
+
+#[differentiable]
+fn fixed_dot(a: Vector3<f64>, b: &Vector3<f64>) -> f64 {
+    a.dot(b)
+}
+
+#[differentiable]
+fn fixed_norms(x: &SVector<f64, 2>) -> f64 {
+    x.norm() + x.norm_squared()
+}
+
+#[test]
+fn fixed_size_closed_forms() {
+    let a = Vector3::new(0.5, -2.0, 1.25);
+    let b = Vector3::new(3.0, 0.25, -1.0);
+    let (v, da, db): (f64, Vector3<f64>, Vector3<f64>) = fixed_dot_grad(a, &b);
+    assert_eq!((v, da, db), (a.dot(&b), b, a), "d(a·b) = (b, a)");
+    for x in [Vector2::new(3.0, 4.0), Vector2::new(-0.5, 2.0)] {
+        let (_, dx): (f64, Vector2<f64>) = fixed_norms_grad(&x);
+        let closed = x / x.norm() + 2.0 * x;
+        assert!((dx - closed).norm() < 1e-14, "x/|x| + 2x at {x}");
+    }
+    // The zero vector: norm's part is 0, norm_squared's 2·0.
+    let (_, dz) = fixed_norms_grad(&Vector2::zeros());
+    assert_eq!(dz, Vector2::zeros());
+}
+
+/// Products, sums, `transpose`, `component_mul`, `map`, `sum`, scalar
+/// times vector, `dot`, `norm`, `norm_squared` and indexing together.
+#[differentiable]
+fn fixed_energy(k: &Matrix3<f64>, x: Vector3<f64>, w: &SVector<f64, 3>) -> f64 {
+    let y = k * x;
+    let z = (y + w).component_mul(&x);
+    let t = k.transpose() * w;
+    let u = 2.0 * x - w;
+    let mut s = z.sum() + 0.5 * x.dot(&t) + u.norm() + x.map(|v| v.sin()).sum();
+    for i in 0..x.len() {
+        if x[i] > 0.0 {
+            s += k[(i, i)] * x[i];
+        }
+    }
+    s - (x * 0.5).norm_squared()
+}
+
+fn fixed_energy_ref(k: &Matrix3<f64>, x: &Vector3<f64>, w: &Vector3<f64>) -> f64 {
+    let z = (k * x + w).component_mul(x);
+    let mut s = z.sum() + 0.5 * x.dot(&(k.transpose() * w)) + (2.0 * x - w).norm();
+    s += x.iter().map(|v| v.sin()).sum::<f64>();
+    for i in 0..3 {
+        if x[i] > 0.0 {
+            s += k[(i, i)] * x[i];
+        }
+    }
+    s - (x * 0.5).norm_squared()
+}
+
+#[test]
+fn fixed_size_arguments_through_the_operations() {
+    let k = Matrix3::new(0.5, -1.0, 0.25, 2.0, 0.75, -0.5, 1.5, 0.1, -2.0);
+    for x in [Vector3::new(0.3, -1.2, 2.0), Vector3::new(-0.7, 0.4, 1.1)] {
+        let w = SVector::<f64, 3>::new(1.0, -0.5, 0.25);
+        let (v, dk, dx, dw): (f64, Matrix3<f64>, Vector3<f64>, Vector3<f64>) =
+            fixed_energy_grad(&k, x, &w);
+        assert_eq!(v, fixed_energy(&k, x, &w));
+        assert!((v - fixed_energy_ref(&k, &x, &w)).abs() < 1e-14);
+        let fd_k = fd_fixed(|t| fixed_energy_ref(t, &x, &w), &k);
+        let fd_x = fd_fixed(|t| fixed_energy_ref(&k, t, &w), &x);
+        let fd_w = fd_fixed(|t| fixed_energy_ref(&k, &x, t), &w);
+        assert_close(&dynamic(&dk), &fd_k, FD_ABS, FD_REL, "dK");
+        assert_close(&dynamic(&dx), &fd_x, FD_ABS, FD_REL, "dx");
+        assert_close(&dynamic(&dw), &fd_w, FD_ABS, FD_REL, "dw");
+        let check = fixed_energy_check(&k, x, &w);
+        assert!(check.is_within(FD_ABS, FD_REL), "{check}");
+    }
+}
+
+/// A non-square fixed-size matrix by value, read by `column` and `row`.
+#[differentiable]
+fn fixed_lines(m: Matrix2x3<f64>, x: Vector2<f64>) -> f64 {
+    let mut s = 0.0;
+    for j in 0..m.ncols() {
+        s += m.column(j).dot(&x) * (j + 1) as f64;
+    }
+    s + m.row(1).sum() * m.nrows() as f64
+}
+
+#[test]
+fn fixed_size_columns_and_rows() {
+    let m = Matrix2x3::new(1.0, 2.0, 3.0, 4.0, 5.0, 6.0);
+    let x = Vector2::new(0.5, -1.5);
+    let (v, dm, dx) = fixed_lines_grad(m, x);
+    assert_eq!(v, fixed_lines(m, x));
+    // s = Σ_j (j+1)·m_jᵀx + 2·Σ m_1j.
+    let closed_m =
+        Matrix2x3::from_fn(|i, j| (j + 1) as f64 * x[i] + if i == 1 { 2.0 } else { 0.0 });
+    let closed_x = Vector2::from_fn(|i, _| (0..3).map(|j| (j + 1) as f64 * m[(i, j)]).sum());
+    assert_eq!(dm, closed_m);
+    assert_eq!(dx, closed_x);
 }
