@@ -89,15 +89,15 @@ pub mod __private {
     impl_float_glue!(f32, f64);
 
     macro_rules! impl_matrix_glue {
-        ($($m:ty),*) => {$(
-            impl Accumulate<$m> for $m {
+        ($([$($g:tt)*] $m:ty),*) => {$(
+            impl<$($g)*> Accumulate<$m> for $m {
                 #[inline]
                 fn accumulate(&mut self, g: $m) {
                     *self += g;
                 }
             }
-            impl Contribution for $m {}
-            impl ZeroLike for $m {
+            impl<$($g)*> Contribution for $m {}
+            impl<$($g)*> ZeroLike for $m {
                 #[inline]
                 fn zero_like(&self) -> Self {
                     Self::zeros_generic(self.shape_generic().0, self.shape_generic().1)
@@ -106,10 +106,10 @@ pub mod __private {
         )*};
     }
     impl_matrix_glue!(
-        nalgebra::DMatrix<f64>,
-        nalgebra::DVector<f64>,
-        nalgebra::RowDVector<f64>,
-        nalgebra::Matrix1<f64>
+        [] nalgebra::DMatrix<f64>,
+        [] nalgebra::DVector<f64>,
+        [] nalgebra::RowDVector<f64>,
+        [const R: usize, const C: usize] nalgebra::SMatrix<f64, R, C>
     );
 
     /// `m.map(f)` in `m`'s own buffer, for a matrix nothing reads again:
@@ -121,8 +121,8 @@ pub mod __private {
     }
 
     macro_rules! impl_map_in_place {
-        ($($m:ty),*) => {$(
-            impl MapInPlace for $m {
+        ($([$($g:tt)*] $m:ty),*) => {$(
+            impl<$($g)*> MapInPlace for $m {
                 #[inline]
                 fn map_in_place(mut self, f: impl Fn(f64) -> f64) -> Self {
                     self.apply(|v| *v = f(*v));
@@ -132,10 +132,10 @@ pub mod __private {
         )*};
     }
     impl_map_in_place!(
-        nalgebra::DMatrix<f64>,
-        nalgebra::DVector<f64>,
-        nalgebra::RowDVector<f64>,
-        nalgebra::Matrix1<f64>
+        [] nalgebra::DMatrix<f64>,
+        [] nalgebra::DVector<f64>,
+        [] nalgebra::RowDVector<f64>,
+        [const R: usize, const C: usize] nalgebra::SMatrix<f64, R, C>
     );
 
     #[inline(always)]
@@ -403,8 +403,8 @@ pub mod __private {
     }
     impl_scale!(f32, f64);
     macro_rules! impl_scale_matrix {
-        ($($m:ty),*) => {$(
-            impl Scale<f64> for $m {
+        ($([$($g:tt)*] $m:ty),*) => {$(
+            impl<$($g)*> Scale<f64> for $m {
                 #[inline]
                 fn scale(mut self, k: f64) -> Self {
                     self.iter_mut().for_each(|v| *v = rules::mul(*v, k));
@@ -414,10 +414,10 @@ pub mod __private {
         )*};
     }
     impl_scale_matrix!(
-        nalgebra::DMatrix<f64>,
-        nalgebra::DVector<f64>,
-        nalgebra::RowDVector<f64>,
-        nalgebra::Matrix1<f64>
+        [] nalgebra::DMatrix<f64>,
+        [] nalgebra::DVector<f64>,
+        [] nalgebra::RowDVector<f64>,
+        [const R: usize, const C: usize] nalgebra::SMatrix<f64, R, C>
     );
     /// An operand of an arithmetic operator whose type the macro cannot
     /// see (a call's result, a method of a constant), next to a matrix: a
@@ -539,15 +539,15 @@ pub mod __private {
     }
     impl_quotient!(f32, f64);
     macro_rules! impl_quotient_matrix {
-        ($($m:ty),*) => {$(
-            impl ImplicitQuotient<f64> for $m {
+        ($([$($g:tt)*] $m:ty),*) => {$(
+            impl<$($g)*> ImplicitQuotient<f64> for $m {
                 #[inline]
                 fn implicit_quotient(mut self, d_solution: f64, singular: &mut bool) -> Self {
                     self.iter_mut().for_each(|v| *v = quotient(*v, d_solution, singular));
                     self
                 }
             }
-            impl NotANumber for $m {
+            impl<$($g)*> NotANumber for $m {
                 #[inline]
                 fn not_a_number(mut self) -> Self {
                     self.fill(f64::NAN);
@@ -557,10 +557,10 @@ pub mod __private {
         )*};
     }
     impl_quotient_matrix!(
-        nalgebra::DMatrix<f64>,
-        nalgebra::DVector<f64>,
-        nalgebra::RowDVector<f64>,
-        nalgebra::Matrix1<f64>
+        [] nalgebra::DMatrix<f64>,
+        [] nalgebra::DVector<f64>,
+        [] nalgebra::RowDVector<f64>,
+        [const R: usize, const C: usize] nalgebra::SMatrix<f64, R, C>
     );
     impl<T> ImplicitQuotient<T> for NoGradient {
         #[inline(always)]

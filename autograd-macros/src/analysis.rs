@@ -86,6 +86,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         an.defined_in.entry(info.block).or_default().push(v);
     }
     let mut uses = Uses {
+        f,
         an: &an,
         sites: Vec::new(),
     };
@@ -328,13 +329,14 @@ impl<'a> Visitor<'a> for DroppedDerivatives<'_> {
 /// value, the block the contribution is made in, and whether it comes
 /// through a callee's pullback.
 struct Uses<'a> {
+    f: &'a Function,
     an: &'a Analysis,
     sites: Vec<(ValueId, BlockId, bool)>,
 }
 
 impl<'a> Visitor<'a> for Uses<'_> {
     fn visit_stmt(&mut self, b: &'a Block, stmt: &'a Stmt) {
-        let (an, sites) = (self.an, &mut self.sites);
+        let (f, an, sites) = (self.f, self.an, &mut self.sites);
         match stmt {
             Stmt::Let { dst, op, .. } => {
                 if !an.active(*dst) {
@@ -358,6 +360,14 @@ impl<'a> Visitor<'a> for Uses<'_> {
                                 sites.push((v, b.id, true));
                             }
                         }
+                    }
+                    // A nalgebra value read by index has its adjoint
+                    // written by index: it must exist, zero, from the
+                    // start of its block's reverse, as a callee's does.
+                    Op::Index { slice, .. }
+                        if an.active(*slice) && f.info(*slice).kind == Kind::Matrix =>
+                    {
+                        sites.push((*slice, b.id, true));
                     }
                     // Slice adjoints are created up front and indexed.
                     _ => {}

@@ -53,11 +53,14 @@ pub enum ParamKind {
     Int,
     /// `bool`: constant by nature.
     Bool,
-    /// nalgebra `DMatrix<f64>` / `DVector<f64>`, by value or by reference.
+    /// nalgebra `DMatrix<f64>` / `DVector<f64>`, or a fixed-size
+    /// `SMatrix<f64, R, C>` (`Vector3<f64>`, `Matrix2x3<f64>`, ...), by
+    /// value or by reference.
     Matrix {
         owned: Box<Type>,
         by_ref: bool,
         vector: bool,
+        fixed: bool,
     },
     /// Marked `#[constant]`, of a type the macro does not differentiate.
     Other,
@@ -159,19 +162,42 @@ const INTEGERS: &[&str] = &[
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
 ];
 
-const SUPPORTED_ARGS: &str = "supported: `f64`, `f32`, `&[f64]`, `&[f32]`, `&Vec<f64>`, `&Vec<f32>`, `DMatrix<f64>`, `DVector<f64>` (by value or reference), integers and `bool`; mark any other argument `#[constant]`";
+const SUPPORTED_ARGS: &str = "supported: `f64`, `f32`, `&[f64]`, `&[f32]`, `&Vec<f64>`, `&Vec<f32>`, `DMatrix<f64>`, `DVector<f64>` and fixed-size nalgebra types of `f64` such as `Vector3<f64>`, `SMatrix<f64, R, C>` (by value or reference), integers and `bool`; mark any other argument `#[constant]`";
 
 fn is_vector(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "DVector"))
 }
 
-/// `DMatrix<f64>` or `DVector<f64>`, by any path (`nalgebra::DMatrix<f64>`).
+/// A fixed-size nalgebra type's name: `SMatrix`, `SVector`, `RowSVector`,
+/// and the aliases `Matrix3`, `Matrix2x3`, `Vector3`, `RowVector3` (sizes
+/// 1 to 6).
+fn is_fixed_name(name: &str) -> bool {
+    let size = |d: &str| matches!(d, "1" | "2" | "3" | "4" | "5" | "6");
+    let shape = |rest: &str| match rest.split_once('x') {
+        Some((r, c)) => size(r) && size(c),
+        None => size(rest),
+    };
+    matches!(name, "SMatrix" | "SVector" | "RowSVector")
+        || name.strip_prefix("Matrix").is_some_and(shape)
+        || name.strip_prefix("Vector").is_some_and(size)
+        || name.strip_prefix("RowVector").is_some_and(size)
+}
+
+/// A fixed-size nalgebra type of `f64` (see [`is_fixed_name`]).
+fn is_fixed(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| is_fixed_name(&s.ident.to_string())))
+        && is_matrix(ty)
+}
+
+/// `DMatrix<f64>`, `DVector<f64>` or a fixed-size nalgebra type of `f64`,
+/// by any path (`nalgebra::DMatrix<f64>`).
 pub fn is_matrix(ty: &Type) -> bool {
     let Type::Path(p) = ty else { return false };
     let Some(last) = p.path.segments.last() else {
         return false;
     };
-    if last.ident != "DMatrix" && last.ident != "DVector" {
+    if last.ident != "DMatrix" && last.ident != "DVector" && !is_fixed_name(&last.ident.to_string())
+    {
         return false;
     }
     let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
@@ -189,6 +215,7 @@ fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
             owned: Box::new(ty.clone()),
             by_ref: false,
             vector: is_vector(ty),
+            fixed: is_fixed(ty),
         });
     }
     if let Type::Reference(r) = ty
@@ -199,6 +226,7 @@ fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
             owned: r.elem.clone(),
             by_ref: true,
             vector: is_vector(&r.elem),
+            fixed: is_fixed(&r.elem),
         });
     }
     if let Type::Path(p) = ty {

@@ -230,6 +230,21 @@ fn map_reads_constants() {
     );
 }
 
+/// Vector reads by index in a loop, `dot` of a column, `norm_squared`.
+#[test]
+fn vector_reads() {
+    check(
+        "vector_reads",
+        "fn vector_reads(m: &DMatrix<f64>, x: &DVector<f64>) -> f64 {
+            let mut s = 0.0;
+            for i in 0..x.len() {
+                s += m[(i, 0)] * x[i];
+            }
+            s + m.column(1).dot(x) + x.norm_squared()
+        }",
+    );
+}
+
 /// Prints the expansion of the function in the file named by
 /// `AUTOGRAD_EXPAND`: `AUTOGRAD_EXPAND=f.rs cargo test -p autograd-macros
 /// print_expansion -- --ignored --nocapture`, under the attribute's

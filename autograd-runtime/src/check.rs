@@ -19,7 +19,7 @@
 
 use core::fmt;
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{DMatrix, DVector, SMatrix};
 
 use crate::rules::Real;
 
@@ -323,6 +323,23 @@ impl GradientCheck {
             }
         }
         self
+    }
+
+    /// Checks the adjoint of a fixed-size argument (`Vector3<f64>`,
+    /// `Matrix2<f64>`, any `SMatrix<f64, R, C>`) entry by entry, as
+    /// [`Self::matrix`]: `f` receives a copy of `m` with one entry moved at
+    /// a time.
+    pub fn fixed<const R: usize, const C: usize, F: FnMut(&SMatrix<f64, R, C>) -> f64>(
+        &mut self,
+        name: &str,
+        m: &SMatrix<f64, R, C>,
+        adjoint: &SMatrix<f64, R, C>,
+        mut f: F,
+    ) -> &mut Self {
+        let dynamic = |s: &SMatrix<f64, R, C>| DMatrix::from_column_slice(R, C, s.as_slice());
+        self.matrix(name, &dynamic(m), &dynamic(adjoint), |d| {
+            f(&SMatrix::from_column_slice(d.as_slice()))
+        })
     }
 
     /// Checks the adjoint of a vector argument, element by element: `f`

@@ -162,6 +162,8 @@ impl Gen<'_> {
                         });
                         if self.scalar.methods_by_path() {
                             quote!(::autograd::__private::Float::#m(#recv, #(#rest),*))
+                        } else if rule.view {
+                            quote!(#recv.#m(#(#rest),*).into_owned())
                         } else {
                             quote!(#recv.#m(#(#rest),*))
                         }

@@ -638,6 +638,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStre
         let dx = local.adjoint(&p.ident);
         let method = match p.kind {
             ParamKind::Slice(_) => quote!(slice),
+            ParamKind::Matrix { fixed: true, .. } => quote!(fixed),
             ParamKind::Matrix { vector: true, .. } => quote!(vector),
             ParamKind::Matrix { .. } => quote!(matrix),
             _ => quote!(scalar),

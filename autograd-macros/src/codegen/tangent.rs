@@ -300,7 +300,12 @@ impl Gen<'_> {
                         None => self.operand(a),
                     })
                     .collect();
-                self.apply(syntax, &operands)
+                let tangent = self.apply(syntax, &operands);
+                if rule.view {
+                    quote!(#tangent.into_owned())
+                } else {
+                    tangent
+                }
             }
             Tangent::Bilinear => {
                 // ȧ·b + a·ḃ, a term for each operand with a tangent.
@@ -335,6 +340,26 @@ impl Gen<'_> {
                         Some(quote_spanned!(span=> #func(#t #(, #reads)*)))
                     });
                 quote!(#(#terms)+*)
+            }
+            Tangent::Written => {
+                let func = paths::runtime(rule, Func::Tangent, span);
+                let tangents = args
+                    .iter()
+                    .zip(rule.params)
+                    .zip(&active)
+                    .filter(|((_, p), _)| p.diff)
+                    .map(|((a, _), t)| {
+                        t.map_or_else(
+                            || {
+                                let zero = self.zero_like(a);
+                                quote!(&#zero)
+                            },
+                            |v| self.tangent_ref(v),
+                        )
+                    });
+                let reads = rule.generic_reads(0, false);
+                let reads = reads.iter().map(read_ref);
+                quote_spanned!(span=> #func(#(#tangents,)* #(#reads),*))
             }
             Tangent::Selected => {
                 let (dm, m) = (

@@ -28,14 +28,19 @@ impl Lowerer<'_> {
         let arity = m.args.len();
         let nalgebra = matches!(receiver_kind, Some(Kind::Matrix | Kind::Unknown));
         match table::builtin(&name, arity) {
-            Some(Builtin::SliceLen) => {
+            Some(Builtin::Len) => {
                 if let Some(v) = receiver.value()
                     && receiver_kind == Some(Kind::Slice)
                 {
                     return Operand::Value(self.emit(Op::Len { slice: v }, Kind::Int, m.span()));
                 }
-                self.cx
-                    .error_spanned_by(&m.method, "`len()` is supported on slice arguments only");
+                if nalgebra {
+                    return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Int);
+                }
+                self.cx.error_spanned_by(
+                    &m.method,
+                    "`len()` is supported on slice arguments and nalgebra values only",
+                );
                 return self.missing(m.span());
             }
             // A shape is an integer: primal code.
@@ -304,10 +309,11 @@ impl Lowerer<'_> {
         reads.found
     }
 
-    /// `let (s, c) = x.sin_cos();` or `f64::sin_cos(x)`: each component
-    /// named in the pattern is its own rule (see `table::Split`), the
-    /// operands lowered once. Whether `init` is such a call.
-    pub(super) fn lower_split(&mut self, pattern: &syn::PatTuple, init: &Expr) -> bool {
+    /// `let (s, c) = x.sin_cos();` or `f64::sin_cos(x)`, or `let sc =
+    /// x.sin_cos();` read as `sc.0`, `sc.1`: each component is its own rule
+    /// (see `table::Split`), the operands lowered once. Whether `init` is
+    /// such a call.
+    pub(super) fn lower_split(&mut self, target: SplitTarget<'_>, init: &Expr) -> bool {
         // Each component's method, written as the user wrote the tuple's.
         let (split, operands, syntaxes): (_, Vec<&Expr>, Vec<Syntax>) = match strip_parens(init) {
             Expr::MethodCall(m) => {
@@ -353,6 +359,23 @@ impl Lowerer<'_> {
             _ => return false,
         };
         let span = init.span();
+        let pattern = match target {
+            SplitTarget::Pattern(pattern) => pattern,
+            SplitTarget::Named(ident) => {
+                let args = self.split_operands(operands);
+                let components = split.parts.iter().zip(syntaxes).enumerate();
+                for (k, (rule, syntax)) in components {
+                    let Operand::Value(value) =
+                        self.rule_op(rule, args.clone(), syntax, span, None)
+                    else {
+                        continue;
+                    };
+                    self.values[value].name = Some(format!("{ident}_{k}"));
+                    self.bind_component(ident, k, value);
+                }
+                return true;
+            }
+        };
         if pattern.elems.len() != split.parts.len() {
             self.cx.error_spanned_by(
                 pattern,
@@ -365,14 +388,7 @@ impl Lowerer<'_> {
             );
             return true;
         }
-        let args: Vec<Operand> = operands
-            .into_iter()
-            .map(|e| {
-                let o = self.lower_expr(e);
-                // A constant receiver is bound once for every component.
-                Operand::Value(self.materialize(o, Kind::Float, e.span()))
-            })
-            .collect();
+        let args = self.split_operands(operands);
         let components = pattern.elems.iter().zip(split.parts).zip(syntaxes);
         for ((component, rule), syntax) in components {
             let (ident, mutable) = match component {
@@ -397,18 +413,39 @@ impl Lowerer<'_> {
         true
     }
 
-    /// A tuple method used other than destructured: the IR has no tuples.
+    /// The operands of a tuple method, each a value: a constant receiver is
+    /// bound once for every component.
+    fn split_operands(&mut self, operands: Vec<&Expr>) -> Vec<Operand> {
+        operands
+            .into_iter()
+            .map(|e| {
+                let o = self.lower_expr(e);
+                Operand::Value(self.materialize(o, Kind::Float, e.span()))
+            })
+            .collect()
+    }
+
+    /// A tuple method used other than bound: the IR has no tuples.
     fn split_not_destructured(&mut self, split: &table::Split, at: impl ToTokens) -> Operand {
         let at = at.into_token_stream();
         self.cx.error_spanned_by(
             &at,
             format!(
-                "`{0}` is supported where its values are bound to names: `let (s, c) = x.{0}();`",
+                "`{0}` is supported where its values are bound to names: `let (s, c) = x.{0}();` or `let sc = x.{0}();` read as `sc.0`, `sc.1`",
                 split.method
             ),
         );
         self.missing(at.span())
     }
+}
+
+/// Where a tuple method's values go.
+#[derive(Copy, Clone)]
+pub(super) enum SplitTarget<'a> {
+    /// `let (s, c) = ..`: one name per component.
+    Pattern(&'a syn::PatTuple),
+    /// `let sc = ..`: the components read as `sc.0`, `sc.1`.
+    Named(&'a syn::Ident),
 }
 
 /// Whether an expression calls a tuple method (`x.sin_cos()`,

@@ -31,6 +31,15 @@ fn arithmetic(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
     })
 }
 
+/// An operand of `+ - * /` without its `&`: `&a * &b` is `a * b` (the
+/// sweeps borrow non-`Copy` operands themselves).
+fn operand_of(e: &Expr) -> &Expr {
+    match e {
+        Expr::Reference(r) if r.mutability.is_none() => operand_of(&r.expr),
+        e => e,
+    }
+}
+
 fn first_token_span(e: &Expr) -> Span {
     e.to_token_stream()
         .into_iter()
@@ -56,6 +65,17 @@ impl Lowerer<'_> {
             Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
             Expr::Path(p) => match self.local_ident(e) {
                 Some(v) => Operand::Value(v),
+                None if p
+                    .path
+                    .get_ident()
+                    .is_some_and(|i| self.component(i, 0).is_some()) =>
+                {
+                    self.cx.error_spanned_by(
+                        p,
+                        "a tuple bound by `let` is read by its components: write `sc.0`, `sc.1`",
+                    );
+                    self.missing(e.span())
+                }
                 None => {
                     if let Some(ident) = p.path.get_ident()
                         && self.outer.iter().any(|o| ident == o)
@@ -93,6 +113,8 @@ impl Lowerer<'_> {
                 }
             }
             Expr::Field(f) if self.constant_base(&f.base) => self.lower_primal(e, Kind::Unknown),
+            // `sc.0` of `let sc = x.sin_cos();`.
+            Expr::Field(f) if let Some(v) = self.tuple_field(f) => Operand::Value(v),
             // `x.sin_cos().0`: the tuple method's own error says what to
             // write instead.
             Expr::Field(f) if is_split_call(&f.base) => self.lower_expr(&f.base),
@@ -120,6 +142,17 @@ impl Lowerer<'_> {
                 self.missing(e.span())
             }
         }
+    }
+
+    /// `tuple.k` of a tuple bound component by component.
+    fn tuple_field(&self, f: &syn::ExprField) -> Option<ValueId> {
+        let syn::Member::Unnamed(index) = &f.member else {
+            return None;
+        };
+        let Expr::Path(p) = strip_parens(&f.base) else {
+            return None;
+        };
+        self.component(p.path.get_ident()?, index.index as usize)
     }
 
     pub(super) fn unsupported(&self, e: &Expr) {
@@ -295,9 +328,9 @@ impl Lowerer<'_> {
         }
         let leftmost = chain.last().map_or(&top.left, |(b, ..)| &b.left);
         let first = first_token_span(leftmost);
-        let mut lhs = self.lower_expr(leftmost);
+        let mut lhs = self.lower_expr(operand_of(leftmost));
         for (b, rule, token) in chain.into_iter().rev() {
-            let rhs = self.lower_expr(&b.right);
+            let rhs = self.lower_expr(operand_of(&b.right));
             if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
                 lhs = Operand::Const(quote!((#l #token #r)));
                 continue;
@@ -324,16 +357,17 @@ impl Lowerer<'_> {
     }
 
     fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {
-        let slice = self.local_ident(&i.expr);
-        // The argument itself: a slice chosen at run time (`if c { a } else
-        // { b }`) would need its adjoint chosen too.
-        let Some(slice) = slice.filter(|v| {
+        // A slice: the argument itself, as a slice chosen at run time (`if
+        // c { a } else { b }`) would need its adjoint chosen too. A nalgebra
+        // value: any, its adjoint a value like any other.
+        let indexed = self.local_ident(&i.expr).filter(|v| {
             let info = &self.values[*v];
-            info.kind == Kind::Slice && info.param.is_some()
-        }) else {
+            (info.kind == Kind::Slice && info.param.is_some()) || info.kind == Kind::Matrix
+        });
+        let Some(slice) = indexed else {
             self.cx.error_spanned_by(
                 &i.expr,
-                "indexing is supported on slice arguments only (`&[f64]`, `&Vec<f64>`)",
+                "indexing is supported on slice arguments (`&[f64]`, `&Vec<f64>`) and nalgebra variables (`v[i]`, `m[(i, j)]`)",
             );
             return self.missing(i.span());
         };
@@ -343,6 +377,11 @@ impl Lowerer<'_> {
                 "sub-slices are not supported; index one element, such as `x[i]`",
             );
             return self.missing(i.span());
+        }
+        // `m[(i, j)]`: the pair is integer code.
+        if let Expr::Tuple(t) = strip_parens(&i.index) {
+            let index = self.lower_primal(&Expr::Tuple(t.clone()), Kind::Int);
+            return Operand::Value(self.emit(Op::Index { slice, index }, Kind::Float, i.span()));
         }
         let index = self.lower_expr(&i.index);
         let key = match &index {

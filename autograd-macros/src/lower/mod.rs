@@ -400,6 +400,31 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Binds component `k` of the tuple `ident` (`let sc = x.sin_cos();`):
+    /// a name no identifier can spell, `sc.0`, read by `sc.0`.
+    fn bind_component(&mut self, ident: &syn::Ident, k: usize, value: ValueId) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(Binding {
+                name: format!("{ident}.{k}"),
+                context: hygiene(ident),
+                value,
+                mutable: false,
+                ty: None,
+            });
+        }
+    }
+
+    /// The value of `tuple.k` for a tuple bound with [`Self::bind_component`].
+    fn component(&self, tuple: &syn::Ident, k: usize) -> Option<ValueId> {
+        let (name, context) = (format!("{tuple}.{k}"), hygiene(tuple));
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|b| b.name == name && b.context == context)
+            .map(|b| b.value)
+    }
+
     /// The binding an identifier resolves to: the innermost one of the
     /// same text and hygiene.
     fn lookup(&self, ident: &syn::Ident) -> Option<&Binding> {

@@ -1,6 +1,7 @@
 //! Statements and bindings: `let`, assignment and compound assignment,
 //! blocks, and the tail value of a body.
 
+use super::calls::SplitTarget;
 use super::*;
 
 fn compound_rule(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
@@ -104,7 +105,14 @@ impl Lowerer<'_> {
             p => (p, None),
         };
         if let (Pat::Tuple(components), Some(init)) = (pat, &local.init)
-            && self.lower_split(components, &init.expr)
+            && self.lower_split(SplitTarget::Pattern(components), &init.expr)
+        {
+            return;
+        }
+        if let (Pat::Ident(pi), Some(init)) = (pat, &local.init)
+            && pi.by_ref.is_none()
+            && pi.subpat.is_none()
+            && self.lower_split(SplitTarget::Named(&pi.ident), &init.expr)
         {
             return;
         }

@@ -119,6 +119,17 @@ fn entry(rules: &TokenStream, rule: &Rule) -> TokenStream {
             out.extend(assert(rules, rule.runtime(Func::Tangent), sig));
         }
     }
+    if rule.tangent == Tangent::Written {
+        let reads = rule.generic_reads(0, false).into_iter().map(|r| match r {
+            Read::Arg(j) => ty(own[j], &quote!(f64)),
+            Read::Out => ty(rule.result, &quote!(f64)),
+        });
+        let tangents = rule.params.iter().filter(|p| p.diff);
+        let tangents = tangents.map(|p| ty(p.ty, &quote!(f64)));
+        let res = ty(rule.result, &quote!(f64));
+        let sig = quote!(fn(#(&#tangents,)* #(&#reads),*) -> #res);
+        out.extend(assert(rules, rule.runtime(Func::Tangent), sig));
+    }
     let mut instances = vec![(own, rule.result)];
     instances.extend(rule.also.iter().map(|i| (i.params.to_vec(), i.result)));
     for (params, result) in &instances {
@@ -205,6 +216,7 @@ fn ty(t: Ty, float: &TokenStream) -> TokenStream {
         Ty::Int => quote!(i32),
         Ty::Matrix => quote!(::autograd::nalgebra::DMatrix<f64>),
         Ty::Dim => quote!(::autograd::nalgebra::Dyn),
+        Ty::Index => quote!(usize),
     }
 }
 

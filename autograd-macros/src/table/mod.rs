@@ -35,6 +35,8 @@ pub enum Ty {
     Matrix,
     /// A dimension of `reshape_generic` (`Dyn(n)`): primal code as written.
     Dim,
+    /// A `usize` position (`m.column(j)`): primal code as written.
+    Index,
 }
 
 /// How the primal sweep passes an operand.
@@ -93,6 +95,10 @@ pub enum Tangent {
     Bilinear,
     /// The tangent of the element the primal picked (`m.max()`).
     Selected,
+    /// Written out in the runtime, `rules::generic::STEM_tangent(ẋ..,
+    /// reads..)`, one tangent per differentiable operand and then what the
+    /// dispatched pullbacks read, all by reference (`norm`: `x·ẋ/|x|`).
+    Written,
 }
 
 /// An operator the table answers to.
@@ -149,6 +155,9 @@ pub struct Rule {
     /// the same name from a user's trait is ambiguous there (a compile
     /// error) instead of silently differentiated as ours.
     pub from_prelude: bool,
+    /// The method returns a view borrowing its receiver (`m.column(j)`):
+    /// the sweeps own its elements (`.into_owned()`), the same values.
+    pub view: bool,
 }
 
 /// A runtime function of a rule.
@@ -311,6 +320,9 @@ impl Rule {
             Func::Tangent if self.has_scalar_form() => {
                 (Module::Rules, format!("{}_tangent", self.stem))
             }
+            Func::Tangent if self.tangent == Tangent::Written => {
+                (Module::Generic, format!("{}_tangent", self.stem))
+            }
             Func::Dispatched(k, form @ (Form::New | Form::Acc | Form::Owned)) => {
                 (Module::Generic, pullback(k)? + form.suffix())
             }
@@ -409,6 +421,7 @@ const fn scalar(name: &'static str, params: &'static [Param]) -> Rule {
         tangent: Tangent::Pullback,
         expensive: false,
         from_prelude: false,
+        view: false,
     }
 }
 
@@ -604,6 +617,32 @@ table! {
         named("lo", &[Arg(0), Arg(1)]),
         named("hi", &[Arg(0), Arg(2)]),
     ]);
+    // Vector algebra (`rules::vectors`).
+    DOT = Rule {
+        takes: Takes::Operands,
+        tangent: Tangent::Written,
+        ..matrix_method("dot", "dot", &[matrix(Pass::AsWritten), matrix(Pass::Ref)], Ty::Float)
+    };
+    NORM = Rule {
+        tangent: Tangent::Written,
+        expensive: true,
+        ..matrix_method("norm", "norm", &[matrix(Pass::AsWritten)], Ty::Float)
+    };
+    NORM_SQUARED = Rule {
+        takes: Takes::Operands,
+        tangent: Tangent::Written,
+        ..matrix_method("norm_squared", "norm_squared", &[matrix(Pass::AsWritten)], Ty::Float)
+    };
+    COLUMN = Rule {
+        takes: Takes::Operands,
+        view: true,
+        ..matrix_method("column", "column", &[matrix(Pass::AsWritten), constant(Ty::Index)], Ty::Matrix)
+    };
+    ROW = Rule {
+        takes: Takes::Operands,
+        view: true,
+        ..matrix_method("row", "row", &[matrix(Pass::AsWritten), constant(Ty::Index)], Ty::Matrix)
+    };
     // Fused multiply-add.
     MUL_ADD = scalar("mul_add", &[
         named("a", &[Arg(1)]),
@@ -689,11 +728,13 @@ pub fn is_float_method(name: &str) -> bool {
 /// Methods that are not rules: the macro lowers them itself.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Builtin {
-    /// `x.len()` of a slice argument.
-    SliceLen,
+    /// `x.len()` of a slice argument, or of a nalgebra value (primal
+    /// code).
+    Len,
     /// `m.nrows()`, `m.ncols()`: an integer, primal code.
     Shape,
-    /// `v.clone()`: the value itself.
+    /// `v.clone()`, and `into_owned()` / `clone_owned()` of a nalgebra
+    /// value (the sweeps own every view already): the value itself.
     Clone,
     /// `m.map(f)`: the closure compiled as a scalar function, or one
     /// element-wise rule.
@@ -701,10 +742,12 @@ pub enum Builtin {
 }
 
 const BUILTINS: &[(&str, usize, Builtin)] = &[
-    ("len", 0, Builtin::SliceLen),
+    ("len", 0, Builtin::Len),
     ("nrows", 0, Builtin::Shape),
     ("ncols", 0, Builtin::Shape),
     ("clone", 0, Builtin::Clone),
+    ("into_owned", 0, Builtin::Clone),
+    ("clone_owned", 0, Builtin::Clone),
     ("map", 1, Builtin::Map),
 ];
 
@@ -730,8 +773,9 @@ pub fn supported_methods() -> String {
     format!("{}, and `len` on slices", methods.join(", "))
 }
 
-/// Every method of nalgebra values the macro differentiates, for error
-/// messages: those of matrices only, `map`, then those shared with floats.
+/// Every method of nalgebra values the macro takes, for error messages:
+/// those of matrices only, the built-in ones, then those shared with
+/// floats.
 pub fn supported_matrix_methods() -> String {
     let on = |scalars: bool| {
         RULES
@@ -739,7 +783,8 @@ pub fn supported_matrix_methods() -> String {
             .filter(move |r| r.on_matrices() && r.on_scalars() == scalars)
             .filter_map(|r| r.method)
     };
-    listed(on(false).chain(["map"]).chain(on(true))).join(", ")
+    let builtins = ["map", "len", "nrows", "ncols", "into_owned"];
+    listed(on(false).chain(builtins).chain(on(true))).join(", ")
 }
 
 #[cfg(test)]
@@ -824,7 +869,7 @@ mod tests {
         );
         assert_eq!(
             supported_matrix_methods(),
-            "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `map`, `relu`, `sigmoid`"
+            "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `dot`, `norm`, `norm_squared`, `column`, `row`, `map`, `len`, `nrows`, `ncols`, `into_owned`, `relu`, `sigmoid`"
         );
     }
 }

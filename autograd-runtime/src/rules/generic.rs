@@ -40,10 +40,14 @@
 
 use core::ops::AddAssign;
 
-use nalgebra::{DMatrix, DVector, Dyn, Matrix1, RowDVector};
+use nalgebra::{DMatrix, DVector, Dyn, Matrix1, RowDVector, SMatrix};
 
 use super::linalg::{self, Dense};
 use super::{reductions, shape};
+
+/// `dot`, `norm`, `norm_squared`, `column`, `row`: no scalar form, one
+/// generic function per form over any dense storage.
+pub use super::vectors::dispatch::*;
 use crate::rules as s;
 
 // ---- binary rules ----
@@ -255,12 +259,12 @@ pub fn sub_grad_lhs_ref<A: SubRule>(grad: &A) -> &A {
 /// The scalar rule per element, in the adjoint's own buffer or added in
 /// place.
 macro_rules! elementwise_pass_through {
-    ($($m:ty),*) => {$(
-        elementwise_pass_through!(@one $m, AddRule, add_grad_lhs, add_grad_rhs);
-        elementwise_pass_through!(@one $m, SubRule, sub_grad_lhs, sub_grad_rhs);
+    ($([$($g:tt)*] $m:ty),*) => {$(
+        elementwise_pass_through!(@one [$($g)*] $m, AddRule, add_grad_lhs, add_grad_rhs);
+        elementwise_pass_through!(@one [$($g)*] $m, SubRule, sub_grad_lhs, sub_grad_rhs);
     )*};
-    (@one $m:ty, $trait:ident, $lhs:ident, $rhs:ident) => {
-        impl $trait for $m {
+    (@one [$($g:tt)*] $m:ty, $trait:ident, $lhs:ident, $rhs:ident) => {
+        impl<$($g)*> $trait for $m {
             #[inline]
             fn grad_lhs(grad: &$m) -> $m {
                 grad.map(s::$lhs)
@@ -290,7 +294,12 @@ macro_rules! elementwise_pass_through {
         }
     };
 }
-elementwise_pass_through!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
+elementwise_pass_through!(
+    [] DMatrix<f64>,
+    [] DVector<f64>,
+    [] RowDVector<f64>,
+    [const R: usize, const C: usize] SMatrix<f64, R, C>
+);
 
 binary_rule!(
     /// `a * b`: the product of scalars, the matrix product, or scaling.
@@ -389,8 +398,8 @@ scalar_mul!(f32, f64);
 /// rule per element, written into the adjoint's own buffer where the sweep
 /// hands it over (`_owned`) or added into the accumulated adjoint (`_acc`).
 macro_rules! elementwise_binary {
-    ($m:ty, $a:ident, $b:ident, $out:ident: $($trait:ident => $lhs:ident($($la:ident),*), $rhs:ident($($ra:ident),*);)*) => {$(
-        impl $trait<$m> for $m {
+    ([$($g:tt)*] $m:ty, $a:ident, $b:ident, $out:ident: $trait:ident => $lhs:ident($($la:ident),*), $rhs:ident($($ra:ident),*)) => {
+        impl<$($g)*> $trait<$m> for $m {
             type Out = $m;
             #[inline]
             fn grad_lhs(grad: &$m, a: &$m, b: &$m, out: &$m) -> $m {
@@ -435,24 +444,29 @@ macro_rules! elementwise_binary {
                 }
             }
         }
-    )*};
+    };
 }
 
 macro_rules! elementwise_binaries {
-    ($($m:ty),*) => {$(
-        elementwise_binary!($m, a, b, out:
-            ComponentMulRule => mul_grad_lhs(b), mul_grad_rhs(a);
-            ComponentDivRule => div_grad_lhs(b), div_grad_rhs(b, out);
-        );
+    ($([$($g:tt)*] $m:ty),*) => {$(
+        elementwise_binary!([$($g)*] $m, a, b, out:
+            ComponentMulRule => mul_grad_lhs(b), mul_grad_rhs(a));
+        elementwise_binary!([$($g)*] $m, a, b, out:
+            ComponentDivRule => div_grad_lhs(b), div_grad_rhs(b, out));
     )*};
 }
-elementwise_binaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
+elementwise_binaries!(
+    [] DMatrix<f64>,
+    [] DVector<f64>,
+    [] RowDVector<f64>,
+    [const R: usize, const C: usize] SMatrix<f64, R, C>
+);
 
 /// The matrix product: the rules of [`linalg`], reading vectors where they
 /// lie and writing into the adjoint's buffer.
 macro_rules! matmul {
-    ($($a:ty, $b:ty => $out:ty;)*) => {$(
-        impl MulRule<$b> for $a {
+    ($([$($g:tt)*] $a:ty, $b:ty => $out:ty;)*) => {$(
+        impl<$($g)*> MulRule<$b> for $a {
             type Out = $out;
             #[inline]
             fn grad_lhs(grad: &$out, a: &$a, b: &$b) -> $a {
@@ -480,18 +494,20 @@ macro_rules! matmul {
     )*};
 }
 matmul! {
-    DMatrix<f64>, DMatrix<f64> => DMatrix<f64>;
-    DMatrix<f64>, DVector<f64> => DVector<f64>;
-    RowDVector<f64>, DMatrix<f64> => RowDVector<f64>;
-    DVector<f64>, RowDVector<f64> => DMatrix<f64>;
-    RowDVector<f64>, DVector<f64> => Matrix1<f64>;
+    [] DMatrix<f64>, DMatrix<f64> => DMatrix<f64>;
+    [] DMatrix<f64>, DVector<f64> => DVector<f64>;
+    [] RowDVector<f64>, DMatrix<f64> => RowDVector<f64>;
+    [] DVector<f64>, RowDVector<f64> => DMatrix<f64>;
+    [] RowDVector<f64>, DVector<f64> => Matrix1<f64>;
+    [const R: usize, const K: usize, const C: usize]
+        SMatrix<f64, R, K>, SMatrix<f64, K, C> => SMatrix<f64, R, C>;
 }
 
 /// Scaling by a scalar: the scalar product rule per element, summed for
 /// the scalar's adjoint.
 macro_rules! scaling {
-    ($($m:ty),*) => {$(
-        impl MulRule<$m> for f64 {
+    ($([$($g:tt)*] $m:ty),*) => {$(
+        impl<$($g)*> MulRule<$m> for f64 {
             type Out = $m;
             #[inline]
             fn grad_lhs(grad: &$m, _a: &f64, b: &$m) -> f64 {
@@ -511,7 +527,7 @@ macro_rules! scaling {
                 acc.zip_apply(grad, |acc, g| *acc += s::mul_grad_rhs(g, *a));
             }
         }
-        impl MulRule<f64> for $m {
+        impl<$($g)*> MulRule<f64> for $m {
             type Out = $m;
             #[inline]
             fn grad_lhs(grad: &$m, _a: &$m, b: &f64) -> $m {
@@ -531,7 +547,7 @@ macro_rules! scaling {
                 grad.iter().zip(a.iter()).map(|(g, a)| s::mul_grad_rhs(*g, *a)).sum()
             }
         }
-        impl DivRule<f64> for $m {
+        impl<$($g)*> DivRule<f64> for $m {
             type Out = $m;
             #[inline]
             fn grad_lhs(grad: &$m, _a: &$m, b: &f64, _out: &$m) -> $m {
@@ -553,7 +569,12 @@ macro_rules! scaling {
         }
     )*};
 }
-scaling!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
+scaling!(
+    [] DMatrix<f64>,
+    [] DVector<f64>,
+    [] RowDVector<f64>,
+    [const R: usize, const C: usize] SMatrix<f64, R, C>
+);
 
 // ---- three-operand rules ----
 
@@ -895,8 +916,8 @@ macro_rules! scalar_unaries {
 scalar_unaries!(f32, f64);
 
 macro_rules! elementwise_unaries {
-    ($($m:ty),*) => {$(
-        impl NegRule for $m {
+    ($([$($g:tt)*] $m:ty),*) => {$(
+        impl<$($g)*> NegRule for $m {
             type Out = $m;
             #[inline]
             fn grad(grad: &$m, _x: &$m, _out: &$m) -> $m {
@@ -912,7 +933,7 @@ macro_rules! elementwise_unaries {
                 acc.zip_apply(grad, |acc, g| *acc += s::neg_grad(g));
             }
         }
-        impl ReluRule for $m {
+        impl<$($g)*> ReluRule for $m {
             type Out = $m;
             #[inline]
             fn grad(grad: &$m, x: &$m, _out: &$m) -> $m {
@@ -928,7 +949,7 @@ macro_rules! elementwise_unaries {
                 acc.zip_zip_apply(grad, x, |acc, g, x| *acc += s::relu_grad(g, x));
             }
         }
-        impl SigmoidRule for $m {
+        impl<$($g)*> SigmoidRule for $m {
             type Out = $m;
             #[inline]
             fn grad(grad: &$m, _x: &$m, out: &$m) -> $m {
@@ -944,7 +965,7 @@ macro_rules! elementwise_unaries {
                 acc.zip_zip_apply(grad, out, |acc, g, o| *acc += s::sigmoid_grad(g, o));
             }
         }
-        impl SumRule for $m {
+        impl<$($g)*> SumRule for $m {
             type Out = f64;
             #[inline]
             fn grad(grad: &f64, x: &$m, _out: &f64) -> $m {
@@ -957,7 +978,7 @@ macro_rules! elementwise_unaries {
                 reductions::sum_grad_acc(acc, *grad);
             }
         }
-        impl MaxElementRule for $m {
+        impl<$($g)*> MaxElementRule for $m {
             type Out = f64;
             #[inline]
             fn grad(grad: &f64, x: &$m, _out: &f64) -> $m {
@@ -974,7 +995,12 @@ macro_rules! elementwise_unaries {
         }
     )*};
 }
-elementwise_unaries!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
+elementwise_unaries!(
+    [] DMatrix<f64>,
+    [] DVector<f64>,
+    [] RowDVector<f64>,
+    [const R: usize, const C: usize] SMatrix<f64, R, C>
+);
 
 /// The adjoint each element of `m.sum()` receives from the sum's adjoint,
 /// for a rule that takes it as one scalar (the `map_*_grad_broadcast`
@@ -1002,8 +1028,8 @@ pub trait Elementwise: Sized {
 }
 
 macro_rules! elementwise_matrices {
-    ($($m:ty),*) => {$(
-        impl Elementwise for $m {
+    ($([$($g:tt)*] $m:ty),*) => {$(
+        impl<$($g)*> Elementwise for $m {
             #[inline]
             fn zip2(grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self {
                 grad.zip_map(v, f)
@@ -1033,7 +1059,12 @@ macro_rules! elementwise_matrices {
         }
     )*};
 }
-elementwise_matrices!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
+elementwise_matrices!(
+    [] DMatrix<f64>,
+    [] DVector<f64>,
+    [] RowDVector<f64>,
+    [const R: usize, const C: usize] SMatrix<f64, R, C>
+);
 
 /// `m.map(f64::exp)` and the like: the scalar rule per element, reading
 /// exactly what the scalar rule reads, the element (`x`) or the mapped
@@ -1142,6 +1173,16 @@ impl TransposeRule for DMatrix<f64> {
         _out: &DMatrix<f64>,
     ) {
         shape::transpose_grad_acc(acc, grad);
+    }
+}
+
+/// A fixed-size matrix: the adjoint of `mᵀ` is the incoming adjoint
+/// transposed, as [`shape::transpose_grad`].
+impl<const R: usize, const C: usize> TransposeRule for SMatrix<f64, R, C> {
+    type Out = SMatrix<f64, C, R>;
+    #[inline]
+    fn grad(grad: &SMatrix<f64, C, R>, _x: &Self, _out: &SMatrix<f64, C, R>) -> Self {
+        grad.transpose()
     }
 }
 
@@ -1282,8 +1323,8 @@ pub trait MapElements {
 }
 
 macro_rules! map_elements {
-    ($($m:ty),*) => {$(
-        impl MapElements for $m {
+    ($([$($g:tt)*] $m:ty),*) => {$(
+        impl<$($g)*> MapElements for $m {
             #[inline]
             fn zip_elements(&self, other: &Self, f: impl Fn(f64, f64) -> f64) -> Self {
                 self.zip_map(other, f)
@@ -1291,4 +1332,9 @@ macro_rules! map_elements {
         }
     )*};
 }
-map_elements!(DMatrix<f64>, DVector<f64>, RowDVector<f64>, Matrix1<f64>);
+map_elements!(
+    [] DMatrix<f64>,
+    [] DVector<f64>,
+    [] RowDVector<f64>,
+    [const R: usize, const C: usize] SMatrix<f64, R, C>
+);

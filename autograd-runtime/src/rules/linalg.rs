@@ -34,14 +34,15 @@
 //! assert_eq!(dx, DMatrix::from_row_slice(2, 3, &[3.0, 7.0, 11.0, 3.0, 7.0, 11.0]));
 //! ```
 
-use nalgebra::{DMatrix, DMatrixView, DMatrixViewMut, DVector, Dyn, Matrix1, RowDVector};
+use nalgebra::{DMatrix, DMatrixView, DMatrixViewMut, DVector, Dyn, RowDVector, SMatrix};
 
 use crate::value::filled;
 
 type M = DMatrix<f64>;
 
 /// A nalgebra value stored densely in column-major order (every storage
-/// the rules accept: `DMatrix`, `DVector`, `RowDVector`, `Matrix1`), so the
+/// the rules accept: `DMatrix`, `DVector`, `RowDVector`, the fixed-size
+/// `SMatrix` and its `Matrix1`), so the
 /// product's adjoints can read and write it as a matrix view of its own
 /// elements: a vector operand is never copied into a `DMatrix`.
 pub trait Dense {
@@ -61,8 +62,8 @@ pub trait Dense {
 }
 
 macro_rules! dense {
-    ($($m:ty => |$r:ident, $c:ident| $zeros:expr;)*) => {$(
-        impl Dense for $m {
+    ($([$($g:tt)*] $m:ty => |$r:ident, $c:ident| $zeros:expr;)*) => {$(
+        impl<$($g)*> Dense for $m {
             #[inline]
             fn dims(&self) -> (usize, usize) {
                 self.shape()
@@ -83,18 +84,18 @@ macro_rules! dense {
     )*};
 }
 dense! {
-    DMatrix<f64> => |r, c| filled("zeros", r, c, 0.0);
-    DVector<f64> => |r, c| {
+    [] DMatrix<f64> => |r, c| filled("zeros", r, c, 0.0);
+    [] DVector<f64> => |r, c| {
         assert_eq!(c, 1, "a DVector has one column");
         DVector::zeros(r)
     };
-    RowDVector<f64> => |r, c| {
+    [] RowDVector<f64> => |r, c| {
         assert_eq!(r, 1, "a RowDVector has one row");
         RowDVector::zeros(c)
     };
-    Matrix1<f64> => |r, c| {
-        assert_eq!((r, c), (1, 1), "a Matrix1 is 1×1");
-        Matrix1::zeros()
+    [const R: usize, const C: usize] SMatrix<f64, R, C> => |r, c| {
+        assert_eq!((r, c), (R, C), "a fixed-size matrix has its own shape");
+        SMatrix::zeros()
     };
 }
 

@@ -53,6 +53,7 @@
 //! - [`linalg`]: the matrix product;
 //! - [`reductions`]: `sum` and `max` (with its winning index);
 //! - [`shape`]: `reshape` and `transpose`;
+//! - [`vectors`]: `dot`, `norm`, `norm_squared`, `column`, `row`;
 //! - [`generic`]: the pullbacks dispatched on their operands' types, for
 //!   generated code that cannot see whether an operand is a scalar.
 //!
@@ -108,6 +109,7 @@ mod real;
 pub mod reductions;
 pub mod shape;
 mod trigonometric;
+pub mod vectors;
 
 pub use activations::*;
 pub use arithmetic::*;
