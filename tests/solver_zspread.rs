@@ -14,13 +14,16 @@
 // same eight arguments).
 #![allow(dead_code, clippy::too_many_arguments)]
 
+#[path = "../examples/pricing/data.rs"]
+mod data;
 #[path = "../examples/pricing/model.rs"]
 mod model;
 
 use approx::{assert_abs_diff_eq, assert_relative_eq};
 use autograd::differentiable;
 use autograd::solve::SolveError;
-use model::{CashFlows, Z_TOL, price, price_grad, z_spread, z_spread_brent_grad, z_spread_grad};
+use data::CashFlows;
+use model::{Z_TOL, price, price_grad, z_spread, z_spread_brent_grad, z_spread_grad};
 
 /// A small curve: five key tenors, upward sloping, with a kink.
 const TENORS: [f64; 5] = [0.5, 1.0, 2.0, 5.0, 10.0];

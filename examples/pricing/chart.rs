@@ -1,101 +1,13 @@
-//! The portfolio's key-rate sensitivities as an SVG bar chart, written by
-//! hand (two panels, a few dozen elements: no plotting crate needed).
+//! The portfolio's key-rate sensitivities as an SVG bar chart (plotters):
+//! two panels, one bar per key tenor.
 
-use std::fmt::Write;
+use std::error::Error;
 
-const WIDTH: f64 = 960.0;
-const HEIGHT: f64 = 440.0;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// Up to about six round tick values covering `[lo, hi]` (which holds 0).
-fn ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let span = (hi - lo).max(1e-300);
-    let raw = span / 5.0;
-    let magnitude = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
-        .iter()
-        .map(|m| m * magnitude)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * magnitude);
-    let first = (lo / step).floor() as i64;
-    let last = (hi / step).ceil() as i64;
-    (first..=last).map(|i| i as f64 * step).collect()
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// One panel: a bar per key tenor, a zero line, a value axis with ticks
-/// and grid lines, the value of each bar above or below it.
-fn panel(out: &mut String, x0: f64, title: &str, labels: &[String], values: &[f64], color: &str) {
-    let (w, top, bottom) = (WIDTH / 2.0, 70.0, HEIGHT - 50.0);
-    let (left, right) = (x0 + 70.0, x0 + w - 20.0);
-    let lo = values.iter().fold(0.0f64, |m, v| m.min(*v));
-    let hi = values.iter().fold(0.0f64, |m, v| m.max(*v));
-    let ticks = ticks(lo, hi);
-    let (t_lo, t_hi) = (ticks[0], ticks[ticks.len() - 1]);
-    let y = |v: f64| bottom - (v - t_lo) / (t_hi - t_lo).max(1e-300) * (bottom - top);
-    let _ = writeln!(
-        out,
-        r#"<text x="{:.1}" y="40" font-size="15" font-weight="bold" text-anchor="middle">{}</text>"#,
-        (left + right) / 2.0,
-        escape(title)
-    );
-    for t in &ticks {
-        let _ = writeln!(
-            out,
-            r##"<line x1="{left:.1}" x2="{right:.1}" y1="{0:.1}" y2="{0:.1}" stroke="#ddd"/><text x="{1:.1}" y="{2:.1}" font-size="11" text-anchor="end">{3}</text>"##,
-            y(*t),
-            left - 6.0,
-            y(*t) + 4.0,
-            format_tick(*t)
-        );
-    }
-    let slot = (right - left) / labels.len().max(1) as f64;
-    for (i, (label, v)) in labels.iter().zip(values).enumerate() {
-        let cx = left + slot * (i as f64 + 0.5);
-        let (y0, y1) = (y(0.0), y(*v));
-        let _ = writeln!(
-            out,
-            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{color}"/>"#,
-            cx - slot * 0.35,
-            y0.min(y1),
-            slot * 0.7,
-            (y1 - y0).abs()
-        );
-        let ty = if *v >= 0.0 { y1 - 4.0 } else { y1 + 12.0 };
-        let _ = writeln!(
-            out,
-            r#"<text x="{cx:.1}" y="{ty:.1}" font-size="10" text-anchor="middle">{}</text>"#,
-            format_value(*v)
-        );
-        let _ = writeln!(
-            out,
-            r#"<text x="{cx:.1}" y="{:.1}" font-size="12" text-anchor="middle">{}</text>"#,
-            bottom + 18.0,
-            escape(label)
-        );
-    }
-    let _ = writeln!(
-        out,
-        r##"<line x1="{left:.1}" x2="{right:.1}" y1="{0:.1}" y2="{0:.1}" stroke="#333"/><line x1="{left:.1}" x2="{left:.1}" y1="{top:.1}" y2="{bottom:.1}" stroke="#333"/>"##,
-        y(0.0)
-    );
-    let _ = writeln!(
-        out,
-        r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="middle">key tenor</text>"#,
-        (left + right) / 2.0,
-        bottom + 38.0
-    );
-}
-
-fn format_tick(v: f64) -> String {
-    let s = format!("{v:.4}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.into() }
-}
+const SIZE: (u32, u32) = (960, 440);
 
 fn format_value(v: f64) -> String {
     if v.abs() >= 100.0 {
@@ -107,37 +19,99 @@ fn format_value(v: f64) -> String {
     }
 }
 
-/// The chart: key-rate DV01 at fixed spread on the left, the z-spread's
-/// key-rate sensitivities on the right, both summed over the portfolio.
-pub fn key_rates(labels: &[String], dv01: &[f64], dz_dr: &[f64], subtitle: &str) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif">"#
-    );
-    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        out,
-        r##"<text x="{:.1}" y="18" font-size="12" fill="#555" text-anchor="middle">Portfolio key-rate sensitivities: {}</text>"##,
-        WIDTH / 2.0,
-        escape(subtitle)
-    );
-    panel(
-        &mut out,
-        0.0,
-        "Key-rate DV01 at fixed spread: −∂P/∂rₖ × 1bp",
-        labels,
-        dv01,
-        "#3b6ea8",
-    );
-    panel(
-        &mut out,
-        WIDTH / 2.0,
-        "Z-spread key-rate sensitivity: Σ ∂z/∂rₖ",
-        labels,
-        dz_dr,
-        "#c0504d",
-    );
-    out.push_str("</svg>\n");
-    out
+/// One panel: a bar per key tenor with its value above (or below) it.
+fn panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    labels: &[String],
+    values: &[f64],
+    color: RGBColor,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let lo = values.iter().fold(0.0f64, |m, v| m.min(*v));
+    let hi = values.iter().fold(0.0f64, |m, v| m.max(*v));
+    // Room for the value printed past the end of the longest bar.
+    let pad = 0.12 * (hi - lo).max(1e-12);
+    let y = (if lo < 0.0 { lo - pad } else { 0.0 })..(if hi > 0.0 { hi + pad } else { 0.0 });
+    let n = labels.len();
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 15))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d((0..n.max(1) - 1).into_segmented(), y)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_labels(n)
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .x_desc("key tenor")
+        .draw()?;
+    chart.draw_series(values.iter().enumerate().map(|(i, v)| {
+        let mut bar = Rectangle::new(
+            [
+                (SegmentValue::Exact(i), 0.0),
+                (SegmentValue::Exact(i + 1), *v),
+            ],
+            color.filled(),
+        );
+        bar.set_margin(0, 0, 6, 6);
+        bar
+    }))?;
+    chart.draw_series(values.iter().enumerate().map(|(i, v)| {
+        let anchor = if *v >= 0.0 { VPos::Bottom } else { VPos::Top };
+        let style = TextStyle::from(("sans-serif", 11)).pos(Pos::new(HPos::Center, anchor));
+        Text::new(format_value(*v), (SegmentValue::CenterOf(i), *v), style)
+    }))?;
+    chart.draw_series(LineSeries::new(
+        [(SegmentValue::Exact(0), 0.0), (SegmentValue::Exact(n), 0.0)],
+        BLACK,
+    ))?;
+    Ok(())
+}
+
+/// The chart as SVG text: key-rate DV01 at fixed spread on the left, the
+/// z-spread's key-rate sensitivities on the right, both summed over the
+/// portfolio, one bar per entry of `labels`.
+///
+/// # Errors
+///
+/// plotters' drawing errors.
+pub fn key_rates(
+    labels: &[String],
+    dv01: &[f64],
+    dz_dr: &[f64],
+    subtitle: &str,
+) -> Result<String, Box<dyn Error>> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE)?;
+        let root = root.titled(
+            &format!("Portfolio key-rate sensitivities: {subtitle}"),
+            ("sans-serif", 13)
+                .into_font()
+                .color(&RGBColor(0x55, 0x55, 0x55)),
+        )?;
+        let panels = root.split_evenly((1, 2));
+        panel(
+            &panels[0],
+            "Key-rate DV01 at fixed spread: −∂P/∂rₖ × 1bp",
+            labels,
+            dv01,
+            RGBColor(0x3b, 0x6e, 0xa8),
+        )?;
+        panel(
+            &panels[1],
+            "Z-spread key-rate sensitivity: Σ ∂z/∂rₖ",
+            labels,
+            dz_dr,
+            RGBColor(0xc0, 0x50, 0x4d),
+        )?;
+        root.present()?;
+    }
+    Ok(svg)
 }

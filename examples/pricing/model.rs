@@ -1,5 +1,6 @@
-//! The bond model: cash flows, the zero curve, the price at a spread and
-//! the z-spread that reprices a bond — the last through the implicit hook.
+//! The bond model: the price at a spread over the zero curve and the
+//! z-spread that reprices a bond, the latter through the implicit hook
+//! (cash flows come from `data.rs`).
 //!
 //! Rates are continuously compounded decimals (0.035 is 3.5%); times are in
 //! years; prices are per 100 face (dirty, i.e. with accrued interest).
@@ -13,42 +14,6 @@ pub const Z_BRACKET: (f64, f64) = (-0.5, 1.0);
 /// The solvers' tolerance on z: far below a basis point (1e-4), and small
 /// enough that bump-and-reprice with a 1e-5 bump is not swamped by it.
 pub const Z_TOL: f64 = 1e-14;
-
-/// A fixed-rate bond's cash flows per 100 face: a coupon of
-/// `100·coupon_rate/frequency` at `maturity`, `maturity − 1/frequency`, …
-/// down to the first date after today, and the face at maturity.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CashFlows {
-    /// Payment times in years, increasing.
-    pub times: Vec<f64>,
-    /// Amounts per 100 face.
-    pub amounts: Vec<f64>,
-}
-
-impl CashFlows {
-    /// The schedule of a bond paying `coupon_rate` (a decimal) `frequency`
-    /// times a year until `maturity` years from now.
-    pub fn fixed_rate(coupon_rate: f64, maturity: f64, frequency: u32) -> CashFlows {
-        let f = f64::from(frequency.max(1));
-        let coupon = 100.0 * coupon_rate / f;
-        // Periods left, counted back from maturity; a tiny slack so 10.0
-        // years at 2 a year is 20 periods, not 19.
-        let periods = (maturity * f + 1e-9).ceil().max(1.0) as usize;
-        let mut times = Vec::with_capacity(periods);
-        let mut amounts = Vec::with_capacity(periods);
-        for k in (0..periods).rev() {
-            let t = maturity - k as f64 / f;
-            if t > 1e-9 {
-                times.push(t);
-                amounts.push(coupon);
-            }
-        }
-        if let Some(last) = amounts.last_mut() {
-            *last += 100.0;
-        }
-        CashFlows { times, amounts }
-    }
-}
 
 /// The price per 100 face at spread `z` over the zero curve `curve`
 /// (rates at the key `tenors`): Σᵢ amountᵢ · exp(−(r(tᵢ) + z)·tᵢ), with

@@ -71,8 +71,8 @@ fn run(args: &Args) -> Result<(), String> {
             for skipped in &read.skipped {
                 eprintln!("skipped {skipped}");
             }
-            println!("{} bonds from {}", read.bonds.len(), shown(&args.bonds));
-            read.bonds
+            println!("{} bonds from {}", read.value.len(), shown(&args.bonds));
+            read.value
         }
     };
     if bonds.is_empty() {

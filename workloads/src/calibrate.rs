@@ -26,11 +26,11 @@
 //! λ = 0.1.
 //!
 //! Input: the pricing example's `bonds.csv`
-//! (`id,coupon_pct,maturity_years,frequency,price`), read with the `csv`
-//! crate and serde; a row that does not parse or fails a check is reported
-//! with its file, line and field, and skipped.
+//! (`id,coupon_pct,maturity_years,frequency,price`), read by
+//! [`crate::bond_data`], the loader the pricing example uses; a row that
+//! does not parse or fails a check is reported with its file, line and
+//! column, and skipped.
 
-use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -44,7 +44,8 @@ use autograd::solve::brent;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
-use serde::Deserialize;
+
+use crate::bond_data::{self, CashFlows, FileError, Parsed};
 
 /// The NSS zero rate (continuously compounded, a decimal) at `t` years,
 /// for parameters `[β₀, β₁, β₂, β₃, ln τ₁, ln τ₂]`.
@@ -69,19 +70,6 @@ pub fn nss_price(p: &[f64], #[constant] times: &[f64], #[constant] amounts: &[f6
         pv += amounts[i] * (-zero_rate(p, t) * t).exp();
     }
     pv
-}
-
-/// The coupon frequencies accepted.
-pub const FREQUENCIES: [u32; 6] = [1, 2, 3, 4, 6, 12];
-
-/// One row of `bonds.csv`, as serde reads it.
-#[derive(Debug, Deserialize)]
-struct BondRow {
-    id: String,
-    coupon_pct: f64,
-    maturity_years: f64,
-    frequency: u32,
-    price: f64,
 }
 
 /// One fixed-rate bond with its cash flows.
@@ -109,22 +97,22 @@ impl Bond {
         frequency: u32,
         price: f64,
     ) -> Bond {
-        let f = f64::from(frequency.max(1));
-        // Periods left counted back from maturity; the slack makes 10.0
-        // years at 2 a year 20 periods, not 19 or 21.
-        let periods = (maturity * f - 1e-9).ceil().max(1.0) as usize;
-        let times: Vec<f64> = (0..periods)
-            .rev()
-            .map(|k| maturity - k as f64 / f)
-            .collect();
-        let mut amounts = vec![100.0 * coupon_rate / f; times.len()];
-        if let Some(last) = amounts.last_mut() {
-            *last += 100.0;
-        }
-        Bond {
+        Bond::from_terms(&bond_data::Bond {
             id,
+            coupon_rate,
             maturity,
+            frequency,
             price,
+        })
+    }
+
+    /// A bond read by [`bond_data`], with its cash flows.
+    pub fn from_terms(terms: &bond_data::Bond) -> Bond {
+        let CashFlows { times, amounts } = terms.cash_flows();
+        Bond {
+            id: terms.id.clone(),
+            maturity: terms.maturity,
+            price: terms.price,
             times,
             amounts,
         }
@@ -145,188 +133,17 @@ impl Bond {
     }
 }
 
-/// A row that was skipped, and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RowError {
-    /// The file it came from, as given.
-    pub file: String,
-    /// Its line number, from 1.
-    pub line: u64,
-    /// What is wrong with it.
-    pub message: String,
-}
-
-impl fmt::Display for RowError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file, self.line, self.message)
-    }
-}
-
-/// A file that cannot be used at all.
-#[derive(Debug)]
-pub struct FileError {
-    /// The file, as given.
-    pub file: String,
-    /// What is wrong with it.
-    pub message: String,
-}
-
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.file, self.message)
-    }
-}
-
-impl std::error::Error for FileError {}
-
-/// The bonds of a file and the rows that were skipped.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Bonds {
-    /// The good rows, in file order.
-    pub bonds: Vec<Bond>,
-    /// The rows skipped, in file order.
-    pub skipped: Vec<RowError>,
-}
-
-/// The columns of `bonds.csv`, in order.
-pub const BOND_HEADER: [&str; 5] = ["id", "coupon_pct", "maturity_years", "frequency", "price"];
-
-/// Reads bonds from the text of a `bonds.csv`; `file` names it in messages.
-/// Lines starting with `#` are comments, fields are trimmed. A row that
-/// does not parse, fails a range check or repeats an id is skipped and
-/// reported with its line and field.
+/// [`bond_data::read_bonds`] with each bond's cash flows.
 ///
 /// # Errors
 ///
-/// A header other than [`BOND_HEADER`].
-pub fn parse_bonds(text: &str, file: &str) -> Result<Bonds, FileError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .comment(Some(b'#'))
-        .trim(csv::Trim::All)
-        .flexible(true)
-        .from_reader(text.as_bytes());
-    let header = reader.headers().map_err(|e| FileError {
-        file: file.to_string(),
-        message: e.to_string(),
-    })?;
-    if header.iter().ne(BOND_HEADER) {
-        return Err(FileError {
-            file: file.to_string(),
-            message: format!(
-                "expected the header `{}`, found `{}`",
-                BOND_HEADER.join(","),
-                header.iter().collect::<Vec<_>>().join(",")
-            ),
-        });
-    }
-    let header = header.clone();
-    let mut out = Bonds {
-        bonds: Vec::new(),
-        skipped: Vec::new(),
-    };
-    let mut seen = std::collections::HashMap::new();
-    for record in reader.records() {
-        let (line, row) = match record {
-            Ok(r) => {
-                let line = r.position().map_or(0, |p| p.line());
-                (line, read_row(&r, &header))
-            }
-            Err(e) => (e.position().map_or(0, |p| p.line()), Err(e.to_string())),
-        };
-        let row = row.and_then(|b| match seen.get(&b.id) {
-            Some(first) => Err(format!("duplicate id `{}` (first on line {first})", b.id)),
-            None => Ok(b),
-        });
-        match row {
-            Ok(b) => {
-                seen.insert(b.id.clone(), line);
-                out.bonds.push(b);
-            }
-            Err(message) => out.skipped.push(RowError {
-                file: file.to_string(),
-                line,
-                message,
-            }),
-        }
-    }
-    Ok(out)
-}
-
-/// One record as a bond, or what is wrong with it, naming the field.
-fn read_row(record: &csv::StringRecord, header: &csv::StringRecord) -> Result<Bond, String> {
-    if record.len() != header.len() {
-        return Err(format!(
-            "expected {} fields ({}), found {}",
-            header.len(),
-            BOND_HEADER.join(","),
-            record.len()
-        ));
-    }
-    let row: BondRow = record
-        .deserialize(Some(header))
-        .map_err(|e| match e.kind() {
-            csv::ErrorKind::Deserialize { err, .. } => match err.field() {
-                Some(i) => format!(
-                    "field {} ({}): {}: `{}`",
-                    i + 1,
-                    BOND_HEADER[i as usize],
-                    err.kind(),
-                    &record[i as usize]
-                ),
-                None => err.to_string(),
-            },
-            _ => e.to_string(),
-        })?;
-    let finite = |v: f64, name: &str| {
-        if v.is_finite() {
-            Ok(v)
-        } else {
-            Err(format!("{name} must be a finite number, found `{v}`"))
-        }
-    };
-    if row.id.is_empty() {
-        return Err("the id is empty".into());
-    }
-    let coupon = finite(row.coupon_pct, "coupon_pct")?;
-    if !(0.0..100.0).contains(&coupon) {
-        return Err(format!("coupon_pct must be in [0, 100), found {coupon}"));
-    }
-    let maturity = finite(row.maturity_years, "maturity_years")?;
-    if !(maturity > 0.0 && maturity <= 100.0) {
-        return Err(format!(
-            "maturity_years must be in (0, 100], found {maturity}"
-        ));
-    }
-    if !FREQUENCIES.contains(&row.frequency) {
-        return Err(format!(
-            "frequency must be one of {FREQUENCIES:?} coupons a year, found {}",
-            row.frequency
-        ));
-    }
-    let price = finite(row.price, "price")?;
-    if price <= 0.0 {
-        return Err(format!("price must be positive, found {price}"));
-    }
-    Ok(Bond::fixed_rate(
-        row.id,
-        coupon / 100.0,
-        maturity,
-        row.frequency,
-        price,
-    ))
-}
-
-/// [`parse_bonds`] on a file.
-///
-/// # Errors
-///
-/// An unreadable file or a wrong header.
-pub fn read_bonds(path: &Path) -> Result<Bonds, FileError> {
-    let text = std::fs::read_to_string(path).map_err(|e| FileError {
-        file: path.display().to_string(),
-        message: format!("cannot read: {e}"),
-    })?;
-    parse_bonds(&text, &path.display().to_string())
+/// Those of [`bond_data::read_bonds`].
+pub fn read_bonds(path: &Path) -> Result<Parsed<Vec<Bond>>, FileError> {
+    let read = bond_data::read_bonds(path)?;
+    Ok(Parsed {
+        value: read.value.iter().map(Bond::from_terms).collect(),
+        skipped: read.skipped,
+    })
 }
 
 /// The curve [`synthetic`] prices its bonds off: 4.5% long, 3.5% short,

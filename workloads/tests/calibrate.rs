@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
+use workloads::bond_data::parse_bonds;
 use workloads::calibrate::{
     Bond, GradientSource, SYNTHETIC_CURVE, fit, initial_guess, nss_price_check, objective,
-    objective_grad, parse_bonds, read_bonds, ridge_check, rms_error, synthetic, zero_rate,
+    objective_grad, read_bonds, ridge_check, rms_error, synthetic, zero_rate,
 };
 
 fn data(file: &str) -> std::path::PathBuf {
@@ -19,7 +20,7 @@ fn data(file: &str) -> std::path::PathBuf {
 fn the_fit_on_our_gradient_beats_finite_differences_on_the_bond_file() {
     let bonds = read_bonds(&data("bonds.csv")).unwrap();
     assert!(bonds.skipped.is_empty(), "{:?}", bonds.skipped);
-    let bonds = bonds.bonds;
+    let bonds = bonds.value;
     assert_eq!(bonds.len(), 12);
     let ours = fit(&bonds, 0.1, GradientSource::Reverse, 500).unwrap();
     let fd = fit(&bonds, 0.1, GradientSource::CentralDifferences, 500).unwrap();
@@ -55,7 +56,7 @@ fn a_synthetic_fit_recovers_the_curve() {
 
 #[test]
 fn the_generated_gradients_match_finite_differences() {
-    let bonds = read_bonds(&data("bonds.csv")).unwrap().bonds;
+    let bonds = read_bonds(&data("bonds.csv")).unwrap().value;
     let p = [4.9, -1.1, 2.4, 0.7, 0.4, 2.4];
     for b in &bonds {
         let check = nss_price_check(&p, &b.times, &b.amounts);
@@ -95,7 +96,7 @@ fn cash_flows_and_yields() {
 #[test]
 fn bad_rows_are_reported_with_their_line_and_field() {
     let read = read_bonds(&data("bonds_malformed.csv")).unwrap();
-    let ids: Vec<&str> = read.bonds.iter().map(|b| b.id.as_str()).collect();
+    let ids: Vec<&str> = read.value.iter().map(|b| b.id.as_str()).collect();
     assert_eq!(ids, ["CORP-A-5Y", "CORP-A-10Y", "LONG-30Y"]);
     let skipped: Vec<(u64, &str)> = read
         .skipped
@@ -103,7 +104,7 @@ fn bad_rows_are_reported_with_their_line_and_field() {
         .map(|e| (e.line, e.message.as_str()))
         .collect();
     let expected = [
-        (5, "field 5 (price)"),
+        (5, "price (column 5) must be a number, found `n/a`"),
         (6, "expected 5 fields"),
         (7, "frequency must be one of"),
         (9, "duplicate id `CORP-A-5Y` (first on line 4)"),
@@ -127,7 +128,7 @@ fn unusable_files_and_inputs_are_errors() {
     assert!(
         wrong
             .to_string()
-            .contains("expected the header `id,coupon_pct"),
+            .contains("missing columns `id`, `coupon_pct`"),
         "{wrong}"
     );
     let missing = read_bonds(Path::new("/nonexistent/bonds.csv")).unwrap_err();
