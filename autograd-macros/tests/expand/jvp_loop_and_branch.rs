@@ -19,8 +19,11 @@ impl damped {
     const __PARAMS: &[&str] = &["x", "k", "n"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&damped)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&damped),
+        )
     }
     #[doc(hidden)]
     #[inline]

@@ -15,8 +15,11 @@ impl vector_reads {
     const __PARAMS: &[&str] = &["m", "x"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&vector_reads)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&vector_reads),
+        )
     }
     #[doc(hidden)]
     #[inline]
