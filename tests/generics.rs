@@ -2,6 +2,10 @@
 //! generated items are generic with the same bounds and agree at `f32` and
 //! `f64` with closed forms and central differences of the primal.
 
+// The bodies are written as generic numeric code is: indexed loops, and
+// `s = s + ..` (`Float` has no `+=`).
+#![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
+
 use std::fmt::Debug;
 
 use autograd::differentiable;
@@ -212,11 +216,13 @@ fn real_field_functions_at_f64_and_f32() {
 }
 
 // Lifetime parameters, with a generic scalar and without.
+#[allow(clippy::needless_lifetimes)]
 #[differentiable]
 fn first_plus<'a>(x: &'a [f64], y: &'a [f64]) -> f64 {
     x[0] * y[1]
 }
 
+#[allow(clippy::needless_lifetimes)]
 #[differentiable]
 fn generic_first<'a, T: Float>(x: &'a [T], s: T) -> T {
     x[0] * s + x[1]

@@ -416,6 +416,8 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
         let kind = match classify(&pt.ty, scalar_ident) {
             Some(k) => k,
             None if constant => ParamKind::Other,
+            // Reported at the generics already.
+            None if mentions_type_param(&pt.ty, &sig.generics) => continue,
             None => {
                 cx.error_spanned_by(
                     &pt.ty,
@@ -453,6 +455,7 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             None if fallible && result_of_float(ty, scalar_ident).is_some() => {
                 result_of_float(ty, scalar_ident).map(|(ok, err)| Ret::Result { ok, err })
             }
+            None if mentions_type_param(ty, &sig.generics) => None,
             None => {
                 cx.error_spanned_by(
                     ty,
@@ -466,9 +469,15 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
         },
     };
 
+    let scalar_args = scalar.as_ref().is_some_and(|scalar| {
+        params
+            .iter()
+            .any(|p| p.differentiable && p.scalar_is(&scalar.ident))
+    });
     if let (Some(scalar), ReturnType::Type(_, ty)) = (&scalar, &sig.output)
         && !matches!(&ret, Some(Ret::Float(f)) if f.0 == scalar.ident)
         && ret.is_some()
+        && scalar_args
     {
         cx.error_spanned_by(
             ty,
@@ -479,9 +488,7 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
         );
     }
     if let Some(scalar) = &scalar
-        && !params
-            .iter()
-            .any(|p| p.differentiable && p.scalar_is(&scalar.ident))
+        && !scalar_args
     {
         cx.error_spanned_by(
             &scalar.ident,
@@ -500,6 +507,22 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
         ret: ret?,
         scalar,
     })
+}
+
+/// Whether a type names a type parameter of the function.
+fn mentions_type_param(ty: &Type, generics: &syn::Generics) -> bool {
+    struct Finder<'a>(&'a syn::Generics, bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            self.1 |= p
+                .get_ident()
+                .is_some_and(|i| self.0.type_params().any(|t| t.ident == *i));
+            syn::visit::visit_path(self, p);
+        }
+    }
+    let mut finder = Finder(generics, false);
+    syn::visit::Visit::visit_type(&mut finder, ty);
+    finder.1
 }
 
 const GENERICS_SUPPORTED: &str = "a `#[differentiable]` function may be generic over one scalar type, `fn f<T: num_traits::Float>(x: T, y: &[T]) -> T` or `T: nalgebra::RealField + Copy`, and over lifetimes";
@@ -554,6 +577,8 @@ fn generic_scalar(cx: &Ctxt, generics: &syn::Generics) -> Option<GenericScalar> 
     } else if named("RealField") {
         ScalarBound::RealField
     } else {
+        // Reported once here; taken as the scalar below, so its arguments
+        // report nothing more.
         cx.error_spanned_by(
             scalar,
             format!(
@@ -561,7 +586,7 @@ fn generic_scalar(cx: &Ctxt, generics: &syn::Generics) -> Option<GenericScalar> 
                 scalar.ident
             ),
         );
-        return None;
+        ScalarBound::Float
     };
     Some(GenericScalar {
         ident: scalar.ident.clone(),

@@ -219,6 +219,13 @@ fn generics(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
     let type_param = item.sig.generics.type_params().next().map(|t| {
         let mut t = t.clone();
         t.attrs.clear();
+        // The added bound goes where the function's own are (clippy's
+        // `multiple_bound_locations`).
+        if !t.bounds.is_empty()
+            && let Some(extra) = shape.scalar.extra_bound()
+        {
+            t.bounds.push(extra);
+        }
         t.into_token_stream()
     });
     let params: Vec<TokenStream> = params.chain(type_param).collect();
@@ -237,7 +244,19 @@ fn where_clause(item: &syn::ItemFn, shape: &Shape) -> TokenStream {
         .flat_map(|w| &w.predicates)
         .filter(|p| matches!(p, syn::WherePredicate::Type(_)))
         .map(ToTokens::to_token_stream);
-    let predicates: Vec<TokenStream> = own.chain(shape.scalar.where_predicate()).collect();
+    let inline = item
+        .sig
+        .generics
+        .type_params()
+        .next()
+        .is_some_and(|t| !t.bounds.is_empty());
+    let extra = shape
+        .scalar
+        .extra_bound()
+        .filter(|_| !inline)
+        .zip(shape.scalar.param())
+        .map(|(bound, t)| quote!(#t: #bound));
+    let predicates: Vec<TokenStream> = own.chain(extra).collect();
     if predicates.is_empty() {
         return TokenStream::new();
     }

@@ -95,12 +95,12 @@ impl Scalar {
     /// The bound the generated items add to the function's own: a
     /// `RealField` scalar must also be a `Float` for the runtime's rules
     /// (`f32` and `f64` are both).
-    pub fn where_predicate(&self) -> Option<TokenStream> {
+    pub fn extra_bound(&self) -> Option<syn::TypeParamBound> {
         match self {
             Scalar::Param(GenericScalar {
-                ident,
                 bound: ScalarBound::RealField,
-            }) => Some(quote!(#ident: ::autograd::__private::Float)),
+                ..
+            }) => Some(syn::parse_quote!(::autograd::__private::Float)),
             _ => None,
         }
     }

@@ -11,13 +11,18 @@ impl Lowerer<'_> {
                 .error_spanned_by(t, "turbofish on methods is not supported");
         }
         let name = m.method.to_string();
-        if self.scalar.is_some()
-            && matches!(name.as_str(), "unwrap" | "expect")
-            && !self.reads_differentiable(&Expr::MethodCall(m.clone()))
-        {
+        if self.scalar.is_some() && matches!(name.as_str(), "unwrap" | "expect") {
             // `T::from(2.0).unwrap()`, `T::from(n).unwrap()`: a constant,
             // or primal code of integers.
-            return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Float);
+            if !self.reads_differentiable(&Expr::MethodCall(m.clone())) {
+                return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Float);
+            }
+            // A conversion of a differentiable value says so itself.
+            let before = self.cx.has_errors();
+            let receiver = self.lower_expr(&m.receiver);
+            if self.cx.has_errors() && !before {
+                return receiver;
+            }
         }
         if self.constant_base(&m.receiver) {
             // A method of a `#[constant]` argument is primal code.
@@ -276,9 +281,8 @@ impl Lowerer<'_> {
             self.cx.error_spanned_by(
                 func,
                 format!(
-                    "`{}` of a differentiable value has no derivative; convert constants only (`T::from(2.0).unwrap()`, `T::one()`), or write `{}`",
+                    "`{}` of a differentiable value has no derivative; convert constants and integers only, such as `T::from(2.0).unwrap()` or `T::one()`",
                     func.to_token_stream().to_string().replace(' ', ""),
-                    table::supported_methods()
                 ),
             );
             return self.missing(c.span());
