@@ -160,7 +160,7 @@ fn loops_with_data_dependent_trip_counts() {
 fn branches(x: f64, y: f64, #[constant] k: f64) -> f64 {
     let mut z = x * k;
     if x > y {
-        z = z * y;
+        z *= y;
     } else if x < 0.0 {
         z = -z + autograd::stop_gradient(y * y);
     }
