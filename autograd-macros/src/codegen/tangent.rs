@@ -25,10 +25,9 @@ use crate::ir::*;
 use crate::sig::{Param, ParamKind, Ret, Signature};
 use crate::table::{Form, Func, Pass, Read, Rule, Tangent};
 
-const PRIVATE: &str = "::autograd::__private";
-
+/// The facade's hidden module, which the generated code calls into.
 fn private() -> TokenStream {
-    PRIVATE.parse().unwrap_or_default()
+    quote!(::autograd::__private)
 }
 
 /// A generator of primal code with nothing recorded: the forward sweep of

@@ -236,6 +236,7 @@ impl damped {
     }
 }
 #[doc(hidden)]
+#[allow(clippy::type_complexity)]
 impl ::autograd::__private::Jvp for damped {
     type Fn = fn(
         f64,
