@@ -18,7 +18,7 @@ const INV_SQRT_2PI: f64 = 0.398_942_280_401_432_7;
 /// approximation (as given by G. West, "Better approximations to
 /// cumulative normal functions", 2005): absolute error about 1e-14, using
 /// only `exp`, a branch and arithmetic, so the macro differentiates it.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn norm_cdf(x: f64) -> f64 {
     // |x|, written as a branch rather than `x.abs()`: abs has slope 0 at
     // exactly 0 (the subgradient convention), which would make Φ'(0) = 0
@@ -54,7 +54,7 @@ pub fn norm_cdf(x: f64) -> f64 {
 
 /// The Black–Scholes price of a European call on a non-dividend stock:
 /// `C = S·Φ(d₁) - K·e^(-rT)·Φ(d₂)`.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn call_price(spot: f64, strike: f64, rate: f64, vol: f64, time: f64) -> f64 {
     let sqrt_t = time.sqrt();
     let vol_sqrt_t = vol * sqrt_t;

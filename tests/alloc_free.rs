@@ -65,14 +65,14 @@ fn allocations_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
 }
 
 /// h(a, b) = a·b + sin a: a callee, so calls are measured too.
-#[differentiable]
+#[differentiable(jvp)]
 fn h(a: f64, b: f64) -> f64 {
     a * b + a.sin()
 }
 
 /// 30+ operations: every scalar method, arithmetic, unary minus, a
 /// constant argument, stop_gradient and a call.
-#[differentiable]
+#[differentiable(jvp)]
 fn long_chain(x: f64, y: f64, z: f64, #[constant] k: f64) -> f64 {
     let a = x * y + z; // 2
     let b = a.exp() / (1.0 + y * y); // 5
@@ -120,6 +120,30 @@ fn grad_of_a_long_straight_line_function_does_not_allocate() {
     assert_eq!(
         out.0.to_bits(),
         long_chain(args.0, args.1, args.2, args.3).to_bits()
+    );
+}
+
+#[test]
+fn jvp_does_not_allocate() {
+    let args = (0.7, 1.3, 0.4, 2.0);
+    let tangents = (0.5, -1.0, 0.25);
+    let _ = long_chain_jvp(args.0, args.1, args.2, args.3, 1.0, 1.0, 1.0);
+    let ((value, tangent), n) = allocations_during(|| {
+        let (x, y, z, k) = black_box(args);
+        let (dx, dy, dz) = black_box(tangents);
+        black_box(long_chain_jvp(x, y, z, k, dx, dy, dz))
+    });
+    assert_eq!(n, 0, "long_chain_jvp allocated {n} times");
+    assert_eq!(
+        value.to_bits(),
+        long_chain(args.0, args.1, args.2, args.3).to_bits()
+    );
+    // The same derivative as the gradient's, summed in another order.
+    let (_, gx, gy, gz) = long_chain_grad(args.0, args.1, args.2, args.3);
+    let along = gx * tangents.0 + gy * tangents.1 + gz * tangents.2;
+    assert!(
+        (tangent - along).abs() <= 1e-12 * along.abs().max(1.0),
+        "{tangent} vs {along}"
     );
 }
 

@@ -160,7 +160,7 @@ fn loops_with_data_dependent_trip_counts() {
 fn branches(x: f64, y: f64, #[constant] k: f64) -> f64 {
     let mut z = x * k;
     if x > y {
-        z = z * y;
+        z *= y;
     } else if x < 0.0 {
         z = -z + autograd::stop_gradient(y * y);
     }
@@ -451,5 +451,49 @@ fn custom_tangent_rule() {
         assert_relative_eq!(tangent, fd, epsilon = FD64_ABS, max_relative = FD64_REL);
         let (_, grad) = uses_softplus_grad(x);
         assert_relative_eq!(tangent, grad, epsilon = DOT_ABS, max_relative = DOT_REL);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Shapes and mixed scalar–matrix operators.
+
+/// (A·B)ᵀ through tanh, divided element-wise by a reshape of C, scaled by
+/// s and divided by it, negated.
+#[differentiable(jvp)]
+fn shapes(a: &DMatrix<f64>, b: &DMatrix<f64>, c: DMatrix<f64>, s: f64) -> f64 {
+    let t = (a * b).transpose().map(|v| v.tanh());
+    let d = c.reshape_generic(nalgebra::Dyn(4), nalgebra::Dyn(2));
+    let e = t.component_div(&d) * s;
+    let f = -(e / (s * s + 1.0));
+    f.map(f64::sin).sum() + f.max()
+}
+
+#[test]
+fn shapes_and_scalar_matrix_operators() {
+    let mut dirs = Directions(31);
+    let (a, b) = (dirs.matrix(2, 3), dirs.matrix(3, 4));
+    // c away from zero: it divides.
+    let c = dirs.matrix(2, 4).map(|v| 1.5 + 0.5 * v);
+    for &s in &[0.7, -1.3] {
+        let (da, db, dc, ds, u) = (
+            dirs.matrix(2, 3),
+            dirs.matrix(3, 4),
+            dirs.matrix(2, 4),
+            dirs.next(),
+            dirs.next(),
+        );
+        let (value, tangent) = shapes_jvp(&a, &b, c.clone(), s, &da, &db, &dc, ds);
+        let (_, pullback) = shapes_vjp(&a, &b, c.clone(), s);
+        let (ga, gb, gc, gs) = pullback(u);
+        let along = |t: f64| shapes(&(&a + t * &da), &(&b + t * &db), &c + t * &dc, s + t * ds);
+        let adjoint = ga.dot(&da) + gb.dot(&db) + gc.dot(&dc) + gs * ds;
+        check_direction(
+            value,
+            shapes(&a, &b, c.clone(), s),
+            tangent,
+            along,
+            adjoint,
+            u,
+        );
     }
 }

@@ -58,7 +58,7 @@ pub mod loops {
     }
 
     /// The primal, as the macro sees it.
-    #[differentiable]
+    #[differentiable(jvp)]
     pub fn dense_loops(w: &[f64], x: &[f64], b: &[f64]) -> f64 {
         let n = x.len();
         let mut s = 0.0;
@@ -251,7 +251,7 @@ pub mod matrix {
     }
 
     /// The primal, as the macro sees it.
-    #[differentiable]
+    #[differentiable(jvp)]
     pub fn dense_nalgebra(w: &DMatrix<f64>, x: &DVector<f64>, b: &DVector<f64>) -> f64 {
         (w * x + b).map(f64::tanh).sum()
     }

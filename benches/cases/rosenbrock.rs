@@ -31,7 +31,7 @@ impl Inputs {
 }
 
 /// The primal, as the macro sees it.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn rosenbrock(x: &[f64]) -> f64 {
     let mut s = 0.0;
     for i in 0..x.len() - 1 {

@@ -61,7 +61,7 @@ impl Default for Inputs {
 }
 
 /// Model price minus market price.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn residual(
     z: f64,
     r: &[f64],
@@ -73,7 +73,7 @@ pub fn residual(
 }
 
 /// The z-spread by bisection.
-#[differentiable(implicit = residual)]
+#[differentiable(jvp, implicit = residual)]
 pub fn z_spread(
     r: &[f64],
     market: f64,

@@ -26,10 +26,9 @@ use crate::ir::*;
 use crate::sig::{Param, ParamKind, Ret, Signature};
 use crate::table::{Form, Func, Pass, Read, Rule, Tangent};
 
-const PRIVATE: &str = "::autograd::__private";
-
+/// The facade's hidden module, which the generated code calls into.
 fn private() -> TokenStream {
-    PRIVATE.parse().unwrap_or_default()
+    quote!(::autograd::__private)
 }
 
 /// A generator of primal code with nothing recorded: the forward sweep of
@@ -326,6 +325,12 @@ impl Gen<'_> {
                 quote!(#(#terms)+*)
             }
             Tangent::Pullback => {
+                // A float operand next to a matrix (`m / s`): its tangent
+                // reaches every element.
+                let mixed = args.iter().any(|a| {
+                    a.value()
+                        .is_some_and(|v| self.f.info(v).kind == Kind::Matrix)
+                });
                 let terms = rule
                     .params
                     .iter()
@@ -333,7 +338,11 @@ impl Gen<'_> {
                     .filter(|(_, p)| p.diff)
                     .enumerate()
                     .filter_map(|(k, (i, _))| {
-                        let t = self.tangent_ref(active[i]?);
+                        let v = active[i]?;
+                        if self.f.info(v).kind == Kind::Float && mixed {
+                            return Some(self.broadcast_tangent(dst, rule, args, i, span));
+                        }
+                        let t = self.tangent_ref(v);
                         let func = paths::runtime(rule, Func::Dispatched(k, Form::New), span);
                         let reads = rule.generic_reads(k, false);
                         let reads = reads.iter().map(read_ref);
@@ -374,6 +383,55 @@ impl Gen<'_> {
                     )
                 }
             }
+        }
+    }
+
+    /// The tangent that float operand `i` of an element-wise rule gives
+    /// every element of its matrix result: the scalar tangent per element,
+    /// the other tangents zero, reading the element of the output. A rule
+    /// whose tangent reads the matrix operand itself is not supported here.
+    fn broadcast_tangent(
+        &self,
+        dst: ValueId,
+        rule: &Rule,
+        args: &[Operand],
+        i: usize,
+        span: Span,
+    ) -> TokenStream {
+        let element = names::element();
+        let mut reads = Vec::new();
+        for r in rule.tangent_reads() {
+            match r {
+                Read::Out => reads.push(element.to_token_stream()),
+                Read::Arg(j)
+                    if args[j]
+                        .value()
+                        .is_none_or(|v| self.f.info(v).kind.is_copy()) =>
+                {
+                    reads.push(self.operand(&args[j]))
+                }
+                Read::Arg(_) => {
+                    let message = format!(
+                        "forward mode does not differentiate `{}` of a matrix by a float that depends on the arguments; write it element-wise with `map`",
+                        rule.name
+                    );
+                    return quote_spanned!(span=> ::core::compile_error!(#message));
+                }
+            }
+        }
+        let tangents = rule
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.diff)
+            .map(|(j, _)| match self.tangent_of(&args[j]) {
+                Some(v) if j == i => self.tangent(v),
+                _ => quote!(0.0),
+            });
+        let func = paths::runtime(rule, Func::Tangent, span);
+        let out = names::value(self.f, dst);
+        quote_spanned! {span=>
+            #out.map(|#element: f64| #func(#(#tangents,)* #(#reads),*))
         }
     }
 
@@ -688,6 +746,7 @@ fn hidden_item(
             #func
         }
         #[doc(hidden)]
+        #[allow(clippy::type_complexity)]
         impl #private::Jvp for #name {
             type Fn = #binder fn(#(#input_tys,)* #(#tangent_tys),*) -> #ret_ty;
             const JVP: Self::Fn = #name::#jvp_full;

@@ -239,6 +239,7 @@ impl damped {
     }
 }
 #[doc(hidden)]
+#[allow(clippy::type_complexity)]
 impl ::autograd::__private::Jvp for damped {
     type Fn = fn(
         f64,

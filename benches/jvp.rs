@@ -1,0 +1,171 @@
+//! Forward mode against the primal: for every case of the suite, one
+//! `NAME_jvp` call (the value and one directional derivative, along the
+//! all-ones direction) next to one primal call, in one criterion group
+//! per case. Their ratio is forward mode's cost per direction.
+//!
+//! ```text
+//! cargo bench --bench jvp                 # every case
+//! cargo bench --bench jvp -- rosenbrock   # one family
+//! ```
+//!
+//! Before anything is timed, every tangent is checked against the
+//! gradient (⟨∇f, 1⟩, to `1e-9` relative) and every value against the
+//! primal's, bit for bit; a mismatch stops the run.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, SamplingMode};
+use nalgebra::{DMatrix, DVector};
+
+#[allow(dead_code)]
+mod cases;
+
+use cases::{black_scholes, bond, dense, rosenbrock, zspread};
+
+/// A case: its primal, its JVP along the all-ones direction (directions
+/// built once, outside the timing), and its gradient summed (the same
+/// derivative, for the check).
+struct Case {
+    name: String,
+    primal: Box<dyn Fn() -> f64>,
+    jvp: Box<dyn Fn() -> (f64, f64)>,
+    gradient_sum: f64,
+}
+
+fn every_case() -> Vec<Case> {
+    let mut out = Vec::new();
+    for n in cases::ROSENBROCK_SIZES {
+        let inp = rosenbrock::Inputs::new(n);
+        let ones = vec![1.0; n];
+        let (_, g) = rosenbrock::ours(&inp);
+        let x = inp.x.clone();
+        out.push(Case {
+            name: format!("rosenbrock_n{n}"),
+            gradient_sum: g.iter().sum(),
+            primal: Box::new(move || rosenbrock::rosenbrock(black_box(&inp.x))),
+            jvp: Box::new(move || rosenbrock::rosenbrock_jvp(black_box(&x), black_box(&ones))),
+        });
+    }
+    {
+        let [s, k, r, v, t] = black_scholes::Inputs::new().args;
+        let (_, g) = black_scholes::ours(&black_scholes::Inputs::new());
+        use black_scholes::example::{call_price, call_price_jvp};
+        out.push(Case {
+            name: "black_scholes".into(),
+            gradient_sum: g.iter().sum(),
+            primal: Box::new(move || call_price(black_box(s), k, r, v, t)),
+            jvp: Box::new(move || {
+                call_price_jvp(black_box(s), k, r, v, t, 1.0, 1.0, 1.0, 1.0, 1.0)
+            }),
+        });
+    }
+    {
+        let inp = bond::Inputs::new();
+        let (_, dr, dz) = bond::ours(&inp);
+        let ones = vec![1.0; inp.r.len()];
+        let inp2 = bond::Inputs::new();
+        out.push(Case {
+            name: "bond".into(),
+            gradient_sum: dr.iter().sum::<f64>() + dz,
+            primal: Box::new(move || bond::primal(black_box(&inp))),
+            jvp: Box::new(move || {
+                bond::bond_price_jvp(black_box(&inp2.r), inp2.z, &inp2.cf, &inp2.t, &ones, 1.0)
+            }),
+        });
+    }
+    {
+        let inp = dense::loops::Inputs::new();
+        let (_, dw, dx, db) = dense::loops::ours(&inp);
+        let inp2 = dense::loops::Inputs::new();
+        let (ow, ox, ob) = (
+            vec![1.0; dw.len()],
+            vec![1.0; dx.len()],
+            vec![1.0; db.len()],
+        );
+        out.push(Case {
+            name: "dense_loops".into(),
+            gradient_sum: dw.iter().chain(&dx).chain(&db).sum(),
+            primal: Box::new(move || dense::loops::primal(black_box(&inp))),
+            jvp: Box::new(move || {
+                dense::loops::dense_loops_jvp(black_box(&inp2.w), &inp2.x, &inp2.b, &ow, &ox, &ob)
+            }),
+        });
+    }
+    {
+        let inp = dense::matrix::Inputs::new();
+        let (_, dw, dx, db) = dense::matrix::ours(&inp);
+        let inp2 = dense::matrix::Inputs::new();
+        let ow = DMatrix::from_element(dw.nrows(), dw.ncols(), 1.0);
+        let (ox, ob) = (
+            DVector::from_element(dx.len(), 1.0),
+            DVector::from_element(db.len(), 1.0),
+        );
+        out.push(Case {
+            name: "dense_nalgebra".into(),
+            gradient_sum: dw.sum() + dx.sum() + db.sum(),
+            primal: Box::new(move || dense::matrix::primal(black_box(&inp))),
+            jvp: Box::new(move || {
+                dense::matrix::dense_nalgebra_jvp(
+                    black_box(&inp2.w),
+                    &inp2.x,
+                    &inp2.b,
+                    &ow,
+                    &ox,
+                    &ob,
+                )
+            }),
+        });
+    }
+    {
+        let inp = zspread::Inputs::new();
+        let (_, dr, dm) = zspread::ours(&inp);
+        let inp2 = zspread::Inputs::new();
+        let ones = vec![1.0; inp.r.len()];
+        out.push(Case {
+            name: "zspread".into(),
+            gradient_sum: dr.iter().sum::<f64>() + dm,
+            primal: Box::new(move || zspread::primal(black_box(&inp))),
+            jvp: Box::new(move || {
+                zspread::z_spread_jvp(
+                    black_box(&inp2.r),
+                    inp2.market,
+                    &inp2.cf,
+                    &inp2.t,
+                    &ones,
+                    1.0,
+                )
+                .expect("a root in the bracket")
+            }),
+        });
+    }
+    out
+}
+
+fn main() {
+    let every = every_case();
+    for case in &every {
+        let (value, tangent) = (case.jvp)();
+        assert_eq!(
+            value.to_bits(),
+            (case.primal)().to_bits(),
+            "{}: value",
+            case.name
+        );
+        let tol = 1e-9 * case.gradient_sum.abs().max(1.0);
+        assert!(
+            (tangent - case.gradient_sum).abs() <= tol,
+            "{}: tangent {tangent}, gradient along the direction {}",
+            case.name,
+            case.gradient_sum
+        );
+    }
+    let mut c = Criterion::default().configure_from_args();
+    for case in &every {
+        let mut g = c.benchmark_group(format!("jvp_{}", case.name));
+        g.sampling_mode(SamplingMode::Flat).sample_size(50);
+        g.bench_function("primal", |b| b.iter(|| (case.primal)()));
+        g.bench_function("jvp", |b| b.iter(|| (case.jvp)()));
+        g.finish();
+    }
+    c.final_summary();
+}
