@@ -355,10 +355,14 @@ impl Lowerer<'_> {
             let info = &self.values[*v];
             info.kind == Kind::Slice && info.param.is_some()
         }) else {
-            self.cx.error_spanned_by(
-                &i.expr,
-                "indexing is supported on slice arguments only (`&[f64]`, `&Vec<f64>`)",
-            );
+            // A variable bound to an unsupported expression (`let v =
+            // x.iter().collect::<Vec<_>>()`) was reported there already.
+            if !(slice.is_some() && self.cx.has_errors()) {
+                self.cx.error_spanned_by(
+                    &i.expr,
+                    "indexing is supported on slice arguments only (`&[f64]`, `&Vec<f64>`)",
+                );
+            }
             return self.missing(i.span());
         };
         if let Expr::Range(r) = &*i.index {

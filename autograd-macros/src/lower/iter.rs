@@ -509,7 +509,7 @@ impl Lowerer<'_> {
         let end = self.emit_lin(&hi, true, span);
         let plan = chain.plan;
         self.lower_loop_with(checkpoint, |l| {
-            let index = l.new_value(Kind::Int, None);
+            let index = l.new_value(Kind::Int, Some("i".to_string()));
             let frame = Frame {
                 index,
                 primary: primary.clone(),
@@ -635,12 +635,20 @@ impl Lowerer<'_> {
                 );
                 Item::Value(self.missing(span))
             }
-            Expr::Path(p) if args.len() == 1 => {
-                let ident = syn::Ident::new("__ad_item", Span::mixed_site());
-                let call: Expr = syn::parse_quote_spanned!(p.span()=> #p(#ident));
+            Expr::Path(p) => {
+                let params: Vec<syn::Ident> = (0..args.len())
+                    .map(|k| syn::Ident::new(&format!("__ad_item{k}"), Span::mixed_site()))
+                    .collect();
+                let call: Expr = syn::parse_quote_spanned!(p.span()=> #p(#(#params),*));
                 self.scopes.push(Vec::new());
-                if let Some(Item::Value(o)) = args.into_iter().next() {
-                    self.bind_operand(Some(&ident), false, None, o, span);
+                for (ident, arg) in params.iter().zip(args) {
+                    match arg {
+                        Item::Value(o) => self.bind_operand(Some(ident), false, None, o, span),
+                        _ => self.cx.error_spanned_by(
+                            p,
+                            format!("`{method}` passes a tuple here: write a closure that takes it apart, `|(a, b)| ..`"),
+                        ),
+                    }
                 }
                 let out = self.lower_item_expr(&call);
                 self.scopes.pop();
@@ -820,6 +828,7 @@ impl Lowerer<'_> {
                 Some(Chain { len, ..inner })
             }
             ("collect", _, _) => {
+                self.parse_chain(&m.receiver)?;
                 self.cx.error_spanned_by(
                     &m.method,
                     "`collect` is not supported; consume the chain with `sum()`, `product()` or `fold(..)`, or write the elements in an index loop",
@@ -827,6 +836,9 @@ impl Lowerer<'_> {
                 None
             }
             _ => {
+                // The first unsupported method of the chain is the one
+                // reported.
+                self.parse_chain(&m.receiver)?;
                 self.cx.error_spanned_by(
                     &m.method,
                     format!(

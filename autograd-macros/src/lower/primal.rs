@@ -66,15 +66,17 @@ pub(super) fn placeholder(k: usize, span: Span) -> syn::Ident {
     syn::Ident::new(&format!("__ad_p{k}"), span)
 }
 
-/// Whether an expression holds an `if`, a block or a `match` (outside
-/// closures): such a condition is lowered operand by operand, so the
-/// values its branches compute are the sweep's own.
+/// Whether an expression holds an `if`, a block, a `match` or an iterator
+/// chain (outside closures): such a condition is lowered operand by
+/// operand, so the values its branches and loops compute are the sweep's
+/// own.
 pub(super) fn has_value_blocks(e: &Expr) -> bool {
     struct Finder(bool);
     impl<'ast> Visit<'ast> for Finder {
         fn visit_expr(&mut self, e: &'ast Expr) {
             match e {
                 Expr::If(_) | Expr::Block(_) | Expr::Match(_) => self.0 = true,
+                Expr::MethodCall(m) if super::iter::is_iterator(&m.receiver) => self.0 = true,
                 Expr::Closure(_) => {}
                 e => syn::visit::visit_expr(self, e),
             }
