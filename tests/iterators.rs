@@ -543,11 +543,14 @@ fn tuple_lets_fields_and_nested_patterns() {
 // ---------------------------------------------------------------------------
 // Assertions: run in the forward sweep, once; never differentiated.
 
+/// Calls of `counted` by `asserted` and by `checkpointed_chain` (apart,
+/// as the tests run in parallel).
 static CHECKS: AtomicUsize = AtomicUsize::new(0);
+static CHECKPOINT_CHECKS: AtomicUsize = AtomicUsize::new(0);
 
 /// Counts its calls: an assertion that calls it shows how often it runs.
-fn counted() -> bool {
-    CHECKS.fetch_add(1, Ordering::SeqCst);
+fn counted(calls: &AtomicUsize) -> bool {
+    calls.fetch_add(1, Ordering::SeqCst);
     true
 }
 
@@ -560,10 +563,10 @@ fn asserted(x: &[f64], y: &[f64]) -> f64 {
         x.len(),
         y.len()
     );
-    assert!(counted());
+    assert!(counted(&CHECKS));
     let mut s = 0.0;
     for (a, b) in x.iter().zip(y) {
-        debug_assert!(counted(), "a = {a}");
+        debug_assert!(counted(&CHECKS), "a = {a}");
         assert_ne!(a, b);
         s += a * b;
     }
@@ -640,4 +643,70 @@ fn const_arrays_are_constants() {
         epsilon = CF64_ABS,
         max_relative = CF64_REL
     );
+}
+
+// ---------------------------------------------------------------------------
+// Chains in conditions, in closures of chains, under `#[checkpoint]`.
+
+#[differentiable]
+fn chain_in_condition(x: &[f64], a: f64) -> f64 {
+    if x.iter().map(|v| v * v).sum::<f64>() > a {
+        a * x.iter().copied().fold(f64::MIN, f64::max)
+    } else {
+        a
+    }
+}
+
+#[differentiable]
+fn nested_chains(x: &[f64], y: &[f64]) -> f64 {
+    // Σᵢ Σⱼ xᵢ·yⱼ·(i + 1), a chain in the closure of a chain.
+    x.iter()
+        .enumerate()
+        .map(|(i, a)| y.iter().map(|b| a * b * (i + 1) as f64).sum::<f64>())
+        .sum::<f64>()
+}
+
+#[differentiable]
+fn checkpointed_chain(x: &[f64], r: f64) -> f64 {
+    let mut s = 1.0;
+    #[checkpoint(snapshots = 2)]
+    for &v in x.iter() {
+        debug_assert!(counted(&CHECKPOINT_CHECKS));
+        s = s * r + v * v;
+    }
+    s
+}
+
+#[test]
+fn chains_in_conditions_closures_and_checkpointed_loops() {
+    let (value, dx, da) = chain_in_condition_grad(X, 1.0);
+    assert_eq!(value.to_bits(), chain_in_condition(X, 1.0).to_bits());
+    // max is x[2] = 2.1: its adjoint is a; the others get none.
+    closed(&dx, &[0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+    assert_relative_eq!(da, 2.1, epsilon = CF64_ABS, max_relative = CF64_REL);
+    let (value, dx, da) = chain_in_condition_grad(X, 100.0);
+    assert_eq!((value, da), (100.0, 1.0));
+    closed(&dx, &[0.0; 6]);
+
+    let (value, dx, dy) = nested_chains_grad(X, Y);
+    assert_eq!(value.to_bits(), nested_chains(X, Y).to_bits());
+    let sy: f64 = Y.iter().sum();
+    let w: f64 = X.iter().enumerate().map(|(i, a)| a * (i + 1) as f64).sum();
+    closed(
+        &dx,
+        &(0..X.len())
+            .map(|i| (i + 1) as f64 * sy)
+            .collect::<Vec<_>>(),
+    );
+    closed(&dy, &vec![w; Y.len()]);
+
+    let r = 0.9;
+    let before = CHECKPOINT_CHECKS.load(Ordering::SeqCst);
+    let (value, dx, dr) = checkpointed_chain_grad(X, r);
+    let runs = CHECKPOINT_CHECKS.load(Ordering::SeqCst) - before;
+    assert_eq!(runs, if cfg!(debug_assertions) { X.len() } else { 0 });
+    assert_eq!(value.to_bits(), checkpointed_chain(X, r).to_bits());
+    against_fd(&dx, |x| checkpointed_chain(x, r), X);
+    let fd_r = fd64(|r| checkpointed_chain(X, r), r);
+    assert_relative_eq!(dr, fd_r, epsilon = FD64_ABS, max_relative = FD64_REL);
 }
