@@ -710,3 +710,18 @@ fn chains_in_conditions_closures_and_checkpointed_loops() {
     let fd_r = fd64(|r| checkpointed_chain(X, r), r);
     assert_relative_eq!(dr, fd_r, epsilon = FD64_ABS, max_relative = FD64_REL);
 }
+
+#[differentiable]
+fn typed_closure_parameters(x: &[f64], n: usize) -> f64 {
+    let count = (0..n).sum::<usize>() + (1..=n).product::<usize>();
+    x.iter().map(|v: &f64| v * v).sum::<f64>() * count as f64
+}
+
+#[test]
+fn integer_sums_and_typed_closure_parameters() {
+    let n = 3;
+    let (value, dx) = typed_closure_parameters_grad(X, n);
+    assert_eq!(value.to_bits(), typed_closure_parameters(X, n).to_bits());
+    // count = (0 + 1 + 2) + 3! = 9.
+    closed(&dx, &X.iter().map(|v| 18.0 * v).collect::<Vec<_>>());
+}

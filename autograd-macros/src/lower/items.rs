@@ -29,6 +29,17 @@ fn literal_index(e: &Expr) -> Option<usize> {
     }
 }
 
+/// The type a reference type refers to (`&f64` is `f64`): an iterator's
+/// item is a value here, whatever the closure's parameter type says.
+fn referent(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Reference(r) => referent(&r.elem),
+        syn::Type::Paren(p) => referent(&p.elem),
+        syn::Type::Group(g) => referent(&g.elem),
+        ty => ty,
+    }
+}
+
 impl Lowerer<'_> {
     /// The item an expression denotes, where it is a tuple or holds one
     /// (`(a, b)`, `t`, `t.1` of a nested tuple, `t.0`, a `fold` with a
@@ -152,7 +163,8 @@ impl Lowerer<'_> {
             (Pat::Reference(r), item) => self.bind_pattern(&r.pat, item, None, span),
             (Pat::Wild(_), _) => {}
             (Pat::Ident(pi), Item::Value(o)) if pi.by_ref.is_none() && pi.subpat.is_none() => {
-                self.bind_operand(Some(&pi.ident), pi.mutability.is_some(), ty.cloned(), o, span);
+                let ty = ty.map(referent).cloned();
+                self.bind_operand(Some(&pi.ident), pi.mutability.is_some(), ty, o, span);
             }
             (Pat::Ident(pi), item) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                 if pi.mutability.is_some() {
@@ -169,7 +181,7 @@ impl Lowerer<'_> {
                 if t.elems.len() == components.len()
                     && !t.elems.iter().any(|p| matches!(p, Pat::Rest(_))) =>
             {
-                let types: Vec<Option<&syn::Type>> = match ty {
+                let types: Vec<Option<&syn::Type>> = match ty.map(referent) {
                     Some(syn::Type::Tuple(tt)) if tt.elems.len() == components.len() => {
                         tt.elems.iter().map(Some).collect()
                     }

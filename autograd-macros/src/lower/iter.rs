@@ -21,14 +21,26 @@ use super::*;
 const ROOTS: &[&str] = &["iter", "into_iter", "windows"];
 /// The methods that consume a chain into a value.
 const CONSUMERS: &[&str] = &["sum", "product", "fold"];
+/// The methods that make a chain of a chain (or of a range).
+const ADAPTERS: &[&str] = &[
+    "copied",
+    "cloned",
+    "enumerate",
+    "zip",
+    "map",
+    "filter",
+    "rev",
+    "skip",
+    "take",
+];
 
 fn supported() -> &'static str {
     "`iter()`, `into_iter()`, `windows(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)` or a `for` loop"
 }
 
 /// Whether an expression is an iterator chain (not consumed): `x.iter()`,
-/// `x.windows(2)`, a method of a range, and any method of a chain but its
-/// consumers.
+/// `x.windows(2)`, an adapter of a range, and any method of a chain but
+/// its consumers.
 pub(super) fn is_iterator(e: &Expr) -> bool {
     match strip_parens(e) {
         Expr::MethodCall(m) => is_iterator_call(m),
@@ -39,8 +51,17 @@ pub(super) fn is_iterator(e: &Expr) -> bool {
 fn is_iterator_call(m: &syn::ExprMethodCall) -> bool {
     let name = m.method.to_string();
     ROOTS.contains(&name.as_str())
-        || matches!(strip_parens(&m.receiver), Expr::Range(_))
+        || (ADAPTERS.contains(&name.as_str()) && is_range(&m.receiver))
         || (!CONSUMERS.contains(&name.as_str()) && is_iterator(&m.receiver))
+}
+
+/// Whether `m` consumes a chain (or a range: `(0..n).sum::<usize>()`).
+pub(super) fn is_consumer(m: &syn::ExprMethodCall) -> bool {
+    CONSUMERS.iter().any(|c| m.method == c) && (is_iterator(&m.receiver) || is_range(&m.receiver))
+}
+
+fn is_range(e: &Expr) -> bool {
+    matches!(strip_parens(e), Expr::Range(_))
 }
 
 /// A plain integer literal.
@@ -192,7 +213,7 @@ impl<'e> Plan<'e> {
         }
     }
 
-    /// The float type of the first sequence read, where known.
+    /// The first sequence read, if any.
     fn first_sequence(&self) -> Option<&Sequence> {
         match self {
             Plan::Element { seq, .. } | Plan::Window { seq, .. } => Some(seq),
@@ -226,7 +247,7 @@ impl Lowerer<'_> {
     /// if the call is not part of an iterator chain.
     pub(super) fn lower_iterator_method(&mut self, m: &syn::ExprMethodCall) -> Option<Operand> {
         let name = m.method.to_string();
-        let consumer = CONSUMERS.contains(&name.as_str()) && is_iterator(&m.receiver);
+        let consumer = is_consumer(m);
         if !consumer && !is_iterator_call(m) {
             return None;
         }
@@ -260,7 +281,7 @@ impl Lowerer<'_> {
 
     /// Whether `m` is `.fold(init, f)` of an iterator chain.
     pub(super) fn is_iterator_fold(&self, m: &syn::ExprMethodCall) -> bool {
-        m.method == "fold" && is_iterator(&m.receiver)
+        m.method == "fold" && is_consumer(m)
     }
 
     /// `for pattern in chain { body }`.
@@ -298,20 +319,41 @@ impl Lowerer<'_> {
             Some(syn::GenericArgument::Type(ty)) => Some(ty.clone()),
             _ => None,
         });
-        let float = turbofish
-            .as_ref()
-            .and_then(float_ident)
-            .or_else(|| self.chain_float(&chain));
         let span = m.span();
-        let init: Expr = syn::parse_str(neutral).unwrap_or_else(|_| syn::parse_quote!(0.0));
-        let init = self.float_literal(&init, float, span);
+        // A sum of integers (`sum::<usize>()`, a range's) starts from the
+        // integer neutral element.
+        let integer = match &turbofish {
+            Some(ty) => float_ident(ty).is_none(),
+            None => matches!(chain.plan, Plan::Count(_)),
+        };
+        let init = if integer {
+            let neutral = if op == Operator::Add { "0" } else { "1" };
+            let dst = self.new_value(Kind::Int, None);
+            self.push(Stmt::Let {
+                dst,
+                op: Op::Copy(Operand::Const(
+                    syn::LitInt::new(neutral, span).into_token_stream(),
+                )),
+                span,
+                ty: turbofish.map(Box::new),
+            });
+            Operand::Value(dst)
+        } else {
+            let float = turbofish
+                .as_ref()
+                .and_then(float_ident)
+                .or_else(|| self.chain_float(&chain));
+            let init: Expr = syn::parse_str(neutral).unwrap_or_else(|_| syn::parse_quote!(0.0));
+            self.float_literal(&init, float, span)
+        };
         let method = m.method.clone();
-        let result = self.accumulate(chain, Item::Value(init), &method.to_string(), span, &mut |l, acc, item| {
+        let name = method.to_string();
+        let not_a_value = format!(
+            "`{method}` takes values: map each item to one first, such as `.map(|(a, b)| a * b)`"
+        );
+        let step = &mut |l: &mut Self, acc, item| {
             let (Item::Value(acc), Item::Value(item)) = (acc, item) else {
-                l.cx.error_spanned_by(
-                    &method,
-                    format!("`{method}` adds up floats: map each item to one first, such as `.map(|(a, b)| a * b)`"),
-                );
+                l.cx.error_spanned_by(&method, &not_a_value);
                 return Item::Value(l.missing(span));
             };
             let args = vec![acc, item];
@@ -325,8 +367,8 @@ impl Lowerer<'_> {
                 kind,
                 span,
             )))
-        });
-        match result {
+        };
+        match self.accumulate(chain, Item::Value(init), &name, span, step) {
             Item::Value(o) => o,
             _ => self.missing(span),
         }
@@ -644,10 +686,12 @@ impl Lowerer<'_> {
                 for (ident, arg) in params.iter().zip(args) {
                     match arg {
                         Item::Value(o) => self.bind_operand(Some(ident), false, None, o, span),
-                        _ => self.cx.error_spanned_by(
-                            p,
-                            format!("`{method}` passes a tuple here: write a closure that takes it apart, `|(a, b)| ..`"),
-                        ),
+                        _ => {
+                            let message = format!(
+                                "`{method}` passes a tuple here: write a closure that takes it apart, `|(a, b)| ..`"
+                            );
+                            self.cx.error_spanned_by(p, message)
+                        }
                     }
                 }
                 let out = self.lower_item_expr(&call);

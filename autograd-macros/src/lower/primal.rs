@@ -76,7 +76,7 @@ pub(super) fn has_value_blocks(e: &Expr) -> bool {
         fn visit_expr(&mut self, e: &'ast Expr) {
             match e {
                 Expr::If(_) | Expr::Block(_) | Expr::Match(_) => self.0 = true,
-                Expr::MethodCall(m) if super::iter::is_iterator(&m.receiver) => self.0 = true,
+                Expr::MethodCall(m) if super::iter::is_consumer(m) => self.0 = true,
                 Expr::Closure(_) => {}
                 e => syn::visit::visit_expr(self, e),
             }

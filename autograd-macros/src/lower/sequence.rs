@@ -41,7 +41,12 @@ impl Lowerer<'_> {
                     }
                 },
                 // Not a variable: an item of the module (`const P: [f64; 3]`).
-                None if p.qself.is_none() && !p.path.is_ident("self") => {
+                // In a `map` closure, a variable of the enclosing function
+                // is none.
+                None if p.qself.is_none()
+                    && !p.path.is_ident("self")
+                    && !self.outer.iter().any(|o| p.path.is_ident(o)) =>
+                {
                     Some(Sequence::Constant(p.path.clone()))
                 }
                 None => None,
