@@ -725,3 +725,76 @@ fn integer_sums_and_typed_closure_parameters() {
     // count = (0 + 1 + 2) + 3! = 9.
     closed(&dx, &X.iter().map(|v| 18.0 * v).collect::<Vec<_>>());
 }
+
+// ---------------------------------------------------------------------------
+// The positional adapters against Rust's own iterators, at every length
+// and offset: the same chain over the indices `0..n` says which element
+// each item reads, and a linear function's gradient is then the weights.
+
+#[differentiable]
+fn rev_skip_take_enumerate(x: &[f64], k: usize, m: usize) -> f64 {
+    x.iter()
+        .rev()
+        .skip(k)
+        .take(m)
+        .enumerate()
+        .map(|(p, v)| (p + 1) as f64 * v)
+        .sum::<f64>()
+}
+
+#[differentiable]
+fn skip_rev_zip_rev(x: &[f64], y: &[f64], k: usize) -> f64 {
+    let mut s = 0.0;
+    for (p, (a, b)) in x.iter().skip(k).rev().zip(y.iter().rev()).enumerate() {
+        s += (p + 1) as f64 * a + (p + 2) as f64 * b;
+    }
+    s
+}
+
+#[differentiable]
+fn windows_rev_skip(x: &[f64], k: usize) -> f64 {
+    x.windows(3)
+        .rev()
+        .skip(k)
+        .map(|w| w[0] + 2.0 * w[2])
+        .sum::<f64>()
+}
+
+#[test]
+fn positional_adapters_match_rusts_iterators() {
+    for n in 0..8 {
+        let x: Vec<f64> = (0..n).map(|i| 0.25 * i as f64 - 0.6).collect();
+        let idx: Vec<usize> = (0..n).collect();
+        for k in 0..n + 2 {
+            for m in 0..n + 2 {
+                let (value, dx) = rev_skip_take_enumerate_grad(&x, k, m);
+                assert_eq!(value.to_bits(), rev_skip_take_enumerate(&x, k, m).to_bits());
+                let mut expected = vec![0.0; n];
+                for (p, &i) in idx.iter().rev().skip(k).take(m).enumerate() {
+                    expected[i] += (p + 1) as f64;
+                }
+                assert_eq!(dx, expected, "n = {n}, k = {k}, m = {m}");
+            }
+            for ny in [0, n / 2, n, n + 3] {
+                let y: Vec<f64> = (0..ny).map(|i| 0.5 - 0.125 * i as f64).collect();
+                let (value, dx, dy) = skip_rev_zip_rev_grad(&x, &y, k);
+                assert_eq!(value.to_bits(), skip_rev_zip_rev(&x, &y, k).to_bits());
+                let (mut ex, mut ey) = (vec![0.0; n], vec![0.0; ny]);
+                let iy: Vec<usize> = (0..ny).collect();
+                for (p, (&i, &j)) in idx.iter().skip(k).rev().zip(iy.iter().rev()).enumerate() {
+                    ex[i] += (p + 1) as f64;
+                    ey[j] += (p + 2) as f64;
+                }
+                assert_eq!((dx, dy), (ex, ey), "n = {n}, ny = {ny}, k = {k}");
+            }
+            let (value, dx) = windows_rev_skip_grad(&x, k);
+            assert_eq!(value.to_bits(), windows_rev_skip(&x, k).to_bits());
+            let mut expected = vec![0.0; n];
+            for w in idx.windows(3).rev().skip(k) {
+                expected[w[0]] += 1.0;
+                expected[w[2]] += 2.0;
+            }
+            assert_eq!(dx, expected, "n = {n}, k = {k}");
+        }
+    }
+}
