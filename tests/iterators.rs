@@ -616,7 +616,8 @@ fn const_coefficients(x: &[f64], t: f64) -> f64 {
 
 #[differentiable]
 fn local_const(x: f64) -> f64 {
-    const C: [f64; 3] = [0.5, 1.5, -2.0];
+    use std::f64::consts::PI;
+    const C: [f64; 3] = [0.5, 1.5, -2.0 * PI];
     static OFFSET: f64 = 1.0;
     C.iter().fold(0.0, |acc, &c| acc * x + c) + OFFSET
 }

@@ -549,7 +549,7 @@ pub struct Function {
     /// Variables of the enclosing function that the body of a `map`
     /// closure reads (see `Op::Map`), as the closure names them.
     pub captures: Vec<syn::Ident>,
-    /// `const` and `static` items declared in the body, which the
+    /// `const`, `static` and `use` items declared in the body, which the
     /// generated code declares too.
     pub items: Vec<syn::Item>,
 }

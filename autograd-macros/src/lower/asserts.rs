@@ -1,6 +1,7 @@
 //! What a body may hold besides its computation: assertions, which the
-//! forward sweep runs (once) and nothing differentiates, and `const` and
-//! `static` items, which the generated code declares as the body does.
+//! forward sweep runs (once) and nothing differentiates, and `const`,
+//! `static` and `use` items, which the generated code declares as the body
+//! does.
 
 use syn::punctuated::Punctuated;
 
@@ -125,17 +126,17 @@ impl Lowerer<'_> {
         self.emit(Op::Primal { expr, bindings }, Kind::Bool, span);
     }
 
-    /// An item in the body: `const` and `static` (not `mut`) items are
-    /// kept for the generated code; others are not supported.
+    /// An item in the body: `const`, `static` (not `mut`) and `use` items
+    /// are kept for the generated code; others are not supported.
     pub(super) fn lower_item_stmt(&mut self, item: &syn::Item) {
         match item {
-            syn::Item::Const(_) => self.const_items.push(item.clone()),
+            syn::Item::Const(_) | syn::Item::Use(_) => self.body_items.push(item.clone()),
             syn::Item::Static(s) if matches!(s.mutability, syn::StaticMutability::None) => {
-                self.const_items.push(item.clone())
+                self.body_items.push(item.clone())
             }
             _ => self.cx.error_spanned_by(
                 item,
-                "items are not supported inside a `#[differentiable]` body but `const` and `static` ones; define them outside the function",
+                "items are not supported inside a `#[differentiable]` body but `const`, `static` and `use` ones; define them outside the function",
             ),
         }
     }

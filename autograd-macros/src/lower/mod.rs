@@ -77,9 +77,9 @@ struct Lowerer<'a> {
     /// x.windows(2)`): the value the binding holds stands for the whole,
     /// which exists only here; reads of its parts resolve to IR values.
     aggregates: HashMap<ValueId, Item>,
-    /// `const` and `static` items of the body, which the generated
-    /// functions declare too.
-    const_items: Vec<syn::Item>,
+    /// `const`, `static` and `use` items of the body, which the
+    /// generated functions declare too.
+    body_items: Vec<syn::Item>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -110,7 +110,7 @@ pub fn lower(
         element_reads: Vec::new(),
         nesting: 0,
         aggregates: HashMap::new(),
-        const_items: Vec::new(),
+        body_items: Vec::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -159,7 +159,7 @@ pub fn lower(
         body,
         ret,
         captures: l.captures,
-        items: l.const_items,
+        items: l.body_items,
     }
 }
 
