@@ -20,7 +20,7 @@ use criterion::{BenchmarkGroup, Criterion, SamplingMode, measurement::WallTime};
 #[allow(dead_code)]
 mod cases;
 
-use cases::{black_scholes, bond, dense, rosenbrock, zspread};
+use cases::{black_scholes, bond, dense, iterators, rosenbrock, zspread};
 
 /// A group with the suite's settings: flat sampling (the slow contenders
 /// take milliseconds per call) and 50 samples.
@@ -73,6 +73,24 @@ fn benches(c: &mut Criterion) {
         dense::matrix::Inputs::new()
     );
     contenders!(c, "zspread", zspread, zspread::Inputs::new());
+    iterator_chain(c);
+}
+
+/// The gradient of an iterator chain against that of the index loop it
+/// lowers to (`cargo bench --bench gradients -- iterator_chain`).
+fn iterator_chain(c: &mut Criterion) {
+    if let Err(e) = iterators::check() {
+        panic!("{e}");
+    }
+    let inp = iterators::Inputs::new(1000);
+    let mut g = group(c, "iterator_chain_n1000");
+    g.bench_function("chain", |b| {
+        b.iter(|| iterators::chain_grad_of(black_box(&inp)))
+    });
+    g.bench_function("index_loop", |b| {
+        b.iter(|| iterators::loop_grad_of(black_box(&inp)))
+    });
+    g.finish();
 }
 
 /// Calls contender `$who` of case module `$m` `$calls` times, for

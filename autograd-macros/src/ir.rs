@@ -354,12 +354,52 @@ traversal!(for_each_operand, for_each_own_read, for_each_read, value_ref, iter, 
 traversal!(for_each_operand_mut, for_each_own_read_mut, for_each_read_mut, value_mut, iter_mut, &mut);
 
 impl Op {
+    /// An assertion (`assert!(..)`): primal code whose value is `()`,
+    /// which the forward sweep runs as a statement and nothing else runs.
+    pub fn is_effect(&self) -> bool {
+        matches!(
+            self,
+            Op::Primal {
+                expr: syn::Expr::Macro(_),
+                ..
+            }
+        )
+    }
+
     /// Every value the operation reads in the primal sweep.
     pub fn reads(&self) -> Vec<ValueId> {
         let mut out = Vec::new();
         self.for_each_operand(&mut |v| out.push(*v));
         out
     }
+}
+
+impl Block {
+    /// Whether the block or a block nested in it holds an assertion.
+    pub fn has_effects(&self) -> bool {
+        self.stmts.iter().any(|s| match s {
+            Stmt::Let { op, .. } => op.is_effect(),
+            s => s.blocks().iter().any(|b| b.has_effects()),
+        })
+    }
+}
+
+/// Calls `f` on each argument of an assertion macro (on the value of a
+/// named one, `x = value`) and writes the arguments back.
+pub fn visit_macro_args(mac: &mut syn::Macro, f: &mut dyn FnMut(&mut syn::Expr)) {
+    use syn::punctuated::Punctuated;
+    let Ok(mut args) =
+        mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
+    else {
+        return;
+    };
+    for a in args.iter_mut() {
+        match a {
+            syn::Expr::Assign(a) => f(&mut a.right),
+            a => f(a),
+        }
+    }
+    mac.tokens = quote::quote!(#args);
 }
 
 impl Stmt {
@@ -509,6 +549,9 @@ pub struct Function {
     /// Variables of the enclosing function that the body of a `map`
     /// closure reads (see `Op::Map`), as the closure names them.
     pub captures: Vec<syn::Ident>,
+    /// `const`, `static` and `use` items declared in the body, which the
+    /// generated code declares too.
+    pub items: Vec<syn::Item>,
 }
 
 impl Function {

@@ -278,3 +278,16 @@ fn checkpointed_euler() {
         }",
     );
 }
+
+/// An iterator chain: the same loop as the index loop a user would write
+/// (`for i in 0..n { let d = x[i] - y[i]; s += d * d; }`), its bound the
+/// shorter slice's length, its running sum from Rust's `-0.0`.
+#[test]
+fn iterator_zip_map_sum() {
+    check(
+        "iterator_zip_map_sum",
+        "fn squared_distance(x: &[f64], y: &[f64]) -> f64 {
+            x.iter().zip(y).map(|(a, b)| (a - b) * (a - b)).sum::<f64>()
+        }",
+    );
+}

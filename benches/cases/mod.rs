@@ -25,6 +25,7 @@
 pub mod black_scholes;
 pub mod bond;
 pub mod dense;
+pub mod iterators;
 pub mod rosenbrock;
 pub mod zspread;
 

@@ -31,6 +31,10 @@ struct Rename<'a> {
 
 impl VisitMut for Rename<'_> {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        if let syn::Expr::Macro(m) = e {
+            crate::ir::visit_macro_args(&mut m.mac, &mut |a| self.visit_expr_mut(a));
+            return;
+        }
         if let syn::Expr::Path(p) = e {
             let key = p.to_token_stream().to_string();
             if let Some((_, v)) = self.bindings.iter().find(|(k, _)| *k == key) {
@@ -266,6 +270,14 @@ impl Gen<'_> {
                     if filter.is_some_and(|f| !f.contains(dst)) || matches!(op, Op::Absent) {
                         continue;
                     }
+                    // An assertion runs once, in the forward sweep.
+                    if op.is_effect() {
+                        if !self.in_pullback {
+                            let expr = self.primal_expr(op);
+                            out.extend(quote_spanned!(*span=> #expr;));
+                        }
+                        continue;
+                    }
                     let v = names::value(self.f, *dst);
                     if let Op::Call { func, args } = op
                         && self.recorded.contains(dst)
@@ -299,7 +311,12 @@ impl Gen<'_> {
                 }
                 Stmt::If(i) => {
                     let wanted = match filter {
-                        None => !i.phis.is_empty() || !self.records_of(i).is_empty(),
+                        None => {
+                            !i.phis.is_empty()
+                                || !self.records_of(i).is_empty()
+                                || (!self.in_pullback
+                                    && (i.then_blk.has_effects() || i.else_blk.has_effects()))
+                        }
                         Some(f) => i.phis.iter().any(|p| f.contains(&p.dst)),
                     };
                     if wanted {

@@ -381,7 +381,9 @@ fn vjp_body(
         _ => g.operand(&f.ret),
     };
     let seed_ty = sig.ret.seed();
+    let items = &f.items;
     scopes::declare_up_front(quote! {
+        #(#items)*
         #forward
         (#ret, move |#seed: #seed_ty| {
             #(#stacks)*

@@ -6,6 +6,9 @@ use super::*;
 
 impl Lowerer<'_> {
     pub(super) fn lower_method(&mut self, m: &syn::ExprMethodCall) -> Operand {
+        if let Some(o) = self.lower_iterator_method(m) {
+            return o;
+        }
         if let Some(t) = &m.turbofish {
             self.cx
                 .error_spanned_by(t, "turbofish on methods is not supported");
@@ -27,6 +30,13 @@ impl Lowerer<'_> {
         if self.constant_base(&m.receiver) {
             // A method of a `#[constant]` argument is primal code.
             return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Unknown);
+        }
+        // `P.len()` of a `const` array, `w.len()` of a window.
+        if let Some(Builtin::Len) = table::builtin(&name, m.args.len())
+            && let Some(seq) = self.sequence_of(&m.receiver)
+            && !matches!(seq, super::sequence::Sequence::Slice(_))
+        {
+            return self.sequence_len(&seq, m.span());
         }
         let receiver = self.lower_expr(&m.receiver);
         let receiver_kind = self.kind(&receiver);

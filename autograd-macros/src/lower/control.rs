@@ -146,6 +146,15 @@ impl Lowerer<'_> {
             self.cx
                 .error_spanned_by(label, "loop labels are not supported");
         }
+        let range = match strip_parens(&f.expr) {
+            Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => {
+                strip_parens(&m.receiver)
+            }
+            e => e,
+        };
+        if !matches!(range, Expr::Range(_)) {
+            return self.lower_for_iter(f);
+        }
         let index_ident = match &*f.pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
             Pat::Wild(_) => None,
@@ -222,6 +231,22 @@ impl Lowerer<'_> {
         checkpoint: Option<crate::checkpoint::Checkpoint>,
         header: impl FnOnce(&mut Self) -> LoopHeader,
     ) {
+        self.lower_loop_with(checkpoint, |l| {
+            let header = header(l);
+            if let Some(t) = l.lower_stmts(&body.stmts) {
+                l.value_unused(t);
+            }
+            header
+        });
+    }
+
+    /// Lowers a loop whose header and body `build` lowers, inside the
+    /// body's scope, after the loop-carried entry values exist.
+    pub(super) fn lower_loop_with(
+        &mut self,
+        checkpoint: Option<crate::checkpoint::Checkpoint>,
+        build: impl FnOnce(&mut Self) -> LoopHeader,
+    ) {
         let id = LoopId(self.next_loop);
         self.next_loop += 1;
         let before = self.snapshot();
@@ -245,13 +270,9 @@ impl Lowerer<'_> {
             }
         }
         self.scopes.push(Vec::new());
-        let header = header(self);
-        if let Some(t) = self.lower_stmts(&body.stmts) {
-            self.value_unused(t);
-        }
+        let mut header = build(self);
         self.scopes.pop();
         let mut body = self.end_block();
-        let mut header = header;
 
         let mut carried = Vec::new();
         let mut fold = HashMap::new();
@@ -305,7 +326,7 @@ impl Lowerer<'_> {
 
     /// φ-nodes for the variables the two arms of a branch left with
     /// different values; each variable is rebound to its φ.
-    fn assignment_phis(
+    pub(super) fn assignment_phis(
         &mut self,
         before: &[Vec<ValueId>],
         after_then: &[Vec<ValueId>],

@@ -3,6 +3,7 @@
 
 use super::calls::is_split_call;
 use super::primal::{has_value_blocks, placeholder};
+use super::sequence::Sequence;
 use super::*;
 
 /// Comparisons, `&&` and `||`: their value is a `bool`.
@@ -56,6 +57,11 @@ fn last_token_span(e: &Expr) -> Span {
 
 impl Lowerer<'_> {
     pub(super) fn lower_expr(&mut self, e: &Expr) -> Operand {
+        if matches!(e, Expr::Path(_) | Expr::Field(_) | Expr::Index(_))
+            && let Some(part) = self.lower_part(e)
+        {
+            return part;
+        }
         if matches!(e, Expr::Field(_) | Expr::Index(_))
             && let Some(c) = self.outer_constant(e)
         {
@@ -230,6 +236,17 @@ impl Lowerer<'_> {
                 };
                 self.lower_primal(&Expr::Unary(u.clone()), kind)
             }
+            // `*v` of an iterator's item: items are values here.
+            UnOp::Deref(_) => match self.lower_expr(&u.expr) {
+                Operand::Value(v) if self.values[v].by_ref => {
+                    self.cx.error_spanned_by(
+                        u,
+                        "dereferencing an argument is not supported in a `#[differentiable]` body",
+                    );
+                    self.missing(u.span())
+                }
+                operand => operand,
+            },
             _ => {
                 self.cx.error_spanned_by(
                     u,
@@ -357,18 +374,30 @@ impl Lowerer<'_> {
     }
 
     fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {
+        if let Some(seq @ Sequence::Constant(_)) = self.sequence_of(&i.expr)
+            && !matches!(&*i.index, Expr::Range(_))
+        {
+            // `P[i]` of a `const` array: a constant, whatever the index.
+            let index = self.lower_expr(&i.index);
+            return self.sequence_element(&seq, index, i.span());
+        }
         // A slice: the argument itself, as a slice chosen at run time (`if
         // c { a } else { b }`) would need its adjoint chosen too. A nalgebra
         // value: any, its adjoint a value like any other.
-        let indexed = self.local_ident(&i.expr).filter(|v| {
+        let named = self.local_ident(&i.expr);
+        let indexed = named.filter(|v| {
             let info = &self.values[*v];
             (info.kind == Kind::Slice && info.param.is_some()) || info.kind == Kind::Matrix
         });
         let Some(slice) = indexed else {
-            self.cx.error_spanned_by(
-                &i.expr,
-                "indexing is supported on slice arguments (`&[f64]`, `&Vec<f64>`) and nalgebra variables (`v[i]`, `m[(i, j)]`)",
-            );
+            // A variable bound to an unsupported expression (`let v =
+            // x.iter().collect::<Vec<_>>()`) was reported there already.
+            if !(named.is_some() && self.cx.has_errors()) {
+                self.cx.error_spanned_by(
+                    &i.expr,
+                    "indexing is supported on slice arguments (`&[f64]`, `&Vec<f64>`), `const` arrays and nalgebra variables (`v[i]`, `m[(i, j)]`)",
+                );
+            }
             return self.missing(i.span());
         };
         if let Expr::Range(r) = &*i.index {
@@ -384,6 +413,12 @@ impl Lowerer<'_> {
             return Operand::Value(self.emit(Op::Index { slice, index }, Kind::Float, i.span()));
         }
         let index = self.lower_expr(&i.index);
+        self.slice_element(slice, index, i.span())
+    }
+
+    /// `slice[index]`: one value per element read in a block and the
+    /// blocks it encloses (see `element_reads`).
+    pub(super) fn slice_element(&mut self, slice: ValueId, index: Operand, span: Span) -> Operand {
         let key = match &index {
             Operand::Value(v) => ElementKey::Value(*v),
             Operand::Const(t) => ElementKey::Const(t.to_string()),
@@ -396,7 +431,7 @@ impl Lowerer<'_> {
         if let Some((_, _, v)) = seen {
             return Operand::Value(*v);
         }
-        let v = self.emit(Op::Index { slice, index }, Kind::Float, i.span());
+        let v = self.emit(Op::Index { slice, index }, Kind::Float, span);
         if let Some(reads) = self.element_reads.last_mut() {
             reads.push((slice, key, v));
         }

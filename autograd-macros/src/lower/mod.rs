@@ -8,8 +8,10 @@
 //! bindings. One module per construct lowers the rest: [`stmt`]
 //! (statements and bindings), [`control`] (branches and loops), [`expr`]
 //! (expressions and operators), [`calls`] (methods, paths and calls),
-//! [`nalgebra`] (`map` and matrix methods) and [`primal`] (code the sweeps
-//! run as written).
+//! [`nalgebra`] (`map` and matrix methods), [`primal`] (code the sweeps
+//! run as written), [`items`] (tuples and patterns), [`sequence`] (what
+//! can be iterated and indexed), [`iter`] (iterator chains as index
+//! loops) and [`asserts`] (assertions and `const` items in the body).
 
 use std::collections::HashMap;
 
@@ -25,12 +27,18 @@ use crate::ir::*;
 use crate::sig::{ParamKind, Signature};
 use crate::table::{self, Builtin, Operator, Pass, Receiver, Rule, Ty};
 
+mod asserts;
 mod calls;
 mod control;
 mod expr;
+mod items;
+mod iter;
 mod nalgebra;
 mod primal;
+mod sequence;
 mod stmt;
+
+use items::Item;
 
 #[derive(Clone)]
 struct Binding {
@@ -67,6 +75,13 @@ struct Lowerer<'a> {
     nesting: u32,
     /// The scalar type parameter of a generic function (`T`).
     scalar: Option<syn::Ident>,
+    /// Names bound to a tuple or a window (`let t = (a, b);`, `for w in
+    /// x.windows(2)`): the value the binding holds stands for the whole,
+    /// which exists only here; reads of its parts resolve to IR values.
+    aggregates: HashMap<ValueId, Item>,
+    /// `const`, `static` and `use` items of the body, which the
+    /// generated functions declare too.
+    body_items: Vec<syn::Item>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -97,6 +112,8 @@ pub fn lower(
         element_reads: Vec::new(),
         nesting: 0,
         scalar: sig.scalar.as_ref().map(|s| s.ident.clone()),
+        aggregates: HashMap::new(),
+        body_items: Vec::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -145,6 +162,7 @@ pub fn lower(
         body,
         ret,
         captures: l.captures,
+        items: l.body_items,
     }
 }
 

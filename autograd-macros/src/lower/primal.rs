@@ -66,15 +66,17 @@ pub(super) fn placeholder(k: usize, span: Span) -> syn::Ident {
     syn::Ident::new(&format!("__ad_p{k}"), span)
 }
 
-/// Whether an expression holds an `if`, a block or a `match` (outside
-/// closures): such a condition is lowered operand by operand, so the
-/// values its branches compute are the sweep's own.
+/// Whether an expression holds an `if`, a block, a `match` or an iterator
+/// chain (outside closures): such a condition is lowered operand by
+/// operand, so the values its branches and loops compute are the sweep's
+/// own.
 pub(super) fn has_value_blocks(e: &Expr) -> bool {
     struct Finder(bool);
     impl<'ast> Visit<'ast> for Finder {
         fn visit_expr(&mut self, e: &'ast Expr) {
             match e {
                 Expr::If(_) | Expr::Block(_) | Expr::Match(_) => self.0 = true,
+                Expr::MethodCall(m) if super::iter::is_consumer(m) => self.0 = true,
                 Expr::Closure(_) => {}
                 e => syn::visit::visit_expr(self, e),
             }
@@ -162,15 +164,78 @@ impl Lowerer<'_> {
         Forbidden { cx: self.cx }.visit_expr(e);
         let mut bindings = Vec::new();
         let mut expr = e.clone();
-        Placeholders {
-            lowerer: self,
-            bindings: &mut bindings,
-        }
-        .visit_expr_mut(&mut expr);
+        self.scopes.push(Vec::new());
+        self.resolve_parts_in(&mut expr);
+        self.placeholders_in(&mut expr, &mut bindings);
+        self.scopes.pop();
         if bindings.is_empty() {
-            return Operand::Const(quote!((#e)));
+            return Operand::Const(quote!((#expr)));
         }
         Operand::Value(self.emit(Op::Primal { expr, bindings }, kind, e.span()))
+    }
+
+    /// Replaces each variable `e` reads by a placeholder, adding it to
+    /// `bindings`.
+    pub(super) fn placeholders_in(&self, e: &mut Expr, bindings: &mut Vec<(String, ValueId)>) {
+        Placeholders {
+            lowerer: self,
+            bindings,
+        }
+        .visit_expr_mut(e);
+    }
+
+    /// Rewrites what primal code reads of tuples and windows (`t.0`,
+    /// `w[1]`) to names bound, in the innermost scope, to the values they
+    /// read, and drops `*` from items (`*v > 0.0`), which are values here.
+    pub(super) fn resolve_parts_in(&mut self, e: &mut Expr) {
+        struct Parts<'a, 'b> {
+            lowerer: &'a mut Lowerer<'b>,
+        }
+        impl Parts<'_, '_> {
+            /// Whether `*e` reads a local variable (not a reference argument).
+            fn derefs_local(&self, e: &Expr) -> bool {
+                match strip_parens(e) {
+                    Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.derefs_local(&u.expr),
+                    e => self
+                        .lowerer
+                        .local_ident(e)
+                        .is_some_and(|v| !self.lowerer.values[v].by_ref),
+                }
+            }
+        }
+        impl VisitMut for Parts<'_, '_> {
+            fn visit_expr_mut(&mut self, e: &mut Expr) {
+                match e {
+                    // A closure's parameters may shadow the names.
+                    Expr::Closure(_) => return,
+                    Expr::Unary(u)
+                        if matches!(u.op, UnOp::Deref(_)) && self.derefs_local(&u.expr) =>
+                    {
+                        *e = (*u.expr).clone();
+                        return self.visit_expr_mut(e);
+                    }
+                    Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => {
+                        if let Some(part) = self.lowerer.lower_part(e) {
+                            *e = match part {
+                                Operand::Const(t) => syn::parse_quote!((#t)),
+                                Operand::Value(v) => {
+                                    let ident = syn::Ident::new(
+                                        &format!("__ad_part{}", v.index()),
+                                        Span::mixed_site(),
+                                    );
+                                    self.lowerer.bind(&ident, v, false, None);
+                                    syn::parse_quote!(#ident)
+                                }
+                            };
+                            return;
+                        }
+                    }
+                    _ => {}
+                }
+                syn::visit_mut::visit_expr_mut(self, e);
+            }
+        }
+        Parts { lowerer: self }.visit_expr_mut(e);
     }
 
     /// A comparison whose operands hold `if` expressions or blocks: the

@@ -41,6 +41,7 @@ fn yields_value(e: &Expr) -> bool {
         Expr::ForLoop(_) | Expr::While(_) | Expr::Assign(_) => false,
         Expr::Binary(b) => compound_rule(&b.op).is_none(),
         Expr::If(i) => if_yields_value(i),
+        Expr::Macro(m) => !super::asserts::is_assert(&m.mac),
         _ => true,
     }
 }
@@ -86,14 +87,8 @@ impl Lowerer<'_> {
                     };
                 }
                 SynStmt::Expr(e, _) => self.lower_stmt_expr(e),
-                SynStmt::Item(item) => self.cx.error_spanned_by(
-                    item,
-                    "items are not supported inside a `#[differentiable]` body; define them outside the function",
-                ),
-                SynStmt::Macro(m) => self.cx.error_spanned_by(
-                    m,
-                    "macros are not supported in a `#[differentiable]` body",
-                ),
+                SynStmt::Item(item) => self.lower_item_stmt(item),
+                SynStmt::Macro(m) => self.lower_macro_stmt(&m.mac, m.span()),
             }
         }
         tail
@@ -114,6 +109,26 @@ impl Lowerer<'_> {
             && pi.subpat.is_none()
             && self.lower_split(SplitTarget::Named(&pi.ident), &init.expr)
         {
+            return;
+        }
+        // A tuple, or a part of one: `let (a, b) = (x, y);`, `let t = (x, y);`.
+        if let Some(init) = &local.init
+            && init.diverge.is_none()
+            && let Some(item) = self.lower_item(&init.expr)
+        {
+            self.bind_pattern(&local.pat, item, None, init.expr.span());
+            return;
+        }
+        if let (Pat::Tuple(_), Some(init)) = (pat, &local.init)
+            && matches!(
+                strip_parens(&init.expr),
+                Expr::Call(_) | Expr::MethodCall(_)
+            )
+        {
+            self.cx.error_spanned_by(
+                &init.expr,
+                "destructuring a tuple that a call returns is not supported; destructure a tuple expression, `let (a, b) = (f(x), g(x));`",
+            );
             return;
         }
         let (ident, mutable) = match pat {
@@ -141,13 +156,27 @@ impl Lowerer<'_> {
             }
             return;
         };
-        let name = ident.as_ref().map(|i| i.to_string());
         if let Some((_, diverge)) = &init.diverge {
             self.cx
                 .error_spanned_by(diverge, "`let ... else` is not supported");
         }
         let span = init.expr.span();
         let operand = self.lower_expr(&init.expr);
+        self.bind_operand(ident.as_ref(), mutable, ty, operand, span);
+    }
+
+    /// Binds a name (or `_`) to an operand, as `let` does: an untyped name
+    /// denotes the value itself; a typed one, or a constant, gets its own
+    /// value, as written.
+    pub(super) fn bind_operand(
+        &mut self,
+        ident: Option<&syn::Ident>,
+        mutable: bool,
+        ty: Option<syn::Type>,
+        operand: Operand,
+        span: Span,
+    ) {
+        let name = ident.map(|i| i.to_string());
         let value = match operand {
             // An untyped `let` of a value, or any `let` of a matrix (rustc
             // has checked the annotation): the name denotes the value itself.
@@ -164,10 +193,11 @@ impl Lowerer<'_> {
             }
             // A typed `let` or a constant gets its own binding, as written.
             operand => {
-                let kind = match (&ty, self.kind(&operand)) {
+                let kind = match (&ty, &operand) {
                     (Some(t), _) if self.scalar_ident(t).is_some() => Kind::Float,
-                    (_, Some(k)) => k,
-                    (_, None) => self.const_kind(&init.expr),
+                    (_, Operand::Value(v)) => self.values[*v].kind,
+                    (_, Operand::Const(t)) => syn::parse2::<Expr>(t.clone())
+                        .map_or(Kind::Unknown, |e| self.const_kind(&e)),
                 };
                 let dst = self.new_value(kind, name.clone());
                 self.values[dst].float = ty
@@ -184,7 +214,7 @@ impl Lowerer<'_> {
             }
         };
         if let Some(ident) = ident {
-            self.bind(&ident, value, mutable, ty);
+            self.bind(ident, value, mutable, ty);
         }
     }
 
@@ -217,6 +247,7 @@ impl Lowerer<'_> {
             Expr::If(i) => {
                 self.lower_if(i, false);
             }
+            Expr::Macro(m) => self.lower_macro_stmt(&m.mac, m.span()),
             Expr::ForLoop(f) => self.lower_for(f),
             Expr::While(w) => self.lower_while(w),
             Expr::Block(b) if b.label.is_none() => {

@@ -1,0 +1,216 @@
+//! Tuples and patterns. The IR has no tuple values: a tuple exists only
+//! while lowering, as the values of its components. A name bound to a
+//! tuple or to a window of `x.windows(k)` holds a value that stands for
+//! the whole (see `Lowerer::aggregates`); `t.0`, `w[1]` and patterns
+//! resolve to the components' own values.
+
+use super::sequence::Sequence;
+use super::*;
+
+/// What an expression of the body denotes while lowering.
+#[derive(Clone)]
+pub(super) enum Item {
+    /// One value: a float, an integer, a `bool`, a matrix.
+    Value(Operand),
+    /// `(a, b)`, each component an item.
+    Tuple(Vec<Item>),
+    /// A sequence read by index (a window of `windows(k)`).
+    Seq(Sequence),
+}
+
+/// A literal index into a tuple or window: `t.0`, `w[1]`.
+fn literal_index(e: &Expr) -> Option<usize> {
+    match strip_parens(e) {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse().ok(),
+        _ => None,
+    }
+}
+
+/// The type a reference type refers to (`&f64` is `f64`): an iterator's
+/// item is a value here, whatever the closure's parameter type says.
+fn referent(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Reference(r) => referent(&r.elem),
+        syn::Type::Paren(p) => referent(&p.elem),
+        syn::Type::Group(g) => referent(&g.elem),
+        ty => ty,
+    }
+}
+
+impl Lowerer<'_> {
+    /// The item an expression denotes, where it is a tuple or holds one
+    /// (`(a, b)`, `t`, `t.1` of a nested tuple, `t.0`, a `fold` with a
+    /// tuple accumulator); `None`, lowering nothing, for any other
+    /// expression.
+    pub(super) fn lower_item(&mut self, e: &Expr) -> Option<Item> {
+        match strip_parens(e) {
+            Expr::Tuple(t) => Some(Item::Tuple(
+                t.elems.iter().map(|e| self.lower_item_expr(e)).collect(),
+            )),
+            e @ Expr::Path(_) => {
+                let v = self.local_ident(e)?;
+                self.aggregates.get(&v).cloned()
+            }
+            Expr::Field(f) => {
+                let syn::Member::Unnamed(index) = &f.member else {
+                    return None;
+                };
+                let components = match self.lower_item(&f.base)? {
+                    Item::Tuple(components) => components,
+                    _ => return None,
+                };
+                match components.get(index.index as usize) {
+                    Some(c) => Some(c.clone()),
+                    None => {
+                        self.cx.error_spanned_by(
+                            &f.member,
+                            format!("this tuple has {} components", components.len()),
+                        );
+                        Some(Item::Value(self.missing(f.span())))
+                    }
+                }
+            }
+            Expr::Index(i) => {
+                let Item::Seq(seq) = self.lower_item(&i.expr)? else {
+                    return None;
+                };
+                Some(Item::Value(self.window_element(&seq, &i.index)))
+            }
+            Expr::MethodCall(m) if self.is_iterator_fold(m) => Some(self.lower_fold(m)),
+            _ => None,
+        }
+    }
+
+    /// Any expression as an item.
+    pub(super) fn lower_item_expr(&mut self, e: &Expr) -> Item {
+        match self.lower_item(e) {
+            Some(item) => item,
+            None => Item::Value(self.lower_expr(e)),
+        }
+    }
+
+    /// `w[k]` of a window: `k` a literal within its width, as the primal
+    /// would otherwise panic where the sweeps read past the window.
+    fn window_element(&mut self, seq: &Sequence, index: &Expr) -> Operand {
+        let width = match seq {
+            Sequence::Window { width, .. } => *width,
+            _ => usize::MAX,
+        };
+        match literal_index(index) {
+            Some(k) if k < width => {
+                let k = syn::LitInt::new(&k.to_string(), index.span()).into_token_stream();
+                self.sequence_element(seq, Operand::Const(k), index.span())
+            }
+            Some(_) => {
+                self.cx.error_spanned_by(
+                    index,
+                    format!("index out of the window: it has {width} elements"),
+                );
+                self.missing(index.span())
+            }
+            None => {
+                self.cx.error_spanned_by(
+                    index,
+                    "a window is indexed by a literal, such as `w[0]`, `w[1]`; for a computed index, index the slice itself in an index loop",
+                );
+                self.missing(index.span())
+            }
+        }
+    }
+
+    /// A use of a tuple or window in a place that takes one value: its
+    /// component, if `e` reads one (`t.0`, `w[1]`); an error if `e` names
+    /// the whole. `None` where `e` reads no tuple or window.
+    pub(super) fn lower_part(&mut self, e: &Expr) -> Option<Operand> {
+        if self.aggregates.is_empty() && matches!(e, Expr::Path(_)) {
+            return None;
+        }
+        match self.lower_item(e)? {
+            Item::Value(o) => Some(o),
+            Item::Tuple(_) => {
+                self.cx.error_spanned_by(
+                    e,
+                    "a tuple is used as one value here; read its components (`t.0`) or bind them with `let (a, b) = ..;`",
+                );
+                Some(self.missing(e.span()))
+            }
+            Item::Seq(_) => {
+                self.cx.error_spanned_by(
+                    e,
+                    "a window is used as one value here; read its elements (`w[0]`) or iterate over it",
+                );
+                Some(self.missing(e.span()))
+            }
+        }
+    }
+
+    /// Binds a pattern (of a `let`, a `for` loop or a closure parameter) to
+    /// an item; `ty` is the pattern's type where one was written.
+    pub(super) fn bind_pattern(
+        &mut self,
+        pat: &Pat,
+        item: Item,
+        ty: Option<&syn::Type>,
+        span: Span,
+    ) {
+        match (pat, item) {
+            (Pat::Type(pt), item) => self.bind_pattern(&pt.pat, item, Some(&pt.ty), span),
+            (Pat::Paren(p), item) => self.bind_pattern(&p.pat, item, ty, span),
+            // References are values here: `&v` and `v` bind the element.
+            (Pat::Reference(r), item) => self.bind_pattern(&r.pat, item, None, span),
+            (Pat::Wild(_), _) => {}
+            (Pat::Ident(pi), Item::Value(o)) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                let ty = ty.map(referent).cloned();
+                self.bind_operand(Some(&pi.ident), pi.mutability.is_some(), ty, o, span);
+            }
+            (Pat::Ident(pi), item) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                if pi.mutability.is_some() {
+                    self.cx.error_spanned_by(
+                        pi,
+                        "a mutable tuple is not supported; bind its components to names, `let (mut a, mut b) = ..;`",
+                    );
+                }
+                let whole = self.new_value(Kind::Unknown, Some(pi.ident.to_string()));
+                self.aggregates.insert(whole, item);
+                self.bind(&pi.ident, whole, false, None);
+            }
+            (Pat::Tuple(t), Item::Tuple(components))
+                if t.elems.len() == components.len()
+                    && !t.elems.iter().any(|p| matches!(p, Pat::Rest(_))) =>
+            {
+                let types: Vec<Option<&syn::Type>> = match ty.map(referent) {
+                    Some(syn::Type::Tuple(tt)) if tt.elems.len() == components.len() => {
+                        tt.elems.iter().map(Some).collect()
+                    }
+                    _ => vec![None; components.len()],
+                };
+                for ((p, c), t) in t.elems.iter().zip(components).zip(types) {
+                    self.bind_pattern(p, c, t, span);
+                }
+            }
+            (Pat::Slice(s), Item::Seq(seq @ Sequence::Window { .. }))
+                if matches!(&seq, Sequence::Window { width, .. } if *width == s.elems.len()) =>
+            {
+                for (k, p) in s.elems.iter().enumerate() {
+                    if matches!(p, Pat::Wild(_)) {
+                        continue;
+                    }
+                    let k = syn::LitInt::new(&k.to_string(), span).into_token_stream();
+                    let element = self.sequence_element(&seq, Operand::Const(k), span);
+                    self.bind_pattern(p, Item::Value(element), None, span);
+                }
+            }
+            (Pat::Tuple(_) | Pat::Slice(_), _) => self.cx.error_spanned_by(
+                pat,
+                "this pattern does not match the value's shape; bind each component to a name or `_`",
+            ),
+            (other, _) => self.cx.error_spanned_by(
+                other,
+                "unsupported pattern; bind a name, `_`, or a tuple of them such as `(a, b)`",
+            ),
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Sequences: values with a length whose elements are read by index. An
+//! iterator chain over one becomes an index loop (see [`super::iter`]),
+//! so a new kind of sequence (a local array, a `Vec`) is one more variant
+//! here: how to name it, its length, and how to read an element.
+
+use super::*;
+
+/// Something that can be iterated and indexed.
+#[derive(Clone)]
+pub(super) enum Sequence {
+    /// A slice argument (`&[f64]`, `&Vec<f64>`): its elements carry the
+    /// argument's adjoint.
+    Slice(ValueId),
+    /// A `const` or `static` array or slice item, as the body names it:
+    /// its elements are constants.
+    Constant(syn::Path),
+    /// The window `w` of `x.windows(width)`: `width` elements of `base`
+    /// from `start` on.
+    Window {
+        base: Box<Sequence>,
+        start: Operand,
+        width: usize,
+    },
+}
+
+impl Lowerer<'_> {
+    /// The sequence an expression names: a slice argument, a `const` or
+    /// `static` item, a window; `&x` as `x`.
+    pub(super) fn sequence_of(&self, e: &Expr) -> Option<Sequence> {
+        match strip_parens(e) {
+            Expr::Reference(r) if r.mutability.is_none() => self.sequence_of(&r.expr),
+            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.sequence_of(&u.expr),
+            e @ Expr::Path(p) => match self.local_ident(e) {
+                Some(v) => match self.aggregates.get(&v) {
+                    Some(Item::Seq(s)) => Some(s.clone()),
+                    Some(_) => None,
+                    None => {
+                        let info = &self.values[v];
+                        (info.kind == Kind::Slice && info.param.is_some())
+                            .then_some(Sequence::Slice(v))
+                    }
+                },
+                // Not a variable: an item of the module (`const P: [f64; 3]`).
+                // In a `map` closure, a variable of the enclosing function
+                // is none.
+                None if p.qself.is_none()
+                    && !p.path.is_ident("self")
+                    && !self.outer.iter().any(|o| p.path.is_ident(o)) =>
+                {
+                    Some(Sequence::Constant(p.path.clone()))
+                }
+                None => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The number of elements, an integer operand computed before the loop.
+    pub(super) fn sequence_len(&mut self, s: &Sequence, span: Span) -> Operand {
+        match s {
+            Sequence::Slice(v) => Operand::Value(self.emit(Op::Len { slice: *v }, Kind::Int, span)),
+            Sequence::Constant(p) => Operand::Const(quote!(#p.len())),
+            Sequence::Window { width, .. } => {
+                Operand::Const(syn::LitInt::new(&width.to_string(), span).into_token_stream())
+            }
+        }
+    }
+
+    /// The element at `index` (an integer operand in range).
+    pub(super) fn sequence_element(&mut self, s: &Sequence, index: Operand, span: Span) -> Operand {
+        match s {
+            Sequence::Slice(v) => self.slice_element(*v, index, span),
+            Sequence::Constant(p) => match index {
+                Operand::Const(i) => Operand::Const(quote!(#p[#i])),
+                Operand::Value(v) => {
+                    let placeholder = super::primal::placeholder(0, span);
+                    let expr: Expr = syn::parse_quote!(#p[#placeholder]);
+                    let bindings = vec![(placeholder.to_string(), v)];
+                    Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Float, span))
+                }
+            },
+            Sequence::Window { base, start, .. } => {
+                // `w[1]` read twice is one element read, whose index is
+                // computed once.
+                let key = match (&**base, &index) {
+                    (Sequence::Slice(slice), Operand::Const(k)) => {
+                        Some((*slice, ElementKey::Const(format!("window {start} + {k}"))))
+                    }
+                    _ => None,
+                };
+                if let Some((slice, key)) = &key {
+                    let seen = self.element_reads.iter().flatten();
+                    if let Some((_, _, v)) =
+                        seen.into_iter().find(|(s, k, _)| s == slice && k == key)
+                    {
+                        return Operand::Value(*v);
+                    }
+                }
+                let index = self.int_add(start.clone(), index, span);
+                let element = self.sequence_element(base, index, span);
+                if let (Some((slice, key)), Some(v)) = (key, element.value())
+                    && let Some(reads) = self.element_reads.last_mut()
+                {
+                    reads.push((slice, key, v));
+                }
+                element
+            }
+        }
+    }
+
+    /// `a + b` on integers: folded where both are constants, `a` itself
+    /// where `b` is zero, otherwise the operation the user's `i + 1` is.
+    pub(super) fn int_add(&mut self, a: Operand, b: Operand, span: Span) -> Operand {
+        let is_zero = |o: &Operand| matches!(o, Operand::Const(t) if t.to_string() == "0");
+        match (a, b) {
+            (a, b) if is_zero(&b) => a,
+            (a, b) if is_zero(&a) => b,
+            (Operand::Const(a), Operand::Const(b)) => Operand::Const(quote!((#a + #b))),
+            (a, b) => self.int_op(Operator::Add, a, b, span),
+        }
+    }
+
+    /// An integer `+`, `-` or `*`, as the user's operator would lower.
+    pub(super) fn int_op(&mut self, op: Operator, a: Operand, b: Operand, span: Span) -> Operand {
+        let token = match op {
+            Operator::Add => quote!(+),
+            Operator::Sub => quote!(-),
+            _ => quote!(*),
+        };
+        Operand::Value(self.emit(
+            Op::Rule {
+                rule: table::operator_rule(op),
+                args: vec![a, b],
+                syntax: Syntax::Operator(token),
+            },
+            Kind::Int,
+            span,
+        ))
+    }
+}

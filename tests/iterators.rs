@@ -1,0 +1,824 @@
+//! Iterator chains, tuples, assertions and `const` items in a
+//! `#[differentiable]` body (issue 14): each shape alone, inside outer
+//! loops and branches, at `f32` once, and through a call of another
+//! `#[differentiable]` function in a closure.
+//!
+//! Every function returns, from `_grad`, the primal's value bit for bit
+//! (checked with `to_bits`); expected adjoints come from closed forms
+//! (tolerance `CF64_*`) or from five-point central differences of the
+//! primal (`fd_support`, tolerance `FD64_*`).
+
+// The reference implementations below are written as index loops on
+// purpose: they are what the chains must equal.
+#![allow(clippy::needless_range_loop)]
+
+#[path = "fd_support/mod.rs"]
+mod fd_support;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use approx::assert_relative_eq;
+use autograd::differentiable;
+use fd_support::*;
+
+const X: &[f64] = &[0.7, -1.3, 2.1, 0.4, -0.6, 1.9];
+const Y: &[f64] = &[1.1, 0.2, -0.8, 1.6, 0.9, -0.3];
+
+/// Central differences of `f` in each element of `x`.
+fn fd_slice(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
+    (0..x.len())
+        .map(|i| {
+            fd64(
+                |xi| {
+                    let mut w = x.to_vec();
+                    w[i] = xi;
+                    f(&w)
+                },
+                x[i],
+            )
+        })
+        .collect()
+}
+
+fn close(actual: &[f64], expected: &[f64], abs: f64, rel: f64) {
+    assert_eq!(actual.len(), expected.len());
+    for (a, e) in actual.iter().zip(expected) {
+        assert_relative_eq!(*a, *e, epsilon = abs, max_relative = rel);
+    }
+}
+
+fn closed(actual: &[f64], expected: &[f64]) {
+    close(actual, expected, CF64_ABS, CF64_REL);
+}
+
+fn against_fd(actual: &[f64], f: impl Fn(&[f64]) -> f64, x: &[f64]) {
+    close(actual, &fd_slice(f, x), FD64_ABS, FD64_REL);
+}
+
+// ---------------------------------------------------------------------------
+// `for` over slices.
+
+#[differentiable]
+fn for_value(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in x {
+        s += v * v;
+    }
+    s
+}
+
+#[differentiable]
+fn for_ref_pattern(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for &v in x.iter() {
+        s += v * v;
+    }
+    s
+}
+
+#[differentiable]
+fn for_deref(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in x.iter() {
+        s += *v * *v;
+    }
+    s
+}
+
+#[test]
+fn for_over_a_slice_is_the_index_loop() {
+    let two_x: Vec<f64> = X.iter().map(|v| 2.0 * v).collect();
+    for f in [for_value_grad, for_ref_pattern_grad, for_deref_grad] {
+        let (value, dx) = f(X);
+        assert_eq!(value.to_bits(), for_value(X).to_bits());
+        closed(&dx, &two_x);
+    }
+}
+
+#[differentiable]
+fn for_enumerate(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, v) in x.iter().enumerate() {
+        s += (i + 1) as f64 * v * v;
+    }
+    s
+}
+
+#[differentiable]
+fn for_zip(x: &[f64], y: &Vec<f64>) -> f64 {
+    let mut s = 0.0;
+    for (a, b) in x.iter().zip(y) {
+        s += a * b;
+    }
+    s
+}
+
+#[differentiable]
+fn for_zip_iter_copied(x: &[f64], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (a, b) in x.iter().copied().zip(y.iter().cloned()) {
+        s += (a - b) * (a - b);
+    }
+    s
+}
+
+#[test]
+fn enumerate_and_zip_in_for_loops() {
+    let (value, dx) = for_enumerate_grad(X);
+    assert_eq!(value.to_bits(), for_enumerate(X).to_bits());
+    let expected: Vec<f64> = (0..X.len()).map(|i| 2.0 * (i + 1) as f64 * X[i]).collect();
+    closed(&dx, &expected);
+
+    let y = Y.to_vec();
+    let (value, dx, dy) = for_zip_grad(X, &y);
+    assert_eq!(value.to_bits(), for_zip(X, &y).to_bits());
+    closed(&dx, Y);
+    closed(&dy, X);
+
+    // Zip stops at the shorter slice: the tail of the longer one gets zero.
+    let (_, dx, dy) = for_zip_grad(&X[..4], &y);
+    closed(&dx, &Y[..4]);
+    closed(&dy, &[X[0], X[1], X[2], X[3], 0.0, 0.0]);
+
+    let (value, dx, dy) = for_zip_iter_copied_grad(X, Y);
+    assert_eq!(value.to_bits(), for_zip_iter_copied(X, Y).to_bits());
+    let d: Vec<f64> = X.iter().zip(Y).map(|(a, b)| 2.0 * (a - b)).collect();
+    closed(&dx, &d);
+    closed(&dy, &d.iter().map(|v| -v).collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------------------
+// Consumed chains: `sum`, `product`, `fold`.
+
+#[differentiable]
+fn squared_distance(x: &[f64], y: &[f64]) -> f64 {
+    x.iter().zip(y).map(|(a, b)| (a - b) * (a - b)).sum::<f64>()
+}
+
+#[differentiable]
+fn squared_distance_loop(x: &[f64], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        let d = x[i] - y[i];
+        s += d * d;
+    }
+    s
+}
+
+#[test]
+fn sum_of_a_zipped_map() {
+    let (value, dx, dy) = squared_distance_grad(X, Y);
+    assert_eq!(value.to_bits(), squared_distance(X, Y).to_bits());
+    assert_relative_eq!(value, squared_distance_loop(X, Y), epsilon = 1e-14);
+    let d: Vec<f64> = X.iter().zip(Y).map(|(a, b)| 2.0 * (a - b)).collect();
+    closed(&dx, &d);
+    closed(&dy, &d.iter().map(|v| -v).collect::<Vec<_>>());
+    let (_, lx, ly) = squared_distance_loop_grad(X, Y);
+    closed(&dx, &lx);
+    closed(&dy, &ly);
+}
+
+#[differentiable]
+fn scaled_norm(x: &[f64], w: f64) -> f64 {
+    // The closure reads `w`, a differentiable argument.
+    let s: f64 = x.iter().map(|v| (w * v) * (w * v)).sum();
+    s
+}
+
+#[differentiable]
+fn exp_sum(x: &[f64]) -> f64 {
+    x.iter().copied().map(f64::exp).sum::<f64>()
+}
+
+#[test]
+fn map_closures_read_outer_variables() {
+    let w = 1.7;
+    let (value, dx, dw) = scaled_norm_grad(X, w);
+    assert_eq!(value.to_bits(), scaled_norm(X, w).to_bits());
+    let sq: f64 = X.iter().map(|v| v * v).sum();
+    assert_relative_eq!(
+        dw,
+        2.0 * w * sq,
+        epsilon = CF64_ABS,
+        max_relative = CF64_REL
+    );
+    closed(&dx, &X.iter().map(|v| 2.0 * w * w * v).collect::<Vec<_>>());
+
+    let (value, dx) = exp_sum_grad(X);
+    assert_eq!(value.to_bits(), exp_sum(X).to_bits());
+    closed(&dx, &X.iter().map(|v| v.exp()).collect::<Vec<_>>());
+}
+
+#[differentiable]
+fn product_of(x: &[f64]) -> f64 {
+    x.iter().product::<f64>()
+}
+
+#[differentiable]
+fn horner(c: &[f64], t: f64) -> f64 {
+    // c[0] + t·(c[1] + t·(c[2] + ..)): the highest coefficient first.
+    c.iter().rev().fold(0.0, |acc, &ci| acc * t + ci)
+}
+
+#[test]
+fn product_fold_and_rev() {
+    let (value, dx) = product_of_grad(X);
+    assert_eq!(value.to_bits(), product_of(X).to_bits());
+    let expected: Vec<f64> = (0..X.len())
+        .map(|i| (0..X.len()).filter(|&j| j != i).map(|j| X[j]).product())
+        .collect();
+    closed(&dx, &expected);
+
+    let t = 0.8;
+    let (value, dc, dt) = horner_grad(X, t);
+    assert_eq!(value.to_bits(), horner(X, t).to_bits());
+    closed(
+        &dc,
+        &(0..X.len()).map(|i| t.powi(i as i32)).collect::<Vec<_>>(),
+    );
+    let dp: f64 = (1..X.len())
+        .map(|i| i as f64 * X[i] * t.powi(i as i32 - 1))
+        .sum();
+    assert_relative_eq!(dt, dp, epsilon = CF64_ABS, max_relative = CF64_REL);
+}
+
+#[differentiable]
+fn mean_and_variance(x: &[f64]) -> f64 {
+    let (s, s2) = x.iter().fold((0.0, 0.0), |(a, b), v| (a + v, b + v * v));
+    let n = x.len() as f64;
+    let mean = s / n;
+    s2 / n - mean * mean
+}
+
+#[test]
+fn fold_with_a_tuple_accumulator() {
+    let (value, dx) = mean_and_variance_grad(X);
+    assert_eq!(value.to_bits(), mean_and_variance(X).to_bits());
+    let n = X.len() as f64;
+    let mean = X.iter().sum::<f64>() / n;
+    closed(
+        &dx,
+        &X.iter().map(|v| 2.0 * (v - mean) / n).collect::<Vec<_>>(),
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Positional adapters: `windows`, `skip`, `take`, `rev`, `enumerate`.
+
+#[differentiable]
+fn roughness(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for w in x.windows(2) {
+        let d = w[1] - w[0];
+        s += d * d;
+    }
+    s
+}
+
+#[differentiable]
+fn roughness_sum(x: &[f64]) -> f64 {
+    x.windows(2)
+        .map(|w| (w[1] - w[0]) * (w[1] - w[0]))
+        .sum::<f64>()
+}
+
+#[differentiable]
+fn second_difference(x: &[f64]) -> f64 {
+    x.windows(3)
+        .map(|w| {
+            let c = w[0] - 2.0 * w[1] + w[2];
+            c * c
+        })
+        .sum::<f64>()
+}
+
+#[test]
+fn windows_read_neighbours() {
+    let mut expected = vec![0.0; X.len()];
+    for i in 0..X.len() - 1 {
+        let d = X[i + 1] - X[i];
+        expected[i] -= 2.0 * d;
+        expected[i + 1] += 2.0 * d;
+    }
+    for f in [roughness_grad, roughness_sum_grad] {
+        let (value, dx) = f(X);
+        assert_relative_eq!(value, roughness(X), epsilon = 1e-14);
+        closed(&dx, &expected);
+    }
+    assert_eq!(roughness_grad(X).0.to_bits(), roughness(X).to_bits());
+    assert_eq!(
+        roughness_sum_grad(X).0.to_bits(),
+        roughness_sum(X).to_bits()
+    );
+    // Shorter than the window: no items, zero gradient.
+    assert_eq!(roughness_grad(&[1.0]), (0.0, vec![0.0]));
+    assert_eq!(second_difference_grad(&[1.0, 2.0]), (-0.0, vec![0.0, 0.0]));
+
+    let (value, dx) = second_difference_grad(X);
+    assert_eq!(value.to_bits(), second_difference(X).to_bits());
+    against_fd(&dx, second_difference, X);
+}
+
+#[differentiable]
+fn skip_take(x: &[f64], k: usize, m: usize) -> f64 {
+    x.iter().skip(k).take(m).map(|v| v * v).sum::<f64>()
+}
+
+#[differentiable]
+fn weighted_tail(x: &[f64]) -> f64 {
+    // Weights count from the start of the slice, not of the tail.
+    x.iter()
+        .enumerate()
+        .skip(2)
+        .map(|(i, v)| i as f64 * v)
+        .sum::<f64>()
+}
+
+#[differentiable]
+fn reversed_weights(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, v) in x.iter().rev().enumerate() {
+        s += (i as f64 + 1.0) * v;
+    }
+    s
+}
+
+#[differentiable]
+fn reversed_skip_zip(x: &[f64], y: &[f64]) -> f64 {
+    // x from its end, y from its second element.
+    x.iter()
+        .rev()
+        .skip(1)
+        .zip(y.iter().skip(1))
+        .map(|(a, b)| a * b)
+        .sum::<f64>()
+}
+
+#[test]
+fn skip_take_rev_enumerate() {
+    for (k, m) in [(0, 6), (1, 3), (2, 10), (5, 2), (6, 1), (9, 3), (0, 0)] {
+        let (value, dx) = skip_take_grad(X, k, m);
+        assert_eq!(value.to_bits(), skip_take(X, k, m).to_bits());
+        let expected: Vec<f64> = (0..X.len())
+            .map(|i| if i >= k && i < k + m { 2.0 * X[i] } else { 0.0 })
+            .collect();
+        closed(&dx, &expected);
+    }
+
+    let (value, dx) = weighted_tail_grad(X);
+    assert_eq!(value.to_bits(), weighted_tail(X).to_bits());
+    closed(&dx, &[0.0, 0.0, 2.0, 3.0, 4.0, 5.0]);
+
+    let (value, dx) = reversed_weights_grad(X);
+    assert_eq!(value.to_bits(), reversed_weights(X).to_bits());
+    closed(&dx, &[6.0, 5.0, 4.0, 3.0, 2.0, 1.0]);
+
+    let (value, dx, dy) = reversed_skip_zip_grad(X, Y);
+    assert_eq!(value.to_bits(), reversed_skip_zip(X, Y).to_bits());
+    // Pairs (x[4], y[1]), (x[3], y[2]), .., (x[0], y[5]).
+    let n = X.len();
+    let mut ex = vec![0.0; n];
+    let mut ey = vec![0.0; n];
+    for p in 0..n - 1 {
+        ex[n - 2 - p] += Y[1 + p];
+        ey[1 + p] += X[n - 2 - p];
+    }
+    closed(&dx, &ex);
+    closed(&dy, &ey);
+    // Slices too short for any pair.
+    assert_eq!(
+        reversed_skip_zip_grad(&[1.0], &[2.0]),
+        (-0.0, vec![0.0], vec![0.0])
+    );
+    assert_eq!(reversed_skip_zip_grad(&[], &[]), (-0.0, vec![], vec![]));
+}
+
+#[differentiable]
+fn positive_energy(x: &[f64]) -> f64 {
+    x.iter().filter(|v| **v > 0.0).map(|v| v * v).sum::<f64>()
+}
+
+#[differentiable]
+fn positive_energy_for(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for &v in x.iter().filter(|&&v| v > 0.0).rev() {
+        s = s * 0.5 + v * v;
+    }
+    s
+}
+
+#[test]
+fn filter_keeps_items_where_the_condition_holds() {
+    let (value, dx) = positive_energy_grad(X);
+    assert_eq!(value.to_bits(), positive_energy(X).to_bits());
+    closed(
+        &dx,
+        &X.iter()
+            .map(|&v| if v > 0.0 { 2.0 * v } else { 0.0 })
+            .collect::<Vec<_>>(),
+    );
+    let (value, dx) = positive_energy_for_grad(X);
+    assert_eq!(value.to_bits(), positive_energy_for(X).to_bits());
+    against_fd(&dx, positive_energy_for, X);
+}
+
+#[differentiable]
+fn range_map(x: &[f64], n: usize) -> f64 {
+    (0..n).map(|i| x[i] * x[n - 1 - i]).sum::<f64>()
+}
+
+#[test]
+fn a_range_is_a_chain_of_integers() {
+    let (value, dx) = range_map_grad(X, 4);
+    assert_eq!(value.to_bits(), range_map(X, 4).to_bits());
+    closed(
+        &dx,
+        &[2.0 * X[3], 2.0 * X[2], 2.0 * X[1], 2.0 * X[0], 0.0, 0.0],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Chains inside outer loops and branches, a call in a closure, f32.
+
+#[differentiable]
+fn nested_in_loop_and_branch(x: &[f64], y: &[f64], a: f64, n: usize) -> f64 {
+    let mut total = 0.0;
+    for k in 0..n {
+        let scale = a * (k + 1) as f64;
+        if k % 2 == 0 {
+            total += x
+                .iter()
+                .zip(y)
+                .map(|(u, v)| (scale * u - v).tanh())
+                .sum::<f64>();
+        } else {
+            for (i, w) in x.windows(2).enumerate() {
+                total += (i as f64 + scale) * w[0] * w[1];
+            }
+        }
+    }
+    total
+}
+
+#[test]
+fn chains_inside_outer_loops_and_branches() {
+    let (a, n) = (0.3, 5);
+    let (value, dx, dy, da) = nested_in_loop_and_branch_grad(X, Y, a, n);
+    assert_eq!(
+        value.to_bits(),
+        nested_in_loop_and_branch(X, Y, a, n).to_bits()
+    );
+    against_fd(&dx, |x| nested_in_loop_and_branch(x, Y, a, n), X);
+    against_fd(&dy, |y| nested_in_loop_and_branch(X, y, a, n), Y);
+    let fd_a = fd64(|a| nested_in_loop_and_branch(X, Y, a, n), a);
+    assert_relative_eq!(da, fd_a, epsilon = FD64_ABS, max_relative = FD64_REL);
+}
+
+#[differentiable]
+fn soft_plus(v: f64, beta: f64) -> f64 {
+    (1.0 + (beta * v).exp()).ln() / beta
+}
+
+#[differentiable]
+fn soft_plus_total(x: &[f64], beta: f64) -> f64 {
+    x.iter().map(|&v| soft_plus(v, beta)).sum::<f64>()
+}
+
+#[test]
+fn a_closure_calls_another_differentiable_function() {
+    let beta = 1.4;
+    let (value, dx, dbeta) = soft_plus_total_grad(X, beta);
+    assert_eq!(value.to_bits(), soft_plus_total(X, beta).to_bits());
+    // d/dv = sigmoid(beta·v).
+    closed(
+        &dx,
+        &X.iter()
+            .map(|v| 1.0 / (1.0 + (-beta * v).exp()))
+            .collect::<Vec<_>>(),
+    );
+    let fd_beta = fd64(|b| soft_plus_total(X, b), beta);
+    assert_relative_eq!(dbeta, fd_beta, epsilon = FD64_ABS, max_relative = FD64_REL);
+}
+
+#[differentiable]
+fn dot_f32(x: &[f32], y: &[f32]) -> f32 {
+    x.iter().zip(y.iter()).map(|(a, b)| a * b).sum()
+}
+
+#[test]
+fn f32_chain() {
+    let x: Vec<f32> = X.iter().map(|v| *v as f32).collect();
+    let y: Vec<f32> = Y.iter().map(|v| *v as f32).collect();
+    let (value, dx, dy) = dot_f32_grad(&x, &y);
+    assert_eq!(value.to_bits(), dot_f32(&x, &y).to_bits());
+    assert_eq!(dx, y);
+    assert_eq!(dy, x);
+}
+
+// ---------------------------------------------------------------------------
+// Tuples.
+
+#[differentiable]
+fn tuples(x: f64, y: f64) -> f64 {
+    let (a, b) = (x * y, x + y);
+    let t = (a, b.sin());
+    let ((p, q), r) = ((t.0, t.1), x);
+    let (b, a) = (a, b);
+    p * q + r * a - b
+}
+
+#[test]
+fn tuple_lets_fields_and_nested_patterns() {
+    let (x, y) = (0.7, -1.2);
+    let (value, dx, dy) = tuples_grad(x, y);
+    assert_eq!(value.to_bits(), tuples(x, y).to_bits());
+    // f = xy·sin(x+y) + x(x+y) − xy.
+    let (s, c) = (x + y).sin_cos();
+    let ex = y * s + x * y * c + 2.0 * x + y - y;
+    let ey = x * s + x * y * c + x - x;
+    assert_relative_eq!(dx, ex, epsilon = CF64_ABS, max_relative = CF64_REL);
+    assert_relative_eq!(dy, ey, epsilon = CF64_ABS, max_relative = CF64_REL);
+}
+
+// ---------------------------------------------------------------------------
+// Assertions: run in the forward sweep, once; never differentiated.
+
+/// Calls of `counted` by `asserted` and by `checkpointed_chain` (apart,
+/// as the tests run in parallel).
+static CHECKS: AtomicUsize = AtomicUsize::new(0);
+static CHECKPOINT_CHECKS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts its calls: an assertion that calls it shows how often it runs.
+fn counted(calls: &AtomicUsize) -> bool {
+    calls.fetch_add(1, Ordering::SeqCst);
+    true
+}
+
+#[differentiable]
+fn asserted(x: &[f64], y: &[f64]) -> f64 {
+    assert_eq!(
+        x.len(),
+        y.len(),
+        "lengths differ: {} and {}",
+        x.len(),
+        y.len()
+    );
+    assert!(counted(&CHECKS));
+    let mut s = 0.0;
+    for (a, b) in x.iter().zip(y) {
+        debug_assert!(counted(&CHECKS), "a = {a}");
+        assert_ne!(a, b);
+        s += a * b;
+    }
+    debug_assert_ne!(s, -1.0, "s = {s}");
+    if s > 0.0 {
+        assert!(s.is_finite(), "s = {s}");
+    }
+    s
+}
+
+#[test]
+fn assertions_run_once_in_the_forward_sweep() {
+    let before = CHECKS.load(Ordering::SeqCst);
+    let (value, dx, dy) = asserted_grad(X, Y);
+    let after = CHECKS.load(Ordering::SeqCst);
+    assert_eq!(value.to_bits(), asserted(X, Y).to_bits());
+    closed(&dx, Y);
+    closed(&dy, X);
+    let per_call = if cfg!(debug_assertions) {
+        1 + X.len()
+    } else {
+        1
+    };
+    assert_eq!(after - before, per_call);
+}
+
+#[test]
+#[should_panic(expected = "lengths differ: 2 and 1")]
+fn a_failing_assertion_panics_in_grad_as_in_the_primal() {
+    let _ = asserted_grad(&[1.0, 2.0], &[1.0]);
+}
+
+// ---------------------------------------------------------------------------
+// `const` and `static` items.
+
+const P: [f64; 5] = [1.0, -0.5, 0.25, 2.0, -1.5];
+static SHIFT: f64 = 0.125;
+
+#[differentiable]
+fn const_coefficients(x: &[f64], t: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..P.len() {
+        s += P[i] * x[i] * t;
+    }
+    s + P[2] * t + SHIFT + x.iter().zip(P.iter()).map(|(a, p)| a * p).sum::<f64>()
+}
+
+#[differentiable]
+fn local_const(x: f64) -> f64 {
+    use std::f64::consts::PI;
+    const C: [f64; 3] = [0.5, 1.5, -2.0 * PI];
+    static OFFSET: f64 = 1.0;
+    C.iter().fold(0.0, |acc, &c| acc * x + c) + OFFSET
+}
+
+#[test]
+fn const_arrays_are_constants() {
+    let t = 1.3;
+    let (value, dx, dt) = const_coefficients_grad(X, t);
+    assert_eq!(value.to_bits(), const_coefficients(X, t).to_bits());
+    let mut expected = vec![0.0; X.len()];
+    for i in 0..P.len() {
+        expected[i] = P[i] * t + P[i];
+    }
+    closed(&dx, &expected);
+    let et: f64 = (0..P.len()).map(|i| P[i] * X[i]).sum::<f64>() + P[2];
+    assert_relative_eq!(dt, et, epsilon = CF64_ABS, max_relative = CF64_REL);
+
+    let x = 0.6;
+    let (value, dx) = local_const_grad(x);
+    assert_eq!(value.to_bits(), local_const(x).to_bits());
+    assert_relative_eq!(
+        dx,
+        2.0 * 0.5 * x + 1.5,
+        epsilon = CF64_ABS,
+        max_relative = CF64_REL
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Chains in conditions, in closures of chains, under `#[checkpoint]`.
+
+#[differentiable]
+fn chain_in_condition(x: &[f64], a: f64) -> f64 {
+    if x.iter().map(|v| v * v).sum::<f64>() > a {
+        a * x.iter().copied().fold(f64::MIN, f64::max)
+    } else {
+        a
+    }
+}
+
+#[differentiable]
+fn nested_chains(x: &[f64], y: &[f64]) -> f64 {
+    // Σᵢ Σⱼ xᵢ·yⱼ·(i + 1), a chain in the closure of a chain.
+    x.iter()
+        .enumerate()
+        .map(|(i, a)| y.iter().map(|b| a * b * (i + 1) as f64).sum::<f64>())
+        .sum::<f64>()
+}
+
+#[differentiable]
+fn checkpointed_chain(x: &[f64], r: f64) -> f64 {
+    let mut s = 1.0;
+    #[checkpoint(snapshots = 2)]
+    for &v in x.iter() {
+        debug_assert!(counted(&CHECKPOINT_CHECKS));
+        s = s * r + v * v;
+    }
+    s
+}
+
+#[test]
+fn chains_in_conditions_closures_and_checkpointed_loops() {
+    let (value, dx, da) = chain_in_condition_grad(X, 1.0);
+    assert_eq!(value.to_bits(), chain_in_condition(X, 1.0).to_bits());
+    // max is x[2] = 2.1: its adjoint is a; the others get none.
+    closed(&dx, &[0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+    assert_relative_eq!(da, 2.1, epsilon = CF64_ABS, max_relative = CF64_REL);
+    let (value, dx, da) = chain_in_condition_grad(X, 100.0);
+    assert_eq!((value, da), (100.0, 1.0));
+    closed(&dx, &[0.0; 6]);
+
+    let (value, dx, dy) = nested_chains_grad(X, Y);
+    assert_eq!(value.to_bits(), nested_chains(X, Y).to_bits());
+    let sy: f64 = Y.iter().sum();
+    let w: f64 = X.iter().enumerate().map(|(i, a)| a * (i + 1) as f64).sum();
+    closed(
+        &dx,
+        &(0..X.len())
+            .map(|i| (i + 1) as f64 * sy)
+            .collect::<Vec<_>>(),
+    );
+    closed(&dy, &vec![w; Y.len()]);
+
+    let r = 0.9;
+    let before = CHECKPOINT_CHECKS.load(Ordering::SeqCst);
+    let (value, dx, dr) = checkpointed_chain_grad(X, r);
+    let runs = CHECKPOINT_CHECKS.load(Ordering::SeqCst) - before;
+    assert_eq!(runs, if cfg!(debug_assertions) { X.len() } else { 0 });
+    assert_eq!(value.to_bits(), checkpointed_chain(X, r).to_bits());
+    against_fd(&dx, |x| checkpointed_chain(x, r), X);
+    let fd_r = fd64(|r| checkpointed_chain(X, r), r);
+    assert_relative_eq!(dr, fd_r, epsilon = FD64_ABS, max_relative = FD64_REL);
+}
+
+#[differentiable]
+fn typed_closure_parameters(x: &[f64], n: usize) -> f64 {
+    let count = (0..n).sum::<usize>() + (1..=n).product::<usize>();
+    x.iter().map(|v: &f64| v * v).sum::<f64>() * count as f64
+}
+
+#[test]
+fn integer_sums_and_typed_closure_parameters() {
+    let n = 3;
+    let (value, dx) = typed_closure_parameters_grad(X, n);
+    assert_eq!(value.to_bits(), typed_closure_parameters(X, n).to_bits());
+    // count = (0 + 1 + 2) + 3! = 9.
+    closed(&dx, &X.iter().map(|v| 18.0 * v).collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------------------
+// The positional adapters against Rust's own iterators, at every length
+// and offset: the same chain over the indices `0..n` says which element
+// each item reads, and a linear function's gradient is then the weights.
+
+#[differentiable]
+fn rev_skip_take_enumerate(x: &[f64], k: usize, m: usize) -> f64 {
+    x.iter()
+        .rev()
+        .skip(k)
+        .take(m)
+        .enumerate()
+        .map(|(p, v)| (p + 1) as f64 * v)
+        .sum::<f64>()
+}
+
+#[differentiable]
+fn skip_rev_zip_rev(x: &[f64], y: &[f64], k: usize) -> f64 {
+    let mut s = 0.0;
+    for (p, (a, b)) in x.iter().skip(k).rev().zip(y.iter().rev()).enumerate() {
+        s += (p + 1) as f64 * a + (p + 2) as f64 * b;
+    }
+    s
+}
+
+#[differentiable]
+fn windows_rev_skip(x: &[f64], k: usize) -> f64 {
+    x.windows(3)
+        .rev()
+        .skip(k)
+        .map(|w| w[0] + 2.0 * w[2])
+        .sum::<f64>()
+}
+
+#[test]
+fn positional_adapters_match_rusts_iterators() {
+    for n in 0..8 {
+        let x: Vec<f64> = (0..n).map(|i| 0.25 * i as f64 - 0.6).collect();
+        let idx: Vec<usize> = (0..n).collect();
+        for k in 0..n + 2 {
+            for m in 0..n + 2 {
+                let (value, dx) = rev_skip_take_enumerate_grad(&x, k, m);
+                assert_eq!(value.to_bits(), rev_skip_take_enumerate(&x, k, m).to_bits());
+                let mut expected = vec![0.0; n];
+                for (p, &i) in idx.iter().rev().skip(k).take(m).enumerate() {
+                    expected[i] += (p + 1) as f64;
+                }
+                assert_eq!(dx, expected, "n = {n}, k = {k}, m = {m}");
+            }
+            for ny in [0, n / 2, n, n + 3] {
+                let y: Vec<f64> = (0..ny).map(|i| 0.5 - 0.125 * i as f64).collect();
+                let (value, dx, dy) = skip_rev_zip_rev_grad(&x, &y, k);
+                assert_eq!(value.to_bits(), skip_rev_zip_rev(&x, &y, k).to_bits());
+                let (mut ex, mut ey) = (vec![0.0; n], vec![0.0; ny]);
+                let iy: Vec<usize> = (0..ny).collect();
+                for (p, (&i, &j)) in idx.iter().skip(k).rev().zip(iy.iter().rev()).enumerate() {
+                    ex[i] += (p + 1) as f64;
+                    ey[j] += (p + 2) as f64;
+                }
+                assert_eq!((dx, dy), (ex, ey), "n = {n}, ny = {ny}, k = {k}");
+            }
+            let (value, dx) = windows_rev_skip_grad(&x, k);
+            assert_eq!(value.to_bits(), windows_rev_skip(&x, k).to_bits());
+            let mut expected = vec![0.0; n];
+            for w in idx.windows(3).rev().skip(k) {
+                expected[w[0]] += 1.0;
+                expected[w[2]] += 2.0;
+            }
+            assert_eq!(dx, expected, "n = {n}, k = {k}");
+        }
+    }
+}
+
+/// The forward mode of a chain: Σ xᵢ² + Σ xᵢ·yᵢ has the directional
+/// derivative ⟨2x + y, ẋ⟩ + ⟨x, ẏ⟩ (closed form, to 1e-12).
+#[differentiable(jvp)]
+fn chain_jvp(x: &[f64], y: &[f64]) -> f64 {
+    x.iter().map(|v| v * v).sum::<f64>() + x.iter().zip(y).map(|(a, b)| a * b).sum::<f64>()
+}
+
+#[test]
+fn chains_in_forward_mode() {
+    let x = [0.5, -1.5, 2.0];
+    let y = [1.0, 0.25, -0.5];
+    let (dx, dy) = ([1.0, 0.5, -1.0], [0.25, 2.0, 1.0]);
+    let (value, tangent) = chain_jvp_jvp(&x, &y, &dx, &dy);
+    assert_eq!(value.to_bits(), chain_jvp(&x, &y).to_bits());
+    let expected: f64 = (0..3)
+        .map(|i| (2.0 * x[i] + y[i]) * dx[i] + x[i] * dy[i])
+        .sum();
+    assert!(
+        (tangent - expected).abs() < 1e-12,
+        "{tangent} vs {expected}"
+    );
+}
