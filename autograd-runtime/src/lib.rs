@@ -14,6 +14,8 @@
 //! - [`solve`]: bracketing root finders (`bisect`, `brent`) with typed errors, for values defined implicitly by an equation.
 //! - [`check`]: [`GradientCheck`], adjoints against central finite
 //!   differences.
+//! - [`jacobian`]: the Jacobian of a result of several floats, one reverse
+//!   sweep per output.
 //!
 //! # Example
 //!
@@ -35,6 +37,7 @@ pub mod check;
 #[doc(hidden)]
 pub mod checkpoint;
 pub mod graph;
+pub mod jacobian;
 pub mod prelude;
 pub mod registry;
 pub mod rules;

@@ -22,12 +22,14 @@ impl Lowerer<'_> {
         match table::builtin(&name, arity) {
             Some(Builtin::SliceLen) => {
                 if let Some(v) = receiver.value()
-                    && receiver_kind == Some(Kind::Slice)
+                    && matches!(receiver_kind, Some(Kind::Slice | Kind::Array))
                 {
                     return Operand::Value(self.emit(Op::Len { slice: v }, Kind::Int, m.span()));
                 }
-                self.cx
-                    .error_spanned_by(&m.method, "`len()` is supported on slice arguments only");
+                self.cx.error_spanned_by(
+                    &m.method,
+                    "`len()` is supported on slices, arrays and `Vec`s only",
+                );
                 return self.missing(m.span());
             }
             // A shape is an integer: primal code.

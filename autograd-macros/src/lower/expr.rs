@@ -52,6 +52,13 @@ impl Lowerer<'_> {
         {
             return c;
         }
+        if matches!(
+            e,
+            Expr::Array(_) | Expr::Repeat(_) | Expr::Tuple(_) | Expr::Macro(_) | Expr::Call(_)
+        ) && let Some(collection) = self.lower_collection(e)
+        {
+            return collection;
+        }
         match e {
             Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
             Expr::Path(p) => match self.local_ident(e) {
@@ -325,18 +332,25 @@ impl Lowerer<'_> {
 
     fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {
         let slice = self.local_ident(&i.expr);
-        // The argument itself: a slice chosen at run time (`if c { a } else
-        // { b }`) would need its adjoint chosen too.
+        // A slice is the argument itself: a slice chosen at run time (`if c
+        // { a } else { b }`) would need its adjoint chosen too. An array
+        // is any value (a local, an argument, a call's result): its adjoint
+        // follows its value.
         let Some(slice) = slice.filter(|v| {
             let info = &self.values[*v];
-            info.kind == Kind::Slice && info.param.is_some()
+            (info.kind == Kind::Slice && info.param.is_some())
+                || matches!(info.kind, Kind::Array | Kind::Unknown)
         }) else {
             self.cx.error_spanned_by(
                 &i.expr,
-                "indexing is supported on slice arguments only (`&[f64]`, `&Vec<f64>`)",
+                "indexing is supported on slice arguments (`&[f64]`, `&Vec<f64>`) and on arrays and `Vec`s of floats, by name (`x[i]`)",
             );
             return self.missing(i.span());
         };
+        if self.values[slice].kind == Kind::Unknown {
+            // A call's result that is indexed is an array or a `Vec`.
+            self.values[slice].kind = Kind::Array;
+        }
         if let Expr::Range(r) = &*i.index {
             self.cx.error_spanned_by(
                 r,

@@ -1,0 +1,407 @@
+//! `#[differentiable]` on arrays and `Vec`s: `[f64; N]`, `&[f64; N]` and
+//! `Vec<f64>` arguments; local arrays and `Vec`s built, read and written by
+//! index (`v[i] = e`, `v[i] += e`, `push`); arrays carried through loops
+//! (an RK4 integrator with `[f64; 2]` state); results of several floats
+//! (`[f64; N]`, `Vec<f64>`, tuples) with their `_vjp` and `_jacobian`.
+//!
+//! Every expected derivative comes from five-point central differences of
+//! the primal (`fd_support`) or from a closed form; tolerances are stated
+//! at each assertion.
+
+// Bodies index arrays in `for i in a..b` loops, the form a
+// `#[differentiable]` body iterates in.
+#![allow(clippy::needless_range_loop)]
+
+mod fd_support;
+
+use approx::assert_relative_eq;
+use autograd::differentiable;
+use autograd::nalgebra::DMatrix;
+use fd_support::{FD32_ABS, FD32_REL, FD64_ABS, FD64_REL, fd32, fd64};
+
+/// Central differences of every output of `f` with respect to every entry
+/// of `x`: rows are outputs, columns the entries.
+fn fd_jacobian(f: impl Fn(&[f64]) -> Vec<f64>, x: &[f64]) -> DMatrix<f64> {
+    let m = f(x).len();
+    let mut j = DMatrix::zeros(m, x.len());
+    for c in 0..x.len() {
+        for r in 0..m {
+            j[(r, c)] = fd64(
+                |t| {
+                    let mut moved = x.to_vec();
+                    moved[c] = t;
+                    f(&moved)[r]
+                },
+                x[c],
+            );
+        }
+    }
+    j
+}
+
+/// Asserts `a ≈ b` entry by entry within the central differences'
+/// tolerance (`FD64_ABS` absolute or `FD64_REL` relative).
+fn assert_close(a: &[f64], b: &[f64]) {
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(b) {
+        assert_relative_eq!(*x, *y, epsilon = FD64_ABS, max_relative = FD64_REL);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Array and `Vec` arguments read by index.
+
+#[differentiable]
+fn weighted_by_value(x: [f64; 3], w: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        s += x[i] * x[i] * w;
+    }
+    s + x[0] * x[2]
+}
+
+#[differentiable]
+fn by_reference(x: &[f64; 3]) -> f64 {
+    x[0].sin() * x[1] + x[2].exp()
+}
+
+#[differentiable]
+fn vec_by_value(x: Vec<f64>) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += (x[i] * (i as f64 + 1.0)).cos();
+    }
+    s
+}
+
+#[differentiable]
+fn vec_by_reference(x: &Vec<f64>, y: [f64; 2]) -> f64 {
+    x[0] * y[1] - x[1] * y[0]
+}
+
+#[test]
+fn array_and_vec_arguments_match_central_differences() {
+    let x = [0.3, -1.2, 0.7];
+    let (v, dx, dw) = weighted_by_value_grad(x, 1.5);
+    assert_eq!(v, weighted_by_value(x, 1.5));
+    let fd: Vec<f64> = (0..3)
+        .map(|i| {
+            fd64(
+                |t| {
+                    let mut m = x;
+                    m[i] = t;
+                    weighted_by_value(m, 1.5)
+                },
+                x[i],
+            )
+        })
+        .collect();
+    assert_close(&dx, &fd);
+    assert_close(&[dw], &[fd64(|t| weighted_by_value(x, t), 1.5)]);
+    // The generated check agrees (its own step and tolerance).
+    assert!(weighted_by_value_check(x, 1.5).is_within(1e-7, 1e-6));
+
+    let (_, dx) = by_reference_grad(&x);
+    let expected = [x[0].cos() * x[1], x[0].sin(), x[2].exp()];
+    for (a, e) in dx.iter().zip(expected) {
+        assert_relative_eq!(*a, e, epsilon = 1e-15, max_relative = 1e-15);
+    }
+    assert!(by_reference_check(&x).is_within(1e-7, 1e-6));
+
+    let xv = vec![0.1, 0.5, -0.4, 2.0];
+    let (_, dx) = vec_by_value_grad(xv.clone());
+    let expected: Vec<f64> = xv
+        .iter()
+        .enumerate()
+        .map(|(i, x)| -(i as f64 + 1.0) * (x * (i as f64 + 1.0)).sin())
+        .collect();
+    assert_close(&dx, &expected);
+    assert!(vec_by_value_check(xv.clone()).is_within(1e-7, 1e-6));
+
+    let (_, dx, dy) = vec_by_reference_grad(&xv, [2.0, 3.0]);
+    assert_eq!((dx[0], dx[1], dx[2]), (3.0, -2.0, 0.0));
+    assert_eq!(dy, [-0.5, 0.1]);
+}
+
+// ---------------------------------------------------------------------------
+// Local arrays and `Vec`s, written by index.
+
+#[differentiable]
+fn local_writes(x: f64, y: f64) -> f64 {
+    let mut v = [0.0; 3];
+    v[0] = x * y;
+    v[1] = v[0].sin();
+    // Overwritten after being read: the old `v[0]` fed `v[1]`.
+    v[0] = y.exp();
+    v[2] += v[0] * v[1];
+    v[2] -= x;
+    v[1] *= y;
+    v[0] /= x;
+    v[0] + v[1] * v[2]
+}
+
+#[differentiable]
+fn literal_arrays(x: f64, y: f64) -> f64 {
+    let a = [x, y, x * y];
+    let mut b = vec![y, x];
+    b[1] = a[2] + b[0];
+    let c = [x; 4];
+    a[0] * b[1] + b.len() as f64 * c[3] * c[1]
+}
+
+#[differentiable]
+fn pushes(x: f64, n: usize) -> f64 {
+    let mut v = Vec::with_capacity(n);
+    let mut p = x;
+    for _ in 0..n {
+        v.push(p);
+        p = p * x + 0.5;
+    }
+    let mut s = 0.0;
+    for i in 0..v.len() {
+        s += v[i] * v[i];
+    }
+    s
+}
+
+#[differentiable]
+fn vec_filled_in_loop(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut v = vec![0.0; n];
+    for i in 0..n {
+        v[i] = x[i].sin() * x[(i + 1) % n];
+    }
+    let mut s = 0.0;
+    for i in 0..n {
+        s += v[i] * v[(i + 2) % n];
+    }
+    s
+}
+
+#[test]
+fn local_array_writes_match_central_differences() {
+    for (x, y) in [(0.7, 0.4), (-1.3, 0.9), (2.1, -0.6)] {
+        let (v, dx, dy) = local_writes_grad(x, y);
+        assert_eq!(v, local_writes(x, y));
+        assert_close(
+            &[dx, dy],
+            &[
+                fd64(|t| local_writes(t, y), x),
+                fd64(|t| local_writes(x, t), y),
+            ],
+        );
+        let (_, dx, dy) = literal_arrays_grad(x, y);
+        assert_close(
+            &[dx, dy],
+            &[
+                fd64(|t| literal_arrays(t, y), x),
+                fd64(|t| literal_arrays(x, t), y),
+            ],
+        );
+    }
+    for n in [0, 1, 5] {
+        let (v, dx) = pushes_grad(0.8, n);
+        assert_eq!(v, pushes(0.8, n));
+        assert_close(&[dx], &[fd64(|t| pushes(t, n), 0.8)]);
+    }
+    let x = [0.3, -0.8, 1.1, 0.45, -0.2];
+    let (_, dx) = vec_filled_in_loop_grad(&x);
+    let fd: Vec<f64> = (0..x.len())
+        .map(|i| {
+            fd64(
+                |t| {
+                    let mut m = x;
+                    m[i] = t;
+                    vec_filled_in_loop(&m)
+                },
+                x[i],
+            )
+        })
+        .collect();
+    assert_close(&dx, &fd);
+}
+
+// ---------------------------------------------------------------------------
+// The overwritten value needed by a pullback, in a loop: `v[0] =
+// v[0].sin()` needs each old `v[0]` in reverse.
+
+#[differentiable]
+fn repeated_sine(x: f64, y: f64, n: usize) -> f64 {
+    let mut v = vec![x, y];
+    for i in 0..n {
+        v[0] = v[0].sin();
+        v[1] += v[0] * (i as f64);
+        v[1] = v[1] * 0.5;
+    }
+    v[0] * v[1]
+}
+
+#[differentiable]
+fn carried_array(x: f64, n: usize) -> f64 {
+    let mut s = [x, 1.0, 0.0];
+    let mut k = 0;
+    while k < n {
+        let t = s[0] * s[1];
+        s = [s[1], t.cos(), s[2] + t];
+        s[0] += 0.1 * s[2];
+        k += 1;
+    }
+    s[0] + s[1] * s[2]
+}
+
+#[test]
+fn overwritten_elements_in_loops_match_central_differences() {
+    // Beyond some twenty iterations `carried_array` bends so sharply that the
+    // differences at their step lose digits.
+    for n in [0, 1, 7, 20] {
+        let (v, dx, dy) = repeated_sine_grad(0.9, -0.3, n);
+        assert_eq!(v, repeated_sine(0.9, -0.3, n));
+        assert_close(
+            &[dx, dy],
+            &[
+                fd64(|t| repeated_sine(t, -0.3, n), 0.9),
+                fd64(|t| repeated_sine(0.9, t, n), -0.3),
+            ],
+        );
+        let (v, dx) = carried_array_grad(0.6, n);
+        assert_eq!(v, carried_array(0.6, n));
+        assert_close(&[dx], &[fd64(|t| carried_array(t, n), 0.6)]);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// A damped oscillator x'' = −k·x − c·x' by RK4 with `[f64; 2]` state,
+// the step's right-hand side a differentiable function returning an array.
+
+#[differentiable]
+fn oscillator(s: [f64; 2], k: f64, c: f64) -> [f64; 2] {
+    [s[1], -k * s[0] - c * s[1]]
+}
+
+#[differentiable]
+fn rk4_oscillator(k: f64, c: f64, steps: usize) -> [f64; 2] {
+    let h = 0.01;
+    let mut s = [1.0, 0.0];
+    for _ in 0..steps {
+        let k1 = oscillator(s, k, c);
+        let k2 = oscillator([s[0] + 0.5 * h * k1[0], s[1] + 0.5 * h * k1[1]], k, c);
+        let k3 = oscillator([s[0] + 0.5 * h * k2[0], s[1] + 0.5 * h * k2[1]], k, c);
+        let k4 = oscillator([s[0] + h * k3[0], s[1] + h * k3[1]], k, c);
+        s = [
+            s[0] + h / 6.0 * (k1[0] + 2.0 * k2[0] + 2.0 * k3[0] + k4[0]),
+            s[1] + h / 6.0 * (k1[1] + 2.0 * k2[1] + 2.0 * k3[1] + k4[1]),
+        ];
+    }
+    s
+}
+
+#[test]
+fn rk4_jacobian_matches_central_differences() {
+    let (k, c, steps) = (4.0, 0.3, 300);
+    let (value, j) = rk4_oscillator_jacobian(k, c, steps);
+    assert_eq!(value, rk4_oscillator(k, c, steps));
+    assert_eq!(j.shape(), (2, 2));
+    let fd = fd_jacobian(|p| rk4_oscillator(p[0], p[1], steps).to_vec(), &[k, c]);
+    assert_close(j.as_slice(), fd.as_slice());
+    // The state after three seconds depends on both parameters.
+    assert!(j.iter().all(|d| d.abs() > 1e-3), "{j}");
+
+    // `_vjp` with any seed is that seed times the Jacobian.
+    let seed = [0.7, -1.9];
+    let (_, pullback) = rk4_oscillator_vjp(k, c, steps);
+    let (dk, dc) = pullback(seed);
+    let expected = DMatrix::from_row_slice(1, 2, &seed) * &j;
+    assert_relative_eq!(dk, expected[0], epsilon = 1e-14, max_relative = 1e-12);
+    assert_relative_eq!(dc, expected[1], epsilon = 1e-14, max_relative = 1e-12);
+}
+
+// ---------------------------------------------------------------------------
+// Results of several floats.
+
+#[differentiable]
+fn softmax(x: &[f64]) -> Vec<f64> {
+    let n = x.len();
+    let mut m = x[0];
+    for i in 1..n {
+        m = m.max(x[i]);
+    }
+    let mut e = vec![0.0; n];
+    let mut total = 0.0;
+    for i in 0..n {
+        e[i] = (x[i] - autograd::stop_gradient(m)).exp();
+        total += e[i];
+    }
+    for i in 0..n {
+        e[i] /= total;
+    }
+    e
+}
+
+#[differentiable]
+fn polar(r: f64, theta: f64, offset: [f64; 2]) -> (f64, f64) {
+    (r * theta.cos() + offset[0], r * theta.sin() * offset[1])
+}
+
+#[test]
+fn jacobians_of_vec_and_tuple_results() {
+    let x = [0.2, -1.0, 0.7, 1.4];
+    let (value, j) = softmax_jacobian(&x);
+    assert_eq!(value, softmax(&x));
+    // d softmax_i / d x_j = s_i (δ_ij − s_j).
+    for r in 0..4 {
+        for c in 0..4 {
+            let delta = if r == c { 1.0 } else { 0.0 };
+            let expected = value[r] * (delta - value[c]);
+            assert_relative_eq!(j[(r, c)], expected, epsilon = 1e-15, max_relative = 1e-12);
+        }
+    }
+
+    let (value, j) = polar_jacobian(1.5, 0.6, [0.25, 2.0]);
+    assert_eq!(value, polar(1.5, 0.6, [0.25, 2.0]));
+    // Columns: r, θ, offset[0], offset[1].
+    assert_eq!(j.shape(), (2, 4));
+    let fd = fd_jacobian(
+        |p| {
+            let (a, b) = polar(p[0], p[1], [p[2], p[3]]);
+            vec![a, b]
+        },
+        &[1.5, 0.6, 0.25, 2.0],
+    );
+    assert_close(j.as_slice(), fd.as_slice());
+
+    let (_, pullback) = polar_vjp(1.5, 0.6, [0.25, 2.0]);
+    let (dr, dtheta, doffset) = pullback((2.0, -0.5));
+    let row = [dr, dtheta, doffset[0], doffset[1]];
+    for (c, d) in row.iter().enumerate() {
+        let expected = 2.0 * j[(0, c)] - 0.5 * j[(1, c)];
+        assert_relative_eq!(*d, expected, epsilon = 1e-15, max_relative = 1e-14);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// `f32`.
+
+#[differentiable]
+fn f32_arrays(x: [f32; 2], y: f32) -> f32 {
+    let mut v = [0.0_f32; 3];
+    v[0] = x[0] * y;
+    v[1] = v[0].sin() + x[1];
+    v[0] = v[1] * v[1];
+    v[2] += v[0] * x[0];
+    v[2]
+}
+
+#[test]
+fn f32_array_matches_central_differences() {
+    let (x, y) = ([0.75_f32, -0.5], 1.25_f32);
+    let (v, dx, dy) = f32_arrays_grad(x, y);
+    assert_eq!(v, f32_arrays(x, y));
+    let fd = [
+        fd32(|t| f32_arrays([t, x[1]], y), x[0]),
+        fd32(|t| f32_arrays([x[0], t], y), x[1]),
+        fd32(|t| f32_arrays(x, t), y),
+    ];
+    for (a, e) in [dx[0], dx[1], dy].into_iter().zip(fd) {
+        assert_relative_eq!(f64::from(a), e, epsilon = FD32_ABS, max_relative = FD32_REL);
+    }
+}
