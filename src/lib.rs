@@ -79,6 +79,18 @@ pub mod __private {
                     }
                 }
             }
+            /// A callee's adjoint of an array it took as a slice.
+            ///
+            /// # Panics
+            ///
+            /// If the lengths differ (they cannot: the slice was the array).
+            impl<const N: usize> Accumulate<Vec<$t>> for [$t; N] {
+                #[inline]
+                #[track_caller]
+                fn accumulate(&mut self, g: Vec<$t>) {
+                    self.as_mut_slice().accumulate(g);
+                }
+            }
             /// A caller's buffer for `NAME_grad_acc` of an array argument.
             ///
             /// # Panics

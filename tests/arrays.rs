@@ -16,8 +16,21 @@ mod fd_support;
 
 use approx::assert_relative_eq;
 use autograd::differentiable;
-use autograd::nalgebra::DMatrix;
-use fd_support::{FD32_ABS, FD32_REL, FD64_ABS, FD64_REL, fd32, fd64};
+use autograd::nalgebra::{DMatrix, DVector};
+use fd_support::{FD32_ABS, FD32_REL, FD64_ABS, FD64_REL, fd32};
+
+/// Five-point central difference of an `f64` function at `x`, as
+/// `fd_support::fd64` but with a ten times shorter step, `h = 10⁻⁴·max(1,
+/// |x|)`: the loops here (an integrator over a parameter, a map iterated
+/// twenty times) bend enough that the longer step's truncation error
+/// `h⁴·|f⁽⁵⁾|/30` exceeds the tolerance. Rounding, ≈ 1.5·ε·|f|/h ≈
+/// 3·10⁻¹²·|f|, stays well inside [`FD64_ABS`] / [`FD64_REL`].
+fn fd64(f: impl Fn(f64) -> f64, x: f64) -> f64 {
+    let h = 1e-4 * x.abs().max(1.0);
+    let d1 = f(x + h) - f(x - h);
+    let d2 = f(x + 2.0 * h) - f(x - 2.0 * h);
+    (8.0 * d1 - d2) / (12.0 * h)
+}
 
 /// Central differences of every output of `f` with respect to every entry
 /// of `x`: rows are outputs, columns the entries.
@@ -251,9 +264,7 @@ fn carried_array(x: f64, n: usize) -> f64 {
 
 #[test]
 fn overwritten_elements_in_loops_match_central_differences() {
-    // Beyond some twenty iterations `carried_array` bends so sharply that the
-    // differences at their step lose digits.
-    for n in [0, 1, 7, 20] {
+    for n in [0, 1, 7, 40] {
         let (v, dx, dy) = repeated_sine_grad(0.9, -0.3, n);
         assert_eq!(v, repeated_sine(0.9, -0.3, n));
         assert_close(
@@ -404,4 +415,125 @@ fn f32_array_matches_central_differences() {
     for (a, e) in [dx[0], dx[1], dy].into_iter().zip(fd) {
         assert_relative_eq!(f64::from(a), e, epsilon = FD32_ABS, max_relative = FD32_REL);
     }
+}
+
+// ---------------------------------------------------------------------------
+// Arrays through branches, an argument as a loop's state, and calls.
+
+#[differentiable]
+fn branches_and_arrays(x: f64, y: f64, flip: bool) -> f64 {
+    let mut v = if flip { [x, y] } else { [y, x] };
+    if x > 0.0 {
+        v[0] = v[1] * x;
+    } else {
+        v[1] += y;
+    }
+    v[0] * v[1].exp()
+}
+
+#[differentiable]
+fn state_from_argument(s0: [f64; 2], h: f64, n: usize) -> f64 {
+    let mut s = s0;
+    for _ in 0..n {
+        // Reads in a branch: the state's adjoint exists before the branch.
+        if s[0] > 0.0 {
+            s[1] -= h * s[0];
+        } else {
+            s[1] += h * s[0] * s[0];
+        }
+        s[0] += h * s[1];
+    }
+    s[0] * s[1]
+}
+
+#[differentiable]
+fn scaled(x: f64, k: f64) -> f64 {
+    x * k.sin()
+}
+
+#[differentiable]
+fn calls_in_vector(x: &[f64], k: f64) -> Vec<f64> {
+    let mut out = Vec::with_capacity(x.len());
+    for i in 0..x.len() {
+        out.push(scaled(x[i], k) + x[i] * x[i]);
+    }
+    out
+}
+
+#[differentiable]
+fn via_vector(x: &[f64], k: f64) -> f64 {
+    let v = calls_in_vector(x, k);
+    v[0] * v[1] + v[2]
+}
+
+#[test]
+fn arrays_in_branches_loops_and_calls_match_central_differences() {
+    for flip in [false, true] {
+        for (x, y) in [(0.7, -0.4), (-0.6, 0.3)] {
+            let (_, dx, dy) = branches_and_arrays_grad(x, y, flip);
+            assert_close(
+                &[dx, dy],
+                &[
+                    fd64(|t| branches_and_arrays(t, y, flip), x),
+                    fd64(|t| branches_and_arrays(x, t, flip), y),
+                ],
+            );
+        }
+    }
+
+    let s0 = [0.4, -0.9];
+    let (_, ds, dh) = state_from_argument_grad(s0, 0.1, 25);
+    let fd = [
+        fd64(|t| state_from_argument([t, s0[1]], 0.1, 25), s0[0]),
+        fd64(|t| state_from_argument([s0[0], t], 0.1, 25), s0[1]),
+        fd64(|t| state_from_argument(s0, t, 25), 0.1),
+    ];
+    assert_close(&[ds[0], ds[1], dh], &fd);
+    // `_grad_acc` adds into the caller's buffers.
+    let (mut d_s, mut d_h) = ([1.0, 1.0], 1.0);
+    let v = state_from_argument_grad_acc(s0, 0.1, 25, &mut d_s, &mut d_h);
+    assert_eq!(v, state_from_argument(s0, 0.1, 25));
+    assert_eq!((d_s, d_h), ([ds[0] + 1.0, ds[1] + 1.0], dh + 1.0));
+
+    let x = [0.5, -1.1, 0.8];
+    let (value, j) = calls_in_vector_jacobian(&x, 0.9);
+    assert_eq!(value, calls_in_vector(&x, 0.9));
+    let fd = fd_jacobian(|p| calls_in_vector(&p[..3], p[3]), &[x[0], x[1], x[2], 0.9]);
+    assert_close(j.as_slice(), fd.as_slice());
+
+    let (_, dx, dk) = via_vector_grad(&x, 0.9);
+    let at = |p: &[f64]| via_vector(&p[..3], p[3]);
+    let p = [x[0], x[1], x[2], 0.9];
+    let fd: Vec<f64> = (0..4)
+        .map(|i| {
+            fd64(
+                |t| {
+                    let mut m = p;
+                    m[i] = t;
+                    at(&m)
+                },
+                p[i],
+            )
+        })
+        .collect();
+    assert_close(&[dx[0], dx[1], dx[2], dk], &fd);
+}
+
+#[differentiable]
+fn scaled_vector(x: &DVector<f64>, s: f64) -> DVector<f64> {
+    x * s
+}
+
+#[test]
+fn jacobian_of_a_dvector_result() {
+    let x = DVector::from_vec(vec![1.0, -2.0, 0.5]);
+    let (value, j) = scaled_vector_jacobian(&x, 3.0);
+    assert_eq!(value, &x * 3.0);
+    // Columns: x (three entries), then s.
+    let mut expected = DMatrix::zeros(3, 4);
+    for i in 0..3 {
+        expected[(i, i)] = 3.0;
+        expected[(i, 3)] = x[i];
+    }
+    assert_eq!(j, expected);
 }

@@ -907,15 +907,19 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
         }
     });
     let value = match &sig.ret {
-        Ret::Matrix(_) => quote_spanned!(mixed=> ::core::clone::Clone::clone(&#output)),
+        Ret::Matrix(_) | Ret::Outputs(_) => {
+            quote_spanned!(mixed=> ::core::clone::Clone::clone(&#output))
+        }
         _ => output.to_token_stream(),
     };
+    // `NAME_jacobian` runs the pullback once per output.
+    let reusable = matches!(sig.ret, Ret::Outputs(_)).then(|| quote!(+ ::core::clone::Clone));
     let hidden = quote_spanned! {mixed=>
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, clippy::all)]
         #vis fn #vjp_full #generics (#(#inputs),*)
-            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) + use<#(#lifetimes),*>)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) #reusable + use<#(#lifetimes),*>)
         {
             let #output = #name(#(#args),*);
             (#value, move |#seed: #seed_ty| {
@@ -980,6 +984,15 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
             ::core::unreachable!()
         }
     });
+    if let Ret::Outputs(ret_ty) = &sig.ret {
+        let jacobian = names::public(name, "jacobian");
+        out.extend(quote! {
+            #[allow(unused_variables, unreachable_code, clippy::all)]
+            #vis fn #jacobian #generics (#(#inputs),*) -> (#ret_ty, ::autograd::nalgebra::DMatrix<f64>) #where_clause {
+                ::core::unreachable!()
+            }
+        });
+    }
     if let Ret::Float(_) = &sig.ret {
         let grad_acc = names::public(name, "grad_acc");
         let buffer_tys = sig.params.iter().filter_map(|p| p.buffer_ty());

@@ -94,38 +94,82 @@ impl Lowerer<'_> {
                 }
             },
             Expr::Call(c) if is_vec_constructor(c) => {
-                let written = self.lower_primal(e, Kind::Array);
-                return Some(Operand::Value(self.materialize(written, Kind::Array, span)));
+                // The capacity is an integer (`x.len()` reads a slice only
+                // for its length): lowered as an expression of its own.
+                let mut bindings = Vec::new();
+                let mut call = c.clone();
+                for (k, arg) in call.args.iter_mut().enumerate() {
+                    if let Operand::Value(v) = self.lower_expr(arg) {
+                        let p = super::primal::placeholder(k, arg.span());
+                        bindings.push((p.to_string(), v));
+                        *arg = syn::parse_quote!(#p);
+                    }
+                }
+                let op = match bindings.is_empty() {
+                    true => Op::Copy(Operand::Const(c.to_token_stream())),
+                    false => Op::Primal {
+                        expr: Expr::Call(call),
+                        bindings,
+                    },
+                };
+                return Some(Operand::Value(self.emit(op, Kind::Array, span)));
             }
             _ => return None,
         };
         Some(Operand::Value(self.emit(op, Kind::Array, span)))
     }
 
+    /// The elements of a collection, reporting the first that is not a
+    /// float (one error per collection).
     fn lower_elements(&mut self, elems: &Punctuated<Expr, syn::Token![,]>) -> Vec<Operand> {
-        elems.iter().map(|x| self.lower_element(x)).collect()
+        let mut reported = false;
+        elems
+            .iter()
+            .map(|x| {
+                let operand = self.lower_expr(x);
+                if !reported && self.nested(&operand) {
+                    self.report_nested(x);
+                    reported = true;
+                }
+                operand
+            })
+            .collect()
     }
 
-    /// An element of a collection: a float (or a value whose type the
-    /// macro cannot see), never a slice, matrix or collection.
+    /// The element of `[elem; n]` or `vec![elem; n]`.
     fn lower_element(&mut self, e: &Expr) -> Operand {
         let operand = self.lower_expr(e);
-        if matches!(
-            self.kind(&operand),
-            Some(Kind::Slice | Kind::Matrix | Kind::Array)
-        ) {
-            self.cx.error_spanned_by(
-                e,
-                "an array, `Vec` or tuple in a `#[differentiable]` body holds floats; nested collections are not supported",
-            );
+        if self.nested(&operand) {
+            self.report_nested(e);
         }
         operand
+    }
+
+    /// Whether an element is a slice, matrix or collection rather than a
+    /// float (or a value whose type the macro cannot see).
+    fn nested(&self, element: &Operand) -> bool {
+        matches!(
+            self.kind(element),
+            Some(Kind::Slice | Kind::Matrix | Kind::Array)
+        )
+    }
+
+    fn report_nested(&self, e: &Expr) {
+        self.cx.error_spanned_by(
+            e,
+            "an array, `Vec` or tuple in a `#[differentiable]` body holds floats; nested collections are not supported",
+        );
     }
 
     /// The array variable an element write `v[i] ..= e` or `v.push(e)`
     /// writes into: a local array or `Vec` (or a call's result), with its
     /// current value.
-    fn written_array(&mut self, target: &Expr, what: &str) -> Option<(syn::Ident, ValueId)> {
+    fn written_array(
+        &mut self,
+        target: &Expr,
+        write: &dyn ToTokens,
+        what: &str,
+    ) -> Option<(syn::Ident, ValueId)> {
         let ident = match target {
             Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
             _ => None,
@@ -135,8 +179,8 @@ impl Lowerer<'_> {
             Some((i, v)) if matches!(self.values[v].kind, Kind::Array | Kind::Unknown) => {
                 if self.values[v].param.is_some() && self.values[v].by_ref {
                     self.cx.error_spanned_by(
-                        target,
-                        "a differentiable function does not write into its arguments; copy the argument into a local array first",
+                        write,
+                        "a differentiable function does not write into its arguments; copy the argument into a local array first (`let mut v = *x;`)",
                     );
                     return None;
                 }
@@ -145,14 +189,14 @@ impl Lowerer<'_> {
             }
             Some((_, v)) if self.values[v].kind == Kind::Slice => {
                 self.cx.error_spanned_by(
-                    target,
+                    write,
                     "writing into a slice is not supported: a differentiable function does not modify its arguments; collect into a local `Vec` (`let mut v = vec![0.0; n];`)",
                 );
                 None
             }
             _ => {
                 self.cx.error_spanned_by(
-                    target,
+                    write,
                     format!("{what} is supported on local arrays and `Vec`s of floats, by name (`v[i] = e`, `v.push(e)`)"),
                 );
                 None
@@ -177,7 +221,8 @@ impl Lowerer<'_> {
         rhs: &Expr,
         span: Span,
     ) {
-        let Some((ident, array)) = self.written_array(&target.expr, "writing an element") else {
+        let Some((ident, array)) = self.written_array(&target.expr, target, "writing an element")
+        else {
             return;
         };
         let index = self.lower_expr(&target.index);
@@ -209,7 +254,7 @@ impl Lowerer<'_> {
 
     /// `v.push(e)`.
     pub(super) fn lower_push(&mut self, m: &syn::ExprMethodCall) {
-        let Some((ident, array)) = self.written_array(&m.receiver, "`push`") else {
+        let Some((ident, array)) = self.written_array(&m.receiver, m, "`push`") else {
             return;
         };
         let elem = self.lower_expr(&m.args[0]);

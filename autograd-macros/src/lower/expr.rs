@@ -157,9 +157,16 @@ impl Lowerer<'_> {
             }
             Expr::Try(_) => "the `?` operator is not supported in a `#[differentiable]` body".into(),
             Expr::Assign(_) => "an assignment is a statement here, not a value".into(),
+            Expr::Field(f)
+                if self
+                    .local_ident(&f.base)
+                    .is_some_and(|v| self.values[v].kind == Kind::Array) =>
+            {
+                "reading an element of a tuple is not supported; keep the parts in variables of their own (`let a = ..; let b = ..;`) or use an array (`v[0]`)".into()
+            }
             Expr::Field(_) => "field access is not supported; pass the value as an argument".into(),
-            Expr::Tuple(_) | Expr::Array(_) | Expr::Repeat(_) | Expr::Struct(_) => {
-                "tuples, arrays and structs are not supported; a `#[differentiable]` body computes with floats, slices and integers".into()
+            Expr::Tuple(_) | Expr::Struct(_) => {
+                "structs and tuples of fewer than two floats are not supported; a `#[differentiable]` body computes with floats, arrays, `Vec`s, slices and integers".into()
             }
             Expr::Range(_) => "ranges are supported only as the iterator of a `for` loop".into(),
             _ => format!(

@@ -2,8 +2,8 @@ use autograd::differentiable;
 
 #[differentiable]
 fn first(x: f64, y: f64) -> f64 {
-    let _pair = (x, y);
-    x + y
+    let pair = (x, y);
+    pair.0 * 2.0
 }
 
 fn main() {}
