@@ -537,3 +537,30 @@ fn jacobian_of_a_dvector_result() {
     }
     assert_eq!(j, expected);
 }
+
+// ---------------------------------------------------------------------------
+// A checkpointed loop carrying an array, in a function with a Jacobian.
+
+#[differentiable]
+fn euler_checkpointed(k: f64, c: f64, steps: usize) -> [f64; 2] {
+    let h = 0.01;
+    let mut s = [1.0, 0.0];
+    #[checkpoint(snapshots = 4)]
+    for _ in 0..steps {
+        let d = oscillator(s, k, c);
+        s[0] += h * d[0];
+        s[1] += h * d[1];
+    }
+    s
+}
+
+#[test]
+fn checkpointed_array_state_matches_central_differences() {
+    let (value, j) = euler_checkpointed_jacobian(4.0, 0.3, 200);
+    assert_eq!(value, euler_checkpointed(4.0, 0.3, 200));
+    let fd = fd_jacobian(
+        |p| euler_checkpointed(p[0], p[1], 200).to_vec(),
+        &[4.0, 0.3],
+    );
+    assert_close(j.as_slice(), fd.as_slice());
+}
