@@ -9,8 +9,15 @@
 //! at each assertion.
 
 // Bodies index arrays in `for i in a..b` loops, the form a
-// `#[differentiable]` body iterates in.
-#![allow(clippy::needless_range_loop)]
+// `#[differentiable]` body iterates in; `&Vec<f64>` arguments, `Vec`
+// locals and a plain write reading its own element (`v[1] = v[1] * 0.5`)
+// are constructs under test.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::ptr_arg,
+    clippy::useless_vec,
+    clippy::assign_op_pattern
+)]
 
 mod fd_support;
 

@@ -416,11 +416,11 @@ impl<'a> Visitor<'a> for Uses<'_> {
                     }
                     // An array's adjoint is indexed where it is read; a
                     // slice argument's is created up front.
-                    Op::Index { slice, .. } if self.f.info(*slice).kind == Kind::Array => {
-                        if an.active(*slice) {
-                            self.element_reads.insert(sites.len(), *dst);
-                            sites.push((*slice, b.id, false));
-                        }
+                    Op::Index { slice, .. }
+                        if self.f.info(*slice).kind == Kind::Array && an.active(*slice) =>
+                    {
+                        self.element_reads.insert(sites.len(), *dst);
+                        sites.push((*slice, b.id, false));
                     }
                     Op::Pack { .. } | Op::Fill { .. } | Op::Store { .. } | Op::Push { .. } => {
                         for v in op.reads() {

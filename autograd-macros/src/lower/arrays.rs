@@ -10,7 +10,7 @@ use super::*;
 /// The elements of `vec![..]`: a list, or `elem; len`.
 enum VecMacro {
     List(Punctuated<Expr, syn::Token![,]>),
-    Fill(Expr, Expr),
+    Fill(Box<Expr>, Box<Expr>),
 }
 
 impl syn::parse::Parse for VecMacro {
@@ -22,7 +22,7 @@ impl syn::parse::Parse for VecMacro {
         if input.peek(syn::Token![;]) {
             input.parse::<syn::Token![;]>()?;
             let len: Expr = input.parse()?;
-            return Ok(VecMacro::Fill(first, len));
+            return Ok(VecMacro::Fill(Box::new(first), Box::new(len)));
         }
         let mut list = Punctuated::new();
         list.push_value(first);
