@@ -571,3 +571,63 @@ fn checkpointed_array_state_matches_central_differences() {
     );
     assert_close(j.as_slice(), fd.as_slice());
 }
+
+// ---------------------------------------------------------------------------
+// A `Vec` made afresh in each iteration of an outer loop, and an `f32`
+// vector result.
+
+#[differentiable]
+fn nested_vec_loops(x: &[f64], sweeps: usize) -> f64 {
+    let n = x.len();
+    let mut total = 0.0;
+    for s in 0..sweeps {
+        let mut v = vec![0.0; n];
+        for i in 0..n {
+            v[i] = x[i] * (s as f64 + 1.0) + total * 0.1;
+        }
+        for i in 0..n {
+            total += v[i].sin();
+        }
+    }
+    total
+}
+
+#[differentiable]
+fn f32_scaled(x: Vec<f32>, k: f32) -> Vec<f32> {
+    let mut out = x;
+    for i in 0..out.len() {
+        out[i] *= k * out[i];
+    }
+    out
+}
+
+#[test]
+fn fresh_vecs_in_loops_and_f32_jacobians() {
+    let x = [0.4, -0.7, 1.3];
+    let (_, dx) = nested_vec_loops_grad(&x, 3);
+    let fd: Vec<f64> = (0..3)
+        .map(|i| {
+            fd64(
+                |t| {
+                    let mut m = x;
+                    m[i] = t;
+                    nested_vec_loops(&m, 3)
+                },
+                x[i],
+            )
+        })
+        .collect();
+    assert_close(&dx, &fd);
+
+    // out_i = k·x_i²: ∂/∂x_i = 2k·x_i, ∂/∂k = x_i², exact in f32 at these
+    // dyadic points.
+    let x = vec![0.5_f32, -1.25, 2.0];
+    let (value, j) = f32_scaled_jacobian(x.clone(), 1.5);
+    assert_eq!(value, f32_scaled(x.clone(), 1.5));
+    let mut expected = DMatrix::zeros(3, 4);
+    for i in 0..3 {
+        expected[(i, i)] = f64::from(2.0 * 1.5 * x[i]);
+        expected[(i, 3)] = f64::from(x[i] * x[i]);
+    }
+    assert_eq!(j, expected);
+}

@@ -906,7 +906,8 @@ pub fn movable(f: &Function, an: &Analysis) -> HashSet<ValueId> {
 }
 
 /// Arrays an element write or a `push` may take by value, writing in the
-/// array's own buffer: locals whose last primal read is that write (every
+/// array's own buffer (and the initial values a loop may take as its
+/// carried variable's): locals whose last primal read is that write (every
 /// other read is an earlier statement of the write's block) and that the
 /// reverse sweep never reads, neither at the top level nor in a
 /// recomputation of any block.
@@ -920,12 +921,20 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
             let mut before: HashMap<ValueId, usize> = HashMap::new();
             for stmt in &b.stmts {
                 stmt.for_each_deep_read(&mut |v| *before.entry(*v).or_default() += 1);
-                if let Stmt::Let {
-                    op: Op::Store { array, .. } | Op::Push { array, .. },
-                    ..
-                } = stmt
-                {
-                    self.0.insert(*array, before[array]);
+                match stmt {
+                    Stmt::Let {
+                        op: Op::Store { array, .. } | Op::Push { array, .. },
+                        ..
+                    } => {
+                        self.0.insert(*array, before[array]);
+                    }
+                    // A loop's carried variable starts as its initial value.
+                    Stmt::Loop(l) => {
+                        for c in &l.carried {
+                            self.0.insert(c.init, before[&c.init]);
+                        }
+                    }
+                    _ => {}
                 }
                 walk_stmt(self, stmt);
             }
@@ -959,6 +968,7 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
         .filter(|(v, reads)| {
             let info = f.info(*v);
             info.param.is_none()
+                && info.kind == Kind::Array
                 && counts[*v] == *reads
                 && !reverse_reads
                     .get(&info.block)

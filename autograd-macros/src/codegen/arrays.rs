@@ -26,9 +26,10 @@ fn element(g: &TokenStream, collection: Collection, k: usize) -> TokenStream {
 }
 
 impl Gen<'_> {
-    /// The array a write starts from: its buffer if nothing reads it
-    /// again, a copy otherwise.
-    fn array_to_write(&self, array: ValueId) -> TokenStream {
+    /// The array a write (or a loop's carried variable) starts from: its
+    /// buffer if nothing reads it again, a copy otherwise (any other value
+    /// is copied or cloned).
+    pub(super) fn array_to_write(&self, array: ValueId) -> TokenStream {
         if self.consumable.contains(&array) {
             names::value(self.f, array).into_token_stream()
         } else {

@@ -423,7 +423,7 @@ impl Gen<'_> {
             .iter()
             .map(|c| names::carried(l.id, &c.name))
             .collect();
-        let inits = l.carried.iter().map(|c| self.owned(c.init));
+        let inits = l.carried.iter().map(|c| self.array_to_write(c.init));
         let entry_vals: Vec<_> = l
             .carried
             .iter()
