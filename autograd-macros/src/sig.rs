@@ -144,13 +144,17 @@ pub fn float_collection_elem(ty: &Type) -> Option<FloatTy> {
     float_array(ty).or_else(|| float_vec(ty))
 }
 
+/// The longest tuple result (the runtime's `jacobian::Outputs` has an
+/// implementation per length).
+const MAX_TUPLE_OUTPUTS: usize = 8;
+
 /// A return type of several floats: `Vec<f64>`, `[f64; N]`, a tuple of
 /// two or more floats of one type, or `DVector<f64>`.
 fn outputs(ty: &Type) -> bool {
     match ty {
         Type::Tuple(t) => {
             let elems: Vec<_> = t.elems.iter().map(FloatTy::parse).collect();
-            elems.len() >= 2
+            (2..=MAX_TUPLE_OUTPUTS).contains(&elems.len())
                 && elems.iter().all(|e| {
                     e.as_ref()
                         .is_some_and(|e| elems[0].as_ref().is_some_and(|first| first.0 == e.0))
@@ -491,6 +495,13 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             Some(f) => Some(Ret::Float(f)),
             None if outputs(ty) => Some(Ret::Outputs((**ty).clone())),
             None if is_matrix(ty) => Some(Ret::Matrix((**ty).clone())),
+            None if matches!(&**ty, Type::Tuple(t) if t.elems.len() > MAX_TUPLE_OUTPUTS) => {
+                cx.error_spanned_by(
+                    ty,
+                    format!("a tuple result holds at most {MAX_TUPLE_OUTPUTS} floats; return an array `[f64; N]` or a `Vec<f64>`"),
+                );
+                None
+            }
             None if fallible && result_of_float(ty).is_some() => {
                 result_of_float(ty).map(|(ok, err)| Ret::Result { ok, err })
             }
