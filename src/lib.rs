@@ -20,7 +20,7 @@ pub mod argmin;
 #[doc(hidden)]
 pub mod __private {
     pub use autograd_runtime::checkpoint;
-    pub use autograd_runtime::jacobian::{Flatten, jacobian};
+    pub use autograd_runtime::jacobian::{Flatten, Outputs, check_seed, jacobian};
     pub use autograd_runtime::rules;
     pub use std::boxed::Box;
     pub use std::vec;

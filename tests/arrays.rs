@@ -596,7 +596,8 @@ fn nested_vec_loops(x: &[f64], sweeps: usize) -> f64 {
 fn f32_scaled(x: Vec<f32>, k: f32) -> Vec<f32> {
     let mut out = x;
     for i in 0..out.len() {
-        out[i] *= k * out[i];
+        let xi = out[i];
+        out[i] *= k * xi;
     }
     out
 }
@@ -630,4 +631,11 @@ fn fresh_vecs_in_loops_and_f32_jacobians() {
         expected[(i, 3)] = f64::from(x[i] * x[i]);
     }
     assert_eq!(j, expected);
+}
+
+#[test]
+#[should_panic(expected = "autograd: the seed has 2 elements, the result 4")]
+fn a_vec_seed_of_another_length_is_reported() {
+    let (_, pullback) = softmax_vjp(&[0.2, -1.0, 0.7, 1.4]);
+    let _ = pullback(vec![1.0, 0.0]);
 }

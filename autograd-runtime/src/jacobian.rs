@@ -89,6 +89,22 @@ impl_tuple_outputs!(
     8: (0, 1, 2, 3, 4, 5, 6, 7)
 );
 
+/// Checks that a seed has the result's number of outputs (`NAME_vjp` of
+/// a result of several floats calls it).
+///
+/// # Panics
+///
+/// If it has not: a `Vec` or vector seed of another length than the result.
+#[track_caller]
+pub fn check_seed<R: Outputs>(outputs: usize, seed: &R) {
+    assert_eq!(
+        seed.count(),
+        outputs,
+        "autograd: the seed has {} elements, the result {outputs}",
+        seed.count()
+    );
+}
+
 /// An adjoint as entries of a Jacobian row.
 pub trait Flatten {
     /// Appends the entries in order (a matrix in column-major order).

@@ -110,9 +110,11 @@ fn iterate_vjp(
 ) -> ([f64; 2], impl ::core::ops::FnOnce([f64; 2]) -> (f64, f64) + use<>) {
     let _ = iterate;
     let (__ad_value, __ad_pullback) = iterate::__vjp_full(x, y, n);
+    let __ad_outputs = ::autograd::__private::Outputs::count(&__ad_value);
     ((
         __ad_value,
         move |__ad_seed: [f64; 2]| {
+            ::autograd::__private::check_seed(__ad_outputs, &__ad_seed);
             let (__ad_d_x, __ad_d_y, _) = __ad_pullback(__ad_seed);
             (__ad_d_x, __ad_d_y)
         },
