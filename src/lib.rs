@@ -26,9 +26,11 @@ mod tangent_glue;
 pub mod __private {
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use autograd_runtime::checkpoint;
+    pub use autograd_runtime::jacobian::{Flatten, Outputs, check_seed, jacobian};
     pub use autograd_runtime::rules;
     pub use num_traits::Float;
     pub use std::boxed::Box;
+    pub use std::vec;
     pub use std::vec::Vec;
 
     /// The adjoint slot of an argument that is not differentiable.
@@ -76,17 +78,76 @@ pub mod __private {
                     }
                 }
             }
+            impl<const N: usize> Accumulate<[$t; N]> for [$t; N] {
+                #[inline]
+                fn accumulate(&mut self, g: [$t; N]) {
+                    for (a, b) in self.iter_mut().zip(g) {
+                        *a += b;
+                    }
+                }
+            }
+            /// A callee's adjoint of an array it took as a slice.
+            ///
+            /// # Panics
+            ///
+            /// If the lengths differ (they cannot: the slice was the array).
+            impl<const N: usize> Accumulate<Vec<$t>> for [$t; N] {
+                #[inline]
+                #[track_caller]
+                fn accumulate(&mut self, g: Vec<$t>) {
+                    self.as_mut_slice().accumulate(g);
+                }
+            }
+            /// A caller's buffer for `NAME_grad_acc` of an array argument.
+            ///
+            /// # Panics
+            ///
+            /// If the buffer's length is not the argument's.
+            impl<const N: usize> Accumulate<[$t; N]> for [$t] {
+                #[inline]
+                #[track_caller]
+                fn accumulate(&mut self, g: [$t; N]) {
+                    ::core::assert_eq!(
+                        self.len(),
+                        N,
+                        "autograd: a gradient buffer's length differs from its argument's"
+                    );
+                    for (a, b) in self.iter_mut().zip(g) {
+                        *a += b;
+                    }
+                }
+            }
             impl ZeroLike for $t {
                 #[inline(always)]
                 fn zero_like(&self) -> Self {
                     0.0
                 }
             }
+            impl ZeroLike for Vec<$t> {
+                #[inline]
+                fn zero_like(&self) -> Self {
+                    ::std::vec![0.0; self.len()]
+                }
+            }
+            impl<const N: usize> ZeroLike for [$t; N] {
+                #[inline(always)]
+                fn zero_like(&self) -> Self {
+                    [0.0; N]
+                }
+            }
             impl Contribution for $t {}
             impl Contribution for Vec<$t> {}
+            impl<const N: usize> Contribution for [$t; N] {}
         )*};
     }
     impl_float_glue!(f32, f64);
+
+    /// The sum of an adjoint's elements, in order: the adjoint of the one
+    /// value `[e; n]` repeats.
+    #[inline]
+    pub fn element_sum<T: rules::Real>(g: &[T]) -> T {
+        g.iter().fold(<T as rules::Real>::zero(), |s, v| s + *v)
+    }
 
     macro_rules! impl_matrix_glue {
         ($([$($g:tt)*] $m:ty),*) => {$(
@@ -290,6 +351,8 @@ pub mod __private {
     /// iteration, kept only while the whole loop's take at most
     /// [`Cache::BUDGET`] bytes: beyond, the reverse sweep recomputes them
     /// rather than hold memory in proportion to the trip count.
+    // `Clone`: a reusable pullback (`NAME_jacobian`'s) holds its caches.
+    #[derive(Clone)]
     pub struct Cache<T> {
         /// Room for every iteration while the cache is on, none while off:
         /// a push is one comparison.

@@ -19,6 +19,9 @@ pub struct Analysis {
     /// Adjoints created up front (zero) because a contribution comes from a
     /// nested block or through a callee's pullback.
     pub predeclare: ValueMap<bool>,
+    /// Reads `a[i]` whose reverse creates the adjoint of the array `a`, as
+    /// a zero shaped like `a` (see [`zero_at_read`]).
+    pub zero_at_read: HashSet<ValueId>,
     /// Values defined by each block, in definition order.
     pub defined_in: HashMap<BlockId, Vec<ValueId>>,
     /// Each loop's stack and recomputation, by loop id, computed once
@@ -78,6 +81,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         useful,
         uses: ValueMap::filled(n, 0),
         predeclare: ValueMap::filled(n, false),
+        zero_at_read: HashSet::new(),
         defined_in: HashMap::new(),
         saves: HashMap::new(),
         needs: HashMap::new(),
@@ -89,18 +93,22 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         f,
         an: &an,
         sites: Vec::new(),
+        element_reads: HashMap::new(),
+        incoming: HashSet::new(),
     };
     uses.visit_block(&f.body);
-    let mut sites = uses.sites;
+    let (mut sites, element_reads, mut incoming) = (uses.sites, uses.element_reads, uses.incoming);
     if let Some(r) = an.active_operand(&f.ret) {
+        incoming.insert(sites.len());
         sites.push((r, f.body.id, false));
     }
-    for (v, site, through_call) in sites {
+    for &(v, site, through_call) in &sites {
         an.uses[v] += 1;
         if through_call || f.info(v).block != site {
             an.predeclare[v] = true;
         }
     }
+    an.zero_at_read = zero_at_read(f, &an, &sites, &element_reads, &incoming);
     Planner { f, an: &mut an }.visit_block(&f.body);
     let body_needs = needs_stopping(f, &an, &f.body, &HashSet::new());
     an.needs.insert(f.body.id, body_needs);
@@ -172,6 +180,11 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut ValueMap<bool>) -> bool {
                         .any(|(a, d)| d && is(varied, a)),
                     Op::Index { slice, .. } | Op::Map { recv: slice, .. } => varied[*slice],
                     Op::Call { args, .. } => args.iter().any(|a| is(varied, &a.operand)),
+                    Op::Pack { elems, .. } => elems.iter().any(|e| is(varied, e)),
+                    Op::Fill { elem, .. } => is(varied, elem),
+                    Op::Store { array, elem, .. } | Op::Push { array, elem } => {
+                        varied[*array] || is(varied, elem)
+                    }
                     Op::Len { .. }
                     | Op::StopGradient { .. }
                     | Op::Cast { .. }
@@ -239,6 +252,12 @@ fn useful_pass(
                         mark(&Operand::Value(*slice))
                     }
                     Op::Call { args, .. } => args.iter().for_each(|a| mark(&a.operand)),
+                    Op::Pack { elems, .. } => elems.iter().for_each(mark),
+                    Op::Fill { elem, .. } => mark(elem),
+                    Op::Store { array, elem, .. } | Op::Push { array, elem } => {
+                        mark(&Operand::Value(*array));
+                        mark(elem);
+                    }
                     _ => {}
                 }
             }
@@ -332,6 +351,40 @@ struct Uses<'a> {
     f: &'a Function,
     an: &'a Analysis,
     sites: Vec<(ValueId, BlockId, bool)>,
+    /// The sites that are reads of an array's element, with the read.
+    element_reads: HashMap<usize, ValueId>,
+    /// The sites whose contribution the reverse sweep of their block makes
+    /// first: a φ's sources, a loop's exit values.
+    incoming: HashSet<usize>,
+}
+
+/// The reads `a[i]` of arrays whose reverse is the first contribution into
+/// the array's adjoint: the last use of `a` in the block defining it is a
+/// read (nothing after it hands back a whole adjoint), and `a`'s adjoint is
+/// not created up front. There the reverse creates it as a zero shaped like
+/// `a`, and so reads `a`.
+fn zero_at_read(
+    f: &Function,
+    an: &Analysis,
+    sites: &[(ValueId, BlockId, bool)],
+    element_reads: &HashMap<usize, ValueId>,
+    incoming: &HashSet<usize>,
+) -> HashSet<ValueId> {
+    let mut last: HashMap<ValueId, Option<ValueId>> = HashMap::new();
+    let mut whole_first = HashSet::new();
+    for (k, &(v, site, _)) in sites.iter().enumerate() {
+        if f.info(v).kind != Kind::Array || f.info(v).block != site {
+            continue;
+        }
+        if incoming.contains(&k) {
+            whole_first.insert(v);
+        }
+        last.insert(v, element_reads.get(&k).copied());
+    }
+    last.into_iter()
+        .filter(|(v, _)| !whole_first.contains(v) && !an.predeclare[*v])
+        .filter_map(|(_, read)| read)
+        .collect()
 }
 
 impl<'a> Visitor<'a> for Uses<'_> {
@@ -369,7 +422,21 @@ impl<'a> Visitor<'a> for Uses<'_> {
                     {
                         sites.push((*slice, b.id, true));
                     }
-                    // Slice adjoints are created up front and indexed.
+                    // An array's adjoint is indexed where it is read; a
+                    // slice argument's is created up front.
+                    Op::Index { slice, .. }
+                        if f.info(*slice).kind == Kind::Array && an.active(*slice) =>
+                    {
+                        self.element_reads.insert(sites.len(), *dst);
+                        sites.push((*slice, b.id, false));
+                    }
+                    Op::Pack { .. } | Op::Fill { .. } | Op::Store { .. } | Op::Push { .. } => {
+                        for v in op.reads() {
+                            if an.active(v) {
+                                sites.push((v, b.id, false));
+                            }
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -377,9 +444,11 @@ impl<'a> Visitor<'a> for Uses<'_> {
                 for p in &i.phis {
                     if an.active(p.dst) {
                         if an.active(p.then_src) {
+                            self.incoming.insert(sites.len());
                             sites.push((p.then_src, i.then_blk.id, false));
                         }
                         if an.active(p.else_src) {
+                            self.incoming.insert(sites.len());
                             sites.push((p.else_src, i.else_blk.id, false));
                         }
                     }
@@ -393,6 +462,7 @@ impl<'a> Visitor<'a> for Uses<'_> {
                             sites.push((c.init, b.id, false));
                         }
                         if an.active(c.exit) {
+                            self.incoming.insert(sites.len());
                             sites.push((c.exit, l.body.id, false));
                         }
                     }
@@ -444,15 +514,17 @@ pub fn scalar_form(f: &Function, rule: &Rule, args: &[Operand]) -> bool {
 /// A call that borrows one of the function's own locals or by-value
 /// parameters (`g(&h)`): its pullback would keep that borrow while the
 /// value moves into the caller's pullback, so the call is made in the
-/// reverse sweep instead, where the value is owned.
+/// reverse sweep instead, where the value is owned. So is every call of a
+/// function whose pullback is reused (see `Function::reusable_pullback`).
 pub fn deferred_call(f: &Function, args: &[CallArg]) -> bool {
-    args.iter().any(|a| {
-        a.by_ref
-            && a.operand.value().is_some_and(|v| {
-                let info = f.info(v);
-                info.param.is_none() || !(info.by_ref || info.kind.is_copy())
-            })
-    })
+    f.reusable_pullback
+        || args.iter().any(|a| {
+            a.by_ref
+                && a.operand.value().is_some_and(|v| {
+                    let info = f.info(v);
+                    info.param.is_none() || !(info.by_ref || info.kind.is_copy())
+                })
+        })
 }
 
 /// The primal values the reverse code of one operation reads.
@@ -492,7 +564,14 @@ pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec
                 }
             }
         }
-        Op::Index { index, .. } => out.extend(index.value()),
+        Op::Index { slice, index } => {
+            out.extend(index.value());
+            // A zero shaped like the array.
+            if an.zero_at_read.contains(&dst) {
+                out.push(*slice);
+            }
+        }
+        Op::Store { index, .. } => out.extend(index.value()),
         // A deferred call is made again in the reverse sweep, from its
         // arguments; otherwise the pullback comes from the call itself.
         Op::Call { args, .. } if deferred_call(f, args) => {
@@ -599,6 +678,15 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
                         continue;
                     }
                     variant.insert(*dst);
+                    // An element of an array the iteration changes: one
+                    // float on the stack, where recomputing the read would
+                    // keep the whole array (Tapenade pushes the element).
+                    if let Op::Index { slice, .. } = op
+                        && f.info(*slice).kind == Kind::Array
+                        && variant.contains(slice)
+                    {
+                        keepable.insert(*dst);
+                    }
                     if let Op::Rule { rule, args, .. } = op
                         && f.info(*dst).kind == Kind::Float
                         && rule.expensive
@@ -825,6 +913,79 @@ pub fn movable(f: &Function, an: &Analysis) -> HashSet<ValueId> {
         .collect()
 }
 
+/// Arrays an element write or a `push` may take by value, writing in the
+/// array's own buffer (and the initial values a loop may take as its
+/// carried variable's): locals whose last primal read is that write (every
+/// other read is an earlier statement of the write's block) and that the
+/// reverse sweep never reads, neither at the top level nor in a
+/// recomputation of any block.
+pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
+    let counts = read_counts(f);
+    // Per written array: its reads up to and including the write, in the
+    // write's block.
+    struct ReadsUpToWrite(HashMap<ValueId, usize>);
+    impl<'a> Visitor<'a> for ReadsUpToWrite {
+        fn visit_block(&mut self, b: &'a Block) {
+            let mut before: HashMap<ValueId, usize> = HashMap::new();
+            for stmt in &b.stmts {
+                stmt.for_each_deep_read(&mut |v| *before.entry(*v).or_default() += 1);
+                match stmt {
+                    Stmt::Let {
+                        op: Op::Store { array, .. } | Op::Push { array, .. },
+                        ..
+                    } => {
+                        self.0.insert(*array, before[array]);
+                    }
+                    // A loop's carried variable starts as its initial value.
+                    Stmt::Loop(l) => {
+                        for c in &l.carried {
+                            self.0.insert(c.init, before[&c.init]);
+                        }
+                    }
+                    _ => {}
+                }
+                walk_stmt(self, stmt);
+            }
+        }
+    }
+    let mut up_to_write = ReadsUpToWrite(HashMap::new());
+    up_to_write.visit_block(&f.body);
+    // What the reverse sweep reads of each block's values: the pullback's
+    // captures of the top level's, a loop body's saves and recomputation
+    // of its own, all an arm's reverse needs of an arm's.
+    let mut reverse_reads: HashMap<BlockId, HashSet<ValueId>> = an.needs.clone();
+    reverse_reads.insert(f.body.id, captured(f, an));
+    struct LoopBodies<'b>(&'b Analysis, &'b mut HashMap<BlockId, HashSet<ValueId>>);
+    impl<'a> Visitor<'a> for LoopBodies<'_> {
+        fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+            if let Stmt::Loop(l) = stmt
+                && let Some(saves) = self.0.saves.get(&l.id)
+            {
+                let read = self.1.entry(l.body.id).or_default();
+                read.clear();
+                read.extend(saves.entries.iter().chain(&saves.kept).chain(&saves.cached));
+                read.extend(saves.recompute.iter().chain(&saves.cache_miss));
+            }
+            walk_stmt(self, stmt);
+        }
+    }
+    LoopBodies(an, &mut reverse_reads).visit_block(&f.body);
+    up_to_write
+        .0
+        .into_iter()
+        .filter(|(v, reads)| {
+            let info = f.info(*v);
+            info.param.is_none()
+                && info.kind == Kind::Array
+                && counts[*v] == *reads
+                && !reverse_reads
+                    .get(&info.block)
+                    .is_some_and(|r| r.contains(v))
+        })
+        .map(|(v, _)| v)
+        .collect()
+}
+
 /// The values the pullback closure captures: what the reverse sweep reads,
 /// including what its recomputations of branches and loop bodies read. Unlike
 /// [`Analysis::needs`] of the top-level block, a value read here does not make its own
@@ -885,6 +1046,8 @@ const MAX_STENCIL_WIDTH: i64 = 8;
 /// loop), and only where it saves memory traffic (two offsets, or two reads
 /// at the same offset).
 pub fn stencils(f: &Function, an: &Analysis, l: &Loop) -> Vec<Stencil> {
+    // An array's adjoint moves with its value from one iteration to the
+    // next; only a slice argument's stays in place.
     let LoopHeader::Range {
         index: Some(i),
         reversed: false,
@@ -924,7 +1087,7 @@ pub fn stencils(f: &Function, an: &Analysis, l: &Loop) -> Vec<Stencil> {
             Op::Index {
                 slice,
                 index: Operand::Value(index),
-            } if an.active(*dst) && an.active(*slice) => {
+            } if an.active(*dst) && an.active(*slice) && f.info(*slice).kind == Kind::Slice => {
                 let Some(&(c, idx)) = offsets.get(index) else {
                     continue;
                 };

@@ -105,6 +105,10 @@ pub enum Kind {
     Slice,
     /// A nalgebra `DMatrix<f64>` or `DVector<f64>`.
     Matrix,
+    /// An array `[f64; N]`, a `Vec<f64>` or a tuple of floats, whose
+    /// elements the body reads and writes (argument, local or result):
+    /// its adjoint has its type.
+    Array,
     /// A value whose type the macro cannot see (the result of a call).
     Unknown,
 }
@@ -114,7 +118,7 @@ impl Kind {
     pub fn is_differentiable(self) -> bool {
         matches!(
             self,
-            Kind::Float | Kind::Slice | Kind::Matrix | Kind::Unknown
+            Kind::Float | Kind::Slice | Kind::Matrix | Kind::Array | Kind::Unknown
         )
     }
 
@@ -187,6 +191,17 @@ pub enum Syntax {
     Map(TokenStream),
 }
 
+/// How a collection of floats is written.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Collection {
+    /// `[a, b]`, `[e; N]`.
+    Array,
+    /// `vec![a, b]`, `vec![e; n]`.
+    Vec,
+    /// `(a, b)`: its elements are `.0`, `.1`, ...
+    Tuple,
+}
+
 /// One operation producing one value.
 #[derive(Clone)]
 pub enum Op {
@@ -202,6 +217,26 @@ pub enum Op {
     Index { slice: ValueId, index: Operand },
     /// `slice.len()`.
     Len { slice: ValueId },
+    /// `[a, b]`, `vec![a, b]`, `(a, b)`.
+    Pack {
+        elems: Vec<Operand>,
+        collection: Collection,
+    },
+    /// `[elem; len]`, `vec![elem; len]`.
+    Fill {
+        elem: Operand,
+        len: Operand,
+        collection: Collection,
+    },
+    /// `array[index] = elem`: the array with one element replaced, a new
+    /// value (the old one's element is overwritten).
+    Store {
+        array: ValueId,
+        index: Operand,
+        elem: Operand,
+    },
+    /// `vec.push(elem)`: the `Vec` one element longer.
+    Push { array: ValueId, elem: Operand },
     /// A call of another `#[differentiable]` function through its
     /// all-arguments VJP.
     Call {
@@ -278,6 +313,20 @@ macro_rules! traversal {
                         index.$value().into_iter().for_each(f);
                     }
                     Op::Len { slice } => f(slice),
+                    Op::Pack { elems, .. } => elems.$iter().filter_map(Operand::$value).for_each(f),
+                    Op::Fill { elem, len, .. } => {
+                        elem.$value().into_iter().for_each(&mut *f);
+                        len.$value().into_iter().for_each(f);
+                    }
+                    Op::Store { array, index, elem } => {
+                        f(array);
+                        index.$value().into_iter().for_each(&mut *f);
+                        elem.$value().into_iter().for_each(f);
+                    }
+                    Op::Push { array, elem } => {
+                        f(array);
+                        elem.$value().into_iter().for_each(f);
+                    }
                     Op::Map { recv, captures, .. } => {
                         f(recv);
                         captures.$iter().for_each(|c| f($($ref)* c.1));
@@ -552,6 +601,10 @@ pub struct Function {
     /// `const`, `static` and `use` items declared in the body, which the
     /// generated code declares too.
     pub items: Vec<syn::Item>,
+    /// The pullback runs once per output (`NAME_jacobian`), so it must be
+    /// `Clone`: it holds no callee's pullback (calls are made in the
+    /// reverse sweep, see `analysis::deferred_call`).
+    pub reusable_pullback: bool,
 }
 
 impl Function {
@@ -592,6 +645,14 @@ impl fmt::Display for Op {
             Op::Rule { rule, args, .. } => write!(f, "{} {}", rule.name, join(args)),
             Op::Index { slice, index } => write!(f, "index {slice}, {index}"),
             Op::Len { slice } => write!(f, "len {slice}"),
+            Op::Pack { elems, collection } => write!(f, "pack {collection:?} {}", join(elems)),
+            Op::Fill {
+                elem,
+                len,
+                collection,
+            } => write!(f, "fill {collection:?} {elem}; {len}"),
+            Op::Store { array, index, elem } => write!(f, "store {array}[{index}] = {elem}"),
+            Op::Push { array, elem } => write!(f, "push {array}, {elem}"),
             Op::Map { recv, captures, .. } => {
                 write!(f, "map {recv}")?;
                 captures.iter().try_for_each(|(_, v)| write!(f, ", {v}"))

@@ -62,6 +62,13 @@ pub enum ParamKind {
         vector: bool,
         fixed: bool,
     },
+    /// `[f32|f64; N]`, `&[f32|f64; N]` or `Vec<f32|f64>`: read (and, owned,
+    /// written) by index; the adjoint is `owned`.
+    Array {
+        elem: FloatTy,
+        owned: Box<Type>,
+        by_ref: bool,
+    },
     /// Marked `#[constant]`, of a type the macro does not differentiate.
     Other,
 }
@@ -89,7 +96,7 @@ impl Param {
         }
         match &self.kind {
             ParamKind::Float(t) => Some(quote!(&mut #t)),
-            ParamKind::Slice(t) => Some(quote!(&mut [#t])),
+            ParamKind::Slice(t) | ParamKind::Array { elem: t, .. } => Some(quote!(&mut [#t])),
             ParamKind::Matrix { owned, .. } => Some(quote!(&mut #owned)),
             _ => None,
         }
@@ -103,7 +110,9 @@ impl Param {
         match &self.kind {
             ParamKind::Float(t) => Some(quote!(#t)),
             ParamKind::Slice(t) => Some(quote!(::autograd::__private::Vec<#t>)),
-            ParamKind::Matrix { owned, .. } => Some(owned.to_token_stream()),
+            ParamKind::Matrix { owned, .. } | ParamKind::Array { owned, .. } => {
+                Some(owned.to_token_stream())
+            }
             _ => None,
         }
     }
@@ -118,6 +127,9 @@ pub enum Ret {
     Matrix(Type),
     /// `Result<f64, E>` of a solver (`implicit = ..` only).
     Result { ok: FloatTy, err: Type },
+    /// Several floats: `Vec<f64>`, `[f64; N]`, a tuple of floats or a
+    /// `DVector<f64>`: `NAME_vjp` and `NAME_jacobian`.
+    Outputs(Type),
 }
 
 impl Ret {
@@ -125,7 +137,60 @@ impl Ret {
     pub fn seed(&self) -> TokenStream {
         match self {
             Ret::Float(f) | Ret::Result { ok: f, .. } => f.to_token_stream(),
-            Ret::Matrix(t) => t.to_token_stream(),
+            Ret::Matrix(t) | Ret::Outputs(t) => t.to_token_stream(),
+        }
+    }
+}
+
+/// `[f32|f64; N]`.
+fn float_array(ty: &Type) -> Option<FloatTy> {
+    match ty {
+        Type::Array(a) => FloatTy::parse(&a.elem, None),
+        _ => None,
+    }
+}
+
+/// `Vec<f32|f64>`, by any path to `Vec`.
+fn float_vec(ty: &Type) -> Option<FloatTy> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Vec" || p.qself.is_some() {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first() {
+        Some(syn::GenericArgument::Type(elem)) if args.args.len() == 1 => {
+            FloatTy::parse(elem, None)
+        }
+        _ => None,
+    }
+}
+
+/// The element type of `[f32|f64; N]` or `Vec<f32|f64>`.
+pub fn float_collection_elem(ty: &Type) -> Option<FloatTy> {
+    float_array(ty).or_else(|| float_vec(ty))
+}
+
+/// The longest tuple result (the runtime's `jacobian::Outputs` has an
+/// implementation per length).
+const MAX_TUPLE_OUTPUTS: usize = 8;
+
+/// A return type of several floats: `Vec<f64>`, `[f64; N]`, a tuple of
+/// two or more floats of one type, or `DVector<f64>`.
+fn outputs(ty: &Type) -> bool {
+    match ty {
+        Type::Tuple(t) => {
+            let elems: Vec<_> = t.elems.iter().map(|e| FloatTy::parse(e, None)).collect();
+            (2..=MAX_TUPLE_OUTPUTS).contains(&elems.len())
+                && elems.iter().all(|e| {
+                    e.as_ref()
+                        .is_some_and(|e| elems[0].as_ref().is_some_and(|first| first.0 == e.0))
+                })
+        }
+        ty => {
+            float_array(ty).is_some() || float_vec(ty).is_some() || (is_matrix(ty) && is_vector(ty))
         }
     }
 }
@@ -162,7 +227,9 @@ const INTEGERS: &[&str] = &[
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
 ];
 
-const SUPPORTED_ARGS: &str = "supported: `f64`, `f32`, `&[f64]`, `&[f32]`, `&Vec<f64>`, `&Vec<f32>`, `DMatrix<f64>`, `DVector<f64>` and fixed-size nalgebra types of `f64` such as `Vector3<f64>`, `SMatrix<f64, R, C>` (by value or reference), integers and `bool`; mark any other argument `#[constant]`";
+const SUPPORTED_ARGS: &str = "supported: `f64`, `f32`, `&[f64]`, `&[f32]`, `&Vec<f64>`, `&Vec<f32>`, `Vec<f64>`, `Vec<f32>`, `[f64; N]`, `[f32; N]` (by value or reference), `DMatrix<f64>`, `DVector<f64>` and fixed-size nalgebra types of `f64` such as `Vector3<f64>`, `SMatrix<f64, R, C>` (by value or reference), integers and `bool`; mark any other argument `#[constant]`";
+
+const SUPPORTED_RETURNS: &str = "`f64`, `f32`, `Vec<f64>`, `[f64; N]`, a tuple of floats such as `(f64, f64)`, `DVector<f64>` or `DMatrix<f64>` (also with `f32` in place of `f64`, but the nalgebra types)";
 
 fn is_vector(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "DVector"))
@@ -209,6 +276,23 @@ pub fn is_matrix(ty: &Type) -> bool {
 fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
     if let Some(f) = FloatTy::parse(ty, scalar) {
         return Some(ParamKind::Float(f));
+    }
+    if let Some(elem) = float_array(ty).or_else(|| float_vec(ty)) {
+        return Some(ParamKind::Array {
+            elem,
+            owned: Box::new(ty.clone()),
+            by_ref: false,
+        });
+    }
+    if let Type::Reference(r) = ty
+        && r.mutability.is_none()
+        && let Some(elem) = float_array(&r.elem)
+    {
+        return Some(ParamKind::Array {
+            elem,
+            owned: r.elem.clone(),
+            by_ref: true,
+        });
     }
     if is_matrix(ty) {
         return Some(ParamKind::Matrix {
@@ -432,7 +516,10 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
         let differentiable = !constant
             && matches!(
                 kind,
-                ParamKind::Float(_) | ParamKind::Slice(_) | ParamKind::Matrix { .. }
+                ParamKind::Float(_)
+                    | ParamKind::Slice(_)
+                    | ParamKind::Matrix { .. }
+                    | ParamKind::Array { .. }
             );
         params.push(Param {
             ident,
@@ -445,13 +532,21 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
         ReturnType::Default => {
             cx.error_spanned_by(
                 &sig.ident,
-                "a `#[differentiable]` function must return `f64`, `f32`, `DMatrix<f64>` or `DVector<f64>`; add a return type",
+                format!("a `#[differentiable]` function must return {SUPPORTED_RETURNS}; add a return type"),
             );
             None
         }
         ReturnType::Type(_, ty) => match FloatTy::parse(ty, scalar_ident) {
             Some(f) => Some(Ret::Float(f)),
+            None if outputs(ty) => Some(Ret::Outputs((**ty).clone())),
             None if is_matrix(ty) => Some(Ret::Matrix((**ty).clone())),
+            None if matches!(&**ty, Type::Tuple(t) if t.elems.len() > MAX_TUPLE_OUTPUTS) => {
+                cx.error_spanned_by(
+                    ty,
+                    format!("a tuple result holds at most {MAX_TUPLE_OUTPUTS} floats; return an array `[f64; N]` or a `Vec<f64>`"),
+                );
+                None
+            }
             None if fallible && result_of_float(ty, scalar_ident).is_some() => {
                 result_of_float(ty, scalar_ident).map(|(ok, err)| Ret::Result { ok, err })
             }
@@ -460,7 +555,7 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
                 cx.error_spanned_by(
                     ty,
                     format!(
-                        "unsupported return type `{}`; a `#[differentiable]` function returns `f64`, `f32`, `DMatrix<f64>` or `DVector<f64>`",
+                        "unsupported return type `{}`; a `#[differentiable]` function returns {SUPPORTED_RETURNS}",
                         type_text(ty)
                     ),
                 );

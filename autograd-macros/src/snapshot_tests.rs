@@ -291,3 +291,18 @@ fn iterator_zip_map_sum() {
         }",
     );
 }
+
+#[test]
+fn array_writes_in_loop() {
+    check(
+        "array_writes_in_loop",
+        "fn iterate(x: f64, y: f64, n: usize) -> [f64; 2] {
+            let mut v = [x, y];
+            for i in 0..n {
+                v[0] = v[0].sin();
+                v[1] += v[0] * (i as f64);
+            }
+            v
+        }",
+    );
+}

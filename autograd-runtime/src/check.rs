@@ -281,6 +281,37 @@ impl GradientCheck {
         self
     }
 
+    /// Checks the adjoint of an array argument `[T; N]`, element by
+    /// element: `f` receives a copy of `v` with one element moved at a time.
+    pub fn array<T: Real, const N: usize, F: FnMut(&[T; N]) -> T>(
+        &mut self,
+        name: &str,
+        v: &[T; N],
+        adjoint: &[T; N],
+        mut f: F,
+    ) -> &mut Self {
+        let mut work = *v;
+        for (i, (&x, &a)) in v.iter().zip(adjoint).enumerate() {
+            let step = central_difference_step(x).to_f64();
+            let fd = central_difference(
+                |xi| {
+                    work[i] = xi;
+                    f(&work)
+                },
+                x,
+            );
+            work[i] = x;
+            self.components.push(CheckedComponent::new(
+                name,
+                Position::Element(i),
+                a.to_f64(),
+                fd,
+                step,
+            ));
+        }
+        self
+    }
+
     /// Checks the adjoint of a matrix argument, entry by entry: `f`
     /// receives a copy of `m` with one entry moved at a time.
     pub fn matrix<F: FnMut(&DMatrix<f64>) -> f64>(

@@ -39,7 +39,7 @@
 /// loop-carried state at iteration `from`; then, if `reverse`, reverse them
 /// (the run records what their reverse reads), else hand the state at `to`
 /// back with [`Checkpoints::advanced`].
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Step<S> {
     /// The first iteration to run.
     pub from: usize,
@@ -62,7 +62,7 @@ struct Range {
 }
 
 /// Where snapshots go while the loop runs forward.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Forward {
     /// The binomial schedule's first descent, with the trip count known:
     /// the range the next snapshot starts.
@@ -132,7 +132,8 @@ struct Then {
 /// let expected = derivatives.iter().rev().fold(1.0, |d, s| d * s);
 /// assert_eq!(dx, expected);
 /// ```
-#[derive(Debug)]
+// `Clone`: a reusable pullback (`NAME_jacobian`'s) holds the checkpoints.
+#[derive(Clone, Debug)]
 pub struct Checkpoints<S> {
     /// Iterations per segment: the most one reversing [`Step`] records.
     segment: usize,

@@ -14,6 +14,8 @@
 //! - [`solve`]: bracketing root finders (`bisect`, `brent`) with typed errors, for values defined implicitly by an equation.
 //! - [`check`]: [`GradientCheck`], adjoints against central finite
 //!   differences.
+//! - [`jacobian`]: the Jacobian of a result of several floats, one reverse
+//!   sweep per output.
 //!
 //! # Example
 //!
@@ -36,6 +38,7 @@ pub mod check;
 pub mod checkpoint;
 pub mod dual;
 pub mod graph;
+pub mod jacobian;
 pub mod prelude;
 pub mod registry;
 pub mod rules;

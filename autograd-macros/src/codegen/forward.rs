@@ -100,8 +100,11 @@ impl Gen<'_> {
         let info = self.f.info(v);
         match info.kind {
             _ if info.kind.is_copy() => ident.into_token_stream(),
-            // An argument's reference to a matrix: the matrix is cloned.
-            Kind::Matrix if info.by_ref => quote!(::core::clone::Clone::clone(#ident)),
+            // An argument's reference to a matrix or an array: the matrix
+            // or array is cloned.
+            Kind::Matrix | Kind::Array if info.by_ref => {
+                quote!(::core::clone::Clone::clone(#ident))
+            }
             // A slice argument is a reference: copied.
             Kind::Slice => ident.into_token_stream(),
             _ => quote!(::core::clone::Clone::clone(&#ident)),
@@ -200,6 +203,9 @@ impl Gen<'_> {
             Op::Len { slice } => {
                 let s = names::value(self.f, *slice);
                 quote!(#s.len())
+            }
+            Op::Pack { .. } | Op::Fill { .. } | Op::Store { .. } | Op::Push { .. } => {
+                self.collection_primal(op)
             }
             Op::Map {
                 recv,
@@ -446,7 +452,7 @@ impl Gen<'_> {
             .iter()
             .map(|c| names::carried(l.id, &c.name))
             .collect();
-        let inits = l.carried.iter().map(|c| self.owned(c.init));
+        let inits = l.carried.iter().map(|c| self.array_to_write(c.init));
         let entry_vals: Vec<_> = l
             .carried
             .iter()

@@ -9,7 +9,8 @@
 //! `t3_z` / `t_x` / `tc1_s` (tangents, forward mode), `stack1`, `cache1`, `trips1`, `ck1` (loop 1's checkpoints), `ck1_from`
 //! (a local of its reverse sweep), `pb3` (pullback of call 3), `rec3` (call
 //! 3 recorded with its pullback), `map3` (the compiled closure of the `map`
-//! defining value 3), `seed`, `x` / `g` (an element and its adjoint).
+//! defining value 3), `seed`, `x` / `g` (an element and its adjoint), `a`
+//! (an array being written).
 
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
@@ -183,6 +184,12 @@ pub const SAME_CALLEE: &str = "__same_callee";
 /// sweep binds it.
 pub fn map_helper(v: ValueId) -> Ident {
     ident(format!("__ad_map{}", v.index()))
+}
+
+/// The array an element write or a `push` works on, inside the block
+/// that makes the new value.
+pub fn written_array() -> Ident {
+    ident("__ad_a".into())
 }
 
 /// An element of a matrix, in the pullback a `map`'s reverse sweep

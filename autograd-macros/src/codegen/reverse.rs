@@ -24,14 +24,20 @@ impl<'a> Gen<'a> {
 
     /// Adds `expr` into the adjoint of `v`, creating it with a plain `let`
     /// at its first contribution.
-    fn contribute(&mut self, v: ValueId, expr: TokenStream) -> TokenStream {
+    pub(super) fn contribute(&mut self, v: ValueId, expr: TokenStream) -> TokenStream {
         let adj = names::adjoint(self.f, v);
+        // An array's adjoint is added into element by element, and written
+        // in place by the reverse of an element write.
+        let array = self.f.info(v).kind == Kind::Array;
         if self.declared.contains(&v) {
+            if array {
+                return quote!(::autograd::__private::accumulate(&mut #adj, #expr););
+            }
             let kind = self.f.info(v).kind;
             return self.scalar.add_assign(kind, adj.into_token_stream(), expr);
         }
         self.declared.insert(v);
-        if self.an.uses[v] > 1 {
+        if self.an.uses[v] > 1 || array {
             quote!(let mut #adj = #expr;)
         } else {
             quote!(let #adj = #expr;)
@@ -125,6 +131,10 @@ impl<'a> Gen<'a> {
                 }
                 _ => out.extend(quote!(let #g = #broadcast;)),
             }
+        }
+        if let Some(code) = self.collection_reverse(dst, op, span) {
+            out.extend(code);
+            return out;
         }
         match op {
             Op::Copy(a) => {

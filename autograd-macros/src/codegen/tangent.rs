@@ -38,6 +38,7 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'
         f,
         an,
         scalar,
+        consumable: HashSet::new(),
         top_loops: HashSet::new(),
         declared: HashSet::new(),
         movable: HashSet::new(),

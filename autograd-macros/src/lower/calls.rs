@@ -45,7 +45,7 @@ impl Lowerer<'_> {
         match table::builtin(&name, arity) {
             Some(Builtin::Len) => {
                 if let Some(v) = receiver.value()
-                    && receiver_kind == Some(Kind::Slice)
+                    && matches!(receiver_kind, Some(Kind::Slice | Kind::Array))
                 {
                     return Operand::Value(self.emit(Op::Len { slice: v }, Kind::Int, m.span()));
                 }
@@ -54,7 +54,7 @@ impl Lowerer<'_> {
                 }
                 self.cx.error_spanned_by(
                     &m.method,
-                    "`len()` is supported on slice arguments and nalgebra values only",
+                    "`len()` is supported on slices, arrays, `Vec`s and nalgebra values only",
                 );
                 return self.missing(m.span());
             }

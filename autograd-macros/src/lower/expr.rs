@@ -67,6 +67,13 @@ impl Lowerer<'_> {
         {
             return c;
         }
+        if matches!(
+            e,
+            Expr::Array(_) | Expr::Repeat(_) | Expr::Tuple(_) | Expr::Macro(_) | Expr::Call(_)
+        ) && let Some(collection) = self.lower_collection(e)
+        {
+            return collection;
+        }
         match e {
             Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
             Expr::Path(p) => match self.local_ident(e) {
@@ -189,9 +196,16 @@ impl Lowerer<'_> {
             }
             Expr::Try(_) => "the `?` operator is not supported in a `#[differentiable]` body".into(),
             Expr::Assign(_) => "an assignment is a statement here, not a value".into(),
+            Expr::Field(f)
+                if self
+                    .local_ident(&f.base)
+                    .is_some_and(|v| self.values[v].kind == Kind::Array) =>
+            {
+                "reading an element of a tuple is not supported; keep the parts in variables of their own (`let a = ..; let b = ..;`) or use an array (`v[0]`)".into()
+            }
             Expr::Field(_) => "field access is not supported; pass the value as an argument".into(),
-            Expr::Tuple(_) | Expr::Array(_) | Expr::Repeat(_) | Expr::Struct(_) => {
-                "tuples, arrays and structs are not supported; a `#[differentiable]` body computes with floats, slices and integers".into()
+            Expr::Tuple(_) | Expr::Struct(_) => {
+                "structs and tuples of fewer than two floats are not supported; a `#[differentiable]` body computes with floats, arrays, `Vec`s, slices and integers".into()
             }
             Expr::Range(_) => "ranges are supported only as the iterator of a `for` loop".into(),
             _ => format!(
@@ -381,13 +395,15 @@ impl Lowerer<'_> {
             let index = self.lower_expr(&i.index);
             return self.sequence_element(&seq, index, i.span());
         }
-        // A slice: the argument itself, as a slice chosen at run time (`if
-        // c { a } else { b }`) would need its adjoint chosen too. A nalgebra
-        // value: any, its adjoint a value like any other.
+        // A slice is the argument itself: a slice chosen at run time (`if c
+        // { a } else { b }`) would need its adjoint chosen too. An array, or
+        // a nalgebra value, is any value (a local, an argument, a call's
+        // result): its adjoint follows its value.
         let named = self.local_ident(&i.expr);
         let indexed = named.filter(|v| {
             let info = &self.values[*v];
-            (info.kind == Kind::Slice && info.param.is_some()) || info.kind == Kind::Matrix
+            (info.kind == Kind::Slice && info.param.is_some())
+                || matches!(info.kind, Kind::Array | Kind::Matrix | Kind::Unknown)
         });
         let Some(slice) = indexed else {
             // A variable bound to an unsupported expression (`let v =
@@ -395,11 +411,15 @@ impl Lowerer<'_> {
             if !(named.is_some() && self.cx.has_errors()) {
                 self.cx.error_spanned_by(
                     &i.expr,
-                    "indexing is supported on slice arguments (`&[f64]`, `&Vec<f64>`), `const` arrays and nalgebra variables (`v[i]`, `m[(i, j)]`)",
+                    "indexing is supported on slice arguments (`&[f64]`, `&Vec<f64>`), arrays and `Vec`s of floats, `const` arrays and nalgebra variables (`v[i]`, `m[(i, j)]`), by name",
                 );
             }
             return self.missing(i.span());
         };
+        if self.values[slice].kind == Kind::Unknown {
+            // A call's result that is indexed is an array or a `Vec`.
+            self.values[slice].kind = Kind::Array;
+        }
         if let Expr::Range(r) = &*i.index {
             self.cx.error_spanned_by(
                 r,

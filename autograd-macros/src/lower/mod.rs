@@ -27,6 +27,7 @@ use crate::ir::*;
 use crate::sig::{ParamKind, Signature};
 use crate::table::{self, Builtin, Operator, Pass, Receiver, Rule, Ty};
 
+mod arrays;
 mod asserts;
 mod calls;
 mod control;
@@ -122,6 +123,7 @@ pub fn lower(
             ParamKind::Float(_) => (Kind::Float, false),
             ParamKind::Slice(_) => (Kind::Slice, true),
             ParamKind::Matrix { by_ref, .. } => (Kind::Matrix, *by_ref),
+            ParamKind::Array { by_ref, .. } => (Kind::Array, *by_ref),
             ParamKind::Int => (Kind::Int, false),
             ParamKind::Bool => (Kind::Bool, false),
             ParamKind::Other => (Kind::Unknown, false),
@@ -135,7 +137,9 @@ pub fn lower(
         };
         let v = l.new_value(kind, Some(param.ident.to_string()));
         l.values[v].float = match &param.kind {
-            ParamKind::Float(t) | ParamKind::Slice(t) => Some(t.0.clone()),
+            ParamKind::Float(t) | ParamKind::Slice(t) | ParamKind::Array { elem: t, .. } => {
+                Some(t.0.clone())
+            }
             ParamKind::Matrix { .. } => Some(syn::Ident::new("f64", Span::call_site())),
             _ => None,
         };
@@ -163,6 +167,7 @@ pub fn lower(
         ret,
         captures: l.captures,
         items: l.body_items,
+        reusable_pullback: matches!(sig.ret, crate::sig::Ret::Outputs(_)),
     }
 }
 
@@ -351,6 +356,12 @@ impl Lowerer<'_> {
             Op::Cast { ty, .. } => float_ident(ty),
             Op::Map { .. } => Some(syn::Ident::new("f64", Span::call_site())),
             Op::Literal { like, .. } => self.values[*like].float.clone(),
+            Op::Pack { elems, .. } => elems.iter().find_map(|e| self.float_of(e)),
+            Op::Fill { elem, .. } => self.float_of(elem),
+            Op::Store { array, elem, .. } | Op::Push { array, elem } => self.values[*array]
+                .float
+                .clone()
+                .or_else(|| self.float_of(elem)),
             Op::Len { .. } | Op::Call { .. } | Op::Primal { .. } | Op::Absent | Op::Missing => None,
         }
     }

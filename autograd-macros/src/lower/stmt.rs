@@ -189,6 +189,13 @@ impl Lowerer<'_> {
                 if info.name.is_none() && info.param.is_none() {
                     info.name.clone_from(&name);
                 }
+                if let Some(elem) = ty.as_ref().and_then(crate::sig::float_collection_elem)
+                    && matches!(info.kind, Kind::Unknown | Kind::Array)
+                {
+                    info.kind = Kind::Array;
+                    info.float = Some(elem.0);
+                    self.annotate_last_let(v, ty.clone());
+                }
                 v
             }
             // A typed `let` or a constant gets its own binding, as written.
@@ -220,6 +227,17 @@ impl Lowerer<'_> {
 
     pub(super) fn lower_stmt_expr(&mut self, e: &Expr) {
         match e {
+            Expr::Assign(a) if matches!(&*a.left, Expr::Index(_)) => {
+                if let Expr::Index(target) = &*a.left {
+                    self.lower_element_write(target, None, &a.right, a.span());
+                }
+            }
+            Expr::Binary(b) if compound_rule(&b.op).is_some() && matches!(&*b.left, Expr::Index(_)) => {
+                if let Expr::Index(target) = &*b.left {
+                    self.lower_element_write(target, compound_rule(&b.op), &b.right, b.span());
+                }
+            }
+            Expr::MethodCall(m) if m.method == "push" && m.args.len() == 1 => self.lower_push(m),
             Expr::Assign(a) => {
                 let operand = self.lower_expr(&a.right);
                 self.assign(&a.left, operand, a.span());
@@ -269,6 +287,19 @@ impl Lowerer<'_> {
                 let operand = self.lower_expr(other);
                 self.value_unused(operand);
             }
+        }
+    }
+
+    /// Gives the `let` defining `v` the type the user wrote for it, if it
+    /// is the block's last statement (`let v: [f32; 3] = [0.0; 3];`, whose
+    /// literal would otherwise be an `f64`).
+    fn annotate_last_let(&mut self, v: ValueId, ty: Option<syn::Type>) {
+        if let Some((_, stmts)) = self.open_blocks.last_mut()
+            && let Some(Stmt::Let { dst, ty: slot, .. }) = stmts.last_mut()
+            && *dst == v
+            && slot.is_none()
+        {
+            *slot = ty.map(Box::new);
         }
     }
 

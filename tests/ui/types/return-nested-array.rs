@@ -1,8 +1,8 @@
 use autograd::differentiable;
 
 #[differentiable]
-fn both(x: f64, y: f64) -> (f64, f64) {
-    (x * y, x + y)
+fn identity(x: f64) -> [[f64; 2]; 2] {
+    [[x, 0.0], [0.0, x]]
 }
 
 fn main() {}

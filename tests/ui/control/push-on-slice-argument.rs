@@ -1,7 +1,8 @@
 use autograd::differentiable;
 
 #[differentiable]
-fn first(x: Vec<f64>) -> f64 {
+fn grow(x: &Vec<f64>) -> f64 {
+    x.push(1.0);
     x[0]
 }
 

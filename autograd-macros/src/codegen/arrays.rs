@@ -1,0 +1,149 @@
+//! Arrays, `Vec`s and tuples of floats: building them, writing an
+//! element, `push`, and the adjoint of each.
+//!
+//! A write `v[i] = e` makes a new value of `v` (see `Op::Store`); the
+//! forward sweep makes it in the old value's buffer where nothing reads
+//! the old value again (see `analysis::consumable_arrays`). In reverse,
+//! the new value's adjoint becomes the old value's: `ē += v̄[i]`, then
+//! `v̄[i] = 0` (the write killed the old element), so the adjoint buffer
+//! is threaded back through the writes without a copy.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+
+use super::{Gen, names};
+use crate::ir::*;
+
+/// `g[k]` of an array or `Vec`, `g.k` of a tuple.
+fn element(g: &TokenStream, collection: Collection, k: usize) -> TokenStream {
+    match collection {
+        Collection::Tuple => {
+            let k = syn::Index::from(k);
+            quote!(#g.#k)
+        }
+        Collection::Array | Collection::Vec => quote!(#g[#k]),
+    }
+}
+
+impl Gen<'_> {
+    /// The array a write (or a loop's carried variable) starts from: its
+    /// buffer if nothing reads it again, a copy otherwise (any other value
+    /// is copied or cloned).
+    pub(super) fn array_to_write(&self, array: ValueId) -> TokenStream {
+        if self.consumable.contains(&array) {
+            names::value(self.f, array).into_token_stream()
+        } else {
+            self.owned(array)
+        }
+    }
+
+    /// The primal expression of a collection operation.
+    pub(super) fn collection_primal(&self, op: &Op) -> TokenStream {
+        let a = names::written_array();
+        match op {
+            Op::Pack { elems, collection } => {
+                let elems = elems.iter().map(|e| self.operand(e));
+                match collection {
+                    Collection::Array => quote!([#(#elems),*]),
+                    Collection::Vec => quote!(::autograd::__private::vec![#(#elems),*]),
+                    Collection::Tuple => quote!((#(#elems),*)),
+                }
+            }
+            Op::Fill {
+                elem,
+                len,
+                collection,
+            } => {
+                let (elem, len) = (self.operand(elem), self.operand(len));
+                match collection {
+                    Collection::Vec => quote!(::autograd::__private::vec![#elem; #len]),
+                    _ => quote!([#elem; #len]),
+                }
+            }
+            Op::Store { array, index, elem } => {
+                let (array, index, elem) = (
+                    self.array_to_write(*array),
+                    self.operand(index),
+                    self.operand(elem),
+                );
+                quote!({
+                    let mut #a = #array;
+                    #a[#index] = #elem;
+                    #a
+                })
+            }
+            Op::Push { array, elem } => {
+                let (array, elem) = (self.array_to_write(*array), self.operand(elem));
+                quote!({
+                    let mut #a = #array;
+                    #a.push(#elem);
+                    #a
+                })
+            }
+            _ => quote!(::core::unreachable!()),
+        }
+    }
+
+    /// The reverse of a collection operation (or of a read of an array's
+    /// element) whose adjoint `g` exists, `None` for other operations.
+    pub(super) fn collection_reverse(
+        &mut self,
+        dst: ValueId,
+        op: &Op,
+        span: Span,
+    ) -> Option<TokenStream> {
+        let g = names::adjoint(self.f, dst).into_token_stream();
+        let mut out = TokenStream::new();
+        match op {
+            Op::Index { slice, index } if self.f.info(*slice).kind == Kind::Array => {
+                let Some(array) = self.an.active(*slice).then_some(*slice) else {
+                    return Some(out);
+                };
+                let adj = names::adjoint(self.f, array);
+                if !self.declared.contains(&array) {
+                    // The last read of the array: its adjoint starts here.
+                    let zero = self.zero(array);
+                    out.extend(quote!(let mut #adj = #zero;));
+                    self.declared.insert(array);
+                }
+                let index = self.operand(index);
+                out.extend(quote_spanned!(span=> #adj[#index] += #g;));
+            }
+            Op::Pack { elems, collection } => {
+                for (k, e) in elems.iter().enumerate() {
+                    if let Some(u) = self.an.active_operand(e) {
+                        out.extend(self.contribute(u, element(&g, *collection, k)));
+                    }
+                }
+            }
+            Op::Fill { elem, .. } => {
+                if let Some(u) = self.an.active_operand(elem) {
+                    // Every element is `elem`: the sum of their adjoints.
+                    out.extend(self.contribute(u, quote!(::autograd::__private::element_sum(&#g))));
+                }
+            }
+            Op::Store { array, index, elem } => {
+                let index = self.operand(index);
+                if let Some(u) = self.an.active_operand(elem) {
+                    out.extend(self.contribute(u, quote!(#g[#index])));
+                }
+                if self.an.active(*array) {
+                    out.extend(quote!(#g[#index] = 0.0;));
+                    out.extend(self.contribute(*array, g));
+                }
+            }
+            Op::Push { array, elem } => {
+                let popped = quote!(::autograd::__private::pop(&mut #g));
+                match self.an.active_operand(elem) {
+                    Some(u) => out.extend(self.contribute(u, popped)),
+                    None => out.extend(quote!(#popped;)),
+                }
+                if self.an.active(*array) {
+                    out.extend(self.contribute(*array, g));
+                }
+            }
+            _ => return None,
+        }
+        Some(out)
+    }
+}

@@ -1,0 +1,264 @@
+//! Local arrays, `Vec`s and tuples of floats: `[a, b]`, `[e; N]`,
+//! `vec![..]`, `Vec::with_capacity(n)`, `(a, b)`; element writes
+//! `v[i] = e` (and `+= -= *= /=`) and `v.push(e)`, each a new value of the
+//! variable (see `Op::Store`).
+
+use syn::punctuated::Punctuated;
+
+use super::*;
+
+/// The elements of `vec![..]`: a list, or `elem; len`.
+enum VecMacro {
+    List(Punctuated<Expr, syn::Token![,]>),
+    Fill(Box<Expr>, Box<Expr>),
+}
+
+impl syn::parse::Parse for VecMacro {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        if input.is_empty() {
+            return Ok(VecMacro::List(Punctuated::new()));
+        }
+        let first: Expr = input.parse()?;
+        if input.peek(syn::Token![;]) {
+            input.parse::<syn::Token![;]>()?;
+            let len: Expr = input.parse()?;
+            return Ok(VecMacro::Fill(Box::new(first), Box::new(len)));
+        }
+        let mut list = Punctuated::new();
+        list.push_value(first);
+        while input.peek(syn::Token![,]) {
+            list.push_punct(input.parse()?);
+            if input.is_empty() {
+                break;
+            }
+            list.push_value(input.parse()?);
+        }
+        Ok(VecMacro::List(list))
+    }
+}
+
+/// `Vec::new()` or `Vec::with_capacity(n)`, by any path to `Vec`.
+fn is_vec_constructor(c: &syn::ExprCall) -> bool {
+    let Expr::Path(p) = &*c.func else {
+        return false;
+    };
+    let segments: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    matches!(
+        segments
+            .iter()
+            .rev()
+            .take(2)
+            .map(String::as_str)
+            .collect::<Vec<_>>()[..],
+        ["new", "Vec"] | ["with_capacity", "Vec"]
+    )
+}
+
+impl Lowerer<'_> {
+    /// A collection of floats as an expression, or `None` if `e` is not
+    /// one (`lower_expr` then reports it).
+    pub(super) fn lower_collection(&mut self, e: &Expr) -> Option<Operand> {
+        let span = e.span();
+        let op = match e {
+            Expr::Array(a) => Op::Pack {
+                elems: self.lower_elements(&a.elems),
+                collection: Collection::Array,
+            },
+            Expr::Tuple(t) if t.elems.len() >= 2 => Op::Pack {
+                elems: self.lower_elements(&t.elems),
+                collection: Collection::Tuple,
+            },
+            Expr::Repeat(r) => Op::Fill {
+                elem: self.lower_element(&r.expr),
+                len: self.lower_expr(&r.len),
+                collection: Collection::Array,
+            },
+            Expr::Macro(m) if m.mac.path.is_ident("vec") => match m.mac.parse_body::<VecMacro>() {
+                Ok(VecMacro::List(elems)) => Op::Pack {
+                    elems: self.lower_elements(&elems),
+                    collection: Collection::Vec,
+                },
+                Ok(VecMacro::Fill(elem, len)) => Op::Fill {
+                    elem: self.lower_element(&elem),
+                    len: self.lower_expr(&len),
+                    collection: Collection::Vec,
+                },
+                Err(err) => {
+                    self.cx.error_at(err.span(), format!("{err} in `vec![..]`"));
+                    return Some(self.missing(span));
+                }
+            },
+            Expr::Call(c) if is_vec_constructor(c) => {
+                // The capacity is an integer (`x.len()` reads a slice only
+                // for its length): lowered as an expression of its own.
+                let mut bindings = Vec::new();
+                let mut call = c.clone();
+                for (k, arg) in call.args.iter_mut().enumerate() {
+                    if let Operand::Value(v) = self.lower_expr(arg) {
+                        let p = super::primal::placeholder(k, arg.span());
+                        bindings.push((p.to_string(), v));
+                        *arg = syn::parse_quote!(#p);
+                    }
+                }
+                let op = match bindings.is_empty() {
+                    true => Op::Copy(Operand::Const(c.to_token_stream())),
+                    false => Op::Primal {
+                        expr: Expr::Call(call),
+                        bindings,
+                    },
+                };
+                return Some(Operand::Value(self.emit(op, Kind::Array, span)));
+            }
+            _ => return None,
+        };
+        Some(Operand::Value(self.emit(op, Kind::Array, span)))
+    }
+
+    /// The elements of a collection, reporting the first that is not a
+    /// float (one error per collection).
+    fn lower_elements(&mut self, elems: &Punctuated<Expr, syn::Token![,]>) -> Vec<Operand> {
+        let mut reported = false;
+        elems
+            .iter()
+            .map(|x| {
+                let operand = self.lower_expr(x);
+                if !reported && self.nested(&operand) {
+                    self.report_nested(x);
+                    reported = true;
+                }
+                operand
+            })
+            .collect()
+    }
+
+    /// The element of `[elem; n]` or `vec![elem; n]`.
+    fn lower_element(&mut self, e: &Expr) -> Operand {
+        let operand = self.lower_expr(e);
+        if self.nested(&operand) {
+            self.report_nested(e);
+        }
+        operand
+    }
+
+    /// Whether an element is a slice, matrix or collection rather than a
+    /// float (or a value whose type the macro cannot see).
+    fn nested(&self, element: &Operand) -> bool {
+        matches!(
+            self.kind(element),
+            Some(Kind::Slice | Kind::Matrix | Kind::Array)
+        )
+    }
+
+    fn report_nested(&self, e: &Expr) {
+        self.cx.error_spanned_by(
+            e,
+            "an array, `Vec` or tuple in a `#[differentiable]` body holds floats; nested collections are not supported",
+        );
+    }
+
+    /// The array variable an element write `v[i] ..= e` or `v.push(e)`
+    /// writes into: a local array or `Vec` (or a call's result), with its
+    /// current value.
+    fn written_array(
+        &mut self,
+        target: &Expr,
+        write: &dyn ToTokens,
+        what: &str,
+    ) -> Option<(syn::Ident, ValueId)> {
+        let ident = match target {
+            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+            _ => None,
+        };
+        let found = ident.and_then(|i| self.lookup(&i).map(|b| (i, b.value)));
+        match found {
+            Some((i, v)) if matches!(self.values[v].kind, Kind::Array | Kind::Unknown) => {
+                if self.values[v].param.is_some() && self.values[v].by_ref {
+                    self.cx.error_spanned_by(
+                        write,
+                        "a differentiable function does not write into its arguments; copy the argument into a local array first (`let mut v = *x;`)",
+                    );
+                    return None;
+                }
+                self.values[v].kind = Kind::Array;
+                Some((i, v))
+            }
+            Some((_, v)) if self.values[v].kind == Kind::Slice => {
+                self.cx.error_spanned_by(
+                    write,
+                    "writing into a slice is not supported: a differentiable function does not modify its arguments; collect into a local `Vec` (`let mut v = vec![0.0; n];`)",
+                );
+                None
+            }
+            _ => {
+                self.cx.error_spanned_by(
+                    write,
+                    format!("{what} is supported on local arrays and `Vec`s of floats, by name (`v[i] = e`, `v.push(e)`)"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Rebinds `ident` to the array's new value after a write.
+    fn rebind_array(&mut self, ident: &syn::Ident, v: ValueId) {
+        let name = ident.to_string();
+        if let Some(b) = self.lookup_mut(ident) {
+            b.value = v;
+        }
+        self.values[v].name.get_or_insert(name);
+    }
+
+    /// `v[i] = e`, or `v[i] op= e` with the operator's rule and token.
+    pub(super) fn lower_element_write(
+        &mut self,
+        target: &syn::ExprIndex,
+        compound: Option<(&'static Rule, TokenStream)>,
+        rhs: &Expr,
+        span: Span,
+    ) {
+        let Some((ident, array)) = self.written_array(&target.expr, target, "writing an element")
+        else {
+            return;
+        };
+        let index = self.lower_expr(&target.index);
+        let mut elem = self.lower_expr(rhs);
+        if let Some((rule, token)) = compound {
+            let old = self.emit(
+                Op::Index {
+                    slice: array,
+                    index: index.clone(),
+                },
+                Kind::Float,
+                target.span(),
+            );
+            let args = vec![Operand::Value(old), elem];
+            let kind = self.result_kind(&args);
+            elem = Operand::Value(self.emit(
+                Op::Rule {
+                    rule,
+                    args,
+                    syntax: Syntax::Operator(token),
+                },
+                kind,
+                span,
+            ));
+        }
+        let v = self.emit(Op::Store { array, index, elem }, Kind::Array, span);
+        self.rebind_array(&ident, v);
+    }
+
+    /// `v.push(e)`.
+    pub(super) fn lower_push(&mut self, m: &syn::ExprMethodCall) {
+        let Some((ident, array)) = self.written_array(&m.receiver, m, "`push`") else {
+            return;
+        };
+        let elem = self.lower_expr(&m.args[0]);
+        let v = self.emit(Op::Push { array, elem }, Kind::Array, m.span());
+        self.rebind_array(&ident, v);
+    }
+}
