@@ -9,8 +9,35 @@ pub use autograd_macros::differentiable;
 // signature the generated code calls it at: building this crate proves it.
 autograd_macros::__rule_table_check!();
 pub use autograd_runtime::*;
+// Named apart from the glob, so that the carrier below shares its name.
+pub use autograd_runtime::stop_gradient;
 /// The nalgebra version autograd's matrix rules are written for.
 pub use nalgebra;
+
+/// The hidden items of [`stop_gradient`], as the macro generates them for
+/// a `#[differentiable]` function (a type named like it): a `use` of
+/// `stop_gradient` imports them with it, so a call by any path other than
+/// `autograd::stop_gradient` is resolved by rustc, to this one or to a
+/// user's function of that name.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct stop_gradient {}
+
+#[doc(hidden)]
+impl stop_gradient {
+    /// The VJP: the value, and a pullback giving the argument no adjoint.
+    #[inline(always)]
+    pub fn __vjp_full<T: __private::ZeroLike>(value: T) -> (T, impl FnOnce(T) -> (T,)) {
+        (value, |g: T| (g.zero_like(),))
+    }
+
+    /// Marks autograd's carrier: `__private::same_unary_function` then
+    /// compares the callee with `stop_gradient` at the argument's type.
+    #[inline(always)]
+    pub fn __primal_id() -> ::core::any::TypeId {
+        ::core::any::TypeId::of::<stop_gradient>()
+    }
+}
 
 #[cfg(feature = "argmin")]
 pub mod argmin;
@@ -184,6 +211,26 @@ pub mod __private {
         ::core::panic!(
             "autograd: `{called}` is not the function whose derivative the generated code found under its name (a local item or an import shadows the one the derivative belongs to); annotate `{called}` with `#[differentiable]`, or call the intended function by its full path"
         )
+    }
+
+    /// [`same_function`] for a call of one argument named
+    /// `stop_gradient`, which may be autograd's generic function: its
+    /// carrier's id stands for `stop_gradient::<T>` at the argument's type.
+    #[inline(always)]
+    #[track_caller]
+    pub fn same_unary_function<F: FnOnce(T) -> R + 'static, T: 'static, R>(
+        called: &F,
+        differentiated: ::core::any::TypeId,
+        _argument: &T,
+    ) {
+        let expected = if differentiated == ::core::any::TypeId::of::<crate::stop_gradient>() {
+            type_id_of(&crate::stop_gradient::<T>)
+        } else {
+            differentiated
+        };
+        if type_id_of(called) != expected {
+            different_function(::core::any::type_name::<F>());
+        }
     }
 
     /// `stop_gradient(value)` through the function the user's code named,

@@ -277,7 +277,7 @@ impl Gen<'_> {
                         let pb = names::pullback(*dst);
                         let vjp = vjp_path(func);
                         let args = self.call_args(args);
-                        out.extend(same_callee(func, *span));
+                        out.extend(same_callee(func, &args, *span));
                         out.extend(quote_spanned!(*span=> let (#v, #pb) = #vjp(#(#args),*);));
                         continue;
                     }
@@ -690,9 +690,21 @@ pub fn vjp_path(func: &syn::Path) -> syn::Path {
 /// can shadow the one but not the other), and stable Rust cannot compare
 /// function items at compile time, so this compares their `TypeId`s, a
 /// comparison of two constants that the optimizer removes.
-pub fn same_callee(func: &syn::Path, span: proc_macro2::Span) -> TokenStream {
+///
+/// A call of one argument named `stop_gradient` may be autograd's, a
+/// generic function: its type parameter comes from the argument.
+pub fn same_callee(
+    func: &syn::Path,
+    args: &[TokenStream],
+    span: proc_macro2::Span,
+) -> TokenStream {
     let id = hidden_path(func, names::PRIMAL_ID);
-    quote_spanned!(span=> ::autograd::__private::same_function(&#func, #id());)
+    match args {
+        [arg] if func.segments.last().is_some_and(|s| s.ident == "stop_gradient") => {
+            quote_spanned!(span=> ::autograd::__private::same_unary_function(&#func, #id(), &#arg);)
+        }
+        _ => quote_spanned!(span=> ::autograd::__private::same_function(&#func, #id());),
+    }
 }
 
 /// The path of a hidden item of the function `func` names: an associated

@@ -261,8 +261,8 @@ impl<'a> Gen<'a> {
                 }
                 if deferred_call(self.f, args) {
                     let vjp = super::forward::vjp_path(func);
-                    out.extend(super::forward::same_callee(func, span));
                     let call_args = self.call_args(args);
+                    out.extend(super::forward::same_callee(func, &call_args, span));
                     out.extend(quote_spanned!(span=> let (_, #pb) = #vjp(#(#call_args),*);));
                 }
                 let slots: Vec<_> = args

@@ -127,13 +127,15 @@ impl Lowerer<'_> {
             return self.missing(c.span());
         };
         let path = &func.path;
-        let last = path.segments.last().map(|s| s.ident.to_string());
         let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
 
-        // Any path to `stop_gradient` (`autograd::stop_gradient`, a `use`
-        // of it, `ag::stop_gradient`): the sweeps call it as written and
-        // check that it is autograd's.
-        if last.as_deref() == Some("stop_gradient") {
+        // `autograd::stop_gradient` (or `::autograd::..`): the value flows,
+        // the adjoint does not; the sweeps call it as written and check
+        // that it is autograd's. Any other path to a `stop_gradient`
+        // (imported, `ag::stop_gradient`, a user's own) is an ordinary
+        // call: rustc resolves it, to autograd's (whose hidden VJP gives
+        // no adjoint) or to the user's function, differentiated as any.
+        if segments == ["autograd", "stop_gradient"] {
             if c.args.len() != 1 {
                 self.cx
                     .error_spanned_by(c, "`stop_gradient` takes one argument");
