@@ -536,3 +536,55 @@ fn functions_named_like_primitive_types() {
     // 3x²: 6x.
     assert_eq!(primitive_names::u8_grad(0.5), (0.75, 3.0));
 }
+
+// ---------------------------------------------------------------------------
+// Found by the generator (seed 5151, f587): `stop_gradient` of a literal,
+// imported, times a value of a call in a checkpointed loop did not compile
+// (autograd's `stop_gradient` is generic; where the reverse sweep bound the
+// call's result, the literal's type was left to inference).
+
+#[path = "fd_support/mod.rs"]
+mod fd_support;
+
+mod stop_gradient_of_a_literal {
+    use autograd::prelude::*;
+    use autograd::{differentiable, stop_gradient};
+
+    #[differentiable]
+    pub fn h(a: f64) -> f64 {
+        a.sin()
+    }
+
+    #[differentiable]
+    pub fn f(a0: f64, a1: f64) -> f64 {
+        let mut v0 = 2.5 * a1;
+        let mut v1: f64 = 1.0;
+        let mut c0 = 0;
+        #[checkpoint(snapshots = 2)]
+        while c0 < 4 && v1.sigmoid() >= 0.0 {
+            v1 *= h(a0).tanh();
+            let mut c1 = 0;
+            #[checkpoint(snapshots = 2)]
+            while c1 < 2 && 1.75 * v0.tanh() <= 1.75 {
+                v0 += stop_gradient(-0.125) * (v1.tanh() * v1.tanh());
+                let v2 = h(v1.sigmoid());
+                v0 = (v0 + (0.5 / v2.sigmoid().exp()).abs()).tanh();
+                c1 += 1;
+            }
+            c0 += 1;
+        }
+        v0 + v1
+    }
+}
+
+#[test]
+fn stop_gradient_of_a_literal_times_a_call_in_a_checkpointed_loop() {
+    use fd_support::{FD64_ABS, FD64_REL, fd64_2};
+    for (a0, a1) in [(0.8, -0.3), (-1.2, 0.9), (0.1, 1.7)] {
+        let (value, d0, d1) = stop_gradient_of_a_literal::f_grad(a0, a1);
+        assert_eq!(value, stop_gradient_of_a_literal::f(a0, a1));
+        let (f0, f1) = fd64_2(stop_gradient_of_a_literal::f, a0, a1);
+        assert!((d0 - f0).abs() <= FD64_ABS + FD64_REL * f0.abs(), "{d0} {f0}");
+        assert!((d1 - f1).abs() <= FD64_ABS + FD64_REL * f1.abs(), "{d1} {f1}");
+    }
+}

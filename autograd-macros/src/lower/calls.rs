@@ -209,6 +209,14 @@ impl Lowerer<'_> {
                 span: a.span(),
             });
         }
+        // `stop_gradient(0.5)`: autograd's is generic, and a binding of its
+        // result in the sweeps would leave the literal's type to inference;
+        // as a constant it is written where it is used, as in the primal.
+        if segments.last().is_some_and(|s| s == "stop_gradient")
+            && args.iter().all(|a| matches!(a.operand, Operand::Const(_)))
+        {
+            return Operand::Const(c.to_token_stream());
+        }
         Operand::Value(self.emit(
             Op::Call {
                 func: path.clone(),
