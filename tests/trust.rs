@@ -584,7 +584,13 @@ fn stop_gradient_of_a_literal_times_a_call_in_a_checkpointed_loop() {
         let (value, d0, d1) = stop_gradient_of_a_literal::f_grad(a0, a1);
         assert_eq!(value, stop_gradient_of_a_literal::f(a0, a1));
         let (f0, f1) = fd64_2(stop_gradient_of_a_literal::f, a0, a1);
-        assert!((d0 - f0).abs() <= FD64_ABS + FD64_REL * f0.abs(), "{d0} {f0}");
-        assert!((d1 - f1).abs() <= FD64_ABS + FD64_REL * f1.abs(), "{d1} {f1}");
+        assert!(
+            (d0 - f0).abs() <= FD64_ABS + FD64_REL * f0.abs(),
+            "{d0} {f0}"
+        );
+        assert!(
+            (d1 - f1).abs() <= FD64_ABS + FD64_REL * f1.abs(),
+            "{d1} {f1}"
+        );
     }
 }

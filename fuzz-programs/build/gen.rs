@@ -919,10 +919,20 @@ impl FnGen<'_> {
             Un::Tan => {
                 let g = self.gen_f(d);
                 let (a, _) = self.bounded(g, 1.0);
-                let a = if self.rng.chance(0.5) { a } else { scaled(1.2, self.un(Un::Tanh, a)) };
+                let a = if self.rng.chance(0.5) {
+                    a
+                } else {
+                    scaled(1.2, self.un(Un::Tanh, a))
+                };
                 (self.un(op, a), 1.2f64.tan())
             }
-            Un::Atan | Un::Asinh | Un::Signum | Un::Floor | Un::Ceil | Un::Round | Un::Trunc
+            Un::Atan
+            | Un::Asinh
+            | Un::Signum
+            | Un::Floor
+            | Un::Ceil
+            | Un::Round
+            | Un::Trunc
             | Un::Fract => {
                 let (a, ba) = self.gen_f(d);
                 let b = match op {
@@ -957,7 +967,11 @@ impl FnGen<'_> {
             Un::Asin | Un::Acos | Un::Atanh => {
                 let (a, _) = self.gen_f(d);
                 let k = if op == Un::Atanh { 0.75 } else { 0.9 };
-                let sq = if self.rng.chance(0.5) { Un::Tanh } else { Un::Sin };
+                let sq = if self.rng.chance(0.5) {
+                    Un::Tanh
+                } else {
+                    Un::Sin
+                };
                 let arg = scaled(k, self.un(sq, a));
                 (self.un(op, arg), 1.6)
             }
@@ -2954,7 +2968,10 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
                 let ctor = if s.vec {
                     format!("DVector::from_column_slice(&start[{a}..{z}])")
                 } else {
-                    format!("DMatrix::from_column_slice({}, {}, &start[{a}..{z}])", s.r, s.c)
+                    format!(
+                        "DMatrix::from_column_slice({}, {}, &start[{a}..{z}])",
+                        s.r, s.c
+                    )
                 };
                 let _ = writeln!(buffers, "    let mut {b} = {ctor};");
                 let _ = writeln!(buffer_collect, "    g.extend({b}.iter().copied());");

@@ -255,7 +255,10 @@ fn sample(entry: &Entry, rng: &mut SplitMix, at_kinks: bool) -> Vec<f64> {
         };
         for _ in 0..input.len() {
             let v = if at_kinks {
-                let k = KINK_VALUES.iter().filter(|v| (lo..=hi).contains(*v)).count();
+                let k = KINK_VALUES
+                    .iter()
+                    .filter(|v| (lo..=hi).contains(*v))
+                    .count();
                 KINK_VALUES[(KINK_VALUES.len() - k) / 2 + (rng.next_u64() % k as u64) as usize]
             } else {
                 rng.uniform(lo, hi)

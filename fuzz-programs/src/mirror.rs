@@ -35,35 +35,91 @@ type ClosedForm = (&'static str, fn(&[f64]) -> f64, fn(&[f64]) -> Vec<f64>);
 /// function is not differentiable they follow the README's conventions
 /// (`hypot` and `atan2` at the origin: 0).
 pub const CLOSED_FORMS: &[ClosedForm] = &[
-    ("exp2", |x| x[0].exp2(), |x| vec![std::f64::consts::LN_2 * x[0].exp2()]),
+    (
+        "exp2",
+        |x| x[0].exp2(),
+        |x| vec![std::f64::consts::LN_2 * x[0].exp2()],
+    ),
     ("exp_m1", |x| x[0].exp_m1(), |x| vec![x[0].exp()]),
     ("ln_1p", |x| x[0].ln_1p(), |x| vec![1.0 / (1.0 + x[0])]),
-    ("log2", |x| x[0].log2(), |x| vec![1.0 / (x[0] * std::f64::consts::LN_2)]),
-    ("log10", |x| x[0].log10(), |x| vec![1.0 / (x[0] * std::f64::consts::LN_10)]),
-    ("cbrt", |x| x[0].cbrt(), |x| vec![1.0 / (3.0 * x[0].cbrt().powi(2))]),
+    (
+        "log2",
+        |x| x[0].log2(),
+        |x| vec![1.0 / (x[0] * std::f64::consts::LN_2)],
+    ),
+    (
+        "log10",
+        |x| x[0].log10(),
+        |x| vec![1.0 / (x[0] * std::f64::consts::LN_10)],
+    ),
+    (
+        "cbrt",
+        |x| x[0].cbrt(),
+        |x| vec![1.0 / (3.0 * x[0].cbrt().powi(2))],
+    ),
     ("recip", |x| x[0].recip(), |x| vec![-1.0 / (x[0] * x[0])]),
     ("tan", |x| x[0].tan(), |x| vec![1.0 + x[0].tan().powi(2)]),
-    ("asin", |x| x[0].asin(), |x| vec![1.0 / (1.0 - x[0] * x[0]).sqrt()]),
-    ("acos", |x| x[0].acos(), |x| vec![-1.0 / (1.0 - x[0] * x[0]).sqrt()]),
+    (
+        "asin",
+        |x| x[0].asin(),
+        |x| vec![1.0 / (1.0 - x[0] * x[0]).sqrt()],
+    ),
+    (
+        "acos",
+        |x| x[0].acos(),
+        |x| vec![-1.0 / (1.0 - x[0] * x[0]).sqrt()],
+    ),
     ("atan", |x| x[0].atan(), |x| vec![1.0 / (1.0 + x[0] * x[0])]),
     ("sinh", |x| x[0].sinh(), |x| vec![x[0].cosh()]),
     ("cosh", |x| x[0].cosh(), |x| vec![x[0].sinh()]),
-    ("asinh", |x| x[0].asinh(), |x| vec![1.0 / (x[0] * x[0] + 1.0).sqrt()]),
-    ("acosh", |x| x[0].acosh(), |x| vec![1.0 / (x[0] * x[0] - 1.0).sqrt()]),
-    ("atanh", |x| x[0].atanh(), |x| vec![1.0 / (1.0 - x[0] * x[0])]),
+    (
+        "asinh",
+        |x| x[0].asinh(),
+        |x| vec![1.0 / (x[0] * x[0] + 1.0).sqrt()],
+    ),
+    (
+        "acosh",
+        |x| x[0].acosh(),
+        |x| vec![1.0 / (x[0] * x[0] - 1.0).sqrt()],
+    ),
+    (
+        "atanh",
+        |x| x[0].atanh(),
+        |x| vec![1.0 / (1.0 - x[0] * x[0])],
+    ),
     // log_b x = ln x / ln b.
-    ("log_base", |x| x[0].log(x[1]), |x| {
-        let lb = x[1].ln();
-        vec![1.0 / (x[0] * lb), -x[0].ln() / (x[1] * lb * lb)]
-    }),
-    ("atan2", |x| x[0].atan2(x[1]), |x| {
-        let r2 = x[0] * x[0] + x[1] * x[1];
-        if r2 == 0.0 { vec![0.0, 0.0] } else { vec![x[1] / r2, -x[0] / r2] }
-    }),
-    ("hypot", |x| x[0].hypot(x[1]), |x| {
-        let h = x[0].hypot(x[1]);
-        if h == 0.0 { vec![0.0, 0.0] } else { vec![x[0] / h, x[1] / h] }
-    }),
+    (
+        "log_base",
+        |x| x[0].log(x[1]),
+        |x| {
+            let lb = x[1].ln();
+            vec![1.0 / (x[0] * lb), -x[0].ln() / (x[1] * lb * lb)]
+        },
+    ),
+    (
+        "atan2",
+        |x| x[0].atan2(x[1]),
+        |x| {
+            let r2 = x[0] * x[0] + x[1] * x[1];
+            if r2 == 0.0 {
+                vec![0.0, 0.0]
+            } else {
+                vec![x[1] / r2, -x[0] / r2]
+            }
+        },
+    ),
+    (
+        "hypot",
+        |x| x[0].hypot(x[1]),
+        |x| {
+            let h = x[0].hypot(x[1]);
+            if h == 0.0 {
+                vec![0.0, 0.0]
+            } else {
+                vec![x[0] / h, x[1] / h]
+            }
+        },
+    ),
 ];
 
 /// A value of the mirror: its `f64` value and, when recording, its node.
@@ -187,7 +243,10 @@ impl Mirror {
             let scalars = move |inputs: &[Value]| -> Result<Vec<f64>, OpError> {
                 inputs
                     .iter()
-                    .map(|v| v.as_scalar().ok_or_else(|| OpError::custom(name, "takes scalars")))
+                    .map(|v| {
+                        v.as_scalar()
+                            .ok_or_else(|| OpError::custom(name, "takes scalars"))
+                    })
                     .collect()
             };
             g.register(
@@ -195,8 +254,13 @@ impl Mirror {
                 Box::new(CustomFunction::new(
                     move |inputs: &[Value]| Ok(Value::Scalar(f(&scalars(inputs)?))),
                     move |grad: &Value, inputs: &[Value], _: &Value| {
-                        let g = grad.as_scalar().ok_or_else(|| OpError::custom(name, "takes scalars"))?;
-                        Ok(df(&scalars(inputs)?).into_iter().map(|d| Value::Scalar(g * d)).collect())
+                        let g = grad
+                            .as_scalar()
+                            .ok_or_else(|| OpError::custom(name, "takes scalars"))?;
+                        Ok(df(&scalars(inputs)?)
+                            .into_iter()
+                            .map(|d| Value::Scalar(g * d))
+                            .collect())
                     },
                 )),
             );

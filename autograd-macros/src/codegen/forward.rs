@@ -693,14 +693,15 @@ pub fn vjp_path(func: &syn::Path) -> syn::Path {
 ///
 /// A call of one argument named `stop_gradient` may be autograd's, a
 /// generic function: its type parameter comes from the argument.
-pub fn same_callee(
-    func: &syn::Path,
-    args: &[TokenStream],
-    span: proc_macro2::Span,
-) -> TokenStream {
+pub fn same_callee(func: &syn::Path, args: &[TokenStream], span: proc_macro2::Span) -> TokenStream {
     let id = hidden_path(func, names::PRIMAL_ID);
     match args {
-        [arg] if func.segments.last().is_some_and(|s| s.ident == "stop_gradient") => {
+        [arg]
+            if func
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "stop_gradient") =>
+        {
             quote_spanned!(span=> ::autograd::__private::same_unary_function(&#func, #id(), &#arg);)
         }
         _ => quote_spanned!(span=> ::autograd::__private::same_function(&#func, #id());),
