@@ -67,6 +67,9 @@ impl Input {
     }
 }
 
+/// A wrapper taking the flat inputs, returning a value and flat adjoints.
+pub type FlatGrad = fn(&[f64]) -> (f64, Vec<f64>);
+
 /// A generated program, through flat wrappers.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
@@ -91,7 +94,7 @@ pub struct Entry {
     /// `NAME_grad_acc` called twice on buffers holding
     /// [`weights`]`(n, `[`ACC_START`]`)`: its value and the buffers after
     /// (functions returning a float; `NAME_grad_acc` exists for those only).
-    pub grad_acc: Option<fn(&[f64]) -> (f64, Vec<f64>)>,
+    pub grad_acc: Option<FlatGrad>,
     /// The mirror, on leaves in flat-layout order.
     pub mirror: fn(&mut Mirror, &[V]) -> V,
 }
