@@ -9,11 +9,39 @@ pub use autograd_macros::differentiable;
 // signature the generated code calls it at: building this crate proves it.
 autograd_macros::__rule_table_check!();
 pub use autograd_runtime::*;
+// Named apart from the glob, so that the carrier below shares its name.
+pub use autograd_runtime::stop_gradient;
 /// The nalgebra version autograd's matrix rules are written for.
 pub use nalgebra;
 /// The num-traits version whose `Float` bounds a generic differentiable
 /// function (`fn f<T: num_traits::Float>(x: T) -> T`).
 pub use num_traits;
+
+/// The hidden items of [`stop_gradient`], as the macro generates them for
+/// a `#[differentiable]` function (a type named like it): a `use` of
+/// `stop_gradient` imports them with it, so a call by any path other than
+/// `autograd::stop_gradient` is resolved by rustc, to this one or to a
+/// user's function of that name.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct stop_gradient {}
+
+#[doc(hidden)]
+impl stop_gradient {
+    /// The VJP: the value, and a pullback giving the argument no adjoint.
+    #[inline(always)]
+    pub fn __vjp_full<T: __private::ZeroLike>(value: T) -> (T, impl FnOnce(T) -> (T,)) {
+        (value, |g: T| (g.zero_like(),))
+    }
+
+    /// Checks that a call named `stop_gradient` reached autograd's
+    /// function, at the type of the call's value (`stop_gradient::<T>`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn __same_callee<T: 'static, F: Fn(T) -> T + 'static>(called: &F, _value: &T) {
+        __private::same_function(called, __private::type_id_of(&stop_gradient::<T>))
+    }
+}
 
 #[cfg(feature = "argmin")]
 pub mod argmin;

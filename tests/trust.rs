@@ -293,8 +293,10 @@ fn a_glob_imported_differentiable_function_is_differentiated() {
 }
 
 // ---------------------------------------------------------------------------
-// `stop_gradient` is autograd's by resolution, not by name: any path to it
-// works, and a user's function of that name is never replaced by ours.
+// `stop_gradient` is resolved by rustc, not by name: any path to autograd's
+// works, a user's `#[differentiable] fn stop_gradient` is differentiated as
+// any other function, and a user's plain one is never given autograd's
+// derivative (a call of it does not compile: tests/ui/calls).
 
 mod renamed_facade {
     use autograd as ag;
@@ -304,10 +306,54 @@ mod renamed_facade {
     pub fn f(x: f64) -> f64 {
         ag::stop_gradient(x) * x
     }
+
+    #[differentiable]
+    pub fn absolute(x: f64) -> f64 {
+        ::autograd::stop_gradient(x) * x
+    }
+
+    #[differentiable]
+    pub fn on_a_matrix(m: &nalgebra::DMatrix<f64>) -> f64 {
+        (ag::stop_gradient(m.clone()).component_mul(m)).sum()
+    }
+
+    #[differentiable]
+    pub fn in_f32(x: f32) -> f32 {
+        ag::stop_gradient(x.sin()) * x
+    }
 }
 
 mod own_stop_gradient {
     use autograd::differentiable;
+
+    #[differentiable]
+    pub fn stop_gradient(x: f64) -> f64 {
+        2.0 * x
+    }
+
+    /// 3x: the user's `stop_gradient` is 2x, and differentiable.
+    #[differentiable]
+    pub fn f(x: f64) -> f64 {
+        stop_gradient(x) + x
+    }
+
+    /// x · 2x with autograd's factor held: 2x², d/dx = 2x.
+    #[differentiable]
+    pub fn beside_autograds(x: f64) -> f64 {
+        autograd::stop_gradient(x) * stop_gradient(x)
+    }
+
+    /// By path: 2·sin(x), d/dx = 2cos(x).
+    #[differentiable]
+    pub fn by_path(x: f64) -> f64 {
+        self::stop_gradient(x.sin())
+    }
+}
+
+mod shadowed_stop_gradient {
+    // The glob brings autograd's `stop_gradient` (function and hidden
+    // items); the plain function below shadows the function only.
+    use autograd::*;
 
     pub fn stop_gradient(x: f64) -> f64 {
         2.0 * x
@@ -323,12 +369,29 @@ mod own_stop_gradient {
 fn stop_gradient_through_a_renamed_facade() {
     // x·x with the first factor constant: d/dx = x.
     assert_eq!(renamed_facade::f_grad(3.0), (9.0, 3.0));
+    assert_eq!(renamed_facade::absolute_grad(3.0), (9.0, 3.0));
+    let m = nalgebra::DMatrix::from_row_slice(1, 2, &[1.5, -2.0]);
+    // Σ cᵢ·mᵢ with c = m held: d/dm = m.
+    let (value, dm) = renamed_facade::on_a_matrix_grad(&m);
+    assert_eq!((value, dm), (6.25, m.clone()));
+    // sin(x)·x with sin(x) held: d/dx = sin(x).
+    let (_, dx) = renamed_facade::in_f32_grad(0.5);
+    assert_eq!(dx, 0.5f32.sin());
+}
+
+#[test]
+fn a_differentiable_user_function_named_stop_gradient_is_differentiated() {
+    assert_eq!(own_stop_gradient::f_grad(1.5), (4.5, 3.0));
+    assert_eq!(own_stop_gradient::beside_autograds_grad(1.5), (4.5, 3.0));
+    let (value, dx) = own_stop_gradient::by_path_grad(0.7);
+    assert_eq!(value, 2.0 * 0.7f64.sin());
+    assert!((dx - 2.0 * 0.7f64.cos()).abs() < 1e-15);
 }
 
 #[test]
 #[should_panic(expected = "is not the function whose derivative")]
-fn a_user_function_named_stop_gradient_is_not_ours() {
-    let _ = own_stop_gradient::f_grad(1.5);
+fn a_plain_user_function_shadowing_autograds_stop_gradient_is_not_ours() {
+    let _ = shadowed_stop_gradient::f_grad(1.5);
 }
 
 // ---------------------------------------------------------------------------
@@ -472,4 +535,62 @@ mod primitive_names {
 fn functions_named_like_primitive_types() {
     // 3x²: 6x.
     assert_eq!(primitive_names::u8_grad(0.5), (0.75, 3.0));
+}
+
+// ---------------------------------------------------------------------------
+// Found by the generator (seed 5151, f587): `stop_gradient` of a literal,
+// imported, times a value of a call in a checkpointed loop did not compile
+// (autograd's `stop_gradient` is generic; where the reverse sweep bound the
+// call's result, the literal's type was left to inference).
+
+#[path = "fd_support/mod.rs"]
+mod fd_support;
+
+mod stop_gradient_of_a_literal {
+    use autograd::prelude::*;
+    use autograd::{differentiable, stop_gradient};
+
+    #[differentiable]
+    pub fn h(a: f64) -> f64 {
+        a.sin()
+    }
+
+    #[differentiable]
+    pub fn f(a0: f64, a1: f64) -> f64 {
+        let mut v0 = 2.5 * a1;
+        let mut v1: f64 = 1.0;
+        let mut c0 = 0;
+        #[checkpoint(snapshots = 2)]
+        while c0 < 4 && v1.sigmoid() >= 0.0 {
+            v1 *= h(a0).tanh();
+            let mut c1 = 0;
+            #[checkpoint(snapshots = 2)]
+            while c1 < 2 && 1.75 * v0.tanh() <= 1.75 {
+                v0 += stop_gradient(-0.125) * (v1.tanh() * v1.tanh());
+                let v2 = h(v1.sigmoid());
+                v0 = (v0 + (0.5 / v2.sigmoid().exp()).abs()).tanh();
+                c1 += 1;
+            }
+            c0 += 1;
+        }
+        v0 + v1
+    }
+}
+
+#[test]
+fn stop_gradient_of_a_literal_times_a_call_in_a_checkpointed_loop() {
+    use fd_support::{FD64_ABS, FD64_REL, fd64_2};
+    for (a0, a1) in [(0.8, -0.3), (-1.2, 0.9), (0.1, 1.7)] {
+        let (value, d0, d1) = stop_gradient_of_a_literal::f_grad(a0, a1);
+        assert_eq!(value, stop_gradient_of_a_literal::f(a0, a1));
+        let (f0, f1) = fd64_2(stop_gradient_of_a_literal::f, a0, a1);
+        assert!(
+            (d0 - f0).abs() <= FD64_ABS + FD64_REL * f0.abs(),
+            "{d0} {f0}"
+        );
+        assert!(
+            (d1 - f1).abs() <= FD64_ABS + FD64_REL * f1.abs(),
+            "{d1} {f1}"
+        );
+    }
 }

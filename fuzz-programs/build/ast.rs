@@ -31,6 +31,28 @@ pub enum Un {
     Abs,
     Relu,
     Sigmoid,
+    Exp2,
+    ExpM1,
+    Ln1p,
+    Log2,
+    Log10,
+    Cbrt,
+    Recip,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Signum,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Fract,
 }
 
 impl Un {
@@ -46,6 +68,28 @@ impl Un {
             Un::Abs => "abs",
             Un::Relu => "relu",
             Un::Sigmoid => "sigmoid",
+            Un::Exp2 => "exp2",
+            Un::ExpM1 => "exp_m1",
+            Un::Ln1p => "ln_1p",
+            Un::Log2 => "log2",
+            Un::Log10 => "log10",
+            Un::Cbrt => "cbrt",
+            Un::Recip => "recip",
+            Un::Tan => "tan",
+            Un::Asin => "asin",
+            Un::Acos => "acos",
+            Un::Atan => "atan",
+            Un::Sinh => "sinh",
+            Un::Cosh => "cosh",
+            Un::Asinh => "asinh",
+            Un::Acosh => "acosh",
+            Un::Atanh => "atanh",
+            Un::Signum => "signum",
+            Un::Floor => "floor",
+            Un::Ceil => "ceil",
+            Un::Round => "round",
+            Un::Trunc => "trunc",
+            Un::Fract => "fract",
         }
     }
     /// Whether `f64::NAME(x)` exists (relu and sigmoid are trait methods
@@ -120,6 +164,55 @@ impl Cmp {
     }
 }
 
+/// A function of the float types taking more than one float: `a.NAME(b)`
+/// or `f64::NAME(a, b)`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Nary {
+    /// `x.log(base)`.
+    Log,
+    /// `y.atan2(x)`.
+    Atan2,
+    Hypot,
+    /// `x.clamp(lo, hi)`.
+    Clamp,
+    /// `a.mul_add(b, c)`.
+    MulAdd,
+}
+
+impl Nary {
+    pub fn name(self) -> &'static str {
+        match self {
+            Nary::Log => "log",
+            Nary::Atan2 => "atan2",
+            Nary::Hypot => "hypot",
+            Nary::Clamp => "clamp",
+            Nary::MulAdd => "mul_add",
+        }
+    }
+}
+
+/// How a program names `autograd::stop_gradient`: the import shapes users
+/// write (the test module has `use autograd::stop_gradient;` and
+/// `use autograd as ag;`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StopPath {
+    Imported,
+    Qualified,
+    Absolute,
+    Renamed,
+}
+
+impl StopPath {
+    pub fn path(self) -> &'static str {
+        match self {
+            StopPath::Imported => "stop_gradient",
+            StopPath::Qualified => "autograd::stop_gradient",
+            StopPath::Absolute => "::autograd::stop_gradient",
+            StopPath::Renamed => "ag::stop_gradient",
+        }
+    }
+}
+
 /// Method call `x.sin()` or path call `f64::sin(x)`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Style {
@@ -151,8 +244,9 @@ pub enum E {
     Powf(Style, Box<E>, Box<E>),
     /// `true` for max.
     MaxMin(bool, Style, Box<E>, Box<E>),
-    /// `true` for `autograd::stop_gradient`.
-    Stop(bool, Box<E>),
+    Stop(StopPath, Box<E>),
+    /// The first operand is the receiver.
+    Nary(Nary, Style, Vec<E>),
     If(Box<C>, Box<Blk>, Box<Blk>),
     Call(String, Vec<Arg>),
     Sum(Box<M>),
@@ -227,6 +321,13 @@ pub enum S {
         init: M,
     },
     LetI(String),
+    /// `let (s, c) = x.sin_cos();` (a `None` name is `_`).
+    SinCos {
+        sin: Option<String>,
+        cos: Option<String>,
+        style: Style,
+        arg: E,
+    },
     Assign(String, E),
     Compound(String, Bin, E),
     AssignM(String, M),
@@ -260,6 +361,7 @@ pub fn ambiguous(e: &E) -> bool {
         E::Powi(Style::Method, a, _)
         | E::Powf(Style::Method, a, _)
         | E::MaxMin(_, Style::Method, a, _) => ambiguous(a),
+        E::Nary(_, Style::Method, xs) => ambiguous(&xs[0]),
         E::If(_, t, f) => ambiguous(&t.tail) && ambiguous(&f.tail),
         _ => false,
     }
@@ -274,6 +376,7 @@ pub fn mentions(e: &E, name: &str) -> bool {
         E::Bin(_, a, b) | E::Powf(_, a, b) | E::MaxMin(_, _, a, b) => {
             mentions(a, name) || mentions(b, name)
         }
+        E::Nary(_, _, xs) => xs.iter().any(|x| mentions(x, name)),
         // Only used for closure bodies, which hold none of these.
         E::If(..) | E::Call(..) | E::Sum(_) | E::MaxEl(_) => true,
     }
@@ -385,13 +488,22 @@ impl Src {
                     ),
                 }
             }
-            E::Stop(qualified, x) => {
-                let path = if *qualified {
-                    "autograd::stop_gradient"
-                } else {
-                    "stop_gradient"
-                };
-                (format!("{path}({})", self.e(x, ind).0), 8)
+            E::Stop(path, x) => (format!("{}({})", path.path(), self.e(x, ind).0), 8),
+            E::Nary(f, Style::Method, xs) => {
+                let rest: Vec<String> = xs[1..].iter().map(|x| self.e(x, ind).0).collect();
+                (
+                    format!(
+                        "{}.{}({})",
+                        paren(self.e(&xs[0], ind), 8),
+                        f.name(),
+                        rest.join(", ")
+                    ),
+                    8,
+                )
+            }
+            E::Nary(f, Style::Path, xs) => {
+                let all: Vec<String> = xs.iter().map(|x| self.e(x, ind).0).collect();
+                (format!("{ty}::{}({})", f.name(), all.join(", ")), 8)
             }
             E::If(c, t, f) => (self.if_expr(c, t, f, ind), 0),
             E::Call(name, args) => (self.call(name, args, ind), 8),
@@ -623,6 +735,20 @@ impl Src {
             S::LetI(name) => {
                 let _ = writeln!(out, "{p}let mut {name} = 0;");
             }
+            S::SinCos {
+                sin,
+                cos,
+                style,
+                arg,
+            } => {
+                let s = sin.as_deref().unwrap_or("_");
+                let c = cos.as_deref().unwrap_or("_");
+                let call = match style {
+                    Style::Method => format!("{}.sin_cos()", paren(self.e(arg, ind), 8)),
+                    Style::Path => format!("{ty}::sin_cos({})", self.e(arg, ind).0),
+                };
+                let _ = writeln!(out, "{p}let ({s}, {c}) = {call};");
+            }
             S::Assign(name, e) => {
                 let _ = writeln!(out, "{p}{name} = {};", self.e(e, ind).0);
             }
@@ -803,6 +929,10 @@ impl Mir {
             E::Stop(_, x) => {
                 let x = self.e(x);
                 self.bind(&format!("cx.stop({x})"))
+            }
+            E::Nary(f, _, xs) => {
+                let xs: Vec<String> = xs.iter().map(|x| self.e(x)).collect();
+                self.bind(&format!("cx.{}({})", f.name(), xs.join(", ")))
             }
             E::If(c, t, f) => {
                 let b = self.cond(c);
@@ -985,6 +1115,15 @@ impl Mir {
                 self.line(&format!("let {m}{name} = {v};"));
             }
             S::LetI(name) => self.line(&format!("let mut {name} = 0;")),
+            S::SinCos { sin, cos, arg, .. } => {
+                let v = self.e(arg);
+                if let Some(s) = sin {
+                    self.line(&format!("let {s} = cx.sin({v});"));
+                }
+                if let Some(c) = cos {
+                    self.line(&format!("let {c} = cx.cos({v});"));
+                }
+            }
             S::Assign(name, e) => {
                 let v = self.e(e);
                 self.line(&format!("{name} = {v};"));

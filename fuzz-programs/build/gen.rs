@@ -21,7 +21,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::ast::{Arg, Bin, Blk, C, Cmp, E, Fl, I, M, Mir, S, Src, Style, Un, ambiguous, mentions};
+use crate::ast::{
+    Arg, Bin, Blk, C, Cmp, E, Fl, I, M, Mir, Nary, S, Src, StopPath, Style, Un, ambiguous, mentions,
+};
 
 /// About how many ops one run of a program may take, calls included
 /// (calls into calls into calls would otherwise grow without bound).
@@ -324,6 +326,7 @@ impl FnGen<'_> {
             E::Bin(_, a, b) | E::Powf(_, a, b) | E::MaxMin(_, _, a, b) => {
                 self.dynamic(a) || self.dynamic(b)
             }
+            E::Nary(_, _, xs) => xs.iter().any(|x| self.dynamic(x)),
             E::If(_, t, f) => self.dynamic(&t.tail) && self.dynamic(&f.tail),
             E::Call(_, args) => args.iter().any(|a| match a {
                 Arg::F(e) => self.dynamic(e),
@@ -645,6 +648,7 @@ impl FnGen<'_> {
             5,  // max/min
             2,  // stop_gradient
             if depth >= 2 && !self.closure { 3 } else { 0 },
+            12, // the other functions of the rule table
             match (callable, self.frames.is_empty() && self.arms == 0) {
                 (false, _) => 0,
                 (true, true) => 5,
@@ -802,10 +806,25 @@ impl FnGen<'_> {
             15 => {
                 self.features.insert("stop-gradient");
                 let (a, ba) = self.gen_f(d);
-                (E::Stop(self.rng.chance(0.5), Box::new(a)), ba)
+                let path = self.rng.pick(&[
+                    StopPath::Imported,
+                    StopPath::Imported,
+                    StopPath::Qualified,
+                    StopPath::Qualified,
+                    StopPath::Absolute,
+                    StopPath::Renamed,
+                ]);
+                self.features.insert(match path {
+                    StopPath::Imported => "stop-gradient-imported",
+                    StopPath::Qualified => "stop-gradient-qualified",
+                    StopPath::Absolute => "stop-gradient-absolute-path",
+                    StopPath::Renamed => "stop-gradient-renamed-crate",
+                });
+                (E::Stop(path, Box::new(a)), ba)
             }
             16 => self.gen_if_expr(d),
-            17 => self.gen_call(d),
+            17 => self.gen_elementary(d),
+            18 => self.gen_call(d),
             _ => {
                 let shapes = self.reach();
                 let shape = self.rng.pick(&shapes.keys().copied().collect::<Vec<_>>());
@@ -819,6 +838,219 @@ impl FnGen<'_> {
                 }
             }
         }
+    }
+
+    /// One of the rule table's other float functions, its arguments kept
+    /// inside its domain and away from its poles (`asin` of `0.9 · tanh`,
+    /// `acosh` of `1.25 + p`, `ln_1p` of `p - 0.5`, ...). The jumps of
+    /// `signum floor ceil round trunc fract` and the ties of `clamp` are
+    /// left in: the test skips finite differences that straddle them, and
+    /// checks the conventions there (see `fuzz_programs::check`).
+    fn gen_elementary(&mut self, d: u32) -> (E, f64) {
+        let ops = [
+            Un::Exp2,
+            Un::ExpM1,
+            Un::Ln1p,
+            Un::Log2,
+            Un::Log10,
+            Un::Cbrt,
+            Un::Recip,
+            Un::Tan,
+            Un::Asin,
+            Un::Acos,
+            Un::Atan,
+            Un::Sinh,
+            Un::Cosh,
+            Un::Asinh,
+            Un::Acosh,
+            Un::Atanh,
+            Un::Signum,
+            Un::Floor,
+            Un::Ceil,
+            Un::Round,
+            Un::Trunc,
+            Un::Fract,
+        ];
+        let narys = [
+            Nary::Log,
+            Nary::Atan2,
+            Nary::Hypot,
+            Nary::Clamp,
+            Nary::MulAdd,
+        ];
+        let k = self.rng.below(ops.len() + narys.len());
+        if k >= ops.len() {
+            return self.gen_nary(narys[k - ops.len()], d);
+        }
+        let op = ops[k];
+        self.features.insert(match op {
+            Un::Exp2 => "fn-exp2",
+            Un::ExpM1 => "fn-exp_m1",
+            Un::Ln1p => "fn-ln_1p",
+            Un::Log2 => "fn-log2",
+            Un::Log10 => "fn-log10",
+            Un::Cbrt => "fn-cbrt",
+            Un::Recip => "fn-recip",
+            Un::Tan => "fn-tan",
+            Un::Asin => "fn-asin",
+            Un::Acos => "fn-acos",
+            Un::Atan => "fn-atan",
+            Un::Sinh => "fn-sinh",
+            Un::Cosh => "fn-cosh",
+            Un::Asinh => "fn-asinh",
+            Un::Acosh => "fn-acosh",
+            Un::Atanh => "fn-atanh",
+            Un::Signum => "fn-signum",
+            Un::Floor => "fn-floor",
+            Un::Ceil => "fn-ceil",
+            Un::Round => "fn-round",
+            Un::Trunc => "fn-trunc",
+            _ => "fn-fract",
+        });
+        let scaled = |k: f64, e: E| E::Bin(Bin::Mul, Box::new(E::Lit(k)), Box::new(e));
+        let plus = |e: E, k: f64| E::Bin(Bin::Add, Box::new(e), Box::new(E::Lit(k)));
+        match op {
+            Un::Exp2 | Un::ExpM1 | Un::Sinh | Un::Cosh => {
+                let g = self.gen_f(d);
+                let (a, ba) = self.bounded(g, 3.0);
+                let b = if op == Un::Exp2 { ba.exp2() } else { ba.exp() };
+                (self.un(op, a), b)
+            }
+            Un::Tan => {
+                let g = self.gen_f(d);
+                let (a, _) = self.bounded(g, 1.0);
+                let a = if self.rng.chance(0.5) {
+                    a
+                } else {
+                    scaled(1.2, self.un(Un::Tanh, a))
+                };
+                (self.un(op, a), 1.2f64.tan())
+            }
+            Un::Atan
+            | Un::Asinh
+            | Un::Signum
+            | Un::Floor
+            | Un::Ceil
+            | Un::Round
+            | Un::Trunc
+            | Un::Fract => {
+                let (a, ba) = self.gen_f(d);
+                let b = match op {
+                    Un::Atan => 1.6,
+                    Un::Asinh => ba.asinh(),
+                    Un::Signum | Un::Fract => 1.0,
+                    _ => ba + 1.0,
+                };
+                (self.un(op, a), b)
+            }
+            Un::Ln1p => {
+                // ln_1p(p - 0.5) with p ≥ 0.25: the argument is at least -0.25.
+                let (p, _, hi) = self.gen_pos(d);
+                let arg = plus(p, -0.5);
+                (self.un(op, arg), (0.75f64.ln()).abs().max(hi.ln_1p()))
+            }
+            Un::Log2 | Un::Log10 => {
+                let (p, lo, hi) = self.gen_pos(d);
+                (self.un(op, p), lo.log2().abs().max(hi.log2().abs()))
+            }
+            Un::Cbrt | Un::Recip => {
+                // Away from the pole and the infinite slope at 0, both signs.
+                let (p, lo, hi) = self.gen_pos(d);
+                let p = if self.rng.chance(0.5) {
+                    p
+                } else {
+                    E::Un(Un::Neg, Style::Method, Box::new(p))
+                };
+                let b = if op == Un::Cbrt { hi.cbrt() } else { 1.0 / lo };
+                (self.un(op, p), b)
+            }
+            Un::Asin | Un::Acos | Un::Atanh => {
+                let (a, _) = self.gen_f(d);
+                let k = if op == Un::Atanh { 0.75 } else { 0.9 };
+                let sq = if self.rng.chance(0.5) {
+                    Un::Tanh
+                } else {
+                    Un::Sin
+                };
+                let arg = scaled(k, self.un(sq, a));
+                (self.un(op, arg), 1.6)
+            }
+            Un::Acosh => {
+                // acosh(1 + p) with p ≥ 0.25: away from the infinite slope at 1.
+                let (p, _, hi) = self.gen_pos(d);
+                let arg = E::Bin(Bin::Add, Box::new(E::Lit(1.0)), Box::new(p));
+                (self.un(op, arg), (1.0 + hi).acosh())
+            }
+            _ => unreachable!("not one of the table's other functions"),
+        }
+    }
+
+    fn gen_nary(&mut self, f: Nary, d: u32) -> (E, f64) {
+        self.features.insert(match f {
+            Nary::Log => "fn-log",
+            Nary::Atan2 => "fn-atan2",
+            Nary::Hypot => "fn-hypot",
+            Nary::Clamp => "fn-clamp",
+            Nary::MulAdd => "fn-mul_add",
+        });
+        let (args, b) = match f {
+            Nary::Log => {
+                let (p, lo, hi) = self.gen_pos(d);
+                // A base in [1.5, 2.5] or a literal one, never 1.
+                let (base, blo) = if self.rng.chance(0.5) {
+                    let b = self.rng.pick(&[2.0, 10.0, 0.5, 3.0]);
+                    (E::Lit(b), b)
+                } else {
+                    let (e, _) = self.gen_f(d);
+                    let s = self.un(Un::Sigmoid, e);
+                    (E::Bin(Bin::Add, Box::new(E::Lit(1.5)), Box::new(s)), 1.5)
+                };
+                let lnb = f64::ln(blo).abs().min(0.4f64.ln().abs());
+                (vec![p, base], lo.ln().abs().max(hi.ln().abs()) / lnb)
+            }
+            Nary::Atan2 => {
+                let (y, _) = self.gen_f(d);
+                let (x, _) = self.gen_f(d);
+                (vec![y, x], std::f64::consts::PI)
+            }
+            Nary::Hypot => {
+                let (a, ba) = self.gen_f(d);
+                let (b, bb) = self.gen_f(d);
+                (vec![a, b], ba + bb)
+            }
+            Nary::MulAdd => {
+                let (a, ba) = self.gen_f(d);
+                let g = self.gen_f(d);
+                let (b, bb) = self.bounded(g, 8.0);
+                let (c, bc) = self.gen_f(d);
+                (vec![a, b, c], ba * bb + bc)
+            }
+            Nary::Clamp => {
+                // lo ≤ 0 ≤ hi, as `clamp` requires (it panics otherwise):
+                // literals, where a point drawn at kinks puts `x` on a bound
+                // (the convention gives the whole gradient to `x`), or
+                // `tanh(l) - 1.5` and `1.5 · sigmoid(h)`.
+                let (x, bx) = self.gen_f(d);
+                let lo = if self.rng.chance(0.5) {
+                    E::Lit(self.rng.pick(&[-1.5, -1.0, -0.5, 0.0]))
+                } else {
+                    let (l, _) = self.gen_f(d);
+                    let t = self.un(Un::Tanh, l);
+                    E::Bin(Bin::Sub, Box::new(t), Box::new(E::Lit(1.5)))
+                };
+                let hi = if self.rng.chance(0.5) {
+                    E::Lit(self.rng.pick(&[0.0, 0.5, 1.0, 1.5]))
+                } else {
+                    let (h, _) = self.gen_f(d);
+                    let s = self.un(Un::Sigmoid, h);
+                    E::Bin(Bin::Mul, Box::new(E::Lit(1.5)), Box::new(s))
+                };
+                (vec![x, lo, hi], bx.min(2.5))
+            }
+        };
+        // An untyped literal receiver takes the path form (see `style`).
+        let style = self.style(&args[0]);
+        (E::Nary(f, style, args), b)
     }
 
     fn gen_if_expr(&mut self, d: u32) -> (E, f64) {
@@ -1061,6 +1293,9 @@ impl FnGen<'_> {
     // ---- statements ----
 
     fn gen_let(&mut self, d: u32, out: &mut Vec<S>) {
+        if self.rng.chance(0.08) {
+            return self.gen_sin_cos(d, out);
+        }
         let (e, b) = self.gen_f(d);
         let mutable = self.rng.chance(0.35);
         // Not a float counter: its loop would advance the shadow.
@@ -1084,6 +1319,33 @@ impl FnGen<'_> {
             mutable,
             typed,
             init: e,
+        });
+    }
+
+    /// `let (s, c) = e.sin_cos();`, now and then with `_` for one of them.
+    fn gen_sin_cos(&mut self, d: u32, out: &mut Vec<S>) {
+        self.features.insert("fn-sin_cos");
+        let g = self.gen_f(d);
+        let (arg, _) = self.bounded(g, 8.0);
+        let style = self.style(&arg);
+        let dynamic = self.dynamic(&arg);
+        let wild = self.rng.below(5);
+        let name = |fg: &mut Self, wild: bool| {
+            (!wild).then(|| {
+                let n = fg.new_local();
+                fg.declare(&n, VK::F, false, 1.0);
+                let v = fg.scopes.last_mut().expect("a scope");
+                v.last_mut().expect("declared").dynamic = dynamic;
+                n
+            })
+        };
+        let sin = name(self, wild == 0);
+        let cos = name(self, wild == 1);
+        out.push(S::SinCos {
+            sin,
+            cos,
+            style,
+            arg,
         });
     }
 
@@ -2269,6 +2531,11 @@ fn reads(e: &E, stopped: bool, inside: &mut BTreeSet<String>, outside: &mut BTre
             go(x, stopped);
             go(y, stopped);
         }
+        E::Nary(_, _, xs) => {
+            for x in xs {
+                go(x, stopped);
+            }
+        }
         E::If(_, t, f) => {
             go(&t.tail, stopped);
             go(&f.tail, stopped);
@@ -2637,7 +2904,8 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
         }
     }
     inputs.extend(const_inputs);
-    let args = args.join(", ");
+    let arg_list = args;
+    let args = arg_list.join(", ");
     let widen = |x: &str| {
         if fl == Fl::F32 {
             format!("f64::from({x})")
@@ -2672,8 +2940,79 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
         format!("({})", names.join(", "))
     };
     let seed = if fl == Fl::F32 { "seed as f32" } else { "seed" };
+    // `NAME_grad_acc`'s buffers, one per differentiable argument, starting
+    // from `weights(n, ACC_START)`; arguments by value are cloned, since it
+    // is called twice.
+    let mut buffers = String::new();
+    let mut buffer_args = Vec::new();
+    let mut buffer_collect = String::new();
+    for (i, (p, off)) in params.iter().zip(&offsets).enumerate() {
+        let b = format!("b{i}");
+        match (p, off) {
+            (Param::Scalar(_), Some((a, _))) => {
+                let _ = writeln!(buffers, "    let mut {b} = start[{a}]{cast};");
+                let _ = writeln!(buffer_collect, "    g.push({});", widen(&b));
+            }
+            (Param::Slice(..), Some((a, z))) => {
+                let _ = writeln!(
+                    buffers,
+                    "    let mut {b}: Vec<{ty}> = start[{a}..{z}].iter().map(|&t| t{cast}).collect();"
+                );
+                let _ = writeln!(
+                    buffer_collect,
+                    "    g.extend({b}.iter().map(|&t| {}));",
+                    widen("t")
+                );
+            }
+            (Param::Mat(_, s, _), Some((a, z))) => {
+                let ctor = if s.vec {
+                    format!("DVector::from_column_slice(&start[{a}..{z}])")
+                } else {
+                    format!(
+                        "DMatrix::from_column_slice({}, {}, &start[{a}..{z}])",
+                        s.r, s.c
+                    )
+                };
+                let _ = writeln!(buffers, "    let mut {b} = {ctor};");
+                let _ = writeln!(buffer_collect, "    g.extend({b}.iter().copied());");
+            }
+            _ => continue,
+        }
+        buffer_args.push(format!("&mut {b}"));
+    }
+    let args_twice: Vec<String> = params
+        .iter()
+        .zip(&arg_list)
+        .map(|(p, a)| match p {
+            Param::Mat(_, _, false) => format!("{a}.clone()"),
+            _ => a.clone(),
+        })
+        .collect();
+    let n_diff = offsets
+        .iter()
+        .zip(&params)
+        .filter(|(o, p)| o.is_some() && !matches!(p, Param::Const(_)))
+        .filter_map(|(o, _)| o.map(|(a, z)| z - a))
+        .sum::<usize>();
     match ret_shape {
         None => {
+            let _ = write!(
+                code,
+                "fn acc_{name}(v: &[f64]) -> (f64, Vec<f64>) {{
+{prelude}    let start = fuzz_programs::weights({n_diff}, fuzz_programs::ACC_START);
+{buffers}    let mut value = {name}_grad_acc({}, {});
+    value = {name}_grad_acc({}, {});
+    let mut g = Vec::new();
+{buffer_collect}    ({}, g)
+}}
+
+",
+                args_twice.join(", "),
+                buffer_args.join(", "),
+                args_twice.join(", "),
+                buffer_args.join(", "),
+                widen("value")
+            );
             let _ = write!(
                 code,
                 "fn primal_{name}(v: &[f64]) -> f64 {{\n{prelude}    {}\n}}\n\n",
@@ -2757,11 +3096,16 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
     let deps_list: Vec<String> = sig.deps.iter().map(|d| format!("\"f{d}\"")).collect();
     let _ = write!(
         code,
-        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[{}],\n    inputs: &[{}],\n    f32: {},\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    mirror: graph_{name},\n}};\n\n",
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[{}],\n    inputs: &[{}],\n    f32: {},\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: {},\n    mirror: graph_{name},\n}};\n\n",
         deps_list.join(", "),
         inputs.join(", "),
         fl == Fl::F32,
         features.join(" "),
+        if ret_shape.is_none() {
+            format!("Some(acc_{name})")
+        } else {
+            "None".to_owned()
+        },
     );
     Program {
         sig,

@@ -67,6 +67,9 @@ impl Input {
     }
 }
 
+/// A wrapper taking the flat inputs, returning a value and flat adjoints.
+pub type FlatGrad = fn(&[f64]) -> (f64, Vec<f64>);
+
 /// A generated program, through flat wrappers.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
@@ -88,6 +91,10 @@ pub struct Entry {
     pub grad: fn(&[f64]) -> (f64, Vec<f64>),
     /// `NAME_vjp` applied to the seed.
     pub vjp: fn(&[f64], f64) -> (f64, Vec<f64>),
+    /// `NAME_grad_acc` called twice on buffers holding
+    /// [`weights`]`(n, `[`ACC_START`]`)`: its value and the buffers after
+    /// (functions returning a float; `NAME_grad_acc` exists for those only).
+    pub grad_acc: Option<FlatGrad>,
     /// The mirror, on leaves in flat-layout order.
     pub mirror: fn(&mut Mirror, &[V]) -> V,
 }
@@ -131,6 +138,18 @@ impl Entry {
         s
     }
 }
+
+/// The scale of the non-zero values the `NAME_grad_acc` buffers start
+/// from (see [`Entry::grad_acc`]).
+pub const ACC_START: f64 = 0.5;
+
+/// The inputs of a point at the non-differentiable places of the step
+/// functions, `abs`, `relu`, `signum`, ties of `max`/`min`/`clamp` and
+/// the comparisons (one draw in four takes each input from these): there
+/// the adjoint must follow the README's conventions, which the mirror
+/// implements; a central difference that straddles such a place is
+/// skipped.
+const KINK_VALUES: [f64; 9] = [-2.0, -1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0];
 
 /// The tolerances of [`check`]. A component passes when
 /// `|a - b| <= abs · max(1, |scale|) + rel · max(|a|, |b|)`.
@@ -187,6 +206,11 @@ pub struct Report {
     /// adjoint, or too few could be taken without crossing a kink: not
     /// resolvable by differences (the dynamic graph still checks them).
     pub fd_unresolved: usize,
+    /// Points drawn at kinks ([`KINK_VALUES`]) and checked.
+    pub kink_points: usize,
+    /// Components of those whose central difference straddled a kink, and
+    /// so was not taken (the dynamic graph still checks them).
+    pub fd_skipped_at_kinks: usize,
     /// One message per failed point.
     pub failures: Vec<String>,
 }
@@ -225,7 +249,7 @@ pub fn seed_of(name: &str, salt: u64) -> u64 {
     h
 }
 
-fn sample(entry: &Entry, rng: &mut SplitMix) -> Vec<f64> {
+fn sample(entry: &Entry, rng: &mut SplitMix, at_kinks: bool) -> Vec<f64> {
     let mut x = Vec::with_capacity(entry.n_inputs());
     for input in entry.inputs {
         let (lo, hi) = match input {
@@ -233,7 +257,15 @@ fn sample(entry: &Entry, rng: &mut SplitMix) -> Vec<f64> {
             _ => (-2.0, 2.0),
         };
         for _ in 0..input.len() {
-            let v = rng.uniform(lo, hi);
+            let v = if at_kinks {
+                let k = KINK_VALUES
+                    .iter()
+                    .filter(|v| (lo..=hi).contains(*v))
+                    .count();
+                KINK_VALUES[(KINK_VALUES.len() - k) / 2 + (rng.next_u64() % k as u64) as usize]
+            } else {
+                rng.uniform(lo, hi)
+            };
             x.push(if entry.f32 { f64::from(v as f32) } else { v });
         }
     }
@@ -369,7 +401,9 @@ fn fmt_point(entry: &Entry, x: &[f64]) -> String {
 ///
 /// Points where a central difference would straddle a kink are skipped
 /// (the mirror's decision trace must be the same at `x ± h`), and drawn
-/// again, up to `30 · samples` draws.
+/// again, up to `30 · samples` draws; except one draw in four, taken at
+/// kinks ([`KINK_VALUES`]), where only the straddling differences are
+/// skipped. `NAME_grad_acc` must add twice the gradient into its buffers.
 pub fn check(entry: &Entry, seed: u64, samples: usize) -> Report {
     let tol = if entry.f32 {
         Tolerances::F32
@@ -382,7 +416,8 @@ pub fn check(entry: &Entry, seed: u64, samples: usize) -> Report {
     let mut draws = 0;
     while report.accepted < samples && draws < 30 * samples && report.failures.len() < 3 {
         draws += 1;
-        let x = sample(entry, &mut rng);
+        let at_kinks = draws % 4 == 0;
+        let x = sample(entry, &mut rng, at_kinks);
         let trace = trace_at(entry, &x, None);
         if trace.margin < tol.margin {
             report.rejected += 1;
@@ -391,16 +426,21 @@ pub fn check(entry: &Entry, seed: u64, samples: usize) -> Report {
         // First differences at the default step, and the kink test.
         let mut fd = Vec::with_capacity(nd);
         for j in 0..nd {
-            match central(entry, &x, j, step(x[j], entry.f32), &trace) {
-                Some(d) => fd.push(d),
-                None => break,
+            let d = central(entry, &x, j, step(x[j], entry.f32), &trace);
+            if d.is_none() && !at_kinks {
+                break;
             }
+            fd.push(d);
         }
         if fd.len() < nd {
             report.rejected += 1;
             continue;
         }
         report.accepted += 1;
+        if at_kinks {
+            report.kink_points += 1;
+            report.fd_skipped_at_kinks += fd.iter().filter(|d| d.is_none()).count();
+        }
         if let Err(msg) = check_point(entry, &x, &trace, &fd, tol, &mut report) {
             report
                 .failures
@@ -414,7 +454,7 @@ fn check_point(
     entry: &Entry,
     x: &[f64],
     trace: &Trace,
-    fd: &[f64],
+    fd: &[Option<f64>],
     tol: Tolerances,
     report: &mut Report,
 ) -> Result<(), String> {
@@ -455,6 +495,29 @@ fn check_point(
                 vgrad[j],
                 2.0 * grad[j]
             ));
+        }
+    }
+
+    // NAME_grad_acc, twice into non-zero buffers.
+    if let Some(acc) = entry.grad_acc {
+        let (avalue, buffers) = acc(x);
+        if avalue.to_bits() != p.to_bits() {
+            return Err(format!(
+                "  NAME_grad_acc value {avalue:?} is not the primal's {p:?} bit for bit"
+            ));
+        }
+        let start = weights(nd, ACC_START);
+        for j in 0..nd {
+            let expected = start[j] + 2.0 * grad[j];
+            let scale = expected.abs().max(grad[j].abs()).max(1.0);
+            if !close(buffers[j], expected, tol.graph * 1e-3 * scale, 0.0) {
+                return Err(format!(
+                    "  NAME_grad_acc twice into {:e} gives {:e} for {}, expected {expected:e} (the start plus twice NAME_grad's)",
+                    start[j],
+                    buffers[j],
+                    entry.component_name(j)
+                ));
+            }
         }
     }
 
@@ -501,7 +564,7 @@ fn check_point(
         if !close(a, g, tolerance, 0.0) {
             let _ = writeln!(
                 msgs,
-                "  d/d{}: macro adjoint {a:e}, dynamic graph {g:e}, finite difference {:e}",
+                "  d/d{}: macro adjoint {a:e}, dynamic graph {g:e}, finite difference {:?}",
                 entry.component_name(j),
                 fd[j]
             );
@@ -513,14 +576,18 @@ fn check_point(
     let abs = tol.fd_abs * p.abs().max(1.0);
     for j in 0..nd {
         let a = grad[j];
-        if close(a, fd[j], abs, tol.fd_rel) {
+        // Not taken: it straddles a kink (a point drawn at kinks).
+        let Some(fd_j) = fd[j] else {
+            continue;
+        };
+        if close(a, fd_j, abs, tol.fd_rel) {
             continue;
         }
         let h = step(x[j], entry.f32);
         let d2 = central(entry, x, j, 2.0 * h, trace);
-        let richardson = d2.map(|d2| fd[j] + (fd[j] - d2) / 3.0);
+        let richardson = d2.map(|d2| fd_j + (fd_j - d2) / 3.0);
         let small = central(entry, x, j, h / 8.0, trace);
-        let estimates: Vec<f64> = [Some(fd[j]), d2, richardson, small]
+        let estimates: Vec<f64> = [Some(fd_j), d2, richardson, small]
             .into_iter()
             .flatten()
             .collect();
@@ -534,7 +601,7 @@ fn check_point(
         // estimates that agree with each other and not with it.
         let lo = estimates.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = estimates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let best = richardson.unwrap_or(fd[j]);
+        let best = richardson.unwrap_or(fd_j);
         let spread = hi - lo;
         let magnitude = lo.abs().max(hi.abs());
         let independent = [d2, small].iter().flatten().count();
@@ -549,7 +616,7 @@ fn check_point(
             msgs,
             "  d/d{}: macro adjoint {a:e}, finite difference {:e} (Richardson {richardson:?}, h/8 {small:?}), dynamic graph {:e}",
             entry.component_name(j),
-            fd[j],
+            fd_j,
             graph[j]
         );
     }

@@ -15,11 +15,112 @@
 //!   graph is built: the builder runs with concrete inputs.
 //!
 //! Ops the graph lacks are spelled with ops it has: `-a` is `0 - a`,
-//! `a.powi(n)` repeated products, `abs`/`max`/`min` pick a node,
-//! `stop_gradient` makes a fresh leaf.
+//! `a.powi(n)` repeated products, `abs`/`max`/`min`/`clamp` pick a node,
+//! `stop_gradient` makes a fresh leaf, `signum floor ceil round trunc`
+//! a constant and `fract` `a` minus a constant (their conventions), and
+//! `mul_add` a product and a sum. The other functions of the rule table
+//! (`tan`, `asin`, `hypot`, ...) are custom ops of the graph whose backward
+//! is their derivative's closed form, written here apart from the
+//! runtime's rules ([`CLOSED_FORMS`]).
 
 use autograd::graph::{Graph, NodeId};
 use autograd::prelude::Activation;
+use autograd::{CustomFunction, OpError, Value};
+
+/// A function the dynamic graph lacks: its name, its value and its
+/// partial derivatives, as closed forms of its arguments.
+type ClosedForm = (&'static str, fn(&[f64]) -> f64, fn(&[f64]) -> Vec<f64>);
+
+/// The closed forms of [`Mirror`]'s custom ops. At the points where the
+/// function is not differentiable they follow the README's conventions
+/// (`hypot` and `atan2` at the origin: 0).
+pub const CLOSED_FORMS: &[ClosedForm] = &[
+    (
+        "exp2",
+        |x| x[0].exp2(),
+        |x| vec![std::f64::consts::LN_2 * x[0].exp2()],
+    ),
+    ("exp_m1", |x| x[0].exp_m1(), |x| vec![x[0].exp()]),
+    ("ln_1p", |x| x[0].ln_1p(), |x| vec![1.0 / (1.0 + x[0])]),
+    (
+        "log2",
+        |x| x[0].log2(),
+        |x| vec![1.0 / (x[0] * std::f64::consts::LN_2)],
+    ),
+    (
+        "log10",
+        |x| x[0].log10(),
+        |x| vec![1.0 / (x[0] * std::f64::consts::LN_10)],
+    ),
+    (
+        "cbrt",
+        |x| x[0].cbrt(),
+        |x| vec![1.0 / (3.0 * x[0].cbrt().powi(2))],
+    ),
+    ("recip", |x| x[0].recip(), |x| vec![-1.0 / (x[0] * x[0])]),
+    ("tan", |x| x[0].tan(), |x| vec![1.0 + x[0].tan().powi(2)]),
+    (
+        "asin",
+        |x| x[0].asin(),
+        |x| vec![1.0 / (1.0 - x[0] * x[0]).sqrt()],
+    ),
+    (
+        "acos",
+        |x| x[0].acos(),
+        |x| vec![-1.0 / (1.0 - x[0] * x[0]).sqrt()],
+    ),
+    ("atan", |x| x[0].atan(), |x| vec![1.0 / (1.0 + x[0] * x[0])]),
+    ("sinh", |x| x[0].sinh(), |x| vec![x[0].cosh()]),
+    ("cosh", |x| x[0].cosh(), |x| vec![x[0].sinh()]),
+    (
+        "asinh",
+        |x| x[0].asinh(),
+        |x| vec![1.0 / (x[0] * x[0] + 1.0).sqrt()],
+    ),
+    (
+        "acosh",
+        |x| x[0].acosh(),
+        |x| vec![1.0 / (x[0] * x[0] - 1.0).sqrt()],
+    ),
+    (
+        "atanh",
+        |x| x[0].atanh(),
+        |x| vec![1.0 / (1.0 - x[0] * x[0])],
+    ),
+    // log_b x = ln x / ln b.
+    (
+        "log_base",
+        |x| x[0].log(x[1]),
+        |x| {
+            let lb = x[1].ln();
+            vec![1.0 / (x[0] * lb), -x[0].ln() / (x[1] * lb * lb)]
+        },
+    ),
+    (
+        "atan2",
+        |x| x[0].atan2(x[1]),
+        |x| {
+            let r2 = x[0] * x[0] + x[1] * x[1];
+            if r2 == 0.0 {
+                vec![0.0, 0.0]
+            } else {
+                vec![x[1] / r2, -x[0] / r2]
+            }
+        },
+    ),
+    (
+        "hypot",
+        |x| x[0].hypot(x[1]),
+        |x| {
+            let h = x[0].hypot(x[1]);
+            if h == 0.0 {
+                vec![0.0, 0.0]
+            } else {
+                vec![x[0] / h, x[1] / h]
+            }
+        },
+    ),
+];
 
 /// A value of the mirror: its `f64` value and, when recording, its node.
 #[derive(Clone, Copy, Debug)]
@@ -128,6 +229,45 @@ impl Mirror {
             .collect()
     }
 
+    /// A function of [`CLOSED_FORMS`], registered with the graph on its
+    /// first use.
+    fn closed_form(&mut self, name: &'static str, args: &[V]) -> V {
+        let &(_, f, df) = CLOSED_FORMS
+            .iter()
+            .find(|(n, ..)| *n == name)
+            .unwrap_or_else(|| panic!("no closed form for `{name}`"));
+        let xs: Vec<f64> = args.iter().map(|a| a.x).collect();
+        if let Some(g) = self.graph.as_mut()
+            && !g.registry().contains(name)
+        {
+            let scalars = move |inputs: &[Value]| -> Result<Vec<f64>, OpError> {
+                inputs
+                    .iter()
+                    .map(|v| {
+                        v.as_scalar()
+                            .ok_or_else(|| OpError::custom(name, "takes scalars"))
+                    })
+                    .collect()
+            };
+            g.register(
+                name,
+                Box::new(CustomFunction::new(
+                    move |inputs: &[Value]| Ok(Value::Scalar(f(&scalars(inputs)?))),
+                    move |grad: &Value, inputs: &[Value], _: &Value| {
+                        let g = grad
+                            .as_scalar()
+                            .ok_or_else(|| OpError::custom(name, "takes scalars"))?;
+                        Ok(df(&scalars(inputs)?)
+                            .into_iter()
+                            .map(|d| Value::Scalar(g * d))
+                            .collect())
+                    },
+                )),
+            );
+        }
+        self.op(name, args, f(&xs))
+    }
+
     fn op(&mut self, name: &str, args: &[V], x: f64) -> V {
         let x = if self.f32 { f64::from(x as f32) } else { x };
         let id = self.graph.as_mut().map(|g| {
@@ -204,8 +344,14 @@ impl Mirror {
         self.decide(a.x > 0.0, a.x, 0.0);
         self.op("relu", &[a], a.x.relu())
     }
-    /// `a.abs()`: `a` or `-a`; records the side.
+    /// `a.abs()`: `a` or `-a`; records the side. At 0, derivative 0 (the
+    /// convention).
     pub fn abs(&mut self, a: V) -> V {
+        if a.x == 0.0 {
+            self.decide(true, a.x, 0.0);
+            let zero = self.k(0.0);
+            return self.op("mul", &[a, zero], 0.0);
+        }
         if self.decide(a.x >= 0.0, a.x, 0.0) {
             a
         } else {
@@ -258,6 +404,135 @@ impl Mirror {
         self.stops.push(x);
         self.input(x)
     }
+    /// `a.exp2()`.
+    pub fn exp2(&mut self, a: V) -> V {
+        self.closed_form("exp2", &[a])
+    }
+    /// `a.exp_m1()`.
+    pub fn exp_m1(&mut self, a: V) -> V {
+        self.closed_form("exp_m1", &[a])
+    }
+    /// `a.ln_1p()`.
+    pub fn ln_1p(&mut self, a: V) -> V {
+        self.closed_form("ln_1p", &[a])
+    }
+    /// `a.log2()`.
+    pub fn log2(&mut self, a: V) -> V {
+        self.closed_form("log2", &[a])
+    }
+    /// `a.log10()`.
+    pub fn log10(&mut self, a: V) -> V {
+        self.closed_form("log10", &[a])
+    }
+    /// `a.cbrt()`.
+    pub fn cbrt(&mut self, a: V) -> V {
+        self.closed_form("cbrt", &[a])
+    }
+    /// `a.recip()`.
+    pub fn recip(&mut self, a: V) -> V {
+        self.closed_form("recip", &[a])
+    }
+    /// `a.tan()`.
+    pub fn tan(&mut self, a: V) -> V {
+        self.closed_form("tan", &[a])
+    }
+    /// `a.asin()`.
+    pub fn asin(&mut self, a: V) -> V {
+        self.closed_form("asin", &[a])
+    }
+    /// `a.acos()`.
+    pub fn acos(&mut self, a: V) -> V {
+        self.closed_form("acos", &[a])
+    }
+    /// `a.atan()`.
+    pub fn atan(&mut self, a: V) -> V {
+        self.closed_form("atan", &[a])
+    }
+    /// `a.sinh()`.
+    pub fn sinh(&mut self, a: V) -> V {
+        self.closed_form("sinh", &[a])
+    }
+    /// `a.cosh()`.
+    pub fn cosh(&mut self, a: V) -> V {
+        self.closed_form("cosh", &[a])
+    }
+    /// `a.asinh()`.
+    pub fn asinh(&mut self, a: V) -> V {
+        self.closed_form("asinh", &[a])
+    }
+    /// `a.acosh()`.
+    pub fn acosh(&mut self, a: V) -> V {
+        self.closed_form("acosh", &[a])
+    }
+    /// `a.atanh()`.
+    pub fn atanh(&mut self, a: V) -> V {
+        self.closed_form("atanh", &[a])
+    }
+    /// A step function's value as a constant (derivative 0 everywhere,
+    /// the convention at its jumps too); records the parity of the step it
+    /// is on (two points a central difference apart are on the same step
+    /// iff the parities agree) and the distance to the nearest jump.
+    fn step_fn(&mut self, a: V, value: f64, step: f64, jump: f64) -> V {
+        self.decide(step.rem_euclid(2.0) == 1.0, a.x, jump);
+        self.k(value)
+    }
+    /// `a.signum()`.
+    pub fn signum(&mut self, a: V) -> V {
+        let positive = a.x.is_sign_positive();
+        self.step_fn(a, a.x.signum(), f64::from(u8::from(positive)), 0.0)
+    }
+    /// `a.floor()`.
+    pub fn floor(&mut self, a: V) -> V {
+        self.step_fn(a, a.x.floor(), a.x.floor(), a.x.round())
+    }
+    /// `a.ceil()`.
+    pub fn ceil(&mut self, a: V) -> V {
+        self.step_fn(a, a.x.ceil(), a.x.ceil(), a.x.round())
+    }
+    /// `a.round()` (half away from zero: jumps at the half-integers).
+    pub fn round(&mut self, a: V) -> V {
+        self.step_fn(a, a.x.round(), a.x.round(), (a.x - 0.5).round() + 0.5)
+    }
+    /// `a.trunc()`.
+    pub fn trunc(&mut self, a: V) -> V {
+        self.step_fn(a, a.x.trunc(), a.x.trunc(), a.x.round())
+    }
+    /// `a.fract()`: `a - a.trunc()`, derivative 1 everywhere.
+    pub fn fract(&mut self, a: V) -> V {
+        let t = self.trunc(a);
+        self.op("sub", &[a, t], a.x.fract())
+    }
+    /// `a.mul_add(b, c)`: a product and a sum, valued as the fused op.
+    pub fn mul_add(&mut self, a: V, b: V, c: V) -> V {
+        let p = self.mul(a, b);
+        self.op("add", &[p, c], a.x.mul_add(b.x, c.x))
+    }
+    /// `x.clamp(lo, hi)`: picks a node, `x` on a tie; records which.
+    pub fn clamp(&mut self, x: V, lo: V, hi: V) -> V {
+        if self.decide(x.x < lo.x, x.x, lo.x) {
+            lo
+        } else if self.decide(x.x > hi.x, x.x, hi.x) {
+            hi
+        } else {
+            x
+        }
+    }
+    /// `y.atan2(x)`; records the side of its jump (x < 0, y = ±0).
+    pub fn atan2(&mut self, y: V, x: V) -> V {
+        if x.x < 0.0 {
+            self.decide(y.x.is_sign_positive(), y.x, 0.0);
+        }
+        self.closed_form("atan2", &[y, x])
+    }
+    /// `x.log(b)`.
+    pub fn log(&mut self, x: V, b: V) -> V {
+        self.closed_form("log_base", &[x, b])
+    }
+    /// `a.hypot(b)`.
+    pub fn hypot(&mut self, a: V, b: V) -> V {
+        self.closed_form("hypot", &[a, b])
+    }
+
     /// `a < b`, recorded.
     pub fn lt(&mut self, a: V, b: V) -> bool {
         self.decide(a.x < b.x, a.x, b.x)

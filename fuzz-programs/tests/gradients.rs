@@ -28,6 +28,10 @@
     clippy::all
 )]
 mod generated {
+    // The import shapes users write: the programs call `stop_gradient`,
+    // `autograd::stop_gradient`, `::autograd::stop_gradient` and
+    // `ag::stop_gradient`.
+    use autograd as ag;
     use autograd::differentiable;
     use autograd::prelude::*;
     use autograd::stop_gradient;
@@ -57,6 +61,7 @@ fn generated_programs_have_correct_gradients() {
     let mut failures = Vec::new();
     let mut failed_names = Vec::new();
     let (mut accepted, mut rejected, mut second, mut unresolved) = (0, 0, 0, 0);
+    let (mut kink_points, mut fd_skipped_at_kinks) = (0, 0);
     let mut derivatives = 0;
     let mut short = Vec::new();
     for entry in ENTRIES {
@@ -73,6 +78,8 @@ fn generated_programs_have_correct_gradients() {
                 rejected += r.rejected;
                 second += r.fd_second_tries;
                 unresolved += r.fd_unresolved;
+                kink_points += r.kink_points;
+                fd_skipped_at_kinks += r.fd_skipped_at_kinks;
                 if r.accepted < SAMPLES && r.failures.is_empty() {
                     short.push(format!("{} ({})", entry.name, r.accepted));
                 }
@@ -100,7 +107,8 @@ fn generated_programs_have_correct_gradients() {
     }
     println!(
         "{} programs, {accepted} points checked ({derivatives} derivatives), \
-         {rejected} points skipped near kinks, \
+         {kink_points} of them drawn at kinks ({fd_skipped_at_kinks} finite differences \
+         straddling one not taken), {rejected} points skipped near kinks, \
          {second} components needed a second finite-difference estimate, \
          {unresolved} were not resolvable by finite differences",
         ENTRIES.len()

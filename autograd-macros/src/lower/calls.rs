@@ -155,13 +155,15 @@ impl Lowerer<'_> {
             return self.missing(c.span());
         };
         let path = &func.path;
-        let last = path.segments.last().map(|s| s.ident.to_string());
         let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
 
-        // Any path to `stop_gradient` (`autograd::stop_gradient`, a `use`
-        // of it, `ag::stop_gradient`): the sweeps call it as written and
-        // check that it is autograd's.
-        if last.as_deref() == Some("stop_gradient") {
+        // `autograd::stop_gradient` (or `::autograd::..`): the value flows,
+        // the adjoint does not; the sweeps call it as written and check
+        // that it is autograd's. Any other path to a `stop_gradient`
+        // (imported, `ag::stop_gradient`, a user's own) is an ordinary
+        // call: rustc resolves it, to autograd's (whose hidden VJP gives
+        // no adjoint) or to the user's function, differentiated as any.
+        if segments == ["autograd", "stop_gradient"] {
             if c.args.len() != 1 {
                 self.cx
                     .error_spanned_by(c, "`stop_gradient` takes one argument");
@@ -251,6 +253,14 @@ impl Lowerer<'_> {
                 by_ref,
                 span: a.span(),
             });
+        }
+        // `stop_gradient(0.5)`: autograd's is generic, and a binding of its
+        // result in the sweeps would leave the literal's type to inference;
+        // as a constant it is written where it is used, as in the primal.
+        if segments.last().is_some_and(|s| s == "stop_gradient")
+            && args.iter().all(|a| matches!(a.operand, Operand::Const(_)))
+        {
+            return Operand::Const(c.to_token_stream());
         }
         // In a generic function every float is its scalar, a call's result
         // too.
