@@ -135,7 +135,7 @@ const INTEGERS: &[&str] = &[
 
 const SUPPORTED_ARGS: &str = "supported: `f64`, `f32`, `&[f64]`, `&[f32]`, `&Vec<f64>`, `&Vec<f32>`, `DMatrix<f64>`, `DVector<f64>` (by value or reference), integers and `bool`; mark any other argument `#[constant]`";
 
-fn is_vector(ty: &Type) -> bool {
+pub fn is_vector(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "DVector"))
 }
 

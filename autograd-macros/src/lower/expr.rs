@@ -102,6 +102,7 @@ impl Lowerer<'_> {
                 self.missing(e.span())
             }
             Expr::If(i) => self.lower_if(i, true),
+            Expr::Match(m) if super::matching::is_pattern_test(m) => self.lower_pattern_test(m),
             Expr::Block(b) if b.label.is_none() => {
                 self.scopes.push(Vec::new());
                 let tail = self.lower_stmts(&b.block.stmts);

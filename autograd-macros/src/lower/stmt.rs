@@ -40,6 +40,11 @@ fn yields_value(e: &Expr) -> bool {
         Expr::ForLoop(_) | Expr::While(_) | Expr::Assign(_) => false,
         Expr::Binary(b) => compound_rule(&b.op).is_none(),
         Expr::If(i) => if_yields_value(i),
+        // A rewritten `match` used as a statement.
+        Expr::Block(b) => matches!(
+            b.block.stmts.last(),
+            Some(SynStmt::Expr(e, None)) if yields_value(e)
+        ),
         _ => true,
     }
 }
