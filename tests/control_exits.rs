@@ -674,3 +674,52 @@ fn vjp_and_grad_acc_of_a_function_with_exits() {
         assert_close("grad_acc", *g, w, 1e-12, 1e-12);
     }
 }
+
+/// A labelled block left early: y² unless y > 1, then y + 1 in any case.
+#[differentiable]
+fn labelled_block(x: f64) -> f64 {
+    let mut y = x;
+    'done: {
+        if y > 1.0 {
+            break 'done;
+        }
+        y = y * y;
+    }
+    y + 1.0
+}
+
+#[test]
+fn break_out_of_a_labelled_block() {
+    assert_eq!(labelled_block_grad(2.0), (3.0, 1.0));
+    assert_eq!(labelled_block_grad(0.5), (1.25, 1.0));
+}
+
+/// Exits under `#[cfg]`: a `return` compiled in, a `break` compiled out.
+#[differentiable]
+fn configured(x: f64, n: usize) -> f64 {
+    #[cfg(not(any()))]
+    if x > 2.0 {
+        return x * x;
+    }
+    let mut y = x;
+    for _ in 0..n {
+        y = y * 1.5;
+        #[cfg(any())]
+        if y > 1.0 {
+            break;
+        }
+        #[cfg(not(any()))]
+        if y > 3.0 {
+            break;
+        }
+    }
+    y
+}
+
+#[test]
+fn exits_under_cfg() {
+    // x > 2: x², d = 2x. Else y = x·1.5ᵏ for the first k with y > 3 (or n).
+    assert_eq!(configured_grad(3.0, 4), (9.0, 6.0));
+    assert_eq!(configured_grad(1.0, 10), (1.5f64.powi(3), 1.5f64.powi(3)));
+    assert_eq!(configured_grad(0.5, 2), (0.5 * 2.25, 2.25));
+}

@@ -74,8 +74,8 @@ fn ret_init(ret: &Ret) -> TokenStream {
 }
 
 /// Whether the body has an exit other than a `return` as its last
-/// statement, or a `loop` (outside closures, whose bodies are lowered on
-/// their own).
+/// statement, a `loop` or a loop label (outside closures, whose bodies are
+/// lowered on their own).
 fn has_exits(body: &syn::Block) -> bool {
     struct Finder(bool);
     impl<'ast> Visit<'ast> for Finder {
@@ -84,6 +84,10 @@ fn has_exits(body: &syn::Block) -> bool {
                 Expr::Break(_) | Expr::Continue(_) | Expr::Return(_) | Expr::Loop(_) => {
                     self.0 = true
                 }
+                // A label is read here and dropped.
+                Expr::ForLoop(syn::ExprForLoop { label: Some(_), .. })
+                | Expr::While(syn::ExprWhile { label: Some(_), .. })
+                | Expr::Block(syn::ExprBlock { label: Some(_), .. }) => self.0 = true,
                 Expr::Closure(_) => {}
                 e => syn::visit::visit_expr(self, e),
             }
@@ -107,6 +111,8 @@ enum LoopKind {
     For,
     While,
     Loop,
+    /// A labelled block, `'a: { .. }`, which `break 'a` leaves.
+    Block,
 }
 
 /// A loop being rewritten.
@@ -164,6 +170,21 @@ fn has_cfg(stmt: &SynStmt) -> bool {
         _ => return false,
     };
     attrs.iter().any(|a| a.path().is_ident("cfg"))
+}
+
+/// The attributes of a statement with exits that is not a `let`.
+fn attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribute>> {
+    Some(match stmt {
+        SynStmt::Expr(Expr::If(i), _) => &mut i.attrs,
+        SynStmt::Expr(Expr::Block(b), _) => &mut b.attrs,
+        SynStmt::Expr(Expr::ForLoop(f), _) => &mut f.attrs,
+        SynStmt::Expr(Expr::While(w), _) => &mut w.attrs,
+        SynStmt::Expr(Expr::Loop(l), _) => &mut l.attrs,
+        SynStmt::Expr(Expr::Break(b), _) => &mut b.attrs,
+        SynStmt::Expr(Expr::Continue(c), _) => &mut c.attrs,
+        SynStmt::Expr(Expr::Return(r), _) => &mut r.attrs,
+        _ => return None,
+    })
 }
 
 fn stmt_has_exit(stmt: &SynStmt) -> bool {
@@ -335,13 +356,27 @@ impl Exits<'_> {
     /// Rewrites one statement (not of the function's value).
     fn stmt(&mut self, stmt: &SynStmt) -> Vec<SynStmt> {
         if has_cfg(stmt) {
-            if stmt_has_exit(stmt) {
+            if !stmt_has_exit(stmt) {
+                return vec![stmt.clone()];
+            }
+            // Rewritten without its `#[cfg]`s, then under them as a block:
+            // in a configuration without it, no exit is taken.
+            let mut bare = stmt.clone();
+            let Some(attrs) = attrs_mut(&mut bare) else {
                 self.cx.error_spanned_by(
                     stmt,
-                    "`break`, `continue`, `return` and `loop` under `#[cfg]` are not supported; set a variable under `#[cfg]` and test it",
+                    "`break`, `continue`, `return` and `loop` in a `let` under `#[cfg]` are not supported; set a variable under `#[cfg]` and test it",
                 );
-            }
-            return vec![stmt.clone()];
+                return Vec::new();
+            };
+            let cfgs: Vec<syn::Attribute> = attrs
+                .iter()
+                .filter(|a| a.path().is_ident("cfg"))
+                .cloned()
+                .collect();
+            attrs.retain(|a| !a.path().is_ident("cfg"));
+            let stmts = self.stmt(&bare);
+            return vec![syn::parse_quote!(#(#cfgs)* { #(#stmts)* })];
         }
         match stmt {
             SynStmt::Local(local) => match &local.init {
@@ -387,6 +422,11 @@ impl Exits<'_> {
                     b.block.stmts = self.block(&b.block.stmts, false);
                     vec![SynStmt::Expr(Expr::Block(b), *semi)]
                 }
+                Expr::Block(b) => {
+                    let frame = self.frame(b.label.as_ref(), LoopKind::Block, None);
+                    let (_, body) = self.loop_body(frame, &b.block);
+                    vec![SynStmt::Expr(syn::parse_quote!(#body), *semi)]
+                }
                 _ => vec![stmt.clone()],
             },
             _ => vec![stmt.clone()],
@@ -409,7 +449,8 @@ impl Exits<'_> {
     /// The frame an exit with this label leaves, by index.
     fn target(&self, label: Option<&syn::Lifetime>, at: &dyn ToTokens) -> Option<usize> {
         let found = match label {
-            None => self.frames.len().checked_sub(1),
+            // An unlabelled exit leaves the innermost loop, not a block.
+            None => self.frames.iter().rposition(|f| f.kind != LoopKind::Block),
             Some(l) => {
                 let name = l.ident.to_string();
                 self.frames
@@ -420,7 +461,7 @@ impl Exits<'_> {
         if found.is_none() {
             self.cx.error_spanned_by(
                 at,
-                "this exit leaves no loop of the function; a labelled block is not supported, label the loop",
+                "this exit leaves no loop or labelled block of the function",
             );
         }
         found
@@ -432,9 +473,11 @@ impl Exits<'_> {
         let mut out = Vec::new();
         for f in &mut self.frames[from..] {
             let (brk, skip) = (&f.brk, &f.skip);
-            out.push(syn::parse_quote_spanned!(span=> #brk = true;));
+            if f.kind != LoopKind::Block {
+                out.push(syn::parse_quote_spanned!(span=> #brk = true;));
+                f.brk_sets += 1;
+            }
             out.push(syn::parse_quote_spanned!(span=> #skip = true;));
-            f.brk_sets += 1;
             f.skip_sets += 1;
         }
         out

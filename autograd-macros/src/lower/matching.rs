@@ -98,7 +98,8 @@ impl Matches<'_> {
                 pat => (pat, None),
             };
             let Some((test, bound)) = self.test_pattern(pat) else {
-                return syn::parse_quote_spanned!(span=> {});
+                // Reported; a value in its place reports nothing more.
+                return syn::parse_quote_spanned!(span=> 0.0);
             };
             let lets: Vec<SynStmt> = bound
                 .iter()

@@ -223,14 +223,6 @@ impl Lowerer<'_> {
                 }
                 self.scopes.pop();
             }
-            Expr::Break(_) | Expr::Continue(_) => self.cx.error_spanned_by(
-                e,
-                "`break` and `continue` are not supported; express the exit in the loop's condition (`while`)",
-            ),
-            Expr::Loop(_) => self.cx.error_spanned_by(
-                e,
-                "`loop` is not supported; use `while` with a condition or `for` over a range",
-            ),
             other => {
                 let operand = self.lower_expr(other);
                 self.value_unused(operand);
