@@ -723,3 +723,27 @@ fn exits_under_cfg() {
     assert_eq!(configured_grad(1.0, 10), (1.5f64.powi(3), 1.5f64.powi(3)));
     assert_eq!(configured_grad(0.5, 2), (0.5 * 2.25, 2.25));
 }
+
+/// A `loop` as the function's value, left by `break v` or by `return`:
+/// halving x until below 1 (x/2ᵏ, d = 2⁻ᵏ), unless a step lands in
+/// (0.9, 1), which returns 10·x/2ᵏ.
+#[differentiable]
+fn loop_value_or_return(x: f64) -> f64 {
+    let mut y = x;
+    loop {
+        y *= 0.5;
+        if y > 0.9 && y < 1.0 {
+            return 10.0 * y;
+        }
+        if y < 1.0 {
+            break y;
+        }
+    }
+}
+
+#[test]
+fn a_loop_value_and_a_return_from_the_same_loop() {
+    assert_eq!(loop_value_or_return_grad(3.0), (0.75, 0.25));
+    assert_eq!(loop_value_or_return_grad(7.6), (9.5, 1.25));
+    assert_eq!(loop_value_or_return_grad(0.5), (0.25, 0.5));
+}

@@ -224,8 +224,16 @@ impl Exits<'_> {
                 }
                 if let (SynStmt::Expr(Expr::Loop(l), None), true) = (stmt, rest.is_empty()) {
                     let init = self.ret_init.clone();
+                    let returns = self.return_sets;
                     let (stmts, value) = self.loop_value(l, Some(init), None);
                     out.extend(stmts);
+                    let value = match value {
+                        Some(v) if self.return_sets != returns => {
+                            let (returned, result) = (&self.returned, &self.result);
+                            Some(syn::parse_quote!(if #returned { #result } else { #v }))
+                        }
+                        v => v,
+                    };
                     out.extend(value.map(|v| SynStmt::Expr(v, None)));
                     return out;
                 }
