@@ -2836,11 +2836,12 @@ pub struct Generated {
 /// index is in `exclude` and those that call them (they are generated all
 /// the same, so the others do not change).
 ///
-/// `exits` lets loops be left from the middle: `if c { break; }`,
-/// `continue` in a `for`, `if c { return e; }`. SPEC.md promises them, the
-/// macro rejects them today (`findings/002-break-continue-return.rs`), so
-/// they are off by default; the same seed without them gives the same
-/// programs as before they existed.
+/// `exits` lets loops be left from the middle (`if c { break; }`,
+/// `continue` in a `for`, `if c { return e; }`), writes some `while` loops
+/// as `loop` with their condition an exit, and some `if` expressions as
+/// `match` on an integer (`findings/002-break-continue-return.rs`, fixed).
+/// On by default; without it a seed gives the programs it gave before they
+/// existed.
 pub fn generate(n: usize, seed: u64, exclude: &BTreeSet<usize>, exits: bool) -> Generated {
     let mut rng = Rng::new(seed);
     let mut sigs: Vec<Sig> = Vec::new();

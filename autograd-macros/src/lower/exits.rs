@@ -77,33 +77,50 @@ fn ret_init(ret: &Ret) -> TokenStream {
 /// statement, a `loop` or a loop label (outside closures, whose bodies are
 /// lowered on their own).
 fn has_exits(body: &syn::Block) -> bool {
-    struct Finder(bool);
-    impl<'ast> Visit<'ast> for Finder {
-        fn visit_expr(&mut self, e: &'ast Expr) {
-            match e {
-                Expr::Break(_) | Expr::Continue(_) | Expr::Return(_) | Expr::Loop(_) => {
-                    self.0 = true
-                }
-                // A label is read here and dropped.
-                Expr::ForLoop(syn::ExprForLoop { label: Some(_), .. })
-                | Expr::While(syn::ExprWhile { label: Some(_), .. })
-                | Expr::Block(syn::ExprBlock { label: Some(_), .. }) => self.0 = true,
-                Expr::Closure(_) => {}
-                e => syn::visit::visit_expr(self, e),
-            }
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut finder = Finder(false);
     let (last, rest) = match body.stmts.split_last() {
         Some((SynStmt::Expr(Expr::Return(r), _), rest)) => (r.expr.as_deref(), rest),
         _ => (None, &body.stmts[..]),
     };
-    rest.iter().for_each(|s| finder.visit_stmt(s));
-    if let Some(e) = last {
-        finder.visit_expr(e);
-    }
+    rest.iter().any(stmt_has_exit) || last.is_some_and(expr_has_exit)
+}
+
+fn stmt_has_exit(stmt: &SynStmt) -> bool {
+    let mut finder = ExitFinder(false);
+    finder.visit_stmt(stmt);
     finder.0
+}
+
+fn expr_has_exit(e: &Expr) -> bool {
+    let mut finder = ExitFinder(false);
+    finder.visit_expr(e);
+    finder.0
+}
+
+/// Finds an exit, a `loop` or a label.
+struct ExitFinder(bool);
+
+impl<'ast> Visit<'ast> for ExitFinder {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            Expr::Break(_) | Expr::Continue(_) | Expr::Return(_) | Expr::Loop(_) => self.0 = true,
+            // A label is read here and dropped.
+            Expr::ForLoop(syn::ExprForLoop { label: Some(_), .. })
+            | Expr::While(syn::ExprWhile { label: Some(_), .. })
+            | Expr::Block(syn::ExprBlock { label: Some(_), .. }) => self.0 = true,
+            Expr::Closure(_) => {}
+            // A long sum nests to the left: walked in a loop.
+            Expr::Binary(_) => {
+                let mut spine = e;
+                while let Expr::Binary(b) = spine {
+                    self.visit_expr(&b.right);
+                    spine = &b.left;
+                }
+                self.visit_expr(spine);
+            }
+            e => syn::visit::visit_expr(self, e),
+        }
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -184,13 +201,6 @@ fn attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribute>> {
         SynStmt::Expr(Expr::Continue(c), _) => &mut c.attrs,
         SynStmt::Expr(Expr::Return(r), _) => &mut r.attrs,
         _ => return None,
-    })
-}
-
-fn stmt_has_exit(stmt: &SynStmt) -> bool {
-    has_exits(&syn::Block {
-        brace_token: Default::default(),
-        stmts: vec![stmt.clone(), SynStmt::Expr(syn::parse_quote!(()), None)],
     })
 }
 

@@ -10,6 +10,9 @@ use super::*;
 /// Rewrites every `match` of the body (outside closures); `None` if it
 /// has none.
 pub(super) fn desugar(cx: &Ctxt, body: &syn::Block) -> Option<syn::Block> {
+    if !has_match(body) {
+        return None;
+    }
     let mut rewrite = Matches {
         cx,
         next: 0,
@@ -18,6 +21,34 @@ pub(super) fn desugar(cx: &Ctxt, body: &syn::Block) -> Option<syn::Block> {
     let mut body = body.clone();
     rewrite.visit_block_mut(&mut body);
     rewrite.changed.then_some(body)
+}
+
+/// Whether the body has a `match` (outside closures), found without a copy
+/// of it.
+fn has_match(body: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::Match(_) => self.0 = true,
+                Expr::Closure(_) => {}
+                // A long sum nests to the left: walked in a loop.
+                Expr::Binary(_) => {
+                    let mut spine = e;
+                    while let Expr::Binary(b) = spine {
+                        self.visit_expr(&b.right);
+                        spine = &b.left;
+                    }
+                    self.visit_expr(spine);
+                }
+                e => syn::visit::visit_expr(self, e),
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit_block(body);
+    finder.0
 }
 
 /// Whether a `match` is a pattern test this module writes (or the user
@@ -42,6 +73,16 @@ impl VisitMut for Matches<'_> {
         // A closure's body is lowered on its own (`map`).
         if matches!(e, Expr::Closure(_)) {
             return;
+        }
+        // A long sum nests to the left: walked in a loop, not thousands of
+        // frames deep.
+        if let Expr::Binary(_) = e {
+            let mut spine = e;
+            while let Expr::Binary(b) = spine {
+                self.visit_expr_mut(&mut b.right);
+                spine = &mut *b.left;
+            }
+            return self.visit_expr_mut(spine);
         }
         syn::visit_mut::visit_expr_mut(self, e);
         if let Expr::Match(m) = e
