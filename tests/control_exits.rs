@@ -747,3 +747,80 @@ fn a_loop_value_and_a_return_from_the_same_loop() {
     assert_eq!(loop_value_or_return_grad(7.6), (9.5, 1.25));
     assert_eq!(loop_value_or_return_grad(0.5), (0.25, 0.5));
 }
+
+/// Exits in `match` arms, a guard on a float, and `break 'outer` out of an
+/// inner `loop`: over i, by i mod 4: 0 skips (`continue`), 1 adds xᵢ² when
+/// x₀ > 0.5 else xᵢ, 2 multiplies by 1.5 and leaves everything once the
+/// sum passes `cap`, 3 adds 2xᵢ in an inner `loop` of two steps.
+#[differentiable]
+fn arms_with_exits(xs: &[f64], #[constant] cap: f64) -> f64 {
+    let mut s = 0.0;
+    'outer: for i in 0..xs.len() {
+        match i % 4 {
+            0 => continue,
+            1 if xs[0] > 0.5 => s += xs[i] * xs[i],
+            1 => s += xs[i],
+            2 => {
+                s *= 1.5;
+                if s > cap {
+                    break;
+                }
+            }
+            _ => {
+                let mut k = 0;
+                loop {
+                    s += xs[i];
+                    k += 1;
+                    if s > 10.0 * cap {
+                        break 'outer;
+                    }
+                    if k == 2 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    s
+}
+
+/// `return` from a `match` arm at function level.
+#[differentiable]
+fn returned_from_an_arm(x: f64, k: u8) -> f64 {
+    let y = x * x;
+    match k {
+        0 => return y,
+        1..=3 => {
+            if x > 1.0 {
+                return y * x;
+            }
+        }
+        _ => {}
+    }
+    y + x
+}
+
+#[test]
+fn exits_in_match_arms() {
+    let xs = [0.75, 0.5, 1.25, 0.25, 2.0, 1.5, 0.5, 0.75, 0.25];
+    for cap in [0.3, 1.0, 3.0, 100.0] {
+        for sign in [1.0, -1.0] {
+            let mut x = xs;
+            x[0] *= sign;
+            let (_, d) = arms_with_exits_grad(&x, cap);
+            assert_slice_fd("arms_with_exits", &d, |v| arms_with_exits(v, cap), &x);
+        }
+    }
+    // Closed form at cap = 100, x₀ = 0.75: s = (0.5²·1.5 + 2·0.25 + 1.5²)·1.5
+    // + 2·0.75 (i = 8 is 0 mod 4: skipped).
+    let (v, d) = arms_with_exits_grad(&xs, 100.0);
+    assert_close("value", v, (0.375 + 0.5 + 2.25) * 1.5 + 1.5, 1e-14, 1e-14);
+    assert_close("d/dx1", d[1], 2.0 * 0.5 * 1.5 * 1.5, 1e-14, 1e-14);
+    assert_close("d/dx3", d[3], 2.0 * 1.5, 1e-14, 1e-14);
+    assert_eq!((d[0], d[4], d[8]), (0.0, 0.0, 0.0));
+
+    assert_eq!(returned_from_an_arm_grad(3.0, 0), (9.0, 6.0));
+    assert_eq!(returned_from_an_arm_grad(3.0, 2), (27.0, 27.0));
+    assert_eq!(returned_from_an_arm_grad(0.5, 2), (0.75, 2.0));
+    assert_eq!(returned_from_an_arm_grad(3.0, 9), (12.0, 7.0));
+}
