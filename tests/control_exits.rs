@@ -824,3 +824,44 @@ fn exits_in_match_arms() {
     assert_eq!(returned_from_an_arm_grad(0.5, 2), (0.75, 2.0));
     assert_eq!(returned_from_an_arm_grad(3.0, 9), (12.0, 7.0));
 }
+
+/// A matrix as a `loop`'s value (typed, as a matrix value must be):
+/// element-wise powers of A until their sum passes `cap`.
+#[differentiable]
+fn powers_until(a: &DMatrix<f64>, #[constant] cap: f64) -> f64 {
+    let mut p = a.clone();
+    let mut k = 0;
+    let m: DMatrix<f64> = loop {
+        p = p.component_mul(a);
+        k += 1;
+        if p.sum() > cap || k > 20 {
+            break p * 0.5;
+        }
+    };
+    m.sum()
+}
+
+#[test]
+fn a_matrix_as_a_loop_value() {
+    let a = DMatrix::from_row_slice(2, 2, &[0.9, 1.3, 0.7, 1.1]);
+    for cap in [1.0, 4.0, 20.0] {
+        let (_, da) = powers_until_grad(&a, cap);
+        for k in 0..4 {
+            let want = fd64(
+                |t| {
+                    let mut b = a.clone();
+                    b[k] = t;
+                    powers_until(&b, cap)
+                },
+                a[k],
+            );
+            assert_close(
+                &format!("cap = {cap}, k = {k}"),
+                da[k],
+                want,
+                FD64_ABS,
+                FD64_REL,
+            );
+        }
+    }
+}

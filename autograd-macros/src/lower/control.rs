@@ -218,7 +218,7 @@ impl Lowerer<'_> {
     /// loop-carried entry values exist.
     fn lower_loop(
         &mut self,
-        body: &syn::Block,
+        syn_body: &syn::Block,
         checkpoint: Option<crate::checkpoint::Checkpoint>,
         header: impl FnOnce(&mut Self) -> LoopHeader,
     ) {
@@ -246,12 +246,13 @@ impl Lowerer<'_> {
         }
         self.scopes.push(Vec::new());
         let header = header(self);
-        if let Some(t) = self.lower_stmts(&body.stmts) {
+        if let Some(t) = self.lower_stmts(&syn_body.stmts) {
             self.value_unused(t);
         }
         self.scopes.pop();
         let mut body = self.end_block();
         let mut header = header;
+        let body_span = syn_body.span();
 
         let mut carried = Vec::new();
         let mut fold = HashMap::new();
@@ -281,7 +282,14 @@ impl Lowerer<'_> {
                     name = format!("{name}_{}", entry.index());
                 }
                 taken.push(name.clone());
-                let kind = self.values[entry].kind;
+                let mut kind = self.values[entry].kind;
+                if name.starts_with(super::exits::LOOP_VALUE)
+                    && self.values[init].kind == Kind::Float
+                    && self.values[exit].kind == Kind::Matrix
+                {
+                    self.loop_value_needs_type(body_span);
+                    kind = Kind::Matrix;
+                }
                 let after = self.new_value(kind, Some(name.clone()));
                 self.values[after].float = self.values[entry].float.clone();
                 self.scopes[s][b].value = after;

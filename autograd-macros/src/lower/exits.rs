@@ -50,28 +50,38 @@ pub(super) fn desugar(cx: &Ctxt, ret: &Ret, body: &syn::Block) -> Option<syn::Bl
     })
 }
 
-/// A value of the return type: zero, or an empty matrix (`DMatrix::zeros(0,
-/// 0)`, the type's path without its generic arguments, as lowering takes
-/// constructors).
+/// A value of the return type, which a `return` inside a loop replaces.
 fn ret_init(ret: &Ret) -> TokenStream {
     match ret {
         Ret::Float(f) | Ret::Result { ok: f, .. } => quote!(0.0 as #f),
-        Ret::Matrix(ty) => {
-            let mut path = match ty {
-                syn::Type::Path(p) => p.path.clone(),
-                _ => syn::parse_quote!(DMatrix),
-            };
-            if let Some(last) = path.segments.last_mut() {
-                last.arguments = syn::PathArguments::None;
-            }
-            if crate::sig::is_vector(ty) {
-                quote!(#path::zeros(0))
-            } else {
-                quote!(#path::zeros(0, 0))
-            }
-        }
+        Ret::Matrix(ty) => zero_of(ty),
     }
 }
+
+/// A value of type `ty`: zero, or an empty matrix (`DMatrix::zeros(0, 0)`,
+/// the type's path without its generic arguments, as lowering takes
+/// constructors).
+fn zero_of(ty: &syn::Type) -> TokenStream {
+    let syn::Type::Path(p) = ty else {
+        return quote!(0.0 as #ty);
+    };
+    if !crate::sig::is_matrix(ty) {
+        return quote!(0.0 as #ty);
+    }
+    let mut path = p.path.clone();
+    if let Some(last) = path.segments.last_mut() {
+        last.arguments = syn::PathArguments::None;
+    }
+    if crate::sig::is_vector(ty) {
+        quote!(#path::zeros(0))
+    } else {
+        quote!(#path::zeros(0, 0))
+    }
+}
+
+/// The name of a `loop`'s value variable starts so; lowering reports one
+/// whose value turns out to be a matrix without a type to start it from.
+pub(super) const LOOP_VALUE: &str = "__ag_loop_value";
 
 /// Whether the body has an exit other than a `return` as its last
 /// statement, a `loop` or a loop label (outside closures, whose bodies are
@@ -154,8 +164,7 @@ struct Exits<'a> {
     result: syn::Ident,
     return_sets: u32,
     next: u32,
-    /// A value of the function's return type, which a `return` inside a
-    /// loop replaces.
+    /// See [`ret_init`].
     ret_init: TokenStream,
 }
 
@@ -403,10 +412,7 @@ impl Exits<'_> {
                         return vec![stmt.clone()];
                     };
                     let init_value = match &local.pat {
-                        Pat::Type(pt) => {
-                            let ty = &pt.ty;
-                            quote!(0.0 as #ty)
-                        }
+                        Pat::Type(pt) => zero_of(&pt.ty),
                         _ => quote!(0.0),
                     };
                     let (mut out, value) = self.loop_value(l, Some(init_value), None);
@@ -601,7 +607,9 @@ impl Exits<'_> {
         init: Option<TokenStream>,
         target: Option<&Expr>,
     ) -> (Vec<SynStmt>, Option<Expr>) {
-        let value = init.as_ref().map(|_| self.fresh("loop_value"));
+        let value = init
+            .as_ref()
+            .map(|_| self.fresh(LOOP_VALUE.trim_start_matches("__ag_")));
         let frame = self.frame(l.label.as_ref(), LoopKind::Loop, value.clone());
         let (frame, body) = self.loop_body(frame, &l.body);
         let (brk, attrs) = (&frame.brk, &l.attrs);
@@ -649,5 +657,16 @@ impl Exits<'_> {
             #(#stmts)*
         });
         (frame, body)
+    }
+}
+
+impl Lowerer<'_> {
+    /// A `loop` whose `break` gives a matrix, its value variable started
+    /// from a float: the type says what to start from.
+    pub(super) fn loop_value_needs_type(&self, span: Span) {
+        self.cx.error_at(
+            span,
+            "the value of this `loop` is a matrix: give it its type, `let m: DMatrix<f64> = loop { .. };`",
+        );
     }
 }
