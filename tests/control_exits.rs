@@ -261,6 +261,7 @@ fn cyclic(xs: &[f64], #[constant] cap: f64) -> f64 {
 
 /// A pattern binding inside a condition is not the variable of the same
 /// name outside it: t = 3x; the result is t if x > 1, else 2t.
+#[allow(clippy::match_single_binding)] // the binding is the point
 #[differentiable]
 fn shadowed(x: f64) -> f64 {
     let t = 3.0 * x;
@@ -305,6 +306,7 @@ fn first_power_above(x: f64, #[constant] limit: f64) -> f64 {
 
 /// Newton's iteration for √a until it stops moving: d/da = 1/(2√a) once
 /// it has converged.
+#[allow(clippy::let_and_return)] // `let x = loop { .. }` is the point
 #[differentiable]
 fn newton_sqrt(a: f64) -> f64 {
     let mut x = a.max(1.0);
@@ -703,7 +705,7 @@ fn configured(x: f64, n: usize) -> f64 {
     }
     let mut y = x;
     for _ in 0..n {
-        y = y * 1.5;
+        y *= 1.5;
         #[cfg(any())]
         if y > 1.0 {
             break;
@@ -784,7 +786,8 @@ fn arms_with_exits(xs: &[f64], #[constant] cap: f64) -> f64 {
     s
 }
 
-/// `return` from a `match` arm at function level.
+/// `return` from a `match` arm at function level, inside an `if`.
+#[allow(clippy::collapsible_match)] // a `return` nested in the arm is the point
 #[differentiable]
 fn returned_from_an_arm(x: f64, k: u8) -> f64 {
     let y = x * x;
