@@ -5,7 +5,7 @@
 use super::*;
 
 /// The attributes of a statement, where it has them.
-fn stmt_attrs(stmt: &SynStmt) -> Option<&Vec<syn::Attribute>> {
+pub(super) fn stmt_attrs(stmt: &SynStmt) -> Option<&Vec<syn::Attribute>> {
     match stmt {
         SynStmt::Local(l) => Some(&l.attrs),
         SynStmt::Macro(m) => Some(&m.attrs),
@@ -14,7 +14,7 @@ fn stmt_attrs(stmt: &SynStmt) -> Option<&Vec<syn::Attribute>> {
     }
 }
 
-fn stmt_attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribute>> {
+pub(super) fn stmt_attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribute>> {
     match stmt {
         SynStmt::Local(l) => Some(&mut l.attrs),
         SynStmt::Macro(m) => Some(&mut m.attrs),

@@ -95,30 +95,54 @@ fn has_exits(body: &syn::Block) -> bool {
 }
 
 fn stmt_has_exit(stmt: &SynStmt) -> bool {
-    let mut finder = ExitFinder(false);
+    let mut finder = Finder::new(is_exit);
     finder.visit_stmt(stmt);
-    finder.0
+    finder.found
 }
 
 fn expr_has_exit(e: &Expr) -> bool {
-    let mut finder = ExitFinder(false);
+    let mut finder = Finder::new(is_exit);
     finder.visit_expr(e);
-    finder.0
+    finder.found
 }
 
-/// Finds an exit, a `loop` or a label.
-struct ExitFinder(bool);
-
-impl<'ast> Visit<'ast> for ExitFinder {
-    fn visit_expr(&mut self, e: &'ast Expr) {
-        match e {
-            Expr::Break(_) | Expr::Continue(_) | Expr::Return(_) | Expr::Loop(_) => self.0 = true,
-            // A label is read here and dropped.
-            Expr::ForLoop(syn::ExprForLoop { label: Some(_), .. })
+/// An exit, a `loop` or a label (read here and dropped).
+fn is_exit(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Break(_)
+            | Expr::Continue(_)
+            | Expr::Return(_)
+            | Expr::Loop(_)
+            | Expr::ForLoop(syn::ExprForLoop { label: Some(_), .. })
             | Expr::While(syn::ExprWhile { label: Some(_), .. })
-            | Expr::Block(syn::ExprBlock { label: Some(_), .. }) => self.0 = true,
+            | Expr::Block(syn::ExprBlock { label: Some(_), .. })
+    )
+}
+
+/// Looks for an expression `hit` accepts, outside closures (lowered on
+/// their own) and items, without copying anything.
+pub(super) struct Finder<F> {
+    hit: F,
+    pub(super) found: bool,
+}
+
+impl<F: Fn(&Expr) -> bool> Finder<F> {
+    pub(super) fn new(hit: F) -> Self {
+        Finder { hit, found: false }
+    }
+}
+
+impl<'ast, F: Fn(&Expr) -> bool> Visit<'ast> for Finder<F> {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        if self.found || (self.hit)(e) {
+            self.found = true;
+            return;
+        }
+        match e {
             Expr::Closure(_) => {}
-            // A long sum nests to the left: walked in a loop.
+            // A long sum nests to the left: walked in a loop, not thousands
+            // of frames deep.
             Expr::Binary(_) => {
                 let mut spine = e;
                 while let Expr::Binary(b) = spine {
@@ -130,6 +154,7 @@ impl<'ast> Visit<'ast> for ExitFinder {
             e => syn::visit::visit_expr(self, e),
         }
     }
+
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
@@ -183,34 +208,8 @@ fn ends_in_return(stmts: &[SynStmt]) -> bool {
 }
 
 fn has_cfg(stmt: &SynStmt) -> bool {
-    let attrs = match stmt {
-        SynStmt::Local(l) => &l.attrs,
-        SynStmt::Expr(Expr::If(i), _) => &i.attrs,
-        SynStmt::Expr(Expr::Block(b), _) => &b.attrs,
-        SynStmt::Expr(Expr::ForLoop(f), _) => &f.attrs,
-        SynStmt::Expr(Expr::While(w), _) => &w.attrs,
-        SynStmt::Expr(Expr::Loop(l), _) => &l.attrs,
-        SynStmt::Expr(Expr::Break(b), _) => &b.attrs,
-        SynStmt::Expr(Expr::Continue(c), _) => &c.attrs,
-        SynStmt::Expr(Expr::Return(r), _) => &r.attrs,
-        _ => return false,
-    };
-    attrs.iter().any(|a| a.path().is_ident("cfg"))
-}
-
-/// The attributes of a statement with exits that is not a `let`.
-fn attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribute>> {
-    Some(match stmt {
-        SynStmt::Expr(Expr::If(i), _) => &mut i.attrs,
-        SynStmt::Expr(Expr::Block(b), _) => &mut b.attrs,
-        SynStmt::Expr(Expr::ForLoop(f), _) => &mut f.attrs,
-        SynStmt::Expr(Expr::While(w), _) => &mut w.attrs,
-        SynStmt::Expr(Expr::Loop(l), _) => &mut l.attrs,
-        SynStmt::Expr(Expr::Break(b), _) => &mut b.attrs,
-        SynStmt::Expr(Expr::Continue(c), _) => &mut c.attrs,
-        SynStmt::Expr(Expr::Return(r), _) => &mut r.attrs,
-        _ => return None,
-    })
+    super::control::stmt_attrs(stmt)
+        .is_some_and(|attrs| attrs.iter().any(|a| a.path().is_ident("cfg")))
 }
 
 impl Exits<'_> {
@@ -389,7 +388,11 @@ impl Exits<'_> {
             // Rewritten without its `#[cfg]`s, then under them as a block:
             // in a configuration without it, no exit is taken.
             let mut bare = stmt.clone();
-            let Some(attrs) = attrs_mut(&mut bare) else {
+            let attrs = match &mut bare {
+                SynStmt::Local(_) => None,
+                bare => super::control::stmt_attrs_mut(bare),
+            };
+            let Some(attrs) = attrs else {
                 self.cx.error_spanned_by(
                     stmt,
                     "`break`, `continue`, `return` and `loop` in a `let` under `#[cfg]` are not supported; set a variable under `#[cfg]` and test it",

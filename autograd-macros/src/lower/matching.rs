@@ -26,29 +26,9 @@ pub(super) fn desugar(cx: &Ctxt, body: &syn::Block) -> Option<syn::Block> {
 /// Whether the body has a `match` (outside closures), found without a copy
 /// of it.
 fn has_match(body: &syn::Block) -> bool {
-    struct Finder(bool);
-    impl<'ast> Visit<'ast> for Finder {
-        fn visit_expr(&mut self, e: &'ast Expr) {
-            match e {
-                Expr::Match(_) => self.0 = true,
-                Expr::Closure(_) => {}
-                // A long sum nests to the left: walked in a loop.
-                Expr::Binary(_) => {
-                    let mut spine = e;
-                    while let Expr::Binary(b) = spine {
-                        self.visit_expr(&b.right);
-                        spine = &b.left;
-                    }
-                    self.visit_expr(spine);
-                }
-                e => syn::visit::visit_expr(self, e),
-            }
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut finder = Finder(false);
+    let mut finder = super::exits::Finder::new(|e: &Expr| matches!(e, Expr::Match(_)));
     finder.visit_block(body);
-    finder.0
+    finder.found
 }
 
 /// Whether a `match` is a pattern test this module writes (or the user
