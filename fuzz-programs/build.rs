@@ -3,8 +3,9 @@
 //! `AUTOGRAD_FUZZ_SEED` (a fixed default), each with its source text, its
 //! mirror over the dynamic graph and its table entry. See `build/gen.rs`.
 //!
-//! `AUTOGRAD_FUZZ_EXITS=1` adds `break`, `continue` and early `return` to
-//! loop bodies (off by default: the macro rejects them today).
+//! `break`, `continue` and early `return` in loop bodies, `loop` and
+//! `match` are generated unless `AUTOGRAD_FUZZ_EXITS=0` (which reproduces
+//! the programs of seeds run before they existed).
 //!
 //! `AUTOGRAD_FUZZ_EXCLUDE` (comma-separated program indices) leaves those
 //! programs out, with every program that calls them: `run-long.sh` sets it
@@ -51,7 +52,7 @@ fn main() {
                 .expect("AUTOGRAD_FUZZ_EXCLUDE holds comma-separated program indices")
         })
         .collect();
-    let exits = env::var("AUTOGRAD_FUZZ_EXITS").is_ok_and(|v| v == "1");
+    let exits = env::var("AUTOGRAD_FUZZ_EXITS").map_or(true, |v| v != "0");
     let generated = generator::generate(n, seed, &exclude, exits);
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
     fs::write(out.join("generated.rs"), generated.code).expect("write generated.rs");

@@ -110,6 +110,23 @@ fn straight_line(x: f64, y: f64) -> f64 {
     z.exp() + x
 }
 
+/// The recurrence with exits: `continue` past small elements, `break` at a
+/// large one (none in `ramp`: the path that does not exit).
+#[differentiable]
+fn tanh_recurrence_with_exits(x: &[f64], w: f64) -> f64 {
+    let mut h = 0.0;
+    for i in 0..x.len() {
+        if x[i] > 5.0 {
+            break;
+        }
+        if x[i] < 0.0 {
+            continue;
+        }
+        h = (w * h + x[i]).tanh();
+    }
+    h
+}
+
 fn ramp(n: usize) -> Vec<f64> {
     (0..n).map(|i| 0.9 + 0.2 * (i as f64 / n as f64)).collect()
 }
@@ -162,6 +179,23 @@ fn loop_allocations_do_not_depend_on_the_trip_count() {
     assert!(
         large <= 1 + 3,
         "tanh_recurrence_grad allocates {} times",
+        large - 1
+    );
+}
+
+#[test]
+fn a_loop_with_exits_keeps_its_reservation() {
+    // `break` and `continue` keep the `for` and its known trip count: still
+    // one reservation per stack, none per iteration.
+    let (small, _) = allocations(|| tanh_recurrence_with_exits_grad(&ramp(10), 0.5).1.len());
+    let (large, _) = allocations(|| tanh_recurrence_with_exits_grad(&ramp(10_000), 0.5).1.len());
+    assert_eq!(
+        small, large,
+        "tanh_recurrence_with_exits_grad: {small} at n = 10, {large} at n = 10 000"
+    );
+    assert!(
+        large <= 1 + 3,
+        "tanh_recurrence_with_exits_grad allocates {} times",
         large - 1
     );
 }

@@ -231,7 +231,7 @@ const SUPPORTED_ARGS: &str = "supported: `f64`, `f32`, `&[f64]`, `&[f32]`, `&Vec
 
 const SUPPORTED_RETURNS: &str = "`f64`, `f32`, `Vec<f64>`, `[f64; N]`, a tuple of floats such as `(f64, f64)`, `DVector<f64>` or `DMatrix<f64>` (also with `f32` in place of `f64`, but the nalgebra types)";
 
-fn is_vector(ty: &Type) -> bool {
+pub fn is_vector(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "DVector"))
 }
 

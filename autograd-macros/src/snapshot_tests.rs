@@ -306,3 +306,22 @@ fn array_writes_in_loop() {
         }",
     );
 }
+
+#[test]
+fn loop_exits() {
+    // `break` keeps the `for` (and its reservation): the iterations after
+    // it run as no-ops under the loop's flag.
+    check(
+        "loop_exits",
+        "fn sum_squares_until(xs: &[f64], #[constant] t: f64) -> f64 {
+            let mut s = 0.0;
+            for i in 0..xs.len() {
+                if xs[i] > t {
+                    break;
+                }
+                s += xs[i] * xs[i];
+            }
+            s
+        }",
+    );
+}

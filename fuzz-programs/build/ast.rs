@@ -248,6 +248,9 @@ pub enum E {
     /// The first operand is the receiver.
     Nary(Nary, Style, Vec<E>),
     If(Box<C>, Box<Blk>, Box<Blk>),
+    /// `match` on an integer: each arm's pattern as written (the last one
+    /// `_`) and its block.
+    Match(I, Vec<(String, Blk)>),
     Call(String, Vec<Arg>),
     Sum(Box<M>),
     MaxEl(Box<M>),
@@ -342,6 +345,8 @@ pub enum S {
         body: Vec<S>,
     },
     While(C, Vec<S>),
+    /// `loop { .. }` (its exit a `break` in the body).
+    Loop(Vec<S>),
     /// A statement under `#[cfg(not(any()))]` (compiled in, `true`) or
     /// `#[cfg(any())]` (compiled out, `false`).
     Cfg(bool, Box<S>),
@@ -363,6 +368,7 @@ pub fn ambiguous(e: &E) -> bool {
         | E::MaxMin(_, Style::Method, a, _) => ambiguous(a),
         E::Nary(_, Style::Method, xs) => ambiguous(&xs[0]),
         E::If(_, t, f) => ambiguous(&t.tail) && ambiguous(&f.tail),
+        E::Match(_, arms) => arms.iter().all(|(_, b)| ambiguous(&b.tail)),
         _ => false,
     }
 }
@@ -378,7 +384,7 @@ pub fn mentions(e: &E, name: &str) -> bool {
         }
         E::Nary(_, _, xs) => xs.iter().any(|x| mentions(x, name)),
         // Only used for closure bodies, which hold none of these.
-        E::If(..) | E::Call(..) | E::Sum(_) | E::MaxEl(_) => true,
+        E::If(..) | E::Match(..) | E::Call(..) | E::Sum(_) | E::MaxEl(_) => true,
     }
 }
 
@@ -506,6 +512,14 @@ impl Src {
                 (format!("{ty}::{}({})", f.name(), all.join(", ")), 8)
             }
             E::If(c, t, f) => (self.if_expr(c, t, f, ind), 0),
+            E::Match(scrutinee, arms) => {
+                let mut s = format!("match {} {{\n", self.i(scrutinee).0);
+                for (pat, b) in arms {
+                    let _ = writeln!(s, "{}{pat} => {},", pad(ind + 1), self.blk(b, ind + 1));
+                }
+                let _ = write!(s, "{}}}", pad(ind));
+                (s, 0)
+            }
             E::Call(name, args) => (self.call(name, args, ind), 8),
             E::Sum(m) => (format!("{}.sum()", paren(self.m(m, false, ind), 8)), 8),
             E::MaxEl(m) => (format!("{}.max()", paren(self.m(m, false, ind), 8)), 8),
@@ -796,6 +810,14 @@ impl Src {
                 out.push_str(&inner);
                 let _ = writeln!(out, "{p}}}");
             }
+            S::Loop(body) => {
+                let mut inner = String::new();
+                self.stmts(body, ind + 1, &mut inner);
+                let _ = write!(out, "{}", checkpoint(&inner, &p));
+                let _ = writeln!(out, "{p}loop {{");
+                out.push_str(&inner);
+                let _ = writeln!(out, "{p}}}");
+            }
             S::Cfg(on, s) => {
                 let predicate = if *on { "not(any())" } else { "any()" };
                 let _ = writeln!(out, "{p}#[cfg({predicate})]");
@@ -941,6 +963,18 @@ impl Mir {
                 self.blk(t);
                 self.line("} else {");
                 self.blk(f);
+                self.line("};");
+                r
+            }
+            E::Match(scrutinee, arms) => {
+                let src = Src { fl: Fl::F64 };
+                let r = self.fresh("t");
+                self.line(&format!("let {r} = match {} {{", src.i(scrutinee).0));
+                for (pat, b) in arms {
+                    self.line(&format!("{pat} => {{"));
+                    self.blk(b);
+                    self.line("}");
+                }
                 self.line("};");
                 r
             }
@@ -1187,6 +1221,15 @@ impl Mir {
                 self.line(&format!("if !{b} {{"));
                 self.line("    break;");
                 self.line("}");
+                for st in body {
+                    self.s(st);
+                }
+                self.ind -= 1;
+                self.line("}");
+            }
+            S::Loop(body) => {
+                self.line("loop {");
+                self.ind += 1;
                 for st in body {
                     self.s(st);
                 }

@@ -328,6 +328,7 @@ impl FnGen<'_> {
             }
             E::Nary(_, _, xs) => xs.iter().any(|x| self.dynamic(x)),
             E::If(_, t, f) => self.dynamic(&t.tail) && self.dynamic(&f.tail),
+            E::Match(_, arms) => arms.iter().all(|(_, b)| self.dynamic(&b.tail)),
             E::Call(_, args) => args.iter().any(|a| match a {
                 Arg::F(e) => self.dynamic(e),
                 Arg::Slice(_) | Arg::Mat(..) => true,
@@ -1054,6 +1055,9 @@ impl FnGen<'_> {
     }
 
     fn gen_if_expr(&mut self, d: u32) -> (E, f64) {
+        if self.exits && self.rng.chance(0.3) {
+            return self.gen_match(d);
+        }
         self.features.insert("if-expr");
         let c = self.gen_cond(1);
         let (t, bt) = self.gen_value_block(d);
@@ -1071,6 +1075,38 @@ impl FnGen<'_> {
             self.gen_value_block(d)
         };
         (E::If(Box::new(c), Box::new(t), Box::new(f)), bt.max(bf))
+    }
+
+    /// `match` on an integer variable (or the slice's length): up to three
+    /// arms of a guarded binding, literals, `|` and ranges, then `_`.
+    fn gen_match(&mut self, d: u32) -> (E, f64) {
+        self.features.insert("match");
+        let ints = self.int_vars();
+        let scrutinee = if !ints.is_empty() && self.rng.chance(0.8) {
+            I::Var(self.rng.pick(&ints).name)
+        } else if self.has_slice {
+            I::Len("xs".into())
+        } else {
+            I::Lit(self.rng.range(0, 3))
+        };
+        // Disjoint (rustc warns of an arm no value reaches), in order.
+        let patterns = ["kk if kk % 2 == 1", "0", "1 | 2", "3..=5"];
+        let mut arms = Vec::new();
+        let mut bound: f64 = 0.0;
+        for pat in patterns {
+            if arms.len() == 3 || !self.rng.chance(0.6) {
+                continue;
+            }
+            if pat.starts_with("kk") {
+                self.features.insert("match-guard");
+            }
+            let (b, bb) = self.gen_value_block(d);
+            bound = bound.max(bb);
+            arms.push((pat.to_string(), b));
+        }
+        let (b, bb) = self.gen_value_block(d);
+        arms.push(("_".to_string(), b));
+        (E::Match(scrutinee, arms), bound.max(bb))
     }
 
     fn gen_value_block(&mut self, d: u32) -> (Blk, f64) {
@@ -1950,7 +1986,15 @@ impl FnGen<'_> {
         body.push(advance);
         self.scopes.pop();
         self.end_loop();
-        out.push(S::While(cond, body));
+        if self.exits && self.rng.chance(0.3) {
+            // The same loop as `loop` with its condition an exit.
+            self.features.insert("loop");
+            let exit = S::If(C::Not(Box::new(cond)), vec![S::Break], None);
+            body.insert(0, exit);
+            out.push(S::Loop(body));
+        } else {
+            out.push(S::While(cond, body));
+        }
     }
 
     /// Declares the counter of a `while` (before the loop): an integer
@@ -2539,6 +2583,11 @@ fn reads(e: &E, stopped: bool, inside: &mut BTreeSet<String>, outside: &mut BTre
         E::If(_, t, f) => {
             go(&t.tail, stopped);
             go(&f.tail, stopped);
+        }
+        E::Match(_, arms) => {
+            for (_, b) in arms {
+                go(&b.tail, stopped);
+            }
         }
         E::Call(_, args) => {
             for a in args {
@@ -3131,11 +3180,12 @@ pub struct Generated {
 /// index is in `exclude` and those that call them (they are generated all
 /// the same, so the others do not change).
 ///
-/// `exits` lets loops be left from the middle: `if c { break; }`,
-/// `continue` in a `for`, `if c { return e; }`. SPEC.md promises them, the
-/// macro rejects them today (`findings/002-break-continue-return.rs`), so
-/// they are off by default; the same seed without them gives the same
-/// programs as before they existed.
+/// `exits` lets loops be left from the middle (`if c { break; }`,
+/// `continue` in a `for`, `if c { return e; }`), writes some `while` loops
+/// as `loop` with their condition an exit, and some `if` expressions as
+/// `match` on an integer (`findings/002-break-continue-return.rs`, fixed).
+/// On by default; without it a seed gives the programs it gave before they
+/// existed.
 pub fn generate(n: usize, seed: u64, exclude: &BTreeSet<usize>, exits: bool) -> Generated {
     let mut rng = Rng::new(seed);
     let mut sigs: Vec<Sig> = Vec::new();

@@ -5,7 +5,7 @@
 use super::*;
 
 /// The attributes of a statement, where it has them.
-fn stmt_attrs(stmt: &SynStmt) -> Option<&Vec<syn::Attribute>> {
+pub(super) fn stmt_attrs(stmt: &SynStmt) -> Option<&Vec<syn::Attribute>> {
     match stmt {
         SynStmt::Local(l) => Some(&l.attrs),
         SynStmt::Macro(m) => Some(&m.attrs),
@@ -14,7 +14,7 @@ fn stmt_attrs(stmt: &SynStmt) -> Option<&Vec<syn::Attribute>> {
     }
 }
 
-fn stmt_attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribute>> {
+pub(super) fn stmt_attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribute>> {
     match stmt {
         SynStmt::Local(l) => Some(&mut l.attrs),
         SynStmt::Macro(m) => Some(&mut m.attrs),
@@ -227,13 +227,13 @@ impl Lowerer<'_> {
     /// loop-carried entry values exist.
     fn lower_loop(
         &mut self,
-        body: &syn::Block,
+        syn_body: &syn::Block,
         checkpoint: Option<crate::checkpoint::Checkpoint>,
         header: impl FnOnce(&mut Self) -> LoopHeader,
     ) {
-        self.lower_loop_with(checkpoint, |l| {
+        self.lower_loop_with(checkpoint, syn_body.span(), |l| {
             let header = header(l);
-            if let Some(t) = l.lower_stmts(&body.stmts) {
+            if let Some(t) = l.lower_stmts(&syn_body.stmts) {
                 l.value_unused(t);
             }
             header
@@ -245,6 +245,7 @@ impl Lowerer<'_> {
     pub(super) fn lower_loop_with(
         &mut self,
         checkpoint: Option<crate::checkpoint::Checkpoint>,
+        body_span: Span,
         build: impl FnOnce(&mut Self) -> LoopHeader,
     ) {
         let id = LoopId(self.next_loop);
@@ -302,7 +303,14 @@ impl Lowerer<'_> {
                     name = format!("{name}_{}", entry.index());
                 }
                 taken.push(name.clone());
-                let kind = self.values[entry].kind;
+                let mut kind = self.values[entry].kind;
+                if name.starts_with(super::exits::LOOP_VALUE)
+                    && self.values[init].kind == Kind::Float
+                    && self.values[exit].kind == Kind::Matrix
+                {
+                    self.loop_value_needs_type(body_span);
+                    kind = Kind::Matrix;
+                }
                 let after = self.new_value(kind, Some(name.clone()));
                 self.values[after].float = self.values[entry].float.clone();
                 self.scopes[s][b].value = after;

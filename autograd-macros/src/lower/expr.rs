@@ -137,6 +137,7 @@ impl Lowerer<'_> {
                 self.missing(e.span())
             }
             Expr::If(i) => self.lower_if(i, true),
+            Expr::Match(m) if super::matching::is_pattern_test(m) => self.lower_pattern_test(m),
             Expr::Block(b) if b.label.is_none() => {
                 self.scopes.push(Vec::new());
                 let tail = self.lower_stmts(&b.block.stmts);
@@ -177,16 +178,16 @@ impl Lowerer<'_> {
             Expr::Unsafe(_) => {
                 "`unsafe` blocks are not supported in a `#[differentiable]` body".into()
             }
-            Expr::Match(_) => "`match` is not supported; use `if` / `else`".into(),
+            Expr::Match(_) => "`match` is not supported here; bind its value with `let` before it".into(),
             Expr::Loop(_) => {
-                "`loop` is not supported; use `while` with a condition or `for` over a range"
+                "a `loop` with a value is supported as `let x = loop { .. };`, `x = loop { .. };` or as the function's value; bind it with `let` first"
                     .into()
             }
             Expr::Break(_) | Expr::Continue(_) => {
-                "`break` and `continue` are not supported; express the exit in the loop's condition (`while`)".into()
+                "`break` and `continue` are supported as statements (`if c { break; }`), not inside an expression".into()
             }
             Expr::Return(_) => {
-                "`return` is supported only as the last statement of the function".into()
+                "`return` is supported as a statement (`if c { return v; }`), not inside an expression; give the expression its value with `if` / `else`".into()
             }
             Expr::Reference(_) => {
                 "references are supported only as arguments of calls to `#[differentiable]` functions".into()

@@ -550,7 +550,7 @@ impl Lowerer<'_> {
         let start = self.emit_lin(&lo, true, span);
         let end = self.emit_lin(&hi, true, span);
         let plan = chain.plan;
-        self.lower_loop_with(checkpoint, |l| {
+        self.lower_loop_with(checkpoint, span, |l| {
             let index = l.new_value(Kind::Int, Some("i".to_string()));
             let frame = Frame {
                 index,

@@ -31,9 +31,11 @@ mod arrays;
 mod asserts;
 mod calls;
 mod control;
+mod exits;
 mod expr;
 mod items;
 mod iter;
+mod matching;
 mod nalgebra;
 mod primal;
 mod sequence;
@@ -148,7 +150,11 @@ pub fn lower(
         l.bind(&param.ident, v, mutable, ty);
         params.push(v);
     }
-    let tail = l.lower_stmts(&body.stmts);
+    // `match` and the exits become branches before lowering sees them.
+    let matched = matching::desugar(cx, body);
+    let body_matched = matched.as_ref().unwrap_or(body);
+    let rewritten = exits::desugar(cx, &sig.ret, body_matched);
+    let tail = l.lower_stmts(&rewritten.as_ref().unwrap_or(body_matched).stmts);
     let ret = match tail {
         Some(t) => t,
         None => {

@@ -162,6 +162,11 @@ impl Lowerer<'_> {
     /// by a placeholder for the value its binding holds.
     pub(super) fn lower_primal(&mut self, e: &Expr, kind: Kind) -> Operand {
         Forbidden { cx: self.cx }.visit_expr(e);
+        self.lower_primal_unchecked(e, kind)
+    }
+
+    /// Primal code the macro wrote itself (a `match` arm's pattern test).
+    pub(super) fn lower_primal_unchecked(&mut self, e: &Expr, kind: Kind) -> Operand {
         let mut bindings = Vec::new();
         let mut expr = e.clone();
         self.scopes.push(Vec::new());

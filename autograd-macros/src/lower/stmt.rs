@@ -42,6 +42,11 @@ fn yields_value(e: &Expr) -> bool {
         Expr::Binary(b) => compound_rule(&b.op).is_none(),
         Expr::If(i) => if_yields_value(i),
         Expr::Macro(m) => !super::asserts::is_assert(&m.mac),
+        // A rewritten `match` used as a statement.
+        Expr::Block(b) => matches!(
+            b.block.stmts.last(),
+            Some(SynStmt::Expr(e, None)) if yields_value(e)
+        ),
         _ => true,
     }
 }
@@ -232,7 +237,9 @@ impl Lowerer<'_> {
                     self.lower_element_write(target, None, &a.right, a.span());
                 }
             }
-            Expr::Binary(b) if compound_rule(&b.op).is_some() && matches!(&*b.left, Expr::Index(_)) => {
+            Expr::Binary(b)
+                if compound_rule(&b.op).is_some() && matches!(&*b.left, Expr::Index(_)) =>
+            {
                 if let Expr::Index(target) = &*b.left {
                     self.lower_element_write(target, compound_rule(&b.op), &b.right, b.span());
                 }
@@ -275,14 +282,6 @@ impl Lowerer<'_> {
                 }
                 self.scopes.pop();
             }
-            Expr::Break(_) | Expr::Continue(_) => self.cx.error_spanned_by(
-                e,
-                "`break` and `continue` are not supported; express the exit in the loop's condition (`while`)",
-            ),
-            Expr::Loop(_) => self.cx.error_spanned_by(
-                e,
-                "`loop` is not supported; use `while` with a condition or `for` over a range",
-            ),
             other => {
                 let operand = self.lower_expr(other);
                 self.value_unused(operand);

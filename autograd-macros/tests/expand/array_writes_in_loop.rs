@@ -16,8 +16,11 @@ impl iterate {
     const __PARAMS: &[&str] = &["x", "y", "n"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&iterate)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&iterate),
+        )
     }
     #[doc(hidden)]
     #[inline]

@@ -11,8 +11,11 @@ impl squared_distance {
     const __PARAMS: &[&str] = &["x", "y"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __primal_id() -> ::core::any::TypeId {
-        ::autograd::__private::type_id_of(&squared_distance)
+    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        ::autograd::__private::same_function(
+            called,
+            ::autograd::__private::type_id_of(&squared_distance),
+        )
     }
     #[doc(hidden)]
     #[inline]

@@ -1,0 +1,238 @@
+//! `match` on integers, `bool`s and enums, rewritten before lowering into
+//! the `if` / `else if` chain it is: each arm's condition is a pattern
+//! test (`match s { PAT => true, _ => false }`, primal code kept as
+//! written) and its guard; the arm's bindings of the scrutinee become a
+//! `let` in the guard and the body. The sweeps then replay exactly the arm
+//! taken, as they do for any branch.
+
+use super::*;
+
+/// Rewrites every `match` of the body (outside closures); `None` if it
+/// has none.
+pub(super) fn desugar(cx: &Ctxt, body: &syn::Block) -> Option<syn::Block> {
+    if !has_match(body) {
+        return None;
+    }
+    let mut rewrite = Matches {
+        cx,
+        next: 0,
+        changed: false,
+    };
+    let mut body = body.clone();
+    rewrite.visit_block_mut(&mut body);
+    rewrite.changed.then_some(body)
+}
+
+/// Whether the body has a `match` (outside closures), found without a copy
+/// of it.
+fn has_match(body: &syn::Block) -> bool {
+    let mut finder = super::exits::Finder::new(|e: &Expr| matches!(e, Expr::Match(_)));
+    finder.visit_block(body);
+    finder.found
+}
+
+/// Whether a `match` is a pattern test this module writes (or the user
+/// wrote): one pattern without guard giving `true`, anything else `false`.
+pub(super) fn is_pattern_test(m: &syn::ExprMatch) -> bool {
+    let is_bool = |e: &Expr, value: bool| matches!(e, Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) if b.value == value);
+    matches!(&m.arms[..], [hit, miss]
+        if !matches!(hit.pat, Pat::Guard(_))
+            && is_bool(&hit.body, true)
+            && matches!(miss.pat, Pat::Wild(_))
+            && is_bool(&miss.body, false))
+}
+
+struct Matches<'a> {
+    cx: &'a Ctxt,
+    next: u32,
+    changed: bool,
+}
+
+impl VisitMut for Matches<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        // A closure's body is lowered on its own (`map`).
+        if matches!(e, Expr::Closure(_)) {
+            return;
+        }
+        // A long sum nests to the left: walked in a loop, not thousands of
+        // frames deep.
+        if let Expr::Binary(_) = e {
+            let mut spine = e;
+            while let Expr::Binary(b) = spine {
+                self.visit_expr_mut(&mut b.right);
+                spine = &mut *b.left;
+            }
+            return self.visit_expr_mut(spine);
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+        if let Expr::Match(m) = e
+            && !is_pattern_test(m)
+        {
+            *e = self.rewrite(m);
+            self.changed = true;
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// A scrutinee read more than once without a `let`: it has no effect and
+/// moves nothing.
+fn is_place(e: &Expr) -> bool {
+    match e {
+        Expr::Path(_) | Expr::Lit(_) => true,
+        Expr::Field(f) => is_place(&f.base),
+        Expr::Paren(p) => is_place(&p.expr),
+        _ => false,
+    }
+}
+
+/// Whether an identifier pattern names a constant or a unit variant
+/// (`None`, `MAX`, an imported `Fast`) rather than binding a variable;
+/// rustc resolves it by what is in scope, which the macro cannot see, so
+/// it goes by the convention rustc's lints enforce.
+fn names_constant(ident: &syn::Ident) -> bool {
+    ident
+        .to_string()
+        .trim_start_matches('_')
+        .starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+impl Matches<'_> {
+    fn rewrite(&mut self, m: &syn::ExprMatch) -> Expr {
+        let span = m.match_token.span;
+        let (scrutinee, binding) = if is_place(&m.expr) {
+            ((*m.expr).clone(), None)
+        } else {
+            let ident =
+                syn::Ident::new(&format!("__ag_scrutinee_{}", self.next), Span::mixed_site());
+            self.next += 1;
+            let value = &m.expr;
+            let binding: SynStmt = syn::parse_quote_spanned!(span=> let #ident = #value;);
+            (syn::parse_quote!(#ident), Some(binding))
+        };
+
+        let mut chain: Option<Expr> = None;
+        for (k, arm) in m.arms.iter().enumerate().rev() {
+            let (pat, guard) = match &arm.pat {
+                Pat::Guard(g) => (&*g.pat, Some(&*g.guard)),
+                pat => (pat, None),
+            };
+            let Some((test, bound)) = self.test_pattern(pat) else {
+                // Reported; a value in its place reports nothing more.
+                return syn::parse_quote_spanned!(span=> 0.0);
+            };
+            let lets: Vec<SynStmt> = bound
+                .iter()
+                .map(|(ident, mutable)| {
+                    let m = mutable.then(|| quote!(mut));
+                    syn::parse_quote_spanned!(ident.span()=> let #m #ident = #scrutinee;)
+                })
+                .collect();
+            let mut stmts = lets.clone();
+            match &*arm.body {
+                Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
+                    stmts.extend(b.block.stmts.iter().cloned())
+                }
+                body => stmts.push(SynStmt::Expr(body.clone(), None)),
+            }
+            let body: syn::Block = syn::parse_quote_spanned!(arm.body.span()=> { #(#stmts)* });
+            // The last arm runs when no other did (rustc has checked the
+            // `match` is exhaustive); so does one that always matches.
+            let always = matches!(test, Pat::Wild(_)) && guard.is_none();
+            let Some(rest) = chain.take().filter(|_| !always && k + 1 < m.arms.len()) else {
+                chain = Some(Expr::Block(syn::ExprBlock {
+                    attrs: Vec::new(),
+                    label: None,
+                    block: body,
+                }));
+                continue;
+            };
+            let pattern_test: Expr = syn::parse_quote_spanned!(pat.span()=>
+                match #scrutinee { #test => true, _ => false }
+            );
+            let cond: Expr = match (guard, matches!(test, Pat::Wild(_))) {
+                (None, _) => pattern_test,
+                (Some(guard), true) => {
+                    syn::parse_quote_spanned!(guard.span()=> { #(#lets)* #guard })
+                }
+                (Some(guard), false) => syn::parse_quote_spanned!(guard.span()=>
+                    if #pattern_test { #(#lets)* #guard } else { false }
+                ),
+            };
+            chain = Some(syn::parse_quote_spanned!(span=> if #cond #body else #rest));
+        }
+        let chain = chain.unwrap_or_else(|| syn::parse_quote_spanned!(span=> {}));
+        match binding {
+            Some(binding) => syn::parse_quote_spanned!(span=> { #binding #chain }),
+            None => chain,
+        }
+    }
+
+    /// The pattern as a test (its bindings made `_`) and the names it
+    /// binds (each bound to the whole scrutinee), or `None` after an error.
+    fn test_pattern(&self, pat: &Pat) -> Option<(Pat, Vec<(syn::Ident, bool)>)> {
+        let mut bound = Vec::new();
+        let test = self.strip_bindings(pat, &mut bound)?;
+        Some((test, bound))
+    }
+
+    fn strip_bindings(&self, pat: &Pat, bound: &mut Vec<(syn::Ident, bool)>) -> Option<Pat> {
+        Some(match pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && !names_constant(&pi.ident) => {
+                // The same name in each case of an or-pattern is one binding.
+                if !bound.iter().any(|(b, _)| *b == pi.ident) {
+                    bound.push((pi.ident.clone(), pi.mutability.is_some()));
+                }
+                match &pi.subpat {
+                    Some((_, sub)) => self.strip_bindings(sub, bound)?,
+                    None => Pat::Wild(syn::PatWild {
+                        attrs: Vec::new(),
+                        underscore_token: syn::Token![_](pi.ident.span()),
+                    }),
+                }
+            }
+            Pat::Ident(pi) if pi.by_ref.is_none() => pat.clone(),
+            Pat::Wild(_) | Pat::Lit(_) | Pat::Range(_) | Pat::Path(_) | Pat::Rest(_) => pat.clone(),
+            Pat::Paren(p) => self.strip_bindings(&p.pat, bound)?,
+            Pat::Or(o) => {
+                let mut cases = o.clone();
+                for case in cases.cases.iter_mut() {
+                    *case = self.strip_bindings(case, bound)?;
+                }
+                Pat::Or(cases)
+            }
+            Pat::TupleStruct(ts)
+                if ts
+                    .elems
+                    .iter()
+                    .all(|p| matches!(p, Pat::Wild(_) | Pat::Rest(_))) =>
+            {
+                pat.clone()
+            }
+            Pat::Struct(s) if s.fields.is_empty() => pat.clone(),
+            Pat::TupleStruct(_) | Pat::Struct(_) => {
+                self.cx.error_spanned_by(
+                    pat,
+                    "a `match` arm that binds a variant's fields (`Some(v)`) is not supported in a `#[differentiable]` body; match the variant alone (`Some(_)`, `Mode::Fast { .. }`) and pass the value it holds as an argument",
+                );
+                return None;
+            }
+            other => {
+                self.cx.error_spanned_by(
+                    other,
+                    "unsupported `match` pattern; a `#[differentiable]` body matches integers, `bool`s and enum variants: literals, ranges (`0..=3`), `|`, `_`, a name, and guards (`n if n > 2`)",
+                );
+                return None;
+            }
+        })
+    }
+}
+
+impl Lowerer<'_> {
+    /// A pattern test: primal code, the scrutinee's variables replaced by
+    /// the values they hold.
+    pub(super) fn lower_pattern_test(&mut self, m: &syn::ExprMatch) -> Operand {
+        self.lower_primal_unchecked(&Expr::Match(m.clone()), Kind::Bool)
+    }
+}
