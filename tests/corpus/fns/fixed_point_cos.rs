@@ -3,7 +3,7 @@ use autograd::differentiable;
 /// Fixed point of x = a cos x by iteration, with an early exit.
 #[differentiable]
 pub fn fixed_point_cos(a: f64) -> f64 {
-    let mut x = 0.0;
+    let mut x: f64 = 0.0;
     for _ in 0..200 {
         let next = a * x.cos();
         if (next - x).abs() < 1e-15 {

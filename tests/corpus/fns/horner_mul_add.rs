@@ -5,7 +5,7 @@ const C: [f64; 6] = [1.0, 1.0, 0.5, 1.0 / 6.0, 1.0 / 24.0, 1.0 / 120.0];
 /// Truncated exp series with fused multiply-add, coefficients lowest degree first.
 #[differentiable]
 pub fn horner_mul_add(x: f64) -> f64 {
-    C.iter().rev().fold(0.0, |acc, &c| acc.mul_add(x, c))
+    C.iter().rev().fold(0.0_f64, |acc, &c| acc.mul_add(x, c))
 }
 
 pub fn check() -> Result<(), String> {
