@@ -18,12 +18,17 @@ pub use num_traits;
 #[cfg(feature = "argmin")]
 pub mod argmin;
 
+mod hessian_glue;
 mod tangent_glue;
 
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::hessian_glue::{
+        Hessian, assert_hessian, dual_constants, dual_part, dual_slice, push_flat, real_part,
+        unit_scalar, unit_slice,
+    };
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::rules;

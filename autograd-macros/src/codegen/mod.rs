@@ -3,6 +3,7 @@
 
 mod checkpoint;
 mod forward;
+pub mod hessian;
 pub mod names;
 mod paths;
 mod reverse;
