@@ -302,3 +302,96 @@ fn no_differentiable_argument_gives_an_empty_hessian_and_the_value() {
     assert_eq!(value, 4.5);
     assert_eq!((grad.len(), h.nrows(), h.ncols()), (0, 0, 0));
 }
+
+// ---- Black–Scholes: gamma, vanna, volga ----
+
+// The example's own functions, annotated `hessian`.
+#[path = "../examples/black_scholes.rs"]
+#[allow(dead_code)]
+mod bs;
+
+#[test]
+fn black_scholes_gamma_vanna_volga_are_the_closed_forms() {
+    let phi = |x: f64| (-0.5 * x * x).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    for (spot, strike, rate, vol, time) in [
+        (100.0, 105.0, 0.05, 0.2, 1.0),
+        (100.0, 80.0, 0.01, 0.35, 0.25),
+        (50.0, 60.0, 0.03, 0.15, 3.0),
+    ] {
+        let (value, _, h) = bs::call_price_hessian(spot, strike, rate, vol, time);
+        assert_eq!(
+            value.to_bits(),
+            bs::call_price(spot, strike, rate, vol, time).to_bits()
+        );
+        let sqrt_t: f64 = time.sqrt();
+        let d1 = ((spot / strike).ln() + (rate + 0.5 * vol * vol) * time) / (vol * sqrt_t);
+        let d2 = d1 - vol * sqrt_t;
+        let gamma = phi(d1) / (spot * vol * sqrt_t);
+        let vanna = -phi(d1) * d2 / vol;
+        let volga = spot * phi(d1) * sqrt_t * d1 * d2 / vol;
+        // Φ's approximation is good to 1e-14; its second derivative, which
+        // the Hessian differentiates, to about 1e-11: 1e-9 relative.
+        assert!(
+            close(h[(0, 0)], gamma, 1e-9),
+            "gamma {} vs {gamma}",
+            h[(0, 0)]
+        );
+        assert!(
+            close(h[(0, 3)], vanna, 1e-9),
+            "vanna {} vs {vanna}",
+            h[(0, 3)]
+        );
+        assert!(
+            close(h[(3, 0)], vanna, 1e-9),
+            "vanna {} vs {vanna}",
+            h[(3, 0)]
+        );
+        assert!(
+            close(h[(3, 3)], volga, 1e-9),
+            "volga {} vs {volga}",
+            h[(3, 3)]
+        );
+        // What the example prints, next to its own closed forms.
+        let printed = bs::ad_second_order([spot, strike, rate, vol, time]);
+        assert_eq!(printed, [h[(0, 0)], h[(0, 3)], h[(3, 3)]]);
+        let closed = bs::closed_form_second_order(spot, strike, rate, vol, time);
+        for (want, got) in [gamma, vanna, volga].iter().zip(closed) {
+            assert!(close(got, *want, 1e-12));
+        }
+    }
+}
+
+// ---- while, #[checkpoint] ----
+
+#[differentiable(hessian)]
+fn damped(x: f64, k: &[f64]) -> f64 {
+    let mut y = x;
+    let mut t = 0.0;
+    #[checkpoint(snapshots = 3)]
+    for i in 0..k.len() {
+        y = y + 0.1 * (k[i] * y).sin() - 0.05 * y * y;
+    }
+    while t < 1.0 {
+        y = y * (1.0 - 0.1 * y).exp();
+        t += 0.25;
+    }
+    y
+}
+
+#[test]
+fn hvp_through_a_checkpointed_loop_and_a_while_loop() {
+    let (x, k) = (0.7, vec![0.5, 1.5, -0.3, 2.0, 0.9, -1.2, 0.4]);
+    let flat_grad = |p: &[f64]| {
+        let (_, dx, dk) = damped_grad(p[0], &p[1..]);
+        std::iter::once(dx).chain(dk).collect::<Vec<f64>>()
+    };
+    let flat: Vec<f64> = std::iter::once(x).chain(k.iter().copied()).collect();
+    let v: Vec<f64> = (0..flat.len()).map(|i| 1.0 - 0.3 * i as f64).collect();
+    let (value, _, _, hx, hk) = damped_hvp(x, &k, v[0], &v[1..]);
+    assert_eq!(value.to_bits(), damped(x, &k).to_bits());
+    let fd = hv_by_differences(flat_grad, &flat, &v);
+    let got: Vec<f64> = std::iter::once(hx).chain(hk).collect();
+    for (g, want) in got.iter().zip(&fd) {
+        assert!(close(*g, *want, 1e-6), "{g} vs {want}");
+    }
+}
