@@ -117,3 +117,72 @@ impl<T: Float> PushFlat<T> for Vec<T> {
 pub fn push_flat<T, E: PushFlat<T>>(out: &mut Vec<T>, entry: E) {
     entry.push_flat(out);
 }
+
+impl<T: Float> PushFlat<T> for &[T] {
+    fn push_flat(self, out: &mut Vec<T>) {
+        out.extend_from_slice(self);
+    }
+}
+
+/// The next entry of a flattened gradient, for a number.
+pub fn take_scalar<T: Float>(flat: &mut std::vec::IntoIter<T>) -> T {
+    flat.next().unwrap_or_else(T::nan)
+}
+
+/// The next `len` entries of a flattened gradient, for a slice.
+pub fn take_slice<T: Float>(flat: &mut std::vec::IntoIter<T>, len: usize) -> Vec<T> {
+    flat.by_ref().take(len).collect()
+}
+
+/// The second order of an implicit solution z(θ) of r(z, θ) = 0, over the
+/// flattened θ.
+pub struct ImplicitSecondOrder<T> {
+    /// z′ = dz/dθ = −(∂r/∂θ)/(∂r/∂z), the solver's gradient.
+    pub gradient: Vec<T>,
+    /// H·v of z.
+    pub hvp: Vec<T>,
+    /// ∂r/∂z cannot be divided by: both are NaN.
+    pub singular: bool,
+}
+
+/// Differentiating r_z·z′ + r_θ = 0 along v: with u = (z′·v, v) and
+/// (a_z, a_θ) = H_r·u (one Hessian-vector product of the residual,
+/// `residual_hvp(z′·v)`), H·v of z is −(a_z·z′ + a_θ)/r_z. `r_z` and `r_θ`
+/// are the residual's gradient at the solution; `v` the direction over θ.
+pub fn implicit_second_order<T>(
+    r_z: T,
+    r_theta: Vec<T>,
+    v: Vec<T>,
+    residual_hvp: impl FnOnce(T) -> (T, Vec<T>),
+) -> ImplicitSecondOrder<T>
+where
+    T: Float + crate::__private::ImplicitQuotient<T> + crate::__private::NotANumber,
+{
+    use crate::__private::{implicit_quotient, not_a_number_if, singular_derivative};
+    let mut singular = singular_derivative(r_z);
+    let gradient: Vec<T> = r_theta
+        .into_iter()
+        .map(|r| implicit_quotient(r, r_z, &mut singular))
+        .collect();
+    let along = gradient
+        .iter()
+        .zip(&v)
+        .fold(T::zero(), |s, (&g, &v)| s + g * v);
+    let (a_z, a_theta) = residual_hvp(along);
+    let hvp = gradient
+        .iter()
+        .zip(a_theta)
+        .map(|(&g, a)| implicit_quotient(a_z * g + a, r_z, &mut singular))
+        .collect::<Vec<T>>();
+    ImplicitSecondOrder {
+        gradient: gradient
+            .into_iter()
+            .map(|g| not_a_number_if(g, singular))
+            .collect(),
+        hvp: hvp
+            .into_iter()
+            .map(|h| not_a_number_if(h, singular))
+            .collect(),
+        singular,
+    }
+}

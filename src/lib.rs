@@ -26,8 +26,9 @@ mod tangent_glue;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::hessian_glue::{
-        Hessian, assert_hessian, dual_constants, dual_part, dual_slice, push_flat, real_part,
-        unit_scalar, unit_slice,
+        Hessian, ImplicitSecondOrder, assert_hessian, dual_constants, dual_part, dual_slice,
+        implicit_second_order, push_flat, real_part, take_scalar, take_slice, unit_scalar,
+        unit_slice,
     };
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use autograd_runtime::checkpoint;

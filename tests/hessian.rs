@@ -395,3 +395,84 @@ fn hvp_through_a_checkpointed_loop_and_a_while_loop() {
         assert!(close(*g, *want, 1e-6), "{g} vs {want}");
     }
 }
+
+// ---- the implicit hook ----
+
+use autograd::solve::{SolveError, bisect};
+
+#[differentiable(hessian)]
+fn square_residual(x: f64, c: f64) -> f64 {
+    x * x - c
+}
+
+#[differentiable(hessian, implicit = square_residual)]
+fn sqrt_by_bisection(c: f64) -> Result<f64, SolveError> {
+    bisect(|x| square_residual(x, c), 0.0, c.max(1.0), 1e-15)
+}
+
+/// r(x, a, w) = x³ + a·x − Σ w_i²: one root for a > 0.
+#[differentiable(hessian)]
+fn cubic_residual(x: f64, a: f64, w: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..w.len() {
+        s += w[i] * w[i];
+    }
+    x * x * x + a * x - s
+}
+
+#[differentiable(hessian, implicit = cubic_residual)]
+fn cubic_root(a: f64, w: &[f64]) -> f64 {
+    bisect(|x| cubic_residual(x, a, w), -10.0, 10.0, 1e-15).unwrap_or(f64::NAN)
+}
+
+#[test]
+fn implicit_square_root_second_derivative_is_the_closed_form() {
+    for c in [0.25, 2.0, 10.0] {
+        let (x, g, hv) = sqrt_by_bisection_hvp(c, 1.0).unwrap();
+        assert_eq!(x.to_bits(), sqrt_by_bisection(c).unwrap().to_bits());
+        // d√c/dc = 1/(2√c), d²√c/dc² = −1/(4c^{3/2}), at the solver's
+        // tolerance: 1e-10 relative.
+        assert!(close(g, 0.5 / c.sqrt(), 1e-10), "{g}");
+        assert!(
+            close(hv, -0.25 / c.powf(1.5), 1e-10),
+            "{hv} vs {}",
+            -0.25 / c.powf(1.5)
+        );
+        let (value, grad, h) = sqrt_by_bisection_hessian(c).unwrap();
+        assert_eq!((value, grad[0], h[(0, 0)]), (x, g, hv));
+    }
+    // At c = 0, ∂r/∂x = 2x = 0: no derivative.
+    assert!(matches!(
+        sqrt_by_bisection_hvp(0.0, 1.0),
+        Err(SolveError::SingularDerivative { .. })
+    ));
+}
+
+#[test]
+fn implicit_hvp_matches_differences_of_the_gradient_with_re_solving() {
+    let (a, w) = (1.3, vec![0.4, -0.9, 1.2]);
+    let flat_grad = |p: &[f64]| {
+        let (_, da, dw) = cubic_root_grad(p[0], &p[1..]);
+        std::iter::once(da).chain(dw).collect::<Vec<f64>>()
+    };
+    let flat: Vec<f64> = std::iter::once(a).chain(w.iter().copied()).collect();
+    for v in [vec![1.0, 0.0, 0.0, 0.0], vec![0.2, -0.7, 0.5, 0.3]] {
+        let (x, ga, gw, ha, hw) = cubic_root_hvp(a, &w, v[0], &v[1..]);
+        assert_eq!(x.to_bits(), cubic_root(a, &w).to_bits());
+        let (_, want_ga, want_gw) = cubic_root_grad(a, &w);
+        assert_eq!((ga, gw), (want_ga, want_gw));
+        // Each difference re-solves to 1e-15: with the step 1e-5 that is
+        // 1e-10 of noise; 1e-6 relative.
+        let fd = hv_by_differences(flat_grad, &flat, &v);
+        let got: Vec<f64> = std::iter::once(ha).chain(hw).collect();
+        for (g, want) in got.iter().zip(&fd) {
+            assert!(close(*g, *want, 1e-6), "{g} vs {want}");
+        }
+    }
+    let (_, _, h) = cubic_root_hessian(a, &w);
+    for i in 0..4 {
+        for j in 0..4 {
+            assert!(close(h[(i, j)], h[(j, i)], 1e-10));
+        }
+    }
+}

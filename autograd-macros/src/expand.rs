@@ -86,6 +86,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 (Mode::Backward(_), Jvp::Rule(rule)) => codegen::tangent::custom(&func, &s, rule),
                 _ => TokenStream::new(),
             });
+            if let (Mode::Implicit(residual), Some(float)) = (&mode, &second_order) {
+                out.extend(codegen::hessian::implicit(&func, &s, residual, float));
+            }
         }
         (Err(e), s, _) => {
             out.extend(e.to_compile_error());

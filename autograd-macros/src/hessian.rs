@@ -301,11 +301,7 @@ pub fn float_of(
     };
     match mode {
         Mode::Generated => {}
-        Mode::Implicit(_) => {
-            return reject(
-                "`hessian` with `implicit = residual` is not available yet; differentiate the solver's iterations instead (drop `implicit`), or use its `_grad`",
-            );
-        }
+        Mode::Implicit(_) => {}
         Mode::Backward(_) => {
             return reject(
                 "a `backward = rule` function has no second order: its body is not differentiated; write the function without `backward` to get `hessian`",
@@ -327,7 +323,7 @@ pub fn float_of(
         );
     }
     match &sig.ret {
-        Ret::Float(f) => Some(f.0.clone()),
+        Ret::Float(f) | Ret::Result { ok: f, .. } => Some(f.0.clone()),
         _ => reject("`hessian` needs a function returning one number (`f64` or `f32`)"),
     }
 }
