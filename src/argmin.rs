@@ -7,8 +7,9 @@
 //! (L-BFGS, BFGS, nonlinear conjugate gradients, steepest descent) runs on
 //! it. [`HessianProblem`] does the same from a function that also returns
 //! the Hessian (a generated `NAME_hessian`) and implements argmin's
-//! [`Hessian`] too, for its second-order solvers. The feature also turns on `argmin-math`'s `vec` feature, which
-//! those solvers need for `Vec<f64>`.
+//! [`Hessian`] too, for its second-order solvers. The feature also turns
+//! on `argmin-math`'s `vec` feature, which those solvers need for
+//! `Vec<f64>`.
 //!
 //! # Example
 //!

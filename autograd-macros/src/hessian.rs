@@ -112,7 +112,7 @@ impl VisitMut for Generic {
             syn::Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Int(lit),
                 ..
-            }) if lit.suffix() == self.float.to_string() => {
+            }) if self.float == lit.suffix() => {
                 let span = lit.span();
                 let exact =
                     syn::LitFloat::new(&format!("{}.0{}", lit.base10_digits(), self.float), span);
