@@ -489,3 +489,42 @@ fn implicit_hvp_matches_differences_of_the_gradient_with_re_solving() {
         }
     }
 }
+
+// ---- with jvp, and a callee by path from another module ----
+
+mod kernels {
+    use autograd::differentiable;
+
+    #[differentiable(jvp, hessian)]
+    pub fn gauss(x: f64, s: f64) -> f64 {
+        (-x * x / (2.0 * s * s)).exp()
+    }
+}
+
+#[differentiable(jvp, hessian)]
+fn blend(x: f64, s: f64) -> f64 {
+    kernels::gauss(x, s) * x + kernels::gauss(2.0 * x, s)
+}
+
+#[test]
+fn a_callee_by_path_and_jvp_next_to_hessian() {
+    let (x, s) = (0.7, 1.3);
+    let (value, gx, gs, hx, hs) = blend_hvp(x, s, 1.0, 0.0);
+    assert_eq!(value.to_bits(), blend(x, s).to_bits());
+    let (_, want_gx, want_gs) = blend_grad(x, s);
+    assert_eq!((gx, gs), (want_gx, want_gs));
+    // The jvp of the same function along (1, 0) is the first gradient entry.
+    assert!(close(blend_jvp(x, s, 1.0, 0.0).1, gx, 1e-14));
+    let fd = hv_by_differences(
+        |p| {
+            let (_, a, b) = blend_grad(p[0], p[1]);
+            vec![a, b]
+        },
+        &[x, s],
+        &[1.0, 0.0],
+    );
+    assert!(
+        close(hx, fd[0], 1e-6) && close(hs, fd[1], 1e-6),
+        "{hx} {hs} vs {fd:?}"
+    );
+}
