@@ -46,12 +46,18 @@ impl stop_gradient {
 #[cfg(feature = "argmin")]
 pub mod argmin;
 
+mod hessian_glue;
 mod tangent_glue;
 
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::hessian_glue::{
+        Hessian, ImplicitSecondOrder, assert_hessian, dual_constants, dual_part, dual_slice,
+        implicit_second_order, push_flat, real_part, take_scalar, take_slice, unit_scalar,
+        unit_slice,
+    };
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::jacobian::{Flatten, Outputs, check_seed, jacobian};

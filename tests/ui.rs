@@ -18,6 +18,7 @@ fn ui() {
     t.compile_fail("tests/ui/control/*.rs");
     t.compile_fail("tests/ui/jvp/*.rs");
     t.compile_fail("tests/ui/iterators/*.rs");
+    t.compile_fail("tests/ui/hessian/*.rs");
     // The rule table's compile-time check against a broken runtime.
     t.compile_fail("tests/ui/table/*.rs");
     // Programs that must compile and compute the right values.

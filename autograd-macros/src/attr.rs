@@ -33,6 +33,8 @@ pub enum Jvp {
 pub struct Options {
     pub mode: Mode,
     pub jvp: Jvp,
+    /// `hessian`: `NAME_hvp` and `NAME_hessian`, at the key's span.
+    pub hessian: Option<syn::Ident>,
 }
 
 /// `key` or `key = path`.
@@ -63,6 +65,7 @@ pub fn parse(cx: &Ctxt, attr: proc_macro2::TokenStream) -> Options {
     let mut options = Options {
         mode: Mode::Generated,
         jvp: Jvp::Off,
+        hessian: None,
     };
     if attr.is_empty() {
         return options;
@@ -89,7 +92,10 @@ pub fn parse(cx: &Ctxt, attr: proc_macro2::TokenStream) -> Options {
                 options.jvp = value.map_or(Jvp::On, Jvp::Rule);
                 jvp_key = Some(arg.key);
             }
-            ("hessian", None) => cx.error_spanned_by(&arg.key, "`hessian` is not available yet"),
+            ("hessian", None) if options.hessian.is_some() => {
+                cx.error_spanned_by(&arg.key, "`hessian` may appear once")
+            }
+            ("hessian", None) => options.hessian = Some(arg.key),
             ("implicit" | "backward", Some(value)) => {
                 if !matches!(options.mode, Mode::Generated) {
                     cx.error_spanned_by(

@@ -5,7 +5,7 @@ use quote::{ToTokens, quote};
 
 use crate::attr::{self, Jvp, Mode};
 use crate::ctxt::Ctxt;
-use crate::{analysis, checkpoint, codegen, lower, sig};
+use crate::{analysis, checkpoint, codegen, hessian, lower, sig};
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut func: syn::ItemFn = match syn::parse2(item.clone()) {
@@ -21,8 +21,14 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let cx = Ctxt::default();
-    let attr::Options { mode, jvp } = attr::parse(&cx, attr);
+    let attr::Options { mode, jvp, hessian } = attr::parse(&cx, attr);
     let signature = sig::parse(&cx, &func.sig, matches!(mode, Mode::Implicit(_)));
+    let second_order = match (&hessian, &signature) {
+        (Some(key), Some(s)) => hessian::float_of(&cx, key, s, &mode),
+        _ => None,
+    };
+    // The twin is made from the function as written.
+    let original = second_order.is_some().then(|| func.clone());
     if let Some(scalar) = signature.as_ref().and_then(|s| s.scalar.as_ref())
         && !matches!(mode, Mode::Generated)
     {
@@ -68,6 +74,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             if let Jvp::On = jvp {
                 out.extend(codegen::tangent::generate(&func, &s, &ir, &an));
             }
+            if let (Some(float), Some(original)) = (&second_order, &original) {
+                out.extend(hessian::callee_checks(&ir));
+                if s.params.iter().any(|p| p.differentiable) {
+                    out.extend(twin(original, float));
+                }
+                out.extend(codegen::hessian::generate(&func, &s, float));
+            }
         }
         (Ok(()), Some(s), None) => {
             out.extend(match &mode {
@@ -82,6 +95,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 (Mode::Backward(_), Jvp::Rule(rule)) => codegen::tangent::custom(&func, &s, rule),
                 _ => TokenStream::new(),
             });
+            if let (Mode::Implicit(residual), Some(float)) = (&mode, &second_order) {
+                out.extend(codegen::hessian::implicit(&func, &s, residual, float));
+            }
         }
         (Err(e), s, _) => {
             out.extend(e.to_compile_error());
@@ -97,6 +113,35 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         );)),
     }
     out
+}
+
+/// The expansion of `item`'s twin (see [`hessian`]), all of it hidden:
+/// its errors, if any, are the rewriting's and reported as they are.
+fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
+    let mut twin = hessian::twin(item, float);
+    let cx = Ctxt::default();
+    let mut out = TokenStream::new();
+    if let Some(s) = sig::parse(&cx, &twin.sig, false) {
+        let mut ir = lower::lower(&cx, &s, &twin.sig, &twin.block, Vec::new());
+        hessian::call_twins(&mut ir, &mut twin.block);
+        let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
+        let an = analysis::analyze(&cx, &ir, &differentiable);
+        for arg in &mut twin.sig.inputs {
+            if let syn::FnArg::Typed(pt) = arg {
+                pt.attrs.retain(|a| !sig::is_constant_attr(a));
+            }
+        }
+        let checks = checkpoint::strip(&cx, &mut twin.block, true);
+        out.extend(twin.to_token_stream());
+        out.extend(checks);
+        if !cx.has_errors() {
+            out.extend(codegen::generate(&twin, &s, &ir, &an));
+        }
+    }
+    if let Err(e) = cx.check() {
+        out.extend(e.to_compile_error());
+    }
+    hessian::hide(out)
 }
 
 /// Compiles the closure of a `map` (given as a scalar function) into its

@@ -87,6 +87,24 @@ fn jvp_loop_and_branch() {
     );
 }
 
+/// Second order: the twin (literals through the scalar, `+=` as `+`, a
+/// call of the callee's twin, a cast), the callee check, `_hvp` and
+/// `_hessian`.
+#[test]
+fn hessian_loop_call_and_cast() {
+    check_with(
+        "hessian_loop_call_and_cast",
+        "hessian",
+        "fn energy(x: f64, w: &[f64], #[constant] n: usize) -> f64 {
+            let mut s = 0.5 * x * x;
+            for i in 0..w.len() {
+                s += softplus(w[i] * x) / (n as f64) + std::f64::consts::PI;
+            }
+            s
+        }",
+    );
+}
+
 #[test]
 fn huber() {
     check(

@@ -55,7 +55,8 @@ impl Default for Inputs {
 }
 
 /// The primal, as the macro sees it.
-#[differentiable(jvp)]
+// `jvp` and `hessian` for benches/jvp.rs and benches/second_order.rs.
+#[differentiable(jvp, hessian)]
 pub fn bond_price(r: &[f64], z: f64, #[constant] cf: &[f64], #[constant] t: &[f64]) -> f64 {
     let mut p = 0.0;
     for i in 0..cf.len() {

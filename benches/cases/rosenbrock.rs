@@ -31,7 +31,8 @@ impl Inputs {
 }
 
 /// The primal, as the macro sees it.
-#[differentiable(jvp)]
+// `jvp` and `hessian` for benches/jvp.rs and benches/second_order.rs.
+#[differentiable(jvp, hessian)]
 pub fn rosenbrock(x: &[f64]) -> f64 {
     let mut s = 0.0;
     for i in 0..x.len() - 1 {

@@ -4,6 +4,7 @@
 mod arrays;
 mod checkpoint;
 mod forward;
+pub mod hessian;
 pub mod names;
 mod paths;
 mod reverse;

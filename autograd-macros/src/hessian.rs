@@ -1,0 +1,329 @@
+//! Second order, `#[differentiable(hessian)]`: forward over reverse.
+//!
+//! The function's reverse sweep is generated a second time, from a *twin*:
+//! the user's function rewritten generic over its scalar (`f64` becomes a
+//! type parameter, a literal `2.0` becomes `S::from(2.0f64).unwrap()`, a
+//! call of `g` a call of `g`'s twin). The twin goes through the ordinary
+//! generic pipeline, and `NAME_hvp` instantiates its gradient at the dual
+//! number `autograd::Dual<f64>`: the real parts are the value and the
+//! gradient, the dual parts the Hessian-vector product. No second
+//! derivative rule exists anywhere: `Dual`'s arithmetic takes its
+//! derivatives from the runtime's tangent rules, applied to the generated
+//! reverse sweep.
+//!
+//! The twin is rewritten rather than the codegen parameterised on a dual
+//! scalar because the generic pipeline already produces a sweep with no
+//! `f64` literal in it, and the twin's items are hidden and unused at
+//! `f64`, so the plain expansion stays byte for byte what it was.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+
+use crate::ir::{Block, Function, LoopHeader, Op, Stmt};
+
+/// The twin's scalar type parameter.
+pub fn scalar_param() -> syn::Ident {
+    syn::Ident::new("__AdScalar", Span::call_site())
+}
+
+/// The name of `func`'s twin, resolved where `func` is.
+pub fn twin_name(func: &syn::Ident) -> syn::Ident {
+    let name = func.to_string();
+    format_ident!(
+        "__ad_hessian_{}",
+        name.trim_start_matches("r#"),
+        span = func.span()
+    )
+}
+
+/// The user's function rewritten generic over its float type `float`.
+pub fn twin(item: &syn::ItemFn, float: &syn::Ident) -> syn::ItemFn {
+    let mut twin = item.clone();
+    twin.attrs
+        .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("inline"));
+    twin.sig.ident = twin_name(&item.sig.ident);
+    let s = scalar_param();
+    twin.sig
+        .generics
+        .params
+        .push(syn::parse_quote!(#s: ::autograd::__private::Float + 'static));
+    let mut rewrite = Generic {
+        float: float.clone(),
+        scalar: s,
+    };
+    rewrite.visit_signature_mut(&mut twin.sig);
+    rewrite.visit_block_mut(&mut twin.block);
+    twin
+}
+
+/// Rewrites `float` code into code generic over `scalar`.
+struct Generic {
+    float: syn::Ident,
+    scalar: syn::Ident,
+}
+
+impl Generic {
+    /// `S::from(expr).unwrap()`: a constant the lowering reads as one.
+    fn constant(&self, expr: TokenStream, span: Span) -> syn::Expr {
+        let s = &self.scalar;
+        syn::parse_quote_spanned!(span=> #s::from(#expr).unwrap())
+    }
+
+    /// Whether `path` is `f64`, `std::f64` or `core::f64`, followed by
+    /// at least one segment (`f64::consts::PI`, `f64::EPSILON`, `f64::max`).
+    fn is_float_item(&self, path: &syn::Path) -> bool {
+        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let float = self.float.to_string();
+        match segs.as_slice() {
+            [first, _, ..] if *first == float => true,
+            [std, first, _, ..] => (std == "std" || std == "core") && *first == float,
+            _ => false,
+        }
+    }
+}
+
+impl VisitMut for Generic {
+    fn visit_type_path_mut(&mut self, t: &mut syn::TypePath) {
+        if t.qself.is_none() && t.path.is_ident(&self.float) {
+            let span = t.path.segments[0].ident.span();
+            let mut s = self.scalar.clone();
+            s.set_span(span);
+            t.path = s.into();
+            return;
+        }
+        syn::visit_mut::visit_type_path_mut(self, t);
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        match e {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Float(lit),
+                ..
+            }) => {
+                // Suffixed with the function's type, so the conversion is
+                // exact: the value is the literal the primal reads.
+                let span = lit.span();
+                let digits = lit.base10_digits();
+                let suffixed = syn::LitFloat::new(&format!("{digits}{}", self.float), span);
+                *e = self.constant(suffixed.into_token_stream(), span);
+            }
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(lit),
+                ..
+            }) if self.float == lit.suffix() => {
+                let span = lit.span();
+                let exact =
+                    syn::LitFloat::new(&format!("{}.0{}", lit.base10_digits(), self.float), span);
+                *e = self.constant(exact.into_token_stream(), span);
+            }
+            syn::Expr::Cast(c) if matches!(&*c.ty, syn::Type::Path(t) if t.path.is_ident(&self.float)) =>
+            {
+                self.visit_expr_mut(&mut c.expr);
+                let span = c.as_token.span;
+                let inner = &c.expr;
+                *e = self.constant(quote!(#inner), span);
+            }
+            syn::Expr::Call(call) => {
+                if let syn::Expr::Path(p) = &mut *call.func
+                    && p.qself.is_none()
+                    && self.is_float_item(&p.path)
+                {
+                    for arg in &mut call.args {
+                        self.visit_expr_mut(arg);
+                    }
+                    let method = p.path.segments.last().map(|s| s.ident.to_string());
+                    let span = p.path.segments[0].ident.span();
+                    if method.as_deref() == Some("from") {
+                        // `f64::from(n)`: a conversion of a constant.
+                        let args = &call.args;
+                        *e = self.constant(quote!(#args), span);
+                    } else {
+                        // `f64::exp(x)` is `S::exp(x)`, a method of `Float`.
+                        let s = &self.scalar;
+                        let last = p.path.segments.last().cloned();
+                        p.path = syn::parse_quote_spanned!(span=> #s::#last);
+                    }
+                    return;
+                }
+                syn::visit_mut::visit_expr_mut(self, e);
+            }
+            syn::Expr::Path(p) if p.qself.is_none() && self.is_float_item(&p.path) => {
+                // `f64::consts::PI`, `f64::EPSILON`: constants of the float.
+                let span = p.path.segments[0].ident.span();
+                let path = p.to_token_stream();
+                *e = self.constant(path, span);
+            }
+            // `Float` has no `+=`: `a += b` is `a = a + (b)` (as the
+            // generic pipeline emits it), harmless on an integer.
+            syn::Expr::Binary(b) if compound(&b.op).is_some() => {
+                self.visit_expr_mut(&mut b.left);
+                self.visit_expr_mut(&mut b.right);
+                let op = compound(&b.op);
+                let (left, right) = (&b.left, &b.right);
+                *e = syn::parse_quote_spanned!(b.op.span()=> #left = #left #op (#right));
+            }
+            // Macros (`assert!`, `debug_assert!`) are left as written.
+            _ => syn::visit_mut::visit_expr_mut(self, e),
+        }
+    }
+}
+
+/// The operator of a compound assignment: `+` for `+=`.
+fn compound(op: &syn::BinOp) -> Option<TokenStream> {
+    Some(match op {
+        syn::BinOp::AddAssign(t) => quote_spanned!(t.spans[0]=> +),
+        syn::BinOp::SubAssign(t) => quote_spanned!(t.spans[0]=> -),
+        syn::BinOp::MulAssign(t) => quote_spanned!(t.spans[0]=> *),
+        syn::BinOp::DivAssign(t) => quote_spanned!(t.spans[0]=> /),
+        _ => return None,
+    })
+}
+
+/// Calls `f` on the callee path of every call of another differentiable
+/// function in `block`.
+fn for_each_call(block: &mut Block, f: &mut impl FnMut(&mut syn::Path)) {
+    for stmt in &mut block.stmts {
+        match stmt {
+            Stmt::Let {
+                op: Op::Call { func, .. },
+                ..
+            } => f(func),
+            Stmt::Let { .. } => {}
+            Stmt::If(i) => {
+                for_each_call(&mut i.then_blk, f);
+                for_each_call(&mut i.else_blk, f);
+            }
+            Stmt::Loop(l) => {
+                if let LoopHeader::While { cond_blk, .. } = &mut l.header {
+                    for_each_call(cond_blk, f);
+                }
+                for_each_call(&mut l.body, f);
+            }
+        }
+    }
+}
+
+/// The twin's calls go to the callees' twins: `m::g` becomes
+/// `m::__ad_hessian_g`, in the lowered twin and in its body as written
+/// (the twin's own primal).
+pub fn call_twins(f: &mut Function, body: &mut syn::Block) {
+    let mut callees = Vec::new();
+    for_each_call(&mut f.body, &mut |func| {
+        callees.push(func.to_token_stream().to_string());
+        rename_to_twin(func);
+    });
+    CallTwins { callees }.visit_block_mut(body);
+}
+
+fn rename_to_twin(func: &mut syn::Path) {
+    if let Some(last) = func.segments.last_mut() {
+        last.ident = twin_name(&last.ident);
+    }
+}
+
+/// Renames the calls of `callees`, each a path as written.
+struct CallTwins {
+    callees: Vec<String>,
+}
+
+impl VisitMut for CallTwins {
+    fn visit_expr_call_mut(&mut self, call: &mut syn::ExprCall) {
+        if let syn::Expr::Path(p) = &mut *call.func
+            && p.qself.is_none()
+            && self.callees.contains(&p.path.to_token_stream().to_string())
+        {
+            rename_to_twin(&mut p.path);
+        }
+        syn::visit_mut::visit_expr_call_mut(self, call);
+    }
+}
+
+/// For every function `f` calls, a compile-time check that it has
+/// `hessian`: one error naming it, at the call.
+pub fn callee_checks(f: &Function) -> TokenStream {
+    let mut body = f.body.clone();
+    let mut out = TokenStream::new();
+    for_each_call(&mut body, &mut |func| {
+        let mut carrier = func.clone();
+        if let Some(last) = carrier.segments.last_mut() {
+            last.arguments = syn::PathArguments::None;
+            if crate::codegen::names::has_no_carrier(&last.ident) {
+                return;
+            }
+        }
+        let span = func
+            .segments
+            .last()
+            .map_or(Span::call_site(), |s| s.ident.span());
+        out.extend(quote_spanned! {span=>
+            const _: () = ::autograd::__private::assert_hessian::<#carrier>();
+        });
+    });
+    out
+}
+
+/// Marks every item of the twin's expansion hidden and quiet: the twin is
+/// an implementation detail, and only its gradient is used.
+pub fn hide(items: TokenStream) -> TokenStream {
+    let Ok(mut file) = syn::parse2::<syn::File>(items.clone()) else {
+        return items;
+    };
+    for item in &mut file.items {
+        let attrs: &mut Vec<syn::Attribute> = match item {
+            syn::Item::Fn(i) => &mut i.attrs,
+            syn::Item::Struct(i) => &mut i.attrs,
+            syn::Item::Impl(i) => &mut i.attrs,
+            syn::Item::Const(i) => &mut i.attrs,
+            _ => continue,
+        };
+        attrs.retain(|a| !a.path().is_ident("doc"));
+        attrs.push(syn::parse_quote!(#[doc(hidden)]));
+        attrs.push(syn::parse_quote!(#[allow(dead_code, non_snake_case, clippy::all)]));
+    }
+    file.into_token_stream()
+}
+
+/// The float type of a function `hessian` can take, or one error at the
+/// `hessian` key saying what it takes.
+pub fn float_of(
+    cx: &crate::ctxt::Ctxt,
+    key: &syn::Ident,
+    sig: &crate::sig::Signature,
+    mode: &crate::attr::Mode,
+) -> Option<syn::Ident> {
+    use crate::attr::Mode;
+    use crate::sig::{ParamKind, Ret};
+    let reject = |message: &str| {
+        cx.error_spanned_by(key, message);
+        None
+    };
+    match mode {
+        Mode::Generated => {}
+        Mode::Implicit(_) => {}
+        Mode::Backward(_) => {
+            return reject(
+                "a `backward = rule` function has no second order: its body is not differentiated; write the function without `backward` to get `hessian`",
+            );
+        }
+    }
+    if sig.scalar.is_some() {
+        return reject(
+            "`hessian` on a generic function is not available yet; write it for `f64` (or `f32`)",
+        );
+    }
+    if sig
+        .params
+        .iter()
+        .any(|p| matches!(p.kind, ParamKind::Matrix { .. }))
+    {
+        return reject(
+            "`hessian` takes functions of numbers and slices (`f64`, `&[f64]`); pass a matrix's elements as a slice, or use `jvp` for a matrix function",
+        );
+    }
+    match &sig.ret {
+        Ret::Float(f) | Ret::Result { ok: f, .. } => Some(f.0.clone()),
+        _ => reject("`hessian` needs a function returning one number (`f64` or `f32`)"),
+    }
+}

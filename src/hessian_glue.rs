@@ -1,0 +1,188 @@
+//! What second-order code (`#[differentiable(hessian)]`) uses: re-exported
+//! from `__private`, not part of the public API.
+
+use autograd_runtime::Dual;
+use num_traits::Float;
+
+/// A function generated with `#[differentiable(hessian)]`, by the type
+/// named like it: its twin (the reverse sweep generic over the scalar) is
+/// what a caller's second order calls. A function without the option has
+/// none, and calling it from a `hessian` function is this one error.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no second order: add `hessian` to its attribute, `#[differentiable(hessian)]`",
+    label = "called from a `#[differentiable(hessian)]` function",
+    note = "the second order of a function differentiates the gradient of every differentiable function it calls"
+)]
+pub trait Hessian {}
+
+/// Compiles only if `F` is a function with `hessian`.
+pub const fn assert_hessian<F: Hessian + ?Sized>() {}
+
+/// `x + v·ε`, element by element.
+///
+/// # Panics
+///
+/// If the direction's length is not the argument's.
+pub fn dual_slice<T: Float>(x: &[T], v: &[T]) -> Vec<Dual<T>> {
+    assert_eq!(
+        x.len(),
+        v.len(),
+        "a direction of `_hvp` has {} elements, its argument {}",
+        v.len(),
+        x.len()
+    );
+    x.iter().zip(v).map(|(&x, &v)| Dual::new(x, v)).collect()
+}
+
+/// The elements of a constant argument, with derivative 0.
+pub fn dual_constants<T: Float>(x: &[T]) -> Vec<Dual<T>> {
+    x.iter().map(|&x| Dual::constant(x)).collect()
+}
+
+/// The real parts (values) of a gradient entry.
+pub trait DualParts {
+    /// The entry at the real scalar.
+    type Real;
+    /// The value.
+    fn real_part(&self) -> Self::Real;
+    /// The derivative along the seeded direction.
+    fn dual_part(&self) -> Self::Real;
+}
+
+impl<T: Float> DualParts for Dual<T> {
+    type Real = T;
+    fn real_part(&self) -> T {
+        self.re
+    }
+    fn dual_part(&self) -> T {
+        self.eps
+    }
+}
+
+impl<T: Float> DualParts for Vec<Dual<T>> {
+    type Real = Vec<T>;
+    fn real_part(&self) -> Vec<T> {
+        self.iter().map(|d| d.re).collect()
+    }
+    fn dual_part(&self) -> Vec<T> {
+        self.iter().map(|d| d.eps).collect()
+    }
+}
+
+/// The value of a gradient entry.
+pub fn real_part<D: DualParts>(d: &D) -> D::Real {
+    d.real_part()
+}
+
+/// The directional derivative of a gradient entry: an entry of `H·v`.
+pub fn dual_part<D: DualParts>(d: &D) -> D::Real {
+    d.dual_part()
+}
+
+/// Entry `j` of the unit vector over the flattened inputs, for a number at
+/// flat position `offset`.
+pub fn unit_scalar<T: Float>(j: usize, offset: usize) -> T {
+    if j == offset { T::one() } else { T::zero() }
+}
+
+/// The part of unit vector `j` over the flattened inputs that falls in a
+/// slice of `len` elements starting at flat position `offset`.
+pub fn unit_slice<T: Float>(len: usize, j: usize, offset: usize) -> Vec<T> {
+    let mut v = vec![T::zero(); len];
+    if let Some(slot) = j.checked_sub(offset).and_then(|i| v.get_mut(i)) {
+        *slot = T::one();
+    }
+    v
+}
+
+/// Appends a gradient or `H·v` entry, flattened.
+pub trait PushFlat<T> {
+    /// `out.extend(self)`.
+    fn push_flat(self, out: &mut Vec<T>);
+}
+
+impl<T: Float> PushFlat<T> for T {
+    fn push_flat(self, out: &mut Vec<T>) {
+        out.push(self);
+    }
+}
+
+impl<T: Float> PushFlat<T> for Vec<T> {
+    fn push_flat(self, out: &mut Vec<T>) {
+        out.extend(self);
+    }
+}
+
+/// `out.extend(entry)`.
+pub fn push_flat<T, E: PushFlat<T>>(out: &mut Vec<T>, entry: E) {
+    entry.push_flat(out);
+}
+
+impl<T: Float> PushFlat<T> for &[T] {
+    fn push_flat(self, out: &mut Vec<T>) {
+        out.extend_from_slice(self);
+    }
+}
+
+/// The next entry of a flattened gradient, for a number.
+pub fn take_scalar<T: Float>(flat: &mut std::vec::IntoIter<T>) -> T {
+    flat.next().unwrap_or_else(T::nan)
+}
+
+/// The next `len` entries of a flattened gradient, for a slice.
+pub fn take_slice<T: Float>(flat: &mut std::vec::IntoIter<T>, len: usize) -> Vec<T> {
+    flat.by_ref().take(len).collect()
+}
+
+/// The second order of an implicit solution z(θ) of r(z, θ) = 0, over the
+/// flattened θ.
+pub struct ImplicitSecondOrder<T> {
+    /// z′ = dz/dθ = −(∂r/∂θ)/(∂r/∂z), the solver's gradient.
+    pub gradient: Vec<T>,
+    /// H·v of z.
+    pub hvp: Vec<T>,
+    /// ∂r/∂z cannot be divided by: both are NaN.
+    pub singular: bool,
+}
+
+/// Differentiating r_z·z′ + r_θ = 0 along v: with u = (z′·v, v) and
+/// (a_z, a_θ) = H_r·u (one Hessian-vector product of the residual,
+/// `residual_hvp(z′·v)`), H·v of z is −(a_z·z′ + a_θ)/r_z. `r_z` and `r_θ`
+/// are the residual's gradient at the solution; `v` the direction over θ.
+pub fn implicit_second_order<T>(
+    r_z: T,
+    r_theta: Vec<T>,
+    v: Vec<T>,
+    residual_hvp: impl FnOnce(T) -> (T, Vec<T>),
+) -> ImplicitSecondOrder<T>
+where
+    T: Float + crate::__private::ImplicitQuotient<T> + crate::__private::NotANumber,
+{
+    use crate::__private::{implicit_quotient, not_a_number_if, singular_derivative};
+    let mut singular = singular_derivative(r_z);
+    let gradient: Vec<T> = r_theta
+        .into_iter()
+        .map(|r| implicit_quotient(r, r_z, &mut singular))
+        .collect();
+    let along = gradient
+        .iter()
+        .zip(&v)
+        .fold(T::zero(), |s, (&g, &v)| s + g * v);
+    let (a_z, a_theta) = residual_hvp(along);
+    let hvp = gradient
+        .iter()
+        .zip(a_theta)
+        .map(|(&g, a)| implicit_quotient(a_z * g + a, r_z, &mut singular))
+        .collect::<Vec<T>>();
+    ImplicitSecondOrder {
+        gradient: gradient
+            .into_iter()
+            .map(|g| not_a_number_if(g, singular))
+            .collect(),
+        hvp: hvp
+            .into_iter()
+            .map(|h| not_a_number_if(h, singular))
+            .collect(),
+        singular,
+    }
+}
