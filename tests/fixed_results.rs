@@ -31,7 +31,7 @@ fn z_generator() -> Matrix3<f64> {
 #[differentiable]
 fn rotate(theta: f64, v: &Vector3<f64>, #[constant] k: &Matrix3<f64>) -> Vector3<f64> {
     let kv = k * v;
-    let kkv = k * &kv;
+    let kkv = k * kv;
     (v + kv * theta.sin() + kkv * (1.0 - theta.cos())) * v[0]
 }
 
