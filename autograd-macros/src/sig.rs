@@ -127,8 +127,9 @@ pub enum Ret {
     Matrix(Type),
     /// `Result<f64, E>` of a solver (`implicit = ..` only).
     Result { ok: FloatTy, err: Type },
-    /// Several floats: `Vec<f64>`, `[f64; N]`, a tuple of floats or a
-    /// `DVector<f64>`: `NAME_vjp` and `NAME_jacobian`.
+    /// Several floats: `Vec<f64>`, `[f64; N]`, a tuple of floats, a
+    /// `DVector<f64>` or a fixed-size column vector such as
+    /// `Vector3<f64>`: `NAME_vjp` and `NAME_jacobian`.
     Outputs(Type),
 }
 
@@ -178,7 +179,8 @@ pub fn float_collection_elem(ty: &Type) -> Option<FloatTy> {
 const MAX_TUPLE_OUTPUTS: usize = 8;
 
 /// A return type of several floats: `Vec<f64>`, `[f64; N]`, a tuple of
-/// two or more floats of one type, or `DVector<f64>`.
+/// two or more floats of one type, `DVector<f64>` or a fixed-size column
+/// vector (`SVector<f64, N>`, `Vector3<f64>`).
 fn outputs(ty: &Type) -> bool {
     match ty {
         Type::Tuple(t) => {
@@ -190,7 +192,9 @@ fn outputs(ty: &Type) -> bool {
                 })
         }
         ty => {
-            float_array(ty).is_some() || float_vec(ty).is_some() || (is_matrix(ty) && is_vector(ty))
+            float_array(ty).is_some()
+                || float_vec(ty).is_some()
+                || (is_matrix(ty) && (is_vector(ty) || is_fixed_column(ty)))
         }
     }
 }
@@ -229,7 +233,7 @@ const INTEGERS: &[&str] = &[
 
 const SUPPORTED_ARGS: &str = "supported: `f64`, `f32`, `&[f64]`, `&[f32]`, `&Vec<f64>`, `&Vec<f32>`, `Vec<f64>`, `Vec<f32>`, `[f64; N]`, `[f32; N]` (by value or reference), `DMatrix<f64>`, `DVector<f64>` and fixed-size nalgebra types of `f64` such as `Vector3<f64>`, `SMatrix<f64, R, C>` (by value or reference), integers and `bool`; mark any other argument `#[constant]`";
 
-const SUPPORTED_RETURNS: &str = "`f64`, `f32`, `Vec<f64>`, `[f64; N]`, a tuple of floats such as `(f64, f64)`, `DVector<f64>` or `DMatrix<f64>` (also with `f32` in place of `f64`, but the nalgebra types)";
+const SUPPORTED_RETURNS: &str = "`f64`, `f32`, `Vec<f64>`, `[f64; N]`, a tuple of floats such as `(f64, f64)`, `DVector<f64>`, `DMatrix<f64>` or a fixed-size nalgebra type such as `Vector3<f64>`, `SMatrix<f64, R, C>` (also with `f32` in place of `f64`, but the nalgebra types)";
 
 pub fn is_vector(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "DVector"))
@@ -254,6 +258,15 @@ fn is_fixed_name(name: &str) -> bool {
 fn is_fixed(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| is_fixed_name(&s.ident.to_string())))
         && is_matrix(ty)
+}
+
+/// A fixed-size column vector's name: `SVector` or `Vector1`..`Vector6`
+/// (its Jacobian's rows are its entries).
+pub fn is_fixed_column(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| {
+        let name = s.ident.to_string();
+        name == "SVector" || (name.starts_with("Vector") && is_fixed_name(&name))
+    }))
 }
 
 /// `DMatrix<f64>`, `DVector<f64>` or a fixed-size nalgebra type of `f64`,

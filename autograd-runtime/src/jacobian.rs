@@ -78,6 +78,15 @@ impl Outputs for DVector<f64> {
     }
 }
 
+impl<const N: usize> Outputs for nalgebra::SVector<f64, N> {
+    fn count(&self) -> usize {
+        N
+    }
+    fn unit(&self, k: usize) -> Self {
+        Self::from_fn(|i, _| if i == k { 1.0 } else { 0.0 })
+    }
+}
+
 macro_rules! impl_tuple_outputs {
     ($($n:literal: ($($i:tt),*)),*) => {$(
         impl<T: Real> Outputs for ($(impl_tuple_outputs!(@ty $i T),)*) {
