@@ -3,7 +3,7 @@
 // Lets the generated `::autograd::...` paths resolve inside this crate too.
 extern crate self as autograd;
 
-pub use autograd_macros::differentiable;
+pub use autograd_macros::{Tangent, differentiable};
 
 // Every runtime function of the macro's rule table exists with the
 // signature the generated code calls it at: building this crate proves it.
@@ -18,12 +18,15 @@ pub use num_traits;
 #[cfg(feature = "argmin")]
 pub mod argmin;
 
+mod tangent;
 mod tangent_glue;
+pub use tangent::Tangent;
 
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::tangent::{FloatField, TangentCheck, float_field};
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::rules;

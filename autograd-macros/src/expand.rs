@@ -20,6 +20,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             return out;
         }
     };
+    if let Some(out) = crate::structs::expand(&attr, &func) {
+        return out;
+    }
     let cx = Ctxt::default();
     let attr::Options { mode, jvp } = attr::parse(&cx, attr);
     let signature = sig::parse(&cx, &func.sig, matches!(mode, Mode::Implicit(_)));
