@@ -30,17 +30,47 @@ pub trait TangentCheck: Tangent {
 
 /// A float field read by a differentiable body: a differentiable input.
 #[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` body reads only the `f64` fields of a `Tangent` struct, not a `{Self}` field",
+    message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct as a float",
     label = "this field is not `f64`",
-    note = "pass the value as a `#[constant]` argument instead, or compute it outside the function"
+    note = "read an integer field through a cast where it is used: `p.n as usize`, `p.n as f64`"
 )]
 #[doc(hidden)]
-pub trait FloatField {}
-impl FloatField for f64 {}
+pub trait FloatField {
+    /// The field's value.
+    fn value(self) -> f64;
+}
+impl FloatField for f64 {
+    #[inline(always)]
+    fn value(self) -> f64 {
+        self
+    }
+}
 
-/// The field's value, checked to be a float.
+/// The value of a float field read by a differentiable body.
 #[doc(hidden)]
 #[inline(always)]
-pub fn float_field<T: FloatField>(v: T) -> T {
+pub fn float_field<T: FloatField>(v: T) -> f64 {
+    v.value()
+}
+
+/// An integer field read through a cast (`p.n as usize`): a constant.
+#[diagnostic::on_unimplemented(
+    message = "a `{Self}` field of a `Tangent` struct is read through a cast",
+    label = "a float field is differentiable: read it without `as`",
+    note = "a `#[differentiable]` body casts only integer fields (`p.n as f64`)"
+)]
+#[doc(hidden)]
+pub trait IntField {}
+macro_rules! int_fields {
+    ($($t:ty),*) => {$(impl IntField for $t {})*};
+}
+int_fields!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool
+);
+
+/// The value of an integer field read through a cast.
+#[doc(hidden)]
+#[inline(always)]
+pub fn int_field<T: IntField>(v: T) -> T {
     v
 }

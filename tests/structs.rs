@@ -178,12 +178,12 @@ fn oscillator() -> Oscillator {
 fn energy(p: &Oscillator, t: f64, #[constant] n: usize) -> f64 {
     let mut e = 0.0;
     let mut s = t;
-    for _ in 0..n {
+    for _ in 0..n.min(p.steps as usize) {
         let x = p.amplitude * (-p.damping * s).exp() * (p.frequency * s + p.phase).cos();
         e += if x > 0.0 { x * x } else { -x * p.damping };
         s += 0.1;
     }
-    e
+    e / p.steps as f64
 }
 
 /// By value.

@@ -14,6 +14,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{FnArg, Type};
 
@@ -106,6 +107,16 @@ struct Flatten<'a> {
     structs: Vec<syn::Ident>,
     /// `(struct, field)` in the order of first read.
     reads: Vec<(syn::Ident, syn::Ident)>,
+    /// Integer fields read through a cast (`p.n as usize`): the flat
+    /// function's constant argument for each, the field and the type.
+    casts: Vec<(syn::Ident, syn::Expr, Type)>,
+}
+
+fn strip_parens(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => strip_parens(&p.expr),
+        e => e,
+    }
 }
 
 fn field_arg(base: &syn::Ident, field: &syn::Ident) -> syn::Ident {
@@ -122,6 +133,17 @@ impl Flatten<'_> {
 
 impl VisitMut for Flatten<'_> {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        if let syn::Expr::Cast(c) = e
+            && let syn::Expr::Field(f) = strip_parens(&c.expr)
+            && matches!(f.member, syn::Member::Named(_))
+            && self.struct_of(&f.base).is_some()
+        {
+            let arg = format_ident!("__ad_cast{}", self.casts.len(), span = c.span());
+            self.casts
+                .push((arg.clone(), syn::Expr::Field(f.clone()), (*c.ty).clone()));
+            *e = syn::parse_quote!(#arg);
+            return;
+        }
         if let syn::Expr::Field(f) = e
             && let syn::Member::Named(field) = &f.member
             && let Some(base) = self.struct_of(&f.base)
@@ -194,10 +216,11 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
             .map(|a| a.ident.clone())
             .collect(),
         reads: Vec::new(),
+        casts: Vec::new(),
     };
     let mut body = (*func.block).clone();
     flatten.visit_block_mut(&mut body);
-    let reads = flatten.reads;
+    let (reads, casts) = (flatten.reads, flatten.casts);
 
     // The flat function: one `f64` per field read, then the other
     // arguments as written.
@@ -206,6 +229,7 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
         let a = field_arg(b, f);
         quote!(#a: f64)
     });
+    let cast_inputs = casts.iter().map(|(a, _, ty)| quote!(#[constant] #a: #ty));
     let other_inputs: Vec<TokenStream> = func
         .sig
         .inputs
@@ -215,7 +239,7 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
         .map(|(input, _)| input.to_token_stream())
         .collect();
     let flat: syn::ItemFn = syn::parse_quote! {
-        pub fn #name(#(#field_inputs,)* #(#other_inputs),*) -> #ret #body
+        pub fn #name(#(#field_inputs,)* #(#cast_inputs,)* #(#other_inputs),*) -> #ret #body
     };
     let flat_sig = {
         let scratch = Ctxt::default();
@@ -225,7 +249,7 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
     };
     let others: Vec<Option<sig::Param>> = match &flat_sig {
         Some(s) => {
-            let mut params = s.params.iter().skip(reads.len());
+            let mut params = s.params.iter().skip(reads.len() + casts.len());
             args.iter()
                 .map(|a| match a.kind {
                     ArgKind::Other { .. } => params.next().cloned(),
@@ -295,6 +319,10 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
         let span = f.span();
         quote_spanned!(span=> ::autograd::__private::float_field(#b.#f))
     });
+    let cast_values = casts.iter().map(|(_, field, ty)| {
+        let span = field.span();
+        quote_spanned!(span=> ::autograd::__private::int_field(#field) as #ty)
+    });
     let other_values = args
         .iter()
         .filter(|a| matches!(a.kind, ArgKind::Other { .. }))
@@ -346,7 +374,7 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
             }
             let _ = #primal;
             #(#zeros)*
-            let (__ad_value, __ad_pullback) = __ad_flat::#flat_vjp(#(#field_values,)* #(#other_values),*);
+            let (__ad_value, __ad_pullback) = __ad_flat::#flat_vjp(#(#field_values,)* #(#cast_values,)* #(#other_values),*);
             (__ad_value, move |__ad_seed: #ret| {
                 let (#(#flat_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
                 #(#adds)*
