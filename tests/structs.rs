@@ -232,3 +232,76 @@ fn struct_by_value_closed_form() {
     assert_eq!(dp.frequency, 0.0);
     assert!(close(dt, -1.5 * 0.3 * e));
 }
+
+/// A model whose functions call each other: `#[differentiable]` on the
+/// block, and on each function it differentiates.
+#[derive(Clone, Tangent)]
+struct Logistic {
+    w: f64,
+    b: f64,
+    #[constant]
+    l2: f64,
+}
+
+#[differentiable]
+impl Logistic {
+    /// Not differentiable: left as written.
+    fn new(w: f64, b: f64) -> Logistic {
+        Logistic { w, b, l2: 0.1 }
+    }
+
+    #[differentiable]
+    fn sigmoid(z: f64) -> f64 {
+        1.0 / (1.0 + (-z).exp())
+    }
+
+    #[differentiable]
+    fn predict(&self, x: f64) -> f64 {
+        Self::sigmoid(self.w * x + self.b)
+    }
+
+    #[differentiable]
+    fn penalty(&self) -> f64 {
+        self.l2 * self.w * self.w
+    }
+
+    /// Cross-entropy plus an L2 penalty, through two methods and an
+    /// associated function.
+    #[differentiable]
+    fn loss(&self, xs: &[f64], labels: &[f64]) -> f64 {
+        let mut s = self.penalty();
+        for i in 0..xs.len() {
+            let p = self.predict(xs[i]);
+            s -= labels[i] * p.ln() + (1.0 - labels[i]) * (1.0 - p).ln();
+        }
+        s
+    }
+}
+
+#[test]
+fn impl_block_methods_calling_each_other() {
+    let m = Logistic::new(0.8, -0.3);
+    let (xs, labels) = ([-1.0, 0.5, 2.0, 3.0], [0.0, 1.0, 1.0, 0.0]);
+    let (value, dm, dxs, _) = m.loss_grad(&xs, &labels);
+    assert_eq!(value, m.loss(&xs, &labels));
+    let w = central(|v| Logistic { w: v, ..m.clone() }.loss(&xs, &labels), m.w);
+    let b = central(|v| Logistic { b: v, ..m.clone() }.loss(&xs, &labels), m.b);
+    assert!(close(dm.w, w), "{} vs {w}", dm.w);
+    assert!(close(dm.b, b), "{} vs {b}", dm.b);
+    assert_eq!(dm.l2, 0.1);
+    for i in 0..xs.len() {
+        let d = central(
+            |v| {
+                let mut x = xs;
+                x[i] = v;
+                m.loss(&x, &labels)
+            },
+            xs[i],
+        );
+        assert!(close(dxs[i], d), "xs[{i}]: {} vs {d}", dxs[i]);
+    }
+    assert!(m.loss_check(&xs, &labels).max_abs_error() < 1e-5);
+    // The associated function: σ' = σ(1 − σ).
+    let (s, ds) = Logistic::sigmoid_grad(0.4);
+    assert!(close(ds, s * (1.0 - s)));
+}

@@ -60,32 +60,33 @@ fn struct_type(ty: &Type) -> Option<(Type, bool)> {
 /// The function's arguments, if one of them is a `Tangent` struct or the
 /// receiver; `None` sends the function down the ordinary pipeline.
 fn args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
-    let mut any = false;
-    let args = func
-        .sig
+    let args = all_args(func)?;
+    args.iter()
+        .any(|a| matches!(a.kind, ArgKind::Struct { .. }))
+        .then_some(args)
+}
+
+/// The function's arguments; `None` for a pattern other than a name,
+/// which the ordinary pipeline reports.
+fn all_args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
+    func.sig
         .inputs
         .iter()
         .map(|arg| match arg {
-            FnArg::Receiver(r) => {
-                any = true;
-                Some(Arg {
-                    ident: syn::Ident::new("self", r.self_token.span),
-                    kind: ArgKind::Struct {
-                        ty: syn::parse_quote!(Self),
-                        by_ref: !matches!(r.kind, syn::ReceiverKind::Value),
-                    },
-                })
-            }
+            FnArg::Receiver(r) => Some(Arg {
+                ident: syn::Ident::new("self", r.self_token.span),
+                kind: ArgKind::Struct {
+                    ty: syn::parse_quote!(Self),
+                    by_ref: !matches!(r.kind, syn::ReceiverKind::Value),
+                },
+            }),
             FnArg::Typed(pt) => {
                 let syn::Pat::Ident(pi) = &*pt.pat else {
                     return None;
                 };
                 let constant = pt.attrs.iter().any(sig::is_constant_attr);
                 let kind = match struct_type(&pt.ty) {
-                    Some((ty, by_ref)) if !constant => {
-                        any = true;
-                        ArgKind::Struct { ty, by_ref }
-                    }
+                    Some((ty, by_ref)) if !constant => ArgKind::Struct { ty, by_ref },
                     _ => ArgKind::Other {
                         by_value_clone: !matches!(&*pt.ty, Type::Reference(_)),
                     },
@@ -96,14 +97,14 @@ fn args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
                 })
             }
         })
-        .collect::<Option<Vec<_>>>()?;
-    any.then_some(args)
+        .collect()
 }
 
 /// Replaces each read `p.field` of a struct argument by the flat
 /// function's argument for it; any other use of the struct is an error.
 struct Flatten<'a> {
     cx: &'a Ctxt,
+    imp: Option<&'a ImplCx>,
     structs: Vec<syn::Ident>,
     /// `(struct, field)` in the order of first read.
     reads: Vec<(syn::Ident, syn::Ident)>,
@@ -125,7 +126,9 @@ fn field_arg(base: &syn::Ident, field: &syn::Ident) -> syn::Ident {
 
 impl Flatten<'_> {
     fn struct_of(&self, e: &syn::Expr) -> Option<syn::Ident> {
-        let syn::Expr::Path(p) = e else { return None };
+        let syn::Expr::Path(p) = strip_parens(e) else {
+            return None;
+        };
         let ident = p.path.get_ident()?;
         self.structs.iter().find(|s| *s == ident).cloned()
     }
@@ -133,6 +136,13 @@ impl Flatten<'_> {
 
 impl VisitMut for Flatten<'_> {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        if let Some(imp) = self.imp
+            && let Some(call) = imp.flat_call(e)
+        {
+            *e = call;
+            syn::visit_mut::visit_expr_mut(self, e);
+            return;
+        }
         if let syn::Expr::Cast(c) = e
             && let syn::Expr::Field(f) = strip_parens(&c.expr)
             && matches!(f.member, syn::Member::Named(_))
@@ -160,7 +170,7 @@ impl VisitMut for Flatten<'_> {
             self.cx.error_spanned_by(
                 &*e,
                 format!(
-                    "a `#[differentiable]` body reads a `Tangent` struct by its fields (`{base}.a`); passing `{base}` on whole or calling its methods is not supported"
+                    "a `#[differentiable]` body reads a `Tangent` struct by its fields (`{base}.a`); passing `{base}` on whole is not supported, nor calling its methods but those of the same `#[differentiable] impl` block"
                 ),
             );
             return;
@@ -173,8 +183,32 @@ impl VisitMut for Flatten<'_> {
 /// receiver, or `None` for every other function.
 pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
     let args = args(func)?;
+    let e = expand_with(attr, func, args, None);
+    let mut out = e.user;
+    out.extend(e.wrappers);
+    Some(out)
+}
+
+/// What a function of a `#[differentiable] impl` block expands to.
+struct Expansion {
+    /// The function as written.
+    user: TokenStream,
+    /// `_vjp`, `_grad`, `_grad_acc`, `_check`.
+    wrappers: TokenStream,
+    /// In an impl block: the flat function's module, a free item.
+    module: TokenStream,
+    /// What its callers in the same impl block need.
+    callee: Callee,
+}
+
+fn expand_with(
+    attr: &TokenStream,
+    func: &syn::ItemFn,
+    args: Vec<Arg>,
+    imp: Option<&ImplCx>,
+) -> Expansion {
     let cx = Ctxt::default();
-    let is_method = args.iter().any(|a| a.ident == "self");
+    let is_method = imp.is_some() || args.iter().any(|a| a.ident == "self");
     for input in &func.sig.inputs {
         if let FnArg::Receiver(r) = input
             && (r.mutability.is_some()
@@ -210,6 +244,7 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
 
     let mut flatten = Flatten {
         cx: &cx,
+        imp,
         structs: args
             .iter()
             .filter(|a| matches!(a.kind, ArgKind::Struct { .. }))
@@ -259,7 +294,21 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
         }
         None => args.iter().map(|_| None).collect(),
     };
-    let flat_items = crate::expand::expand(attr.clone(), flat.to_token_stream());
+    let mut flat_items = crate::expand::expand(attr.clone(), flat.to_token_stream());
+    // A module cannot name `Self`: the impl's type stands for it.
+    if let Some(imp) = imp {
+        flat_items = replace_self(flat_items, &imp.self_ty);
+    }
+    let callee = Callee {
+        params: args
+            .iter()
+            .map(|a| (a.ident.clone(), matches!(a.kind, ArgKind::Struct { .. })))
+            .collect(),
+        reads: reads.clone(),
+        casts: casts.clone(),
+        module: imp.map(|i| i.module(&func.sig.ident)),
+        name: func.sig.ident.clone(),
+    };
 
     // The user's function as written.
     let mut user = func.clone();
@@ -268,16 +317,48 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
             pt.attrs.retain(|a| !sig::is_constant_attr(a));
         }
     }
-    let mut out = user.to_token_stream();
+    let user_tokens = user.to_token_stream();
     if let Err(e) = cx.check() {
-        out.extend(e.to_compile_error());
-        return Some(out);
+        return Expansion {
+            user: user_tokens,
+            wrappers: e.to_compile_error(),
+            module: TokenStream::new(),
+            callee,
+        };
     }
+    let mut out = TokenStream::new();
+    // The flat function's items: free items next to the impl block, or a
+    // module inside the VJP wrapper of a free function.
+    let (module, nested, flat_path) = match &callee.module {
+        Some(m) => (
+            quote! {
+                #[doc(hidden)]
+                #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
+                mod #m {
+                    use super::*;
+                    #flat_items
+                }
+            },
+            TokenStream::new(),
+            quote!(#m),
+        ),
+        None => (
+            TokenStream::new(),
+            quote! {
+                #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
+                mod __ad_flat {
+                    use super::*;
+                    #flat_items
+                }
+            },
+            quote!(__ad_flat),
+        ),
+    };
 
     let mixed = Span::mixed_site();
     let vis = &func.vis;
     let inputs: Vec<&FnArg> = user.sig.inputs.iter().collect();
-    let callee = |suffix: &str| {
+    let callee_path = |suffix: &str| {
         let n = if suffix.is_empty() {
             name.clone()
         } else {
@@ -362,19 +443,15 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
     let zeros: Vec<TokenStream> = zeros.collect();
     // The wrappers reproduce the function without calling it; naming it
     // keeps a caller of only the generated items free of a dead-code warning.
-    let primal = callee("");
+    let primal = callee_path("");
     out.extend(quote_spanned! {mixed=>
         #[doc = #doc_vjp]
         #[allow(clippy::too_many_arguments)]
         #vis fn #vjp(#(#inputs),*) -> (#ret, impl ::core::ops::FnOnce(#ret) -> (#(#kept_tys,)*)) {
-            #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
-            mod __ad_flat {
-                use super::*;
-                #flat_items
-            }
+            #nested
             let _ = #primal;
             #(#zeros)*
-            let (__ad_value, __ad_pullback) = __ad_flat::#flat_vjp(#(#field_values,)* #(#cast_values,)* #(#other_values),*);
+            let (__ad_value, __ad_pullback) = #flat_path::#flat_vjp(#(#field_values,)* #(#cast_values,)* #(#other_values),*);
             (__ad_value, move |__ad_seed: #ret| {
                 let (#(#flat_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
                 #(#adds)*
@@ -385,7 +462,7 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
 
     // `_grad`: the VJP with seed 1.
     let grad = format_ident!("{}_grad", name);
-    let call_vjp = callee("vjp");
+    let call_vjp = callee_path("vjp");
     let doc_grad = format!(
         " The value of [`{name}`] followed by its gradient: one adjoint per differentiable argument, in argument order.\n\n Generated by `#[differentiable]`: `{vjp}` with seed 1."
     );
@@ -443,7 +520,7 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
 
     // `_check`: each struct's differentiable fields and each other
     // differentiable argument against central differences of the function.
-    let call = callee("");
+    let call = callee_path("");
     let at = syn::Ident::new("__ad_at", mixed);
     let kept = |replaced: Option<usize>| -> Vec<TokenStream> {
         args.iter()
@@ -507,7 +584,7 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
     });
     let checks: Vec<TokenStream> = checks.collect();
     let check = format_ident!("{}_check", name);
-    let call_grad = callee("grad");
+    let call_grad = callee_path("grad");
     let kept_all = kept(None);
     let doc_check = format!(
         " Compares [`{grad}`] at this point with central finite differences of [`{name}`], component by component (a `Tangent` struct field by field).\n\n Generated by `#[differentiable]`."
@@ -522,5 +599,296 @@ pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
             __ad_check
         }
     });
-    Some(out)
+    Expansion {
+        user: user_tokens,
+        wrappers: out,
+        module,
+        callee,
+    }
+}
+
+/// What a caller in the same impl block needs of a differentiable
+/// function: how to call its flat function.
+#[derive(Clone)]
+struct Callee {
+    /// Each argument (`self` too), and whether it is a `Tangent` struct.
+    params: Vec<(syn::Ident, bool)>,
+    reads: Vec<(syn::Ident, syn::Ident)>,
+    casts: Vec<(syn::Ident, syn::Expr, Type)>,
+    /// The module of its flat function.
+    module: Option<syn::Ident>,
+    name: syn::Ident,
+}
+
+/// A `#[differentiable] impl` block: its type and the differentiable
+/// functions expanded so far.
+struct ImplCx {
+    self_ty: Type,
+    type_name: syn::Ident,
+    callees: Vec<Callee>,
+    /// Names of all its differentiable functions.
+    marked: Vec<syn::Ident>,
+}
+
+impl ImplCx {
+    fn module(&self, func: &syn::Ident) -> syn::Ident {
+        format_ident!("__autograd_{}_{}", self.type_name, func)
+    }
+
+    /// `self.g(a)`, `Self::g(self, a)` or `Type::g(a)` of a function `g` of
+    /// this impl block, as a call of its flat function with the fields it
+    /// reads of each struct argument (which the caller then reads).
+    fn flat_call(&self, e: &syn::Expr) -> Option<syn::Expr> {
+        let (name, args): (&syn::Ident, Vec<&syn::Expr>) = match e {
+            syn::Expr::MethodCall(m) if is_self(&m.receiver) => (
+                &m.method,
+                std::iter::once(&*m.receiver).chain(&m.args).collect(),
+            ),
+            syn::Expr::Call(c) => {
+                let syn::Expr::Path(p) = &*c.func else {
+                    return None;
+                };
+                let segments = &p.path.segments;
+                if p.qself.is_some()
+                    || segments.len() != 2
+                    || !(segments[0].ident == "Self" || segments[0].ident == self.type_name)
+                {
+                    return None;
+                }
+                (&segments[1].ident, c.args.iter().collect())
+            }
+            _ => return None,
+        };
+        let callee = self.callees.iter().find(|c| c.name == *name)?;
+        if callee.params.len() != args.len() {
+            return None;
+        }
+        let arg_of = |base: &syn::Ident| -> syn::Expr {
+            let i = callee
+                .params
+                .iter()
+                .position(|(p, _)| p == base)
+                .expect("a parameter");
+            let arg = match args[i] {
+                syn::Expr::Reference(r) => &*r.expr,
+                a => a,
+            };
+            syn::parse_quote!((#arg))
+        };
+        let mut flat_args: Vec<syn::Expr> = Vec::new();
+        for (base, field) in &callee.reads {
+            let arg = arg_of(base);
+            flat_args.push(syn::parse_quote!(#arg.#field));
+        }
+        for (_, field, ty) in &callee.casts {
+            let syn::Expr::Field(f) = field else { continue };
+            let syn::Expr::Path(base) = &*f.base else {
+                continue;
+            };
+            let arg = arg_of(base.path.get_ident()?);
+            let member = &f.member;
+            flat_args.push(syn::parse_quote!(#arg.#member as #ty));
+        }
+        for ((_, is_struct), arg) in callee.params.iter().zip(&args) {
+            if !is_struct {
+                flat_args.push((*arg).clone());
+            }
+        }
+        let module = callee.module.as_ref()?;
+        let name = &callee.name;
+        let span = e.span();
+        let func: syn::Path = syn::parse_quote_spanned!(span=> #module::#name);
+        Some(syn::parse_quote!(#func(#(#flat_args),*)))
+    }
+}
+
+fn is_self(e: &syn::Expr) -> bool {
+    matches!(strip_parens(e), syn::Expr::Path(p) if p.path.is_ident("self"))
+}
+
+/// `tokens` with every `Self` replaced by `ty`.
+fn replace_self(tokens: TokenStream, ty: &Type) -> TokenStream {
+    tokens
+        .into_iter()
+        .flat_map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) if i == "Self" => ty.to_token_stream(),
+            proc_macro2::TokenTree::Group(g) => {
+                let mut new = proc_macro2::Group::new(g.delimiter(), replace_self(g.stream(), ty));
+                new.set_span(g.span());
+                proc_macro2::TokenTree::Group(new).into_token_stream()
+            }
+            t => t.into_token_stream(),
+        })
+        .collect()
+}
+
+fn is_differentiable_attr(a: &syn::Attribute) -> bool {
+    a.path()
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "differentiable")
+}
+
+/// `#[differentiable] impl Type { .. }`: every function in it marked
+/// `#[differentiable]` (methods taking `&self` or `self`, associated
+/// functions) gets its generated items as associated functions, and may
+/// call the others as `self.g(..)` and `Self::g(..)`.
+pub fn expand_impl(imp: syn::ItemImpl) -> TokenStream {
+    let cx = Ctxt::default();
+    if let Some((path, _)) = &imp.trait_ {
+        cx.error_spanned_by(
+            path,
+            "`#[differentiable]` goes on an inherent `impl Type { .. }` block, not a trait impl",
+        );
+    }
+    if !imp.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &imp.generics,
+            "a `#[differentiable] impl` block cannot be generic",
+        );
+    }
+    let type_name = match &*imp.self_ty {
+        Type::Path(p)
+            if p.qself.is_none() && p.path.segments.iter().all(|s| s.arguments.is_none()) =>
+        {
+            p.path.segments.last().map(|s| s.ident.clone())
+        }
+        _ => None,
+    };
+    let Some(type_name) = type_name else {
+        cx.error_spanned_by(
+            &imp.self_ty,
+            "a `#[differentiable] impl` block is for a named struct, `impl Model { .. }`",
+        );
+        let mut out = cx
+            .check()
+            .err()
+            .map(|e| e.to_compile_error())
+            .unwrap_or_default();
+        out.extend(imp.to_token_stream());
+        return out;
+    };
+    if let Err(e) = cx.check() {
+        let mut out = e.to_compile_error();
+        out.extend(imp.to_token_stream());
+        return out;
+    }
+    // The marked functions, each with its attribute's arguments.
+    let mut marked: Vec<(syn::ItemFn, TokenStream)> = Vec::new();
+    let mut items = Vec::new();
+    for item in imp.items {
+        match item {
+            syn::ImplItem::Fn(mut f) if f.attrs.iter().any(is_differentiable_attr) => {
+                let i = f
+                    .attrs
+                    .iter()
+                    .position(is_differentiable_attr)
+                    .expect("marked");
+                let attr = f.attrs.remove(i);
+                let args = match attr.meta {
+                    syn::Meta::List(l) => l.tokens,
+                    _ => TokenStream::new(),
+                };
+                marked.push((
+                    syn::ItemFn {
+                        attrs: f.attrs,
+                        vis: f.vis,
+                        modifiers: f.modifiers,
+                        sig: f.sig,
+                        block: Box::new(f.block),
+                    },
+                    args,
+                ));
+            }
+            item => items.push(item.into_token_stream()),
+        }
+    }
+    let mut cx = ImplCx {
+        self_ty: (*imp.self_ty).clone(),
+        type_name,
+        callees: Vec::new(),
+        marked: marked.iter().map(|(f, _)| f.sig.ident.clone()).collect(),
+    };
+    // Callees before their callers: each pass expands those whose calls
+    // of the block's functions are all expanded.
+    let mut done: Vec<Option<Expansion>> = marked.iter().map(|_| None).collect();
+    loop {
+        let mut progress = false;
+        for (i, (f, attr)) in marked.iter().enumerate() {
+            if done[i].is_some() || !calls_ready(f, &cx) {
+                continue;
+            }
+            let Some(args) = all_args(f) else {
+                continue;
+            };
+            let e = expand_with(attr, f, args, Some(&cx));
+            cx.callees.push(e.callee.clone());
+            done[i] = Some(e);
+            progress = true;
+        }
+        if !progress {
+            break;
+        }
+    }
+    let mut methods = TokenStream::new();
+    let mut modules = TokenStream::new();
+    for ((f, _), e) in marked.iter().zip(done) {
+        match e {
+            Some(e) => {
+                methods.extend(e.user);
+                methods.extend(e.wrappers);
+                modules.extend(e.module);
+            }
+            None => {
+                let message = if all_args(f).is_none() {
+                    "unsupported argument pattern; write a plain name such as `x: f64`"
+                } else {
+                    "functions of a `#[differentiable] impl` block that call each other in a cycle are not supported"
+                };
+                methods.extend(syn::Error::new_spanned(&f.sig.ident, message).to_compile_error());
+                methods.extend(f.to_token_stream());
+            }
+        }
+    }
+    let (attrs, impl_token, self_ty) = (&imp.attrs, &imp.impl_token, &cx.self_ty);
+    quote! {
+        #(#attrs)*
+        #impl_token #self_ty {
+            #(#items)*
+            #methods
+        }
+        #modules
+    }
+}
+
+/// Whether every function of the block that `f` calls is expanded.
+fn calls_ready(f: &syn::ItemFn, cx: &ImplCx) -> bool {
+    struct Calls<'a> {
+        cx: &'a ImplCx,
+        ready: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Calls<'_> {
+        fn visit_expr(&mut self, e: &'ast syn::Expr) {
+            let called = match e {
+                syn::Expr::MethodCall(m) if is_self(&m.receiver) => Some(&m.method),
+                syn::Expr::Call(c) => match &*c.func {
+                    syn::Expr::Path(p) if p.path.segments.len() == 2 => {
+                        Some(&p.path.segments[1].ident)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(name) = called
+                && self.cx.marked.contains(name)
+                && !self.cx.callees.iter().any(|c| c.name == *name)
+            {
+                self.ready = false;
+            }
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    let mut calls = Calls { cx, ready: true };
+    syn::visit::Visit::visit_block(&mut calls, &f.block);
+    calls.ready
 }
