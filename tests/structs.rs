@@ -15,7 +15,8 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0)
 }
 
-/// A line fitted by least squares; `weight` is data, not a parameter.
+/// A line fitted by least squares; `weight` is data, not a parameter;
+/// `count` is read as an index.
 #[derive(Clone, Debug, PartialEq, Tangent)]
 struct Model {
     slope: f64,
@@ -42,7 +43,7 @@ impl Model {
     fn loss(&self, data: &[f64], y: &[f64]) -> f64 {
         let mut s = 0.0;
         for i in 0..data.len() {
-            let r = self.slope * data[i] + self.intercept - y[i];
+            let r = self.slope * data[i] + self.intercept - y[i] + 0.01 * data[self.count];
             if r > 0.0 {
                 s += self.weight * r * r;
             } else {
@@ -181,7 +182,7 @@ fn energy(p: &Oscillator, t: f64, #[constant] n: usize) -> f64 {
     for _ in 0..n.min(p.steps as usize) {
         let x = p.amplitude * (-p.damping * s).exp() * (p.frequency * s + p.phase).cos();
         e += if x > 0.0 { x * x } else { -x * p.damping };
-        s += 0.1;
+        s += 0.1 * p.amplitude.min(1.0);
     }
     e / p.steps as f64
 }
@@ -304,4 +305,36 @@ fn impl_block_methods_calling_each_other() {
     // The associated function: σ' = σ(1 − σ).
     let (s, ds) = Logistic::sigmoid_grad(0.4);
     assert!(close(ds, s * (1.0 - s)));
+}
+
+/// A free differentiable function, called from a struct's function.
+#[differentiable]
+fn softplus(z: f64) -> f64 {
+    (1.0 + z.exp()).ln()
+}
+
+#[derive(Clone, Tangent)]
+struct Pair {
+    u: f64,
+    v: f64,
+}
+
+#[differentiable]
+fn pair_energy(p: &Pair, q: Pair, x: f64) -> f64 {
+    softplus(p.u * x) + q.v * p.v - softplus(q.u)
+}
+
+#[test]
+fn two_structs_and_a_call_of_a_free_function() {
+    let (p, q) = (Pair { u: 0.3, v: -1.2 }, Pair { u: 0.7, v: 2.0 });
+    let (value, dp, dq, dx) = pair_energy_grad(&p, q.clone(), 1.5);
+    assert_eq!(value, pair_energy(&p, q.clone(), 1.5));
+    let sig = |z: f64| 1.0 / (1.0 + (-z).exp());
+    // Closed forms: softplus' = σ.
+    assert!(close(dp.u, 1.5 * sig(0.3 * 1.5)));
+    assert!(close(dp.v, q.v));
+    assert!(close(dq.u, -sig(q.u)));
+    assert!(close(dq.v, p.v));
+    assert!(close(dx, p.u * sig(0.3 * 1.5)));
+    assert!(pair_energy_check(&p, q, 1.5).max_abs_error() < 1e-5);
 }

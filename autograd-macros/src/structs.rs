@@ -29,7 +29,7 @@ struct Arg {
 
 enum ArgKind {
     /// A `Tangent` struct (or the receiver): `ty` is its owned type.
-    Struct { ty: Type, by_ref: bool },
+    Struct { ty: Box<Type>, by_ref: bool },
     /// Any other argument: the flat function takes it as written.
     Other { by_value_clone: bool },
 }
@@ -76,7 +76,7 @@ fn all_args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
             FnArg::Receiver(r) => Some(Arg {
                 ident: syn::Ident::new("self", r.self_token.span),
                 kind: ArgKind::Struct {
-                    ty: syn::parse_quote!(Self),
+                    ty: Box::new(syn::parse_quote!(Self)),
                     by_ref: !matches!(r.kind, syn::ReceiverKind::Value),
                 },
             }),
@@ -86,7 +86,10 @@ fn all_args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
                 };
                 let constant = pt.attrs.iter().any(sig::is_constant_attr);
                 let kind = match struct_type(&pt.ty) {
-                    Some((ty, by_ref)) if !constant => ArgKind::Struct { ty, by_ref },
+                    Some((ty, by_ref)) if !constant => ArgKind::Struct {
+                        ty: Box::new(ty),
+                        by_ref,
+                    },
                     _ => ArgKind::Other {
                         by_value_clone: !matches!(&*pt.ty, Type::Reference(_)),
                     },
@@ -125,12 +128,31 @@ fn field_arg(base: &syn::Ident, field: &syn::Ident) -> syn::Ident {
 }
 
 impl Flatten<'_> {
+    /// The struct argument `e` names, as written there (for spans).
     fn struct_of(&self, e: &syn::Expr) -> Option<syn::Ident> {
         let syn::Expr::Path(p) = strip_parens(e) else {
             return None;
         };
         let ident = p.path.get_ident()?;
-        self.structs.iter().find(|s| *s == ident).cloned()
+        self.structs
+            .iter()
+            .any(|s| s == ident)
+            .then(|| ident.clone())
+    }
+
+    /// `p.field` (as a constant argument of type `ty`) if `e` is a field
+    /// read of a struct argument.
+    fn constant_read(&mut self, e: &syn::Expr, ty: Type, span: Span) -> Option<syn::Expr> {
+        let syn::Expr::Field(f) = strip_parens(e) else {
+            return None;
+        };
+        if !matches!(f.member, syn::Member::Named(_)) || self.struct_of(&f.base).is_none() {
+            return None;
+        }
+        let arg = format_ident!("__ad_cast{}", self.casts.len(), span = span);
+        self.casts
+            .push((arg.clone(), syn::Expr::Field(f.clone()), ty));
+        Some(syn::parse_quote!(#arg))
     }
 }
 
@@ -143,15 +165,20 @@ impl VisitMut for Flatten<'_> {
             syn::visit_mut::visit_expr_mut(self, e);
             return;
         }
+        // `p.n as T`: an integer field, a constant.
         if let syn::Expr::Cast(c) = e
-            && let syn::Expr::Field(f) = strip_parens(&c.expr)
-            && matches!(f.member, syn::Member::Named(_))
-            && self.struct_of(&f.base).is_some()
+            && let Some(arg) = self.constant_read(&c.expr, (*c.ty).clone(), c.span())
         {
-            let arg = format_ident!("__ad_cast{}", self.casts.len(), span = c.span());
-            self.casts
-                .push((arg.clone(), syn::Expr::Field(f.clone()), (*c.ty).clone()));
-            *e = syn::parse_quote!(#arg);
+            *e = arg;
+            return;
+        }
+        // `x[p.k]`: an index, a `usize` constant.
+        if let syn::Expr::Index(i) = e
+            && let Some(arg) =
+                self.constant_read(&i.index, syn::parse_quote!(usize), i.index.span())
+        {
+            *i.index = arg;
+            self.visit_expr_mut(&mut i.expr);
             return;
         }
         if let syn::Expr::Field(f) = e
@@ -170,7 +197,7 @@ impl VisitMut for Flatten<'_> {
             self.cx.error_spanned_by(
                 &*e,
                 format!(
-                    "a `#[differentiable]` body reads a `Tangent` struct by its fields (`{base}.a`); passing `{base}` on whole is not supported, nor calling its methods but those of the same `#[differentiable] impl` block"
+                    "a `#[differentiable]` body reads a `Tangent` struct by its fields (`{base}.a`); passing `{base}` on whole is not supported, and methods call each other only within a `#[differentiable] impl` block (put the attribute on the block too)"
                 ),
             );
             return;
@@ -223,6 +250,12 @@ fn expand_with(
             );
         }
     }
+    if !attr.is_empty() {
+        cx.error_spanned_by(
+            attr,
+            "options of `#[differentiable]` are not supported on a function taking a `Tangent` struct or in an `impl` block: write `#[differentiable]`",
+        );
+    }
     if !func.sig.generics.params.is_empty() {
         cx.error_spanned_by(
             &func.sig.generics,
@@ -236,7 +269,7 @@ fn expand_with(
         output => {
             cx.error_spanned_by(
                 output,
-                "a `#[differentiable]` function taking a `Tangent` struct returns `f64` or `f32`",
+                "a `#[differentiable]` function taking a `Tangent` struct, or in a `#[differentiable] impl` block, returns `f64` or `f32`",
             );
             syn::parse_quote!(f64)
         }

@@ -7,8 +7,8 @@ struct Params {
 }
 
 #[differentiable]
-fn f(p: &Params, x: &[f64]) -> f64 {
-    p.a * x[p.n]
+fn f(p: &Params, x: f64) -> f64 {
+    if p.n > 2 { p.a * x } else { x }
 }
 
 fn main() {}
