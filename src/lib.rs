@@ -26,7 +26,7 @@ pub use tangent::Tangent;
 /// may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::tangent::{FloatField, IntField, TangentCheck, float_field, int_field};
+    pub use crate::tangent::{FloatField, IntField, float_field, int_field};
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::rules;

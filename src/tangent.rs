@@ -5,21 +5,29 @@
 /// each differentiable field (`f64`, `f32`) holds its adjoint, every other
 /// field (`#[constant]` ones, integers, `bool`s, ...) a clone of the
 /// argument's. Derive it: `#[derive(Clone, autograd::Tangent)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a `Tangent` struct",
+    label = "an argument of a `#[differentiable]` function",
+    note = "derive it, `#[derive(Clone, autograd::Tangent)]`, or mark the argument `#[constant]`"
+)]
 pub trait Tangent: Clone {
     /// The adjoint of a zero gradient at `self`: differentiable fields
     /// zero, the others clones of `self`'s.
     fn zero_adjoint(&self) -> Self;
     /// Adds `other`'s differentiable fields into `self`'s.
     fn add_adjoint(&mut self, other: &Self);
-}
 
-/// What the wrappers of a function taking a [`Tangent`] struct use; not
-/// part of the public API.
-#[doc(hidden)]
-pub trait TangentCheck: Tangent {
+    /// Adds `g` into the field named `field` if it is differentiable; the
+    /// wrappers of a function reading the field call it. Through the trait
+    /// (not an inherent method), a struct that is not `Tangent` gives one
+    /// error.
+    #[doc(hidden)]
+    fn __add_field(&mut self, field: &str, g: f64);
+
     /// Compares each differentiable field's adjoint with central
     /// differences of `f`, labelled `name.field`.
-    fn check_fields(
+    #[doc(hidden)]
+    fn __check_fields(
         &self,
         adjoint: &Self,
         name: &str,

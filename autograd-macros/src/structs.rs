@@ -6,9 +6,8 @@
 //! a hidden copy of the function (the "flat" function), which the ordinary
 //! pipeline differentiates. The public items call the flat function's VJP
 //! with the fields' values and assemble each struct's adjoint from its
-//! argument (`Tangent::zero_adjoint`: constants cloned) plus one hidden
-//! `__autograd_add_FIELD` per field read, which the derive generates (a
-//! no-op for a constant field). The flat function lives in a module inside
+//! argument (`Tangent::zero_adjoint`: constants cloned) plus the adjoint of
+//! each field read (`Tangent::__add_field`, a no-op for a constant field). The flat function lives in a module inside
 //! the VJP wrapper, so the same expansion works inside an `impl` block,
 //! where a free item cannot be emitted.
 
@@ -466,8 +465,11 @@ fn expand_with(
             .position(|a| a.ident == *b)
             .expect("a struct argument");
         let slot = &slots[i];
-        let add = crate::tangent_derive::add_method(f);
-        quote_spanned!(mixed=> #slot.#add(#g);)
+        let ArgKind::Struct { ty, .. } = &args[i].kind else {
+            unreachable!("reads are of struct arguments")
+        };
+        let label = f.to_string();
+        quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__add_field(&mut #slot, #label, #g);)
     });
     let vjp = format_ident!("{}_vjp", name);
     let doc_vjp = format!(
@@ -524,7 +526,7 @@ fn expand_with(
             ArgKind::Struct { .. } => {
                 buffers.push(quote_spanned!(mixed=> #buffer: &mut #ty));
                 accumulate.push(
-                    quote_spanned!(mixed=> ::autograd::Tangent::add_adjoint(#buffer, &#slot);),
+                    quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::add_adjoint(#buffer, &#slot);),
                 );
             }
             ArgKind::Other { .. } => {
@@ -585,10 +587,10 @@ fn expand_with(
         let label = x.to_string();
         let call_args = kept(Some(i));
         Some(match &a.kind {
-            ArgKind::Struct { by_ref, .. } => {
+            ArgKind::Struct { ty, by_ref } => {
                 let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
                 quote_spanned! {mixed=>
-                    ::autograd::__private::TangentCheck::check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #call(#(#call_args),*));
+                    <#ty as ::autograd::Tangent>::__check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #call(#(#call_args),*));
                 }
             }
             ArgKind::Other { .. } => {

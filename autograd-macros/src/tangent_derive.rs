@@ -3,14 +3,8 @@
 //! function; its adjoint is the same struct.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::spanned::Spanned;
-
-/// The hidden method adding a field's adjoint into a struct, which the
-/// wrappers of a function taking the struct call once per field it reads.
-pub fn add_method(field: &syn::Ident) -> syn::Ident {
-    format_ident!("__autograd_add_{}", field)
-}
 
 pub fn derive(input: TokenStream) -> TokenStream {
     match expand(input) {
@@ -53,16 +47,18 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     };
     let mut zero = Vec::new();
     let mut add = Vec::new();
-    let mut methods = Vec::new();
+    let mut fields_added = Vec::new();
     let mut checks = Vec::new();
     for field in fields {
         let ident = field.ident.as_ref().expect("named field");
         let constant = field.attrs.iter().any(crate::sig::is_constant_attr);
-        let method = add_method(ident);
         match float_ident(&field.ty) {
             Some(t) if !constant => {
                 zero.push(quote!(#ident: 0.0));
+                // The function's reads of the field are `f64` inputs.
+                let convert = (t != "f64").then(|| quote!(as #t));
                 let label = ident.to_string();
+                fields_added.push(quote!(#label => self.#ident += g #convert,));
                 let back = (t != "f64").then(|| quote!(as #t));
                 checks.push(quote! {
                     check.scalar(&::std::format!("{}.{}", name, #label), self.#ident, adjoint.#ident, |v| {
@@ -72,37 +68,11 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                     });
                 });
                 add.push(quote!(self.#ident += other.#ident;));
-                // The function's reads of the field are `f64` inputs.
-                let convert = (t != "f64").then(|| quote!(as #t));
-                methods.push(quote! {
-                    #[doc(hidden)]
-                    #[inline(always)]
-                    pub fn #method(&mut self, g: f64) {
-                        self.#ident += g #convert;
-                    }
-                });
             }
-            // A constant float field read by a differentiable function:
-            // its adjoint is computed and dropped, the slot keeps the
-            // argument's value.
-            Some(_) => {
-                zero.push(quote!(#ident: self.#ident));
-                methods.push(quote! {
-                    #[doc(hidden)]
-                    #[inline(always)]
-                    pub fn #method(&mut self, _: f64) {}
-                });
-            }
-            None => {
-                zero.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident)));
-                // Reading it in a differentiable body is an error at the
-                // read (`float_field`); this keeps it the only one.
-                methods.push(quote! {
-                    #[doc(hidden)]
-                    #[inline(always)]
-                    pub fn #method(&mut self, _: f64) {}
-                });
-            }
+            // A constant field read by a differentiable function: its
+            // adjoint is dropped, the slot keeps the argument's value.
+            Some(_) => zero.push(quote!(#ident: self.#ident)),
+            None => zero.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident))),
         }
     }
     Ok(quote! {
@@ -116,9 +86,17 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 let _ = other;
                 #(#add)*
             }
-        }
-        impl ::autograd::__private::TangentCheck for #name {
-            fn check_fields(
+            #[inline(always)]
+            fn __add_field(&mut self, field: &str, g: f64) {
+                // Constant and non-float fields: nothing (a body reading a
+                // non-float field is an error at the read).
+                match field {
+                    #(#fields_added)*
+                    _ => {}
+                }
+                let _ = g;
+            }
+            fn __check_fields(
                 &self,
                 adjoint: &Self,
                 name: &str,
@@ -128,11 +106,6 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 let _ = (adjoint, name, &check, &f);
                 #(#checks)*
             }
-        }
-        #[doc(hidden)]
-        #[allow(non_snake_case, dead_code)]
-        impl #name {
-            #(#methods)*
         }
     })
 }
