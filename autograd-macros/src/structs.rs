@@ -36,7 +36,7 @@ enum ArgKind {
 /// The owned type of a `Tangent` struct argument, and whether it is passed
 /// by reference: a path without generic arguments starting with a capital
 /// (`Params`, `model::Params`, `Self`) that is no type the macro knows.
-fn struct_type(ty: &Type) -> Option<(Type, bool)> {
+fn struct_type(ty: &Type, generics: &syn::Generics) -> Option<(Type, bool)> {
     let (owned, by_ref) = match ty {
         Type::Reference(r) if r.mutability.is_none() => (&*r.elem, true),
         ty => (ty, false),
@@ -52,7 +52,8 @@ fn struct_type(ty: &Type) -> Option<(Type, bool)> {
         && capital
         && last.arguments.is_none()
         && p.path.segments.iter().all(|s| s.arguments.is_none())
-        && !known.iter().any(|k| last.ident == k))
+        && !known.iter().any(|k| last.ident == k)
+        && !generics.type_params().any(|t| p.path.is_ident(&t.ident)))
     .then(|| (owned.clone(), by_ref))
 }
 
@@ -84,7 +85,7 @@ fn all_args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
                     return None;
                 };
                 let constant = pt.attrs.iter().any(sig::is_constant_attr);
-                let kind = match struct_type(&pt.ty) {
+                let kind = match struct_type(&pt.ty, &func.sig.generics) {
                     Some((ty, by_ref)) if !constant => ArgKind::Struct {
                         ty: Box::new(ty),
                         by_ref,
