@@ -76,7 +76,7 @@ fn all_args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
             FnArg::Receiver(r) => Some(Arg {
                 ident: syn::Ident::new("self", r.self_token.span),
                 kind: ArgKind::Struct {
-                    ty: Box::new(syn::parse_quote!(Self)),
+                    ty: Box::new(syn::parse_quote_spanned!(r.self_token.span=> Self)),
                     by_ref: !matches!(r.kind, syn::ReceiverKind::Value),
                 },
             }),
