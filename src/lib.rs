@@ -3,7 +3,7 @@
 // Lets the generated `::autograd::...` paths resolve inside this crate too.
 extern crate self as autograd;
 
-pub use autograd_macros::differentiable;
+pub use autograd_macros::{Tangent, differentiable};
 
 // Every runtime function of the macro's rule table exists with the
 // signature the generated code calls it at: building this crate proves it.
@@ -47,7 +47,9 @@ impl stop_gradient {
 pub mod argmin;
 
 mod hessian_glue;
+mod tangent;
 mod tangent_glue;
+pub use tangent::Tangent;
 
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
@@ -58,6 +60,7 @@ pub mod __private {
         implicit_second_order, push_flat, real_part, take_scalar, take_slice, unit_scalar,
         unit_slice,
     };
+    pub use crate::tangent::{FloatField, IntField, float_field, int_field};
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::jacobian::{Flatten, Outputs, check_seed, jacobian};

@@ -24,3 +24,9 @@ fn ui() {
     // Programs that must compile and compute the right values.
     t.pass("tests/ui/pass/*.rs");
 }
+
+/// `Tangent` structs and methods: what they reject.
+#[test]
+fn ui_structs() {
+    trybuild::TestCases::new().compile_fail("tests/ui/structs/*.rs");
+}

@@ -10,16 +10,22 @@ use crate::{analysis, checkpoint, codegen, hessian, lower, sig};
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut func: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
+        Err(_) if let Ok(imp) = syn::parse2::<syn::ItemImpl>(item.clone()) => {
+            return crate::structs::expand_impl(imp);
+        }
         Err(e) => {
             let e = syn::Error::new(
                 e.span(),
-                "`#[differentiable]` goes on a function: `fn name(x: f64, ..) -> f64 { .. }`",
+                "`#[differentiable]` goes on a function, `fn name(x: f64, ..) -> f64 { .. }`, or on an `impl` block whose functions it marks",
             );
             let mut out = e.to_compile_error();
             out.extend(item);
             return out;
         }
     };
+    if let Some(out) = crate::structs::expand(&attr, &func) {
+        return out;
+    }
     let cx = Ctxt::default();
     let attr::Options { mode, jvp, hessian } = attr::parse(&cx, attr);
     let signature = sig::parse(&cx, &func.sig, matches!(mode, Mode::Implicit(_)));

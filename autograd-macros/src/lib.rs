@@ -18,7 +18,9 @@ mod hessian;
 mod ir;
 mod lower;
 mod sig;
+mod structs;
 mod table;
+mod tangent_derive;
 
 use proc_macro::TokenStream;
 
@@ -27,6 +29,14 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::expand(attr.into(), item.into()).into()
+}
+
+/// `#[derive(Tangent)]`: a struct of `f64`/`f32` parameters usable as an
+/// argument of a `#[differentiable]` function, its adjoint the same struct.
+/// Fields marked `#[constant]` and non-float fields are not differentiated.
+#[proc_macro_derive(Tangent, attributes(constant))]
+pub fn derive_tangent(item: TokenStream) -> TokenStream {
+    tangent_derive::derive(item.into()).into()
 }
 
 /// Proves at compile time that every runtime function of the rule table

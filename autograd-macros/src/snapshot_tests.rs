@@ -343,3 +343,13 @@ fn loop_exits() {
         }",
     );
 }
+
+/// A `Tangent` struct by reference: each field read becomes an argument of
+/// the flat function inside the VJP wrapper.
+#[test]
+fn struct_fields() {
+    check(
+        "struct_fields",
+        "fn line(p: &Params, x: f64) -> f64 { p.slope * x + p.intercept * p.count as f64 }",
+    );
+}

@@ -1,0 +1,930 @@
+//! Functions taking `Tangent` structs (`p: &Params`, `p: Params`) and
+//! methods reading their receiver's fields (`&self`, `self`).
+//!
+//! The macro cannot see a struct's fields, so it does not lower the struct
+//! itself: every field the body reads (`p.a`) becomes an `f64` argument of
+//! a hidden copy of the function (the "flat" function), which the ordinary
+//! pipeline differentiates. The public items call the flat function's VJP
+//! with the fields' values and assemble each struct's adjoint from its
+//! argument (`Tangent::zero_adjoint`: constants cloned) plus the adjoint of
+//! each field read (`Tangent::__add_field`, a no-op for a constant field). The flat function lives in a module inside
+//! the VJP wrapper, so the same expansion works inside an `impl` block,
+//! where a free item cannot be emitted.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+use syn::{FnArg, Type};
+
+use crate::ctxt::Ctxt;
+use crate::sig::{self, ParamKind};
+
+/// An argument of the user's function, as the wrappers see it.
+struct Arg {
+    ident: syn::Ident,
+    kind: ArgKind,
+}
+
+enum ArgKind {
+    /// A `Tangent` struct (or the receiver): `ty` is its owned type.
+    Struct { ty: Box<Type>, by_ref: bool },
+    /// Any other argument: the flat function takes it as written.
+    Other { by_value_clone: bool },
+}
+
+/// The owned type of a `Tangent` struct argument, and whether it is passed
+/// by reference: a path without generic arguments starting with a capital
+/// (`Params`, `model::Params`, `Self`) that is no type the macro knows.
+fn struct_type(ty: &Type, generics: &syn::Generics) -> Option<(Type, bool)> {
+    let (owned, by_ref) = match ty {
+        Type::Reference(r) if r.mutability.is_none() => (&*r.elem, true),
+        ty => (ty, false),
+    };
+    let Type::Path(p) = owned else { return None };
+    let last = p.path.segments.last()?;
+    let capital = last
+        .ident
+        .to_string()
+        .starts_with(|c: char| c.is_ascii_uppercase());
+    let known = ["String", "Vec", "Box", "Option", "Result"];
+    (p.qself.is_none()
+        && capital
+        && last.arguments.is_none()
+        && p.path.segments.iter().all(|s| s.arguments.is_none())
+        && !known.iter().any(|k| last.ident == k)
+        && !generics.type_params().any(|t| p.path.is_ident(&t.ident)))
+    .then(|| (owned.clone(), by_ref))
+}
+
+/// The function's arguments, if one of them is a `Tangent` struct or the
+/// receiver; `None` sends the function down the ordinary pipeline.
+fn args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
+    let args = all_args(func)?;
+    args.iter()
+        .any(|a| matches!(a.kind, ArgKind::Struct { .. }))
+        .then_some(args)
+}
+
+/// The function's arguments; `None` for a pattern other than a name,
+/// which the ordinary pipeline reports.
+fn all_args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
+    func.sig
+        .inputs
+        .iter()
+        .map(|arg| match arg {
+            FnArg::Receiver(r) => Some(Arg {
+                ident: syn::Ident::new("self", r.self_token.span),
+                kind: ArgKind::Struct {
+                    ty: Box::new(syn::parse_quote_spanned!(r.self_token.span=> Self)),
+                    by_ref: !matches!(r.kind, syn::ReceiverKind::Value),
+                },
+            }),
+            FnArg::Typed(pt) => {
+                let syn::Pat::Ident(pi) = &*pt.pat else {
+                    return None;
+                };
+                let constant = pt.attrs.iter().any(sig::is_constant_attr);
+                let kind = match struct_type(&pt.ty, &func.sig.generics) {
+                    Some((ty, by_ref)) if !constant => ArgKind::Struct {
+                        ty: Box::new(ty),
+                        by_ref,
+                    },
+                    _ => ArgKind::Other {
+                        by_value_clone: !matches!(&*pt.ty, Type::Reference(_)),
+                    },
+                };
+                Some(Arg {
+                    ident: pi.ident.clone(),
+                    kind,
+                })
+            }
+        })
+        .collect()
+}
+
+/// Replaces each read `p.field` of a struct argument by the flat
+/// function's argument for it; any other use of the struct is an error.
+struct Flatten<'a> {
+    cx: &'a Ctxt,
+    imp: Option<&'a ImplCx>,
+    structs: Vec<syn::Ident>,
+    /// `(struct, field)` in the order of first read.
+    reads: Vec<(syn::Ident, syn::Ident)>,
+    /// Integer fields read through a cast (`p.n as usize`): the flat
+    /// function's constant argument for each, the field and the type.
+    casts: Vec<(syn::Ident, syn::Expr, Type)>,
+}
+
+fn strip_parens(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => strip_parens(&p.expr),
+        e => e,
+    }
+}
+
+fn field_arg(base: &syn::Ident, field: &syn::Ident) -> syn::Ident {
+    format_ident!("__ad_{}_{}", base, field, span = field.span())
+}
+
+impl Flatten<'_> {
+    /// The struct argument `e` names, as written there (for spans).
+    fn struct_of(&self, e: &syn::Expr) -> Option<syn::Ident> {
+        let syn::Expr::Path(p) = strip_parens(e) else {
+            return None;
+        };
+        let ident = p.path.get_ident()?;
+        self.structs
+            .iter()
+            .any(|s| s == ident)
+            .then(|| ident.clone())
+    }
+
+    /// `p.field` (as a constant argument of type `ty`) if `e` is a field
+    /// read of a struct argument.
+    fn constant_read(&mut self, e: &syn::Expr, ty: Type, span: Span) -> Option<syn::Expr> {
+        let syn::Expr::Field(f) = strip_parens(e) else {
+            return None;
+        };
+        if !matches!(f.member, syn::Member::Named(_)) || self.struct_of(&f.base).is_none() {
+            return None;
+        }
+        let arg = format_ident!("__ad_cast{}", self.casts.len(), span = span);
+        self.casts
+            .push((arg.clone(), syn::Expr::Field(f.clone()), ty));
+        Some(syn::parse_quote!(#arg))
+    }
+}
+
+impl VisitMut for Flatten<'_> {
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        if let Some(imp) = self.imp
+            && let Some(call) = imp.flat_call(e)
+        {
+            *e = call;
+            syn::visit_mut::visit_expr_mut(self, e);
+            return;
+        }
+        // `p.n as T`: an integer field, a constant.
+        if let syn::Expr::Cast(c) = e
+            && let Some(arg) = self.constant_read(&c.expr, (*c.ty).clone(), c.span())
+        {
+            *e = arg;
+            return;
+        }
+        // `x[p.k]`: an index, a `usize` constant.
+        if let syn::Expr::Index(i) = e
+            && let Some(arg) =
+                self.constant_read(&i.index, syn::parse_quote!(usize), i.index.span())
+        {
+            *i.index = arg;
+            self.visit_expr_mut(&mut i.expr);
+            return;
+        }
+        if let syn::Expr::Field(f) = e
+            && let syn::Member::Named(field) = &f.member
+            && let Some(base) = self.struct_of(&f.base)
+        {
+            let field = field.clone();
+            if !self.reads.iter().any(|(b, r)| *b == base && *r == field) {
+                self.reads.push((base.clone(), field.clone()));
+            }
+            let arg = field_arg(&base, &field);
+            *e = syn::parse_quote!(#arg);
+            return;
+        }
+        if let Some(base) = self.struct_of(e) {
+            self.cx.error_spanned_by(
+                &*e,
+                format!(
+                    "a `#[differentiable]` body reads a `Tangent` struct by its fields (`{base}.a`); passing `{base}` on whole is not supported, and methods call each other only within a `#[differentiable] impl` block (put the attribute on the block too)"
+                ),
+            );
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+/// The expansion of a function with a `Tangent` struct argument or a
+/// receiver, or `None` for every other function.
+pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
+    let args = args(func)?;
+    let e = expand_with(attr, func, args, None);
+    let mut out = e.user;
+    out.extend(e.wrappers);
+    Some(out)
+}
+
+/// What a function of a `#[differentiable] impl` block expands to.
+struct Expansion {
+    /// The function as written.
+    user: TokenStream,
+    /// `_vjp`, `_grad`, `_grad_acc`, `_check`.
+    wrappers: TokenStream,
+    /// In an impl block: the flat function's module, a free item.
+    module: TokenStream,
+    /// What its callers in the same impl block need.
+    callee: Callee,
+}
+
+fn expand_with(
+    attr: &TokenStream,
+    func: &syn::ItemFn,
+    args: Vec<Arg>,
+    imp: Option<&ImplCx>,
+) -> Expansion {
+    let cx = Ctxt::default();
+    let is_method = imp.is_some() || args.iter().any(|a| a.ident == "self");
+    for input in &func.sig.inputs {
+        if let FnArg::Receiver(r) = input
+            && (r.mutability.is_some()
+                || !matches!(
+                    r.kind,
+                    syn::ReceiverKind::Value | syn::ReceiverKind::Reference(_, _, None)
+                ))
+        {
+            cx.error_spanned_by(
+                r,
+                "a `#[differentiable]` method takes `&self` or `self`: it must not write through its receiver",
+            );
+        }
+    }
+    if !attr.is_empty() {
+        cx.error_spanned_by(
+            attr,
+            "options of `#[differentiable]` are not supported on a function taking a `Tangent` struct or in an `impl` block: write `#[differentiable]`",
+        );
+    }
+    if !func.sig.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &func.sig.generics,
+            "a `#[differentiable]` function taking a `Tangent` struct cannot be generic",
+        );
+    }
+    let ret = match &func.sig.output {
+        syn::ReturnType::Type(_, ty) if matches!(&**ty, Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32")) => {
+            (**ty).clone()
+        }
+        output => {
+            cx.error_spanned_by(
+                output,
+                "a `#[differentiable]` function taking a `Tangent` struct, or in a `#[differentiable] impl` block, returns `f64` or `f32`",
+            );
+            syn::parse_quote!(f64)
+        }
+    };
+
+    let mut flatten = Flatten {
+        cx: &cx,
+        imp,
+        structs: args
+            .iter()
+            .filter(|a| matches!(a.kind, ArgKind::Struct { .. }))
+            .map(|a| a.ident.clone())
+            .collect(),
+        reads: Vec::new(),
+        casts: Vec::new(),
+    };
+    let mut body = (*func.block).clone();
+    flatten.visit_block_mut(&mut body);
+    let (reads, casts) = (flatten.reads, flatten.casts);
+
+    // The flat function: one `f64` per field read, then the other
+    // arguments as written.
+    let name = &func.sig.ident;
+    let field_inputs = reads.iter().map(|(b, f)| {
+        let a = field_arg(b, f);
+        quote!(#a: f64)
+    });
+    let cast_inputs = casts.iter().map(|(a, _, ty)| quote!(#[constant] #a: #ty));
+    let other_inputs: Vec<TokenStream> = func
+        .sig
+        .inputs
+        .iter()
+        .zip(&args)
+        .filter(|(_, a)| matches!(a.kind, ArgKind::Other { .. }))
+        .map(|(input, _)| input.to_token_stream())
+        .collect();
+    let flat: syn::ItemFn = syn::parse_quote! {
+        pub fn #name(#(#field_inputs,)* #(#cast_inputs,)* #(#other_inputs),*) -> #ret #body
+    };
+    let flat_sig = {
+        let scratch = Ctxt::default();
+        let parsed = sig::parse(&scratch, &flat.sig, false);
+        let _ = scratch.check();
+        parsed
+    };
+    let others: Vec<Option<sig::Param>> = match &flat_sig {
+        Some(s) => {
+            let mut params = s.params.iter().skip(reads.len() + casts.len());
+            args.iter()
+                .map(|a| match a.kind {
+                    ArgKind::Other { .. } => params.next().cloned(),
+                    ArgKind::Struct { .. } => None,
+                })
+                .collect()
+        }
+        None => args.iter().map(|_| None).collect(),
+    };
+    let mut flat_items = crate::expand::expand(attr.clone(), flat.to_token_stream());
+    // A module cannot name `Self`: the impl's type stands for it.
+    if let Some(imp) = imp {
+        flat_items = replace_self(flat_items, &imp.self_ty);
+    }
+    let callee = Callee {
+        params: args
+            .iter()
+            .map(|a| (a.ident.clone(), matches!(a.kind, ArgKind::Struct { .. })))
+            .collect(),
+        reads: reads.clone(),
+        casts: casts.clone(),
+        module: imp.map(|i| i.module(&func.sig.ident)),
+        name: func.sig.ident.clone(),
+    };
+
+    // The user's function as written.
+    let mut user = func.clone();
+    for arg in &mut user.sig.inputs {
+        if let FnArg::Typed(pt) = arg {
+            pt.attrs.retain(|a| !sig::is_constant_attr(a));
+        }
+    }
+    let user_tokens = user.to_token_stream();
+    if let Err(e) = cx.check() {
+        return Expansion {
+            user: user_tokens,
+            wrappers: e.to_compile_error(),
+            module: TokenStream::new(),
+            callee,
+        };
+    }
+    let mut out = TokenStream::new();
+    // The flat function's items: free items next to the impl block, or a
+    // module inside the VJP wrapper of a free function.
+    let (module, nested, flat_path) = match &callee.module {
+        Some(m) => (
+            quote! {
+                #[doc(hidden)]
+                #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
+                mod #m {
+                    use super::*;
+                    #flat_items
+                }
+            },
+            TokenStream::new(),
+            quote!(#m),
+        ),
+        None => (
+            TokenStream::new(),
+            quote! {
+                #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
+                mod __ad_flat {
+                    use super::*;
+                    #flat_items
+                }
+            },
+            quote!(__ad_flat),
+        ),
+    };
+
+    let mixed = Span::mixed_site();
+    let vis = &func.vis;
+    let inputs: Vec<&FnArg> = user.sig.inputs.iter().collect();
+    let callee_path = |suffix: &str| {
+        let n = if suffix.is_empty() {
+            name.clone()
+        } else {
+            format_ident!("{}_{}", name, suffix)
+        };
+        if is_method {
+            quote!(Self::#n)
+        } else {
+            quote!(#n)
+        }
+    };
+    let names: Vec<&syn::Ident> = args.iter().map(|a| &a.ident).collect();
+
+    // The adjoint slots: a struct's is its own type; another argument's
+    // the flat function's, if it is differentiable.
+    let slot_tys: Vec<Option<TokenStream>> = args
+        .iter()
+        .zip(&others)
+        .map(|(a, other)| match &a.kind {
+            ArgKind::Struct { ty, .. } => Some(ty.to_token_stream()),
+            ArgKind::Other { .. } => other.as_ref().and_then(|p| p.adjoint_ty()),
+        })
+        .collect();
+    let slots: Vec<syn::Ident> = (0..slot_tys.len())
+        .map(|i| format_ident!("__ad_slot{}", i, span = mixed))
+        .collect();
+    let kept_slots: Vec<&syn::Ident> = slots
+        .iter()
+        .zip(&slot_tys)
+        .filter(|(_, t)| t.is_some())
+        .map(|(s, _)| s)
+        .collect();
+    let kept_tys: Vec<&TokenStream> = slot_tys.iter().flatten().collect();
+
+    // `_vjp`: the flat VJP at the fields' values, each struct's adjoint
+    // assembled from its zero and the adjoints of the fields read.
+    let flat_vjp = format_ident!("{}_vjp", name);
+    let field_values = reads.iter().map(|(b, f)| {
+        let span = f.span();
+        quote_spanned!(span=> ::autograd::__private::float_field(#b.#f))
+    });
+    let cast_values = casts.iter().map(|(_, field, ty)| {
+        let span = field.span();
+        quote_spanned!(span=> ::autograd::__private::int_field(#field) as #ty)
+    });
+    let other_values = args
+        .iter()
+        .filter(|a| matches!(a.kind, ArgKind::Other { .. }))
+        .map(|a| &a.ident);
+    let zeros = args.iter().zip(&slots).filter_map(|(a, slot)| match &a.kind {
+        ArgKind::Struct { ty, by_ref } => {
+            let x = &a.ident;
+            let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+            Some(quote_spanned!(mixed=> let mut #slot = <#ty as ::autograd::Tangent>::zero_adjoint(#at);))
+        }
+        ArgKind::Other { .. } => None,
+    });
+    let flat_grads: Vec<syn::Ident> = (0..reads.len())
+        .map(|i| format_ident!("__ad_field{}", i, span = mixed))
+        .collect();
+    let other_grads: Vec<TokenStream> = args
+        .iter()
+        .zip(&slots)
+        .zip(&slot_tys)
+        .filter(|((a, _), _)| matches!(a.kind, ArgKind::Other { .. }))
+        .filter(|(_, t)| t.is_some())
+        .map(|((_, s), _)| s.to_token_stream())
+        .collect();
+    let adds = reads.iter().zip(&flat_grads).map(|((b, f), g)| {
+        let i = args
+            .iter()
+            .position(|a| a.ident == *b)
+            .expect("a struct argument");
+        let slot = &slots[i];
+        let ArgKind::Struct { ty, .. } = &args[i].kind else {
+            unreachable!("reads are of struct arguments")
+        };
+        let label = f.to_string();
+        quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__add_field(&mut #slot, #label, #g);)
+    });
+    let vjp = format_ident!("{}_vjp", name);
+    let doc_vjp = format!(
+        " The value of [`{name}`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order; a `Tangent` struct's adjoint is the struct.\n\n Generated by `#[differentiable]`."
+    );
+    let zeros: Vec<TokenStream> = zeros.collect();
+    // The wrappers reproduce the function without calling it; naming it
+    // keeps a caller of only the generated items free of a dead-code warning.
+    let primal = callee_path("");
+    out.extend(quote_spanned! {mixed=>
+        #[doc = #doc_vjp]
+        #[allow(clippy::too_many_arguments)]
+        #vis fn #vjp(#(#inputs),*) -> (#ret, impl ::core::ops::FnOnce(#ret) -> (#(#kept_tys,)*)) {
+            #nested
+            let _ = #primal;
+            #(#zeros)*
+            let (__ad_value, __ad_pullback) = #flat_path::#flat_vjp(#(#field_values,)* #(#cast_values,)* #(#other_values),*);
+            (__ad_value, move |__ad_seed: #ret| {
+                let (#(#flat_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
+                #(#adds)*
+                (#(#kept_slots,)*)
+            })
+        }
+    });
+
+    // `_grad`: the VJP with seed 1.
+    let grad = format_ident!("{}_grad", name);
+    let call_vjp = callee_path("vjp");
+    let doc_grad = format!(
+        " The value of [`{name}`] followed by its gradient: one adjoint per differentiable argument, in argument order.\n\n Generated by `#[differentiable]`: `{vjp}` with seed 1."
+    );
+    out.extend(quote_spanned! {mixed=>
+        #[doc = #doc_grad]
+        #[allow(clippy::too_many_arguments)]
+        #vis fn #grad(#(#inputs),*) -> (#ret, #(#kept_tys),*) {
+            let (__ad_value, __ad_pullback) = #call_vjp(#(#names),*);
+            let (#(#kept_slots,)*) = __ad_pullback(1.0);
+            (__ad_value, #(#kept_slots),*)
+        }
+    });
+
+    // `_grad_acc`: the gradient added into the caller's buffers.
+    let taken: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let mut buffers = Vec::new();
+    let mut accumulate = Vec::new();
+    for (i, ((a, slot), ty)) in args.iter().zip(&slots).zip(&slot_tys).enumerate() {
+        let Some(ty) = ty else { continue };
+        let mut buffer = format!("d_{}", a.ident);
+        while taken.contains(&buffer) {
+            buffer.push('_');
+        }
+        let buffer = syn::Ident::new(&buffer, mixed);
+        match &a.kind {
+            ArgKind::Struct { .. } => {
+                buffers.push(quote_spanned!(mixed=> #buffer: &mut #ty));
+                accumulate.push(
+                    quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::add_adjoint(#buffer, &#slot);),
+                );
+            }
+            ArgKind::Other { .. } => {
+                let buffer_ty = others[i].as_ref().and_then(|p| p.buffer_ty());
+                buffers.push(quote_spanned!(mixed=> #buffer: #buffer_ty));
+                accumulate.push(
+                    quote_spanned!(mixed=> ::autograd::__private::Accumulate::accumulate(#buffer, #slot);),
+                );
+            }
+        }
+    }
+    let grad_acc = format_ident!("{}_grad_acc", name);
+    let doc_acc = format!(
+        " The value of [`{name}`], its gradient added into one buffer per differentiable argument (`d_x += ∂{name}/∂x`), in argument order.\n\n Generated by `#[differentiable]`."
+    );
+    out.extend(quote_spanned! {mixed=>
+        #[doc = #doc_acc]
+        #[allow(clippy::too_many_arguments)]
+        #vis fn #grad_acc(#(#inputs,)* #(#buffers),*) -> #ret {
+            let (__ad_value, __ad_pullback) = #call_vjp(#(#names),*);
+            let (#(#kept_slots,)*) = __ad_pullback(1.0);
+            #(#accumulate)*
+            __ad_value
+        }
+    });
+
+    // `_check`: each struct's differentiable fields and each other
+    // differentiable argument against central differences of the function.
+    let call = callee_path("");
+    let at = syn::Ident::new("__ad_at", mixed);
+    let kept = |replaced: Option<usize>| -> Vec<TokenStream> {
+        args.iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let x = &a.ident;
+                let by_value = match &a.kind {
+                    ArgKind::Struct { by_ref, .. } => !by_ref,
+                    ArgKind::Other { by_value_clone, .. } => {
+                        *by_value_clone
+                            && !matches!(
+                                others[i].as_ref().map(|p| &p.kind),
+                                Some(ParamKind::Float(_) | ParamKind::Int | ParamKind::Bool)
+                            )
+                    }
+                };
+                match (replaced == Some(i), by_value) {
+                    (true, true) => quote!(::core::clone::Clone::clone(#at)),
+                    (true, false) => quote!(#at),
+                    (false, true) => quote!(::core::clone::Clone::clone(&#x)),
+                    (false, false) => quote!(#x),
+                }
+            })
+            .collect()
+    };
+    let checks = args.iter().enumerate().zip(&slots).filter_map(|((i, a), slot)| {
+        slot_tys[i].as_ref()?;
+        let x = &a.ident;
+        let label = x.to_string();
+        let call_args = kept(Some(i));
+        Some(match &a.kind {
+            ArgKind::Struct { ty, by_ref } => {
+                let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                quote_spanned! {mixed=>
+                    <#ty as ::autograd::Tangent>::__check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #call(#(#call_args),*));
+                }
+            }
+            ArgKind::Other { .. } => {
+                let kind = &others[i].as_ref()?.kind;
+                let (method, at, adjoint, call_args) = match kind {
+                    ParamKind::Float(_) => (quote!(scalar), quote!(#x), quote!(#slot), kept(Some(i))),
+                    ParamKind::Slice(_) => (quote!(slice), quote!(#x), quote!(&#slot), call_args),
+                    ParamKind::Matrix { fixed, vector, by_ref, .. } => {
+                        let method = if *fixed {
+                            quote!(fixed)
+                        } else if *vector {
+                            quote!(vector)
+                        } else {
+                            quote!(matrix)
+                        };
+                        let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                        (method, at, quote!(&#slot), call_args)
+                    }
+                    _ => return None,
+                };
+                quote_spanned! {mixed=>
+                    __ad_check.#method(#label, #at, #adjoint, |__ad_at| #call(#(#call_args),*));
+                }
+            }
+        })
+    });
+    let checks: Vec<TokenStream> = checks.collect();
+    let check = format_ident!("{}_check", name);
+    let call_grad = callee_path("grad");
+    let kept_all = kept(None);
+    let doc_check = format!(
+        " Compares [`{grad}`] at this point with central finite differences of [`{name}`], component by component (a `Tangent` struct field by field).\n\n Generated by `#[differentiable]`."
+    );
+    out.extend(quote_spanned! {mixed=>
+        #[doc = #doc_check]
+        #[allow(clippy::too_many_arguments)]
+        #vis fn #check(#(#inputs),*) -> ::autograd::GradientCheck {
+            let (__ad_value, #(#kept_slots),*) = #call_grad(#(#kept_all),*);
+            let mut __ad_check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(__ad_value));
+            #(#checks)*
+            __ad_check
+        }
+    });
+    Expansion {
+        user: user_tokens,
+        wrappers: out,
+        module,
+        callee,
+    }
+}
+
+/// What a caller in the same impl block needs of a differentiable
+/// function: how to call its flat function.
+#[derive(Clone)]
+struct Callee {
+    /// Each argument (`self` too), and whether it is a `Tangent` struct.
+    params: Vec<(syn::Ident, bool)>,
+    reads: Vec<(syn::Ident, syn::Ident)>,
+    casts: Vec<(syn::Ident, syn::Expr, Type)>,
+    /// The module of its flat function.
+    module: Option<syn::Ident>,
+    name: syn::Ident,
+}
+
+/// A `#[differentiable] impl` block: its type and the differentiable
+/// functions expanded so far.
+struct ImplCx {
+    self_ty: Type,
+    type_name: syn::Ident,
+    callees: Vec<Callee>,
+    /// Names of all its differentiable functions.
+    marked: Vec<syn::Ident>,
+}
+
+impl ImplCx {
+    fn module(&self, func: &syn::Ident) -> syn::Ident {
+        format_ident!("__autograd_{}_{}", self.type_name, func)
+    }
+
+    /// `self.g(a)`, `Self::g(self, a)` or `Type::g(a)` of a function `g` of
+    /// this impl block, as a call of its flat function with the fields it
+    /// reads of each struct argument (which the caller then reads).
+    fn flat_call(&self, e: &syn::Expr) -> Option<syn::Expr> {
+        let (name, args): (&syn::Ident, Vec<&syn::Expr>) = match e {
+            syn::Expr::MethodCall(m) if is_self(&m.receiver) => (
+                &m.method,
+                std::iter::once(&*m.receiver).chain(&m.args).collect(),
+            ),
+            syn::Expr::Call(c) => {
+                let syn::Expr::Path(p) = &*c.func else {
+                    return None;
+                };
+                let segments = &p.path.segments;
+                if p.qself.is_some()
+                    || segments.len() != 2
+                    || !(segments[0].ident == "Self" || segments[0].ident == self.type_name)
+                {
+                    return None;
+                }
+                (&segments[1].ident, c.args.iter().collect())
+            }
+            _ => return None,
+        };
+        let callee = self.callees.iter().find(|c| c.name == *name)?;
+        if callee.params.len() != args.len() {
+            return None;
+        }
+        let arg_of = |base: &syn::Ident| -> syn::Expr {
+            let i = callee
+                .params
+                .iter()
+                .position(|(p, _)| p == base)
+                .expect("a parameter");
+            let arg = match args[i] {
+                syn::Expr::Reference(r) => &*r.expr,
+                a => a,
+            };
+            syn::parse_quote!((#arg))
+        };
+        let mut flat_args: Vec<syn::Expr> = Vec::new();
+        for (base, field) in &callee.reads {
+            let arg = arg_of(base);
+            flat_args.push(syn::parse_quote!(#arg.#field));
+        }
+        for (_, field, ty) in &callee.casts {
+            let syn::Expr::Field(f) = field else { continue };
+            let syn::Expr::Path(base) = &*f.base else {
+                continue;
+            };
+            let arg = arg_of(base.path.get_ident()?);
+            let member = &f.member;
+            flat_args.push(syn::parse_quote!(#arg.#member as #ty));
+        }
+        for ((_, is_struct), arg) in callee.params.iter().zip(&args) {
+            if !is_struct {
+                flat_args.push((*arg).clone());
+            }
+        }
+        let module = callee.module.as_ref()?;
+        let name = &callee.name;
+        let span = e.span();
+        let func: syn::Path = syn::parse_quote_spanned!(span=> #module::#name);
+        Some(syn::parse_quote!(#func(#(#flat_args),*)))
+    }
+}
+
+fn is_self(e: &syn::Expr) -> bool {
+    matches!(strip_parens(e), syn::Expr::Path(p) if p.path.is_ident("self"))
+}
+
+/// `tokens` with every `Self` replaced by `ty`.
+fn replace_self(tokens: TokenStream, ty: &Type) -> TokenStream {
+    tokens
+        .into_iter()
+        .flat_map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) if i == "Self" => ty.to_token_stream(),
+            proc_macro2::TokenTree::Group(g) => {
+                let mut new = proc_macro2::Group::new(g.delimiter(), replace_self(g.stream(), ty));
+                new.set_span(g.span());
+                proc_macro2::TokenTree::Group(new).into_token_stream()
+            }
+            t => t.into_token_stream(),
+        })
+        .collect()
+}
+
+fn is_differentiable_attr(a: &syn::Attribute) -> bool {
+    a.path()
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "differentiable")
+}
+
+/// `#[differentiable] impl Type { .. }`: every function in it marked
+/// `#[differentiable]` (methods taking `&self` or `self`, associated
+/// functions) gets its generated items as associated functions, and may
+/// call the others as `self.g(..)` and `Self::g(..)`.
+pub fn expand_impl(imp: syn::ItemImpl) -> TokenStream {
+    let cx = Ctxt::default();
+    if let Some((path, _)) = &imp.trait_ {
+        cx.error_spanned_by(
+            path,
+            "`#[differentiable]` goes on an inherent `impl Type { .. }` block, not a trait impl",
+        );
+    }
+    if !imp.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &imp.generics,
+            "a `#[differentiable] impl` block cannot be generic",
+        );
+    }
+    let type_name = match &*imp.self_ty {
+        Type::Path(p)
+            if p.qself.is_none() && p.path.segments.iter().all(|s| s.arguments.is_none()) =>
+        {
+            p.path.segments.last().map(|s| s.ident.clone())
+        }
+        _ => None,
+    };
+    let Some(type_name) = type_name else {
+        cx.error_spanned_by(
+            &imp.self_ty,
+            "a `#[differentiable] impl` block is for a named struct, `impl Model { .. }`",
+        );
+        let mut out = cx
+            .check()
+            .err()
+            .map(|e| e.to_compile_error())
+            .unwrap_or_default();
+        out.extend(imp.to_token_stream());
+        return out;
+    };
+    if let Err(e) = cx.check() {
+        let mut out = e.to_compile_error();
+        out.extend(imp.to_token_stream());
+        return out;
+    }
+    // The marked functions, each with its attribute's arguments.
+    let mut marked: Vec<(syn::ItemFn, TokenStream)> = Vec::new();
+    let mut items = Vec::new();
+    for item in imp.items {
+        match item {
+            syn::ImplItem::Fn(mut f) if f.attrs.iter().any(is_differentiable_attr) => {
+                let i = f
+                    .attrs
+                    .iter()
+                    .position(is_differentiable_attr)
+                    .expect("marked");
+                let attr = f.attrs.remove(i);
+                let args = match attr.meta {
+                    syn::Meta::List(l) => l.tokens,
+                    _ => TokenStream::new(),
+                };
+                marked.push((
+                    syn::ItemFn {
+                        attrs: f.attrs,
+                        vis: f.vis,
+                        modifiers: f.modifiers,
+                        sig: f.sig,
+                        block: Box::new(f.block),
+                    },
+                    args,
+                ));
+            }
+            item => items.push(item.into_token_stream()),
+        }
+    }
+    let mut cx = ImplCx {
+        self_ty: (*imp.self_ty).clone(),
+        type_name,
+        callees: Vec::new(),
+        marked: marked.iter().map(|(f, _)| f.sig.ident.clone()).collect(),
+    };
+    // Callees before their callers: each pass expands those whose calls
+    // of the block's functions are all expanded.
+    let mut done: Vec<Option<Expansion>> = marked.iter().map(|_| None).collect();
+    loop {
+        let mut progress = false;
+        for (i, (f, attr)) in marked.iter().enumerate() {
+            if done[i].is_some() || !calls_ready(f, &cx) {
+                continue;
+            }
+            let Some(args) = all_args(f) else {
+                continue;
+            };
+            let e = expand_with(attr, f, args, Some(&cx));
+            cx.callees.push(e.callee.clone());
+            done[i] = Some(e);
+            progress = true;
+        }
+        if !progress {
+            break;
+        }
+    }
+    let mut methods = TokenStream::new();
+    let mut modules = TokenStream::new();
+    for ((f, _), e) in marked.iter().zip(done) {
+        match e {
+            Some(e) => {
+                methods.extend(e.user);
+                methods.extend(e.wrappers);
+                modules.extend(e.module);
+            }
+            None => {
+                let message = if all_args(f).is_none() {
+                    "unsupported argument pattern; write a plain name such as `x: f64`"
+                } else {
+                    "functions of a `#[differentiable] impl` block that call each other in a cycle are not supported"
+                };
+                methods.extend(syn::Error::new_spanned(&f.sig.ident, message).to_compile_error());
+                methods.extend(f.to_token_stream());
+            }
+        }
+    }
+    let (attrs, impl_token, self_ty) = (&imp.attrs, &imp.impl_token, &cx.self_ty);
+    quote! {
+        #(#attrs)*
+        #impl_token #self_ty {
+            #(#items)*
+            #methods
+        }
+        #modules
+    }
+}
+
+/// Whether every function of the block that `f` calls is expanded.
+fn calls_ready(f: &syn::ItemFn, cx: &ImplCx) -> bool {
+    struct Calls<'a> {
+        cx: &'a ImplCx,
+        ready: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Calls<'_> {
+        fn visit_expr(&mut self, e: &'ast syn::Expr) {
+            let called = match e {
+                syn::Expr::MethodCall(m) if is_self(&m.receiver) => Some(&m.method),
+                syn::Expr::Call(c) => match &*c.func {
+                    syn::Expr::Path(p) if p.path.segments.len() == 2 => {
+                        Some(&p.path.segments[1].ident)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(name) = called
+                && self.cx.marked.contains(name)
+                && !self.cx.callees.iter().any(|c| c.name == *name)
+            {
+                self.ready = false;
+            }
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    let mut calls = Calls { cx, ready: true };
+    syn::visit::Visit::visit_block(&mut calls, &f.block);
+    calls.ready
+}
