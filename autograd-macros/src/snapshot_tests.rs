@@ -88,6 +88,22 @@ fn jvp_loop_and_branch() {
 }
 
 #[test]
+fn jvp_array_writes_and_push() {
+    check_with(
+        "jvp_array_writes_and_push",
+        "jvp",
+        "fn waves(x: Vec<f64>, w: f64) -> Vec<f64> {
+            let mut v = x;
+            for i in 0..v.len() {
+                v[i] = (w * v[i]).sin();
+            }
+            v.push(w);
+            v
+        }",
+    );
+}
+
+#[test]
 fn huber() {
     check(
         "huber",

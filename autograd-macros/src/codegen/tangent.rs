@@ -280,11 +280,14 @@ impl Gen<'_> {
                     })
                 } else {
                     // Zeros as long as the new value, the pushed one last.
-                    let v = names::value(self.f, dst);
+                    let (v, last) = (
+                        names::value(self.f, dst),
+                        syn::Ident::new("last", Span::mixed_site()),
+                    );
                     quote_spanned!(span=> {
                         let mut #a = #private::zero_like(&#v);
-                        let last = #a.len() - 1;
-                        #a[last] = #e;
+                        let #last = #a.len() - 1;
+                        #a[#last] = #e;
                         #a
                     })
                 }
