@@ -365,6 +365,27 @@ pub mod __private {
         v.zero_like()
     }
 
+    // A tuple of floats, the tangent of a tuple result.
+    macro_rules! impl_tuple_zero {
+        ($(($($e:ident $k:tt),*)),*) => {$(
+            impl<$($e: ZeroLike),*> ZeroLike for ($($e,)*) {
+                #[inline(always)]
+                fn zero_like(&self) -> Self {
+                    ($(self.$k.zero_like(),)*)
+                }
+            }
+        )*};
+    }
+    impl_tuple_zero!(
+        (A 0, B 1),
+        (A 0, B 1, C 2),
+        (A 0, B 1, C 2, D 3),
+        (A 0, B 1, C 2, D 3, E 4),
+        (A 0, B 1, C 2, D 3, E 4, F 5),
+        (A 0, B 1, C 2, D 3, E 4, F 5, G 6),
+        (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
+    );
+
     /// The adjoint of a slice argument: zeros of the same length.
     #[inline]
     pub fn zeros_like_slice<T: rules::Real>(x: &[T]) -> Vec<T> {

@@ -64,6 +64,12 @@ macro_rules! float_tangents {
                 self
             }
         }
+        impl<'a, const N: usize> IntoTangent<&'a [$t; N]> for &'a [$t; N] {
+            #[inline(always)]
+            fn into_tangent(self) -> &'a [$t; N] {
+                self
+            }
+        }
     )*};
 }
 float_tangents!(f32, f64);

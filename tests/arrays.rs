@@ -291,12 +291,12 @@ fn overwritten_elements_in_loops_match_central_differences() {
 // A damped oscillator x'' = −k·x − c·x' by RK4 with `[f64; 2]` state,
 // the step's right-hand side a differentiable function returning an array.
 
-#[differentiable]
+#[differentiable(jvp)]
 fn oscillator(s: [f64; 2], k: f64, c: f64) -> [f64; 2] {
     [s[1], -k * s[0] - c * s[1]]
 }
 
-#[differentiable]
+#[differentiable(jvp)]
 fn rk4_oscillator(k: f64, c: f64, steps: usize) -> [f64; 2] {
     let h = 0.01;
     let mut s = [1.0, 0.0];
@@ -331,6 +331,35 @@ fn rk4_jacobian_matches_central_differences() {
     let expected = DMatrix::from_row_slice(1, 2, &seed) * &j;
     assert_relative_eq!(dk, expected[0], epsilon = 1e-14, max_relative = 1e-12);
     assert_relative_eq!(dc, expected[1], epsilon = 1e-14, max_relative = 1e-12);
+}
+
+#[test]
+fn rk4_jvp_is_jacobian_times_direction() {
+    let (k, c, steps) = (4.0, 0.3, 300);
+    let (_, j) = rk4_oscillator_jacobian(k, c, steps);
+    let v = [0.7, -1.9];
+    let (value, t) = rk4_oscillator_jvp(k, c, steps, v[0], v[1]);
+    assert_eq!(value, rk4_oscillator(k, c, steps));
+    // Forward and reverse sweeps agree to rounding (dot-product identity).
+    let expected = &j * DVector::from_column_slice(&v);
+    assert_relative_eq!(t[0], expected[0], epsilon = 1e-14, max_relative = 1e-12);
+    assert_relative_eq!(t[1], expected[1], epsilon = 1e-14, max_relative = 1e-12);
+    // And central differences along v.
+    let along = |r: usize| {
+        fd64(
+            |h| rk4_oscillator(k + h * v[0], c + h * v[1], steps)[r],
+            0.0,
+        )
+    };
+    assert_close(&t, &[along(0), along(1)]);
+
+    // An array argument's tangent, `&[f64; 2]`: the closed form.
+    let (s, ds) = ([0.4, -1.1], [0.3, 2.0]);
+    let (value, t) = oscillator_jvp(s, k, c, &ds, 0.5, -0.25);
+    assert_eq!(value, oscillator(s, k, c));
+    let expected = [ds[1], -0.5 * s[0] - k * ds[0] + 0.25 * s[1] - c * ds[1]];
+    assert_relative_eq!(t[0], expected[0], epsilon = 1e-15, max_relative = 1e-14);
+    assert_relative_eq!(t[1], expected[1], epsilon = 1e-15, max_relative = 1e-14);
 }
 
 // ---------------------------------------------------------------------------

@@ -52,18 +52,6 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             let ir = lower::lower(&cx, s, &func.sig, &func.block, Vec::new());
             let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
             let an = analysis::analyze(&cx, &ir, &differentiable);
-            // The tangent sweep has no rules for element writes yet: refuse
-            // rather than give those values a zero tangent. A fixed-size
-            // vector result is a nalgebra value like a matrix result, whose
-            // tangent the sweep has.
-            let arrays = ir.values.iter().any(|(_, info)| info.kind == crate::ir::Kind::Array);
-            let several = matches!(&s.ret, sig::Ret::Outputs(t) if !sig::is_fixed_column(t));
-            if !matches!(jvp, Jvp::Off) && (arrays || several) {
-                cx.error_spanned_by(
-                    &func.sig.ident,
-                    "`jvp` does not take local arrays, `Vec`s or vector results yet; use `NAME_jacobian` or `NAME_vjp`, or compute the directional derivative from `NAME_grad`",
-                );
-            }
             (ir, an)
         });
 

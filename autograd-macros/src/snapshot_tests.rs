@@ -106,6 +106,22 @@ fn hessian_loop_call_and_cast() {
 }
 
 #[test]
+fn jvp_array_writes_and_push() {
+    check_with(
+        "jvp_array_writes_and_push",
+        "jvp",
+        "fn waves(x: Vec<f64>, w: f64) -> Vec<f64> {
+            let mut v = x;
+            for i in 0..v.len() {
+                v[i] = (w * v[i]).sin();
+            }
+            v.push(w);
+            v
+        }",
+    );
+}
+
+#[test]
 fn huber() {
     check(
         "huber",

@@ -25,6 +25,26 @@ fn element(g: &TokenStream, collection: Collection, k: usize) -> TokenStream {
     }
 }
 
+/// `[a, b]`, `vec![a, b]` or `(a, b)` of the elements' expressions.
+pub(super) fn pack(
+    collection: Collection,
+    elems: impl Iterator<Item = TokenStream>,
+) -> TokenStream {
+    match collection {
+        Collection::Array => quote!([#(#elems),*]),
+        Collection::Vec => quote!(::autograd::__private::vec![#(#elems),*]),
+        Collection::Tuple => quote!((#(#elems),*)),
+    }
+}
+
+/// `[elem; len]` or `vec![elem; len]`.
+pub(super) fn fill(collection: Collection, elem: TokenStream, len: TokenStream) -> TokenStream {
+    match collection {
+        Collection::Vec => quote!(::autograd::__private::vec![#elem; #len]),
+        _ => quote!([#elem; #len]),
+    }
+}
+
 impl Gen<'_> {
     /// The array a write (or a loop's carried variable) starts from: its
     /// buffer if nothing reads it again, a copy otherwise (any other value
@@ -42,24 +62,13 @@ impl Gen<'_> {
         let a = names::written_array();
         match op {
             Op::Pack { elems, collection } => {
-                let elems = elems.iter().map(|e| self.operand(e));
-                match collection {
-                    Collection::Array => quote!([#(#elems),*]),
-                    Collection::Vec => quote!(::autograd::__private::vec![#(#elems),*]),
-                    Collection::Tuple => quote!((#(#elems),*)),
-                }
+                pack(*collection, elems.iter().map(|e| self.operand(e)))
             }
             Op::Fill {
                 elem,
                 len,
                 collection,
-            } => {
-                let (elem, len) = (self.operand(elem), self.operand(len));
-                match collection {
-                    Collection::Vec => quote!(::autograd::__private::vec![#elem; #len]),
-                    _ => quote!([#elem; #len]),
-                }
-            }
+            } => fill(*collection, self.operand(elem), self.operand(len)),
             Op::Store { array, index, elem } => {
                 let (array, index, elem) = (
                     self.array_to_write(*array),

@@ -9,7 +9,9 @@
 //! operation is applied to the tangents, a bilinear one to each tangent
 //! with the other operand, an element-wise one (whose Jacobian is
 //! diagonal, so its own transpose) takes its dispatched pullback at the
-//! tangent, and `m.max()` the tangent of the element it picked. A call
+//! tangent, and `m.max()` the tangent of the element it picked. Arrays,
+//! `Vec`s and tuples are linear in their elements: building, writing an
+//! element, `push` and reading one act the same on the tangents. A call
 //! goes through the callee's hidden JVP (see `autograd::__private::Jvp`).
 //! Values that depend on no differentiable argument carry no tangent: a
 //! reader takes a zero in their place.
@@ -19,9 +21,10 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 
+use super::arrays::{fill, pack};
 use super::scalar::Scalar;
 use super::{Gen, Shape, generics, hygienic_inputs, kept_args, names, paths, scopes, shape};
-use crate::analysis::{Analysis, scalar_form};
+use crate::analysis::{Analysis, consumable_arrays, scalar_form};
 use crate::ir::*;
 use crate::sig::{Param, ParamKind, Ret, Signature};
 use crate::table::{Form, Func, Pass, Read, Rule, Tangent};
@@ -38,7 +41,9 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'
         f,
         an,
         scalar,
-        consumable: HashSet::new(),
+        // Each tangent array is read where its value is: written in place
+        // where the value is.
+        consumable: consumable_arrays(f, an),
         top_loops: HashSet::new(),
         declared: HashSet::new(),
         movable: HashSet::new(),
@@ -53,7 +58,8 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'
 }
 
 /// The tangent type of a differentiable argument in `NAME_jvp`: a float's
-/// is the float, a slice's a slice, a matrix's a reference to a matrix.
+/// is the float, a slice's or a `Vec`'s a slice, a matrix's or an array's
+/// a reference to one.
 fn tangent_ty(p: &Param) -> Option<TokenStream> {
     if !p.differentiable {
         return None;
@@ -62,6 +68,10 @@ fn tangent_ty(p: &Param) -> Option<TokenStream> {
         ParamKind::Float(t) => Some(quote!(#t)),
         ParamKind::Slice(t) => Some(quote!(&[#t])),
         ParamKind::Matrix { owned, .. } => Some(quote!(&#owned)),
+        ParamKind::Array { owned, .. } if matches!(**owned, syn::Type::Array(_)) => {
+            Some(quote!(&#owned))
+        }
+        ParamKind::Array { elem, .. } => Some(quote!(&[#elem])),
         _ => None,
     }
 }
@@ -88,10 +98,12 @@ impl Gen<'_> {
     }
 
     /// Whether the tangent's local is a reference: a slice's always, a
-    /// matrix argument's (`NAME_jvp` takes `&DMatrix<f64>`).
+    /// matrix or array argument's (`NAME_jvp` takes `&DMatrix<f64>`,
+    /// `&[f64; N]`, `&[f64]`).
     fn tangent_is_ref(&self, v: ValueId) -> bool {
         let info = self.f.info(v);
-        info.kind == Kind::Slice || (info.kind == Kind::Matrix && info.param.is_some())
+        info.kind == Kind::Slice
+            || (matches!(info.kind, Kind::Matrix | Kind::Array) && info.param.is_some())
     }
 
     fn tangent(&self, v: ValueId) -> TokenStream {
@@ -103,6 +115,8 @@ impl Gen<'_> {
         let t = self.tangent(v);
         match self.f.info(v).kind {
             k if k.is_copy() || k == Kind::Slice => t,
+            // A `Vec` argument's tangent is a slice: owned, a `Vec`.
+            Kind::Array if self.tangent_is_ref(v) => quote!(::std::borrow::ToOwned::to_owned(#t)),
             _ if self.tangent_is_ref(v) => quote!(::core::clone::Clone::clone(#t)),
             _ => quote!(::core::clone::Clone::clone(&#t)),
         }
@@ -234,11 +248,78 @@ impl Gen<'_> {
                     #func(#dm, #m, |#x: f64, #g: f64| #h(#x).1(#g).0)
                 }}
             }
+            // Collections are linear in their elements: the same operation
+            // on the tangents.
+            Op::Pack { elems, collection } => {
+                pack(*collection, elems.iter().map(|e| self.element_tangent(e)))
+            }
+            Op::Fill {
+                elem,
+                len,
+                collection,
+            } => fill(*collection, self.element_tangent(elem), self.operand(len)),
+            Op::Store { array, index, elem } => {
+                let a = names::written_array();
+                let (start, i) = (self.tangent_to_write(*array, dst), self.operand(index));
+                let e = self.element_tangent(elem);
+                quote_spanned!(span=> {
+                    let mut #a = #start;
+                    #a[#i] = #e;
+                    #a
+                })
+            }
+            Op::Push { array, elem } => {
+                let a = names::written_array();
+                let e = self.element_tangent(elem);
+                if self.has_tangent(*array) {
+                    let start = self.tangent_to_write(*array, dst);
+                    quote_spanned!(span=> {
+                        let mut #a = #start;
+                        #a.push(#e);
+                        #a
+                    })
+                } else {
+                    // Zeros as long as the new value, the pushed one last.
+                    let (v, last) = (
+                        names::value(self.f, dst),
+                        syn::Ident::new("last", Span::mixed_site()),
+                    );
+                    quote_spanned!(span=> {
+                        let mut #a = #private::zero_like(&#v);
+                        let #last = #a.len() - 1;
+                        #a[#last] = #e;
+                        #a
+                    })
+                }
+            }
             // `stop_gradient`, literals, primal-only code: no derivative.
             _ => {
                 let v = names::value(self.f, dst);
                 quote!(#private::zero_like(&#v))
             }
+        }
+    }
+
+    /// An element's tangent in a collection, a zero if it has none.
+    fn element_tangent(&self, e: &Operand) -> TokenStream {
+        match self.tangent_of(e) {
+            Some(v) => self.tangent(v),
+            None => self.zero_like(e),
+        }
+    }
+
+    /// The tangent array an element write or `push` to `dst` starts from:
+    /// the old value's, in its own buffer where the primal writes in place
+    /// (nothing reads either again), else zeros shaped like the new value.
+    fn tangent_to_write(&self, array: ValueId, dst: ValueId) -> TokenStream {
+        if !self.has_tangent(array) {
+            let v = names::value(self.f, dst);
+            return quote!(::autograd::__private::zero_like(&#v));
+        }
+        if self.consumable.contains(&array) && !self.tangent_is_ref(array) {
+            self.tangent(array)
+        } else {
+            self.tangent_owned(array)
         }
     }
 
@@ -473,7 +554,7 @@ impl Gen<'_> {
                         let s = names::value(self.f, u);
                         quote!(&#private::zeros_like_slice(#s))
                     }
-                    Kind::Matrix | Kind::Unknown => {
+                    Kind::Matrix | Kind::Array | Kind::Unknown => {
                         let zero = self.zero_like(&a.operand);
                         quote!(&#zero)
                     }
