@@ -1,7 +1,7 @@
 //! A damped oscillator, integrated by RK4, fitted to noisy observations by
-//! Levenberg–Marquardt on a Jacobian of generated gradients (one
-//! `residual_grad` per observation), against the same fit on central
-//! differences.
+//! Levenberg–Marquardt on the generated `residuals_jacobian` (one forward
+//! sweep, one reverse sweep per observation), against the same fit on
+//! central differences.
 //!
 //! ```text
 //! cargo run --release -p workloads --example ode_fit
@@ -81,7 +81,7 @@ fn run(args: &Args) -> Result<(), String> {
         .map(|(a, b)| (a - b).abs() / a.abs().max(1.0))
         .fold(0.0, f64::max);
     println!(
-        "Jacobian {}×4 at the start: {:.2} ms from {} residual_grad calls, {:.2} ms by central differences (8 integrations); largest difference {worst:.1e}",
+        "Jacobian {}×4 at the start: {:.2} ms from residuals_jacobian (1 forward, {} reverse sweeps), {:.2} ms by central differences (8 integrations); largest difference {worst:.1e}",
         experiment.count,
         ours_time.as_secs_f64() * 1e3,
         experiment.count,
