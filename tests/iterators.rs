@@ -822,3 +822,96 @@ fn chains_in_forward_mode() {
         "{tangent} vs {expected}"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Iteration over local arrays and `Vec`s, and `collect` into a `Vec`.
+
+#[differentiable]
+fn pushed_then_iterated(x: &[f64]) -> f64 {
+    let mut logs = Vec::with_capacity(x.len());
+    for i in 0..x.len() {
+        logs.push((x[i] * x[i] + 1.0).ln());
+    }
+    let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+    let mut spread = 0.0;
+    for l in &logs {
+        spread += (l - mean) * (l - mean);
+    }
+    spread + logs.iter().map(|l| l * mean).sum::<f64>()
+}
+
+#[differentiable]
+fn local_array_iterated(a: f64, b: f64) -> f64 {
+    let terms = [a * b, a.sin(), b.exp()];
+    let mut s = 0.0;
+    for t in terms.iter() {
+        s += t * t;
+    }
+    s * terms.iter().sum::<f64>()
+}
+
+#[differentiable]
+fn owned_vec_iterated(x: Vec<f64>, w: f64) -> f64 {
+    x.iter().map(|v| (w * v).cos()).sum()
+}
+
+#[test]
+fn iteration_over_local_arrays_and_vecs() {
+    let (value, dx) = pushed_then_iterated_grad(X);
+    assert_eq!(value.to_bits(), pushed_then_iterated(X).to_bits());
+    against_fd(&dx, pushed_then_iterated, X);
+
+    let (a, b) = (0.8, -0.4);
+    let (value, da, db) = local_array_iterated_grad(a, b);
+    assert_eq!(value.to_bits(), local_array_iterated(a, b).to_bits());
+    let fd = [
+        fd64(|a| local_array_iterated(a, b), a),
+        fd64(|b| local_array_iterated(a, b), b),
+    ];
+    close(&[da, db], &fd, FD64_ABS, FD64_REL);
+
+    let w = 1.3;
+    let (value, dx, dw) = owned_vec_iterated_grad(X.to_vec(), w);
+    assert_eq!(value.to_bits(), owned_vec_iterated(X.to_vec(), w).to_bits());
+    // Closed form: d/dx_i = -w sin(w x_i), d/dw = -sum x_i sin(w x_i).
+    let want_dx: Vec<f64> = X.iter().map(|v| -w * (w * v).sin()).collect();
+    let want_dw: f64 = X.iter().map(|v| -v * (w * v).sin()).sum();
+    closed(&dx, &want_dx);
+    closed(&[dw], &[want_dw]);
+}
+
+#[differentiable]
+fn collect_by_let_type(x: &[f64]) -> f64 {
+    let total: f64 = x.iter().map(|v| v * v).sum();
+    let shares: Vec<f64> = x.iter().map(|v| v * v / total).collect();
+    shares
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i as f64 + 1.0) * s)
+        .sum()
+}
+
+#[differentiable]
+fn collect_by_turbofish(x: &[f64]) -> Vec<f64> {
+    let m = x.iter().copied().fold(f64::MIN, f64::max);
+    let exps = x.iter().map(|&z| (z - m).exp()).collect::<Vec<f64>>();
+    let total: f64 = exps.iter().sum();
+    exps.iter().map(|e| e / total).collect()
+}
+
+#[test]
+fn collect_into_a_local_vec() {
+    let (value, dx) = collect_by_let_type_grad(X);
+    assert_eq!(value.to_bits(), collect_by_let_type(X).to_bits());
+    against_fd(&dx, collect_by_let_type, X);
+
+    // Each unit seed of the pullback is a row of the Jacobian.
+    for k in 0..X.len() {
+        let (value, pullback) = collect_by_turbofish_vjp(X);
+        assert_eq!(value, collect_by_turbofish(X));
+        let mut seed = vec![0.0; X.len()];
+        seed[k] = 1.0;
+        let (row,) = pullback(seed);
+        against_fd(&row, |x| collect_by_turbofish(x)[k], X);
+    }
+}

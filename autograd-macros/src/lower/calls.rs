@@ -34,7 +34,10 @@ impl Lowerer<'_> {
         // `P.len()` of a `const` array, `w.len()` of a window.
         if let Some(Builtin::Len) = table::builtin(&name, m.args.len())
             && let Some(seq) = self.sequence_of(&m.receiver)
-            && !matches!(seq, super::sequence::Sequence::Slice(_))
+            && !matches!(
+                seq,
+                super::sequence::Sequence::Slice(_) | super::sequence::Sequence::Array(_)
+            )
         {
             return self.sequence_len(&seq, m.span());
         }
