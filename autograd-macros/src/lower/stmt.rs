@@ -2,6 +2,7 @@
 //! blocks, and the tail value of a body.
 
 use super::calls::SplitTarget;
+use super::items::Item;
 use super::*;
 
 fn compound_rule(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
@@ -114,6 +115,14 @@ impl Lowerer<'_> {
             && pi.subpat.is_none()
             && self.lower_split(SplitTarget::Named(&pi.ident), &init.expr)
         {
+            return;
+        }
+        // An array destructured: `let [a, b] = state;`, `let [b0, b1] = *params;`.
+        if let (Pat::Slice(_), Some(init)) = (pat, &local.init)
+            && init.diverge.is_none()
+            && let Some(seq) = self.sequence_of(&init.expr)
+        {
+            self.bind_pattern(&local.pat, Item::Seq(seq), None, init.expr.span());
             return;
         }
         // A tuple, or a part of one: `let (a, b) = (x, y);`, `let t = (x, y);`.
