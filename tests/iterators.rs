@@ -915,3 +915,44 @@ fn collect_into_a_local_vec() {
         against_fd(&row, |x| collect_by_turbofish(x)[k], X);
     }
 }
+
+// ---------------------------------------------------------------------------
+// `let z;` assigned last in every arm of the branch after it.
+
+#[differentiable]
+fn deferred_let(x: f64, y: f64) -> f64 {
+    let z;
+    if x * y > 1.0 {
+        let r = x * y;
+        z = r.sqrt();
+    } else if x > 0.0 {
+        z = (x * y).cbrt();
+    } else {
+        z = x * x + y;
+    }
+    let w: f64;
+    match x > y {
+        true => w = z * y,
+        false => {
+            w = z - y;
+        }
+    }
+    let mut v;
+    v = w * x;
+    v += z;
+    v
+}
+
+#[test]
+fn deferred_let_assigned_in_every_arm() {
+    // One point in each arm of the `if`, both arms of the `match`.
+    for (x, y) in [(2.0, 1.5), (0.5, 0.7), (-0.8, 0.3), (0.4, 2.0)] {
+        let (value, dx, dy) = deferred_let_grad(x, y);
+        assert_eq!(value.to_bits(), deferred_let(x, y).to_bits());
+        let fd = [
+            fd64(|x| deferred_let(x, y), x),
+            fd64(|y| deferred_let(x, y), y),
+        ];
+        close(&[dx, dy], &fd, FD64_ABS, FD64_REL);
+    }
+}

@@ -161,7 +161,7 @@ impl Lowerer<'_> {
         let Some(init) = &local.init else {
             self.cx.error_spanned_by(
                 local,
-                "a `let` without a value is not supported; write `let y = ...`",
+                "a `let` without a value is supported when the next statement assigns it, last in every arm of an `if` or `match` (`let y; if c { y = a; } else { y = b; }`); otherwise write `let y = ...`",
             );
             // Bound anyway, so later uses of the name report nothing more.
             if let Some(ident) = ident {
