@@ -739,6 +739,9 @@ pub enum Builtin {
     /// `m.map(f)`: the closure compiled as a scalar function, or one
     /// element-wise rule.
     Map,
+    /// `x.is_nan()`, `is_finite`, ...: a `bool` of a float, primal code
+    /// with no derivative.
+    Predicate,
 }
 
 const BUILTINS: &[(&str, usize, Builtin)] = &[
@@ -749,6 +752,13 @@ const BUILTINS: &[(&str, usize, Builtin)] = &[
     ("into_owned", 0, Builtin::Clone),
     ("clone_owned", 0, Builtin::Clone),
     ("map", 1, Builtin::Map),
+    ("is_nan", 0, Builtin::Predicate),
+    ("is_finite", 0, Builtin::Predicate),
+    ("is_infinite", 0, Builtin::Predicate),
+    ("is_normal", 0, Builtin::Predicate),
+    ("is_subnormal", 0, Builtin::Predicate),
+    ("is_sign_negative", 0, Builtin::Predicate),
+    ("is_sign_positive", 0, Builtin::Predicate),
 ];
 
 /// The built-in method of a name and number of arguments.
