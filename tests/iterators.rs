@@ -988,3 +988,37 @@ fn float_predicates_are_primal_code() {
     assert_eq!((dw[1], dw[3]), (0.0, 0.0));
     against_fd(&dw, |w| skip_missing(w, &obs), &w);
 }
+
+// ---------------------------------------------------------------------------
+// `to_radians` / `to_degrees`: linear, a constant factor.
+
+#[differentiable]
+fn bearing_error(heading_deg: f64, turn: f64) -> f64 {
+    let rad = (heading_deg + turn).to_radians();
+    rad.sin() * rad.to_degrees()
+}
+
+#[differentiable]
+fn angles_f32(x: f32) -> f32 {
+    x.to_radians().cos() + x.to_degrees()
+}
+
+#[test]
+fn angle_conversions_are_constant_factors() {
+    let (h, t) = (37.0, 12.5);
+    let (value, dh, dt) = bearing_error_grad(h, t);
+    assert_eq!(value.to_bits(), bearing_error(h, t).to_bits());
+    // Closed form: with r = (h + t)·k, k = π/180, d/dh [sin r · r/k]
+    // = k·cos r · r/k + sin r · k/k = r·cos r + sin r, and the same in t.
+    let r = (h + t) * std::f64::consts::PI / 180.0;
+    let want = r * r.cos() + r.sin();
+    closed(&[dh, dt], &[want, want]);
+    assert!(bearing_error_check(h, t).is_within(1e-7, 1e-6));
+
+    let x = 30.0_f32;
+    let (value, dx) = angles_f32_grad(x);
+    assert_eq!(value.to_bits(), angles_f32(x).to_bits());
+    let want =
+        -(x.to_radians()).sin() * std::f32::consts::PI / 180.0 + 180.0 / std::f32::consts::PI;
+    assert_relative_eq!(dx, want, max_relative = 1e-6);
+}

@@ -20,6 +20,12 @@ use super::*;
 /// Rewrites every deferred `let` of the body that the next statement
 /// assigns in all its arms; `None` if there is none.
 pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
+    // Only a body with an assignment can have one, found without a copy.
+    let mut finder = super::exits::Finder::new(|e: &Expr| matches!(e, Expr::Assign(_)));
+    syn::visit::Visit::visit_block(&mut finder, body);
+    if !finder.found {
+        return None;
+    }
     let mut rewrite = Deferred { changed: false };
     let mut body = body.clone();
     rewrite.visit_block_mut(&mut body);
@@ -43,8 +49,25 @@ impl VisitMut for Deferred {
         }
     }
 
-    // A closure's body is lowered on its own.
-    fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        match e {
+            // A closure's body is lowered on its own.
+            Expr::Closure(_) => {}
+            // A long sum nests to the left: walked in a loop, not thousands
+            // of frames deep.
+            Expr::Binary(_) => {
+                let mut spine = e;
+                while let Expr::Binary(b) = spine {
+                    self.visit_expr_mut(&mut b.right);
+                    spine = &mut b.left;
+                }
+                self.visit_expr_mut(spine);
+            }
+            e => syn::visit_mut::visit_expr_mut(self, e),
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
 /// `let z;` and the branch after it, as one `let z = branch;`.
