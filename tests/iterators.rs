@@ -919,6 +919,8 @@ fn collect_into_a_local_vec() {
 // ---------------------------------------------------------------------------
 // `let z;` assigned last in every arm of the branch after it.
 
+// Late initialization is the construct under test.
+#[allow(clippy::needless_late_init)]
 #[differentiable]
 fn deferred_let(x: f64, y: f64) -> f64 {
     let z;
