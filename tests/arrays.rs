@@ -668,3 +668,54 @@ fn a_vec_seed_of_another_length_is_reported() {
     let (_, pullback) = softmax_vjp(&[0.2, -1.0, 0.7, 1.4]);
     let _ = pullback(vec![1.0, 0.0]);
 }
+
+// ---------------------------------------------------------------------------
+// Arrays destructured by `let [a, b] = ..`: reads by constant index.
+
+#[differentiable]
+fn destructured_by_value(state: [f64; 2], k: f64) -> [f64; 2] {
+    let [p, q] = state;
+    [p + 0.1 * q, q - 0.1 * k * p.sin()]
+}
+
+#[differentiable]
+fn destructured_by_reference(params: &[f64; 3], t: f64) -> f64 {
+    let [a, _, c] = *params;
+    let local = [a * t, c.exp(), params[1]];
+    let [u, v, w] = local;
+    u * v + w * w
+}
+
+#[test]
+fn array_destructuring_matches_central_differences() {
+    let (s, k) = ([0.4, -0.9], 2.5);
+    let plain = |x: &[f64]| destructured_by_value([x[0], x[1]], x[2]).to_vec();
+    let jac = fd_jacobian(plain, &[s[0], s[1], k]);
+    for r in 0..2 {
+        let (value, pullback) = destructured_by_value_vjp(s, k);
+        assert_eq!(value, destructured_by_value(s, k));
+        let mut seed = [0.0; 2];
+        seed[r] = 1.0;
+        let (ds, dk) = pullback(seed);
+        let want: Vec<f64> = jac.row(r).iter().copied().collect();
+        assert_close(&[ds[0], ds[1], dk], &want);
+    }
+
+    let (p, t) = ([0.7, -0.3, 0.2], 1.4);
+    let (value, dp, dt) = destructured_by_reference_grad(&p, t);
+    assert_eq!(value, destructured_by_reference(&p, t));
+    let fd: Vec<f64> = (0..3)
+        .map(|i| {
+            fd64(
+                |x| {
+                    let mut m = p;
+                    m[i] = x;
+                    destructured_by_reference(&m, t)
+                },
+                p[i],
+            )
+        })
+        .collect();
+    assert_close(&dp, &fd);
+    assert_close(&[dt], &[fd64(|x| destructured_by_reference(&p, x), t)]);
+}

@@ -822,3 +822,205 @@ fn chains_in_forward_mode() {
         "{tangent} vs {expected}"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Iteration over local arrays and `Vec`s, and `collect` into a `Vec`.
+
+#[differentiable]
+fn pushed_then_iterated(x: &[f64]) -> f64 {
+    let mut logs = Vec::with_capacity(x.len());
+    for i in 0..x.len() {
+        logs.push((x[i] * x[i] + 1.0).ln());
+    }
+    let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+    let mut spread = 0.0;
+    for l in &logs {
+        spread += (l - mean) * (l - mean);
+    }
+    spread + logs.iter().map(|l| l * mean).sum::<f64>()
+}
+
+#[differentiable]
+fn local_array_iterated(a: f64, b: f64) -> f64 {
+    let terms = [a * b, a.sin(), b.exp()];
+    let mut s = 0.0;
+    for t in terms.iter() {
+        s += t * t;
+    }
+    s * terms.iter().sum::<f64>()
+}
+
+#[differentiable]
+fn owned_vec_iterated(x: Vec<f64>, w: f64) -> f64 {
+    x.iter().map(|v| (w * v).cos()).sum()
+}
+
+#[test]
+fn iteration_over_local_arrays_and_vecs() {
+    let (value, dx) = pushed_then_iterated_grad(X);
+    assert_eq!(value.to_bits(), pushed_then_iterated(X).to_bits());
+    against_fd(&dx, pushed_then_iterated, X);
+
+    let (a, b) = (0.8, -0.4);
+    let (value, da, db) = local_array_iterated_grad(a, b);
+    assert_eq!(value.to_bits(), local_array_iterated(a, b).to_bits());
+    let fd = [
+        fd64(|a| local_array_iterated(a, b), a),
+        fd64(|b| local_array_iterated(a, b), b),
+    ];
+    close(&[da, db], &fd, FD64_ABS, FD64_REL);
+
+    let w = 1.3;
+    let (value, dx, dw) = owned_vec_iterated_grad(X.to_vec(), w);
+    assert_eq!(value.to_bits(), owned_vec_iterated(X.to_vec(), w).to_bits());
+    // Closed form: d/dx_i = -w sin(w x_i), d/dw = -sum x_i sin(w x_i).
+    let want_dx: Vec<f64> = X.iter().map(|v| -w * (w * v).sin()).collect();
+    let want_dw: f64 = X.iter().map(|v| -v * (w * v).sin()).sum();
+    closed(&dx, &want_dx);
+    closed(&[dw], &[want_dw]);
+}
+
+#[differentiable]
+fn collect_by_let_type(x: &[f64]) -> f64 {
+    let total: f64 = x.iter().map(|v| v * v).sum();
+    let shares: Vec<f64> = x.iter().map(|v| v * v / total).collect();
+    shares
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i as f64 + 1.0) * s)
+        .sum()
+}
+
+#[differentiable]
+fn collect_by_turbofish(x: &[f64]) -> Vec<f64> {
+    let m = x.iter().copied().fold(f64::MIN, f64::max);
+    let exps = x.iter().map(|&z| (z - m).exp()).collect::<Vec<f64>>();
+    let total: f64 = exps.iter().sum();
+    exps.iter().map(|e| e / total).collect()
+}
+
+#[test]
+fn collect_into_a_local_vec() {
+    let (value, dx) = collect_by_let_type_grad(X);
+    assert_eq!(value.to_bits(), collect_by_let_type(X).to_bits());
+    against_fd(&dx, collect_by_let_type, X);
+
+    // Each unit seed of the pullback is a row of the Jacobian.
+    for k in 0..X.len() {
+        let (value, pullback) = collect_by_turbofish_vjp(X);
+        assert_eq!(value, collect_by_turbofish(X));
+        let mut seed = vec![0.0; X.len()];
+        seed[k] = 1.0;
+        let (row,) = pullback(seed);
+        against_fd(&row, |x| collect_by_turbofish(x)[k], X);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// `let z;` assigned last in every arm of the branch after it.
+
+// Late initialization is the construct under test.
+#[allow(clippy::needless_late_init)]
+#[differentiable]
+fn deferred_let(x: f64, y: f64) -> f64 {
+    let z;
+    if x * y > 1.0 {
+        let r = x * y;
+        z = r.sqrt();
+    } else if x > 0.0 {
+        z = (x * y).cbrt();
+    } else {
+        z = x * x + y;
+    }
+    let w: f64;
+    match x > y {
+        true => w = z * y,
+        false => {
+            w = z - y;
+        }
+    }
+    let mut v;
+    v = w * x;
+    v += z;
+    v
+}
+
+#[test]
+fn deferred_let_assigned_in_every_arm() {
+    // One point in each arm of the `if`, both arms of the `match`.
+    for (x, y) in [(2.0, 1.5), (0.5, 0.7), (-0.8, 0.3), (0.4, 2.0)] {
+        let (value, dx, dy) = deferred_let_grad(x, y);
+        assert_eq!(value.to_bits(), deferred_let(x, y).to_bits());
+        let fd = [
+            fd64(|x| deferred_let(x, y), x),
+            fd64(|y| deferred_let(x, y), y),
+        ];
+        close(&[dx, dy], &fd, FD64_ABS, FD64_REL);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Float predicates (`is_nan`, `is_finite`, ...) as primal code.
+
+#[differentiable]
+fn skip_missing(w: &[f64], #[constant] obs: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for i in 0..obs.len() {
+        if obs[i].is_nan() || !obs[i].is_finite() {
+            continue;
+        }
+        let t = w[i].ln() * obs[i];
+        if t.is_sign_negative() && !t.is_infinite() {
+            total -= t * t;
+        } else {
+            total += t;
+        }
+    }
+    total
+}
+
+#[test]
+fn float_predicates_are_primal_code() {
+    let obs = [1.0, f64::NAN, -2.0, f64::INFINITY, 0.5, 3.0];
+    let w = [0.3, 0.2, 1.4, 0.1, 2.0, 0.8];
+    let (value, dw) = skip_missing_grad(&w, &obs);
+    assert_eq!(value.to_bits(), skip_missing(&w, &obs).to_bits());
+    // The skipped elements get no adjoint; the others match central
+    // differences (no point sits on the sign change of `t`).
+    assert_eq!((dw[1], dw[3]), (0.0, 0.0));
+    against_fd(&dw, |w| skip_missing(w, &obs), &w);
+}
+
+// ---------------------------------------------------------------------------
+// `to_radians` / `to_degrees`: linear, a constant factor.
+
+#[differentiable]
+fn bearing_error(heading_deg: f64, turn: f64) -> f64 {
+    let rad = (heading_deg + turn).to_radians();
+    rad.sin() * rad.to_degrees()
+}
+
+#[differentiable]
+fn angles_f32(x: f32) -> f32 {
+    x.to_radians().cos() + x.to_degrees()
+}
+
+#[test]
+fn angle_conversions_are_constant_factors() {
+    let (h, t) = (37.0, 12.5);
+    let (value, dh, dt) = bearing_error_grad(h, t);
+    assert_eq!(value.to_bits(), bearing_error(h, t).to_bits());
+    // Closed form: with r = (h + t)·k, k = π/180, d/dh [sin r · r/k]
+    // = k·cos r · r/k + sin r · k/k = r·cos r + sin r, and the same in t.
+    let r = (h + t) * std::f64::consts::PI / 180.0;
+    let want = r * r.cos() + r.sin();
+    closed(&[dh, dt], &[want, want]);
+    assert!(bearing_error_check(h, t).is_within(1e-7, 1e-6));
+
+    let x = 30.0_f32;
+    let (value, dx) = angles_f32_grad(x);
+    assert_eq!(value.to_bits(), angles_f32(x).to_bits());
+    let want =
+        -(x.to_radians()).sin() * std::f32::consts::PI / 180.0 + 180.0 / std::f32::consts::PI;
+    assert_relative_eq!(dx, want, max_relative = 1e-6);
+}

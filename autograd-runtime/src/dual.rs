@@ -274,6 +274,8 @@ impl<T: Float> Float for Dual<T> {
         trunc trunc_tangent;
         signum signum_tangent;
         fract fract_tangent;
+        to_degrees to_degrees_tangent;
+        to_radians to_radians_tangent;
     }
 
     fn mul_add(self, b: Self, c: Self) -> Self {
@@ -345,17 +347,6 @@ impl<T: Float> Float for Dual<T> {
             rules::clamp(self.re, lo.re, hi.re),
             rules::clamp_tangent(self.eps, lo.eps, hi.eps, self.re, lo.re, hi.re),
         )
-    }
-
-    /// Degrees per radian times the derivative: a constant factor.
-    fn to_degrees(self) -> Self {
-        let factor = T::one().to_degrees();
-        Dual::new(self.re.to_degrees(), self.eps * factor)
-    }
-
-    fn to_radians(self) -> Self {
-        let factor = T::one().to_radians();
-        Dual::new(self.re.to_radians(), self.eps * factor)
     }
 }
 

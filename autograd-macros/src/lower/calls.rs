@@ -34,7 +34,10 @@ impl Lowerer<'_> {
         // `P.len()` of a `const` array, `w.len()` of a window.
         if let Some(Builtin::Len) = table::builtin(&name, m.args.len())
             && let Some(seq) = self.sequence_of(&m.receiver)
-            && !matches!(seq, super::sequence::Sequence::Slice(_))
+            && !matches!(
+                seq,
+                super::sequence::Sequence::Slice(_) | super::sequence::Sequence::Array(_)
+            )
         {
             return self.sequence_len(&seq, m.span());
         }
@@ -67,6 +70,24 @@ impl Lowerer<'_> {
                 return Operand::Value(self.emit(Op::Copy(receiver), kind, m.span()));
             }
             Some(Builtin::Map) if nalgebra => return self.lower_map(receiver, m),
+            Some(Builtin::Predicate)
+                if matches!(receiver_kind, Some(Kind::Float | Kind::Unknown) | None) =>
+            {
+                let method = &m.method;
+                return match receiver {
+                    Operand::Const(t) => Operand::Const(quote!(#t.#method())),
+                    Operand::Value(v) => {
+                        let p = super::primal::placeholder(0, m.span());
+                        let expr: Expr = syn::parse_quote!(#p.#method());
+                        let bindings = vec![(p.to_string(), v)];
+                        Operand::Value(self.emit(
+                            Op::Primal { expr, bindings },
+                            Kind::Bool,
+                            m.span(),
+                        ))
+                    }
+                };
+            }
             _ => {}
         }
         if let Some(split) = table::split(&name, arity) {

@@ -191,8 +191,14 @@ impl Lowerer<'_> {
                     self.bind_pattern(p, c, t, span);
                 }
             }
-            (Pat::Slice(s), Item::Seq(seq @ Sequence::Window { .. }))
-                if matches!(&seq, Sequence::Window { width, .. } if *width == s.elems.len()) =>
+            // Elements read by constant index: a window's, or an array's
+            // (whose length Rust checks against the pattern's).
+            (Pat::Slice(s), Item::Seq(seq))
+                if !s.elems.iter().any(|p| matches!(p, Pat::Rest(_)))
+                    && match &seq {
+                        Sequence::Window { width, .. } => *width == s.elems.len(),
+                        _ => true,
+                    } =>
             {
                 for (k, p) in s.elems.iter().enumerate() {
                     if matches!(p, Pat::Wild(_)) {

@@ -20,7 +20,7 @@ use super::*;
 /// The methods that start a chain on a sequence.
 const ROOTS: &[&str] = &["iter", "into_iter", "windows"];
 /// The methods that consume a chain into a value.
-const CONSUMERS: &[&str] = &["sum", "product", "fold"];
+const CONSUMERS: &[&str] = &["sum", "product", "fold", "collect"];
 /// The methods that make a chain of a chain (or of a range).
 const ADAPTERS: &[&str] = &[
     "copied",
@@ -35,7 +35,7 @@ const ADAPTERS: &[&str] = &[
 ];
 
 fn supported() -> &'static str {
-    "`iter()`, `into_iter()`, `windows(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)` or a `for` loop"
+    "`iter()`, `into_iter()`, `windows(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()` or a `for` loop"
 }
 
 /// Whether an expression is an iterator chain (not consumed): `x.iter()`,
@@ -265,6 +265,7 @@ impl Lowerer<'_> {
         }
         let item = match name.as_str() {
             "fold" => self.lower_fold(m),
+            "collect" => Item::Value(self.lower_collect(m)),
             _ => Item::Value(self.lower_reduce(m)),
         };
         Some(match item {
@@ -374,6 +375,67 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `chain.collect::<Vec<f64>>()` (or typed by its `let`): the `Vec` a
+    /// user would build, `Vec::with_capacity(len)` and one `push` per item,
+    /// so that its elements' adjoints are those of any local `Vec`.
+    fn lower_collect(&mut self, m: &syn::ExprMethodCall) -> Operand {
+        let span = m.span();
+        let into_vec = match m.turbofish.as_ref().map(|t| t.args.first()) {
+            None => true,
+            Some(Some(syn::GenericArgument::Type(syn::Type::Path(p)))) => {
+                p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Vec")
+            }
+            Some(_) => false,
+        };
+        if !into_vec || !m.args.is_empty() {
+            let at: &dyn ToTokens = match &m.turbofish {
+                Some(t) => t,
+                None => &m.method,
+            };
+            self.cx.error_spanned_by(
+                at,
+                "`collect` is supported into a `Vec` of floats: `collect::<Vec<f64>>()`, or `let v: Vec<f64> = chain.collect();`",
+            );
+            return self.missing(span);
+        }
+        let Some(chain) = self.parse_chain(&m.receiver) else {
+            return self.missing(span);
+        };
+        let capacity = self.emit_lin(&chain.len, true, span);
+        let init = match capacity {
+            Operand::Const(n) => Op::Copy(Operand::Const(
+                quote!(::autograd::__private::Vec::with_capacity(#n)),
+            )),
+            Operand::Value(n) => {
+                let p = super::primal::placeholder(0, span);
+                Op::Primal {
+                    expr: syn::parse_quote!(::autograd::__private::Vec::with_capacity(#p)),
+                    bindings: vec![(p.to_string(), n)],
+                }
+            }
+        };
+        let init = Operand::Value(self.emit(init, Kind::Array, span));
+        let method = m.method.clone();
+        let step = &mut |l: &mut Self, acc, item| {
+            let (Item::Value(Operand::Value(array)), Item::Value(elem)) = (acc, item) else {
+                l.cx.error_spanned_by(
+                    &method,
+                    "`collect` takes values: map each item to one first, such as `.map(|(a, b)| a * b)`",
+                );
+                return Item::Value(l.missing(span));
+            };
+            Item::Value(Operand::Value(l.emit(
+                Op::Push { array, elem },
+                Kind::Array,
+                span,
+            )))
+        };
+        match self.accumulate(chain, Item::Value(init), "collected", span, step) {
+            Item::Value(o) => o,
+            _ => self.missing(span),
+        }
+    }
+
     /// `chain.fold(init, |acc, v| ..)`: a loop carrying the accumulator
     /// (a value, or a tuple of them).
     pub(super) fn lower_fold(&mut self, m: &syn::ExprMethodCall) -> Item {
@@ -445,7 +507,7 @@ impl Lowerer<'_> {
         let mut seq = chain.plan.first_sequence()?;
         loop {
             match seq {
-                Sequence::Slice(v) => return self.values[*v].float.clone(),
+                Sequence::Slice(v) | Sequence::Array(v) => return self.values[*v].float.clone(),
                 Sequence::Constant(_) => return None,
                 Sequence::Window { base, .. } => seq = base,
             }
@@ -758,7 +820,7 @@ impl Lowerer<'_> {
     fn not_a_sequence(&self, e: &Expr) {
         self.cx.error_spanned_by(
             e,
-            "iteration is supported over slice arguments (`&[f64]`, `&Vec<f64>`), `const` arrays, windows and integer ranges; for anything else write an index loop, `for i in 0..n`",
+            "iteration is supported over slice arguments (`&[f64]`, `&Vec<f64>`), local arrays and `Vec`s, `const` arrays, windows and integer ranges; for anything else write an index loop, `for i in 0..n`",
         );
     }
 
@@ -870,14 +932,6 @@ impl Lowerer<'_> {
                 let k = Lin::of(self.lower_expr(k));
                 let len = self.min_len(&inner.len, &k, span);
                 Some(Chain { len, ..inner })
-            }
-            ("collect", _, _) => {
-                self.parse_chain(&m.receiver)?;
-                self.cx.error_spanned_by(
-                    &m.method,
-                    "`collect` is not supported; consume the chain with `sum()`, `product()` or `fold(..)`, or write the elements in an index loop",
-                );
-                None
             }
             _ => {
                 // The first unsupported method of the chain is the one

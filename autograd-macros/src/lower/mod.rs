@@ -31,6 +31,7 @@ mod arrays;
 mod asserts;
 mod calls;
 mod control;
+mod deferred;
 mod exits;
 mod expr;
 mod items;
@@ -150,7 +151,10 @@ pub fn lower(
         l.bind(&param.ident, v, mutable, ty);
         params.push(v);
     }
-    // `match` and the exits become branches before lowering sees them.
+    // A deferred `let` becomes the `let` of its branch's value, and `match`
+    // and the exits become branches, before lowering sees them.
+    let deferred = deferred::desugar(body);
+    let body = deferred.as_ref().unwrap_or(body);
     let matched = matching::desugar(cx, body);
     let body_matched = matched.as_ref().unwrap_or(body);
     let rewritten = exits::desugar(cx, &sig.ret, body_matched);

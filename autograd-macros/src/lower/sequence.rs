@@ -11,6 +11,9 @@ pub(super) enum Sequence {
     /// A slice argument (`&[f64]`, `&Vec<f64>`): its elements carry the
     /// argument's adjoint.
     Slice(ValueId),
+    /// A local array or `Vec`, or one passed by value: an IR value whose
+    /// elements are read as `v[i]` reads them.
+    Array(ValueId),
     /// A `const` or `static` array or slice item, as the body names it:
     /// its elements are constants.
     Constant(syn::Path),
@@ -36,8 +39,11 @@ impl Lowerer<'_> {
                     Some(_) => None,
                     None => {
                         let info = &self.values[v];
-                        (info.kind == Kind::Slice && info.param.is_some())
-                            .then_some(Sequence::Slice(v))
+                        match info.kind {
+                            Kind::Slice if info.param.is_some() => Some(Sequence::Slice(v)),
+                            Kind::Array => Some(Sequence::Array(v)),
+                            _ => None,
+                        }
                     }
                 },
                 // Not a variable: an item of the module (`const P: [f64; 3]`).
@@ -58,7 +64,9 @@ impl Lowerer<'_> {
     /// The number of elements, an integer operand computed before the loop.
     pub(super) fn sequence_len(&mut self, s: &Sequence, span: Span) -> Operand {
         match s {
-            Sequence::Slice(v) => Operand::Value(self.emit(Op::Len { slice: *v }, Kind::Int, span)),
+            Sequence::Slice(v) | Sequence::Array(v) => {
+                Operand::Value(self.emit(Op::Len { slice: *v }, Kind::Int, span))
+            }
             Sequence::Constant(p) => Operand::Const(quote!(#p.len())),
             Sequence::Window { width, .. } => {
                 Operand::Const(syn::LitInt::new(&width.to_string(), span).into_token_stream())
@@ -69,7 +77,7 @@ impl Lowerer<'_> {
     /// The element at `index` (an integer operand in range).
     pub(super) fn sequence_element(&mut self, s: &Sequence, index: Operand, span: Span) -> Operand {
         match s {
-            Sequence::Slice(v) => self.slice_element(*v, index, span),
+            Sequence::Slice(v) | Sequence::Array(v) => self.slice_element(*v, index, span),
             Sequence::Constant(p) => match index {
                 Operand::Const(i) => Operand::Const(quote!(#p[#i])),
                 Operand::Value(v) => {

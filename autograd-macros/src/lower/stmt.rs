@@ -2,6 +2,7 @@
 //! blocks, and the tail value of a body.
 
 use super::calls::SplitTarget;
+use super::items::Item;
 use super::*;
 
 fn compound_rule(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
@@ -116,6 +117,14 @@ impl Lowerer<'_> {
         {
             return;
         }
+        // An array destructured: `let [a, b] = state;`, `let [b0, b1] = *params;`.
+        if let (Pat::Slice(_), Some(init)) = (pat, &local.init)
+            && init.diverge.is_none()
+            && let Some(seq) = self.sequence_of(&init.expr)
+        {
+            self.bind_pattern(&local.pat, Item::Seq(seq), None, init.expr.span());
+            return;
+        }
         // A tuple, or a part of one: `let (a, b) = (x, y);`, `let t = (x, y);`.
         if let Some(init) = &local.init
             && init.diverge.is_none()
@@ -152,7 +161,7 @@ impl Lowerer<'_> {
         let Some(init) = &local.init else {
             self.cx.error_spanned_by(
                 local,
-                "a `let` without a value is not supported; write `let y = ...`",
+                "a `let` without a value is supported when the next statement assigns it, last in every arm of an `if` or `match` (`let y; if c { y = a; } else { y = b; }`); otherwise write `let y = ...`",
             );
             // Bound anyway, so later uses of the name report nothing more.
             if let Some(ident) = ident {

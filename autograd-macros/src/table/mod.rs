@@ -612,6 +612,9 @@ table! {
     ROUND = unary("round", READS_NOTHING);
     TRUNC = unary("trunc", READS_NOTHING);
     FRACT = unary("fract", READS_NOTHING);
+    // Linear: a constant factor (`rules::angles`).
+    TO_RADIANS = unary("to_radians", READS_NOTHING);
+    TO_DEGREES = unary("to_degrees", READS_NOTHING);
     CLAMP = scalar("clamp", &[
         named("x", &[Arg(0), Arg(1), Arg(2)]),
         named("lo", &[Arg(0), Arg(1)]),
@@ -739,6 +742,9 @@ pub enum Builtin {
     /// `m.map(f)`: the closure compiled as a scalar function, or one
     /// element-wise rule.
     Map,
+    /// `x.is_nan()`, `is_finite`, ...: a `bool` of a float, primal code
+    /// with no derivative.
+    Predicate,
 }
 
 const BUILTINS: &[(&str, usize, Builtin)] = &[
@@ -749,6 +755,13 @@ const BUILTINS: &[(&str, usize, Builtin)] = &[
     ("into_owned", 0, Builtin::Clone),
     ("clone_owned", 0, Builtin::Clone),
     ("map", 1, Builtin::Map),
+    ("is_nan", 0, Builtin::Predicate),
+    ("is_finite", 0, Builtin::Predicate),
+    ("is_infinite", 0, Builtin::Predicate),
+    ("is_normal", 0, Builtin::Predicate),
+    ("is_subnormal", 0, Builtin::Predicate),
+    ("is_sign_negative", 0, Builtin::Predicate),
+    ("is_sign_positive", 0, Builtin::Predicate),
 ];
 
 /// The built-in method of a name and number of arguments.
@@ -865,7 +878,7 @@ mod tests {
     fn error_messages_list_the_table() {
         assert_eq!(
             supported_methods(),
-            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh`, `signum`, `floor`, `ceil`, `round`, `trunc`, `fract`, `clamp`, `mul_add`, `sin_cos`, and `len` on slices"
+            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh`, `signum`, `floor`, `ceil`, `round`, `trunc`, `fract`, `to_radians`, `to_degrees`, `clamp`, `mul_add`, `sin_cos`, and `len` on slices"
         );
         assert_eq!(
             supported_matrix_methods(),

@@ -294,6 +294,8 @@ lift_unary! {
     round, round_grad, round_tangent(): "Rounding to nearest, halves away from zero";
     trunc, trunc_grad, trunc_tangent(): "Rounding towards zero";
     fract, fract_grad, fract_tangent(): "The fractional part `x − trunc(x)`";
+    to_radians, to_radians_grad, to_radians_tangent(): "Degrees to radians";
+    to_degrees, to_degrees_grad, to_degrees_tangent(): "Radians to degrees";
     relu, relu_grad, relu_tangent(x): "`max(0, x)`";
     sigmoid, sigmoid_grad, sigmoid_tangent(out): "The logistic sigmoid";
 }

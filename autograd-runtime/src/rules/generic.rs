@@ -831,6 +831,14 @@ unary_rule!(
     FractRule, fract_grad, fract_grad_acc, fract_grad_owned
 );
 unary_rule!(
+    /// `x.to_radians()` of a scalar.
+    ToRadiansRule, to_radians_grad, to_radians_grad_acc, to_radians_grad_owned
+);
+unary_rule!(
+    /// `x.to_degrees()` of a scalar.
+    ToDegreesRule, to_degrees_grad, to_degrees_grad_acc, to_degrees_grad_owned
+);
+unary_rule!(
     /// `x.sin_cos()` of a scalar: the output adjoint is the pair `(grad_sin, grad_cos)`.
     SinCosRule, sin_cos_grad, sin_cos_grad_acc, sin_cos_grad_owned
 );
@@ -903,6 +911,8 @@ macro_rules! scalar_unaries {
             RoundRule => round_grad();
             TruncRule => trunc_grad();
             FractRule => fract_grad();
+            ToRadiansRule => to_radians_grad();
+            ToDegreesRule => to_degrees_grad();
         );
         impl SinCosRule for $t {
             type Out = ($t, $t);
@@ -1157,6 +1167,8 @@ mapped_rules_reading_nothing!(
     map_round_grad, map_round_grad_acc, map_round_grad_owned => round_grad;
     map_trunc_grad, map_trunc_grad_acc, map_trunc_grad_owned => trunc_grad;
     map_fract_grad, map_fract_grad_acc, map_fract_grad_owned => fract_grad;
+    map_to_radians_grad, map_to_radians_grad_acc, map_to_radians_grad_owned => to_radians_grad;
+    map_to_degrees_grad, map_to_degrees_grad_acc, map_to_degrees_grad_owned => to_degrees_grad;
 );
 
 impl TransposeRule for DMatrix<f64> {

@@ -98,6 +98,7 @@
 //! floats and element-wise.
 
 mod activations;
+mod angles;
 mod arithmetic;
 mod elementary;
 pub mod elementwise;
@@ -112,6 +113,7 @@ mod trigonometric;
 pub mod vectors;
 
 pub use activations::*;
+pub use angles::*;
 pub use arithmetic::*;
 pub use elementary::*;
 pub use hyperbolic::*;

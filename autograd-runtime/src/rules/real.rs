@@ -96,6 +96,10 @@ pub trait Real:
     fn trunc(self) -> Self;
     /// `self − self.trunc()`.
     fn fract(self) -> Self;
+    /// Degrees to radians.
+    fn to_radians(self) -> Self;
+    /// Radians to degrees.
+    fn to_degrees(self) -> Self;
     /// Logarithm to `base`: `self.ln() / base.ln()`.
     fn log(self, base: Self) -> Self;
     /// The angle of the point `(other, self)`: `self` is y.
@@ -278,6 +282,14 @@ impl<T: Float> Real for T {
     #[inline(always)]
     fn fract(self) -> Self {
         Float::fract(self)
+    }
+    #[inline(always)]
+    fn to_radians(self) -> Self {
+        Float::to_radians(self)
+    }
+    #[inline(always)]
+    fn to_degrees(self) -> Self {
+        Float::to_degrees(self)
     }
     #[inline(always)]
     fn log(self, base: Self) -> Self {

@@ -1,8 +1,8 @@
 use autograd::differentiable;
 
 #[differentiable]
-fn degrees(x: f64) -> f64 {
-    f64::to_degrees(x)
+fn wrapped(x: f64) -> f64 {
+    f64::rem_euclid(x, 2.0)
 }
 
 fn main() {}
