@@ -247,9 +247,8 @@ fn timed<B: Sync, T: Send>(
     (out, elapsed)
 }
 
-/// A bond's second order at its solved spread, from `price_hessian`, and
-/// the same numbers by central differences of the adjoint gradient
-/// (`price_grad` at each of z and the key rates bumped up and down).
+/// A bond's second order at its solved spread, from [`hessian`], and the
+/// same numbers from [`differenced`].
 #[derive(Clone, Debug)]
 pub struct SecondOrder {
     /// (1/P)·∂²P/∂z², from the Hessian.
@@ -274,19 +273,28 @@ impl SecondOrder {
     }
 }
 
-/// The bond's second order at spread `z` (see [`SecondOrder`]): one
-/// `price_hessian` over (z, curve), whose first row and column are z's
-/// and the rest the curve's; and 2(K+1) `price_grad` for the check.
-pub fn second_order(curve: &Curve, b: &Instrument, z: f64) -> SecondOrder {
+/// A bond's convexity (1/P)·∂²P/∂z² and key-rate gamma ∂²P/∂rⱼ∂rₖ at
+/// spread `z`, from one `price_hessian` over (z, curve): its first row and
+/// column are z's, the rest the curve's.
+pub fn hessian(curve: &Curve, b: &Instrument, z: f64) -> (f64, DMatrix<f64>) {
+    let f = &b.flows;
+    let k = curve.rates.len();
+    let (p, _, h) = model::price_hessian(z, &curve.rates, &curve.tenors, &f.times, &f.amounts);
+    (h[(0, 0)] / p, h.view((1, 1), (k, k)).into_owned())
+}
+
+/// The same numbers by central differences of the adjoint gradient:
+/// `price_grad` at z and at each key rate bumped up and down.
+pub fn differenced(curve: &Curve, b: &Instrument, z: f64) -> (f64, DMatrix<f64>) {
     let f = &b.flows;
     let (r, t) = (&curve.rates[..], &curve.tenors[..]);
     let k = r.len();
-    let (p, _, h) = model::price_hessian(z, r, t, &f.times, &f.amounts);
     let grad = |z: f64, r: &[f64]| model::price_grad(z, r, t, &f.times, &f.amounts);
+    let (p, _, _) = grad(z, r);
     let (_, dp_dz_up, _) = grad(z + RATE_BUMP, r);
     let (_, dp_dz_down, _) = grad(z - RATE_BUMP, r);
     let mut bumped = r.to_vec();
-    let mut bumped_gamma = DMatrix::zeros(k, k);
+    let mut gamma = DMatrix::zeros(k, k);
     for j in 0..k {
         bumped[j] = r[j] + RATE_BUMP;
         let (_, _, up) = grad(z, &bumped);
@@ -294,15 +302,10 @@ pub fn second_order(curve: &Curve, b: &Instrument, z: f64) -> SecondOrder {
         let (_, _, down) = grad(z, &bumped);
         bumped[j] = r[j];
         for i in 0..k {
-            bumped_gamma[(i, j)] = (up[i] - down[i]) / (2.0 * RATE_BUMP);
+            gamma[(i, j)] = (up[i] - down[i]) / (2.0 * RATE_BUMP);
         }
     }
-    SecondOrder {
-        convexity: h[(0, 0)] / p,
-        gamma: h.view((1, 1), (k, k)).into_owned(),
-        bumped_convexity: (dp_dz_up - dp_dz_down) / (2.0 * RATE_BUMP) / p,
-        bumped_gamma,
-    }
+    ((dp_dz_up - dp_dz_down) / (2.0 * RATE_BUMP) / p, gamma)
 }
 
 /// One bond's outcome: both ways of getting its sensitivities and their
@@ -320,8 +323,10 @@ pub struct Portfolio {
     /// Per bond, its second order at its spread (`None` where the solve
     /// failed).
     pub second_order: Vec<Option<SecondOrder>>,
-    /// Wall time of the second-order pass (Hessians and their check).
-    pub second_order_time: Duration,
+    /// Wall time of the `price_hessian` pass.
+    pub hessian_time: Duration,
+    /// Wall time of its check by differences of `price_grad`.
+    pub differenced_time: Duration,
     /// Totals over the bonds that priced.
     pub totals: Totals,
 }
@@ -377,16 +382,33 @@ pub fn price_portfolio(solver: Solver, curve: &Curve, bonds: &[Instrument]) -> P
         .zip(&priced)
         .map(|(b, p)| (b, p.as_ref().ok().map(|(a, _, _)| a.z)))
         .collect();
-    let (second_order, second_order_time) = timed(&solved, "second order", |(b, z)| {
-        z.map(|z| second_order(curve, b, z))
+    let (hessians, hessian_time) = timed(&solved, "price_hessian", |(b, z)| {
+        z.map(|z| hessian(curve, b, z))
     });
+    let (differences, differenced_time) = timed(&solved, "differenced", |(b, z)| {
+        z.map(|z| differenced(curve, b, z))
+    });
+    let second_order: Vec<Option<SecondOrder>> = hessians
+        .into_iter()
+        .zip(differences)
+        .map(|(h, d)| {
+            let ((convexity, gamma), (bumped_convexity, bumped_gamma)) = (h?, d?);
+            Some(SecondOrder {
+                convexity,
+                gamma,
+                bumped_convexity,
+                bumped_gamma,
+            })
+        })
+        .collect();
     let totals = totals(curve, bonds, &priced, &second_order);
     Portfolio {
         priced,
         adjoint_time,
         bump_time,
         second_order,
-        second_order_time,
+        hessian_time,
+        differenced_time,
         totals,
     }
 }
