@@ -6,7 +6,10 @@
 //! bump-and-reprice; the key-rate sensitivities sum to the parallel one
 //! (Σₖ dz/drₖ = −1, Σₖ ∂P/∂rₖ = ∂P/∂z, and both against the curve shifted
 //! as a whole and re-solved); the solved spreads are those the synthetic
-//! prices were made with. And that bad flags and files are clear errors.
+//! prices were made with; every bond's convexity and key-rate gamma (from
+//! `price_hessian`) equal their closed forms, and the portfolio's gamma
+//! equals central differences of the summed adjoint gradient. And that bad
+//! flags and files are clear errors.
 
 #![allow(dead_code)]
 
@@ -27,6 +30,7 @@ mod synthetic;
 
 use std::path::PathBuf;
 
+use autograd::nalgebra::DMatrix;
 use clap::Parser;
 use clap::error::ErrorKind;
 
@@ -47,6 +51,125 @@ const IDENTITY: f64 = 1e-12;
 /// The parallel shift of the whole curve for the re-solved parallel
 /// sensitivity.
 const PARALLEL_BUMP: f64 = 1e-5;
+
+/// Second order against the closed forms: sums of a few dozen positive
+/// terms, so a few ulps of rounding.
+const CLOSED_FORM: f64 = 1e-12;
+
+/// The key-rate weights of the zero rate at time `t`: r(t) = Σₖ wₖ·rₖ,
+/// linear between key tenors, flat beyond the first and the last.
+fn weights(tenors: &[f64], t: f64) -> Vec<f64> {
+    let n = tenors.len();
+    let mut w = vec![0.0; n];
+    if t <= tenors[0] {
+        w[0] = 1.0;
+    } else if t >= tenors[n - 1] {
+        w[n - 1] = 1.0;
+    } else {
+        let k = tenors.windows(2).position(|s| t <= s[1]).unwrap();
+        let x = (t - tenors[k]) / (tenors[k + 1] - tenors[k]);
+        w[k] = 1.0 - x;
+        w[k + 1] = x;
+    }
+    w
+}
+
+/// A bond's price, convexity (1/P)·Σ cfᵢ tᵢ² e^{−(r(tᵢ)+z)tᵢ} and key-rate
+/// gamma Σ cfᵢ tᵢ² wᵢⱼ wᵢₖ e^{−(r(tᵢ)+z)tᵢ}, written out.
+fn closed_form(curve: &Curve, b: &Instrument, z: f64) -> (f64, f64, DMatrix<f64>) {
+    let n = curve.tenors.len();
+    let (mut p, mut d2p_dz2, mut gamma) = (0.0, 0.0, DMatrix::zeros(n, n));
+    for (t, cf) in b.flows.times.iter().zip(&b.flows.amounts) {
+        let w = weights(&curve.tenors, *t);
+        let r: f64 = w.iter().zip(&curve.rates).map(|(w, r)| w * r).sum();
+        let pv = cf * (-(r + z) * t).exp();
+        p += pv;
+        d2p_dz2 += pv * t * t;
+        for j in 0..n {
+            for k in 0..n {
+                gamma[(j, k)] += pv * t * t * w[j] * w[k];
+            }
+        }
+    }
+    (p, d2p_dz2 / p, gamma)
+}
+
+/// Every bond's second order against its closed form and the job's
+/// differenced gradient; the portfolio's gamma against central
+/// differences of Σ over bonds of `price_grad` in the curve.
+fn check_second_order(curve: &Curve, bonds: &[Instrument], p: &Portfolio) {
+    let n = curve.tenors.len();
+    let mut spreads = Vec::new();
+    for ((b, priced), s) in bonds.iter().zip(&p.priced).zip(&p.second_order) {
+        let (Ok((a, _, _)), Some(s)) = (priced, s) else {
+            assert!(priced.is_err() && s.is_none(), "{}", b.id);
+            continue;
+        };
+        let id = &b.id;
+        spreads.push((b, a.z));
+        let (_, convexity, gamma) = closed_form(curve, b, a.z);
+        assert!(
+            (s.convexity - convexity).abs() <= CLOSED_FORM * convexity,
+            "{id}: convexity {} against {convexity}",
+            s.convexity
+        );
+        let scale = s.gamma.amax();
+        for j in 0..n {
+            for k in 0..n {
+                let off = (s.gamma[(j, k)] - gamma[(j, k)]).abs();
+                assert!(
+                    off <= CLOSED_FORM * scale,
+                    "{id} gamma {j},{k}: {} against {}",
+                    s.gamma[(j, k)],
+                    gamma[(j, k)]
+                );
+            }
+        }
+        assert!(s.difference() <= ADJOINT_VS_BUMP, "{id}: {s:?}");
+    }
+    let t = &p.totals;
+    assert!(t.worst_second_order.0 <= ADJOINT_VS_BUMP, "{t:?}");
+
+    // The portfolio's gamma is the Hessian of its value in the curve at
+    // fixed spreads: central differences of that value's gradient.
+    let gradient = |rates: &[f64]| {
+        let mut g = vec![0.0; n];
+        for (b, z) in &spreads {
+            let f = &b.flows;
+            let (_, _, dp) = model::price_grad(*z, rates, &curve.tenors, &f.times, &f.amounts);
+            for k in 0..n {
+                g[k] += dp[k];
+            }
+        }
+        g
+    };
+    let scale = t.key_rate_gamma.amax();
+    let mut rates = curve.rates.clone();
+    for k in 0..n {
+        rates[k] = curve.rates[k] + job::RATE_BUMP;
+        let up = gradient(&rates);
+        rates[k] = curve.rates[k] - job::RATE_BUMP;
+        let down = gradient(&rates);
+        rates[k] = curve.rates[k];
+        for j in 0..n {
+            let differenced = (up[j] - down[j]) / (2.0 * job::RATE_BUMP);
+            let off = (t.key_rate_gamma[(j, k)] - differenced).abs();
+            assert!(
+                off <= ADJOINT_VS_BUMP * scale,
+                "portfolio gamma {j},{k}: {} against {differenced}",
+                t.key_rate_gamma[(j, k)]
+            );
+        }
+    }
+    // A parallel shift of the curve is a shift of the spread: the gamma's
+    // entries sum to Σ ∂²P/∂z².
+    let parallel = t.key_rate_gamma.sum();
+    assert!(
+        (parallel - t.spread_gamma).abs() <= CLOSED_FORM * t.spread_gamma,
+        "Σ gamma {parallel} against Σ d²P/dz² {}",
+        t.spread_gamma
+    );
+}
 
 fn parse(flags: &[&str]) -> Result<Args, clap::Error> {
     Args::try_parse_from(std::iter::once("pricing").chain(flags.iter().copied()))
@@ -135,6 +258,7 @@ fn check_portfolio(curve: &Curve, bonds: &[Instrument], p: &Portfolio, solver: S
         (dz + bonds.len() as f64).abs() <= IDENTITY * bonds.len() as f64,
         "{t:?}"
     );
+    check_second_order(curve, bonds, p);
 }
 
 #[test]
@@ -155,6 +279,10 @@ fn a_small_synthetic_portfolio_agrees_with_bump_and_reprice_on_both_solvers() {
             "adjoint vs bump-and-reprice: largest relative difference",
             "z-spread recovered from prices made at a known spread",
             "(per bond: 23 solves + 20 repricings)",
+            "Hessian vs central differences of the adjoint gradient",
+            "key-rate gamma d²P/dr_k² per 1bp²: 6m ",
+            "(per bond: price_hessian)",
+            "(per bond: 23 price_grad, central differences)",
         ] {
             assert!(text.contains(line), "`{line}` missing from:\n{text}");
         }
@@ -212,6 +340,9 @@ fn a_bond_the_solver_cannot_reprice_is_reported_not_fatal() {
     let portfolio = job::price_portfolio(Solver::Brent, &inputs.curve, &inputs.bonds);
     assert_eq!(portfolio.totals.failures, 1);
     assert!(portfolio.priced[1].is_err());
+    // No second order for it; the others' still check out.
+    assert!(portfolio.second_order[1].is_none());
+    check_second_order(&inputs.curve, &inputs.bonds, &portfolio);
     let text = report::results(&inputs.curve, &inputs.bonds, &portfolio, 12, false);
     assert!(
         text.contains("portfolio: 11 bonds priced, 1 failed"),

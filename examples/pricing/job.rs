@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use autograd::nalgebra::DMatrix;
 use autograd::solve::SolveError;
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -233,10 +234,10 @@ fn progress(n: usize, what: &str) -> ProgressBar {
 
 /// Runs `f` on every bond in parallel, with a progress bar on long runs,
 /// and times it.
-fn timed<T: Send>(
-    bonds: &[Instrument],
+fn timed<B: Sync, T: Send>(
+    bonds: &[B],
     what: &str,
-    f: impl Fn(&Instrument) -> T + Sync + Send,
+    f: impl Fn(&B) -> T + Sync + Send,
 ) -> (Vec<T>, Duration) {
     let bar = progress(bonds.len(), what);
     let start = Instant::now();
@@ -244,6 +245,67 @@ fn timed<T: Send>(
     let elapsed = start.elapsed();
     bar.finish_and_clear();
     (out, elapsed)
+}
+
+/// A bond's second order at its solved spread, from [`hessian`], and the
+/// same numbers from [`differenced`].
+#[derive(Clone, Debug)]
+pub struct SecondOrder {
+    /// (1/P)·∂²P/∂z², from the Hessian.
+    pub convexity: f64,
+    /// ∂²P/∂rⱼ∂rₖ at fixed spread, from the Hessian.
+    pub gamma: DMatrix<f64>,
+    /// The convexity by differences of ∂P/∂z.
+    pub bumped_convexity: f64,
+    /// The gamma by differences of ∂P/∂r.
+    pub bumped_gamma: DMatrix<f64>,
+}
+
+impl SecondOrder {
+    /// The largest relative difference between the Hessian's numbers and
+    /// the differenced gradient's: the convexity on its own, the gamma
+    /// relative to its largest entry (as in [`difference`]).
+    pub fn difference(&self) -> f64 {
+        let convexity =
+            (self.convexity - self.bumped_convexity).abs() / self.convexity.abs().max(1e-300);
+        let scale = self.gamma.amax().max(1e-300);
+        convexity.max((&self.gamma - &self.bumped_gamma).amax() / scale)
+    }
+}
+
+/// A bond's convexity (1/P)·∂²P/∂z² and key-rate gamma ∂²P/∂rⱼ∂rₖ at
+/// spread `z`, from one `price_hessian` over (z, curve): its first row and
+/// column are z's, the rest the curve's.
+pub fn hessian(curve: &Curve, b: &Instrument, z: f64) -> (f64, DMatrix<f64>) {
+    let f = &b.flows;
+    let k = curve.rates.len();
+    let (p, _, h) = model::price_hessian(z, &curve.rates, &curve.tenors, &f.times, &f.amounts);
+    (h[(0, 0)] / p, h.view((1, 1), (k, k)).into_owned())
+}
+
+/// The same numbers by central differences of the adjoint gradient:
+/// `price_grad` at z and at each key rate bumped up and down.
+pub fn differenced(curve: &Curve, b: &Instrument, z: f64) -> (f64, DMatrix<f64>) {
+    let f = &b.flows;
+    let (r, t) = (&curve.rates[..], &curve.tenors[..]);
+    let k = r.len();
+    let grad = |z: f64, r: &[f64]| model::price_grad(z, r, t, &f.times, &f.amounts);
+    let (p, _, _) = grad(z, r);
+    let (_, dp_dz_up, _) = grad(z + RATE_BUMP, r);
+    let (_, dp_dz_down, _) = grad(z - RATE_BUMP, r);
+    let mut bumped = r.to_vec();
+    let mut gamma = DMatrix::zeros(k, k);
+    for j in 0..k {
+        bumped[j] = r[j] + RATE_BUMP;
+        let (_, _, up) = grad(z, &bumped);
+        bumped[j] = r[j] - RATE_BUMP;
+        let (_, _, down) = grad(z, &bumped);
+        bumped[j] = r[j];
+        for i in 0..k {
+            gamma[(i, j)] = (up[i] - down[i]) / (2.0 * RATE_BUMP);
+        }
+    }
+    ((dp_dz_up - dp_dz_down) / (2.0 * RATE_BUMP) / p, gamma)
 }
 
 /// One bond's outcome: both ways of getting its sensitivities and their
@@ -258,6 +320,13 @@ pub struct Portfolio {
     pub adjoint_time: Duration,
     /// Wall time of bump-and-reprice over the portfolio.
     pub bump_time: Duration,
+    /// Per bond, its second order at its spread (`None` where the solve
+    /// failed).
+    pub second_order: Vec<Option<SecondOrder>>,
+    /// Wall time of the `price_hessian` pass.
+    pub hessian_time: Duration,
+    /// Wall time of its check by differences of `price_grad`.
+    pub differenced_time: Duration,
     /// Totals over the bonds that priced.
     pub totals: Totals,
 }
@@ -282,6 +351,14 @@ pub struct Totals {
     pub market_value: f64,
     /// Σ over bonds of −∂P/∂z·1bp.
     pub dv01: f64,
+    /// Σ over bonds of ∂²P/∂z² (the portfolio's convexity times its value).
+    pub spread_gamma: f64,
+    /// The largest [`SecondOrder::difference`] and the bond it is on.
+    pub worst_second_order: (f64, String),
+    /// Σ over bonds of ∂²P/∂rⱼ∂rₖ: the portfolio's key-rate gamma.
+    pub key_rate_gamma: DMatrix<f64>,
+    /// The same sum from the differenced gradients.
+    pub bumped_key_rate_gamma: DMatrix<f64>,
 }
 
 /// Prices every bond by the adjoint and by bump-and-reprice, each pass
@@ -300,22 +377,66 @@ pub fn price_portfolio(solver: Solver, curve: &Curve, bonds: &[Instrument]) -> P
             Ok((a, m, diff))
         })
         .collect();
-    let totals = totals(curve, bonds, &priced);
+    let solved: Vec<(&Instrument, Option<f64>)> = bonds
+        .iter()
+        .zip(&priced)
+        .map(|(b, p)| (b, p.as_ref().ok().map(|(a, _, _)| a.z)))
+        .collect();
+    let (hessians, hessian_time) = timed(&solved, "price_hessian", |(b, z)| {
+        z.map(|z| hessian(curve, b, z))
+    });
+    let (differences, differenced_time) = timed(&solved, "differenced", |(b, z)| {
+        z.map(|z| differenced(curve, b, z))
+    });
+    let second_order: Vec<Option<SecondOrder>> = hessians
+        .into_iter()
+        .zip(differences)
+        .map(|(h, d)| {
+            let ((convexity, gamma), (bumped_convexity, bumped_gamma)) = (h?, d?);
+            Some(SecondOrder {
+                convexity,
+                gamma,
+                bumped_convexity,
+                bumped_gamma,
+            })
+        })
+        .collect();
+    let totals = totals(curve, bonds, &priced, &second_order);
     Portfolio {
         priced,
         adjoint_time,
         bump_time,
+        second_order,
+        hessian_time,
+        differenced_time,
         totals,
     }
 }
 
-fn totals(curve: &Curve, bonds: &[Instrument], priced: &[Priced]) -> Totals {
+fn totals(
+    curve: &Curve,
+    bonds: &[Instrument],
+    priced: &[Priced],
+    second_order: &[Option<SecondOrder>],
+) -> Totals {
     let k = curve.tenors.len();
     let mut t = Totals {
         key_rate_dv01: vec![0.0; k],
         key_rate_dz: vec![0.0; k],
+        key_rate_gamma: DMatrix::zeros(k, k),
+        bumped_key_rate_gamma: DMatrix::zeros(k, k),
         ..Totals::default()
     };
+    for (b, s) in bonds.iter().zip(second_order) {
+        let Some(s) = s else { continue };
+        let diff = s.difference();
+        if diff > t.worst_second_order.0 {
+            t.worst_second_order = (diff, b.id.clone());
+        }
+        t.spread_gamma += s.convexity * b.market_price;
+        t.key_rate_gamma += &s.gamma;
+        t.bumped_key_rate_gamma += &s.bumped_gamma;
+    }
     for (b, p) in bonds.iter().zip(priced) {
         let Ok((a, _, diff)) = p else {
             t.failures += 1;

@@ -7,7 +7,10 @@
 //! and the price's sensitivities to the curve at that spread from
 //! `price_grad`. Every adjoint is checked against bump-and-reprice (each
 //! input bumped up and down, the spread solved again, central differences)
-//! and both approaches are timed over the whole portfolio.
+//! and both approaches are timed over the whole portfolio. Then, from
+//! `price_hessian` at the solved spread, every bond's convexity and the
+//! portfolio's key-rate gamma (the Hessian of its value in the curve),
+//! checked against central differences of `price_grad`.
 //!
 //! ```text
 //! cargo run --release --example pricing

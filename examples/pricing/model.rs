@@ -21,7 +21,7 @@ pub const Z_TOL: f64 = 1e-14;
 ///
 /// The curve is walked once: cash flow times increase, so the segment
 /// index `k` only moves forward.
-#[differentiable]
+#[differentiable(hessian)]
 pub fn price(
     z: f64,
     curve: &[f64],

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::cli::Solver;
 use crate::data::Curve;
-use crate::job::{Instrument, Portfolio};
+use crate::job::{Instrument, Portfolio, Totals};
 
 /// A key tenor as traders say it: `6m`, `2y`.
 pub fn tenor_label(t: f64) -> String {
@@ -71,15 +71,16 @@ fn table(
 ) -> std::fmt::Result {
     writeln!(
         out,
-        "{:<14} {:>9} {:>9} {:>11} {:>16} {:>9} {:>9}",
-        "id", "price", "z-spread", "dz/dprice", "largest dz/dr_k", "DV01", "adj-bump"
+        "{:<14} {:>9} {:>9} {:>11} {:>16} {:>9} {:>9} {:>9}",
+        "id", "price", "z-spread", "dz/dprice", "largest dz/dr_k", "DV01", "convexity", "adj-bump"
     )?;
     writeln!(
         out,
-        "{:<14} {:>9} {:>9} {:>11} {:>16} {:>9} {:>9}",
-        "", "per 100", "bp", "bp per 1.00", "tenor: value", "per 1bp", "rel. diff"
+        "{:<14} {:>9} {:>9} {:>11} {:>16} {:>9} {:>9} {:>9}",
+        "", "per 100", "bp", "bp per 1.00", "tenor: value", "per 1bp", "years²", "rel. diff"
     )?;
-    for (b, priced) in bonds.iter().zip(&portfolio.priced).take(rows) {
+    let second = &portfolio.second_order;
+    for ((b, priced), s) in bonds.iter().zip(&portfolio.priced).zip(second).take(rows) {
         let (a, _, diff) = match priced {
             Ok(p) => p,
             Err(e) => {
@@ -95,13 +96,14 @@ fn table(
             .map_or((0, 0.0), |(k, v)| (k, *v));
         writeln!(
             out,
-            "{:<14} {:>9.3} {:>9.2} {:>11.4} {:>16} {:>9.4} {:>9.1e}",
+            "{:<14} {:>9.3} {:>9.2} {:>11.4} {:>16} {:>9.4} {:>9.3} {:>9.1e}",
             b.id,
             b.market_price,
             a.z * 1e4,
             a.dz_dprice * 1e4,
             format!("{}: {:+.4}", tenor_label(curve.tenors[k]), top),
             -a.dp_dz * 1e-4,
+            s.as_ref().map_or(f64::NAN, |s| s.convexity),
             diff
         )?;
     }
@@ -154,10 +156,18 @@ fn totals(
         t.key_rate_dv01.iter().sum::<f64>(),
         t.key_rate_dz.iter().sum::<f64>()
     )?;
+    key_rate_gamma(out, curve, t)?;
     let (worst, worst_id) = &t.worst_difference;
     writeln!(
         out,
         "\nchecks:\n  adjoint vs bump-and-reprice: largest relative difference {worst:.2e} ({})",
+        if worst_id.is_empty() { "-" } else { worst_id }
+    )?;
+    let (worst, worst_id) = &t.worst_second_order;
+    writeln!(
+        out,
+        "  Hessian vs central differences of the adjoint gradient (convexity, key-rate gamma): \
+         largest relative difference {worst:.2e} ({})",
         if worst_id.is_empty() { "-" } else { worst_id }
     )?;
     writeln!(
@@ -181,7 +191,9 @@ fn totals(
         "\ntimings, whole portfolio ({} threads):\n  \
          adjoint:          {:>10}  {:>9.0} bonds/s  (per bond: z_spread_grad = 1 solve + 1 pullback; price_grad)\n  \
          bump-and-reprice: {:>10}  {:>9.0} bonds/s  (per bond: {} solves + {} repricings)\n  \
-         bump-and-reprice took {:.1}x the adjoint's time",
+         bump-and-reprice took {:.1}x the adjoint's time\n  \
+         second order:     {:>10}  {:>9.0} bonds/s  (per bond: price_hessian)\n  \
+         its check:        {:>10}  {:>9.0} bonds/s  (per bond: {} price_grad, central differences)",
         rayon::current_num_threads(),
         duration(t_adjoint),
         rate(t_adjoint),
@@ -189,6 +201,46 @@ fn totals(
         rate(t_bump),
         2 * k + 3,
         2 * k,
-        t_bump.as_secs_f64() / t_adjoint.as_secs_f64().max(1e-12)
+        t_bump.as_secs_f64() / t_adjoint.as_secs_f64().max(1e-12),
+        duration(portfolio.hessian_time),
+        rate(portfolio.hessian_time),
+        duration(portfolio.differenced_time),
+        rate(portfolio.differenced_time),
+        2 * k + 3
     )
+}
+
+/// The portfolio's convexity and key-rate gamma Σ ∂²P/∂r_j∂r_k: the
+/// diagonal per tenor and the largest off-diagonal entry, per 1bp² as the
+/// change of DV01 per bp.
+fn key_rate_gamma(out: &mut String, curve: &Curve, t: &Totals) -> std::fmt::Result {
+    let g = &t.key_rate_gamma;
+    writeln!(
+        out,
+        "\nsecond order (price_hessian at each bond's spread), summed over the portfolio:\n  \
+         convexity {:.4} years² (value-weighted; Σ d²P/dz² = {:.2})",
+        t.spread_gamma / t.market_value.max(1e-300),
+        t.spread_gamma
+    )?;
+    let diagonal: Vec<String> = (0..g.nrows())
+        .map(|k| format!("{} {:.3e}", tenor_label(curve.tenors[k]), g[(k, k)] * 1e-8))
+        .collect();
+    writeln!(
+        out,
+        "  key-rate gamma d²P/dr_k² per 1bp²: {}",
+        diagonal.join(", ")
+    )?;
+    let off = (0..g.nrows())
+        .flat_map(|j| (0..j).map(move |k| (j, k)))
+        .max_by(|x, y| g[*x].abs().total_cmp(&g[*y].abs()));
+    if let Some((j, k)) = off {
+        writeln!(
+            out,
+            "  largest cross gamma d²P/dr_j dr_k per 1bp²: {} x {} {:.3e}",
+            tenor_label(curve.tenors[k]),
+            tenor_label(curve.tenors[j]),
+            g[(j, k)] * 1e-8
+        )?;
+    }
+    Ok(())
 }
