@@ -62,7 +62,9 @@ fn more_outputs_than_inputs_sweeps_forward() {
     // The reverse rows, one `_vjp` per output.
     let rows = DMatrix::from_fn(6, 3, |r, c| {
         let (value, pullback) = decay_vjp(a, p, &TS);
-        let seed: Vec<f64> = (0..value.len()).map(|i| f64::from(u8::from(i == r))).collect();
+        let seed: Vec<f64> = (0..value.len())
+            .map(|i| f64::from(u8::from(i == r)))
+            .collect();
         let (da, dp) = pullback(seed);
         [da, dp[0], dp[1]][c]
     });

@@ -67,7 +67,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     out.extend(checks);
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => {
-            out.extend(codegen::generate(&func, &s, &ir, &an, matches!(jvp, Jvp::On)));
+            out.extend(codegen::generate(
+                &func,
+                &s,
+                &ir,
+                &an,
+                matches!(jvp, Jvp::On),
+            ));
             if let Jvp::On = jvp {
                 out.extend(codegen::tangent::generate(&func, &s, &ir, &an));
             }

@@ -19,11 +19,9 @@ pub fn forward_columns(
     shape: &Shape,
     local: &names::WrapperLocals,
 ) -> Option<TokenStream> {
-    let unknown_by_value = sig
-        .params
-        .iter()
-        .zip(&shape.inputs)
-        .any(|(p, pt)| matches!(p.kind, ParamKind::Other) && !matches!(*pt.ty, syn::Type::Reference(_)));
+    let unknown_by_value = sig.params.iter().zip(&shape.inputs).any(|(p, pt)| {
+        matches!(p.kind, ParamKind::Other) && !matches!(*pt.ty, syn::Type::Reference(_))
+    });
     if sig.scalar.is_some() || unknown_by_value {
         return None;
     }
@@ -52,14 +50,14 @@ pub fn forward_columns(
                 quote_spanned!(mixed=> #private::zero_like(&#arg)),
                 quote_spanned!(mixed=> #buffer),
             ),
-            ParamKind::Array { owned, by_ref: false, .. }
-                if !matches!(**owned, syn::Type::Array(_)) =>
-            {
-                (
-                    quote_spanned!(mixed=> #private::zeros_like_slice(&#arg)),
-                    quote_spanned!(mixed=> &#buffer),
-                )
-            }
+            ParamKind::Array {
+                owned,
+                by_ref: false,
+                ..
+            } if !matches!(**owned, syn::Type::Array(_)) => (
+                quote_spanned!(mixed=> #private::zeros_like_slice(&#arg)),
+                quote_spanned!(mixed=> &#buffer),
+            ),
             ParamKind::Slice(_) => (
                 quote_spanned!(mixed=> #private::zeros_like_slice(&#arg)),
                 quote_spanned!(mixed=> &#buffer),
