@@ -5,6 +5,10 @@
 //! matrix the other mode builds by hand (from `_vjp` rows or `_jvp`
 //! columns) to 1e-12 relative: forward and reverse check each other.
 
+// The body indexes the constant times in a `for i in a..b` loop, the
+// construct the forward sweep supports.
+#![allow(clippy::needless_range_loop)]
+
 mod fd_support;
 
 use approx::assert_relative_eq;
