@@ -63,7 +63,9 @@ pub mod __private {
     pub use crate::tangent::{FloatField, IntField, float_field, int_field};
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
     pub use autograd_runtime::checkpoint;
-    pub use autograd_runtime::jacobian::{Flatten, Outputs, check_seed, jacobian};
+    pub use autograd_runtime::jacobian::{
+        Direction, Flatten, Outputs, check_seed, forward_jacobian, jacobian,
+    };
     pub use autograd_runtime::rules;
     pub use num_traits::Float;
     pub use std::boxed::Box;

@@ -67,7 +67,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     out.extend(checks);
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => {
-            out.extend(codegen::generate(&func, &s, &ir, &an));
+            out.extend(codegen::generate(
+                &func,
+                &s,
+                &ir,
+                &an,
+                matches!(jvp, Jvp::On),
+            ));
             if let Jvp::On = jvp {
                 out.extend(codegen::tangent::generate(&func, &s, &ir, &an));
             }
@@ -132,7 +138,7 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
         out.extend(twin.to_token_stream());
         out.extend(checks);
         if !cx.has_errors() {
-            out.extend(codegen::generate(&twin, &s, &ir, &an));
+            out.extend(codegen::generate(&twin, &s, &ir, &an, false));
         }
     }
     if let Err(e) = cx.check() {

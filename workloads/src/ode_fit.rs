@@ -10,13 +10,14 @@
 //! All the residuals are one `#[differentiable]` function of `p`
 //! ([`residuals`]): one RK4 integration with an `[f64; 2]` state, pushing
 //! the position minus its observation every `every` steps. Its generated
-//! `residuals_jacobian` is the Jacobian Levenberg–Marquardt asks for: one
-//! forward sweep, then one reverse sweep per observation from the kept
-//! pullback, with rows the observations and columns `p`. Each of those
-//! reverse sweeps runs back over the whole integration (re-running each
-//! stretch between two observations forward first), so at 50 observations
-//! and 4 parameters it costs more than central differences' 8
-//! integrations: forward mode, one sweep per parameter, fits this shape.
+//! `residuals_jacobian` is the Jacobian Levenberg–Marquardt asks for, with
+//! rows the observations and columns `p`. With `jvp` on [`residuals`] (and
+//! the [`oscillator`] it calls) it takes one forward sweep per parameter
+//! while there are more observations than parameters: 4 sweeps, each one
+//! integration carrying tangents. One reverse sweep per observation would
+//! each run back over the whole integration (re-running each stretch
+//! between two observations forward first), at 50 observations costing
+//! more than central differences' 8 integrations.
 //!
 //! The nalgebra types are `autograd::nalgebra`'s: the same crate the
 //! `levenberg-marquardt` crate uses, so its `DMatrix` is ours, with no
@@ -33,7 +34,7 @@ use rand_distr::{Distribution, Normal};
 
 /// The oscillator's right-hand side `(x, v)' = (v, −ω²·x − 2ζω·v)`, with
 /// `stiffness = ω²` and `damping = 2ζω`.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn oscillator(s: [f64; 2], stiffness: f64, damping: f64) -> [f64; 2] {
     [s[1], -stiffness * s[0] - damping * s[1]]
 }
@@ -41,7 +42,7 @@ pub fn oscillator(s: [f64; 2], stiffness: f64, damping: f64) -> [f64; 2] {
 /// The residuals for `p = [ω, ζ, x₀, v₀]`: residual k is the model's
 /// position after `(k + 1)·every` RK4 steps of size `dt` from `(x₀, v₀)`,
 /// minus `observations[k]`.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn residuals(
     p: &[f64],
     #[constant] dt: f64,
@@ -161,9 +162,9 @@ impl Experiment {
 /// Where the Jacobian comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JacobianSource {
-    /// `residuals_jacobian`: one forward sweep, one reverse sweep per
-    /// observation.
-    Reverse,
+    /// `residuals_jacobian`: one forward sweep per parameter (one reverse
+    /// sweep per observation if there are fewer observations).
+    Generated,
     /// Central differences: two integrations per parameter.
     CentralDifferences,
 }
@@ -206,7 +207,7 @@ impl OscillatorFit {
 
     /// The Jacobian from `residuals_jacobian`: row k is residual k's
     /// gradient over `[ω, ζ, x₀, v₀]`.
-    pub fn jacobian_reverse(&self) -> DMatrix<f64> {
+    pub fn jacobian_generated(&self) -> DMatrix<f64> {
         let (_, j) = residuals_jacobian(
             self.params.as_slice(),
             self.dt,
@@ -240,7 +241,7 @@ impl OscillatorFit {
     /// of s²·(JᵀJ)⁻¹ with s² the residuals' variance, from our Jacobian at
     /// the current parameters; `None` if JᵀJ is singular.
     pub fn standard_errors(&self) -> Option<[f64; 4]> {
-        let j = self.jacobian_reverse();
+        let j = self.jacobian_generated();
         let r = self.residuals()?;
         let dof = (r.len() as f64 - 4.0).max(1.0);
         let variance = r.norm_squared() / dof;
@@ -273,7 +274,7 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for OscillatorFit {
 
     fn jacobian(&self) -> Option<DMatrix<f64>> {
         Some(match self.source {
-            JacobianSource::Reverse => self.jacobian_reverse(),
+            JacobianSource::Generated => self.jacobian_generated(),
             JacobianSource::CentralDifferences => self.jacobian_central_differences(),
         })
     }

@@ -12,7 +12,7 @@ use workloads::ode_fit::{
 fn the_fit_recovers_the_true_parameters() {
     let experiment = Experiment::DEFAULT;
     let observations = experiment.observations().unwrap();
-    let ours = fit(&experiment, &observations, JacobianSource::Reverse).unwrap();
+    let ours = fit(&experiment, &observations, JacobianSource::Generated).unwrap();
     let se = ours.standard_errors.expect("JᵀJ is invertible at the fit");
     // Within four standard errors of the truth, and the standard errors
     // small: ω and ζ to about 1%.
@@ -54,9 +54,9 @@ fn the_jacobian_matches_central_differences() {
             &experiment,
             observations.clone(),
             start,
-            JacobianSource::Reverse,
+            JacobianSource::Generated,
         );
-        let ours = problem.jacobian_reverse();
+        let ours = problem.jacobian_generated();
         let fd = problem.jacobian_central_differences();
         assert_eq!(ours.shape(), (experiment.count, 4));
         for (a, b) in ours.iter().zip(fd.iter()) {
@@ -161,7 +161,7 @@ fn bad_experiments_are_errors() {
         ..Experiment::DEFAULT
     };
     assert!(bad_step.observations().is_err());
-    let message = fit(&Experiment::DEFAULT, &[0.0; 3], JacobianSource::Reverse).unwrap_err();
+    let message = fit(&Experiment::DEFAULT, &[0.0; 3], JacobianSource::Generated).unwrap_err();
     assert!(
         message.contains("expected 50 observations, found 3"),
         "{message}"

@@ -1,0 +1,95 @@
+//! `NAME_jacobian` of a function with `jvp`: one forward sweep per
+//! flattened input when there are fewer inputs than outputs, else the
+//! reverse rows (see `autograd_runtime::jacobian::forward_jacobian`).
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote_spanned;
+
+use super::{Shape, forward, names};
+use crate::sig::{ParamKind, Signature};
+
+/// The statements that return early with the forward-mode value and
+/// Jacobian when that takes fewer sweeps, or `None` where forward sweeps
+/// cannot be built: a generic scalar (no unit tangent of an unknown
+/// type), or a constant argument of a type the macro does not know
+/// (each sweep takes the arguments again, which needs `Clone`).
+pub fn forward_columns(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    local: &names::WrapperLocals,
+) -> Option<TokenStream> {
+    let unknown_by_value = sig.params.iter().zip(&shape.inputs).any(|(p, pt)| {
+        matches!(p.kind, ParamKind::Other) && !matches!(*pt.ty, syn::Type::Reference(_))
+    });
+    if sig.scalar.is_some() || unknown_by_value {
+        return None;
+    }
+    let mixed = Span::mixed_site();
+    let private = quote_spanned!(mixed=> ::autograd::__private);
+    let name = &item.sig.ident;
+    let jvp_full = forward::hidden_path(&name.clone().into(), names::JVP_FULL);
+    let (inputs, start, k, forward) = (
+        local.local("inputs"),
+        local.local("start"),
+        local.local("k"),
+        local.local("forward"),
+    );
+    let mut buffers = Vec::new();
+    let mut directions = Vec::new();
+    let tangents = sig.params.iter().map(|p| {
+        if !p.differentiable {
+            return quote_spanned!(mixed=> #private::NoGradient);
+        }
+        let arg = names::hygienic(&p.ident);
+        let buffer = local.adjoint(&p.ident);
+        // An owned buffer of the argument's shape; the hidden JVP takes a
+        // float's tangent by value and every other by reference.
+        let (zero, pass) = match &p.kind {
+            ParamKind::Float(_) => (
+                quote_spanned!(mixed=> #private::zero_like(&#arg)),
+                quote_spanned!(mixed=> #buffer),
+            ),
+            ParamKind::Array {
+                owned,
+                by_ref: false,
+                ..
+            } if !matches!(**owned, syn::Type::Array(_)) => (
+                quote_spanned!(mixed=> #private::zeros_like_slice(&#arg)),
+                quote_spanned!(mixed=> &#buffer),
+            ),
+            ParamKind::Slice(_) => (
+                quote_spanned!(mixed=> #private::zeros_like_slice(&#arg)),
+                quote_spanned!(mixed=> &#buffer),
+            ),
+            ParamKind::Matrix { by_ref: true, .. } | ParamKind::Array { by_ref: true, .. } => (
+                quote_spanned!(mixed=> #private::zero_like(#arg)),
+                quote_spanned!(mixed=> &#buffer),
+            ),
+            _ => (
+                quote_spanned!(mixed=> #private::zero_like(&#arg)),
+                quote_spanned!(mixed=> &#buffer),
+            ),
+        };
+        buffers.push(quote_spanned!(mixed=> let mut #buffer = #zero;));
+        directions.push(buffer);
+        pass
+    });
+    let tangents: Vec<_> = tangents.collect();
+    let args = sig.params.iter().map(|p| {
+        let arg = names::hygienic(&p.ident);
+        quote_spanned!(mixed=> ::core::clone::Clone::clone(&#arg))
+    });
+    Some(quote_spanned! {mixed=>
+        #(#buffers)*
+        let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
+        let #forward = #private::forward_jacobian(#inputs, |#k| {
+            let mut #start = 0;
+            #(#private::Direction::aim(&mut #directions, #k, &mut #start);)*
+            #jvp_full(#(#args,)* #(#tangents),*)
+        });
+        if let ::core::option::Option::Some(#forward) = #forward {
+            return #forward;
+        }
+    })
+}
