@@ -14,6 +14,34 @@ fn private() -> TokenStream {
     PRIVATE.parse().unwrap_or_default()
 }
 
+/// What every second-order wrapper starts from: its hygienic inputs and
+/// generics, its locals, the arguments it passes on, and the
+/// differentiable parameters.
+struct Wrapper<'a> {
+    inputs: Vec<syn::PatType>,
+    generics: Option<TokenStream>,
+    local: names::WrapperLocals,
+    args: Vec<syn::Ident>,
+    diff: Vec<&'a Param>,
+}
+
+impl<'a> Wrapper<'a> {
+    fn new(item: &syn::ItemFn, sig: &'a Signature) -> Self {
+        let shape = shape(item, sig);
+        Wrapper {
+            inputs: hygienic_inputs(&shape.inputs),
+            generics: generics(item, &shape),
+            local: names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident)),
+            args: sig
+                .params
+                .iter()
+                .map(|p| names::hygienic(&p.ident))
+                .collect(),
+            diff: sig.params.iter().filter(|p| p.differentiable).collect(),
+        }
+    }
+}
+
 /// `v_x` for `x`, lengthened while an argument has that name.
 fn direction_name(sig: &Signature, p: &Param) -> syn::Ident {
     let taken: Vec<String> = sig.params.iter().map(|q| q.ident.to_string()).collect();
@@ -40,16 +68,13 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, float: &syn::Ident) -> Toke
     let private = private();
     let vis = &item.vis;
     let name = &item.sig.ident;
-    let shape = shape(item, sig);
-    let inputs = hygienic_inputs(&shape.inputs);
-    let generics = generics(item, &shape);
-    let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
-    let args: Vec<syn::Ident> = sig
-        .params
-        .iter()
-        .map(|p| names::hygienic(&p.ident))
-        .collect();
-    let diff: Vec<&Param> = sig.params.iter().filter(|p| p.differentiable).collect();
+    let Wrapper {
+        inputs,
+        generics,
+        local,
+        args,
+        diff,
+    } = Wrapper::new(item, sig);
     let dual = quote!(::autograd::Dual<#float>);
 
     let mark = (!names::has_no_carrier(name)).then(|| {
@@ -129,16 +154,13 @@ fn hessian_fn(
     let private = private();
     let vis = &item.vis;
     let name = &item.sig.ident;
-    let shape = shape(item, sig);
-    let inputs = hygienic_inputs(&shape.inputs);
-    let generics = generics(item, &shape);
-    let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
-    let args: Vec<syn::Ident> = sig
-        .params
-        .iter()
-        .map(|p| names::hygienic(&p.ident))
-        .collect();
-    let diff: Vec<&Param> = sig.params.iter().filter(|p| p.differentiable).collect();
+    let Wrapper {
+        inputs,
+        generics,
+        local,
+        args,
+        diff,
+    } = Wrapper::new(item, sig);
     let grads: Vec<syn::Ident> = diff.iter().map(|p| local.adjoint(&p.ident)).collect();
     let value = local.local("value");
     let hvp = names::public(name, "hvp");
@@ -257,16 +279,13 @@ pub fn implicit(
     let private = private();
     let vis = &item.vis;
     let name = &item.sig.ident;
-    let shape = shape(item, sig);
-    let inputs = hygienic_inputs(&shape.inputs);
-    let generics = generics(item, &shape);
-    let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
-    let args: Vec<syn::Ident> = sig
-        .params
-        .iter()
-        .map(|p| names::hygienic(&p.ident))
-        .collect();
-    let diff: Vec<&Param> = sig.params.iter().filter(|p| p.differentiable).collect();
+    let Wrapper {
+        inputs,
+        generics,
+        local,
+        args,
+        diff,
+    } = Wrapper::new(item, sig);
     let dir_names: Vec<syn::Ident> = diff.iter().map(|p| direction_name(sig, p)).collect();
     let dir_tys: Vec<TokenStream> = diff.iter().filter_map(|p| direction_ty(p)).collect();
     let grad_tys: Vec<TokenStream> = diff.iter().filter_map(|p| p.adjoint_ty()).collect();
