@@ -290,26 +290,13 @@ impl GradientCheck {
         adjoint: &[T; N],
         mut f: F,
     ) -> &mut Self {
-        let mut work = *v;
-        for (i, (&x, &a)) in v.iter().zip(adjoint).enumerate() {
-            let step = central_difference_step(x).to_f64();
-            let fd = central_difference(
-                |xi| {
-                    work[i] = xi;
-                    f(&work)
-                },
-                x,
-            );
-            work[i] = x;
-            self.components.push(CheckedComponent::new(
-                name,
-                Position::Element(i),
-                a.to_f64(),
-                fd,
-                step,
-            ));
-        }
-        self
+        // The slice check's copy of `v` has `v`'s length, N.
+        self.slice(name, v, adjoint, |work: &Vec<T>| {
+            f(work
+                .as_slice()
+                .try_into()
+                .expect("a copy of an array keeps its length"))
+        })
     }
 
     /// Checks the adjoint of a matrix argument, entry by entry: `f`
