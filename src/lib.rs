@@ -66,6 +66,8 @@ pub mod __private {
     pub use autograd_runtime::jacobian::{
         Direction, Flatten, Outputs, check_seed, forward_jacobian, jacobian,
     };
+    pub use autograd_runtime::pool::Stack;
+    use autograd_runtime::pool;
     pub use autograd_runtime::rules;
     pub use num_traits::Float;
     pub use std::boxed::Box;
@@ -93,9 +95,10 @@ pub mod __private {
             impl Accumulate<Vec<$t>> for Vec<$t> {
                 #[inline]
                 fn accumulate(&mut self, g: Vec<$t>) {
-                    for (a, b) in self.iter_mut().zip(g) {
+                    for (a, b) in self.iter_mut().zip(&g) {
                         *a += b;
                     }
+                    pool::give(g);
                 }
             }
             /// A caller's buffer for `NAME_grad_acc`.
@@ -112,9 +115,10 @@ pub mod __private {
                         g.len(),
                         "autograd: a gradient buffer's length differs from its argument's"
                     );
-                    for (a, b) in self.iter_mut().zip(g) {
+                    for (a, b) in self.iter_mut().zip(&g) {
                         *a += b;
                     }
+                    pool::give(g);
                 }
             }
             impl<const N: usize> Accumulate<[$t; N]> for [$t; N] {
@@ -289,9 +293,10 @@ pub mod __private {
             g.len(),
             "autograd: a gradient buffer's length differs from its argument's"
         );
-        for (a, b) in acc.iter_mut().zip(g) {
-            *a = *a + b;
+        for (a, b) in acc.iter_mut().zip(&g) {
+            *a = *a + *b;
         }
+        pool::give(g);
     }
 
     /// Checks that a call of a generic function and the derivative the
@@ -388,10 +393,12 @@ pub mod __private {
         (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
     );
 
-    /// The adjoint of a slice argument: zeros of the same length.
+    /// The adjoint of a slice argument: zeros of the same length, in a
+    /// buffer from the thread's pool (`NAME_grad_acc` and a caller's
+    /// `accumulate` give it back).
     #[inline]
     pub fn zeros_like_slice<T: rules::Real>(x: &[T]) -> Vec<T> {
-        ::std::vec![T::zero(); x.len()]
+        pool::zeros(x.len(), T::zero())
     }
 
     /// Pops what the forward sweep pushed. The reverse sweep pops exactly
@@ -415,8 +422,9 @@ pub mod __private {
     #[derive(Clone)]
     pub struct Cache<T> {
         /// Room for every iteration while the cache is on, none while off:
-        /// a push is one comparison.
-        values: Vec<T>,
+        /// a push is one comparison. Pooled, so a call in steady state
+        /// does not allocate it.
+        values: Stack<T>,
     }
 
     impl<T> Cache<T> {
@@ -426,7 +434,9 @@ pub mod __private {
         /// A cache for loops that have not started.
         #[inline]
         pub fn new() -> Self {
-            Cache { values: Vec::new() }
+            Cache {
+                values: Stack::new(),
+            }
         }
 
         /// A cache for one loop of `trips` iterations.
@@ -445,7 +455,7 @@ pub mod __private {
             if trips.saturating_mul(core::mem::size_of::<T>()) <= Self::BUDGET {
                 self.values.reserve(trips);
             } else {
-                self.values = Vec::new();
+                self.values = Stack::new();
             }
         }
 

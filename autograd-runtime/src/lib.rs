@@ -39,6 +39,8 @@ pub mod checkpoint;
 pub mod dual;
 pub mod graph;
 pub mod jacobian;
+#[doc(hidden)]
+pub mod pool;
 pub mod prelude;
 pub mod registry;
 pub mod rules;

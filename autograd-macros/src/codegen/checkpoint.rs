@@ -98,7 +98,7 @@ impl Gen<'_> {
         // A top-level loop's stack and cache go into the pullback; they are
         // filled there, one segment at a time.
         if self.top_loops.contains(&l.id) {
-            out.extend(quote!(let mut #stack = ::autograd::__private::Vec::new();));
+            out.extend(quote!(let mut #stack = ::autograd::__private::Stack::new();));
             if !saves.cached.is_empty() {
                 out.extend(quote!(let mut #cache = ::autograd::__private::Cache::new();));
             }

@@ -491,12 +491,12 @@ impl Gen<'_> {
                 } else {
                     quote!(#start..#end)
                 };
-                // One allocation per call: the trip count is known.
+                // The trip count is known: one pooled buffer of that size.
                 let capacity = quote!(::core::iter::Iterator::size_hint(&(#range)).0);
                 let top = self.top_loops.contains(&l.id);
                 if record_stack {
                     out.extend(if top {
-                        quote!(let mut #stack = ::autograd::__private::Vec::with_capacity(#capacity);)
+                        quote!(let mut #stack = ::autograd::__private::Stack::with_capacity(#capacity);)
                     } else {
                         quote!(#stack.reserve(#capacity);)
                     });
@@ -533,7 +533,7 @@ impl Gen<'_> {
                 let cond_code = self.forward_block(cond_blk, Mode::Plain, None);
                 let cond = self.operand(cond);
                 if record_stack && self.top_loops.contains(&l.id) {
-                    out.extend(quote!(let mut #stack = ::autograd::__private::Vec::new();));
+                    out.extend(quote!(let mut #stack = ::autograd::__private::Stack::new();));
                 }
                 let (count_init, count) = if record {
                     (quote!(let mut #trips: usize = 0;), quote!(#trips += 1;))

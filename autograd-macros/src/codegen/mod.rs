@@ -343,7 +343,7 @@ fn vjp_body(
             let (s, c) = (names::stack(l.id), names::cache(l.id));
             let stack = saves
                 .stacked()
-                .then(|| quote!(let mut #s = ::autograd::__private::Vec::new();));
+                .then(|| quote!(let mut #s = ::autograd::__private::Stack::new();));
             let cache = (!saves.cached.is_empty())
                 .then(|| quote!(let mut #c = ::autograd::__private::Cache::new();));
             quote!(#stack #cache)

@@ -33,7 +33,7 @@ impl discount {
     ) {
         let __ad_v2_acc = 1.0;
         let mut __ad_c0_acc = __ad_v2_acc;
-        let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+        let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..n)).0,
         );
         for _ in 0..n {

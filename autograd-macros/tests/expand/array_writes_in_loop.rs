@@ -37,7 +37,7 @@ impl iterate {
     ) {
         let __ad_v3_v = [x, y];
         let mut __ad_c0_v = ::core::clone::Clone::clone(&__ad_v3_v);
-        let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+        let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..n)).0,
         );
         for __ad_v5_i in 0..n {

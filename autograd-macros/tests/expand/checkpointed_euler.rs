@@ -40,7 +40,7 @@ impl decay {
         ) -> (f64, f64, ::autograd::__private::NoGradient) + use<>,
     ) {
         let mut __ad_c0_x = x0;
-        let mut __ad_stack0 = ::autograd::__private::Vec::new();
+        let mut __ad_stack0 = ::autograd::__private::Stack::new();
         let mut __ad_cache0 = ::autograd::__private::Cache::new();
         let mut __ad_ck0 = ::autograd::__private::checkpoint::Checkpoints::for_trips(
             ::core::iter::Iterator::size_hint(&(0..n)).0,
@@ -60,7 +60,7 @@ impl decay {
         let __ad_v9_t = 0.0;
         let mut __ad_c1_x = __ad_v8_x;
         let mut __ad_c1_t = __ad_v9_t;
-        let mut __ad_stack1 = ::autograd::__private::Vec::new();
+        let mut __ad_stack1 = ::autograd::__private::Stack::new();
         let mut __ad_ck1 = ::autograd::__private::checkpoint::Checkpoints::for_while(
             ::core::option::Option::Some(8usize),
         );

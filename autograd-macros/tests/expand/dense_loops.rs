@@ -47,7 +47,7 @@ impl dense_loops {
         let __ad_v4_s = 0.0;
         let __ad_v5 = b.len();
         let mut __ad_c0_s = __ad_v4_s;
-        let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+        let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
         );
         for __ad_v7_i in 0..__ad_v5 {

@@ -36,7 +36,7 @@ impl waves {
     ) {
         let __ad_v2 = x.len();
         let mut __ad_c0_v = ::core::clone::Clone::clone(&x);
-        let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+        let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..__ad_v2)).0,
         );
         for __ad_v4_i in 0..__ad_v2 {

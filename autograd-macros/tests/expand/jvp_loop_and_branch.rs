@@ -39,7 +39,7 @@ impl damped {
         ) -> (f64, f64, ::autograd::__private::NoGradient) + use<>,
     ) {
         let mut __ad_c0_s = x;
-        let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+        let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..n)).0,
         );
         for _ in 0..n {

@@ -44,7 +44,7 @@ impl sum_squares_until {
         let __ad_v4 = xs.len();
         let mut __ad_c0_s = __ad_v2_s;
         let mut __ad_c0___ag_brk_0 = __ad_v3___ag_brk_0;
-        let mut __ad_stack0 = ::autograd::__private::Vec::with_capacity(
+        let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..__ad_v4)).0,
         );
         for __ad_v7_i in 0..__ad_v4 {

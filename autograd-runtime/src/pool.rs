@@ -1,0 +1,338 @@
+//! Buffers the generated code reuses across calls: the loop stacks its
+//! reverse sweep pops and the adjoints of slice arguments, kept in a
+//! per-thread pool so that a gradient in steady state (an optimizer's
+//! loop, `NAME_grad_acc` over data points) does not allocate.
+//!
+//! The pool holds raw blocks of memory, keyed by alignment and size, not by
+//! type: one block serves a stack of `f64` in one call and the adjoint of a
+//! slice in the next, and every element type works (`f32`, `f64`, `Dual`,
+//! tuples, matrices, a user's generic `T`) without a bound on it.
+//!
+//! - Each thread has its own pool (nothing is shared, nothing locks); a
+//!   buffer dropped on another thread than the one that took it goes to that
+//!   thread's pool, which is fine: the blocks are plain global-allocator
+//!   memory.
+//! - A buffer is taken when a call starts a loop and given back when its
+//!   owner drops, also while a panic unwinds; recursion and calls between
+//!   differentiable functions take one buffer per live stack.
+//! - A thread keeps at most [`MAX_BLOCKS`] blocks of at most [`MAX_BYTES`]
+//!   in all; beyond, a buffer is freed as a `Vec` would be.
+
+use std::alloc::{Layout, dealloc};
+use std::cell::RefCell;
+use std::mem::{ManuallyDrop, align_of, size_of};
+use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
+
+/// The most blocks a thread's pool keeps.
+pub const MAX_BLOCKS: usize = 64;
+
+/// The most bytes a thread's pool keeps.
+pub const MAX_BYTES: usize = 64 << 20;
+
+/// Memory from the global allocator with layout `(bytes, align)`, holding
+/// no values.
+struct Block {
+    ptr: NonNull<u8>,
+    bytes: usize,
+    align: usize,
+}
+
+impl Block {
+    /// How many `T` fit, if the block can hold `T`s at all: a `Vec<T>` must
+    /// be given back with the layout it was allocated with, so the
+    /// alignment must be `T`'s and the size a whole number of `T`s.
+    fn capacity_for<T>(&self) -> Option<usize> {
+        let size = size_of::<T>();
+        (self.align == align_of::<T>() && self.bytes % size == 0).then(|| self.bytes / size)
+    }
+
+    /// The block as an empty `Vec<T>`.
+    ///
+    /// # Safety
+    ///
+    /// `capacity_for::<T>()` must be `Some`.
+    unsafe fn into_vec<T>(self) -> Vec<T> {
+        let capacity = self.bytes / size_of::<T>();
+        // SAFETY: the block was allocated by the global allocator (it was a
+        // `Vec`'s buffer) with alignment `align_of::<T>()` and size
+        // `capacity·size_of::<T>()` (the caller checked both), which is what
+        // `Vec::from_raw_parts` requires; the length 0 needs no initialized
+        // element.
+        unsafe { Vec::from_raw_parts(self.ptr.as_ptr().cast::<T>(), 0, capacity) }
+    }
+}
+
+/// A thread's blocks: `blocks[..len]` are `Some`. An array, not a `Vec`,
+/// so that keeping a block never allocates.
+struct Pool {
+    blocks: [Option<Block>; MAX_BLOCKS],
+    len: usize,
+    bytes: usize,
+}
+
+impl Pool {
+    /// The smallest block holding between `at_least` and `at_most` `T`s.
+    fn take<T>(&mut self, at_least: usize, at_most: usize) -> Option<Vec<T>> {
+        let mut best: Option<(usize, usize)> = None;
+        for (i, b) in self.blocks[..self.len].iter().flatten().enumerate() {
+            if let Some(cap) = b.capacity_for::<T>()
+                && (at_least..=at_most).contains(&cap)
+                && best.is_none_or(|(_, c)| cap < c)
+            {
+                best = Some((i, cap));
+            }
+        }
+        let (i, _) = best?;
+        self.len -= 1;
+        self.blocks.swap(i, self.len);
+        let block = self.blocks[self.len].take()?;
+        self.bytes -= block.bytes;
+        // SAFETY: `capacity_for::<T>()` is `Some` for the chosen block.
+        Some(unsafe { block.into_vec() })
+    }
+
+    /// Keeps `v`'s buffer, if the pool has room; frees it otherwise.
+    fn keep<T>(&mut self, v: Vec<T>) {
+        let bytes = v.capacity() * size_of::<T>();
+        if bytes == 0 || self.len == MAX_BLOCKS || self.bytes + bytes > MAX_BYTES {
+            return;
+        }
+        let mut v = ManuallyDrop::new(v);
+        debug_assert!(v.is_empty());
+        let ptr = NonNull::new(v.as_mut_ptr().cast::<u8>())
+            .expect("a Vec with capacity has a non-null buffer");
+        self.blocks[self.len] = Some(Block {
+            ptr,
+            bytes,
+            align: align_of::<T>(),
+        });
+        self.len += 1;
+        self.bytes += bytes;
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        for b in self.blocks.iter_mut().filter_map(Option::take) {
+            // SAFETY: every block was a `Vec`'s buffer of exactly this size
+            // and alignment, so this is the layout it was allocated with
+            // (and a valid one); the pool owned it and forgets it here.
+            unsafe { dealloc(b.ptr.as_ptr(), Layout::from_size_align_unchecked(b.bytes, b.align)) }
+        }
+    }
+}
+
+thread_local! {
+    static POOL: RefCell<Pool> = const {
+        RefCell::new(Pool {
+            blocks: [const { None }; MAX_BLOCKS],
+            len: 0,
+            bytes: 0,
+        })
+    };
+}
+
+/// An empty `Vec<T>` with room for `at_least..=at_most` elements from this
+/// thread's pool, or `None` (no such block, the pool is busy or gone).
+fn take<T>(at_least: usize, at_most: usize) -> Option<Vec<T>> {
+    if size_of::<T>() == 0 {
+        return None;
+    }
+    POOL.try_with(|p| p.try_borrow_mut().ok()?.take(at_least, at_most))
+        .ok()
+        .flatten()
+}
+
+/// Gives `v`'s buffer to this thread's pool (its elements are dropped
+/// first, so no user code runs while the pool is borrowed).
+pub fn give<T>(mut v: Vec<T>) {
+    v.clear();
+    if size_of::<T>() == 0 || v.capacity() == 0 {
+        return;
+    }
+    // If the pool is gone (thread teardown) or busy, `v` drops here.
+    let _ = POOL.try_with(|p| {
+        if let Ok(mut p) = p.try_borrow_mut() {
+            p.keep(v);
+        }
+    });
+}
+
+/// `len` zeros, in a pooled buffer of at most twice that capacity (the
+/// adjoint of a slice argument, which `NAME_grad` hands to its caller: a
+/// small adjoint does not keep a large block).
+pub fn zeros<T: Clone>(len: usize, zero: T) -> Vec<T> {
+    let mut v = take(len, len.saturating_mul(2)).unwrap_or_default();
+    v.resize(len, zero);
+    v
+}
+
+/// A loop stack: a `Vec` whose buffer comes from this thread's pool and
+/// goes back to it when the stack drops.
+pub struct Stack<T> {
+    values: Vec<T>,
+}
+
+impl<T> Stack<T> {
+    /// An empty stack holding no buffer yet.
+    #[inline]
+    pub const fn new() -> Self {
+        Stack { values: Vec::new() }
+    }
+
+    /// An empty stack with room for at least `capacity` values (none taken
+    /// for 0).
+    #[inline]
+    pub fn with_capacity(capacity: usize) -> Self {
+        let mut s = Stack::new();
+        s.reserve(capacity);
+        s
+    }
+
+    /// Room for `additional` more values; a stack without a buffer takes
+    /// the smallest pooled one that fits.
+    #[inline]
+    pub fn reserve(&mut self, additional: usize) {
+        if self.values.capacity() == 0 && additional > 0 {
+            if let Some(v) = take(additional, usize::MAX) {
+                self.values = v;
+            }
+        }
+        self.values.reserve(additional);
+    }
+
+    /// Pushes `v`; a stack without a buffer takes one from the pool first.
+    #[inline(always)]
+    pub fn push(&mut self, v: T) {
+        if self.values.capacity() == 0 {
+            self.reserve(1);
+        }
+        self.values.push(v);
+    }
+}
+
+impl<T> Default for Stack<T> {
+    fn default() -> Self {
+        Stack::new()
+    }
+}
+
+impl<T> Deref for Stack<T> {
+    type Target = Vec<T>;
+    #[inline(always)]
+    fn deref(&self) -> &Vec<T> {
+        &self.values
+    }
+}
+
+impl<T> DerefMut for Stack<T> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.values
+    }
+}
+
+/// The same values with the same capacity (a cache's capacity says whether
+/// it is on), in a pooled buffer.
+impl<T: Clone> Clone for Stack<T> {
+    fn clone(&self) -> Self {
+        let mut s = Stack::with_capacity(self.values.capacity());
+        s.values.extend_from_slice(&self.values);
+        s
+    }
+}
+
+impl<T> Drop for Stack<T> {
+    fn drop(&mut self) {
+        give(std::mem::take(&mut self.values));
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Stack<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.values.fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pooled_blocks() -> usize {
+        POOL.with(|p| p.borrow().len)
+    }
+
+    #[test]
+    fn a_dropped_stack_lends_its_buffer_to_the_next() {
+        let mut a = Stack::<f64>::with_capacity(100);
+        a.extend([1.0, 2.0]);
+        let ptr = a.as_ptr();
+        drop(a);
+        let b = Stack::<f64>::with_capacity(50);
+        assert_eq!(b.as_ptr(), ptr);
+        assert!(b.is_empty());
+        assert_eq!(b.capacity(), 100);
+    }
+
+    #[test]
+    fn a_block_serves_another_type_of_the_same_alignment() {
+        let a = Stack::<(f64, f64)>::with_capacity(8);
+        let ptr = a.as_ptr().cast::<u8>();
+        drop(a);
+        // 8 pairs are 16 f64s; an f32 has another alignment.
+        let f = Stack::<f32>::with_capacity(4);
+        assert_ne!(f.as_ptr().cast::<u8>(), ptr);
+        let v = zeros(12, 0.0_f64);
+        assert_eq!(v.as_ptr().cast::<u8>(), ptr);
+        assert_eq!(v, vec![0.0; 12]);
+    }
+
+    #[test]
+    fn zeros_do_not_take_a_block_more_than_twice_their_size() {
+        drop(Stack::<u64>::with_capacity(1000));
+        let v = zeros(10, 0_u64);
+        assert!(v.capacity() < 1000);
+        give(v);
+    }
+
+    #[test]
+    fn values_with_destructors_are_dropped_before_the_buffer_is_kept() {
+        let counted = std::rc::Rc::new(());
+        let mut s = Stack::with_capacity(4);
+        s.push(counted.clone());
+        s.push(counted.clone());
+        drop(s);
+        assert_eq!(std::rc::Rc::strong_count(&counted), 1);
+        let s = Stack::<std::rc::Rc<()>>::with_capacity(4);
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn the_pool_is_bounded() {
+        let stacks: Vec<Stack<u8>> = (0..2 * MAX_BLOCKS).map(|_| Stack::with_capacity(1)).collect();
+        drop(stacks);
+        assert!(pooled_blocks() <= MAX_BLOCKS);
+        drop(Stack::<u8>::with_capacity(MAX_BYTES + 1));
+        assert!(POOL.with(|p| p.borrow().bytes) <= MAX_BYTES);
+    }
+
+    #[test]
+    fn zero_sized_values_take_nothing() {
+        let mut s = Stack::<()>::new();
+        s.push(());
+        s.push(());
+        assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn a_clone_keeps_values_and_capacity() {
+        let mut s = Stack::with_capacity(7);
+        s.push(1.5_f32);
+        let c = s.clone();
+        assert_eq!(&c[..], &[1.5]);
+        assert!(c.capacity() >= 7);
+        let empty = Stack::<f32>::new();
+        assert_eq!(empty.clone().capacity(), 0);
+    }
+}
