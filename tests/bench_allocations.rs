@@ -1,8 +1,10 @@
-//! Heap allocations per call of the benchmarked `NAME_grad`s, counted
-//! deterministically with a counting global allocator: none for
-//! straight-line scalar code (Black–Scholes, with its calls and branches),
-//! and for loops a count that depends on the number of stacks and slice
-//! adjoints, not on the trip count.
+//! Heap allocations per call of the benchmarked gradients, counted
+//! deterministically with a counting global allocator, after a warm-up
+//! call: `NAME_grad_acc` allocates nothing in every case but the nalgebra
+//! layer (whose primal itself allocates), loops included (their stacks and
+//! slice adjoints come from the thread's pool, `autograd_runtime::pool`);
+//! `NAME_grad` allocates its returned adjoints only, as the hand-written
+//! gradient does.
 //!
 //! `tests/alloc_free.rs` and `tests/control_alloc.rs` cover small
 //! functions of their own; this file covers the functions the bench times
@@ -20,7 +22,7 @@ use std::hint::black_box;
 #[allow(dead_code)]
 mod cases;
 
-use cases::{black_scholes, bond, dense, rosenbrock, zspread};
+use cases::{black_scholes, bond, dense, least_squares, monte_carlo, rosenbrock, zspread};
 
 struct Counting;
 
@@ -77,9 +79,88 @@ fn allocations<R>(mut f: impl FnMut() -> R) -> usize {
     COUNT.with(Cell::get)
 }
 
+/// Asserts that case module `$m`'s `ours_acc` and `hand_acc` allocate
+/// nothing per call once warmed up, on `$inp`.
+macro_rules! acc_allocates_nothing {
+    ($($m:ident)::+, $inp:expr) => {{
+        use $($m)::+ as m;
+        let inp = $inp;
+        let mut buf = m::buffers(&inp);
+        let name = stringify!($($m)::+);
+        let hand = allocations(|| m::hand_acc(black_box(&inp), black_box(&mut buf)));
+        assert_eq!(hand, 0, "{name}: the hand-written gradient into buffers allocates {hand} times");
+        let ours = allocations(|| m::ours_acc(black_box(&inp), black_box(&mut buf)));
+        assert_eq!(ours, 0, "{name}: `_grad_acc` allocates {ours} times per call");
+    }};
+}
+
 #[test]
 fn the_counter_sees_allocations() {
     assert_eq!(allocations(|| vec![1.0_f64; 8]), 1);
+}
+
+#[test]
+fn grad_acc_of_every_scalar_and_slice_case_does_not_allocate() {
+    for n in cases::ROSENBROCK_SIZES {
+        acc_allocates_nothing!(rosenbrock, rosenbrock::Inputs::new(n));
+    }
+    acc_allocates_nothing!(black_scholes, black_scholes::Inputs::new());
+    acc_allocates_nothing!(bond, bond::Inputs::new());
+    acc_allocates_nothing!(dense::loops, dense::loops::Inputs::new());
+    acc_allocates_nothing!(zspread, zspread::Inputs::new());
+    acc_allocates_nothing!(least_squares, least_squares::Inputs::new());
+    acc_allocates_nothing!(monte_carlo, monte_carlo::Inputs::new());
+}
+
+#[test]
+fn grad_acc_allocates_nothing_over_many_calls_of_several_functions() {
+    // Calls of different functions interleaved, as an optimizer evaluating
+    // several losses does: each takes its stacks from the pool the others
+    // fill.
+    let (b_in, d_in, m_in) = (
+        bond::Inputs::new(),
+        dense::loops::Inputs::new(),
+        monte_carlo::Inputs::new(),
+    );
+    let (mut b_buf, mut d_buf, mut m_buf) = (
+        bond::buffers(&b_in),
+        dense::loops::buffers(&d_in),
+        monte_carlo::buffers(&m_in),
+    );
+    let n = allocations(|| {
+        for _ in 0..100 {
+            bond::ours_acc(black_box(&b_in), &mut b_buf);
+            dense::loops::ours_acc(black_box(&d_in), &mut d_buf);
+            monte_carlo::ours_acc(black_box(&m_in), &mut m_buf);
+        }
+    });
+    assert_eq!(n, 0, "300 calls allocated {n} times");
+}
+
+#[test]
+fn grad_acc_of_a_longer_loop_than_the_warm_up_allocates_once_then_nothing() {
+    let short = rosenbrock::Inputs::new(10);
+    let long = bond::Inputs {
+        r: [&bond::Inputs::new().r[..]; 4].concat(),
+        z: 0.01,
+        cf: [&bond::Inputs::new().cf[..]; 4].concat(),
+        t: [&bond::Inputs::new().t[..]; 4].concat(),
+    };
+    let mut buf = bond::buffers(&long);
+    let _ = rosenbrock::ours(&short);
+    bond::ours_acc(&bond::Inputs::new(), &mut bond::buffers(&bond::Inputs::new()));
+    // The pool holds a 60-value stack and adjoint; the 240-value ones are
+    // new ...
+    COUNT.with(|c| c.set(0));
+    ON.with(|on| on.set(true));
+    bond::ours_acc(black_box(&long), &mut buf);
+    ON.with(|on| on.set(false));
+    assert_eq!(COUNT.with(Cell::get), 2);
+    // ... and kept.
+    assert_eq!(
+        allocations(|| bond::ours_acc(black_box(&long), &mut buf)),
+        0
+    );
 }
 
 #[test]
@@ -99,56 +180,38 @@ fn black_scholes_grad_does_not_allocate() {
             "norm_cdf_grad({x}) allocates"
         );
     }
-}
-
-#[test]
-fn rosenbrock_grad_allocates_the_same_at_n_10_and_n_1000() {
-    let (small, large) = (rosenbrock::Inputs::new(10), rosenbrock::Inputs::new(1000));
-    let a = allocations(|| rosenbrock::ours(black_box(&small)));
-    let b = allocations(|| rosenbrock::ours(black_box(&large)));
+    let inp = monte_carlo::Inputs::new();
     assert_eq!(
-        a, b,
-        "rosenbrock_grad: {a} allocations at n = 10, {b} at n = 1000"
+        allocations(|| monte_carlo::ours(black_box(&inp))),
+        0,
+        "path_value_grad (a 252-step loop's stack and cache) allocates"
     );
-    // The adjoint of `x` is the result; Rosenbrock needs no stack.
-    assert_eq!(b, 1, "rosenbrock_grad allocates {b} times");
-    // The hand-written gradient allocates its result only.
-    assert_eq!(allocations(|| rosenbrock::hand(black_box(&large))), 1);
 }
 
 #[test]
-fn bond_grad_allocates_the_rate_adjoint_and_one_stack() {
+fn grad_allocates_its_result_only_as_the_hand_written_gradient_does() {
+    // One adjoint slice per differentiable slice argument, whatever the
+    // trip count: the loop stacks come from the pool.
+    for n in cases::ROSENBROCK_SIZES {
+        let inp = rosenbrock::Inputs::new(n);
+        assert_eq!(allocations(|| rosenbrock::ours(black_box(&inp))), 1, "rosenbrock n = {n}");
+        assert_eq!(allocations(|| rosenbrock::hand(black_box(&inp))), 1);
+    }
     let inp = bond::Inputs::new();
-    let n = allocations(|| bond::ours(black_box(&inp)));
-    // One adjoint slice (r; cf and t are constants) and the loop's stack,
-    // which keeps each cash flow's `exp` for the reverse sweep (a running
-    // sum needs no stack of its own), reserved once from the trip count.
-    assert_eq!(n, 2, "bond_price_grad allocates {n} times");
-    // And not more for a longer bond.
-    let long = bond::Inputs {
-        r: [&inp.r[..], &inp.r[..], &inp.r[..]].concat(),
-        z: inp.z,
-        cf: [&inp.cf[..], &inp.cf[..], &inp.cf[..]].concat(),
-        t: [&inp.t[..], &inp.t[..], &inp.t[..]].concat(),
-    };
-    assert_eq!(allocations(|| bond::ours(black_box(&long))), n);
-}
-
-#[test]
-fn dense_loops_grad_allocation_count_does_not_grow_with_the_layer() {
+    assert_eq!(allocations(|| bond::ours(black_box(&inp))), 1, "bond: dr");
+    assert_eq!(allocations(|| bond::hand(black_box(&inp))), 1);
     let inp = dense::loops::Inputs::new();
-    let n = allocations(|| dense::loops::ours(black_box(&inp)));
-    // Three adjoint slices (w, x, b) and at most one stack per loop.
-    assert!(n <= 3 + 2, "dense_loops_grad allocates {n} times");
-    // A layer of twice the rows and columns: the same count.
-    let m = 2 * dense::SIZE;
-    let big = dense::loops::Inputs {
-        w: cases::lcg_vec(m * m, 1, -0.2, 0.2),
-        x: cases::lcg_vec(m, 2, -1.0, 1.0),
-        b: cases::lcg_vec(m, 3, -0.5, 0.5),
-    };
-    let n_big = allocations(|| dense::loops::ours(black_box(&big)));
-    assert_eq!(n, n_big, "{n} allocations at 32×32, {n_big} at 64×64");
+    assert_eq!(allocations(|| dense::loops::ours(black_box(&inp))), 3, "dense: dW, dx, db");
+    assert_eq!(allocations(|| dense::loops::hand(black_box(&inp))), 3);
+    let inp = least_squares::Inputs::new();
+    assert_eq!(allocations(|| least_squares::ours(black_box(&inp))), 1);
+    assert_eq!(allocations(|| least_squares::hand(black_box(&inp))), 1);
+    // The residual's pullback's adjoint of `r` goes back to the pool when
+    // the caller adds it into its own: dr only.
+    let inp = zspread::Inputs::new();
+    assert_eq!(allocations(|| zspread::primal(black_box(&inp))), 0);
+    assert_eq!(allocations(|| zspread::ours(black_box(&inp))), 1, "zspread: dr");
+    assert_eq!(allocations(|| zspread::hand(black_box(&inp))), 1);
 }
 
 #[test]
@@ -157,6 +220,9 @@ fn dense_nalgebra_grad_allocates_a_fixed_number_of_matrices() {
     let primal = allocations(|| dense::matrix::primal(black_box(&inp)));
     let ours = allocations(|| dense::matrix::ours(black_box(&inp)));
     let hand = allocations(|| dense::matrix::hand(black_box(&inp)));
+    let mut buf = dense::matrix::buffers(&inp);
+    let ours_acc = allocations(|| dense::matrix::ours_acc(black_box(&inp), &mut buf));
+    let hand_acc = allocations(|| dense::matrix::hand_acc(black_box(&inp), &mut buf));
     // nalgebra allocates every intermediate; what matters here is that the
     // count is a constant, not one per element. The primal needs two (W·x,
     // the tanh map), the hand-written gradient three (d, dW, dx). The
@@ -168,6 +234,11 @@ fn dense_nalgebra_grad_allocates_a_fixed_number_of_matrices() {
     assert_eq!(primal, 2, "the primal allocates {primal} times");
     assert_eq!(hand, 3, "the hand-written gradient allocates {hand} times");
     assert_eq!(ours, 3, "dense_nalgebra_grad allocates {ours} times");
+    // Into buffers: nothing by hand (a scratch vector for d), and the same
+    // three for `_grad_acc`, whose W·x, dW and dx are nalgebra's own
+    // allocations, not the pool's.
+    assert_eq!(hand_acc, 0, "the hand-written gradient into buffers allocates {hand_acc} times");
+    assert_eq!(ours_acc, 3, "dense_nalgebra_grad_acc allocates {ours_acc} times");
     // The same count for a layer four times the size.
     let m = 2 * dense::SIZE;
     let big = dense::matrix::Inputs {
@@ -180,15 +251,4 @@ fn dense_nalgebra_grad_allocates_a_fixed_number_of_matrices() {
         ours, ours_big,
         "{ours} allocations at 32×32, {ours_big} at 64×64"
     );
-}
-
-#[test]
-fn zspread_grad_allocates_no_more_than_one_residual_gradient() {
-    let inp = zspread::Inputs::new();
-    assert_eq!(allocations(|| zspread::primal(black_box(&inp))), 0);
-    let n = allocations(|| zspread::ours(black_box(&inp)));
-    // The residual's pullback: the adjoint of `r` from the call of
-    // bond_price, bond_price's stack of discount factors, and the caller's
-    // own adjoint of `r` (three since that stack; two before).
-    assert!(n <= 3, "z_spread_grad allocates {n} times");
 }

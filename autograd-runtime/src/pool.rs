@@ -31,11 +31,12 @@ pub const MAX_BLOCKS: usize = 64;
 pub const MAX_BYTES: usize = 64 << 20;
 
 /// Memory from the global allocator with layout `(bytes, align)`, holding
-/// no values.
+/// no values; `elem` is the size of the values it held last.
 struct Block {
     ptr: NonNull<u8>,
     bytes: usize,
     align: usize,
+    elem: usize,
 }
 
 impl Block {
@@ -72,18 +73,26 @@ struct Pool {
 }
 
 impl Pool {
-    /// The smallest block holding between `at_least` and `at_most` `T`s.
+    /// The smallest block holding between `at_least` and `at_most` `T`s,
+    /// preferring blocks that held values of `T`'s size: then each kind of
+    /// value finds again the blocks it gave back (best fit within one size
+    /// always succeeds when the same requests succeeded before), and a
+    /// function's second call takes no block another kind of value needs.
     fn take<T>(&mut self, at_least: usize, at_most: usize) -> Option<Vec<T>> {
-        let mut best: Option<(usize, usize)> = None;
+        // (same size, index, capacity) of the best so far.
+        let mut best: Option<(bool, usize, usize)> = None;
         for (i, b) in self.blocks[..self.len].iter().flatten().enumerate() {
             if let Some(cap) = b.capacity_for::<T>()
                 && (at_least..=at_most).contains(&cap)
-                && best.is_none_or(|(_, c)| cap < c)
             {
-                best = Some((i, cap));
+                let same = b.elem == size_of::<T>();
+                let better = |(s, _, c): (bool, usize, usize)| (same && !s) || (same == s && cap < c);
+                if best.is_none_or(better) {
+                    best = Some((same, i, cap));
+                }
             }
         }
-        let (i, _) = best?;
+        let (_, i, _) = best?;
         self.len -= 1;
         self.blocks.swap(i, self.len);
         let block = self.blocks[self.len].take()?;
@@ -106,6 +115,7 @@ impl Pool {
             ptr,
             bytes,
             align: align_of::<T>(),
+            elem: size_of::<T>(),
         });
         self.len += 1;
         self.bytes += bytes;
@@ -286,6 +296,18 @@ mod tests {
         let v = zeros(12, 0.0_f64);
         assert_eq!(v.as_ptr().cast::<u8>(), ptr);
         assert_eq!(v, vec![0.0; 12]);
+    }
+
+    #[test]
+    fn a_kind_of_value_takes_back_its_own_block_first() {
+        // A 24-byte triple's block is the smallest that fits 250 f64s, but
+        // the f64 block goes to the f64 stack and the triples keep theirs.
+        drop(Stack::<(f64, f64, f64)>::with_capacity(252));
+        drop(Stack::<f64>::with_capacity(1000));
+        let f = Stack::<f64>::with_capacity(250);
+        assert_eq!(f.capacity(), 1000);
+        let t = Stack::<(f64, f64, f64)>::with_capacity(252);
+        assert_eq!(t.capacity(), 252);
     }
 
     #[test]

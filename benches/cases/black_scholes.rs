@@ -73,7 +73,7 @@ impl Default for Inputs {
 #[allow(dead_code)]
 pub mod example;
 
-use example::{call_price, call_price_grad};
+use example::{call_price, call_price_grad, call_price_grad_acc};
 
 /// The value.
 pub fn primal(inp: &Inputs) -> f64 {
@@ -106,6 +106,30 @@ fn cdf_and_pdf(x: f64) -> (f64, f64) {
     };
     let cdf = if x > 0.0 { 1.0 - tail } else { tail };
     (cdf, INV_SQRT_2PI * e)
+}
+
+/// The caller's buffers of the accumulating contenders: the five Greeks.
+pub type Buffers = [f64; 5];
+
+/// Zeroed buffers.
+pub fn buffers(_: &Inputs) -> Buffers {
+    [0.0; 5]
+}
+
+/// The macro's gradient added into the caller's buffers (`_grad_acc`).
+pub fn ours_acc(inp: &Inputs, b: &mut Buffers) -> f64 {
+    let [s, k, r, v, t] = inp.args;
+    let [ds, dk, dr, dv, dt] = b;
+    call_price_grad_acc(s, k, r, v, t, ds, dk, dr, dv, dt)
+}
+
+/// By hand into the caller's buffers: [`hand`]'s Greeks added.
+pub fn hand_acc(inp: &Inputs, b: &mut Buffers) -> f64 {
+    let (price, g) = hand(inp);
+    for (b, g) in b.iter_mut().zip(g) {
+        *b += g;
+    }
+    price
 }
 
 /// By hand: the closed-form Greeks, delta = Φ(d₁), ∂C/∂K = −e^(−rT)Φ(d₂),
@@ -286,6 +310,8 @@ pub fn all_gradients(inp: &Inputs) -> Vec<Flat> {
         Flat::new("primal", primal(inp), Vec::new()),
         flat("ours", ours(inp)),
         flat("hand", hand(inp)),
+        super::accumulated("ours_acc", inp, buffers, ours_acc, |g| g.to_vec()),
+        super::accumulated("hand_acc", inp, buffers, hand_acc, |g| g.to_vec()),
         flat("graph", graph(inp)),
         flat("fd", fd(inp)),
         flat("dual", dual(inp)),

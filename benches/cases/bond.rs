@@ -75,17 +75,47 @@ pub fn ours(inp: &Inputs) -> (f64, Vec<f64>, f64) {
     bond_price_grad(&inp.r, inp.z, &inp.cf, &inp.t)
 }
 
-/// By hand, in one pass: ∂P/∂rᵢ = −tᵢ·cfᵢ·e^(−(rᵢ+z)tᵢ), ∂P/∂z = Σᵢ ∂P/∂rᵢ.
-pub fn hand(inp: &Inputs) -> (f64, Vec<f64>, f64) {
-    let mut dr = vec![0.0; inp.r.len()];
-    let (mut p, mut dz) = (0.0, 0.0);
+/// The caller's buffers of the accumulating contenders: (∂P/∂r, ∂P/∂z).
+pub type Buffers = (Vec<f64>, f64);
+
+/// Zeroed buffers for `inp`.
+pub fn buffers(inp: &Inputs) -> Buffers {
+    (vec![0.0; inp.r.len()], 0.0)
+}
+
+/// The buffers flattened, `[∂P/∂r.., ∂P/∂z]`.
+pub fn flatten((dr, dz): &Buffers) -> Vec<f64> {
+    let mut all = dr.clone();
+    all.push(*dz);
+    all
+}
+
+/// The macro's gradient added into the caller's buffers (`_grad_acc`).
+pub fn ours_acc(inp: &Inputs, (dr, dz): &mut Buffers) -> f64 {
+    bond_price_grad_acc(&inp.r, inp.z, &inp.cf, &inp.t, dr, dz)
+}
+
+/// By hand into the caller's buffers, in one pass:
+/// ∂P/∂rᵢ = −tᵢ·cfᵢ·e^(−(rᵢ+z)tᵢ), ∂P/∂z = Σᵢ ∂P/∂rᵢ.
+pub fn hand_acc(inp: &Inputs, (dr, dz): &mut Buffers) -> f64 {
+    assert_eq!(dr.len(), inp.r.len(), "a buffer of the curve's length");
+    let (mut p, mut sum) = (0.0, 0.0);
     for (((d, &r), &cf), &t) in dr.iter_mut().zip(&inp.r).zip(&inp.cf).zip(&inp.t) {
         let pv = cf * (-(r + inp.z) * t).exp();
         p += pv;
-        *d = -t * pv;
-        dz += *d;
+        let g = -t * pv;
+        *d += g;
+        sum += g;
     }
-    (p, dr, dz)
+    *dz += sum;
+    p
+}
+
+/// By hand: [`hand_acc`] into fresh zeroed buffers.
+pub fn hand(inp: &Inputs) -> (f64, Vec<f64>, f64) {
+    let mut b = buffers(inp);
+    let p = hand_acc(inp, &mut b);
+    (p, b.0, b.1)
 }
 
 fn graph_impl(inp: &Inputs) -> Result<(f64, Vec<f64>, f64), GraphError> {
@@ -158,6 +188,8 @@ pub fn all_gradients(inp: &Inputs) -> Vec<Flat> {
         Flat::new("primal", primal(inp), Vec::new()),
         flat("ours", ours(inp)),
         flat("hand", hand(inp)),
+        super::accumulated("ours_acc", inp, buffers, ours_acc, flatten),
+        super::accumulated("hand_acc", inp, buffers, hand_acc, flatten),
         flat("graph", graph(inp)),
         flat("fd", fd(inp)),
         flat("dual", dual(inp)),

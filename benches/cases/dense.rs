@@ -85,32 +85,63 @@ pub mod loops {
         dense_loops_grad(&inp.w, &inp.x, &inp.b)
     }
 
-    /// By hand, in one pass over the rows: with dᵢ = 1 − tanh²(aᵢ),
-    /// ∂/∂bᵢ = dᵢ, ∂/∂Wᵢⱼ = dᵢ·xⱼ and ∂/∂xⱼ = Σᵢ dᵢ·Wᵢⱼ.
-    pub fn hand(inp: &Inputs) -> Grad {
+    /// The caller's buffers of the accumulating contenders: (dW, dx, db).
+    pub type Buffers = (Vec<f64>, Vec<f64>, Vec<f64>);
+
+    /// Zeroed buffers for `inp`.
+    pub fn buffers(inp: &Inputs) -> Buffers {
+        (
+            vec![0.0; inp.w.len()],
+            vec![0.0; inp.x.len()],
+            vec![0.0; inp.b.len()],
+        )
+    }
+
+    /// The buffers flattened, `[dW (row-major).., dx.., db..]`.
+    pub fn flatten((dw, dx, db): &Buffers) -> Vec<f64> {
+        [&dw[..], dx, db].concat()
+    }
+
+    /// The macro's gradient added into the caller's buffers (`_grad_acc`).
+    pub fn ours_acc(inp: &Inputs, (dw, dx, db): &mut Buffers) -> f64 {
+        dense_loops_grad_acc(&inp.w, &inp.x, &inp.b, dw, dx, db)
+    }
+
+    /// By hand into the caller's buffers, in one pass over the rows: with
+    /// dᵢ = 1 − tanh²(aᵢ), ∂/∂bᵢ = dᵢ, ∂/∂Wᵢⱼ = dᵢ·xⱼ and
+    /// ∂/∂xⱼ = Σᵢ dᵢ·Wᵢⱼ.
+    pub fn hand_acc(inp: &Inputs, (dw, dx, db): &mut Buffers) -> f64 {
         let n = inp.x.len();
-        let mut dw = vec![0.0; inp.w.len()];
-        let mut dx = vec![0.0; n];
-        let mut db = vec![0.0; inp.b.len()];
+        assert!(
+            dw.len() == inp.w.len() && dx.len() == n && db.len() == inp.b.len(),
+            "buffers of the arguments' lengths"
+        );
         let mut s = 0.0;
         for (((row, drow), &bi), dbi) in inp
             .w
             .chunks_exact(n)
             .zip(dw.chunks_exact_mut(n))
             .zip(&inp.b)
-            .zip(&mut db)
+            .zip(db.iter_mut())
         {
             let acc = row.iter().zip(&inp.x).fold(bi, |acc, (w, x)| acc + w * x);
             let h = acc.tanh();
             s += h;
             let d = 1.0 - h * h;
-            *dbi = d;
-            for (((dwij, &wij), &xj), dxj) in drow.iter_mut().zip(row).zip(&inp.x).zip(&mut dx) {
-                *dwij = d * xj;
+            *dbi += d;
+            for (((dwij, &wij), &xj), dxj) in drow.iter_mut().zip(row).zip(&inp.x).zip(dx.iter_mut()) {
+                *dwij += d * xj;
                 *dxj += d * wij;
             }
         }
-        (s, dw, dx, db)
+        s
+    }
+
+    /// By hand: [`hand_acc`] into fresh zeroed buffers.
+    pub fn hand(inp: &Inputs) -> Grad {
+        let mut b = buffers(inp);
+        let s = hand_acc(inp, &mut b);
+        (s, b.0, b.1, b.2)
     }
 
     fn graph_impl(inp: &Inputs) -> Result<Grad, GraphError> {
@@ -205,6 +236,8 @@ pub mod loops {
             Flat::new("primal", primal(inp), Vec::new()),
             flat("ours", ours(inp)),
             flat("hand", hand(inp)),
+            super::super::accumulated("ours_acc", inp, buffers, ours_acc, flatten),
+            super::super::accumulated("hand_acc", inp, buffers, hand_acc, flatten),
             flat("graph", graph(inp)),
             flat("fd", fd(inp)),
             flat("dual", dual(inp)),
@@ -274,6 +307,15 @@ pub mod matrix {
     /// db = d.
     pub fn hand(inp: &Inputs) -> Grad {
         let mut d = inp.b.clone();
+        let s = activation_adjoint(inp, &mut d);
+        let mut dw = DMatrix::zeros(inp.w.nrows(), inp.w.ncols());
+        dw.ger(1.0, &d, &inp.x, 0.0);
+        let dx = inp.w.tr_mul(&d);
+        (s, dw, dx, d)
+    }
+
+    /// `d ← 1 − tanh²(d + W·x)`, for `d` holding b; the layer's value.
+    fn activation_adjoint(inp: &Inputs, d: &mut DVector<f64>) -> f64 {
         d.gemv(1.0, &inp.w, &inp.x, 1.0);
         let mut s = 0.0;
         d.apply(|a| {
@@ -281,10 +323,48 @@ pub mod matrix {
             s += h;
             *a = 1.0 - h * h;
         });
-        let mut dw = DMatrix::zeros(inp.w.nrows(), inp.w.ncols());
-        dw.ger(1.0, &d, &inp.x, 0.0);
-        let dx = inp.w.tr_mul(&d);
-        (s, dw, dx, d)
+        s
+    }
+
+    /// The caller's buffers of the accumulating contenders: dW, dx, db and
+    /// a scratch vector for the hand-written gradient's dᵢ (a caller who
+    /// cares about allocation keeps that too).
+    pub struct Buffers {
+        pub dw: DMatrix<f64>,
+        pub dx: DVector<f64>,
+        pub db: DVector<f64>,
+        pub scratch: DVector<f64>,
+    }
+
+    /// Zeroed buffers for `inp`.
+    pub fn buffers(inp: &Inputs) -> Buffers {
+        Buffers {
+            dw: DMatrix::zeros(inp.w.nrows(), inp.w.ncols()),
+            dx: DVector::zeros(inp.x.len()),
+            db: DVector::zeros(inp.b.len()),
+            scratch: DVector::zeros(inp.b.len()),
+        }
+    }
+
+    /// The buffers flattened, `[dW (column-major).., dx.., db..]`.
+    pub fn flatten(b: &Buffers) -> Vec<f64> {
+        [b.dw.as_slice(), b.dx.as_slice(), b.db.as_slice()].concat()
+    }
+
+    /// The macro's gradient added into the caller's buffers (`_grad_acc`).
+    pub fn ours_acc(inp: &Inputs, b: &mut Buffers) -> f64 {
+        dense_nalgebra_grad_acc(&inp.w, &inp.x, &inp.b, &mut b.dw, &mut b.dx, &mut b.db)
+    }
+
+    /// By hand into the caller's buffers, allocating nothing: [`hand`]'s
+    /// kernels with β = 1 (`ger`, `gemv_tr`) and d in the scratch vector.
+    pub fn hand_acc(inp: &Inputs, b: &mut Buffers) -> f64 {
+        b.scratch.copy_from(&inp.b);
+        let s = activation_adjoint(inp, &mut b.scratch);
+        b.dw.ger(1.0, &b.scratch, &inp.x, 1.0);
+        b.dx.gemv_tr(1.0, &inp.w, &b.scratch, 1.0);
+        b.db += &b.scratch;
+        s
     }
 
     fn graph_impl(inp: &Inputs) -> Result<Grad, GraphError> {
@@ -384,6 +464,8 @@ pub mod matrix {
             Flat::new("primal", primal(inp), Vec::new()),
             flat("ours", ours(inp)),
             flat("hand", hand(inp)),
+            super::super::accumulated("ours_acc", inp, buffers, ours_acc, flatten),
+            super::super::accumulated("hand_acc", inp, buffers, hand_acc, flatten),
             flat("graph", graph(inp)),
             flat("fd", fd(inp)),
             flat("dual", dual(inp)),

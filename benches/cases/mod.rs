@@ -10,13 +10,17 @@
 //! |---|---|
 //! | `primal` | the `#[differentiable]` function itself: the value only |
 //! | `ours` | the macro's `NAME_grad` |
-//! | `hand` | a hand-written analytic value and gradient, written as a careful person would (one pass, no allocation but the result) |
+//! | `ours_acc` | the macro's `NAME_grad_acc`, adding into the case's caller-owned `Buffers` |
+//! | `hand` | a hand-written analytic value and gradient, written as a careful person would (one pass, no allocation but the result): `hand_acc` into fresh zeroed buffers |
+//! | `hand_acc` | the hand-written gradient added into the caller's `Buffers` (no allocation) |
 //! | `graph` | the runtime's dynamic graph, built afresh on every call as a tape-based user would |
 //! | `fd` | central finite differences: 2n primal calls |
 //! | `dual` | forward mode with `num_dual::Dual64`: n forward passes, one per input |
 //!
 //! and an `all_gradients` that runs every contender and flattens its
-//! gradient into one `Vec<f64>` in argument order, for the checks.
+//! gradient into one `Vec<f64>` in argument order, for the checks. The
+//! user cases ([`least_squares`], [`monte_carlo`]) have no `graph` and no
+//! `dual`.
 
 // A `#[differentiable]` body indexes slices in `for i in a..b` loops (its
 // supported iteration form); clippy would rather see iterators.
@@ -26,13 +30,17 @@ pub mod black_scholes;
 pub mod bond;
 pub mod dense;
 pub mod iterators;
+pub mod least_squares;
+pub mod monte_carlo;
 pub mod rosenbrock;
 pub mod zspread;
 
 use autograd::central_difference_step;
 
 /// The contenders, in the order the bench runs and the report prints them.
-pub const CONTENDERS: [&str; 6] = ["primal", "ours", "hand", "graph", "fd", "dual"];
+pub const CONTENDERS: [&str; 8] = [
+    "primal", "ours", "ours_acc", "hand", "hand_acc", "graph", "fd", "dual",
+];
 
 /// A contender's value and its gradient flattened in argument order
 /// (matrices column-major).
@@ -51,6 +59,23 @@ impl Flat {
     pub fn new(name: &'static str, value: f64, grad: Vec<f64>) -> Flat {
         Flat { name, value, grad }
     }
+}
+
+/// An accumulating contender's gradient: called twice on zeroed `buffers`
+/// and halved (exact in binary floating point), so a contender that
+/// overwrites its buffers instead of adding into them fails the check.
+pub fn accumulated<I, B>(
+    name: &'static str,
+    inp: &I,
+    buffers: impl Fn(&I) -> B,
+    acc: impl Fn(&I, &mut B) -> f64,
+    flatten: impl Fn(&B) -> Vec<f64>,
+) -> Flat {
+    let mut b = buffers(inp);
+    acc(inp, &mut b);
+    let value = acc(inp, &mut b);
+    let grad = flatten(&b).into_iter().map(|g| g / 2.0).collect();
+    Flat::new(name, value, grad)
 }
 
 /// How close a contender must come to the hand-written gradient.
@@ -152,6 +177,16 @@ pub fn every_case() -> Vec<(String, Vec<Flat>, Tolerances)> {
         "zspread".to_owned(),
         zspread::all_gradients(&zspread::Inputs::new()),
         zspread::TOLERANCES,
+    ));
+    out.push((
+        "least_squares".to_owned(),
+        least_squares::all_gradients(&least_squares::Inputs::new()),
+        least_squares::TOLERANCES,
+    ));
+    out.push((
+        "monte_carlo".to_owned(),
+        monte_carlo::all_gradients(&monte_carlo::Inputs::new()),
+        monte_carlo::TOLERANCES,
     ));
     out
 }

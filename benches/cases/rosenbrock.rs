@@ -53,14 +53,27 @@ pub fn ours(inp: &Inputs) -> (f64, Vec<f64>) {
     rosenbrock_grad(&inp.x)
 }
 
-/// By hand, in one forward pass: term i contributes
-/// `−2aᵢ − 400·xᵢ·bᵢ` to ∂f/∂xᵢ and `200·bᵢ` to ∂f/∂xᵢ₊₁; the latter is
-/// carried in a local to the next iteration rather than written to memory
-/// and read back.
-pub fn hand(inp: &Inputs) -> (f64, Vec<f64>) {
+/// The caller's gradient buffer of the accumulating contenders.
+pub type Buffers = Vec<f64>;
+
+/// Zeroed buffers for `inp`.
+pub fn buffers(inp: &Inputs) -> Buffers {
+    vec![0.0; inp.x.len()]
+}
+
+/// The macro's gradient added into the caller's buffer (`_grad_acc`).
+pub fn ours_acc(inp: &Inputs, dx: &mut Buffers) -> f64 {
+    rosenbrock_grad_acc(&inp.x, dx)
+}
+
+/// By hand into the caller's buffer, in one forward pass: term i
+/// contributes `−2aᵢ − 400·xᵢ·bᵢ` to ∂f/∂xᵢ and `200·bᵢ` to ∂f/∂xᵢ₊₁; the
+/// latter is carried in a local to the next iteration rather than written
+/// to memory and read back.
+pub fn hand_acc(inp: &Inputs, g: &mut Buffers) -> f64 {
     let x = &inp.x[..];
     let n = x.len();
-    let mut g = vec![0.0; n];
+    assert_eq!(g.len(), n, "a buffer of the point's length");
     let mut s = 0.0;
     let mut carry = 0.0;
     for (gi, w) in g.iter_mut().zip(x.windows(2)) {
@@ -68,10 +81,17 @@ pub fn hand(inp: &Inputs) -> (f64, Vec<f64>) {
         let a = 1.0 - xi;
         let b = xn - xi * xi;
         s += a * a + 100.0 * b * b;
-        *gi = carry - 2.0 * a - 400.0 * xi * b;
+        *gi += carry - 2.0 * a - 400.0 * xi * b;
         carry = 200.0 * b;
     }
-    g[n - 1] = carry;
+    g[n - 1] += carry;
+    s
+}
+
+/// By hand: [`hand_acc`] into a fresh zeroed result.
+pub fn hand(inp: &Inputs) -> (f64, Vec<f64>) {
+    let mut g = buffers(inp);
+    let s = hand_acc(inp, &mut g);
     (s, g)
 }
 
@@ -143,6 +163,8 @@ pub fn all_gradients(inp: &Inputs) -> Vec<Flat> {
         Flat::new("primal", primal(inp), Vec::new()),
         flat("ours", ours(inp)),
         flat("hand", hand(inp)),
+        super::accumulated("ours_acc", inp, buffers, ours_acc, |g| g.clone()),
+        super::accumulated("hand_acc", inp, buffers, hand_acc, |g| g.clone()),
         flat("graph", graph(inp)),
         flat("fd", fd(inp)),
         flat("dual", dual(inp)),

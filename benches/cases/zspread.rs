@@ -120,6 +120,53 @@ pub fn hand(inp: &Inputs) -> Grad {
     (z, dr, inv)
 }
 
+/// The caller's buffers of the accumulating contenders: dz/dr, dz/dmarket
+/// and a scratch slice for the hand-written gradient's ∂P/∂rᵢ.
+pub struct Buffers {
+    pub dr: Vec<f64>,
+    pub dmarket: f64,
+    pub scratch: Vec<f64>,
+}
+
+/// Zeroed buffers for `inp`.
+pub fn buffers(inp: &Inputs) -> Buffers {
+    Buffers {
+        dr: vec![0.0; inp.r.len()],
+        dmarket: 0.0,
+        scratch: vec![0.0; inp.r.len()],
+    }
+}
+
+/// The buffers flattened, `[dz/dr.., dz/dmarket]`.
+pub fn flatten(b: &Buffers) -> Vec<f64> {
+    let mut all = b.dr.clone();
+    all.push(b.dmarket);
+    all
+}
+
+/// The macro's gradient added into the caller's buffers (`_grad_acc`).
+pub fn ours_acc(inp: &Inputs, b: &mut Buffers) -> f64 {
+    z_spread_grad_acc(&inp.r, inp.market, &inp.cf, &inp.t, &mut b.dr, &mut b.dmarket)
+        .expect("a root in the bracket")
+}
+
+/// By hand into the caller's buffers: [`hand`] with ∂P/∂rᵢ in the
+/// scratch slice.
+pub fn hand_acc(inp: &Inputs, b: &mut Buffers) -> f64 {
+    let z = solve(&inp.r, inp.market, &inp.cf, &inp.t);
+    let mut dp_dz = 0.0;
+    for (((d, &r), &cf), &t) in b.scratch.iter_mut().zip(&inp.r).zip(&inp.cf).zip(&inp.t) {
+        *d = -t * cf * (-(r + z) * t).exp();
+        dp_dz += *d;
+    }
+    let inv = 1.0 / dp_dz;
+    for (acc, d) in b.dr.iter_mut().zip(&b.scratch) {
+        *acc -= d * inv;
+    }
+    b.dmarket += inv;
+    z
+}
+
 fn graph_impl(inp: &Inputs) -> Result<Grad, GraphError> {
     let z = solve(&inp.r, inp.market, &inp.cf, &inp.t);
     let mut g = Graph::new();
@@ -192,6 +239,8 @@ pub fn all_gradients(inp: &Inputs) -> Vec<Flat> {
         Flat::new("primal", primal(inp), Vec::new()),
         flat("ours", ours(inp)),
         flat("hand", hand(inp)),
+        super::accumulated("ours_acc", inp, buffers, ours_acc, flatten),
+        super::accumulated("hand_acc", inp, buffers, hand_acc, flatten),
         flat("graph", graph(inp)),
         flat("fd", fd(inp)),
         flat("dual", dual(inp)),
