@@ -1,7 +1,9 @@
 //! The benchmark suite of the README's "Benchmarks" section: for every
-//! case, the primal, our `NAME_grad`, a hand-written gradient, the
+//! case, the primal, our `NAME_grad` and `NAME_grad_acc`, a hand-written
+//! gradient returning its result and one adding into caller buffers, the
 //! runtime's dynamic graph, central differences and num-dual's forward
-//! mode, in one criterion group per case.
+//! mode, in one criterion group per case. The user cases (least squares
+//! as an iterator chain, a Monte Carlo path) have no graph and no dual.
 //!
 //! ```text
 //! cargo bench --bench gradients                 # everything
@@ -20,7 +22,9 @@ use criterion::{BenchmarkGroup, Criterion, SamplingMode, measurement::WallTime};
 #[allow(dead_code)]
 mod cases;
 
-use cases::{black_scholes, bond, dense, iterators, rosenbrock, zspread};
+use cases::{
+    black_scholes, bond, dense, iterators, least_squares, monte_carlo, rosenbrock, zspread,
+};
 
 /// A group with the suite's settings: flat sampling (the slow contenders
 /// take milliseconds per call) and 50 samples.
@@ -30,18 +34,34 @@ fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
     g
 }
 
-/// Times the six contenders of case module `$m` on `$inp`.
+/// Times the contenders of case module `$m` on `$inp`: the accumulating
+/// ones add into buffers made once, as a caller reusing them does; `user`
+/// cases have no graph and no dual.
 macro_rules! contenders {
     ($c:expr, $name:expr, $($m:ident)::+, $inp:expr) => {{
+        contenders!(user $c, $name, $($m)::+, $inp, |g, inp| {
+            use $($m)::+ as m;
+            g.bench_function("graph", |b| b.iter(|| m::graph(black_box(inp))));
+            g.bench_function("dual", |b| b.iter(|| m::dual(black_box(inp))));
+        });
+    }};
+    (user $c:expr, $name:expr, $($m:ident)::+, $inp:expr, $more:expr) => {{
         use $($m)::+ as m;
         let inp = $inp;
         let mut g = group($c, $name);
         g.bench_function("primal", |b| b.iter(|| m::primal(black_box(&inp))));
         g.bench_function("ours", |b| b.iter(|| m::ours(black_box(&inp))));
+        let mut buf = m::buffers(&inp);
+        g.bench_function("ours_acc", |b| {
+            b.iter(|| m::ours_acc(black_box(&inp), black_box(&mut buf)))
+        });
         g.bench_function("hand", |b| b.iter(|| m::hand(black_box(&inp))));
-        g.bench_function("graph", |b| b.iter(|| m::graph(black_box(&inp))));
+        g.bench_function("hand_acc", |b| {
+            b.iter(|| m::hand_acc(black_box(&inp), black_box(&mut buf)))
+        });
         g.bench_function("fd", |b| b.iter(|| m::fd(black_box(&inp))));
-        g.bench_function("dual", |b| b.iter(|| m::dual(black_box(&inp))));
+        let more: fn(&mut BenchmarkGroup<'_, WallTime>, &m::Inputs) = $more;
+        more(&mut g, &inp);
         g.finish();
     }};
 }
@@ -73,6 +93,20 @@ fn benches(c: &mut Criterion) {
         dense::matrix::Inputs::new()
     );
     contenders!(c, "zspread", zspread, zspread::Inputs::new());
+    contenders!(
+        user c,
+        "least_squares",
+        least_squares,
+        least_squares::Inputs::new(),
+        |_, _| {}
+    );
+    contenders!(
+        user c,
+        "monte_carlo",
+        monte_carlo,
+        monte_carlo::Inputs::new(),
+        |_, _| {}
+    );
     iterator_chain(c);
 }
 
@@ -98,17 +132,29 @@ fn iterator_chain(c: &mut Criterion) {
 /// difference between two call counts is the cost of one call).
 macro_rules! calls {
     ($who:expr, $calls:expr, $($m:ident)::+, $inp:expr) => {{
+        calls!(user $who, $calls, $($m)::+, $inp, |who, inp| {
+            use $($m)::+ as m;
+            match who {
+                "graph" => drop(black_box(m::graph(black_box(inp)))),
+                "dual" => drop(black_box(m::dual(black_box(inp)))),
+                other => panic!("unknown contender {other}"),
+            }
+        })
+    }};
+    (user $who:expr, $calls:expr, $($m:ident)::+, $inp:expr, $more:expr) => {{
         use $($m)::+ as m;
         let inp = $inp;
+        let mut buf = m::buffers(&inp);
+        let more: fn(&str, &m::Inputs) = $more;
         for _ in 0..$calls {
             match $who {
                 "primal" => drop(black_box(m::primal(black_box(&inp)))),
                 "ours" => drop(black_box(m::ours(black_box(&inp)))),
+                "ours_acc" => drop(black_box(m::ours_acc(black_box(&inp), black_box(&mut buf)))),
                 "hand" => drop(black_box(m::hand(black_box(&inp)))),
-                "graph" => drop(black_box(m::graph(black_box(&inp)))),
+                "hand_acc" => drop(black_box(m::hand_acc(black_box(&inp), black_box(&mut buf)))),
                 "fd" => drop(black_box(m::fd(black_box(&inp)))),
-                "dual" => drop(black_box(m::dual(black_box(&inp)))),
-                other => panic!("unknown contender {other}"),
+                other => more(other, &inp),
             }
         }
     }};
@@ -128,6 +174,14 @@ fn run_calls(spec: &str) {
         "dense_loops" => calls!(who, count, dense::loops, dense::loops::Inputs::new()),
         "dense_nalgebra" => calls!(who, count, dense::matrix, dense::matrix::Inputs::new()),
         "zspread" => calls!(who, count, zspread, zspread::Inputs::new()),
+        "least_squares" => calls!(
+            user who, count, least_squares, least_squares::Inputs::new(),
+            |other, _| panic!("unknown contender {other}")
+        ),
+        "monte_carlo" => calls!(
+            user who, count, monte_carlo, monte_carlo::Inputs::new(),
+            |other, _| panic!("unknown contender {other}")
+        ),
         _ => {
             let n = case
                 .strip_prefix("rosenbrock_n")

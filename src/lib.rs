@@ -66,8 +66,8 @@ pub mod __private {
     pub use autograd_runtime::jacobian::{
         Direction, Flatten, Outputs, check_seed, forward_jacobian, jacobian,
     };
-    pub use autograd_runtime::pool::Stack;
     use autograd_runtime::pool;
+    pub use autograd_runtime::pool::Stack;
     pub use autograd_runtime::rules;
     pub use num_traits::Float;
     pub use std::boxed::Box;

@@ -148,7 +148,10 @@ fn grad_acc_of_a_longer_loop_than_the_warm_up_allocates_once_then_nothing() {
     };
     let mut buf = bond::buffers(&long);
     let _ = rosenbrock::ours(&short);
-    bond::ours_acc(&bond::Inputs::new(), &mut bond::buffers(&bond::Inputs::new()));
+    bond::ours_acc(
+        &bond::Inputs::new(),
+        &mut bond::buffers(&bond::Inputs::new()),
+    );
     // The pool holds a 60-value stack and adjoint; the 240-value ones are
     // new ...
     COUNT.with(|c| c.set(0));
@@ -194,14 +197,22 @@ fn grad_allocates_its_result_only_as_the_hand_written_gradient_does() {
     // trip count: the loop stacks come from the pool.
     for n in cases::ROSENBROCK_SIZES {
         let inp = rosenbrock::Inputs::new(n);
-        assert_eq!(allocations(|| rosenbrock::ours(black_box(&inp))), 1, "rosenbrock n = {n}");
+        assert_eq!(
+            allocations(|| rosenbrock::ours(black_box(&inp))),
+            1,
+            "rosenbrock n = {n}"
+        );
         assert_eq!(allocations(|| rosenbrock::hand(black_box(&inp))), 1);
     }
     let inp = bond::Inputs::new();
     assert_eq!(allocations(|| bond::ours(black_box(&inp))), 1, "bond: dr");
     assert_eq!(allocations(|| bond::hand(black_box(&inp))), 1);
     let inp = dense::loops::Inputs::new();
-    assert_eq!(allocations(|| dense::loops::ours(black_box(&inp))), 3, "dense: dW, dx, db");
+    assert_eq!(
+        allocations(|| dense::loops::ours(black_box(&inp))),
+        3,
+        "dense: dW, dx, db"
+    );
     assert_eq!(allocations(|| dense::loops::hand(black_box(&inp))), 3);
     let inp = least_squares::Inputs::new();
     assert_eq!(allocations(|| least_squares::ours(black_box(&inp))), 1);
@@ -210,7 +221,11 @@ fn grad_allocates_its_result_only_as_the_hand_written_gradient_does() {
     // the caller adds it into its own: dr only.
     let inp = zspread::Inputs::new();
     assert_eq!(allocations(|| zspread::primal(black_box(&inp))), 0);
-    assert_eq!(allocations(|| zspread::ours(black_box(&inp))), 1, "zspread: dr");
+    assert_eq!(
+        allocations(|| zspread::ours(black_box(&inp))),
+        1,
+        "zspread: dr"
+    );
     assert_eq!(allocations(|| zspread::hand(black_box(&inp))), 1);
 }
 
@@ -237,8 +252,14 @@ fn dense_nalgebra_grad_allocates_a_fixed_number_of_matrices() {
     // Into buffers: nothing by hand (a scratch vector for d), and the same
     // three for `_grad_acc`, whose W·x, dW and dx are nalgebra's own
     // allocations, not the pool's.
-    assert_eq!(hand_acc, 0, "the hand-written gradient into buffers allocates {hand_acc} times");
-    assert_eq!(ours_acc, 3, "dense_nalgebra_grad_acc allocates {ours_acc} times");
+    assert_eq!(
+        hand_acc, 0,
+        "the hand-written gradient into buffers allocates {hand_acc} times"
+    );
+    assert_eq!(
+        ours_acc, 3,
+        "dense_nalgebra_grad_acc allocates {ours_acc} times"
+    );
     // The same count for a layer four times the size.
     let m = 2 * dense::SIZE;
     let big = dense::matrix::Inputs {

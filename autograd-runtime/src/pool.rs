@@ -16,7 +16,7 @@
 //!   owner drops, also while a panic unwinds; recursion and calls between
 //!   differentiable functions take one buffer per live stack.
 //! - A thread keeps at most [`MAX_BLOCKS`] blocks of at most [`MAX_BYTES`]
-//!   in all; beyond, a buffer is freed as a `Vec` would be.
+//!   in all; beyond, the blocks given back longest ago are freed.
 
 use std::alloc::{Layout, dealloc};
 use std::cell::RefCell;
@@ -46,6 +46,19 @@ impl Block {
     fn capacity_for<T>(&self) -> Option<usize> {
         let size = size_of::<T>();
         (self.align == align_of::<T>() && self.bytes % size == 0).then(|| self.bytes / size)
+    }
+
+    /// Returns the memory to the global allocator.
+    fn free(self) {
+        // SAFETY: every block was a `Vec`'s buffer of exactly this size and
+        // alignment, so this is the layout it was allocated with (and a
+        // valid one); the block owned it and is consumed here.
+        unsafe {
+            dealloc(
+                self.ptr.as_ptr(),
+                Layout::from_size_align_unchecked(self.bytes, self.align),
+            )
+        }
     }
 
     /// The block as an empty `Vec<T>`.
@@ -86,26 +99,40 @@ impl Pool {
                 && (at_least..=at_most).contains(&cap)
             {
                 let same = b.elem == size_of::<T>();
-                let better = |(s, _, c): (bool, usize, usize)| (same && !s) || (same == s && cap < c);
+                let better =
+                    |(s, _, c): (bool, usize, usize)| (same && !s) || (same == s && cap < c);
                 if best.is_none_or(better) {
                     best = Some((same, i, cap));
                 }
             }
         }
         let (_, i, _) = best?;
+        // Shifted out, so the others stay oldest first.
+        self.blocks[i..self.len].rotate_left(1);
         self.len -= 1;
-        self.blocks.swap(i, self.len);
         let block = self.blocks[self.len].take()?;
         self.bytes -= block.bytes;
         // SAFETY: `capacity_for::<T>()` is `Some` for the chosen block.
         Some(unsafe { block.into_vec() })
     }
 
-    /// Keeps `v`'s buffer, if the pool has room; frees it otherwise.
+    /// Keeps `v`'s buffer as the newest block, freeing the oldest ones if
+    /// the pool is full: a block nobody takes again (the adjoint of a
+    /// custom rule, say) ages out instead of keeping the pool full and
+    /// turning away the stacks that come back every call.
     fn keep<T>(&mut self, v: Vec<T>) {
         let bytes = v.capacity() * size_of::<T>();
-        if bytes == 0 || self.len == MAX_BLOCKS || self.bytes + bytes > MAX_BYTES {
+        if bytes == 0 || bytes > MAX_BYTES {
             return;
+        }
+        while self.len == MAX_BLOCKS || self.bytes + bytes > MAX_BYTES {
+            let Some(oldest) = self.blocks[0].take() else {
+                break;
+            };
+            self.blocks[..self.len].rotate_left(1);
+            self.len -= 1;
+            self.bytes -= oldest.bytes;
+            oldest.free();
         }
         let mut v = ManuallyDrop::new(v);
         debug_assert!(v.is_empty());
@@ -124,12 +151,10 @@ impl Pool {
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        for b in self.blocks.iter_mut().filter_map(Option::take) {
-            // SAFETY: every block was a `Vec`'s buffer of exactly this size
-            // and alignment, so this is the layout it was allocated with
-            // (and a valid one); the pool owned it and forgets it here.
-            unsafe { dealloc(b.ptr.as_ptr(), Layout::from_size_align_unchecked(b.bytes, b.align)) }
-        }
+        self.blocks
+            .iter_mut()
+            .filter_map(Option::take)
+            .for_each(Block::free);
     }
 }
 
@@ -331,11 +356,22 @@ mod tests {
     }
 
     #[test]
-    fn the_pool_is_bounded() {
-        let stacks: Vec<Stack<u8>> = (0..2 * MAX_BLOCKS).map(|_| Stack::with_capacity(1)).collect();
+    fn the_pool_is_bounded_and_keeps_the_newest_blocks() {
+        let stacks: Vec<Stack<u8>> = (0..2 * MAX_BLOCKS)
+            .map(|_| Stack::with_capacity(1))
+            .collect();
         drop(stacks);
-        assert!(pooled_blocks() <= MAX_BLOCKS);
+        assert_eq!(pooled_blocks(), MAX_BLOCKS);
+        // A block given back every call survives a stream of blocks nobody
+        // takes again.
+        for _ in 0..3 * MAX_BLOCKS {
+            drop(Stack::<u64>::with_capacity(16));
+            give(vec![0_u8; 3]);
+        }
+        assert!(take::<u64>(16, 16).is_some());
         drop(Stack::<u8>::with_capacity(MAX_BYTES + 1));
+        drop(Stack::<u8>::with_capacity(MAX_BYTES / 2 + 1));
+        drop(Stack::<u8>::with_capacity(MAX_BYTES / 2 + 1));
         assert!(POOL.with(|p| p.borrow().bytes) <= MAX_BYTES);
     }
 

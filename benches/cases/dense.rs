@@ -129,7 +129,9 @@ pub mod loops {
             s += h;
             let d = 1.0 - h * h;
             *dbi += d;
-            for (((dwij, &wij), &xj), dxj) in drow.iter_mut().zip(row).zip(&inp.x).zip(dx.iter_mut()) {
+            for (((dwij, &wij), &xj), dxj) in
+                drow.iter_mut().zip(row).zip(&inp.x).zip(dx.iter_mut())
+            {
                 *dwij += d * xj;
                 *dxj += d * wij;
             }

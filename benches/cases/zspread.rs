@@ -146,8 +146,15 @@ pub fn flatten(b: &Buffers) -> Vec<f64> {
 
 /// The macro's gradient added into the caller's buffers (`_grad_acc`).
 pub fn ours_acc(inp: &Inputs, b: &mut Buffers) -> f64 {
-    z_spread_grad_acc(&inp.r, inp.market, &inp.cf, &inp.t, &mut b.dr, &mut b.dmarket)
-        .expect("a root in the bracket")
+    z_spread_grad_acc(
+        &inp.r,
+        inp.market,
+        &inp.cf,
+        &inp.t,
+        &mut b.dr,
+        &mut b.dmarket,
+    )
+    .expect("a root in the bracket")
 }
 
 /// By hand into the caller's buffers: [`hand`] with ∂P/∂rᵢ in the
