@@ -209,9 +209,9 @@ fn a_panic_mid_loop_gives_the_stack_back_empty() {
     // The unwound stack went back to the pool (a fresh one would
     // allocate), holding nothing of the aborted call.
     let (got, n) = allocations(|| {
-        let mut dx = black_box(&mut dx);
+        let dx = black_box(&mut dx);
         dx.fill(0.0);
-        first_n_grad_acc(black_box(&x), 50, &mut dx)
+        first_n_grad_acc(black_box(&x), 50, dx)
     });
     assert_eq!(n, 0, "the call after the panic allocated {n} times");
     assert_eq!(got, warm.0);

@@ -45,7 +45,8 @@ impl Block {
     /// alignment must be `T`'s and the size a whole number of `T`s.
     fn capacity_for<T>(&self) -> Option<usize> {
         let size = size_of::<T>();
-        (self.align == align_of::<T>() && self.bytes % size == 0).then(|| self.bytes / size)
+        (self.align == align_of::<T>() && self.bytes.is_multiple_of(size))
+            .then(|| self.bytes / size)
     }
 
     /// Returns the memory to the global allocator.
@@ -229,10 +230,11 @@ impl<T> Stack<T> {
     /// the smallest pooled one that fits.
     #[inline]
     pub fn reserve(&mut self, additional: usize) {
-        if self.values.capacity() == 0 && additional > 0 {
-            if let Some(v) = take(additional, usize::MAX) {
-                self.values = v;
-            }
+        if self.values.capacity() == 0
+            && additional > 0
+            && let Some(v) = take(additional, usize::MAX)
+        {
+            self.values = v;
         }
         self.values.reserve(additional);
     }

@@ -58,7 +58,7 @@ pub fn path_value(s0: f64, r: f64, sigma: f64, #[constant] z: &[f64], #[constant
     let mut horizon = 0.0;
     for i in 0..z.len() {
         let vol = sigma * (s / s0).sqrt();
-        s = s * ((r - 0.5 * vol * vol) * dt + vol * dt.sqrt() * z[i]).exp();
+        s *= ((r - 0.5 * vol * vol) * dt + vol * dt.sqrt() * z[i]).exp();
         horizon += dt;
     }
     (-r * horizon).exp() * s
