@@ -401,6 +401,27 @@ pub mod __private {
         pool::zeros(x.len(), T::zero())
     }
 
+    /// A fused loop's adjoint of a slice, filled for an accumulator adjoint
+    /// of one, scaled to the actual adjoint `ds`; elements the loop never
+    /// read stay zero whatever `ds` is.
+    #[inline]
+    pub fn scale_unit<T: rules::Real>(d: &mut [T], ds: T) {
+        if ds != T::one() {
+            for e in d.iter_mut().filter(|e| **e != T::zero()) {
+                *e = *e * ds;
+            }
+        }
+    }
+
+    /// Adds a fused loop's unit adjoint of a slice, times `ds`, into the
+    /// slice's adjoint.
+    #[inline]
+    pub fn add_scaled<T: rules::Real>(d: &mut [T], ds: T, unit: &[T]) {
+        for (e, u) in d.iter_mut().zip(unit) {
+            *e = *e + ds * *u;
+        }
+    }
+
     /// Pops what the forward sweep pushed. The reverse sweep pops exactly
     /// as many values as the forward sweep pushed, so the stack is never
     /// empty here.

@@ -84,8 +84,12 @@ fn sum_of_exps_derivative(x: f64, n: usize) -> f64 {
         .sum()
 }
 
+/// A running sum at the top level is fused: its forward sweep adds each
+/// iteration's adjoint as it goes, so nothing is kept for a reverse loop,
+/// short or long. (The cache is measured on `relaxation` and on the inner
+/// loops of `nested_sums`, which are not fused.)
 #[test]
-fn a_short_loop_caches_its_exps() {
+fn a_fused_running_sum_holds_nothing() {
     let n = 1000;
     let ((value, dx), bytes) = bytes_during(|| sum_of_exps_grad(black_box(0.4), black_box(n)));
     assert_eq!(value, sum_of_exps(0.4, n));
@@ -94,13 +98,12 @@ fn a_short_loop_caches_its_exps() {
         (dx - expected).abs() <= 1e-12 * expected,
         "{dx} vs {expected}"
     );
-    // One f64 per iteration.
-    assert_eq!(bytes, 8 * n);
+    assert_eq!(bytes, 0);
 }
 
 #[test]
-fn a_long_loop_recomputes_its_exps_and_holds_nothing() {
-    // 8 MiB of exps: eight times the cache's budget.
+fn a_long_fused_running_sum_holds_nothing() {
+    // 8 MiB of exps if they were kept: eight times the cache's budget.
     let n = 1 << 20;
     let ((value, dx), bytes) = bytes_during(|| sum_of_exps_grad(black_box(0.4), black_box(n)));
     assert_eq!(value, sum_of_exps(0.4, n));

@@ -31,6 +31,8 @@ pub struct Analysis {
     /// What the reverse sweep of each branch arm, loop body and the
     /// function's body reads (see [`Analysis::needs`]), by block.
     needs: HashMap<BlockId, HashSet<ValueId>>,
+    /// The loops that run as one fused pass (see `crate::fusion`).
+    pub fused: HashMap<LoopId, crate::fusion::Fusion>,
 }
 
 impl Analysis {
@@ -85,6 +87,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         defined_in: HashMap::new(),
         saves: HashMap::new(),
         needs: HashMap::new(),
+        fused: HashMap::new(),
     };
     for (v, info) in f.values.iter() {
         an.defined_in.entry(info.block).or_default().push(v);
@@ -112,6 +115,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     Planner { f, an: &mut an }.visit_block(&f.body);
     let body_needs = needs_stopping(f, &an, &f.body, &HashSet::new());
     an.needs.insert(f.body.id, body_needs);
+    an.fused = crate::fusion::fused_loops(f, &an);
     an
 }
 

@@ -14,6 +14,7 @@ mod checkpoint;
 mod codegen;
 mod ctxt;
 mod expand;
+mod fusion;
 mod hessian;
 mod ir;
 mod lower;

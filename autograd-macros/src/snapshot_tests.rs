@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-fn expand_to_string(attr: &str, src: &str) -> String {
+pub(crate) fn expand_to_string(attr: &str, src: &str) -> String {
     let item: syn::ItemFn = syn::parse_str(src).expect("test input parses");
     let attr: proc_macro2::TokenStream = attr.parse().expect("attribute parses");
     let tokens = crate::expand::expand(attr, quote::quote!(#item));

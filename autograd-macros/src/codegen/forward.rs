@@ -443,6 +443,18 @@ impl Gen<'_> {
         if record && self.checkpointed(l) {
             return self.forward_checkpointed(l);
         }
+        if record
+            && !self.in_pullback
+            && let Some(fusion) = self.fused(l)
+        {
+            return self.forward_fused(l, fusion);
+        }
+        self.loop_code(l, record, TokenStream::new())
+    }
+
+    /// A loop's forward sweep, recording what its reverse reads if
+    /// `record`, with `tail` run at the end of each iteration's body.
+    pub(super) fn loop_code(&self, l: &Loop, record: bool, tail: TokenStream) -> TokenStream {
         let (stack, cache) = (names::stack(l.id), names::cache(l.id));
         let saves = self.saves(l);
         let record_stack = record && saves.stacked();
@@ -522,6 +534,7 @@ impl Gen<'_> {
                         #carry_in
                         #push
                         #body
+                        #tail
                         #push_end
                         #cache_push
                         #carry_out
@@ -551,6 +564,7 @@ impl Gen<'_> {
                         }
                         #push
                         #body
+                        #tail
                         #push_end
                         #carry_out
                         #count

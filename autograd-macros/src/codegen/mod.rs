@@ -4,6 +4,7 @@
 mod arrays;
 mod checkpoint;
 mod forward;
+mod fused;
 pub mod hessian;
 mod jacobian;
 pub mod names;
@@ -54,6 +55,9 @@ pub struct Gen<'a> {
     /// Slice reads whose adjoint goes into a loop's pending local (see
     /// `analysis::Stencil`) rather than straight into the slice's adjoint.
     windows: HashMap<ValueId, proc_macro2::Ident>,
+    /// Pending adjoints not yet created in the iteration being emitted: the
+    /// first contribution creates one (a fused loop's, see `fused`).
+    fresh_windows: HashSet<proc_macro2::Ident>,
     /// Calls of the function itself in branches, recorded by the forward
     /// sweep with their pullbacks (see `forward::recorded_calls`).
     recorded: HashSet<ValueId>,
@@ -324,6 +328,7 @@ fn vjp_body(
         lent: HashSet::new(),
         deferred: Vec::new(),
         windows: HashMap::new(),
+        fresh_windows: HashSet::new(),
         recorded: forward::recorded_calls(f, an, primal, shape.lifetimes.len()),
         recorded_pullback_ty: quote! {
             ::autograd::__private::Box<
@@ -357,7 +362,10 @@ fn vjp_body(
         .map(|(v, p)| {
             let adj = names::adjoint(f, *v);
             let x = &p.ident;
-            quote!(let mut #adj = ::autograd::__private::zeros_like_slice(#x);)
+            match g.sole_unit(*v) {
+                Some(unit) => quote!(let mut #adj = #unit;),
+                None => quote!(let mut #adj = ::autograd::__private::zeros_like_slice(#x);),
+            }
         })
         .collect();
     let seed = names::seed();

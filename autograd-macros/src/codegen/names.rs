@@ -5,7 +5,8 @@
 //! category marker followed by a number or `_` keeps the categories apart:
 //! `v3_z` (value 3, the user's `z`), `d3_z` (its adjoint), `d_x` (adjoint of
 //! the argument `x`), `c1_s` / `dc1_s` (variable `s` carried by loop 1 and
-//! its adjoint), `dw1_x_1` (loop 1's pending adjoint of `x[i + 1]`),
+//! its adjoint), `dw1_x_1` (loop 1's pending adjoint of `x[i + 1]`), `u1__x` (fused loop 1's
+//! adjoint of `x` per unit adjoint of its accumulator),
 //! `t3_z` / `t_x` / `tc1_s` (tangents, forward mode), `stack1`, `cache1`, `trips1`, `ck1` (loop 1's checkpoints), `ck1_from`
 //! (a local of its reverse sweep), `pb3` (pullback of call 3), `rec3` (call
 //! 3 recorded with its pullback), `map3` (the compiled closure of the `map`
@@ -94,6 +95,15 @@ pub fn window(loop_id: LoopId, f: &Function, slice: ValueId, offset: i64) -> Ide
         "__ad_dw{loop_id}_{}_{offset}",
         name.trim_start_matches("r#")
     ))
+}
+
+/// The adjoint a fused loop's forward sweep fills for a value read in its
+/// body, per unit adjoint of its accumulator (`u1__x` for the argument `x`,
+/// `u1_3_w` for value 3).
+pub fn unit(loop_id: LoopId, f: &Function, v: ValueId) -> Ident {
+    let adj = adjoint(f, v).to_string();
+    let suffix = adj.trim_start_matches("__ad_d");
+    ident(format!("__ad_u{loop_id}_{suffix}"))
 }
 
 /// The stack of a loop's saved iteration-entry values.

@@ -257,8 +257,12 @@ impl<'a> Gen<'a> {
             }
             Op::Index { .. } if self.windows.contains_key(&dst) => {
                 let w = &self.windows[&dst];
-                let add = self.scalar.add_assign(Kind::Float, quote!(#w), quote!(#g));
-                out.extend(add);
+                if self.fresh_windows.remove(w) {
+                    out.extend(quote!(let mut #w = #g;));
+                } else {
+                    let add = self.scalar.add_assign(Kind::Float, quote!(#w), quote!(#g));
+                    out.extend(add);
+                }
             }
             Op::Index { slice, index } if self.an.active(*slice) => {
                 let adj = names::adjoint(self.f, *slice);
@@ -438,6 +442,9 @@ impl<'a> Gen<'a> {
     fn reverse_loop(&mut self, stmt: &Stmt, l: &Loop) -> TokenStream {
         if !has_work(self.an, stmt) {
             return TokenStream::new();
+        }
+        if let Some(fusion) = self.fused(l) {
+            return self.reverse_fused(l, fusion);
         }
         let carried: Vec<&Carried> = l
             .carried

@@ -51,6 +51,7 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'
         lent: HashSet::new(),
         deferred: Vec::new(),
         windows: HashMap::new(),
+        fresh_windows: HashSet::new(),
         recorded: HashSet::new(),
         recorded_pullback_ty: TokenStream::new(),
         in_pullback: false,

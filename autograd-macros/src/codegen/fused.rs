@@ -1,0 +1,244 @@
+//! The two halves of a fused loop (see `crate::fusion`): the forward sweep
+//! runs the body and, in the same iteration, its reverse with the
+//! accumulator's adjoint one, adding into unit adjoints; the reverse sweep
+//! scales those by the accumulator's actual adjoint.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+
+use super::{Gen, names};
+use crate::analysis::stencils;
+use crate::fusion::Fusion;
+use crate::ir::*;
+
+impl<'a> Gen<'a> {
+    /// How loop `l` is fused, if it is: only at the top level (its unit
+    /// adjoints move into the pullback) and in `f32`/`f64` code.
+    pub(super) fn fused(&self, l: &Loop) -> Option<&'a Fusion> {
+        let an = self.an;
+        (self.top_loops.contains(&l.id) && self.scalar.param().is_none())
+            .then(|| an.fused.get(&l.id))
+            .flatten()
+    }
+
+    /// The forward sweep of a fused loop: each iteration's primal, then its
+    /// reverse from a unit accumulator adjoint into the unit adjoints of the
+    /// values it reads from outside, which the block hands out with the
+    /// values after the loop.
+    pub(super) fn forward_fused(&self, l: &Loop, fusion: &Fusion) -> TokenStream {
+        let acc = &l.carried[fusion.acc];
+        let mut reverse = Gen {
+            declared: fusion.outer.iter().copied().collect(),
+            broadcast: Default::default(),
+            lent: Default::default(),
+            deferred: Vec::new(),
+            windows: Default::default(),
+            fresh_windows: Default::default(),
+            top_loops: Default::default(),
+            movable: self.movable.clone(),
+            consumable: self.consumable.clone(),
+            recorded: self.recorded.clone(),
+            recorded_pullback_ty: self.recorded_pullback_ty.clone(),
+            ..*self
+        };
+        let windows = reverse.forward_windows(l);
+        let incoming = self
+            .an
+            .active(acc.exit)
+            .then(|| (acc.exit, self.scalar.one()))
+            .into_iter()
+            .collect();
+        let reverse_body = reverse.reverse_block(&l.body, incoming);
+        // A pending adjoint no contribution created is zero.
+        let zero = self.scalar.zero();
+        let untouched = reverse
+            .fresh_windows
+            .iter()
+            .map(|w| quote!(let #w = #zero;));
+        let untouched = quote!(#(#untouched)*);
+        let Windows {
+            before,
+            write,
+            flush,
+        } = windows;
+        let code = self.loop_code(l, false, quote!(#reverse_body #untouched #write));
+        let adjoints: Vec<_> = fusion
+            .outer
+            .iter()
+            .map(|&v| names::adjoint(self.f, v))
+            .collect();
+        let zeros = fusion.outer.iter().map(|&v| match self.f.info(v).kind {
+            Kind::Slice => {
+                let x = names::value(self.f, v);
+                quote!(::autograd::__private::zeros_like_slice(#x))
+            }
+            _ => self.scalar.zero(),
+        });
+        let units = fusion.outer.iter().map(|&v| names::unit(l.id, self.f, v));
+        let afters: Vec<_> = l
+            .carried
+            .iter()
+            .map(|c| names::value(self.f, c.after))
+            .collect();
+        quote! {
+            let (#(#afters,)* #(#units,)*) = {
+                #(let mut #adjoints = #zeros;)*
+                #before
+                #code
+                #flush
+                (#(#afters,)* #(#adjoints,)*)
+            };
+        }
+    }
+
+    /// Pending adjoints of slice elements read at the index plus a
+    /// constant (see `analysis::Stencil`), in forward order: iteration `i`
+    /// adds into elements `i + min ..= i + max`, and element `i + min` gets
+    /// its last contribution there, so each element is written to memory
+    /// once, and no iteration reads back what the previous one wrote.
+    fn forward_windows(&mut self, l: &Loop) -> Windows {
+        let mut out = Windows::default();
+        let LoopHeader::Range {
+            start,
+            end,
+            inclusive,
+            ..
+        } = &l.header
+        else {
+            return out;
+        };
+        let zero = self.scalar.zero();
+        for s in stencils(self.f, self.an, l) {
+            let w = |c: i64| names::window(l.id, self.f, s.slice, c);
+            for c in s.min..s.max {
+                let wc = w(c);
+                out.before.extend(quote!(let mut #wc = #zero;));
+            }
+            self.fresh_windows.insert(w(s.max));
+            for (dst, c) in &s.reads {
+                self.windows.insert(*dst, w(*c));
+            }
+            let first = s.reads.iter().find(|r| r.1 == s.min).and_then(|r| {
+                l.body.stmts.iter().find_map(|st| match st {
+                    Stmt::Let {
+                        dst,
+                        op: Op::Index { index, .. },
+                        ..
+                    } if *dst == r.0 => Some(self.operand(index)),
+                    _ => None,
+                })
+            });
+            let Some(first) = first else {
+                continue;
+            };
+            let adj = names::adjoint(self.f, s.slice);
+            let wmin = w(s.min);
+            // The unit adjoint starts at zero: where the window holds every
+            // read of the slice, each element is written once.
+            let only_window = self.element_reads(l, s.slice) == s.reads.len();
+            let set = |place: TokenStream, w: &proc_macro2::Ident| match only_window {
+                true => quote!(#place = #w;),
+                false => quote!(#place += #w;),
+            };
+            out.write.extend(set(quote!(#adj[#first]), &wmin));
+            for c in s.min..s.max {
+                let (to, from) = (w(c), w(c + 1));
+                out.write.extend(quote!(#to = #from;));
+            }
+            // After the last iteration, `w(c)` holds element
+            // `last + c + 1`, `last` being `end - 1` or (`..=`) `end`.
+            let end = self.operand(end);
+            let mut flush = TokenStream::new();
+            for c in s.min..s.max {
+                let k = c + i64::from(*inclusive);
+                let at = match k.cmp(&0) {
+                    std::cmp::Ordering::Equal => quote!(#end),
+                    std::cmp::Ordering::Greater => {
+                        let k = proc_macro2::Literal::i64_unsuffixed(k);
+                        quote!(#end + #k)
+                    }
+                    std::cmp::Ordering::Less => {
+                        let k = proc_macro2::Literal::i64_unsuffixed(-k);
+                        quote!(#end - #k)
+                    }
+                };
+                flush.extend(set(quote!(#adj[#at]), &w(c)));
+            }
+            if !flush.is_empty() {
+                let start = self.operand(start);
+                let range = match inclusive {
+                    true => quote!(#start..=#end),
+                    false => quote!(#start..#end),
+                };
+                // Only a loop that ran read those elements.
+                out.flush.extend(quote! {
+                    if !(#range).is_empty() {
+                        #flush
+                    }
+                });
+            }
+        }
+        out
+    }
+
+    /// How many element reads of `slice` with an adjoint the body of `l`
+    /// makes (a fused body is straight-line: all at its top level).
+    fn element_reads(&self, l: &Loop, slice: ValueId) -> usize {
+        l.body
+            .stmts
+            .iter()
+            .filter(|st| {
+                matches!(st, Stmt::Let { dst, op: Op::Index { slice: x, .. }, .. }
+                    if *x == slice && self.an.active(*dst))
+            })
+            .count()
+    }
+
+    /// The reverse sweep of a fused loop: every contribution of its body is
+    /// the accumulator's adjoint after the loop times the unit one; the
+    /// accumulator's initial value receives that adjoint unchanged.
+    pub(super) fn reverse_fused(&mut self, l: &Loop, fusion: &Fusion) -> TokenStream {
+        let acc = &l.carried[fusion.acc];
+        let dc = names::carried_adjoint(l.id, &acc.name);
+        let start = if self.declared.contains(&acc.after) {
+            names::adjoint(self.f, acc.after).into_token_stream()
+        } else {
+            self.scalar.zero()
+        };
+        let mut out = quote!(let #dc = #start;);
+        for &v in &fusion.outer {
+            let unit = names::unit(l.id, self.f, v);
+            let adj = names::adjoint(self.f, v);
+            out.extend(match self.f.info(v).kind {
+                Kind::Slice if fusion.sole.contains(&v) => {
+                    quote!(::autograd::__private::scale_unit(&mut #adj, #dc);)
+                }
+                Kind::Slice => quote!(::autograd::__private::add_scaled(&mut #adj, #dc, &#unit);),
+                _ => self.contribute(v, quote!(#dc * #unit)),
+            });
+        }
+        if self.an.active(acc.init) {
+            out.extend(self.contribute(acc.init, dc.into_token_stream()));
+        }
+        out
+    }
+
+    /// The unit adjoint a slice argument's adjoint starts as, if a fused
+    /// loop makes all its contributions.
+    pub(super) fn sole_unit(&self, x: ValueId) -> Option<proc_macro2::Ident> {
+        self.f.body.stmts.iter().find_map(|s| match s {
+            Stmt::Loop(l) if self.fused(l)?.sole.contains(&x) => Some(names::unit(l.id, self.f, x)),
+            _ => None,
+        })
+    }
+}
+
+/// A fused loop's pending slice adjoints: declared before the loop, written
+/// and shifted at the end of each iteration (which creates the newest), and
+/// written after the loop.
+#[derive(Default)]
+struct Windows {
+    before: TokenStream,
+    write: TokenStream,
+    flush: TokenStream,
+}
