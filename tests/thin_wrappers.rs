@@ -11,8 +11,8 @@ use nalgebra::DMatrix;
 #[differentiable]
 fn mixed(x: f64, y: &[f64], m: &DMatrix<f64>) -> f64 {
     let mut s = 0.0;
-    for i in 0..y.len() {
-        s += x * y[i];
+    for v in y {
+        s += x * v;
     }
     s + m[(0, 0)] + m[(1, 1)]
 }
