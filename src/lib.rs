@@ -49,6 +49,7 @@ pub mod argmin;
 mod hessian_glue;
 mod tangent;
 mod tangent_glue;
+mod wrappers;
 pub use tangent::Tangent;
 
 /// What the generated code uses. Not part of the public API: names here
@@ -62,6 +63,7 @@ pub mod __private {
     };
     pub use crate::tangent::{FloatField, IntField, float_field, int_field};
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
+    pub use crate::wrappers::{AddInto, Buffer, Prepend, grad, grad_acc};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::jacobian::{
         Direction, Flatten, Outputs, check_seed, forward_jacobian, jacobian,

@@ -67,3 +67,6 @@ mod fuzz_tests;
 
 #[cfg(test)]
 mod scaling_tests;
+
+#[cfg(test)]
+mod size_tests;

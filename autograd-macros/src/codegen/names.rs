@@ -158,6 +158,13 @@ pub fn callee_value() -> Ident {
     ident("__ad_callee_value".into())
 }
 
+/// The runtime's rules module as a function body imports it once (see
+/// `paths::import_rules`): a rule call is `__ad_rules::mul_grad_lhs(..)`,
+/// not the full path, in a third of the tokens.
+pub fn rules() -> Ident {
+    Ident::new("__ad_rules", proc_macro2::Span::mixed_site())
+}
+
 /// Names of primitive types: a function named like one (`fn f64(..)`)
 /// cannot have a type of its name (it would shadow the primitive), so its
 /// hidden items are free items next to it (`__f64_vjp_full`).

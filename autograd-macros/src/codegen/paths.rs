@@ -2,7 +2,7 @@
 //! through `::autograd::__private`, so it compiles in any crate that
 //! depends on `autograd` alone.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote_spanned};
 
 use crate::table::{Func, Module, Rule, RuntimeFn};
@@ -23,8 +23,25 @@ pub fn path(f: Option<&RuntimeFn>, what: impl Fn() -> String, span: Span) -> Tok
         return quote_spanned!(span=> ::core::compile_error!(#message));
     };
     let name = format_ident!("{}", f.name, span = span);
+    let rules = super::names::rules();
     match f.module {
-        Module::Rules => quote_spanned!(span=> ::autograd::__private::rules::#name),
-        Module::Generic => quote_spanned!(span=> ::autograd::__private::rules::generic::#name),
+        Module::Rules => quote_spanned!(span=> #rules::#name),
+        Module::Generic => quote_spanned!(span=> #rules::generic::#name),
     }
+}
+
+/// `use ::autograd::__private::rules as __ad_rules;` for a function body
+/// (or a closure's) that calls a rule by [`path`]; nothing for one that
+/// does not, which the import would leave unused.
+pub fn import_rules(body: &TokenStream) -> Option<TokenStream> {
+    fn mentions(tokens: &TokenStream, name: &proc_macro2::Ident) -> bool {
+        tokens.clone().into_iter().any(|t| match t {
+            TokenTree::Ident(i) => i == *name,
+            TokenTree::Group(g) => mentions(&g.stream(), name),
+            _ => false,
+        })
+    }
+    let rules = super::names::rules();
+    mentions(body, &rules)
+        .then(|| quote_spanned!(Span::mixed_site()=> use ::autograd::__private::rules as #rules;))
 }

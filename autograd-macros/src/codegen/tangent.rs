@@ -915,11 +915,13 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
     let sweep = g.tangent_block(&f.body);
     let (value, tangent) = result(&g, f);
     let t = names::tangent_result();
-    let (body, _) = scopes::declare_up_front(quote! {
+    let body = quote! {
         #sweep
         let #t = #tangent;
         (#value, #t)
-    });
+    };
+    let rules = paths::import_rules(&body);
+    let (body, _) = scopes::declare_up_front(quote!(#rules #body));
     let ret_ty = jvp_ret_ty(sig);
     let mut out = hidden_item(item, sig, &shape, &tangent_params(f), body, ret_ty.clone());
     out.extend(public_item(item, sig, &shape, &ret_ty));

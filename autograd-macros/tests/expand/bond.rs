@@ -40,56 +40,63 @@ impl bond_price {
                 ::autograd::__private::NoGradient,
             ) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
     ) {
+        let _ = bond_price;
+        use ::autograd::__private::rules as __ad_rules;
         let __ad_v4_p = 0.0;
         let __ad_v5 = cf.len();
-        let (__ad_v17_p, __ad_u0__r, __ad_u0__z) = {
-            let mut __ad_d_r = ::autograd::__private::zeros_like_slice(r);
-            let mut __ad_d_z = 0.0;
-            let mut __ad_c0_p = __ad_v4_p;
-            for __ad_v7_i in 0..__ad_v5 {
-                let __ad_v6_p = __ad_c0_p;
-                let __ad_v8 = cf[__ad_v7_i];
-                let __ad_v9 = r[__ad_v7_i];
-                let __ad_v10 = __ad_v9 + z;
-                let __ad_v11 = -__ad_v10;
-                let __ad_v12 = t[__ad_v7_i];
-                let __ad_v13 = __ad_v11 * __ad_v12;
-                let __ad_v14 = __ad_v13.exp();
-                let __ad_v15 = __ad_v8 * __ad_v14;
-                let __ad_v16_p = __ad_v6_p + __ad_v15;
-                let __ad_d16_p = 1.0;
-                let __ad_d6_p = ::autograd::__private::rules::add_grad_lhs(__ad_d16_p);
-                let __ad_d15 = ::autograd::__private::rules::add_grad_rhs(__ad_d16_p);
-                let __ad_d14 = ::autograd::__private::rules::mul_grad_rhs(
-                    __ad_d15,
-                    __ad_v8,
-                );
-                let __ad_d13 = ::autograd::__private::rules::exp_grad(
-                    __ad_d14,
-                    __ad_v14,
-                );
-                let __ad_d11 = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d13,
-                    __ad_v12,
-                );
-                let __ad_d10 = ::autograd::__private::rules::neg_grad(__ad_d11);
-                let __ad_d9 = ::autograd::__private::rules::add_grad_lhs(__ad_d10);
-                __ad_d_z += ::autograd::__private::rules::add_grad_rhs(__ad_d10);
-                __ad_d_r[__ad_v7_i] += __ad_d9;
-                __ad_c0_p = __ad_v16_p;
-            }
-            let __ad_v17_p = __ad_c0_p;
-            (__ad_v17_p, __ad_d_r, __ad_d_z)
-        };
+        let mut __ad_c0_p = __ad_v4_p;
+        let mut __ad_cache0 = ::autograd::__private::Cache::for_trips(
+            ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
+        );
+        for __ad_v7_i in 0..__ad_v5 {
+            let __ad_v6_p = __ad_c0_p;
+            let __ad_v8 = cf[__ad_v7_i];
+            let __ad_v9 = r[__ad_v7_i];
+            let __ad_v10 = __ad_v9 + z;
+            let __ad_v11 = -__ad_v10;
+            let __ad_v12 = t[__ad_v7_i];
+            let __ad_v13 = __ad_v11 * __ad_v12;
+            let __ad_v14 = __ad_v13.exp();
+            let __ad_v15 = __ad_v8 * __ad_v14;
+            let __ad_v16_p = __ad_v6_p + __ad_v15;
+            __ad_cache0.push(__ad_v14);
+            __ad_c0_p = __ad_v16_p;
+        }
+        let __ad_v17_p = __ad_c0_p;
         (
             __ad_v17_p,
             move |__ad_seed: f64| {
-                let mut __ad_d_r = __ad_u0__r;
+                let mut __ad_d_r = ::autograd::__private::zeros_like_slice(r);
                 let mut __ad_d_z = 0.0;
                 let __ad_d17_p = __ad_seed;
-                let __ad_dc0_p = __ad_d17_p;
-                ::autograd::__private::scale_unit(&mut __ad_d_r, __ad_dc0_p);
-                __ad_d_z += __ad_dc0_p * __ad_u0__z;
+                let mut __ad_dc0_p = __ad_d17_p;
+                for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
+                    let __ad_v14 = match __ad_cache0.pop() {
+                        ::core::option::Option::Some(__ad_v14) => __ad_v14,
+                        ::core::option::Option::None => {
+                            let __ad_v9 = r[__ad_v7_i];
+                            let __ad_v10 = __ad_v9 + z;
+                            let __ad_v11 = -__ad_v10;
+                            let __ad_v12 = t[__ad_v7_i];
+                            let __ad_v13 = __ad_v11 * __ad_v12;
+                            let __ad_v14 = __ad_v13.exp();
+                            __ad_v14
+                        }
+                    };
+                    let __ad_v8 = cf[__ad_v7_i];
+                    let __ad_v12 = t[__ad_v7_i];
+                    let __ad_d16_p = __ad_dc0_p;
+                    let __ad_d6_p = __ad_rules::add_grad_lhs(__ad_d16_p);
+                    let __ad_d15 = __ad_rules::add_grad_rhs(__ad_d16_p);
+                    let __ad_d14 = __ad_rules::mul_grad_rhs(__ad_d15, __ad_v8);
+                    let __ad_d13 = __ad_rules::exp_grad(__ad_d14, __ad_v14);
+                    let __ad_d11 = __ad_rules::mul_grad_lhs(__ad_d13, __ad_v12);
+                    let __ad_d10 = __ad_rules::neg_grad(__ad_d11);
+                    let __ad_d9 = __ad_rules::add_grad_lhs(__ad_d10);
+                    __ad_d_z += __ad_rules::add_grad_rhs(__ad_d10);
+                    __ad_d_r[__ad_v7_i] += __ad_d9;
+                    __ad_dc0_p = __ad_d6_p;
+                }
                 (
                     __ad_d_r,
                     __ad_d_z,
@@ -104,7 +111,6 @@ impl bond_price {
 
  Generated by `#[differentiable]`; the value is bit for bit what `bond_price` returns.*/
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn bond_price_vjp<'__ad_l0, '__ad_l1, '__ad_l2>(
     r: &'__ad_l0 [f64],
     z: f64,
@@ -116,7 +122,6 @@ fn bond_price_vjp<'__ad_l0, '__ad_l1, '__ad_l2>(
         f64,
     ) -> (::autograd::__private::Vec<f64>, f64) + use<'__ad_l0, '__ad_l1, '__ad_l2>,
 ) {
-    let _ = bond_price;
     let (__ad_value, __ad_pullback) = bond_price::__vjp_full(r, z, cf, t);
     ((
         __ad_value,
@@ -130,14 +135,12 @@ fn bond_price_vjp<'__ad_l0, '__ad_l1, '__ad_l2>(
 
  Generated by `#[differentiable]`: `bond_price_vjp` with seed 1.*/
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn bond_price_grad<'__ad_l0, '__ad_l1, '__ad_l2>(
     r: &'__ad_l0 [f64],
     z: f64,
     cf: &'__ad_l1 [f64],
     t: &'__ad_l2 [f64],
 ) -> (f64, ::autograd::__private::Vec<f64>, f64) {
-    let _ = bond_price;
     let (__ad_value, __ad_pullback) = bond_price::__vjp_full(r, z, cf, t);
     let (__ad_d_r, __ad_d_z, _, _) = __ad_pullback(1.0);
     ((__ad_value, __ad_d_r, __ad_d_z))
@@ -150,7 +153,6 @@ fn bond_price_grad<'__ad_l0, '__ad_l1, '__ad_l2>(
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn bond_price_grad_acc<'__ad_l0, '__ad_l1, '__ad_l2>(
     r: &'__ad_l0 [f64],
     z: f64,
@@ -159,7 +161,6 @@ fn bond_price_grad_acc<'__ad_l0, '__ad_l1, '__ad_l2>(
     d_r: &mut [f64],
     d_z: &mut f64,
 ) -> f64 {
-    let _ = bond_price;
     let (__ad_value, __ad_pullback) = bond_price::__vjp_full(r, z, cf, t);
     let (__ad_d_r, __ad_d_z, _, _) = __ad_pullback(1.0);
     ::autograd::__private::accumulate(d_r, __ad_d_r);
@@ -169,7 +170,7 @@ fn bond_price_grad_acc<'__ad_l0, '__ad_l1, '__ad_l2>(
 /** Compares [`bond_price_grad`] at this point with central finite differences of [`bond_price`], component by component.
 
  Generated by `#[differentiable]`; see `autograd::GradientCheck` for the step and tolerance policy.*/
-#[allow(clippy::too_many_arguments)]
+#[inline]
 fn bond_price_check<'__ad_l0, '__ad_l1, '__ad_l2>(
     r: &'__ad_l0 [f64],
     z: f64,

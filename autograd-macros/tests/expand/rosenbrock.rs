@@ -34,74 +34,68 @@ impl rosenbrock {
             f64,
         ) -> (::autograd::__private::Vec<f64>,) + use<'__ad_l0>,
     ) {
+        let _ = rosenbrock;
+        use ::autograd::__private::rules as __ad_rules;
         let __ad_v1_s = 0.0;
         let __ad_v2 = x.len();
         let __ad_v3 = __ad_v2 - 1;
-        let (__ad_v17_s, __ad_u0__x) = {
-            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-            let mut __ad_dw0_x_0 = 0.0;
-            let mut __ad_c0_s = __ad_v1_s;
-            for __ad_v5_i in 0..__ad_v3 {
-                let __ad_v4_s = __ad_c0_s;
-                let __ad_v6 = x[__ad_v5_i];
-                let __ad_v7_a = 1.0 - __ad_v6;
-                let __ad_v8 = __ad_v5_i + 1;
-                let __ad_v9 = x[__ad_v8];
-                let __ad_v10 = __ad_v6 * __ad_v6;
-                let __ad_v11_b = __ad_v9 - __ad_v10;
-                let __ad_v12 = __ad_v7_a * __ad_v7_a;
-                let __ad_v13 = 100.0 * __ad_v11_b;
-                let __ad_v14 = __ad_v13 * __ad_v11_b;
-                let __ad_v15 = __ad_v12 + __ad_v14;
-                let __ad_v16_s = __ad_v4_s + __ad_v15;
-                let __ad_d16_s = 1.0;
-                let __ad_d4_s = ::autograd::__private::rules::add_grad_lhs(__ad_d16_s);
-                let __ad_d15 = ::autograd::__private::rules::add_grad_rhs(__ad_d16_s);
-                let __ad_d12 = ::autograd::__private::rules::add_grad_lhs(__ad_d15);
-                let __ad_d14 = ::autograd::__private::rules::add_grad_rhs(__ad_d15);
-                let __ad_d13 = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d14,
-                    __ad_v11_b,
-                );
-                let mut __ad_d11_b = ::autograd::__private::rules::mul_grad_rhs(
-                    __ad_d14,
-                    __ad_v13,
-                );
-                __ad_d11_b
-                    += ::autograd::__private::rules::mul_grad_rhs(__ad_d13, 100.0);
-                let mut __ad_d7_a = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d12,
-                    __ad_v7_a,
-                );
-                __ad_d7_a
-                    += ::autograd::__private::rules::mul_grad_rhs(__ad_d12, __ad_v7_a);
-                let __ad_d9 = ::autograd::__private::rules::sub_grad_lhs(__ad_d11_b);
-                let __ad_d10 = ::autograd::__private::rules::sub_grad_rhs(__ad_d11_b);
-                let mut __ad_d6 = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d10,
-                    __ad_v6,
-                );
-                __ad_d6 += ::autograd::__private::rules::mul_grad_rhs(__ad_d10, __ad_v6);
-                let mut __ad_dw0_x_1 = __ad_d9;
-                __ad_d6 += ::autograd::__private::rules::sub_grad_rhs(__ad_d7_a);
-                __ad_dw0_x_0 += __ad_d6;
-                __ad_d_x[__ad_v5_i] = __ad_dw0_x_0;
-                __ad_dw0_x_0 = __ad_dw0_x_1;
-                __ad_c0_s = __ad_v16_s;
-            }
-            let __ad_v17_s = __ad_c0_s;
-            if !(0..__ad_v3).is_empty() {
-                __ad_d_x[__ad_v3] = __ad_dw0_x_0;
-            }
-            (__ad_v17_s, __ad_d_x)
-        };
+        let mut __ad_c0_s = __ad_v1_s;
+        for __ad_v5_i in 0..__ad_v3 {
+            let __ad_v4_s = __ad_c0_s;
+            let __ad_v6 = x[__ad_v5_i];
+            let __ad_v7_a = 1.0 - __ad_v6;
+            let __ad_v8 = __ad_v5_i + 1;
+            let __ad_v9 = x[__ad_v8];
+            let __ad_v10 = __ad_v6 * __ad_v6;
+            let __ad_v11_b = __ad_v9 - __ad_v10;
+            let __ad_v12 = __ad_v7_a * __ad_v7_a;
+            let __ad_v13 = 100.0 * __ad_v11_b;
+            let __ad_v14 = __ad_v13 * __ad_v11_b;
+            let __ad_v15 = __ad_v12 + __ad_v14;
+            let __ad_v16_s = __ad_v4_s + __ad_v15;
+            __ad_c0_s = __ad_v16_s;
+        }
+        let __ad_v17_s = __ad_c0_s;
         (
             __ad_v17_s,
             move |__ad_seed: f64| {
-                let mut __ad_d_x = __ad_u0__x;
+                let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
                 let __ad_d17_s = __ad_seed;
-                let __ad_dc0_s = __ad_d17_s;
-                ::autograd::__private::scale_unit(&mut __ad_d_x, __ad_dc0_s);
+                let mut __ad_dc0_s = __ad_d17_s;
+                let mut __ad_dw0_x_1 = 0.0;
+                for __ad_v5_i in ::core::iter::Iterator::rev(0..__ad_v3) {
+                    let __ad_v6 = x[__ad_v5_i];
+                    let __ad_v7_a = 1.0 - __ad_v6;
+                    let __ad_v8 = __ad_v5_i + 1;
+                    let __ad_v9 = x[__ad_v8];
+                    let __ad_v10 = __ad_v6 * __ad_v6;
+                    let __ad_v11_b = __ad_v9 - __ad_v10;
+                    let __ad_v13 = 100.0 * __ad_v11_b;
+                    let mut __ad_dw0_x_0 = 0.0;
+                    let __ad_d16_s = __ad_dc0_s;
+                    let __ad_d4_s = __ad_rules::add_grad_lhs(__ad_d16_s);
+                    let __ad_d15 = __ad_rules::add_grad_rhs(__ad_d16_s);
+                    let __ad_d12 = __ad_rules::add_grad_lhs(__ad_d15);
+                    let __ad_d14 = __ad_rules::add_grad_rhs(__ad_d15);
+                    let __ad_d13 = __ad_rules::mul_grad_lhs(__ad_d14, __ad_v11_b);
+                    let mut __ad_d11_b = __ad_rules::mul_grad_rhs(__ad_d14, __ad_v13);
+                    __ad_d11_b += __ad_rules::mul_grad_rhs(__ad_d13, 100.0);
+                    let mut __ad_d7_a = __ad_rules::mul_grad_lhs(__ad_d12, __ad_v7_a);
+                    __ad_d7_a += __ad_rules::mul_grad_rhs(__ad_d12, __ad_v7_a);
+                    let __ad_d9 = __ad_rules::sub_grad_lhs(__ad_d11_b);
+                    let __ad_d10 = __ad_rules::sub_grad_rhs(__ad_d11_b);
+                    let mut __ad_d6 = __ad_rules::mul_grad_lhs(__ad_d10, __ad_v6);
+                    __ad_d6 += __ad_rules::mul_grad_rhs(__ad_d10, __ad_v6);
+                    __ad_dw0_x_1 += __ad_d9;
+                    __ad_d6 += __ad_rules::sub_grad_rhs(__ad_d7_a);
+                    __ad_dw0_x_0 += __ad_d6;
+                    __ad_d_x[__ad_v8] += __ad_dw0_x_1;
+                    __ad_dw0_x_1 = __ad_dw0_x_0;
+                    __ad_dc0_s = __ad_d4_s;
+                }
+                if !(0..__ad_v3).is_empty() {
+                    __ad_d_x[0] += __ad_dw0_x_1;
+                }
                 (__ad_d_x,)
             },
         )
@@ -111,35 +105,22 @@ impl rosenbrock {
 
  Generated by `#[differentiable]`; the value is bit for bit what `rosenbrock` returns.*/
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn rosenbrock_vjp<'__ad_l0>(
     x: &'__ad_l0 [f64],
 ) -> (
     f64,
     impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'__ad_l0>,
 ) {
-    let _ = rosenbrock;
-    let (__ad_value, __ad_pullback) = rosenbrock::__vjp_full(x);
-    ((
-        __ad_value,
-        move |__ad_seed: f64| {
-            let (__ad_d_x,) = __ad_pullback(__ad_seed);
-            (__ad_d_x,)
-        },
-    ))
+    rosenbrock::__vjp_full(x)
 }
 /** The value of [`rosenbrock`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 
  Generated by `#[differentiable]`: `rosenbrock_vjp` with seed 1.*/
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn rosenbrock_grad<'__ad_l0>(
     x: &'__ad_l0 [f64],
 ) -> (f64, ::autograd::__private::Vec<f64>) {
-    let _ = rosenbrock;
-    let (__ad_value, __ad_pullback) = rosenbrock::__vjp_full(x);
-    let (__ad_d_x,) = __ad_pullback(1.0);
-    ((__ad_value, __ad_d_x))
+    ::autograd::__private::grad(rosenbrock::__vjp_full(x))
 }
 /** The value of [`rosenbrock`], its gradient added into one buffer per differentiable argument (`d_x += ∂rosenbrock/∂x`), in argument order: nothing is allocated for the result, so a loop over data points or an optimizer reuses its buffers.
 
@@ -149,18 +130,13 @@ fn rosenbrock_grad<'__ad_l0>(
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn rosenbrock_grad_acc<'__ad_l0>(x: &'__ad_l0 [f64], d_x: &mut [f64]) -> f64 {
-    let _ = rosenbrock;
-    let (__ad_value, __ad_pullback) = rosenbrock::__vjp_full(x);
-    let (__ad_d_x,) = __ad_pullback(1.0);
-    ::autograd::__private::accumulate(d_x, __ad_d_x);
-    (__ad_value)
+    ::autograd::__private::grad_acc(rosenbrock::__vjp_full(x), (d_x,))
 }
 /** Compares [`rosenbrock_grad`] at this point with central finite differences of [`rosenbrock`], component by component.
 
  Generated by `#[differentiable]`; see `autograd::GradientCheck` for the step and tolerance policy.*/
-#[allow(clippy::too_many_arguments)]
+#[inline]
 fn rosenbrock_check<'__ad_l0>(x: &'__ad_l0 [f64]) -> ::autograd::GradientCheck {
     let (__ad_value, __ad_d_x) = rosenbrock_grad(x);
     let mut __ad_check = ::autograd::GradientCheck::new(

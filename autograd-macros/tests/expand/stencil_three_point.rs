@@ -33,62 +33,67 @@ impl smooth {
             f64,
         ) -> (::autograd::__private::Vec<f64>,) + use<'__ad_l0>,
     ) {
+        let _ = smooth;
+        use ::autograd::__private::rules as __ad_rules;
         let __ad_v1_s = 0.0;
         let __ad_v2 = x.len();
         let __ad_v3 = __ad_v2 - 1;
-        let (__ad_v16_s, __ad_u0__x) = {
-            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-            let mut __ad_dw0_x_m1 = 0.0;
-            let mut __ad_dw0_x_0 = 0.0;
-            let mut __ad_c0_s = __ad_v1_s;
-            for __ad_v5_i in 1..__ad_v3 {
-                let __ad_v4_s = __ad_c0_s;
-                let __ad_v6 = __ad_v5_i - 1;
-                let __ad_v7 = x[__ad_v6];
-                let __ad_v8 = x[__ad_v5_i];
-                let __ad_v9 = 2.0 * __ad_v8;
-                let __ad_v10 = __ad_v7 - __ad_v9;
-                let __ad_v11 = __ad_v5_i + 1;
-                let __ad_v12 = x[__ad_v11];
-                let __ad_v13_d = __ad_v10 + __ad_v12;
-                let __ad_v14 = __ad_v13_d * __ad_v13_d;
-                let __ad_v15_s = __ad_v4_s + __ad_v14;
-                let __ad_d15_s = 1.0;
-                let __ad_d4_s = ::autograd::__private::rules::add_grad_lhs(__ad_d15_s);
-                let __ad_d14 = ::autograd::__private::rules::add_grad_rhs(__ad_d15_s);
-                let mut __ad_d13_d = ::autograd::__private::rules::mul_grad_lhs(
-                    __ad_d14,
-                    __ad_v13_d,
-                );
-                __ad_d13_d
-                    += ::autograd::__private::rules::mul_grad_rhs(__ad_d14, __ad_v13_d);
-                let __ad_d10 = ::autograd::__private::rules::add_grad_lhs(__ad_d13_d);
-                let __ad_d12 = ::autograd::__private::rules::add_grad_rhs(__ad_d13_d);
-                let mut __ad_dw0_x_1 = __ad_d12;
-                let __ad_d7 = ::autograd::__private::rules::sub_grad_lhs(__ad_d10);
-                let __ad_d9 = ::autograd::__private::rules::sub_grad_rhs(__ad_d10);
-                let __ad_d8 = ::autograd::__private::rules::mul_grad_rhs(__ad_d9, 2.0);
-                __ad_dw0_x_0 += __ad_d8;
-                __ad_dw0_x_m1 += __ad_d7;
-                __ad_d_x[__ad_v6] = __ad_dw0_x_m1;
-                __ad_dw0_x_m1 = __ad_dw0_x_0;
-                __ad_dw0_x_0 = __ad_dw0_x_1;
-                __ad_c0_s = __ad_v15_s;
-            }
-            let __ad_v16_s = __ad_c0_s;
-            if !(1..__ad_v3).is_empty() {
-                __ad_d_x[__ad_v3 - 1] = __ad_dw0_x_m1;
-                __ad_d_x[__ad_v3] = __ad_dw0_x_0;
-            }
-            (__ad_v16_s, __ad_d_x)
-        };
+        let mut __ad_c0_s = __ad_v1_s;
+        for __ad_v5_i in 1..__ad_v3 {
+            let __ad_v4_s = __ad_c0_s;
+            let __ad_v6 = __ad_v5_i - 1;
+            let __ad_v7 = x[__ad_v6];
+            let __ad_v8 = x[__ad_v5_i];
+            let __ad_v9 = 2.0 * __ad_v8;
+            let __ad_v10 = __ad_v7 - __ad_v9;
+            let __ad_v11 = __ad_v5_i + 1;
+            let __ad_v12 = x[__ad_v11];
+            let __ad_v13_d = __ad_v10 + __ad_v12;
+            let __ad_v14 = __ad_v13_d * __ad_v13_d;
+            let __ad_v15_s = __ad_v4_s + __ad_v14;
+            __ad_c0_s = __ad_v15_s;
+        }
+        let __ad_v16_s = __ad_c0_s;
         (
             __ad_v16_s,
             move |__ad_seed: f64| {
-                let mut __ad_d_x = __ad_u0__x;
+                let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
                 let __ad_d16_s = __ad_seed;
-                let __ad_dc0_s = __ad_d16_s;
-                ::autograd::__private::scale_unit(&mut __ad_d_x, __ad_dc0_s);
+                let mut __ad_dc0_s = __ad_d16_s;
+                let mut __ad_dw0_x_0 = 0.0;
+                let mut __ad_dw0_x_1 = 0.0;
+                for __ad_v5_i in ::core::iter::Iterator::rev(1..__ad_v3) {
+                    let __ad_v6 = __ad_v5_i - 1;
+                    let __ad_v7 = x[__ad_v6];
+                    let __ad_v8 = x[__ad_v5_i];
+                    let __ad_v9 = 2.0 * __ad_v8;
+                    let __ad_v10 = __ad_v7 - __ad_v9;
+                    let __ad_v11 = __ad_v5_i + 1;
+                    let __ad_v12 = x[__ad_v11];
+                    let __ad_v13_d = __ad_v10 + __ad_v12;
+                    let mut __ad_dw0_x_m1 = 0.0;
+                    let __ad_d15_s = __ad_dc0_s;
+                    let __ad_d4_s = __ad_rules::add_grad_lhs(__ad_d15_s);
+                    let __ad_d14 = __ad_rules::add_grad_rhs(__ad_d15_s);
+                    let mut __ad_d13_d = __ad_rules::mul_grad_lhs(__ad_d14, __ad_v13_d);
+                    __ad_d13_d += __ad_rules::mul_grad_rhs(__ad_d14, __ad_v13_d);
+                    let __ad_d10 = __ad_rules::add_grad_lhs(__ad_d13_d);
+                    let __ad_d12 = __ad_rules::add_grad_rhs(__ad_d13_d);
+                    __ad_dw0_x_1 += __ad_d12;
+                    let __ad_d7 = __ad_rules::sub_grad_lhs(__ad_d10);
+                    let __ad_d9 = __ad_rules::sub_grad_rhs(__ad_d10);
+                    let __ad_d8 = __ad_rules::mul_grad_rhs(__ad_d9, 2.0);
+                    __ad_dw0_x_0 += __ad_d8;
+                    __ad_dw0_x_m1 += __ad_d7;
+                    __ad_d_x[__ad_v11] += __ad_dw0_x_1;
+                    __ad_dw0_x_1 = __ad_dw0_x_0;
+                    __ad_dw0_x_0 = __ad_dw0_x_m1;
+                    __ad_dc0_s = __ad_d4_s;
+                }
+                if !(1..__ad_v3).is_empty() {
+                    __ad_d_x[1 - 1] += __ad_dw0_x_0;
+                    __ad_d_x[1] += __ad_dw0_x_1;
+                }
                 (__ad_d_x,)
             },
         )
@@ -98,33 +103,20 @@ impl smooth {
 
  Generated by `#[differentiable]`; the value is bit for bit what `smooth` returns.*/
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn smooth_vjp<'__ad_l0>(
     x: &'__ad_l0 [f64],
 ) -> (
     f64,
     impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'__ad_l0>,
 ) {
-    let _ = smooth;
-    let (__ad_value, __ad_pullback) = smooth::__vjp_full(x);
-    ((
-        __ad_value,
-        move |__ad_seed: f64| {
-            let (__ad_d_x,) = __ad_pullback(__ad_seed);
-            (__ad_d_x,)
-        },
-    ))
+    smooth::__vjp_full(x)
 }
 /** The value of [`smooth`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 
  Generated by `#[differentiable]`: `smooth_vjp` with seed 1.*/
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn smooth_grad<'__ad_l0>(x: &'__ad_l0 [f64]) -> (f64, ::autograd::__private::Vec<f64>) {
-    let _ = smooth;
-    let (__ad_value, __ad_pullback) = smooth::__vjp_full(x);
-    let (__ad_d_x,) = __ad_pullback(1.0);
-    ((__ad_value, __ad_d_x))
+    ::autograd::__private::grad(smooth::__vjp_full(x))
 }
 /** The value of [`smooth`], its gradient added into one buffer per differentiable argument (`d_x += ∂smooth/∂x`), in argument order: nothing is allocated for the result, so a loop over data points or an optimizer reuses its buffers.
 
@@ -134,18 +126,13 @@ fn smooth_grad<'__ad_l0>(x: &'__ad_l0 [f64]) -> (f64, ::autograd::__private::Vec
 
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn smooth_grad_acc<'__ad_l0>(x: &'__ad_l0 [f64], d_x: &mut [f64]) -> f64 {
-    let _ = smooth;
-    let (__ad_value, __ad_pullback) = smooth::__vjp_full(x);
-    let (__ad_d_x,) = __ad_pullback(1.0);
-    ::autograd::__private::accumulate(d_x, __ad_d_x);
-    (__ad_value)
+    ::autograd::__private::grad_acc(smooth::__vjp_full(x), (d_x,))
 }
 /** Compares [`smooth_grad`] at this point with central finite differences of [`smooth`], component by component.
 
  Generated by `#[differentiable]`; see `autograd::GradientCheck` for the step and tolerance policy.*/
-#[allow(clippy::too_many_arguments)]
+#[inline]
 fn smooth_check<'__ad_l0>(x: &'__ad_l0 [f64]) -> ::autograd::GradientCheck {
     let (__ad_value, __ad_d_x) = smooth_grad(x);
     let mut __ad_check = ::autograd::GradientCheck::new(
