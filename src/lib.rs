@@ -56,7 +56,7 @@ pub use tangent::Tangent;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::hessian_glue::{
-        Hessian, ImplicitSecondOrder, assert_hessian, dual_constants, dual_part, dual_slice,
+        Hessian, ImplicitSecondOrder, Twin, assert_hessian, dual_constants, dual_part, dual_slice,
         implicit_second_order, push_flat, real_part, take_scalar, take_slice, unit_scalar,
         unit_slice,
     };

@@ -78,7 +78,6 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 out.extend(codegen::tangent::generate(&func, &s, &ir, &an));
             }
             if let (Some(float), Some(original)) = (&second_order, &original) {
-                out.extend(hessian::callee_checks(&ir));
                 if s.params.iter().any(|p| p.differentiable) {
                     out.extend(twin(original, float));
                 }
@@ -124,9 +123,10 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
     let mut twin = hessian::twin(item, float);
     let cx = Ctxt::default();
     let mut out = TokenStream::new();
+    let mut callees = Default::default();
     if let Some(s) = sig::parse(&cx, &twin.sig, false) {
         let mut ir = lower::lower(&cx, &s, &twin.sig, &twin.block, Vec::new());
-        hessian::call_twins(&mut ir, &mut twin.block);
+        callees = hessian::call_twins(&mut ir, &mut twin.block);
         let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
         let an = analysis::analyze(&cx, &ir, &differentiable);
         for arg in &mut twin.sig.inputs {
@@ -144,7 +144,7 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
     if let Err(e) = cx.check() {
         out.extend(e.to_compile_error());
     }
-    hessian::hide(out)
+    hessian::hide(out, &item.sig.ident, &callees)
 }
 
 /// Compiles the closure of a `map` (given as a scalar function) into its

@@ -207,14 +207,20 @@ fn for_each_call(block: &mut Block, f: &mut impl FnMut(&mut syn::Path)) {
 
 /// The twin's calls go to the callees' twins: `m::g` becomes
 /// `m::__ad_hessian_g`, in the lowered twin and in its body as written
-/// (the twin's own primal).
-pub fn call_twins(f: &mut Function, body: &mut syn::Block) {
+/// (the twin's own primal); `hessian_link` then routes them through the
+/// callees' `Twin` implementations. Returns the callees.
+pub fn call_twins(f: &mut Function, body: &mut syn::Block) -> crate::hessian_link::Callees {
     let mut callees = Vec::new();
+    let mut twins = crate::hessian_link::Callees::new();
     for_each_call(&mut f.body, &mut |func| {
         callees.push(func.to_token_stream().to_string());
+        if let Some(last) = func.segments.last() {
+            twins.insert(twin_name(&last.ident).to_string(), last.ident.clone());
+        }
         rename_to_twin(func);
     });
     CallTwins { callees }.visit_block_mut(body);
+    twins
 }
 
 fn rename_to_twin(func: &mut syn::Path) {
@@ -240,36 +246,19 @@ impl VisitMut for CallTwins {
     }
 }
 
-/// For every function `f` calls, a compile-time check that it has
-/// `hessian`: one error naming it, at the call.
-pub fn callee_checks(f: &Function) -> TokenStream {
-    let mut body = f.body.clone();
-    let mut out = TokenStream::new();
-    for_each_call(&mut body, &mut |func| {
-        let mut carrier = func.clone();
-        if let Some(last) = carrier.segments.last_mut() {
-            last.arguments = syn::PathArguments::None;
-            if crate::codegen::names::has_no_carrier(&last.ident) {
-                return;
-            }
-        }
-        let span = func
-            .segments
-            .last()
-            .map_or(Span::call_site(), |s| s.ident.span());
-        out.extend(quote_spanned! {span=>
-            const _: () = ::autograd::__private::assert_hessian::<#carrier>();
-        });
-    });
-    out
-}
-
 /// Marks every item of the twin's expansion hidden and quiet: the twin is
-/// an implementation detail, and only its gradient is used.
-pub fn hide(items: TokenStream) -> TokenStream {
+/// an implementation detail, and only its gradient is used. Its calls of
+/// `callees` go through their `Twin` implementations, and it gains its
+/// own: `name`'s, through which callers' twins call it.
+pub fn hide(
+    items: TokenStream,
+    name: &syn::Ident,
+    callees: &crate::hessian_link::Callees,
+) -> TokenStream {
     let Ok(mut file) = syn::parse2::<syn::File>(items.clone()) else {
         return items;
     };
+    crate::hessian_link::route_calls(&mut file, callees);
     for item in &mut file.items {
         let attrs: &mut Vec<syn::Attribute> = match item {
             syn::Item::Fn(i) => &mut i.attrs,
@@ -282,7 +271,15 @@ pub fn hide(items: TokenStream) -> TokenStream {
         attrs.push(syn::parse_quote!(#[doc(hidden)]));
         attrs.push(syn::parse_quote!(#[allow(dead_code, non_snake_case, clippy::all)]));
     }
-    file.into_token_stream()
+    let mut out = file.to_token_stream();
+    if !crate::codegen::names::has_no_carrier(name) {
+        out.extend(crate::hessian_link::implementation(
+            &file,
+            name,
+            &twin_name(name),
+        ));
+    }
+    out
 }
 
 /// The float type of a function `hessian` can take, or one error at the

@@ -15,6 +15,7 @@ mod codegen;
 mod ctxt;
 mod expand;
 mod hessian;
+mod hessian_link;
 mod ir;
 mod lower;
 mod sig;

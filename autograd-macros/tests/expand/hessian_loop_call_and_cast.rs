@@ -186,7 +186,6 @@ fn energy_check<'__ad_l0>(
     __ad_check.slice("w", w, &__ad_d_w, |w| energy(x, w, n));
     __ad_check
 }
-const _: () = ::autograd::__private::assert_hessian::<softplus>();
 #[doc(hidden)]
 #[allow(dead_code, non_snake_case, clippy::all)]
 fn __ad_hessian_energy<__AdScalar: ::autograd::__private::Float + 'static>(
@@ -197,7 +196,8 @@ fn __ad_hessian_energy<__AdScalar: ::autograd::__private::Float + 'static>(
     let mut s = __AdScalar::from(0.5f64).unwrap() * x * x;
     for i in 0..w.len() {
         s = s
-            + (__ad_hessian_softplus(w[i] * x) / (__AdScalar::from(n).unwrap())
+            + (<softplus as ::autograd::__private::Twin<_, _>>::primal((w[i] * x,))
+                / (__AdScalar::from(n).unwrap())
                 + __AdScalar::from(std::f64::consts::PI).unwrap());
     }
     s
@@ -248,7 +248,10 @@ impl __ad_hessian_energy {
             let __ad_v6_s = __ad_c0_s;
             let __ad_v8 = w[__ad_v7_i];
             let __ad_v9 = __ad_v8 * x;
-            let __ad_v10 = __ad_hessian_softplus(__ad_v9);
+            let __ad_v10 = <softplus as ::autograd::__private::Twin<
+                _,
+                _,
+            >>::primal((__ad_v9,));
             let __ad_v11 = __AdScalar::from(n).unwrap();
             let __ad_v12 = __ad_v10 / __ad_v11;
             let __ad_v13 = __ad_v12 + (__AdScalar::from(std::f64::consts::PI).unwrap());
@@ -266,13 +269,10 @@ impl __ad_hessian_energy {
                 for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
                     let __ad_v8 = w[__ad_v7_i];
                     let __ad_v9 = __ad_v8 * x;
-                    let (__ad_v10, __ad_pb10) = __ad_hessian_softplus::__vjp_full(
-                        __ad_v9,
-                    );
-                    __ad_hessian_softplus::__same_callee(
-                        &__ad_hessian_softplus,
-                        &__ad_v10,
-                    );
+                    let (__ad_v10, __ad_pb10) = <softplus as ::autograd::__private::Twin<
+                        _,
+                        _,
+                    >>::vjp_full((__ad_v9,));
                     let __ad_v11 = __AdScalar::from(n).unwrap();
                     let mut __ad_d9 = <__AdScalar as ::autograd::__private::rules::Real>::zero();
                     let __ad_d14_s = __ad_dc0_s;
@@ -390,6 +390,31 @@ fn __ad_hessian_energy_check<
     __ad_check.scalar("x", x, __ad_d_x, |x| __ad_hessian_energy(x, w, n));
     __ad_check.slice("w", w, &__ad_d_w, |w| __ad_hessian_energy(x, w, n));
     __ad_check
+}
+#[doc(hidden)]
+#[diagnostic::do_not_recommend]
+impl<
+    '__ad_l0,
+    __AdScalar: ::autograd::__private::Float + 'static,
+> ::autograd::__private::Twin<__AdScalar, (__AdScalar, &'__ad_l0 [__AdScalar], usize)>
+for energy {
+    type Adjoints = (
+        __AdScalar,
+        ::autograd::__private::Vec<__AdScalar>,
+        ::autograd::__private::NoGradient,
+    );
+    #[inline(always)]
+    fn primal(
+        (__ad_a0, __ad_a1, __ad_a2): (__AdScalar, &'__ad_l0 [__AdScalar], usize),
+    ) -> __AdScalar {
+        __ad_hessian_energy(__ad_a0, __ad_a1, __ad_a2)
+    }
+    #[inline(always)]
+    fn vjp_full(
+        (__ad_a0, __ad_a1, __ad_a2): (__AdScalar, &'__ad_l0 [__AdScalar], usize),
+    ) -> (__AdScalar, impl ::core::ops::FnOnce(__AdScalar) -> Self::Adjoints) {
+        __ad_hessian_energy::__vjp_full(__ad_a0, __ad_a1, __ad_a2)
+    }
 }
 #[doc(hidden)]
 impl ::autograd::__private::Hessian for energy {}
