@@ -67,18 +67,16 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     out.extend(checks);
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => {
-            out.extend(codegen::generate(
-                &func,
-                &s,
-                &ir,
-                &an,
-                matches!(jvp, Jvp::On),
-            ));
+            let generated = codegen::generate(&func, &s, &ir, &an, matches!(jvp, Jvp::On));
+            if second_order.is_some() && s.scalar.is_some() {
+                out.extend(hessian::own_twin(&generated, &func.sig.ident));
+            }
+            out.extend(generated);
             if let Jvp::On = jvp {
                 out.extend(codegen::tangent::generate(&func, &s, &ir, &an));
             }
             if let (Some(float), Some(original)) = (&second_order, &original) {
-                if s.params.iter().any(|p| p.differentiable) {
+                if s.scalar.is_none() && s.params.iter().any(|p| p.differentiable) {
                     out.extend(twin(original, float));
                 }
                 out.extend(codegen::hessian::generate(&func, &s, float));

@@ -282,6 +282,17 @@ pub fn hide(
     out
 }
 
+/// The `Twin` implementation of a generic function, which is its own twin,
+/// from its expansion `generated`.
+pub fn own_twin(generated: &TokenStream, name: &syn::Ident) -> TokenStream {
+    match syn::parse2::<syn::File>(generated.clone()) {
+        Ok(file) if !crate::codegen::names::has_no_carrier(name) => {
+            crate::hessian_link::implementation(&file, name, name)
+        }
+        _ => TokenStream::new(),
+    }
+}
+
 /// The float type of a function `hessian` can take, or one error at the
 /// `hessian` key saying what it takes.
 pub fn float_of(
@@ -305,9 +316,11 @@ pub fn float_of(
             );
         }
     }
-    if sig.scalar.is_some() {
+    if let Some(scalar) = &sig.scalar
+        && matches!(scalar.bound, crate::sig::ScalarBound::RealField)
+    {
         return reject(
-            "`hessian` on a generic function is not available yet; write it for `f64` (or `f32`)",
+            "`hessian` on a generic function takes its scalar bound by `Float` (`T: Float`), which dual numbers implement, not `RealField`",
         );
     }
     if sig
@@ -320,6 +333,9 @@ pub fn float_of(
         );
     }
     match &sig.ret {
+        // A generic function is its own twin: its gradient is instantiated
+        // at `Dual<T>`.
+        Ret::Float(_) if let Some(scalar) = &sig.scalar => Some(scalar.ident.clone()),
         Ret::Float(f) | Ret::Result { ok: f, .. } => Some(f.0.clone()),
         _ => reject("`hessian` needs a function returning one number (`f64` or `f32`)"),
     }
