@@ -168,18 +168,21 @@ pub mod __private {
                     ::std::vec![0.0; self.len()]
                 }
             }
-            impl<const N: usize> ZeroLike for [$t; N] {
-                #[inline(always)]
-                fn zero_like(&self) -> Self {
-                    [0.0; N]
-                }
-            }
             impl Contribution for $t {}
             impl Contribution for Vec<$t> {}
             impl<const N: usize> Contribution for [$t; N] {}
         )*};
     }
     impl_float_glue!(f32, f64);
+
+    // Any scalar: a generic function's (and a second-order twin's) local
+    // array.
+    impl<T: rules::Real, const N: usize> ZeroLike for [T; N] {
+        #[inline(always)]
+        fn zero_like(&self) -> Self {
+            [<T as rules::Real>::zero(); N]
+        }
+    }
 
     /// The sum of an adjoint's elements, in order: the adjoint of the one
     /// value `[e; n]` repeats.

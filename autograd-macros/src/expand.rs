@@ -124,7 +124,7 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
     let mut callees = Default::default();
     if let Some(s) = sig::parse(&cx, &twin.sig, false) {
         let mut ir = lower::lower(&cx, &s, &twin.sig, &twin.block, Vec::new());
-        callees = hessian::call_twins(&mut ir, &mut twin.block);
+        callees = hessian::call_twins(&mut ir);
         let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
         let an = analysis::analyze(&cx, &ir, &differentiable);
         for arg in &mut twin.sig.inputs {
@@ -133,7 +133,7 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
             }
         }
         let checks = checkpoint::strip(&cx, &mut twin.block, true);
-        out.extend(twin.to_token_stream());
+        out.extend(hessian::twin_primal(&twin, &s).to_token_stream());
         out.extend(checks);
         if !cx.has_errors() {
             out.extend(codegen::generate(&twin, &s, &ir, &an, false));

@@ -205,45 +205,36 @@ fn for_each_call(block: &mut Block, f: &mut impl FnMut(&mut syn::Path)) {
     }
 }
 
+/// The twin as emitted: its value is its reverse sweep's, not its body's
+/// as written, which need not compile at a generic scalar (`a * b` of two
+/// `&f64`, `.sum()` of floats: `Float` has neither).
+pub fn twin_primal(twin: &syn::ItemFn, sig: &crate::sig::Signature) -> syn::ItemFn {
+    use crate::codegen::names;
+    let name = &twin.sig.ident;
+    let vjp_full = names::hidden(name, names::VJP_FULL);
+    let path = if names::has_no_carrier(name) {
+        quote!(#vjp_full)
+    } else {
+        quote!(#name::#vjp_full)
+    };
+    let args = sig.params.iter().map(|p| &p.ident);
+    let mut primal = twin.clone();
+    primal.block = Box::new(syn::parse_quote!({ #path(#(#args),*).0 }));
+    primal
+}
+
 /// The twin's calls go to the callees' twins: `m::g` becomes
-/// `m::__ad_hessian_g`, in the lowered twin and in its body as written
-/// (the twin's own primal); `hessian_link` then routes them through the
-/// callees' `Twin` implementations. Returns the callees.
-pub fn call_twins(f: &mut Function, body: &mut syn::Block) -> crate::hessian_link::Callees {
-    let mut callees = Vec::new();
+/// `m::__ad_hessian_g` in the lowered twin; `hessian_link` then routes them
+/// through the callees' `Twin` implementations. Returns the callees.
+pub fn call_twins(f: &mut Function) -> crate::hessian_link::Callees {
     let mut twins = crate::hessian_link::Callees::new();
     for_each_call(&mut f.body, &mut |func| {
-        callees.push(func.to_token_stream().to_string());
-        if let Some(last) = func.segments.last() {
+        if let Some(last) = func.segments.last_mut() {
             twins.insert(twin_name(&last.ident).to_string(), last.ident.clone());
+            last.ident = twin_name(&last.ident);
         }
-        rename_to_twin(func);
     });
-    CallTwins { callees }.visit_block_mut(body);
     twins
-}
-
-fn rename_to_twin(func: &mut syn::Path) {
-    if let Some(last) = func.segments.last_mut() {
-        last.ident = twin_name(&last.ident);
-    }
-}
-
-/// Renames the calls of `callees`, each a path as written.
-struct CallTwins {
-    callees: Vec<String>,
-}
-
-impl VisitMut for CallTwins {
-    fn visit_expr_call_mut(&mut self, call: &mut syn::ExprCall) {
-        if let syn::Expr::Path(p) = &mut *call.func
-            && p.qself.is_none()
-            && self.callees.contains(&p.path.to_token_stream().to_string())
-        {
-            rename_to_twin(&mut p.path);
-        }
-        syn::visit_mut::visit_expr_call_mut(self, call);
-    }
 }
 
 /// Marks every item of the twin's expansion hidden and quiet: the twin is
@@ -269,7 +260,7 @@ pub fn hide(
         };
         attrs.retain(|a| !a.path().is_ident("doc"));
         attrs.push(syn::parse_quote!(#[doc(hidden)]));
-        attrs.push(syn::parse_quote!(#[allow(dead_code, non_snake_case, clippy::all)]));
+        attrs.push(syn::parse_quote!(#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]));
     }
     let mut out = file.to_token_stream();
     if !crate::codegen::names::has_no_carrier(name) {

@@ -187,27 +187,20 @@ fn energy_check<'__ad_l0>(
     __ad_check
 }
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 fn __ad_hessian_energy<__AdScalar: ::autograd::__private::Float + 'static>(
     x: __AdScalar,
     w: &[__AdScalar],
     n: usize,
 ) -> __AdScalar {
-    let mut s = __AdScalar::from(0.5f64).unwrap() * x * x;
-    for i in 0..w.len() {
-        s = s
-            + (<softplus as ::autograd::__private::Twin<_, _>>::primal((w[i] * x,))
-                / (__AdScalar::from(n).unwrap())
-                + __AdScalar::from(std::f64::consts::PI).unwrap());
-    }
-    s
+    __ad_hessian_energy::__vjp_full(x, w, n).0
 }
 #[allow(non_camel_case_types, dead_code)]
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 struct __ad_hessian_energy {}
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 impl __ad_hessian_energy {
     #[doc(hidden)]
     #[allow(non_upper_case_globals)]
@@ -313,7 +306,7 @@ impl __ad_hessian_energy {
 #[inline]
 #[allow(clippy::too_many_arguments)]
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 fn __ad_hessian_energy_vjp<'__ad_l0, __AdScalar: ::autograd::__private::Float + 'static>(
     x: __AdScalar,
     w: &'__ad_l0 [__AdScalar],
@@ -337,7 +330,7 @@ fn __ad_hessian_energy_vjp<'__ad_l0, __AdScalar: ::autograd::__private::Float + 
 #[inline]
 #[allow(clippy::too_many_arguments)]
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 fn __ad_hessian_energy_grad<
     '__ad_l0,
     __AdScalar: ::autograd::__private::Float + 'static,
@@ -356,7 +349,7 @@ fn __ad_hessian_energy_grad<
 #[inline]
 #[allow(clippy::too_many_arguments)]
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 fn __ad_hessian_energy_grad_acc<
     '__ad_l0,
     __AdScalar: ::autograd::__private::Float + 'static,
@@ -378,7 +371,7 @@ fn __ad_hessian_energy_grad_acc<
 }
 #[allow(clippy::too_many_arguments)]
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 fn __ad_hessian_energy_check<
     '__ad_l0,
     __AdScalar: ::autograd::__private::Float + 'static,
