@@ -61,7 +61,7 @@ pub mod __private {
         unit_slice,
     };
     pub use crate::tangent::{FloatField, IntField, float_field, int_field};
-    pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
+    pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent, slice_tangent};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::jacobian::{
         Direction, Flatten, Outputs, check_seed, forward_jacobian, jacobian,

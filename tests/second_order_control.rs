@@ -80,14 +80,7 @@ fn array(x: &[f64]) -> f64 {
 
 #[test]
 fn a_local_array() {
-    check(
-        array,
-        |x| array_grad(x).1,
-        array_jvp,
-        array_hvp,
-        &X,
-        &V,
-    );
+    check(array, |x| array_grad(x).1, array_jvp, array_hvp, &X, &V);
 }
 
 #[differentiable(jvp, hessian)]
