@@ -8,8 +8,8 @@ use autograd::differentiable;
 #[differentiable(jvp)]
 fn affine(x: f64, v: &[f64], #[constant] k: f64) -> f64 {
     let mut s = k * x + x / k - (1.0 - x);
-    for i in 0..v.len() {
-        s += 2.0 * v[i] - v[i] / k;
+    for e in v {
+        s += 2.0 * e - e / k;
     }
     s
 }
