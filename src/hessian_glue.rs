@@ -5,9 +5,8 @@ use autograd_runtime::Dual;
 use num_traits::Float;
 
 /// A function generated with `#[differentiable(hessian)]`, by the type
-/// named like it: its twin (the reverse sweep generic over the scalar) is
-/// what a caller's second order calls. A function without the option has
-/// none, and calling it from a `hessian` function is this one error.
+/// named like it. A function without the option has none, and a solver
+/// whose residual lacks it is this one error.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no second order: add `hessian` to its attribute, `#[differentiable(hessian)]`",
     label = "called from a `#[differentiable(hessian)]` function",
@@ -17,6 +16,25 @@ pub trait Hessian {}
 
 /// Compiles only if `F` is a function with `hessian`.
 pub const fn assert_hessian<F: Hessian + ?Sized>() {}
+
+/// A function generated with `#[differentiable(hessian)]`, by the type
+/// named like it: its twin (the function and its reverse sweep generic over
+/// the scalar `S`, taking its arguments `A` as a tuple), which a caller's
+/// second order calls. A function without the option has none, and calling
+/// it from a `hessian` function is this one error, at the call.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no second order: add `hessian` to its attribute, `#[differentiable(hessian)]`",
+    label = "called from a `#[differentiable(hessian)]` function",
+    note = "the second order of a function differentiates the gradient of every differentiable function it calls"
+)]
+pub trait Twin<S, A> {
+    /// What the pullback returns: one adjoint per argument.
+    type Adjoints;
+    /// The twin's value.
+    fn primal(args: A) -> S;
+    /// The twin's value and pullback.
+    fn vjp_full(args: A) -> (S, impl FnOnce(S) -> Self::Adjoints);
+}
 
 /// `x + v·ε`, element by element.
 ///

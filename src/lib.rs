@@ -57,12 +57,12 @@ pub use tangent::Tangent;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::hessian_glue::{
-        Hessian, ImplicitSecondOrder, assert_hessian, dual_constants, dual_part, dual_slice,
+        Hessian, ImplicitSecondOrder, Twin, assert_hessian, dual_constants, dual_part, dual_slice,
         implicit_second_order, push_flat, real_part, take_scalar, take_slice, unit_scalar,
         unit_slice,
     };
     pub use crate::tangent::{FloatField, IntField, float_field, int_field};
-    pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
+    pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent, slice_tangent};
     pub use crate::wrappers::{AddInto, Buffer, Prepend, grad, grad_acc};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::jacobian::{
@@ -174,18 +174,21 @@ pub mod __private {
                     ::std::vec![0.0; self.len()]
                 }
             }
-            impl<const N: usize> ZeroLike for [$t; N] {
-                #[inline(always)]
-                fn zero_like(&self) -> Self {
-                    [0.0; N]
-                }
-            }
             impl Contribution for $t {}
             impl Contribution for Vec<$t> {}
             impl<const N: usize> Contribution for [$t; N] {}
         )*};
     }
     impl_float_glue!(f32, f64);
+
+    // Any scalar: a generic function's (and a second-order twin's) local
+    // array.
+    impl<T: rules::Real, const N: usize> ZeroLike for [T; N] {
+        #[inline(always)]
+        fn zero_like(&self) -> Self {
+            [<T as rules::Real>::zero(); N]
+        }
+    }
 
     /// The sum of an adjoint's elements, in order: the adjoint of the one
     /// value `[e; n]` repeats.

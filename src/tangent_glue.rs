@@ -112,3 +112,22 @@ impl IntoTangent<f32> for ZeroTangent {
 pub fn into_tangent<T, U: IntoTangent<T>>(u: U) -> T {
     u.into_tangent()
 }
+
+/// A slice argument's tangent, checked to have the argument's `len`: the
+/// forward sweep reads both at one index, and with the lengths known equal
+/// one bounds check covers both reads.
+///
+/// # Panics
+///
+/// If the tangent's length is not the argument's.
+#[inline(always)]
+#[track_caller]
+pub fn slice_tangent<T>(len: usize, tangent: &[T]) -> &[T] {
+    assert_eq!(
+        tangent.len(),
+        len,
+        "autograd: a tangent of `_jvp` has {} elements, its argument {len}",
+        tangent.len()
+    );
+    &tangent[..len]
+}

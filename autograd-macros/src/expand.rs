@@ -67,19 +67,16 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     out.extend(checks);
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => {
-            out.extend(codegen::generate(
-                &func,
-                &s,
-                &ir,
-                &an,
-                matches!(jvp, Jvp::On),
-            ));
+            let generated = codegen::generate(&func, &s, &ir, &an, matches!(jvp, Jvp::On));
+            if second_order.is_some() && s.scalar.is_some() {
+                out.extend(hessian::own_twin(&generated, &func.sig.ident));
+            }
+            out.extend(generated);
             if let Jvp::On = jvp {
                 out.extend(codegen::tangent::generate(&func, &s, &ir, &an));
             }
             if let (Some(float), Some(original)) = (&second_order, &original) {
-                out.extend(hessian::callee_checks(&ir));
-                if s.params.iter().any(|p| p.differentiable) {
+                if s.scalar.is_none() && s.params.iter().any(|p| p.differentiable) {
                     out.extend(twin(original, float));
                 }
                 out.extend(codegen::hessian::generate(&func, &s, float));
@@ -124,9 +121,10 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
     let mut twin = hessian::twin(item, float);
     let cx = Ctxt::default();
     let mut out = TokenStream::new();
+    let mut callees = Default::default();
     if let Some(s) = sig::parse(&cx, &twin.sig, false) {
         let mut ir = lower::lower(&cx, &s, &twin.sig, &twin.block, Vec::new());
-        hessian::call_twins(&mut ir, &mut twin.block);
+        callees = hessian::call_twins(&mut ir);
         let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
         let an = analysis::analyze(&cx, &ir, &differentiable);
         for arg in &mut twin.sig.inputs {
@@ -135,7 +133,7 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
             }
         }
         let checks = checkpoint::strip(&cx, &mut twin.block, true);
-        out.extend(twin.to_token_stream());
+        out.extend(hessian::twin_primal(&twin, &s).to_token_stream());
         out.extend(checks);
         if !cx.has_errors() {
             out.extend(codegen::generate(&twin, &s, &ir, &an, false));
@@ -144,7 +142,7 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
     if let Err(e) = cx.check() {
         out.extend(e.to_compile_error());
     }
-    hessian::hide(out)
+    hessian::hide(out, &item.sig.ident, &callees)
 }
 
 /// Compiles the closure of a `map` (given as a scalar function) into its

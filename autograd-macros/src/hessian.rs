@@ -205,71 +205,51 @@ fn for_each_call(block: &mut Block, f: &mut impl FnMut(&mut syn::Path)) {
     }
 }
 
+/// The twin as emitted: its value is its reverse sweep's, not its body's
+/// as written, which need not compile at a generic scalar (`a * b` of two
+/// `&f64`, `.sum()` of floats: `Float` has neither).
+pub fn twin_primal(twin: &syn::ItemFn, sig: &crate::sig::Signature) -> syn::ItemFn {
+    use crate::codegen::names;
+    let name = &twin.sig.ident;
+    let vjp_full = names::hidden(name, names::VJP_FULL);
+    let path = if names::has_no_carrier(name) {
+        quote!(#vjp_full)
+    } else {
+        quote!(#name::#vjp_full)
+    };
+    let args = sig.params.iter().map(|p| &p.ident);
+    let mut primal = twin.clone();
+    primal.block = Box::new(syn::parse_quote!({ #path(#(#args),*).0 }));
+    primal
+}
+
 /// The twin's calls go to the callees' twins: `m::g` becomes
-/// `m::__ad_hessian_g`, in the lowered twin and in its body as written
-/// (the twin's own primal).
-pub fn call_twins(f: &mut Function, body: &mut syn::Block) {
-    let mut callees = Vec::new();
+/// `m::__ad_hessian_g` in the lowered twin; `hessian_link` then routes them
+/// through the callees' `Twin` implementations. Returns the callees.
+pub fn call_twins(f: &mut Function) -> crate::hessian_link::Callees {
+    let mut twins = crate::hessian_link::Callees::new();
     for_each_call(&mut f.body, &mut |func| {
-        callees.push(func.to_token_stream().to_string());
-        rename_to_twin(func);
-    });
-    CallTwins { callees }.visit_block_mut(body);
-}
-
-fn rename_to_twin(func: &mut syn::Path) {
-    if let Some(last) = func.segments.last_mut() {
-        last.ident = twin_name(&last.ident);
-    }
-}
-
-/// Renames the calls of `callees`, each a path as written.
-struct CallTwins {
-    callees: Vec<String>,
-}
-
-impl VisitMut for CallTwins {
-    fn visit_expr_call_mut(&mut self, call: &mut syn::ExprCall) {
-        if let syn::Expr::Path(p) = &mut *call.func
-            && p.qself.is_none()
-            && self.callees.contains(&p.path.to_token_stream().to_string())
-        {
-            rename_to_twin(&mut p.path);
+        if let Some(last) = func.segments.last_mut() {
+            twins.insert(twin_name(&last.ident).to_string(), last.ident.clone());
+            last.ident = twin_name(&last.ident);
         }
-        syn::visit_mut::visit_expr_call_mut(self, call);
-    }
-}
-
-/// For every function `f` calls, a compile-time check that it has
-/// `hessian`: one error naming it, at the call.
-pub fn callee_checks(f: &Function) -> TokenStream {
-    let mut body = f.body.clone();
-    let mut out = TokenStream::new();
-    for_each_call(&mut body, &mut |func| {
-        let mut carrier = func.clone();
-        if let Some(last) = carrier.segments.last_mut() {
-            last.arguments = syn::PathArguments::None;
-            if crate::codegen::names::has_no_carrier(&last.ident) {
-                return;
-            }
-        }
-        let span = func
-            .segments
-            .last()
-            .map_or(Span::call_site(), |s| s.ident.span());
-        out.extend(quote_spanned! {span=>
-            const _: () = ::autograd::__private::assert_hessian::<#carrier>();
-        });
     });
-    out
+    twins
 }
 
 /// Marks every item of the twin's expansion hidden and quiet: the twin is
-/// an implementation detail, and only its gradient is used.
-pub fn hide(items: TokenStream) -> TokenStream {
+/// an implementation detail, and only its gradient is used. Its calls of
+/// `callees` go through their `Twin` implementations, and it gains its
+/// own: `name`'s, through which callers' twins call it.
+pub fn hide(
+    items: TokenStream,
+    name: &syn::Ident,
+    callees: &crate::hessian_link::Callees,
+) -> TokenStream {
     let Ok(mut file) = syn::parse2::<syn::File>(items.clone()) else {
         return items;
     };
+    crate::hessian_link::route_calls(&mut file, callees);
     for item in &mut file.items {
         let attrs: &mut Vec<syn::Attribute> = match item {
             syn::Item::Fn(i) => &mut i.attrs,
@@ -280,9 +260,28 @@ pub fn hide(items: TokenStream) -> TokenStream {
         };
         attrs.retain(|a| !a.path().is_ident("doc"));
         attrs.push(syn::parse_quote!(#[doc(hidden)]));
-        attrs.push(syn::parse_quote!(#[allow(dead_code, non_snake_case, clippy::all)]));
+        attrs.push(syn::parse_quote!(#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]));
     }
-    file.into_token_stream()
+    let mut out = file.to_token_stream();
+    if !crate::codegen::names::has_no_carrier(name) {
+        out.extend(crate::hessian_link::implementation(
+            &file,
+            name,
+            &twin_name(name),
+        ));
+    }
+    out
+}
+
+/// The `Twin` implementation of a generic function, which is its own twin,
+/// from its expansion `generated`.
+pub fn own_twin(generated: &TokenStream, name: &syn::Ident) -> TokenStream {
+    match syn::parse2::<syn::File>(generated.clone()) {
+        Ok(file) if !crate::codegen::names::has_no_carrier(name) => {
+            crate::hessian_link::implementation(&file, name, name)
+        }
+        _ => TokenStream::new(),
+    }
 }
 
 /// The float type of a function `hessian` can take, or one error at the
@@ -308,9 +307,11 @@ pub fn float_of(
             );
         }
     }
-    if sig.scalar.is_some() {
+    if let Some(scalar) = &sig.scalar
+        && matches!(scalar.bound, crate::sig::ScalarBound::RealField)
+    {
         return reject(
-            "`hessian` on a generic function is not available yet; write it for `f64` (or `f32`)",
+            "`hessian` on a generic function takes its scalar bound by `Float` (`T: Float`), which dual numbers implement, not `RealField`",
         );
     }
     if sig
@@ -323,6 +324,9 @@ pub fn float_of(
         );
     }
     match &sig.ret {
+        // A generic function is its own twin: its gradient is instantiated
+        // at `Dual<T>`.
+        Ret::Float(_) if let Some(scalar) = &sig.scalar => Some(scalar.ident.clone()),
         Ret::Float(f) | Ret::Result { ok: f, .. } => Some(f.0.clone()),
         _ => reject("`hessian` needs a function returning one number (`f64` or `f32`)"),
     }

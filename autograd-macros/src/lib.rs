@@ -16,6 +16,7 @@ mod ctxt;
 mod expand;
 mod fusion;
 mod hessian;
+mod hessian_link;
 mod ir;
 mod lower;
 mod sig;

@@ -116,7 +116,10 @@ impl Gen<'_> {
                     self.declared.insert(array);
                 }
                 let index = self.operand(index);
-                out.extend(quote_spanned!(span=> #adj[#index] += #g;));
+                let add = self
+                    .scalar
+                    .add_assign(Kind::Slice, quote!(#adj[#index]), quote!(#g));
+                out.extend(quote_spanned!(span=> #add));
             }
             Op::Pack { elems, collection } => {
                 for (k, e) in elems.iter().enumerate() {

@@ -344,7 +344,19 @@ impl Lowerer<'_> {
                 .as_ref()
                 .and_then(float_ident)
                 .or_else(|| self.chain_float(&chain));
-            let init: Expr = syn::parse_str(neutral).unwrap_or_else(|_| syn::parse_quote!(0.0));
+            let init: Expr = match &self.scalar {
+                // A generic scalar has no literals: its own zero (negated)
+                // and one.
+                Some(t) if float.as_ref() == Some(t) => {
+                    let real = quote!(<#t as ::autograd::__private::rules::Real>);
+                    if op == Operator::Add {
+                        syn::parse_quote!(-#real::zero())
+                    } else {
+                        syn::parse_quote!(#real::one())
+                    }
+                }
+                _ => syn::parse_str(neutral).unwrap_or_else(|_| syn::parse_quote!(0.0)),
+            };
             self.float_literal(&init, float, span)
         };
         let method = m.method.clone();

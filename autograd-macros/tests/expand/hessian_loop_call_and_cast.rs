@@ -174,28 +174,21 @@ fn energy_check<'__ad_l0>(
     __ad_check.slice("w", w, &__ad_d_w, |w| energy(x, w, n));
     __ad_check
 }
-const _: () = ::autograd::__private::assert_hessian::<softplus>();
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 fn __ad_hessian_energy<__AdScalar: ::autograd::__private::Float + 'static>(
     x: __AdScalar,
     w: &[__AdScalar],
     n: usize,
 ) -> __AdScalar {
-    let mut s = __AdScalar::from(0.5f64).unwrap() * x * x;
-    for i in 0..w.len() {
-        s = s
-            + (__ad_hessian_softplus(w[i] * x) / (__AdScalar::from(n).unwrap())
-                + __AdScalar::from(std::f64::consts::PI).unwrap());
-    }
-    s
+    __ad_hessian_energy::__vjp_full(x, w, n).0
 }
 #[allow(non_camel_case_types, dead_code)]
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 struct __ad_hessian_energy {}
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 impl __ad_hessian_energy {
     #[doc(hidden)]
     #[allow(non_upper_case_globals)]
@@ -238,7 +231,10 @@ impl __ad_hessian_energy {
             let __ad_v6_s = __ad_c0_s;
             let __ad_v8 = w[__ad_v7_i];
             let __ad_v9 = __ad_v8 * x;
-            let __ad_v10 = __ad_hessian_softplus(__ad_v9);
+            let __ad_v10 = <softplus as ::autograd::__private::Twin<
+                _,
+                _,
+            >>::primal((__ad_v9,));
             let __ad_v11 = __AdScalar::from(n).unwrap();
             let __ad_v12 = __ad_v10 / __ad_v11;
             let __ad_v13 = __ad_v12 + (__AdScalar::from(std::f64::consts::PI).unwrap());
@@ -256,13 +252,10 @@ impl __ad_hessian_energy {
                 for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
                     let __ad_v8 = w[__ad_v7_i];
                     let __ad_v9 = __ad_v8 * x;
-                    let (__ad_v10, __ad_pb10) = __ad_hessian_softplus::__vjp_full(
-                        __ad_v9,
-                    );
-                    __ad_hessian_softplus::__same_callee(
-                        &__ad_hessian_softplus,
-                        &__ad_v10,
-                    );
+                    let (__ad_v10, __ad_pb10) = <softplus as ::autograd::__private::Twin<
+                        _,
+                        _,
+                    >>::vjp_full((__ad_v9,));
                     let __ad_v11 = __AdScalar::from(n).unwrap();
                     let mut __ad_d9 = <__AdScalar as ::autograd::__private::rules::Real>::zero();
                     let __ad_d14_s = __ad_dc0_s;
@@ -293,7 +286,7 @@ impl __ad_hessian_energy {
 }
 #[inline]
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 fn __ad_hessian_energy_vjp<'__ad_l0, __AdScalar: ::autograd::__private::Float + 'static>(
     x: __AdScalar,
     w: &'__ad_l0 [__AdScalar],
@@ -315,7 +308,7 @@ fn __ad_hessian_energy_vjp<'__ad_l0, __AdScalar: ::autograd::__private::Float + 
 }
 #[inline]
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 fn __ad_hessian_energy_grad<
     '__ad_l0,
     __AdScalar: ::autograd::__private::Float + 'static,
@@ -332,7 +325,7 @@ fn __ad_hessian_energy_grad<
 }
 #[inline]
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 fn __ad_hessian_energy_grad_acc<
     '__ad_l0,
     __AdScalar: ::autograd::__private::Float + 'static,
@@ -353,7 +346,7 @@ fn __ad_hessian_energy_grad_acc<
 }
 #[inline]
 #[doc(hidden)]
-#[allow(dead_code, non_snake_case, clippy::all)]
+#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]
 fn __ad_hessian_energy_check<
     '__ad_l0,
     __AdScalar: ::autograd::__private::Float + 'static,
@@ -365,6 +358,31 @@ fn __ad_hessian_energy_check<
     __ad_check.scalar("x", x, __ad_d_x, |x| __ad_hessian_energy(x, w, n));
     __ad_check.slice("w", w, &__ad_d_w, |w| __ad_hessian_energy(x, w, n));
     __ad_check
+}
+#[doc(hidden)]
+#[diagnostic::do_not_recommend]
+impl<
+    '__ad_l0,
+    __AdScalar: ::autograd::__private::Float + 'static,
+> ::autograd::__private::Twin<__AdScalar, (__AdScalar, &'__ad_l0 [__AdScalar], usize)>
+for energy {
+    type Adjoints = (
+        __AdScalar,
+        ::autograd::__private::Vec<__AdScalar>,
+        ::autograd::__private::NoGradient,
+    );
+    #[inline(always)]
+    fn primal(
+        (__ad_a0, __ad_a1, __ad_a2): (__AdScalar, &'__ad_l0 [__AdScalar], usize),
+    ) -> __AdScalar {
+        __ad_hessian_energy(__ad_a0, __ad_a1, __ad_a2)
+    }
+    #[inline(always)]
+    fn vjp_full(
+        (__ad_a0, __ad_a1, __ad_a2): (__AdScalar, &'__ad_l0 [__AdScalar], usize),
+    ) -> (__AdScalar, impl ::core::ops::FnOnce(__AdScalar) -> Self::Adjoints) {
+        __ad_hessian_energy::__vjp_full(__ad_a0, __ad_a1, __ad_a2)
+    }
 }
 #[doc(hidden)]
 impl ::autograd::__private::Hessian for energy {}

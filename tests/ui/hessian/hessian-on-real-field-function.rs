@@ -1,8 +1,7 @@
 use autograd::differentiable;
-use autograd::num_traits::Float;
 
 #[differentiable(hessian)]
-fn f<T: Float>(x: T) -> T {
+fn f<T: autograd::nalgebra::RealField + Copy>(x: T) -> T {
     x * x
 }
 
