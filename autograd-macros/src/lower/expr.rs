@@ -389,10 +389,12 @@ impl Lowerer<'_> {
     }
 
     fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {
-        if let Some(seq @ Sequence::Constant(_)) = self.sequence_of(&i.expr)
+        if let Some(seq @ (Sequence::Constant(_) | Sequence::Data { .. })) =
+            self.sequence_of(&i.expr)
             && !matches!(&*i.index, Expr::Range(_))
         {
-            // `P[i]` of a `const` array: a constant, whatever the index.
+            // `P[i]` of a `const` array or of constant data: a constant,
+            // whatever the index.
             let index = self.lower_expr(&i.index);
             return self.sequence_element(&seq, index, i.span());
         }
@@ -400,7 +402,22 @@ impl Lowerer<'_> {
         // { a } else { b }`) would need its adjoint chosen too. An array, or
         // a nalgebra value, is any value (a local, an argument, a call's
         // result): its adjoint follows its value.
-        let named = self.local_ident(&i.expr);
+        // A value computed in place: a row of constant data (`x[i][j]`), a
+        // product (`(w.transpose() * cov * w)[(0, 0)]`).
+        let computed = match strip_parens(&i.expr) {
+            Expr::Path(_) => None,
+            base @ (Expr::Index(_) | Expr::Binary(_) | Expr::MethodCall(_)) => {
+                self.lower_expr(base).value()
+            }
+            _ => None,
+        };
+        if let Some(seq) = computed.and_then(|v| self.data_sequence(v))
+            && !matches!(&*i.index, Expr::Range(_))
+        {
+            let index = self.lower_expr(&i.index);
+            return self.sequence_element(&seq, index, i.span());
+        }
+        let named = computed.or_else(|| self.local_ident(&i.expr));
         let indexed = named.filter(|v| {
             let info = &self.values[*v];
             (info.kind == Kind::Slice && info.param.is_some())

@@ -509,6 +509,7 @@ impl Lowerer<'_> {
             match seq {
                 Sequence::Slice(v) | Sequence::Array(v) => return self.values[*v].float.clone(),
                 Sequence::Constant(_) => return None,
+                Sequence::Data { elem, .. } => return self.scalar_ident(elem),
                 Sequence::Window { base, .. } => seq = base,
             }
         }
@@ -820,7 +821,7 @@ impl Lowerer<'_> {
     fn not_a_sequence(&self, e: &Expr) {
         self.cx.error_spanned_by(
             e,
-            "iteration is supported over slice arguments (`&[f64]`, `&Vec<f64>`), local arrays and `Vec`s, `const` arrays, windows and integer ranges; for anything else write an index loop, `for i in 0..n`",
+            "iteration is supported over slice arguments (`&[f64]`, `&Vec<f64>`), local arrays and `Vec`s, nalgebra vectors and matrices, `#[constant]` collections, `const` arrays, windows and integer ranges; for anything else write an index loop, `for i in 0..n`",
         );
     }
 

@@ -31,6 +31,7 @@ mod arrays;
 mod asserts;
 mod calls;
 mod control;
+mod data;
 mod deferred;
 mod exits;
 mod expr;
@@ -86,6 +87,9 @@ struct Lowerer<'a> {
     /// `const`, `static` and `use` items of the body, which the
     /// generated functions declare too.
     body_items: Vec<syn::Item>,
+    /// Constant data (see [`data`]) and its type: `#[constant]` arguments
+    /// the macro does not differentiate, and the rows read from them.
+    data: HashMap<ValueId, syn::Type>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -118,6 +122,7 @@ pub fn lower(
         scalar: sig.scalar.as_ref().map(|s| s.ident.clone()),
         aggregates: HashMap::new(),
         body_items: Vec::new(),
+        data: HashMap::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -148,6 +153,9 @@ pub fn lower(
         };
         l.values[v].param = Some(param.ident.clone());
         l.values[v].by_ref = by_ref;
+        if let (ParamKind::Other, Some(ty)) = (&param.kind, &ty) {
+            l.record_data(v, ty);
+        }
         l.bind(&param.ident, v, mutable, ty);
         params.push(v);
     }

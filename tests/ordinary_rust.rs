@@ -1,0 +1,203 @@
+//! Ordinary Rust in a `#[differentiable]` body (issue 14, second round):
+//! constructs users write that the corpus found rejected. Each function
+//! returns, from `_grad`, the primal's value bit for bit; expected adjoints
+//! come from closed forms (tolerance `CF64_*`) or from five-point central
+//! differences of the primal (`fd_support`, tolerance `FD64_*`).
+
+#[path = "fd_support/mod.rs"]
+mod fd_support;
+
+use approx::assert_relative_eq;
+use autograd::differentiable;
+use fd_support::*;
+use nalgebra::DVector;
+
+/// Central differences of `f` in each element of `x`.
+fn fd_slice(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
+    (0..x.len())
+        .map(|i| {
+            fd64(
+                |xi| {
+                    let mut w = x.to_vec();
+                    w[i] = xi;
+                    f(&w)
+                },
+                x[i],
+            )
+        })
+        .collect()
+}
+
+fn close(actual: &[f64], expected: &[f64], abs: f64, rel: f64) {
+    assert_eq!(actual.len(), expected.len());
+    for (a, e) in actual.iter().zip(expected) {
+        assert_relative_eq!(*a, *e, epsilon = abs, max_relative = rel);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Iterating a nalgebra vector.
+
+#[differentiable]
+fn entropy(p: &DVector<f64>) -> f64 {
+    -p.iter().map(|&pi| pi * pi.ln()).sum::<f64>()
+}
+
+#[differentiable]
+fn weighted_squares(x: &DVector<f64>, w: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (xi, wi) in x.iter().zip(w) {
+        s += wi * xi * xi;
+    }
+    s
+}
+
+/// Iterates a matrix: column by column, as nalgebra stores it.
+#[differentiable]
+fn weighted_total(m: &nalgebra::DMatrix<f64>) -> f64 {
+    let mut s = 0.0;
+    for (k, v) in m.iter().enumerate() {
+        s += (k as f64 + 1.0) * *v * *v;
+    }
+    s
+}
+
+#[test]
+fn a_dvector_iterates_in_storage_order() {
+    let m = nalgebra::DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 3.0, 4.0]);
+    let (v, g) = weighted_total_grad(&m);
+    assert_eq!(v.to_bits(), weighted_total(&m).to_bits());
+    // Storage order m[(0,0)], m[(1,0)], m[(0,1)], m[(1,1)]: weights 1..4.
+    let want = [
+        2.0 * 1.0 * 1.0,
+        2.0 * 2.0 * 3.0,
+        2.0 * 3.0 * 2.0,
+        2.0 * 4.0 * 4.0,
+    ];
+    close(g.as_slice(), &want, CF64_ABS, CF64_REL);
+
+    let p = DVector::from_vec(vec![0.2, 0.5, 0.3]);
+    let (v, g) = entropy_grad(&p);
+    assert_eq!(v.to_bits(), entropy(&p).to_bits());
+    // d/dp (-p ln p) = -(ln p + 1).
+    let want: Vec<f64> = p.iter().map(|q| -(q.ln() + 1.0)).collect();
+    close(g.as_slice(), &want, CF64_ABS, CF64_REL);
+
+    let x = DVector::from_vec(vec![1.5, -0.5, 2.0]);
+    let w = [0.3, 0.7, 1.1];
+    let (v, gx, gw) = weighted_squares_grad(&x, &w);
+    assert_eq!(v.to_bits(), weighted_squares(&x, &w).to_bits());
+    let want_x: Vec<f64> = (0..3).map(|i| 2.0 * w[i] * x[i]).collect();
+    let want_w: Vec<f64> = (0..3).map(|i| x[i] * x[i]).collect();
+    close(gx.as_slice(), &want_x, CF64_ABS, CF64_REL);
+    close(&gw, &want_w, CF64_ABS, CF64_REL);
+}
+
+// ---------------------------------------------------------------------------
+// Constant data of nested collections: rows of observations.
+
+#[differentiable]
+fn logistic_loss(w: &[f64], b: f64, #[constant] xs: &[[f64; 2]], #[constant] ys: &[f64]) -> f64 {
+    let mut loss = 0.0;
+    for (x, &y) in xs.iter().zip(ys) {
+        let z = w[0] * x[0] + w[1] * x[1] + b;
+        let p = 1.0 / (1.0 + (-z).exp());
+        loss -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+    }
+    loss / ys.len() as f64
+}
+
+#[differentiable]
+fn design_residuals(beta: &[f64], #[constant] x: &[Vec<f64>], #[constant] y: &[f64]) -> f64 {
+    let mut sse = 0.0;
+    for i in 0..x.len() {
+        let mut fit = 0.0;
+        for j in 0..x[i].len() {
+            fit += x[i][j] * beta[j];
+        }
+        sse += (y[i] - fit).powi(2);
+    }
+    sse
+}
+
+#[differentiable]
+fn nearest_centre(c: &DVector<f64>, #[constant] points: &[DVector<f64>]) -> f64 {
+    points
+        .iter()
+        .map(|p| {
+            p.iter()
+                .zip(c.iter())
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum::<f64>()
+        })
+        .sum()
+}
+
+#[test]
+fn constant_rows_are_read_by_index_and_iterated() {
+    let xs = [[0.5, -1.0], [1.5, 0.2], [-0.3, 0.8]];
+    let ys = [1.0, 0.0, 1.0];
+    let w = [0.4, -0.7];
+    let (v, gw, gb) = logistic_loss_grad(&w, 0.1, &xs, &ys);
+    assert_eq!(v.to_bits(), logistic_loss(&w, 0.1, &xs, &ys).to_bits());
+    let want_w = fd_slice(|w| logistic_loss(w, 0.1, &xs, &ys), &w);
+    close(&gw, &want_w, FD64_ABS, FD64_REL);
+    assert_relative_eq!(
+        gb,
+        fd64(|b| logistic_loss(&w, b, &xs, &ys), 0.1),
+        epsilon = FD64_ABS,
+        max_relative = FD64_REL
+    );
+
+    let x = vec![vec![1.0, 2.0], vec![1.0, -1.0], vec![1.0, 0.5]];
+    let y = [3.0, 0.5, 1.0];
+    let beta = [0.2, 0.9];
+    let (v, g) = design_residuals_grad(&beta, &x, &y);
+    assert_eq!(v.to_bits(), design_residuals(&beta, &x, &y).to_bits());
+    // d/dβ ‖y − Xβ‖² = −2 Xᵀ(y − Xβ).
+    let r: Vec<f64> = (0..3)
+        .map(|i| y[i] - x[i][0] * beta[0] - x[i][1] * beta[1])
+        .collect();
+    let want: Vec<f64> = (0..2)
+        .map(|j| -2.0 * (0..3).map(|i| x[i][j] * r[i]).sum::<f64>())
+        .collect();
+    close(&g, &want, CF64_ABS, CF64_REL);
+
+    let points = vec![
+        DVector::from_vec(vec![1.0, 0.0]),
+        DVector::from_vec(vec![-0.5, 2.0]),
+    ];
+    let c = DVector::from_vec(vec![0.3, 0.4]);
+    let (v, g) = nearest_centre_grad(&c, &points);
+    assert_eq!(v.to_bits(), nearest_centre(&c, &points).to_bits());
+    // d/dc Σ‖p − c‖² = 2 Σ (c − p).
+    let want: Vec<f64> = (0..2)
+        .map(|j| points.iter().map(|p| 2.0 * (c[j] - p[j])).sum())
+        .collect();
+    close(g.as_slice(), &want, CF64_ABS, CF64_REL);
+}
+
+// ---------------------------------------------------------------------------
+// Indexing a value computed in place.
+
+#[differentiable]
+fn portfolio_variance(w: &DVector<f64>, cov: &nalgebra::DMatrix<f64>) -> f64 {
+    (w.transpose() * cov * w)[(0, 0)]
+}
+
+#[test]
+fn a_product_is_indexed_where_it_is_computed() {
+    let w = DVector::from_vec(vec![0.2, 0.5, 0.3]);
+    let cov = nalgebra::DMatrix::from_row_slice(
+        3,
+        3,
+        &[0.04, 0.01, 0.0, 0.01, 0.09, 0.02, 0.0, 0.02, 0.16],
+    );
+    let (v, gw, gc) = portfolio_variance_grad(&w, &cov);
+    assert_eq!(v.to_bits(), portfolio_variance(&w, &cov).to_bits());
+    // d/dw wᵀΣw = (Σ + Σᵀ) w; d/dΣ = w wᵀ.
+    let want_w = (&cov + cov.transpose()) * &w;
+    close(gw.as_slice(), want_w.as_slice(), CF64_ABS, CF64_REL);
+    let want_c = &w * w.transpose();
+    close(gc.as_slice(), want_c.as_slice(), CF64_ABS, CF64_REL);
+}
