@@ -168,6 +168,18 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn lower_call(&mut self, c: &syn::ExprCall) -> Operand {
+        if let Some(local) = self.local_closure(&c.func) {
+            return match self.inline_closure(local, c) {
+                super::items::Item::Value(o) => o,
+                _ => {
+                    self.cx.error_spanned_by(
+                        c,
+                        "a tuple is used as one value here; bind its components with `let (a, b) = ..;`",
+                    );
+                    self.missing(c.span())
+                }
+            };
+        }
         let Expr::Path(func) = &*c.func else {
             self.cx.error_spanned_by(
                 &c.func,

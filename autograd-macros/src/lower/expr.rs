@@ -77,6 +77,7 @@ impl Lowerer<'_> {
         match e {
             Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
             Expr::Path(p) => match self.local_ident(e) {
+                Some(v) if self.closures.contains_key(&v) => self.closure_not_called(e),
                 Some(v) => Operand::Value(v),
                 None if p
                     .path

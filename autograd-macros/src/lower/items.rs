@@ -50,6 +50,10 @@ impl Lowerer<'_> {
             Expr::Tuple(t) => Some(Item::Tuple(
                 t.elems.iter().map(|e| self.lower_item_expr(e)).collect(),
             )),
+            Expr::Call(c) => {
+                let local = self.local_closure(&c.func)?;
+                Some(self.inline_closure(local, c))
+            }
             e @ Expr::Path(_) => {
                 let v = self.local_ident(e)?;
                 self.aggregates.get(&v).cloned()

@@ -30,6 +30,7 @@ use crate::table::{self, Builtin, Operator, Pass, Receiver, Rule, Ty};
 mod arrays;
 mod asserts;
 mod calls;
+mod closures;
 mod control;
 mod data;
 mod deferred;
@@ -90,6 +91,9 @@ struct Lowerer<'a> {
     /// Constant data (see [`data`]) and its type: `#[constant]` arguments
     /// the macro does not differentiate, and the rows read from them.
     data: HashMap<ValueId, syn::Type>,
+    /// Names bound to closures (see [`closures`]): the value the binding
+    /// holds stands for the closure, called inline.
+    closures: HashMap<ValueId, closures::LocalClosure>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -123,6 +127,7 @@ pub fn lower(
         aggregates: HashMap::new(),
         body_items: Vec::new(),
         data: HashMap::new(),
+        closures: HashMap::new(),
     };
     l.begin_block();
     let mut params = Vec::new();

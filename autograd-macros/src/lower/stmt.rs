@@ -105,6 +105,12 @@ impl Lowerer<'_> {
             Pat::Type(pt) => (&*pt.pat, Some((*pt.ty).clone())),
             p => (p, None),
         };
+        if let Some(init) = &local.init
+            && init.diverge.is_none()
+            && self.bind_closure(pat, &init.expr)
+        {
+            return;
+        }
         if let (Pat::Tuple(components), Some(init)) = (pat, &local.init)
             && self.lower_split(SplitTarget::Pattern(components), &init.expr)
         {
