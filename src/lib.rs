@@ -45,6 +45,8 @@ impl stop_gradient {
 
 #[cfg(feature = "argmin")]
 pub mod argmin;
+// Named apart from the glob: the runtime's methods and the functions.
+pub mod prelude;
 
 mod hessian_glue;
 mod tangent;

@@ -290,3 +290,42 @@ fn a_let_closure_is_called_inline() {
     close(&gx, &want, CF64_ABS, CF64_REL);
     close(&[gk], &[0.25 + 2.25 + 4.0 + 1.4], CF64_ABS, CF64_REL);
 }
+
+// ---------------------------------------------------------------------------
+// `relu` and `sigmoid` from `autograd::prelude` called as functions.
+
+mod activations_as_functions {
+    use super::*;
+    use autograd::prelude::{relu, sigmoid};
+
+    #[differentiable]
+    pub fn swish_sum(xs: &[f64], beta: f64) -> f64 {
+        xs.iter().map(|&x| x * sigmoid(beta * x)).sum()
+    }
+
+    #[differentiable]
+    pub fn hinge(w: f32, x: f32) -> f32 {
+        relu(1.0 - w * x)
+    }
+
+    #[test]
+    fn they_are_differentiated_as_the_methods_are() {
+        let xs = [0.5, -1.0, 2.0];
+        let beta = 0.8;
+        let (v, gx, gb) = swish_sum_grad(&xs, beta);
+        assert_eq!(v.to_bits(), swish_sum(&xs, beta).to_bits());
+        // d/dx x σ(βx) = σ + βx σ(1 − σ); d/dβ = Σ x² σ(1 − σ).
+        let s = |z: f64| 1.0 / (1.0 + (-z).exp());
+        let want: Vec<f64> = xs
+            .iter()
+            .map(|&x| s(beta * x) + beta * x * s(beta * x) * (1.0 - s(beta * x)))
+            .collect();
+        close(&gx, &want, CF64_ABS, CF64_REL);
+        let want_b: f64 = xs.iter().map(|&x| x * x * s(beta * x) * (1.0 - s(beta * x))).sum();
+        close(&[gb], &[want_b], CF64_ABS, CF64_REL);
+
+        // Active: d/dw = -x, d/dx = -w; inactive: zero.
+        assert_eq!(hinge_grad(0.25, 2.0), (0.5, -2.0, -0.25));
+        assert_eq!(hinge_grad(1.0, 2.0), (0.0, 0.0, 0.0));
+    }
+}
