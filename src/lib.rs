@@ -51,6 +51,7 @@ pub mod prelude;
 mod hessian_glue;
 mod tangent;
 mod tangent_glue;
+mod untuple;
 pub use tangent::Tangent;
 
 /// What the generated code uses. Not part of the public API: names here
@@ -64,6 +65,7 @@ pub mod __private {
     };
     pub use crate::tangent::{FloatField, IntField, float_field, int_field};
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent};
+    pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::jacobian::{
         Direction, Flatten, Outputs, check_seed, forward_jacobian, jacobian,

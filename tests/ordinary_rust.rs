@@ -321,11 +321,66 @@ mod activations_as_functions {
             .map(|&x| s(beta * x) + beta * x * s(beta * x) * (1.0 - s(beta * x)))
             .collect();
         close(&gx, &want, CF64_ABS, CF64_REL);
-        let want_b: f64 = xs.iter().map(|&x| x * x * s(beta * x) * (1.0 - s(beta * x))).sum();
+        let want_b: f64 = xs
+            .iter()
+            .map(|&x| x * x * s(beta * x) * (1.0 - s(beta * x)))
+            .sum();
         close(&[gb], &[want_b], CF64_ABS, CF64_REL);
 
         // Active: d/dw = -x, d/dx = -w; inactive: zero.
         assert_eq!(hinge_grad(0.25, 2.0), (0.5, -2.0, -0.25));
         assert_eq!(hinge_grad(1.0, 2.0), (0.0, 0.0, 0.0));
     }
+}
+
+// ---------------------------------------------------------------------------
+// A tuple that a call of another `#[differentiable]` function returns.
+
+/// The right-hand side of Lotka–Volterra.
+#[differentiable]
+fn lotka_volterra(prey: f64, pred: f64, alpha: f64, beta: f64) -> (f64, f64) {
+    (alpha * prey - beta * prey * pred, beta * prey * pred - pred)
+}
+
+/// Euler steps through the tuple-returning right-hand side.
+#[differentiable]
+fn lotka_volterra_euler(alpha: f64, beta: f64) -> f64 {
+    let (mut x, mut y) = (2.0, 1.0);
+    for _ in 0..4 {
+        let (dx, dy) = lotka_volterra(x, y, alpha, beta);
+        x += 0.05 * dx;
+        y += 0.05 * dy;
+    }
+    x * y
+}
+
+#[differentiable]
+fn polar(r: f64, theta: f64) -> (f64, f64, f64) {
+    let (s, c) = theta.sin_cos();
+    (r * c, r * s, r)
+}
+
+/// One component ignored, the others read twice.
+#[differentiable]
+fn polar_product(r: f64, theta: f64) -> f64 {
+    let (x, y, _) = polar(r, theta);
+    x * y + x
+}
+
+#[test]
+fn a_called_tuple_is_destructured() {
+    let (v, da, db) = lotka_volterra_euler_grad(1.1, 0.4);
+    assert_eq!(v.to_bits(), lotka_volterra_euler(1.1, 0.4).to_bits());
+    let (fa, fb) = fd64_2(lotka_volterra_euler, 1.1, 0.4);
+    close(&[da, db], &[fa, fb], FD64_ABS, FD64_REL);
+
+    // r² sinθ cosθ + r cosθ: d/dr = 2r sc + c, d/dθ = r² cos2θ − r sinθ.
+    let (r, t) = (1.5_f64, 0.7_f64);
+    let (v, dr, dt) = polar_product_grad(r, t);
+    assert_eq!(v.to_bits(), polar_product(r, t).to_bits());
+    let want = [
+        2.0 * r * t.sin() * t.cos() + t.cos(),
+        r * r * (2.0 * t).cos() - r * t.sin(),
+    ];
+    close(&[dr, dt], &want, CF64_ABS, CF64_REL);
 }

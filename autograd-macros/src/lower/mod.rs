@@ -43,6 +43,7 @@ mod nalgebra;
 mod primal;
 mod sequence;
 mod stmt;
+mod tuple_calls;
 
 use items::Item;
 

@@ -139,6 +139,12 @@ impl Lowerer<'_> {
             self.bind_pattern(&local.pat, item, None, init.expr.span());
             return;
         }
+        if let (Pat::Tuple(components), Some(init)) = (pat, &local.init)
+            && init.diverge.is_none()
+            && self.bind_call_tuple(components, &init.expr)
+        {
+            return;
+        }
         if let (Pat::Tuple(_), Some(init)) = (pat, &local.init)
             && matches!(
                 strip_parens(&init.expr),
