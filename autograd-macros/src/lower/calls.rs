@@ -9,6 +9,9 @@ impl Lowerer<'_> {
         if let Some(o) = self.lower_iterator_method(m) {
             return o;
         }
+        if let Some(o) = self.lower_to_vec(m) {
+            return o;
+        }
         if let Some(t) = &m.turbofish {
             self.cx
                 .error_spanned_by(t, "turbofish on methods is not supported");

@@ -152,3 +152,29 @@ impl Lowerer<'_> {
         ))
     }
 }
+
+impl Lowerer<'_> {
+    /// `x.to_vec()` of a slice, array or `Vec`: the elements collected into
+    /// a new `Vec`, as the iterator chain `x.iter().copied().collect()`
+    /// lowers; `None` for anything else.
+    pub(super) fn lower_to_vec(&mut self, m: &syn::ExprMethodCall) -> Option<Operand> {
+        if m.method != "to_vec" || !m.args.is_empty() || m.turbofish.is_some() {
+            return None;
+        }
+        let float = match self.sequence_of(&m.receiver)? {
+            Sequence::Slice(v) | Sequence::Array(v) if self.values[v].kind != Kind::Matrix => {
+                match &self.values[v].float {
+                    Some(f) => f.to_token_stream(),
+                    None => quote!(_),
+                }
+            }
+            _ => return None,
+        };
+        let receiver = &m.receiver;
+        let span = m.method.span();
+        let chain: Expr = syn::parse_quote_spanned!(span=>
+            #receiver.iter().copied().collect::<Vec<#float>>()
+        );
+        Some(self.lower_expr(&chain))
+    }
+}
