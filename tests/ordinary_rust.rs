@@ -431,3 +431,45 @@ fn to_vec_copies() {
     assert_eq!(v.to_bits(), overwrite_copy([1.5, -4.0, 0.5]).to_bits());
     close(&g, &[2.0, 0.0, 1.0], CF64_ABS, CF64_REL);
 }
+
+// ---------------------------------------------------------------------------
+// Sub-slices iterated, integer data, a constant tuple destructured.
+
+/// Sums over parts of a slice, in each way a range is written.
+#[differentiable]
+fn slice_parts(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for &v in &x[1..] {
+        s += v * v;
+    }
+    let head: f64 = x[..2].iter().sum();
+    let middle: f64 = x[1..=2].iter().map(|v| v.exp()).sum();
+    let n = x.len();
+    s + head * x[1..n - 1].iter().product::<f64>() + middle
+}
+
+/// Counts as integers, a pair of market quotes as a tuple.
+#[differentiable]
+fn count_fit(rate: f64, #[constant] counts: &[u32], #[constant] quote: (f64, f64)) -> f64 {
+    let (mid, spread) = quote;
+    let mut nll = 0.0;
+    for &k in counts {
+        nll += rate - k as f64 * rate.ln();
+    }
+    nll + (rate - mid).powi(2) / spread
+}
+
+#[test]
+fn sub_slices_integers_and_constant_tuples() {
+    let x = [0.5, -1.2, 0.8, 2.0];
+    let (v, g) = slice_parts_grad(&x);
+    assert_eq!(v.to_bits(), slice_parts(&x).to_bits());
+    close(&g, &fd_slice(slice_parts, &x), FD64_ABS, FD64_REL);
+
+    // Σ (r − k ln r) + (r − m)²/s: d/dr = Σ (1 − k/r) + 2(r − m)/s.
+    let counts = [2_u32, 0, 5, 3];
+    let (v, d) = count_fit_grad(2.5, &counts, (2.0, 0.5));
+    assert_eq!(v.to_bits(), count_fit(2.5, &counts, (2.0, 0.5)).to_bits());
+    let want: f64 = counts.iter().map(|&k| 1.0 - k as f64 / 2.5).sum::<f64>() + 2.0 * 0.5 / 0.5;
+    close(&[d], &[want], CF64_ABS, CF64_REL);
+}

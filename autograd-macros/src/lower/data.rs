@@ -4,6 +4,7 @@
 //! index or iterated. Its elements are primal values: a float element is a
 //! constant float, any other one is more constant data, borrowed.
 
+use super::items::{Item, referent};
 use super::sequence::Sequence;
 use super::*;
 
@@ -29,6 +30,18 @@ fn element_type(ty: &syn::Type) -> Option<syn::Type> {
                 _ => None,
             }
         }
+        _ => None,
+    }
+}
+
+/// An integer or `bool` element: read by value, as the primal reads it.
+fn primitive_kind(ty: &syn::Type) -> Option<Kind> {
+    let syn::Type::Path(p) = ty else { return None };
+    let name = p.path.get_ident()?.to_string();
+    match name.as_str() {
+        "bool" => Some(Kind::Bool),
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
+        | "usize" => Some(Kind::Int),
         _ => None,
     }
 }
@@ -74,15 +87,78 @@ impl Lowerer<'_> {
                 q.into_token_stream()
             }
         };
-        if let Some(float) = self.scalar_ident(elem) {
-            let expr: Expr = syn::parse_quote!(#p[#index]);
-            let v = self.emit(Op::Primal { expr, bindings }, Kind::Float, span);
+        let place: Expr = syn::parse_quote!(#p[#index]);
+        self.data_part(place, bindings, elem, span)
+    }
+
+    /// `let (a, b) = pair;` of constant data whose type is a tuple: each
+    /// component a primal value; whether `init` is such data.
+    pub(super) fn bind_data_tuple(&mut self, pat: &syn::PatTuple, init: &Expr) -> bool {
+        let Some(data) = self.local_ident(strip_parens(init)) else {
+            return false;
+        };
+        let Some(syn::Type::Tuple(tuple)) = self.data.get(&data).map(referent) else {
+            return false;
+        };
+        let types: Vec<syn::Type> = tuple.elems.iter().cloned().collect();
+        if types.len() != pat.elems.len() {
+            return false;
+        }
+        let span = init.span();
+        let components = types
+            .iter()
+            .enumerate()
+            .map(|(k, ty)| {
+                let p = super::primal::placeholder(0, span);
+                let k = syn::Index::from(k);
+                let place: Expr = syn::parse_quote!(#p.#k);
+                let bindings = vec![(p.to_string(), data)];
+                Item::Value(self.data_part(place, bindings, ty, span))
+            })
+            .collect();
+        self.bind_pattern(
+            &Pat::Tuple(pat.clone()),
+            Item::Tuple(components),
+            None,
+            span,
+        );
+        true
+    }
+
+    /// A part of constant data (`data[i]`, `data.0`) of type `ty`: a float,
+    /// integer or `bool` by value, anything else borrowed.
+    fn data_part(
+        &mut self,
+        place: Expr,
+        bindings: Vec<(String, ValueId)>,
+        ty: &syn::Type,
+        span: Span,
+    ) -> Operand {
+        if let Some(float) = self.scalar_ident(ty) {
+            let v = self.emit(
+                Op::Primal {
+                    expr: place,
+                    bindings,
+                },
+                Kind::Float,
+                span,
+            );
             self.values[v].float = Some(float);
             return Operand::Value(v);
         }
-        let expr: Expr = syn::parse_quote!(&#p[#index]);
+        if let Some(kind) = primitive_kind(ty) {
+            return Operand::Value(self.emit(
+                Op::Primal {
+                    expr: place,
+                    bindings,
+                },
+                kind,
+                span,
+            ));
+        }
+        let expr: Expr = syn::parse_quote!(&#place);
         let v = self.emit(Op::Primal { expr, bindings }, Kind::Unknown, span);
-        self.data.insert(v, elem.clone());
+        self.data.insert(v, ty.clone());
         Operand::Value(v)
     }
 }

@@ -803,6 +803,12 @@ impl Lowerer<'_> {
                 filtered: false,
             });
         }
+        if let Expr::Index(i) = strip_parens(e)
+            && let Expr::Range(r) = strip_parens(&i.index)
+            && let Some(seq) = self.sequence_of(&i.expr)
+        {
+            return Some(self.sub_slice_chain(seq, r, e.span()));
+        }
         let Some(seq) = self.sequence_of(e) else {
             self.not_a_sequence(e);
             return None;
@@ -816,6 +822,36 @@ impl Lowerer<'_> {
             },
             filtered: false,
         })
+    }
+
+    /// `x[a..b]` (`x[a..]`, `x[..b]`, `x[a..=b]`) iterated: the elements of
+    /// `x` from `a` on, `b - a` of them, as `x.iter().skip(a).take(b - a)`.
+    fn sub_slice_chain<'e>(&mut self, seq: Sequence, r: &syn::ExprRange, span: Span) -> Chain<'e> {
+        let start = match &r.start {
+            Some(a) => Lin::of(self.lower_expr(a)),
+            None => Lin::constant(0),
+        };
+        let end = match &r.end {
+            Some(b) => {
+                let end = Lin::of(self.lower_expr(b));
+                match r.limits {
+                    syn::RangeLimits::Closed(_) => end.plus(&Lin::constant(1), 1),
+                    syn::RangeLimits::HalfOpen(_) => end,
+                }
+            }
+            None => Lin::of(self.sequence_len(&seq, span)),
+        };
+        Chain {
+            len: end.plus(&start, -1),
+            plan: Plan::Element {
+                seq,
+                at: Pos {
+                    offset: start,
+                    forward: true,
+                },
+            },
+            filtered: false,
+        }
     }
 
     fn not_a_sequence(&self, e: &Expr) {

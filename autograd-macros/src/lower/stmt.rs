@@ -141,7 +141,8 @@ impl Lowerer<'_> {
         }
         if let (Pat::Tuple(components), Some(init)) = (pat, &local.init)
             && init.diverge.is_none()
-            && self.bind_call_tuple(components, &init.expr)
+            && (self.bind_call_tuple(components, &init.expr)
+                || self.bind_data_tuple(components, &init.expr))
         {
             return;
         }
