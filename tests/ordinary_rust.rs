@@ -473,3 +473,61 @@ fn sub_slices_integers_and_constant_tuples() {
     let want: f64 = counts.iter().map(|&k| 1.0 - k as f64 / 2.5).sum::<f64>() + 2.0 * 0.5 / 0.5;
     close(&[d], &[want], CF64_ABS, CF64_REL);
 }
+
+// ---------------------------------------------------------------------------
+// nalgebra's `cross`.
+
+/// Torque r × F, weighted by a direction: (r × F)·u.
+#[differentiable(jvp)]
+fn torque_along(
+    r: &nalgebra::Vector3<f64>,
+    f: &nalgebra::Vector3<f64>,
+    u: &nalgebra::Vector3<f64>,
+) -> f64 {
+    r.cross(f).dot(u)
+}
+
+/// A dynamic 3-vector, the cross product read twice.
+#[differentiable]
+fn area_squared(a: &DVector<f64>, b: &DVector<f64>) -> f64 {
+    let n = a.cross(b);
+    n.norm_squared() + n[2]
+}
+
+#[test]
+fn cross_is_differentiated_as_the_triple_product() {
+    use nalgebra::Vector3;
+    let r = Vector3::new(1.0, 0.5, -0.2);
+    let f = Vector3::new(0.3, -0.7, 1.1);
+    let u = Vector3::new(0.2, 0.4, -0.9);
+    let (v, gr, gf, gu) = torque_along_grad(&r, &f, &u);
+    assert_eq!(v.to_bits(), torque_along(&r, &f, &u).to_bits());
+    // (r×f)·u = r·(f×u) = f·(u×r).
+    close(gr.as_slice(), f.cross(&u).as_slice(), CF64_ABS, CF64_REL);
+    close(gf.as_slice(), u.cross(&r).as_slice(), CF64_ABS, CF64_REL);
+    close(gu.as_slice(), r.cross(&f).as_slice(), CF64_ABS, CF64_REL);
+    // Forward: the derivative along (ṙ, ḟ, u̇) = ⟨gradient, direction⟩.
+    let (dr, df, du) = (
+        Vector3::new(0.1, -0.2, 0.3),
+        Vector3::new(0.5, 0.0, -0.1),
+        Vector3::new(-0.3, 0.2, 0.1),
+    );
+    let (value, tangent) = torque_along_jvp(&r, &f, &u, &dr, &df, &du);
+    assert_eq!(value.to_bits(), v.to_bits());
+    let want = gr.dot(&dr) + gf.dot(&df) + gu.dot(&du);
+    close(&[tangent], &[want], CF64_ABS, CF64_REL);
+
+    let a = DVector::from_vec(vec![1.0, 2.0, -0.5]);
+    let b = DVector::from_vec(vec![0.3, -1.0, 0.8]);
+    let (v, ga, gb) = area_squared_grad(&a, &b);
+    assert_eq!(v.to_bits(), area_squared(&a, &b).to_bits());
+    let x: Vec<f64> = a.iter().chain(b.iter()).copied().collect();
+    let f = |q: &[f64]| {
+        area_squared(
+            &DVector::from_column_slice(&q[..3]),
+            &DVector::from_column_slice(&q[3..]),
+        )
+    };
+    let got: Vec<f64> = ga.iter().chain(gb.iter()).copied().collect();
+    close(&got, &fd_slice(f, &x), FD64_ABS, FD64_REL);
+}
