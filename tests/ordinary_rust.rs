@@ -531,3 +531,36 @@ fn cross_is_differentiated_as_the_triple_product() {
     let got: Vec<f64> = ga.iter().chain(gb.iter()).copied().collect();
     close(&got, &fd_slice(f, &x), FD64_ABS, FD64_REL);
 }
+
+// ---------------------------------------------------------------------------
+// `match` arms and `if let` binding the fields of a constant value.
+
+#[differentiable]
+fn optional_scale(x: f64, #[constant] k: Option<f64>) -> f64 {
+    match k {
+        Some(k) => x * x * k,
+        None => x,
+    }
+}
+
+#[differentiable]
+fn optional_weight(x: f64, #[constant] w: Option<f64>) -> f64 {
+    let mut y = x.sin();
+    if let Some(w) = w {
+        y *= w;
+    }
+    y
+}
+
+#[test]
+fn payloads_of_constants_are_bound() {
+    // 2kx for Some(k), 1 for None.
+    assert_eq!(optional_scale_grad(1.5, Some(3.0)), (6.75, 9.0));
+    assert_eq!(optional_scale_grad(1.5, None), (1.5, 1.0));
+    // w cos x for Some(w), cos x for None.
+    let (v, d) = optional_weight_grad(0.4, Some(2.0));
+    assert_eq!(v.to_bits(), optional_weight(0.4, Some(2.0)).to_bits());
+    close(&[d], &[2.0 * 0.4_f64.cos()], CF64_ABS, CF64_REL);
+    let (_, d) = optional_weight_grad(0.4, None);
+    close(&[d], &[0.4_f64.cos()], CF64_ABS, CF64_REL);
+}

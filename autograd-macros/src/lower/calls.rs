@@ -347,7 +347,7 @@ impl Lowerer<'_> {
     }
 
     /// Whether an expression reads a variable that may carry a derivative.
-    fn reads_differentiable(&self, e: &Expr) -> bool {
+    pub(super) fn reads_differentiable(&self, e: &Expr) -> bool {
         struct Reads<'a, 'b> {
             lowerer: &'a Lowerer<'b>,
             found: bool,

@@ -139,6 +139,7 @@ impl Lowerer<'_> {
             }
             Expr::If(i) => self.lower_if(i, true),
             Expr::Match(m) if super::matching::is_pattern_test(m) => self.lower_pattern_test(m),
+            Expr::Match(m) if super::matching::is_payload(m) => self.lower_payload(m),
             Expr::Block(b) if b.label.is_none() => {
                 self.scopes.push(Vec::new());
                 let tail = self.lower_stmts(&b.block.stmts);
