@@ -56,7 +56,10 @@ impl Lowerer<'_> {
     /// The collection constant data `v` is, if its elements can be read.
     pub(super) fn data_sequence(&self, v: ValueId) -> Option<Sequence> {
         let elem = element_type(self.data.get(&v)?)?;
-        Some(Sequence::Data { data: v, elem })
+        Some(Sequence::Data {
+            data: v,
+            elem: Box::new(elem),
+        })
     }
 
     /// The number of elements of constant data: primal code.

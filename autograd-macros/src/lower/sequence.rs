@@ -18,7 +18,7 @@ pub(super) enum Sequence {
     /// its elements are constants.
     Constant(syn::Path),
     /// Constant data (see [`super::data`]) whose elements have type `elem`.
-    Data { data: ValueId, elem: syn::Type },
+    Data { data: ValueId, elem: Box<syn::Type> },
     /// The window `w` of `x.windows(width)`: `width` elements of `base`
     /// from `start` on.
     Window {
