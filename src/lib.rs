@@ -45,10 +45,13 @@ impl stop_gradient {
 
 #[cfg(feature = "argmin")]
 pub mod argmin;
+// Named apart from the glob: the runtime's methods and the functions.
+pub mod prelude;
 
 mod hessian_glue;
 mod tangent;
 mod tangent_glue;
+mod untuple;
 mod wrappers;
 pub use tangent::Tangent;
 
@@ -63,6 +66,7 @@ pub mod __private {
     };
     pub use crate::tangent::{FloatField, IntField, float_field, int_field};
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent, slice_tangent};
+    pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use crate::wrappers::{AddInto, Buffer, Prepend, grad, grad_acc};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::jacobian::{

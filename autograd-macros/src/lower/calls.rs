@@ -9,6 +9,9 @@ impl Lowerer<'_> {
         if let Some(o) = self.lower_iterator_method(m) {
             return o;
         }
+        if let Some(o) = self.lower_to_vec(m) {
+            return o;
+        }
         if let Some(t) = &m.turbofish {
             self.cx
                 .error_spanned_by(t, "turbofish on methods is not supported");
@@ -168,6 +171,18 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn lower_call(&mut self, c: &syn::ExprCall) -> Operand {
+        if let Some(local) = self.local_closure(&c.func) {
+            return match self.inline_closure(local, c) {
+                super::items::Item::Value(o) => o,
+                _ => {
+                    self.cx.error_spanned_by(
+                        c,
+                        "a tuple is used as one value here; bind its components with `let (a, b) = ..;`",
+                    );
+                    self.missing(c.span())
+                }
+            };
+        }
         let Expr::Path(func) = &*c.func else {
             self.cx.error_spanned_by(
                 &c.func,
@@ -332,7 +347,7 @@ impl Lowerer<'_> {
     }
 
     /// Whether an expression reads a variable that may carry a derivative.
-    fn reads_differentiable(&self, e: &Expr) -> bool {
+    pub(super) fn reads_differentiable(&self, e: &Expr) -> bool {
         struct Reads<'a, 'b> {
             lowerer: &'a Lowerer<'b>,
             found: bool,

@@ -77,6 +77,7 @@ impl Lowerer<'_> {
         match e {
             Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
             Expr::Path(p) => match self.local_ident(e) {
+                Some(v) if self.closures.contains_key(&v) => self.closure_not_called(e),
                 Some(v) => Operand::Value(v),
                 None if p
                     .path
@@ -138,6 +139,7 @@ impl Lowerer<'_> {
             }
             Expr::If(i) => self.lower_if(i, true),
             Expr::Match(m) if super::matching::is_pattern_test(m) => self.lower_pattern_test(m),
+            Expr::Match(m) if super::matching::is_payload(m) => self.lower_payload(m),
             Expr::Block(b) if b.label.is_none() => {
                 self.scopes.push(Vec::new());
                 let tail = self.lower_stmts(&b.block.stmts);
@@ -389,10 +391,12 @@ impl Lowerer<'_> {
     }
 
     fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {
-        if let Some(seq @ Sequence::Constant(_)) = self.sequence_of(&i.expr)
+        if let Some(seq @ (Sequence::Constant(_) | Sequence::Data { .. })) =
+            self.sequence_of(&i.expr)
             && !matches!(&*i.index, Expr::Range(_))
         {
-            // `P[i]` of a `const` array: a constant, whatever the index.
+            // `P[i]` of a `const` array or of constant data: a constant,
+            // whatever the index.
             let index = self.lower_expr(&i.index);
             return self.sequence_element(&seq, index, i.span());
         }
@@ -400,7 +404,22 @@ impl Lowerer<'_> {
         // { a } else { b }`) would need its adjoint chosen too. An array, or
         // a nalgebra value, is any value (a local, an argument, a call's
         // result): its adjoint follows its value.
-        let named = self.local_ident(&i.expr);
+        // A value computed in place: a row of constant data (`x[i][j]`), a
+        // product (`(w.transpose() * cov * w)[(0, 0)]`).
+        let computed = match strip_parens(&i.expr) {
+            Expr::Path(_) => None,
+            base @ (Expr::Index(_) | Expr::Binary(_) | Expr::MethodCall(_)) => {
+                self.lower_expr(base).value()
+            }
+            _ => None,
+        };
+        if let Some(seq) = computed.and_then(|v| self.data_sequence(v))
+            && !matches!(&*i.index, Expr::Range(_))
+        {
+            let index = self.lower_expr(&i.index);
+            return self.sequence_element(&seq, index, i.span());
+        }
+        let named = computed.or_else(|| self.local_ident(&i.expr));
         let indexed = named.filter(|v| {
             let info = &self.values[*v];
             (info.kind == Kind::Slice && info.param.is_some())

@@ -31,7 +31,7 @@ fn literal_index(e: &Expr) -> Option<usize> {
 
 /// The type a reference type refers to (`&f64` is `f64`): an iterator's
 /// item is a value here, whatever the closure's parameter type says.
-fn referent(ty: &syn::Type) -> &syn::Type {
+pub(super) fn referent(ty: &syn::Type) -> &syn::Type {
     match ty {
         syn::Type::Reference(r) => referent(&r.elem),
         syn::Type::Paren(p) => referent(&p.elem),
@@ -50,6 +50,10 @@ impl Lowerer<'_> {
             Expr::Tuple(t) => Some(Item::Tuple(
                 t.elems.iter().map(|e| self.lower_item_expr(e)).collect(),
             )),
+            Expr::Call(c) => {
+                let local = self.local_closure(&c.func)?;
+                Some(self.inline_closure(local, c))
+            }
             e @ Expr::Path(_) => {
                 let v = self.local_ident(e)?;
                 self.aggregates.get(&v).cloned()

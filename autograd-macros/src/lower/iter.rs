@@ -521,6 +521,7 @@ impl Lowerer<'_> {
             match seq {
                 Sequence::Slice(v) | Sequence::Array(v) => return self.values[*v].float.clone(),
                 Sequence::Constant(_) => return None,
+                Sequence::Data { elem, .. } => return self.scalar_ident(elem),
                 Sequence::Window { base, .. } => seq = base,
             }
         }
@@ -814,6 +815,12 @@ impl Lowerer<'_> {
                 filtered: false,
             });
         }
+        if let Expr::Index(i) = strip_parens(e)
+            && let Expr::Range(r) = strip_parens(&i.index)
+            && let Some(seq) = self.sequence_of(&i.expr)
+        {
+            return Some(self.sub_slice_chain(seq, r, e.span()));
+        }
         let Some(seq) = self.sequence_of(e) else {
             self.not_a_sequence(e);
             return None;
@@ -829,10 +836,40 @@ impl Lowerer<'_> {
         })
     }
 
+    /// `x[a..b]` (`x[a..]`, `x[..b]`, `x[a..=b]`) iterated: the elements of
+    /// `x` from `a` on, `b - a` of them, as `x.iter().skip(a).take(b - a)`.
+    fn sub_slice_chain<'e>(&mut self, seq: Sequence, r: &syn::ExprRange, span: Span) -> Chain<'e> {
+        let start = match &r.start {
+            Some(a) => Lin::of(self.lower_expr(a)),
+            None => Lin::constant(0),
+        };
+        let end = match &r.end {
+            Some(b) => {
+                let end = Lin::of(self.lower_expr(b));
+                match r.limits {
+                    syn::RangeLimits::Closed(_) => end.plus(&Lin::constant(1), 1),
+                    syn::RangeLimits::HalfOpen(_) => end,
+                }
+            }
+            None => Lin::of(self.sequence_len(&seq, span)),
+        };
+        Chain {
+            len: end.plus(&start, -1),
+            plan: Plan::Element {
+                seq,
+                at: Pos {
+                    offset: start,
+                    forward: true,
+                },
+            },
+            filtered: false,
+        }
+    }
+
     fn not_a_sequence(&self, e: &Expr) {
         self.cx.error_spanned_by(
             e,
-            "iteration is supported over slice arguments (`&[f64]`, `&Vec<f64>`), local arrays and `Vec`s, `const` arrays, windows and integer ranges; for anything else write an index loop, `for i in 0..n`",
+            "iteration is supported over slice arguments (`&[f64]`, `&Vec<f64>`), local arrays and `Vec`s, nalgebra vectors and matrices, `#[constant]` collections, `const` arrays, windows and integer ranges; for anything else write an index loop, `for i in 0..n`",
         );
     }
 

@@ -26,7 +26,9 @@ pub(super) fn desugar(cx: &Ctxt, body: &syn::Block) -> Option<syn::Block> {
 /// Whether the body has a `match` (outside closures), found without a copy
 /// of it.
 fn has_match(body: &syn::Block) -> bool {
-    let mut finder = super::exits::Finder::new(|e: &Expr| matches!(e, Expr::Match(_)));
+    let mut finder = super::exits::Finder::new(|e: &Expr| {
+        matches!(e, Expr::Match(_)) || matches!(e, Expr::If(i) if matches!(*i.cond, Expr::Let(_)))
+    });
     finder.visit_block(body);
     finder.found
 }
@@ -41,6 +43,10 @@ pub(super) fn is_pattern_test(m: &syn::ExprMatch) -> bool {
             && matches!(miss.pat, Pat::Wild(_))
             && is_bool(&miss.body, false))
 }
+
+/// A name a pattern binds: whether it is `mut`, and whether it binds a
+/// variant's field rather than the whole scrutinee.
+type Bound = (syn::Ident, bool, bool);
 
 struct Matches<'a> {
     cx: &'a Ctxt,
@@ -64,9 +70,15 @@ impl VisitMut for Matches<'_> {
             }
             return self.visit_expr_mut(spine);
         }
+        if let Expr::If(i) = e
+            && let Expr::Let(_) = &*i.cond
+        {
+            *e = if_let_as_match(i);
+        }
         syn::visit_mut::visit_expr_mut(self, e);
         if let Expr::Match(m) = e
             && !is_pattern_test(m)
+            && !is_payload(m)
         {
             *e = self.rewrite(m);
             self.changed = true;
@@ -74,6 +86,37 @@ impl VisitMut for Matches<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// `if let PAT = e { a } else { b }` is `match e { PAT => a, _ => b }`
+/// (no `else`: `{}`).
+fn if_let_as_match(i: &syn::ExprIf) -> Expr {
+    let Expr::Let(l) = &*i.cond else {
+        return Expr::If(i.clone());
+    };
+    let (pat, scrutinee, then) = (&l.pat, &l.expr, &i.then_branch);
+    let otherwise: Expr = match &i.else_branch {
+        Some((_, e)) => (**e).clone(),
+        None => syn::parse_quote!({}),
+    };
+    syn::parse_quote_spanned!(i.if_token.span=> match #scrutinee { #pat => #then, _ => #otherwise })
+}
+
+/// The value a variant's field binds (`k` of `Some(k)`), read by the arm
+/// that matched it: `match s { Some(k) => k, _ => unreachable!() }`,
+/// which lowering takes as primal code of a constant scrutinee.
+fn payload(scrutinee: &Expr, pat: &Pat, ident: &syn::Ident) -> Expr {
+    syn::parse_quote_spanned!(ident.span()=>
+        match #scrutinee { #pat => #ident, _ => ::core::unreachable!() }
+    )
+}
+
+/// Whether a `match` is a payload read this module writes.
+pub(super) fn is_payload(m: &syn::ExprMatch) -> bool {
+    matches!(&m.arms[..], [hit, miss]
+        if matches!(&*hit.body, Expr::Path(_))
+            && matches!(miss.pat, Pat::Wild(_))
+            && matches!(&*miss.body, Expr::Macro(mac) if mac.mac.path.segments.last().is_some_and(|s| s.ident == "unreachable")))
 }
 
 /// A scrutinee read more than once without a `let`: it has no effect and
@@ -124,9 +167,14 @@ impl Matches<'_> {
             };
             let lets: Vec<SynStmt> = bound
                 .iter()
-                .map(|(ident, mutable)| {
+                .map(|(ident, mutable, field)| {
                     let m = mutable.then(|| quote!(mut));
-                    syn::parse_quote_spanned!(ident.span()=> let #m #ident = #scrutinee;)
+                    if *field {
+                        let value = payload(&scrutinee, pat, ident);
+                        syn::parse_quote_spanned!(ident.span()=> let #m #ident = #value;)
+                    } else {
+                        syn::parse_quote_spanned!(ident.span()=> let #m #ident = #scrutinee;)
+                    }
                 })
                 .collect();
             let mut stmts = lets.clone();
@@ -170,22 +218,24 @@ impl Matches<'_> {
     }
 
     /// The pattern as a test (its bindings made `_`) and the names it
-    /// binds (each bound to the whole scrutinee), or `None` after an error.
-    fn test_pattern(&self, pat: &Pat) -> Option<(Pat, Vec<(syn::Ident, bool)>)> {
+    /// binds, each with whether it binds a variant's field (read from the
+    /// scrutinee by [`payload`]) rather than the whole scrutinee, or `None`
+    /// after an error.
+    fn test_pattern(&self, pat: &Pat) -> Option<(Pat, Vec<Bound>)> {
         let mut bound = Vec::new();
-        let test = self.strip_bindings(pat, &mut bound)?;
+        let test = self.strip_bindings(pat, &mut bound, false)?;
         Some((test, bound))
     }
 
-    fn strip_bindings(&self, pat: &Pat, bound: &mut Vec<(syn::Ident, bool)>) -> Option<Pat> {
+    fn strip_bindings(&self, pat: &Pat, bound: &mut Vec<Bound>, field: bool) -> Option<Pat> {
         Some(match pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && !names_constant(&pi.ident) => {
                 // The same name in each case of an or-pattern is one binding.
-                if !bound.iter().any(|(b, _)| *b == pi.ident) {
-                    bound.push((pi.ident.clone(), pi.mutability.is_some()));
+                if !bound.iter().any(|(b, _, _)| *b == pi.ident) {
+                    bound.push((pi.ident.clone(), pi.mutability.is_some(), field));
                 }
                 match &pi.subpat {
-                    Some((_, sub)) => self.strip_bindings(sub, bound)?,
+                    Some((_, sub)) => self.strip_bindings(sub, bound, field)?,
                     None => Pat::Wild(syn::PatWild {
                         attrs: Vec::new(),
                         underscore_token: syn::Token![_](pi.ident.span()),
@@ -194,30 +244,40 @@ impl Matches<'_> {
             }
             Pat::Ident(pi) if pi.by_ref.is_none() => pat.clone(),
             Pat::Wild(_) | Pat::Lit(_) | Pat::Range(_) | Pat::Path(_) | Pat::Rest(_) => pat.clone(),
-            Pat::Paren(p) => self.strip_bindings(&p.pat, bound)?,
+            Pat::Paren(p) => self.strip_bindings(&p.pat, bound, field)?,
             Pat::Or(o) => {
                 let mut cases = o.clone();
                 for case in cases.cases.iter_mut() {
-                    *case = self.strip_bindings(case, bound)?;
+                    *case = self.strip_bindings(case, bound, field)?;
                 }
                 Pat::Or(cases)
             }
-            Pat::TupleStruct(ts)
-                if ts
-                    .elems
-                    .iter()
-                    .all(|p| matches!(p, Pat::Wild(_) | Pat::Rest(_))) =>
-            {
-                pat.clone()
+            // A variant's fields: read from a constant scrutinee (see
+            // `Lowerer::lower_payload`).
+            Pat::TupleStruct(ts) => {
+                let mut test = ts.clone();
+                for elem in test.elems.iter_mut() {
+                    *elem = self.strip_bindings(elem, bound, true)?;
+                }
+                Pat::TupleStruct(test)
             }
-            Pat::Struct(s) if s.fields.is_empty() => pat.clone(),
-            Pat::TupleStruct(_) | Pat::Struct(_) => {
-                self.cx.error_spanned_by(
-                    pat,
-                    "a `match` arm that binds a variant's fields (`Some(v)`) is not supported in a `#[differentiable]` body; match the variant alone (`Some(_)`, `Mode::Fast { .. }`) and pass the value it holds as an argument",
-                );
-                return None;
+            Pat::Struct(s) => {
+                let mut test = s.clone();
+                for f in test.fields.iter_mut() {
+                    // `Point { x, .. }`: the shorthand binds `x`.
+                    f.colon_token.get_or_insert_with(Default::default);
+                    *f.pat = self.strip_bindings(&f.pat, bound, true)?;
+                }
+                Pat::Struct(test)
             }
+            Pat::Tuple(t) if field => {
+                let mut test = t.clone();
+                for elem in test.elems.iter_mut() {
+                    *elem = self.strip_bindings(elem, bound, true)?;
+                }
+                Pat::Tuple(test)
+            }
+            Pat::Reference(r) if field => self.strip_bindings(&r.pat, bound, true)?,
             other => {
                 self.cx.error_spanned_by(
                     other,
@@ -234,5 +294,39 @@ impl Lowerer<'_> {
     /// the values they hold.
     pub(super) fn lower_pattern_test(&mut self, m: &syn::ExprMatch) -> Operand {
         self.lower_primal_unchecked(&Expr::Match(m.clone()), Kind::Bool)
+    }
+
+    /// A variant's field bound by a `match` arm (see [`payload`]): primal
+    /// code of a constant scrutinee (a `#[constant]` argument, or an
+    /// integer); a differentiable one would lose its derivative there.
+    pub(super) fn lower_payload(&mut self, m: &syn::ExprMatch) -> Operand {
+        if !self.constant_base(&m.expr) && self.reads_differentiable(&m.expr) {
+            self.cx.error_spanned_by(
+                &m.arms[0].pat,
+                "a `match` arm that binds a variant's fields (`Some(v)`) of a differentiable value is not supported; match a `#[constant]` argument, or the variant alone (`Some(_)`) and pass the value it holds as an argument",
+            );
+            return self.missing(m.span());
+        }
+        // `Option<f64>`'s field is a float; any other field's type the
+        // macro cannot see.
+        let kind = match self
+            .local_ident(strip_parens(&m.expr))
+            .and_then(|v| self.data.get(&v))
+        {
+            Some(ty) if self.option_of_float(ty) => Kind::Float,
+            _ => Kind::Unknown,
+        };
+        self.lower_primal_unchecked(&Expr::Match(m.clone()), kind)
+    }
+
+    fn option_of_float(&self, ty: &syn::Type) -> bool {
+        let syn::Type::Path(p) = super::items::referent(ty) else {
+            return false;
+        };
+        let Some(last) = p.path.segments.last().filter(|s| s.ident == "Option") else {
+            return false;
+        };
+        matches!(&last.arguments, syn::PathArguments::AngleBracketed(a)
+            if matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if self.scalar_ident(t).is_some()))
     }
 }

@@ -30,7 +30,9 @@ use crate::table::{self, Builtin, Operator, Pass, Receiver, Rule, Ty};
 mod arrays;
 mod asserts;
 mod calls;
+mod closures;
 mod control;
+mod data;
 mod deferred;
 mod exits;
 mod expr;
@@ -41,6 +43,7 @@ mod nalgebra;
 mod primal;
 mod sequence;
 mod stmt;
+mod tuple_calls;
 
 use items::Item;
 
@@ -86,6 +89,12 @@ struct Lowerer<'a> {
     /// `const`, `static` and `use` items of the body, which the
     /// generated functions declare too.
     body_items: Vec<syn::Item>,
+    /// Constant data (see [`data`]) and its type: `#[constant]` arguments
+    /// the macro does not differentiate, and the rows read from them.
+    data: HashMap<ValueId, syn::Type>,
+    /// Names bound to closures (see [`closures`]): the value the binding
+    /// holds stands for the closure, called inline.
+    closures: HashMap<ValueId, closures::LocalClosure>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -118,6 +127,8 @@ pub fn lower(
         scalar: sig.scalar.as_ref().map(|s| s.ident.clone()),
         aggregates: HashMap::new(),
         body_items: Vec::new(),
+        data: HashMap::new(),
+        closures: HashMap::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -148,6 +159,9 @@ pub fn lower(
         };
         l.values[v].param = Some(param.ident.clone());
         l.values[v].by_ref = by_ref;
+        if let (ParamKind::Other, Some(ty)) = (&param.kind, &ty) {
+            l.record_data(v, ty);
+        }
         l.bind(&param.ident, v, mutable, ty);
         params.push(v);
     }

@@ -125,7 +125,7 @@ impl Lowerer<'_> {
             Expr::Field(f) => self.constant_base(&f.base),
             e => self.local_ident(e).is_some_and(|v| {
                 let info = &self.values[v];
-                info.param.is_some() && info.kind == Kind::Unknown
+                (info.param.is_some() && info.kind == Kind::Unknown) || self.data.contains_key(&v)
             }),
         }
     }

@@ -11,12 +11,14 @@ pub(super) enum Sequence {
     /// A slice argument (`&[f64]`, `&Vec<f64>`): its elements carry the
     /// argument's adjoint.
     Slice(ValueId),
-    /// A local array or `Vec`, or one passed by value: an IR value whose
-    /// elements are read as `v[i]` reads them.
+    /// A local array or `Vec`, one passed by value, or a nalgebra vector:
+    /// an IR value whose elements are read as `v[i]` reads them.
     Array(ValueId),
     /// A `const` or `static` array or slice item, as the body names it:
     /// its elements are constants.
     Constant(syn::Path),
+    /// Constant data (see [`super::data`]) whose elements have type `elem`.
+    Data { data: ValueId, elem: Box<syn::Type> },
     /// The window `w` of `x.windows(width)`: `width` elements of `base`
     /// from `start` on.
     Window {
@@ -41,8 +43,10 @@ impl Lowerer<'_> {
                         let info = &self.values[v];
                         match info.kind {
                             Kind::Slice if info.param.is_some() => Some(Sequence::Slice(v)),
-                            Kind::Array => Some(Sequence::Array(v)),
-                            _ => None,
+                            // A nalgebra vector iterates in storage order,
+                            // the order its linear index `v[i]` reads.
+                            Kind::Array | Kind::Matrix => Some(Sequence::Array(v)),
+                            _ => self.data_sequence(v),
                         }
                     }
                 },
@@ -68,6 +72,7 @@ impl Lowerer<'_> {
                 Operand::Value(self.emit(Op::Len { slice: *v }, Kind::Int, span))
             }
             Sequence::Constant(p) => Operand::Const(quote!(#p.len())),
+            Sequence::Data { data, .. } => self.data_len(*data, span),
             Sequence::Window { width, .. } => {
                 Operand::Const(syn::LitInt::new(&width.to_string(), span).into_token_stream())
             }
@@ -87,6 +92,7 @@ impl Lowerer<'_> {
                     Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Float, span))
                 }
             },
+            Sequence::Data { data, elem } => self.data_element(*data, elem, index, span),
             Sequence::Window { base, start, .. } => {
                 // `w[1]` read twice is one element read, whose index is
                 // computed once.
@@ -144,5 +150,31 @@ impl Lowerer<'_> {
             Kind::Int,
             span,
         ))
+    }
+}
+
+impl Lowerer<'_> {
+    /// `x.to_vec()` of a slice, array or `Vec`: the elements collected into
+    /// a new `Vec`, as the iterator chain `x.iter().copied().collect()`
+    /// lowers; `None` for anything else.
+    pub(super) fn lower_to_vec(&mut self, m: &syn::ExprMethodCall) -> Option<Operand> {
+        if m.method != "to_vec" || !m.args.is_empty() || m.turbofish.is_some() {
+            return None;
+        }
+        let float = match self.sequence_of(&m.receiver)? {
+            Sequence::Slice(v) | Sequence::Array(v) if self.values[v].kind != Kind::Matrix => {
+                match &self.values[v].float {
+                    Some(f) => f.to_token_stream(),
+                    None => quote!(_),
+                }
+            }
+            _ => return None,
+        };
+        let receiver = &m.receiver;
+        let span = m.method.span();
+        let chain: Expr = syn::parse_quote_spanned!(span=>
+            #receiver.iter().copied().collect::<Vec<#float>>()
+        );
+        Some(self.lower_expr(&chain))
     }
 }

@@ -105,6 +105,12 @@ impl Lowerer<'_> {
             Pat::Type(pt) => (&*pt.pat, Some((*pt.ty).clone())),
             p => (p, None),
         };
+        if let Some(init) = &local.init
+            && init.diverge.is_none()
+            && self.bind_closure(pat, &init.expr)
+        {
+            return;
+        }
         if let (Pat::Tuple(components), Some(init)) = (pat, &local.init)
             && self.lower_split(SplitTarget::Pattern(components), &init.expr)
         {
@@ -131,6 +137,13 @@ impl Lowerer<'_> {
             && let Some(item) = self.lower_item(&init.expr)
         {
             self.bind_pattern(&local.pat, item, None, init.expr.span());
+            return;
+        }
+        if let (Pat::Tuple(components), Some(init)) = (pat, &local.init)
+            && init.diverge.is_none()
+            && (self.bind_call_tuple(components, &init.expr)
+                || self.bind_data_tuple(components, &init.expr))
+        {
             return;
         }
         if let (Pat::Tuple(_), Some(init)) = (pat, &local.init)

@@ -626,6 +626,11 @@ table! {
         tangent: Tangent::Written,
         ..matrix_method("dot", "dot", &[matrix(Pass::AsWritten), matrix(Pass::Ref)], Ty::Float)
     };
+    CROSS = Rule {
+        takes: Takes::Operands,
+        tangent: Tangent::Written,
+        ..matrix_method("cross", "cross", &[matrix(Pass::AsWritten), matrix(Pass::Ref)], Ty::Matrix)
+    };
     NORM = Rule {
         tangent: Tangent::Written,
         expensive: true,
@@ -882,7 +887,7 @@ mod tests {
         );
         assert_eq!(
             supported_matrix_methods(),
-            "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `dot`, `norm`, `norm_squared`, `column`, `row`, `map`, `len`, `nrows`, `ncols`, `into_owned`, `relu`, `sigmoid`"
+            "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`, `map`, `len`, `nrows`, `ncols`, `into_owned`, `relu`, `sigmoid`"
         );
     }
 }

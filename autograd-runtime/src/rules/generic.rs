@@ -45,7 +45,7 @@ use nalgebra::{DMatrix, DVector, Dyn, Matrix1, RowDVector, SMatrix};
 use super::linalg::{self, Dense};
 use super::{reductions, shape};
 
-/// `dot`, `norm`, `norm_squared`, `column`, `row`: no scalar form, one
+/// `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`: no scalar form, one
 /// generic function per form over any dense storage.
 pub use super::vectors::dispatch::*;
 use crate::rules as s;

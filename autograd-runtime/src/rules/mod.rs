@@ -53,7 +53,7 @@
 //! - [`linalg`]: the matrix product;
 //! - [`reductions`]: `sum` and `max` (with its winning index);
 //! - [`shape`]: `reshape` and `transpose`;
-//! - [`vectors`]: `dot`, `norm`, `norm_squared`, `column`, `row`;
+//! - [`vectors`]: `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`;
 //! - [`generic`]: the pullbacks dispatched on their operands' types, for
 //!   generated code that cannot see whether an operand is a scalar.
 //!

@@ -1,4 +1,4 @@
-//! Vector algebra on nalgebra values: `a.dot(&b)`, `v.norm()`,
+//! Vector algebra on nalgebra values: `a.dot(&b)`, `a.cross(&b)`, `v.norm()`,
 //! `v.norm_squared()`, and the columns and rows `m.column(j)`, `m.row(i)`.
 //!
 //! Each adjoint is a scalar rule applied element by element, so no formula
@@ -135,6 +135,66 @@ pub fn line_grad_acc<M: Dense, V: Dense>(acc: &mut M, grad: &V, index: usize, co
     }
 }
 
+/// `a × b` of two 3-vectors' elements. The product is bilinear, so its
+/// pullbacks and its tangent are products too: the one formula.
+///
+/// # Panics
+///
+/// When an operand does not have three elements, as nalgebra's `cross`.
+#[inline]
+fn cross3(a: &[f64], b: &[f64]) -> [f64; 3] {
+    assert!(
+        a.len() == 3 && b.len() == 3,
+        "cross: operands of {} and {} elements, not 3",
+        a.len(),
+        b.len()
+    );
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// `acc += b × grad`: `(a×b)·g = a·(b×g)`, so d/da = b × g.
+#[inline]
+pub fn cross_grad_lhs_acc<A: Dense, B: Dense, G: Dense>(acc: &mut A, grad: &G, b: &B) {
+    same_len("cross", acc.elements().len(), 3);
+    let d = cross3(b.elements(), grad.elements());
+    acc.elements_mut()
+        .iter_mut()
+        .zip(d)
+        .for_each(|(a, d)| *a += d);
+}
+
+/// `acc += grad × a`: `(a×b)·g = b·(g×a)`, so d/db = g × a.
+#[inline]
+pub fn cross_grad_rhs_acc<A: Dense, B: Dense, G: Dense>(acc: &mut B, grad: &G, a: &A) {
+    same_len("cross", acc.elements().len(), 3);
+    let d = cross3(grad.elements(), a.elements());
+    acc.elements_mut()
+        .iter_mut()
+        .zip(d)
+        .for_each(|(b, d)| *b += d);
+}
+
+/// The tangent of `a × b`: `ȧ × b + a × ḃ`, of `a`'s type.
+#[inline]
+pub fn cross_tangent<A: Dense, B: Dense>(da: &A, db: &B, a: &A, b: &B) -> A {
+    let (l, r) = (
+        cross3(da.elements(), b.elements()),
+        cross3(a.elements(), db.elements()),
+    );
+    let (rows, cols) = a.dims();
+    let mut out = A::zeros_with_dims(rows, cols);
+    let sums = l.iter().zip(r).map(|(l, r)| l + r);
+    out.elements_mut()
+        .iter_mut()
+        .zip(sums)
+        .for_each(|(o, v)| *o = v);
+    out
+}
+
 /// The pullbacks dispatched by type, in the forms the generated code calls
 /// (`rules::generic` re-exports them): a new adjoint, added in place, or
 /// from the output adjoint by value.
@@ -185,6 +245,46 @@ pub mod dispatch {
     #[inline]
     pub fn dot_tangent<A: Dense, B: Dense>(da: &A, db: &B, a: &A, b: &B) -> f64 {
         super::dot_tangent(da, db, a, b)
+    }
+
+    /// The adjoint of `a` in `a.cross(&b)`.
+    #[inline]
+    pub fn cross_grad_lhs<A: Dense, B: Dense, G: Dense>(grad: &G, a: &A, b: &B) -> A {
+        let mut da = zeros(a);
+        super::cross_grad_lhs_acc(&mut da, grad, b);
+        da
+    }
+    /// Adds the adjoint of `a` in `a.cross(&b)` into `acc`.
+    #[inline]
+    pub fn cross_grad_lhs_acc<A: Dense, B: Dense, G: Dense>(acc: &mut A, grad: &G, _a: &A, b: &B) {
+        super::cross_grad_lhs_acc(acc, grad, b);
+    }
+    /// The adjoint of `a` in `a.cross(&b)`, the output adjoint by value.
+    #[inline]
+    pub fn cross_grad_lhs_owned<A: Dense, B: Dense, G: Dense>(grad: G, a: &A, b: &B) -> A {
+        cross_grad_lhs(&grad, a, b)
+    }
+    /// The adjoint of `b` in `a.cross(&b)`.
+    #[inline]
+    pub fn cross_grad_rhs<A: Dense, B: Dense, G: Dense>(grad: &G, a: &A, b: &B) -> B {
+        let mut db = zeros(b);
+        super::cross_grad_rhs_acc(&mut db, grad, a);
+        db
+    }
+    /// Adds the adjoint of `b` in `a.cross(&b)` into `acc`.
+    #[inline]
+    pub fn cross_grad_rhs_acc<A: Dense, B: Dense, G: Dense>(acc: &mut B, grad: &G, a: &A, _b: &B) {
+        super::cross_grad_rhs_acc(acc, grad, a);
+    }
+    /// The adjoint of `b` in `a.cross(&b)`, the output adjoint by value.
+    #[inline]
+    pub fn cross_grad_rhs_owned<A: Dense, B: Dense, G: Dense>(grad: G, a: &A, b: &B) -> B {
+        cross_grad_rhs(&grad, a, b)
+    }
+    /// The tangent of `a.cross(&b)`.
+    #[inline]
+    pub fn cross_tangent<A: Dense, B: Dense>(da: &A, db: &B, a: &A, b: &B) -> A {
+        super::cross_tangent(da, db, a, b)
     }
 
     /// The adjoint of `x` in `x.norm()`.

@@ -1,0 +1,167 @@
+//! Constant data: a `#[constant]` argument of a type the macro does not
+//! differentiate, such as `&[Vec<f64>]`, `&[[f64; 2]]` or
+//! `&[DVector<f64>]` (a design matrix, a list of observations), read by
+//! index or iterated. Its elements are primal values: a float element is a
+//! constant float, any other one is more constant data, borrowed.
+
+use super::items::{Item, referent};
+use super::sequence::Sequence;
+use super::*;
+
+/// The element type of a collection type: `T` of `&[T]`, `[T; N]`,
+/// `Vec<T>`, `DVector<T>`, `SVector<T, N>`, `Vector3<T>`.
+fn element_type(ty: &syn::Type) -> Option<syn::Type> {
+    match ty {
+        syn::Type::Reference(r) => element_type(&r.elem),
+        syn::Type::Paren(p) => element_type(&p.elem),
+        syn::Type::Group(g) => element_type(&g.elem),
+        syn::Type::Slice(s) => Some((*s.elem).clone()),
+        syn::Type::Array(a) => Some((*a.elem).clone()),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let name = last.ident.to_string();
+            let vector = matches!(name.as_str(), "Vec" | "VecDeque" | "DVector" | "SVector")
+                || (name.starts_with("Vector") && name[6..].chars().all(|c| c.is_ascii_digit()));
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                return None;
+            };
+            match args.args.first() {
+                Some(syn::GenericArgument::Type(elem)) if vector => Some(elem.clone()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// An integer or `bool` element: read by value, as the primal reads it.
+fn primitive_kind(ty: &syn::Type) -> Option<Kind> {
+    let syn::Type::Path(p) = ty else { return None };
+    let name = p.path.get_ident()?.to_string();
+    match name.as_str() {
+        "bool" => Some(Kind::Bool),
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
+        | "usize" => Some(Kind::Int),
+        _ => None,
+    }
+}
+
+impl Lowerer<'_> {
+    /// Records a `#[constant]` argument of a type the macro does not
+    /// differentiate as constant data of that type.
+    pub(super) fn record_data(&mut self, v: ValueId, ty: &syn::Type) {
+        self.data.insert(v, ty.clone());
+    }
+
+    /// The collection constant data `v` is, if its elements can be read.
+    pub(super) fn data_sequence(&self, v: ValueId) -> Option<Sequence> {
+        let elem = element_type(self.data.get(&v)?)?;
+        Some(Sequence::Data {
+            data: v,
+            elem: Box::new(elem),
+        })
+    }
+
+    /// The number of elements of constant data: primal code.
+    pub(super) fn data_len(&mut self, data: ValueId, span: Span) -> Operand {
+        let p = super::primal::placeholder(0, span);
+        let expr: Expr = syn::parse_quote!(#p.len());
+        let bindings = vec![(p.to_string(), data)];
+        Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Int, span))
+    }
+
+    /// Element `index` of constant data: a constant float, or more
+    /// constant data borrowed from it (a row is not moved out of its
+    /// collection).
+    pub(super) fn data_element(
+        &mut self,
+        data: ValueId,
+        elem: &syn::Type,
+        index: Operand,
+        span: Span,
+    ) -> Operand {
+        let p = super::primal::placeholder(0, span);
+        let mut bindings = vec![(p.to_string(), data)];
+        let index = match index {
+            Operand::Const(t) => t,
+            Operand::Value(i) => {
+                let q = super::primal::placeholder(1, span);
+                bindings.push((q.to_string(), i));
+                q.into_token_stream()
+            }
+        };
+        let place: Expr = syn::parse_quote!(#p[#index]);
+        self.data_part(place, bindings, elem, span)
+    }
+
+    /// `let (a, b) = pair;` of constant data whose type is a tuple: each
+    /// component a primal value; whether `init` is such data.
+    pub(super) fn bind_data_tuple(&mut self, pat: &syn::PatTuple, init: &Expr) -> bool {
+        let Some(data) = self.local_ident(strip_parens(init)) else {
+            return false;
+        };
+        let Some(syn::Type::Tuple(tuple)) = self.data.get(&data).map(referent) else {
+            return false;
+        };
+        let types: Vec<syn::Type> = tuple.elems.iter().cloned().collect();
+        if types.len() != pat.elems.len() {
+            return false;
+        }
+        let span = init.span();
+        let components = types
+            .iter()
+            .enumerate()
+            .map(|(k, ty)| {
+                let p = super::primal::placeholder(0, span);
+                let k = syn::Index::from(k);
+                let place: Expr = syn::parse_quote!(#p.#k);
+                let bindings = vec![(p.to_string(), data)];
+                Item::Value(self.data_part(place, bindings, ty, span))
+            })
+            .collect();
+        self.bind_pattern(
+            &Pat::Tuple(pat.clone()),
+            Item::Tuple(components),
+            None,
+            span,
+        );
+        true
+    }
+
+    /// A part of constant data (`data[i]`, `data.0`) of type `ty`: a float,
+    /// integer or `bool` by value, anything else borrowed.
+    fn data_part(
+        &mut self,
+        place: Expr,
+        bindings: Vec<(String, ValueId)>,
+        ty: &syn::Type,
+        span: Span,
+    ) -> Operand {
+        if let Some(float) = self.scalar_ident(ty) {
+            let v = self.emit(
+                Op::Primal {
+                    expr: place,
+                    bindings,
+                },
+                Kind::Float,
+                span,
+            );
+            self.values[v].float = Some(float);
+            return Operand::Value(v);
+        }
+        if let Some(kind) = primitive_kind(ty) {
+            return Operand::Value(self.emit(
+                Op::Primal {
+                    expr: place,
+                    bindings,
+                },
+                kind,
+                span,
+            ));
+        }
+        let expr: Expr = syn::parse_quote!(&#place);
+        let v = self.emit(Op::Primal { expr, bindings }, Kind::Unknown, span);
+        self.data.insert(v, ty.clone());
+        Operand::Value(v)
+    }
+}

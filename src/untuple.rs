@@ -1,0 +1,91 @@
+//! A tuple of floats that a call of a `#[differentiable]` function
+//! returns, as an array: `let (a, b) = helper(x);` reads the components of
+//! `untuple(helper(x))` by index, since the macro's IR has arrays but no
+//! tuple values.
+
+use crate::__private::{Accumulate, Contribution};
+
+/// A tuple of 2 to 8 floats of one type, and the array of its components.
+pub trait FloatTuple {
+    /// `[T; N]`.
+    type Array;
+    /// The components in order.
+    fn into_array(self) -> Self::Array;
+    /// The tuple of an array's elements.
+    fn from_array(a: Self::Array) -> Self;
+}
+
+/// The array of a [`FloatTuple`]'s components, and that tuple: what the
+/// check of a call of [`untuple`] learns the tuple's type from.
+pub trait FloatArray {
+    /// `(T, .., T)`.
+    type Tuple: FloatTuple<Array = Self>;
+}
+
+macro_rules! float_tuple {
+    ($n:literal: $($k:tt),+) => {
+        impl<T: Copy> FloatTuple for ($(float_tuple!(@ty $k T),)+) {
+            type Array = [T; $n];
+            #[inline(always)]
+            fn into_array(self) -> [T; $n] {
+                [$(self.$k),+]
+            }
+            #[inline(always)]
+            fn from_array(a: [T; $n]) -> Self {
+                ($(a[$k],)+)
+            }
+        }
+        impl<T: Copy> FloatArray for [T; $n] {
+            type Tuple = ($(float_tuple!(@ty $k T),)+);
+        }
+        /// The adjoint of a call's tuple, summed component by component.
+        impl<T: ::core::ops::AddAssign> Accumulate<Self> for ($(float_tuple!(@ty $k T),)+) {
+            #[inline(always)]
+            fn accumulate(&mut self, g: Self) {
+                $(self.$k += g.$k;)+
+            }
+        }
+        impl<T: Contribution> Contribution for ($(float_tuple!(@ty $k T),)+) {}
+    };
+    (@ty $k:tt $t:ident) => { $t };
+}
+float_tuple!(2: 0, 1);
+float_tuple!(3: 0, 1, 2);
+float_tuple!(4: 0, 1, 2, 3);
+float_tuple!(5: 0, 1, 2, 3, 4);
+float_tuple!(6: 0, 1, 2, 3, 4, 5);
+float_tuple!(7: 0, 1, 2, 3, 4, 5, 6);
+float_tuple!(8: 0, 1, 2, 3, 4, 5, 6, 7);
+
+/// The components of a tuple as an array.
+#[inline(always)]
+pub fn untuple<T: FloatTuple>(t: T) -> T::Array {
+    t.into_array()
+}
+
+/// The hidden items of [`untuple`], as the macro generates them for a
+/// `#[differentiable]` function: the generated code calls it by its full
+/// path, so it is differentiated as an ordinary call.
+#[allow(non_camel_case_types)]
+pub struct untuple {}
+
+impl untuple {
+    /// The VJP: the array, and a pullback giving the array's adjoint back
+    /// as the tuple's.
+    #[inline(always)]
+    pub fn __vjp_full<T: FloatTuple>(t: T) -> (T::Array, impl FnOnce(T::Array) -> (T,)) {
+        (t.into_array(), |g: T::Array| (T::from_array(g),))
+    }
+
+    /// Checks that the call reached [`untuple`], at the tuple type whose
+    /// array is the call's value.
+    #[inline(always)]
+    #[track_caller]
+    pub fn __same_callee<A, F>(called: &F, _value: &A)
+    where
+        A: FloatArray + 'static,
+        F: Fn(A::Tuple) -> A + 'static,
+    {
+        crate::__private::same_function(called, crate::__private::type_id_of(&untuple::<A::Tuple>))
+    }
+}
