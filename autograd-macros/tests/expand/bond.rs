@@ -44,59 +44,45 @@ impl bond_price {
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v4_p = 0.0;
         let __ad_v5 = cf.len();
-        let mut __ad_c0_p = __ad_v4_p;
-        let mut __ad_cache0 = ::autograd::__private::Cache::for_trips(
-            ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
-        );
-        for __ad_v7_i in 0..__ad_v5 {
-            let __ad_v6_p = __ad_c0_p;
-            let __ad_v8 = cf[__ad_v7_i];
-            let __ad_v9 = r[__ad_v7_i];
-            let __ad_v10 = __ad_v9 + z;
-            let __ad_v11 = -__ad_v10;
-            let __ad_v12 = t[__ad_v7_i];
-            let __ad_v13 = __ad_v11 * __ad_v12;
-            let __ad_v14 = __ad_v13.exp();
-            let __ad_v15 = __ad_v8 * __ad_v14;
-            let __ad_v16_p = __ad_v6_p + __ad_v15;
-            __ad_cache0.push(__ad_v14);
-            __ad_c0_p = __ad_v16_p;
-        }
-        let __ad_v17_p = __ad_c0_p;
+        let (__ad_v17_p, __ad_u0__r, __ad_u0__z) = {
+            let mut __ad_d_r = ::autograd::__private::zeros_like_slice(r);
+            let mut __ad_d_z = 0.0;
+            let mut __ad_c0_p = __ad_v4_p;
+            for __ad_v7_i in 0..__ad_v5 {
+                let __ad_v6_p = __ad_c0_p;
+                let __ad_v8 = cf[__ad_v7_i];
+                let __ad_v9 = r[__ad_v7_i];
+                let __ad_v10 = __ad_v9 + z;
+                let __ad_v11 = -__ad_v10;
+                let __ad_v12 = t[__ad_v7_i];
+                let __ad_v13 = __ad_v11 * __ad_v12;
+                let __ad_v14 = __ad_v13.exp();
+                let __ad_v15 = __ad_v8 * __ad_v14;
+                let __ad_v16_p = __ad_v6_p + __ad_v15;
+                let __ad_d16_p = 1.0;
+                let __ad_d6_p = __ad_rules::add_grad_lhs(__ad_d16_p);
+                let __ad_d15 = __ad_rules::add_grad_rhs(__ad_d16_p);
+                let __ad_d14 = __ad_rules::mul_grad_rhs(__ad_d15, __ad_v8);
+                let __ad_d13 = __ad_rules::exp_grad(__ad_d14, __ad_v14);
+                let __ad_d11 = __ad_rules::mul_grad_lhs(__ad_d13, __ad_v12);
+                let __ad_d10 = __ad_rules::neg_grad(__ad_d11);
+                let __ad_d9 = __ad_rules::add_grad_lhs(__ad_d10);
+                __ad_d_z += __ad_rules::add_grad_rhs(__ad_d10);
+                __ad_d_r[__ad_v7_i] += __ad_d9;
+                __ad_c0_p = __ad_v16_p;
+            }
+            let __ad_v17_p = __ad_c0_p;
+            (__ad_v17_p, __ad_d_r, __ad_d_z)
+        };
         (
             __ad_v17_p,
             move |__ad_seed: f64| {
-                let mut __ad_d_r = ::autograd::__private::zeros_like_slice(r);
+                let mut __ad_d_r = __ad_u0__r;
                 let mut __ad_d_z = 0.0;
                 let __ad_d17_p = __ad_seed;
-                let mut __ad_dc0_p = __ad_d17_p;
-                for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
-                    let __ad_v14 = match __ad_cache0.pop() {
-                        ::core::option::Option::Some(__ad_v14) => __ad_v14,
-                        ::core::option::Option::None => {
-                            let __ad_v9 = r[__ad_v7_i];
-                            let __ad_v10 = __ad_v9 + z;
-                            let __ad_v11 = -__ad_v10;
-                            let __ad_v12 = t[__ad_v7_i];
-                            let __ad_v13 = __ad_v11 * __ad_v12;
-                            let __ad_v14 = __ad_v13.exp();
-                            __ad_v14
-                        }
-                    };
-                    let __ad_v8 = cf[__ad_v7_i];
-                    let __ad_v12 = t[__ad_v7_i];
-                    let __ad_d16_p = __ad_dc0_p;
-                    let __ad_d6_p = __ad_rules::add_grad_lhs(__ad_d16_p);
-                    let __ad_d15 = __ad_rules::add_grad_rhs(__ad_d16_p);
-                    let __ad_d14 = __ad_rules::mul_grad_rhs(__ad_d15, __ad_v8);
-                    let __ad_d13 = __ad_rules::exp_grad(__ad_d14, __ad_v14);
-                    let __ad_d11 = __ad_rules::mul_grad_lhs(__ad_d13, __ad_v12);
-                    let __ad_d10 = __ad_rules::neg_grad(__ad_d11);
-                    let __ad_d9 = __ad_rules::add_grad_lhs(__ad_d10);
-                    __ad_d_z += __ad_rules::add_grad_rhs(__ad_d10);
-                    __ad_d_r[__ad_v7_i] += __ad_d9;
-                    __ad_dc0_p = __ad_d6_p;
-                }
+                let __ad_dc0_p = __ad_d17_p;
+                ::autograd::__private::scale_unit(&mut __ad_d_r, __ad_dc0_p);
+                __ad_d_z += __ad_dc0_p * __ad_u0__z;
                 (
                     __ad_d_r,
                     __ad_d_z,

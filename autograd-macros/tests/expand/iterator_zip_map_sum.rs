@@ -38,43 +38,43 @@ impl squared_distance {
         let __ad_v3 = y.len();
         let __ad_v4 = ::core::cmp::min(__ad_v2, __ad_v3);
         let __ad_v5: f64 = -0.0;
-        let mut __ad_c0_sum = __ad_v5;
-        for __ad_v7_i in 0..__ad_v4 {
-            let __ad_v6_sum = __ad_c0_sum;
-            let __ad_v8_a = x[__ad_v7_i];
-            let __ad_v9_b = y[__ad_v7_i];
-            let __ad_v10 = __ad_v8_a - __ad_v9_b;
-            let __ad_v11 = __ad_v8_a - __ad_v9_b;
-            let __ad_v12 = __ad_v10 * __ad_v11;
-            let __ad_v13 = __ad_v6_sum + __ad_v12;
-            __ad_c0_sum = __ad_v13;
-        }
-        let __ad_v14_sum = __ad_c0_sum;
+        let (__ad_v14_sum, __ad_u0__x, __ad_u0__y) = {
+            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
+            let mut __ad_d_y = ::autograd::__private::zeros_like_slice(y);
+            let mut __ad_c0_sum = __ad_v5;
+            for __ad_v7_i in 0..__ad_v4 {
+                let __ad_v6_sum = __ad_c0_sum;
+                let __ad_v8_a = x[__ad_v7_i];
+                let __ad_v9_b = y[__ad_v7_i];
+                let __ad_v10 = __ad_v8_a - __ad_v9_b;
+                let __ad_v11 = __ad_v8_a - __ad_v9_b;
+                let __ad_v12 = __ad_v10 * __ad_v11;
+                let __ad_v13 = __ad_v6_sum + __ad_v12;
+                let __ad_d13 = 1.0;
+                let __ad_d6_sum = __ad_rules::add_grad_lhs(__ad_d13);
+                let __ad_d12 = __ad_rules::add_grad_rhs(__ad_d13);
+                let __ad_d10 = __ad_rules::mul_grad_lhs(__ad_d12, __ad_v11);
+                let __ad_d11 = __ad_rules::mul_grad_rhs(__ad_d12, __ad_v10);
+                let mut __ad_d8_a = __ad_rules::sub_grad_lhs(__ad_d11);
+                let mut __ad_d9_b = __ad_rules::sub_grad_rhs(__ad_d11);
+                __ad_d8_a += __ad_rules::sub_grad_lhs(__ad_d10);
+                __ad_d9_b += __ad_rules::sub_grad_rhs(__ad_d10);
+                __ad_d_y[__ad_v7_i] += __ad_d9_b;
+                __ad_d_x[__ad_v7_i] += __ad_d8_a;
+                __ad_c0_sum = __ad_v13;
+            }
+            let __ad_v14_sum = __ad_c0_sum;
+            (__ad_v14_sum, __ad_d_x, __ad_d_y)
+        };
         (
             __ad_v14_sum,
             move |__ad_seed: f64| {
-                let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-                let mut __ad_d_y = ::autograd::__private::zeros_like_slice(y);
+                let mut __ad_d_x = __ad_u0__x;
+                let mut __ad_d_y = __ad_u0__y;
                 let __ad_d14_sum = __ad_seed;
-                let mut __ad_dc0_sum = __ad_d14_sum;
-                for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v4) {
-                    let __ad_v8_a = x[__ad_v7_i];
-                    let __ad_v9_b = y[__ad_v7_i];
-                    let __ad_v10 = __ad_v8_a - __ad_v9_b;
-                    let __ad_v11 = __ad_v8_a - __ad_v9_b;
-                    let __ad_d13 = __ad_dc0_sum;
-                    let __ad_d6_sum = __ad_rules::add_grad_lhs(__ad_d13);
-                    let __ad_d12 = __ad_rules::add_grad_rhs(__ad_d13);
-                    let __ad_d10 = __ad_rules::mul_grad_lhs(__ad_d12, __ad_v11);
-                    let __ad_d11 = __ad_rules::mul_grad_rhs(__ad_d12, __ad_v10);
-                    let mut __ad_d8_a = __ad_rules::sub_grad_lhs(__ad_d11);
-                    let mut __ad_d9_b = __ad_rules::sub_grad_rhs(__ad_d11);
-                    __ad_d8_a += __ad_rules::sub_grad_lhs(__ad_d10);
-                    __ad_d9_b += __ad_rules::sub_grad_rhs(__ad_d10);
-                    __ad_d_y[__ad_v7_i] += __ad_d9_b;
-                    __ad_d_x[__ad_v7_i] += __ad_d8_a;
-                    __ad_dc0_sum = __ad_d6_sum;
-                }
+                let __ad_dc0_sum = __ad_d14_sum;
+                ::autograd::__private::scale_unit(&mut __ad_d_x, __ad_dc0_sum);
+                ::autograd::__private::scale_unit(&mut __ad_d_y, __ad_dc0_sum);
                 (__ad_d_x, __ad_d_y)
             },
         )
