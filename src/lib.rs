@@ -423,12 +423,14 @@ pub mod __private {
     }
 
     /// Adds a fused loop's unit adjoint of a slice, times `ds`, into the
-    /// slice's adjoint.
+    /// slice's adjoint, and gives the unit buffer back to the pool (so a
+    /// gradient in steady state does not allocate it).
     #[inline]
-    pub fn add_scaled<T: rules::Real>(d: &mut [T], ds: T, unit: &[T]) {
-        for (e, u) in d.iter_mut().zip(unit) {
+    pub fn add_scaled<T: rules::Real>(d: &mut [T], ds: T, unit: Vec<T>) {
+        for (e, u) in d.iter_mut().zip(&unit) {
             *e = *e + ds * *u;
         }
+        pool::give(unit);
     }
 
     /// Pops what the forward sweep pushed. The reverse sweep pops exactly

@@ -213,7 +213,7 @@ impl<'a> Gen<'a> {
                 Kind::Slice if fusion.sole.contains(&v) => {
                     quote!(::autograd::__private::scale_unit(&mut #adj, #dc);)
                 }
-                Kind::Slice => quote!(::autograd::__private::add_scaled(&mut #adj, #dc, &#unit);),
+                Kind::Slice => quote!(::autograd::__private::add_scaled(&mut #adj, #dc, #unit);),
                 _ => self.contribute(v, quote!(#dc * #unit)),
             });
         }
