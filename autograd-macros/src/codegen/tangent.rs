@@ -960,8 +960,11 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
         .zip(&f.params)
         .filter(|(p, _)| p.differentiable && matches!(p.kind, ParamKind::Slice(_)))
         .map(|(p, v)| {
+            // A statement, not a rebinding `let`: bodies whose bindings are
+            // declared up front would shadow the parameter by an
+            // uninitialised one of unknown type.
             let (x, tx) = (&p.ident, names::tangent(f, *v));
-            quote!(let #tx = ::autograd::__private::slice_tangent(#x.len(), #tx);)
+            quote!(::autograd::__private::slice_tangent(#x.len(), #tx);)
         });
     let body = quote! {
         #(#checked)*
