@@ -91,6 +91,9 @@ enum Kind {
     Hessian,
     /// `fn f<T: Float>`: scalar code, index loops, tuples.
     Generic,
+    /// A `#[differentiable]` method of a `Tangent` struct: scalar code,
+    /// index loops, tuples, field reads and calls of another method.
+    Method,
 }
 
 struct Body<'r> {
@@ -105,6 +108,8 @@ struct Body<'r> {
     features: BTreeSet<&'static str>,
     has_ys: bool,
     array: Option<ArrayPass>,
+    /// The method a `Kind::Method` body calls.
+    callee: String,
 }
 
 impl Body<'_> {
@@ -247,11 +252,14 @@ impl Body<'_> {
     fn stmt(&mut self) {
         let full = self.kind == Kind::Full;
         let choice = if full {
-            self.rng.weighted(&[10, 12, 8, 8, 14, 12, 12, 6, 8, 8])
+            self.rng.weighted(&[10, 12, 8, 8, 14, 12, 12, 6, 8, 8, 0])
+        } else if self.kind == Kind::Method {
+            self.rng.weighted(&[10, 0, 0, 0, 14, 0, 0, 0, 8, 0, 12])
         } else {
-            self.rng.weighted(&[10, 0, 0, 0, 14, 0, 0, 0, 8, 0])
+            self.rng.weighted(&[10, 0, 0, 0, 14, 0, 0, 0, 8, 0, 0])
         };
         match choice {
+            10 => self.method_call(),
             0 => self.scalar_let(),
             1 => self.map_sum(),
             2 => self.zip_sum(),
@@ -437,11 +445,13 @@ impl Body<'_> {
         self.features.insert("collect");
         let w = self.fresh("w");
         let s = self.fresh("s");
+        // `|&v|` and not literals only: the items are `f64` (`|v| v`
+        // would collect `&f64`s; `|v| 0.5` floats of no known type).
         let v = vec![("v".to_owned(), 2.0)];
-        let (e, b) = self.expr(3, &v);
+        let (e, b) = self.typed_expr(3, &v);
         self.line(
             1,
-            &format!("let {w}: Vec<f64> = xs.iter().map(|v| {e}).collect();"),
+            &format!("let {w}: Vec<f64> = xs.iter().map(|&v| {e}).collect();"),
         );
         let (k, j) = (self.rng.below(LEN), self.rng.below(LEN));
         self.line(
@@ -479,6 +489,16 @@ impl Body<'_> {
             &format!("let {s} = {w}[0] + {w}[{w}.len() - 1] * {w}[1].tanh();"),
         );
         self.define(s, b.max(bp) * 2.0);
+    }
+
+    /// `let s = self.gN(e);`, the struct's other method.
+    fn method_call(&mut self) {
+        self.features.insert("method-call");
+        let s = self.fresh("s");
+        let (e, _) = self.expr(2, &[]);
+        let callee = self.callee.clone();
+        self.line(1, &format!("let {s} = self.{callee}({e});"));
+        self.define(s, CAP);
     }
 
     /// `let (a, b) = (e1, e2);` or `let t = (e1, e2);` read as `t.0`, `t.1`.
@@ -549,7 +569,7 @@ impl Body<'_> {
 pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
     let name = format!("f{index}");
     let upper = name.to_uppercase();
-    let (kind, ret) = match rng.weighted(&[45, 20, 20, 15]) {
+    let (kind, ret) = match rng.weighted(&[40, 20, 15, 12, 13]) {
         0 => (Kind::Full, Ret::Scalar),
         1 => {
             let n = rng.range(2, 3) as usize;
@@ -561,26 +581,37 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
             (Kind::Full, ret)
         }
         2 => (Kind::Hessian, Ret::Scalar),
-        _ => (Kind::Generic, Ret::Scalar),
+        3 => (Kind::Generic, Ret::Scalar),
+        _ => (Kind::Method, Ret::Scalar),
     };
+    let method = kind == Kind::Method;
     let jvp = kind == Kind::Full && rng.chance(0.5) || kind == Kind::Hessian && rng.chance(0.5);
     let n_scalars = rng.range(1, 2) as usize;
-    let has_ys = kind != Kind::Generic && rng.chance(0.5);
+    let has_ys = !matches!(kind, Kind::Generic | Kind::Method) && rng.chance(0.5);
     let array = (kind == Kind::Full && rng.chance(0.4)).then(|| match rng.below(3) {
         0 => ArrayPass::Value,
         1 => ArrayPass::MutValue,
         _ => ArrayPass::Ref,
     });
+    let mut vars: Vec<(String, f64)> = (0..n_scalars).map(|i| (format!("a{i}"), 2.0)).collect();
+    if method {
+        vars.extend(
+            ["self.w0", "self.w1", "self.c"]
+                .iter()
+                .map(|f| ((*f).to_owned(), 2.0)),
+        );
+    }
     let mut b = Body {
         rng,
         kind,
-        vars: (0..n_scalars).map(|i| (format!("a{i}"), 2.0)).collect(),
+        vars,
         locals: Vec::new(),
         out: String::new(),
         next: 0,
         features: BTreeSet::new(),
         has_ys,
         array,
+        callee: format!("g{index}"),
     };
     b.features.insert("shaped");
     if b.array.is_some() {
@@ -632,11 +663,43 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
         format!("fn {name}")
     };
     let ret_ty = if generic { "T".to_owned() } else { ret.ty() };
-    let source = format!(
-        "{attr}\n{head}({}) -> {ret_ty} {{\n{}    {result}\n}}\n",
-        params.join(", "),
-        b.out
-    );
+    let source = if method {
+        // The struct, and the program as its method beside the method it
+        // calls (README: struct-taking functions are called from their
+        // `impl` only).
+        let mut g = Body {
+            rng: b.rng,
+            kind,
+            vars: ["self.w0", "self.w1", "x"]
+                .iter()
+                .map(|v| ((*v).to_owned(), 2.0))
+                .collect(),
+            locals: Vec::new(),
+            out: String::new(),
+            next: 0,
+            features: BTreeSet::new(),
+            has_ys: false,
+            array: None,
+            callee: String::new(),
+        };
+        let (callee_body, bound) = g.expr(3, &[]);
+        let callee_body = if bound > CAP {
+            format!("({callee_body}).tanh()")
+        } else {
+            callee_body
+        };
+        let body: String = b.out.lines().map(|l| format!("    {l}\n")).collect();
+        format!(
+            "#[derive(Clone, autograd::Tangent)]\nstruct P{index} {{\n    w0: f64,\n    w1: f64,\n    #[constant]\n    c: f64,\n}}\n\n#[differentiable]\nimpl P{index} {{\n    #[differentiable]\n    fn g{index}(&self, x: f64) -> f64 {{\n        {callee_body}\n    }}\n\n    #[differentiable]\n    fn {name}(&self, {}) -> f64 {{\n{body}        {result}\n    }}\n}}\n",
+            params.join(", ")
+        )
+    } else {
+        format!(
+            "{attr}\n{head}({}) -> {ret_ty} {{\n{}    {result}\n}}\n",
+            params.join(", "),
+            b.out
+        )
+    };
 
     let mut features = b.features;
     match (kind, ret) {
@@ -645,6 +708,9 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
         }
         (Kind::Generic, _) => {
             features.insert("generic");
+        }
+        (Kind::Method, _) => {
+            features.insert("tangent-struct-method");
         }
         (_, Ret::Scalar) => {}
         (_, Ret::Vec(_)) => {
@@ -661,7 +727,16 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
         features.insert("jvp");
     }
     let code = wrappers(
-        &name, &upper, n_scalars, has_ys, array, ret, kind, jvp, &features,
+        &name,
+        &upper,
+        method.then(|| format!("P{index}")).as_deref(),
+        n_scalars,
+        has_ys,
+        array,
+        ret,
+        kind,
+        jvp,
+        &features,
     );
     let sig = Sig {
         name,
@@ -689,6 +764,7 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
 fn wrappers(
     name: &str,
     upper: &str,
+    receiver: Option<&str>,
     n_scalars: usize,
     has_ys: bool,
     array: Option<ArrayPass>,
@@ -697,7 +773,8 @@ fn wrappers(
     jvp: bool,
     features: &BTreeSet<&'static str>,
 ) -> String {
-    // The flat layout: scalars, xs, ys, q.
+    // The flat layout: the receiver's fields, scalars, xs, ys, q, and the
+    // receiver's constant field.
     let mut prelude = String::new();
     let mut args = Vec::new();
     let mut tangents = Vec::new();
@@ -707,6 +784,20 @@ fn wrappers(
     // A generic function's arguments and adjoints at `f32`.
     let (mut prelude32, mut collect32) = (String::new(), String::new());
     let mut k = 0;
+    if let Some(s) = receiver {
+        let last = 2 + n_scalars + LEN;
+        let _ = writeln!(
+            prelude,
+            "    let p = {s} {{ w0: v[0], w1: v[1], c: v[{last}] }};"
+        );
+        inputs.extend([
+            "Input::Scalar(\"p.w0\")".to_owned(),
+            "Input::Scalar(\"p.w1\")".to_owned(),
+        ]);
+        adjoints.push("d_p".to_owned());
+        collect.push_str("    g.push(d_p.w0);\n    g.push(d_p.w1);\n");
+        k = 2;
+    }
     for i in 0..n_scalars {
         let _ = writeln!(prelude, "    let a{i} = v[{k}];");
         let _ = writeln!(prelude32, "    let a{i} = v[{k}] as f32;");
@@ -747,8 +838,18 @@ fn wrappers(
         adjoints.push("d_q".to_owned());
         let _ = writeln!(collect, "    g.extend_from_slice(&d_q);");
     }
+    if receiver.is_some() {
+        inputs.push("Input::Constant(\"p.c\")".to_owned());
+    }
     let args = args.join(", ");
     let tangents = tangents.join(", ");
+    // `NAME{suffix}(args)`, or for a method `p.NAME(args)` and
+    // `S::NAME{suffix}(&p, args)`.
+    let call = |suffix: &str, extra: &str| match receiver {
+        Some(_) if suffix.is_empty() => format!("p.{name}({args}{extra})"),
+        Some(s) => format!("{s}::{name}{suffix}(&p, {args}{extra})"),
+        None => format!("{name}{suffix}({args}{extra})"),
+    };
     let adj = format!("({},)", adjoints.join(", "));
     let mut code = String::new();
     let weigh = |x: &str| format!("fuzz_programs::weigh(&{})", ret.to_vec(x));
@@ -761,22 +862,24 @@ fn wrappers(
         code,
         "fn primal_{name}(v: &[f64]) -> f64 {{\n{prelude}    {}\n}}\n\n",
         if ret == Ret::Scalar {
-            format!("{name}({args})")
+            call("", "")
         } else {
-            weigh(&format!("{name}({args})"))
+            weigh(&call("", ""))
         }
     );
     for (wrapper, sig, s) in [("grad", "", "1.0"), ("vjp", ", seed: f64", "seed")] {
         let _ = write!(
             code,
-            "fn {wrapper}_{name}(v: &[f64]{sig}) -> (f64, Vec<f64>) {{\n{prelude}    let (value, pullback) = {name}_vjp({args});\n    let {adj} = pullback({});\n    let mut g = Vec::new();\n{collect}    ({value}, g)\n}}\n\n",
+            "fn {wrapper}_{name}(v: &[f64]{sig}) -> (f64, Vec<f64>) {{\n{prelude}    let (value, pullback) = {};\n    let {adj} = pullback({});\n    let mut g = Vec::new();\n{collect}    ({value}, g)\n}}\n\n",
+            call("_vjp", ""),
             ret.seed(s)
         );
     }
     let jvp_fn = if jvp {
         let _ = write!(
             code,
-            "fn jvp_{name}(v: &[f64], t: &[f64]) -> (f64, f64) {{\n{prelude}    let (value, tangent) = {name}_jvp({args}, {tangents});\n    ({value}, {})\n}}\n\n",
+            "fn jvp_{name}(v: &[f64], t: &[f64]) -> (f64, f64) {{\n{prelude}    let (value, tangent) = {};\n    ({value}, {})\n}}\n\n",
+            call("_jvp", &format!(", {tangents}")),
             if ret == Ret::Scalar {
                 "tangent".to_owned()
             } else {
@@ -792,9 +895,10 @@ fn wrappers(
         let hcollect = collect.replace("(d", "(hd").replace("(&d", "(&hd");
         let _ = write!(
             code,
-            "fn hvp_{name}(v: &[f64], t: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {{\n{prelude}    let (value, {}, {}) = {name}_hvp({args}, {tangents});\n    let mut g = Vec::new();\n{collect}    let grad = std::mem::take(&mut g);\n{hcollect}    (value, grad, g)\n}}\n\n",
+            "fn hvp_{name}(v: &[f64], t: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {{\n{prelude}    let (value, {}, {}) = {};\n    let mut g = Vec::new();\n{collect}    let grad = std::mem::take(&mut g);\n{hcollect}    (value, grad, g)\n}}\n\n",
             adjoints.join(", "),
-            hs.join(", ")
+            hs.join(", "),
+            call("_hvp", &format!(", {tangents}"))
         );
         format!("Some(hvp_{name})")
     } else {
@@ -806,11 +910,12 @@ fn wrappers(
         let _ = write!(
             code,
             "fn outputs_{name}(v: &[f64]) -> Vec<f64> {{\n{prelude}    {}\n}}\n\n",
-            ret.to_vec(&format!("{name}({args})"))
+            ret.to_vec(&call("", ""))
         );
         let _ = write!(
             code,
-            "fn jacobian_{name}(v: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {{\n{prelude}    let (value, j) = {name}_jacobian({args});\n    ({}, (0..j.nrows()).map(|r| j.row(r).iter().copied().collect()).collect())\n}}\n\n",
+            "fn jacobian_{name}(v: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {{\n{prelude}    let (value, j) = {};\n    ({}, (0..j.nrows()).map(|r| j.row(r).iter().copied().collect()).collect())\n}}\n\n",
+            call("_jacobian", ""),
             ret.to_vec("value")
         );
         (
