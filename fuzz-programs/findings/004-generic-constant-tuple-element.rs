@@ -13,7 +13,8 @@
 //! Not bisected further for lack of time (is the tuple needed, or does any
 //! inactive `T` local read in a product fail?). Found by seed 4242
 //! (0x1092) of the long run: f23, f488, f983, f998 of its 1000 programs,
-//! all generic with such a tuple.
+//! all generic with such a tuple; and by seed 777 (0x309, 300 programs):
+//! f139, whose `let (s6, s7) = (constant, ..)` is the same shape.
 //!
 //! Expected (closed form): tuple_const(a) = sin a · sin 1.5 + 0.5 · sin 1.5,
 //! d/da = cos a · sin 1.5 (the test below states it at a = 0.5).
