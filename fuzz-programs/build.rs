@@ -7,6 +7,11 @@
 //! `match` are generated unless `AUTOGRAD_FUZZ_EXITS=0` (which reproduces
 //! the programs of seeds run before they existed).
 //!
+//! One program in five is written by `build/shaped.rs` (iterator chains,
+//! arrays, `Vec`s, tuples, generic functions, vector results, `jvp` and
+//! `hessian`) unless `AUTOGRAD_FUZZ_SHAPED=0`, which reproduces the
+//! programs of seeds run before they existed.
+//!
 //! `AUTOGRAD_FUZZ_EXCLUDE` (comma-separated program indices) leaves those
 //! programs out, with every program that calls them: `run-long.sh` sets it
 //! after a program failed to compile, to test the others. Beside
@@ -28,6 +33,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_SEED");
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_EXCLUDE");
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_EXITS");
+    println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_SHAPED");
     let n = env::var("AUTOGRAD_FUZZ_PROGRAMS")
         .ok()
         .and_then(|s| s.trim().parse().ok())
@@ -53,7 +59,8 @@ fn main() {
         })
         .collect();
     let exits = env::var("AUTOGRAD_FUZZ_EXITS").map_or(true, |v| v != "0");
-    let generated = generator::generate(n, seed, &exclude, exits);
+    let shaped = env::var("AUTOGRAD_FUZZ_SHAPED").map_or(true, |v| v != "0");
+    let generated = generator::generate(n, seed, &exclude, exits, shaped);
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
     fs::write(out.join("generated.rs"), generated.code).expect("write generated.rs");
     fs::write(out.join("programs.tsv"), generated.map).expect("write programs.tsv");

@@ -29,6 +29,12 @@ use crate::ast::{
 /// (calls into calls into calls would otherwise grow without bound).
 const MAX_COST: f64 = 3000.0;
 
+/// The share of programs written by [`shaped`].
+const SHAPED_SHARE: f64 = 0.2;
+
+#[path = "shaped.rs"]
+mod shaped;
+
 /// Bound past which a value is squashed (`f32` programs: a quarter of it,
 /// so that rounding errors, amplified by large intermediate values, stay
 /// far below the tolerances).
@@ -119,6 +125,8 @@ pub struct Sig {
     cost: f64,
     /// The shape of the matrix it returns, `None` for a scalar.
     ret: Option<Shape>,
+    /// Written by `shaped`: not called by the other programs.
+    shaped: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -2703,7 +2711,7 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
 
     let callees: Vec<Sig> = prev
         .iter()
-        .filter(|s| s.fl == fl && (matrix || !s.matrix))
+        .filter(|s| s.fl == fl && (matrix || !s.matrix) && !s.shaped)
         .cloned()
         .collect();
     let has_slice = params.iter().any(|p| matches!(p, Param::Slice(..)));
@@ -3141,11 +3149,12 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
         stops,
         cost: g.cost,
         ret: ret_shape,
+        shaped: false,
     };
     let deps_list: Vec<String> = sig.deps.iter().map(|d| format!("\"f{d}\"")).collect();
     let _ = write!(
         code,
-        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[{}],\n    inputs: &[{}],\n    f32: {},\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: {},\n    mirror: graph_{name},\n}};\n\n",
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[{}],\n    inputs: &[{}],\n    f32: {},\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: {},\n    mirror: Some(graph_{name}),\n    jvp: None,\n    hvp: None,\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n}};\n\n",
         deps_list.join(", "),
         inputs.join(", "),
         fl == Fl::F32,
@@ -3186,7 +3195,13 @@ pub struct Generated {
 /// `match` on an integer (`findings/002-break-continue-return.rs`, fixed).
 /// On by default; without it a seed gives the programs it gave before they
 /// existed.
-pub fn generate(n: usize, seed: u64, exclude: &BTreeSet<usize>, exits: bool) -> Generated {
+pub fn generate(
+    n: usize,
+    seed: u64,
+    exclude: &BTreeSet<usize>,
+    exits: bool,
+    shaped: bool,
+) -> Generated {
     let mut rng = Rng::new(seed);
     let mut sigs: Vec<Sig> = Vec::new();
     let mut out = String::new();
@@ -3199,7 +3214,14 @@ pub fn generate(n: usize, seed: u64, exclude: &BTreeSet<usize>, exits: bool) -> 
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     let lines = |s: &str| s.bytes().filter(|&b| b == b'\n').count();
     for i in 0..n {
-        let p = gen_program(i, &mut rng, &sigs, exits);
+        // Each program's own stream decides whether it is a `shaped` one
+        // and draws it, so turning them off leaves the others as they were.
+        let mut own = Rng::new(seed ^ (i as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let p = if shaped && own.chance(SHAPED_SHARE) {
+            shaped::gen_shaped(i, &mut own)
+        } else {
+            gen_program(i, &mut rng, &sigs, exits)
+        };
         let name = p.sig.name.clone();
         let deps: Vec<String> = p.sig.deps.iter().map(|d| format!("f{d}")).collect();
         let status = if exclude.contains(&i) {

@@ -70,6 +70,19 @@ impl Input {
 /// A wrapper taking the flat inputs, returning a value and flat adjoints.
 pub type FlatGrad = fn(&[f64]) -> (f64, Vec<f64>);
 
+/// `NAME_jvp` along a flat direction: the value and the output tangent
+/// (a vector result's weighed by [`weights`], as its value is).
+pub type FlatJvp = fn(&[f64], &[f64]) -> (f64, f64);
+
+/// `NAME_hvp` along a flat direction: the value, the gradient and H·v.
+pub type FlatHvp = fn(&[f64], &[f64]) -> (f64, Vec<f64>, Vec<f64>);
+
+/// A vector result's outputs.
+pub type FlatOutputs = fn(&[f64]) -> Vec<f64>;
+
+/// `NAME_jacobian`: the outputs and the rows of the Jacobian.
+pub type FlatJacobian = fn(&[f64]) -> (Vec<f64>, Vec<Vec<f64>>);
+
 /// A generated program, through flat wrappers.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
@@ -95,8 +108,22 @@ pub struct Entry {
     /// [`weights`]`(n, `[`ACC_START`]`)`: its value and the buffers after
     /// (functions returning a float; `NAME_grad_acc` exists for those only).
     pub grad_acc: Option<FlatGrad>,
-    /// The mirror, on leaves in flat-layout order.
-    pub mirror: fn(&mut Mirror, &[V]) -> V,
+    /// The mirror, on leaves in flat-layout order; `None` for programs
+    /// the mirror cannot express (iterator chains, arrays, `Vec`s, tuples,
+    /// generic functions): they are smooth and checked against finite
+    /// differences only.
+    pub mirror: Option<fn(&mut Mirror, &[V]) -> V>,
+    /// `NAME_jvp` (`#[differentiable(jvp)]`).
+    pub jvp: Option<FlatJvp>,
+    /// `NAME_hvp` (`#[differentiable(hessian)]`).
+    pub hvp: Option<FlatHvp>,
+    /// A vector result's outputs (the primal is their weighed sum).
+    pub outputs: Option<FlatOutputs>,
+    /// `NAME_jacobian` of a vector result.
+    pub jacobian: Option<FlatJacobian>,
+    /// A generic function's `NAME_grad` instantiated at `f32` (the entry
+    /// itself is the `f64` instantiation), on `f32`-rounded inputs.
+    pub grad_f32: Option<FlatGrad>,
 }
 
 impl Entry {
@@ -292,13 +319,22 @@ fn step(x: f64, f32: bool) -> f64 {
 /// The mirror's decisions, smallest margin, value and `stop_gradient`
 /// values at `x`.
 fn trace_at(entry: &Entry, x: &[f64], frozen: Option<&[f64]>) -> Trace {
+    let Some(mirror) = entry.mirror else {
+        // Smooth programs: no decisions to trace.
+        return Trace {
+            decisions: Vec::new(),
+            margin: f64::INFINITY,
+            value: (entry.primal)(x),
+            stops: Vec::new(),
+        };
+    };
     let mut m = match frozen {
         Some(stops) => Mirror::frozen(stops.to_vec()),
         None => Mirror::tracing(),
     }
     .in_f32(entry.f32);
     let leaves: Vec<V> = x.iter().map(|&v| m.input(v)).collect();
-    let out = (entry.mirror)(&mut m, &leaves);
+    let out = mirror(&mut m, &leaves);
     Trace {
         decisions: m.trace().to_vec(),
         margin: m.min_margin(),
@@ -521,10 +557,47 @@ fn check_point(
         }
     }
 
-    // The dynamic graph.
+    let mut msgs = String::new();
+    if let Some(mirror) = entry.mirror {
+        check_graph(entry, mirror, x, trace, &grad, fd, tol, &mut msgs)?;
+    }
+    msgs.push_str(&check_fd(entry, x, trace, &grad, fd, tol, report));
+    if let Some(jvp) = entry.jvp {
+        check_jvp(entry, jvp, x, &grad, tol, &mut msgs);
+    }
+    if let Some(hvp) = entry.hvp {
+        check_hvp(entry, hvp, x, &grad, tol, &mut msgs);
+    }
+    if let (Some(jacobian), Some(outputs)) = (entry.jacobian, entry.outputs) {
+        check_jacobian(entry, jacobian, outputs, x, &grad, tol, &mut msgs);
+    }
+    if let Some(grad_f32) = entry.grad_f32 {
+        check_f32(entry, grad_f32, x, p, &grad, &mut msgs);
+    }
+    if msgs.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("  value {p:?}\n{msgs}"))
+    }
+}
+
+/// The macro's adjoint against the dynamic graph's.
+#[allow(clippy::too_many_arguments)]
+fn check_graph(
+    entry: &Entry,
+    mirror: fn(&mut Mirror, &[V]) -> V,
+    x: &[f64],
+    trace: &Trace,
+    grad: &[f64],
+    fd: &[Option<f64>],
+    tol: Tolerances,
+    msgs: &mut String,
+) -> Result<(), String> {
+    let nd = fd.len();
+    let p = (entry.primal)(x);
     let mut m = Mirror::recording().in_f32(entry.f32);
     let leaves: Vec<V> = x.iter().map(|&v| m.input(v)).collect();
-    let out = (entry.mirror)(&mut m, &leaves);
+    let out = mirror(&mut m, &leaves);
     if m.trace() != trace.decisions {
         return Err(
             "  the recording mirror took other decisions than the tracing one (generator bug)"
@@ -538,7 +611,6 @@ fn check_point(
         ));
     }
     let graph = m.gradients(out, &leaves[..nd]);
-    let mut msgs = String::new();
     let mut sensitivity: Option<Vec<f64>> = None;
     for j in 0..nd {
         let (a, g) = (grad[j], graph[j]);
@@ -555,7 +627,7 @@ fn check_point(
                     .collect();
                 let mut m = Mirror::recording();
                 let leaves: Vec<V> = shifted.iter().map(|&v| m.input(v)).collect();
-                let out = (entry.mirror)(&mut m, &leaves);
+                let out = mirror(&mut m, &leaves);
                 let g2 = m.gradients(out, &leaves[..nd]);
                 g2.iter().zip(&graph).map(|(a, b)| (a - b).abs()).collect()
             });
@@ -570,9 +642,23 @@ fn check_point(
             );
         }
     }
+    Ok(())
+}
 
-    // Finite differences: the default step, then Richardson and a smaller
-    // step before calling it a failure.
+/// The macro's adjoint against central differences: the default step,
+/// then Richardson and a smaller step before calling it a failure.
+fn check_fd(
+    entry: &Entry,
+    x: &[f64],
+    trace: &Trace,
+    grad: &[f64],
+    fd: &[Option<f64>],
+    tol: Tolerances,
+    report: &mut Report,
+) -> String {
+    let mut msgs = String::new();
+    let nd = fd.len();
+    let p = (entry.primal)(x);
     let abs = tol.fd_abs * p.abs().max(1.0);
     for j in 0..nd {
         let a = grad[j];
@@ -614,16 +700,237 @@ fn check_point(
         }
         let _ = writeln!(
             msgs,
-            "  d/d{}: macro adjoint {a:e}, finite difference {:e} (Richardson {richardson:?}, h/8 {small:?}), dynamic graph {:e}",
+            "  d/d{}: macro adjoint {a:e}, finite difference {:e} (Richardson {richardson:?}, h/8 {small:?})",
             entry.component_name(j),
             fd_j,
-            graph[j]
         );
     }
-    if msgs.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("  value {p:?}\n{msgs}"))
+    msgs
+}
+
+/// A direction for the second-order checks: varied signs and sizes,
+/// shifted with the point so that successive points use different ones.
+fn direction(n: usize, x: &[f64], salt: usize) -> Vec<f64> {
+    let shift = x
+        .iter()
+        .map(|v| v.to_bits() as usize)
+        .fold(salt, usize::wrapping_add);
+    (0..n)
+        .map(|k| weights(n + 6, 1.0)[(k + shift) % 6])
+        .collect()
+}
+
+/// `x` moved by `t·v` in its first `v.len()` (differentiable) components.
+fn along(x: &[f64], v: &[f64], t: f64) -> Vec<f64> {
+    let mut y = x.to_vec();
+    for (yk, vk) in y.iter_mut().zip(v) {
+        *yk += t * vk;
+    }
+    y
+}
+
+/// Central differences of `f` along `v` at steps `h` and `2h`, and their
+/// Richardson extrapolation: three estimates of each component of ∂f/∂v.
+fn directional(f: impl Fn(&[f64]) -> Vec<f64>, x: &[f64], v: &[f64], h: f64) -> [Vec<f64>; 3] {
+    let diff = |h: f64| -> Vec<f64> {
+        let (p, m) = (f(&along(x, v, h)), f(&along(x, v, -h)));
+        p.iter().zip(&m).map(|(p, m)| (p - m) / (2.0 * h)).collect()
+    };
+    let (d1, d2) = (diff(h), diff(2.0 * h));
+    let rich = d1.iter().zip(&d2).map(|(a, b)| a + (a - b) / 3.0).collect();
+    [d1, d2, rich]
+}
+
+/// Whether `a` agrees with any of the estimates of component `i`.
+fn agrees(a: f64, estimates: &[Vec<f64>; 3], i: usize, abs: f64, rel: f64) -> bool {
+    estimates.iter().any(|e| close(a, e[i], abs, rel))
+}
+
+fn dot(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let value = a.iter().zip(b).map(|(a, b)| a * b).sum();
+    let scale = a.iter().zip(b).map(|(a, b)| (a * b).abs()).sum::<f64>();
+    (value, scale.max(1.0))
+}
+
+/// `NAME_jvp` along a direction: its value is the primal's bit for bit,
+/// its tangent ⟨∇f, v⟩ (the dot-product identity with `NAME_vjp`, whose
+/// adjoint `grad` is) and the central difference of the primal along v.
+fn check_jvp(
+    entry: &Entry,
+    jvp: FlatJvp,
+    x: &[f64],
+    grad: &[f64],
+    tol: Tolerances,
+    msgs: &mut String,
+) {
+    let p = (entry.primal)(x);
+    let v = direction(grad.len(), x, 1);
+    let (value, tangent) = jvp(x, &v);
+    if value.to_bits() != p.to_bits() {
+        let _ = writeln!(
+            msgs,
+            "  NAME_jvp value {value:?} is not the primal's {p:?} bit for bit"
+        );
+    }
+    let (expected, scale) = dot(grad, &v);
+    if !close(tangent, expected, 1e-10 * scale, 0.0) {
+        let _ = writeln!(
+            msgs,
+            "  NAME_jvp along {v:?} is {tangent:e}, ⟨NAME_vjp's adjoint, v⟩ is {expected:e}"
+        );
+    }
+    let h = step(1.0, entry.f32);
+    let fd = directional(|y| vec![(entry.primal)(y)], x, &v, h);
+    let abs = tol.fd_abs * p.abs().max(1.0) * scale;
+    if !agrees(tangent, &fd, 0, abs, tol.fd_rel) {
+        let _ = writeln!(
+            msgs,
+            "  NAME_jvp along {v:?} is {tangent:e}, central differences of the primal {:e} (Richardson {:e})",
+            fd[0][0], fd[2][0]
+        );
+    }
+}
+
+/// `NAME_hvp` along a direction: value and gradient bit for bit the
+/// primal's and `NAME_grad`'s, H·v against central differences of
+/// `NAME_grad` along v, and ⟨u, H·v⟩ = ⟨H·u, v⟩.
+fn check_hvp(
+    entry: &Entry,
+    hvp: FlatHvp,
+    x: &[f64],
+    grad: &[f64],
+    tol: Tolerances,
+    msgs: &mut String,
+) {
+    let p = (entry.primal)(x);
+    let nd = grad.len();
+    let v = direction(nd, x, 2);
+    let (value, g, hv) = hvp(x, &v);
+    if value.to_bits() != p.to_bits() {
+        let _ = writeln!(
+            msgs,
+            "  NAME_hvp value {value:?} is not the primal's {p:?} bit for bit"
+        );
+    }
+    if g.iter().zip(grad).any(|(a, b)| a.to_bits() != b.to_bits()) || g.len() != nd {
+        let _ = writeln!(
+            msgs,
+            "  NAME_hvp gradient {g:?} is not NAME_grad's {grad:?} bit for bit"
+        );
+    }
+    let h = step(1.0, entry.f32);
+    let fd = directional(|y| (entry.grad)(y).1, x, &v, h);
+    let gmax = grad.iter().fold(1.0f64, |m, g| m.max(g.abs()));
+    let abs = tol.fd_abs * gmax * dot(&v, &v).1.sqrt();
+    for (i, &a) in hv.iter().enumerate().take(nd) {
+        if !agrees(a, &fd, i, abs, tol.fd_rel) {
+            let _ = writeln!(
+                msgs,
+                "  (H·v)[{}] along {v:?} is {a:e}, central differences of NAME_grad {:e} (Richardson {:e})",
+                entry.component_name(i),
+                fd[0][i],
+                fd[2][i]
+            );
+        }
+    }
+    let u = direction(nd, x, 3);
+    let (_, _, hu) = hvp(x, &u);
+    let (uhv, s1) = dot(&u, &hv);
+    let (huv, s2) = dot(&hu, &v);
+    if !close(uhv, huv, 1e-9 * s1.max(s2), 0.0) {
+        let _ = writeln!(msgs, "  ⟨u, H·v⟩ = {uhv:e} but ⟨H·u, v⟩ = {huv:e}");
+    }
+}
+
+/// `NAME_jacobian` of a vector result: its outputs bit for bit the
+/// function's, each column against central differences of the outputs,
+/// and the weighed rows against the gradient of the weighed outputs.
+fn check_jacobian(
+    entry: &Entry,
+    jacobian: FlatJacobian,
+    outputs: FlatOutputs,
+    x: &[f64],
+    grad: &[f64],
+    tol: Tolerances,
+    msgs: &mut String,
+) {
+    let nd = grad.len();
+    let out = outputs(x);
+    let (values, rows) = jacobian(x);
+    if values.len() != out.len()
+        || values
+            .iter()
+            .zip(&out)
+            .any(|(a, b)| a.to_bits() != b.to_bits())
+    {
+        let _ = writeln!(
+            msgs,
+            "  NAME_jacobian value {values:?} is not the function's {out:?} bit for bit"
+        );
+        return;
+    }
+    if rows.len() != out.len() || rows.iter().any(|r| r.len() != nd) {
+        let _ = writeln!(msgs, "  NAME_jacobian is not {} × {nd}", out.len());
+        return;
+    }
+    let w = weights(out.len(), 1.0);
+    for j in 0..nd {
+        let column: Vec<f64> = rows.iter().map(|r| r[j]).collect();
+        let (weighed, scale) = dot(&w, &column);
+        if !close(weighed, grad[j], 1e-10 * scale, 0.0) {
+            let _ = writeln!(
+                msgs,
+                "  Σ wᵢ·J[i][{j}] = {weighed:e}, the adjoint of the weighed outputs {:e}",
+                grad[j]
+            );
+        }
+        let mut e = vec![0.0; nd];
+        e[j] = 1.0;
+        let fd = directional(outputs, x, &e, step(x[j], entry.f32));
+        for (i, &a) in column.iter().enumerate() {
+            let abs = tol.fd_abs * out[i].abs().max(1.0);
+            if !agrees(a, &fd, i, abs, tol.fd_rel) {
+                let _ = writeln!(
+                    msgs,
+                    "  J[{i}][{}] is {a:e}, central differences {:e} (Richardson {:e})",
+                    entry.component_name(j),
+                    fd[0][i],
+                    fd[2][i]
+                );
+            }
+        }
+    }
+}
+
+/// A generic function at `f32` against itself at `f64`, at the same
+/// (`f32`-rounded) point, with [`Tolerances::F32`]'s finite-difference
+/// tolerances (the `f64` gradient is checked against differences).
+fn check_f32(
+    entry: &Entry,
+    grad_f32: FlatGrad,
+    x: &[f64],
+    p: f64,
+    grad: &[f64],
+    msgs: &mut String,
+) {
+    let x32: Vec<f64> = x.iter().map(|&v| f64::from(v as f32)).collect();
+    let (value, g) = grad_f32(&x32);
+    let (v64, g64) = (entry.grad)(&x32);
+    let tol = Tolerances::F32;
+    let abs = tol.fd_abs * p.abs().max(1.0);
+    if !close(value, v64, abs, tol.fd_rel) {
+        let _ = writeln!(msgs, "  at f32 the value is {value:e}, at f64 {v64:e}");
+    }
+    for j in 0..grad.len() {
+        if !close(g[j], g64[j], abs, tol.fd_rel) {
+            let _ = writeln!(
+                msgs,
+                "  at f32 d/d{} is {:e}, at f64 {:e}",
+                entry.component_name(j),
+                g[j],
+                g64[j]
+            );
+        }
     }
 }
 
@@ -646,6 +953,175 @@ pub fn weigh(values: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // f(a, x, y) = a² sin x + a y, by hand, for the checks of entries
+    // without a mirror (`build/shaped.rs`): each must pass the right
+    // derivative and catch a wrong one.
+    fn f(v: &[f64]) -> f64 {
+        v[0] * v[0] * v[1].sin() + v[0] * v[2]
+    }
+    fn gradient(v: &[f64]) -> Vec<f64> {
+        vec![
+            2.0 * v[0] * v[1].sin() + v[2],
+            v[0] * v[0] * v[1].cos(),
+            v[0],
+        ]
+    }
+    fn f_grad(v: &[f64]) -> (f64, Vec<f64>) {
+        (f(v), gradient(v))
+    }
+    fn f_vjp(v: &[f64], seed: f64) -> (f64, Vec<f64>) {
+        (f(v), gradient(v).iter().map(|g| g * seed).collect())
+    }
+    fn f_jvp(v: &[f64], t: &[f64]) -> (f64, f64) {
+        (f(v), gradient(v).iter().zip(t).map(|(g, t)| g * t).sum())
+    }
+    fn f_hvp(v: &[f64], t: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {
+        let (a, x) = (v[0], v[1]);
+        let h = [
+            [2.0 * x.sin(), 2.0 * a * x.cos(), 1.0],
+            [2.0 * a * x.cos(), -a * a * x.sin(), 0.0],
+            [1.0, 0.0, 0.0],
+        ];
+        let hv = h
+            .iter()
+            .map(|r| r.iter().zip(t).map(|(h, t)| h * t).sum())
+            .collect();
+        (f(v), gradient(v), hv)
+    }
+    // Outputs (a² sin x, a y), weighed 0.75 and -0.5 into the primal.
+    fn outputs(v: &[f64]) -> Vec<f64> {
+        vec![v[0] * v[0] * v[1].sin(), v[0] * v[2]]
+    }
+    fn weighed(v: &[f64]) -> f64 {
+        weigh(&outputs(v))
+    }
+    fn jacobian(v: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {
+        let (a, x, y) = (v[0], v[1], v[2]);
+        let rows = vec![
+            vec![2.0 * a * x.sin(), a * a * x.cos(), 0.0],
+            vec![y, 0.0, a],
+        ];
+        (outputs(v), rows)
+    }
+    fn weighed_grad(v: &[f64]) -> (f64, Vec<f64>) {
+        let (_, rows) = jacobian(v);
+        let g = (0..3)
+            .map(|j| 0.75 * rows[0][j] - 0.5 * rows[1][j])
+            .collect();
+        (weighed(v), g)
+    }
+    fn weighed_vjp(v: &[f64], seed: f64) -> (f64, Vec<f64>) {
+        let (value, g) = weighed_grad(v);
+        (value, g.iter().map(|g| g * seed).collect())
+    }
+    fn f_grad_f32(v: &[f64]) -> (f64, Vec<f64>) {
+        let w: Vec<f32> = v.iter().map(|&t| t as f32).collect();
+        let value = w[0] * w[0] * w[1].sin() + w[0] * w[2];
+        let g = [
+            2.0 * w[0] * w[1].sin() + w[2],
+            w[0] * w[0] * w[1].cos(),
+            w[0],
+        ];
+        (f64::from(value), g.iter().map(|&t| f64::from(t)).collect())
+    }
+
+    const SMOOTH: Entry = Entry {
+        name: "smooth",
+        source: "",
+        deps: &[],
+        inputs: &[Input::Scalar("a"), Input::Slice("xs", 2)],
+        f32: false,
+        features: "",
+        primal: f,
+        grad: f_grad,
+        vjp: f_vjp,
+        grad_acc: None,
+        mirror: None,
+        jvp: Some(f_jvp),
+        hvp: Some(f_hvp),
+        outputs: None,
+        jacobian: None,
+        grad_f32: Some(f_grad_f32),
+    };
+    const VECTOR: Entry = Entry {
+        primal: weighed,
+        grad: weighed_grad,
+        vjp: weighed_vjp,
+        jvp: None,
+        hvp: None,
+        outputs: Some(outputs),
+        jacobian: Some(jacobian),
+        grad_f32: None,
+        ..SMOOTH
+    };
+
+    fn failures(entry: &Entry) -> String {
+        check(entry, 1, 5).failures.join("\n")
+    }
+
+    #[test]
+    fn right_second_order_items_pass() {
+        assert_eq!(failures(&SMOOTH), "");
+        assert_eq!(failures(&VECTOR), "");
+    }
+
+    #[test]
+    fn a_wrong_jvp_fails() {
+        fn wrong(v: &[f64], t: &[f64]) -> (f64, f64) {
+            let (value, tangent) = f_jvp(v, t);
+            (value, tangent + 1e-3 * v[0])
+        }
+        let msg = failures(&Entry {
+            jvp: Some(wrong),
+            ..SMOOTH
+        });
+        assert!(msg.contains("NAME_jvp along"), "{msg}");
+    }
+
+    #[test]
+    fn a_wrong_hvp_fails() {
+        // H·v of a² sin x + a y with the cross term a·y dropped.
+        fn wrong(v: &[f64], t: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {
+            let (value, g, mut hv) = f_hvp(v, t);
+            hv[0] -= t[2];
+            hv[2] -= t[0];
+            (value, g, hv)
+        }
+        let msg = failures(&Entry {
+            hvp: Some(wrong),
+            ..SMOOTH
+        });
+        assert!(msg.contains("central differences of NAME_grad"), "{msg}");
+    }
+
+    #[test]
+    fn a_wrong_jacobian_fails() {
+        fn wrong(v: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {
+            let (out, mut rows) = jacobian(v);
+            rows.swap(0, 1);
+            (out, rows)
+        }
+        let msg = failures(&Entry {
+            jacobian: Some(wrong),
+            ..VECTOR
+        });
+        assert!(msg.contains("J[0]"), "{msg}");
+    }
+
+    #[test]
+    fn a_wrong_f32_instantiation_fails() {
+        fn wrong(v: &[f64]) -> (f64, Vec<f64>) {
+            let (value, mut g) = f_grad_f32(v);
+            g[1] *= 1.1;
+            (value, g)
+        }
+        let msg = failures(&Entry {
+            grad_f32: Some(wrong),
+            ..SMOOTH
+        });
+        assert!(msg.contains("at f32 d/dxs[0]"), "{msg}");
+    }
 
     #[test]
     fn pullback_linearity_tolerates_underflow_only() {

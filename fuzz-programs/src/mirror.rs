@@ -128,6 +128,13 @@ pub struct V {
     /// The value.
     pub x: f64,
     id: Option<NodeId>,
+    /// A hash of the expression computing it (ops and leaves): two values
+    /// with the same key are computed alike by the program as well.
+    key: u64,
+    /// Whether the value is bit for bit the program's. In `f32` programs,
+    /// transcendental functions are computed in `f64` and rounded (within
+    /// an ulp of the program's), and `powi` as products in another order.
+    exact: bool,
 }
 
 /// Runs a mirror: see the [module docs](self).
@@ -139,6 +146,30 @@ pub struct Mirror {
     stops: Vec<f64>,
     frozen: Option<Vec<f64>>,
     f32: bool,
+    /// Leaves made so far: an input's key is its position.
+    leaves: u64,
+}
+
+/// A comparison's constant operand: exact, keyed by its bits.
+fn konst(x: f64) -> V {
+    V {
+        x,
+        id: None,
+        key: mix(0xC0, x.to_bits()),
+        exact: true,
+    }
+}
+
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a.rotate_left(17) ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^ (z >> 27)
+}
+
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
+    })
 }
 
 impl Mirror {
@@ -151,6 +182,7 @@ impl Mirror {
             stops: Vec::new(),
             frozen: None,
             f32: false,
+            leaves: 0,
         }
     }
 
@@ -199,14 +231,24 @@ impl Mirror {
 
     /// A leaf: an input of the program (or a constant).
     pub fn input(&mut self, x: f64) -> V {
+        self.leaf(x, mix(0x1EAF, self.leaves))
+    }
+
+    fn leaf(&mut self, x: f64, key: u64) -> V {
         let x = if self.f32 { f64::from(x as f32) } else { x };
+        self.leaves += 1;
         let id = self.graph.as_mut().map(|g| g.input(x));
-        V { x, id }
+        V {
+            x,
+            id,
+            key,
+            exact: true,
+        }
     }
 
     /// A constant (a leaf whose gradient nobody asks for).
     pub fn k(&mut self, x: f64) -> V {
-        self.input(x)
+        self.leaf(x, konst(x).key)
     }
 
     /// The adjoints of `leaves` from a reverse pass seeded at `out`.
@@ -275,15 +317,29 @@ impl Mirror {
             g.apply(name, &ids)
                 .unwrap_or_else(|e| panic!("dynamic graph op `{name}`: {e}"))
         });
-        V { x, id }
+        // `+ - * /` and `sqrt` of `f32` values, computed in `f64` and
+        // rounded, are the correctly rounded `f32` results.
+        let rounds_alike = !self.f32 || matches!(name, "add" | "sub" | "mul" | "div" | "sqrt");
+        V {
+            x,
+            id,
+            key: args
+                .iter()
+                .fold(mix(0x0B, name_hash(name)), |k, a| mix(k, a.key)),
+            exact: rounds_alike && args.iter().all(|a| a.exact),
+        }
     }
 
-    fn decide(&mut self, d: bool, a: f64, b: f64) -> bool {
-        // An exact tie is structural (`v.min(v)`, `abs` of a constant 0):
-        // it is a tie at every nearby point too, and the primal computes
-        // it the same way, so it does not count against the margin.
-        if a != b {
-            let margin = (a - b).abs() / (1.0 + a.abs() + b.abs());
+    fn decide(&mut self, d: bool, a: V, b: V) -> bool {
+        // An exact tie between values computed alike (`v.min(v)`, `abs` of
+        // a constant 0) is structural: the program ties too, at every
+        // nearby point, so it does not count against the margin. Nor does
+        // one between values that are the program's bit for bit. A tie
+        // involving a value within an ulp of the program's is a margin of
+        // 0: the program may fall on either side (finding 003).
+        let structural = a.key == b.key || (a.exact && b.exact);
+        if a.x != b.x || !structural {
+            let margin = (a.x - b.x).abs() / (1.0 + a.x.abs() + b.x.abs());
             self.min_margin = self.min_margin.min(margin);
         }
         self.trace.push(d);
@@ -341,18 +397,18 @@ impl Mirror {
     }
     /// `a.relu()`; records the side.
     pub fn relu(&mut self, a: V) -> V {
-        self.decide(a.x > 0.0, a.x, 0.0);
+        self.decide(a.x > 0.0, a, konst(0.0));
         self.op("relu", &[a], a.x.relu())
     }
     /// `a.abs()`: `a` or `-a`; records the side. At 0, derivative 0 (the
     /// convention).
     pub fn abs(&mut self, a: V) -> V {
         if a.x == 0.0 {
-            self.decide(true, a.x, 0.0);
+            self.decide(true, a, konst(0.0));
             let zero = self.k(0.0);
             return self.op("mul", &[a, zero], 0.0);
         }
-        if self.decide(a.x >= 0.0, a.x, 0.0) {
+        if self.decide(a.x >= 0.0, a, konst(0.0)) {
             a
         } else {
             self.neg(a)
@@ -371,6 +427,13 @@ impl Mirror {
             let one = self.k(1.0);
             r = self.div(one, r);
         }
+        // `powi` multiplies by repeated squaring: other roundings from
+        // n = 4. In `f64` programs the mirror trusts its ties all the same
+        // (ties of such values were all structural in the long runs, e.g.
+        // `(a * (a - b)).relu()` after a `powi(4)` in every call).
+        if self.f32 && n.unsigned_abs() > 3 {
+            r.exact = false;
+        }
         r
     }
     /// `a.powf(b)`, the graph's `pow`.
@@ -379,19 +442,11 @@ impl Mirror {
     }
     /// `a.max(b)`: picks a node; records which.
     pub fn max(&mut self, a: V, b: V) -> V {
-        if self.decide(a.x >= b.x, a.x, b.x) {
-            a
-        } else {
-            b
-        }
+        if self.decide(a.x >= b.x, a, b) { a } else { b }
     }
     /// `a.min(b)`: picks a node; records which.
     pub fn min(&mut self, a: V, b: V) -> V {
-        if self.decide(a.x <= b.x, a.x, b.x) {
-            a
-        } else {
-            b
-        }
+        if self.decide(a.x <= b.x, a, b) { a } else { b }
     }
     /// `stop_gradient(a)`: a fresh leaf with `a`'s value (or, frozen, the
     /// value recorded at the base point).
@@ -402,7 +457,9 @@ impl Mirror {
             None => a.x,
         };
         self.stops.push(x);
-        self.input(x)
+        let mut leaf = self.leaf(x, mix(0x5709, a.key));
+        leaf.exact = a.exact;
+        leaf
     }
     /// `a.exp2()`.
     pub fn exp2(&mut self, a: V) -> V {
@@ -473,7 +530,7 @@ impl Mirror {
     /// is on (two points a central difference apart are on the same step
     /// iff the parities agree) and the distance to the nearest jump.
     fn step_fn(&mut self, a: V, value: f64, step: f64, jump: f64) -> V {
-        self.decide(step.rem_euclid(2.0) == 1.0, a.x, jump);
+        self.decide(step.rem_euclid(2.0) == 1.0, a, konst(jump));
         self.k(value)
     }
     /// `a.signum()`.
@@ -505,13 +562,16 @@ impl Mirror {
     /// `a.mul_add(b, c)`: a product and a sum, valued as the fused op.
     pub fn mul_add(&mut self, a: V, b: V, c: V) -> V {
         let p = self.mul(a, b);
-        self.op("add", &[p, c], a.x.mul_add(b.x, c.x))
+        let mut r = self.op("add", &[p, c], a.x.mul_add(b.x, c.x));
+        // Fused in `f64`, then rounded: not always `f32`'s fused result.
+        r.exact &= !self.f32;
+        r
     }
     /// `x.clamp(lo, hi)`: picks a node, `x` on a tie; records which.
     pub fn clamp(&mut self, x: V, lo: V, hi: V) -> V {
-        if self.decide(x.x < lo.x, x.x, lo.x) {
+        if self.decide(x.x < lo.x, x, lo) {
             lo
-        } else if self.decide(x.x > hi.x, x.x, hi.x) {
+        } else if self.decide(x.x > hi.x, x, hi) {
             hi
         } else {
             x
@@ -520,7 +580,7 @@ impl Mirror {
     /// `y.atan2(x)`; records the side of its jump (x < 0, y = ±0).
     pub fn atan2(&mut self, y: V, x: V) -> V {
         if x.x < 0.0 {
-            self.decide(y.x.is_sign_positive(), y.x, 0.0);
+            self.decide(y.x.is_sign_positive(), y, konst(0.0));
         }
         self.closed_form("atan2", &[y, x])
     }
@@ -535,19 +595,19 @@ impl Mirror {
 
     /// `a < b`, recorded.
     pub fn lt(&mut self, a: V, b: V) -> bool {
-        self.decide(a.x < b.x, a.x, b.x)
+        self.decide(a.x < b.x, a, b)
     }
     /// `a <= b`, recorded.
     pub fn le(&mut self, a: V, b: V) -> bool {
-        self.decide(a.x <= b.x, a.x, b.x)
+        self.decide(a.x <= b.x, a, b)
     }
     /// `a > b`, recorded.
     pub fn gt(&mut self, a: V, b: V) -> bool {
-        self.decide(a.x > b.x, a.x, b.x)
+        self.decide(a.x > b.x, a, b)
     }
     /// `a >= b`, recorded.
     pub fn ge(&mut self, a: V, b: V) -> bool {
-        self.decide(a.x >= b.x, a.x, b.x)
+        self.decide(a.x >= b.x, a, b)
     }
 }
 
@@ -712,5 +772,47 @@ pub mod mat {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Finding 003: in an `f32` program `sigmoid(ln 3)` is 0.75000006, the
+    /// mirror's (`f64`, rounded) exactly 0.75, so `tanh(s - 0.75) <= 0`
+    /// ties in the mirror only, and the program took the other branch. A
+    /// tie of a value within an ulp of the program's must reject the point.
+    #[test]
+    fn an_inexact_tie_is_a_zero_margin() {
+        let mut m = Mirror::tracing().in_f32(true);
+        let a = m.input(f64::from(3f32.ln()));
+        let s = m.sigmoid(a);
+        assert_eq!(s.x, 0.75);
+        assert_ne!(3f32.ln().sigmoid(), 0.75, "the program's sigmoid");
+        let k = m.k(0.75);
+        let d = m.sub(s, k);
+        let t = m.tanh(d);
+        let zero = m.k(0.0);
+        m.le(t, zero);
+        assert_eq!(m.min_margin(), 0.0);
+    }
+
+    /// Ties the program computes alike are not margins: `v.min(v)` of a
+    /// rounded value, and comparisons of exactly computed values.
+    #[test]
+    fn structural_and_exact_ties_are_not_margins() {
+        let mut m = Mirror::tracing().in_f32(true);
+        let a = m.input(0.5);
+        let t1 = m.tanh(a);
+        let t2 = m.tanh(a);
+        m.min(t1, t2);
+        let b = m.input(0.25);
+        let p = m.mul(a, b);
+        let q = m.k(0.125);
+        m.ge(p, q);
+        let s = m.sub(a, a);
+        m.abs(s);
+        assert_eq!(m.min_margin(), f64::INFINITY);
     }
 }
