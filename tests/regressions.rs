@@ -264,7 +264,11 @@ fn jvp_two_slices_hoisted(a0: f64, a1: f64, xs: &[f64], ys: &[f64]) -> f64 {
     for (i, _v) in xs.iter().enumerate() {
         s1 += a0.tanh() * (i as f64 + 0.5);
     }
-    let s2: f64 = xs.iter().zip(ys.iter()).map(|(a, b)| (a * a + 0.5).sqrt() * b).sum();
+    let s2: f64 = xs
+        .iter()
+        .zip(ys.iter())
+        .map(|(a, b)| (a * a + 0.5).sqrt() * b)
+        .sum();
     let (s4, s5) = (a0.sin() / (s2 * s2 + 1.0), a1.cos());
     s1 + s2 + s4 * s5
 }
@@ -283,5 +287,8 @@ fn jvp_of_a_hoisted_body_with_two_slices_matches_central_differences() {
     let (value, tangent) = jvp_two_slices_hoisted_jvp(a0, a1, &xs, &ys, da0, da1, &dxs, &dys);
     assert_eq!(value, jvp_two_slices_hoisted(a0, a1, &xs, &ys));
     // Central differences of a smooth function: error O(h²) ≈ 1e-10.
-    assert!((tangent - fd).abs() < 1e-7 * (1.0 + fd.abs()), "{tangent} vs {fd}");
+    assert!(
+        (tangent - fd).abs() < 1e-7 * (1.0 + fd.abs()),
+        "{tangent} vs {fd}"
+    );
 }
