@@ -594,3 +594,190 @@ fn stop_gradient_of_a_literal_times_a_call_in_a_checkpointed_loop() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// `#[cfg]` inside a loop the macro would otherwise fuse into one pass (a
+// top-level running sum over a slice): the fused forward sweep must not
+// drop or keep a term against the primal's configuration. Fusion refuses
+// such a body (a `#[cfg]` statement is a branch decided at compile time),
+// so the loop runs as two passes that carry the attributes.
+
+mod cfg_in_fused_loops {
+    #![allow(clippy::needless_range_loop)]
+    use autograd::differentiable;
+
+    /// The fusable loop without any `#[cfg]`: Σ xᵢ².
+    #[differentiable]
+    pub fn plain(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            s += x[i] * x[i];
+        }
+        s
+    }
+
+    /// A term compiled out: Σ xᵢ².
+    #[differentiable]
+    pub fn term_off(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            s += x[i] * x[i];
+            #[cfg(any())]
+            {
+                s += 100.0 * x[i];
+            }
+        }
+        s
+    }
+
+    /// A term compiled in: Σ (xᵢ² + 3xᵢ).
+    #[differentiable]
+    pub fn term_on(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            s += x[i] * x[i];
+            #[cfg(not(any()))]
+            {
+                s += 3.0 * x[i];
+            }
+        }
+        s
+    }
+
+    /// A shadowing `let` under `#[cfg]` inside the body: the one compiled
+    /// in gives Σ (2xᵢ)³, the one compiled out would give Σ (100xᵢ)³.
+    #[differentiable]
+    pub fn let_in_body(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            let t = x[i];
+            #[cfg(any())]
+            let t = 100.0 * t;
+            #[cfg(not(any()))]
+            let t = 2.0 * t;
+            s += t * t * t;
+        }
+        s
+    }
+
+    /// A term that depends on the build: Σ (xᵢ² + k·sin xᵢ), k = 1 in
+    /// debug builds and 0 otherwise.
+    #[differentiable]
+    pub fn debug_term(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            s += x[i] * x[i];
+            #[cfg(debug_assertions)]
+            {
+                s += x[i].sin();
+            }
+        }
+        s
+    }
+
+    /// An inactive `let` under `#[cfg]` (a bound read only by an assertion)
+    /// beside the sum: Σ xᵢ·c with c a constant argument.
+    #[differentiable]
+    pub fn inactive_cfg_let(x: &[f64], #[constant] c: f64) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            #[cfg(debug_assertions)]
+            let bound = 1e6;
+            #[cfg(debug_assertions)]
+            assert!(c < bound);
+            s += x[i] * c;
+        }
+        s
+    }
+}
+
+/// Central differences of `f` in each component of `x` (five-point, step
+/// `1e-3·max(1, |xᵢ|)`; tolerance `FD64_ABS` or `FD64_REL`).
+fn fd_slice(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
+    (0..x.len())
+        .map(|i| {
+            fd_support::fd64(
+                |xi| {
+                    let mut y = x.to_vec();
+                    y[i] = xi;
+                    f(&y)
+                },
+                x[i],
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn cfg_inside_a_fusable_loop_is_honoured() {
+    use cfg_in_fused_loops::*;
+    use fd_support::{FD64_ABS, FD64_REL};
+    type Grad = fn(&[f64]) -> (f64, Vec<f64>);
+    type Primal = fn(&[f64]) -> f64;
+    /// A name, the function, its `_grad`, the closed form of one term and
+    /// of its derivative (given k).
+    type Case = (
+        &'static str,
+        Primal,
+        Grad,
+        fn(f64) -> f64,
+        fn(f64, f64) -> f64,
+    );
+    let k = if cfg!(debug_assertions) { 1.0 } else { 0.0 };
+    let cases: [Case; 5] = [
+        ("plain", plain, plain_grad, |x| x * x, |x, _| 2.0 * x),
+        (
+            "term_off",
+            term_off,
+            term_off_grad,
+            |x| x * x,
+            |x, _| 2.0 * x,
+        ),
+        (
+            "term_on",
+            term_on,
+            term_on_grad,
+            |x| x * x + 3.0 * x,
+            |x, _| 2.0 * x + 3.0,
+        ),
+        (
+            "let_in_body",
+            let_in_body,
+            let_in_body_grad,
+            |x| 8.0 * x * x * x,
+            |x, _| 24.0 * x * x,
+        ),
+        (
+            "debug_term",
+            debug_term,
+            debug_term_grad,
+            |x| x * x,
+            |x, k| 2.0 * x + k * x.cos(),
+        ),
+    ];
+    for (name, primal, grad, term, dterm) in cases {
+        for x in [vec![], vec![0.7], vec![0.3, -1.2, 2.5, 0.9]] {
+            let (value, dx) = grad(&x);
+            assert_eq!(value, primal(&x), "{name} value at {x:?}");
+            // Closed form of the value (debug_term's sin term aside).
+            if name != "debug_term" {
+                let want: f64 = x.iter().map(|&v| term(v)).sum();
+                assert!((value - want).abs() < 1e-12, "{name}: {value} {want}");
+            }
+            let fd = fd_slice(primal, &x);
+            for (i, (&d, &f)) in dx.iter().zip(&fd).enumerate() {
+                assert!(
+                    (d - f).abs() <= FD64_ABS + FD64_REL * f.abs(),
+                    "{name} d/dx{i} at {x:?}: {d} against central differences {f}"
+                );
+                let closed = dterm(x[i], k);
+                assert!((d - closed).abs() < 1e-12, "{name} d/dx{i}: {d} {closed}");
+            }
+            assert_eq!(dx.len(), x.len());
+        }
+    }
+    let x = [0.3, -1.2, 2.5];
+    let (value, dx) = inactive_cfg_let_grad(&x, 1.5);
+    assert_eq!(value, inactive_cfg_let(&x, 1.5));
+    assert_eq!(dx, vec![1.5; 3]);
+}
