@@ -781,3 +781,85 @@ fn cfg_inside_a_fusable_loop_is_honoured() {
     assert_eq!(value, inactive_cfg_let(&x, 1.5));
     assert_eq!(dx, vec![1.5; 3]);
 }
+
+// ---------------------------------------------------------------------------
+// Finding 004 (fuzz-programs/findings/): in a generic `T: Float` function,
+// a float method of a constant of `T` (`T::from(1.5).unwrap().sin()`),
+// bound by a `let` or in a tuple, was taken for a value of unknown type (a
+// matrix, maybe): the generated code wrote `a0 * &s5` and the matrix rules,
+// which `T` does not implement (E0308, E0369, E0277).
+
+mod generic_constant_method {
+    use autograd::differentiable;
+    use autograd::num_traits::Float;
+
+    /// The finding: sin a · sin 1.5 + 0.5 · sin 1.5.
+    #[differentiable]
+    pub fn tuple_const<T: Float>(a0: T) -> T {
+        let (s4, s5) = (a0.sin(), T::from(1.5).unwrap().sin());
+        s4 * s5 + s5 * T::from(0.5).unwrap()
+    }
+
+    /// The same without the tuple.
+    #[differentiable]
+    pub fn let_const<T: Float>(a0: T) -> T {
+        let s4 = a0.sin();
+        let s5 = T::from(1.5).unwrap().sin();
+        s4 * s5 + s5 * T::from(0.5).unwrap()
+    }
+
+    /// Other constants of `T` under float methods, and a product of them:
+    /// a · e · √2 + a · (0.5)² = a(e√2 + 0.25).
+    #[differentiable]
+    pub fn chained<T: Float>(a0: T) -> T {
+        let e = T::one().exp();
+        let r = T::from(2.0).unwrap().sqrt() * e;
+        let q = T::from(0.5).unwrap().powi(2);
+        a0 * r + q * a0
+    }
+
+    /// In `f64` code: 2a · ln 2.
+    #[differentiable]
+    pub fn in_f64(a0: f64) -> f64 {
+        let c = 2.0_f64.ln();
+        let (d, e) = (a0 * 2.0, c);
+        d * e
+    }
+
+    /// Second order (the Hessian twin instantiates `T` at a dual number):
+    /// sin a · sin 1.5, whose second derivative is −sin a · sin 1.5.
+    #[differentiable(hessian)]
+    pub fn with_hessian<T: Float>(a0: T) -> T {
+        let (s4, s5) = (a0.sin(), T::from(1.5).unwrap().sin());
+        s4 * s5
+    }
+}
+
+#[test]
+fn finding_004_generic_constant_in_a_tuple() {
+    use generic_constant_method::*;
+    let c = 1.5f64.sin();
+    for a in [0.5f64, -1.3, 2.0] {
+        // Closed form (the finding): f = sin a · sin 1.5 + 0.5 · sin 1.5,
+        // f' = cos a · sin 1.5.
+        for (value, d) in [tuple_const_grad(a), let_const_grad(a)] {
+            assert_eq!(value, tuple_const(a));
+            assert!((value - (a.sin() * c + 0.5 * c)).abs() < 1e-15);
+            assert!((d - a.cos() * c).abs() < 1e-15, "{d}");
+        }
+        let (value, d) = chained_grad(a);
+        let k = 1f64.exp() * 2f64.sqrt() + 0.25;
+        assert_eq!(value, chained(a));
+        assert!((d - k).abs() < 1e-15, "{d} {k}");
+        assert_eq!(in_f64_grad(a), (in_f64(a), 2.0 * 2f64.ln()));
+        let (value, g, h) = with_hessian_hessian(a);
+        assert_eq!(value, with_hessian(a));
+        assert!((g[0] - a.cos() * c).abs() < 1e-15);
+        assert!((h[(0, 0)] + a.sin() * c).abs() < 1e-15);
+    }
+    // In f32: the closed form to a few ulps.
+    let (value, d) = tuple_const_grad(0.5f32);
+    let c32 = 1.5f32.sin();
+    assert_eq!(value, tuple_const(0.5f32));
+    assert!((d - 0.5f32.cos() * c32).abs() < 1e-6, "{d}");
+}
