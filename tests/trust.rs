@@ -6,11 +6,6 @@
 
 use autograd::differentiable;
 
-/// Central difference of `f` at `x` with step `h`.
-fn central(f: impl Fn(f64) -> f64, x: f64, h: f64) -> f64 {
-    (f(x + h) - f(x - h)) / (2.0 * h)
-}
-
 // ---------------------------------------------------------------------------
 // A variable holding a call's result, updated in one arm of a branch inside
 // a `while`: the reverse sweep built the adjoint's zero from the value at
@@ -46,7 +41,7 @@ fn call_result_updated_in_a_branch_of_a_while() {
     let (_, dc, dq) = call_then_while_grad(0.3, 1.5);
     assert!((dc - 0.3f64.cos()).abs() < 1e-15);
     assert_eq!(dq, 0.0);
-    let fd = central(|q| call_then_while(0.3, q), 0.5, 1e-6);
+    let fd = fd_support::central(|q| call_then_while(0.3, q), 0.5, 1e-6);
     assert!((fd - 3.0).abs() < 1e-6);
 }
 
@@ -691,23 +686,6 @@ mod cfg_in_fused_loops {
     }
 }
 
-/// Central differences of `f` in each component of `x` (five-point, step
-/// `1e-3·max(1, |xᵢ|)`; tolerance `FD64_ABS` or `FD64_REL`).
-fn fd_slice(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
-    (0..x.len())
-        .map(|i| {
-            fd_support::fd64(
-                |xi| {
-                    let mut y = x.to_vec();
-                    y[i] = xi;
-                    f(&y)
-                },
-                x[i],
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn cfg_inside_a_fusable_loop_is_honoured() {
     use cfg_in_fused_loops::*;
@@ -764,7 +742,7 @@ fn cfg_inside_a_fusable_loop_is_honoured() {
                 let want: f64 = x.iter().map(|&v| term(v)).sum();
                 assert!((value - want).abs() < 1e-12, "{name}: {value} {want}");
             }
-            let fd = fd_slice(primal, &x);
+            let fd = fd_support::fd64_slice(primal, &x);
             for (i, (&d, &f)) in dx.iter().zip(&fd).enumerate() {
                 assert!(
                     (d - f).abs() <= FD64_ABS + FD64_REL * f.abs(),
