@@ -8,61 +8,13 @@
 //! call. Inputs go through `black_box` so nothing is folded at compile
 //! time.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::hint::black_box;
 
 use autograd::differentiable;
 use autograd::prelude::*;
 
-/// The system allocator, counting allocations of the current thread.
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn bump() {
-    // `try_with`: during thread teardown the slot may be gone; such
-    // allocations are outside any measured window anyway.
-    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-}
-
-// SAFETY: every method forwards to `System` unchanged; the counter only
-// touches a `const`-initialized thread-local `Cell`, which neither
-// allocates nor registers a destructor.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        bump();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        bump();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        bump();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// How many allocations this thread makes while running `f`.
-fn allocations_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let r = f();
-    let after = ALLOCATIONS.with(Cell::get);
-    (r, after - before)
-}
+mod alloc_support;
+use alloc_support::allocations_during;
 
 /// h(a, b) = a·b + sin a: a callee, so calls are measured too.
 #[differentiable(jvp)]

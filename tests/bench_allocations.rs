@@ -11,11 +11,10 @@
 //! (`benches/cases`, included by path), so the suite's figures are for
 //! code whose allocation behaviour is pinned.
 //!
-//! The counter is thread-local and switched on only around the measured
-//! call, after a warm-up call, with the inputs built outside the window.
+//! The counter (`alloc_support`) is thread-local and read only around the
+//! measured call, after a warm-up call, with the inputs built outside the
+//! window.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::hint::black_box;
 
 #[path = "../benches/cases/mod.rs"]
@@ -24,59 +23,15 @@ mod cases;
 
 use cases::{black_scholes, bond, dense, least_squares, monte_carlo, rosenbrock, zspread};
 
-struct Counting;
-
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note_allocation() {
-    // `try_with`: the TLS may already be gone while the thread exits.
-    if ON.try_with(Cell::get).unwrap_or(false) {
-        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-    }
-}
-
-// SAFETY: every method forwards to `System` unchanged; the counter only
-// touches `const`-initialized thread-locals, which neither allocate nor
-// register destructors.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // A stack that grows shows up here.
-        note_allocation();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+mod alloc_support;
 
 /// The allocations (and reallocations) `f` makes on this thread, after one
 /// warm-up call; the result is dropped outside the window.
 fn allocations<R>(mut f: impl FnMut() -> R) -> usize {
     drop(black_box(f()));
-    COUNT.with(|c| c.set(0));
-    ON.with(|on| on.set(true));
-    let r = black_box(f());
-    ON.with(|on| on.set(false));
+    let (r, n) = alloc_support::allocations_during(|| black_box(f()));
     drop(r);
-    COUNT.with(Cell::get)
+    n
 }
 
 /// Asserts that case module `$m`'s `ours_acc` and `hand_acc` allocate
@@ -169,11 +124,8 @@ fn grad_acc_of_a_longer_loop_than_the_warm_up_allocates_once_then_nothing() {
     );
     // The pool holds a 60-value adjoint (the fused loop keeps no stack);
     // the 240-value one is new ...
-    COUNT.with(|c| c.set(0));
-    ON.with(|on| on.set(true));
-    bond::ours_acc(black_box(&long), &mut buf);
-    ON.with(|on| on.set(false));
-    assert_eq!(COUNT.with(Cell::get), 1);
+    let (_, n) = alloc_support::allocations_during(|| bond::ours_acc(black_box(&long), &mut buf));
+    assert_eq!(n, 1);
     // ... and kept.
     assert_eq!(
         allocations(|| bond::ours_acc(black_box(&long), &mut buf)),

@@ -8,68 +8,12 @@
 //! 10⁷ steps: 240 MB without checkpoints, under 1 MB with; a debug build
 //! runs 10⁵ steps with the same bounds in proportion.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::hint::black_box;
 
 use autograd::differentiable;
 
-/// The system allocator, counting the bytes the current thread holds.
-struct Counting;
-
-thread_local! {
-    static HELD: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn count(bytes: isize) {
-    // `try_with`: during thread teardown the slots may be gone; such
-    // allocations are outside any measured window anyway.
-    let _ = HELD.try_with(|held| {
-        held.set(held.get() + bytes);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(held.get())));
-    });
-}
-
-// SAFETY: every method forwards to `System` unchanged; the counters only
-// touch `const`-initialized thread-local `Cell`s, which neither allocate
-// nor register destructors.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size() as isize);
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size() as isize);
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // Both blocks may exist while the bytes are copied.
-        count(new_size as isize);
-        count(-(layout.size() as isize));
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        count(-(layout.size() as isize));
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// The most bytes this thread held at once while running `f`, beyond what
-/// it held before.
-fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = HELD.with(Cell::get);
-    PEAK.with(|p| p.set(before));
-    let r = f();
-    (r, (PEAK.with(Cell::get) - before) as usize)
-}
+mod alloc_support;
+use alloc_support::peak_during;
 
 /// Time steps: 10⁷ in a release build, 10⁵ in a debug build.
 #[cfg(not(debug_assertions))]

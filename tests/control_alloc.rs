@@ -10,60 +10,14 @@
 // supported iteration form); clippy would rather see iterators.
 #![allow(clippy::needless_range_loop)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use autograd::differentiable;
 
-struct Counting;
-
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note_allocation() {
-    // `try_with`: the TLS may already be gone while the thread exits.
-    let on = ON.try_with(Cell::get).unwrap_or(false);
-    if on {
-        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-    }
-}
-
-// SAFETY: defers every operation to `System`; only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // A growing stack would show up here: count it.
-        note_allocation();
-        // SAFETY: forwarded with the caller's pointer and layout.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's pointer and layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+mod alloc_support;
 
 /// The number of allocations (and reallocations) `f` makes on this thread.
 fn allocations<R>(f: impl FnOnce() -> R) -> (usize, R) {
-    COUNT.with(|c| c.set(0));
-    ON.with(|on| on.set(true));
-    let r = std::hint::black_box(f());
-    ON.with(|on| on.set(false));
-    (COUNT.with(Cell::get), r)
+    let (r, n) = alloc_support::allocations_during(|| std::hint::black_box(f()));
+    (n, r)
 }
 
 #[differentiable]

@@ -26,22 +26,6 @@ fn assert_close(what: &str, got: f64, want: f64, abs: f64, rel: f64) {
     assert!(close(got, want, abs, rel), "{what}: got {got}, want {want}");
 }
 
-/// Central differences of `f` in each element of `xs`.
-fn fd_slice(f: impl Fn(&[f64]) -> f64, xs: &[f64]) -> Vec<f64> {
-    (0..xs.len())
-        .map(|i| {
-            fd64(
-                |t| {
-                    let mut w = xs.to_vec();
-                    w[i] = t;
-                    f(&w)
-                },
-                xs[i],
-            )
-        })
-        .collect()
-}
-
 /// Five-point central difference with h = 10⁻⁵ (for functions whose loops
 /// amplify: 20 steps of y·1.1 make the h = 10⁻³ stencil's truncation error
 /// 10⁻⁸ relative); rounding ≈ 1.5·ε·|f|/h ≈ 10⁻¹⁰·|f|.
@@ -53,7 +37,7 @@ fn fd64_fine(f: impl Fn(f64) -> f64, x: f64) -> f64 {
 }
 
 fn assert_slice_fd(what: &str, got: &[f64], f: impl Fn(&[f64]) -> f64, xs: &[f64]) {
-    let want = fd_slice(f, xs);
+    let want = fd64_slice(f, xs);
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_close(&format!("{what}[{i}]"), *g, *w, FD64_ABS, FD64_REL);
     }

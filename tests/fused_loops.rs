@@ -13,38 +13,7 @@
 use autograd::differentiable;
 
 mod fd_support;
-use fd_support::{FD64_ABS, FD64_REL, fd64};
-
-/// Central differences of `f` in each component of `x`.
-fn fd_slice(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
-    (0..x.len())
-        .map(|i| {
-            fd64(
-                |xi| {
-                    let mut y = x.to_vec();
-                    y[i] = xi;
-                    f(&y)
-                },
-                x[i],
-            )
-        })
-        .collect()
-}
-
-fn assert_close(what: &str, got: f64, want: f64) {
-    let err = (got - want).abs();
-    assert!(
-        err <= FD64_ABS || err <= FD64_REL * want.abs(),
-        "{what}: {got} against central differences {want}"
-    );
-}
-
-fn assert_all_close(what: &str, got: &[f64], want: &[f64]) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        assert_close(&format!("{what}[{i}]"), *g, *w);
-    }
-}
+use fd_support::{assert_all_fd64_close, assert_fd64_close, fd64, fd64_slice};
 
 /// Points with every component different, of each length.
 fn point(n: usize) -> Vec<f64> {
@@ -61,14 +30,14 @@ macro_rules! check_slice_fn {
     ($f:ident, $grad:ident, $vjp:ident, $lens:expr) => {
         for n in $lens {
             let x = point(n);
-            let want = fd_slice(|x| $f(x), &x);
+            let want = fd64_slice(|x| $f(x), &x);
             let (value, g) = $grad(&x);
             assert_eq!(value, $f(&x), "{} value, n = {n}", stringify!($f));
-            assert_all_close(&format!("{} n = {n}", stringify!($f)), &g, &want);
+            assert_all_fd64_close(&format!("{} n = {n}", stringify!($f)), &g, &want);
             let (_, pullback) = $vjp(&x);
             let (gs,) = pullback(SEED);
             let scaled: Vec<f64> = want.iter().map(|w| SEED * w).collect();
-            assert_all_close(&format!("{} vjp n = {n}", stringify!($f)), &gs, &scaled);
+            assert_all_fd64_close(&format!("{} vjp n = {n}", stringify!($f)), &gs, &scaled);
         }
     };
 }
@@ -113,12 +82,12 @@ fn bond_fused_slice_and_scalar() {
     let t: Vec<f64> = (1..=n).map(|i| 0.5 * i as f64).collect();
     let z = 0.004;
     let (_, dr, dz) = bond_grad(&r, z, &cf, &t);
-    assert_all_close("dr", &dr, &fd_slice(|r| bond(r, z, &cf, &t), &r));
+    assert_all_fd64_close("dr", &dr, &fd64_slice(|r| bond(r, z, &cf, &t), &r));
     let want_dz = fd64(|z| bond(&r, z, &cf, &t), z);
-    assert_close("dz", dz, want_dz);
+    assert_fd64_close("dz", dz, want_dz);
     let (_, pullback) = bond_vjp(&r, z, &cf, &t);
     let (_, dz_seeded) = pullback(SEED);
-    assert_close("dz vjp", dz_seeded, SEED * want_dz);
+    assert_fd64_close("dz vjp", dz_seeded, SEED * want_dz);
 }
 
 /// Least squares in a line's slope and intercept, both read in the loop,
@@ -140,8 +109,8 @@ fn least_squares_fused_scalars() {
     let ys: Vec<f64> = xs.iter().map(|x| 1.5 * x - 0.25 + 0.1 * x * x).collect();
     let (a, b) = (1.2, -0.4);
     let (_, da, db) = least_squares_grad(a, b, &xs, &ys);
-    assert_close("da", da, fd64(|a| least_squares(a, b, &xs, &ys), a));
-    assert_close("db", db, fd64(|b| least_squares(a, b, &xs, &ys), b));
+    assert_fd64_close("da", da, fd64(|a| least_squares(a, b, &xs, &ys), a));
+    assert_fd64_close("db", db, fd64(|b| least_squares(a, b, &xs, &ys), b));
 }
 
 /// The accumulator starts from a differentiable value, and is used
@@ -161,8 +130,8 @@ fn accumulator_used_after_the_loop() {
         let x = point(n);
         let z = 0.8;
         let (_, dx, dz) = after_the_loop_grad(&x, z);
-        assert_all_close("dx", &dx, &fd_slice(|x| after_the_loop(x, z), &x));
-        assert_close("dz", dz, fd64(|z| after_the_loop(&x, z), z));
+        assert_all_fd64_close("dx", &dx, &fd64_slice(|x| after_the_loop(x, z), &x));
+        assert_fd64_close("dz", dz, fd64(|z| after_the_loop(&x, z), z));
     }
 }
 
@@ -395,8 +364,8 @@ fn almost_fusable_loops() {
 fn exits_taken() {
     // Past 1.0 the element is skipped; below -5.0 the loop stops.
     let x = [0.5, 1.5, -0.75, -6.0, 0.25];
-    let want = fd_slice(exits, &x);
-    assert_all_close("exits", &exits_grad(&x).1, &want);
+    let want = fd64_slice(exits, &x);
+    assert_all_fd64_close("exits", &exits_grad(&x).1, &want);
     assert_eq!(want[1], 0.0);
     assert_eq!(want[4], 0.0);
 }

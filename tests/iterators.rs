@@ -24,22 +24,6 @@ use fd_support::*;
 const X: &[f64] = &[0.7, -1.3, 2.1, 0.4, -0.6, 1.9];
 const Y: &[f64] = &[1.1, 0.2, -0.8, 1.6, 0.9, -0.3];
 
-/// Central differences of `f` in each element of `x`.
-fn fd_slice(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
-    (0..x.len())
-        .map(|i| {
-            fd64(
-                |xi| {
-                    let mut w = x.to_vec();
-                    w[i] = xi;
-                    f(&w)
-                },
-                x[i],
-            )
-        })
-        .collect()
-}
-
 fn close(actual: &[f64], expected: &[f64], abs: f64, rel: f64) {
     assert_eq!(actual.len(), expected.len());
     for (a, e) in actual.iter().zip(expected) {
@@ -52,7 +36,7 @@ fn closed(actual: &[f64], expected: &[f64]) {
 }
 
 fn against_fd(actual: &[f64], f: impl Fn(&[f64]) -> f64, x: &[f64]) {
-    close(actual, &fd_slice(f, x), FD64_ABS, FD64_REL);
+    close(actual, &fd64_slice(f, x), FD64_ABS, FD64_REL);
 }
 
 // ---------------------------------------------------------------------------

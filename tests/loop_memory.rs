@@ -10,59 +10,12 @@
 //! pool (`autograd_runtime::pool`) is empty: the bytes asked for are the
 //! bytes the call holds.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::hint::black_box;
 
 use autograd::differentiable;
 
-/// The system allocator, counting the bytes the current thread asks for.
-struct Counting;
-
-thread_local! {
-    static BYTES: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count(bytes: usize) {
-    // `try_with`: during thread teardown the slot may be gone; such
-    // allocations are outside any measured window anyway.
-    let _ = BYTES.try_with(|c| c.set(c.get() + bytes));
-}
-
-// SAFETY: every method forwards to `System` unchanged; the counter only
-// touches a `const`-initialized thread-local `Cell`, which neither
-// allocates nor registers a destructor.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(new_size);
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// The bytes this thread asks for while running `f`.
-fn bytes_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = BYTES.with(Cell::get);
-    let r = f();
-    (r, BYTES.with(Cell::get) - before)
-}
+mod alloc_support;
+use alloc_support::bytes_during;
 
 /// Σ exp(x·i/n): the reverse reads each exp, and no carried value.
 #[differentiable]

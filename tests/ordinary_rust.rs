@@ -12,22 +12,6 @@ use autograd::differentiable;
 use fd_support::*;
 use nalgebra::DVector;
 
-/// Central differences of `f` in each element of `x`.
-fn fd_slice(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
-    (0..x.len())
-        .map(|i| {
-            fd64(
-                |xi| {
-                    let mut w = x.to_vec();
-                    w[i] = xi;
-                    f(&w)
-                },
-                x[i],
-            )
-        })
-        .collect()
-}
-
 fn close(actual: &[f64], expected: &[f64], abs: f64, rel: f64) {
     assert_eq!(actual.len(), expected.len());
     for (a, e) in actual.iter().zip(expected) {
@@ -140,7 +124,7 @@ fn constant_rows_are_read_by_index_and_iterated() {
     let w = [0.4, -0.7];
     let (v, gw, gb) = logistic_loss_grad(&w, 0.1, &xs, &ys);
     assert_eq!(v.to_bits(), logistic_loss(&w, 0.1, &xs, &ys).to_bits());
-    let want_w = fd_slice(|w| logistic_loss(w, 0.1, &xs, &ys), &w);
+    let want_w = fd64_slice(|w| logistic_loss(w, 0.1, &xs, &ys), &w);
     close(&gw, &want_w, FD64_ABS, FD64_REL);
     assert_relative_eq!(
         gb,
@@ -267,7 +251,7 @@ fn a_let_closure_is_called_inline() {
     assert_eq!(v.to_bits(), f(&args).to_bits());
     close(
         &[ds, dk, dr, dv, dt],
-        &fd_slice(f, &args),
+        &fd64_slice(f, &args),
         FD64_ABS,
         FD64_REL,
     );
@@ -419,7 +403,7 @@ fn to_vec_copies() {
     assert_eq!(v.to_bits(), diffusion_energy(&u0, 0.2).to_bits());
     close(
         &gu,
-        &fd_slice(|u| diffusion_energy(u, 0.2), &u0),
+        &fd64_slice(|u| diffusion_energy(u, 0.2), &u0),
         FD64_ABS,
         FD64_REL,
     );
@@ -464,7 +448,7 @@ fn sub_slices_integers_and_constant_tuples() {
     let x = [0.5, -1.2, 0.8, 2.0];
     let (v, g) = slice_parts_grad(&x);
     assert_eq!(v.to_bits(), slice_parts(&x).to_bits());
-    close(&g, &fd_slice(slice_parts, &x), FD64_ABS, FD64_REL);
+    close(&g, &fd64_slice(slice_parts, &x), FD64_ABS, FD64_REL);
 
     // Σ (r − k ln r) + (r − m)²/s: d/dr = Σ (1 − k/r) + 2(r − m)/s.
     let counts = [2_u32, 0, 5, 3];
@@ -529,7 +513,7 @@ fn cross_is_differentiated_as_the_triple_product() {
         )
     };
     let got: Vec<f64> = ga.iter().chain(gb.iter()).copied().collect();
-    close(&got, &fd_slice(f, &x), FD64_ABS, FD64_REL);
+    close(&got, &fd64_slice(f, &x), FD64_ABS, FD64_REL);
 }
 
 // ---------------------------------------------------------------------------

@@ -11,82 +11,20 @@
 // Differentiable bodies index slices in `for i in a..b` loops.
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::hint::black_box;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use autograd::differentiable;
 use autograd::num_traits::Float;
 
-struct Counting;
+mod alloc_support;
+#[path = "fd_support/mod.rs"]
+mod fd_support;
+use fd_support::{central, central_slice};
 
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note_allocation() {
-    if ON.try_with(Cell::get).unwrap_or(false) {
-        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-    }
-}
-
-// SAFETY: every method forwards to `System` unchanged; the counter only
-// touches `const`-initialized thread-locals, which neither allocate nor
-// register destructors.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// The allocations `f` makes on this thread (no warm-up: callers warm up).
-fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    COUNT.with(|c| c.set(0));
-    ON.with(|on| on.set(true));
-    let r = f();
-    ON.with(|on| on.set(false));
-    (r, COUNT.with(Cell::get))
-}
-
-/// Central difference of `f` at `x`.
-fn central(f: impl Fn(f64) -> f64, x: f64) -> f64 {
-    let h = 1e-6;
-    (f(x + h) - f(x - h)) / (2.0 * h)
-}
-
-/// Central differences of `f` in every component of `x`.
-fn central_slice(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
-    let h = 1e-6;
-    (0..x.len())
-        .map(|i| {
-            let (mut up, mut down) = (x.to_vec(), x.to_vec());
-            up[i] += h;
-            down[i] -= h;
-            (f(&up) - f(&down)) / (2.0 * h)
-        })
-        .collect()
-}
+/// The step of the central differences.
+const H: f64 = 1e-6;
+use alloc_support::allocations_during as allocations;
 
 fn assert_close(got: &[f64], want: &[f64], what: &str) {
     assert_eq!(got.len(), want.len(), "{what}");
@@ -117,8 +55,8 @@ fn point(n: usize) -> Vec<f64> {
 fn check_chain(x: &[f64], c: f64) {
     let (v, dx, dc) = chain_grad(x, c);
     assert_eq!(v, chain(x, c));
-    assert_close(&dx, &central_slice(|x| chain(x, c), x), "∂chain/∂x");
-    assert_close(&[dc], &[central(|c| chain(x, c), c)], "∂chain/∂c");
+    assert_close(&dx, &central_slice(|x| chain(x, c), x, H), "∂chain/∂x");
+    assert_close(&[dc], &[central(|c| chain(x, c), c, H)], "∂chain/∂c");
 }
 
 #[test]
@@ -164,12 +102,12 @@ fn stacks_live_at_once_in_calls_and_recursion_stay_apart() {
         assert_eq!(v, calls_in_a_loop(&x, 0.2));
         assert_close(
             &dx,
-            &central_slice(|x| calls_in_a_loop(x, 0.2), &x),
+            &central_slice(|x| calls_in_a_loop(x, 0.2), &x, H),
             "calls ∂x",
         );
         assert_close(
             &[dc],
-            &[central(|c| calls_in_a_loop(&x, c), 0.2)],
+            &[central(|c| calls_in_a_loop(&x, c), 0.2, H)],
             "calls ∂c",
         );
 
@@ -177,12 +115,12 @@ fn stacks_live_at_once_in_calls_and_recursion_stay_apart() {
         assert_eq!(v, recursive(&x, 0.7, 4));
         assert_close(
             &dx,
-            &central_slice(|x| recursive(x, 0.7, 4), &x),
+            &central_slice(|x| recursive(x, 0.7, 4), &x, H),
             "recursion ∂x",
         );
         assert_close(
             &[dc],
-            &[central(|c| recursive(&x, c, 4), 0.7)],
+            &[central(|c| recursive(&x, c, 4), 0.7, H)],
             "recursion ∂c",
         );
     }
@@ -218,7 +156,7 @@ fn a_panic_mid_loop_gives_the_stack_back_empty() {
     assert_eq!(dx, warm.1);
     assert_close(
         &dx,
-        &central_slice(|x| first_n(x, 50), &x),
+        &central_slice(|x| first_n(x, 50), &x, H),
         "after the panic",
     );
 }

@@ -6,11 +6,6 @@
 
 use autograd::differentiable;
 
-/// Central difference of `f` at `x` with step `h`.
-fn central(f: impl Fn(f64) -> f64, x: f64, h: f64) -> f64 {
-    (f(x + h) - f(x - h)) / (2.0 * h)
-}
-
 // ---------------------------------------------------------------------------
 // A variable holding a call's result, updated in one arm of a branch inside
 // a `while`: the reverse sweep built the adjoint's zero from the value at
@@ -46,7 +41,7 @@ fn call_result_updated_in_a_branch_of_a_while() {
     let (_, dc, dq) = call_then_while_grad(0.3, 1.5);
     assert!((dc - 0.3f64.cos()).abs() < 1e-15);
     assert_eq!(dq, 0.0);
-    let fd = central(|q| call_then_while(0.3, q), 0.5, 1e-6);
+    let fd = fd_support::central(|q| call_then_while(0.3, q), 0.5, 1e-6);
     assert!((fd - 3.0).abs() < 1e-6);
 }
 
@@ -593,4 +588,256 @@ fn stop_gradient_of_a_literal_times_a_call_in_a_checkpointed_loop() {
             "{d1} {f1}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------
+// `#[cfg]` inside a loop the macro would otherwise fuse into one pass (a
+// top-level running sum over a slice): the fused forward sweep must not
+// drop or keep a term against the primal's configuration. Fusion refuses
+// such a body (a `#[cfg]` statement is a branch decided at compile time),
+// so the loop runs as two passes that carry the attributes.
+
+mod cfg_in_fused_loops {
+    #![allow(clippy::needless_range_loop)]
+    use autograd::differentiable;
+
+    /// The fusable loop without any `#[cfg]`: Σ xᵢ².
+    #[differentiable]
+    pub fn plain(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            s += x[i] * x[i];
+        }
+        s
+    }
+
+    /// A term compiled out: Σ xᵢ².
+    #[differentiable]
+    pub fn term_off(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            s += x[i] * x[i];
+            #[cfg(any())]
+            {
+                s += 100.0 * x[i];
+            }
+        }
+        s
+    }
+
+    /// A term compiled in: Σ (xᵢ² + 3xᵢ).
+    #[differentiable]
+    pub fn term_on(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            s += x[i] * x[i];
+            #[cfg(not(any()))]
+            {
+                s += 3.0 * x[i];
+            }
+        }
+        s
+    }
+
+    /// A shadowing `let` under `#[cfg]` inside the body: the one compiled
+    /// in gives Σ (2xᵢ)³, the one compiled out would give Σ (100xᵢ)³.
+    #[differentiable]
+    pub fn let_in_body(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            let t = x[i];
+            #[cfg(any())]
+            let t = 100.0 * t;
+            #[cfg(not(any()))]
+            let t = 2.0 * t;
+            s += t * t * t;
+        }
+        s
+    }
+
+    /// A term that depends on the build: Σ (xᵢ² + k·sin xᵢ), k = 1 in
+    /// debug builds and 0 otherwise.
+    #[differentiable]
+    pub fn debug_term(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            s += x[i] * x[i];
+            #[cfg(debug_assertions)]
+            {
+                s += x[i].sin();
+            }
+        }
+        s
+    }
+
+    /// An inactive `let` under `#[cfg]` (a bound read only by an assertion)
+    /// beside the sum: Σ xᵢ·c with c a constant argument.
+    #[differentiable]
+    pub fn inactive_cfg_let(x: &[f64], #[constant] c: f64) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            #[cfg(debug_assertions)]
+            let bound = 1e6;
+            #[cfg(debug_assertions)]
+            assert!(c < bound);
+            s += x[i] * c;
+        }
+        s
+    }
+}
+
+#[test]
+fn cfg_inside_a_fusable_loop_is_honoured() {
+    use cfg_in_fused_loops::*;
+    use fd_support::{FD64_ABS, FD64_REL};
+    type Grad = fn(&[f64]) -> (f64, Vec<f64>);
+    type Primal = fn(&[f64]) -> f64;
+    /// A name, the function, its `_grad`, the closed form of one term and
+    /// of its derivative (given k).
+    type Case = (
+        &'static str,
+        Primal,
+        Grad,
+        fn(f64) -> f64,
+        fn(f64, f64) -> f64,
+    );
+    let k = if cfg!(debug_assertions) { 1.0 } else { 0.0 };
+    let cases: [Case; 5] = [
+        ("plain", plain, plain_grad, |x| x * x, |x, _| 2.0 * x),
+        (
+            "term_off",
+            term_off,
+            term_off_grad,
+            |x| x * x,
+            |x, _| 2.0 * x,
+        ),
+        (
+            "term_on",
+            term_on,
+            term_on_grad,
+            |x| x * x + 3.0 * x,
+            |x, _| 2.0 * x + 3.0,
+        ),
+        (
+            "let_in_body",
+            let_in_body,
+            let_in_body_grad,
+            |x| 8.0 * x * x * x,
+            |x, _| 24.0 * x * x,
+        ),
+        (
+            "debug_term",
+            debug_term,
+            debug_term_grad,
+            |x| x * x,
+            |x, k| 2.0 * x + k * x.cos(),
+        ),
+    ];
+    for (name, primal, grad, term, dterm) in cases {
+        for x in [vec![], vec![0.7], vec![0.3, -1.2, 2.5, 0.9]] {
+            let (value, dx) = grad(&x);
+            assert_eq!(value, primal(&x), "{name} value at {x:?}");
+            // Closed form of the value (debug_term's sin term aside).
+            if name != "debug_term" {
+                let want: f64 = x.iter().map(|&v| term(v)).sum();
+                assert!((value - want).abs() < 1e-12, "{name}: {value} {want}");
+            }
+            let fd = fd_support::fd64_slice(primal, &x);
+            for (i, (&d, &f)) in dx.iter().zip(&fd).enumerate() {
+                assert!(
+                    (d - f).abs() <= FD64_ABS + FD64_REL * f.abs(),
+                    "{name} d/dx{i} at {x:?}: {d} against central differences {f}"
+                );
+                let closed = dterm(x[i], k);
+                assert!((d - closed).abs() < 1e-12, "{name} d/dx{i}: {d} {closed}");
+            }
+            assert_eq!(dx.len(), x.len());
+        }
+    }
+    let x = [0.3, -1.2, 2.5];
+    let (value, dx) = inactive_cfg_let_grad(&x, 1.5);
+    assert_eq!(value, inactive_cfg_let(&x, 1.5));
+    assert_eq!(dx, vec![1.5; 3]);
+}
+
+// ---------------------------------------------------------------------------
+// Finding 004 (fuzz-programs/findings/): in a generic `T: Float` function,
+// a float method of a constant of `T` (`T::from(1.5).unwrap().sin()`),
+// bound by a `let` or in a tuple, was taken for a value of unknown type (a
+// matrix, maybe): the generated code wrote `a0 * &s5` and the matrix rules,
+// which `T` does not implement (E0308, E0369, E0277).
+
+mod generic_constant_method {
+    use autograd::differentiable;
+    use autograd::num_traits::Float;
+
+    /// The finding: sin a · sin 1.5 + 0.5 · sin 1.5.
+    #[differentiable]
+    pub fn tuple_const<T: Float>(a0: T) -> T {
+        let (s4, s5) = (a0.sin(), T::from(1.5).unwrap().sin());
+        s4 * s5 + s5 * T::from(0.5).unwrap()
+    }
+
+    /// The same without the tuple.
+    #[differentiable]
+    pub fn let_const<T: Float>(a0: T) -> T {
+        let s4 = a0.sin();
+        let s5 = T::from(1.5).unwrap().sin();
+        s4 * s5 + s5 * T::from(0.5).unwrap()
+    }
+
+    /// Other constants of `T` under float methods, and a product of them:
+    /// a · e · √2 + a · (0.5)² = a(e√2 + 0.25).
+    #[differentiable]
+    pub fn chained<T: Float>(a0: T) -> T {
+        let e = T::one().exp();
+        let r = T::from(2.0).unwrap().sqrt() * e;
+        let q = T::from(0.5).unwrap().powi(2);
+        a0 * r + q * a0
+    }
+
+    /// In `f64` code: 2a · ln 2.
+    #[differentiable]
+    pub fn in_f64(a0: f64) -> f64 {
+        let c = 2.0_f64.ln();
+        let (d, e) = (a0 * 2.0, c);
+        d * e
+    }
+
+    /// Second order (the Hessian twin instantiates `T` at a dual number):
+    /// sin a · sin 1.5, whose second derivative is −sin a · sin 1.5.
+    #[differentiable(hessian)]
+    pub fn with_hessian<T: Float>(a0: T) -> T {
+        let (s4, s5) = (a0.sin(), T::from(1.5).unwrap().sin());
+        s4 * s5
+    }
+}
+
+#[test]
+fn finding_004_generic_constant_in_a_tuple() {
+    use generic_constant_method::*;
+    let c = 1.5f64.sin();
+    for a in [0.5f64, -1.3, 2.0] {
+        // Closed form (the finding): f = sin a · sin 1.5 + 0.5 · sin 1.5,
+        // f' = cos a · sin 1.5.
+        for (value, d) in [tuple_const_grad(a), let_const_grad(a)] {
+            assert_eq!(value, tuple_const(a));
+            assert!((value - (a.sin() * c + 0.5 * c)).abs() < 1e-15);
+            assert!((d - a.cos() * c).abs() < 1e-15, "{d}");
+        }
+        let (value, d) = chained_grad(a);
+        let k = 1f64.exp() * 2f64.sqrt() + 0.25;
+        assert_eq!(value, chained(a));
+        assert!((d - k).abs() < 1e-15, "{d} {k}");
+        assert_eq!(in_f64_grad(a), (in_f64(a), 2.0 * 2f64.ln()));
+        let (value, g, h) = with_hessian_hessian(a);
+        assert_eq!(value, with_hessian(a));
+        assert!((g[0] - a.cos() * c).abs() < 1e-15);
+        assert!((h[(0, 0)] + a.sin() * c).abs() < 1e-15);
+    }
+    // In f32: the closed form to a few ulps.
+    let (value, d) = tuple_const_grad(0.5f32);
+    let c32 = 1.5f32.sin();
+    assert_eq!(value, tuple_const(0.5f32));
+    assert!((d - 0.5f32.cos() * c32).abs() < 1e-6, "{d}");
 }

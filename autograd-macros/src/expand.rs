@@ -64,7 +64,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     let checks = checkpoint::strip(&cx, &mut func.block, matches!(mode, Mode::Generated));
     let mut out = func.to_token_stream();
-    out.extend(checks);
+    out.extend(checks.clone());
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => {
             let generated = codegen::generate(&func, &s, &ir, &an, matches!(jvp, Jvp::On));
@@ -100,6 +100,22 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
         }
         (Err(e), s, _) => {
+            // The function with a body that type-checks whatever the one
+            // written: rustc does not report the construct the macro has
+            // reported a second time, in its own words.
+            let mut stand_in = func.clone();
+            stand_in.block = syn::parse_quote!({ ::core::unreachable!() });
+            // Nor an argument attribute it has reported.
+            for arg in &mut stand_in.sig.inputs {
+                if let syn::FnArg::Typed(pt) = arg {
+                    pt.attrs.retain(sig::is_lint_attr);
+                }
+            }
+            stand_in
+                .attrs
+                .push(syn::parse_quote!(#[allow(unused_variables, unused_mut)]));
+            out = stand_in.to_token_stream();
+            out.extend(checks);
             out.extend(e.to_compile_error());
             if let Some(s) = s {
                 out.extend(codegen::stubs(&func, &s));

@@ -10,8 +10,8 @@
 //! latter ("unit" adjoints) into buffers and the reverse multiplies them by
 //! `ds`, whatever the code after the loop does with `s`. The body must be
 //! straight-line scalar code reading slice arguments by index (no branch,
-//! inner loop, call, write or other carried adjoint); anything else runs as
-//! two passes.
+//! inner loop, call, write, `#[cfg]` statement or other carried adjoint);
+//! anything else runs as two passes.
 
 use std::collections::{HashMap, HashSet};
 
@@ -227,6 +227,29 @@ mod tests {
         ] {
             assert!(!fused(src, 0), "fused: {src}");
         }
+    }
+
+    /// A `#[cfg]` statement in the body is a branch decided at compile
+    /// time: the loop runs as two passes, whose code carries the
+    /// attribute (tests/trust.rs checks the derivatives).
+    #[test]
+    fn cfg_in_the_body_is_not_fused() {
+        for src in [
+            "fn f(x: &[f64]) -> f64 { let mut s = 0.0; for i in 0..x.len() { s += x[i] * x[i]; #[cfg(any())] { s += 100.0 * x[i]; } } s }",
+            "fn f(x: &[f64]) -> f64 { let mut s = 0.0; for i in 0..x.len() { s += x[i] * x[i]; #[cfg(not(any()))] { s += 3.0 * x[i]; } } s }",
+            "fn f(x: &[f64]) -> f64 { let mut s = 0.0; for i in 0..x.len() { let t = x[i]; #[cfg(any())] let t = 100.0 * t; s += t * t; } s }",
+            "fn f(x: &[f64], #[constant] c: f64) -> f64 { let mut s = 0.0; for i in 0..x.len() { #[cfg(debug_assertions)] let b = 1e6; #[cfg(debug_assertions)] assert!(c < b); s += x[i] * c; } s }",
+        ] {
+            assert!(!fused(src, 0), "fused: {src}");
+            let out = expand_to_string("", src);
+            assert!(
+                out.matches("#[cfg(").count() >= 3,
+                "no #[cfg] in the sweeps: {src}"
+            );
+        }
+        // A loop under `#[cfg]` is not at the top level.
+        let src = "fn f(x: &[f64]) -> f64 { let mut s = 0.0; #[cfg(not(any()))] for i in 0..x.len() { s += x[i] * x[i]; } s }";
+        assert!(!fused(src, 0), "fused: {src}");
     }
 
     #[test]

@@ -415,6 +415,11 @@ fn is_lint(meta: &syn::Meta) -> bool {
     cfg_attr_parts(meta).is_some_and(|(_, attrs)| attrs.iter().all(is_lint))
 }
 
+/// Whether an argument's attribute is a lint attribute (see [`is_lint`]).
+pub fn is_lint_attr(attr: &syn::Attribute) -> bool {
+    is_lint(&attr.meta)
+}
+
 /// A lint attribute as the generated functions carry it: `expect` becomes
 /// `allow`, since a generated function may well not trigger the lint.
 fn lint_for_generated(meta: &syn::Meta) -> syn::Meta {

@@ -18,7 +18,23 @@
 //!
 //! Expected (closed form): tuple_const(a) = sin a · sin 1.5 + 0.5 · sin 1.5,
 //! d/da = cos a · sin 1.5 (the test below states it at a = 0.5).
-//! The macro gives: the compile errors above.
+//! The macro gave: the compile errors above.
+//!
+//! Status: fixed. The class is wider than tuples: any `let` of a float
+//! method of a constant of `T` (`let s5 = T::from(1.5).unwrap().sin();`,
+//! `T::one().exp()`, `T::from(0.5).unwrap().powi(2)`) failed as soon as it
+//! met a differentiable value in an operator. Such an expression is folded
+//! into one constant, whose kind the macro reads from its tokens
+//! (`is_scalar_constant`, `const_kind` in autograd-macros/src/lower/mod.rs);
+//! `T::from(..).unwrap()` was known as a scalar, a method of it was not, so
+//! the constant was of unknown kind (perhaps a matrix): the generated code
+//! passed it by reference (`a0 * &s5`) to the matrix rules, which `T` does
+//! not implement. A rule-table float method of a scalar constant is now a
+//! scalar constant (also `2.0_f64.ln()` in `f32`/`f64` code, which compiled
+//! already: `f64` implements the by-reference operators). Regression test:
+//! `finding_004_generic_constant_in_a_tuple` in tests/trust.rs (the tuple,
+//! the plain `let`s, chained constants, `f64`, `f32`, and the Hessian
+//! twin, against closed forms).
 
 use autograd::differentiable;
 use autograd::num_traits::Float;

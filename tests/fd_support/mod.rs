@@ -67,3 +67,56 @@ pub fn fd64_2(f: impl Fn(f64, f64) -> f64, x: f64, y: f64) -> (f64, f64) {
 pub fn fd32_2(f: impl Fn(f32, f32) -> f32, x: f32, y: f32) -> (f64, f64) {
     (fd32(|t| f(t, y), x), fd32(|t| f(x, t), y))
 }
+
+/// [`fd64`] in each component of `x`: the gradient of a function of a
+/// slice by central differences.
+pub fn fd64_slice(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
+    (0..x.len())
+        .map(|i| {
+            fd64(
+                |xi| {
+                    let mut w = x.to_vec();
+                    w[i] = xi;
+                    f(&w)
+                },
+                x[i],
+            )
+        })
+        .collect()
+}
+
+/// Asserts that an `f64` adjoint agrees with its [`fd64`] reference, to
+/// [`FD64_ABS`] absolute or [`FD64_REL`] relative.
+pub fn assert_fd64_close(what: &str, got: f64, want: f64) {
+    let err = (got - want).abs();
+    assert!(
+        err <= FD64_ABS || err <= FD64_REL * want.abs(),
+        "{what}: {got} against central differences {want}"
+    );
+}
+
+/// [`assert_fd64_close`] for each component, and equal lengths.
+pub fn assert_all_fd64_close(what: &str, got: &[f64], want: &[f64]) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_fd64_close(&format!("{what}[{i}]"), *g, *w);
+    }
+}
+
+/// Three-point central difference `(f(x + h) − f(x − h)) / 2h`, for tests
+/// that state their own step.
+pub fn central(f: impl Fn(f64) -> f64, x: f64, h: f64) -> f64 {
+    (f(x + h) - f(x - h)) / (2.0 * h)
+}
+
+/// [`central`] in each component of `x`.
+pub fn central_slice(f: impl Fn(&[f64]) -> f64, x: &[f64], h: f64) -> Vec<f64> {
+    (0..x.len())
+        .map(|i| {
+            let (mut up, mut down) = (x.to_vec(), x.to_vec());
+            up[i] += h;
+            down[i] -= h;
+            (f(&up) - f(&down)) / (2.0 * h)
+        })
+        .collect()
+}

@@ -244,18 +244,27 @@ fn const_float(e: &Expr) -> Option<syn::Ident> {
         Expr::Unary(u) => const_float(&u.expr),
         Expr::Binary(b) => const_float(&b.left).or_else(|| const_float(&b.right)),
         Expr::Cast(c) => float_ident(&c.ty),
+        Expr::MethodCall(m) if float_method(m) => const_float(&m.receiver),
         _ => None,
     }
 }
 
+/// Whether a method call is one of the rule table's methods of a scalar
+/// (`sin`, `powi`, `max`, ..), which return the receiver's type.
+fn float_method(m: &syn::ExprMethodCall) -> bool {
+    table::method(&m.method.to_string(), m.args.len(), Receiver::Scalar).is_some()
+}
+
 /// A constant of a generic function's scalar: a call of one of its
 /// functions (`T::one()`, `T::from(2.0)`, with `unwrap`/`expect`) or of a
-/// conversion (`nalgebra::convert(2.0)`, `num_traits::cast(2.0)`).
+/// conversion (`nalgebra::convert(2.0)`, `num_traits::cast(2.0)`), and a
+/// float method of one (`T::from(1.5).unwrap().sin()`).
 fn is_scalar_constant(e: &Expr, scalar: &syn::Ident) -> bool {
     match strip_parens(e) {
         Expr::MethodCall(m) if matches!(m.method.to_string().as_str(), "unwrap" | "expect") => {
             is_scalar_constant(&m.receiver, scalar)
         }
+        Expr::MethodCall(m) if float_method(m) => is_scalar_constant(&m.receiver, scalar),
         Expr::Unary(u) => is_scalar_constant(&u.expr, scalar),
         Expr::Binary(b) => {
             is_scalar_constant(&b.left, scalar) || is_scalar_constant(&b.right, scalar)
@@ -301,6 +310,10 @@ fn const_kind(e: &Expr) -> Kind {
         Expr::Binary(b) => const_kind(&b.left),
         Expr::Cast(c) if float_type(&c.ty) => Kind::Float,
         Expr::Cast(_) => Kind::Int,
+        // `2.0_f64.ln()`: a float method of a float.
+        Expr::MethodCall(m) if float_method(m) && const_kind(&m.receiver) == Kind::Float => {
+            Kind::Float
+        }
         _ => Kind::Unknown,
     }
 }
