@@ -65,7 +65,9 @@ pub mod __private {
         unit_slice,
     };
     pub use crate::tangent::{FloatField, IntField, float_field, int_field};
-    pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent, slice_tangent};
+    pub use crate::tangent_glue::{
+        IntoTangent, Jvp, ScalarTangent, ZeroTangent, into_tangent, slice_tangent,
+    };
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use crate::wrappers::{AddInto, Buffer, Prepend, grad, grad_acc};
     pub use autograd_runtime::checkpoint;
