@@ -16,7 +16,7 @@ use nalgebra::{DMatrix, DVector};
     label = "called from a `#[differentiable(jvp)]` function",
     note = "the forward mode of a function calls the forward mode of every differentiable function it calls"
 )]
-pub trait Jvp<S = ()> {
+pub trait ForwardMode<S = ()> {
     /// `fn(args.., tangents..) -> (value, tangent)`, one tangent per
     /// argument (`NoGradient` for a constant one).
     type Fn: Copy;

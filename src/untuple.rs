@@ -99,7 +99,7 @@ impl untuple {
 
 /// A caller's forward sweep finds the JVP of `let (a, b) = helper(..)` as it
 /// finds a generated one, at the tuple's type.
-impl<T: FloatTuple + Copy> crate::__private::Jvp<T> for untuple {
+impl<T: FloatTuple + Copy> crate::__private::ForwardMode<T> for untuple {
     type Fn = for<'a> fn(T, &'a T) -> (T::Array, T::Array);
     const JVP: Self::Fn = untuple::__jvp_full;
 }

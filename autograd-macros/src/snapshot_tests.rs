@@ -141,7 +141,7 @@ fn jvp_rosenbrock() {
 
 /// Forward mode of a function generic over its scalar: generic items with
 /// the function's bounds, zeros through `Real`, a generic callee's
-/// tangent wrapped as `ScalarTangent`, the `Jvp` implementation at `T`.
+/// tangent wrapped as `ScalarTangent`, the `ForwardMode` implementation at `T`.
 #[test]
 fn jvp_generic() {
     check_with(

@@ -83,7 +83,7 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, float: &syn::Ident) -> Toke
     let mark = (!names::has_no_carrier(name)).then(|| {
         quote! {
             #[doc(hidden)]
-            impl #private::Hessian for #name {}
+            impl #private::HasSecondOrder for #name {}
         }
     });
 
@@ -401,7 +401,7 @@ pub fn implicit(
     let mark = (!names::has_no_carrier(name)).then(|| {
         quote! {
             #[doc(hidden)]
-            impl #private::Hessian for #name {}
+            impl #private::HasSecondOrder for #name {}
         }
     });
     let hvp = names::public(name, "hvp");

@@ -12,7 +12,7 @@
 //! tangent, and `m.max()` the tangent of the element it picked. Arrays,
 //! `Vec`s and tuples are linear in their elements: building, writing an
 //! element, `push` and reading one act the same on the tangents. A call
-//! goes through the callee's hidden JVP (see `autograd::__private::Jvp`).
+//! goes through the callee's hidden JVP (see `autograd::__private::ForwardMode`).
 //! Values that depend on no differentiable argument carry no tangent: a
 //! reader takes a zero in their place.
 
@@ -804,7 +804,7 @@ impl Gen<'_> {
     }
 }
 
-/// The hidden JVP of the function `func` names, through its `Jvp`
+/// The hidden JVP of the function `func` names, through its `ForwardMode`
 /// implementation, spanned at its name (where the trait's error for a
 /// callee without `jvp` points). A generic callee's turbofish (`g::<T>`)
 /// becomes the trait's parameter: the type named like the function has
@@ -823,7 +823,7 @@ fn jvp_of(func: &syn::Path) -> TokenStream {
         },
         _ => quote!(_),
     };
-    quote_spanned!(callee=> <#func as #private::Jvp<#scalar>>::JVP)
+    quote_spanned!(callee=> <#func as #private::ForwardMode<#scalar>>::JVP)
 }
 
 /// The other operand of a binary operation (a unary one's own).
@@ -853,7 +853,7 @@ fn result(g: &Gen<'_>, f: &Function) -> (TokenStream, TokenStream) {
     }
 }
 
-/// The `impl Jvp for NAME` through which callers' forward sweeps find the
+/// The `impl ForwardMode for NAME` through which callers' forward sweeps find the
 /// hidden JVP, and the hidden JVP itself (in the type named like the
 /// function, as `codegen::carrier` places the hidden VJP).
 fn hidden_item(
@@ -899,9 +899,11 @@ fn hidden_item(
         impl #name {
             #func
         }
+        // Not listed to the user as a candidate when a callee lacks `jvp`.
         #[doc(hidden)]
+        #[diagnostic::do_not_recommend]
         #[allow(clippy::type_complexity)]
-        impl #impl_generics #private::Jvp #scalar for #name #where_clause {
+        impl #impl_generics #private::ForwardMode #scalar for #name #where_clause {
             type Fn = #binder fn(#(#input_tys,)* #(#tangent_tys),*) -> #ret_ty;
             const JVP: Self::Fn = #name::#jvp_full;
         }

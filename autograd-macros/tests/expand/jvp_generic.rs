@@ -231,7 +231,7 @@ impl weighted {
         }
         let __ad_v12_s = __ad_c0_s;
         let __ad_t12_s = __ad_tc0_s;
-        let (__ad_v13, __ad_t13) = (<logistic as ::autograd::__private::Jvp<
+        let (__ad_v13, __ad_t13) = (<logistic as ::autograd::__private::ForwardMode<
             T,
         >>::JVP)(
             __ad_v12_s,
@@ -241,7 +241,7 @@ impl weighted {
             ),
             ::autograd::__private::into_tangent(::autograd::__private::ZeroTangent),
         );
-        let (__ad_v14, __ad_t14) = (<logistic as ::autograd::__private::Jvp<
+        let (__ad_v14, __ad_t14) = (<logistic as ::autograd::__private::ForwardMode<
             _,
         >>::JVP)(
             x,
@@ -258,8 +258,9 @@ impl weighted {
     }
 }
 #[doc(hidden)]
+#[diagnostic::do_not_recommend]
 #[allow(clippy::type_complexity)]
-impl<T> ::autograd::__private::Jvp<T> for weighted
+impl<T> ::autograd::__private::ForwardMode<T> for weighted
 where
     T: num_traits::Float,
 {

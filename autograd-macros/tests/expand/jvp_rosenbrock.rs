@@ -202,8 +202,9 @@ impl rosenbrock {
     }
 }
 #[doc(hidden)]
+#[diagnostic::do_not_recommend]
 #[allow(clippy::type_complexity)]
-impl ::autograd::__private::Jvp for rosenbrock {
+impl ::autograd::__private::ForwardMode for rosenbrock {
     type Fn = for<'__ad_l0> fn(&'__ad_l0 [f64], &[f64]) -> (f64, f64);
     const JVP: Self::Fn = rosenbrock::__jvp_full;
 }
