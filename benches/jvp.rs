@@ -8,6 +8,10 @@
 //! cargo bench --bench jvp -- rosenbrock   # one family
 //! ```
 //!
+//! `BENCH_CALLS=case/contender/count` (contender `primal` or `jvp`) runs
+//! that many calls of one contender and nothing else, for instruction
+//! counts (`benches/jvp_instructions.sh`).
+//!
 //! Before anything is timed, every tangent is checked against the
 //! gradient (⟨∇f, 1⟩, to `1e-9` relative) and every value against the
 //! primal's, bit for bit; a mismatch stops the run.
@@ -141,8 +145,33 @@ fn every_case() -> Vec<Case> {
     out
 }
 
+/// `BENCH_CALLS=case/contender/count`: that many calls, no checks, no
+/// criterion.
+fn run_calls(every: &[Case], spec: &str) {
+    let parts: Vec<&str> = spec.split('/').collect();
+    let [name, who, count] = parts[..] else {
+        panic!("BENCH_CALLS is case/contender/count, not {spec}");
+    };
+    let count: usize = count.parse().expect("a call count");
+    let case = every
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("unknown case {name}"));
+    for _ in 0..count {
+        match who {
+            "primal" => drop(black_box((case.primal)())),
+            "jvp" => drop(black_box((case.jvp)())),
+            other => panic!("unknown contender {other}"),
+        }
+    }
+}
+
 fn main() {
     let every = every_case();
+    if let Ok(spec) = std::env::var("BENCH_CALLS") {
+        run_calls(&every, &spec);
+        return;
+    }
     for case in &every {
         let (value, tangent) = (case.jvp)();
         assert_eq!(

@@ -12,10 +12,10 @@ use num_traits::Float;
     label = "called from a `#[differentiable(hessian)]` function",
     note = "the second order of a function differentiates the gradient of every differentiable function it calls"
 )]
-pub trait Hessian {}
+pub trait HasSecondOrder {}
 
 /// Compiles only if `F` is a function with `hessian`.
-pub const fn assert_hessian<F: Hessian + ?Sized>() {}
+pub const fn assert_hessian<F: HasSecondOrder + ?Sized>() {}
 
 /// A function generated with `#[differentiable(hessian)]`, by the type
 /// named like it: its twin (the function and its reverse sweep generic over
@@ -27,7 +27,7 @@ pub const fn assert_hessian<F: Hessian + ?Sized>() {}
     label = "called from a `#[differentiable(hessian)]` function",
     note = "the second order of a function differentiates the gradient of every differentiable function it calls"
 )]
-pub trait Twin<S, A> {
+pub trait SecondOrder<S, A> {
     /// What the pullback returns: one adjoint per argument.
     type Adjoints;
     /// The twin's value.

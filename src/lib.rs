@@ -54,18 +54,28 @@ mod tangent_glue;
 mod untuple;
 mod wrappers;
 pub use tangent::Tangent;
+// The traits through which generated code finds a callee's forward mode and
+// second order, also named here (the generated code names them in
+// `__private`): rustc's message for a callee without them names the trait
+// by this path rather than by a hidden one.
+#[doc(hidden)]
+pub use hessian_glue::{HasSecondOrder, SecondOrder};
+#[doc(hidden)]
+pub use tangent_glue::ForwardMode;
 
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::hessian_glue::{
-        Hessian, ImplicitSecondOrder, Twin, assert_hessian, dual_constants, dual_part, dual_slice,
-        implicit_second_order, push_flat, real_part, take_scalar, take_slice, unit_scalar,
-        unit_slice,
+        HasSecondOrder, ImplicitSecondOrder, SecondOrder, assert_hessian, dual_constants,
+        dual_part, dual_slice, implicit_second_order, push_flat, real_part, take_scalar,
+        take_slice, unit_scalar, unit_slice,
     };
     pub use crate::tangent::{FloatField, IntField, float_field, int_field};
-    pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent, slice_tangent};
+    pub use crate::tangent_glue::{
+        ForwardMode, IntoTangent, ScalarTangent, ZeroTangent, into_tangent, slice_tangent,
+    };
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use crate::wrappers::{AddInto, Buffer, Prepend, grad, grad_acc};
     pub use autograd_runtime::checkpoint;

@@ -16,8 +16,9 @@ use crate::differentiable;
 ///
 /// assert_eq!(relu(-2.0_f64), 0.0);
 /// assert_eq!(relu_grad(3.0_f64), (3.0, 1.0));
+/// assert_eq!(relu_jvp(-1.0_f32, 2.0), (0.0, 0.0));
 /// ```
-#[differentiable]
+#[differentiable(jvp)]
 pub fn relu<T: num_traits::Float>(x: T) -> T {
     x.relu()
 }
@@ -32,8 +33,9 @@ pub fn relu<T: num_traits::Float>(x: T) -> T {
 ///
 /// assert_eq!(sigmoid(0.0_f32), 0.5);
 /// assert_eq!(sigmoid_grad(0.0_f64), (0.5, 0.25));
+/// assert_eq!(sigmoid_jvp(0.0_f64, 2.0), (0.5, 0.5));
 /// ```
-#[differentiable]
+#[differentiable(jvp)]
 pub fn sigmoid<T: num_traits::Float>(x: T) -> T {
     x.sigmoid()
 }

@@ -2,18 +2,21 @@
 //! from `__private`, not part of the public API.
 
 use crate::__private::NoGradient;
+use crate::__private::rules::Real;
 use nalgebra::{DMatrix, DVector};
 
 /// A function generated with `#[differentiable(jvp)]`, by the type named
 /// like it: its hidden all-arguments JVP, which a caller's forward sweep
 /// calls. A function without the option has none, and calling it from a
-/// forward sweep is this one error.
+/// forward sweep is this one error. `S` is a generic function's scalar
+/// (`()` for a function of `f64` or `f32`): the call's arguments choose the
+/// instantiation.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no forward mode: add `jvp` to its attribute, `#[differentiable(jvp)]`",
     label = "called from a `#[differentiable(jvp)]` function",
     note = "the forward mode of a function calls the forward mode of every differentiable function it calls"
 )]
-pub trait Jvp {
+pub trait ForwardMode<S = ()> {
     /// `fn(args.., tangents..) -> (value, tangent)`, one tangent per
     /// argument (`NoGradient` for a constant one).
     type Fn: Copy;
@@ -52,27 +55,42 @@ macro_rules! float_tangents {
                 *self
             }
         }
-        impl<'a> IntoTangent<&'a [$t]> for &'a [$t] {
-            #[inline(always)]
-            fn into_tangent(self) -> &'a [$t] {
-                self
-            }
-        }
-        impl<'a> IntoTangent<&'a [$t]> for &'a Vec<$t> {
-            #[inline(always)]
-            fn into_tangent(self) -> &'a [$t] {
-                self
-            }
-        }
-        impl<'a, const N: usize> IntoTangent<&'a [$t; N]> for &'a [$t; N] {
-            #[inline(always)]
-            fn into_tangent(self) -> &'a [$t; N] {
-                self
-            }
-        }
     )*};
 }
 float_tangents!(f32, f64);
+
+/// The tangent of a number of a generic function's scalar type `T` (a
+/// blanket `IntoTangent<T> for T` would overlap the slices' and matrices').
+#[derive(Copy, Clone, Debug)]
+pub struct ScalarTangent<T>(pub T);
+
+impl<T: Real> IntoTangent<T> for ScalarTangent<T> {
+    #[inline(always)]
+    fn into_tangent(self) -> T {
+        self.0
+    }
+}
+
+impl<'a, T: Real> IntoTangent<&'a [T]> for &'a [T] {
+    #[inline(always)]
+    fn into_tangent(self) -> &'a [T] {
+        self
+    }
+}
+
+impl<'a, T: Real> IntoTangent<&'a [T]> for &'a Vec<T> {
+    #[inline(always)]
+    fn into_tangent(self) -> &'a [T] {
+        self
+    }
+}
+
+impl<'a, T: Real, const N: usize> IntoTangent<&'a [T; N]> for &'a [T; N] {
+    #[inline(always)]
+    fn into_tangent(self) -> &'a [T; N] {
+        self
+    }
+}
 
 impl<'a> IntoTangent<&'a DMatrix<f64>> for &'a DMatrix<f64> {
     #[inline(always)]
@@ -93,17 +111,10 @@ impl<'a> IntoTangent<&'a DVector<f64>> for &'a DVector<f64> {
 #[derive(Copy, Clone, Debug)]
 pub struct ZeroTangent;
 
-impl IntoTangent<f64> for ZeroTangent {
+impl<T: Real> IntoTangent<T> for ZeroTangent {
     #[inline(always)]
-    fn into_tangent(self) -> f64 {
-        0.0
-    }
-}
-
-impl IntoTangent<f32> for ZeroTangent {
-    #[inline(always)]
-    fn into_tangent(self) -> f32 {
-        0.0
+    fn into_tangent(self) -> T {
+        T::zero()
     }
 }
 

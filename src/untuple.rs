@@ -77,6 +77,13 @@ impl untuple {
         (t.into_array(), |g: T::Array| (T::from_array(g),))
     }
 
+    /// The JVP: the array and the tangent tuple's array (`untuple` is
+    /// linear).
+    #[inline(always)]
+    pub fn __jvp_full<T: FloatTuple + Copy>(t: T, dt: &T) -> (T::Array, T::Array) {
+        (t.into_array(), dt.into_array())
+    }
+
     /// Checks that the call reached [`untuple`], at the tuple type whose
     /// array is the call's value.
     #[inline(always)]
@@ -87,5 +94,20 @@ impl untuple {
         F: Fn(A::Tuple) -> A + 'static,
     {
         crate::__private::same_function(called, crate::__private::type_id_of(&untuple::<A::Tuple>))
+    }
+}
+
+/// A caller's forward sweep finds the JVP of `let (a, b) = helper(..)` as it
+/// finds a generated one, at the tuple's type.
+impl<T: FloatTuple + Copy> crate::__private::ForwardMode<T> for untuple {
+    type Fn = for<'a> fn(T, &'a T) -> (T::Array, T::Array);
+    const JVP: Self::Fn = untuple::__jvp_full;
+}
+
+/// A tuple's tangent, by reference (the caller cannot see its type).
+impl<'a, T: FloatTuple> crate::__private::IntoTangent<&'a T> for &'a T {
+    #[inline(always)]
+    fn into_tangent(self) -> &'a T {
+        self
     }
 }

@@ -225,7 +225,7 @@ pub fn twin_primal(twin: &syn::ItemFn, sig: &crate::sig::Signature) -> syn::Item
 
 /// The twin's calls go to the callees' twins: `m::g` becomes
 /// `m::__ad_hessian_g` in the lowered twin; `hessian_link` then routes them
-/// through the callees' `Twin` implementations. Returns the callees.
+/// through the callees' `SecondOrder` implementations. Returns the callees.
 pub fn call_twins(f: &mut Function) -> crate::hessian_link::Callees {
     let mut twins = crate::hessian_link::Callees::new();
     for_each_call(&mut f.body, &mut |func| {
@@ -239,7 +239,7 @@ pub fn call_twins(f: &mut Function) -> crate::hessian_link::Callees {
 
 /// Marks every item of the twin's expansion hidden and quiet: the twin is
 /// an implementation detail, and only its gradient is used. Its calls of
-/// `callees` go through their `Twin` implementations, and it gains its
+/// `callees` go through their `SecondOrder` implementations, and it gains its
 /// own: `name`'s, through which callers' twins call it.
 pub fn hide(
     items: TokenStream,
@@ -273,7 +273,7 @@ pub fn hide(
     out
 }
 
-/// The `Twin` implementation of a generic function, which is its own twin,
+/// The `SecondOrder` implementation of a generic function, which is its own twin,
 /// from its expansion `generated`.
 pub fn own_twin(generated: &TokenStream, name: &syn::Ident) -> TokenStream {
     match syn::parse2::<syn::File>(generated.clone()) {

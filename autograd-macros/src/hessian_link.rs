@@ -1,5 +1,5 @@
 //! How second-order twins find each other: through the trait
-//! `autograd::__private::Twin<S, A>`, implemented for the type named like
+//! `autograd::__private::SecondOrder<S, A>`, implemented for the type named like
 //! a `#[differentiable(hessian)]` function, rather than by the twin's name.
 //! A callee without `hessian` has no implementation, so the caller's twin
 //! fails with the trait's one message, at the call, naming the callee; by
@@ -17,7 +17,7 @@ use crate::codegen::names;
 pub type Callees = HashMap<String, syn::Ident>;
 
 /// Rewrites the calls of callees' twins in a twin's expansion into calls
-/// through their `Twin` implementations, and drops the callee identity
+/// through their `SecondOrder` implementations, and drops the callee identity
 /// checks (the function's own reverse sweep already makes them).
 pub fn route_calls(file: &mut syn::File, callees: &Callees) {
     ThroughTrait { callees }.visit_file_mut(file);
@@ -92,7 +92,7 @@ impl VisitMut for ThroughTrait<'_> {
             // Every token of the path at the call's name: the trait's
             // error, if any, is reported there, once.
             let path = respan(
-                quote!(<#callee as ::autograd::__private::Twin<_, _>>::#method),
+                quote!(<#callee as ::autograd::__private::SecondOrder<_, _>>::#method),
                 span,
             );
             // The argument list's parentheses too, so that the whole call
@@ -135,7 +135,7 @@ fn respan(tokens: TokenStream, span: Span) -> TokenStream {
         .collect()
 }
 
-/// `impl Twin<S, (args..)> for NAME`, forwarding to the twin `twin`,
+/// `impl SecondOrder<S, (args..)> for NAME`, forwarding to the twin `twin`,
 /// whose hidden all-arguments VJP is read from the twin's expansion.
 pub fn implementation(file: &syn::File, name: &syn::Ident, twin: &syn::Ident) -> TokenStream {
     let Some(vjp) = file.items.iter().find_map(|item| match item {
@@ -174,7 +174,7 @@ pub fn implementation(file: &syn::File, name: &syn::Ident, twin: &syn::Ident) ->
         // `hessian`: its parameters are generated names.
         #[doc(hidden)]
         #[diagnostic::do_not_recommend]
-        impl #impl_generics #private::Twin<#scalar, (#(#tys,)*)> for #name #where_clause {
+        impl #impl_generics #private::SecondOrder<#scalar, (#(#tys,)*)> for #name #where_clause {
             type Adjoints = #adjoints;
             #[inline(always)]
             fn primal((#(#args,)*): (#(#tys,)*)) -> #scalar {

@@ -121,6 +121,42 @@ fn jvp_array_writes_and_push() {
     );
 }
 
+/// Forward mode over slices: the benchmark's Rosenbrock.
+#[test]
+fn jvp_rosenbrock() {
+    check_with(
+        "jvp_rosenbrock",
+        "jvp",
+        "fn rosenbrock(x: &[f64]) -> f64 {
+            let mut s = 0.0;
+            for i in 0..x.len() - 1 {
+                let a = 1.0 - x[i];
+                let b = x[i + 1] - x[i] * x[i];
+                s += a * a + 100.0 * b * b;
+            }
+            s
+        }",
+    );
+}
+
+/// Forward mode of a function generic over its scalar: generic items with
+/// the function's bounds, zeros through `Real`, a generic callee's
+/// tangent wrapped as `ScalarTangent`, the `ForwardMode` implementation at `T`.
+#[test]
+fn jvp_generic() {
+    check_with(
+        "jvp_generic",
+        "jvp",
+        "fn weighted<T>(x: T, w: &[T], #[constant] c: T) -> T where T: num_traits::Float {
+            let mut s = T::zero();
+            for i in 0..w.len() {
+                s = s + w[i] * x.sin() + c;
+            }
+            logistic::<T>(s, c) * logistic(x, T::one())
+        }",
+    );
+}
+
 #[test]
 fn huber() {
     check(

@@ -227,7 +227,14 @@ fn generics(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
             quote!(#lt: #(#bounds)+*)
         }
     });
-    let type_param = item.sig.generics.type_params().next().map(|t| {
+    let params: Vec<TokenStream> = params.chain(scalar_param(item, shape)).collect();
+    (!params.is_empty()).then(|| quote!(<#(#params),*>))
+}
+
+/// The scalar type parameter with its inline bounds, and the one the
+/// runtime's rules need besides (see [`generics`]).
+fn scalar_param(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
+    item.sig.generics.type_params().next().map(|t| {
         let mut t = t.clone();
         t.attrs.clear();
         // The added bound goes where the function's own are (clippy's
@@ -238,9 +245,13 @@ fn generics(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
             t.bounds.push(extra);
         }
         t.into_token_stream()
-    });
-    let params: Vec<TokenStream> = params.chain(type_param).collect();
-    (!params.is_empty()).then(|| quote!(<#(#params),*>))
+    })
+}
+
+/// `<T: ..>` of an `impl` for a generic function (no lifetimes: those are
+/// the binder of a function pointer type), nothing for another function.
+fn scalar_generics(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
+    scalar_param(item, shape).map(|t| quote!(<#t>))
 }
 
 /// The `where` clause of the generated items: the function's own bounds

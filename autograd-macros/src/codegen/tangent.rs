@@ -12,7 +12,7 @@
 //! tangent, and `m.max()` the tangent of the element it picked. Arrays,
 //! `Vec`s and tuples are linear in their elements: building, writing an
 //! element, `push` and reading one act the same on the tangents. A call
-//! goes through the callee's hidden JVP (see `autograd::__private::Jvp`).
+//! goes through the callee's hidden JVP (see `autograd::__private::ForwardMode`).
 //! Values that depend on no differentiable argument carry no tangent: a
 //! reader takes a zero in their place.
 
@@ -23,7 +23,10 @@ use quote::{ToTokens, quote, quote_spanned};
 
 use super::arrays::{fill, pack};
 use super::scalar::Scalar;
-use super::{Gen, Shape, generics, hygienic_inputs, kept_args, names, paths, scopes, shape};
+use super::{
+    Gen, Shape, generics, hygienic_inputs, kept_args, names, paths, primal_value, scopes, shape,
+    where_clause,
+};
 use crate::analysis::{Analysis, consumable_arrays, scalar_form};
 use crate::ir::*;
 use crate::sig::{Param, ParamKind, Ret, Signature};
@@ -159,8 +162,19 @@ impl Gen<'_> {
     /// A zero shaped like the operand's value (free for a float).
     fn zero_like(&self, o: &Operand) -> TokenStream {
         let private = private();
+        let float = o
+            .value()
+            .is_some_and(|v| self.f.info(v).kind == Kind::Float);
+        if float && self.scalar.param().is_some() {
+            return self.scalar.zero();
+        }
         let r = self.operand_ref(o);
         quote!(#private::zero_like(#r))
+    }
+
+    /// A zero like the value `v` defines.
+    fn zero_like_value(&self, v: ValueId) -> TokenStream {
+        self.zero_like(&Operand::Value(v))
     }
 
     /// The forward sweep of a block with tangents.
@@ -294,10 +308,7 @@ impl Gen<'_> {
                 }
             }
             // `stop_gradient`, literals, primal-only code: no derivative.
-            _ => {
-                let v = names::value(self.f, dst);
-                quote!(#private::zero_like(&#v))
-            }
+            _ => self.zero_like_value(dst),
         }
     }
 
@@ -314,8 +325,7 @@ impl Gen<'_> {
     /// (nothing reads either again), else zeros shaped like the new value.
     fn tangent_to_write(&self, array: ValueId, dst: ValueId) -> TokenStream {
         if !self.has_tangent(array) {
-            let v = names::value(self.f, dst);
-            return quote!(::autograd::__private::zero_like(&#v));
+            return self.zero_like_value(dst);
         }
         if self.consumable.contains(&array) && !self.tangent_is_ref(array) {
             self.tangent(array)
@@ -390,7 +400,7 @@ impl Gen<'_> {
                 .filter(|(p, _)| p.diff)
                 .map(|(_, a)| match a {
                     Some(v) => self.tangent(*v),
-                    None => quote!(0.0),
+                    None => self.scalar.zero(),
                 });
             let reads = rule.tangent_reads().into_iter().map(|r| match r {
                 Read::Arg(i) => self.operand(&args[i]),
@@ -573,6 +583,10 @@ impl Gen<'_> {
         let tangents = args.iter().map(|a| {
             let tangent = match (a.operand.value(), self.tangent_of(&a.operand)) {
                 (_, Some(u)) => match self.f.info(u).kind {
+                    Kind::Float if self.scalar.param().is_some() => {
+                        let t = self.tangent(u);
+                        quote!(#private::ScalarTangent(#t))
+                    }
                     Kind::Float => self.tangent(u),
                     Kind::Unknown => {
                         let t = self.tangent(u);
@@ -595,11 +609,7 @@ impl Gen<'_> {
             };
             quote_spanned!(a.span=> #private::into_tangent(#tangent))
         });
-        let callee = func
-            .segments
-            .last()
-            .map_or_else(Span::call_site, |s| s.ident.span());
-        let jvp = quote_spanned!(callee=> <#func as #private::Jvp>::JVP);
+        let jvp = jvp_of(func);
         quote_spanned!(span=> let (#v, #t) = (#jvp)(#(#values,)* #(#tangents),*);)
     }
 
@@ -794,6 +804,28 @@ impl Gen<'_> {
     }
 }
 
+/// The hidden JVP of the function `func` names, through its `ForwardMode`
+/// implementation, spanned at its name (where the trait's error for a
+/// callee without `jvp` points). A generic callee's turbofish (`g::<T>`)
+/// becomes the trait's parameter: the type named like the function has
+/// none.
+fn jvp_of(func: &syn::Path) -> TokenStream {
+    let private = private();
+    let mut func = func.clone();
+    let Some(last) = func.segments.last_mut() else {
+        return quote!(::core::unreachable!());
+    };
+    let callee = last.ident.span();
+    let scalar = match std::mem::take(&mut last.arguments) {
+        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+            Some(syn::GenericArgument::Type(t)) if a.args.len() == 1 => t.to_token_stream(),
+            _ => quote!(_),
+        },
+        _ => quote!(_),
+    };
+    quote_spanned!(callee=> <#func as #private::ForwardMode<#scalar>>::JVP)
+}
+
 /// The other operand of a binary operation (a unary one's own).
 fn other(args: &[Operand], i: usize) -> &Operand {
     args.get(usize::from(i == 0)).unwrap_or(&args[i])
@@ -821,7 +853,7 @@ fn result(g: &Gen<'_>, f: &Function) -> (TokenStream, TokenStream) {
     }
 }
 
-/// The `impl Jvp for NAME` through which callers' forward sweeps find the
+/// The `impl ForwardMode for NAME` through which callers' forward sweeps find the
 /// hidden JVP, and the hidden JVP itself (in the type named like the
 /// function, as `codegen::carrier` places the hidden VJP).
 fn hidden_item(
@@ -837,13 +869,16 @@ fn hidden_item(
     let name = &item.sig.ident;
     let jvp_full = names::hidden(name, names::JVP_FULL);
     let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
     let inputs = &shape.inputs;
     let tangent_tys = full_tangent_tys(sig);
     let func = quote! {
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
-        #vis fn #jvp_full #generics (#(#inputs,)* #(#tangent_params: #tangent_tys),*) -> #ret_ty {
+        #vis fn #jvp_full #generics (#(#inputs,)* #(#tangent_params: #tangent_tys),*) -> #ret_ty
+            #where_clause
+        {
             #body
         }
     };
@@ -853,14 +888,22 @@ fn hidden_item(
     let lifetimes = &shape.lifetimes;
     let binder = (!lifetimes.is_empty()).then(|| quote!(for<#(#lifetimes),*>));
     let input_tys = shape.inputs.iter().map(|pt| &pt.ty);
+    // A generic function's JVP is found at the scalar of the call, which
+    // the trait's parameter carries (`()` for a function of `f64`/`f32`).
+    let (impl_generics, scalar) = match shape.scalar.param() {
+        Some(t) => (super::scalar_generics(item, shape), Some(quote!(<#t>))),
+        None => (None, None),
+    };
     quote! {
         #[doc(hidden)]
         impl #name {
             #func
         }
+        // Not listed to the user as a candidate when a callee lacks `jvp`.
         #[doc(hidden)]
+        #[diagnostic::do_not_recommend]
         #[allow(clippy::type_complexity)]
-        impl #private::Jvp for #name {
+        impl #impl_generics #private::ForwardMode #scalar for #name #where_clause {
             type Fn = #binder fn(#(#input_tys,)* #(#tangent_tys),*) -> #ret_ty;
             const JVP: Self::Fn = #name::#jvp_full;
         }
@@ -910,6 +953,8 @@ fn public_item(
         }
     });
     let jvp = names::public(name, "jvp");
+    let where_clause = where_clause(item, shape);
+    let primal = primal_value(item, shape);
     let panics = if sig
         .params
         .iter()
@@ -926,8 +971,10 @@ fn public_item(
         #[doc = #doc]
         #[inline]
         #[allow(clippy::too_many_arguments)]
-        #vis fn #jvp #generics (#(#inputs,)* #(#tangent_names: #tangent_tys),*) -> #ret_ty {
-            let _ = #name;
+        #vis fn #jvp #generics (#(#inputs,)* #(#tangent_names: #tangent_tys),*) -> #ret_ty
+            #where_clause
+        {
+            let _ = #primal;
             #jvp_full(#(#arg_names,)* #(#passed),*)
         }
     }
@@ -1031,11 +1078,7 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
     let tangents_in = tangents
         .iter()
         .map(|t| quote_spanned!(mixed=> #private::into_tangent(#t)));
-    let callee = residual
-        .segments
-        .last()
-        .map_or_else(Span::call_site, |s| s.ident.span());
-    let jvp = quote_spanned!(callee=> <#residual as ::autograd::__private::Jvp>::JVP);
+    let jvp = jvp_of(residual);
     let (solve, check, ok) = match &sig.ret {
         Ret::Result { .. } => (
             quote_spanned!(mixed=> #name(#(#kept),*)?),

@@ -216,8 +216,9 @@ impl waves {
     }
 }
 #[doc(hidden)]
+#[diagnostic::do_not_recommend]
 #[allow(clippy::type_complexity)]
-impl ::autograd::__private::Jvp for waves {
+impl ::autograd::__private::ForwardMode for waves {
     type Fn = fn(Vec<f64>, f64, &[f64], f64) -> (Vec<f64>, Vec<f64>);
     const JVP: Self::Fn = waves::__jvp_full;
 }

@@ -201,8 +201,9 @@ impl damped {
     }
 }
 #[doc(hidden)]
+#[diagnostic::do_not_recommend]
 #[allow(clippy::type_complexity)]
-impl ::autograd::__private::Jvp for damped {
+impl ::autograd::__private::ForwardMode for damped {
     type Fn = fn(
         f64,
         f64,
