@@ -33,8 +33,9 @@
 //! operand's adjoint of `+` and `-` is the output adjoint itself, and
 //! `add_grad_lhs_ref` / `sub_grad_lhs_ref` lend it instead of copying it.
 //!
-//! Supported operand types: `f32`, `f64`, `DMatrix<f64>`, `DVector<f64>`,
-//! their transposes (`RowDVector<f64>`) and the 1×1 `Matrix1<f64>` of `xᵀ·y`;
+//! Supported operand types: `f32`, `f64`, `DMatrix<T>`, `DVector<T>`,
+//! their transposes (`RowDVector<T>`) and the 1×1 `Matrix1<T>` of `xᵀ·y`,
+//! for `T` a [`MatrixScalar`] (`f64`, and `Dual<f64>` for second order);
 //! products `DMatrix·DMatrix`, `DMatrix·DVector`, `xᵀ·y`, `x·yᵀ`, `xᵀ·A` and
 //! scalar·matrix.
 
