@@ -372,6 +372,16 @@ pub fn float_of(
             "`hessian` on a generic function takes its scalar bound by `Float` (`T: Float`), which dual numbers implement, not `RealField`",
         );
     }
+    if matches!(mode, Mode::Implicit(_))
+        && sig
+            .params
+            .iter()
+            .any(|p| matches!(p.kind, ParamKind::Matrix { .. }))
+    {
+        return reject(
+            "`hessian` of an `implicit` solver takes numbers and slices (`f64`, `&[f64]`): pass a matrix's elements to the solver and its residual as a slice",
+        );
+    }
     if sig
         .params
         .iter()
