@@ -204,3 +204,126 @@ where
         singular,
     }
 }
+
+// ---- matrices (`DMatrix<f64>`, `DVector<f64>` arguments) ----
+
+use nalgebra::{DefaultAllocator, Dim, Scalar, Storage};
+use nalgebra::{Matrix, OMatrix, allocator::Allocator};
+
+/// The dual matrix `x + v·ε` an `_hvp` passes its twin for a matrix
+/// argument `x` along the direction `v`.
+///
+/// # Panics
+///
+/// If `v`'s shape is not `x`'s.
+pub fn dual_matrix<T, R: Dim, C: Dim>(
+    x: &OMatrix<T, R, C>,
+    v: &OMatrix<T, R, C>,
+) -> OMatrix<Dual<T>, R, C>
+where
+    T: Float + Scalar,
+    DefaultAllocator: Allocator<R, C>,
+{
+    assert_eq!(
+        x.shape(),
+        v.shape(),
+        "a direction of `_hvp` has shape {:?}, its argument {:?}",
+        v.shape(),
+        x.shape()
+    );
+    x.zip_map(v, Dual::new)
+}
+
+/// A constant matrix argument as dual numbers: derivative 0.
+pub fn dual_matrix_constant<T, R: Dim, C: Dim>(x: &OMatrix<T, R, C>) -> OMatrix<Dual<T>, R, C>
+where
+    T: Float + Scalar,
+    DefaultAllocator: Allocator<R, C>,
+{
+    x.map(Dual::constant)
+}
+
+impl<T, R: Dim, C: Dim> DualParts for OMatrix<Dual<T>, R, C>
+where
+    T: Float + Scalar,
+    DefaultAllocator: Allocator<R, C>,
+{
+    type Real = OMatrix<T, R, C>;
+    fn real_part(&self) -> OMatrix<T, R, C> {
+        self.map(|d| d.re)
+    }
+    fn dual_part(&self) -> OMatrix<T, R, C> {
+        self.map(|d| d.eps)
+    }
+}
+
+/// The matrix of `like`'s shape with a one at flattened input `j` if it
+/// falls in this argument (its entries `offset..offset + len`, column by
+/// column), zeros elsewhere.
+pub fn unit_matrix<T, R: Dim, C: Dim>(
+    like: &OMatrix<T, R, C>,
+    j: usize,
+    offset: usize,
+) -> OMatrix<T, R, C>
+where
+    T: Float + Scalar,
+    DefaultAllocator: Allocator<R, C>,
+{
+    let mut v = like.map(|_| T::zero());
+    if let Some(slot) = j
+        .checked_sub(offset)
+        .and_then(|i| v.as_mut_slice().get_mut(i))
+    {
+        *slot = T::one();
+    }
+    v
+}
+
+impl<T, R: Dim, C: Dim> PushFlat<T> for OMatrix<T, R, C>
+where
+    T: Float + Scalar,
+    DefaultAllocator: Allocator<R, C>,
+{
+    /// The entries in column-major order, as the flattened inputs are.
+    fn push_flat(self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.as_slice());
+    }
+}
+
+/// `m.norm_squared()` in a twin: nalgebra's needs a complex field, which
+/// dual numbers are not; this is its sum, column by column, of each
+/// column's dot product with itself, so the real part is `f64`'s
+/// `norm_squared()` bit for bit.
+pub fn matrix_norm_squared<T, R: Dim, C: Dim, S>(m: &Matrix<T, R, C, S>) -> T
+where
+    T: autograd_runtime::rules::linalg::MatrixScalar,
+    S: Storage<T, R, C>,
+{
+    let mut res = <T as num_traits::Zero>::zero();
+    for i in 0..m.ncols() {
+        let col = m.column(i);
+        res += col.dot(&col);
+    }
+    res
+}
+
+/// `m.norm()` in a twin: the square root of [`matrix_norm_squared`], as
+/// nalgebra computes it.
+pub fn matrix_norm<T, R: Dim, C: Dim, S>(m: &Matrix<T, R, C, S>) -> T
+where
+    T: autograd_runtime::rules::linalg::MatrixScalar,
+    S: Storage<T, R, C>,
+{
+    Float::sqrt(matrix_norm_squared(m))
+}
+
+/// `m.max()` in a twin: nalgebra's needs SIMD comparisons, which dual
+/// numbers do not have; this is the rule's own scan (real parts compared),
+/// so the winner is the element the pullback of `max` sends the adjoint to.
+pub fn matrix_max<T, R: Dim, C: Dim, S>(m: &Matrix<T, R, C, S>) -> T
+where
+    T: autograd_runtime::rules::linalg::MatrixScalar,
+    S: Storage<T, R, C> + nalgebra::IsContiguous,
+{
+    autograd_runtime::rules::reductions::max_of_elements(m.as_slice()).0
+}

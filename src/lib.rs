@@ -69,8 +69,9 @@ pub use tangent_glue::ForwardMode;
 pub mod __private {
     pub use crate::hessian_glue::{
         HasSecondOrder, ImplicitSecondOrder, SecondOrder, assert_hessian, dual_constants,
-        dual_part, dual_slice, implicit_second_order, push_flat, real_part, take_scalar,
-        take_slice, unit_scalar, unit_slice,
+        dual_matrix, dual_matrix_constant, dual_part, dual_slice, implicit_second_order,
+        matrix_max, matrix_norm, matrix_norm_squared, push_flat, real_part, take_scalar,
+        take_slice, unit_matrix, unit_scalar, unit_slice,
     };
     pub use crate::tangent::{FloatField, IntField, float_field, int_field};
     pub use crate::tangent_glue::{
@@ -229,25 +230,28 @@ pub mod __private {
         )*};
     }
     impl_matrix_glue!(
-        [] nalgebra::DMatrix<f64>,
-        [] nalgebra::DVector<f64>,
-        [] nalgebra::RowDVector<f64>,
-        [const R: usize, const C: usize] nalgebra::SMatrix<f64, R, C>
+        [T: rules::linalg::MatrixScalar] nalgebra::DMatrix<T>,
+        [T: rules::linalg::MatrixScalar] nalgebra::DVector<T>,
+        [T: rules::linalg::MatrixScalar] nalgebra::RowDVector<T>,
+        [T: rules::linalg::MatrixScalar, const R: usize, const C: usize] nalgebra::SMatrix<T, R, C>
     );
 
     /// `m.map(f)` in `m`'s own buffer, for a matrix nothing reads again:
     /// the same `f` on the same elements in the same order, so the same
     /// values bit for bit, without a second allocation.
     pub trait MapInPlace: Sized {
+        /// The element type.
+        type Elem;
         /// `self` with `f` applied to every element.
-        fn map_in_place(self, f: impl Fn(f64) -> f64) -> Self;
+        fn map_in_place(self, f: impl Fn(Self::Elem) -> Self::Elem) -> Self;
     }
 
     macro_rules! impl_map_in_place {
         ($([$($g:tt)*] $m:ty),*) => {$(
             impl<$($g)*> MapInPlace for $m {
+                type Elem = T;
                 #[inline]
-                fn map_in_place(mut self, f: impl Fn(f64) -> f64) -> Self {
+                fn map_in_place(mut self, f: impl Fn(T) -> T) -> Self {
                     self.apply(|v| *v = f(*v));
                     self
                 }
@@ -255,14 +259,14 @@ pub mod __private {
         )*};
     }
     impl_map_in_place!(
-        [] nalgebra::DMatrix<f64>,
-        [] nalgebra::DVector<f64>,
-        [] nalgebra::RowDVector<f64>,
-        [const R: usize, const C: usize] nalgebra::SMatrix<f64, R, C>
+        [T: rules::linalg::MatrixScalar] nalgebra::DMatrix<T>,
+        [T: rules::linalg::MatrixScalar] nalgebra::DVector<T>,
+        [T: rules::linalg::MatrixScalar] nalgebra::RowDVector<T>,
+        [T: rules::linalg::MatrixScalar, const R: usize, const C: usize] nalgebra::SMatrix<T, R, C>
     );
 
     #[inline(always)]
-    pub fn map_in_place<M: MapInPlace>(m: M, f: impl Fn(f64) -> f64) -> M {
+    pub fn map_in_place<M: MapInPlace>(m: M, f: impl Fn(M::Elem) -> M::Elem) -> M {
         m.map_in_place(f)
     }
 
@@ -579,9 +583,9 @@ pub mod __private {
     impl_scale!(f32, f64);
     macro_rules! impl_scale_matrix {
         ($([$($g:tt)*] $m:ty),*) => {$(
-            impl<$($g)*> Scale<f64> for $m {
+            impl<$($g)*> Scale<T> for $m {
                 #[inline]
-                fn scale(mut self, k: f64) -> Self {
+                fn scale(mut self, k: T) -> Self {
                     self.iter_mut().for_each(|v| *v = rules::mul(*v, k));
                     self
                 }
@@ -589,10 +593,10 @@ pub mod __private {
         )*};
     }
     impl_scale_matrix!(
-        [] nalgebra::DMatrix<f64>,
-        [] nalgebra::DVector<f64>,
-        [] nalgebra::RowDVector<f64>,
-        [const R: usize, const C: usize] nalgebra::SMatrix<f64, R, C>
+        [T: rules::linalg::MatrixScalar] nalgebra::DMatrix<T>,
+        [T: rules::linalg::MatrixScalar] nalgebra::DVector<T>,
+        [T: rules::linalg::MatrixScalar] nalgebra::RowDVector<T>,
+        [T: rules::linalg::MatrixScalar, const R: usize, const C: usize] nalgebra::SMatrix<T, R, C>
     );
     /// An operand of an arithmetic operator whose type the macro cannot
     /// see (a call's result, a method of a constant), next to a matrix: a

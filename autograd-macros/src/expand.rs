@@ -158,7 +158,12 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
     if let Err(e) = cx.check() {
         out.extend(e.to_compile_error());
     }
-    hessian::hide(out, &item.sig.ident, &callees)
+    hessian::hide(
+        out,
+        &item.sig.ident,
+        &callees,
+        hessian::takes_matrices(item),
+    )
 }
 
 /// Compiles the closure of a `map` (given as a scalar function) into its

@@ -45,10 +45,18 @@ pub fn twin(item: &syn::ItemFn, float: &syn::Ident) -> syn::ItemFn {
         .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("inline"));
     twin.sig.ident = twin_name(&item.sig.ident);
     let s = scalar_param();
-    twin.sig
-        .generics
-        .params
-        .push(syn::parse_quote!(#s: ::autograd::__private::Float + 'static));
+    // Matrices of the scalar multiply, and scale from the left, as
+    // nalgebra's of `f64` do.
+    if takes_matrices(item) {
+        twin.sig.generics.params.push(syn::parse_quote!(
+            #s: ::autograd::__private::Float + ::autograd::__private::rules::linalg::MatrixScalar + 'static
+        ));
+    } else {
+        twin.sig
+            .generics
+            .params
+            .push(syn::parse_quote!(#s: ::autograd::__private::Float + 'static));
+    }
     let mut rewrite = Generic {
         float: float.clone(),
         scalar: s,
@@ -56,6 +64,20 @@ pub fn twin(item: &syn::ItemFn, float: &syn::Ident) -> syn::ItemFn {
     rewrite.visit_signature_mut(&mut twin.sig);
     rewrite.visit_block_mut(&mut twin.block);
     twin
+}
+
+/// Whether `item` takes a nalgebra matrix or vector: its twin computes
+/// with matrices of the dual scalar.
+pub fn takes_matrices(item: &syn::ItemFn) -> bool {
+    item.sig.inputs.iter().any(|a| {
+        matches!(a, syn::FnArg::Typed(pt) if {
+            let ty = match &*pt.ty {
+                syn::Type::Reference(r) => &*r.elem,
+                t => t,
+            };
+            crate::sig::is_matrix(ty)
+        })
+    })
 }
 
 /// Rewrites `float` code into code generic over `scalar`.
@@ -245,11 +267,20 @@ pub fn hide(
     items: TokenStream,
     name: &syn::Ident,
     callees: &crate::hessian_link::Callees,
+    matrices: bool,
 ) -> TokenStream {
     let Ok(mut file) = syn::parse2::<syn::File>(items.clone()) else {
         return items;
     };
     crate::hessian_link::route_calls(&mut file, callees);
+    if matrices {
+        MatrixMethods.visit_file_mut(&mut file);
+        // A twin's gradient check compares with `f64` differences, which
+        // a matrix of its scalar has none of; the twin's check is unused.
+        let check = crate::codegen::names::public(&twin_name(name), "check");
+        file.items
+            .retain(|item| !matches!(item, syn::Item::Fn(f) if f.sig.ident == check));
+    }
     for item in &mut file.items {
         let attrs: &mut Vec<syn::Attribute> = match item {
             syn::Item::Fn(i) => &mut i.attrs,
@@ -271,6 +302,33 @@ pub fn hide(
         ));
     }
     out
+}
+
+/// Rewrites `m.norm()`, `m.norm_squared()` and `m.max()` in a twin's
+/// expansion into `__private::matrix_norm(&m)` (and so on): nalgebra's
+/// methods need a complex field or SIMD comparisons, which a dual number
+/// does not have. A twin's scalars have no such methods without arguments,
+/// so every call of them is of a matrix.
+struct MatrixMethods;
+
+impl VisitMut for MatrixMethods {
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        syn::visit_mut::visit_expr_mut(self, e);
+        let syn::Expr::MethodCall(m) = e else { return };
+        if !m.args.is_empty() || m.turbofish.is_some() {
+            return;
+        }
+        let helper = match m.method.to_string().as_str() {
+            "norm" => quote!(matrix_norm),
+            "norm_squared" => quote!(matrix_norm_squared),
+            "max" => quote!(matrix_max),
+            _ => return,
+        };
+        let recv = &m.receiver;
+        *e = syn::parse_quote_spanned!(m.method.span()=>
+            ::autograd::__private::#helper(&(#recv))
+        );
+    }
 }
 
 /// The `SecondOrder` implementation of a generic function, which is its own twin,
@@ -314,13 +372,23 @@ pub fn float_of(
             "`hessian` on a generic function takes its scalar bound by `Float` (`T: Float`), which dual numbers implement, not `RealField`",
         );
     }
+    if matches!(mode, Mode::Implicit(_))
+        && sig
+            .params
+            .iter()
+            .any(|p| matches!(p.kind, ParamKind::Matrix { .. }))
+    {
+        return reject(
+            "`hessian` of an `implicit` solver takes numbers and slices (`f64`, `&[f64]`): pass a matrix's elements to the solver and its residual as a slice",
+        );
+    }
     if sig
         .params
         .iter()
-        .any(|p| matches!(p.kind, ParamKind::Matrix { .. }))
+        .any(|p| matches!(p.kind, ParamKind::Matrix { fixed: true, .. }))
     {
         return reject(
-            "`hessian` takes functions of numbers and slices (`f64`, `&[f64]`); pass a matrix's elements as a slice, or use `jvp` for a matrix function",
+            "`hessian` takes nalgebra's dynamically sized `DMatrix<f64>` and `DVector<f64>`, not fixed-size types such as `Vector3<f64>` or `SMatrix<f64, R, C>`: take a `DVector<f64>` or `DMatrix<f64>` (or use `jvp` for a fixed-size function)",
         );
     }
     match &sig.ret {

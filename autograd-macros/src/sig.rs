@@ -272,6 +272,14 @@ pub fn is_fixed_column(ty: &Type) -> bool {
 /// `DMatrix<f64>`, `DVector<f64>` or a fixed-size nalgebra type of `f64`,
 /// by any path (`nalgebra::DMatrix<f64>`).
 pub fn is_matrix(ty: &Type) -> bool {
+    is_matrix_of(ty, None)
+}
+
+/// `DMatrix<E>` or `DVector<E>` (or a fixed-size type) of `f64`, or of
+/// the scalar of a second-order twin (`DMatrix<__AdScalar>`, see
+/// `crate::hessian`): the only generic scalar a matrix takes.
+fn is_matrix_of(ty: &Type, scalar: Option<&syn::Ident>) -> bool {
+    let twin_scalar = scalar.filter(|s| **s == crate::hessian::scalar_param());
     let Type::Path(p) = ty else { return false };
     let Some(last) = p.path.segments.last() else {
         return false;
@@ -283,7 +291,8 @@ pub fn is_matrix(ty: &Type) -> bool {
     let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
         return false;
     };
-    matches!(args.args.first(), Some(syn::GenericArgument::Type(t)) if matches!(t, Type::Path(e) if e.path.is_ident("f64")))
+    matches!(args.args.first(), Some(syn::GenericArgument::Type(t)) if matches!(t, Type::Path(e)
+        if e.path.is_ident("f64") || twin_scalar.is_some_and(|s| e.path.is_ident(s))))
 }
 
 fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
@@ -307,7 +316,7 @@ fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
             by_ref: true,
         });
     }
-    if is_matrix(ty) {
+    if is_matrix_of(ty, scalar) {
         return Some(ParamKind::Matrix {
             owned: Box::new(ty.clone()),
             by_ref: false,
@@ -317,7 +326,7 @@ fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
     }
     if let Type::Reference(r) = ty
         && r.mutability.is_none()
-        && is_matrix(&r.elem)
+        && is_matrix_of(&r.elem, scalar)
     {
         return Some(ParamKind::Matrix {
             owned: r.elem.clone(),
@@ -583,9 +592,13 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
     };
 
     let scalar_args = scalar.as_ref().is_some_and(|scalar| {
-        params
-            .iter()
-            .any(|p| p.differentiable && p.scalar_is(&scalar.ident))
+        params.iter().any(|p| {
+            p.differentiable
+                && (p.scalar_is(&scalar.ident)
+                    // A second-order twin's matrices are of its scalar.
+                    || (scalar.ident == crate::hessian::scalar_param()
+                        && matches!(p.kind, ParamKind::Matrix { .. })))
+        })
     });
     if let (Some(scalar), ReturnType::Type(_, ty)) = (&scalar, &sig.output)
         && !matches!(&ret, Some(Ret::Float(f)) if f.0 == scalar.ident)

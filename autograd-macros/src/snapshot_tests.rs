@@ -105,6 +105,21 @@ fn hessian_loop_call_and_cast() {
     );
 }
 
+/// `hessian` on a function of a matrix and a vector: the twin computes
+/// with matrices of its scalar (`rules::linalg::MatrixScalar`), `norm` by
+/// the runtime's helper; `_hvp` takes matrix directions and returns the
+/// primal's value.
+#[test]
+fn hessian_matrix_vector() {
+    check_with(
+        "hessian_matrix_vector",
+        "hessian",
+        "fn quad(x: &DVector<f64>, a: &DMatrix<f64>) -> f64 {
+            x.dot(&(a * x)) + (2.0 * x).norm()
+        }",
+    );
+}
+
 #[test]
 fn jvp_array_writes_and_push() {
     check_with(

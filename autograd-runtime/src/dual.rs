@@ -356,3 +356,27 @@ const _: fn() = || {
     is_real::<Dual<f64>>();
     is_real::<Dual<f32>>();
 };
+
+/// `s * m`: a dual scalar scales a dual matrix from the left, as nalgebra
+/// lets `f64` do (`2.0 * m`): element by element, by [`Dual`]'s own
+/// product, so the real parts are `f64`'s `s * m` bit for bit.
+macro_rules! left_scaling {
+    ($($m:ident),*) => {$(
+        impl<T: Float + core::fmt::Debug + 'static> Mul<nalgebra::$m<Dual<T>>> for Dual<T> {
+            type Output = nalgebra::$m<Dual<T>>;
+            #[inline]
+            fn mul(self, mut m: nalgebra::$m<Dual<T>>) -> nalgebra::$m<Dual<T>> {
+                m.apply(|e| *e = self * *e);
+                m
+            }
+        }
+        impl<'a, T: Float + core::fmt::Debug + 'static> Mul<&'a nalgebra::$m<Dual<T>>> for Dual<T> {
+            type Output = nalgebra::$m<Dual<T>>;
+            #[inline]
+            fn mul(self, m: &'a nalgebra::$m<Dual<T>>) -> nalgebra::$m<Dual<T>> {
+                m.map(|e| self * e)
+            }
+        }
+    )*};
+}
+left_scaling!(DMatrix, DVector, RowDVector);

@@ -81,7 +81,7 @@ fn try_filled_within(
 ///
 /// With a message naming `op` and the shape when `rows · cols` overflows
 /// `usize` or the memory cannot be reserved.
-pub(crate) fn filled(op: &str, rows: usize, cols: usize, x: f64) -> DMatrix<f64> {
+pub(crate) fn filled<T: nalgebra::Scalar>(op: &str, rows: usize, cols: usize, x: T) -> DMatrix<T> {
     let Some(len) = rows.checked_mul(cols) else {
         panic!("`{op}`: a {rows}×{cols} matrix has more elements than `usize` counts");
     };
@@ -99,7 +99,7 @@ pub(crate) fn filled(op: &str, rows: usize, cols: usize, x: f64) -> DMatrix<f64>
 }
 
 /// `len` copies of `x`, or `None` when the memory cannot be reserved.
-fn reserved(len: usize, x: f64) -> Option<Vec<f64>> {
+fn reserved<T: Clone>(len: usize, x: T) -> Option<Vec<T>> {
     let mut data = Vec::new();
     data.try_reserve_exact(len).ok()?;
     data.resize(len, x);

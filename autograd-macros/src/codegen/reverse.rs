@@ -219,7 +219,10 @@ impl<'a> Gen<'a> {
                 let rebind = self.rebind(captures);
                 let h = names::map_helper(dst);
                 let (x, g_x) = (names::element(), names::element_adjoint());
-                let pullback = quote!(|#x: f64, #g_x: f64| #h(#x).1(#g_x).0);
+                // `f64`, or a second-order twin's scalar.
+                let elem = self.f.info(dst).float.clone();
+                let elem = elem.unwrap_or_else(|| syn::Ident::new("f64", span));
+                let pullback = quote!(|#x: #elem, #g_x: #elem| #h(#x).1(#g_x).0);
                 if self.declared.contains(recv) {
                     let func = map_closure(Form::Acc, span);
                     let adj = names::adjoint(self.f, *recv);

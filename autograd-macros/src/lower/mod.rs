@@ -154,7 +154,7 @@ pub fn lower(
             ParamKind::Float(t) | ParamKind::Slice(t) | ParamKind::Array { elem: t, .. } => {
                 Some(t.0.clone())
             }
-            ParamKind::Matrix { .. } => Some(syn::Ident::new("f64", Span::call_site())),
+            ParamKind::Matrix { .. } => Some(l.matrix_scalar()),
             _ => None,
         };
         l.values[v].param = Some(param.ident.clone());
@@ -319,6 +319,15 @@ fn const_kind(e: &Expr) -> Kind {
 }
 
 impl Lowerer<'_> {
+    /// The element type of a matrix: `f64`, or a second-order twin's
+    /// scalar (the only generic scalar a matrix takes).
+    fn matrix_scalar(&self) -> syn::Ident {
+        match &self.scalar {
+            Some(s) if *s == crate::hessian::scalar_param() => s.clone(),
+            _ => syn::Ident::new("f64", Span::call_site()),
+        }
+    }
+
     /// `f32`, `f64` or the scalar type parameter, as a type's identifier.
     fn scalar_ident(&self, ty: &syn::Type) -> Option<syn::Ident> {
         float_ident(ty).or_else(|| match ty {
@@ -391,7 +400,7 @@ impl Lowerer<'_> {
                 .find_map(|(a, _)| self.float_of(a)),
             Op::Index { slice, .. } => self.values[*slice].float.clone(),
             Op::Cast { ty, .. } => float_ident(ty),
-            Op::Map { .. } => Some(syn::Ident::new("f64", Span::call_site())),
+            Op::Map { .. } => Some(self.matrix_scalar()),
             Op::Literal { like, .. } => self.values[*like].float.clone(),
             Op::Pack { elems, .. } => elems.iter().find_map(|e| self.float_of(e)),
             Op::Fill { elem, .. } => self.float_of(elem),

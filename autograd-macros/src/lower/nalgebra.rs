@@ -111,8 +111,16 @@ impl Lowerer<'_> {
             .filter(|n| param != n)
             .collect();
         outer.extend(self.outer.iter().cloned());
-        let item: syn::ItemFn = syn::parse_quote_spanned! {m.span()=>
-            fn __ad_map(#param: f64) -> f64 { #body }
+        let elem = self.matrix_scalar();
+        let item: syn::ItemFn = if elem == "f64" {
+            syn::parse_quote_spanned! {m.span()=>
+                fn __ad_map(#param: f64) -> f64 { #body }
+            }
+        } else {
+            // A second-order twin's closure, of its scalar.
+            syn::parse_quote_spanned! {m.span()=>
+                fn __ad_map<#elem: ::autograd::__private::Float>(#param: #elem) -> #elem { #body }
+            }
         };
         let (helper, read) = crate::expand::scalar_helper(self.cx, &item, outer);
         let mut captures = Vec::new();

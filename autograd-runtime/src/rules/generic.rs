@@ -33,8 +33,9 @@
 //! operand's adjoint of `+` and `-` is the output adjoint itself, and
 //! `add_grad_lhs_ref` / `sub_grad_lhs_ref` lend it instead of copying it.
 //!
-//! Supported operand types: `f32`, `f64`, `DMatrix<f64>`, `DVector<f64>`,
-//! their transposes (`RowDVector<f64>`) and the 1×1 `Matrix1<f64>` of `xᵀ·y`;
+//! Supported operand types: `f32`, `f64`, `DMatrix<T>`, `DVector<T>`,
+//! their transposes (`RowDVector<T>`) and the 1×1 `Matrix1<T>` of `xᵀ·y`,
+//! for `T` a [`MatrixScalar`] (`f64`, and `Dual<f64>` for second order);
 //! products `DMatrix·DMatrix`, `DMatrix·DVector`, `xᵀ·y`, `x·yᵀ`, `xᵀ·A` and
 //! scalar·matrix.
 
@@ -42,13 +43,19 @@ use core::ops::AddAssign;
 
 use nalgebra::{DMatrix, DVector, Dyn, Matrix1, RowDVector, SMatrix};
 
-use super::linalg::{self, Dense};
+use super::linalg::{self, Dense, MatrixScalar};
 use super::{reductions, shape};
 
 /// `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`: no scalar form, one
 /// generic function per form over any dense storage.
 pub use super::vectors::dispatch::*;
 use crate::rules as s;
+
+/// `iter.sum()`, as `f64`'s `Sum` adds (from −0), for any element type.
+#[inline(always)]
+fn sum_of<T: MatrixScalar>(iter: impl Iterator<Item = T>) -> T {
+    iter.fold(<T as num_traits::Float>::neg_zero(), |acc, x| acc + x)
+}
 
 // ---- binary rules ----
 
@@ -295,10 +302,10 @@ macro_rules! elementwise_pass_through {
     };
 }
 elementwise_pass_through!(
-    [] DMatrix<f64>,
-    [] DVector<f64>,
-    [] RowDVector<f64>,
-    [const R: usize, const C: usize] SMatrix<f64, R, C>
+    [T: MatrixScalar] DMatrix<T>,
+    [T: MatrixScalar] DVector<T>,
+    [T: MatrixScalar] RowDVector<T>,
+    [T: MatrixScalar, const R: usize, const C: usize] SMatrix<T, R, C>
 );
 
 binary_rule!(
@@ -456,10 +463,10 @@ macro_rules! elementwise_binaries {
     )*};
 }
 elementwise_binaries!(
-    [] DMatrix<f64>,
-    [] DVector<f64>,
-    [] RowDVector<f64>,
-    [const R: usize, const C: usize] SMatrix<f64, R, C>
+    [T: MatrixScalar] DMatrix<T>,
+    [T: MatrixScalar] DVector<T>,
+    [T: MatrixScalar] RowDVector<T>,
+    [T: MatrixScalar, const R: usize, const C: usize] SMatrix<T, R, C>
 );
 
 /// The matrix product: the rules of [`linalg`], reading vectors where they
@@ -494,86 +501,86 @@ macro_rules! matmul {
     )*};
 }
 matmul! {
-    [] DMatrix<f64>, DMatrix<f64> => DMatrix<f64>;
-    [] DMatrix<f64>, DVector<f64> => DVector<f64>;
-    [] RowDVector<f64>, DMatrix<f64> => RowDVector<f64>;
-    [] DVector<f64>, RowDVector<f64> => DMatrix<f64>;
-    [] RowDVector<f64>, DVector<f64> => Matrix1<f64>;
-    [const R: usize, const K: usize, const C: usize]
-        SMatrix<f64, R, K>, SMatrix<f64, K, C> => SMatrix<f64, R, C>;
+    [T: MatrixScalar] DMatrix<T>, DMatrix<T> => DMatrix<T>;
+    [T: MatrixScalar] DMatrix<T>, DVector<T> => DVector<T>;
+    [T: MatrixScalar] RowDVector<T>, DMatrix<T> => RowDVector<T>;
+    [T: MatrixScalar] DVector<T>, RowDVector<T> => DMatrix<T>;
+    [T: MatrixScalar] RowDVector<T>, DVector<T> => Matrix1<T>;
+    [T: MatrixScalar, const R: usize, const K: usize, const C: usize]
+        SMatrix<T, R, K>, SMatrix<T, K, C> => SMatrix<T, R, C>;
 }
 
 /// Scaling by a scalar: the scalar product rule per element, summed for
 /// the scalar's adjoint.
 macro_rules! scaling {
     ($([$($g:tt)*] $m:ty),*) => {$(
-        impl<$($g)*> MulRule<$m> for f64 {
+        impl<$($g)*> MulRule<$m> for T {
             type Out = $m;
             #[inline]
-            fn grad_lhs(grad: &$m, _a: &f64, b: &$m) -> f64 {
-                grad.iter().zip(b.iter()).map(|(g, b)| s::mul_grad_lhs(*g, *b)).sum()
+            fn grad_lhs(grad: &$m, _a: &T, b: &$m) -> T {
+                sum_of(grad.iter().zip(b.iter()).map(|(g, b)| s::mul_grad_lhs(*g, *b)))
             }
             #[inline]
-            fn grad_rhs(grad: &$m, a: &f64, _b: &$m) -> $m {
+            fn grad_rhs(grad: &$m, a: &T, _b: &$m) -> $m {
                 grad.map(|g| s::mul_grad_rhs(g, *a))
             }
             #[inline]
-            fn grad_rhs_owned(mut grad: $m, a: &f64, _b: &$m) -> $m {
+            fn grad_rhs_owned(mut grad: $m, a: &T, _b: &$m) -> $m {
                 grad.apply(|g| *g = s::mul_grad_rhs(*g, *a));
                 grad
             }
             #[inline]
-            fn grad_rhs_acc(acc: &mut $m, grad: &$m, a: &f64, _b: &$m) {
+            fn grad_rhs_acc(acc: &mut $m, grad: &$m, a: &T, _b: &$m) {
                 acc.zip_apply(grad, |acc, g| *acc += s::mul_grad_rhs(g, *a));
             }
         }
-        impl<$($g)*> MulRule<f64> for $m {
+        impl<$($g)*> MulRule<T> for $m {
             type Out = $m;
             #[inline]
-            fn grad_lhs(grad: &$m, _a: &$m, b: &f64) -> $m {
+            fn grad_lhs(grad: &$m, _a: &$m, b: &T) -> $m {
                 grad.map(|g| s::mul_grad_lhs(g, *b))
             }
             #[inline]
-            fn grad_lhs_owned(mut grad: $m, _a: &$m, b: &f64) -> $m {
+            fn grad_lhs_owned(mut grad: $m, _a: &$m, b: &T) -> $m {
                 grad.apply(|g| *g = s::mul_grad_lhs(*g, *b));
                 grad
             }
             #[inline]
-            fn grad_lhs_acc(acc: &mut $m, grad: &$m, _a: &$m, b: &f64) {
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m, _a: &$m, b: &T) {
                 acc.zip_apply(grad, |acc, g| *acc += s::mul_grad_lhs(g, *b));
             }
             #[inline]
-            fn grad_rhs(grad: &$m, a: &$m, _b: &f64) -> f64 {
-                grad.iter().zip(a.iter()).map(|(g, a)| s::mul_grad_rhs(*g, *a)).sum()
+            fn grad_rhs(grad: &$m, a: &$m, _b: &T) -> T {
+                sum_of(grad.iter().zip(a.iter()).map(|(g, a)| s::mul_grad_rhs(*g, *a)))
             }
         }
-        impl<$($g)*> DivRule<f64> for $m {
+        impl<$($g)*> DivRule<T> for $m {
             type Out = $m;
             #[inline]
-            fn grad_lhs(grad: &$m, _a: &$m, b: &f64, _out: &$m) -> $m {
+            fn grad_lhs(grad: &$m, _a: &$m, b: &T, _out: &$m) -> $m {
                 grad.map(|g| s::div_grad_lhs(g, *b))
             }
             #[inline]
-            fn grad_lhs_owned(mut grad: $m, _a: &$m, b: &f64, _out: &$m) -> $m {
+            fn grad_lhs_owned(mut grad: $m, _a: &$m, b: &T, _out: &$m) -> $m {
                 grad.apply(|g| *g = s::div_grad_lhs(*g, *b));
                 grad
             }
             #[inline]
-            fn grad_lhs_acc(acc: &mut $m, grad: &$m, _a: &$m, b: &f64, _out: &$m) {
+            fn grad_lhs_acc(acc: &mut $m, grad: &$m, _a: &$m, b: &T, _out: &$m) {
                 acc.zip_apply(grad, |acc, g| *acc += s::div_grad_lhs(g, *b));
             }
             #[inline]
-            fn grad_rhs(grad: &$m, _a: &$m, b: &f64, out: &$m) -> f64 {
-                grad.iter().zip(out.iter()).map(|(g, o)| s::div_grad_rhs(*g, *b, *o)).sum()
+            fn grad_rhs(grad: &$m, _a: &$m, b: &T, out: &$m) -> T {
+                sum_of(grad.iter().zip(out.iter()).map(|(g, o)| s::div_grad_rhs(*g, *b, *o)))
             }
         }
     )*};
 }
 scaling!(
-    [] DMatrix<f64>,
-    [] DVector<f64>,
-    [] RowDVector<f64>,
-    [const R: usize, const C: usize] SMatrix<f64, R, C>
+    [T: MatrixScalar] DMatrix<T>,
+    [T: MatrixScalar] DVector<T>,
+    [T: MatrixScalar] RowDVector<T>,
+    [T: MatrixScalar, const R: usize, const C: usize] SMatrix<T, R, C>
 );
 
 // ---- three-operand rules ----
@@ -976,29 +983,29 @@ macro_rules! elementwise_unaries {
             }
         }
         impl<$($g)*> SumRule for $m {
-            type Out = f64;
+            type Out = T;
             #[inline]
-            fn grad(grad: &f64, x: &$m, _out: &f64) -> $m {
+            fn grad(grad: &T, x: &$m, _out: &T) -> $m {
                 let mut dx = <$m>::zeros_with_dims(x.nrows(), x.ncols());
                 reductions::sum_grad_into(&mut dx, *grad);
                 dx
             }
             #[inline]
-            fn grad_acc(acc: &mut $m, grad: &f64, _x: &$m, _out: &f64) {
+            fn grad_acc(acc: &mut $m, grad: &T, _x: &$m, _out: &T) {
                 reductions::sum_grad_acc(acc, *grad);
             }
         }
         impl<$($g)*> MaxElementRule for $m {
-            type Out = f64;
+            type Out = T;
             #[inline]
-            fn grad(grad: &f64, x: &$m, _out: &f64) -> $m {
+            fn grad(grad: &T, x: &$m, _out: &T) -> $m {
                 let mut dx = <$m>::zeros_with_dims(x.nrows(), x.ncols());
                 let (_, index) = reductions::max(x);
                 reductions::max_grad_acc(&mut dx, *grad, index);
                 dx
             }
             #[inline]
-            fn grad_acc(acc: &mut $m, grad: &f64, x: &$m, _out: &f64) {
+            fn grad_acc(acc: &mut $m, grad: &T, x: &$m, _out: &T) {
                 let (_, index) = reductions::max(x);
                 reductions::max_grad_acc(acc, *grad, index);
             }
@@ -1006,77 +1013,85 @@ macro_rules! elementwise_unaries {
     )*};
 }
 elementwise_unaries!(
-    [] DMatrix<f64>,
-    [] DVector<f64>,
-    [] RowDVector<f64>,
-    [const R: usize, const C: usize] SMatrix<f64, R, C>
+    [T: MatrixScalar] DMatrix<T>,
+    [T: MatrixScalar] DVector<T>,
+    [T: MatrixScalar] RowDVector<T>,
+    [T: MatrixScalar, const R: usize, const C: usize] SMatrix<T, R, C>
 );
 
 /// The adjoint each element of `m.sum()` receives from the sum's adjoint,
 /// for a rule that takes it as one scalar (the `map_*_grad_broadcast`
 /// forms) instead of a matrix of copies.
 #[inline(always)]
-pub fn sum_grad_element(grad: &f64) -> f64 {
+pub fn sum_grad_element<T: s::Real>(grad: &T) -> T {
     reductions::sum_grad_element(*grad)
 }
 
 /// Matrices whose elements the `map_*_grad` rules walk.
 pub trait Elementwise: Sized {
+    /// The element type.
+    type Elem: MatrixScalar;
     /// `f(grad[i], v[i])` for every element.
-    fn zip2(grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self;
+    fn zip2(grad: &Self, v: &Self, f: impl Fn(Self::Elem, Self::Elem) -> Self::Elem) -> Self;
     /// `acc[i] += f(grad[i], v[i])` for every element, in place.
-    fn zip2_acc(acc: &mut Self, grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64);
+    fn zip2_acc(
+        acc: &mut Self,
+        grad: &Self,
+        v: &Self,
+        f: impl Fn(Self::Elem, Self::Elem) -> Self::Elem,
+    );
     /// `grad[i] = f(grad[i], v[i])` for every element, in `grad`'s own
     /// buffer.
-    fn zip2_owned(grad: Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self;
+    fn zip2_owned(grad: Self, v: &Self, f: impl Fn(Self::Elem, Self::Elem) -> Self::Elem) -> Self;
     /// `v[i] = f(v[i])` for every element, in `v`'s own buffer.
-    fn apply_owned(v: Self, f: impl Fn(f64) -> f64) -> Self;
+    fn apply_owned(v: Self, f: impl Fn(Self::Elem) -> Self::Elem) -> Self;
     /// `f(grad[i])` for every element.
-    fn map_each(grad: &Self, f: impl Fn(f64) -> f64) -> Self;
+    fn map_each(grad: &Self, f: impl Fn(Self::Elem) -> Self::Elem) -> Self;
     /// `acc[i] += f(grad[i])` for every element, in place.
-    fn map_each_acc(acc: &mut Self, grad: &Self, f: impl Fn(f64) -> f64);
+    fn map_each_acc(acc: &mut Self, grad: &Self, f: impl Fn(Self::Elem) -> Self::Elem);
 }
 
 macro_rules! elementwise_matrices {
     ($([$($g:tt)*] $m:ty),*) => {$(
         impl<$($g)*> Elementwise for $m {
+            type Elem = T;
             #[inline]
-            fn zip2(grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self {
+            fn zip2(grad: &Self, v: &Self, f: impl Fn(T, T) -> T) -> Self {
                 grad.zip_map(v, f)
             }
             #[inline]
-            fn zip2_acc(acc: &mut Self, grad: &Self, v: &Self, f: impl Fn(f64, f64) -> f64) {
+            fn zip2_acc(acc: &mut Self, grad: &Self, v: &Self, f: impl Fn(T, T) -> T) {
                 acc.zip_zip_apply(grad, v, |acc, g, v| *acc += f(g, v));
             }
             #[inline]
-            fn zip2_owned(mut grad: Self, v: &Self, f: impl Fn(f64, f64) -> f64) -> Self {
+            fn zip2_owned(mut grad: Self, v: &Self, f: impl Fn(T, T) -> T) -> Self {
                 grad.zip_apply(v, |g, v| *g = f(*g, v));
                 grad
             }
             #[inline]
-            fn apply_owned(mut v: Self, f: impl Fn(f64) -> f64) -> Self {
+            fn apply_owned(mut v: Self, f: impl Fn(T) -> T) -> Self {
                 v.apply(|v| *v = f(*v));
                 v
             }
             #[inline]
-            fn map_each(grad: &Self, f: impl Fn(f64) -> f64) -> Self {
+            fn map_each(grad: &Self, f: impl Fn(T) -> T) -> Self {
                 grad.map(f)
             }
             #[inline]
-            fn map_each_acc(acc: &mut Self, grad: &Self, f: impl Fn(f64) -> f64) {
+            fn map_each_acc(acc: &mut Self, grad: &Self, f: impl Fn(T) -> T) {
                 acc.zip_apply(grad, |acc, g| *acc += f(g));
             }
         }
     )*};
 }
 elementwise_matrices!(
-    [] DMatrix<f64>,
-    [] DVector<f64>,
-    [] RowDVector<f64>,
-    [const R: usize, const C: usize] SMatrix<f64, R, C>
+    [T: MatrixScalar] DMatrix<T>,
+    [T: MatrixScalar] DVector<T>,
+    [T: MatrixScalar] RowDVector<T>,
+    [T: MatrixScalar, const R: usize, const C: usize] SMatrix<T, R, C>
 );
 
-/// `m.map(f64::exp)` and the like: the scalar rule per element, reading
+/// `m.map(T::exp)` and the like: the scalar rule per element, reading
 /// exactly what the scalar rule reads, the element (`x`) or the mapped
 /// result (`out`), so the other need not be kept. Named apart from the
 /// scalar rules so that `m.exp()` (nalgebra's matrix exponential) can never
@@ -1104,7 +1119,7 @@ macro_rules! mapped_rules {
         }
         #[doc = concat!("The adjoint of `m.map(f)` (`f`: the scalar rule of `", stringify!($rule), "`) for the scalar adjoint `grad` of every element, written into the buffer of `", stringify!($arg), "`.")]
         #[inline]
-        pub fn $broadcast<M: Elementwise>(grad: f64, $arg: M) -> M {
+        pub fn $broadcast<M: Elementwise>(grad: M::Elem, $arg: M) -> M {
             M::apply_owned($arg, |v| s::$rule(grad, v))
         }
     )*};
@@ -1171,29 +1186,24 @@ mapped_rules_reading_nothing!(
     map_to_degrees_grad, map_to_degrees_grad_acc, map_to_degrees_grad_owned => to_degrees_grad;
 );
 
-impl TransposeRule for DMatrix<f64> {
-    type Out = DMatrix<f64>;
+impl<T: MatrixScalar> TransposeRule for DMatrix<T> {
+    type Out = DMatrix<T>;
     #[inline]
-    fn grad(grad: &DMatrix<f64>, _x: &DMatrix<f64>, _out: &DMatrix<f64>) -> DMatrix<f64> {
+    fn grad(grad: &DMatrix<T>, _x: &DMatrix<T>, _out: &DMatrix<T>) -> DMatrix<T> {
         shape::transpose_grad(grad)
     }
     #[inline]
-    fn grad_acc(
-        acc: &mut DMatrix<f64>,
-        grad: &DMatrix<f64>,
-        _x: &DMatrix<f64>,
-        _out: &DMatrix<f64>,
-    ) {
+    fn grad_acc(acc: &mut DMatrix<T>, grad: &DMatrix<T>, _x: &DMatrix<T>, _out: &DMatrix<T>) {
         shape::transpose_grad_acc(acc, grad);
     }
 }
 
 /// A fixed-size matrix: the adjoint of `mᵀ` is the incoming adjoint
 /// transposed, as [`shape::transpose_grad`].
-impl<const R: usize, const C: usize> TransposeRule for SMatrix<f64, R, C> {
-    type Out = SMatrix<f64, C, R>;
+impl<T: MatrixScalar, const R: usize, const C: usize> TransposeRule for SMatrix<T, R, C> {
+    type Out = SMatrix<T, C, R>;
     #[inline]
-    fn grad(grad: &SMatrix<f64, C, R>, _x: &Self, _out: &SMatrix<f64, C, R>) -> Self {
+    fn grad(grad: &SMatrix<T, C, R>, _x: &Self, _out: &SMatrix<T, C, R>) -> Self {
         grad.transpose()
     }
 }
@@ -1202,7 +1212,7 @@ impl<const R: usize, const C: usize> TransposeRule for SMatrix<f64, R, C> {
 // so the adjoint is the incoming one with its shape turned.
 macro_rules! vector_transposes {
     ($($m:ty => $t:ty, $r:expr, $c:expr;)*) => {$(
-        impl TransposeRule for $m {
+        impl<T: MatrixScalar> TransposeRule for $m {
             type Out = $t;
             #[inline]
             fn grad(grad: &$t, x: &$m, out: &$t) -> $m {
@@ -1215,14 +1225,14 @@ macro_rules! vector_transposes {
             }
             #[inline]
             fn grad_acc(acc: &mut $m, grad: &$t, _x: &$m, _out: &$t) {
-                acc.iter_mut().zip(grad.iter()).for_each(|(a, g)| *a += g);
+                acc.iter_mut().zip(grad.iter()).for_each(|(a, g)| *a += *g);
             }
         }
     )*};
 }
 vector_transposes! {
-    DVector<f64> => RowDVector<f64>, Dyn, |_| nalgebra::U1;
-    RowDVector<f64> => DVector<f64>, |_| nalgebra::U1, Dyn;
+    DVector<T> => RowDVector<T>, Dyn, |_| nalgebra::U1;
+    RowDVector<T> => DVector<T>, |_| nalgebra::U1, Dyn;
 }
 
 // ---- rules with constant operands ----
@@ -1306,7 +1316,11 @@ pub fn reshape_grad_owned(
 /// The adjoint of `m.map(f)`: `pullback(x, g)` is the scalar pullback of
 /// `f` at the element `x` applied to its adjoint `g`, element by element.
 #[inline]
-pub fn map_grad<M: MapElements>(grad: &M, x: &M, pullback: impl Fn(f64, f64) -> f64) -> M {
+pub fn map_grad<M: MapElements>(
+    grad: &M,
+    x: &M,
+    pullback: impl Fn(M::Elem, M::Elem) -> M::Elem,
+) -> M {
     x.zip_elements(grad, pullback)
 }
 
@@ -1316,7 +1330,7 @@ pub fn map_grad_acc<M: Elementwise>(
     acc: &mut M,
     grad: &M,
     x: &M,
-    pullback: impl Fn(f64, f64) -> f64,
+    pullback: impl Fn(M::Elem, M::Elem) -> M::Elem,
 ) {
     M::zip2_acc(acc, grad, x, |g, x| pullback(x, g));
 }
@@ -1324,29 +1338,36 @@ pub fn map_grad_acc<M: Elementwise>(
 /// The adjoint of `m.map(f)` (see [`map_grad`]), written into the incoming
 /// adjoint's buffer.
 #[inline]
-pub fn map_grad_owned<M: Elementwise>(grad: M, x: &M, pullback: impl Fn(f64, f64) -> f64) -> M {
+pub fn map_grad_owned<M: Elementwise>(
+    grad: M,
+    x: &M,
+    pullback: impl Fn(M::Elem, M::Elem) -> M::Elem,
+) -> M {
     M::zip2_owned(grad, x, |g, x| pullback(x, g))
 }
 
 /// Matrices whose elements `map_grad` pairs up.
 pub trait MapElements {
+    /// The element type.
+    type Elem: MatrixScalar;
     /// `f(self[i], other[i])` for every element.
-    fn zip_elements(&self, other: &Self, f: impl Fn(f64, f64) -> f64) -> Self;
+    fn zip_elements(&self, other: &Self, f: impl Fn(Self::Elem, Self::Elem) -> Self::Elem) -> Self;
 }
 
 macro_rules! map_elements {
     ($([$($g:tt)*] $m:ty),*) => {$(
         impl<$($g)*> MapElements for $m {
+            type Elem = T;
             #[inline]
-            fn zip_elements(&self, other: &Self, f: impl Fn(f64, f64) -> f64) -> Self {
+            fn zip_elements(&self, other: &Self, f: impl Fn(T, T) -> T) -> Self {
                 self.zip_map(other, f)
             }
         }
     )*};
 }
 map_elements!(
-    [] DMatrix<f64>,
-    [] DVector<f64>,
-    [] RowDVector<f64>,
-    [const R: usize, const C: usize] SMatrix<f64, R, C>
+    [T: MatrixScalar] DMatrix<T>,
+    [T: MatrixScalar] DVector<T>,
+    [T: MatrixScalar] RowDVector<T>,
+    [T: MatrixScalar, const R: usize, const C: usize] SMatrix<T, R, C>
 );

@@ -34,11 +34,45 @@
 //! assert_eq!(dx, DMatrix::from_row_slice(2, 3, &[3.0, 7.0, 11.0, 3.0, 7.0, 11.0]));
 //! ```
 
-use nalgebra::{DMatrix, DMatrixView, DMatrixViewMut, DVector, Dyn, RowDVector, SMatrix};
+use core::ops::Mul;
 
+use nalgebra::{
+    ClosedAddAssign, ClosedDivAssign, ClosedMulAssign, ClosedSubAssign, DMatrix, DMatrixView,
+    DMatrixViewMut, DVector, Dyn, RowDVector, SMatrix,
+};
+
+use super::Real;
+use crate::dual::Dual;
 use crate::value::filled;
 
 type M = DMatrix<f64>;
+
+/// The element type of the matrices the rules take: `f64`, and the dual
+/// number `Dual<f64>` that `#[differentiable(hessian)]` runs a matrix
+/// function's reverse sweep at (forward over reverse). Every matrix rule is
+/// written once, generic over it; at `f64` it is the same code as before.
+///
+/// Beyond a `Float` (so a [`Real`]) that nalgebra can multiply, it scales matrices from
+/// the left (`2.0 * m`), which nalgebra implements for each primitive
+/// float and this crate for `Dual`.
+pub trait MatrixScalar:
+    num_traits::Float
+    + nalgebra::Scalar
+    + ClosedAddAssign
+    + ClosedSubAssign
+    + ClosedMulAssign
+    + ClosedDivAssign
+    + Mul<DMatrix<Self>, Output = DMatrix<Self>>
+    + Mul<DVector<Self>, Output = DVector<Self>>
+    + Mul<RowDVector<Self>, Output = RowDVector<Self>>
+    + for<'a> Mul<&'a DMatrix<Self>, Output = DMatrix<Self>>
+    + for<'a> Mul<&'a DVector<Self>, Output = DVector<Self>>
+    + for<'a> Mul<&'a RowDVector<Self>, Output = RowDVector<Self>>
+{
+}
+
+impl MatrixScalar for f64 {}
+impl MatrixScalar for Dual<f64> {}
 
 /// A nalgebra value stored densely in column-major order (every storage
 /// the rules accept: `DMatrix`, `DVector`, `RowDVector`, the fixed-size
@@ -46,12 +80,14 @@ type M = DMatrix<f64>;
 /// product's adjoints can read and write it as a matrix view of its own
 /// elements: a vector operand is never copied into a `DMatrix`.
 pub trait Dense {
+    /// The element type.
+    type Elem: MatrixScalar;
     /// `(nrows, ncols)`.
     fn dims(&self) -> (usize, usize);
     /// The elements, column by column.
-    fn elements(&self) -> &[f64];
+    fn elements(&self) -> &[Self::Elem];
     /// The elements, column by column, for writing.
-    fn elements_mut(&mut self) -> &mut [f64];
+    fn elements_mut(&mut self) -> &mut [Self::Elem];
     /// A zero value of this type with the given shape.
     ///
     /// # Panics
@@ -64,16 +100,17 @@ pub trait Dense {
 macro_rules! dense {
     ($([$($g:tt)*] $m:ty => |$r:ident, $c:ident| $zeros:expr;)*) => {$(
         impl<$($g)*> Dense for $m {
+            type Elem = T;
             #[inline]
             fn dims(&self) -> (usize, usize) {
                 self.shape()
             }
             #[inline]
-            fn elements(&self) -> &[f64] {
+            fn elements(&self) -> &[T] {
                 self.as_slice()
             }
             #[inline]
-            fn elements_mut(&mut self) -> &mut [f64] {
+            fn elements_mut(&mut self) -> &mut [T] {
                 self.as_mut_slice()
             }
             #[inline]
@@ -84,16 +121,16 @@ macro_rules! dense {
     )*};
 }
 dense! {
-    [] DMatrix<f64> => |r, c| filled("zeros", r, c, 0.0);
-    [] DVector<f64> => |r, c| {
+    [T: MatrixScalar] DMatrix<T> => |r, c| filled("zeros", r, c, <T as Real>::zero());
+    [T: MatrixScalar] DVector<T> => |r, c| {
         assert_eq!(c, 1, "a DVector has one column");
         DVector::zeros(r)
     };
-    [] RowDVector<f64> => |r, c| {
+    [T: MatrixScalar] RowDVector<T> => |r, c| {
         assert_eq!(r, 1, "a RowDVector has one row");
         RowDVector::zeros(c)
     };
-    [const R: usize, const C: usize] SMatrix<f64, R, C> => |r, c| {
+    [T: MatrixScalar, const R: usize, const C: usize] SMatrix<T, R, C> => |r, c| {
         assert_eq!((r, c), (R, C), "a fixed-size matrix has its own shape");
         SMatrix::zeros()
     };
@@ -101,7 +138,7 @@ dense! {
 
 /// `m` as a matrix view of its own elements.
 #[inline]
-fn view<A: Dense>(m: &A) -> DMatrixView<'_, f64> {
+fn view<A: Dense>(m: &A) -> DMatrixView<'_, A::Elem> {
     let (r, c) = m.dims();
     DMatrixView::from_slice(m.elements(), r, c)
 }
@@ -114,7 +151,7 @@ fn view<A: Dense>(m: &A) -> DMatrixView<'_, f64> {
 /// overruns with a row stride above 1 (it does read the right factor
 /// element by element, honouring strides), so `Aᵀ·grad` uses `gemm_tr`.
 #[inline]
-fn transposed<A: Dense>(m: &A) -> DMatrixView<'_, f64, Dyn, Dyn> {
+fn transposed<A: Dense>(m: &A) -> DMatrixView<'_, A::Elem, Dyn, Dyn> {
     let (r, c) = m.dims();
     DMatrixView::from_slice_with_strides(m.elements(), c, r, r, 1)
 }
@@ -136,7 +173,7 @@ fn product_fits<A: Dense>(
     out: &mut A,
     left: (usize, usize),
     right: (usize, usize),
-    beta: f64,
+    beta: A::Elem,
 ) -> bool {
     assert!(
         out.dims() == (left.0, right.1) && left.1 == right.0,
@@ -152,8 +189,8 @@ fn product_fits<A: Dense>(
         return false;
     }
     if left.1 == 0 {
-        if beta == 0.0 {
-            out.elements_mut().fill(0.0);
+        if beta == <A::Elem as Real>::zero() {
+            out.elements_mut().fill(<A::Elem as Real>::zero());
         }
         return false;
     }
@@ -162,7 +199,12 @@ fn product_fits<A: Dense>(
 
 /// out = β·out + grad·Bᵀ (β = 0: `out` is not read).
 #[inline]
-fn lhs_gemm<A: Dense, G: Dense, B: Dense>(out: &mut A, grad: &G, b: &B, beta: f64) {
+fn lhs_gemm<A: Dense, G: Dense<Elem = A::Elem>, B: Dense<Elem = A::Elem>>(
+    out: &mut A,
+    grad: &G,
+    b: &B,
+    beta: A::Elem,
+) {
     let (b_rows, b_cols) = b.dims();
     if !product_fits(out, grad.dims(), (b_cols, b_rows), beta) {
         return;
@@ -170,25 +212,31 @@ fn lhs_gemm<A: Dense, G: Dense, B: Dense>(out: &mut A, grad: &G, b: &B, beta: f6
     let (r, c) = out.dims();
     let mut out = DMatrixViewMut::from_slice(out.elements_mut(), r, c);
     let (grad_view, b_view) = (view(grad), view(b));
+    let one = <A::Elem as Real>::one();
     if grad_view.ncols() == 1 && b_view.ncols() == 1 {
         // A matrix·vector product: grad·bᵀ is an outer product, nalgebra's
         // rank-one update.
-        out.ger(1.0, &grad_view.column(0), &b_view.column(0), beta);
+        out.ger(one, &grad_view.column(0), &b_view.column(0), beta);
     } else {
-        out.gemm(1.0, &grad_view, &transposed(b), beta);
+        out.gemm(one, &grad_view, &transposed(b), beta);
     }
 }
 
 /// out = β·out + Aᵀ·grad (β = 0: `out` is not read).
 #[inline]
-fn rhs_gemm<B: Dense, G: Dense, A: Dense>(out: &mut B, grad: &G, a: &A, beta: f64) {
+fn rhs_gemm<B: Dense, G: Dense<Elem = B::Elem>, A: Dense<Elem = B::Elem>>(
+    out: &mut B,
+    grad: &G,
+    a: &A,
+    beta: B::Elem,
+) {
     let (a_rows, a_cols) = a.dims();
     if !product_fits(out, (a_cols, a_rows), grad.dims(), beta) {
         return;
     }
     let (r, c) = out.dims();
     let mut out = DMatrixViewMut::from_slice(out.elements_mut(), r, c);
-    out.gemm_tr(1.0, &view(a), &view(grad), beta);
+    out.gemm_tr(<B::Elem as Real>::one(), &view(a), &view(grad), beta);
 }
 
 /// `a·b`, the matrix product (nalgebra's `a * b`).
@@ -214,19 +262,28 @@ pub fn matmul(a: &M, b: &M) -> M {
 ///
 /// When the shapes do not fit `out`.
 #[inline]
-pub fn matmul_into<C: Dense, A: Dense, B: Dense>(out: &mut C, a: &A, b: &B) {
-    product_gemm(out, a, b, 0.0);
+pub fn matmul_into<C: Dense, A: Dense<Elem = C::Elem>, B: Dense<Elem = C::Elem>>(
+    out: &mut C,
+    a: &A,
+    b: &B,
+) {
+    product_gemm(out, a, b, <C::Elem as Real>::zero());
 }
 
 /// out = β·out + a·b (β = 0: `out` is not read).
 #[inline]
-fn product_gemm<C: Dense, A: Dense, B: Dense>(out: &mut C, a: &A, b: &B, beta: f64) {
+fn product_gemm<C: Dense, A: Dense<Elem = C::Elem>, B: Dense<Elem = C::Elem>>(
+    out: &mut C,
+    a: &A,
+    b: &B,
+    beta: C::Elem,
+) {
     if !product_fits(out, a.dims(), b.dims(), beta) {
         return;
     }
     let (r, c) = out.dims();
     let mut out = DMatrixViewMut::from_slice(out.elements_mut(), r, c);
-    out.gemm(1.0, &view(a), &view(b), beta);
+    out.gemm(<C::Elem as Real>::one(), &view(a), &view(b), beta);
 }
 
 /// The product's tangent `Ȧ·B + A·Ḃ`: reads both factors.
@@ -250,7 +307,7 @@ pub fn matmul_tangent(da: &M, db: &M, a: &M, b: &M) -> M {
 /// When the shapes do not fit `out`, or a tangent's shape differs from its
 /// factor's.
 #[inline]
-pub fn matmul_tangent_into<C: Dense, A: Dense, B: Dense>(
+pub fn matmul_tangent_into<C: Dense, A: Dense<Elem = C::Elem>, B: Dense<Elem = C::Elem>>(
     out: &mut C,
     da: &A,
     db: &B,
@@ -261,8 +318,8 @@ pub fn matmul_tangent_into<C: Dense, A: Dense, B: Dense>(
         da.dims() == a.dims() && db.dims() == b.dims(),
         "matmul_tangent: a tangent's shape differs from its factor's"
     );
-    product_gemm(out, da, b, 0.0);
-    product_gemm(out, a, db, 1.0);
+    product_gemm(out, da, b, <C::Elem as Real>::zero());
+    product_gemm(out, a, db, <C::Elem as Real>::one());
 }
 
 /// ∂L/∂A = grad·Bᵀ: the adjoint of the left factor.
@@ -284,8 +341,12 @@ pub fn matmul_grad_lhs(grad: &M, b: &M) -> M {
 ///
 /// When the shapes do not fit `out`.
 #[inline]
-pub fn matmul_grad_lhs_into<A: Dense, G: Dense, B: Dense>(out: &mut A, grad: &G, b: &B) {
-    lhs_gemm(out, grad, b, 0.0);
+pub fn matmul_grad_lhs_into<A: Dense, G: Dense<Elem = A::Elem>, B: Dense<Elem = A::Elem>>(
+    out: &mut A,
+    grad: &G,
+    b: &B,
+) {
+    lhs_gemm(out, grad, b, <A::Elem as Real>::zero());
 }
 
 /// acc += grad·Bᵀ, in place; any dense storage.
@@ -294,8 +355,12 @@ pub fn matmul_grad_lhs_into<A: Dense, G: Dense, B: Dense>(out: &mut A, grad: &G,
 ///
 /// When the shapes do not fit `acc` (the left factor's shape).
 #[inline]
-pub fn matmul_grad_lhs_acc<A: Dense, G: Dense, B: Dense>(acc: &mut A, grad: &G, b: &B) {
-    lhs_gemm(acc, grad, b, 1.0);
+pub fn matmul_grad_lhs_acc<A: Dense, G: Dense<Elem = A::Elem>, B: Dense<Elem = A::Elem>>(
+    acc: &mut A,
+    grad: &G,
+    b: &B,
+) {
+    lhs_gemm(acc, grad, b, <A::Elem as Real>::one());
 }
 
 /// ∂L/∂B = Aᵀ·grad: the adjoint of the right factor.
@@ -317,8 +382,12 @@ pub fn matmul_grad_rhs(grad: &M, a: &M) -> M {
 ///
 /// When the shapes do not fit `out`.
 #[inline]
-pub fn matmul_grad_rhs_into<B: Dense, G: Dense, A: Dense>(out: &mut B, grad: &G, a: &A) {
-    rhs_gemm(out, grad, a, 0.0);
+pub fn matmul_grad_rhs_into<B: Dense, G: Dense<Elem = B::Elem>, A: Dense<Elem = B::Elem>>(
+    out: &mut B,
+    grad: &G,
+    a: &A,
+) {
+    rhs_gemm(out, grad, a, <B::Elem as Real>::zero());
 }
 
 /// acc += Aᵀ·grad, in place; any dense storage.
@@ -327,6 +396,10 @@ pub fn matmul_grad_rhs_into<B: Dense, G: Dense, A: Dense>(out: &mut B, grad: &G,
 ///
 /// When the shapes do not fit `acc` (the right factor's shape).
 #[inline]
-pub fn matmul_grad_rhs_acc<B: Dense, G: Dense, A: Dense>(acc: &mut B, grad: &G, a: &A) {
-    rhs_gemm(acc, grad, a, 1.0);
+pub fn matmul_grad_rhs_acc<B: Dense, G: Dense<Elem = B::Elem>, A: Dense<Elem = B::Elem>>(
+    acc: &mut B,
+    grad: &G,
+    a: &A,
+) {
+    rhs_gemm(acc, grad, a, <B::Elem as Real>::one());
 }

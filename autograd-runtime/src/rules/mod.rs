@@ -45,8 +45,10 @@
 //! hypot`), trigonometric (`sin cos tan asin acos atan atan2 sin_cos`),
 //! hyperbolic (`sinh cosh tanh asinh acosh atanh`), piecewise (`abs clamp
 //! signum floor ceil round trunc fract`) and activations (`relu sigmoid`).
-//! The rules for `nalgebra::DMatrix<f64>` live in one module per family, so
-//! their names can match the scalar ones without clashing:
+//! The rules for `nalgebra::DMatrix<f64>` (generic over
+//! [`linalg::MatrixScalar`], so also for the dual matrices of second
+//! order) live in one module per family, so their names can match the
+//! scalar ones without clashing:
 //!
 //! - [`elementwise`]: every element-wise scalar rule lifted to matrices,
 //!   applying the scalar rule per element;

@@ -15,6 +15,7 @@
 
 use nalgebra::DMatrix;
 
+use super::Real;
 use super::linalg::Dense;
 use crate::rules as s;
 use crate::value::filled;
@@ -44,27 +45,27 @@ pub fn sum_grad(grad: f64, nrows: usize, ncols: usize) -> M {
 /// The adjoint every element of the sum's input receives: the sum's
 /// additions pass `grad` through, `add_grad_lhs(grad)`.
 #[inline]
-pub fn sum_grad_element(grad: f64) -> f64 {
+pub fn sum_grad_element<T: Real>(grad: T) -> T {
     s::add_grad_lhs(grad)
 }
 
 /// out = broadcast(grad), overwriting `out` (the input's shape, any dense
 /// storage) in place.
 #[inline]
-pub fn sum_grad_into<A: Dense>(out: &mut A, grad: f64) {
+pub fn sum_grad_into<A: Dense>(out: &mut A, grad: A::Elem) {
     out.elements_mut().fill(sum_grad_element(grad));
 }
 
 /// acc += broadcast(grad), in place (any dense storage).
 #[inline]
-pub fn sum_grad_acc<A: Dense>(acc: &mut A, grad: f64) {
+pub fn sum_grad_acc<A: Dense>(acc: &mut A, grad: A::Elem) {
     let g = sum_grad_element(grad);
     acc.elements_mut().iter_mut().for_each(|a| *a += g);
 }
 
 /// The sum's tangent `Σ ẋ`: reads nothing (any dense storage).
 #[inline]
-pub fn sum_tangent<A: Dense>(dx: &A) -> f64 {
+pub fn sum_tangent<A: Dense<Elem = f64>>(dx: &A) -> f64 {
     dx.elements().iter().sum()
 }
 
@@ -78,10 +79,15 @@ pub fn sum_tangent<A: Dense>(dx: &A) -> f64 {
 /// of nothing, and an index that [`max_grad`] ignores (there is no element
 /// to receive a gradient).
 #[inline]
-pub fn max<A: Dense>(x: &A) -> (f64, usize) {
-    let data = x.elements();
+pub fn max<A: Dense>(x: &A) -> (A::Elem, usize) {
+    max_of_elements(x.elements())
+}
+
+/// [`max`] of elements stored column by column.
+#[inline]
+pub fn max_of_elements<T: Real>(data: &[T]) -> (T, usize) {
     let Some(&first) = data.first() else {
-        return (0.0, 0);
+        return (T::zero(), 0);
     };
     let (mut best, mut index) = (first, 0);
     for (i, &v) in data.iter().enumerate().skip(1) {
@@ -112,7 +118,7 @@ pub fn max_grad(grad: f64, nrows: usize, ncols: usize, index: usize) -> M {
 /// `acc[index] += grad`, in place (column-major index; out of range:
 /// no-op; any dense storage).
 #[inline]
-pub fn max_grad_acc<A: Dense>(acc: &mut A, grad: f64, index: usize) {
+pub fn max_grad_acc<A: Dense>(acc: &mut A, grad: A::Elem, index: usize) {
     if let Some(slot) = acc.elements_mut().get_mut(index) {
         *slot += grad;
     }
@@ -123,6 +129,6 @@ pub fn max_grad_acc<A: Dense>(acc: &mut A, grad: f64, index: usize) {
 /// index [`max`] returned. An `index` outside `dx` (an empty matrix) gives
 /// 0, as [`max_grad`] gives no element a gradient.
 #[inline]
-pub fn max_tangent<A: Dense>(dx: &A, index: usize) -> f64 {
+pub fn max_tangent<A: Dense<Elem = f64>>(dx: &A, index: usize) -> f64 {
     dx.elements().get(index).copied().unwrap_or(0.0)
 }

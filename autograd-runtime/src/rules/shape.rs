@@ -16,6 +16,8 @@
 
 use nalgebra::{DMatrix, Dyn};
 
+use super::linalg::MatrixScalar;
+
 type M = DMatrix<f64>;
 
 /// `x` viewed as `rows × cols`, keeping nalgebra's column-major element
@@ -96,9 +98,9 @@ pub fn reshape_grad_acc(acc: &mut M, grad: &M) {
 /// `transpose` walks every row of a `2³³ × 0` matrix): the time is the
 /// element count's.
 #[inline]
-pub fn transpose(x: &M) -> M {
+pub fn transpose<T: MatrixScalar>(x: &DMatrix<T>) -> DMatrix<T> {
     if x.is_empty() {
-        M::from_vec(x.ncols(), x.nrows(), Vec::new())
+        DMatrix::from_vec(x.ncols(), x.nrows(), Vec::new())
     } else {
         x.transpose()
     }
@@ -106,13 +108,13 @@ pub fn transpose(x: &M) -> M {
 
 /// Transpose is linear: its tangent is `ẋᵀ`; reads nothing.
 #[inline]
-pub fn transpose_tangent(dx: &M) -> M {
+pub fn transpose_tangent<T: MatrixScalar>(dx: &DMatrix<T>) -> DMatrix<T> {
     transpose(dx)
 }
 
 /// Transpose is its own inverse, so the adjoint is `gradᵀ`.
 #[inline]
-pub fn transpose_grad(grad: &M) -> M {
+pub fn transpose_grad<T: MatrixScalar>(grad: &DMatrix<T>) -> DMatrix<T> {
     transpose(grad)
 }
 
@@ -122,7 +124,7 @@ pub fn transpose_grad(grad: &M) -> M {
 ///
 /// When `acc` is not `grad`'s transposed shape.
 #[inline]
-pub fn transpose_grad_acc(acc: &mut M, grad: &M) {
+pub fn transpose_grad_acc<T: MatrixScalar>(acc: &mut DMatrix<T>, grad: &DMatrix<T>) {
     assert_eq!(
         acc.shape(),
         (grad.ncols(), grad.nrows()),

@@ -35,7 +35,7 @@
 //! from the value's (`dot`: from the other operand's), as nalgebra's own
 //! `dot` does for operands of different shapes.
 
-use super::linalg::Dense;
+use super::linalg::{Dense, MatrixScalar};
 use crate::rules as s;
 
 fn same_len(what: &str, adjoint: usize, value: usize) {
@@ -47,7 +47,7 @@ fn same_len(what: &str, adjoint: usize, value: usize) {
 
 /// `acc_i += mul_grad_lhs(grad, b_i)`: d(a·b)/da = b.
 #[inline]
-pub fn dot_grad_lhs_acc<A: Dense, B: Dense>(acc: &mut A, grad: f64, b: &B) {
+pub fn dot_grad_lhs_acc<A: Dense, B: Dense<Elem = A::Elem>>(acc: &mut A, grad: A::Elem, b: &B) {
     same_len("dot", acc.elements().len(), b.elements().len());
     let pairs = acc.elements_mut().iter_mut().zip(b.elements());
     pairs.for_each(|(a, b)| *a += s::mul_grad_lhs(grad, *b));
@@ -55,7 +55,7 @@ pub fn dot_grad_lhs_acc<A: Dense, B: Dense>(acc: &mut A, grad: f64, b: &B) {
 
 /// `acc_i += mul_grad_rhs(grad, a_i)`: d(a·b)/db = a.
 #[inline]
-pub fn dot_grad_rhs_acc<A: Dense, B: Dense>(acc: &mut B, grad: f64, a: &A) {
+pub fn dot_grad_rhs_acc<A: Dense, B: Dense<Elem = A::Elem>>(acc: &mut B, grad: A::Elem, a: &A) {
     same_len("dot", acc.elements().len(), a.elements().len());
     let pairs = acc.elements_mut().iter_mut().zip(a.elements());
     pairs.for_each(|(b, a)| *b += s::mul_grad_rhs(grad, *a));
@@ -64,17 +64,22 @@ pub fn dot_grad_rhs_acc<A: Dense, B: Dense>(acc: &mut B, grad: f64, a: &A) {
 /// The tangent of `a·b`: `ȧ·b + a·ḃ`, the two pullbacks at seeds `ȧ_i`,
 /// `ḃ_i` summed over the elements.
 #[inline]
-pub fn dot_tangent<A: Dense, B: Dense>(da: &A, db: &B, a: &A, b: &B) -> f64 {
+pub fn dot_tangent<A: Dense, B: Dense<Elem = A::Elem>>(da: &A, db: &B, a: &A, b: &B) -> A::Elem {
     let lhs = da.elements().iter().zip(b.elements());
     let rhs = db.elements().iter().zip(a.elements());
-    lhs.map(|(d, b)| s::mul_grad_lhs(*d, *b)).sum::<f64>()
-        + rhs.map(|(d, a)| s::mul_grad_rhs(*d, *a)).sum::<f64>()
+    sum(lhs.map(|(d, b)| s::mul_grad_lhs(*d, *b))) + sum(rhs.map(|(d, a)| s::mul_grad_rhs(*d, *a)))
+}
+
+/// `iter.sum()`, as `f64`'s `Sum` adds (from −0), for any element type.
+#[inline(always)]
+fn sum<T: MatrixScalar>(iter: impl Iterator<Item = T>) -> T {
+    iter.fold(<T as num_traits::Float>::neg_zero(), |acc, x| acc + x)
 }
 
 /// `acc_i += grad·x_i/|x|` (`hypot`'s partial): reads `x` and the norm;
 /// 0 at the zero vector.
 #[inline]
-pub fn norm_grad_acc<A: Dense>(acc: &mut A, grad: f64, x: &A, out: f64) {
+pub fn norm_grad_acc<A: Dense>(acc: &mut A, grad: A::Elem, x: &A, out: A::Elem) {
     same_len("norm", acc.elements().len(), x.elements().len());
     let pairs = acc.elements_mut().iter_mut().zip(x.elements());
     pairs.for_each(|(a, x)| *a += s::hypot_grad_lhs(grad, *x, out));
@@ -82,15 +87,15 @@ pub fn norm_grad_acc<A: Dense>(acc: &mut A, grad: f64, x: &A, out: f64) {
 
 /// The tangent of `|x|`: `x·ẋ/|x|`, 0 at the zero vector.
 #[inline]
-pub fn norm_tangent<A: Dense>(dx: &A, x: &A, out: f64) -> f64 {
+pub fn norm_tangent<A: Dense>(dx: &A, x: &A, out: A::Elem) -> A::Elem {
     let pairs = dx.elements().iter().zip(x.elements());
-    pairs.map(|(d, x)| s::hypot_grad_lhs(*d, *x, out)).sum()
+    sum(pairs.map(|(d, x)| s::hypot_grad_lhs(*d, *x, out)))
 }
 
 /// `acc_i += 2·grad·x_i`: `|x|² = Σ x_i·x_i`, each product's two
 /// pullbacks.
 #[inline]
-pub fn norm_squared_grad_acc<A: Dense>(acc: &mut A, grad: f64, x: &A) {
+pub fn norm_squared_grad_acc<A: Dense>(acc: &mut A, grad: A::Elem, x: &A) {
     same_len("norm_squared", acc.elements().len(), x.elements().len());
     let pairs = acc.elements_mut().iter_mut().zip(x.elements());
     pairs.for_each(|(a, x)| *a += square_grad(grad, *x));
@@ -98,14 +103,14 @@ pub fn norm_squared_grad_acc<A: Dense>(acc: &mut A, grad: f64, x: &A) {
 
 /// The tangent of `|x|²`: `2·x·ẋ`.
 #[inline]
-pub fn norm_squared_tangent<A: Dense>(dx: &A, x: &A) -> f64 {
+pub fn norm_squared_tangent<A: Dense>(dx: &A, x: &A) -> A::Elem {
     let pairs = dx.elements().iter().zip(x.elements());
-    pairs.map(|(d, x)| square_grad(*d, *x)).sum()
+    sum(pairs.map(|(d, x)| square_grad(*d, *x)))
 }
 
 /// d(x·x) at adjoint `grad`: the product rule's two pullbacks.
 #[inline(always)]
-fn square_grad(grad: f64, x: f64) -> f64 {
+fn square_grad<T: MatrixScalar>(grad: T, x: T) -> T {
     s::mul_grad_lhs(grad, x) + s::mul_grad_rhs(grad, x)
 }
 
@@ -118,7 +123,12 @@ fn square_grad(grad: f64, x: f64) -> f64 {
 /// When `index` is outside `acc`, or `grad` is not as long as the column
 /// (row), as `m.column(j)` itself panics.
 #[inline]
-pub fn line_grad_acc<M: Dense, V: Dense>(acc: &mut M, grad: &V, index: usize, column: bool) {
+pub fn line_grad_acc<M: Dense, V: Dense<Elem = M::Elem>>(
+    acc: &mut M,
+    grad: &V,
+    index: usize,
+    column: bool,
+) {
     let (rows, cols) = acc.dims();
     let (count, len) = if column { (cols, rows) } else { (rows, cols) };
     assert!(index < count, "index {index} of a {rows}×{cols} matrix");
@@ -142,7 +152,7 @@ pub fn line_grad_acc<M: Dense, V: Dense>(acc: &mut M, grad: &V, index: usize, co
 ///
 /// When an operand does not have three elements, as nalgebra's `cross`.
 #[inline]
-fn cross3(a: &[f64], b: &[f64]) -> [f64; 3] {
+fn cross3<T: MatrixScalar>(a: &[T], b: &[T]) -> [T; 3] {
     assert!(
         a.len() == 3 && b.len() == 3,
         "cross: operands of {} and {} elements, not 3",
@@ -158,7 +168,11 @@ fn cross3(a: &[f64], b: &[f64]) -> [f64; 3] {
 
 /// `acc += b × grad`: `(a×b)·g = a·(b×g)`, so d/da = b × g.
 #[inline]
-pub fn cross_grad_lhs_acc<A: Dense, B: Dense, G: Dense>(acc: &mut A, grad: &G, b: &B) {
+pub fn cross_grad_lhs_acc<A: Dense, B: Dense<Elem = A::Elem>, G: Dense<Elem = A::Elem>>(
+    acc: &mut A,
+    grad: &G,
+    b: &B,
+) {
     same_len("cross", acc.elements().len(), 3);
     let d = cross3(b.elements(), grad.elements());
     acc.elements_mut()
@@ -169,7 +183,11 @@ pub fn cross_grad_lhs_acc<A: Dense, B: Dense, G: Dense>(acc: &mut A, grad: &G, b
 
 /// `acc += grad × a`: `(a×b)·g = b·(g×a)`, so d/db = g × a.
 #[inline]
-pub fn cross_grad_rhs_acc<A: Dense, B: Dense, G: Dense>(acc: &mut B, grad: &G, a: &A) {
+pub fn cross_grad_rhs_acc<A: Dense, B: Dense<Elem = A::Elem>, G: Dense<Elem = A::Elem>>(
+    acc: &mut B,
+    grad: &G,
+    a: &A,
+) {
     same_len("cross", acc.elements().len(), 3);
     let d = cross3(grad.elements(), a.elements());
     acc.elements_mut()
@@ -180,14 +198,14 @@ pub fn cross_grad_rhs_acc<A: Dense, B: Dense, G: Dense>(acc: &mut B, grad: &G, a
 
 /// The tangent of `a × b`: `ȧ × b + a × ḃ`, of `a`'s type.
 #[inline]
-pub fn cross_tangent<A: Dense, B: Dense>(da: &A, db: &B, a: &A, b: &B) -> A {
+pub fn cross_tangent<A: Dense, B: Dense<Elem = A::Elem>>(da: &A, db: &B, a: &A, b: &B) -> A {
     let (l, r) = (
         cross3(da.elements(), b.elements()),
         cross3(a.elements(), db.elements()),
     );
     let (rows, cols) = a.dims();
     let mut out = A::zeros_with_dims(rows, cols);
-    let sums = l.iter().zip(r).map(|(l, r)| l + r);
+    let sums = l.iter().zip(r).map(|(l, r)| *l + r);
     out.elements_mut()
         .iter_mut()
         .zip(sums)
@@ -209,127 +227,176 @@ pub mod dispatch {
 
     /// The adjoint of `a` in `a.dot(&b)`.
     #[inline]
-    pub fn dot_grad_lhs<A: Dense, B: Dense>(grad: &f64, a: &A, b: &B) -> A {
+    pub fn dot_grad_lhs<A: Dense, B: Dense<Elem = A::Elem>>(grad: &A::Elem, a: &A, b: &B) -> A {
         let mut da = zeros(a);
         super::dot_grad_lhs_acc(&mut da, *grad, b);
         da
     }
     /// Adds the adjoint of `a` in `a.dot(&b)` into `acc`.
     #[inline]
-    pub fn dot_grad_lhs_acc<A: Dense, B: Dense>(acc: &mut A, grad: &f64, _a: &A, b: &B) {
+    pub fn dot_grad_lhs_acc<A: Dense, B: Dense<Elem = A::Elem>>(
+        acc: &mut A,
+        grad: &A::Elem,
+        _a: &A,
+        b: &B,
+    ) {
         super::dot_grad_lhs_acc(acc, *grad, b);
     }
     /// The adjoint of `a` in `a.dot(&b)`, the output adjoint by value.
     #[inline]
-    pub fn dot_grad_lhs_owned<A: Dense, B: Dense>(grad: f64, a: &A, b: &B) -> A {
+    pub fn dot_grad_lhs_owned<A: Dense, B: Dense<Elem = A::Elem>>(
+        grad: A::Elem,
+        a: &A,
+        b: &B,
+    ) -> A {
         dot_grad_lhs(&grad, a, b)
     }
     /// The adjoint of `b` in `a.dot(&b)`.
     #[inline]
-    pub fn dot_grad_rhs<A: Dense, B: Dense>(grad: &f64, a: &A, b: &B) -> B {
+    pub fn dot_grad_rhs<A: Dense, B: Dense<Elem = A::Elem>>(grad: &A::Elem, a: &A, b: &B) -> B {
         let mut db = zeros(b);
         super::dot_grad_rhs_acc(&mut db, *grad, a);
         db
     }
     /// Adds the adjoint of `b` in `a.dot(&b)` into `acc`.
     #[inline]
-    pub fn dot_grad_rhs_acc<A: Dense, B: Dense>(acc: &mut B, grad: &f64, a: &A, _b: &B) {
+    pub fn dot_grad_rhs_acc<A: Dense, B: Dense<Elem = A::Elem>>(
+        acc: &mut B,
+        grad: &A::Elem,
+        a: &A,
+        _b: &B,
+    ) {
         super::dot_grad_rhs_acc(acc, *grad, a);
     }
     /// The adjoint of `b` in `a.dot(&b)`, the output adjoint by value.
     #[inline]
-    pub fn dot_grad_rhs_owned<A: Dense, B: Dense>(grad: f64, a: &A, b: &B) -> B {
+    pub fn dot_grad_rhs_owned<A: Dense, B: Dense<Elem = A::Elem>>(
+        grad: A::Elem,
+        a: &A,
+        b: &B,
+    ) -> B {
         dot_grad_rhs(&grad, a, b)
     }
     /// The tangent of `a.dot(&b)`.
     #[inline]
-    pub fn dot_tangent<A: Dense, B: Dense>(da: &A, db: &B, a: &A, b: &B) -> f64 {
+    pub fn dot_tangent<A: Dense, B: Dense<Elem = A::Elem>>(
+        da: &A,
+        db: &B,
+        a: &A,
+        b: &B,
+    ) -> A::Elem {
         super::dot_tangent(da, db, a, b)
     }
 
     /// The adjoint of `a` in `a.cross(&b)`.
     #[inline]
-    pub fn cross_grad_lhs<A: Dense, B: Dense, G: Dense>(grad: &G, a: &A, b: &B) -> A {
+    pub fn cross_grad_lhs<A: Dense, B: Dense<Elem = A::Elem>, G: Dense<Elem = A::Elem>>(
+        grad: &G,
+        a: &A,
+        b: &B,
+    ) -> A {
         let mut da = zeros(a);
         super::cross_grad_lhs_acc(&mut da, grad, b);
         da
     }
     /// Adds the adjoint of `a` in `a.cross(&b)` into `acc`.
     #[inline]
-    pub fn cross_grad_lhs_acc<A: Dense, B: Dense, G: Dense>(acc: &mut A, grad: &G, _a: &A, b: &B) {
+    pub fn cross_grad_lhs_acc<A: Dense, B: Dense<Elem = A::Elem>, G: Dense<Elem = A::Elem>>(
+        acc: &mut A,
+        grad: &G,
+        _a: &A,
+        b: &B,
+    ) {
         super::cross_grad_lhs_acc(acc, grad, b);
     }
     /// The adjoint of `a` in `a.cross(&b)`, the output adjoint by value.
     #[inline]
-    pub fn cross_grad_lhs_owned<A: Dense, B: Dense, G: Dense>(grad: G, a: &A, b: &B) -> A {
+    pub fn cross_grad_lhs_owned<A: Dense, B: Dense<Elem = A::Elem>, G: Dense<Elem = A::Elem>>(
+        grad: G,
+        a: &A,
+        b: &B,
+    ) -> A {
         cross_grad_lhs(&grad, a, b)
     }
     /// The adjoint of `b` in `a.cross(&b)`.
     #[inline]
-    pub fn cross_grad_rhs<A: Dense, B: Dense, G: Dense>(grad: &G, a: &A, b: &B) -> B {
+    pub fn cross_grad_rhs<A: Dense, B: Dense<Elem = A::Elem>, G: Dense<Elem = A::Elem>>(
+        grad: &G,
+        a: &A,
+        b: &B,
+    ) -> B {
         let mut db = zeros(b);
         super::cross_grad_rhs_acc(&mut db, grad, a);
         db
     }
     /// Adds the adjoint of `b` in `a.cross(&b)` into `acc`.
     #[inline]
-    pub fn cross_grad_rhs_acc<A: Dense, B: Dense, G: Dense>(acc: &mut B, grad: &G, a: &A, _b: &B) {
+    pub fn cross_grad_rhs_acc<A: Dense, B: Dense<Elem = A::Elem>, G: Dense<Elem = A::Elem>>(
+        acc: &mut B,
+        grad: &G,
+        a: &A,
+        _b: &B,
+    ) {
         super::cross_grad_rhs_acc(acc, grad, a);
     }
     /// The adjoint of `b` in `a.cross(&b)`, the output adjoint by value.
     #[inline]
-    pub fn cross_grad_rhs_owned<A: Dense, B: Dense, G: Dense>(grad: G, a: &A, b: &B) -> B {
+    pub fn cross_grad_rhs_owned<A: Dense, B: Dense<Elem = A::Elem>, G: Dense<Elem = A::Elem>>(
+        grad: G,
+        a: &A,
+        b: &B,
+    ) -> B {
         cross_grad_rhs(&grad, a, b)
     }
     /// The tangent of `a.cross(&b)`.
     #[inline]
-    pub fn cross_tangent<A: Dense, B: Dense>(da: &A, db: &B, a: &A, b: &B) -> A {
+    pub fn cross_tangent<A: Dense, B: Dense<Elem = A::Elem>>(da: &A, db: &B, a: &A, b: &B) -> A {
         super::cross_tangent(da, db, a, b)
     }
 
     /// The adjoint of `x` in `x.norm()`.
     #[inline]
-    pub fn norm_grad<A: Dense>(grad: &f64, x: &A, out: &f64) -> A {
+    pub fn norm_grad<A: Dense>(grad: &A::Elem, x: &A, out: &A::Elem) -> A {
         let mut dx = zeros(x);
         super::norm_grad_acc(&mut dx, *grad, x, *out);
         dx
     }
     /// Adds the adjoint of `x` in `x.norm()` into `acc`.
     #[inline]
-    pub fn norm_grad_acc<A: Dense>(acc: &mut A, grad: &f64, x: &A, out: &f64) {
+    pub fn norm_grad_acc<A: Dense>(acc: &mut A, grad: &A::Elem, x: &A, out: &A::Elem) {
         super::norm_grad_acc(acc, *grad, x, *out);
     }
     /// The adjoint of `x` in `x.norm()`, the output adjoint by value.
     #[inline]
-    pub fn norm_grad_owned<A: Dense>(grad: f64, x: &A, out: &f64) -> A {
+    pub fn norm_grad_owned<A: Dense>(grad: A::Elem, x: &A, out: &A::Elem) -> A {
         norm_grad(&grad, x, out)
     }
     /// The tangent of `x.norm()`.
     #[inline]
-    pub fn norm_tangent<A: Dense>(dx: &A, x: &A, out: &f64) -> f64 {
+    pub fn norm_tangent<A: Dense>(dx: &A, x: &A, out: &A::Elem) -> A::Elem {
         super::norm_tangent(dx, x, *out)
     }
 
     /// The adjoint of `x` in `x.norm_squared()`.
     #[inline]
-    pub fn norm_squared_grad<A: Dense>(grad: &f64, x: &A) -> A {
+    pub fn norm_squared_grad<A: Dense>(grad: &A::Elem, x: &A) -> A {
         let mut dx = zeros(x);
         super::norm_squared_grad_acc(&mut dx, *grad, x);
         dx
     }
     /// Adds the adjoint of `x` in `x.norm_squared()` into `acc`.
     #[inline]
-    pub fn norm_squared_grad_acc<A: Dense>(acc: &mut A, grad: &f64, x: &A) {
+    pub fn norm_squared_grad_acc<A: Dense>(acc: &mut A, grad: &A::Elem, x: &A) {
         super::norm_squared_grad_acc(acc, *grad, x);
     }
     /// The adjoint of `x` in `x.norm_squared()`, the output adjoint by value.
     #[inline]
-    pub fn norm_squared_grad_owned<A: Dense>(grad: f64, x: &A) -> A {
+    pub fn norm_squared_grad_owned<A: Dense>(grad: A::Elem, x: &A) -> A {
         norm_squared_grad(&grad, x)
     }
     /// The tangent of `x.norm_squared()`.
     #[inline]
-    pub fn norm_squared_tangent<A: Dense>(dx: &A, x: &A) -> f64 {
+    pub fn norm_squared_tangent<A: Dense>(dx: &A, x: &A) -> A::Elem {
         super::norm_squared_tangent(dx, x)
     }
 
@@ -337,19 +404,19 @@ pub mod dispatch {
         ($column:literal, $grad:ident, $acc:ident, $owned:ident, $what:literal) => {
             #[doc = concat!("The adjoint of `m` in `m.", $what, "(index)`.")]
             #[inline]
-            pub fn $grad<M: Dense, V: Dense>(grad: &V, m: &M, index: &usize) -> M {
+            pub fn $grad<M: Dense, V: Dense<Elem = M::Elem>>(grad: &V, m: &M, index: &usize) -> M {
                 let mut dm = zeros(m);
                 super::line_grad_acc(&mut dm, grad, *index, $column);
                 dm
             }
             #[doc = concat!("Adds the adjoint of `m` in `m.", $what, "(index)` into `acc`.")]
             #[inline]
-            pub fn $acc<M: Dense, V: Dense>(acc: &mut M, grad: &V, _m: &M, index: &usize) {
+            pub fn $acc<M: Dense, V: Dense<Elem = M::Elem>>(acc: &mut M, grad: &V, _m: &M, index: &usize) {
                 super::line_grad_acc(acc, grad, *index, $column);
             }
             #[doc = concat!("The adjoint of `m` in `m.", $what, "(index)`, the output adjoint by value.")]
             #[inline]
-            pub fn $owned<M: Dense, V: Dense>(grad: V, m: &M, index: &usize) -> M {
+            pub fn $owned<M: Dense, V: Dense<Elem = M::Elem>>(grad: V, m: &M, index: &usize) -> M {
                 $grad(&grad, m, index)
             }
         };
