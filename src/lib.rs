@@ -64,7 +64,10 @@ pub mod __private {
         implicit_second_order, push_flat, real_part, take_scalar, take_slice, unit_scalar,
         unit_slice,
     };
-    pub use crate::tangent::{FloatField, IntField, float_field, int_field};
+    pub use crate::tangent::{
+        CollectionField, FloatField, IntField, add_to_collection, collection_field, float_field,
+        int_field,
+    };
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent, slice_tangent};
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use crate::wrappers::{AddInto, Buffer, Prepend, grad, grad_acc};

@@ -2,9 +2,10 @@
 
 /// A struct of parameters that a `#[differentiable]` function takes as an
 /// argument (by value or `&S`) and whose adjoint is the same struct:
-/// each differentiable field (`f64`, `f32`) holds its adjoint, every other
-/// field (`#[constant]` ones, integers, `bool`s, ...) a clone of the
-/// argument's. Derive it: `#[derive(Clone, autograd::Tangent)]`.
+/// each differentiable field (`f64`, `f32`, `Vec<f64>`, `[f64; N]`,
+/// `DVector<f64>`, a nested `Tangent` struct) holds its adjoint, every
+/// other field (`#[constant]` ones, integers, `bool`s, `String`s, ...) a
+/// clone of the argument's. Derive it: `#[derive(Clone, autograd::Tangent)]`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a `Tangent` struct",
     label = "an argument of a `#[differentiable]` function",
@@ -17,12 +18,23 @@ pub trait Tangent: Clone {
     /// Adds `other`'s differentiable fields into `self`'s.
     fn add_adjoint(&mut self, other: &Self);
 
-    /// Adds `g` into the field named `field` if it is differentiable; the
-    /// wrappers of a function reading the field call it. Through the trait
-    /// (not an inherent method), a struct that is not `Tangent` gives one
-    /// error.
+    /// Adds `g` into the float field at `path` (`["inner", "a"]` for
+    /// `p.inner.a`) if it is differentiable; the wrappers of a function
+    /// reading the field call it. Through the trait (not an inherent
+    /// method), a struct that is not `Tangent` gives one error.
     #[doc(hidden)]
-    fn __add_field(&mut self, field: &str, g: f64);
+    fn __add_field(&mut self, path: &[&str], g: f64);
+
+    /// Adds `g` element by element into the collection field at `path`
+    /// (`Vec<f64>`, `[f64; N]`, `DVector<f64>`) if it is differentiable.
+    #[doc(hidden)]
+    fn __add_elements(&mut self, path: &[&str], g: &[f64]);
+
+    /// Appends the differentiable fields' entries in declaration order (a
+    /// collection its elements, a nested struct its own): a row of a
+    /// Jacobian.
+    #[doc(hidden)]
+    fn __flatten_into(&self, row: &mut Vec<f64>);
 
     /// Compares each differentiable field's adjoint with central
     /// differences of `f`, labelled `name.field`.
@@ -40,7 +52,7 @@ pub trait Tangent: Clone {
 #[diagnostic::on_unimplemented(
     message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct as a float",
     label = "this field is not `f64`",
-    note = "read an integer field through a cast where it is used: `p.n as usize`, `p.n as f64`"
+    note = "read an integer field through a cast where it is used (`p.n as usize`, `p.n as f64`), and a collection field by index or iterator (`p.w[i]`, `p.w.iter()`, `p.w.len()`)"
 )]
 #[doc(hidden)]
 pub trait FloatField {
@@ -81,4 +93,97 @@ int_fields!(
 #[inline(always)]
 pub fn int_field<T: IntField>(v: T) -> T {
     v
+}
+
+/// A float collection field (`Vec<f64>`, `[f64; N]`, `DVector<f64>`) as the
+/// slice of its elements: a body's reads of it (`p.w[i]`, `p.w.iter()`,
+/// `p.w.len()`) are reads of a `&[f64]` input.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct by index or iterator",
+    label = "this field is not `Vec<f64>`, `[f64; N]` or `DVector<f64>`",
+    note = "read a float field as a value (`p.a * x`) and an integer field through a cast (`p.n as usize`)"
+)]
+#[doc(hidden)]
+pub trait CollectionField {
+    /// The elements, in order.
+    fn elements(&self) -> &[f64];
+    /// The elements, writable.
+    fn elements_mut(&mut self) -> &mut [f64];
+    /// The same shape, zeros.
+    fn zeroed(&self) -> Self;
+}
+
+impl CollectionField for Vec<f64> {
+    #[inline(always)]
+    fn elements(&self) -> &[f64] {
+        self
+    }
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [f64] {
+        self
+    }
+    #[inline]
+    fn zeroed(&self) -> Self {
+        vec![0.0; self.len()]
+    }
+}
+
+impl<const N: usize> CollectionField for [f64; N] {
+    #[inline(always)]
+    fn elements(&self) -> &[f64] {
+        self
+    }
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [f64] {
+        self
+    }
+    #[inline]
+    fn zeroed(&self) -> Self {
+        [0.0; N]
+    }
+}
+
+impl CollectionField for nalgebra::DVector<f64> {
+    #[inline(always)]
+    fn elements(&self) -> &[f64] {
+        self.as_slice()
+    }
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [f64] {
+        self.as_mut_slice()
+    }
+    #[inline]
+    fn zeroed(&self) -> Self {
+        nalgebra::DVector::zeros(self.len())
+    }
+}
+
+/// The elements of a collection field read by a differentiable body.
+#[doc(hidden)]
+#[inline(always)]
+pub fn collection_field<T: CollectionField + ?Sized>(v: &T) -> &[f64] {
+    v.elements()
+}
+
+/// `field += g`, element by element.
+///
+/// # Panics
+///
+/// If `g` has another length than the field (an adjoint buffer of another
+/// shape than the argument).
+#[doc(hidden)]
+#[inline]
+#[track_caller]
+pub fn add_to_collection<T: CollectionField + ?Sized>(field: &mut T, g: &[f64]) {
+    let field = field.elements_mut();
+    assert_eq!(
+        field.len(),
+        g.len(),
+        "autograd: an adjoint of {} elements added into a field of {}",
+        g.len(),
+        field.len()
+    );
+    for (a, b) in field.iter_mut().zip(g) {
+        *a += *b;
+    }
 }

@@ -103,17 +103,77 @@ fn all_args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
         .collect()
 }
 
+/// How a body reads a field of a struct argument.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ReadKind {
+    /// As a float value (`p.a * x`): an `f64` input.
+    Scalar,
+    /// By index or iterator (`p.w[i]`, `p.w.iter()`, `p.w.len()`, `&p.w`):
+    /// a collection field, a `&[f64]` input (a `Vec<f64>` one of a struct
+    /// taken by value, whose pullback cannot borrow it).
+    Elements,
+}
+
+/// A field of a struct argument the body reads: `base.path[0].path[1]..`.
+#[derive(Clone)]
+struct Read {
+    base: syn::Ident,
+    path: Vec<syn::Ident>,
+    kind: ReadKind,
+}
+
+impl Read {
+    /// The flat function's argument for it.
+    fn arg(&self) -> syn::Ident {
+        let mut name = format!("__ad_{}", self.base);
+        for f in &self.path {
+            name.push('_');
+            name.push_str(&f.to_string());
+        }
+        let span = self.path.last().map_or(self.base.span(), |f| f.span());
+        syn::Ident::new(&name, span)
+    }
+
+    /// `["inner", "a"]`: the path as `Tangent::__add_field` takes it.
+    fn labels(&self) -> TokenStream {
+        let labels = self.path.iter().map(|f| f.to_string());
+        quote!(&[#(#labels),*])
+    }
+}
+
+/// A constant field read (`p.n as usize`, `x[p.k]`, `if p.flag`): the
+/// flat function's constant argument, the field and the type it is read as.
+#[derive(Clone)]
+struct ConstRead {
+    arg: syn::Ident,
+    base: syn::Ident,
+    path: Vec<syn::Ident>,
+    ty: Type,
+}
+
+/// Methods that read a collection field's elements (`p.w.iter()`).
+const ELEMENT_METHODS: &[&str] = &[
+    "iter",
+    "len",
+    "is_empty",
+    "windows",
+    "to_vec",
+    "first",
+    "last",
+    "into_iter",
+];
+
 /// Replaces each read `p.field` of a struct argument by the flat
 /// function's argument for it; any other use of the struct is an error.
 struct Flatten<'a> {
     cx: &'a Ctxt,
     imp: Option<&'a ImplCx>,
-    structs: Vec<syn::Ident>,
-    /// `(struct, field)` in the order of first read.
-    reads: Vec<(syn::Ident, syn::Ident)>,
-    /// Integer fields read through a cast (`p.n as usize`): the flat
-    /// function's constant argument for each, the field and the type.
-    casts: Vec<(syn::Ident, syn::Expr, Type)>,
+    /// The struct arguments, and whether each is taken by value.
+    structs: Vec<(syn::Ident, bool)>,
+    /// In the order of first read.
+    reads: Vec<Read>,
+    /// Integer and `bool` fields: constants.
+    casts: Vec<ConstRead>,
 }
 
 fn strip_parens(e: &syn::Expr) -> &syn::Expr {
@@ -121,10 +181,6 @@ fn strip_parens(e: &syn::Expr) -> &syn::Expr {
         syn::Expr::Paren(p) => strip_parens(&p.expr),
         e => e,
     }
-}
-
-fn field_arg(base: &syn::Ident, field: &syn::Ident) -> syn::Ident {
-    format_ident!("__ad_{}_{}", base, field, span = field.span())
 }
 
 impl Flatten<'_> {
@@ -136,23 +192,76 @@ impl Flatten<'_> {
         let ident = p.path.get_ident()?;
         self.structs
             .iter()
-            .any(|s| s == ident)
+            .any(|(s, _)| s == ident)
             .then(|| ident.clone())
+    }
+
+    /// `p.a`, `p.inner.a`: a chain of named fields of a struct argument.
+    fn chain(&self, e: &syn::Expr) -> Option<(syn::Ident, Vec<syn::Ident>)> {
+        let syn::Expr::Field(f) = strip_parens(e) else {
+            return None;
+        };
+        let syn::Member::Named(field) = &f.member else {
+            return None;
+        };
+        let (base, mut path) = match self.struct_of(&f.base) {
+            Some(base) => (base, Vec::new()),
+            None => self.chain(&f.base)?,
+        };
+        path.push(field.clone());
+        Some((base, path))
+    }
+
+    /// The flat function's argument for a read of `e`, if it is a field
+    /// chain.
+    fn read(&mut self, e: &syn::Expr, kind: ReadKind) -> Option<syn::Expr> {
+        let (base, path) = self.chain(e)?;
+        let read = Read { base, path, kind };
+        let arg = read.arg();
+        let same = |r: &Read| r.base == read.base && r.path == read.path && r.kind == read.kind;
+        if !self.reads.iter().any(same) {
+            self.reads.push(read);
+        }
+        Some(syn::parse_quote!(#arg))
+    }
+
+    fn by_value(&self, base: &syn::Ident) -> bool {
+        self.structs.iter().any(|(s, v)| s == base && *v)
     }
 
     /// `p.field` (as a constant argument of type `ty`) if `e` is a field
     /// read of a struct argument.
     fn constant_read(&mut self, e: &syn::Expr, ty: Type, span: Span) -> Option<syn::Expr> {
-        let syn::Expr::Field(f) = strip_parens(e) else {
-            return None;
-        };
-        if !matches!(f.member, syn::Member::Named(_)) || self.struct_of(&f.base).is_none() {
-            return None;
-        }
+        let (base, path) = self.chain(e)?;
         let arg = format_ident!("__ad_cast{}", self.casts.len(), span = span);
-        self.casts
-            .push((arg.clone(), syn::Expr::Field(f.clone()), ty));
+        self.casts.push(ConstRead {
+            arg: arg.clone(),
+            base,
+            path,
+            ty,
+        });
         Some(syn::parse_quote!(#arg))
+    }
+
+    /// A condition: a `bool` field in it is a constant.
+    fn visit_condition(&mut self, e: &mut syn::Expr) {
+        match e {
+            syn::Expr::Paren(p) => self.visit_condition(&mut p.expr),
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
+                self.visit_condition(&mut u.expr)
+            }
+            syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) => {
+                self.visit_condition(&mut b.left);
+                self.visit_condition(&mut b.right);
+            }
+            e => {
+                if let Some(arg) = self.constant_read(e, syn::parse_quote!(bool), e.span()) {
+                    *e = arg;
+                } else {
+                    self.visit_expr_mut(e);
+                }
+            }
+        }
     }
 }
 
@@ -172,25 +281,65 @@ impl VisitMut for Flatten<'_> {
             *e = arg;
             return;
         }
-        // `x[p.k]`: an index, a `usize` constant.
-        if let syn::Expr::Index(i) = e
-            && let Some(arg) =
-                self.constant_read(&i.index, syn::parse_quote!(usize), i.index.span())
-        {
-            *i.index = arg;
-            self.visit_expr_mut(&mut i.expr);
-            return;
-        }
-        if let syn::Expr::Field(f) = e
-            && let syn::Member::Named(field) = &f.member
-            && let Some(base) = self.struct_of(&f.base)
-        {
-            let field = field.clone();
-            if !self.reads.iter().any(|(b, r)| *b == base && *r == field) {
-                self.reads.push((base.clone(), field.clone()));
+        match e {
+            // `x[p.k]`: an index, a `usize` constant.
+            syn::Expr::Index(i) => {
+                if let Some(arg) =
+                    self.constant_read(&i.index, syn::parse_quote!(usize), i.index.span())
+                {
+                    *i.index = arg;
+                } else {
+                    self.visit_expr_mut(&mut i.index);
+                }
+                // `p.w[i]`: a collection field.
+                match self.read(&i.expr, ReadKind::Elements) {
+                    Some(arg) => *i.expr = arg,
+                    None => self.visit_expr_mut(&mut i.expr),
+                }
+                return;
             }
-            let arg = field_arg(&base, &field);
-            *e = syn::parse_quote!(#arg);
+            // `p.w.iter()`, `p.w.len()`.
+            syn::Expr::MethodCall(m)
+                if ELEMENT_METHODS.iter().any(|n| m.method == n)
+                    && self.chain(&m.receiver).is_some() =>
+            {
+                let arg = self.read(&m.receiver, ReadKind::Elements).expect("a chain");
+                *m.receiver = arg;
+                for a in &mut m.args {
+                    self.visit_expr_mut(a);
+                }
+                return;
+            }
+            // `&p.w`: the elements, already a reference (a `Vec` of a
+            // struct taken by value, borrowed).
+            syn::Expr::Reference(r) if r.mutability.is_none() && self.chain(&r.expr).is_some() => {
+                let (base, _) = self.chain(&r.expr).expect("a chain");
+                let by_value = self.by_value(&base);
+                let arg = self.read(&r.expr, ReadKind::Elements).expect("a chain");
+                *e = if by_value {
+                    syn::parse_quote!(&#arg)
+                } else {
+                    arg
+                };
+                return;
+            }
+            syn::Expr::If(i) => {
+                self.visit_condition(&mut i.cond);
+                self.visit_block_mut(&mut i.then_branch);
+                if let Some((_, els)) = &mut i.else_branch {
+                    self.visit_expr_mut(els);
+                }
+                return;
+            }
+            syn::Expr::While(w) => {
+                self.visit_condition(&mut w.cond);
+                self.visit_block_mut(&mut w.body);
+                return;
+            }
+            _ => {}
+        }
+        if let Some(arg) = self.read(e, ReadKind::Scalar) {
+            *e = arg;
             return;
         }
         if let Some(base) = self.struct_of(e) {
@@ -280,8 +429,10 @@ fn expand_with(
         imp,
         structs: args
             .iter()
-            .filter(|a| matches!(a.kind, ArgKind::Struct { .. }))
-            .map(|a| a.ident.clone())
+            .filter_map(|a| match a.kind {
+                ArgKind::Struct { by_ref, .. } => Some((a.ident.clone(), !by_ref)),
+                ArgKind::Other { .. } => None,
+            })
             .collect(),
         reads: Vec::new(),
         casts: Vec::new(),
@@ -290,14 +441,25 @@ fn expand_with(
     flatten.visit_block_mut(&mut body);
     let (reads, casts) = (flatten.reads, flatten.casts);
 
-    // The flat function: one `f64` per field read, then the other
-    // arguments as written.
+    // The flat function: one `f64` per float field read and one `&[f64]`
+    // per collection field read, then the other arguments as written.
     let name = &func.sig.ident;
-    let field_inputs = reads.iter().map(|(b, f)| {
-        let a = field_arg(b, f);
-        quote!(#a: f64)
+    let by_value = |base: &syn::Ident| {
+        args.iter()
+            .any(|a| a.ident == *base && matches!(a.kind, ArgKind::Struct { by_ref: false, .. }))
+    };
+    let field_inputs = reads.iter().map(|r| {
+        let a = r.arg();
+        match r.kind {
+            ReadKind::Scalar => quote!(#a: f64),
+            ReadKind::Elements if by_value(&r.base) => quote!(#a: ::std::vec::Vec<f64>),
+            ReadKind::Elements => quote!(#a: &[f64]),
+        }
     });
-    let cast_inputs = casts.iter().map(|(a, _, ty)| quote!(#[constant] #a: #ty));
+    let cast_inputs = casts.iter().map(|c| {
+        let (a, ty) = (&c.arg, &c.ty);
+        quote!(#[constant] #a: #ty)
+    });
     let other_inputs: Vec<TokenStream> = func
         .sig
         .inputs
@@ -339,6 +501,11 @@ fn expand_with(
             .collect(),
         reads: reads.clone(),
         casts: casts.clone(),
+        by_value: args
+            .iter()
+            .filter(|a| matches!(a.kind, ArgKind::Struct { by_ref: false, .. }))
+            .map(|a| a.ident.clone())
+            .collect(),
         module: imp.map(|i| i.module(&func.sig.ident)),
         name: func.sig.ident.clone(),
     };
@@ -429,13 +596,25 @@ fn expand_with(
     // `_vjp`: the flat VJP at the fields' values, each struct's adjoint
     // assembled from its zero and the adjoints of the fields read.
     let flat_vjp = format_ident!("{}_vjp", name);
-    let field_values = reads.iter().map(|(b, f)| {
-        let span = f.span();
-        quote_spanned!(span=> ::autograd::__private::float_field(#b.#f))
+    let field_values = reads.iter().map(|r| {
+        let (b, path) = (&r.base, &r.path);
+        let span = path.last().map_or(b.span(), |f| f.span());
+        match r.kind {
+            ReadKind::Scalar => {
+                quote_spanned!(span=> ::autograd::__private::float_field(#b #(.#path)*))
+            }
+            ReadKind::Elements if by_value(b) => quote_spanned!(span=>
+                ::autograd::__private::collection_field(&#b #(.#path)*).to_vec()
+            ),
+            ReadKind::Elements => {
+                quote_spanned!(span=> ::autograd::__private::collection_field(&#b #(.#path)*))
+            }
+        }
     });
-    let cast_values = casts.iter().map(|(_, field, ty)| {
-        let span = field.span();
-        quote_spanned!(span=> ::autograd::__private::int_field(#field) as #ty)
+    let cast_values = casts.iter().map(|c| {
+        let (b, path, ty) = (&c.base, &c.path, &c.ty);
+        let span = path.last().map_or(b.span(), |f| f.span());
+        quote_spanned!(span=> ::autograd::__private::int_field(#b #(.#path)*) as #ty)
     });
     let other_values = args
         .iter()
@@ -460,17 +639,24 @@ fn expand_with(
         .filter(|(_, t)| t.is_some())
         .map(|((_, s), _)| s.to_token_stream())
         .collect();
-    let adds = reads.iter().zip(&flat_grads).map(|((b, f), g)| {
+    let adds = reads.iter().zip(&flat_grads).map(|(r, g)| {
         let i = args
             .iter()
-            .position(|a| a.ident == *b)
+            .position(|a| a.ident == r.base)
             .expect("a struct argument");
         let slot = &slots[i];
         let ArgKind::Struct { ty, .. } = &args[i].kind else {
             unreachable!("reads are of struct arguments")
         };
-        let label = f.to_string();
-        quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__add_field(&mut #slot, #label, #g);)
+        let labels = r.labels();
+        match r.kind {
+            ReadKind::Scalar => quote_spanned!(mixed=>
+                <#ty as ::autograd::Tangent>::__add_field(&mut #slot, #labels, #g);
+            ),
+            ReadKind::Elements => quote_spanned!(mixed=>
+                <#ty as ::autograd::Tangent>::__add_elements(&mut #slot, #labels, &#g);
+            ),
+        }
     });
     let vjp = format_ident!("{}_vjp", name);
     let doc_vjp = format!(
@@ -649,8 +835,10 @@ fn expand_with(
 struct Callee {
     /// Each argument (`self` too), and whether it is a `Tangent` struct.
     params: Vec<(syn::Ident, bool)>,
-    reads: Vec<(syn::Ident, syn::Ident)>,
-    casts: Vec<(syn::Ident, syn::Expr, Type)>,
+    reads: Vec<Read>,
+    casts: Vec<ConstRead>,
+    /// Its struct arguments taken by value.
+    by_value: Vec<syn::Ident>,
     /// The module of its flat function.
     module: Option<syn::Ident>,
     name: syn::Ident,
@@ -712,18 +900,21 @@ impl ImplCx {
             syn::parse_quote!((#arg))
         };
         let mut flat_args: Vec<syn::Expr> = Vec::new();
-        for (base, field) in &callee.reads {
-            let arg = arg_of(base);
-            flat_args.push(syn::parse_quote!(#arg.#field));
+        for r in &callee.reads {
+            let arg = arg_of(&r.base);
+            let path = &r.path;
+            flat_args.push(match r.kind {
+                ReadKind::Scalar => syn::parse_quote!(#arg #(.#path)*),
+                ReadKind::Elements if callee.by_value.contains(&r.base) => {
+                    syn::parse_quote!(#arg #(.#path)*.to_vec())
+                }
+                ReadKind::Elements => syn::parse_quote!(&#arg #(.#path)*),
+            });
         }
-        for (_, field, ty) in &callee.casts {
-            let syn::Expr::Field(f) = field else { continue };
-            let syn::Expr::Path(base) = &*f.base else {
-                continue;
-            };
-            let arg = arg_of(base.path.get_ident()?);
-            let member = &f.member;
-            flat_args.push(syn::parse_quote!(#arg.#member as #ty));
+        for c in &callee.casts {
+            let arg = arg_of(&c.base);
+            let (path, ty) = (&c.path, &c.ty);
+            flat_args.push(syn::parse_quote!(#arg #(.#path)* as #ty));
         }
         for ((_, is_struct), arg) in callee.params.iter().zip(&args) {
             if !is_struct {

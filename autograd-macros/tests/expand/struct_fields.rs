@@ -225,12 +225,12 @@ fn line_vjp(
             let (__ad_field0, __ad_field1, __ad_slot1) = __ad_pullback(__ad_seed);
             <Params as ::autograd::Tangent>::__add_field(
                 &mut __ad_slot0,
-                "slope",
+                &["slope"],
                 __ad_field0,
             );
             <Params as ::autograd::Tangent>::__add_field(
                 &mut __ad_slot0,
-                "intercept",
+                &["intercept"],
                 __ad_field1,
             );
             (__ad_slot0, __ad_slot1)
