@@ -66,7 +66,7 @@ pub mod __private {
     };
     pub use crate::tangent::{
         CollectionField, FloatField, IntField, add_to_collection, collection_field, float_field,
-        int_field,
+        int_field, range_field,
     };
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent, slice_tangent};
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};

@@ -187,3 +187,33 @@ pub fn add_to_collection<T: CollectionField + ?Sized>(field: &mut T, g: &[f64]) 
         *a += *b;
     }
 }
+
+/// An unsigned integer field bounding a range (`0..p.n`): a constant.
+#[diagnostic::on_unimplemented(
+    message = "a `{Self}` field of a `Tangent` struct bounds a range",
+    label = "a range's bound read from a field is an unsigned integer",
+    note = "cast a signed field where it is used: `0..p.n as usize`"
+)]
+#[doc(hidden)]
+pub trait RangeField {
+    /// The bound as an index.
+    fn bound(self) -> usize;
+}
+macro_rules! range_fields {
+    ($($t:ty),*) => {$(
+        impl RangeField for $t {
+            #[inline(always)]
+            fn bound(self) -> usize {
+                self as usize
+            }
+        }
+    )*};
+}
+range_fields!(u8, u16, u32, usize);
+
+/// The value of an unsigned integer field bounding a range.
+#[doc(hidden)]
+#[inline(always)]
+pub fn range_field<T: RangeField>(v: T) -> usize {
+    v.bound()
+}

@@ -6,6 +6,8 @@
 //! field element (step 1e-6 relative, tolerance 1e-6 relative to the
 //! larger of the two and 1), or closed forms.
 
+#![allow(clippy::needless_range_loop)]
+
 use autograd::{Tangent, differentiable};
 use nalgebra::DVector;
 
@@ -165,7 +167,7 @@ fn curve_at(c: &Curve, t: f64) -> f64 {
         v += c.shape.knots[0] * (t - 1.0).max(0.0) + c.shape.knots[1] * (t - 2.0).max(0.0);
     }
     let mut s = 0.0;
-    for k in 0..c.terms as usize {
+    for k in 0..c.terms {
         s += (v * (k + 1) as f64).sin() / (k + 1) as f64;
     }
     s

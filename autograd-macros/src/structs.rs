@@ -149,6 +149,8 @@ struct ConstRead {
     base: syn::Ident,
     path: Vec<syn::Ident>,
     ty: Type,
+    /// A range's bound (`0..p.n`), read without a cast: an unsigned integer.
+    range: bool,
 }
 
 /// Methods that read a collection field's elements (`p.w.iter()`).
@@ -239,6 +241,7 @@ impl Flatten<'_> {
             base,
             path,
             ty,
+            range: false,
         });
         Some(syn::parse_quote!(#arg))
     }
@@ -321,6 +324,28 @@ impl VisitMut for Flatten<'_> {
                 } else {
                     arg
                 };
+                return;
+            }
+            // `0..p.n`: an unsigned integer field bounding a range, a
+            // `usize` constant.
+            syn::Expr::Range(r) => {
+                for bound in [&mut r.start, &mut r.end].into_iter().flatten() {
+                    match self.chain(bound) {
+                        Some((base, path)) => {
+                            let span = bound.span();
+                            let arg = format_ident!("__ad_cast{}", self.casts.len(), span = span);
+                            self.casts.push(ConstRead {
+                                arg: arg.clone(),
+                                base,
+                                path,
+                                ty: syn::parse_quote!(usize),
+                                range: true,
+                            });
+                            **bound = syn::parse_quote!(#arg);
+                        }
+                        None => self.visit_expr_mut(bound),
+                    }
+                }
                 return;
             }
             syn::Expr::If(i) => {
@@ -614,7 +639,11 @@ fn expand_with(
     let cast_values = casts.iter().map(|c| {
         let (b, path, ty) = (&c.base, &c.path, &c.ty);
         let span = path.last().map_or(b.span(), |f| f.span());
-        quote_spanned!(span=> ::autograd::__private::int_field(#b #(.#path)*) as #ty)
+        if c.range {
+            quote_spanned!(span=> ::autograd::__private::range_field(#b #(.#path)*))
+        } else {
+            quote_spanned!(span=> ::autograd::__private::int_field(#b #(.#path)*) as #ty)
+        }
     });
     let other_values = args
         .iter()
@@ -914,7 +943,11 @@ impl ImplCx {
         for c in &callee.casts {
             let arg = arg_of(&c.base);
             let (path, ty) = (&c.path, &c.ty);
-            flat_args.push(syn::parse_quote!(#arg #(.#path)* as #ty));
+            flat_args.push(if c.range {
+                syn::parse_quote!(::autograd::__private::range_field(#arg #(.#path)*))
+            } else {
+                syn::parse_quote!(#arg #(.#path)* as #ty)
+            });
         }
         for ((_, is_struct), arg) in callee.params.iter().zip(&args) {
             if !is_struct {
