@@ -36,6 +36,15 @@ pub trait Tangent: Clone {
     #[doc(hidden)]
     fn __flatten_into(&self, row: &mut Vec<f64>);
 
+    /// A copy of `self` whose differentiable fields are taken from the
+    /// front of `flat` (in the order of [`Tangent::__flatten_into`]).
+    #[doc(hidden)]
+    fn __from_flat(&self, flat: &mut &[f64]) -> Self;
+
+    /// Adds the front of `flat` into the differentiable fields.
+    #[doc(hidden)]
+    fn __add_flat(&mut self, flat: &mut &[f64]);
+
     /// Compares each differentiable field's adjoint with central
     /// differences of `f`, labelled `name.field`.
     #[doc(hidden)]
@@ -216,4 +225,51 @@ range_fields!(u8, u16, u32, usize);
 #[inline(always)]
 pub fn range_field<T: RangeField>(v: T) -> usize {
     v.bound()
+}
+
+/// The differentiable fields of `s`, flattened in declaration order.
+#[doc(hidden)]
+#[inline]
+pub fn flatten_struct<S: Tangent>(s: &S) -> Vec<f64> {
+    let mut row = Vec::new();
+    s.__flatten_into(&mut row);
+    row
+}
+
+/// The first entry of `flat`, which then starts after it.
+///
+/// # Panics
+///
+/// If `flat` is empty (a flattened struct of another shape).
+#[doc(hidden)]
+#[inline(always)]
+pub fn take_float(flat: &mut &[f64]) -> f64 {
+    take_elements(flat, 1)[0]
+}
+
+/// The first `n` entries of `flat`, which then starts after them.
+///
+/// # Panics
+///
+/// If `flat` is shorter.
+#[doc(hidden)]
+#[inline(always)]
+pub fn take_elements<'a>(flat: &mut &'a [f64], n: usize) -> &'a [f64] {
+    assert!(
+        flat.len() >= n,
+        "autograd: a flattened struct is shorter than its fields"
+    );
+    let (head, rest) = flat.split_at(n);
+    *flat = rest;
+    head
+}
+
+/// A copy of the collection field `c` holding the next entries of `flat`.
+#[doc(hidden)]
+#[inline]
+pub fn take_collection<T: CollectionField + Clone>(c: &T, flat: &mut &[f64]) -> T {
+    let mut out = c.clone();
+    let n = out.elements().len();
+    out.elements_mut().copy_from_slice(take_elements(flat, n));
+    out
 }

@@ -391,3 +391,134 @@ fn struct_with_a_vec_field_by_value() {
     let sq: f64 = m.w.iter().map(|w| w * w).sum();
     assert_close("t", dt, 2.0 * (m.b + sq));
 }
+
+/// Several outputs: the predictions of a linear model at each row.
+#[differentiable]
+fn predictions(m: &Linear, #[constant] x: &[Vec<f64>], scale: f64) -> Vec<f64> {
+    let mut out = Vec::with_capacity(x.len());
+    for row in x {
+        let mut p = m.b;
+        for j in 0..m.w.len() {
+            p += m.w[j] * row[j];
+        }
+        out.push(scale * p);
+    }
+    out
+}
+
+/// A nested struct and an array field, two outputs.
+#[differentiable]
+fn two_points(c: &Curve, t: f64) -> [f64; 2] {
+    [curve_at(c, t), c.shape.knots[1] * c.level * t]
+}
+
+#[test]
+fn jacobian_columns_are_fields_in_declaration_order() {
+    let (m, x, _) = linear();
+    let (value, j) = predictions_jacobian(&m, &x, 1.5);
+    assert_eq!(value, predictions(&m, &x, 1.5));
+    // Columns: w[0], w[1], w[2], b (declaration order; `lambda` and
+    // `name` are constant), then `scale`.
+    assert_eq!((j.nrows(), j.ncols()), (4, 5));
+    for i in 0..4 {
+        for k in 0..3 {
+            assert_close("∂p/∂w", j[(i, k)], 1.5 * x[i][k]);
+        }
+        assert_close("∂p/∂b", j[(i, 3)], 1.5);
+        assert_close("∂p/∂scale", j[(i, 4)], value[i] / 1.5);
+    }
+    let (seed_value, pullback) = predictions_vjp(&m, &x, 1.5);
+    assert_eq!(seed_value, value);
+    let (dm, dscale) = pullback(vec![1.0, 0.0, 0.0, 2.0]);
+    assert_close("vjp b", dm.b, 1.5 * 3.0);
+    assert_close("vjp scale", dscale, (value[0] + 2.0 * value[3]) / 1.5);
+}
+
+#[test]
+fn jacobian_through_a_call_of_a_struct_function() {
+    let c = curve(false);
+    let t = 2.6;
+    let (value, j) = two_points_jacobian(&c, t);
+    assert_eq!(value, two_points(&c, t));
+    // Columns: level, shape.slope, shape.knots[0], shape.knots[1], t.
+    assert_eq!((j.nrows(), j.ncols()), (2, 5));
+    let (_, dc, dt) = curve_at_grad(&c, t);
+    let row0 = [
+        dc.level,
+        dc.shape.slope,
+        dc.shape.knots[0],
+        dc.shape.knots[1],
+        dt,
+    ];
+    for k in 0..5 {
+        assert_close("row 0", j[(0, k)], row0[k]);
+    }
+    // Row 1: knots[1] · level · t.
+    let row1 = [
+        c.shape.knots[1] * t,
+        0.0,
+        0.0,
+        c.level * t,
+        c.shape.knots[1] * c.level,
+    ];
+    for k in 0..5 {
+        assert_close("row 1", j[(1, k)], row1[k]);
+    }
+}
+
+/// Calls a struct-taking function, and a method from outside its impl
+/// block, passing the struct on whole.
+#[differentiable]
+fn fit(p: &Decay, c: &Curve, t: f64) -> f64 {
+    let e = p.endpoint() - curve_at(c, t);
+    e * e + Decay::misfit(p, 0.1) + 0.5 * p.rates[0]
+}
+
+#[test]
+fn struct_passed_on_whole_to_other_functions() {
+    let p = decay();
+    let c = curve(false);
+    let t = 1.7;
+    let (value, dp, dc, dt) = fit_grad(&p, &c, t);
+    assert_eq!(value, fit(&p, &c, t));
+    for k in 0..3 {
+        let want = central(
+            |v| {
+                let mut q = p.clone();
+                q.rates[k] = v;
+                fit(&q, &c, t)
+            },
+            p.rates[k],
+        );
+        assert_close(&format!("rates[{k}]"), dp.rates[k], want);
+    }
+    let want = central(
+        |v| {
+            let q = Decay { y0: v, ..p.clone() };
+            fit(&q, &c, t)
+        },
+        p.y0,
+    );
+    assert_close("y0", dp.y0, want);
+    let want = central(
+        |v| {
+            let mut d = c.clone();
+            d.shape.knots[1] = v;
+            fit(&p, &d, t)
+        },
+        c.shape.knots[1],
+    );
+    assert_close("shape.knots[1]", dc.shape.knots[1], want);
+    let want = central(
+        |v| {
+            let mut d = c.clone();
+            d.level = v;
+            fit(&p, &d, t)
+        },
+        c.level,
+    );
+    assert_close("level", dc.level, want);
+    assert_close("t", dt, central(|v| fit(&p, &c, v), t));
+    assert_eq!((dp.dt, dp.steps, dc.terms), (0.05, 40, 3));
+    assert!(fit_check(&p, &c, t).max_abs_error() < 1e-6);
+}

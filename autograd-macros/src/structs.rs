@@ -176,6 +176,28 @@ struct Flatten<'a> {
     reads: Vec<Read>,
     /// Integer and `bool` fields: constants.
     casts: Vec<ConstRead>,
+    /// Struct arguments passed on whole to another function taking a
+    /// `Tangent` struct, in the order of first use.
+    wholes: Vec<syn::Ident>,
+    /// Each struct argument's owned type.
+    types: Vec<(syn::Ident, Type)>,
+}
+
+/// The flat function's arguments for a struct passed on whole: the struct
+/// (a constant: its constant fields and shapes) and its differentiable
+/// fields flattened into a `Vec<f64>`.
+fn whole_args(base: &syn::Ident) -> (syn::Ident, syn::Ident) {
+    (
+        format_ident!("__ad_{}_whole", base, span = base.span()),
+        format_ident!("__ad_{}_flat", base, span = base.span()),
+    )
+}
+
+/// The function by which a differentiable body calls `name`, a function
+/// taking a `Tangent` struct: each struct argument passed as the struct
+/// (constant) and its flattened differentiable fields.
+fn struct_call_name(name: &syn::Ident) -> syn::Ident {
+    format_ident!("{}_struct_call", name, span = name.span())
 }
 
 fn strip_parens(e: &syn::Expr) -> &syn::Expr {
@@ -227,6 +249,116 @@ impl Flatten<'_> {
         Some(syn::parse_quote!(#arg))
     }
 
+    /// `p` or `&p` of a struct argument: passed on whole.
+    fn whole(&self, e: &syn::Expr) -> Option<syn::Ident> {
+        match strip_parens(e) {
+            syn::Expr::Reference(r) if r.mutability.is_none() => self.struct_of(&r.expr),
+            e => self.struct_of(e),
+        }
+    }
+
+    /// The two arguments by which a struct passed on whole goes to the
+    /// callee's struct call.
+    fn pass_whole(&mut self, base: &syn::Ident) -> [syn::Expr; 2] {
+        if self.by_value(base) {
+            self.cx.error_spanned_by(
+                base,
+                format!(
+                    "a `Tangent` struct taken by value is not passed on to another function; take it by reference (`{base}: &Params`) or pass its fields"
+                ),
+            );
+        }
+        if !self.wholes.contains(base) {
+            self.wholes.push(base.clone());
+        }
+        let (whole, flat) = whole_args(base);
+        let whole: syn::Expr = if self.by_value(base) {
+            syn::parse_quote!(&#whole)
+        } else {
+            syn::parse_quote!(#whole)
+        };
+        [whole, syn::parse_quote!(&#flat)]
+    }
+
+    /// `g(p, x)`, `m::g(&p, x)`, `p.g(x)` or `Model::g(p, x)` of a function
+    /// outside this impl block taking a `Tangent` struct: a call of its
+    /// struct call.
+    fn whole_call(&mut self, e: &mut syn::Expr) -> bool {
+        match e {
+            syn::Expr::Call(c) => {
+                let syn::Expr::Path(func) = &*c.func else {
+                    return false;
+                };
+                if func.qself.is_some() || !c.args.iter().any(|a| self.whole(a).is_some()) {
+                    return false;
+                }
+                let mut path = func.path.clone();
+                let n = path.segments.len();
+                // `Model::g`: an associated function, whose struct call is
+                // in the impl block's module.
+                let is_type = n >= 2
+                    && path.segments[n - 2]
+                        .ident
+                        .to_string()
+                        .starts_with(|c: char| c.is_ascii_uppercase());
+                let last = path.segments[n - 1].ident.clone();
+                if is_type {
+                    let ty = path.segments[n - 2].ident.clone();
+                    path.segments[n - 2].ident =
+                        format_ident!("__autograd_{}_{}", ty, last, span = ty.span());
+                }
+                path.segments[n - 1].ident = struct_call_name(&last);
+                let mut args = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::new();
+                for a in std::mem::take(&mut c.args) {
+                    match self.whole(&a) {
+                        Some(base) => args.extend(self.pass_whole(&base)),
+                        None => {
+                            let mut a = a;
+                            self.visit_expr_mut(&mut a);
+                            args.push(a);
+                        }
+                    }
+                }
+                *e = syn::parse_quote_spanned!(c.span()=> #path(#args));
+                true
+            }
+            syn::Expr::MethodCall(m) => {
+                let Some(base) = self.struct_of(&m.receiver) else {
+                    return false;
+                };
+                let Some((_, Type::Path(ty))) = self.types.iter().find(|(b, _)| *b == base) else {
+                    return false;
+                };
+                let mut path = ty.path.clone();
+                let Some(last) = path.segments.last_mut() else {
+                    return false;
+                };
+                last.ident = format_ident!(
+                    "__autograd_{}_{}",
+                    last.ident,
+                    m.method,
+                    span = m.method.span()
+                );
+                path.segments
+                    .push(syn::PathSegment::from(struct_call_name(&m.method)));
+                let mut args: Vec<syn::Expr> = self.pass_whole(&base).into();
+                for a in &m.args {
+                    match self.whole(a) {
+                        Some(b) => args.extend(self.pass_whole(&b)),
+                        None => {
+                            let mut a = a.clone();
+                            self.visit_expr_mut(&mut a);
+                            args.push(a);
+                        }
+                    }
+                }
+                *e = syn::parse_quote_spanned!(m.span()=> #path(#(#args),*));
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn by_value(&self, base: &syn::Ident) -> bool {
         self.structs.iter().any(|(s, v)| s == base && *v)
     }
@@ -275,6 +407,9 @@ impl VisitMut for Flatten<'_> {
         {
             *e = call;
             syn::visit_mut::visit_expr_mut(self, e);
+            return;
+        }
+        if self.whole_call(e) {
             return;
         }
         // `p.n as T`: an integer field, a constant.
@@ -436,16 +571,19 @@ fn expand_with(
             "a `#[differentiable]` function taking a `Tangent` struct cannot be generic",
         );
     }
-    let ret = match &func.sig.output {
+    // A float, or several (`Vec<f64>`, `[f64; N]`, a tuple of floats, a
+    // vector): `_vjp` and `_jacobian`.
+    let (ret, several) = match &func.sig.output {
         syn::ReturnType::Type(_, ty) if matches!(&**ty, Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32")) => {
-            (**ty).clone()
+            ((**ty).clone(), false)
         }
+        syn::ReturnType::Type(_, ty) if sig::outputs(ty) => ((**ty).clone(), true),
         output => {
             cx.error_spanned_by(
                 output,
-                "a `#[differentiable]` function taking a `Tangent` struct, or in a `#[differentiable] impl` block, returns `f64` or `f32`",
+                "a `#[differentiable]` function taking a `Tangent` struct, or in a `#[differentiable] impl` block, returns `f64`, `f32` or several floats (`Vec<f64>`, `[f64; N]`, a tuple of floats, `DVector<f64>`)",
             );
-            syn::parse_quote!(f64)
+            (syn::parse_quote!(f64), false)
         }
     };
 
@@ -461,10 +599,18 @@ fn expand_with(
             .collect(),
         reads: Vec::new(),
         casts: Vec::new(),
+        wholes: Vec::new(),
+        types: args
+            .iter()
+            .filter_map(|a| match &a.kind {
+                ArgKind::Struct { ty, .. } => Some((a.ident.clone(), (**ty).clone())),
+                ArgKind::Other { .. } => None,
+            })
+            .collect(),
     };
     let mut body = (*func.block).clone();
     flatten.visit_block_mut(&mut body);
-    let (reads, casts) = (flatten.reads, flatten.casts);
+    let (reads, casts, wholes) = (flatten.reads, flatten.casts, flatten.wholes);
 
     // The flat function: one `f64` per float field read and one `&[f64]`
     // per collection field read, then the other arguments as written.
@@ -485,6 +631,23 @@ fn expand_with(
         let (a, ty) = (&c.arg, &c.ty);
         quote!(#[constant] #a: #ty)
     });
+    let struct_ty = |base: &syn::Ident| -> Type {
+        args.iter()
+            .find_map(|a| match &a.kind {
+                ArgKind::Struct { ty, .. } if a.ident == *base => Some((**ty).clone()),
+                _ => None,
+            })
+            .expect("a struct argument")
+    };
+    let whole_inputs: Vec<TokenStream> = wholes
+        .iter()
+        .map(|b| {
+            let (whole, flat) = whole_args(b);
+            let ty = struct_ty(b);
+            let by_ref = (!by_value(b)).then(|| quote!(&));
+            quote!(#[constant] #whole: #by_ref #ty, #flat: ::std::vec::Vec<f64>)
+        })
+        .collect();
     let other_inputs: Vec<TokenStream> = func
         .sig
         .inputs
@@ -494,7 +657,7 @@ fn expand_with(
         .map(|(input, _)| input.to_token_stream())
         .collect();
     let flat: syn::ItemFn = syn::parse_quote! {
-        pub fn #name(#(#field_inputs,)* #(#cast_inputs,)* #(#other_inputs),*) -> #ret #body
+        pub fn #name(#(#field_inputs,)* #(#cast_inputs,)* #(#whole_inputs,)* #(#other_inputs),*) -> #ret #body
     };
     let flat_sig = {
         let scratch = Ctxt::default();
@@ -504,7 +667,10 @@ fn expand_with(
     };
     let others: Vec<Option<sig::Param>> = match &flat_sig {
         Some(s) => {
-            let mut params = s.params.iter().skip(reads.len() + casts.len());
+            let mut params = s
+                .params
+                .iter()
+                .skip(reads.len() + casts.len() + 2 * wholes.len());
             args.iter()
                 .map(|a| match a.kind {
                     ArgKind::Other { .. } => params.next().cloned(),
@@ -554,21 +720,22 @@ fn expand_with(
     let mut out = TokenStream::new();
     // The flat function's items: free items next to the impl block, or a
     // module inside the VJP wrapper of a free function.
-    let (module, nested, flat_path) = match &callee.module {
-        Some(m) => (
-            quote! {
-                #[doc(hidden)]
-                #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
-                mod #m {
-                    use super::*;
-                    #flat_items
-                }
-            },
-            TokenStream::new(),
-            quote!(#m),
-        ),
+    let vis = &func.vis;
+    let module_of = |extra: TokenStream| match &callee.module {
+        Some(m) => quote! {
+            #[doc(hidden)]
+            #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
+            #vis mod #m {
+                use super::*;
+                #flat_items
+                #extra
+            }
+        },
+        None => TokenStream::new(),
+    };
+    let (nested, flat_path) = match &callee.module {
+        Some(m) => (TokenStream::new(), quote!(#m)),
         None => (
-            TokenStream::new(),
             quote! {
                 #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
                 mod __ad_flat {
@@ -580,8 +747,8 @@ fn expand_with(
         ),
     };
 
+    let mut module = module_of(TokenStream::new());
     let mixed = Span::mixed_site();
-    let vis = &func.vis;
     let inputs: Vec<&FnArg> = user.sig.inputs.iter().collect();
     let callee_path = |suffix: &str| {
         let n = if suffix.is_empty() {
@@ -657,6 +824,34 @@ fn expand_with(
         }
         ArgKind::Other { .. } => None,
     });
+    let whole_values: Vec<TokenStream> = wholes
+        .iter()
+        .map(|b| {
+            let whole = if by_value(b) {
+                quote_spanned!(mixed=> ::core::clone::Clone::clone(&#b))
+            } else {
+                quote!(#b)
+            };
+            let at = if by_value(b) { quote!(&#b) } else { quote!(#b) };
+            quote_spanned!(mixed=> #whole, ::autograd::__private::flatten_struct(#at))
+        })
+        .collect();
+    let whole_grads: Vec<syn::Ident> = (0..wholes.len())
+        .map(|i| format_ident!("__ad_whole{}", i, span = mixed))
+        .collect();
+    let whole_adds: Vec<TokenStream> = wholes
+        .iter()
+        .zip(&whole_grads)
+        .map(|(b, g)| {
+            let i = args
+                .iter()
+                .position(|a| a.ident == *b)
+                .expect("a struct argument");
+            let slot = &slots[i];
+            let ty = struct_ty(b);
+            quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__add_flat(&mut #slot, &mut &#g[..]);)
+        })
+        .collect();
     let flat_grads: Vec<syn::Ident> = (0..reads.len())
         .map(|i| format_ident!("__ad_field{}", i, span = mixed))
         .collect();
@@ -702,14 +897,178 @@ fn expand_with(
             #nested
             let _ = #primal;
             #(#zeros)*
-            let (__ad_value, __ad_pullback) = #flat_path::#flat_vjp(#(#field_values,)* #(#cast_values,)* #(#other_values),*);
+            let (__ad_value, __ad_pullback) = #flat_path::#flat_vjp(#(#field_values,)* #(#cast_values,)* #(#whole_values,)* #(#other_values),*);
             (__ad_value, move |__ad_seed: #ret| {
-                let (#(#flat_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
+                let (#(#flat_grads,)* #(#whole_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
                 #(#adds)*
+                #(#whole_adds)*
                 (#(#kept_slots,)*)
             })
         }
     });
+
+    // The struct call: what a differentiable body calling this function
+    // calls, each struct argument passed as the struct (a constant) and
+    // its flattened differentiable fields; its adjoint is this function's
+    // pullback, run again at the struct rebuilt from those fields.
+    let struct_call = {
+        let call_name = struct_call_name(name);
+        let rule = format_ident!("{}_struct_rule", name);
+        let (primal, vjp_fn): (TokenStream, TokenStream) = match imp {
+            Some(imp) => {
+                let ty = &imp.self_ty;
+                let vjp = format_ident!("{}_vjp", name);
+                (quote!(<#ty>::#name), quote!(<#ty>::#vjp))
+            }
+            None => (quote!(#name), {
+                let vjp = format_ident!("{}_vjp", name);
+                quote!(#vjp)
+            }),
+        };
+        let mut params = Vec::new();
+        let mut rule_params = Vec::new();
+        let mut call_args = Vec::new();
+        let mut rule_tys = Vec::new();
+        let mut rebuild = Vec::new();
+        let mut results = Vec::new();
+        for (i, (input, a)) in func.sig.inputs.iter().zip(&args).enumerate() {
+            match &a.kind {
+                ArgKind::Struct { ty, by_ref } => {
+                    let whole = format_ident!("__ad_whole{}", i);
+                    let flat = format_ident!("__ad_flat{}", i);
+                    let at = format_ident!("__ad_at{}", i);
+                    params.push(quote!(#[constant] #whole: &#ty, #flat: &[f64]));
+                    rule_params.push(quote!(#whole: &#ty, #flat: &[f64]));
+                    rebuild.push(quote!(let #at = <#ty as ::autograd::Tangent>::__from_flat(#whole, &mut &#flat[..]);));
+                    call_args.push(if *by_ref { quote!(&#at) } else { quote!(#at) });
+                    rule_tys.push(quote!(::std::vec::Vec<f64>));
+                    let slot = &slots[i];
+                    results.push(quote!(::autograd::__private::flatten_struct(&#slot)));
+                }
+                ArgKind::Other { .. } => {
+                    let FnArg::Typed(pt) = input else { continue };
+                    let x = &a.ident;
+                    let ty = &pt.ty;
+                    params.push(input.to_token_stream());
+                    rule_params.push(quote!(#x: #ty));
+                    call_args.push(quote!(#x));
+                    if let Some(t) = &slot_tys[i] {
+                        rule_tys.push(t.clone());
+                        results.push(slots[i].to_token_stream());
+                    }
+                }
+            }
+        }
+        let call_vis = match &callee.module {
+            Some(_) => quote!(pub),
+            None => vis.to_token_stream(),
+        };
+        let hidden: syn::ItemFn = syn::parse_quote! {
+            #[doc(hidden)]
+            #call_vis fn #call_name(#(#params),*) -> #ret {
+                #(#rebuild)*
+                #primal(#(#call_args),*)
+            }
+        };
+        let hidden = crate::expand::expand(quote!(backward = #rule), hidden.to_token_stream());
+        let all_slots: Vec<&syn::Ident> = slots
+            .iter()
+            .zip(&slot_tys)
+            .filter(|(_, t)| t.is_some())
+            .map(|(s, _)| s)
+            .collect();
+        quote! {
+            #hidden
+            #[doc(hidden)]
+            #[allow(clippy::too_many_arguments)]
+            #call_vis fn #rule(__ad_seed: #ret, #(#rule_params,)* _: #ret) -> (#(#rule_tys,)*) {
+                #(#rebuild)*
+                let (_, __ad_pullback) = #vjp_fn(#(#call_args),*);
+                let (#(#all_slots,)*) = __ad_pullback(__ad_seed);
+                (#(#results,)*)
+            }
+        }
+    };
+    let struct_call = match (&callee.module, is_method) {
+        (Some(_), _) => {
+            // A module cannot name `Self`.
+            let ty = &imp.expect("an impl block").self_ty;
+            module = module_of(replace_self(struct_call, ty));
+            TokenStream::new()
+        }
+        // A method with the attribute on itself alone has no module.
+        (None, true) => TokenStream::new(),
+        (None, false) => struct_call,
+    };
+    out.extend(struct_call);
+
+    if several {
+        // `_jacobian`: one VJP per output, each row the flattened adjoints
+        // (a struct's differentiable fields in declaration order).
+        let call_vjp = callee_path("vjp");
+        let args_again: Vec<TokenStream> = args
+            .iter()
+            .zip(&others)
+            .map(|(a, other)| {
+                let x = &a.ident;
+                let by_value = match &a.kind {
+                    ArgKind::Struct { by_ref, .. } => !by_ref,
+                    ArgKind::Other { by_value_clone } => {
+                        *by_value_clone
+                            && !matches!(
+                                other.as_ref().map(|p| &p.kind),
+                                Some(ParamKind::Float(_) | ParamKind::Int | ParamKind::Bool)
+                            )
+                    }
+                };
+                if by_value {
+                    quote!(::core::clone::Clone::clone(&#x))
+                } else {
+                    quote!(#x)
+                }
+            })
+            .collect();
+        let flatten = args
+            .iter()
+            .zip(&slots)
+            .zip(&slot_tys)
+            .filter_map(|((a, slot), ty)| {
+                let ty = ty.as_ref()?;
+                Some(match &a.kind {
+                    ArgKind::Struct { .. } => quote_spanned!(mixed=>
+                        <#ty as ::autograd::Tangent>::__flatten_into(&#slot, &mut __ad_row);
+                    ),
+                    ArgKind::Other { .. } => quote_spanned!(mixed=>
+                        ::autograd::__private::Flatten::flatten_into(&#slot, &mut __ad_row);
+                    ),
+                })
+            });
+        let jacobian = format_ident!("{}_jacobian", name);
+        let doc_jac = format!(
+            " The value of [`{name}`] and its Jacobian: rows are the outputs, columns the flattened differentiable arguments in argument order (a `Tangent` struct its differentiable fields in declaration order, a collection field its elements).\n\n Generated by `#[differentiable]`: one call of `{vjp}` per output."
+        );
+        out.extend(quote_spanned! {mixed=>
+            #[doc = #doc_jac]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn #jacobian(#(#inputs),*) -> (#ret, ::autograd::nalgebra::DMatrix<f64>) {
+                let (__ad_value, _) = #call_vjp(#(#args_again),*);
+                let __ad_j = ::autograd::__private::jacobian(&__ad_value, |__ad_seed| {
+                    let (_, __ad_pullback) = #call_vjp(#(#args_again),*);
+                    let (#(#kept_slots,)*) = __ad_pullback(__ad_seed);
+                    let mut __ad_row = ::autograd::__private::Vec::new();
+                    #(#flatten)*
+                    __ad_row
+                });
+                (__ad_value, __ad_j)
+            }
+        });
+        return Expansion {
+            user: user_tokens,
+            wrappers: out,
+            module,
+            callee,
+        };
+    }
 
     // `_grad`: the VJP with seed 1.
     let grad = format_ident!("{}_grad", name);

@@ -150,6 +150,8 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let mut slice_arms = Vec::new();
     let mut checks = Vec::new();
     let mut flatten = Vec::new();
+    let mut from_flat = Vec::new();
+    let mut add_flat = Vec::new();
     for field in fields {
         let ident = field.ident.as_ref().expect("named field");
         let label = ident.to_string();
@@ -179,6 +181,8 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 });
                 add.push(quote!(self.#ident += other.#ident;));
                 flatten.push(quote!(#p::Flatten::flatten_into(&self.#ident, row);));
+                from_flat.push(quote!(#ident: #p::take_float(flat) #convert));
+                add_flat.push(quote!(self.#ident += #p::take_float(flat) #convert;));
             }
             Field::Collection => {
                 zero.push(quote!(#ident: #p::CollectionField::zeroed(&self.#ident)));
@@ -197,6 +201,11 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 });
                 add.push(quote!(#p::add_to_collection(&mut self.#ident, #p::CollectionField::elements(&other.#ident));));
                 flatten.push(quote!(#p::Flatten::flatten_into(#p::CollectionField::elements(&self.#ident), row);));
+                from_flat.push(quote!(#ident: #p::take_collection(&self.#ident, flat)));
+                add_flat.push(quote! {
+                    let n = #p::CollectionField::elements(&self.#ident).len();
+                    #p::add_to_collection(&mut self.#ident, #p::take_elements(flat, n));
+                });
             }
             Field::Nested => {
                 zero.push(quote!(#ident: ::autograd::Tangent::zero_adjoint(&self.#ident)));
@@ -223,11 +232,15 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                     quote!(::autograd::Tangent::add_adjoint(&mut self.#ident, &other.#ident);),
                 );
                 flatten.push(quote!(::autograd::Tangent::__flatten_into(&self.#ident, row);));
+                from_flat
+                    .push(quote!(#ident: ::autograd::Tangent::__from_flat(&self.#ident, flat)));
+                add_flat.push(quote!(::autograd::Tangent::__add_flat(&mut self.#ident, flat);));
             }
             // A constant field read by a differentiable function: its
             // adjoint is dropped, the slot keeps the argument's value.
             Field::Constant => {
                 zero.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident)));
+                from_flat.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident)));
             }
         }
     }
@@ -275,6 +288,14 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             fn __flatten_into(&self, row: &mut ::std::vec::Vec<f64>) {
                 let _ = &row;
                 #(#flatten)*
+            }
+            fn __from_flat(&self, flat: &mut &[f64]) -> Self {
+                let _ = &flat;
+                #name { #(#from_flat),* }
+            }
+            fn __add_flat(&mut self, flat: &mut &[f64]) {
+                let _ = &flat;
+                #(#add_flat)*
             }
         }
     })
