@@ -65,8 +65,8 @@ pub mod __private {
         unit_slice,
     };
     pub use crate::tangent::{
-        CollectionField, FloatField, IntField, add_to_collection, collection_field, flatten_struct,
-        float_field, int_field, range_field, take_collection, take_elements, take_float,
+        CollectionField, FloatField, IntField, add_to_collection, collection_field, float_field,
+        int_field, range_field, take_collection, take_elements, take_float,
     };
     pub use crate::tangent_glue::{IntoTangent, Jvp, ZeroTangent, into_tangent, slice_tangent};
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};

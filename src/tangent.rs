@@ -227,15 +227,6 @@ pub fn range_field<T: RangeField>(v: T) -> usize {
     v.bound()
 }
 
-/// The differentiable fields of `s`, flattened in declaration order.
-#[doc(hidden)]
-#[inline]
-pub fn flatten_struct<S: Tangent>(s: &S) -> Vec<f64> {
-    let mut row = Vec::new();
-    s.__flatten_into(&mut row);
-    row
-}
-
 /// The first entry of `flat`, which then starts after it.
 ///
 /// # Panics

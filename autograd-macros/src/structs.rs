@@ -322,8 +322,10 @@ impl Flatten<'_> {
                 *e = syn::parse_quote_spanned!(c.span()=> #path(#args));
                 true
             }
+            // `self.g()` of a method without an annotated impl block: the
+            // error below.
             syn::Expr::MethodCall(m) => {
-                let Some(base) = self.struct_of(&m.receiver) else {
+                let Some(base) = self.struct_of(&m.receiver).filter(|b| b != "self") else {
                     return false;
                 };
                 let Some((_, Type::Path(ty))) = self.types.iter().find(|(b, _)| *b == base) else {
@@ -833,7 +835,12 @@ fn expand_with(
                 quote!(#b)
             };
             let at = if by_value(b) { quote!(&#b) } else { quote!(#b) };
-            quote_spanned!(mixed=> #whole, ::autograd::__private::flatten_struct(#at))
+            let ty = struct_ty(b);
+            quote_spanned!(mixed=> #whole, {
+                let mut __ad_row = ::autograd::__private::Vec::new();
+                <#ty as ::autograd::Tangent>::__flatten_into(#at, &mut __ad_row);
+                __ad_row
+            })
         })
         .collect();
     let whole_grads: Vec<syn::Ident> = (0..wholes.len())
@@ -943,7 +950,11 @@ fn expand_with(
                     call_args.push(if *by_ref { quote!(&#at) } else { quote!(#at) });
                     rule_tys.push(quote!(::std::vec::Vec<f64>));
                     let slot = &slots[i];
-                    results.push(quote!(::autograd::__private::flatten_struct(&#slot)));
+                    results.push(quote!({
+                        let mut __ad_row = ::autograd::__private::Vec::new();
+                        <#ty as ::autograd::Tangent>::__flatten_into(&#slot, &mut __ad_row);
+                        __ad_row
+                    }));
                 }
                 ArgKind::Other { .. } => {
                     let FnArg::Typed(pt) = input else { continue };

@@ -105,8 +105,8 @@ fn classify(field: &syn::Field) -> syn::Result<Field> {
         return Ok(Field::Nested);
     }
     if holds_float(ty) {
-        return Err(syn::Error::new(
-            ty.span(),
+        return Err(syn::Error::new_spanned(
+            ty,
             format!(
                 "unsupported field type `{}` in a `Tangent` struct; differentiable fields are `f64`, `f32`, `Vec<f64>`, `[f64; N]`, `DVector<f64>` and other `Tangent` structs; mark the field `#[constant]` to keep it out of the derivative",
                 crate::sig::type_text(ty)

@@ -391,7 +391,14 @@ fn affine_struct_rule(
     );
     let (_, __ad_pullback) = affine_vjp(&__ad_at0, x);
     let (__ad_slot0, __ad_slot1) = __ad_pullback(__ad_seed);
-    (::autograd::__private::flatten_struct(&__ad_slot0), __ad_slot1)
+    (
+        {
+            let mut __ad_row = ::autograd::__private::Vec::new();
+            <Layer as ::autograd::Tangent>::__flatten_into(&__ad_slot0, &mut __ad_row);
+            __ad_row
+        },
+        __ad_slot1,
+    )
 }
 /** The value of [`affine`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 
