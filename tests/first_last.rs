@@ -4,6 +4,8 @@
 //! Expected derivatives: closed forms and central differences (step 1e-6,
 //! tolerance 1e-7 absolute).
 
+#![allow(clippy::needless_range_loop)]
+
 use autograd::differentiable;
 
 #[differentiable]
