@@ -522,3 +522,54 @@ fn struct_passed_on_whole_to_other_functions() {
     assert_eq!((dp.dt, dp.steps, dc.terms), (0.05, 40, 3));
     assert!(fit_check(&p, &c, t).max_abs_error() < 1e-6);
 }
+
+/// A polynomial in Horner form; `windows` and `first` on a field.
+#[derive(Clone, Debug, Tangent)]
+struct Poly {
+    coef: Vec<f64>,
+}
+
+#[differentiable]
+impl Poly {
+    #[differentiable]
+    fn horner(&self, x: f64) -> f64 {
+        let mut s = 0.0;
+        for i in (0..self.coef.len()).rev() {
+            s = s * x + self.coef[i];
+        }
+        s
+    }
+
+    /// Horner's value plus the squared differences of neighbours and the
+    /// constant term.
+    #[differentiable]
+    fn smooth(&self, x: f64) -> f64 {
+        let mut rough = 0.0;
+        for w in self.coef.windows(2) {
+            rough += (w[1] - w[0]) * (w[1] - w[0]);
+        }
+        self.horner(x) + rough + *self.coef.first().unwrap()
+    }
+}
+
+#[test]
+fn windows_and_first_of_a_field() {
+    let p = Poly {
+        coef: vec![0.5, -1.0, 2.0, 0.25],
+    };
+    let x = 0.7;
+    let (v, dp, dx) = p.smooth_grad(x);
+    assert_eq!(v, p.smooth(x));
+    for i in 0..4 {
+        let want = central(
+            |c| {
+                let mut q = p.clone();
+                q.coef[i] = c;
+                q.smooth(x)
+            },
+            p.coef[i],
+        );
+        assert_close(&format!("coef[{i}]"), dp.coef[i], want);
+    }
+    assert_close("x", dx, central(|y| p.smooth(y), x));
+}
