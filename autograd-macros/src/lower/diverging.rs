@@ -18,6 +18,14 @@ use super::*;
 
 /// Rewrites every such `let` of the body; `None` if there is none.
 pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
+    // Only a body with an exit can have one, found without a copy.
+    let mut finder = super::exits::Finder::new(|e: &Expr| {
+        matches!(e, Expr::Return(_) | Expr::Break(_) | Expr::Continue(_))
+    });
+    syn::visit::Visit::visit_block(&mut finder, body);
+    if !finder.found {
+        return None;
+    }
     let mut rewrite = Diverging { changed: false };
     let mut body = body.clone();
     rewrite.visit_block_mut(&mut body);
