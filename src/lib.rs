@@ -73,7 +73,10 @@ pub mod __private {
         matrix_max, matrix_norm, matrix_norm_squared, push_flat, real_part, take_scalar,
         take_slice, unit_matrix, unit_scalar, unit_slice,
     };
-    pub use crate::tangent::{FloatField, IntField, float_field, int_field};
+    pub use crate::tangent::{
+        CollectionField, FloatField, IntField, add_to_collection, collection_field, float_field,
+        int_field, range_field, take_collection, take_elements, take_float,
+    };
     pub use crate::tangent_glue::{
         ForwardMode, IntoTangent, ScalarTangent, ZeroTangent, into_tangent, slice_tangent,
     };

@@ -2,9 +2,10 @@
 
 /// A struct of parameters that a `#[differentiable]` function takes as an
 /// argument (by value or `&S`) and whose adjoint is the same struct:
-/// each differentiable field (`f64`, `f32`) holds its adjoint, every other
-/// field (`#[constant]` ones, integers, `bool`s, ...) a clone of the
-/// argument's. Derive it: `#[derive(Clone, autograd::Tangent)]`.
+/// each differentiable field (`f64`, `f32`, `Vec<f64>`, `[f64; N]`,
+/// `DVector<f64>`, a nested `Tangent` struct) holds its adjoint, every
+/// other field (`#[constant]` ones, integers, `bool`s, `String`s, ...) a
+/// clone of the argument's. Derive it: `#[derive(Clone, autograd::Tangent)]`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a `Tangent` struct",
     label = "an argument of a `#[differentiable]` function",
@@ -17,12 +18,32 @@ pub trait Tangent: Clone {
     /// Adds `other`'s differentiable fields into `self`'s.
     fn add_adjoint(&mut self, other: &Self);
 
-    /// Adds `g` into the field named `field` if it is differentiable; the
-    /// wrappers of a function reading the field call it. Through the trait
-    /// (not an inherent method), a struct that is not `Tangent` gives one
-    /// error.
+    /// Adds `g` into the float field at `path` (`["inner", "a"]` for
+    /// `p.inner.a`) if it is differentiable; the wrappers of a function
+    /// reading the field call it. Through the trait (not an inherent
+    /// method), a struct that is not `Tangent` gives one error.
     #[doc(hidden)]
-    fn __add_field(&mut self, field: &str, g: f64);
+    fn __add_field(&mut self, path: &[&str], g: f64);
+
+    /// Adds `g` element by element into the collection field at `path`
+    /// (`Vec<f64>`, `[f64; N]`, `DVector<f64>`) if it is differentiable.
+    #[doc(hidden)]
+    fn __add_elements(&mut self, path: &[&str], g: &[f64]);
+
+    /// Appends the differentiable fields' entries in declaration order (a
+    /// collection its elements, a nested struct its own): a row of a
+    /// Jacobian.
+    #[doc(hidden)]
+    fn __flatten_into(&self, row: &mut Vec<f64>);
+
+    /// A copy of `self` whose differentiable fields are taken from the
+    /// front of `flat` (in the order of [`Tangent::__flatten_into`]).
+    #[doc(hidden)]
+    fn __from_flat(&self, flat: &mut &[f64]) -> Self;
+
+    /// Adds the front of `flat` into the differentiable fields.
+    #[doc(hidden)]
+    fn __add_flat(&mut self, flat: &mut &[f64]);
 
     /// Compares each differentiable field's adjoint with central
     /// differences of `f`, labelled `name.field`.
@@ -40,7 +61,7 @@ pub trait Tangent: Clone {
 #[diagnostic::on_unimplemented(
     message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct as a float",
     label = "this field is not `f64`",
-    note = "read an integer field through a cast where it is used: `p.n as usize`, `p.n as f64`"
+    note = "read an integer field through a cast where it is used (`p.n as usize`, `p.n as f64`), and a collection field by index or iterator (`p.w[i]`, `p.w.iter()`, `p.w.len()`)"
 )]
 #[doc(hidden)]
 pub trait FloatField {
@@ -81,4 +102,165 @@ int_fields!(
 #[inline(always)]
 pub fn int_field<T: IntField>(v: T) -> T {
     v
+}
+
+/// A float collection field (`Vec<f64>`, `[f64; N]`, `DVector<f64>`) as the
+/// slice of its elements: a body's reads of it (`p.w[i]`, `p.w.iter()`,
+/// `p.w.len()`) are reads of a `&[f64]` input.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct by index or iterator",
+    label = "this field is not `Vec<f64>`, `[f64; N]` or `DVector<f64>`",
+    note = "read a float field as a value (`p.a * x`) and an integer field through a cast (`p.n as usize`)"
+)]
+#[doc(hidden)]
+pub trait CollectionField {
+    /// The elements, in order.
+    fn elements(&self) -> &[f64];
+    /// The elements, writable.
+    fn elements_mut(&mut self) -> &mut [f64];
+    /// The same shape, zeros.
+    fn zeroed(&self) -> Self;
+}
+
+impl CollectionField for Vec<f64> {
+    #[inline(always)]
+    fn elements(&self) -> &[f64] {
+        self
+    }
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [f64] {
+        self
+    }
+    #[inline]
+    fn zeroed(&self) -> Self {
+        vec![0.0; self.len()]
+    }
+}
+
+impl<const N: usize> CollectionField for [f64; N] {
+    #[inline(always)]
+    fn elements(&self) -> &[f64] {
+        self
+    }
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [f64] {
+        self
+    }
+    #[inline]
+    fn zeroed(&self) -> Self {
+        [0.0; N]
+    }
+}
+
+impl CollectionField for nalgebra::DVector<f64> {
+    #[inline(always)]
+    fn elements(&self) -> &[f64] {
+        self.as_slice()
+    }
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [f64] {
+        self.as_mut_slice()
+    }
+    #[inline]
+    fn zeroed(&self) -> Self {
+        nalgebra::DVector::zeros(self.len())
+    }
+}
+
+/// The elements of a collection field read by a differentiable body.
+#[doc(hidden)]
+#[inline(always)]
+pub fn collection_field<T: CollectionField + ?Sized>(v: &T) -> &[f64] {
+    v.elements()
+}
+
+/// `field += g`, element by element.
+///
+/// # Panics
+///
+/// If `g` has another length than the field (an adjoint buffer of another
+/// shape than the argument).
+#[doc(hidden)]
+#[inline]
+#[track_caller]
+pub fn add_to_collection<T: CollectionField + ?Sized>(field: &mut T, g: &[f64]) {
+    let field = field.elements_mut();
+    assert_eq!(
+        field.len(),
+        g.len(),
+        "autograd: an adjoint of {} elements added into a field of {}",
+        g.len(),
+        field.len()
+    );
+    for (a, b) in field.iter_mut().zip(g) {
+        *a += *b;
+    }
+}
+
+/// An unsigned integer field bounding a range (`0..p.n`): a constant.
+#[diagnostic::on_unimplemented(
+    message = "a `{Self}` field of a `Tangent` struct bounds a range",
+    label = "a range's bound read from a field is an unsigned integer",
+    note = "cast a signed field where it is used: `0..p.n as usize`"
+)]
+#[doc(hidden)]
+pub trait RangeField {
+    /// The bound as an index.
+    fn bound(self) -> usize;
+}
+macro_rules! range_fields {
+    ($($t:ty),*) => {$(
+        impl RangeField for $t {
+            #[inline(always)]
+            fn bound(self) -> usize {
+                self as usize
+            }
+        }
+    )*};
+}
+range_fields!(u8, u16, u32, usize);
+
+/// The value of an unsigned integer field bounding a range.
+#[doc(hidden)]
+#[inline(always)]
+pub fn range_field<T: RangeField>(v: T) -> usize {
+    v.bound()
+}
+
+/// The first entry of `flat`, which then starts after it.
+///
+/// # Panics
+///
+/// If `flat` is empty (a flattened struct of another shape).
+#[doc(hidden)]
+#[inline(always)]
+pub fn take_float(flat: &mut &[f64]) -> f64 {
+    take_elements(flat, 1)[0]
+}
+
+/// The first `n` entries of `flat`, which then starts after them.
+///
+/// # Panics
+///
+/// If `flat` is shorter.
+#[doc(hidden)]
+#[inline(always)]
+pub fn take_elements<'a>(flat: &mut &'a [f64], n: usize) -> &'a [f64] {
+    assert!(
+        flat.len() >= n,
+        "autograd: a flattened struct is shorter than its fields"
+    );
+    let (head, rest) = flat.split_at(n);
+    *flat = rest;
+    head
+}
+
+/// A copy of the collection field `c` holding the next entries of `flat`.
+#[doc(hidden)]
+#[inline]
+pub fn take_collection<T: CollectionField + Clone>(c: &T, flat: &mut &[f64]) -> T {
+    let mut out = c.clone();
+    let n = out.elements().len();
+    out.elements_mut().copy_from_slice(take_elements(flat, n));
+    out
 }

@@ -181,7 +181,7 @@ const MAX_TUPLE_OUTPUTS: usize = 8;
 /// A return type of several floats: `Vec<f64>`, `[f64; N]`, a tuple of
 /// two or more floats of one type, `DVector<f64>` or a fixed-size column
 /// vector (`SVector<f64, N>`, `Vector3<f64>`).
-fn outputs(ty: &Type) -> bool {
+pub fn outputs(ty: &Type) -> bool {
     match ty {
         Type::Tuple(t) => {
             let elems: Vec<_> = t.elems.iter().map(|e| FloatTy::parse(e, None)).collect();

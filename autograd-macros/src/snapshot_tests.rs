@@ -420,3 +420,20 @@ fn struct_fields() {
         "fn line(p: &Params, x: f64) -> f64 { p.slope * x + p.intercept * p.count as f64 }",
     );
 }
+
+/// A collection field (`Vec<f64>`, `[f64; N]`, `DVector<f64>`) read by
+/// index and length: a `&[f64]` argument of the flat function, its
+/// adjoint added back into the field.
+#[test]
+fn struct_collection_field() {
+    check(
+        "struct_collection_field",
+        "fn affine(p: &Layer, x: &[f64]) -> f64 {
+            let mut s = p.bias.b;
+            for i in 0..p.w.len() {
+                s += p.w[i] * x[i];
+            }
+            s
+        }",
+    );
+}

@@ -103,17 +103,101 @@ fn all_args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
         .collect()
 }
 
+/// How a body reads a field of a struct argument.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ReadKind {
+    /// As a float value (`p.a * x`): an `f64` input.
+    Scalar,
+    /// By index or iterator (`p.w[i]`, `p.w.iter()`, `p.w.len()`, `&p.w`):
+    /// a collection field, a `&[f64]` input (a `Vec<f64>` one of a struct
+    /// taken by value, whose pullback cannot borrow it).
+    Elements,
+}
+
+/// A field of a struct argument the body reads: `base.path[0].path[1]..`.
+#[derive(Clone)]
+struct Read {
+    base: syn::Ident,
+    path: Vec<syn::Ident>,
+    kind: ReadKind,
+}
+
+impl Read {
+    /// The flat function's argument for it.
+    fn arg(&self) -> syn::Ident {
+        let mut name = format!("__ad_{}", self.base);
+        for f in &self.path {
+            name.push('_');
+            name.push_str(&f.to_string());
+        }
+        let span = self.path.last().map_or(self.base.span(), |f| f.span());
+        syn::Ident::new(&name, span)
+    }
+
+    /// `["inner", "a"]`: the path as `Tangent::__add_field` takes it.
+    fn labels(&self) -> TokenStream {
+        let labels = self.path.iter().map(|f| f.to_string());
+        quote!(&[#(#labels),*])
+    }
+}
+
+/// A constant field read (`p.n as usize`, `x[p.k]`, `if p.flag`): the
+/// flat function's constant argument, the field and the type it is read as.
+#[derive(Clone)]
+struct ConstRead {
+    arg: syn::Ident,
+    base: syn::Ident,
+    path: Vec<syn::Ident>,
+    ty: Type,
+    /// A range's bound (`0..p.n`), read without a cast: an unsigned integer.
+    range: bool,
+}
+
+/// Methods that read a collection field's elements (`p.w.iter()`).
+const ELEMENT_METHODS: &[&str] = &[
+    "iter",
+    "len",
+    "is_empty",
+    "windows",
+    "to_vec",
+    "first",
+    "last",
+    "into_iter",
+];
+
 /// Replaces each read `p.field` of a struct argument by the flat
 /// function's argument for it; any other use of the struct is an error.
 struct Flatten<'a> {
     cx: &'a Ctxt,
     imp: Option<&'a ImplCx>,
-    structs: Vec<syn::Ident>,
-    /// `(struct, field)` in the order of first read.
-    reads: Vec<(syn::Ident, syn::Ident)>,
-    /// Integer fields read through a cast (`p.n as usize`): the flat
-    /// function's constant argument for each, the field and the type.
-    casts: Vec<(syn::Ident, syn::Expr, Type)>,
+    /// The struct arguments, and whether each is taken by value.
+    structs: Vec<(syn::Ident, bool)>,
+    /// In the order of first read.
+    reads: Vec<Read>,
+    /// Integer and `bool` fields: constants.
+    casts: Vec<ConstRead>,
+    /// Struct arguments passed on whole to another function taking a
+    /// `Tangent` struct, in the order of first use.
+    wholes: Vec<syn::Ident>,
+    /// Each struct argument's owned type.
+    types: Vec<(syn::Ident, Type)>,
+}
+
+/// The flat function's arguments for a struct passed on whole: the struct
+/// (a constant: its constant fields and shapes) and its differentiable
+/// fields flattened into a `Vec<f64>`.
+fn whole_args(base: &syn::Ident) -> (syn::Ident, syn::Ident) {
+    (
+        format_ident!("__ad_{}_whole", base, span = base.span()),
+        format_ident!("__ad_{}_flat", base, span = base.span()),
+    )
+}
+
+/// The function by which a differentiable body calls `name`, a function
+/// taking a `Tangent` struct: each struct argument passed as the struct
+/// (constant) and its flattened differentiable fields.
+fn struct_call_name(name: &syn::Ident) -> syn::Ident {
+    format_ident!("{}_struct_call", name, span = name.span())
 }
 
 fn strip_parens(e: &syn::Expr) -> &syn::Expr {
@@ -121,10 +205,6 @@ fn strip_parens(e: &syn::Expr) -> &syn::Expr {
         syn::Expr::Paren(p) => strip_parens(&p.expr),
         e => e,
     }
-}
-
-fn field_arg(base: &syn::Ident, field: &syn::Ident) -> syn::Ident {
-    format_ident!("__ad_{}_{}", base, field, span = field.span())
 }
 
 impl Flatten<'_> {
@@ -136,23 +216,189 @@ impl Flatten<'_> {
         let ident = p.path.get_ident()?;
         self.structs
             .iter()
-            .any(|s| s == ident)
+            .any(|(s, _)| s == ident)
             .then(|| ident.clone())
+    }
+
+    /// `p.a`, `p.inner.a`: a chain of named fields of a struct argument.
+    fn chain(&self, e: &syn::Expr) -> Option<(syn::Ident, Vec<syn::Ident>)> {
+        let syn::Expr::Field(f) = strip_parens(e) else {
+            return None;
+        };
+        let syn::Member::Named(field) = &f.member else {
+            return None;
+        };
+        let (base, mut path) = match self.struct_of(&f.base) {
+            Some(base) => (base, Vec::new()),
+            None => self.chain(&f.base)?,
+        };
+        path.push(field.clone());
+        Some((base, path))
+    }
+
+    /// The flat function's argument for a read of `e`, if it is a field
+    /// chain.
+    fn read(&mut self, e: &syn::Expr, kind: ReadKind) -> Option<syn::Expr> {
+        let (base, path) = self.chain(e)?;
+        let read = Read { base, path, kind };
+        let arg = read.arg();
+        let same = |r: &Read| r.base == read.base && r.path == read.path && r.kind == read.kind;
+        if !self.reads.iter().any(same) {
+            self.reads.push(read);
+        }
+        Some(syn::parse_quote!(#arg))
+    }
+
+    /// `p` or `&p` of a struct argument: passed on whole.
+    fn whole(&self, e: &syn::Expr) -> Option<syn::Ident> {
+        match strip_parens(e) {
+            syn::Expr::Reference(r) if r.mutability.is_none() => self.struct_of(&r.expr),
+            e => self.struct_of(e),
+        }
+    }
+
+    /// The two arguments by which a struct passed on whole goes to the
+    /// callee's struct call.
+    fn pass_whole(&mut self, base: &syn::Ident) -> [syn::Expr; 2] {
+        if self.by_value(base) {
+            self.cx.error_spanned_by(
+                base,
+                format!(
+                    "a `Tangent` struct taken by value is not passed on to another function; take it by reference (`{base}: &Params`) or pass its fields"
+                ),
+            );
+        }
+        if !self.wholes.contains(base) {
+            self.wholes.push(base.clone());
+        }
+        let (whole, flat) = whole_args(base);
+        let whole: syn::Expr = if self.by_value(base) {
+            syn::parse_quote!(&#whole)
+        } else {
+            syn::parse_quote!(#whole)
+        };
+        [whole, syn::parse_quote!(&#flat)]
+    }
+
+    /// `g(p, x)`, `m::g(&p, x)`, `p.g(x)` or `Model::g(p, x)` of a function
+    /// outside this impl block taking a `Tangent` struct: a call of its
+    /// struct call.
+    fn whole_call(&mut self, e: &mut syn::Expr) -> bool {
+        match e {
+            syn::Expr::Call(c) => {
+                let syn::Expr::Path(func) = &*c.func else {
+                    return false;
+                };
+                if func.qself.is_some() || !c.args.iter().any(|a| self.whole(a).is_some()) {
+                    return false;
+                }
+                let mut path = func.path.clone();
+                let n = path.segments.len();
+                // `Model::g`: an associated function, whose struct call is
+                // in the impl block's module.
+                let is_type = n >= 2
+                    && path.segments[n - 2]
+                        .ident
+                        .to_string()
+                        .starts_with(|c: char| c.is_ascii_uppercase());
+                let last = path.segments[n - 1].ident.clone();
+                if is_type {
+                    let ty = path.segments[n - 2].ident.clone();
+                    path.segments[n - 2].ident =
+                        format_ident!("__autograd_{}_{}", ty, last, span = ty.span());
+                }
+                path.segments[n - 1].ident = struct_call_name(&last);
+                let mut args = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::new();
+                for a in std::mem::take(&mut c.args) {
+                    match self.whole(&a) {
+                        Some(base) => args.extend(self.pass_whole(&base)),
+                        None => {
+                            let mut a = a;
+                            self.visit_expr_mut(&mut a);
+                            args.push(a);
+                        }
+                    }
+                }
+                *e = syn::parse_quote_spanned!(c.span()=> #path(#args));
+                true
+            }
+            // `self.g()` of a method without an annotated impl block: the
+            // error below.
+            syn::Expr::MethodCall(m) => {
+                let Some(base) = self.struct_of(&m.receiver).filter(|b| b != "self") else {
+                    return false;
+                };
+                let Some((_, Type::Path(ty))) = self.types.iter().find(|(b, _)| *b == base) else {
+                    return false;
+                };
+                let mut path = ty.path.clone();
+                let Some(last) = path.segments.last_mut() else {
+                    return false;
+                };
+                last.ident = format_ident!(
+                    "__autograd_{}_{}",
+                    last.ident,
+                    m.method,
+                    span = m.method.span()
+                );
+                path.segments
+                    .push(syn::PathSegment::from(struct_call_name(&m.method)));
+                let mut args: Vec<syn::Expr> = self.pass_whole(&base).into();
+                for a in &m.args {
+                    match self.whole(a) {
+                        Some(b) => args.extend(self.pass_whole(&b)),
+                        None => {
+                            let mut a = a.clone();
+                            self.visit_expr_mut(&mut a);
+                            args.push(a);
+                        }
+                    }
+                }
+                *e = syn::parse_quote_spanned!(m.span()=> #path(#(#args),*));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn by_value(&self, base: &syn::Ident) -> bool {
+        self.structs.iter().any(|(s, v)| s == base && *v)
     }
 
     /// `p.field` (as a constant argument of type `ty`) if `e` is a field
     /// read of a struct argument.
     fn constant_read(&mut self, e: &syn::Expr, ty: Type, span: Span) -> Option<syn::Expr> {
-        let syn::Expr::Field(f) = strip_parens(e) else {
-            return None;
-        };
-        if !matches!(f.member, syn::Member::Named(_)) || self.struct_of(&f.base).is_none() {
-            return None;
-        }
+        let (base, path) = self.chain(e)?;
         let arg = format_ident!("__ad_cast{}", self.casts.len(), span = span);
-        self.casts
-            .push((arg.clone(), syn::Expr::Field(f.clone()), ty));
+        self.casts.push(ConstRead {
+            arg: arg.clone(),
+            base,
+            path,
+            ty,
+            range: false,
+        });
         Some(syn::parse_quote!(#arg))
+    }
+
+    /// A condition: a `bool` field in it is a constant.
+    fn visit_condition(&mut self, e: &mut syn::Expr) {
+        match e {
+            syn::Expr::Paren(p) => self.visit_condition(&mut p.expr),
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
+                self.visit_condition(&mut u.expr)
+            }
+            syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) => {
+                self.visit_condition(&mut b.left);
+                self.visit_condition(&mut b.right);
+            }
+            e => {
+                if let Some(arg) = self.constant_read(e, syn::parse_quote!(bool), e.span()) {
+                    *e = arg;
+                } else {
+                    self.visit_expr_mut(e);
+                }
+            }
+        }
     }
 }
 
@@ -165,6 +411,9 @@ impl VisitMut for Flatten<'_> {
             syn::visit_mut::visit_expr_mut(self, e);
             return;
         }
+        if self.whole_call(e) {
+            return;
+        }
         // `p.n as T`: an integer field, a constant.
         if let syn::Expr::Cast(c) = e
             && let Some(arg) = self.constant_read(&c.expr, (*c.ty).clone(), c.span())
@@ -172,25 +421,87 @@ impl VisitMut for Flatten<'_> {
             *e = arg;
             return;
         }
-        // `x[p.k]`: an index, a `usize` constant.
-        if let syn::Expr::Index(i) = e
-            && let Some(arg) =
-                self.constant_read(&i.index, syn::parse_quote!(usize), i.index.span())
-        {
-            *i.index = arg;
-            self.visit_expr_mut(&mut i.expr);
-            return;
-        }
-        if let syn::Expr::Field(f) = e
-            && let syn::Member::Named(field) = &f.member
-            && let Some(base) = self.struct_of(&f.base)
-        {
-            let field = field.clone();
-            if !self.reads.iter().any(|(b, r)| *b == base && *r == field) {
-                self.reads.push((base.clone(), field.clone()));
+        match e {
+            // `x[p.k]`: an index, a `usize` constant.
+            syn::Expr::Index(i) => {
+                if let Some(arg) =
+                    self.constant_read(&i.index, syn::parse_quote!(usize), i.index.span())
+                {
+                    *i.index = arg;
+                } else {
+                    self.visit_expr_mut(&mut i.index);
+                }
+                // `p.w[i]`: a collection field.
+                match self.read(&i.expr, ReadKind::Elements) {
+                    Some(arg) => *i.expr = arg,
+                    None => self.visit_expr_mut(&mut i.expr),
+                }
+                return;
             }
-            let arg = field_arg(&base, &field);
-            *e = syn::parse_quote!(#arg);
+            // `p.w.iter()`, `p.w.len()`.
+            syn::Expr::MethodCall(m)
+                if ELEMENT_METHODS.iter().any(|n| m.method == n)
+                    && self.chain(&m.receiver).is_some() =>
+            {
+                let arg = self.read(&m.receiver, ReadKind::Elements).expect("a chain");
+                *m.receiver = arg;
+                for a in &mut m.args {
+                    self.visit_expr_mut(a);
+                }
+                return;
+            }
+            // `&p.w`: the elements, already a reference (a `Vec` of a
+            // struct taken by value, borrowed).
+            syn::Expr::Reference(r) if r.mutability.is_none() && self.chain(&r.expr).is_some() => {
+                let (base, _) = self.chain(&r.expr).expect("a chain");
+                let by_value = self.by_value(&base);
+                let arg = self.read(&r.expr, ReadKind::Elements).expect("a chain");
+                *e = if by_value {
+                    syn::parse_quote!(&#arg)
+                } else {
+                    arg
+                };
+                return;
+            }
+            // `0..p.n`: an unsigned integer field bounding a range, a
+            // `usize` constant.
+            syn::Expr::Range(r) => {
+                for bound in [&mut r.start, &mut r.end].into_iter().flatten() {
+                    match self.chain(bound) {
+                        Some((base, path)) => {
+                            let span = bound.span();
+                            let arg = format_ident!("__ad_cast{}", self.casts.len(), span = span);
+                            self.casts.push(ConstRead {
+                                arg: arg.clone(),
+                                base,
+                                path,
+                                ty: syn::parse_quote!(usize),
+                                range: true,
+                            });
+                            **bound = syn::parse_quote!(#arg);
+                        }
+                        None => self.visit_expr_mut(bound),
+                    }
+                }
+                return;
+            }
+            syn::Expr::If(i) => {
+                self.visit_condition(&mut i.cond);
+                self.visit_block_mut(&mut i.then_branch);
+                if let Some((_, els)) = &mut i.else_branch {
+                    self.visit_expr_mut(els);
+                }
+                return;
+            }
+            syn::Expr::While(w) => {
+                self.visit_condition(&mut w.cond);
+                self.visit_block_mut(&mut w.body);
+                return;
+            }
+            _ => {}
+        }
+        if let Some(arg) = self.read(e, ReadKind::Scalar) {
+            *e = arg;
             return;
         }
         if let Some(base) = self.struct_of(e) {
@@ -262,16 +573,19 @@ fn expand_with(
             "a `#[differentiable]` function taking a `Tangent` struct cannot be generic",
         );
     }
-    let ret = match &func.sig.output {
+    // A float, or several (`Vec<f64>`, `[f64; N]`, a tuple of floats, a
+    // vector): `_vjp` and `_jacobian`.
+    let (ret, several) = match &func.sig.output {
         syn::ReturnType::Type(_, ty) if matches!(&**ty, Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32")) => {
-            (**ty).clone()
+            ((**ty).clone(), false)
         }
+        syn::ReturnType::Type(_, ty) if sig::outputs(ty) => ((**ty).clone(), true),
         output => {
             cx.error_spanned_by(
                 output,
-                "a `#[differentiable]` function taking a `Tangent` struct, or in a `#[differentiable] impl` block, returns `f64` or `f32`",
+                "a `#[differentiable]` function taking a `Tangent` struct, or in a `#[differentiable] impl` block, returns `f64`, `f32` or several floats (`Vec<f64>`, `[f64; N]`, a tuple of floats, `DVector<f64>`)",
             );
-            syn::parse_quote!(f64)
+            (syn::parse_quote!(f64), false)
         }
     };
 
@@ -280,24 +594,62 @@ fn expand_with(
         imp,
         structs: args
             .iter()
-            .filter(|a| matches!(a.kind, ArgKind::Struct { .. }))
-            .map(|a| a.ident.clone())
+            .filter_map(|a| match a.kind {
+                ArgKind::Struct { by_ref, .. } => Some((a.ident.clone(), !by_ref)),
+                ArgKind::Other { .. } => None,
+            })
             .collect(),
         reads: Vec::new(),
         casts: Vec::new(),
+        wholes: Vec::new(),
+        types: args
+            .iter()
+            .filter_map(|a| match &a.kind {
+                ArgKind::Struct { ty, .. } => Some((a.ident.clone(), (**ty).clone())),
+                ArgKind::Other { .. } => None,
+            })
+            .collect(),
     };
     let mut body = (*func.block).clone();
     flatten.visit_block_mut(&mut body);
-    let (reads, casts) = (flatten.reads, flatten.casts);
+    let (reads, casts, wholes) = (flatten.reads, flatten.casts, flatten.wholes);
 
-    // The flat function: one `f64` per field read, then the other
-    // arguments as written.
+    // The flat function: one `f64` per float field read and one `&[f64]`
+    // per collection field read, then the other arguments as written.
     let name = &func.sig.ident;
-    let field_inputs = reads.iter().map(|(b, f)| {
-        let a = field_arg(b, f);
-        quote!(#a: f64)
+    let by_value = |base: &syn::Ident| {
+        args.iter()
+            .any(|a| a.ident == *base && matches!(a.kind, ArgKind::Struct { by_ref: false, .. }))
+    };
+    let field_inputs = reads.iter().map(|r| {
+        let a = r.arg();
+        match r.kind {
+            ReadKind::Scalar => quote!(#a: f64),
+            ReadKind::Elements if by_value(&r.base) => quote!(#a: ::std::vec::Vec<f64>),
+            ReadKind::Elements => quote!(#a: &[f64]),
+        }
     });
-    let cast_inputs = casts.iter().map(|(a, _, ty)| quote!(#[constant] #a: #ty));
+    let cast_inputs = casts.iter().map(|c| {
+        let (a, ty) = (&c.arg, &c.ty);
+        quote!(#[constant] #a: #ty)
+    });
+    let struct_ty = |base: &syn::Ident| -> Type {
+        args.iter()
+            .find_map(|a| match &a.kind {
+                ArgKind::Struct { ty, .. } if a.ident == *base => Some((**ty).clone()),
+                _ => None,
+            })
+            .expect("a struct argument")
+    };
+    let whole_inputs: Vec<TokenStream> = wholes
+        .iter()
+        .map(|b| {
+            let (whole, flat) = whole_args(b);
+            let ty = struct_ty(b);
+            let by_ref = (!by_value(b)).then(|| quote!(&));
+            quote!(#[constant] #whole: #by_ref #ty, #flat: ::std::vec::Vec<f64>)
+        })
+        .collect();
     let other_inputs: Vec<TokenStream> = func
         .sig
         .inputs
@@ -307,7 +659,7 @@ fn expand_with(
         .map(|(input, _)| input.to_token_stream())
         .collect();
     let flat: syn::ItemFn = syn::parse_quote! {
-        pub fn #name(#(#field_inputs,)* #(#cast_inputs,)* #(#other_inputs),*) -> #ret #body
+        pub fn #name(#(#field_inputs,)* #(#cast_inputs,)* #(#whole_inputs,)* #(#other_inputs),*) -> #ret #body
     };
     let flat_sig = {
         let scratch = Ctxt::default();
@@ -317,7 +669,10 @@ fn expand_with(
     };
     let others: Vec<Option<sig::Param>> = match &flat_sig {
         Some(s) => {
-            let mut params = s.params.iter().skip(reads.len() + casts.len());
+            let mut params = s
+                .params
+                .iter()
+                .skip(reads.len() + casts.len() + 2 * wholes.len());
             args.iter()
                 .map(|a| match a.kind {
                     ArgKind::Other { .. } => params.next().cloned(),
@@ -339,6 +694,11 @@ fn expand_with(
             .collect(),
         reads: reads.clone(),
         casts: casts.clone(),
+        by_value: args
+            .iter()
+            .filter(|a| matches!(a.kind, ArgKind::Struct { by_ref: false, .. }))
+            .map(|a| a.ident.clone())
+            .collect(),
         module: imp.map(|i| i.module(&func.sig.ident)),
         name: func.sig.ident.clone(),
     };
@@ -362,21 +722,22 @@ fn expand_with(
     let mut out = TokenStream::new();
     // The flat function's items: free items next to the impl block, or a
     // module inside the VJP wrapper of a free function.
-    let (module, nested, flat_path) = match &callee.module {
-        Some(m) => (
-            quote! {
-                #[doc(hidden)]
-                #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
-                mod #m {
-                    use super::*;
-                    #flat_items
-                }
-            },
-            TokenStream::new(),
-            quote!(#m),
-        ),
+    let vis = &func.vis;
+    let module_of = |extra: TokenStream| match &callee.module {
+        Some(m) => quote! {
+            #[doc(hidden)]
+            #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
+            #vis mod #m {
+                use super::*;
+                #flat_items
+                #extra
+            }
+        },
+        None => TokenStream::new(),
+    };
+    let (nested, flat_path) = match &callee.module {
+        Some(m) => (TokenStream::new(), quote!(#m)),
         None => (
-            TokenStream::new(),
             quote! {
                 #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
                 mod __ad_flat {
@@ -388,8 +749,8 @@ fn expand_with(
         ),
     };
 
+    let mut module = module_of(TokenStream::new());
     let mixed = Span::mixed_site();
-    let vis = &func.vis;
     let inputs: Vec<&FnArg> = user.sig.inputs.iter().collect();
     let callee_path = |suffix: &str| {
         let n = if suffix.is_empty() {
@@ -429,13 +790,29 @@ fn expand_with(
     // `_vjp`: the flat VJP at the fields' values, each struct's adjoint
     // assembled from its zero and the adjoints of the fields read.
     let flat_vjp = format_ident!("{}_vjp", name);
-    let field_values = reads.iter().map(|(b, f)| {
-        let span = f.span();
-        quote_spanned!(span=> ::autograd::__private::float_field(#b.#f))
+    let field_values = reads.iter().map(|r| {
+        let (b, path) = (&r.base, &r.path);
+        let span = path.last().map_or(b.span(), |f| f.span());
+        match r.kind {
+            ReadKind::Scalar => {
+                quote_spanned!(span=> ::autograd::__private::float_field(#b #(.#path)*))
+            }
+            ReadKind::Elements if by_value(b) => quote_spanned!(span=>
+                ::autograd::__private::collection_field(&#b #(.#path)*).to_vec()
+            ),
+            ReadKind::Elements => {
+                quote_spanned!(span=> ::autograd::__private::collection_field(&#b #(.#path)*))
+            }
+        }
     });
-    let cast_values = casts.iter().map(|(_, field, ty)| {
-        let span = field.span();
-        quote_spanned!(span=> ::autograd::__private::int_field(#field) as #ty)
+    let cast_values = casts.iter().map(|c| {
+        let (b, path, ty) = (&c.base, &c.path, &c.ty);
+        let span = path.last().map_or(b.span(), |f| f.span());
+        if c.range {
+            quote_spanned!(span=> ::autograd::__private::range_field(#b #(.#path)*))
+        } else {
+            quote_spanned!(span=> ::autograd::__private::int_field(#b #(.#path)*) as #ty)
+        }
     });
     let other_values = args
         .iter()
@@ -449,6 +826,39 @@ fn expand_with(
         }
         ArgKind::Other { .. } => None,
     });
+    let whole_values: Vec<TokenStream> = wholes
+        .iter()
+        .map(|b| {
+            let whole = if by_value(b) {
+                quote_spanned!(mixed=> ::core::clone::Clone::clone(&#b))
+            } else {
+                quote!(#b)
+            };
+            let at = if by_value(b) { quote!(&#b) } else { quote!(#b) };
+            let ty = struct_ty(b);
+            quote_spanned!(mixed=> #whole, {
+                let mut __ad_row = ::autograd::__private::Vec::new();
+                <#ty as ::autograd::Tangent>::__flatten_into(#at, &mut __ad_row);
+                __ad_row
+            })
+        })
+        .collect();
+    let whole_grads: Vec<syn::Ident> = (0..wholes.len())
+        .map(|i| format_ident!("__ad_whole{}", i, span = mixed))
+        .collect();
+    let whole_adds: Vec<TokenStream> = wholes
+        .iter()
+        .zip(&whole_grads)
+        .map(|(b, g)| {
+            let i = args
+                .iter()
+                .position(|a| a.ident == *b)
+                .expect("a struct argument");
+            let slot = &slots[i];
+            let ty = struct_ty(b);
+            quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__add_flat(&mut #slot, &mut &#g[..]);)
+        })
+        .collect();
     let flat_grads: Vec<syn::Ident> = (0..reads.len())
         .map(|i| format_ident!("__ad_field{}", i, span = mixed))
         .collect();
@@ -460,17 +870,24 @@ fn expand_with(
         .filter(|(_, t)| t.is_some())
         .map(|((_, s), _)| s.to_token_stream())
         .collect();
-    let adds = reads.iter().zip(&flat_grads).map(|((b, f), g)| {
+    let adds = reads.iter().zip(&flat_grads).map(|(r, g)| {
         let i = args
             .iter()
-            .position(|a| a.ident == *b)
+            .position(|a| a.ident == r.base)
             .expect("a struct argument");
         let slot = &slots[i];
         let ArgKind::Struct { ty, .. } = &args[i].kind else {
             unreachable!("reads are of struct arguments")
         };
-        let label = f.to_string();
-        quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__add_field(&mut #slot, #label, #g);)
+        let labels = r.labels();
+        match r.kind {
+            ReadKind::Scalar => quote_spanned!(mixed=>
+                <#ty as ::autograd::Tangent>::__add_field(&mut #slot, #labels, #g);
+            ),
+            ReadKind::Elements => quote_spanned!(mixed=>
+                <#ty as ::autograd::Tangent>::__add_elements(&mut #slot, #labels, &#g);
+            ),
+        }
     });
     let vjp = format_ident!("{}_vjp", name);
     let doc_vjp = format!(
@@ -487,14 +904,182 @@ fn expand_with(
             #nested
             let _ = #primal;
             #(#zeros)*
-            let (__ad_value, __ad_pullback) = #flat_path::#flat_vjp(#(#field_values,)* #(#cast_values,)* #(#other_values),*);
+            let (__ad_value, __ad_pullback) = #flat_path::#flat_vjp(#(#field_values,)* #(#cast_values,)* #(#whole_values,)* #(#other_values),*);
             (__ad_value, move |__ad_seed: #ret| {
-                let (#(#flat_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
+                let (#(#flat_grads,)* #(#whole_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
                 #(#adds)*
+                #(#whole_adds)*
                 (#(#kept_slots,)*)
             })
         }
     });
+
+    // The struct call: what a differentiable body calling this function
+    // calls, each struct argument passed as the struct (a constant) and
+    // its flattened differentiable fields; its adjoint is this function's
+    // pullback, run again at the struct rebuilt from those fields.
+    let struct_call = {
+        let call_name = struct_call_name(name);
+        let rule = format_ident!("{}_struct_rule", name);
+        let (primal, vjp_fn): (TokenStream, TokenStream) = match imp {
+            Some(imp) => {
+                let ty = &imp.self_ty;
+                let vjp = format_ident!("{}_vjp", name);
+                (quote!(<#ty>::#name), quote!(<#ty>::#vjp))
+            }
+            None => (quote!(#name), {
+                let vjp = format_ident!("{}_vjp", name);
+                quote!(#vjp)
+            }),
+        };
+        let mut params = Vec::new();
+        let mut rule_params = Vec::new();
+        let mut call_args = Vec::new();
+        let mut rule_tys = Vec::new();
+        let mut rebuild = Vec::new();
+        let mut results = Vec::new();
+        for (i, (input, a)) in func.sig.inputs.iter().zip(&args).enumerate() {
+            match &a.kind {
+                ArgKind::Struct { ty, by_ref } => {
+                    let whole = format_ident!("__ad_whole{}", i);
+                    let flat = format_ident!("__ad_flat{}", i);
+                    let at = format_ident!("__ad_at{}", i);
+                    params.push(quote!(#[constant] #whole: &#ty, #flat: &[f64]));
+                    rule_params.push(quote!(#whole: &#ty, #flat: &[f64]));
+                    rebuild.push(quote!(let #at = <#ty as ::autograd::Tangent>::__from_flat(#whole, &mut &#flat[..]);));
+                    call_args.push(if *by_ref { quote!(&#at) } else { quote!(#at) });
+                    rule_tys.push(quote!(::std::vec::Vec<f64>));
+                    let slot = &slots[i];
+                    results.push(quote!({
+                        let mut __ad_row = ::autograd::__private::Vec::new();
+                        <#ty as ::autograd::Tangent>::__flatten_into(&#slot, &mut __ad_row);
+                        __ad_row
+                    }));
+                }
+                ArgKind::Other { .. } => {
+                    let FnArg::Typed(pt) = input else { continue };
+                    let x = &a.ident;
+                    let ty = &pt.ty;
+                    params.push(input.to_token_stream());
+                    rule_params.push(quote!(#x: #ty));
+                    call_args.push(quote!(#x));
+                    if let Some(t) = &slot_tys[i] {
+                        rule_tys.push(t.clone());
+                        results.push(slots[i].to_token_stream());
+                    }
+                }
+            }
+        }
+        let call_vis = match &callee.module {
+            Some(_) => quote!(pub),
+            None => vis.to_token_stream(),
+        };
+        let hidden: syn::ItemFn = syn::parse_quote! {
+            #[doc(hidden)]
+            #call_vis fn #call_name(#(#params),*) -> #ret {
+                #(#rebuild)*
+                #primal(#(#call_args),*)
+            }
+        };
+        let hidden = crate::expand::expand(quote!(backward = #rule), hidden.to_token_stream());
+        let all_slots: Vec<&syn::Ident> = slots
+            .iter()
+            .zip(&slot_tys)
+            .filter(|(_, t)| t.is_some())
+            .map(|(s, _)| s)
+            .collect();
+        quote! {
+            #hidden
+            #[doc(hidden)]
+            #[allow(clippy::too_many_arguments)]
+            #call_vis fn #rule(__ad_seed: #ret, #(#rule_params,)* _: #ret) -> (#(#rule_tys,)*) {
+                #(#rebuild)*
+                let (_, __ad_pullback) = #vjp_fn(#(#call_args),*);
+                let (#(#all_slots,)*) = __ad_pullback(__ad_seed);
+                (#(#results,)*)
+            }
+        }
+    };
+    let struct_call = match (&callee.module, is_method) {
+        (Some(_), _) => {
+            // A module cannot name `Self`.
+            let ty = &imp.expect("an impl block").self_ty;
+            module = module_of(replace_self(struct_call, ty));
+            TokenStream::new()
+        }
+        // A method with the attribute on itself alone has no module.
+        (None, true) => TokenStream::new(),
+        (None, false) => struct_call,
+    };
+    out.extend(struct_call);
+
+    if several {
+        // `_jacobian`: one VJP per output, each row the flattened adjoints
+        // (a struct's differentiable fields in declaration order).
+        let call_vjp = callee_path("vjp");
+        let args_again: Vec<TokenStream> = args
+            .iter()
+            .zip(&others)
+            .map(|(a, other)| {
+                let x = &a.ident;
+                let by_value = match &a.kind {
+                    ArgKind::Struct { by_ref, .. } => !by_ref,
+                    ArgKind::Other { by_value_clone } => {
+                        *by_value_clone
+                            && !matches!(
+                                other.as_ref().map(|p| &p.kind),
+                                Some(ParamKind::Float(_) | ParamKind::Int | ParamKind::Bool)
+                            )
+                    }
+                };
+                if by_value {
+                    quote!(::core::clone::Clone::clone(&#x))
+                } else {
+                    quote!(#x)
+                }
+            })
+            .collect();
+        let flatten = args
+            .iter()
+            .zip(&slots)
+            .zip(&slot_tys)
+            .filter_map(|((a, slot), ty)| {
+                let ty = ty.as_ref()?;
+                Some(match &a.kind {
+                    ArgKind::Struct { .. } => quote_spanned!(mixed=>
+                        <#ty as ::autograd::Tangent>::__flatten_into(&#slot, &mut __ad_row);
+                    ),
+                    ArgKind::Other { .. } => quote_spanned!(mixed=>
+                        ::autograd::__private::Flatten::flatten_into(&#slot, &mut __ad_row);
+                    ),
+                })
+            });
+        let jacobian = format_ident!("{}_jacobian", name);
+        let doc_jac = format!(
+            " The value of [`{name}`] and its Jacobian: rows are the outputs, columns the flattened differentiable arguments in argument order (a `Tangent` struct its differentiable fields in declaration order, a collection field its elements).\n\n Generated by `#[differentiable]`: one call of `{vjp}` per output."
+        );
+        out.extend(quote_spanned! {mixed=>
+            #[doc = #doc_jac]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn #jacobian(#(#inputs),*) -> (#ret, ::autograd::nalgebra::DMatrix<f64>) {
+                let (__ad_value, _) = #call_vjp(#(#args_again),*);
+                let __ad_j = ::autograd::__private::jacobian(&__ad_value, |__ad_seed| {
+                    let (_, __ad_pullback) = #call_vjp(#(#args_again),*);
+                    let (#(#kept_slots,)*) = __ad_pullback(__ad_seed);
+                    let mut __ad_row = ::autograd::__private::Vec::new();
+                    #(#flatten)*
+                    __ad_row
+                });
+                (__ad_value, __ad_j)
+            }
+        });
+        return Expansion {
+            user: user_tokens,
+            wrappers: out,
+            module,
+            callee,
+        };
+    }
 
     // `_grad`: the VJP with seed 1.
     let grad = format_ident!("{}_grad", name);
@@ -649,8 +1234,10 @@ fn expand_with(
 struct Callee {
     /// Each argument (`self` too), and whether it is a `Tangent` struct.
     params: Vec<(syn::Ident, bool)>,
-    reads: Vec<(syn::Ident, syn::Ident)>,
-    casts: Vec<(syn::Ident, syn::Expr, Type)>,
+    reads: Vec<Read>,
+    casts: Vec<ConstRead>,
+    /// Its struct arguments taken by value.
+    by_value: Vec<syn::Ident>,
     /// The module of its flat function.
     module: Option<syn::Ident>,
     name: syn::Ident,
@@ -712,18 +1299,25 @@ impl ImplCx {
             syn::parse_quote!((#arg))
         };
         let mut flat_args: Vec<syn::Expr> = Vec::new();
-        for (base, field) in &callee.reads {
-            let arg = arg_of(base);
-            flat_args.push(syn::parse_quote!(#arg.#field));
+        for r in &callee.reads {
+            let arg = arg_of(&r.base);
+            let path = &r.path;
+            flat_args.push(match r.kind {
+                ReadKind::Scalar => syn::parse_quote!(#arg #(.#path)*),
+                ReadKind::Elements if callee.by_value.contains(&r.base) => {
+                    syn::parse_quote!(#arg #(.#path)*.to_vec())
+                }
+                ReadKind::Elements => syn::parse_quote!(&#arg #(.#path)*),
+            });
         }
-        for (_, field, ty) in &callee.casts {
-            let syn::Expr::Field(f) = field else { continue };
-            let syn::Expr::Path(base) = &*f.base else {
-                continue;
-            };
-            let arg = arg_of(base.path.get_ident()?);
-            let member = &f.member;
-            flat_args.push(syn::parse_quote!(#arg.#member as #ty));
+        for c in &callee.casts {
+            let arg = arg_of(&c.base);
+            let (path, ty) = (&c.path, &c.ty);
+            flat_args.push(if c.range {
+                syn::parse_quote!(::autograd::__private::range_field(#arg #(.#path)*))
+            } else {
+                syn::parse_quote!(#arg #(.#path)* as #ty)
+            });
         }
         for ((_, is_struct), arg) in callee.params.iter().zip(&args) {
             if !is_struct {

@@ -1,9 +1,16 @@
-//! `#[derive(Tangent)]`: a struct whose `f64`/`f32` fields are
-//! differentiable, usable as an argument of a `#[differentiable]`
-//! function; its adjoint is the same struct.
+//! `#[derive(Tangent)]`: a struct whose fields are differentiable
+//! parameters, usable as an argument of a `#[differentiable]` function;
+//! its adjoint is the same struct.
+//!
+//! A field is, by its type as written: a float (`f64`, `f32`), a float
+//! collection (`Vec<f64>`, `[f64; N]`, `DVector<f64>`), a nested `Tangent`
+//! struct (a type name without generic arguments), or a constant (marked
+//! `#[constant]`, integers, `bool`, and every type that holds no float,
+//! such as `String` or `Vec<usize>`), whose adjoint is a clone of the
+//! argument's. Any other type holding floats is an error at the field.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
 
 pub fn derive(input: TokenStream) -> TokenStream {
@@ -13,10 +20,100 @@ pub fn derive(input: TokenStream) -> TokenStream {
     }
 }
 
+/// What a field is to the derivative.
+enum Field {
+    /// `f64` / `f32`.
+    Float(syn::Ident),
+    /// `Vec<f64>`, `[f64; N]`, `DVector<f64>`: its elements.
+    Collection,
+    /// Another `Tangent` struct.
+    Nested,
+    /// Cloned into the adjoint.
+    Constant,
+}
+
 fn float_ident(ty: &syn::Type) -> Option<&syn::Ident> {
     let syn::Type::Path(p) = ty else { return None };
     let ident = p.path.get_ident()?;
     (p.qself.is_none() && (ident == "f64" || ident == "f32")).then_some(ident)
+}
+
+fn is_f64(ty: &syn::Type) -> bool {
+    float_ident(ty).is_some_and(|i| i == "f64")
+}
+
+/// `Vec<f64>`, `[f64; N]`, `DVector<f64>` (by any path).
+fn is_collection(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Array(a) => is_f64(&a.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return false;
+            };
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                return false;
+            };
+            (last.ident == "Vec" || last.ident == "DVector")
+                && args.args.len() == 1
+                && matches!(args.args.first(), Some(syn::GenericArgument::Type(t)) if is_f64(t))
+        }
+        _ => false,
+    }
+}
+
+/// Whether a type mentions `f64` or `f32` anywhere.
+fn holds_float(ty: &syn::Type) -> bool {
+    ty.to_token_stream()
+        .into_iter()
+        .any(|t| holds_float_token(&t))
+}
+
+fn holds_float_token(t: &proc_macro2::TokenTree) -> bool {
+    match t {
+        proc_macro2::TokenTree::Ident(i) => i == "f64" || i == "f32",
+        proc_macro2::TokenTree::Group(g) => g.stream().into_iter().any(|t| holds_float_token(&t)),
+        _ => false,
+    }
+}
+
+const CONSTANT_NAMES: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool",
+    "char", "String",
+];
+
+fn classify(field: &syn::Field) -> syn::Result<Field> {
+    if field.attrs.iter().any(crate::sig::is_constant_attr) {
+        return Ok(Field::Constant);
+    }
+    let ty = &field.ty;
+    if let Some(t) = float_ident(ty) {
+        return Ok(Field::Float(t.clone()));
+    }
+    if is_collection(ty) {
+        return Ok(Field::Collection);
+    }
+    if let syn::Type::Path(p) = ty
+        && p.qself.is_none()
+        && p.path.segments.iter().all(|s| s.arguments.is_none())
+        && let Some(last) = p.path.segments.last()
+        && !CONSTANT_NAMES.iter().any(|n| last.ident == n)
+        && last
+            .ident
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_uppercase())
+    {
+        return Ok(Field::Nested);
+    }
+    if holds_float(ty) {
+        return Err(syn::Error::new_spanned(
+            ty,
+            format!(
+                "unsupported field type `{}` in a `Tangent` struct; differentiable fields are `f64`, `f32`, `Vec<f64>`, `[f64; N]`, `DVector<f64>` and other `Tangent` structs; mark the field `#[constant]` to keep it out of the derivative",
+                crate::sig::type_text(ty)
+            ),
+        ));
+    }
+    Ok(Field::Constant)
 }
 
 fn expand(input: TokenStream) -> syn::Result<TokenStream> {
@@ -45,35 +142,110 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             ));
         }
     };
+    let p = quote!(::autograd::__private);
+    let mut errors: Option<syn::Error> = None;
     let mut zero = Vec::new();
     let mut add = Vec::new();
-    let mut fields_added = Vec::new();
+    let mut scalar_arms = Vec::new();
+    let mut slice_arms = Vec::new();
     let mut checks = Vec::new();
+    let mut flatten = Vec::new();
+    let mut from_flat = Vec::new();
+    let mut add_flat = Vec::new();
     for field in fields {
         let ident = field.ident.as_ref().expect("named field");
-        let constant = field.attrs.iter().any(crate::sig::is_constant_attr);
-        match float_ident(&field.ty) {
-            Some(t) if !constant => {
+        let label = ident.to_string();
+        let ty = &field.ty;
+        let class = match classify(field) {
+            Ok(c) => c,
+            Err(e) => {
+                match &mut errors {
+                    Some(all) => all.combine(e),
+                    None => errors = Some(e),
+                }
+                continue;
+            }
+        };
+        match class {
+            Field::Float(t) => {
                 zero.push(quote!(#ident: 0.0));
                 // The function's reads of the field are `f64` inputs.
                 let convert = (t != "f64").then(|| quote!(as #t));
-                let label = ident.to_string();
-                fields_added.push(quote!(#label => self.#ident += g #convert,));
-                let back = (t != "f64").then(|| quote!(as #t));
+                scalar_arms.push(quote!([#label] => self.#ident += g #convert,));
                 checks.push(quote! {
                     check.scalar(&::std::format!("{}.{}", name, #label), self.#ident, adjoint.#ident, |v| {
                         let mut at = ::core::clone::Clone::clone(self);
                         at.#ident = v;
-                        f(&at) #back
+                        f(&at) #convert
                     });
                 });
                 add.push(quote!(self.#ident += other.#ident;));
+                flatten.push(quote!(#p::Flatten::flatten_into(&self.#ident, row);));
+                from_flat.push(quote!(#ident: #p::take_float(flat) #convert));
+                add_flat.push(quote!(self.#ident += #p::take_float(flat) #convert;));
+            }
+            Field::Collection => {
+                zero.push(quote!(#ident: #p::CollectionField::zeroed(&self.#ident)));
+                slice_arms.push(quote!([#label] => #p::add_to_collection(&mut self.#ident, g),));
+                checks.push(quote! {
+                    check.slice(
+                        &::std::format!("{}.{}", name, #label),
+                        #p::CollectionField::elements(&self.#ident),
+                        #p::CollectionField::elements(&adjoint.#ident),
+                        |work: &::std::vec::Vec<f64>| {
+                            let mut at = ::core::clone::Clone::clone(self);
+                            #p::CollectionField::elements_mut(&mut at.#ident).copy_from_slice(work);
+                            f(&at)
+                        },
+                    );
+                });
+                add.push(quote!(#p::add_to_collection(&mut self.#ident, #p::CollectionField::elements(&other.#ident));));
+                flatten.push(quote!(#p::Flatten::flatten_into(#p::CollectionField::elements(&self.#ident), row);));
+                from_flat.push(quote!(#ident: #p::take_collection(&self.#ident, flat)));
+                add_flat.push(quote! {
+                    let n = #p::CollectionField::elements(&self.#ident).len();
+                    #p::add_to_collection(&mut self.#ident, #p::take_elements(flat, n));
+                });
+            }
+            Field::Nested => {
+                zero.push(quote!(#ident: ::autograd::Tangent::zero_adjoint(&self.#ident)));
+                scalar_arms.push(
+                    quote!([#label, rest @ ..] => ::autograd::Tangent::__add_field(&mut self.#ident, rest, g),),
+                );
+                slice_arms.push(
+                    quote!([#label, rest @ ..] => ::autograd::Tangent::__add_elements(&mut self.#ident, rest, g),),
+                );
+                checks.push(quote! {
+                    ::autograd::Tangent::__check_fields(
+                        &self.#ident,
+                        &adjoint.#ident,
+                        &::std::format!("{}.{}", name, #label),
+                        check,
+                        &mut |v: &#ty| {
+                            let mut at = ::core::clone::Clone::clone(self);
+                            at.#ident = ::core::clone::Clone::clone(v);
+                            f(&at)
+                        },
+                    );
+                });
+                add.push(
+                    quote!(::autograd::Tangent::add_adjoint(&mut self.#ident, &other.#ident);),
+                );
+                flatten.push(quote!(::autograd::Tangent::__flatten_into(&self.#ident, row);));
+                from_flat
+                    .push(quote!(#ident: ::autograd::Tangent::__from_flat(&self.#ident, flat)));
+                add_flat.push(quote!(::autograd::Tangent::__add_flat(&mut self.#ident, flat);));
             }
             // A constant field read by a differentiable function: its
             // adjoint is dropped, the slot keeps the argument's value.
-            Some(_) => zero.push(quote!(#ident: self.#ident)),
-            None => zero.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident))),
+            Field::Constant => {
+                zero.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident)));
+                from_flat.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident)));
+            }
         }
+    }
+    if let Some(e) = errors {
+        return Err(e);
     }
     Ok(quote! {
         impl ::autograd::Tangent for #name {
@@ -87,11 +259,18 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 #(#add)*
             }
             #[inline(always)]
-            fn __add_field(&mut self, field: &str, g: f64) {
-                // Constant and non-float fields: nothing (a body reading a
-                // non-float field is an error at the read).
-                match field {
-                    #(#fields_added)*
+            fn __add_field(&mut self, path: &[&str], g: f64) {
+                // Constant fields: nothing.
+                match path {
+                    #(#scalar_arms)*
+                    _ => {}
+                }
+                let _ = g;
+            }
+            #[inline(always)]
+            fn __add_elements(&mut self, path: &[&str], g: &[f64]) {
+                match path {
+                    #(#slice_arms)*
                     _ => {}
                 }
                 let _ = g;
@@ -105,6 +284,18 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             ) {
                 let _ = (adjoint, name, &check, &f);
                 #(#checks)*
+            }
+            fn __flatten_into(&self, row: &mut ::std::vec::Vec<f64>) {
+                let _ = &row;
+                #(#flatten)*
+            }
+            fn __from_flat(&self, flat: &mut &[f64]) -> Self {
+                let _ = &flat;
+                #name { #(#from_flat),* }
+            }
+            fn __add_flat(&mut self, flat: &mut &[f64]) {
+                let _ = &flat;
+                #(#add_flat)*
             }
         }
     })

@@ -6,6 +6,9 @@ use super::*;
 
 impl Lowerer<'_> {
     pub(super) fn lower_method(&mut self, m: &syn::ExprMethodCall) -> Operand {
+        if let Some(index) = first_or_last(m) {
+            return self.lower_expr(&Expr::Index(index));
+        }
         if let Some(o) = self.lower_iterator_method(m) {
             return o;
         }
@@ -528,4 +531,36 @@ pub(super) fn is_split_call(e: &Expr) -> bool {
         },
         _ => false,
     }
+}
+
+/// `x.first().unwrap()`, `x.last().unwrap()` (also with `.copied()` or
+/// `.expect(..)`): the element `x[0]`, `x[x.len() - 1]`, as the derivative
+/// code reads it (the function itself keeps the `Option` and its panic).
+fn first_or_last(m: &syn::ExprMethodCall) -> Option<syn::ExprIndex> {
+    if !(m.method == "unwrap" && m.args.is_empty() || m.method == "expect" && m.args.len() == 1) {
+        return None;
+    }
+    let mut inner = &*m.receiver;
+    if let Expr::MethodCall(c) = inner
+        && (c.method == "copied" || c.method == "cloned")
+        && c.args.is_empty()
+    {
+        inner = &c.receiver;
+    }
+    let Expr::MethodCall(pick) = inner else {
+        return None;
+    };
+    if !pick.args.is_empty() || pick.turbofish.is_some() {
+        return None;
+    }
+    let x = &pick.receiver;
+    let span = pick.method.span();
+    let index: Expr = if pick.method == "first" {
+        syn::parse_quote_spanned!(span=> 0)
+    } else if pick.method == "last" {
+        syn::parse_quote_spanned!(span=> #x.len() - 1)
+    } else {
+        return None;
+    };
+    Some(syn::parse_quote_spanned!(span=> #x[#index]))
 }

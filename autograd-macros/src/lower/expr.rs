@@ -186,10 +186,10 @@ impl Lowerer<'_> {
                     .into()
             }
             Expr::Break(_) | Expr::Continue(_) => {
-                "`break` and `continue` are supported as statements (`if c { break; }`), not inside an expression".into()
+                "`break` and `continue` are supported as statements (`if c { break; }`) and as one arm of a `let`'s `if` (`let v = if c { a } else { break };`), not inside other expressions".into()
             }
             Expr::Return(_) => {
-                "`return` is supported as a statement (`if c { return v; }`), not inside an expression; give the expression its value with `if` / `else`".into()
+                "`return` is supported as a statement (`if c { return v; }`) and as one arm of a `let`'s `if` (`let x = if c { a } else { return v };`), not inside other expressions; give the expression its value with `if` / `else`".into()
             }
             Expr::Reference(_) => {
                 "references are supported only as arguments of calls to `#[differentiable]` functions".into()

@@ -34,6 +34,7 @@ mod closures;
 mod control;
 mod data;
 mod deferred;
+mod diverging;
 mod exits;
 mod expr;
 mod items;
@@ -167,6 +168,8 @@ pub fn lower(
     }
     // A deferred `let` becomes the `let` of its branch's value, and `match`
     // and the exits become branches, before lowering sees them.
+    let diverging = diverging::desugar(body);
+    let body = diverging.as_ref().unwrap_or(body);
     let deferred = deferred::desugar(body);
     let body = deferred.as_ref().unwrap_or(body);
     let matched = matching::desugar(cx, body);

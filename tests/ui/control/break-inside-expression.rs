@@ -4,8 +4,7 @@ use autograd::differentiable;
 fn capped(x: &[f64]) -> f64 {
     let mut acc = 0.0;
     for i in 0..x.len() {
-        let v = if x[i] > 0.0 { x[i] } else { break };
-        acc += v;
+        acc += if x[i] > 0.0 { x[i] } else { break };
     }
     acc
 }
