@@ -1,7 +1,7 @@
 //! Generic functions whose constants of `T` are built from arithmetic and
 //! float methods of other constants (`((T::from(0.25).unwrap()).cos()).powi(2)
-//! + T::from(0.5).unwrap()).sqrt()`, also inside tuples): five programs of
-//! the random-program generator (seed 0x244c, chunks 0 and 1) that failed to
+//! + T::from(0.5).unwrap()).sqrt()`, also inside tuples): seven programs of
+//! the random-program generator (seed 0x244c, chunks 0 to 2) that failed to
 //! compile, the class of finding 004. Each gradient is checked at f64
 //! against five-point central differences of the primal (tolerances of
 //! `fd_support`), each value bit for bit against the primal's.
@@ -151,6 +151,77 @@ fn f819<T: autograd::num_traits::Float>(a0: T, xs: &[T]) -> T {
         + s4.tanh() * T::from(1.25).unwrap()
 }
 
+#[differentiable]
+fn f455<T: autograd::num_traits::Float>(a0: T, _xs: &[T]) -> T {
+    let t1 = (
+        ((((T::from(0.75).unwrap()) / ((T::from(-0.5).unwrap()).powi(2) + T::from(1.0).unwrap()))
+            * (a0))
+            .powi(2)
+            + T::from(1.0).unwrap())
+        .ln(),
+        (a0.sin().powi(2) + T::from(1.0).unwrap()).ln(),
+    );
+    let s2 = t1.0 * t1.1;
+    let (s3, s4) = (T::from(0.75).unwrap(), a0);
+    let s5: T = ((T::from(-1.0).unwrap() + s4 - (s4) / (s2.powi(2) + T::from(1.0).unwrap()))
+        .powi(2)
+        + T::from(0.5).unwrap())
+    .sqrt();
+    let s6: T = ((T::from(2.0).unwrap()).powi(2) + T::from(1.0).unwrap()).ln();
+    let (s7, s8) = (
+        (((T::from(-0.5).unwrap()) / (s5.powi(2) + T::from(1.0).unwrap()))
+            .tanh()
+            .exp())
+        .tanh(),
+        (T::from(-1.0).unwrap()).tanh(),
+    );
+    (s5.sin().powi(2) + T::from(1.0).unwrap()).ln()
+        + s2 * T::from(0.25).unwrap()
+        + s3 * T::from(0.5).unwrap()
+        + s4 * T::from(0.75).unwrap()
+        + s5 * T::from(1.25).unwrap()
+        + s6 * T::from(1.5).unwrap()
+        + s7 * T::from(-0.5).unwrap()
+        + s8 * T::from(-1.0).unwrap()
+}
+
+#[differentiable]
+fn f492<T: autograd::num_traits::Float>(a0: T, a1: T, xs: &[T]) -> T {
+    let s1: T = ((((a0.powi(2) + T::from(0.5).unwrap()).sqrt()).cos()).powi(2)
+        + T::from(1.0).unwrap())
+    .ln();
+    let t2 = (
+        ((a0) * ((a0.powi(2) + T::from(0.5).unwrap()).sqrt()))
+            .tanh()
+            .exp(),
+        ((s1 - a1) * ((T::from(0.75).unwrap()) / (s1.powi(2) + T::from(1.0).unwrap())))
+            .tanh()
+            .exp(),
+    );
+    let s3 = t2.0 * t2.1;
+    let mut s4: T = T::from(-0.5).unwrap();
+    for i in 0..xs.len() {
+        s4 = s4 + (s3) * T::from(i + 1).unwrap();
+    }
+    let s5: T = (((s1.cos()) / (a1.tanh().exp().powi(2) + T::from(1.0).unwrap())).powi(2)
+        + T::from(1.0).unwrap())
+    .ln();
+    let (s6, s7) = (
+        (((T::from(1.25).unwrap()).sin()).cos()).tanh().exp(),
+        ((s3.powi(2) + T::from(0.5).unwrap()).sqrt()).tanh()
+            + (s5) / (s1.powi(2) + T::from(1.0).unwrap())
+            + s4.tanh()
+            + s4.tanh(),
+    );
+    (s1.tanh().powi(2) + T::from(1.0).unwrap()).ln()
+        + s1 * T::from(0.25).unwrap()
+        + s3 * T::from(0.5).unwrap()
+        + s4.tanh() * T::from(0.75).unwrap()
+        + s5 * T::from(1.25).unwrap()
+        + s6 * T::from(1.5).unwrap()
+        + s7 * T::from(-0.5).unwrap()
+}
+
 /// Points (a0, a1 or nothing, then xs) away from kinks; every function is
 /// smooth everywhere.
 const POINTS: &[&[f64]] = &[&[0.3, -0.7, 1.1, -0.4, 2.0], &[-1.2, 0.9, 0.5, 0.25, -1.5]];
@@ -216,6 +287,24 @@ fn constants_of_t_built_from_constants_compile_and_differentiate() {
         |v| {
             let (y, d0, dx) = f819_grad(v[0], &v[1..]);
             (y, [vec![d0], dx].concat())
+        },
+    );
+    check(
+        "f455",
+        1,
+        |v| f455(v[0], &v[1..]),
+        |v| {
+            let (y, d0, dx) = f455_grad(v[0], &v[1..]);
+            (y, [vec![d0], dx].concat())
+        },
+    );
+    check(
+        "f492",
+        2,
+        |v| f492(v[0], v[1], &v[2..]),
+        |v| {
+            let (y, d0, d1, dx) = f492_grad(v[0], v[1], &v[2..]);
+            (y, [vec![d0, d1], dx].concat())
         },
     );
     // The same functions at f32 compile and return the primal's value.
