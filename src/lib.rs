@@ -402,17 +402,17 @@ pub mod __private {
         (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
     );
 
-    /// Checks a caller's buffer for the adjoint of slice argument `x` in
-    /// `NAME_grad_acc`, whose sweeps add into it in place.
+    /// Checks a caller's buffer for the adjoint of a slice argument of
+    /// length `len` in `NAME_grad_acc`, whose sweeps add into it in place.
     ///
     /// # Panics
     ///
     /// If the buffer's length is not the argument's.
     #[inline(always)]
     #[track_caller]
-    pub fn check_buffer<T>(buffer: &[T], x: &[T]) {
-        if buffer.len() != x.len() {
-            buffer_length(buffer.len(), x.len());
+    pub fn check_buffer<T>(buffer: &[T], len: usize) {
+        if buffer.len() != len {
+            buffer_length(buffer.len(), len);
         }
     }
 

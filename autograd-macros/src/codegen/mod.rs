@@ -481,7 +481,7 @@ fn sweeps(
                 .filter(|(_, p)| matches!(p.kind, ParamKind::Slice(_)))
                 .filter_map(|(v, p)| {
                     let (x, buffer) = (&p.ident, acc.slices.get(v)?);
-                    Some(quote!(::autograd::__private::check_buffer(#buffer, #x);))
+                    Some(quote!(::autograd::__private::check_buffer(#buffer, #x.len());))
                 });
             let one = g.scalar.one();
             let result = names::result();

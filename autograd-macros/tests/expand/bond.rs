@@ -105,7 +105,7 @@ impl bond_price {
     ) -> f64 {
         let _ = bond_price;
         use ::autograd::__private::rules as __ad_rules;
-        ::autograd::__private::check_buffer(__ad_b_r, r);
+        ::autograd::__private::check_buffer(__ad_b_r, r.len());
         let __ad_v4_p = 0.0;
         let __ad_v5 = cf.len();
         let (__ad_v17_p, __ad_u0__r, __ad_u0__z) = {

@@ -123,9 +123,9 @@ impl dense_loops {
     ) -> f64 {
         let _ = dense_loops;
         use ::autograd::__private::rules as __ad_rules;
-        ::autograd::__private::check_buffer(__ad_b_w, w);
-        ::autograd::__private::check_buffer(__ad_b_x, x);
-        ::autograd::__private::check_buffer(__ad_b_b, b);
+        ::autograd::__private::check_buffer(__ad_b_w, w.len());
+        ::autograd::__private::check_buffer(__ad_b_x, x.len());
+        ::autograd::__private::check_buffer(__ad_b_b, b.len());
         let __ad_v3_n = x.len();
         let __ad_v4_s = 0.0;
         let __ad_v5 = b.len();

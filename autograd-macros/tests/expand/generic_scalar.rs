@@ -86,7 +86,7 @@ impl generic_scalar {
     ) -> T {
         let _ = generic_scalar::<T>;
         use ::autograd::__private::rules as __ad_rules;
-        ::autograd::__private::check_buffer(__ad_b_y, y);
+        ::autograd::__private::check_buffer(__ad_b_y, y.len());
         let __ad_v2_s = (T::zero());
         let __ad_v3 = y.len();
         let mut __ad_c0_s = __ad_v2_s;

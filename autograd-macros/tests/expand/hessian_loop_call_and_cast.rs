@@ -111,7 +111,7 @@ impl energy {
     ) -> f64 {
         let _ = energy;
         use ::autograd::__private::rules as __ad_rules;
-        ::autograd::__private::check_buffer(__ad_b_w, w);
+        ::autograd::__private::check_buffer(__ad_b_w, w.len());
         let __ad_v3 = 0.5 * x;
         let __ad_v4_s = __ad_v3 * x;
         let __ad_v5 = w.len();
@@ -359,7 +359,7 @@ impl __ad_hessian_energy {
     ) -> __AdScalar {
         let _ = __ad_hessian_energy::<__AdScalar>;
         use ::autograd::__private::rules as __ad_rules;
-        ::autograd::__private::check_buffer(__ad_b_w, w);
+        ::autograd::__private::check_buffer(__ad_b_w, w.len());
         let __ad_v3 = (__AdScalar::from(0.5f64).unwrap()) * x;
         let __ad_v4_s = __ad_v3 * x;
         let __ad_v5 = w.len();

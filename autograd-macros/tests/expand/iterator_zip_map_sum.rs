@@ -90,8 +90,8 @@ impl squared_distance {
     ) -> f64 {
         let _ = squared_distance;
         use ::autograd::__private::rules as __ad_rules;
-        ::autograd::__private::check_buffer(__ad_b_x, x);
-        ::autograd::__private::check_buffer(__ad_b_y, y);
+        ::autograd::__private::check_buffer(__ad_b_x, x.len());
+        ::autograd::__private::check_buffer(__ad_b_y, y.len());
         let __ad_v2 = x.len();
         let __ad_v3 = y.len();
         let __ad_v4 = ::core::cmp::min(__ad_v2, __ad_v3);

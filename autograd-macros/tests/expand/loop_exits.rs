@@ -140,7 +140,7 @@ impl sum_squares_until {
     ) -> f64 {
         let _ = sum_squares_until;
         use ::autograd::__private::rules as __ad_rules;
-        ::autograd::__private::check_buffer(__ad_b_xs, xs);
+        ::autograd::__private::check_buffer(__ad_b_xs, xs.len());
         let __ad_v2_s = 0.0;
         let __ad_v3___ag_brk_0: bool = false;
         let __ad_v4 = xs.len();

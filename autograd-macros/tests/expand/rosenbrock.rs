@@ -100,7 +100,7 @@ impl rosenbrock {
     fn __grad_acc_full<'__ad_l0>(x: &'__ad_l0 [f64], __ad_b_x: &mut [f64]) -> f64 {
         let _ = rosenbrock;
         use ::autograd::__private::rules as __ad_rules;
-        ::autograd::__private::check_buffer(__ad_b_x, x);
+        ::autograd::__private::check_buffer(__ad_b_x, x.len());
         let __ad_v1_s = 0.0;
         let __ad_v2 = x.len();
         let __ad_v3 = __ad_v2 - 1;
