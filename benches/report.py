@@ -2,7 +2,9 @@
 """Reads criterion's estimates of the `gradients` bench and prints the
 ratio table as Markdown: per case, every contender's time (criterion's
 median, in the same run) and its ratio to the primal and to the
-hand-written gradient, then the issue's targets, each met or missed.
+hand-written gradient; the gradients into caller buffers (`ours_acc`,
+`NAME_grad_acc`, against `hand_acc`, the hand-written gradient adding
+into buffers); then the issues' targets, each met or missed.
 
 Usage: report.py CRITERION_DIR [RUN_SECONDS]   (CRITERION_DIR is
 target/criterion, or $CARGO_TARGET_DIR/criterion)
@@ -26,7 +28,13 @@ CASES = [
     ("dense_nalgebra", "dense layer 32×32, nalgebra", "1088"),
     ("zspread", "z-spread (bisection, implicit)", "61"),
 ]
+# Cases of users' code: no dynamic graph, no num-dual.
+USER_CASES = [
+    ("least_squares", "least squares (iterator chain)", "–"),
+    ("monte_carlo", "Monte Carlo path (252 steps)", "–"),
+]
 CONTENDERS = ["primal", "ours", "hand", "graph", "fd", "dual"]
+ACC = ["ours_acc", "hand_acc"]
 HEADINGS = {
     "primal": "primal",
     "ours": "ours (`_grad`)",
@@ -34,14 +42,16 @@ HEADINGS = {
     "graph": "dynamic graph",
     "fd": "central diff.",
     "dual": "num-dual",
+    "ours_acc": "ours (`_grad_acc`)",
+    "hand_acc": "hand-written into buffers",
 }
 
 
 def load(root):
     """{case: {contender: median ns}} for every estimate found."""
     out = {}
-    for case, _, _ in CASES:
-        for c in CONTENDERS:
+    for case, _, _ in CASES + USER_CASES:
+        for c in CONTENDERS + ACC:
             path = os.path.join(root, case, c, "new", "estimates.json")
             try:
                 with open(path) as f:
@@ -134,6 +144,29 @@ def targets(t):
     return rows
 
 
+def acc_targets(t):
+    """Issue 16: `_grad_acc` ÷ the hand-written gradient into buffers ≤ 1.25
+    at every n ≥ 10; `_grad` ÷ hand-written ≤ 1.25 at n ≥ 100 and on
+    Black–Scholes; the fused running sum ≤ 1.1 at Rosenbrock n = 1000."""
+    rows = []
+    for case, name, n in CASES + USER_CASES:
+        if case == "rosenbrock_n2":
+            continue
+        r = ratio(t, case, "ours_acc", "hand_acc")
+        if r is not None:
+            rows.append((f"`_grad_acc` ÷ hand-written into buffers ≤ 1.25: {name}, n = {n}", fmt_ratio(r), r <= 1.25))
+    for case, name, n in CASES:
+        if case in ("rosenbrock_n2", "rosenbrock_n10"):
+            continue
+        r = ratio(t, case, "ours", "hand")
+        if r is not None:
+            rows.append((f"`_grad` ÷ hand-written ≤ 1.25: {name}, n = {n}", fmt_ratio(r), r <= 1.25))
+    r = ratio(t, "rosenbrock_n1000", "ours", "hand")
+    if r is not None:
+        rows.append(("fused running sum ÷ hand-written ≤ 1.1: Rosenbrock, n = 1000", fmt_ratio(r), r <= 1.1))
+    return rows
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "target/criterion"
     seconds = sys.argv[2] if len(sys.argv) > 2 else None
@@ -178,6 +211,28 @@ def main():
     for case, name, n in CASES:
         cells = [fmt_ratio(ratio(t, case, c, "hand")) for c in others]
         p(f"| {name} | {n} | " + " | ".join(cells) + " |")
+    p()
+    p("## Into caller buffers (`_grad_acc`)")
+    p()
+    p("| case | n | " + " | ".join(HEADINGS[c] for c in ACC) + " | ratio |")
+    p("|---|---:|" + "---:|" * (len(ACC) + 1))
+    for case, name, n in CASES + USER_CASES:
+        row = t.get(case, {})
+        if not any(c in row for c in ACC):
+            continue
+        cells = [fmt_time(row[c]) if c in row else "–" for c in ACC]
+        cells.append(fmt_ratio(ratio(t, case, "ours_acc", "hand_acc")))
+        p(f"| {name} | {n} | " + " | ".join(cells) + " |")
+    p()
+    p("## Targets (issue 16)")
+    p()
+    p("| target | measured | |")
+    p("|---|---:|---|")
+    rows16 = acc_targets(t)
+    for desc, shown, ok in rows16:
+        p(f"| {desc} | {shown} | {'met' if ok else '**missed**'} |")
+    p()
+    p(f"{sum(1 for _, _, ok in rows16 if ok)} of {len(rows16)} targets met.")
     p()
     p("## Targets (issue 7)")
     p()

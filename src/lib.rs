@@ -419,6 +419,40 @@ pub mod __private {
         (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
     );
 
+    /// Checks a caller's buffer for the adjoint of a slice argument of
+    /// length `len` in `NAME_grad_acc`, whose sweeps add into it in place.
+    ///
+    /// # Panics
+    ///
+    /// If the buffer's length is not the argument's.
+    #[inline(always)]
+    #[track_caller]
+    pub fn check_buffer<T>(buffer: &[T], len: usize) {
+        if buffer.len() != len {
+            buffer_length(buffer.len(), len);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn buffer_length(buffer: usize, x: usize) -> ! {
+        ::core::panic!(
+            "autograd: a gradient buffer's length differs from its argument's (buffer {buffer}, argument {x})"
+        )
+    }
+
+    /// A callee's adjoint added into a caller's buffer that is the
+    /// caller's adjoint (`NAME_grad_acc`'s sweeps hold a slice argument's
+    /// adjoint as the caller's `&mut [f64]`).
+    impl<T: Accumulate<G> + ?Sized, G> Accumulate<G> for &mut T {
+        #[inline(always)]
+        #[track_caller]
+        fn accumulate(&mut self, g: G) {
+            (**self).accumulate(g);
+        }
+    }
+
     /// The adjoint of a slice argument: zeros of the same length, in a
     /// buffer from the thread's pool (`NAME_grad_acc` and a caller's
     /// `accumulate` give it back).

@@ -3,6 +3,8 @@
 //! accumulator's adjoint one, adding into unit adjoints; the reverse sweep
 //! scales those by the accumulator's actual adjoint.
 
+use std::collections::HashSet;
+
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
@@ -41,7 +43,13 @@ impl<'a> Gen<'a> {
             recorded_pullback_ty: self.recorded_pullback_ty.clone(),
             ..*self
         };
-        let windows = reverse.forward_windows(l);
+        let in_buffer: HashSet<ValueId> = fusion
+            .outer
+            .iter()
+            .copied()
+            .filter(|&v| self.buffer_unit(l, fusion, v))
+            .collect();
+        let windows = reverse.forward_windows(l, &in_buffer);
         let incoming = self
             .an
             .active(acc.exit)
@@ -68,6 +76,11 @@ impl<'a> Gen<'a> {
             .map(|&v| names::adjoint(self.f, v))
             .collect();
         let zeros = fusion.outer.iter().map(|&v| match self.f.info(v).kind {
+            // `NAME_grad_acc`: the caller's buffer is the unit adjoint.
+            Kind::Slice if in_buffer.contains(&v) => {
+                let buffer = &self.buffers.expect("a buffer unit is in `__grad_acc_full`")[&v];
+                quote!(&mut *#buffer)
+            }
             Kind::Slice => {
                 let x = names::value(self.f, v);
                 quote!(::autograd::__private::zeros_like_slice(#x))
@@ -96,7 +109,9 @@ impl<'a> Gen<'a> {
     /// adds into elements `i + min ..= i + max`, and element `i + min` gets
     /// its last contribution there, so each element is written to memory
     /// once, and no iteration reads back what the previous one wrote.
-    fn forward_windows(&mut self, l: &Loop) -> Windows {
+    /// `in_buffer`: the slices whose unit adjoint is a caller's buffer,
+    /// added into.
+    fn forward_windows(&mut self, l: &Loop, in_buffer: &HashSet<ValueId>) -> Windows {
         let mut out = Windows::default();
         let LoopHeader::Range {
             start,
@@ -134,8 +149,10 @@ impl<'a> Gen<'a> {
             let adj = names::adjoint(self.f, s.slice);
             let wmin = w(s.min);
             // The unit adjoint starts at zero: where the window holds every
-            // read of the slice, each element is written once.
-            let only_window = self.element_reads(l, s.slice) == s.reads.len();
+            // read of the slice, each element is written once (a caller's
+            // buffer is added into).
+            let only_window =
+                self.element_reads(l, s.slice) == s.reads.len() && !in_buffer.contains(&s.slice);
             let set = |place: TokenStream, w: &proc_macro2::Ident| match only_window {
                 true => quote!(#place = #w;),
                 false => quote!(#place += #w;),
@@ -209,8 +226,11 @@ impl<'a> Gen<'a> {
         for &v in &fusion.outer {
             let unit = names::unit(l.id, self.f, v);
             let adj = names::adjoint(self.f, v);
+            let buffer = self.buffers.is_some_and(|b| b.contains_key(&v));
             out.extend(match self.f.info(v).kind {
-                Kind::Slice if fusion.sole.contains(&v) => {
+                // Already added into the caller's buffer, at seed one.
+                Kind::Slice if self.buffer_unit(l, fusion, v) => TokenStream::new(),
+                Kind::Slice if fusion.sole.contains(&v) && !buffer => {
                     quote!(::autograd::__private::scale_unit(&mut #adj, #dc);)
                 }
                 Kind::Slice => quote!(::autograd::__private::add_scaled(&mut #adj, #dc, #unit);),
@@ -224,12 +244,34 @@ impl<'a> Gen<'a> {
     }
 
     /// The unit adjoint a slice argument's adjoint starts as, if a fused
-    /// loop makes all its contributions.
+    /// loop makes all its contributions (in `NAME_grad_acc`, if that unit
+    /// is the caller's buffer).
     pub(super) fn sole_unit(&self, x: ValueId) -> Option<proc_macro2::Ident> {
         self.f.body.stmts.iter().find_map(|s| match s {
-            Stmt::Loop(l) if self.fused(l)?.sole.contains(&x) => Some(names::unit(l.id, self.f, x)),
+            Stmt::Loop(l)
+                if self.fused(l).is_some_and(|fusion| {
+                    fusion.sole.contains(&x)
+                        && (self.buffers.is_none() || self.buffer_unit(l, fusion, x))
+                }) =>
+            {
+                Some(names::unit(l.id, self.f, x))
+            }
             _ => None,
         })
+    }
+
+    /// Whether fused loop `l`'s unit adjoint of slice argument `v` is the
+    /// caller's buffer in `NAME_grad_acc`: the loop makes all of `v`'s
+    /// contributions, and its accumulator's adjoint is the seed, one (the
+    /// function returns the accumulator, which nothing else reads), so the
+    /// unit adjoint needs no scaling and may be added into the buffer as
+    /// the loop runs.
+    pub(super) fn buffer_unit(&self, l: &Loop, fusion: &Fusion, v: ValueId) -> bool {
+        let acc = &l.carried[fusion.acc];
+        self.buffers.is_some_and(|b| b.contains_key(&v))
+            && fusion.sole.contains(&v)
+            && self.f.ret.value() == Some(acc.after)
+            && self.an.uses[acc.after] == 1
     }
 }
 

@@ -67,6 +67,11 @@ pub struct Gen<'a> {
     /// Whether the code being generated is the pullback's: there a recorded
     /// call is read from its record rather than made.
     in_pullback: bool,
+    /// In `NAME_grad_acc`'s sweeps (`__grad_acc_full`), the caller's buffer
+    /// of each differentiable slice argument, which is that argument's
+    /// adjoint: every contribution is added into it, none assumes it
+    /// starts at zero.
+    buffers: Option<&'a HashMap<ValueId, proc_macro2::Ident>>,
 }
 
 impl<'a> Gen<'a> {
@@ -147,6 +152,9 @@ struct Shape {
     /// What a returned pullback captures (`+ use<..>`): the lifetimes,
     /// then the scalar type parameter.
     captures: Vec<TokenStream>,
+    /// Whether the hidden `__grad_acc_full` exists, which `NAME_grad_acc`
+    /// then calls.
+    direct_acc: bool,
 }
 
 fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
@@ -190,6 +198,7 @@ fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
         full_tys,
         scalar,
         captures,
+        direct_acc: false,
     }
 }
 
@@ -320,6 +329,31 @@ fn vjp_body(
     primal: Option<&syn::Ident>,
     shape: &Shape,
 ) -> (TokenStream, bool) {
+    sweeps(sig, f, an, primal, shape, None)
+}
+
+/// The buffers of `__grad_acc_full`, one per differentiable argument, in
+/// argument order (`None` for a constant).
+struct AccBuffers {
+    per_param: Vec<Option<proc_macro2::Ident>>,
+    /// The slice arguments' buffers by value: their adjoints.
+    slices: HashMap<ValueId, proc_macro2::Ident>,
+}
+
+/// The forward and reverse sweeps of `f`: as a VJP's body (the value and
+/// a pullback closure holding the reverse sweep), or with `acc`, as the
+/// body of `__grad_acc_full`: the reverse sweep right after the forward
+/// one at seed one, the slice arguments' adjoints being the caller's
+/// buffers, every other argument's adjoint added into its buffer at the
+/// end.
+fn sweeps(
+    sig: &Signature,
+    f: &Function,
+    an: &Analysis,
+    primal: Option<&syn::Ident>,
+    shape: &Shape,
+    acc: Option<&AccBuffers>,
+) -> (TokenStream, bool) {
     let mut top_loops = HashSet::new();
     for stmt in &f.body.stmts {
         if let Stmt::Loop(l) = stmt {
@@ -348,6 +382,7 @@ fn vjp_body(
             >
         },
         in_pullback: false,
+        buffers: acc.map(|a| &a.slices),
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);
@@ -374,9 +409,12 @@ fn vjp_body(
         .map(|(v, p)| {
             let adj = names::adjoint(f, *v);
             let x = &p.ident;
-            match g.sole_unit(*v) {
-                Some(unit) => quote!(let mut #adj = #unit;),
-                None => quote!(let mut #adj = ::autograd::__private::zeros_like_slice(#x);),
+            match (g.sole_unit(*v), acc.and_then(|a| a.slices.get(v))) {
+                (Some(unit), _) => quote!(let mut #adj = #unit;),
+                (None, Some(buffer)) => quote!(let mut #adj = #buffer;),
+                (None, None) => {
+                    quote!(let mut #adj = ::autograd::__private::zeros_like_slice(#x);)
+                }
             }
         })
         .collect();
@@ -409,15 +447,68 @@ fn vjp_body(
     };
     let seed_ty = sig.ret.seed();
     let items = &f.items;
-    let body = quote! {
-        #(#items)*
-        #forward
-        (#ret, move |#seed: #seed_ty| {
-            #(#stacks)*
-            #(#slice_adjoints)*
-            #reverse
-            (#(#results,)*)
-        })
+    let body = match acc {
+        None => quote! {
+            #(#items)*
+            #forward
+            (#ret, move |#seed: #seed_ty| {
+                #(#stacks)*
+                #(#slice_adjoints)*
+                #reverse
+                (#(#results,)*)
+            })
+        },
+        Some(acc) => {
+            // A slice's adjoint is its buffer; a float's and a matrix's
+            // are added into theirs once the sweep is done.
+            let added = f
+                .params
+                .iter()
+                .zip(&sig.params)
+                .zip(&acc.per_param)
+                .filter_map(|((v, p), buffer)| {
+                    let buffer = buffer.as_ref()?;
+                    let adj = names::adjoint(f, *v);
+                    match p.kind {
+                        ParamKind::Slice(_) => None,
+                        _ if !g.declared.contains(v) => None,
+                        ParamKind::Float(_) => Some(g.scalar.add_assign(
+                            Kind::Float,
+                            quote!(*#buffer),
+                            adj.into_token_stream(),
+                        )),
+                        _ => Some(g.scalar.accumulate(
+                            Kind::Matrix,
+                            buffer.into_token_stream(),
+                            adj.into_token_stream(),
+                            proc_macro2::Span::mixed_site(),
+                        )),
+                    }
+                });
+            let checks = f
+                .params
+                .iter()
+                .zip(&sig.params)
+                .filter(|(_, p)| matches!(p.kind, ParamKind::Slice(_)))
+                .filter_map(|(v, p)| {
+                    let (x, buffer) = (&p.ident, acc.slices.get(v)?);
+                    Some(quote!(::autograd::__private::check_buffer(#buffer, #x.len());))
+                });
+            let one = g.scalar.one();
+            let result = names::result();
+            quote! {
+                #(#checks)*
+                #(#items)*
+                #forward
+                let #result = #ret;
+                let #seed: #seed_ty = #one;
+                #(#stacks)*
+                #(#slice_adjoints)*
+                #reverse
+                #(#added)*
+                #result
+            }
+        }
     };
     let rules = paths::import_rules(&body);
     scopes::declare_up_front(quote!(#rules #body))
@@ -485,10 +576,91 @@ pub fn generate(
     an: &Analysis,
     jvp: bool,
 ) -> TokenStream {
-    let shape = shape(item, sig);
-    let mut out = carrier(item, sig, vjp_fn(item, &shape, sig, f, an));
+    let mut shape = shape(item, sig);
+    let mut hidden = vjp_fn(item, &shape, sig, f, an);
+    if let Some(acc) = grad_acc_fn(item, &shape, sig, f, an) {
+        hidden.extend(acc);
+        shape.direct_acc = true;
+    }
+    let mut out = carrier(item, sig, hidden);
     out.extend(public_items(item, sig, &shape, jvp));
     out
+}
+
+/// The buffers of `NAME_grad_acc`'s arguments: `d_x` for `x`, lengthened
+/// while an argument has that name (hygienic: visible to generated code
+/// only).
+fn acc_buffer_names(sig: &Signature) -> Vec<syn::Ident> {
+    let taken: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
+    sig.params
+        .iter()
+        .filter(|p| p.differentiable)
+        .map(|p| {
+            let mut buffer = format!("d_{}", p.ident.to_string().trim_start_matches("r#"));
+            while taken.contains(&buffer) {
+                buffer.push('_');
+            }
+            names::hygienic(&syn::Ident::new(&buffer, p.ident.span()))
+        })
+        .collect()
+}
+
+/// The hidden `__grad_acc_full(args.., buffers..)`, `NAME_grad_acc`'s
+/// body, for a function of one float with a differentiable slice
+/// argument: the forward sweep, then the reverse
+/// sweep at seed one in the same body (no pullback closure), adding into
+/// the caller's buffers: a slice argument's adjoint is its buffer, written
+/// in place by the sweep (no pooled adjoint, no second pass adding it in).
+fn grad_acc_fn(
+    item: &syn::ItemFn,
+    shape: &Shape,
+    sig: &Signature,
+    f: &Function,
+    an: &Analysis,
+) -> Option<TokenStream> {
+    // Only a slice argument's adjoint changes: without one, the pullback's
+    // adjoints are floats, arrays and matrices, which the generic
+    // `grad_acc` adds into the buffers as cheaply (and without a second
+    // copy of the sweeps to type-check).
+    let slice = sig
+        .params
+        .iter()
+        .any(|p| p.differentiable && matches!(p.kind, ParamKind::Slice(_)));
+    if !matches!(sig.ret, Ret::Float(_)) || !slice {
+        return None;
+    }
+    let mut per_param = Vec::new();
+    let mut slices = HashMap::new();
+    let mut buffers = Vec::new();
+    for (v, p) in f.params.iter().zip(&sig.params) {
+        let buffer = p.buffer_ty().map(|ty| (names::buffer(&p.ident), ty));
+        if let Some((b, ty)) = &buffer {
+            if matches!(p.kind, ParamKind::Slice(_)) {
+                slices.insert(*v, b.clone());
+            }
+            buffers.push(quote!(#b: #ty));
+        }
+        per_param.push(buffer.map(|(b, _)| b));
+    }
+    let acc = AccBuffers { per_param, slices };
+    let (body, declared_up_front) = sweeps(sig, f, an, Some(&item.sig.ident), shape, Some(&acc));
+    let name = names::hidden(&item.sig.ident, names::GRAD_ACC_FULL);
+    let vis = &item.vis;
+    let seed_ty = sig.ret.seed();
+    let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
+    let inputs = &shape.inputs;
+    let unused_assignments = declared_up_front.then(|| quote!(unused_assignments,));
+    let primal = primal_value(item, shape);
+    Some(quote! {
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_variables, unused_mut, unused_parens, #unused_assignments clippy::all)]
+        #vis fn #name #generics (#(#inputs,)* #(#buffers),*) -> #seed_ty #where_clause {
+            let _ = #primal;
+            #body
+        }
+    })
 }
 
 /// The type named like the function whose associated items are the
@@ -955,20 +1127,7 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
             false => quote!(_),
         })
         .collect();
-    // `d_x` for `x`, lengthened while an argument has that name.
-    let taken: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
-    let buffers: Vec<syn::Ident> = sig
-        .params
-        .iter()
-        .filter(|p| p.differentiable)
-        .map(|p| {
-            let mut buffer = format!("d_{}", p.ident.to_string().trim_start_matches("r#"));
-            while taken.contains(&buffer) {
-                buffer.push('_');
-            }
-            names::hygienic(&syn::Ident::new(&buffer, p.ident.span()))
-        })
-        .collect();
+    let buffers = acc_buffer_names(sig);
     let buffer_tys = sig.params.iter().filter_map(|p| p.buffer_ty());
     let many_acc = many_arguments(inputs.len() + buffers.len());
     let accumulate = sig
@@ -995,9 +1154,15 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
         ),
         ret => (ret.seed(), TokenStream::new(), TokenStream::new()),
     };
-    let thin = thin::applies(sig)
-        .then(|| thin::grad_acc(sig, &shape.scalar, &vjp_full, &arg_names, &buffers))
-        .flatten();
+    let direct = shape.direct_acc.then(|| {
+        let acc_full = forward::hidden_path(&name.clone().into(), names::GRAD_ACC_FULL);
+        quote_spanned!(mixed=> #acc_full(#(#arg_names,)* #(#buffers),*))
+    });
+    let thin = direct.or_else(|| {
+        thin::applies(sig)
+            .then(|| thin::grad_acc(sig, &shape.scalar, &vjp_full, &arg_names, &buffers))
+            .flatten()
+    });
     let body = thin.unwrap_or_else(|| {
         quote_spanned! {mixed=>
             let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;

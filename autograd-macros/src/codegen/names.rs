@@ -11,7 +11,8 @@
 //! (a local of its reverse sweep), `pb3` (pullback of call 3), `rec3` (call
 //! 3 recorded with its pullback), `map3` (the compiled closure of the `map`
 //! defining value 3), `seed`, `x` / `g` (an element and its adjoint), `a`
-//! (an array being written).
+//! (an array being written), `b_x` (the caller's buffer for the adjoint of
+//! the argument `x`, `NAME_grad_acc`), `result`.
 
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
@@ -222,6 +223,26 @@ pub fn element_adjoint() -> Ident {
 
 /// The hidden all-arguments VJP generated next to a function.
 pub const VJP_FULL: &str = "__vjp_full";
+
+/// The hidden gradient into the caller's buffers (`NAME_grad_acc`'s
+/// body): one forward and one reverse sweep, the slice arguments' adjoints
+/// being the buffers themselves.
+pub const GRAD_ACC_FULL: &str = "__grad_acc_full";
+
+/// The caller's buffer of an argument's adjoint in the hidden
+/// `__grad_acc_full` (`b_x` for the argument `x`).
+pub fn buffer(arg: &Ident) -> Ident {
+    ident(format!(
+        "__ad_b_{}",
+        arg.to_string().trim_start_matches("r#")
+    ))
+}
+
+/// The result of the hidden `__grad_acc_full`, bound before its reverse
+/// sweep runs.
+pub fn result() -> Ident {
+    ident("__ad_result".into())
+}
 
 /// The hidden all-arguments JVP generated next to a function with `jvp`:
 /// one tangent per argument, `NoGradient` for a constant one.

@@ -58,6 +58,7 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'
         recorded: HashSet::new(),
         recorded_pullback_ty: TokenStream::new(),
         in_pullback: false,
+        buffers: None,
     }
 }
 
@@ -1160,6 +1161,7 @@ fn hidden_wrapper(
         full_tys: Vec::new(),
         scalar: Scalar::of(sig),
         captures: shape.captures.clone(),
+        direct_acc: false,
     };
     hidden_item(item, sig, &shape, tangents, body, ret_ty.clone())
 }

@@ -130,6 +130,98 @@ impl sum_squares_until {
             },
         )
     }
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __grad_acc_full<'__ad_l0>(
+        xs: &'__ad_l0 [f64],
+        t: f64,
+        __ad_b_xs: &mut [f64],
+    ) -> f64 {
+        let _ = sum_squares_until;
+        use ::autograd::__private::rules as __ad_rules;
+        ::autograd::__private::check_buffer(__ad_b_xs, xs.len());
+        let __ad_v2_s = 0.0;
+        let __ad_v3___ag_brk_0: bool = false;
+        let __ad_v4 = xs.len();
+        let mut __ad_c0_s = __ad_v2_s;
+        let mut __ad_c0___ag_brk_0 = __ad_v3___ag_brk_0;
+        let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
+            ::core::iter::Iterator::size_hint(&(0..__ad_v4)).0,
+        );
+        for __ad_v7_i in 0..__ad_v4 {
+            let __ad_v5_s = __ad_c0_s;
+            let __ad_v6___ag_brk_0 = __ad_c0___ag_brk_0;
+            __ad_stack0.push(__ad_v6___ag_brk_0);
+            let __ad_v8 = !__ad_v6___ag_brk_0;
+            let (__ad_v20_s, __ad_v21___ag_brk_0) = if __ad_v8 {
+                let __ad_v9___ag_skip_1: bool = false;
+                let __ad_v10 = xs[__ad_v7_i] > t;
+                let (__ad_v13___ag_brk_0, __ad_v14___ag_skip_1) = if __ad_v10 {
+                    let __ad_v11___ag_brk_0: bool = true;
+                    let __ad_v12___ag_skip_1: bool = true;
+                    (__ad_v11___ag_brk_0, __ad_v12___ag_skip_1)
+                } else {
+                    (__ad_v6___ag_brk_0, __ad_v9___ag_skip_1)
+                };
+                let __ad_v15 = !__ad_v14___ag_skip_1;
+                let __ad_v19_s = if __ad_v15 {
+                    let __ad_v16 = xs[__ad_v7_i];
+                    let __ad_v17 = __ad_v16 * __ad_v16;
+                    let __ad_v18_s = __ad_v5_s + __ad_v17;
+                    __ad_v18_s
+                } else {
+                    __ad_v5_s
+                };
+                (__ad_v19_s, __ad_v13___ag_brk_0)
+            } else {
+                (__ad_v5_s, __ad_v6___ag_brk_0)
+            };
+            __ad_c0_s = __ad_v20_s;
+            __ad_c0___ag_brk_0 = __ad_v21___ag_brk_0;
+        }
+        let __ad_v22_s = __ad_c0_s;
+        let __ad_v23___ag_brk_0 = __ad_c0___ag_brk_0;
+        let __ad_result = __ad_v22_s;
+        let __ad_seed: f64 = 1.0;
+        let mut __ad_d_xs = __ad_b_xs;
+        let __ad_d22_s = __ad_seed;
+        let mut __ad_dc0_s = __ad_d22_s;
+        for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v4) {
+            let __ad_v6___ag_brk_0 = ::autograd::__private::pop(&mut __ad_stack0);
+            let __ad_v8 = !__ad_v6___ag_brk_0;
+            let mut __ad_d5_s = 0.0;
+            let __ad_d20_s = __ad_dc0_s;
+            if __ad_v8 {
+                let __ad_v9___ag_skip_1: bool = false;
+                let __ad_v10 = xs[__ad_v7_i] > t;
+                let (__ad_v13___ag_brk_0, __ad_v14___ag_skip_1) = if __ad_v10 {
+                    let __ad_v11___ag_brk_0: bool = true;
+                    let __ad_v12___ag_skip_1: bool = true;
+                    (__ad_v11___ag_brk_0, __ad_v12___ag_skip_1)
+                } else {
+                    (__ad_v6___ag_brk_0, __ad_v9___ag_skip_1)
+                };
+                let __ad_v15 = !__ad_v14___ag_skip_1;
+                let __ad_d19_s = __ad_d20_s;
+                if __ad_v15 {
+                    let __ad_v16 = xs[__ad_v7_i];
+                    let __ad_d18_s = __ad_d19_s;
+                    __ad_d5_s += __ad_rules::add_grad_lhs(__ad_d18_s);
+                    let __ad_d17 = __ad_rules::add_grad_rhs(__ad_d18_s);
+                    let mut __ad_d16 = __ad_rules::mul_grad_lhs(__ad_d17, __ad_v16);
+                    __ad_d16 += __ad_rules::mul_grad_rhs(__ad_d17, __ad_v16);
+                    __ad_d_xs[__ad_v7_i] += __ad_d16;
+                } else {
+                    __ad_d5_s += __ad_d19_s;
+                }
+            } else {
+                __ad_d5_s += __ad_d20_s;
+            }
+            __ad_dc0_s = __ad_d5_s;
+        }
+        __ad_result
+    }
 }
 /** The value of [`sum_squares_until`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -176,10 +268,7 @@ fn sum_squares_until_grad_acc<'__ad_l0>(
     t: f64,
     d_xs: &mut [f64],
 ) -> f64 {
-    let (__ad_value, __ad_pullback) = sum_squares_until::__vjp_full(xs, t);
-    let (__ad_d_xs, _) = __ad_pullback(1.0);
-    ::autograd::__private::accumulate(d_xs, __ad_d_xs);
-    (__ad_value)
+    sum_squares_until::__grad_acc_full(xs, t, d_xs)
 }
 /** Compares [`sum_squares_until_grad`] at this point with central finite differences of [`sum_squares_until`], component by component.
 
