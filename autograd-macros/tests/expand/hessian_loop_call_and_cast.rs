@@ -368,7 +368,7 @@ impl __ad_hessian_energy {
             let __ad_v6_s = __ad_c0_s;
             let __ad_v8 = w[__ad_v7_i];
             let __ad_v9 = __ad_v8 * x;
-            let __ad_v10 = <softplus as ::autograd::__private::Twin<
+            let __ad_v10 = <softplus as ::autograd::__private::SecondOrder<
                 _,
                 _,
             >>::primal((__ad_v9,));
@@ -388,7 +388,7 @@ impl __ad_hessian_energy {
         for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
             let __ad_v8 = w[__ad_v7_i];
             let __ad_v9 = __ad_v8 * x;
-            let (__ad_v10, __ad_pb10) = <softplus as ::autograd::__private::Twin<
+            let (__ad_v10, __ad_pb10) = <softplus as ::autograd::__private::SecondOrder<
                 _,
                 _,
             >>::vjp_full((__ad_v9,));

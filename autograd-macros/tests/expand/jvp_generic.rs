@@ -100,6 +100,71 @@ impl weighted {
             },
         )
     }
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __grad_acc_full<'__ad_l0, T>(
+        x: T,
+        w: &'__ad_l0 [T],
+        c: T,
+        __ad_b_x: &mut T,
+        __ad_b_w: &mut [T],
+    ) -> T
+    where
+        T: num_traits::Float,
+    {
+        let _ = weighted::<T>;
+        use ::autograd::__private::rules as __ad_rules;
+        ::autograd::__private::check_buffer(__ad_b_w, w.len());
+        let __ad_v3_s = (T::zero());
+        let __ad_v4 = w.len();
+        let mut __ad_c0_s = __ad_v3_s;
+        for __ad_v6_i in 0..__ad_v4 {
+            let __ad_v5_s = __ad_c0_s;
+            let __ad_v7 = w[__ad_v6_i];
+            let __ad_v8 = x.sin();
+            let __ad_v9 = __ad_v7 * __ad_v8;
+            let __ad_v10 = __ad_v5_s + __ad_v9;
+            let __ad_v11_s = __ad_v10 + c;
+            __ad_c0_s = __ad_v11_s;
+        }
+        let __ad_v12_s = __ad_c0_s;
+        let (__ad_v13, __ad_pb13) = logistic::__vjp_full::<T>(__ad_v12_s, c);
+        logistic::__same_callee(&logistic::<T>, &__ad_v13);
+        let (__ad_v14, __ad_pb14) = logistic::__vjp_full(x, (T::one()));
+        logistic::__same_callee(&logistic, &__ad_v14);
+        let __ad_v15 = __ad_v13 * __ad_v14;
+        let __ad_result = __ad_v15;
+        let __ad_seed: T = <T as ::autograd::__private::rules::Real>::one();
+        let mut __ad_d_w = __ad_b_w;
+        let mut __ad_d_x = <T as ::autograd::__private::rules::Real>::zero();
+        let mut __ad_d12_s = <T as ::autograd::__private::rules::Real>::zero();
+        let __ad_d15 = __ad_seed;
+        let __ad_d13 = __ad_rules::mul_grad_lhs(__ad_d15, __ad_v14);
+        let __ad_d14 = __ad_rules::mul_grad_rhs(__ad_d15, __ad_v13);
+        let (__ad_pb14_d0, _) = __ad_pb14(__ad_d14);
+        let __ad_pb14_d0 = (__ad_pb14_d0);
+        ::autograd::__private::accumulate_scalar(&mut __ad_d_x, __ad_pb14_d0);
+        let (__ad_pb13_d0, _) = __ad_pb13(__ad_d13);
+        let __ad_pb13_d0 = (__ad_pb13_d0);
+        ::autograd::__private::accumulate_scalar(&mut __ad_d12_s, __ad_pb13_d0);
+        let mut __ad_dc0_s = __ad_d12_s;
+        for __ad_v6_i in ::core::iter::Iterator::rev(0..__ad_v4) {
+            let __ad_v7 = w[__ad_v6_i];
+            let __ad_v8 = x.sin();
+            let __ad_d11_s = __ad_dc0_s;
+            let __ad_d10 = __ad_rules::add_grad_lhs(__ad_d11_s);
+            let __ad_d5_s = __ad_rules::add_grad_lhs(__ad_d10);
+            let __ad_d9 = __ad_rules::add_grad_rhs(__ad_d10);
+            let __ad_d7 = __ad_rules::mul_grad_lhs(__ad_d9, __ad_v8);
+            let __ad_d8 = __ad_rules::mul_grad_rhs(__ad_d9, __ad_v7);
+            __ad_d_x = __ad_d_x + (__ad_rules::sin_grad(__ad_d8, x));
+            __ad_d_w[__ad_v6_i] = __ad_d_w[__ad_v6_i] + (__ad_d7);
+            __ad_dc0_s = __ad_d5_s;
+        }
+        *__ad_b_x = *__ad_b_x + (__ad_d_x);
+        __ad_result
+    }
 }
 /** The value of [`weighted`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
 
@@ -161,13 +226,7 @@ fn weighted_grad_acc<'__ad_l0, T>(
 where
     T: num_traits::Float,
 {
-    let (__ad_value, __ad_pullback) = weighted::__vjp_full(x, w, c);
-    let (__ad_d_x, __ad_d_w, _) = __ad_pullback(
-        <T as ::autograd::__private::rules::Real>::one(),
-    );
-    ::autograd::__private::accumulate_scalar(d_x, __ad_d_x);
-    ::autograd::__private::accumulate_elements(d_w, __ad_d_w);
-    (__ad_value)
+    weighted::__grad_acc_full(x, w, c, d_x, d_w)
 }
 /** Compares [`weighted_grad`] at this point with central finite differences of [`weighted`], component by component.
 
