@@ -58,10 +58,18 @@ impl VisitMut for Diverging {
                 out.push(stmt);
                 continue;
             };
-            let Some(init) = &local.init else {
+            // A `let` under `#[cfg]` (or any attribute) stays as written:
+            // the exit statement would not carry the attribute, and run
+            // where the primal's `let` is compiled out. It is then the
+            // usual error for an exit inside an expression.
+            let Some(init) = local.init.as_ref().filter(|i| i.diverge.is_none()) else {
                 out.push(stmt);
                 continue;
             };
+            if !local.attrs.is_empty() {
+                out.push(stmt);
+                continue;
+            }
             let Expr::If(i) = &*init.expr else {
                 out.push(stmt);
                 continue;
@@ -102,5 +110,25 @@ impl VisitMut for Diverging {
             self.changed = true;
         }
         block.stmts = out;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::desugar;
+
+    #[test]
+    fn a_let_with_an_attribute_is_not_rewritten() {
+        let plain: syn::Block = syn::parse_quote!({
+            let y = if x > 0.0 { x } else { return 0.0 };
+            y
+        });
+        assert!(desugar(&plain).is_some());
+        let with_cfg: syn::Block = syn::parse_quote!({
+            #[cfg(any())]
+            let y = if x > 0.0 { x } else { return 0.0 };
+            y
+        });
+        assert!(desugar(&with_cfg).is_none());
     }
 }
