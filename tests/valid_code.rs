@@ -116,6 +116,39 @@ fn named_lifetimes() {
     assert!(dot_of_check(&[1.0, 2.0], &[4.0, 8.0], &z).is_within(1e-7, 1e-7));
 }
 
+/// Elided lifetimes are named after their argument in the generated
+/// items (`'x` for `x`), which must not clash with a lifetime parameter or
+/// a loop label of the same name, nor break on a raw identifier.
+#[differentiable]
+fn labelled<'x>(x: &'x [f64], r#type: &[f64], y: &[f64], y1: &Vec<f64>) -> f64 {
+    let mut s = 0.0;
+    'y: for i in 0..x.len() {
+        if i == 2 {
+            break 'y;
+        }
+        s += x[i] * r#type[i] * y[i] * y1[i];
+    }
+    s
+}
+
+#[test]
+fn elided_lifetimes_named_after_their_arguments() {
+    let (x, t, y, y1) = (
+        [1.0, 2.0, 3.0],
+        [4.0, 5.0, 6.0],
+        [0.5, 0.25, 2.0],
+        vec![2.0, 4.0, 8.0],
+    );
+    // Σ_{i<2} x_i t_i y_i y1_i = 4 + 10 = 14; each factor's partial is the
+    // product of the other three, zero at i = 2 (the loop breaks first).
+    let (value, d_x, d_t, d_y, d_y1) = labelled_grad(&x, &t, &y, &y1);
+    assert_eq!(value, 14.0);
+    assert_eq!(d_x, vec![4.0, 5.0, 0.0]);
+    assert_eq!(d_t, vec![1.0, 2.0, 0.0]);
+    assert_eq!(d_y, vec![8.0, 40.0, 0.0]);
+    assert_eq!(d_y1, vec![2.0, 2.5, 0.0]);
+}
+
 // ---- lint attributes on arguments ----
 
 /// Every lint attribute is kept on the function as written and on the

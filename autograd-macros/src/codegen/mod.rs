@@ -108,17 +108,53 @@ impl<'a> Gen<'a> {
 
 /// Gives every elided lifetime of the arguments a name, so the returned
 /// pullback can say which borrows it keeps (`+ use<..>`) in any edition.
-/// Named lifetimes are the function's own parameters, or `'static`.
+/// Named lifetimes are the function's own parameters, or `'static`. A
+/// fresh name is the argument's (`'x` for `x: &[f64]`), so a type error
+/// quoting the argument's type reads like the user's code; one the item
+/// already uses anywhere (a lifetime parameter or a loop label) is
+/// skipped.
 struct NameLifetimes {
     fresh: Vec<syn::Lifetime>,
+    /// The argument whose type is being named.
+    base: String,
+    /// Lifetime and label names of the item, and those given out.
+    taken: HashSet<String>,
 }
 
 impl NameLifetimes {
+    fn new(item: &syn::ItemFn) -> Self {
+        struct Names(HashSet<String>);
+        impl<'ast> syn::visit::Visit<'ast> for Names {
+            fn visit_lifetime(&mut self, lt: &'ast syn::Lifetime) {
+                self.0.insert(lt.ident.to_string());
+            }
+        }
+        let mut names = Names(HashSet::new());
+        syn::visit::visit_item_fn(&mut names, item);
+        NameLifetimes {
+            fresh: Vec::new(),
+            base: String::new(),
+            taken: names.0,
+        }
+    }
+
+    /// Names the lifetimes of the argument `pat`'s type after it.
+    fn name_argument(&mut self, pat: &syn::Pat, ty: &mut syn::Type) {
+        self.base = match pat {
+            // A raw identifier (`r#type`) is no lifetime name; `'_x` is.
+            syn::Pat::Ident(pi) if !pi.ident.to_string().starts_with("r#") => pi.ident.to_string(),
+            _ => "a".to_owned(),
+        };
+        self.visit_type_mut(ty);
+    }
+
     fn fresh(&mut self) -> syn::Lifetime {
-        let lt = syn::Lifetime::new(
-            &format!("'__ad_l{}", self.fresh.len()),
-            proc_macro2::Span::call_site(),
-        );
+        let name = std::iter::once(self.base.clone())
+            .chain((1..).map(|k| format!("{}{k}", self.base)))
+            .find(|n| n != "static" && n != "_" && !self.taken.contains(n))
+            .expect("an unbounded sequence of names has an unused one");
+        self.taken.insert(name.clone());
+        let lt = syn::Lifetime::new(&format!("'{name}"), proc_macro2::Span::call_site());
         self.fresh.push(lt.clone());
         lt
     }
@@ -158,7 +194,7 @@ struct Shape {
 }
 
 fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
-    let mut named = NameLifetimes { fresh: Vec::new() };
+    let mut named = NameLifetimes::new(item);
     let mut inputs = Vec::new();
     for arg in &item.sig.inputs {
         if let syn::FnArg::Typed(pt) = arg {
@@ -167,7 +203,7 @@ fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
             if let syn::Pat::Ident(pi) = &mut *pt.pat {
                 pi.mutability = None;
             }
-            named.visit_type_mut(&mut pt.ty);
+            named.name_argument(&pt.pat, &mut pt.ty);
             inputs.push(pt);
         }
     }
