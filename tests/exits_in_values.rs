@@ -259,3 +259,55 @@ fn return_and_assignment_out_of_loops_from_match_arms() {
         check_slice("last_small", |x| last_small(x, &kinds), v, &dx, &x);
     }
 }
+
+/// Forward mode and second order through the same rewrites: a `match`
+/// arm that breaks in `+=`, and a `let` of `match x.first()` whose `None`
+/// arm returns.
+#[differentiable(jvp, hessian)]
+fn weighted_until(x: &[f64], a: f64, #[constant] kinds: &[i32]) -> f64 {
+    let x0 = match x.first() {
+        Some(&v) => v,
+        None => return a * a,
+    };
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += match kinds[i] {
+            0 => a * x[i] * x[i],
+            1 => continue,
+            _ => break,
+        };
+    }
+    s * x0
+}
+
+#[test]
+fn forward_mode_and_hessian_through_exits_in_values() {
+    let x = [0.6, -0.4, 0.9, 1.3];
+    let a = 0.7;
+    for kinds in [[0, 0, 0, 0], [0, 1, 0, 2], [2, 0, 0, 0]] {
+        let f = |x: &[f64], a: f64| weighted_until(x, a, &kinds);
+        let dx = [0.3, -0.2, 0.5, 0.1];
+        let da = -0.4;
+        let (value, tangent) = weighted_until_jvp(&x, a, &kinds, &dx, da);
+        assert_eq!(value.to_bits(), f(&x, a).to_bits());
+        // The directional derivative by central differences along (dx, da).
+        let along = |t: f64| {
+            let moved: Vec<f64> = x.iter().zip(&dx).map(|(x, d)| x + t * d).collect();
+            f(&moved, a + t * da)
+        };
+        assert_fd64_close("weighted_until jvp", tangent, fd64(along, 0.0));
+        // The Hessian's (a, a) entry: ∂²f/∂a² by differences of ∂f/∂a.
+        let (value, _, h) = weighted_until_hessian(&x, a, &kinds);
+        assert_eq!(value.to_bits(), f(&x, a).to_bits());
+        let daa = fd64(|t| weighted_until_grad(&x, t, &kinds).2, a);
+        assert_fd64_close("weighted_until hessian", h[(4, 4)], daa);
+        let dx0a = fd64(|t| weighted_until_grad(&x, t, &kinds).1[0], a);
+        assert_fd64_close("weighted_until hessian x0 a", h[(0, 4)], dx0a);
+    }
+    // The empty slice returns a²: gradient 2a, Hessian 2.
+    let (v, g, h) = weighted_until_hessian(&[], a, &[]);
+    assert_eq!(v, a * a);
+    assert_eq!((g.len(), g[0], h[(0, 0)]), (1, 2.0 * a, 2.0));
+    let (v, t) = weighted_until_jvp(&[], a, &[], &[], 1.0);
+    assert_eq!((v, t), (a * a, 2.0 * a));
+}

@@ -79,7 +79,8 @@ fn exit_block(e: &Expr) -> syn::Block {
 }
 
 /// The value a statement computes, where an exit may stand: a `let`'s
-/// value (not a `let .. else`), the right-hand side of an assignment.
+/// value (not a `let .. else`), the right-hand side of an assignment, or
+/// its right operand when its left one is a place (`a = a + (b)`).
 /// A statement with an attribute (`#[cfg]` above all) has none: the exit
 /// statement would not carry the attribute, and run where the primal's
 /// statement is compiled out; it is then the usual error for an exit
@@ -91,7 +92,18 @@ fn value_of(stmt: &mut SynStmt) -> Option<&mut Expr> {
             _ => None,
         },
         SynStmt::Expr(Expr::Assign(a), _) if a.attrs.is_empty() && !has_attrs(&a.left) => {
-            Some(&mut a.right)
+            // `a = a + (b)`, as the second-order twin writes `a += b` (its
+            // scalar has no `+=`): `b` is the value, the place read after
+            // it as `+=` reads it.
+            let operand =
+                matches!(&*a.right, Expr::Binary(b) if !is_compound(&b.op) && !has_attrs(&b.left));
+            match (&mut *a.right, operand) {
+                (Expr::Binary(b), true) => match &mut *b.right {
+                    Expr::Paren(p) => Some(&mut p.expr),
+                    right => Some(right),
+                },
+                (right, _) => Some(right),
+            }
         }
         SynStmt::Expr(Expr::Binary(b), _)
             if b.attrs.is_empty() && is_compound(&b.op) && !has_attrs(&b.left) =>
