@@ -295,6 +295,24 @@ fn is_matrix_of(ty: &Type, scalar: Option<&syn::Ident>) -> bool {
         if e.path.is_ident("f64") || twin_scalar.is_some_and(|s| e.path.is_ident(s))))
 }
 
+/// `&[DVector<f64>]`, `&Vec<DVector<f64>>`, `Vec<DMatrix<f64>>`, ...: a
+/// slice or `Vec` of nalgebra values, which has no adjoint yet.
+fn is_batch_of_matrices(ty: &Type) -> bool {
+    let ty = match ty {
+        Type::Reference(r) => &*r.elem,
+        ty => ty,
+    };
+    match ty {
+        Type::Slice(s) => is_matrix(&s.elem),
+        Type::Path(p) => p.path.segments.last().is_some_and(|s| {
+            s.ident == "Vec"
+                && matches!(&s.arguments, syn::PathArguments::AngleBracketed(a)
+                    if matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if is_matrix(t)))
+        }),
+        _ => false,
+    }
+}
+
 fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
     if let Some(f) = FloatTy::parse(ty, scalar) {
         return Some(ParamKind::Float(f));
@@ -529,6 +547,16 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             None if constant => ParamKind::Other,
             // Reported at the generics already.
             None if mentions_type_param(&pt.ty, &sig.generics) => continue,
+            None if is_batch_of_matrices(&pt.ty) => {
+                cx.error_spanned_by(
+                    &pt.ty,
+                    format!(
+                        "a differentiable argument of type `{}` (a batch of vectors or matrices) is not supported yet; mark it `#[constant]` if it is data (`#[constant] {ident}: {0}`), or pass the vectors as the columns of one `&DMatrix<f64>` and read them as `{ident}.column(i)`",
+                        type_text(&pt.ty)
+                    ),
+                );
+                continue;
+            }
             None => {
                 cx.error_spanned_by(
                     &pt.ty,

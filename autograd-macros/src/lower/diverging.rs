@@ -1,22 +1,32 @@
-//! A `let` whose value is an `if` with one arm that exits, rewritten
-//! before lowering into the exit as a statement and the `let` of the other
-//! arm's value:
+//! A statement whose value is an `if` or a `match` with arms that exit,
+//! rewritten before lowering into the exits as a statement of their own
+//! and the statement of the other arms' value:
 //!
 //! ```text
 //! let x = if c { a } else { return 0.0 };   →   if !(c) { return 0.0; }
 //!                                               let x = { a };
+//!
+//! acc += match k {                          →   match k { 0 => {}, _ => { break; } }
+//!     0 => a,                                   acc += match k { 0 => a };
+//!     _ => break,
+//! };
 //! ```
 //!
-//! (also with `break` and `continue`, and the exit in the first arm). The
-//! condition is evaluated once, before either arm, as in the original, so
-//! the rewritten body computes the same values; the exits pass then
-//! differentiates the `if` as any exit.
+//! The value is that of a `let`, or the right-hand side of `=` or `+=` and
+//! friends; the exits are `return`, `break` and `continue`, or an `if` /
+//! `match` / block whose every way out is one. The exit statement runs
+//! first, so the exit dominates the statement, as in the original; the
+//! value keeps the arms that do not exit, which are the ones left when it
+//! runs (the last of them is taken when no other is, as an `else`). A
+//! condition or guard of an arm that stays is evaluated once more: in a
+//! differentiable body it is primal code without effects. A scrutinee
+//! that is not a place is bound once, before both.
 
 use syn::visit_mut::VisitMut;
 
 use super::*;
 
-/// Rewrites every such `let` of the body; `None` if there is none.
+/// Rewrites every such statement of the body; `None` if there is none.
 pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
     // Only a body with an exit can have one, found without a copy.
     let mut finder = super::exits::Finder::new(|e: &Expr| {
@@ -26,7 +36,10 @@ pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
     if !finder.found {
         return None;
     }
-    let mut rewrite = Diverging { changed: false };
+    let mut rewrite = Diverging {
+        changed: false,
+        next: 0,
+    };
     let mut body = body.clone();
     rewrite.visit_block_mut(&mut body);
     rewrite.changed.then_some(body)
@@ -34,80 +47,268 @@ pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
 
 struct Diverging {
     changed: bool,
+    next: u32,
 }
 
-/// Whether a block is one `return`, `break` or `continue` (with or
-/// without its `;`).
-fn exits(b: &syn::Block) -> bool {
-    let [stmt] = b.stmts.as_slice() else {
-        return false;
+/// Whether every way out of an expression is `return`, `break` or
+/// `continue`.
+fn diverges(e: &Expr) -> bool {
+    match e {
+        Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => true,
+        Expr::Paren(p) => diverges(&p.expr),
+        Expr::Block(b) => b.label.is_none() && diverges_block(&b.block),
+        Expr::If(i) => {
+            diverges_block(&i.then_branch)
+                && i.else_branch.as_ref().is_some_and(|(_, e)| diverges(e))
+        }
+        Expr::Match(m) => !m.arms.is_empty() && m.arms.iter().all(|a| diverges(&a.body)),
+        _ => false,
+    }
+}
+
+fn diverges_block(b: &syn::Block) -> bool {
+    matches!(b.stmts.last(), Some(SynStmt::Expr(e, _)) if diverges(e))
+}
+
+/// An exit as the block of a statement: `{ return v; }`.
+fn exit_block(e: &Expr) -> syn::Block {
+    match e {
+        Expr::Block(b) if b.attrs.is_empty() => b.block.clone(),
+        e => syn::parse_quote_spanned!(e.span()=> { #e; }),
+    }
+}
+
+/// The value a statement computes, where an exit may stand: a `let`'s
+/// value (not a `let .. else`), the right-hand side of an assignment, or
+/// its right operand when its left one is a place (`a = a + (b)`).
+/// A statement with an attribute (`#[cfg]` above all) has none: the exit
+/// statement would not carry the attribute, and run where the primal's
+/// statement is compiled out; it is then the usual error for an exit
+/// inside an expression.
+fn value_of(stmt: &mut SynStmt) -> Option<&mut Expr> {
+    match stmt {
+        SynStmt::Local(l) if l.attrs.is_empty() => match &mut l.init {
+            Some(init) if init.diverge.is_none() => Some(&mut init.expr),
+            _ => None,
+        },
+        SynStmt::Expr(Expr::Assign(a), _) if a.attrs.is_empty() && !has_attrs(&a.left) => {
+            // `a = a + (b)`, as the second-order twin writes `a += b` (its
+            // scalar has no `+=`): `b` is the value, the place read after
+            // it as `+=` reads it.
+            let operand =
+                matches!(&*a.right, Expr::Binary(b) if !is_compound(&b.op) && !has_attrs(&b.left));
+            match (&mut *a.right, operand) {
+                (Expr::Binary(b), true) => match &mut *b.right {
+                    Expr::Paren(p) => Some(&mut p.expr),
+                    right => Some(right),
+                },
+                (right, _) => Some(right),
+            }
+        }
+        SynStmt::Expr(Expr::Binary(b), _)
+            if b.attrs.is_empty() && is_compound(&b.op) && !has_attrs(&b.left) =>
+        {
+            Some(&mut b.right)
+        }
+        _ => None,
+    }
+}
+
+/// Whether the place an assignment writes carries an attribute: syn puts
+/// a statement's attributes on its leftmost expression (`#[cfg(..)] acc`).
+fn has_attrs(place: &Expr) -> bool {
+    match place {
+        Expr::Path(p) => !p.attrs.is_empty(),
+        Expr::Field(f) => !f.attrs.is_empty() || has_attrs(&f.base),
+        Expr::Index(i) => !i.attrs.is_empty() || has_attrs(&i.expr),
+        Expr::Unary(u) => !u.attrs.is_empty(),
+        Expr::Paren(p) => !p.attrs.is_empty(),
+        // Any other place is not rewritten.
+        _ => true,
+    }
+}
+
+fn is_compound(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_)
+            | BinOp::RemAssign(_)
+    )
+}
+
+/// A pattern's bindings made `_`, for an arm whose body is dropped (its
+/// guard, if any, keeps the pattern).
+struct Unbind;
+
+impl VisitMut for Unbind {
+    fn visit_pat_mut(&mut self, pat: &mut Pat) {
+        if let Pat::Ident(pi) = pat
+            && pi.subpat.is_none()
+            && !super::matching::names_constant(&pi.ident)
+        {
+            *pat = Pat::Wild(syn::PatWild {
+                attrs: Vec::new(),
+                underscore_token: syn::Token![_](pi.ident.span()),
+            });
+            return;
+        }
+        syn::visit_mut::visit_pat_mut(self, pat);
+    }
+}
+
+impl Diverging {
+    /// The exit statements and the value without them of an `if` or
+    /// `match` with arms that exit and arms that do not; `None` for any
+    /// other value.
+    fn split(&mut self, e: &Expr) -> Option<(Vec<SynStmt>, Expr)> {
+        match e {
+            Expr::If(i) if matches!(*i.cond, Expr::Let(_)) => {
+                match super::matching::if_let_as_match(i) {
+                    Expr::Match(m) => self.split_match(&m),
+                    _ => None,
+                }
+            }
+            Expr::If(i) => split_if(i),
+            Expr::Match(m) => self.split_match(m),
+            _ => None,
+        }
+    }
+
+    fn split_match(&mut self, m: &syn::ExprMatch) -> Option<(Vec<SynStmt>, Expr)> {
+        let exits = m.arms.iter().filter(|a| diverges(&a.body)).count();
+        if exits == 0 || exits == m.arms.len() {
+            return None;
+        }
+        let mut stmts = Vec::new();
+        let span = m.match_token.span;
+        let scrutinee: Expr = if super::matching::is_place(&m.expr) {
+            (*m.expr).clone()
+        } else {
+            let ident = syn::Ident::new(
+                &format!("__ag_exit_scrutinee_{}", self.next),
+                Span::mixed_site(),
+            );
+            self.next += 1;
+            let value = &m.expr;
+            stmts.push(syn::parse_quote_spanned!(span=> let #ident = #value;));
+            syn::parse_quote!(#ident)
+        };
+        let mut exit = m.clone();
+        exit.expr = Box::new(scrutinee.clone());
+        for arm in exit.arms.iter_mut() {
+            if diverges(&arm.body) {
+                let block = exit_block(&arm.body);
+                *arm.body = syn::parse_quote!(#block);
+            } else {
+                if !matches!(arm.pat, Pat::Guard(_)) {
+                    Unbind.visit_pat_mut(&mut arm.pat);
+                }
+                *arm.body = syn::parse_quote_spanned!(arm.body.span()=> {});
+            }
+            arm.comma.get_or_insert_with(Default::default);
+        }
+        stmts.push(SynStmt::Expr(Expr::Match(exit), None));
+        let mut value = m.clone();
+        value.expr = Box::new(scrutinee);
+        value.arms.retain(|a| !diverges(&a.body));
+        Some((stmts, Expr::Match(value)))
+    }
+}
+
+/// `if` / `else if` / `else` as its arms: each condition (`None` for the
+/// last `else`) and block; `None` without a final `else` or with an
+/// `if let` inside.
+fn if_arms(i: &syn::ExprIf) -> Option<Vec<(Option<Expr>, syn::Block)>> {
+    let mut arms = Vec::new();
+    let mut at = i;
+    loop {
+        if matches!(*at.cond, Expr::Let(_)) {
+            return None;
+        }
+        arms.push((Some((*at.cond).clone()), at.then_branch.clone()));
+        match at.else_branch.as_ref().map(|(_, e)| &**e) {
+            Some(Expr::If(next)) => at = next,
+            Some(Expr::Block(b)) if b.attrs.is_empty() && b.label.is_none() => {
+                arms.push((None, b.block.clone()));
+                return Some(arms);
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The arms back into `if` / `else if` / `else`, the last one taken when
+/// no other is.
+fn if_chain(arms: &[(Option<Expr>, syn::Block)]) -> Expr {
+    match arms {
+        [] => syn::parse_quote!({}),
+        [(None, last)] => syn::parse_quote!(#last),
+        [(Some(cond), block)] => syn::parse_quote!(if #cond #block),
+        [(Some(cond), block), rest @ ..] => {
+            let rest = if_chain(rest);
+            syn::parse_quote!(if #cond #block else #rest)
+        }
+        // Only the last arm has no condition.
+        [(None, block), ..] => syn::parse_quote!(#block),
+    }
+}
+
+fn split_if(i: &syn::ExprIf) -> Option<(Vec<SynStmt>, Expr)> {
+    let arms = if_arms(i)?;
+    let exits = arms.iter().filter(|(_, b)| diverges_block(b)).count();
+    if exits == 0 || exits == arms.len() {
+        return None;
+    }
+    // The exit statement: the arms that exit, the others empty; a
+    // trailing empty `else` dropped, and one condition negated rather
+    // than an empty first arm (`if !(c) { return v; }`).
+    let mut exit: Vec<(Option<Expr>, syn::Block)> = arms
+        .iter()
+        .map(|(cond, b)| {
+            let block = if diverges_block(b) {
+                b.clone()
+            } else {
+                syn::parse_quote_spanned!(b.span()=> {})
+            };
+            (cond.clone(), block)
+        })
+        .collect();
+    if exit.last().is_some_and(|(_, b)| b.stmts.is_empty()) {
+        exit.pop();
+    }
+    let exit: Expr = match exit.as_slice() {
+        [(Some(c), empty), (None, b)] if empty.stmts.is_empty() => {
+            syn::parse_quote!(if !(#c) #b)
+        }
+        _ => if_chain(&exit),
     };
-    let e = match stmt {
-        SynStmt::Expr(e, _) => e,
-        _ => return false,
-    };
-    matches!(e, Expr::Return(_) | Expr::Break(_) | Expr::Continue(_))
+    let mut value: Vec<_> = arms
+        .into_iter()
+        .filter(|(_, b)| !diverges_block(b))
+        .collect();
+    if let Some(last) = value.last_mut() {
+        last.0 = None;
+    }
+    Some((vec![SynStmt::Expr(exit, None)], if_chain(&value)))
 }
 
 impl VisitMut for Diverging {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         syn::visit_mut::visit_block_mut(self, block);
         let mut out = Vec::with_capacity(block.stmts.len());
-        for stmt in std::mem::take(&mut block.stmts) {
-            let SynStmt::Local(local) = &stmt else {
-                out.push(stmt);
-                continue;
-            };
-            // A `let` under `#[cfg]` (or any attribute) stays as written:
-            // the exit statement would not carry the attribute, and run
-            // where the primal's `let` is compiled out. It is then the
-            // usual error for an exit inside an expression.
-            let Some(init) = local.init.as_ref().filter(|i| i.diverge.is_none()) else {
-                out.push(stmt);
-                continue;
-            };
-            if !local.attrs.is_empty() {
-                out.push(stmt);
-                continue;
+        for mut stmt in std::mem::take(&mut block.stmts) {
+            // The value left may split again (an `else if` that exits).
+            while let Some(value) = value_of(&mut stmt)
+                && let Some((exits, rest)) = self.split(value)
+            {
+                *value = rest;
+                out.extend(exits);
+                self.changed = true;
             }
-            let Expr::If(i) = &*init.expr else {
-                out.push(stmt);
-                continue;
-            };
-            let Some((_, els)) = &i.else_branch else {
-                out.push(stmt);
-                continue;
-            };
-            let Expr::Block(els) = &**els else {
-                out.push(stmt);
-                continue;
-            };
-            let (cond, exit, value) = match (exits(&i.then_branch), exits(&els.block)) {
-                (false, true) => {
-                    let c = &i.cond;
-                    (syn::parse_quote!(!(#c)), &els.block, &i.then_branch)
-                }
-                (true, false) => ((*i.cond).clone(), &i.then_branch, &els.block),
-                _ => {
-                    out.push(stmt);
-                    continue;
-                }
-            };
-            let cond: Expr = cond;
-            let exit = match &exit.stmts[0] {
-                SynStmt::Expr(e, _) => e.clone(),
-                _ => unreachable!("checked by `exits`"),
-            };
-            out.push(syn::parse_quote!(if #cond { #exit; }));
-            let mut local = local.clone();
-            let value = value.clone();
-            local.init = Some(syn::LocalInit {
-                eq_token: init.eq_token,
-                expr: Box::new(syn::parse_quote!(#value)),
-                diverge: None,
-            });
-            out.push(SynStmt::Local(local));
-            self.changed = true;
+            out.push(stmt);
         }
         block.stmts = out;
     }
@@ -116,6 +317,13 @@ impl VisitMut for Diverging {
 #[cfg(test)]
 mod tests {
     use super::desugar;
+    use quote::ToTokens;
+
+    fn rewritten(body: syn::Block) -> String {
+        desugar(&body)
+            .map(|b| b.into_token_stream().to_string())
+            .unwrap_or_default()
+    }
 
     #[test]
     fn a_let_with_an_attribute_is_not_rewritten() {
@@ -130,5 +338,57 @@ mod tests {
             y
         });
         assert!(desugar(&with_cfg).is_none());
+        let assign_with_cfg: syn::Block = syn::parse_quote!({
+            #[cfg(any())]
+            acc += if x > 0.0 { x } else { return 0.0 };
+            acc
+        });
+        assert!(desugar(&assign_with_cfg).is_none());
+    }
+
+    #[test]
+    fn a_match_arm_that_exits_becomes_a_statement_before_the_value() {
+        let got = rewritten(syn::parse_quote!({
+            let y = match k {
+                0 => x * 2.0,
+                _ => return x,
+            };
+            y
+        }));
+        // A string, so that rustfmt keeps the commas the rewrite writes.
+        let want: syn::Block = syn::parse_str(
+            "{ match k { 0 => {}, _ => { return x; }, } let y = match k { 0 => x * 2.0, }; y }",
+        )
+        .unwrap();
+        assert_eq!(got, want.into_token_stream().to_string());
+    }
+
+    #[test]
+    fn a_compound_assignment_and_an_exit_in_the_middle_of_a_chain() {
+        let got = rewritten(syn::parse_quote!({
+            acc += if a {
+                x
+            } else if b {
+                continue;
+            } else {
+                y
+            };
+        }));
+        let want: syn::Block = syn::parse_quote!({
+            if a {
+            } else if b {
+                continue;
+            }
+            acc += if a { x } else { y };
+        });
+        assert_eq!(got, want.into_token_stream().to_string());
+    }
+
+    #[test]
+    fn an_exit_inside_an_arm_value_is_not_rewritten() {
+        let body: syn::Block = syn::parse_quote!({
+            acc += x * if a { 1.0 } else { break };
+        });
+        assert!(desugar(&body).is_none());
     }
 }

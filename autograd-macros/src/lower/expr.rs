@@ -55,6 +55,9 @@ fn last_token_span(e: &Expr) -> Span {
         .map_or_else(Span::call_site, |t| t.span())
 }
 
+/// Where `return` may stand, said at one found elsewhere.
+pub(super) const RETURN_IN_EXPRESSION: &str = "`return` is supported as a statement (`if c { return v; }`) and as a whole arm of the `if` or `match` that is the value of a `let` or an assignment (`let x = if c { a } else { return v };`, `s += match k { 0 => a, _ => return v };`), not inside other expressions; bind the part that may return with `let` first";
+
 impl Lowerer<'_> {
     pub(super) fn lower_expr(&mut self, e: &Expr) -> Operand {
         if matches!(e, Expr::Path(_) | Expr::Field(_) | Expr::Index(_))
@@ -186,10 +189,10 @@ impl Lowerer<'_> {
                     .into()
             }
             Expr::Break(_) | Expr::Continue(_) => {
-                "`break` and `continue` are supported as statements (`if c { break; }`) and as one arm of a `let`'s `if` (`let v = if c { a } else { break };`), not inside other expressions".into()
+                "`break` and `continue` are supported as statements (`if c { break; }`) and as whole arms of the `if` or `match` that is the value of a `let` or an assignment (`let v = if c { a } else { break };`, `s += match k { 0 => a, _ => continue };`), not inside other expressions; bind the part that may exit with `let` first".into()
             }
             Expr::Return(_) => {
-                "`return` is supported as a statement (`if c { return v; }`) and as one arm of a `let`'s `if` (`let x = if c { a } else { return v };`), not inside other expressions; give the expression its value with `if` / `else`".into()
+                RETURN_IN_EXPRESSION.into()
             }
             Expr::Reference(_) => {
                 "references are supported only as arguments of calls to `#[differentiable]` functions".into()

@@ -90,7 +90,7 @@ impl VisitMut for Matches<'_> {
 
 /// `if let PAT = e { a } else { b }` is `match e { PAT => a, _ => b }`
 /// (no `else`: `{}`).
-fn if_let_as_match(i: &syn::ExprIf) -> Expr {
+pub(super) fn if_let_as_match(i: &syn::ExprIf) -> Expr {
     let Expr::Let(l) = &*i.cond else {
         return Expr::If(i.clone());
     };
@@ -121,7 +121,7 @@ pub(super) fn is_payload(m: &syn::ExprMatch) -> bool {
 
 /// A scrutinee read more than once without a `let`: it has no effect and
 /// moves nothing.
-fn is_place(e: &Expr) -> bool {
+pub(super) fn is_place(e: &Expr) -> bool {
     match e {
         Expr::Path(_) | Expr::Lit(_) => true,
         Expr::Field(f) => is_place(&f.base),
@@ -134,7 +134,7 @@ fn is_place(e: &Expr) -> bool {
 /// (`None`, `MAX`, an imported `Fast`) rather than binding a variable;
 /// rustc resolves it by what is in scope, which the macro cannot see, so
 /// it goes by the convention rustc's lints enforce.
-fn names_constant(ident: &syn::Ident) -> bool {
+pub(super) fn names_constant(ident: &syn::Ident) -> bool {
     ident
         .to_string()
         .trim_start_matches('_')

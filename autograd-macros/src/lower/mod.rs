@@ -37,6 +37,7 @@ mod deferred;
 mod diverging;
 mod exits;
 mod expr;
+mod first_last;
 mod items;
 mod iter;
 mod matching;
@@ -166,8 +167,12 @@ pub fn lower(
         l.bind(&param.ident, v, mutable, ty);
         params.push(v);
     }
-    // A deferred `let` becomes the `let` of its branch's value, and `match`
-    // and the exits become branches, before lowering sees them.
+    // `if let Some(v) = x.first()` becomes a length test, an exit in a
+    // statement's value a statement of its own, a deferred `let` the `let`
+    // of its branch's value, and `match` and the exits become branches,
+    // before lowering sees them.
+    let options = first_last::desugar(body);
+    let body = options.as_ref().unwrap_or(body);
     let diverging = diverging::desugar(body);
     let body = diverging.as_ref().unwrap_or(body);
     let deferred = deferred::desugar(body);

@@ -73,10 +73,10 @@ impl Lowerer<'_> {
                 SynStmt::Local(local) => self.lower_local(local),
                 SynStmt::Expr(Expr::Return(r), _) => {
                     if !last || self.nesting > 1 {
-                        self.cx.error_spanned_by(
-                            r,
-                            "`return` is supported only as the last statement of the function",
-                        );
+                        // The exits pass has rewritten every `return` that
+                        // is a statement: this one is inside an expression.
+                        self.cx
+                            .error_spanned_by(r, super::expr::RETURN_IN_EXPRESSION);
                     }
                     match &r.expr {
                         Some(e) => tail = Some(self.lower_expr(e)),

@@ -1,0 +1,221 @@
+//! `if let Some(v) = x.first() { a } else { b }` and the same `match`
+//! (also `last()`, `Some(&v)`, after `.copied()` / `.cloned()`, arms
+//! with guards), rewritten before lowering into the test and the element
+//! it is:
+//!
+//! ```text
+//! if let Some(v) = x.first() { a } else { b }   →   if !x.is_empty() { let v = x[0]; a } else { b }
+//! ```
+//!
+//! as `x.first().unwrap()` is read as `x[0]`: the derivative flows into
+//! the element read, and an empty slice takes the `None` arm exactly as
+//! the function itself does. Any other pattern on an `Option` of a
+//! differentiable value keeps its error.
+
+use syn::visit_mut::VisitMut;
+
+use super::*;
+
+/// Rewrites every such `if let` and `match` of the body; `None` if there
+/// is none.
+pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
+    // Only a body that calls `first` or `last` can have one.
+    let mut finder =
+        super::exits::Finder::new(|e: &Expr| matches!(e, Expr::MethodCall(m) if pick(m).is_some()));
+    syn::visit::Visit::visit_block(&mut finder, body);
+    if !finder.found {
+        return None;
+    }
+    let mut rewrite = FirstLast { changed: false };
+    let mut body = body.clone();
+    rewrite.visit_block_mut(&mut body);
+    rewrite.changed.then_some(body)
+}
+
+struct FirstLast {
+    changed: bool,
+}
+
+/// Which end of the slice `x.first()` / `x.last()` reads: the slice and
+/// the element's index; `None` for any other call or a receiver that is
+/// not a place (it is read twice).
+fn pick(m: &syn::ExprMethodCall) -> Option<(&Expr, Expr)> {
+    if !m.args.is_empty() || m.turbofish.is_some() || !super::matching::is_place(&m.receiver) {
+        return None;
+    }
+    let x = &*m.receiver;
+    let span = m.method.span();
+    if m.method == "first" {
+        Some((x, syn::parse_quote_spanned!(span=> 0)))
+    } else if m.method == "last" {
+        Some((x, syn::parse_quote_spanned!(span=> #x.len() - 1)))
+    } else {
+        None
+    }
+}
+
+/// The `Option` a scrutinee reads: `x.first()`, `x.last()`, also after
+/// `.copied()` / `.cloned()`.
+fn option_of(e: &Expr) -> Option<(&Expr, Expr)> {
+    let Expr::MethodCall(m) = strip_parens(e) else {
+        return None;
+    };
+    if (m.method == "copied" || m.method == "cloned") && m.args.is_empty() {
+        let Expr::MethodCall(inner) = strip_parens(&m.receiver) else {
+            return None;
+        };
+        return pick(inner);
+    }
+    pick(m)
+}
+
+/// What `Some(..)` binds: `Some(v)`, `Some(&v)`, `Some(mut v)`: the name
+/// (with its `mut`), or `Some(_)`: nothing; `None` for any other pattern.
+fn some_binding(pat: &Pat) -> Option<Option<&syn::PatIdent>> {
+    let Pat::TupleStruct(ts) = pat else {
+        return None;
+    };
+    if !ts.path.is_ident("Some") || ts.qself.is_some() || ts.elems.len() != 1 {
+        return None;
+    }
+    let mut inner = &ts.elems[0];
+    if let Pat::Reference(r) = inner {
+        inner = &r.pat;
+    }
+    match inner {
+        Pat::Wild(_) => Some(None),
+        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(Some(pi)),
+        _ => None,
+    }
+}
+
+fn is_none(pat: &Pat) -> bool {
+    match pat {
+        Pat::Wild(_) => true,
+        Pat::Ident(pi) => pi.ident == "None" && pi.subpat.is_none(),
+        Pat::Path(p) => p.path.is_ident("None"),
+        _ => false,
+    }
+}
+
+/// A block, or an arm's value as one.
+fn as_block(e: &Expr) -> syn::Block {
+    match e {
+        Expr::Block(b) if b.attrs.is_empty() && b.label.is_none() => b.block.clone(),
+        e => syn::parse_quote_spanned!(e.span()=> { #e }),
+    }
+}
+
+/// `if !x.is_empty() { let v = x[i]; some } else { none }`.
+fn test_and_read(
+    (x, index): (&Expr, Expr),
+    binding: Option<&syn::PatIdent>,
+    some: &syn::Block,
+    none: &syn::Block,
+    span: Span,
+) -> Expr {
+    let mut then = some.clone();
+    if let Some(pi) = binding {
+        let (m, v) = (&pi.mutability, &pi.ident);
+        then.stmts.insert(
+            0,
+            syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];),
+        );
+    }
+    syn::parse_quote_spanned!(span=> if !#x.is_empty() #then else #none)
+}
+
+impl FirstLast {
+    fn rewrite(&self, e: &Expr) -> Option<Expr> {
+        match e {
+            Expr::If(i) => {
+                let Expr::Let(l) = &*i.cond else {
+                    return None;
+                };
+                let option = option_of(&l.expr)?;
+                let binding = some_binding(&l.pat)?;
+                let none = match &i.else_branch {
+                    Some((_, e)) => as_block(e),
+                    None => syn::parse_quote!({}),
+                };
+                Some(test_and_read(
+                    option,
+                    binding,
+                    &i.then_branch,
+                    &none,
+                    i.if_token.span,
+                ))
+            }
+            Expr::Match(m) => {
+                let (x, index) = option_of(&m.expr)?;
+                // Each arm a test and a block, in order; the last is taken
+                // when no other is (rustc has checked the `match` is
+                // exhaustive).
+                let mut arms = Vec::new();
+                for arm in &m.arms {
+                    let (pat, guard) = match &arm.pat {
+                        Pat::Guard(g) => (&*g.pat, Some(&*g.guard)),
+                        pat => (pat, None),
+                    };
+                    let read = |pi: &syn::PatIdent| -> SynStmt {
+                        let (m, v) = (&pi.mutability, &pi.ident);
+                        syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];)
+                    };
+                    let mut block = as_block(&arm.body);
+                    let test: Expr = if let Some(binding) = some_binding(pat) {
+                        let reads: Vec<SynStmt> = binding.iter().map(|pi| read(pi)).collect();
+                        block.stmts.splice(0..0, reads.iter().cloned());
+                        match guard {
+                            None => syn::parse_quote!(!#x.is_empty()),
+                            Some(g) => syn::parse_quote!(!#x.is_empty() && { #(#reads)* #g }),
+                        }
+                    } else if is_none(pat) {
+                        match (pat, guard) {
+                            (Pat::Wild(_), None) => syn::parse_quote!(true),
+                            (Pat::Wild(_), Some(g)) => g.clone(),
+                            (_, None) => syn::parse_quote!(#x.len() == 0),
+                            (_, Some(g)) => syn::parse_quote!(#x.len() == 0 && #g),
+                        }
+                    } else {
+                        return None;
+                    };
+                    arms.push((test, block));
+                }
+                let span = m.match_token.span;
+                let (_, last) = arms.pop()?;
+                let mut chain: Expr = syn::parse_quote!(#last);
+                for (test, block) in arms.into_iter().rev() {
+                    chain = syn::parse_quote_spanned!(span=> if #test #block else #chain);
+                }
+                Some(chain)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl VisitMut for FirstLast {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        // A closure's body is lowered on its own.
+        if matches!(e, Expr::Closure(_)) {
+            return;
+        }
+        // A long sum nests to the left: walked in a loop, not thousands of
+        // frames deep.
+        if let Expr::Binary(_) = e {
+            let mut spine = e;
+            while let Expr::Binary(b) = spine {
+                self.visit_expr_mut(&mut b.right);
+                spine = &mut *b.left;
+            }
+            return self.visit_expr_mut(spine);
+        }
+        if let Some(rewritten) = self.rewrite(e) {
+            *e = rewritten;
+            self.changed = true;
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
