@@ -479,23 +479,23 @@ macro_rules! matmul {
             fn grad_lhs(grad: &$out, a: &$a, b: &$b) -> $a {
                 let (r, c) = a.dims();
                 let mut da = <$a>::zeros_with_dims(r, c);
-                linalg::matmul_grad_lhs_into(&mut da, grad, b);
+                linalg::any_scalar::matmul_grad_lhs_into(&mut da, grad, b);
                 da
             }
             #[inline]
             fn grad_rhs(grad: &$out, a: &$a, b: &$b) -> $b {
                 let (r, c) = b.dims();
                 let mut db = <$b>::zeros_with_dims(r, c);
-                linalg::matmul_grad_rhs_into(&mut db, grad, a);
+                linalg::any_scalar::matmul_grad_rhs_into(&mut db, grad, a);
                 db
             }
             #[inline]
             fn grad_lhs_acc(acc: &mut $a, grad: &$out, _a: &$a, b: &$b) {
-                linalg::matmul_grad_lhs_acc(acc, grad, b);
+                linalg::any_scalar::matmul_grad_lhs_acc(acc, grad, b);
             }
             #[inline]
             fn grad_rhs_acc(acc: &mut $b, grad: &$out, a: &$a, _b: &$b) {
-                linalg::matmul_grad_rhs_acc(acc, grad, a);
+                linalg::any_scalar::matmul_grad_rhs_acc(acc, grad, a);
             }
         }
     )*};
