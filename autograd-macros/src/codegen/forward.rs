@@ -6,10 +6,10 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
-use super::{Gen, names};
+use super::{Gen, names, paths};
 use crate::analysis::{Analysis, deferred_call, has_work, rerun_loop};
 use crate::ir::*;
-use crate::table::{Pass, Rule};
+use crate::table::{Func, Pass, Rule};
 
 /// How loops behave while the primal sweep runs.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -153,6 +153,13 @@ impl Gen<'_> {
                     (Syntax::Operator(tok), [a, b]) => {
                         let (a, b) = (self.binary_operand(a, b), self.binary_operand(b, a));
                         quote!(#a #tok #b)
+                    }
+                    (Syntax::Method(m), [recv])
+                        if rule.dual_primal && self.scalar.dual_matrices() =>
+                    {
+                        let func = paths::runtime(rule, Func::DualPrimal, m.span());
+                        let recv = self.operand_ref(recv);
+                        quote!(#func(#recv))
                     }
                     (Syntax::Method(m), [recv, rest @ ..]) => {
                         let consumes = rule.params.first().is_some_and(|p| p.pass == Pass::Owned);

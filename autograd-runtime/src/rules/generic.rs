@@ -51,6 +51,55 @@ use super::{reductions, shape};
 pub use super::vectors::dispatch::*;
 use crate::rules as s;
 
+/// `m.norm_squared()` for any [`MatrixScalar`] element: nalgebra's needs a
+/// complex field, which `Dual<f64>` is not. The sum, column by column, of
+/// each column's dot product with itself, as nalgebra computes it, so at
+/// `f64` (and in a dual number's real part) it is `norm_squared()` bit for
+/// bit.
+#[inline]
+pub fn norm_squared<T, R, C, St>(m: &nalgebra::Matrix<T, R, C, St>) -> T
+where
+    T: MatrixScalar,
+    R: nalgebra::Dim,
+    C: nalgebra::Dim,
+    St: nalgebra::Storage<T, R, C>,
+{
+    let mut res = <T as s::Real>::zero();
+    for i in 0..m.ncols() {
+        let col = m.column(i);
+        res += col.dot(&col);
+    }
+    res
+}
+
+/// `m.norm()` for any [`MatrixScalar`] element: the square root of
+/// [`norm_squared`], as nalgebra computes it.
+#[inline]
+pub fn norm<T, R, C, St>(m: &nalgebra::Matrix<T, R, C, St>) -> T
+where
+    T: MatrixScalar,
+    R: nalgebra::Dim,
+    C: nalgebra::Dim,
+    St: nalgebra::Storage<T, R, C>,
+{
+    num_traits::Float::sqrt(norm_squared(m))
+}
+
+/// `m.max()` for any [`MatrixScalar`] element: nalgebra's needs SIMD
+/// comparisons, which `Dual<f64>` has not. The scan of
+/// [`reductions::max`], so the winner is the element the pullback of `max`
+/// sends the adjoint to.
+#[inline]
+pub fn max_element<T, R, C, St>(m: &nalgebra::Matrix<T, R, C, St>) -> T
+where
+    T: MatrixScalar,
+    R: nalgebra::Dim,
+    C: nalgebra::Dim,
+    St: nalgebra::Storage<T, R, C> + nalgebra::IsContiguous,
+{
+    reductions::max_of_elements(m.as_slice()).0
+}
+
 /// `iter.sum()`, as `f64`'s `Sum` adds (from −0), for any element type.
 #[inline(always)]
 fn sum_of<T: MatrixScalar>(iter: impl Iterator<Item = T>) -> T {
