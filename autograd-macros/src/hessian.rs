@@ -354,15 +354,6 @@ pub fn float_of(
             "`hessian` of an `implicit` solver takes numbers and slices (`f64`, `&[f64]`): pass a matrix's elements to the solver and its residual as a slice",
         );
     }
-    if sig
-        .params
-        .iter()
-        .any(|p| matches!(p.kind, ParamKind::Matrix { fixed: true, .. }))
-    {
-        return reject(
-            "`hessian` takes nalgebra's dynamically sized `DMatrix<f64>` and `DVector<f64>`, not fixed-size types such as `Vector3<f64>` or `SMatrix<f64, R, C>`: take a `DVector<f64>` or `DMatrix<f64>` (or use `jvp` for a fixed-size function)",
-        );
-    }
     match &sig.ret {
         // A generic function is its own twin: its gradient is instantiated
         // at `Dual<T>`.

@@ -130,6 +130,10 @@ impl Gen<'_> {
 
     /// The primal expression of an operation (not for calls recorded with
     /// their pullback).
+    fn kind_of(&self, o: &Operand) -> Option<Kind> {
+        o.value().map(|v| self.f.info(v).kind)
+    }
+
     pub(super) fn primal_expr(&self, op: &Op) -> TokenStream {
         match op {
             Op::StopGradient { arg, func } => {
@@ -149,6 +153,18 @@ impl Gen<'_> {
                     (Syntax::Operator(tok), [a]) => {
                         let a = self.operand_op(a);
                         quote!(#tok #a)
+                    }
+                    (Syntax::Operator(tok), [a, b])
+                        if rule.operator == Some(crate::table::Operator::Mul)
+                            && self.scalar.dual_matrices()
+                            && matches!(self.kind_of(a), None | Some(Kind::Float))
+                            && self.kind_of(b) == Some(Kind::Matrix) =>
+                    {
+                        // Dual numbers scale only dynamically sized matrices
+                        // from the left; from the right nalgebra scales any
+                        // (the same products: dual multiplication commutes).
+                        let (a, b) = (self.binary_operand(a, b), self.binary_operand(b, a));
+                        quote!(#b #tok #a)
                     }
                     (Syntax::Operator(tok), [a, b]) => {
                         let (a, b) = (self.binary_operand(a, b), self.binary_operand(b, a));

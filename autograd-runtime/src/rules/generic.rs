@@ -1325,41 +1325,41 @@ pub fn powi_grad_owned<A: PowiRule>(grad: A, x: &A, n: &i32, out: &A) -> A {
 /// The adjoint of `m.reshape_generic(Dyn(rows), Dyn(cols))`: the incoming
 /// adjoint reshaped back to `m`'s shape.
 #[inline]
-pub fn reshape_grad(
-    grad: &DMatrix<f64>,
-    x: &DMatrix<f64>,
+pub fn reshape_grad<T: MatrixScalar>(
+    grad: &DMatrix<T>,
+    x: &DMatrix<T>,
     _rows: &Dyn,
     _cols: &Dyn,
-    _out: &DMatrix<f64>,
-) -> DMatrix<f64> {
-    shape::reshape_grad(grad, x.nrows(), x.ncols())
+    _out: &DMatrix<T>,
+) -> DMatrix<T> {
+    shape::any_scalar::reshape_grad(grad, x.nrows(), x.ncols())
 }
 
 /// Adds the adjoint of `m.reshape_generic(..)` into `acc`, in place: the
 /// elements keep their column-major order, so element `i` goes to `i`.
 #[inline]
-pub fn reshape_grad_acc(
-    acc: &mut DMatrix<f64>,
-    grad: &DMatrix<f64>,
-    _x: &DMatrix<f64>,
+pub fn reshape_grad_acc<T: MatrixScalar>(
+    acc: &mut DMatrix<T>,
+    grad: &DMatrix<T>,
+    _x: &DMatrix<T>,
     _rows: &Dyn,
     _cols: &Dyn,
-    _out: &DMatrix<f64>,
+    _out: &DMatrix<T>,
 ) {
-    shape::reshape_grad_acc(acc, grad);
+    shape::any_scalar::reshape_grad_acc(acc, grad);
 }
 
 /// The adjoint of `m.reshape_generic(..)`, reusing the incoming adjoint's
 /// buffer.
 #[inline]
-pub fn reshape_grad_owned(
-    grad: DMatrix<f64>,
-    x: &DMatrix<f64>,
+pub fn reshape_grad_owned<T: MatrixScalar>(
+    grad: DMatrix<T>,
+    x: &DMatrix<T>,
     _rows: &Dyn,
     _cols: &Dyn,
-    _out: &DMatrix<f64>,
-) -> DMatrix<f64> {
-    shape::reshape_grad_owned(grad, x.nrows(), x.ncols())
+    _out: &DMatrix<T>,
+) -> DMatrix<T> {
+    shape::any_scalar::reshape_grad_owned(grad, x.nrows(), x.ncols())
 }
 
 /// The adjoint of `m.map(f)`: `pullback(x, g)` is the scalar pullback of
