@@ -363,8 +363,60 @@ impl Gen<'_> {
             let reads = reads.iter().map(read_ref);
             return quote_spanned!(span=> #func(#dm #(, #reads)*));
         }
+        let constant_operand = rule
+            .params
+            .iter()
+            .zip(&active)
+            .any(|(p, a)| p.diff && a.is_none());
+        if scalar_form(self.f, rule, args) && constant_operand && active.iter().any(Option::is_some)
+        {
+            // Every scalar `STEM_tangent` is the sum of the operands'
+            // pullbacks at their tangents: a constant operand's term is
+            // exactly zero, and `c * x` costs one product, not two and a sum.
+            let terms = rule
+                .params
+                .iter()
+                .zip(&active)
+                .enumerate()
+                .filter_map(|(i, (p, a))| {
+                    let t = self.tangent((*a)?);
+                    let func = paths::runtime(rule, Func::Pullback(i), span);
+                    let reads = p.reads.iter().map(|r| match r {
+                        Read::Arg(i) => self.operand(&args[*i]),
+                        Read::Out => out.clone(),
+                    });
+                    Some(quote_spanned!(span=> #func(#t #(, #reads)*)))
+                })
+                .collect::<Vec<_>>();
+            return match terms.as_slice() {
+                [one] => one.clone(),
+                _ => quote_spanned!(span=> (#(#terms)+*)),
+            };
+        }
+        if let Some(&(u, v)) = self.scaled.products.get(&dst) {
+            // `v * u` with `v = k * u`: `v̇·u = k·u̇·u` is `u̇·v` to
+            // rounding, so the product's tangent is the rule's at
+            // (u̇, u̇, v, v), `2·v·u̇`: one product, not three.
+            let func = paths::runtime(rule, Func::Tangent, span);
+            let (t, v) = (self.tangent(u), names::value(self.f, v));
+            return quote_spanned!(span=> #func(#t, #t, #v, #v));
+        }
         if scalar_form(self.f, rule, args) {
-            return self.scalar_tangent(dst, rule, args, span);
+            let func = paths::runtime(rule, Func::Tangent, span);
+            let tangents = rule
+                .params
+                .iter()
+                .zip(&active)
+                .filter(|(p, _)| p.diff)
+                .map(|(_, a)| match a {
+                    Some(v) => self.tangent(*v),
+                    None => self.scalar.zero(),
+                });
+            let reads = rule.tangent_reads().into_iter().map(|r| match r {
+                Read::Arg(i) => self.operand(&args[i]),
+                Read::Out => out.clone(),
+            });
+            return quote_spanned!(span=> #func(#(#tangents,)* #(#reads),*));
         }
         match rule.tangent {
             Tangent::Linear => {
@@ -465,74 +517,6 @@ impl Gen<'_> {
                 }
             }
         }
-    }
-
-    /// The tangent of a rule in its scalar form.
-    fn scalar_tangent(
-        &self,
-        dst: ValueId,
-        rule: &Rule,
-        args: &[Operand],
-        span: Span,
-    ) -> TokenStream {
-        let out = names::value(self.f, dst).into_token_stream();
-        let active: Vec<Option<ValueId>> = args
-            .iter()
-            .zip(rule.params)
-            .map(|(a, p)| if p.diff { self.tangent_of(a) } else { None })
-            .collect();
-        let constant_operand = rule
-            .params
-            .iter()
-            .zip(&active)
-            .any(|(p, a)| p.diff && a.is_none());
-        if constant_operand && active.iter().any(Option::is_some) {
-            // Every scalar `STEM_tangent` is the sum of the operands'
-            // pullbacks at their tangents: a constant operand's term is
-            // exactly zero, and `c * x` costs one product, not two and a sum.
-            let terms = rule
-                .params
-                .iter()
-                .zip(&active)
-                .enumerate()
-                .filter_map(|(i, (p, a))| {
-                    let t = self.tangent((*a)?);
-                    let func = paths::runtime(rule, Func::Pullback(i), span);
-                    let reads = p.reads.iter().map(|r| match r {
-                        Read::Arg(i) => self.operand(&args[*i]),
-                        Read::Out => out.clone(),
-                    });
-                    Some(quote_spanned!(span=> #func(#t #(, #reads)*)))
-                })
-                .collect::<Vec<_>>();
-            return match terms.as_slice() {
-                [one] => one.clone(),
-                _ => quote_spanned!(span=> (#(#terms)+*)),
-            };
-        }
-        if let Some(&(u, v)) = self.scaled.products.get(&dst) {
-            // `v * u` with `v = k * u`: `v̇·u = k·u̇·u` is `u̇·v` to
-            // rounding, so the product's tangent is the rule's at
-            // (u̇, u̇, v, v), `2·v·u̇`: one product, not three.
-            let func = paths::runtime(rule, Func::Tangent, span);
-            let (t, v) = (self.tangent(u), names::value(self.f, v));
-            return quote_spanned!(span=> #func(#t, #t, #v, #v));
-        }
-        let func = paths::runtime(rule, Func::Tangent, span);
-        let tangents =
-            rule.params
-                .iter()
-                .zip(&active)
-                .filter(|(p, _)| p.diff)
-                .map(|(_, a)| match a {
-                    Some(v) => self.tangent(*v),
-                    None => self.scalar.zero(),
-                });
-        let reads = rule.tangent_reads().into_iter().map(|r| match r {
-            Read::Arg(i) => self.operand(&args[i]),
-            Read::Out => out.clone(),
-        });
-        quote_spanned!(span=> #func(#(#tangents,)* #(#reads),*))
     }
 
     /// The tangent that float operand `i` of an element-wise rule gives
