@@ -207,8 +207,8 @@ where
 
 // ---- matrices (`DMatrix<f64>`, `DVector<f64>` arguments) ----
 
-use nalgebra::{DefaultAllocator, Dim, Scalar, Storage};
-use nalgebra::{Matrix, OMatrix, allocator::Allocator};
+use nalgebra::{DefaultAllocator, Dim, Scalar};
+use nalgebra::{OMatrix, allocator::Allocator};
 
 /// The dual matrix `x + v·ε` an `_hvp` passes its twin for a matrix
 /// argument `x` along the direction `v`.
@@ -288,42 +288,4 @@ where
     fn push_flat(self, out: &mut Vec<T>) {
         out.extend_from_slice(self.as_slice());
     }
-}
-
-/// `m.norm_squared()` in a twin: nalgebra's needs a complex field, which
-/// dual numbers are not; this is its sum, column by column, of each
-/// column's dot product with itself, so the real part is `f64`'s
-/// `norm_squared()` bit for bit.
-pub fn matrix_norm_squared<T, R: Dim, C: Dim, S>(m: &Matrix<T, R, C, S>) -> T
-where
-    T: autograd_runtime::rules::linalg::MatrixScalar,
-    S: Storage<T, R, C>,
-{
-    let mut res = <T as num_traits::Zero>::zero();
-    for i in 0..m.ncols() {
-        let col = m.column(i);
-        res += col.dot(&col);
-    }
-    res
-}
-
-/// `m.norm()` in a twin: the square root of [`matrix_norm_squared`], as
-/// nalgebra computes it.
-pub fn matrix_norm<T, R: Dim, C: Dim, S>(m: &Matrix<T, R, C, S>) -> T
-where
-    T: autograd_runtime::rules::linalg::MatrixScalar,
-    S: Storage<T, R, C>,
-{
-    Float::sqrt(matrix_norm_squared(m))
-}
-
-/// `m.max()` in a twin: nalgebra's needs SIMD comparisons, which dual
-/// numbers do not have; this is the rule's own scan (real parts compared),
-/// so the winner is the element the pullback of `max` sends the adjoint to.
-pub fn matrix_max<T, R: Dim, C: Dim, S>(m: &Matrix<T, R, C, S>) -> T
-where
-    T: autograd_runtime::rules::linalg::MatrixScalar,
-    S: Storage<T, R, C> + nalgebra::IsContiguous,
-{
-    autograd_runtime::rules::reductions::max_of_elements(m.as_slice()).0
 }

@@ -69,9 +69,8 @@ pub use tangent_glue::ForwardMode;
 pub mod __private {
     pub use crate::hessian_glue::{
         HasSecondOrder, ImplicitSecondOrder, SecondOrder, assert_hessian, dual_constants,
-        dual_matrix, dual_matrix_constant, dual_part, dual_slice, implicit_second_order,
-        matrix_max, matrix_norm, matrix_norm_squared, push_flat, real_part, take_scalar,
-        take_slice, unit_matrix, unit_scalar, unit_slice,
+        dual_matrix, dual_matrix_constant, dual_part, dual_slice, implicit_second_order, push_flat,
+        real_part, take_scalar, take_slice, unit_matrix, unit_scalar, unit_slice,
     };
     pub use crate::tangent::{
         CollectionField, FloatField, IntField, add_to_collection, collection_field, float_field,

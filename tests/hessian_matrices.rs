@@ -377,3 +377,46 @@ fn a_map_closure_and_max_match_differences_of_grad() {
     // element-wise terms give a diagonal Hessian.
     assert!(h[(2, 2)] != 0.0 && h[(0, 0)] != 0.0 && h[(2, 0)] == 0.0);
 }
+
+/// `max()`, `norm()` and `norm_squared()` of a vector and of a constant
+/// matrix, next to an integer's `max(..)`: the twin computes the matrices'
+/// at dual numbers with the rules' own functions (nalgebra's need a complex
+/// field or SIMD comparisons), the integer's as written.
+#[differentiable(hessian)]
+fn widest(x: &DVector<f64>, #[constant] c: &DMatrix<f64>, n: usize) -> f64 {
+    let w = n.max(3) as f64;
+    w * x.norm_squared() + x.max() + x.norm() + c.norm() * c.max() * x.sum()
+}
+
+#[test]
+fn an_integer_max_stays_an_integer_max_next_to_the_vector_rules() {
+    let (x, c, n) = (x3(), a3(), 2);
+    let (value, grad, h) = widest_hessian(&x, &c, n);
+    assert_eq!(value.to_bits(), widest(&x, &c, n).to_bits());
+    let (_, g) = widest_grad(&x, &c, n);
+    for i in 0..3 {
+        assert!(close(grad[i], g[i], 1e-14), "gradient {i}");
+    }
+    // w = 3: H = 2w·I + I/‖x‖ − x·xᵀ/‖x‖³ (`max` is piecewise linear).
+    let r = x.norm();
+    let expected =
+        DMatrix::<f64>::identity(3, 3) * (6.0 + 1.0 / r) - &x * x.transpose() / r.powi(3);
+    assert_matrix_close(&h, &expected, 1e-13);
+    assert_matrix_close(&h, &h.transpose(), 1e-15);
+    // And central differences of `_grad`.
+    let step = 1e-6;
+    for j in 0..3 {
+        let mut e = DVector::zeros(3);
+        e[j] = step;
+        let (_, gp) = widest_grad(&(&x + &e), &c, n);
+        let (_, gm) = widest_grad(&(&x - &e), &c, n);
+        for i in 0..3 {
+            let fd = (gp[i] - gm[i]) / (2.0 * step);
+            assert!(
+                close(h[(i, j)], fd, 1e-7),
+                "H[{i},{j}] = {} vs {fd}",
+                h[(i, j)]
+            );
+        }
+    }
+}

@@ -237,6 +237,78 @@ fn slices_of_floats() {
 }
 
 // ---------------------------------------------------------------------------
+// Products of a value by a multiple of itself (`100.0 * b * b`): the
+// tangent is computed as `2·(k·b)·ḃ`, which equals the product rule's
+// `(k·ḃ)·b + (k·b)·ḃ` up to rounding.
+
+#[differentiable(jvp)]
+fn rosenbrock(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() - 1 {
+        let a = 1.0 - x[i];
+        let b = x[i + 1] - x[i] * x[i];
+        s += a * a + 100.0 * b * b;
+    }
+    s
+}
+
+/// Every operand order, a constant argument and an inactive local as the
+/// factor, and a multiple also read elsewhere (its own tangent needed).
+#[differentiable(jvp)]
+fn multiples(x: f64, y: f64, #[constant] k: f64, n: usize) -> f64 {
+    let m = n as f64 + 0.5;
+    let kx = k * x;
+    let xm = x * m;
+    let y3 = y * 3.0;
+    let z = kx * x + x * xm + y * y3 + (2.0 * y) * y;
+    z + kx.sin() + (y * k) * y
+}
+
+#[test]
+fn multiples_of_a_value_times_the_value() {
+    let mut dirs = Directions(29);
+    let x = dirs.vec(7);
+    for _ in 0..3 {
+        let (dx, u) = (dirs.vec(7), dirs.next());
+        let (value, tangent) = rosenbrock_jvp(&x, &dx);
+        let (_, pullback) = rosenbrock_vjp(&x);
+        let (gx,) = pullback(u);
+        let along = |t: f64| {
+            let xt: Vec<f64> = x.iter().zip(&dx).map(|(a, b)| a + t * b).collect();
+            rosenbrock(&xt)
+        };
+        check_direction(value, rosenbrock(&x), tangent, along, dot(&gx, &dx), u);
+    }
+    // The closed form: ∂/∂xᵢ of (1 − xᵢ)² + 100·(xᵢ₊₁ − xᵢ²)², summed.
+    let mut e = vec![0.0; 7];
+    e[3] = 1.0;
+    let (_, t) = rosenbrock_jvp(&x, &e);
+    let g =
+        -2.0 * (1.0 - x[3]) - 400.0 * x[3] * (x[4] - x[3] * x[3]) + 200.0 * (x[3] - x[2] * x[2]);
+    assert_relative_eq!(t, g, epsilon = 1e-12, max_relative = 1e-13);
+    for &(x, y, k, n) in &[(0.3, -1.2, 4.0, 2), (1.7, 0.4, -0.5, 0)] {
+        let (dx, dy, u) = (dirs.next(), dirs.next(), dirs.next());
+        let (value, tangent) = multiples_jvp(x, y, k, n, dx, dy);
+        let (_, pullback) = multiples_vjp(x, y, k, n);
+        let (gx, gy) = pullback(u);
+        let along = |t: f64| multiples(x + t * dx, y + t * dy, k, n);
+        check_direction(
+            value,
+            multiples(x, y, k, n),
+            tangent,
+            along,
+            gx * dx + gy * dy,
+            u,
+        );
+        // d/dx = 2kx + 2mx + k·cos(kx), d/dy = 6y + 4y + 2ky.
+        let m = n as f64 + 0.5;
+        let closed = (2.0 * k * x + 2.0 * m * x + k * (k * x).cos()) * dx
+            + (6.0 * y + 4.0 * y + 2.0 * k * y) * dy;
+        assert_relative_eq!(tangent, closed, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Matrices: a dense layer, element-wise maps, reductions.
 
 #[differentiable(jvp)]

@@ -1139,3 +1139,125 @@ fn int_literal(t: &proc_macro2::TokenStream) -> Option<i64> {
         .ok()
         .filter(|c: &i64| *c <= MAX_STENCIL_OFFSET)
 }
+
+/// Forward mode's products of a value by a multiple of itself: `v * u`
+/// (or `u * v`) where `v = k * u` (or `u * k`) with a factor `k` that has
+/// no tangent (a literal, a constant) and `u` a float with one. Then
+/// `v̇ = k·u̇`, so the product's term `v̇·u = k·u̇·u` is `u̇·v` up to
+/// rounding and its tangent is `2·v·u̇`: one product instead of three
+/// (`100.0 * b * b`).
+#[derive(Default)]
+pub struct ScaledProducts {
+    /// Each such product, mapped to `(u, v)`.
+    pub products: HashMap<ValueId, (ValueId, ValueId)>,
+    /// The `v`s read only by such products: nothing reads their tangent.
+    pub unread: HashSet<ValueId>,
+}
+
+pub fn scaled_products(f: &Function, an: &Analysis) -> ScaledProducts {
+    struct Scan<'a> {
+        f: &'a Function,
+        an: &'a Analysis,
+        /// `v = k * u`, mapped to `u`.
+        scaled: HashMap<ValueId, ValueId>,
+        out: ScaledProducts,
+    }
+    impl<'a> Visitor<'a> for Scan<'a> {
+        fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+            if let Stmt::Let {
+                dst,
+                op: Op::Rule { rule, args, .. },
+                ..
+            } = stmt
+                && rule.operator == Some(Operator::Mul)
+                && scalar_form(self.f, rule, args)
+                && self.f.info(*dst).kind == Kind::Float
+            {
+                let tangent = |o: &Operand| {
+                    o.value()
+                        .filter(|v| self.an.varied[*v] && self.f.info(*v).kind == Kind::Float)
+                };
+                match (tangent(&args[0]), tangent(&args[1])) {
+                    (Some(u), None) | (None, Some(u)) => {
+                        self.scaled.insert(*dst, u);
+                    }
+                    (Some(a), Some(b)) if self.scaled.get(&a) == Some(&b) => {
+                        self.out.products.insert(*dst, (b, a));
+                    }
+                    (Some(a), Some(b)) if self.scaled.get(&b) == Some(&a) => {
+                        self.out.products.insert(*dst, (a, b));
+                    }
+                    _ => {}
+                }
+            }
+            walk_stmt(self, stmt);
+        }
+    }
+    let mut scan = Scan {
+        f,
+        an,
+        scaled: HashMap::new(),
+        out: ScaledProducts::default(),
+    };
+    scan.visit_block(&f.body);
+    let counts = read_counts(f);
+    let mut in_products: HashMap<ValueId, usize> = HashMap::new();
+    for (_, v) in scan.out.products.values() {
+        *in_products.entry(*v).or_default() += 1;
+    }
+    scan.out.unread = in_products
+        .into_iter()
+        .filter(|(v, n)| counts[*v] == *n)
+        .map(|(v, _)| v)
+        .collect();
+    scan.out
+}
+
+#[cfg(test)]
+mod scaled_product_tests {
+    use super::*;
+
+    /// The plan of `src`'s products of a value by a multiple of itself, as
+    /// text: `product = u * v` per product, then the unread `v`s.
+    fn plan(src: &str) -> (Vec<String>, Vec<String>) {
+        let item: syn::ItemFn = syn::parse_str(src).expect("test input parses");
+        let cx = Ctxt::default();
+        let sig = crate::sig::parse(&cx, &item.sig, false).expect("signature reads");
+        let f = crate::lower::lower(&cx, &sig, &item.sig, &item.block, Vec::new());
+        let diff: Vec<bool> = sig.params.iter().map(|p| p.differentiable).collect();
+        let an = analyze(&cx, &f, &diff);
+        assert!(cx.check().is_ok());
+        let plan = scaled_products(&f, &an);
+        let mut products: Vec<String> = plan
+            .products
+            .iter()
+            .map(|(p, (u, v))| format!("{p} = {u} * {v}"))
+            .collect();
+        let mut unread: Vec<String> = plan.unread.iter().map(ToString::to_string).collect();
+        products.sort();
+        unread.sort();
+        (products, unread)
+    }
+
+    #[test]
+    fn a_multiple_times_its_value_in_either_order_and_only_then() {
+        // `100.0 * x * x` and `x * b` with `b = x * 3.0` are products of a
+        // value by a multiple of itself; `(2.0 * y) * y` is not (`y` has no
+        // tangent), nor is the square `x * x`. Only `100.0 * x` is read by
+        // nothing else (`b` is also read by `b.sin()`).
+        let (products, unread) = plan(
+            "fn f(x: f64, #[constant] y: f64) -> f64 {
+                let a = 100.0 * x * x;
+                let b = x * 3.0;
+                let c = x * b + b.sin();
+                let d = (2.0 * y) * y + x * x;
+                a + c + d
+            }",
+        );
+        assert_eq!(products.len(), 2, "{products:?}");
+        assert_eq!(unread.len(), 1, "{unread:?}");
+        let (p0, p1) = (&products[0], &products[1]);
+        // The unread one is the first product's multiple (`100.0 * x`).
+        assert!(p0.ends_with(&unread[0]) || p1.ends_with(&unread[0]));
+    }
+}

@@ -138,7 +138,14 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
     let cx = Ctxt::default();
     let mut out = TokenStream::new();
     let mut callees = Default::default();
-    if let Some(s) = sig::parse(&cx, &twin.sig, false) {
+    if let Some(mut s) = sig::parse(&cx, &twin.sig, false) {
+        // Matrices of dual numbers compute `norm` and `max` with the
+        // runtime's functions (the table's `dual_primal`).
+        if let Some(scalar) = &mut s.scalar
+            && hessian::takes_matrices(item)
+        {
+            scalar.bound = sig::ScalarBound::DualMatrices;
+        }
         let mut ir = lower::lower(&cx, &s, &twin.sig, &twin.block, Vec::new());
         callees = hessian::call_twins(&mut ir);
         let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();

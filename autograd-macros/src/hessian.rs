@@ -274,7 +274,6 @@ pub fn hide(
     };
     crate::hessian_link::route_calls(&mut file, callees);
     if matrices {
-        MatrixMethods.visit_file_mut(&mut file);
         // A twin's gradient check compares with `f64` differences, which
         // a matrix of its scalar has none of; the twin's check is unused.
         let check = crate::codegen::names::public(&twin_name(name), "check");
@@ -302,33 +301,6 @@ pub fn hide(
         ));
     }
     out
-}
-
-/// Rewrites `m.norm()`, `m.norm_squared()` and `m.max()` in a twin's
-/// expansion into `__private::matrix_norm(&m)` (and so on): nalgebra's
-/// methods need a complex field or SIMD comparisons, which a dual number
-/// does not have. A twin's scalars have no such methods without arguments,
-/// so every call of them is of a matrix.
-struct MatrixMethods;
-
-impl VisitMut for MatrixMethods {
-    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-        syn::visit_mut::visit_expr_mut(self, e);
-        let syn::Expr::MethodCall(m) = e else { return };
-        if !m.args.is_empty() || m.turbofish.is_some() {
-            return;
-        }
-        let helper = match m.method.to_string().as_str() {
-            "norm" => quote!(matrix_norm),
-            "norm_squared" => quote!(matrix_norm_squared),
-            "max" => quote!(matrix_max),
-            _ => return,
-        };
-        let recv = &m.receiver;
-        *e = syn::parse_quote_spanned!(m.method.span()=>
-            ::autograd::__private::#helper(&(#recv))
-        );
-    }
 }
 
 /// The `SecondOrder` implementation of a generic function, which is its own twin,
@@ -380,15 +352,6 @@ pub fn float_of(
     {
         return reject(
             "`hessian` of an `implicit` solver takes numbers and slices (`f64`, `&[f64]`): pass a matrix's elements to the solver and its residual as a slice",
-        );
-    }
-    if sig
-        .params
-        .iter()
-        .any(|p| matches!(p.kind, ParamKind::Matrix { fixed: true, .. }))
-    {
-        return reject(
-            "`hessian` takes nalgebra's dynamically sized `DMatrix<f64>` and `DVector<f64>`, not fixed-size types such as `Vector3<f64>` or `SMatrix<f64, R, C>`: take a `DVector<f64>` or `DMatrix<f64>` (or use `jvp` for a fixed-size function)",
         );
     }
     match &sig.ret {

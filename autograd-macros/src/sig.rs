@@ -27,6 +27,10 @@ pub enum ScalarBound {
     Float,
     /// `nalgebra::RealField`: the generated items also ask for `Float`.
     RealField,
+    /// A second-order twin's `Float + MatrixScalar` of a function taking
+    /// matrices, set by the twin's expansion (never parsed from a user's
+    /// bound): its matrices lack the nalgebra methods of a complex field.
+    DualMatrices,
 }
 
 /// The type parameter a generic function computes in (`T` of

@@ -735,3 +735,56 @@ fn lifted_binary_tangent_of_mismatched_shapes_panics() {
     let a = M::zeros(2, 2);
     ew::mul_tangent(&a, &a, &a, &M::zeros(2, 3));
 }
+
+/// The product's `_into`/`_acc` forms take `f64` matrices whose element
+/// type nothing else names (`DMatrix::zeros(..)` straight into the call),
+/// and their `any_scalar` twins run at `Dual<f64>`: real parts the `f64`
+/// product, dual parts its tangent `Ȧ·B + A·Ḃ`.
+#[test]
+fn matmul_into_forms_infer_f64_and_any_scalar_runs_at_dual() {
+    use autograd_runtime::Dual;
+    let a = DMatrix::from_row_slice(2, 3, &[1.0, -2.0, 0.5, 3.0, 0.25, -1.0]);
+    let b = DMatrix::from_row_slice(3, 2, &[2.0, 1.0, -1.0, 0.5, 4.0, -3.0]);
+    let ab = &a * &b;
+    // No argument names its element type.
+    let mut out = DMatrix::zeros(2, 2);
+    linalg::matmul_into(&mut out, &a, &b);
+    assert_eq!(out, ab);
+    let mut out = DMatrix::zeros(2, 2);
+    linalg::matmul_into(&mut out, &DMatrix::zeros(2, 3), &DMatrix::zeros(3, 2));
+    assert_eq!(out, M::zeros(2, 2));
+    let mut out = DMatrix::zeros(2, 3);
+    linalg::matmul_grad_lhs_into(&mut out, &DMatrix::zeros(2, 2), &DMatrix::zeros(3, 2));
+    assert_eq!(out, M::zeros(2, 3));
+    let mut out = DMatrix::zeros(3, 2);
+    linalg::matmul_grad_rhs_into(&mut out, &DMatrix::zeros(2, 2), &DMatrix::zeros(2, 3));
+    assert_eq!(out, M::zeros(3, 2));
+    let mut acc = DMatrix::zeros(2, 3);
+    linalg::matmul_grad_lhs_acc(&mut acc, &DMatrix::zeros(2, 2), &DMatrix::zeros(3, 2));
+    let mut acc2 = DMatrix::zeros(3, 2);
+    linalg::matmul_grad_rhs_acc(&mut acc2, &DMatrix::zeros(2, 2), &DMatrix::zeros(2, 3));
+    let mut out = DMatrix::zeros(2, 2);
+    linalg::matmul_tangent_into(
+        &mut out,
+        &DMatrix::zeros(2, 3),
+        &DMatrix::zeros(3, 2),
+        &DMatrix::zeros(2, 3),
+        &DMatrix::zeros(3, 2),
+    );
+    assert_eq!(
+        (acc, acc2, out),
+        (M::zeros(2, 3), M::zeros(3, 2), M::zeros(2, 2))
+    );
+
+    // At Dual<f64>: A + εȦ times B + εḂ.
+    let da = DMatrix::from_fn(2, 3, |i, j| 0.5 * i as f64 - 0.25 * j as f64);
+    let db = DMatrix::from_fn(3, 2, |i, j| 1.0 - 0.5 * (i + j) as f64);
+    let dual = |m: &M, dm: &M| m.zip_map(dm, Dual::new);
+    let mut out = DMatrix::from_element(2, 2, Dual::constant(0.0));
+    linalg::any_scalar::matmul_into(&mut out, &dual(&a, &da), &dual(&b, &db));
+    let tangent = &da * &b + &a * &db;
+    for ((got, want), dwant) in out.iter().zip(ab.iter()).zip(tangent.iter()) {
+        assert!(close(got.re, *want, 1e-14, 1e-14));
+        assert!(close(got.eps, *dwant, 1e-14, 1e-14));
+    }
+}

@@ -284,7 +284,7 @@ fn the_matrix_rules_panic_with_a_message_never_build_an_unsound_matrix() {
     });
     assert!(message.contains("`matmul`"), "{message}");
     let message = panic_message(|| {
-        let mut out = DMatrix::<f64>::zeros(2, 3);
+        let mut out = DMatrix::zeros(2, 3);
         linalg::matmul_grad_lhs_into(&mut out, &DMatrix::zeros(2, 0), &DMatrix::zeros(5, 0));
     });
     assert!(message.contains("a 2×3 result cannot be"), "{message}");

@@ -6,10 +6,10 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
-use super::{Gen, names};
+use super::{Gen, names, paths};
 use crate::analysis::{Analysis, deferred_call, has_work, rerun_loop};
 use crate::ir::*;
-use crate::table::{Pass, Rule};
+use crate::table::{Func, Pass, Rule};
 
 /// How loops behave while the primal sweep runs.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -130,6 +130,10 @@ impl Gen<'_> {
 
     /// The primal expression of an operation (not for calls recorded with
     /// their pullback).
+    fn kind_of(&self, o: &Operand) -> Option<Kind> {
+        o.value().map(|v| self.f.info(v).kind)
+    }
+
     pub(super) fn primal_expr(&self, op: &Op) -> TokenStream {
         match op {
             Op::StopGradient { arg, func } => {
@@ -150,9 +154,28 @@ impl Gen<'_> {
                         let a = self.operand_op(a);
                         quote!(#tok #a)
                     }
+                    (Syntax::Operator(tok), [a, b])
+                        if rule.operator == Some(crate::table::Operator::Mul)
+                            && self.scalar.dual_matrices()
+                            && matches!(self.kind_of(a), None | Some(Kind::Float))
+                            && self.kind_of(b) == Some(Kind::Matrix) =>
+                    {
+                        // Dual numbers scale only dynamically sized matrices
+                        // from the left; from the right nalgebra scales any
+                        // (the same products: dual multiplication commutes).
+                        let (a, b) = (self.binary_operand(a, b), self.binary_operand(b, a));
+                        quote!(#b #tok #a)
+                    }
                     (Syntax::Operator(tok), [a, b]) => {
                         let (a, b) = (self.binary_operand(a, b), self.binary_operand(b, a));
                         quote!(#a #tok #b)
+                    }
+                    (Syntax::Method(m), [recv])
+                        if rule.dual_primal && self.scalar.dual_matrices() =>
+                    {
+                        let func = paths::runtime(rule, Func::DualPrimal, m.span());
+                        let recv = self.operand_ref(recv);
+                        quote!(#func(#recv))
                     }
                     (Syntax::Method(m), [recv, rest @ ..]) => {
                         let consumes = rule.params.first().is_some_and(|p| p.pass == Pass::Owned);

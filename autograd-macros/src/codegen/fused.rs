@@ -41,6 +41,7 @@ impl<'a> Gen<'a> {
             consumable: self.consumable.clone(),
             recorded: self.recorded.clone(),
             recorded_pullback_ty: self.recorded_pullback_ty.clone(),
+            scaled: Default::default(),
             ..*self
         };
         let in_buffer: HashSet<ValueId> = fusion

@@ -72,6 +72,9 @@ pub struct Gen<'a> {
     /// adjoint: every contribution is added into it, none assumes it
     /// starts at zero.
     buffers: Option<&'a HashMap<ValueId, proc_macro2::Ident>>,
+    /// In forward mode, the products of a value by a multiple of itself
+    /// (see `analysis::scaled_products`); empty elsewhere.
+    scaled: crate::analysis::ScaledProducts,
 }
 
 impl<'a> Gen<'a> {
@@ -419,6 +422,7 @@ fn sweeps(
         },
         in_pullback: false,
         buffers: acc.map(|a| &a.slices),
+        scaled: Default::default(),
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);

@@ -105,6 +105,20 @@ impl Scalar {
         }
     }
 
+    /// Whether matrices of this scalar lack nalgebra's complex-field and
+    /// SIMD methods (a twin's dual numbers): a rule with
+    /// [`crate::table::Rule::dual_primal`] computes its primal with the
+    /// runtime's function instead.
+    pub fn dual_matrices(&self) -> bool {
+        matches!(
+            self,
+            Scalar::Param(GenericScalar {
+                bound: ScalarBound::DualMatrices,
+                ..
+            })
+        )
+    }
+
     /// Whether float methods are called through `Float` by path
     /// (`Float::exp(x)`): with both `RealField` and `Float` bounds, the
     /// method syntax `x.exp()` is ambiguous.

@@ -59,6 +59,7 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'
         recorded_pullback_ty: TokenStream::new(),
         in_pullback: false,
         buffers: None,
+        scaled: crate::analysis::scaled_products(f, an),
     }
 }
 
@@ -213,7 +214,7 @@ impl Gen<'_> {
         let ty = ty.as_ref().map(|t| quote!(: #t));
         let expr = self.primal_expr(op);
         let mut out = quote_spanned!(span=> let #v #ty = #expr;);
-        if self.has_tangent(dst) {
+        if self.has_tangent(dst) && !self.scaled.unread.contains(&dst) {
             let tangent = self.op_tangent(dst, op, span);
             out.extend(quote_spanned!(span=> let #t = #tangent;));
         }
@@ -391,6 +392,14 @@ impl Gen<'_> {
                 [one] => one.clone(),
                 _ => quote_spanned!(span=> (#(#terms)+*)),
             };
+        }
+        if let Some(&(u, v)) = self.scaled.products.get(&dst) {
+            // `v * u` with `v = k * u`: `v̇·u = k·u̇·u` is `u̇·v` to
+            // rounding, so the product's tangent is the rule's at
+            // (u̇, u̇, v, v), `2·v·u̇`: one product, not three.
+            let func = paths::runtime(rule, Func::Tangent, span);
+            let (t, v) = (self.tangent(u), names::value(self.f, v));
+            return quote_spanned!(span=> #func(#t, #t, #v, #v));
         }
         if scalar_form(self.f, rule, args) {
             let func = paths::runtime(rule, Func::Tangent, span);

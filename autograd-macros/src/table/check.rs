@@ -130,6 +130,15 @@ fn entry(rules: &TokenStream, rule: &Rule) -> TokenStream {
         let sig = quote!(fn(#(&#tangents,)* #(&#reads),*) -> #res);
         out.extend(assert(rules, rule.runtime(Func::Tangent), sig));
     }
+    if rule.dual_primal {
+        // Checked at `f64`; the function is generic over `MatrixScalar`.
+        let (m, res) = (ty(own[0], &quote!(f64)), ty(rule.result, &quote!(f64)));
+        out.extend(assert(
+            rules,
+            rule.runtime(Func::DualPrimal),
+            quote!(fn(&#m) -> #res),
+        ));
+    }
     let mut instances = vec![(own, rule.result)];
     instances.extend(rule.also.iter().map(|i| (i.params.to_vec(), i.result)));
     for (params, result) in &instances {

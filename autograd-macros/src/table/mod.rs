@@ -158,6 +158,10 @@ pub struct Rule {
     /// The method returns a view borrowing its receiver (`m.column(j)`):
     /// the sweeps own its elements (`.into_owned()`), the same values.
     pub view: bool,
+    /// nalgebra's method needs a complex field (`norm`) or SIMD
+    /// comparisons (`max`), which a matrix of dual numbers lacks: the
+    /// second-order twin computes the primal with [`Func::DualPrimal`].
+    pub dual_primal: bool,
 }
 
 /// A runtime function of a rule.
@@ -165,6 +169,10 @@ pub struct Rule {
 pub enum Func {
     /// `rules::STEM`: the scalar primal.
     Primal,
+    /// `rules::generic::STEM(&m)`: the primal of a reduction at any
+    /// `MatrixScalar` element, for matrices whose nalgebra method does not
+    /// exist at a dual number (see [`Rule::dual_primal`]).
+    DualPrimal,
     /// The scalar pullback of operand `i` (`rules::STEM_grad`, or
     /// `_grad_lhs` / `_grad_rhs` with two differentiable operands,
     /// `_grad_NAME` with more).
@@ -313,6 +321,7 @@ impl Rule {
         };
         let (module, name) = match func {
             Func::Primal if self.has_scalar_form() => (Module::Rules, self.stem.to_owned()),
+            Func::DualPrimal if self.dual_primal => (Module::Generic, self.stem.to_owned()),
             Func::Pullback(i) if self.has_scalar_form() && self.params.get(i)?.diff => {
                 let k = self.params[..i].iter().filter(|p| p.diff).count();
                 (Module::Rules, pullback(k)?)
@@ -422,6 +431,7 @@ const fn scalar(name: &'static str, params: &'static [Param]) -> Rule {
         expensive: false,
         from_prelude: false,
         view: false,
+        dual_primal: false,
     }
 }
 
@@ -541,6 +551,7 @@ table! {
     };
     MAX_ELEMENT = Rule {
         tangent: Tangent::Selected,
+        dual_primal: true,
         ..matrix_method("max_element", "max", &[matrix(Pass::AsWritten)], Ty::Float)
     };
     COMPONENT_MUL = Rule {
@@ -633,12 +644,14 @@ table! {
     };
     NORM = Rule {
         tangent: Tangent::Written,
+        dual_primal: true,
         expensive: true,
         ..matrix_method("norm", "norm", &[matrix(Pass::AsWritten)], Ty::Float)
     };
     NORM_SQUARED = Rule {
         takes: Takes::Operands,
         tangent: Tangent::Written,
+        dual_primal: true,
         ..matrix_method("norm_squared", "norm_squared", &[matrix(Pass::AsWritten)], Ty::Float)
     };
     COLUMN = Rule {

@@ -167,8 +167,8 @@ impl __ad_hessian_quad {
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v2 = a * x;
         let __ad_v3 = x.dot(&__ad_v2);
-        let __ad_v4 = (__AdScalar::from(2.0f64).unwrap()) * x;
-        let __ad_v5 = ::autograd::__private::matrix_norm(&(__ad_v4));
+        let __ad_v4 = x * (__AdScalar::from(2.0f64).unwrap());
+        let __ad_v5 = __ad_rules::generic::norm(&__ad_v4);
         let __ad_v6 = __ad_v3 + __ad_v5;
         (
             __ad_v6,

@@ -237,13 +237,12 @@ impl rosenbrock {
                 __ad_v7_a,
             );
             let __ad_v13 = 100.0 * __ad_v11_b;
-            let __ad_t13 = __ad_rules::mul_grad_rhs(__ad_t11_b, 100.0);
             let __ad_v14 = __ad_v13 * __ad_v11_b;
             let __ad_t14 = __ad_rules::mul_tangent(
-                __ad_t13,
+                __ad_t11_b,
                 __ad_t11_b,
                 __ad_v13,
-                __ad_v11_b,
+                __ad_v13,
             );
             let __ad_v15 = __ad_v12 + __ad_v14;
             let __ad_t15 = __ad_rules::add_tangent(__ad_t12, __ad_t14);

@@ -51,6 +51,55 @@ use super::{reductions, shape};
 pub use super::vectors::dispatch::*;
 use crate::rules as s;
 
+/// `m.norm_squared()` for any [`MatrixScalar`] element: nalgebra's needs a
+/// complex field, which `Dual<f64>` is not. The sum, column by column, of
+/// each column's dot product with itself, as nalgebra computes it, so at
+/// `f64` (and in a dual number's real part) it is `norm_squared()` bit for
+/// bit.
+#[inline]
+pub fn norm_squared<T, R, C, St>(m: &nalgebra::Matrix<T, R, C, St>) -> T
+where
+    T: MatrixScalar,
+    R: nalgebra::Dim,
+    C: nalgebra::Dim,
+    St: nalgebra::Storage<T, R, C>,
+{
+    let mut res = <T as s::Real>::zero();
+    for i in 0..m.ncols() {
+        let col = m.column(i);
+        res += col.dot(&col);
+    }
+    res
+}
+
+/// `m.norm()` for any [`MatrixScalar`] element: the square root of
+/// [`norm_squared`], as nalgebra computes it.
+#[inline]
+pub fn norm<T, R, C, St>(m: &nalgebra::Matrix<T, R, C, St>) -> T
+where
+    T: MatrixScalar,
+    R: nalgebra::Dim,
+    C: nalgebra::Dim,
+    St: nalgebra::Storage<T, R, C>,
+{
+    num_traits::Float::sqrt(norm_squared(m))
+}
+
+/// `m.max()` for any [`MatrixScalar`] element: nalgebra's needs SIMD
+/// comparisons, which `Dual<f64>` has not. The scan of
+/// [`reductions::max`], so the winner is the element the pullback of `max`
+/// sends the adjoint to.
+#[inline]
+pub fn max_element<T, R, C, St>(m: &nalgebra::Matrix<T, R, C, St>) -> T
+where
+    T: MatrixScalar,
+    R: nalgebra::Dim,
+    C: nalgebra::Dim,
+    St: nalgebra::Storage<T, R, C> + nalgebra::IsContiguous,
+{
+    reductions::max_of_elements(m.as_slice()).0
+}
+
 /// `iter.sum()`, as `f64`'s `Sum` adds (from −0), for any element type.
 #[inline(always)]
 fn sum_of<T: MatrixScalar>(iter: impl Iterator<Item = T>) -> T {
@@ -479,23 +528,23 @@ macro_rules! matmul {
             fn grad_lhs(grad: &$out, a: &$a, b: &$b) -> $a {
                 let (r, c) = a.dims();
                 let mut da = <$a>::zeros_with_dims(r, c);
-                linalg::matmul_grad_lhs_into(&mut da, grad, b);
+                linalg::any_scalar::matmul_grad_lhs_into(&mut da, grad, b);
                 da
             }
             #[inline]
             fn grad_rhs(grad: &$out, a: &$a, b: &$b) -> $b {
                 let (r, c) = b.dims();
                 let mut db = <$b>::zeros_with_dims(r, c);
-                linalg::matmul_grad_rhs_into(&mut db, grad, a);
+                linalg::any_scalar::matmul_grad_rhs_into(&mut db, grad, a);
                 db
             }
             #[inline]
             fn grad_lhs_acc(acc: &mut $a, grad: &$out, _a: &$a, b: &$b) {
-                linalg::matmul_grad_lhs_acc(acc, grad, b);
+                linalg::any_scalar::matmul_grad_lhs_acc(acc, grad, b);
             }
             #[inline]
             fn grad_rhs_acc(acc: &mut $b, grad: &$out, a: &$a, _b: &$b) {
-                linalg::matmul_grad_rhs_acc(acc, grad, a);
+                linalg::any_scalar::matmul_grad_rhs_acc(acc, grad, a);
             }
         }
     )*};
@@ -1276,41 +1325,41 @@ pub fn powi_grad_owned<A: PowiRule>(grad: A, x: &A, n: &i32, out: &A) -> A {
 /// The adjoint of `m.reshape_generic(Dyn(rows), Dyn(cols))`: the incoming
 /// adjoint reshaped back to `m`'s shape.
 #[inline]
-pub fn reshape_grad(
-    grad: &DMatrix<f64>,
-    x: &DMatrix<f64>,
+pub fn reshape_grad<T: MatrixScalar>(
+    grad: &DMatrix<T>,
+    x: &DMatrix<T>,
     _rows: &Dyn,
     _cols: &Dyn,
-    _out: &DMatrix<f64>,
-) -> DMatrix<f64> {
-    shape::reshape_grad(grad, x.nrows(), x.ncols())
+    _out: &DMatrix<T>,
+) -> DMatrix<T> {
+    shape::any_scalar::reshape_grad(grad, x.nrows(), x.ncols())
 }
 
 /// Adds the adjoint of `m.reshape_generic(..)` into `acc`, in place: the
 /// elements keep their column-major order, so element `i` goes to `i`.
 #[inline]
-pub fn reshape_grad_acc(
-    acc: &mut DMatrix<f64>,
-    grad: &DMatrix<f64>,
-    _x: &DMatrix<f64>,
+pub fn reshape_grad_acc<T: MatrixScalar>(
+    acc: &mut DMatrix<T>,
+    grad: &DMatrix<T>,
+    _x: &DMatrix<T>,
     _rows: &Dyn,
     _cols: &Dyn,
-    _out: &DMatrix<f64>,
+    _out: &DMatrix<T>,
 ) {
-    shape::reshape_grad_acc(acc, grad);
+    shape::any_scalar::reshape_grad_acc(acc, grad);
 }
 
 /// The adjoint of `m.reshape_generic(..)`, reusing the incoming adjoint's
 /// buffer.
 #[inline]
-pub fn reshape_grad_owned(
-    grad: DMatrix<f64>,
-    x: &DMatrix<f64>,
+pub fn reshape_grad_owned<T: MatrixScalar>(
+    grad: DMatrix<T>,
+    x: &DMatrix<T>,
     _rows: &Dyn,
     _cols: &Dyn,
-    _out: &DMatrix<f64>,
-) -> DMatrix<f64> {
-    shape::reshape_grad_owned(grad, x.nrows(), x.ncols())
+    _out: &DMatrix<T>,
+) -> DMatrix<T> {
+    shape::any_scalar::reshape_grad_owned(grad, x.nrows(), x.ncols())
 }
 
 /// The adjoint of `m.map(f)`: `pullback(x, g)` is the scalar pullback of

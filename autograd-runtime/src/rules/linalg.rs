@@ -258,16 +258,19 @@ pub fn matmul(a: &M, b: &M) -> M {
 /// out = a·b, overwriting `out` (`a.nrows() × b.ncols()`) in place; any
 /// dense storage. The registry allocates `out` fallibly and calls this.
 ///
+/// At `f64`, so `DMatrix::zeros(..)` arguments need no type; the same
+/// for any [`MatrixScalar`] is [`any_scalar::matmul_into`].
+///
 /// # Panics
 ///
 /// When the shapes do not fit `out`.
 #[inline]
-pub fn matmul_into<C: Dense, A: Dense<Elem = C::Elem>, B: Dense<Elem = C::Elem>>(
+pub fn matmul_into<C: Dense<Elem = f64>, A: Dense<Elem = f64>, B: Dense<Elem = f64>>(
     out: &mut C,
     a: &A,
     b: &B,
 ) {
-    product_gemm(out, a, b, <C::Elem as Real>::zero());
+    any_scalar::matmul_into(out, a, b)
 }
 
 /// out = β·out + a·b (β = 0: `out` is not read).
@@ -302,24 +305,22 @@ pub fn matmul_tangent(da: &M, db: &M, a: &M, b: &M) -> M {
 /// out = Ȧ·B + A·Ḃ, overwriting `out` (`a.nrows() × b.ncols()`) in place
 /// with two `gemm`s and no temporary; any dense storage.
 ///
+/// At `f64`, so `DMatrix::zeros(..)` arguments need no type; the same
+/// for any [`MatrixScalar`] is [`any_scalar::matmul_tangent_into`].
+///
 /// # Panics
 ///
 /// When the shapes do not fit `out`, or a tangent's shape differs from its
 /// factor's.
 #[inline]
-pub fn matmul_tangent_into<C: Dense, A: Dense<Elem = C::Elem>, B: Dense<Elem = C::Elem>>(
+pub fn matmul_tangent_into<C: Dense<Elem = f64>, A: Dense<Elem = f64>, B: Dense<Elem = f64>>(
     out: &mut C,
     da: &A,
     db: &B,
     a: &A,
     b: &B,
 ) {
-    assert!(
-        da.dims() == a.dims() && db.dims() == b.dims(),
-        "matmul_tangent: a tangent's shape differs from its factor's"
-    );
-    product_gemm(out, da, b, <C::Elem as Real>::zero());
-    product_gemm(out, a, db, <C::Elem as Real>::one());
+    any_scalar::matmul_tangent_into(out, da, db, a, b)
 }
 
 /// ∂L/∂A = grad·Bᵀ: the adjoint of the left factor.
@@ -337,30 +338,36 @@ pub fn matmul_grad_lhs(grad: &M, b: &M) -> M {
 /// out = grad·Bᵀ, overwriting `out` (the left factor's shape) in place;
 /// any dense storage (a vector factor is read as a one-column matrix).
 ///
+/// At `f64`, so `DMatrix::zeros(..)` arguments need no type; the same
+/// for any [`MatrixScalar`] is [`any_scalar::matmul_grad_lhs_into`].
+///
 /// # Panics
 ///
 /// When the shapes do not fit `out`.
 #[inline]
-pub fn matmul_grad_lhs_into<A: Dense, G: Dense<Elem = A::Elem>, B: Dense<Elem = A::Elem>>(
+pub fn matmul_grad_lhs_into<A: Dense<Elem = f64>, G: Dense<Elem = f64>, B: Dense<Elem = f64>>(
     out: &mut A,
     grad: &G,
     b: &B,
 ) {
-    lhs_gemm(out, grad, b, <A::Elem as Real>::zero());
+    any_scalar::matmul_grad_lhs_into(out, grad, b)
 }
 
 /// acc += grad·Bᵀ, in place; any dense storage.
+///
+/// At `f64`, so `DMatrix::zeros(..)` arguments need no type; the same
+/// for any [`MatrixScalar`] is [`any_scalar::matmul_grad_lhs_acc`].
 ///
 /// # Panics
 ///
 /// When the shapes do not fit `acc` (the left factor's shape).
 #[inline]
-pub fn matmul_grad_lhs_acc<A: Dense, G: Dense<Elem = A::Elem>, B: Dense<Elem = A::Elem>>(
+pub fn matmul_grad_lhs_acc<A: Dense<Elem = f64>, G: Dense<Elem = f64>, B: Dense<Elem = f64>>(
     acc: &mut A,
     grad: &G,
     b: &B,
 ) {
-    lhs_gemm(acc, grad, b, <A::Elem as Real>::one());
+    any_scalar::matmul_grad_lhs_acc(acc, grad, b)
 }
 
 /// ∂L/∂B = Aᵀ·grad: the adjoint of the right factor.
@@ -378,28 +385,138 @@ pub fn matmul_grad_rhs(grad: &M, a: &M) -> M {
 /// out = Aᵀ·grad, overwriting `out` (the right factor's shape) in place;
 /// any dense storage.
 ///
+/// At `f64`, so `DMatrix::zeros(..)` arguments need no type; the same
+/// for any [`MatrixScalar`] is [`any_scalar::matmul_grad_rhs_into`].
+///
 /// # Panics
 ///
 /// When the shapes do not fit `out`.
 #[inline]
-pub fn matmul_grad_rhs_into<B: Dense, G: Dense<Elem = B::Elem>, A: Dense<Elem = B::Elem>>(
+pub fn matmul_grad_rhs_into<B: Dense<Elem = f64>, G: Dense<Elem = f64>, A: Dense<Elem = f64>>(
     out: &mut B,
     grad: &G,
     a: &A,
 ) {
-    rhs_gemm(out, grad, a, <B::Elem as Real>::zero());
+    any_scalar::matmul_grad_rhs_into(out, grad, a)
 }
 
 /// acc += Aᵀ·grad, in place; any dense storage.
+///
+/// At `f64`, so `DMatrix::zeros(..)` arguments need no type; the same
+/// for any [`MatrixScalar`] is [`any_scalar::matmul_grad_rhs_acc`].
 ///
 /// # Panics
 ///
 /// When the shapes do not fit `acc` (the right factor's shape).
 #[inline]
-pub fn matmul_grad_rhs_acc<B: Dense, G: Dense<Elem = B::Elem>, A: Dense<Elem = B::Elem>>(
+pub fn matmul_grad_rhs_acc<B: Dense<Elem = f64>, G: Dense<Elem = f64>, A: Dense<Elem = f64>>(
     acc: &mut B,
     grad: &G,
     a: &A,
 ) {
-    rhs_gemm(acc, grad, a, <B::Elem as Real>::one());
+    any_scalar::matmul_grad_rhs_acc(acc, grad, a)
+}
+
+/// The product's `_into` and `_acc` forms for matrices of any
+/// [`MatrixScalar`] (`f64` and `Dual<f64>`): the code the `f64` forms
+/// above run. An argument's element type must be known (`DMatrix::<f64>::zeros`),
+/// since more than one scalar fits.
+pub mod any_scalar {
+    use super::{Dense, Real, lhs_gemm, product_gemm, rhs_gemm};
+
+    /// out = a·b, overwriting `out` (`a.nrows() × b.ncols()`) in place; any
+    /// dense storage. The registry allocates `out` fallibly and calls this.
+    ///
+    /// # Panics
+    ///
+    /// When the shapes do not fit `out`.
+    #[inline]
+    pub fn matmul_into<C: Dense, A: Dense<Elem = C::Elem>, B: Dense<Elem = C::Elem>>(
+        out: &mut C,
+        a: &A,
+        b: &B,
+    ) {
+        product_gemm(out, a, b, <C::Elem as Real>::zero());
+    }
+
+    /// out = Ȧ·B + A·Ḃ, overwriting `out` (`a.nrows() × b.ncols()`) in place
+    /// with two `gemm`s and no temporary; any dense storage.
+    ///
+    /// # Panics
+    ///
+    /// When the shapes do not fit `out`, or a tangent's shape differs from its
+    /// factor's.
+    #[inline]
+    pub fn matmul_tangent_into<C: Dense, A: Dense<Elem = C::Elem>, B: Dense<Elem = C::Elem>>(
+        out: &mut C,
+        da: &A,
+        db: &B,
+        a: &A,
+        b: &B,
+    ) {
+        assert!(
+            da.dims() == a.dims() && db.dims() == b.dims(),
+            "matmul_tangent: a tangent's shape differs from its factor's"
+        );
+        product_gemm(out, da, b, <C::Elem as Real>::zero());
+        product_gemm(out, a, db, <C::Elem as Real>::one());
+    }
+
+    /// out = grad·Bᵀ, overwriting `out` (the left factor's shape) in place;
+    /// any dense storage (a vector factor is read as a one-column matrix).
+    ///
+    /// # Panics
+    ///
+    /// When the shapes do not fit `out`.
+    #[inline]
+    pub fn matmul_grad_lhs_into<A: Dense, G: Dense<Elem = A::Elem>, B: Dense<Elem = A::Elem>>(
+        out: &mut A,
+        grad: &G,
+        b: &B,
+    ) {
+        lhs_gemm(out, grad, b, <A::Elem as Real>::zero());
+    }
+
+    /// acc += grad·Bᵀ, in place; any dense storage.
+    ///
+    /// # Panics
+    ///
+    /// When the shapes do not fit `acc` (the left factor's shape).
+    #[inline]
+    pub fn matmul_grad_lhs_acc<A: Dense, G: Dense<Elem = A::Elem>, B: Dense<Elem = A::Elem>>(
+        acc: &mut A,
+        grad: &G,
+        b: &B,
+    ) {
+        lhs_gemm(acc, grad, b, <A::Elem as Real>::one());
+    }
+
+    /// out = Aᵀ·grad, overwriting `out` (the right factor's shape) in place;
+    /// any dense storage.
+    ///
+    /// # Panics
+    ///
+    /// When the shapes do not fit `out`.
+    #[inline]
+    pub fn matmul_grad_rhs_into<B: Dense, G: Dense<Elem = B::Elem>, A: Dense<Elem = B::Elem>>(
+        out: &mut B,
+        grad: &G,
+        a: &A,
+    ) {
+        rhs_gemm(out, grad, a, <B::Elem as Real>::zero());
+    }
+
+    /// acc += Aᵀ·grad, in place; any dense storage.
+    ///
+    /// # Panics
+    ///
+    /// When the shapes do not fit `acc` (the right factor's shape).
+    #[inline]
+    pub fn matmul_grad_rhs_acc<B: Dense, G: Dense<Elem = B::Elem>, A: Dense<Elem = B::Elem>>(
+        acc: &mut B,
+        grad: &G,
+        a: &A,
+    ) {
+        rhs_gemm(acc, grad, a, <B::Elem as Real>::one());
+    }
 }

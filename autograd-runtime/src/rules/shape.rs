@@ -14,7 +14,7 @@
 //! assert_eq!(dx, x);
 //! ```
 
-use nalgebra::{DMatrix, Dyn};
+use nalgebra::DMatrix;
 
 use super::linalg::MatrixScalar;
 
@@ -30,18 +30,7 @@ type M = DMatrix<f64>;
 /// compare a wrapped-around product in release builds).
 #[inline]
 pub fn reshape(x: &M, rows: usize, cols: usize) -> M {
-    reshape_owned(x.clone(), rows, cols)
-}
-
-/// [`reshape`] taking `x` by value: its buffer is kept.
-fn reshape_owned(x: M, rows: usize, cols: usize) -> M {
-    assert!(
-        rows.checked_mul(cols) == Some(x.len()),
-        "reshape: a {}×{} matrix cannot be viewed as {rows}×{cols}",
-        x.nrows(),
-        x.ncols()
-    );
-    x.reshape_generic(Dyn(rows), Dyn(cols))
+    any_scalar::reshape(x, rows, cols)
 }
 
 /// Reshape is linear: its tangent is the input's tangent reshaped the same
@@ -52,7 +41,7 @@ fn reshape_owned(x: M, rows: usize, cols: usize) -> M {
 /// When `dx` does not have `rows · cols` elements.
 #[inline]
 pub fn reshape_tangent(dx: &M, rows: usize, cols: usize) -> M {
-    reshape(dx, rows, cols)
+    any_scalar::reshape_tangent(dx, rows, cols)
 }
 
 /// Reshape moves no value, so its adjoint is the incoming adjoint reshaped
@@ -63,7 +52,7 @@ pub fn reshape_tangent(dx: &M, rows: usize, cols: usize) -> M {
 /// When `grad` does not have `nrows · ncols` elements.
 #[inline]
 pub fn reshape_grad(grad: &M, nrows: usize, ncols: usize) -> M {
-    reshape(grad, nrows, ncols)
+    any_scalar::reshape_grad(grad, nrows, ncols)
 }
 
 /// [`reshape_grad`] taking the adjoint by value: its buffer is kept.
@@ -73,7 +62,7 @@ pub fn reshape_grad(grad: &M, nrows: usize, ncols: usize) -> M {
 /// When `grad` does not have `nrows · ncols` elements.
 #[inline]
 pub fn reshape_grad_owned(grad: M, nrows: usize, ncols: usize) -> M {
-    reshape_owned(grad, nrows, ncols)
+    any_scalar::reshape_grad_owned(grad, nrows, ncols)
 }
 
 /// acc += `grad` reshaped to `acc`'s shape, in place: element `i` of the
@@ -84,12 +73,7 @@ pub fn reshape_grad_owned(grad: M, nrows: usize, ncols: usize) -> M {
 /// When `grad` and `acc` differ in their number of elements.
 #[inline]
 pub fn reshape_grad_acc(acc: &mut M, grad: &M) {
-    assert_eq!(
-        acc.len(),
-        grad.len(),
-        "reshape_grad_acc: element counts differ"
-    );
-    acc.iter_mut().zip(grad.iter()).for_each(|(a, g)| *a += g);
+    any_scalar::reshape_grad_acc(acc, grad)
 }
 
 /// `xᵀ`.
@@ -137,5 +121,99 @@ pub fn transpose_grad_acc<T: MatrixScalar>(acc: &mut DMatrix<T>, grad: &DMatrix<
         for i in 0..acc.nrows() {
             acc[(i, j)] += grad[(j, i)];
         }
+    }
+}
+
+/// The reshape rules for matrices of any [`MatrixScalar`] (`f64` and
+/// `Dual<f64>` for second order): the code the `f64` functions above run.
+/// An argument's element type must be known, since more than one scalar
+/// fits.
+pub mod any_scalar {
+    use nalgebra::{DMatrix, Dyn};
+
+    use super::MatrixScalar;
+
+    /// `x` viewed as `rows × cols`, keeping nalgebra's column-major element
+    /// order.
+    ///
+    /// # Panics
+    ///
+    /// When `rows · cols` differs from the number of elements of `x`, also
+    /// where `rows · cols` overflows `usize` (nalgebra's own check would
+    /// compare a wrapped-around product in release builds).
+    #[inline]
+    pub fn reshape<T: MatrixScalar>(x: &DMatrix<T>, rows: usize, cols: usize) -> DMatrix<T> {
+        reshape_owned(x.clone(), rows, cols)
+    }
+
+    /// [`reshape`] taking `x` by value: its buffer is kept.
+    fn reshape_owned<T: MatrixScalar>(x: DMatrix<T>, rows: usize, cols: usize) -> DMatrix<T> {
+        assert!(
+            rows.checked_mul(cols) == Some(x.len()),
+            "reshape: a {}×{} matrix cannot be viewed as {rows}×{cols}",
+            x.nrows(),
+            x.ncols()
+        );
+        x.reshape_generic(Dyn(rows), Dyn(cols))
+    }
+
+    /// Reshape is linear: its tangent is the input's tangent reshaped the same
+    /// way; reads nothing but the target shape.
+    ///
+    /// # Panics
+    ///
+    /// When `dx` does not have `rows · cols` elements.
+    #[inline]
+    pub fn reshape_tangent<T: MatrixScalar>(
+        dx: &DMatrix<T>,
+        rows: usize,
+        cols: usize,
+    ) -> DMatrix<T> {
+        reshape(dx, rows, cols)
+    }
+
+    /// Reshape moves no value, so its adjoint is the incoming adjoint reshaped
+    /// back to the input's `nrows × ncols`.
+    ///
+    /// # Panics
+    ///
+    /// When `grad` does not have `nrows · ncols` elements.
+    #[inline]
+    pub fn reshape_grad<T: MatrixScalar>(
+        grad: &DMatrix<T>,
+        nrows: usize,
+        ncols: usize,
+    ) -> DMatrix<T> {
+        reshape(grad, nrows, ncols)
+    }
+
+    /// [`reshape_grad`] taking the adjoint by value: its buffer is kept.
+    ///
+    /// # Panics
+    ///
+    /// When `grad` does not have `nrows · ncols` elements.
+    #[inline]
+    pub fn reshape_grad_owned<T: MatrixScalar>(
+        grad: DMatrix<T>,
+        nrows: usize,
+        ncols: usize,
+    ) -> DMatrix<T> {
+        reshape_owned(grad, nrows, ncols)
+    }
+
+    /// acc += `grad` reshaped to `acc`'s shape, in place: element `i` of the
+    /// column-major order goes to element `i`.
+    ///
+    /// # Panics
+    ///
+    /// When `grad` and `acc` differ in their number of elements.
+    #[inline]
+    pub fn reshape_grad_acc<T: MatrixScalar>(acc: &mut DMatrix<T>, grad: &DMatrix<T>) {
+        assert_eq!(
+            acc.len(),
+            grad.len(),
+            "reshape_grad_acc: element counts differ"
+        );
+        acc.iter_mut().zip(grad.iter()).for_each(|(a, g)| *a += *g);
     }
 }
