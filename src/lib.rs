@@ -472,6 +472,106 @@ pub mod __private {
         }
     }
 
+    /// The pullback of a function whose sweeps ran once, at seed one, in
+    /// its `__grad_acc_full` (one copy of the sweeps, not two): its
+    /// adjoints times the actual seed. They are linear in the seed, so this
+    /// is what the reverse sweep at that seed gives (to rounding; exactly
+    /// at seed one, which `NAME_grad` uses).
+    #[inline(always)]
+    pub fn seeded_pullback<T: rules::Real, A: SeededAll<T> + Clone>(
+        value: T,
+        adjoints: A,
+    ) -> (T, impl FnOnce(T) -> A + Clone) {
+        (value, move |seed: T| adjoints.seeded_all(seed))
+    }
+
+    /// An adjoint computed at seed one, scaled to the seed `s`; an adjoint
+    /// left at zero stays zero whatever the seed (as the reverse sweep at
+    /// `s` leaves it).
+    pub trait Seeded<S> {
+        /// `self · s`.
+        fn seeded(self, s: S) -> Self;
+    }
+
+    impl<T: rules::Real> Seeded<T> for T {
+        #[inline(always)]
+        fn seeded(self, s: T) -> T {
+            if self == T::zero() { self } else { self * s }
+        }
+    }
+
+    impl<T: rules::Real> Seeded<T> for Vec<T> {
+        #[inline]
+        fn seeded(mut self, s: T) -> Self {
+            scale_unit(&mut self, s);
+            self
+        }
+    }
+
+    impl<T: rules::Real, const N: usize> Seeded<T> for [T; N] {
+        #[inline]
+        fn seeded(mut self, s: T) -> Self {
+            scale_unit(&mut self, s);
+            self
+        }
+    }
+
+    impl<T, R, C, S> Seeded<T> for nalgebra::Matrix<T, R, C, S>
+    where
+        T: rules::Real,
+        R: nalgebra::Dim,
+        C: nalgebra::Dim,
+        S: nalgebra::RawStorageMut<T, R, C> + nalgebra::IsContiguous,
+    {
+        #[inline]
+        fn seeded(mut self, s: T) -> Self {
+            scale_unit(self.as_mut_slice(), s);
+            self
+        }
+    }
+
+    impl<T> Seeded<T> for NoGradient {
+        #[inline(always)]
+        fn seeded(self, _: T) -> Self {
+            self
+        }
+    }
+
+    /// [`Seeded`] for each adjoint of a pullback's tuple.
+    pub trait SeededAll<S> {
+        /// Every element `· s`.
+        fn seeded_all(self, s: S) -> Self;
+    }
+
+    macro_rules! impl_seeded_tuple {
+        ($(($($a:ident),+))+) => {$(
+            impl<S: Copy, $($a: Seeded<S>),+> SeededAll<S> for ($($a,)+) {
+                #[inline(always)]
+                #[allow(non_snake_case)]
+                fn seeded_all(self, s: S) -> Self {
+                    let ($($a,)+) = self;
+                    ($($a.seeded(s),)+)
+                }
+            }
+        )+};
+    }
+    // As many arguments as `autograd-macros`' `codegen::thin::MAX_ARITY`:
+    // a function with more keeps the pullback of its own sweeps.
+    impl_seeded_tuple! {
+        (A0)
+        (A0, A1)
+        (A0, A1, A2)
+        (A0, A1, A2, A3)
+        (A0, A1, A2, A3, A4)
+        (A0, A1, A2, A3, A4, A5)
+        (A0, A1, A2, A3, A4, A5, A6)
+        (A0, A1, A2, A3, A4, A5, A6, A7)
+        (A0, A1, A2, A3, A4, A5, A6, A7, A8)
+        (A0, A1, A2, A3, A4, A5, A6, A7, A8, A9)
+        (A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10)
+        (A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11)
+    }
+
     /// Adds a fused loop's unit adjoint of a slice, times `ds`, into the
     /// slice's adjoint, and gives the unit buffer back to the pool (so a
     /// gradient in steady state does not allocate it).

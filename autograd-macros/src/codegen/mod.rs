@@ -596,6 +596,68 @@ fn vjp_fn(
     }
 }
 
+/// The hidden all-arguments VJP of a function with `__grad_acc_full`:
+/// the sweeps run in the forward call, at seed one, into zeroed adjoints
+/// (a slice's from the thread's pool), and the pullback scales them by its
+/// seed (`__private::seeded_pullback`).
+fn vjp_by_acc(item: &syn::ItemFn, shape: &Shape, sig: &Signature, f: &Function) -> TokenStream {
+    let name = names::hidden(&item.sig.ident, names::VJP_FULL);
+    let acc_full = forward::hidden_path(&item.sig.ident.clone().into(), names::GRAD_ACC_FULL);
+    let vis = &item.vis;
+    let seed_ty = sig.ret.seed();
+    let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
+    let Shape {
+        inputs,
+        full_tys,
+        captures,
+        scalar,
+        ..
+    } = shape;
+    let args = sig.params.iter().map(|p| &p.ident);
+    let mut zeros = Vec::new();
+    let mut buffers = Vec::new();
+    let mut adjoints = Vec::new();
+    for p in &sig.params {
+        let x = &p.ident;
+        let zero = match &p.kind {
+            _ if !p.differentiable => {
+                adjoints.push(quote!(::autograd::__private::NoGradient));
+                continue;
+            }
+            ParamKind::Float(_) => scalar.zero(),
+            ParamKind::Slice(_) => quote!(::autograd::__private::zeros_like_slice(#x)),
+            ParamKind::Array { by_ref: true, .. } | ParamKind::Matrix { by_ref: true, .. } => {
+                quote!(::autograd::__private::zero_like(#x))
+            }
+            ParamKind::Array { .. } | ParamKind::Matrix { .. } => {
+                quote!(::autograd::__private::zero_like(&#x))
+            }
+            // Integers, `bool`s and other types are never differentiable.
+            ParamKind::Int | ParamKind::Bool | ParamKind::Other => continue,
+        };
+        let b = names::buffer(x);
+        zeros.push(quote!(let mut #b = #zero;));
+        buffers.push(quote!(&mut #b));
+        adjoints.push(b.into_token_stream());
+    }
+    let reusable = f.reusable_pullback.then(|| quote!(+ ::core::clone::Clone));
+    quote! {
+        #[doc(hidden)]
+        #[inline]
+        #vis fn #name #generics (#(#inputs),*)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) #reusable + use<#(#captures),*>)
+            #where_clause
+        {
+            #(#zeros)*
+            ::autograd::__private::seeded_pullback(
+                #acc_full(#(#args,)* #(#buffers),*),
+                (#(#adjoints,)*),
+            )
+        }
+    }
+}
+
 /// The compiled closure of a `map`: a closure `|v: f64| (value, pullback)`,
 /// written where the reverse sweep of the `map` applies it, so it may read
 /// the enclosing function's variables as that code sees them.
@@ -617,11 +679,22 @@ pub fn generate(
     jvp: bool,
 ) -> TokenStream {
     let mut shape = shape(item, sig);
-    let mut hidden = vjp_fn(item, &shape, sig, f, an);
-    if let Some(acc) = grad_acc_fn(item, &shape, sig, f, an) {
-        hidden.extend(acc);
-        shape.direct_acc = true;
-    }
+    // A function with `__grad_acc_full` has its sweeps there only: its VJP
+    // runs them at seed one and scales by the seed (one copy of the sweeps
+    // for rustc to check, not two).
+    let hidden = match grad_acc_fn(item, &shape, sig, f, an) {
+        Some(mut acc) if sig.params.len() <= thin::MAX_ARITY => {
+            acc.extend(vjp_by_acc(item, &shape, sig, f));
+            shape.direct_acc = true;
+            acc
+        }
+        Some(mut acc) => {
+            acc.extend(vjp_fn(item, &shape, sig, f, an));
+            shape.direct_acc = true;
+            acc
+        }
+        None => vjp_fn(item, &shape, sig, f, an),
+    };
     let mut out = carrier(item, sig, hidden);
     out.extend(public_items(item, sig, &shape, jvp));
     out
@@ -651,6 +724,8 @@ fn acc_buffer_names(sig: &Signature) -> Vec<syn::Ident> {
 /// sweep at seed one in the same body (no pullback closure), adding into
 /// the caller's buffers: a slice argument's adjoint is its buffer, written
 /// in place by the sweep (no pooled adjoint, no second pass adding it in).
+/// The function's only copy of the sweeps: its `__vjp_full` calls it with
+/// zeroed adjoints (`vjp_by_acc`).
 fn grad_acc_fn(
     item: &syn::ItemFn,
     shape: &Shape,

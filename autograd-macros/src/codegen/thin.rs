@@ -11,8 +11,8 @@ use super::scalar::Scalar;
 use crate::sig::{Ret, Signature};
 
 /// The most differentiable arguments the runtime's tuple helpers take
-/// (`autograd::__private::Prepend` and `AddInto`).
-const MAX_ARITY: usize = 12;
+/// (`autograd::__private::Prepend`, `AddInto` and `SeededAll`).
+pub const MAX_ARITY: usize = 12;
 
 /// Whether the hidden VJP's pullback returns the public adjoint tuple:
 /// one adjoint per argument, none of them a constant's placeholder.

@@ -24,77 +24,6 @@ impl bond_price {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __vjp_full<'r, 'cf, 't>(
-        r: &'r [f64],
-        z: f64,
-        cf: &'cf [f64],
-        t: &'t [f64],
-    ) -> (
-        f64,
-        impl ::core::ops::FnOnce(
-            f64,
-        ) -> (
-                ::autograd::__private::Vec<f64>,
-                f64,
-                ::autograd::__private::NoGradient,
-                ::autograd::__private::NoGradient,
-            ) + use<'r, 'cf, 't>,
-    ) {
-        let _ = bond_price;
-        use ::autograd::__private::rules as __ad_rules;
-        let __ad_v4_p = 0.0;
-        let __ad_v5 = cf.len();
-        let (__ad_v17_p, __ad_u0__r, __ad_u0__z) = {
-            let mut __ad_d_r = ::autograd::__private::zeros_like_slice(r);
-            let mut __ad_d_z = 0.0;
-            let mut __ad_c0_p = __ad_v4_p;
-            for __ad_v7_i in 0..__ad_v5 {
-                let __ad_v6_p = __ad_c0_p;
-                let __ad_v8 = cf[__ad_v7_i];
-                let __ad_v9 = r[__ad_v7_i];
-                let __ad_v10 = __ad_v9 + z;
-                let __ad_v11 = -__ad_v10;
-                let __ad_v12 = t[__ad_v7_i];
-                let __ad_v13 = __ad_v11 * __ad_v12;
-                let __ad_v14 = __ad_v13.exp();
-                let __ad_v15 = __ad_v8 * __ad_v14;
-                let __ad_v16_p = __ad_v6_p + __ad_v15;
-                let __ad_d16_p = 1.0;
-                let __ad_d6_p = __ad_rules::add_grad_lhs(__ad_d16_p);
-                let __ad_d15 = __ad_rules::add_grad_rhs(__ad_d16_p);
-                let __ad_d14 = __ad_rules::mul_grad_rhs(__ad_d15, __ad_v8);
-                let __ad_d13 = __ad_rules::exp_grad(__ad_d14, __ad_v14);
-                let __ad_d11 = __ad_rules::mul_grad_lhs(__ad_d13, __ad_v12);
-                let __ad_d10 = __ad_rules::neg_grad(__ad_d11);
-                let __ad_d9 = __ad_rules::add_grad_lhs(__ad_d10);
-                __ad_d_z += __ad_rules::add_grad_rhs(__ad_d10);
-                __ad_d_r[__ad_v7_i] += __ad_d9;
-                __ad_c0_p = __ad_v16_p;
-            }
-            let __ad_v17_p = __ad_c0_p;
-            (__ad_v17_p, __ad_d_r, __ad_d_z)
-        };
-        (
-            __ad_v17_p,
-            move |__ad_seed: f64| {
-                let mut __ad_d_r = __ad_u0__r;
-                let mut __ad_d_z = 0.0;
-                let __ad_d17_p = __ad_seed;
-                let __ad_dc0_p = __ad_d17_p;
-                ::autograd::__private::scale_unit(&mut __ad_d_r, __ad_dc0_p);
-                __ad_d_z += __ad_dc0_p * __ad_u0__z;
-                (
-                    __ad_d_r,
-                    __ad_d_z,
-                    ::autograd::__private::NoGradient,
-                    ::autograd::__private::NoGradient,
-                )
-            },
-        )
-    }
-    #[doc(hidden)]
-    #[inline]
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     fn __grad_acc_full<'r, 'cf, 't>(
         r: &'r [f64],
         z: f64,
@@ -147,6 +76,36 @@ impl bond_price {
         __ad_d_z += __ad_dc0_p * __ad_u0__z;
         *__ad_b_z += __ad_d_z;
         __ad_result
+    }
+    #[doc(hidden)]
+    #[inline]
+    fn __vjp_full<'r, 'cf, 't>(
+        r: &'r [f64],
+        z: f64,
+        cf: &'cf [f64],
+        t: &'t [f64],
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (
+                ::autograd::__private::Vec<f64>,
+                f64,
+                ::autograd::__private::NoGradient,
+                ::autograd::__private::NoGradient,
+            ) + use<'r, 'cf, 't>,
+    ) {
+        let mut __ad_b_r = ::autograd::__private::zeros_like_slice(r);
+        let mut __ad_b_z = 0.0;
+        ::autograd::__private::seeded_pullback(
+            bond_price::__grad_acc_full(r, z, cf, t, &mut __ad_b_r, &mut __ad_b_z),
+            (
+                __ad_b_r,
+                __ad_b_z,
+                ::autograd::__private::NoGradient,
+                ::autograd::__private::NoGradient,
+            ),
+        )
     }
 }
 /** The value of [`bond_price`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.

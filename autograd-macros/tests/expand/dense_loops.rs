@@ -29,90 +29,6 @@ impl dense_loops {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __vjp_full<'w, 'x, 'b>(
-        w: &'w [f64],
-        x: &'x [f64],
-        b: &'b [f64],
-    ) -> (
-        f64,
-        impl ::core::ops::FnOnce(
-            f64,
-        ) -> (
-                ::autograd::__private::Vec<f64>,
-                ::autograd::__private::Vec<f64>,
-                ::autograd::__private::Vec<f64>,
-            ) + use<'w, 'x, 'b>,
-    ) {
-        let _ = dense_loops;
-        use ::autograd::__private::rules as __ad_rules;
-        let __ad_v3_n = x.len();
-        let __ad_v4_s = 0.0;
-        let __ad_v5 = b.len();
-        let mut __ad_c0_s = __ad_v4_s;
-        let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
-            ::core::iter::Iterator::size_hint(&(0..__ad_v5)).0,
-        );
-        for __ad_v7_i in 0..__ad_v5 {
-            let __ad_v6_s = __ad_c0_s;
-            let __ad_v8_acc = b[__ad_v7_i];
-            let mut __ad_c1_acc = __ad_v8_acc;
-            for __ad_v11_j in 0..__ad_v3_n {
-                let __ad_v10_acc = __ad_c1_acc;
-                let __ad_v12 = __ad_v7_i * __ad_v3_n;
-                let __ad_v13 = __ad_v12 + __ad_v11_j;
-                let __ad_v14 = w[__ad_v13];
-                let __ad_v15 = x[__ad_v11_j];
-                let __ad_v16 = __ad_v14 * __ad_v15;
-                let __ad_v17_acc = __ad_v10_acc + __ad_v16;
-                __ad_c1_acc = __ad_v17_acc;
-            }
-            let __ad_v18_acc = __ad_c1_acc;
-            let __ad_v19 = __ad_v18_acc.tanh();
-            let __ad_v20_s = __ad_v6_s + __ad_v19;
-            __ad_stack0.push(__ad_v19);
-            __ad_c0_s = __ad_v20_s;
-        }
-        let __ad_v21_s = __ad_c0_s;
-        (
-            __ad_v21_s,
-            move |__ad_seed: f64| {
-                let mut __ad_d_w = ::autograd::__private::zeros_like_slice(w);
-                let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-                let mut __ad_d_b = ::autograd::__private::zeros_like_slice(b);
-                let __ad_d21_s = __ad_seed;
-                let mut __ad_dc0_s = __ad_d21_s;
-                for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
-                    let __ad_v19 = ::autograd::__private::pop(&mut __ad_stack0);
-                    let __ad_d20_s = __ad_dc0_s;
-                    let __ad_d6_s = __ad_rules::add_grad_lhs(__ad_d20_s);
-                    let __ad_d19 = __ad_rules::add_grad_rhs(__ad_d20_s);
-                    let __ad_d18_acc = __ad_rules::tanh_grad(__ad_d19, __ad_v19);
-                    let mut __ad_dc1_acc = __ad_d18_acc;
-                    for __ad_v11_j in ::core::iter::Iterator::rev(0..__ad_v3_n) {
-                        let __ad_v12 = __ad_v7_i * __ad_v3_n;
-                        let __ad_v13 = __ad_v12 + __ad_v11_j;
-                        let __ad_v14 = w[__ad_v13];
-                        let __ad_v15 = x[__ad_v11_j];
-                        let __ad_d17_acc = __ad_dc1_acc;
-                        let __ad_d10_acc = __ad_rules::add_grad_lhs(__ad_d17_acc);
-                        let __ad_d16 = __ad_rules::add_grad_rhs(__ad_d17_acc);
-                        let __ad_d14 = __ad_rules::mul_grad_lhs(__ad_d16, __ad_v15);
-                        let __ad_d15 = __ad_rules::mul_grad_rhs(__ad_d16, __ad_v14);
-                        __ad_d_x[__ad_v11_j] += __ad_d15;
-                        __ad_d_w[__ad_v13] += __ad_d14;
-                        __ad_dc1_acc = __ad_d10_acc;
-                    }
-                    let __ad_d8_acc = __ad_dc1_acc;
-                    __ad_d_b[__ad_v7_i] += __ad_d8_acc;
-                    __ad_dc0_s = __ad_d6_s;
-                }
-                (__ad_d_w, __ad_d_x, __ad_d_b)
-            },
-        )
-    }
-    #[doc(hidden)]
-    #[inline]
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     fn __grad_acc_full<'w, 'x, 'b>(
         w: &'w [f64],
         x: &'x [f64],
@@ -187,6 +103,37 @@ impl dense_loops {
             __ad_dc0_s = __ad_d6_s;
         }
         __ad_result
+    }
+    #[doc(hidden)]
+    #[inline]
+    fn __vjp_full<'w, 'x, 'b>(
+        w: &'w [f64],
+        x: &'x [f64],
+        b: &'b [f64],
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (
+                ::autograd::__private::Vec<f64>,
+                ::autograd::__private::Vec<f64>,
+                ::autograd::__private::Vec<f64>,
+            ) + use<'w, 'x, 'b>,
+    ) {
+        let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
+        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
+        let mut __ad_b_b = ::autograd::__private::zeros_like_slice(b);
+        ::autograd::__private::seeded_pullback(
+            dense_loops::__grad_acc_full(
+                w,
+                x,
+                b,
+                &mut __ad_b_w,
+                &mut __ad_b_x,
+                &mut __ad_b_b,
+            ),
+            (__ad_b_w, __ad_b_x, __ad_b_b),
+        )
     }
 }
 /** The value of [`dense_loops`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.

@@ -24,58 +24,6 @@ impl generic_scalar {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __vjp_full<'y, T: Float>(
-        x: T,
-        y: &'y [T],
-    ) -> (
-        T,
-        impl ::core::ops::FnOnce(T) -> (T, ::autograd::__private::Vec<T>) + use<'y, T>,
-    ) {
-        let _ = generic_scalar::<T>;
-        use ::autograd::__private::rules as __ad_rules;
-        let __ad_v2_s = (T::zero());
-        let __ad_v3 = y.len();
-        let mut __ad_c0_s = __ad_v2_s;
-        for __ad_v5_i in 0..__ad_v3 {
-            let __ad_v4_s = __ad_c0_s;
-            let __ad_v6 = y[__ad_v5_i];
-            let __ad_v7 = x.exp();
-            let __ad_v8 = __ad_v6 * __ad_v7;
-            let __ad_v9_s = __ad_v4_s + __ad_v8;
-            __ad_c0_s = __ad_v9_s;
-        }
-        let __ad_v10_s = __ad_c0_s;
-        let __ad_v11 = __ad_v10_s * (T::from(2.0).unwrap());
-        (
-            __ad_v11,
-            move |__ad_seed: T| {
-                let mut __ad_d_y = ::autograd::__private::zeros_like_slice(y);
-                let mut __ad_d_x = <T as ::autograd::__private::rules::Real>::zero();
-                let __ad_d11 = __ad_seed;
-                let __ad_d10_s = __ad_rules::mul_grad_lhs(
-                    __ad_d11,
-                    (T::from(2.0).unwrap()),
-                );
-                let mut __ad_dc0_s = __ad_d10_s;
-                for __ad_v5_i in ::core::iter::Iterator::rev(0..__ad_v3) {
-                    let __ad_v6 = y[__ad_v5_i];
-                    let __ad_v7 = x.exp();
-                    let __ad_d9_s = __ad_dc0_s;
-                    let __ad_d4_s = __ad_rules::add_grad_lhs(__ad_d9_s);
-                    let __ad_d8 = __ad_rules::add_grad_rhs(__ad_d9_s);
-                    let __ad_d6 = __ad_rules::mul_grad_lhs(__ad_d8, __ad_v7);
-                    let __ad_d7 = __ad_rules::mul_grad_rhs(__ad_d8, __ad_v6);
-                    __ad_d_x = __ad_d_x + (__ad_rules::exp_grad(__ad_d7, __ad_v7));
-                    __ad_d_y[__ad_v5_i] = __ad_d_y[__ad_v5_i] + (__ad_d6);
-                    __ad_dc0_s = __ad_d4_s;
-                }
-                (__ad_d_x, __ad_d_y)
-            },
-        )
-    }
-    #[doc(hidden)]
-    #[inline]
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     fn __grad_acc_full<'y, T: Float>(
         x: T,
         y: &'y [T],
@@ -119,6 +67,22 @@ impl generic_scalar {
         }
         *__ad_b_x = *__ad_b_x + (__ad_d_x);
         __ad_result
+    }
+    #[doc(hidden)]
+    #[inline]
+    fn __vjp_full<'y, T: Float>(
+        x: T,
+        y: &'y [T],
+    ) -> (
+        T,
+        impl ::core::ops::FnOnce(T) -> (T, ::autograd::__private::Vec<T>) + use<'y, T>,
+    ) {
+        let mut __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
+        let mut __ad_b_y = ::autograd::__private::zeros_like_slice(y);
+        ::autograd::__private::seeded_pullback(
+            generic_scalar::__grad_acc_full(x, y, &mut __ad_b_x, &mut __ad_b_y),
+            (__ad_b_x, __ad_b_y),
+        )
     }
 }
 /** The value of [`generic_scalar`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.

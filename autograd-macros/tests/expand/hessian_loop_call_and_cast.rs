@@ -24,84 +24,6 @@ impl energy {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __vjp_full<'w>(
-        x: f64,
-        w: &'w [f64],
-        n: usize,
-    ) -> (
-        f64,
-        impl ::core::ops::FnOnce(
-            f64,
-        ) -> (
-                f64,
-                ::autograd::__private::Vec<f64>,
-                ::autograd::__private::NoGradient,
-            ) + use<'w>,
-    ) {
-        let _ = energy;
-        use ::autograd::__private::rules as __ad_rules;
-        let __ad_v3 = 0.5 * x;
-        let __ad_v4_s = __ad_v3 * x;
-        let __ad_v5 = w.len();
-        let mut __ad_c0_s = __ad_v4_s;
-        for __ad_v7_i in 0..__ad_v5 {
-            let __ad_v6_s = __ad_c0_s;
-            let __ad_v8 = w[__ad_v7_i];
-            let __ad_v9 = __ad_v8 * x;
-            let __ad_v10 = softplus(__ad_v9);
-            let __ad_v11 = n as f64;
-            let __ad_v12 = &__ad_v10 / __ad_v11;
-            let __ad_v13 = &__ad_v12 + std::f64::consts::PI;
-            let __ad_v14_s = __ad_v6_s + &__ad_v13;
-            __ad_c0_s = __ad_v14_s;
-        }
-        let __ad_v15_s = __ad_c0_s;
-        (
-            __ad_v15_s,
-            move |__ad_seed: f64| {
-                let mut __ad_d_w = ::autograd::__private::zeros_like_slice(w);
-                let mut __ad_d_x = 0.0;
-                let __ad_d15_s = __ad_seed;
-                let mut __ad_dc0_s = __ad_d15_s;
-                for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
-                    let __ad_v8 = w[__ad_v7_i];
-                    let __ad_v9 = __ad_v8 * x;
-                    let (__ad_v10, __ad_pb10) = softplus::__vjp_full(__ad_v9);
-                    softplus::__same_callee(&softplus, &__ad_v10);
-                    let __ad_v11 = n as f64;
-                    let __ad_v12 = &__ad_v10 / __ad_v11;
-                    let mut __ad_d9 = 0.0;
-                    let __ad_d14_s = __ad_dc0_s;
-                    let __ad_d6_s = __ad_rules::generic::add_grad_lhs(&__ad_d14_s);
-                    let __ad_d13 = __ad_rules::generic::add_grad_rhs_owned(__ad_d14_s);
-                    let __ad_d12 = __ad_rules::generic::add_grad_lhs_owned(__ad_d13);
-                    let __ad_d10 = __ad_rules::generic::div_grad_lhs_owned(
-                        __ad_d12,
-                        &__ad_v10,
-                        &__ad_v11,
-                        &__ad_v12,
-                    );
-                    let (__ad_pb10_d0,) = __ad_pb10(__ad_d10);
-                    let __ad_pb10_d0 = ::autograd::__private::contribution(
-                        (__ad_pb10_d0),
-                    );
-                    ::autograd::__private::accumulate(&mut __ad_d9, __ad_pb10_d0);
-                    let __ad_d8 = __ad_rules::mul_grad_lhs(__ad_d9, x);
-                    __ad_d_x += __ad_rules::mul_grad_rhs(__ad_d9, __ad_v8);
-                    __ad_d_w[__ad_v7_i] += __ad_d8;
-                    __ad_dc0_s = __ad_d6_s;
-                }
-                let __ad_d4_s = __ad_dc0_s;
-                let __ad_d3 = __ad_rules::mul_grad_lhs(__ad_d4_s, x);
-                __ad_d_x += __ad_rules::mul_grad_rhs(__ad_d4_s, __ad_v3);
-                __ad_d_x += __ad_rules::mul_grad_rhs(__ad_d3, 0.5);
-                (__ad_d_x, __ad_d_w, ::autograd::__private::NoGradient)
-            },
-        )
-    }
-    #[doc(hidden)]
-    #[inline]
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     fn __grad_acc_full<'w>(
         x: f64,
         w: &'w [f64],
@@ -166,6 +88,29 @@ impl energy {
         __ad_d_x += __ad_rules::mul_grad_rhs(__ad_d3, 0.5);
         *__ad_b_x += __ad_d_x;
         __ad_result
+    }
+    #[doc(hidden)]
+    #[inline]
+    fn __vjp_full<'w>(
+        x: f64,
+        w: &'w [f64],
+        n: usize,
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (
+                f64,
+                ::autograd::__private::Vec<f64>,
+                ::autograd::__private::NoGradient,
+            ) + use<'w>,
+    ) {
+        let mut __ad_b_x = 0.0;
+        let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
+        ::autograd::__private::seeded_pullback(
+            energy::__grad_acc_full(x, w, n, &mut __ad_b_x, &mut __ad_b_w),
+            (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient),
+        )
     }
 }
 /** The value of [`energy`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
@@ -265,85 +210,6 @@ impl __ad_hessian_energy {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __vjp_full<'w, __AdScalar: ::autograd::__private::Float + 'static>(
-        x: __AdScalar,
-        w: &'w [__AdScalar],
-        n: usize,
-    ) -> (
-        __AdScalar,
-        impl ::core::ops::FnOnce(
-            __AdScalar,
-        ) -> (
-                __AdScalar,
-                ::autograd::__private::Vec<__AdScalar>,
-                ::autograd::__private::NoGradient,
-            ) + use<'w, __AdScalar>,
-    ) {
-        let _ = __ad_hessian_energy::<__AdScalar>;
-        use ::autograd::__private::rules as __ad_rules;
-        let __ad_v3 = (__AdScalar::from(0.5f64).unwrap()) * x;
-        let __ad_v4_s = __ad_v3 * x;
-        let __ad_v5 = w.len();
-        let mut __ad_c0_s = __ad_v4_s;
-        for __ad_v7_i in 0..__ad_v5 {
-            let __ad_v6_s = __ad_c0_s;
-            let __ad_v8 = w[__ad_v7_i];
-            let __ad_v9 = __ad_v8 * x;
-            let __ad_v10 = <softplus as ::autograd::__private::SecondOrder<
-                _,
-                _,
-            >>::primal((__ad_v9,));
-            let __ad_v11 = __AdScalar::from(n).unwrap();
-            let __ad_v12 = __ad_v10 / __ad_v11;
-            let __ad_v13 = __ad_v12 + (__AdScalar::from(std::f64::consts::PI).unwrap());
-            let __ad_v14_s = __ad_v6_s + __ad_v13;
-            __ad_c0_s = __ad_v14_s;
-        }
-        let __ad_v15_s = __ad_c0_s;
-        (
-            __ad_v15_s,
-            move |__ad_seed: __AdScalar| {
-                let mut __ad_d_w = ::autograd::__private::zeros_like_slice(w);
-                let mut __ad_d_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-                let __ad_d15_s = __ad_seed;
-                let mut __ad_dc0_s = __ad_d15_s;
-                for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
-                    let __ad_v8 = w[__ad_v7_i];
-                    let __ad_v9 = __ad_v8 * x;
-                    let (__ad_v10, __ad_pb10) = <softplus as ::autograd::__private::SecondOrder<
-                        _,
-                        _,
-                    >>::vjp_full((__ad_v9,));
-                    let __ad_v11 = __AdScalar::from(n).unwrap();
-                    let mut __ad_d9 = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-                    let __ad_d14_s = __ad_dc0_s;
-                    let __ad_d6_s = __ad_rules::add_grad_lhs(__ad_d14_s);
-                    let __ad_d13 = __ad_rules::add_grad_rhs(__ad_d14_s);
-                    let __ad_d12 = __ad_rules::add_grad_lhs(__ad_d13);
-                    let __ad_d10 = __ad_rules::div_grad_lhs(__ad_d12, __ad_v11);
-                    let (__ad_pb10_d0,) = __ad_pb10(__ad_d10);
-                    let __ad_pb10_d0 = (__ad_pb10_d0);
-                    ::autograd::__private::accumulate_scalar(&mut __ad_d9, __ad_pb10_d0);
-                    let __ad_d8 = __ad_rules::mul_grad_lhs(__ad_d9, x);
-                    __ad_d_x = __ad_d_x + (__ad_rules::mul_grad_rhs(__ad_d9, __ad_v8));
-                    __ad_d_w[__ad_v7_i] = __ad_d_w[__ad_v7_i] + (__ad_d8);
-                    __ad_dc0_s = __ad_d6_s;
-                }
-                let __ad_d4_s = __ad_dc0_s;
-                let __ad_d3 = __ad_rules::mul_grad_lhs(__ad_d4_s, x);
-                __ad_d_x = __ad_d_x + (__ad_rules::mul_grad_rhs(__ad_d4_s, __ad_v3));
-                __ad_d_x = __ad_d_x
-                    + (__ad_rules::mul_grad_rhs(
-                        __ad_d3,
-                        (__AdScalar::from(0.5f64).unwrap()),
-                    ));
-                (__ad_d_x, __ad_d_w, ::autograd::__private::NoGradient)
-            },
-        )
-    }
-    #[doc(hidden)]
-    #[inline]
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     fn __grad_acc_full<'w, __AdScalar: ::autograd::__private::Float + 'static>(
         x: __AdScalar,
         w: &'w [__AdScalar],
@@ -408,6 +274,29 @@ impl __ad_hessian_energy {
             + (__ad_rules::mul_grad_rhs(__ad_d3, (__AdScalar::from(0.5f64).unwrap())));
         *__ad_b_x = *__ad_b_x + (__ad_d_x);
         __ad_result
+    }
+    #[doc(hidden)]
+    #[inline]
+    fn __vjp_full<'w, __AdScalar: ::autograd::__private::Float + 'static>(
+        x: __AdScalar,
+        w: &'w [__AdScalar],
+        n: usize,
+    ) -> (
+        __AdScalar,
+        impl ::core::ops::FnOnce(
+            __AdScalar,
+        ) -> (
+                __AdScalar,
+                ::autograd::__private::Vec<__AdScalar>,
+                ::autograd::__private::NoGradient,
+            ) + use<'w, __AdScalar>,
+    ) {
+        let mut __ad_b_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
+        let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
+        ::autograd::__private::seeded_pullback(
+            __ad_hessian_energy::__grad_acc_full(x, w, n, &mut __ad_b_x, &mut __ad_b_w),
+            (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient),
+        )
     }
 }
 #[inline]

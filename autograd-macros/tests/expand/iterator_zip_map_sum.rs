@@ -20,68 +20,6 @@ impl squared_distance {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __vjp_full<'x, 'y>(
-        x: &'x [f64],
-        y: &'y [f64],
-    ) -> (
-        f64,
-        impl ::core::ops::FnOnce(
-            f64,
-        ) -> (
-                ::autograd::__private::Vec<f64>,
-                ::autograd::__private::Vec<f64>,
-            ) + use<'x, 'y>,
-    ) {
-        let _ = squared_distance;
-        use ::autograd::__private::rules as __ad_rules;
-        let __ad_v2 = x.len();
-        let __ad_v3 = y.len();
-        let __ad_v4 = ::core::cmp::min(__ad_v2, __ad_v3);
-        let __ad_v5: f64 = -0.0;
-        let (__ad_v14_sum, __ad_u0__x, __ad_u0__y) = {
-            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-            let mut __ad_d_y = ::autograd::__private::zeros_like_slice(y);
-            let mut __ad_c0_sum = __ad_v5;
-            for __ad_v7_i in 0..__ad_v4 {
-                let __ad_v6_sum = __ad_c0_sum;
-                let __ad_v8_a = x[__ad_v7_i];
-                let __ad_v9_b = y[__ad_v7_i];
-                let __ad_v10 = __ad_v8_a - __ad_v9_b;
-                let __ad_v11 = __ad_v8_a - __ad_v9_b;
-                let __ad_v12 = __ad_v10 * __ad_v11;
-                let __ad_v13 = __ad_v6_sum + __ad_v12;
-                let __ad_d13 = 1.0;
-                let __ad_d6_sum = __ad_rules::add_grad_lhs(__ad_d13);
-                let __ad_d12 = __ad_rules::add_grad_rhs(__ad_d13);
-                let __ad_d10 = __ad_rules::mul_grad_lhs(__ad_d12, __ad_v11);
-                let __ad_d11 = __ad_rules::mul_grad_rhs(__ad_d12, __ad_v10);
-                let mut __ad_d8_a = __ad_rules::sub_grad_lhs(__ad_d11);
-                let mut __ad_d9_b = __ad_rules::sub_grad_rhs(__ad_d11);
-                __ad_d8_a += __ad_rules::sub_grad_lhs(__ad_d10);
-                __ad_d9_b += __ad_rules::sub_grad_rhs(__ad_d10);
-                __ad_d_y[__ad_v7_i] += __ad_d9_b;
-                __ad_d_x[__ad_v7_i] += __ad_d8_a;
-                __ad_c0_sum = __ad_v13;
-            }
-            let __ad_v14_sum = __ad_c0_sum;
-            (__ad_v14_sum, __ad_d_x, __ad_d_y)
-        };
-        (
-            __ad_v14_sum,
-            move |__ad_seed: f64| {
-                let mut __ad_d_x = __ad_u0__x;
-                let mut __ad_d_y = __ad_u0__y;
-                let __ad_d14_sum = __ad_seed;
-                let __ad_dc0_sum = __ad_d14_sum;
-                ::autograd::__private::scale_unit(&mut __ad_d_x, __ad_dc0_sum);
-                ::autograd::__private::scale_unit(&mut __ad_d_y, __ad_dc0_sum);
-                (__ad_d_x, __ad_d_y)
-            },
-        )
-    }
-    #[doc(hidden)]
-    #[inline]
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     fn __grad_acc_full<'x, 'y>(
         x: &'x [f64],
         y: &'y [f64],
@@ -131,6 +69,27 @@ impl squared_distance {
         let __ad_d14_sum = __ad_seed;
         let __ad_dc0_sum = __ad_d14_sum;
         __ad_result
+    }
+    #[doc(hidden)]
+    #[inline]
+    fn __vjp_full<'x, 'y>(
+        x: &'x [f64],
+        y: &'y [f64],
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (
+                ::autograd::__private::Vec<f64>,
+                ::autograd::__private::Vec<f64>,
+            ) + use<'x, 'y>,
+    ) {
+        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
+        let mut __ad_b_y = ::autograd::__private::zeros_like_slice(y);
+        ::autograd::__private::seeded_pullback(
+            squared_distance::__grad_acc_full(x, y, &mut __ad_b_x, &mut __ad_b_y),
+            (__ad_b_x, __ad_b_y),
+        )
     }
 }
 /** The value of [`squared_distance`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.

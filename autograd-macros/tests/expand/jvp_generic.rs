@@ -30,79 +30,6 @@ impl weighted {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __vjp_full<'w, T>(
-        x: T,
-        w: &'w [T],
-        c: T,
-    ) -> (
-        T,
-        impl ::core::ops::FnOnce(
-            T,
-        ) -> (
-                T,
-                ::autograd::__private::Vec<T>,
-                ::autograd::__private::NoGradient,
-            ) + use<'w, T>,
-    )
-    where
-        T: num_traits::Float,
-    {
-        let _ = weighted::<T>;
-        use ::autograd::__private::rules as __ad_rules;
-        let __ad_v3_s = (T::zero());
-        let __ad_v4 = w.len();
-        let mut __ad_c0_s = __ad_v3_s;
-        for __ad_v6_i in 0..__ad_v4 {
-            let __ad_v5_s = __ad_c0_s;
-            let __ad_v7 = w[__ad_v6_i];
-            let __ad_v8 = x.sin();
-            let __ad_v9 = __ad_v7 * __ad_v8;
-            let __ad_v10 = __ad_v5_s + __ad_v9;
-            let __ad_v11_s = __ad_v10 + c;
-            __ad_c0_s = __ad_v11_s;
-        }
-        let __ad_v12_s = __ad_c0_s;
-        let (__ad_v13, __ad_pb13) = logistic::__vjp_full::<T>(__ad_v12_s, c);
-        logistic::__same_callee(&logistic::<T>, &__ad_v13);
-        let (__ad_v14, __ad_pb14) = logistic::__vjp_full(x, (T::one()));
-        logistic::__same_callee(&logistic, &__ad_v14);
-        let __ad_v15 = __ad_v13 * __ad_v14;
-        (
-            __ad_v15,
-            move |__ad_seed: T| {
-                let mut __ad_d_w = ::autograd::__private::zeros_like_slice(w);
-                let mut __ad_d_x = <T as ::autograd::__private::rules::Real>::zero();
-                let mut __ad_d12_s = <T as ::autograd::__private::rules::Real>::zero();
-                let __ad_d15 = __ad_seed;
-                let __ad_d13 = __ad_rules::mul_grad_lhs(__ad_d15, __ad_v14);
-                let __ad_d14 = __ad_rules::mul_grad_rhs(__ad_d15, __ad_v13);
-                let (__ad_pb14_d0, _) = __ad_pb14(__ad_d14);
-                let __ad_pb14_d0 = (__ad_pb14_d0);
-                ::autograd::__private::accumulate_scalar(&mut __ad_d_x, __ad_pb14_d0);
-                let (__ad_pb13_d0, _) = __ad_pb13(__ad_d13);
-                let __ad_pb13_d0 = (__ad_pb13_d0);
-                ::autograd::__private::accumulate_scalar(&mut __ad_d12_s, __ad_pb13_d0);
-                let mut __ad_dc0_s = __ad_d12_s;
-                for __ad_v6_i in ::core::iter::Iterator::rev(0..__ad_v4) {
-                    let __ad_v7 = w[__ad_v6_i];
-                    let __ad_v8 = x.sin();
-                    let __ad_d11_s = __ad_dc0_s;
-                    let __ad_d10 = __ad_rules::add_grad_lhs(__ad_d11_s);
-                    let __ad_d5_s = __ad_rules::add_grad_lhs(__ad_d10);
-                    let __ad_d9 = __ad_rules::add_grad_rhs(__ad_d10);
-                    let __ad_d7 = __ad_rules::mul_grad_lhs(__ad_d9, __ad_v8);
-                    let __ad_d8 = __ad_rules::mul_grad_rhs(__ad_d9, __ad_v7);
-                    __ad_d_x = __ad_d_x + (__ad_rules::sin_grad(__ad_d8, x));
-                    __ad_d_w[__ad_v6_i] = __ad_d_w[__ad_v6_i] + (__ad_d7);
-                    __ad_dc0_s = __ad_d5_s;
-                }
-                (__ad_d_x, __ad_d_w, ::autograd::__private::NoGradient)
-            },
-        )
-    }
-    #[doc(hidden)]
-    #[inline]
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     fn __grad_acc_full<'w, T>(
         x: T,
         w: &'w [T],
@@ -164,6 +91,32 @@ impl weighted {
         }
         *__ad_b_x = *__ad_b_x + (__ad_d_x);
         __ad_result
+    }
+    #[doc(hidden)]
+    #[inline]
+    fn __vjp_full<'w, T>(
+        x: T,
+        w: &'w [T],
+        c: T,
+    ) -> (
+        T,
+        impl ::core::ops::FnOnce(
+            T,
+        ) -> (
+                T,
+                ::autograd::__private::Vec<T>,
+                ::autograd::__private::NoGradient,
+            ) + use<'w, T>,
+    )
+    where
+        T: num_traits::Float,
+    {
+        let mut __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
+        let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
+        ::autograd::__private::seeded_pullback(
+            weighted::__grad_acc_full(x, w, c, &mut __ad_b_x, &mut __ad_b_w),
+            (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient),
+        )
     }
 }
 /** The value of [`weighted`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.

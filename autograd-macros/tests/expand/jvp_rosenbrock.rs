@@ -26,75 +26,6 @@ impl rosenbrock {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __vjp_full<'x>(
-        x: &'x [f64],
-    ) -> (
-        f64,
-        impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'x>,
-    ) {
-        let _ = rosenbrock;
-        use ::autograd::__private::rules as __ad_rules;
-        let __ad_v1_s = 0.0;
-        let __ad_v2 = x.len();
-        let __ad_v3 = __ad_v2 - 1;
-        let (__ad_v17_s, __ad_u0__x) = {
-            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-            let mut __ad_dw0_x_0 = 0.0;
-            let mut __ad_c0_s = __ad_v1_s;
-            for __ad_v5_i in 0..__ad_v3 {
-                let __ad_v4_s = __ad_c0_s;
-                let __ad_v6 = x[__ad_v5_i];
-                let __ad_v7_a = 1.0 - __ad_v6;
-                let __ad_v8 = __ad_v5_i + 1;
-                let __ad_v9 = x[__ad_v8];
-                let __ad_v10 = __ad_v6 * __ad_v6;
-                let __ad_v11_b = __ad_v9 - __ad_v10;
-                let __ad_v12 = __ad_v7_a * __ad_v7_a;
-                let __ad_v13 = 100.0 * __ad_v11_b;
-                let __ad_v14 = __ad_v13 * __ad_v11_b;
-                let __ad_v15 = __ad_v12 + __ad_v14;
-                let __ad_v16_s = __ad_v4_s + __ad_v15;
-                let __ad_d16_s = 1.0;
-                let __ad_d4_s = __ad_rules::add_grad_lhs(__ad_d16_s);
-                let __ad_d15 = __ad_rules::add_grad_rhs(__ad_d16_s);
-                let __ad_d12 = __ad_rules::add_grad_lhs(__ad_d15);
-                let __ad_d14 = __ad_rules::add_grad_rhs(__ad_d15);
-                let __ad_d13 = __ad_rules::mul_grad_lhs(__ad_d14, __ad_v11_b);
-                let mut __ad_d11_b = __ad_rules::mul_grad_rhs(__ad_d14, __ad_v13);
-                __ad_d11_b += __ad_rules::mul_grad_rhs(__ad_d13, 100.0);
-                let mut __ad_d7_a = __ad_rules::mul_grad_lhs(__ad_d12, __ad_v7_a);
-                __ad_d7_a += __ad_rules::mul_grad_rhs(__ad_d12, __ad_v7_a);
-                let __ad_d9 = __ad_rules::sub_grad_lhs(__ad_d11_b);
-                let __ad_d10 = __ad_rules::sub_grad_rhs(__ad_d11_b);
-                let mut __ad_d6 = __ad_rules::mul_grad_lhs(__ad_d10, __ad_v6);
-                __ad_d6 += __ad_rules::mul_grad_rhs(__ad_d10, __ad_v6);
-                let mut __ad_dw0_x_1 = __ad_d9;
-                __ad_d6 += __ad_rules::sub_grad_rhs(__ad_d7_a);
-                __ad_dw0_x_0 += __ad_d6;
-                __ad_d_x[__ad_v5_i] = __ad_dw0_x_0;
-                __ad_dw0_x_0 = __ad_dw0_x_1;
-                __ad_c0_s = __ad_v16_s;
-            }
-            let __ad_v17_s = __ad_c0_s;
-            if !(0..__ad_v3).is_empty() {
-                __ad_d_x[__ad_v3] = __ad_dw0_x_0;
-            }
-            (__ad_v17_s, __ad_d_x)
-        };
-        (
-            __ad_v17_s,
-            move |__ad_seed: f64| {
-                let mut __ad_d_x = __ad_u0__x;
-                let __ad_d17_s = __ad_seed;
-                let __ad_dc0_s = __ad_d17_s;
-                ::autograd::__private::scale_unit(&mut __ad_d_x, __ad_dc0_s);
-                (__ad_d_x,)
-            },
-        )
-    }
-    #[doc(hidden)]
-    #[inline]
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     fn __grad_acc_full<'x>(x: &'x [f64], __ad_b_x: &mut [f64]) -> f64 {
         let _ = rosenbrock;
         use ::autograd::__private::rules as __ad_rules;
@@ -152,6 +83,20 @@ impl rosenbrock {
         let __ad_d17_s = __ad_seed;
         let __ad_dc0_s = __ad_d17_s;
         __ad_result
+    }
+    #[doc(hidden)]
+    #[inline]
+    fn __vjp_full<'x>(
+        x: &'x [f64],
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'x>,
+    ) {
+        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
+        ::autograd::__private::seeded_pullback(
+            rosenbrock::__grad_acc_full(x, &mut __ad_b_x),
+            (__ad_b_x,),
+        )
     }
 }
 /** The value of [`rosenbrock`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.

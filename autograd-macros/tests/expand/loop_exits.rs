@@ -27,112 +27,6 @@ impl sum_squares_until {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __vjp_full<'xs>(
-        xs: &'xs [f64],
-        t: f64,
-    ) -> (
-        f64,
-        impl ::core::ops::FnOnce(
-            f64,
-        ) -> (
-                ::autograd::__private::Vec<f64>,
-                ::autograd::__private::NoGradient,
-            ) + use<'xs>,
-    ) {
-        let _ = sum_squares_until;
-        use ::autograd::__private::rules as __ad_rules;
-        let __ad_v2_s = 0.0;
-        let __ad_v3___ag_brk_0: bool = false;
-        let __ad_v4 = xs.len();
-        let mut __ad_c0_s = __ad_v2_s;
-        let mut __ad_c0___ag_brk_0 = __ad_v3___ag_brk_0;
-        let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
-            ::core::iter::Iterator::size_hint(&(0..__ad_v4)).0,
-        );
-        for __ad_v7_i in 0..__ad_v4 {
-            let __ad_v5_s = __ad_c0_s;
-            let __ad_v6___ag_brk_0 = __ad_c0___ag_brk_0;
-            __ad_stack0.push(__ad_v6___ag_brk_0);
-            let __ad_v8 = !__ad_v6___ag_brk_0;
-            let (__ad_v20_s, __ad_v21___ag_brk_0) = if __ad_v8 {
-                let __ad_v9___ag_skip_1: bool = false;
-                let __ad_v10 = xs[__ad_v7_i] > t;
-                let (__ad_v13___ag_brk_0, __ad_v14___ag_skip_1) = if __ad_v10 {
-                    let __ad_v11___ag_brk_0: bool = true;
-                    let __ad_v12___ag_skip_1: bool = true;
-                    (__ad_v11___ag_brk_0, __ad_v12___ag_skip_1)
-                } else {
-                    (__ad_v6___ag_brk_0, __ad_v9___ag_skip_1)
-                };
-                let __ad_v15 = !__ad_v14___ag_skip_1;
-                let __ad_v19_s = if __ad_v15 {
-                    let __ad_v16 = xs[__ad_v7_i];
-                    let __ad_v17 = __ad_v16 * __ad_v16;
-                    let __ad_v18_s = __ad_v5_s + __ad_v17;
-                    __ad_v18_s
-                } else {
-                    __ad_v5_s
-                };
-                (__ad_v19_s, __ad_v13___ag_brk_0)
-            } else {
-                (__ad_v5_s, __ad_v6___ag_brk_0)
-            };
-            __ad_c0_s = __ad_v20_s;
-            __ad_c0___ag_brk_0 = __ad_v21___ag_brk_0;
-        }
-        let __ad_v22_s = __ad_c0_s;
-        let __ad_v23___ag_brk_0 = __ad_c0___ag_brk_0;
-        (
-            __ad_v22_s,
-            move |__ad_seed: f64| {
-                let mut __ad_d_xs = ::autograd::__private::zeros_like_slice(xs);
-                let __ad_d22_s = __ad_seed;
-                let mut __ad_dc0_s = __ad_d22_s;
-                for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v4) {
-                    let __ad_v6___ag_brk_0 = ::autograd::__private::pop(
-                        &mut __ad_stack0,
-                    );
-                    let __ad_v8 = !__ad_v6___ag_brk_0;
-                    let mut __ad_d5_s = 0.0;
-                    let __ad_d20_s = __ad_dc0_s;
-                    if __ad_v8 {
-                        let __ad_v9___ag_skip_1: bool = false;
-                        let __ad_v10 = xs[__ad_v7_i] > t;
-                        let (__ad_v13___ag_brk_0, __ad_v14___ag_skip_1) = if __ad_v10 {
-                            let __ad_v11___ag_brk_0: bool = true;
-                            let __ad_v12___ag_skip_1: bool = true;
-                            (__ad_v11___ag_brk_0, __ad_v12___ag_skip_1)
-                        } else {
-                            (__ad_v6___ag_brk_0, __ad_v9___ag_skip_1)
-                        };
-                        let __ad_v15 = !__ad_v14___ag_skip_1;
-                        let __ad_d19_s = __ad_d20_s;
-                        if __ad_v15 {
-                            let __ad_v16 = xs[__ad_v7_i];
-                            let __ad_d18_s = __ad_d19_s;
-                            __ad_d5_s += __ad_rules::add_grad_lhs(__ad_d18_s);
-                            let __ad_d17 = __ad_rules::add_grad_rhs(__ad_d18_s);
-                            let mut __ad_d16 = __ad_rules::mul_grad_lhs(
-                                __ad_d17,
-                                __ad_v16,
-                            );
-                            __ad_d16 += __ad_rules::mul_grad_rhs(__ad_d17, __ad_v16);
-                            __ad_d_xs[__ad_v7_i] += __ad_d16;
-                        } else {
-                            __ad_d5_s += __ad_d19_s;
-                        }
-                    } else {
-                        __ad_d5_s += __ad_d20_s;
-                    }
-                    __ad_dc0_s = __ad_d5_s;
-                }
-                (__ad_d_xs, ::autograd::__private::NoGradient)
-            },
-        )
-    }
-    #[doc(hidden)]
-    #[inline]
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     fn __grad_acc_full<'xs>(xs: &'xs [f64], t: f64, __ad_b_xs: &mut [f64]) -> f64 {
         let _ = sum_squares_until;
         use ::autograd::__private::rules as __ad_rules;
@@ -217,6 +111,26 @@ impl sum_squares_until {
             __ad_dc0_s = __ad_d5_s;
         }
         __ad_result
+    }
+    #[doc(hidden)]
+    #[inline]
+    fn __vjp_full<'xs>(
+        xs: &'xs [f64],
+        t: f64,
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> (
+                ::autograd::__private::Vec<f64>,
+                ::autograd::__private::NoGradient,
+            ) + use<'xs>,
+    ) {
+        let mut __ad_b_xs = ::autograd::__private::zeros_like_slice(xs);
+        ::autograd::__private::seeded_pullback(
+            sum_squares_until::__grad_acc_full(xs, t, &mut __ad_b_xs),
+            (__ad_b_xs, ::autograd::__private::NoGradient),
+        )
     }
 }
 /** The value of [`sum_squares_until`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.

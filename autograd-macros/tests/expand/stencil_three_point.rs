@@ -25,73 +25,6 @@ impl smooth {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __vjp_full<'x>(
-        x: &'x [f64],
-    ) -> (
-        f64,
-        impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'x>,
-    ) {
-        let _ = smooth;
-        use ::autograd::__private::rules as __ad_rules;
-        let __ad_v1_s = 0.0;
-        let __ad_v2 = x.len();
-        let __ad_v3 = __ad_v2 - 1;
-        let (__ad_v16_s, __ad_u0__x) = {
-            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-            let mut __ad_dw0_x_m1 = 0.0;
-            let mut __ad_dw0_x_0 = 0.0;
-            let mut __ad_c0_s = __ad_v1_s;
-            for __ad_v5_i in 1..__ad_v3 {
-                let __ad_v4_s = __ad_c0_s;
-                let __ad_v6 = __ad_v5_i - 1;
-                let __ad_v7 = x[__ad_v6];
-                let __ad_v8 = x[__ad_v5_i];
-                let __ad_v9 = 2.0 * __ad_v8;
-                let __ad_v10 = __ad_v7 - __ad_v9;
-                let __ad_v11 = __ad_v5_i + 1;
-                let __ad_v12 = x[__ad_v11];
-                let __ad_v13_d = __ad_v10 + __ad_v12;
-                let __ad_v14 = __ad_v13_d * __ad_v13_d;
-                let __ad_v15_s = __ad_v4_s + __ad_v14;
-                let __ad_d15_s = 1.0;
-                let __ad_d4_s = __ad_rules::add_grad_lhs(__ad_d15_s);
-                let __ad_d14 = __ad_rules::add_grad_rhs(__ad_d15_s);
-                let mut __ad_d13_d = __ad_rules::mul_grad_lhs(__ad_d14, __ad_v13_d);
-                __ad_d13_d += __ad_rules::mul_grad_rhs(__ad_d14, __ad_v13_d);
-                let __ad_d10 = __ad_rules::add_grad_lhs(__ad_d13_d);
-                let __ad_d12 = __ad_rules::add_grad_rhs(__ad_d13_d);
-                let mut __ad_dw0_x_1 = __ad_d12;
-                let __ad_d7 = __ad_rules::sub_grad_lhs(__ad_d10);
-                let __ad_d9 = __ad_rules::sub_grad_rhs(__ad_d10);
-                let __ad_d8 = __ad_rules::mul_grad_rhs(__ad_d9, 2.0);
-                __ad_dw0_x_0 += __ad_d8;
-                __ad_dw0_x_m1 += __ad_d7;
-                __ad_d_x[__ad_v6] = __ad_dw0_x_m1;
-                __ad_dw0_x_m1 = __ad_dw0_x_0;
-                __ad_dw0_x_0 = __ad_dw0_x_1;
-                __ad_c0_s = __ad_v15_s;
-            }
-            let __ad_v16_s = __ad_c0_s;
-            if !(1..__ad_v3).is_empty() {
-                __ad_d_x[__ad_v3 - 1] = __ad_dw0_x_m1;
-                __ad_d_x[__ad_v3] = __ad_dw0_x_0;
-            }
-            (__ad_v16_s, __ad_d_x)
-        };
-        (
-            __ad_v16_s,
-            move |__ad_seed: f64| {
-                let mut __ad_d_x = __ad_u0__x;
-                let __ad_d16_s = __ad_seed;
-                let __ad_dc0_s = __ad_d16_s;
-                ::autograd::__private::scale_unit(&mut __ad_d_x, __ad_dc0_s);
-                (__ad_d_x,)
-            },
-        )
-    }
-    #[doc(hidden)]
-    #[inline]
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     fn __grad_acc_full<'x>(x: &'x [f64], __ad_b_x: &mut [f64]) -> f64 {
         let _ = smooth;
         use ::autograd::__private::rules as __ad_rules;
@@ -147,6 +80,20 @@ impl smooth {
         let __ad_d16_s = __ad_seed;
         let __ad_dc0_s = __ad_d16_s;
         __ad_result
+    }
+    #[doc(hidden)]
+    #[inline]
+    fn __vjp_full<'x>(
+        x: &'x [f64],
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'x>,
+    ) {
+        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
+        ::autograd::__private::seeded_pullback(
+            smooth::__grad_acc_full(x, &mut __ad_b_x),
+            (__ad_b_x,),
+        )
     }
 }
 /** The value of [`smooth`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.

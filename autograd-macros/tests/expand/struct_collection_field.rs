@@ -42,67 +42,6 @@ fn affine_vjp(
             #[doc(hidden)]
             #[inline]
             #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-            pub fn __vjp_full<'__ad_p_w, 'x>(
-                __ad_p_bias_b: f64,
-                __ad_p_w: &'__ad_p_w [f64],
-                x: &'x [f64],
-            ) -> (
-                f64,
-                impl ::core::ops::FnOnce(
-                    f64,
-                ) -> (
-                        f64,
-                        ::autograd::__private::Vec<f64>,
-                        ::autograd::__private::Vec<f64>,
-                    ) + use<'__ad_p_w, 'x>,
-            ) {
-                let _ = affine;
-                use ::autograd::__private::rules as __ad_rules;
-                let __ad_v3 = __ad_p_w.len();
-                let (__ad_v10_s, __ad_u0____ad_p_w, __ad_u0__x) = {
-                    let mut __ad_d___ad_p_w = ::autograd::__private::zeros_like_slice(
-                        __ad_p_w,
-                    );
-                    let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
-                    let mut __ad_c0_s = __ad_p_bias_b;
-                    for __ad_v5_i in 0..__ad_v3 {
-                        let __ad_v4_s = __ad_c0_s;
-                        let __ad_v6 = __ad_p_w[__ad_v5_i];
-                        let __ad_v7 = x[__ad_v5_i];
-                        let __ad_v8 = __ad_v6 * __ad_v7;
-                        let __ad_v9_s = __ad_v4_s + __ad_v8;
-                        let __ad_d9_s = 1.0;
-                        let __ad_d4_s = __ad_rules::add_grad_lhs(__ad_d9_s);
-                        let __ad_d8 = __ad_rules::add_grad_rhs(__ad_d9_s);
-                        let __ad_d6 = __ad_rules::mul_grad_lhs(__ad_d8, __ad_v7);
-                        let __ad_d7 = __ad_rules::mul_grad_rhs(__ad_d8, __ad_v6);
-                        __ad_d_x[__ad_v5_i] += __ad_d7;
-                        __ad_d___ad_p_w[__ad_v5_i] += __ad_d6;
-                        __ad_c0_s = __ad_v9_s;
-                    }
-                    let __ad_v10_s = __ad_c0_s;
-                    (__ad_v10_s, __ad_d___ad_p_w, __ad_d_x)
-                };
-                (
-                    __ad_v10_s,
-                    move |__ad_seed: f64| {
-                        let mut __ad_d___ad_p_w = __ad_u0____ad_p_w;
-                        let mut __ad_d_x = __ad_u0__x;
-                        let __ad_d10_s = __ad_seed;
-                        let __ad_dc0_s = __ad_d10_s;
-                        ::autograd::__private::scale_unit(
-                            &mut __ad_d___ad_p_w,
-                            __ad_dc0_s,
-                        );
-                        ::autograd::__private::scale_unit(&mut __ad_d_x, __ad_dc0_s);
-                        let __ad_d___ad_p_bias_b = __ad_dc0_s;
-                        (__ad_d___ad_p_bias_b, __ad_d___ad_p_w, __ad_d_x)
-                    },
-                )
-            }
-            #[doc(hidden)]
-            #[inline]
-            #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
             pub fn __grad_acc_full<'__ad_p_w, 'x>(
                 __ad_p_bias_b: f64,
                 __ad_p_w: &'__ad_p_w [f64],
@@ -147,6 +86,39 @@ fn affine_vjp(
                 let __ad_d___ad_p_bias_b = __ad_dc0_s;
                 *__ad_b___ad_p_bias_b += __ad_d___ad_p_bias_b;
                 __ad_result
+            }
+            #[doc(hidden)]
+            #[inline]
+            pub fn __vjp_full<'__ad_p_w, 'x>(
+                __ad_p_bias_b: f64,
+                __ad_p_w: &'__ad_p_w [f64],
+                x: &'x [f64],
+            ) -> (
+                f64,
+                impl ::core::ops::FnOnce(
+                    f64,
+                ) -> (
+                        f64,
+                        ::autograd::__private::Vec<f64>,
+                        ::autograd::__private::Vec<f64>,
+                    ) + use<'__ad_p_w, 'x>,
+            ) {
+                let mut __ad_b___ad_p_bias_b = 0.0;
+                let mut __ad_b___ad_p_w = ::autograd::__private::zeros_like_slice(
+                    __ad_p_w,
+                );
+                let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
+                ::autograd::__private::seeded_pullback(
+                    affine::__grad_acc_full(
+                        __ad_p_bias_b,
+                        __ad_p_w,
+                        x,
+                        &mut __ad_b___ad_p_bias_b,
+                        &mut __ad_b___ad_p_w,
+                        &mut __ad_b_x,
+                    ),
+                    (__ad_b___ad_p_bias_b, __ad_b___ad_p_w, __ad_b_x),
+                )
             }
         }
         /** The value of [`affine`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
