@@ -17,6 +17,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{FnArg, Type};
 
+use crate::codegen::names;
 use crate::ctxt::Ctxt;
 use crate::sig::{self, ParamKind};
 
@@ -193,11 +194,12 @@ fn whole_args(base: &syn::Ident) -> (syn::Ident, syn::Ident) {
     )
 }
 
-/// The function by which a differentiable body calls `name`, a function
-/// taking a `Tangent` struct: each struct argument passed as the struct
-/// (constant) and its flattened differentiable fields.
-fn struct_call_name(name: &syn::Ident) -> syn::Ident {
-    format_ident!("{}_struct_call", name, span = name.span())
+/// The function by which a differentiable body calls a function taking a
+/// `Tangent` struct, in the hidden module named like that function: each
+/// struct argument passed as the struct (constant) and its flattened
+/// differentiable fields. `span` is the user's name of the function.
+fn struct_call_ident(span: Span) -> syn::Ident {
+    syn::Ident::new(names::STRUCT_CALL, span)
 }
 
 fn strip_parens(e: &syn::Expr) -> &syn::Expr {
@@ -294,20 +296,20 @@ impl Flatten<'_> {
                 }
                 let mut path = func.path.clone();
                 let n = path.segments.len();
-                // `Model::g`: an associated function, whose struct call is
-                // in the impl block's module.
-                let is_type = n >= 2
-                    && path.segments[n - 2]
-                        .ident
-                        .to_string()
-                        .starts_with(|c: char| c.is_ascii_uppercase());
                 let last = path.segments[n - 1].ident.clone();
-                if is_type {
+                // `Model::g(p, x)` with `p: &Model`: an associated function
+                // of the type of a struct it is passed, whose struct call
+                // is in its impl block's module; `m::g(p, x)` and `g(p, x)`
+                // reach it in the module named like the function.
+                if n >= 2 && self.passes_type(&path.segments[n - 2].ident, &c.args) {
                     let ty = path.segments[n - 2].ident.clone();
                     path.segments[n - 2].ident =
                         format_ident!("__autograd_{}_{}", ty, last, span = ty.span());
+                    path.segments[n - 1].ident = struct_call_ident(last.span());
+                } else {
+                    path.segments
+                        .push(syn::PathSegment::from(struct_call_ident(last.span())));
                 }
-                path.segments[n - 1].ident = struct_call_name(&last);
                 let mut args = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::new();
                 for a in std::mem::take(&mut c.args) {
                     match self.whole(&a) {
@@ -342,7 +344,7 @@ impl Flatten<'_> {
                     span = m.method.span()
                 );
                 path.segments
-                    .push(syn::PathSegment::from(struct_call_name(&m.method)));
+                    .push(syn::PathSegment::from(struct_call_ident(m.method.span())));
                 let mut args: Vec<syn::Expr> = self.pass_whole(&base).into();
                 for a in &m.args {
                     match self.whole(a) {
@@ -359,6 +361,21 @@ impl Flatten<'_> {
             }
             _ => false,
         }
+    }
+
+    /// Whether `ty` names the type of a struct argument passed on whole
+    /// among `args` (`Model` in `Model::g(p, x)` with `p: &Model`).
+    fn passes_type<'e>(
+        &self,
+        ty: &syn::Ident,
+        args: impl IntoIterator<Item = &'e syn::Expr>,
+    ) -> bool {
+        args.into_iter().filter_map(|a| self.whole(a)).any(|base| {
+            self.types.iter().any(|(b, t)| {
+                *b == base
+                    && matches!(t, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == *ty))
+            })
+        })
     }
 
     fn by_value(&self, base: &syn::Ident) -> bool {
@@ -919,8 +936,8 @@ fn expand_with(
     // its flattened differentiable fields; its adjoint is this function's
     // pullback, run again at the struct rebuilt from those fields.
     let struct_call = {
-        let call_name = struct_call_name(name);
-        let rule = format_ident!("{}_struct_rule", name);
+        let call_name = syn::Ident::new(names::STRUCT_CALL, Span::call_site());
+        let rule = syn::Ident::new(names::STRUCT_RULE, Span::call_site());
         let (primal, vjp_fn): (TokenStream, TokenStream) = match imp {
             Some(imp) => {
                 let ty = &imp.self_ty;
@@ -970,10 +987,7 @@ fn expand_with(
                 }
             }
         }
-        let call_vis = match &callee.module {
-            Some(_) => quote!(pub),
-            None => vis.to_token_stream(),
-        };
+        let call_vis = quote!(pub);
         let hidden: syn::ItemFn = syn::parse_quote! {
             #[doc(hidden)]
             #call_vis fn #call_name(#(#params),*) -> #ret {
@@ -988,8 +1002,7 @@ fn expand_with(
             .filter(|(_, t)| t.is_some())
             .map(|(s, _)| s)
             .collect();
-        quote! {
-            #hidden
+        let rule: syn::ItemFn = syn::parse_quote! {
             #[doc(hidden)]
             #[allow(clippy::too_many_arguments)]
             #call_vis fn #rule(__ad_seed: #ret, #(#rule_params,)* _: #ret) -> (#(#rule_tys,)*) {
@@ -998,18 +1011,46 @@ fn expand_with(
                 let (#(#all_slots,)*) = __ad_pullback(__ad_seed);
                 (#(#results,)*)
             }
-        }
+        };
+        struct_call_items(hidden, rule)
     };
     let struct_call = match (&callee.module, is_method) {
         (Some(_), _) => {
             // A module cannot name `Self`.
             let ty = &imp.expect("an impl block").self_ty;
-            module = module_of(replace_self(struct_call, ty));
+            let items = struct_call.iter().map(|f| f.to_token_stream()).collect();
+            module = module_of(replace_self(items, ty));
             TokenStream::new()
         }
         // A method with the attribute on itself alone has no module.
         (None, true) => TokenStream::new(),
-        (None, false) => struct_call,
+        // A free function's: associated functions of the type named like
+        // it (as the hidden items of every `#[differentiable]` function),
+        // which its callers reach through the path they call it by
+        // (`m::g::__struct_call`); a call of a function without the
+        // attribute is the error of any such call, at its name.
+        (None, false) => {
+            let items = struct_call.into_iter().map(|f| {
+                let mut f = syn::ImplItemFn {
+                    attrs: f.attrs,
+                    vis: f.vis,
+                    modifiers: f.modifiers,
+                    sig: f.sig,
+                    block: *f.block,
+                };
+                SelfPaths.visit_impl_item_fn_mut(&mut f);
+                f
+            });
+            quote! {
+                #[doc(hidden)]
+                #[allow(non_camel_case_types, dead_code)]
+                #vis struct #name {}
+                #[doc(hidden)]
+                impl #name {
+                    #(#items)*
+                }
+            }
+        }
     };
     out.extend(struct_call);
 
@@ -1329,6 +1370,68 @@ impl ImplCx {
         let span = e.span();
         let func: syn::Path = syn::parse_quote_spanned!(span=> #module::#name);
         Some(syn::parse_quote!(#func(#(#flat_args),*)))
+    }
+}
+
+/// The struct call's items, each `#[doc(hidden)]`: the function, its
+/// rule, and the hidden items a caller uses (its VJP and the check that the
+/// callee is it), renamed to sit next to it (`__struct_call__vjp_full`).
+/// The ordinary expansion's public items (`_vjp`, `_grad`, ..) are dropped:
+/// nobody calls them.
+fn struct_call_items(expanded: TokenStream, rule: syn::ItemFn) -> Vec<syn::ItemFn> {
+    let Ok(file) = syn::parse2::<syn::File>(expanded) else {
+        return vec![rule];
+    };
+    let carrier = |ty: &Type| matches!(ty, Type::Path(p) if p.path.is_ident(names::STRUCT_CALL));
+    let mut out = Vec::new();
+    for item in file.items {
+        match item {
+            syn::Item::Fn(f) if f.sig.ident == names::STRUCT_CALL => out.push(f),
+            syn::Item::Impl(i) if carrier(&i.self_ty) => {
+                for item in i.items {
+                    let syn::ImplItem::Fn(f) = item else { continue };
+                    let mut sig = f.sig;
+                    sig.ident = syn::Ident::new(
+                        &names::struct_call_item(&sig.ident.to_string()),
+                        sig.ident.span(),
+                    );
+                    out.push(syn::ItemFn {
+                        attrs: f.attrs,
+                        vis: f.vis,
+                        modifiers: f.modifiers,
+                        sig,
+                        block: Box::new(f.block),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out.push(rule);
+    for f in &mut out {
+        let hidden = f.attrs.iter().any(|a| {
+            a.path().is_ident("doc") && a.to_token_stream().to_string().contains("hidden")
+        });
+        if !hidden {
+            f.attrs.insert(0, syn::parse_quote!(#[doc(hidden)]));
+        }
+    }
+    out
+}
+
+/// Makes the struct call's items, moved into an `impl` block, call each
+/// other as associated functions (`Self::__struct_call`).
+struct SelfPaths;
+
+impl VisitMut for SelfPaths {
+    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+        if p.qself.is_none()
+            && let Some(ident) = p.path.get_ident()
+            && (ident == names::STRUCT_CALL || ident == names::STRUCT_RULE)
+        {
+            let ident = ident.clone();
+            p.path = syn::parse_quote_spanned!(ident.span()=> Self::#ident);
+        }
     }
 }
 
