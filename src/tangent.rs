@@ -57,20 +57,27 @@ pub trait Tangent: Clone {
     );
 }
 
-/// A float field read by a differentiable body: a differentiable input.
+/// A float field read by a differentiable body: a differentiable input of
+/// the function's float type `T` (`f32` for a function returning `f32`).
 #[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct as a float",
-    label = "this field is not `f64`",
-    note = "read an integer field through a cast where it is used (`p.n as usize`, `p.n as f64`), and a collection field by index or iterator (`p.w[i]`, `p.w.iter()`, `p.w.len()`)"
+    message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct as `{T}`",
+    label = "this field is not `{T}`",
+    note = "a function reads float fields of its own float type (`f64` fields in a function returning `f64`, `f32` fields in one returning `f32`); read an integer field through a cast where it is used (`p.n as usize`, `p.n as f64`), and a collection field by index or iterator (`p.w[i]`, `p.w.iter()`, `p.w.len()`)"
 )]
 #[doc(hidden)]
-pub trait FloatField {
+pub trait FloatField<T> {
     /// The field's value.
-    fn value(self) -> f64;
+    fn value(self) -> T;
 }
-impl FloatField for f64 {
+impl FloatField<f64> for f64 {
     #[inline(always)]
     fn value(self) -> f64 {
+        self
+    }
+}
+impl FloatField<f32> for f32 {
+    #[inline(always)]
+    fn value(self) -> f32 {
         self
     }
 }
@@ -78,7 +85,7 @@ impl FloatField for f64 {
 /// The value of a float field read by a differentiable body.
 #[doc(hidden)]
 #[inline(always)]
-pub fn float_field<T: FloatField>(v: T) -> f64 {
+pub fn float_field<T, F: FloatField<T>>(v: F) -> T {
     v.value()
 }
 
@@ -164,6 +171,39 @@ impl CollectionField for nalgebra::DVector<f64> {
     #[inline]
     fn zeroed(&self) -> Self {
         nalgebra::DVector::zeros(self.len())
+    }
+}
+
+impl CollectionField for nalgebra::DMatrix<f64> {
+    /// Column-major, nalgebra's storage order.
+    #[inline(always)]
+    fn elements(&self) -> &[f64] {
+        self.as_slice()
+    }
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [f64] {
+        self.as_mut_slice()
+    }
+    #[inline]
+    fn zeroed(&self) -> Self {
+        nalgebra::DMatrix::zeros(self.nrows(), self.ncols())
+    }
+}
+
+/// Fixed-size vectors and matrices (`Vector3<f64>`, `SMatrix<f64, R, C>`),
+/// column-major.
+impl<const R: usize, const C: usize> CollectionField for nalgebra::SMatrix<f64, R, C> {
+    #[inline(always)]
+    fn elements(&self) -> &[f64] {
+        self.as_slice()
+    }
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [f64] {
+        self.as_mut_slice()
+    }
+    #[inline]
+    fn zeroed(&self) -> Self {
+        Self::zeros()
     }
 }
 

@@ -6,6 +6,8 @@
 //! at every differentiable field (`fd_support::fd64`, tolerance
 //! `FD64_ABS` absolute or `FD64_REL` relative).
 
+#![allow(clippy::needless_range_loop)]
+
 mod fd_support;
 
 use autograd::{Tangent, differentiable};
@@ -87,4 +89,152 @@ fn struct_passed_on_whole_by_module_paths() {
     assert_fd64_close("offset", dl.offset, offset);
     assert_fd64_close("x", dx, fd64(|v| through_paths(&l, v), x));
     assert_eq!(dl.label, "l");
+}
+
+/// A struct of `f32` parameters, used by `f32` functions.
+#[derive(Clone, Debug, Tangent)]
+struct Damped {
+    gain: f32,
+    decay: f32,
+    #[constant]
+    steps: u32,
+}
+
+#[differentiable]
+fn damped(d: &Damped, t: f32) -> f32 {
+    let mut y = d.gain;
+    for _ in 0..d.steps {
+        y *= (-d.decay * t).exp();
+    }
+    y + t * t
+}
+
+#[test]
+fn f32_fields_against_central_differences() {
+    use fd_support::{FD32_ABS, FD32_REL, fd32};
+    let close = |what: &str, got: f32, want: f64| {
+        let err = (f64::from(got) - want).abs();
+        assert!(
+            err <= FD32_ABS || err <= FD32_REL * want.abs(),
+            "{what}: {got} against central differences {want}"
+        );
+    };
+    let d = Damped {
+        gain: 1.25,
+        decay: 0.375,
+        steps: 3,
+    };
+    for t in [0.25, 0.875, 1.75] {
+        let (value, dd, dt) = damped_grad(&d, t);
+        assert_eq!(value, damped(&d, t));
+        let gain = fd32(
+            |v| {
+                damped(
+                    &Damped {
+                        gain: v,
+                        ..d.clone()
+                    },
+                    t,
+                )
+            },
+            d.gain,
+        );
+        close("gain", dd.gain, gain);
+        let decay = fd32(
+            |v| {
+                damped(
+                    &Damped {
+                        decay: v,
+                        ..d.clone()
+                    },
+                    t,
+                )
+            },
+            d.decay,
+        );
+        close("decay", dd.decay, decay);
+        close("t", dt, fd32(|v| damped(&d, v), t));
+        assert_eq!(dd.steps, 3);
+    }
+    assert!(damped_check(&d, 0.875).max_abs_error() < 1e-2);
+}
+
+/// Fixed-size and matrix fields, read by index and iterator.
+#[derive(Clone, Debug, Tangent)]
+struct Frame {
+    origin: nalgebra::Vector3<f64>,
+    scale: nalgebra::SVector<f64, 2>,
+    mix: nalgebra::DMatrix<f64>,
+}
+
+#[differentiable]
+fn frame_energy(f: &Frame, x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        let d = x[i] - f.origin[i];
+        s += f.scale[0] * d * d;
+    }
+    for v in f.mix.iter() {
+        s += f.scale[1] * v * v;
+    }
+    s + f.mix[1] * f.origin.len() as f64
+}
+
+#[test]
+fn fixed_size_and_matrix_fields_against_central_differences() {
+    let f = Frame {
+        origin: nalgebra::Vector3::new(0.3, -1.1, 0.6),
+        scale: nalgebra::SVector::<f64, 2>::new(1.4, 0.7),
+        mix: nalgebra::DMatrix::from_row_slice(2, 2, &[0.2, -0.5, 1.3, 0.9]),
+    };
+    let x = [0.9, 0.2, -0.4];
+    let (value, df, dx) = frame_energy_grad(&f, &x);
+    assert_eq!(value, frame_energy(&f, &x));
+    for i in 0..3 {
+        let want = fd64(
+            |v| {
+                let mut g = f.clone();
+                g.origin[i] = v;
+                frame_energy(&g, &x)
+            },
+            f.origin[i],
+        );
+        assert_fd64_close(&format!("origin[{i}]"), df.origin[i], want);
+    }
+    for i in 0..2 {
+        let want = fd64(
+            |v| {
+                let mut g = f.clone();
+                g.scale[i] = v;
+                frame_energy(&g, &x)
+            },
+            f.scale[i],
+        );
+        assert_fd64_close(&format!("scale[{i}]"), df.scale[i], want);
+    }
+    for k in 0..4 {
+        let want = fd64(
+            |v| {
+                let mut g = f.clone();
+                g.mix[k] = v;
+                frame_energy(&g, &x)
+            },
+            f.mix[k],
+        );
+        assert_fd64_close(&format!("mix[{k}]"), df.mix[k], want);
+    }
+    assert_eq!(df.mix.shape(), (2, 2));
+    let want: Vec<f64> = (0..3)
+        .map(|i| {
+            fd64(
+                |v| {
+                    let mut y = x;
+                    y[i] = v;
+                    frame_energy(&f, &y)
+                },
+                x[i],
+            )
+        })
+        .collect();
+    fd_support::assert_all_fd64_close("x", &dx, &want);
 }

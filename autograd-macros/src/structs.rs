@@ -182,6 +182,8 @@ struct Flatten<'a> {
     wholes: Vec<syn::Ident>,
     /// Each struct argument's owned type.
     types: Vec<(syn::Ident, Type)>,
+    /// Whether the function's float is `f32`.
+    f32: bool,
 }
 
 /// The flat function's arguments for a struct passed on whole: the struct
@@ -262,6 +264,15 @@ impl Flatten<'_> {
     /// The two arguments by which a struct passed on whole goes to the
     /// callee's struct call.
     fn pass_whole(&mut self, base: &syn::Ident) -> [syn::Expr; 2] {
+        // The flattened fields are `f64`s.
+        if self.f32 {
+            self.cx.error_spanned_by(
+                base,
+                format!(
+                    "a `Tangent` struct is passed on whole to another function only by an `f64` function; in an `f32` function, read the fields where they are used (`{base}.a`)"
+                ),
+            );
+        }
         if self.by_value(base) {
             self.cx.error_spanned_by(
                 base,
@@ -606,7 +617,12 @@ fn expand_with(
         }
     };
 
+    let is_f32 = ret
+        .to_token_stream()
+        .into_iter()
+        .any(|t| matches!(&t, proc_macro2::TokenTree::Ident(i) if i == "f32"));
     let mut flatten = Flatten {
+        f32: is_f32,
         cx: &cx,
         imp,
         structs: args
@@ -638,10 +654,21 @@ fn expand_with(
         args.iter()
             .any(|a| a.ident == *base && matches!(a.kind, ArgKind::Struct { by_ref: false, .. }))
     };
+    // A float field is read as the function's float: `f32` fields in a
+    // function returning `f32`.
+    let float = if is_f32 { quote!(f32) } else { quote!(f64) };
+    // The `Tangent` trait's adjoints and checks are `f64`.
+    let widen = |e: TokenStream| {
+        if is_f32 {
+            quote!(::autograd::__private::to_f64(#e))
+        } else {
+            e
+        }
+    };
     let field_inputs = reads.iter().map(|r| {
         let a = r.arg();
         match r.kind {
-            ReadKind::Scalar => quote!(#a: f64),
+            ReadKind::Scalar => quote!(#a: #float),
             ReadKind::Elements if by_value(&r.base) => quote!(#a: ::std::vec::Vec<f64>),
             ReadKind::Elements => quote!(#a: &[f64]),
         }
@@ -812,7 +839,7 @@ fn expand_with(
         let span = path.last().map_or(b.span(), |f| f.span());
         match r.kind {
             ReadKind::Scalar => {
-                quote_spanned!(span=> ::autograd::__private::float_field(#b #(.#path)*))
+                quote_spanned!(span=> ::autograd::__private::float_field::<#float, _>(#b #(.#path)*))
             }
             ReadKind::Elements if by_value(b) => quote_spanned!(span=>
                 ::autograd::__private::collection_field(&#b #(.#path)*).to_vec()
@@ -897,9 +924,10 @@ fn expand_with(
             unreachable!("reads are of struct arguments")
         };
         let labels = r.labels();
+        let g_f64 = widen(g.to_token_stream());
         match r.kind {
             ReadKind::Scalar => quote_spanned!(mixed=>
-                <#ty as ::autograd::Tangent>::__add_field(&mut #slot, #labels, #g);
+                <#ty as ::autograd::Tangent>::__add_field(&mut #slot, #labels, #g_f64);
             ),
             ReadKind::Elements => quote_spanned!(mixed=>
                 <#ty as ::autograd::Tangent>::__add_elements(&mut #slot, #labels, &#g);
@@ -1216,8 +1244,9 @@ fn expand_with(
         Some(match &a.kind {
             ArgKind::Struct { ty, by_ref } => {
                 let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                let value = widen(quote!(#call(#(#call_args),*)));
                 quote_spanned! {mixed=>
-                    <#ty as ::autograd::Tangent>::__check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #call(#(#call_args),*));
+                    <#ty as ::autograd::Tangent>::__check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #value);
                 }
             }
             ArgKind::Other { .. } => {

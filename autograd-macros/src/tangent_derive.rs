@@ -3,7 +3,8 @@
 //! its adjoint is the same struct.
 //!
 //! A field is, by its type as written: a float (`f64`, `f32`), a float
-//! collection (`Vec<f64>`, `[f64; N]`, `DVector<f64>`), a nested `Tangent`
+//! collection (`Vec<f64>`, `[f64; N]`, `DVector<f64>`, `DMatrix<f64>`,
+//! fixed-size nalgebra types of `f64`), a nested `Tangent`
 //! struct (a type name without generic arguments), or a constant (marked
 //! `#[constant]`, integers, `bool`, and every type that holds no float,
 //! such as `String` or `Vec<usize>`), whose adjoint is a clone of the
@@ -42,7 +43,9 @@ fn is_f64(ty: &syn::Type) -> bool {
     float_ident(ty).is_some_and(|i| i == "f64")
 }
 
-/// `Vec<f64>`, `[f64; N]`, `DVector<f64>` (by any path).
+/// `Vec<f64>`, `[f64; N]`, `DVector<f64>`, `DMatrix<f64>` and fixed-size
+/// nalgebra types of `f64` (`Vector3<f64>`, `SMatrix<f64, R, C>`), by any
+/// path.
 fn is_collection(ty: &syn::Type) -> bool {
     match ty {
         syn::Type::Array(a) => is_f64(&a.elem),
@@ -53,9 +56,13 @@ fn is_collection(ty: &syn::Type) -> bool {
             let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
                 return false;
             };
-            (last.ident == "Vec" || last.ident == "DVector")
-                && args.args.len() == 1
-                && matches!(args.args.first(), Some(syn::GenericArgument::Type(t)) if is_f64(t))
+            let name = last.ident.to_string();
+            let first_f64 =
+                matches!(args.args.first(), Some(syn::GenericArgument::Type(t)) if is_f64(t));
+            match name.as_str() {
+                "Vec" | "DVector" | "DMatrix" => args.args.len() == 1 && first_f64,
+                name => crate::sig::is_fixed_name(name) && first_f64,
+            }
         }
         _ => false,
     }
@@ -108,7 +115,7 @@ fn classify(field: &syn::Field) -> syn::Result<Field> {
         return Err(syn::Error::new_spanned(
             ty,
             format!(
-                "unsupported field type `{}` in a `Tangent` struct; differentiable fields are `f64`, `f32`, `Vec<f64>`, `[f64; N]`, `DVector<f64>` and other `Tangent` structs; mark the field `#[constant]` to keep it out of the derivative",
+                "unsupported field type `{}` in a `Tangent` struct; differentiable fields are `f64`, `f32`, `Vec<f64>`, `[f64; N]`, `DVector<f64>`, `DMatrix<f64>`, fixed-size nalgebra types of `f64` such as `Vector3<f64>` and other `Tangent` structs; mark the field `#[constant]` to keep it out of the derivative",
                 crate::sig::type_text(ty)
             ),
         ));

@@ -249,7 +249,7 @@ fn affine_vjp(
     let _ = affine;
     let mut __ad_slot0 = <Layer as ::autograd::Tangent>::zero_adjoint(p);
     let (__ad_value, __ad_pullback) = __ad_flat::affine_vjp(
-        ::autograd::__private::float_field(p.bias.b),
+        ::autograd::__private::float_field::<f64, _>(p.bias.b),
         ::autograd::__private::collection_field(&p.w),
         x,
     );

@@ -214,8 +214,8 @@ fn line_vjp(
     let _ = line;
     let mut __ad_slot0 = <Params as ::autograd::Tangent>::zero_adjoint(p);
     let (__ad_value, __ad_pullback) = __ad_flat::line_vjp(
-        ::autograd::__private::float_field(p.slope),
-        ::autograd::__private::float_field(p.intercept),
+        ::autograd::__private::float_field::<f64, _>(p.slope),
+        ::autograd::__private::float_field::<f64, _>(p.intercept),
         ::autograd::__private::int_field(p.count) as f64,
         x,
     );
