@@ -237,6 +237,35 @@ pub fn add_to_collection<T: CollectionField + ?Sized>(field: &mut T, g: &[f64]) 
     }
 }
 
+/// A vector or matrix field used as a nalgebra value (`p.w.dot(&x)`,
+/// `&p.m * &x`): a body reads it as a `DMatrix<f64>` of its shape.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` body uses a `{Self}` field of a `Tangent` struct as a nalgebra value",
+    label = "this field is not a nalgebra vector or matrix of `f64`",
+    note = "nalgebra methods and `&p.m * &x` take `DVector<f64>`, `DMatrix<f64>` and fixed-size fields such as `Vector3<f64>`; read a `Vec<f64>` or array field by index or iterator (`p.w[i]`, `p.w.iter()`)"
+)]
+#[doc(hidden)]
+pub trait MatrixField {
+    /// A copy, as a `DMatrix<f64>` of the same shape.
+    fn matrix(&self) -> nalgebra::DMatrix<f64>;
+}
+
+impl<R: nalgebra::Dim, C: nalgebra::Dim, S: nalgebra::RawStorage<f64, R, C>> MatrixField
+    for nalgebra::Matrix<f64, R, C, S>
+{
+    #[inline]
+    fn matrix(&self) -> nalgebra::DMatrix<f64> {
+        nalgebra::DMatrix::from_iterator(self.nrows(), self.ncols(), self.iter().copied())
+    }
+}
+
+/// The value of a vector or matrix field used as a nalgebra value.
+#[doc(hidden)]
+#[inline]
+pub fn matrix_field<T: MatrixField + ?Sized>(v: &T) -> nalgebra::DMatrix<f64> {
+    v.matrix()
+}
+
 /// An unsigned integer field bounding a range (`0..p.n`): a constant.
 #[diagnostic::on_unimplemented(
     message = "a `{Self}` field of a `Tangent` struct bounds a range",

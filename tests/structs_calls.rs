@@ -238,3 +238,124 @@ fn fixed_size_and_matrix_fields_against_central_differences() {
         .collect();
     fd_support::assert_all_fd64_close("x", &dx, &want);
 }
+
+/// nalgebra methods and products on vector and matrix fields.
+#[derive(Clone, Debug, Tangent)]
+struct Quadratic {
+    w: nalgebra::DVector<f64>,
+    m: nalgebra::DMatrix<f64>,
+    c: nalgebra::Vector2<f64>,
+}
+
+#[differentiable]
+fn quadratic(q: &Quadratic, x: &nalgebra::DVector<f64>) -> f64 {
+    let mx = &q.m * x;
+    q.w.dot(x) + 0.5 * mx.norm_squared() + q.w.norm_squared() * q.c.sum() + q.m[(1, 0)] * q.c[1]
+}
+
+#[test]
+fn nalgebra_methods_on_fields_against_central_differences() {
+    let q = Quadratic {
+        w: nalgebra::DVector::from_vec(vec![0.4, -0.7, 1.1]),
+        m: nalgebra::DMatrix::from_row_slice(2, 3, &[0.3, -0.2, 0.5, 1.2, 0.1, -0.6]),
+        c: nalgebra::Vector2::new(0.8, -0.3),
+    };
+    let x = nalgebra::DVector::from_vec(vec![1.3, 0.2, -0.9]);
+    let (value, dq, dx) = quadratic_grad(&q, &x);
+    assert_eq!(value, quadratic(&q, &x));
+    for k in 0..3 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.w[k] = v;
+                quadratic(&r, &x)
+            },
+            q.w[k],
+        );
+        assert_fd64_close(&format!("w[{k}]"), dq.w[k], want);
+    }
+    for k in 0..6 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.m[k] = v;
+                quadratic(&r, &x)
+            },
+            q.m[k],
+        );
+        assert_fd64_close(&format!("m[{k}]"), dq.m[k], want);
+    }
+    for k in 0..2 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.c[k] = v;
+                quadratic(&r, &x)
+            },
+            q.c[k],
+        );
+        assert_fd64_close(&format!("c[{k}]"), dq.c[k], want);
+    }
+    for k in 0..3 {
+        let want = fd64(
+            |v| {
+                let mut y = x.clone();
+                y[k] = v;
+                quadratic(&q, &y)
+            },
+            x[k],
+        );
+        assert_fd64_close(&format!("x[{k}]"), dx[k], want);
+    }
+    assert_eq!(dq.m.shape(), (2, 3));
+}
+
+/// The same reads with the argument by value, and through a method call
+/// inside a `#[differentiable] impl` block.
+#[differentiable]
+impl Quadratic {
+    #[differentiable]
+    fn linear(&self, x: nalgebra::DVector<f64>) -> f64 {
+        self.w.dot(&x) + (&self.m * &x).sum()
+    }
+
+    #[differentiable]
+    fn twice(&self, x: nalgebra::DVector<f64>) -> f64 {
+        self.linear(x.clone()) * self.w.norm_squared()
+    }
+}
+
+#[test]
+fn nalgebra_methods_on_fields_through_methods() {
+    let q = Quadratic {
+        w: nalgebra::DVector::from_vec(vec![0.4, -0.7, 1.1]),
+        m: nalgebra::DMatrix::from_row_slice(2, 3, &[0.3, -0.2, 0.5, 1.2, 0.1, -0.6]),
+        c: nalgebra::Vector2::new(0.8, -0.3),
+    };
+    let x = nalgebra::DVector::from_vec(vec![1.3, 0.2, -0.9]);
+    let (value, dq, _) = Quadratic::twice_grad(&q, x.clone());
+    assert_eq!(value, q.twice(x.clone()));
+    for k in 0..3 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.w[k] = v;
+                r.twice(x.clone())
+            },
+            q.w[k],
+        );
+        assert_fd64_close(&format!("w[{k}]"), dq.w[k], want);
+    }
+    for k in 0..6 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.m[k] = v;
+                r.twice(x.clone())
+            },
+            q.m[k],
+        );
+        assert_fd64_close(&format!("m[{k}]"), dq.m[k], want);
+    }
+    assert_eq!(dq.c, nalgebra::Vector2::zeros());
+}

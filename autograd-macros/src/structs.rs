@@ -113,6 +113,11 @@ enum ReadKind {
     /// a collection field, a `&[f64]` input (a `Vec<f64>` one of a struct
     /// taken by value, whose pullback cannot borrow it).
     Elements,
+    /// As a nalgebra value (`p.w.dot(&x)`, `p.w.norm_squared()`, `&p.m *
+    /// &x`, `p.m[(i, j)]`): a vector or matrix field (`DVector<f64>`,
+    /// `DMatrix<f64>`, fixed-size), a `DMatrix<f64>` input of its shape
+    /// (a copy: the flat function takes one matrix type for all of them).
+    Matrix,
 }
 
 /// A field of a struct argument the body reads: `base.path[0].path[1]..`.
@@ -130,6 +135,9 @@ impl Read {
         for f in &self.path {
             name.push('_');
             name.push_str(&f.to_string());
+        }
+        if self.kind == ReadKind::Matrix {
+            name.push_str("_matrix");
         }
         let span = self.path.last().map_or(self.base.span(), |f| f.span());
         syn::Ident::new(&name, span)
@@ -202,6 +210,24 @@ fn whole_args(base: &syn::Ident) -> (syn::Ident, syn::Ident) {
 /// differentiable fields. `span` is the user's name of the function.
 fn struct_call_ident(span: Span) -> syn::Ident {
     syn::Ident::new(names::STRUCT_CALL, span)
+}
+
+/// A method of nalgebra values that floats do not have (`dot`,
+/// `norm_squared`, `transpose`, `max()`), or a shape, `map` or clone of
+/// one: what the rule table takes on a matrix receiver.
+fn matrix_method(m: &syn::ExprMethodCall) -> bool {
+    use crate::table::{self, Builtin, Receiver};
+    let name = m.method.to_string();
+    let arity = m.args.len();
+    if ELEMENT_METHODS.contains(&name.as_str()) {
+        return false;
+    }
+    let rule = table::method(&name, arity, Receiver::Matrix).is_some()
+        && table::method(&name, arity, Receiver::Scalar).is_none();
+    rule || matches!(
+        table::builtin(&name, arity),
+        Some(Builtin::Shape | Builtin::Map | Builtin::Clone)
+    )
 }
 
 fn strip_parens(e: &syn::Expr) -> &syn::Expr {
@@ -459,10 +485,50 @@ impl VisitMut for Flatten<'_> {
                 } else {
                     self.visit_expr_mut(&mut i.index);
                 }
-                // `p.w[i]`: a collection field.
-                match self.read(&i.expr, ReadKind::Elements) {
+                // `p.m[(i, j)]`: a matrix field; `p.w[i]`: a collection
+                // field.
+                let kind = if matches!(strip_parens(&i.index), syn::Expr::Tuple(_)) {
+                    ReadKind::Matrix
+                } else {
+                    ReadKind::Elements
+                };
+                match self.read(&i.expr, kind) {
                     Some(arg) => *i.expr = arg,
                     None => self.visit_expr_mut(&mut i.expr),
+                }
+                return;
+            }
+            // `p.w.dot(&x)`, `p.m.transpose()`, `p.m.nrows()`: a method
+            // of nalgebra values (and not of floats) in the rule table.
+            syn::Expr::MethodCall(m) if matrix_method(m) && self.chain(&m.receiver).is_some() => {
+                let arg = self.read(&m.receiver, ReadKind::Matrix).expect("a chain");
+                *m.receiver = arg;
+                for a in &mut m.args {
+                    self.visit_expr_mut(a);
+                }
+                return;
+            }
+            // `&p.m * &x`: an operand of arithmetic by reference, a
+            // nalgebra value (a float field is read without `&`).
+            syn::Expr::Binary(b)
+                if matches!(
+                    b.op,
+                    syn::BinOp::Add(_)
+                        | syn::BinOp::Sub(_)
+                        | syn::BinOp::Mul(_)
+                        | syn::BinOp::Div(_)
+                ) =>
+            {
+                for side in [&mut b.left, &mut b.right] {
+                    match &mut **side {
+                        syn::Expr::Reference(r)
+                            if r.mutability.is_none() && self.chain(&r.expr).is_some() =>
+                        {
+                            let arg = self.read(&r.expr, ReadKind::Matrix).expect("a chain");
+                            *r.expr = arg;
+                        }
+                        side => self.visit_expr_mut(side),
+                    }
                 }
                 return;
             }
@@ -671,6 +737,7 @@ fn expand_with(
             ReadKind::Scalar => quote!(#a: #float),
             ReadKind::Elements if by_value(&r.base) => quote!(#a: ::std::vec::Vec<f64>),
             ReadKind::Elements => quote!(#a: &[f64]),
+            ReadKind::Matrix => quote!(#a: ::autograd::nalgebra::DMatrix<f64>),
         }
     });
     let cast_inputs = casts.iter().map(|c| {
@@ -847,6 +914,9 @@ fn expand_with(
             ReadKind::Elements => {
                 quote_spanned!(span=> ::autograd::__private::collection_field(&#b #(.#path)*))
             }
+            ReadKind::Matrix => {
+                quote_spanned!(span=> ::autograd::__private::matrix_field(&#b #(.#path)*))
+            }
         }
     });
     let cast_values = casts.iter().map(|c| {
@@ -931,6 +1001,9 @@ fn expand_with(
             ),
             ReadKind::Elements => quote_spanned!(mixed=>
                 <#ty as ::autograd::Tangent>::__add_elements(&mut #slot, #labels, &#g);
+            ),
+            ReadKind::Matrix => quote_spanned!(mixed=>
+                <#ty as ::autograd::Tangent>::__add_elements(&mut #slot, #labels, #g.as_slice());
             ),
         }
     });
@@ -1378,6 +1451,8 @@ impl ImplCx {
                     syn::parse_quote!(#arg #(.#path)*.to_vec())
                 }
                 ReadKind::Elements => syn::parse_quote!(&#arg #(.#path)*),
+                // Read again by the caller as a nalgebra value.
+                ReadKind::Matrix => syn::parse_quote!(#arg #(.#path)*.clone_owned()),
             });
         }
         for c in &callee.casts {
