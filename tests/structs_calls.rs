@@ -359,3 +359,57 @@ fn nalgebra_methods_on_fields_through_methods() {
     }
     assert_eq!(dq.c, nalgebra::Vector2::zeros());
 }
+
+/// `transpose`, `nrows` and `map` of matrix fields.
+#[differentiable]
+fn shaped(q: &Quadratic, x: &nalgebra::DVector<f64>) -> f64 {
+    let t = q.m.transpose();
+    let y = &t * &q.c;
+    let n = q.m.nrows() as f64;
+    y.dot(x) * n + q.w.map(|v| v * v.sin()).sum()
+}
+
+#[test]
+fn transpose_nrows_and_map_of_fields_against_central_differences() {
+    let q = Quadratic {
+        w: nalgebra::DVector::from_vec(vec![0.4, -0.7, 1.1]),
+        m: nalgebra::DMatrix::from_row_slice(2, 3, &[0.3, -0.2, 0.5, 1.2, 0.1, -0.6]),
+        c: nalgebra::Vector2::new(0.8, -0.3),
+    };
+    let x = nalgebra::DVector::from_vec(vec![1.3, 0.2, -0.9]);
+    let (value, dq, _) = shaped_grad(&q, &x);
+    assert_eq!(value, shaped(&q, &x));
+    for k in 0..3 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.w[k] = v;
+                shaped(&r, &x)
+            },
+            q.w[k],
+        );
+        assert_fd64_close(&format!("w[{k}]"), dq.w[k], want);
+    }
+    for k in 0..6 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.m[k] = v;
+                shaped(&r, &x)
+            },
+            q.m[k],
+        );
+        assert_fd64_close(&format!("m[{k}]"), dq.m[k], want);
+    }
+    for k in 0..2 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.c[k] = v;
+                shaped(&r, &x)
+            },
+            q.c[k],
+        );
+        assert_fd64_close(&format!("c[{k}]"), dq.c[k], want);
+    }
+}
