@@ -360,8 +360,10 @@ fn nalgebra_methods_on_fields_through_methods() {
     assert_eq!(dq.c, nalgebra::Vector2::zeros());
 }
 
-/// `transpose`, `nrows` and `map` of matrix fields.
+/// `transpose`, `nrows` and `map` of matrix fields; `&q.c` of a `Copy`
+/// fixed-size field is how a body reads it as a nalgebra operand.
 #[differentiable]
+#[allow(clippy::op_ref)]
 fn shaped(q: &Quadratic, x: &nalgebra::DVector<f64>) -> f64 {
     let t = q.m.transpose();
     let y = &t * &q.c;
