@@ -18,17 +18,13 @@ pub trait Tangent: Clone {
     /// Adds `other`'s differentiable fields into `self`'s.
     fn add_adjoint(&mut self, other: &Self);
 
-    /// Adds `g` into the float field at `path` (`["inner", "a"]` for
-    /// `p.inner.a`) if it is differentiable; the wrappers of a function
-    /// reading the field call it. Through the trait (not an inherent
-    /// method), a struct that is not `Tangent` gives one error.
+    /// Sets the constant fields that hold floats (`#[constant]` ones) back
+    /// to `from`'s, in nested structs too. The wrappers of a function add
+    /// each field read's adjoint into the field itself (`d.inner.a += g`,
+    /// typed: a path that names no field is rustc's error at it), a
+    /// constant one too; this undoes those.
     #[doc(hidden)]
-    fn __add_field(&mut self, path: &[&str], g: f64);
-
-    /// Adds `g` element by element into the collection field at `path`
-    /// (`Vec<f64>`, `[f64; N]`, `DVector<f64>`) if it is differentiable.
-    #[doc(hidden)]
-    fn __add_elements(&mut self, path: &[&str], g: &[f64]);
+    fn __restore_constants(&mut self, from: &Self);
 
     /// Appends the differentiable fields' entries in declaration order (a
     /// collection its elements, a nested struct its own): a row of a
@@ -68,17 +64,27 @@ pub trait Tangent: Clone {
 pub trait FloatField<T> {
     /// The field's value.
     fn value(self) -> T;
+    /// `self += g`: the adjoint of a read added into the field.
+    fn add(&mut self, g: T);
 }
 impl FloatField<f64> for f64 {
     #[inline(always)]
     fn value(self) -> f64 {
         self
     }
+    #[inline(always)]
+    fn add(&mut self, g: f64) {
+        *self += g;
+    }
 }
 impl FloatField<f32> for f32 {
     #[inline(always)]
     fn value(self) -> f32 {
         self
+    }
+    #[inline(always)]
+    fn add(&mut self, g: f32) {
+        *self += g;
     }
 }
 
@@ -87,6 +93,15 @@ impl FloatField<f32> for f32 {
 #[inline(always)]
 pub fn float_field<T, F: FloatField<T>>(v: F) -> T {
     v.value()
+}
+
+/// `field += g`: the adjoint of a float field read, added into the field
+/// of the struct's adjoint (one bound, the read's: a field of another type
+/// is the read's error again).
+#[doc(hidden)]
+#[inline(always)]
+pub fn add_float_field<T, F: FloatField<T>>(field: &mut F, g: T) {
+    field.add(g);
 }
 
 /// An integer field read through a cast (`p.n as usize`): a constant.

@@ -415,3 +415,56 @@ fn transpose_nrows_and_map_of_fields_against_central_differences() {
         assert_fd64_close(&format!("c[{k}]"), dq.c[k], want);
     }
 }
+
+/// A constant float field read in a nested struct: its adjoint is added
+/// into the field by its path and the argument's value put back.
+#[derive(Clone, Debug, Tangent)]
+struct Inner {
+    a: f64,
+    #[constant]
+    k: f64,
+}
+
+#[derive(Clone, Debug, Tangent)]
+struct Outer {
+    inner: Inner,
+    #[constant]
+    scale: Vec<f64>,
+    b: f64,
+}
+
+#[differentiable]
+fn outer(p: &Outer, x: f64) -> f64 {
+    p.inner.a * p.inner.k * x + p.scale[0] * p.b * p.b
+}
+
+#[test]
+fn constant_fields_keep_the_arguments_values() {
+    let p = Outer {
+        inner: Inner { a: 0.6, k: 2.5 },
+        scale: vec![1.5, -2.0],
+        b: -0.4,
+    };
+    let x = 0.9;
+    let (value, dp, dx) = outer_grad(&p, x);
+    assert_eq!(value, outer(&p, x));
+    // Closed forms: ∂/∂a = k·x, ∂/∂b = 2·scale[0]·b, ∂/∂x = a·k.
+    let close = |what: &str, got: f64, want: f64| {
+        assert!(
+            (got - want).abs() <= 1e-15 * want.abs().max(1.0),
+            "{what}: {got} vs {want}"
+        );
+    };
+    close("a", dp.inner.a, 2.5 * 0.9);
+    close("b", dp.b, 2.0 * 1.5 * -0.4);
+    close("x", dx, 0.6 * 2.5);
+    assert_eq!(dp.inner.k, 2.5);
+    assert_eq!(dp.scale, vec![1.5, -2.0]);
+    let mut buffer = p.clone();
+    outer_grad_acc(&p, x, &mut buffer, &mut 0.0);
+    assert_eq!(
+        (buffer.inner.k, buffer.scale.clone()),
+        (2.5, vec![1.5, -2.0])
+    );
+    close("a into the buffer", buffer.inner.a, 0.6 + 2.5 * 0.9);
+}

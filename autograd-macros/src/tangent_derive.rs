@@ -153,8 +153,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let mut errors: Option<syn::Error> = None;
     let mut zero = Vec::new();
     let mut add = Vec::new();
-    let mut scalar_arms = Vec::new();
-    let mut slice_arms = Vec::new();
+    let mut restore = Vec::new();
     let mut checks = Vec::new();
     let mut flatten = Vec::new();
     let mut from_flat = Vec::new();
@@ -178,7 +177,6 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 zero.push(quote!(#ident: 0.0));
                 // The function's reads of the field are `f64` inputs.
                 let convert = (t != "f64").then(|| quote!(as #t));
-                scalar_arms.push(quote!([#label] => self.#ident += g #convert,));
                 checks.push(quote! {
                     check.scalar(&::std::format!("{}.{}", name, #label), self.#ident, adjoint.#ident, |v| {
                         let mut at = ::core::clone::Clone::clone(self);
@@ -193,7 +191,6 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             }
             Field::Collection => {
                 zero.push(quote!(#ident: #p::CollectionField::zeroed(&self.#ident)));
-                slice_arms.push(quote!([#label] => #p::add_to_collection(&mut self.#ident, g),));
                 checks.push(quote! {
                     check.slice(
                         &::std::format!("{}.{}", name, #label),
@@ -216,12 +213,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             }
             Field::Nested => {
                 zero.push(quote!(#ident: ::autograd::Tangent::zero_adjoint(&self.#ident)));
-                scalar_arms.push(
-                    quote!([#label, rest @ ..] => ::autograd::Tangent::__add_field(&mut self.#ident, rest, g),),
-                );
-                slice_arms.push(
-                    quote!([#label, rest @ ..] => ::autograd::Tangent::__add_elements(&mut self.#ident, rest, g),),
-                );
+                restore.push(quote!(::autograd::Tangent::__restore_constants(&mut self.#ident, &from.#ident);));
                 checks.push(quote! {
                     ::autograd::Tangent::__check_fields(
                         &self.#ident,
@@ -247,6 +239,11 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             // adjoint is dropped, the slot keeps the argument's value.
             Field::Constant => {
                 zero.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident)));
+                // Only a field holding floats can be read as differentiable
+                // (and its adjoint added into it).
+                if holds_float(ty) {
+                    restore.push(quote!(self.#ident = ::core::clone::Clone::clone(&from.#ident);));
+                }
                 from_flat.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident)));
             }
         }
@@ -266,21 +263,9 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 #(#add)*
             }
             #[inline(always)]
-            fn __add_field(&mut self, path: &[&str], g: f64) {
-                // Constant fields: nothing.
-                match path {
-                    #(#scalar_arms)*
-                    _ => {}
-                }
-                let _ = g;
-            }
-            #[inline(always)]
-            fn __add_elements(&mut self, path: &[&str], g: &[f64]) {
-                match path {
-                    #(#slice_arms)*
-                    _ => {}
-                }
-                let _ = g;
+            fn __restore_constants(&mut self, from: &Self) {
+                let _ = from;
+                #(#restore)*
             }
             fn __check_fields(
                 &self,

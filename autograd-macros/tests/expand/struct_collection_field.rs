@@ -257,16 +257,12 @@ fn affine_vjp(
         __ad_value,
         move |__ad_seed: f64| {
             let (__ad_field0, __ad_field1, __ad_slot1) = __ad_pullback(__ad_seed);
-            <Layer as ::autograd::Tangent>::__add_field(
-                &mut __ad_slot0,
-                &["bias", "b"],
-                __ad_field0,
-            );
-            <Layer as ::autograd::Tangent>::__add_elements(
-                &mut __ad_slot0,
-                &["w"],
-                &__ad_field1,
-            );
+            ::autograd::__private::add_float_field::<
+                f64,
+                _,
+            >(&mut __ad_slot0.bias.b, __ad_field0);
+            ::autograd::__private::add_to_collection(&mut __ad_slot0.w, &__ad_field1);
+            <Layer as ::autograd::Tangent>::__restore_constants(&mut __ad_slot0, p);
             (__ad_slot0, __ad_slot1)
         },
     )

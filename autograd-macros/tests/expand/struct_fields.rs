@@ -223,16 +223,15 @@ fn line_vjp(
         __ad_value,
         move |__ad_seed: f64| {
             let (__ad_field0, __ad_field1, __ad_slot1) = __ad_pullback(__ad_seed);
-            <Params as ::autograd::Tangent>::__add_field(
-                &mut __ad_slot0,
-                &["slope"],
-                __ad_field0,
-            );
-            <Params as ::autograd::Tangent>::__add_field(
-                &mut __ad_slot0,
-                &["intercept"],
-                __ad_field1,
-            );
+            ::autograd::__private::add_float_field::<
+                f64,
+                _,
+            >(&mut __ad_slot0.slope, __ad_field0);
+            ::autograd::__private::add_float_field::<
+                f64,
+                _,
+            >(&mut __ad_slot0.intercept, __ad_field1);
+            <Params as ::autograd::Tangent>::__restore_constants(&mut __ad_slot0, p);
             (__ad_slot0, __ad_slot1)
         },
     )
