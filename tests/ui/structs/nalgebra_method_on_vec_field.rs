@@ -8,7 +8,7 @@ struct Params {
 
 #[differentiable]
 fn f(p: &Params, x: &DVector<f64>) -> f64 {
-    p.w.dot(x)
+    p.w.norm_squared() * x[0]
 }
 
 fn main() {}
