@@ -73,8 +73,9 @@ pub mod __private {
         real_part, take_scalar, take_slice, unit_matrix, unit_scalar, unit_slice,
     };
     pub use crate::tangent::{
-        CollectionField, FloatField, IntField, add_to_collection, collection_field, float_field,
-        int_field, range_field, take_collection, take_elements, take_float,
+        CollectionField, FloatField, IntField, MatrixField, add_float_field, add_to_collection,
+        collection_field, float_field, int_field, matrix_field, range_field, take_collection,
+        take_elements, take_float,
     };
     pub use crate::tangent_glue::{
         ForwardMode, IntoTangent, ScalarTangent, ZeroTangent, into_tangent, slice_tangent,

@@ -18,17 +18,13 @@ pub trait Tangent: Clone {
     /// Adds `other`'s differentiable fields into `self`'s.
     fn add_adjoint(&mut self, other: &Self);
 
-    /// Adds `g` into the float field at `path` (`["inner", "a"]` for
-    /// `p.inner.a`) if it is differentiable; the wrappers of a function
-    /// reading the field call it. Through the trait (not an inherent
-    /// method), a struct that is not `Tangent` gives one error.
+    /// Sets the constant fields that hold floats (`#[constant]` ones) back
+    /// to `from`'s, in nested structs too. The wrappers of a function add
+    /// each field read's adjoint into the field itself (`d.inner.a += g`,
+    /// typed: a path that names no field is rustc's error at it), a
+    /// constant one too; this undoes those.
     #[doc(hidden)]
-    fn __add_field(&mut self, path: &[&str], g: f64);
-
-    /// Adds `g` element by element into the collection field at `path`
-    /// (`Vec<f64>`, `[f64; N]`, `DVector<f64>`) if it is differentiable.
-    #[doc(hidden)]
-    fn __add_elements(&mut self, path: &[&str], g: &[f64]);
+    fn __restore_constants(&mut self, from: &Self);
 
     /// Appends the differentiable fields' entries in declaration order (a
     /// collection its elements, a nested struct its own): a row of a
@@ -57,29 +53,55 @@ pub trait Tangent: Clone {
     );
 }
 
-/// A float field read by a differentiable body: a differentiable input.
+/// A float field read by a differentiable body: a differentiable input of
+/// the function's float type `T` (`f32` for a function returning `f32`).
 #[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct as a float",
-    label = "this field is not `f64`",
-    note = "read an integer field through a cast where it is used (`p.n as usize`, `p.n as f64`), and a collection field by index or iterator (`p.w[i]`, `p.w.iter()`, `p.w.len()`)"
+    message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct as `{T}`",
+    label = "this field is not `{T}`",
+    note = "a function reads float fields of its own float type (`f64` fields in a function returning `f64`, `f32` fields in one returning `f32`); read an integer field through a cast where it is used (`p.n as usize`, `p.n as f64`), and a collection field by index or iterator (`p.w[i]`, `p.w.iter()`, `p.w.len()`)"
 )]
 #[doc(hidden)]
-pub trait FloatField {
+pub trait FloatField<T> {
     /// The field's value.
-    fn value(self) -> f64;
+    fn value(self) -> T;
+    /// `self += g`: the adjoint of a read added into the field.
+    fn add(&mut self, g: T);
 }
-impl FloatField for f64 {
+impl FloatField<f64> for f64 {
     #[inline(always)]
     fn value(self) -> f64 {
         self
+    }
+    #[inline(always)]
+    fn add(&mut self, g: f64) {
+        *self += g;
+    }
+}
+impl FloatField<f32> for f32 {
+    #[inline(always)]
+    fn value(self) -> f32 {
+        self
+    }
+    #[inline(always)]
+    fn add(&mut self, g: f32) {
+        *self += g;
     }
 }
 
 /// The value of a float field read by a differentiable body.
 #[doc(hidden)]
 #[inline(always)]
-pub fn float_field<T: FloatField>(v: T) -> f64 {
+pub fn float_field<T, F: FloatField<T>>(v: F) -> T {
     v.value()
+}
+
+/// `field += g`: the adjoint of a float field read, added into the field
+/// of the struct's adjoint (one bound, the read's: a field of another type
+/// is the read's error again).
+#[doc(hidden)]
+#[inline(always)]
+pub fn add_float_field<T, F: FloatField<T>>(field: &mut F, g: T) {
+    field.add(g);
 }
 
 /// An integer field read through a cast (`p.n as usize`): a constant.
@@ -167,6 +189,39 @@ impl CollectionField for nalgebra::DVector<f64> {
     }
 }
 
+impl CollectionField for nalgebra::DMatrix<f64> {
+    /// Column-major, nalgebra's storage order.
+    #[inline(always)]
+    fn elements(&self) -> &[f64] {
+        self.as_slice()
+    }
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [f64] {
+        self.as_mut_slice()
+    }
+    #[inline]
+    fn zeroed(&self) -> Self {
+        nalgebra::DMatrix::zeros(self.nrows(), self.ncols())
+    }
+}
+
+/// Fixed-size vectors and matrices (`Vector3<f64>`, `SMatrix<f64, R, C>`),
+/// column-major.
+impl<const R: usize, const C: usize> CollectionField for nalgebra::SMatrix<f64, R, C> {
+    #[inline(always)]
+    fn elements(&self) -> &[f64] {
+        self.as_slice()
+    }
+    #[inline(always)]
+    fn elements_mut(&mut self) -> &mut [f64] {
+        self.as_mut_slice()
+    }
+    #[inline]
+    fn zeroed(&self) -> Self {
+        Self::zeros()
+    }
+}
+
 /// The elements of a collection field read by a differentiable body.
 #[doc(hidden)]
 #[inline(always)]
@@ -195,6 +250,35 @@ pub fn add_to_collection<T: CollectionField + ?Sized>(field: &mut T, g: &[f64]) 
     for (a, b) in field.iter_mut().zip(g) {
         *a += *b;
     }
+}
+
+/// A vector or matrix field used as a nalgebra value (`p.w.dot(&x)`,
+/// `&p.m * &x`): a body reads it as a `DMatrix<f64>` of its shape.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` body uses a `{Self}` field of a `Tangent` struct as a nalgebra value",
+    label = "this field is not a nalgebra vector or matrix of `f64`",
+    note = "nalgebra methods and `&p.m * &x` take `DVector<f64>`, `DMatrix<f64>` and fixed-size fields such as `Vector3<f64>`; read a `Vec<f64>` or array field by index or iterator (`p.w[i]`, `p.w.iter()`)"
+)]
+#[doc(hidden)]
+pub trait MatrixField {
+    /// A copy, as a `DMatrix<f64>` of the same shape.
+    fn matrix(&self) -> nalgebra::DMatrix<f64>;
+}
+
+impl<R: nalgebra::Dim, C: nalgebra::Dim, S: nalgebra::RawStorage<f64, R, C>> MatrixField
+    for nalgebra::Matrix<f64, R, C, S>
+{
+    #[inline]
+    fn matrix(&self) -> nalgebra::DMatrix<f64> {
+        nalgebra::DMatrix::from_iterator(self.nrows(), self.ncols(), self.iter().copied())
+    }
+}
+
+/// The value of a vector or matrix field used as a nalgebra value.
+#[doc(hidden)]
+#[inline]
+pub fn matrix_field<T: MatrixField + ?Sized>(v: &T) -> nalgebra::DMatrix<f64> {
+    v.matrix()
 }
 
 /// An unsigned integer field bounding a range (`0..p.n`): a constant.

@@ -246,7 +246,7 @@ pub fn is_vector(ty: &Type) -> bool {
 /// A fixed-size nalgebra type's name: `SMatrix`, `SVector`, `RowSVector`,
 /// and the aliases `Matrix3`, `Matrix2x3`, `Vector3`, `RowVector3` (sizes
 /// 1 to 6).
-fn is_fixed_name(name: &str) -> bool {
+pub(crate) fn is_fixed_name(name: &str) -> bool {
     let size = |d: &str| matches!(d, "1" | "2" | "3" | "4" | "5" | "6");
     let shape = |rest: &str| match rest.split_once('x') {
         Some((r, c)) => size(r) && size(c),

@@ -7,9 +7,11 @@
 //! pipeline differentiates. The public items call the flat function's VJP
 //! with the fields' values and assemble each struct's adjoint from its
 //! argument (`Tangent::zero_adjoint`: constants cloned) plus the adjoint of
-//! each field read (`Tangent::__add_field`, a no-op for a constant field). The flat function lives in a module inside
-//! the VJP wrapper, so the same expansion works inside an `impl` block,
-//! where a free item cannot be emitted.
+//! each field read, added into the field by its path (`d.inner.a += g`),
+//! then `Tangent::__restore_constants` for the constant fields among them.
+//! The flat function lives in a module inside the VJP wrapper, so the same
+//! expansion works inside an `impl` block, where a free item cannot be
+//! emitted.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
@@ -17,6 +19,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{FnArg, Type};
 
+use crate::codegen::names;
 use crate::ctxt::Ctxt;
 use crate::sig::{self, ParamKind};
 
@@ -112,6 +115,11 @@ enum ReadKind {
     /// a collection field, a `&[f64]` input (a `Vec<f64>` one of a struct
     /// taken by value, whose pullback cannot borrow it).
     Elements,
+    /// As a nalgebra value (`p.w.dot(&x)`, `p.w.norm_squared()`, `&p.m *
+    /// &x`, `p.m[(i, j)]`): a vector or matrix field (`DVector<f64>`,
+    /// `DMatrix<f64>`, fixed-size), a `DMatrix<f64>` input of its shape
+    /// (a copy: the flat function takes one matrix type for all of them).
+    Matrix,
 }
 
 /// A field of a struct argument the body reads: `base.path[0].path[1]..`.
@@ -130,14 +138,11 @@ impl Read {
             name.push('_');
             name.push_str(&f.to_string());
         }
+        if self.kind == ReadKind::Matrix {
+            name.push_str("_matrix");
+        }
         let span = self.path.last().map_or(self.base.span(), |f| f.span());
         syn::Ident::new(&name, span)
-    }
-
-    /// `["inner", "a"]`: the path as `Tangent::__add_field` takes it.
-    fn labels(&self) -> TokenStream {
-        let labels = self.path.iter().map(|f| f.to_string());
-        quote!(&[#(#labels),*])
     }
 }
 
@@ -181,6 +186,8 @@ struct Flatten<'a> {
     wholes: Vec<syn::Ident>,
     /// Each struct argument's owned type.
     types: Vec<(syn::Ident, Type)>,
+    /// Whether the function's float is `f32`.
+    f32: bool,
 }
 
 /// The flat function's arguments for a struct passed on whole: the struct
@@ -193,11 +200,30 @@ fn whole_args(base: &syn::Ident) -> (syn::Ident, syn::Ident) {
     )
 }
 
-/// The function by which a differentiable body calls `name`, a function
-/// taking a `Tangent` struct: each struct argument passed as the struct
-/// (constant) and its flattened differentiable fields.
-fn struct_call_name(name: &syn::Ident) -> syn::Ident {
-    format_ident!("{}_struct_call", name, span = name.span())
+/// The function by which a differentiable body calls a function taking a
+/// `Tangent` struct, in the hidden module named like that function: each
+/// struct argument passed as the struct (constant) and its flattened
+/// differentiable fields. `span` is the user's name of the function.
+fn struct_call_ident(span: Span) -> syn::Ident {
+    syn::Ident::new(names::STRUCT_CALL, span)
+}
+
+/// A method of nalgebra values that floats do not have (`dot`,
+/// `norm_squared`, `transpose`, `max()`), or a shape, `map` or clone of
+/// one: what the rule table takes on a matrix receiver.
+fn matrix_method(m: &syn::ExprMethodCall) -> bool {
+    use crate::table::{self, Builtin, Receiver};
+    let name = m.method.to_string();
+    let arity = m.args.len();
+    if ELEMENT_METHODS.contains(&name.as_str()) {
+        return false;
+    }
+    let rule = table::method(&name, arity, Receiver::Matrix).is_some()
+        && table::method(&name, arity, Receiver::Scalar).is_none();
+    rule || matches!(
+        table::builtin(&name, arity),
+        Some(Builtin::Shape | Builtin::Map | Builtin::Clone)
+    )
 }
 
 fn strip_parens(e: &syn::Expr) -> &syn::Expr {
@@ -260,6 +286,15 @@ impl Flatten<'_> {
     /// The two arguments by which a struct passed on whole goes to the
     /// callee's struct call.
     fn pass_whole(&mut self, base: &syn::Ident) -> [syn::Expr; 2] {
+        // The flattened fields are `f64`s.
+        if self.f32 {
+            self.cx.error_spanned_by(
+                base,
+                format!(
+                    "a `Tangent` struct is passed on whole to another function only by an `f64` function; in an `f32` function, read the fields where they are used (`{base}.a`)"
+                ),
+            );
+        }
         if self.by_value(base) {
             self.cx.error_spanned_by(
                 base,
@@ -294,20 +329,20 @@ impl Flatten<'_> {
                 }
                 let mut path = func.path.clone();
                 let n = path.segments.len();
-                // `Model::g`: an associated function, whose struct call is
-                // in the impl block's module.
-                let is_type = n >= 2
-                    && path.segments[n - 2]
-                        .ident
-                        .to_string()
-                        .starts_with(|c: char| c.is_ascii_uppercase());
                 let last = path.segments[n - 1].ident.clone();
-                if is_type {
+                // `Model::g(p, x)` with `p: &Model`: an associated function
+                // of the type of a struct it is passed, whose struct call
+                // is in its impl block's module; `m::g(p, x)` and `g(p, x)`
+                // reach it in the module named like the function.
+                if n >= 2 && self.passes_type(&path.segments[n - 2].ident, &c.args) {
                     let ty = path.segments[n - 2].ident.clone();
                     path.segments[n - 2].ident =
                         format_ident!("__autograd_{}_{}", ty, last, span = ty.span());
+                    path.segments[n - 1].ident = struct_call_ident(last.span());
+                } else {
+                    path.segments
+                        .push(syn::PathSegment::from(struct_call_ident(last.span())));
                 }
-                path.segments[n - 1].ident = struct_call_name(&last);
                 let mut args = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::new();
                 for a in std::mem::take(&mut c.args) {
                     match self.whole(&a) {
@@ -342,7 +377,7 @@ impl Flatten<'_> {
                     span = m.method.span()
                 );
                 path.segments
-                    .push(syn::PathSegment::from(struct_call_name(&m.method)));
+                    .push(syn::PathSegment::from(struct_call_ident(m.method.span())));
                 let mut args: Vec<syn::Expr> = self.pass_whole(&base).into();
                 for a in &m.args {
                     match self.whole(a) {
@@ -359,6 +394,21 @@ impl Flatten<'_> {
             }
             _ => false,
         }
+    }
+
+    /// Whether `ty` names the type of a struct argument passed on whole
+    /// among `args` (`Model` in `Model::g(p, x)` with `p: &Model`).
+    fn passes_type<'e>(
+        &self,
+        ty: &syn::Ident,
+        args: impl IntoIterator<Item = &'e syn::Expr>,
+    ) -> bool {
+        args.into_iter().filter_map(|a| self.whole(a)).any(|base| {
+            self.types.iter().any(|(b, t)| {
+                *b == base
+                    && matches!(t, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == *ty))
+            })
+        })
     }
 
     fn by_value(&self, base: &syn::Ident) -> bool {
@@ -431,10 +481,50 @@ impl VisitMut for Flatten<'_> {
                 } else {
                     self.visit_expr_mut(&mut i.index);
                 }
-                // `p.w[i]`: a collection field.
-                match self.read(&i.expr, ReadKind::Elements) {
+                // `p.m[(i, j)]`: a matrix field; `p.w[i]`: a collection
+                // field.
+                let kind = if matches!(strip_parens(&i.index), syn::Expr::Tuple(_)) {
+                    ReadKind::Matrix
+                } else {
+                    ReadKind::Elements
+                };
+                match self.read(&i.expr, kind) {
                     Some(arg) => *i.expr = arg,
                     None => self.visit_expr_mut(&mut i.expr),
+                }
+                return;
+            }
+            // `p.w.dot(&x)`, `p.m.transpose()`, `p.m.nrows()`: a method
+            // of nalgebra values (and not of floats) in the rule table.
+            syn::Expr::MethodCall(m) if matrix_method(m) && self.chain(&m.receiver).is_some() => {
+                let arg = self.read(&m.receiver, ReadKind::Matrix).expect("a chain");
+                *m.receiver = arg;
+                for a in &mut m.args {
+                    self.visit_expr_mut(a);
+                }
+                return;
+            }
+            // `&p.m * &x`: an operand of arithmetic by reference, a
+            // nalgebra value (a float field is read without `&`).
+            syn::Expr::Binary(b)
+                if matches!(
+                    b.op,
+                    syn::BinOp::Add(_)
+                        | syn::BinOp::Sub(_)
+                        | syn::BinOp::Mul(_)
+                        | syn::BinOp::Div(_)
+                ) =>
+            {
+                for side in [&mut b.left, &mut b.right] {
+                    match &mut **side {
+                        syn::Expr::Reference(r)
+                            if r.mutability.is_none() && self.chain(&r.expr).is_some() =>
+                        {
+                            let arg = self.read(&r.expr, ReadKind::Matrix).expect("a chain");
+                            *r.expr = arg;
+                        }
+                        side => self.visit_expr_mut(side),
+                    }
                 }
                 return;
             }
@@ -589,7 +679,12 @@ fn expand_with(
         }
     };
 
+    let is_f32 = ret
+        .to_token_stream()
+        .into_iter()
+        .any(|t| matches!(&t, proc_macro2::TokenTree::Ident(i) if i == "f32"));
     let mut flatten = Flatten {
+        f32: is_f32,
         cx: &cx,
         imp,
         structs: args
@@ -621,12 +716,24 @@ fn expand_with(
         args.iter()
             .any(|a| a.ident == *base && matches!(a.kind, ArgKind::Struct { by_ref: false, .. }))
     };
+    // A float field is read as the function's float: `f32` fields in a
+    // function returning `f32`.
+    let float = if is_f32 { quote!(f32) } else { quote!(f64) };
+    // The `Tangent` trait's adjoints and checks are `f64`.
+    let widen = |e: TokenStream| {
+        if is_f32 {
+            quote!(::autograd::__private::to_f64(#e))
+        } else {
+            e
+        }
+    };
     let field_inputs = reads.iter().map(|r| {
         let a = r.arg();
         match r.kind {
-            ReadKind::Scalar => quote!(#a: f64),
+            ReadKind::Scalar => quote!(#a: #float),
             ReadKind::Elements if by_value(&r.base) => quote!(#a: ::std::vec::Vec<f64>),
             ReadKind::Elements => quote!(#a: &[f64]),
+            ReadKind::Matrix => quote!(#a: ::autograd::nalgebra::DMatrix<f64>),
         }
     });
     let cast_inputs = casts.iter().map(|c| {
@@ -795,13 +902,16 @@ fn expand_with(
         let span = path.last().map_or(b.span(), |f| f.span());
         match r.kind {
             ReadKind::Scalar => {
-                quote_spanned!(span=> ::autograd::__private::float_field(#b #(.#path)*))
+                quote_spanned!(span=> ::autograd::__private::float_field::<#float, _>(#b #(.#path)*))
             }
             ReadKind::Elements if by_value(b) => quote_spanned!(span=>
                 ::autograd::__private::collection_field(&#b #(.#path)*).to_vec()
             ),
             ReadKind::Elements => {
                 quote_spanned!(span=> ::autograd::__private::collection_field(&#b #(.#path)*))
+            }
+            ReadKind::Matrix => {
+                quote_spanned!(span=> ::autograd::__private::matrix_field(&#b #(.#path)*))
             }
         }
     });
@@ -876,19 +986,36 @@ fn expand_with(
             .position(|a| a.ident == r.base)
             .expect("a struct argument");
         let slot = &slots[i];
-        let ArgKind::Struct { ty, .. } = &args[i].kind else {
-            unreachable!("reads are of struct arguments")
-        };
-        let labels = r.labels();
+        // Into the field itself, by its path: typed, spanned on the user's
+        // field names.
+        let path = &r.path;
+        let span = path.last().map_or(r.base.span(), |f| f.span());
         match r.kind {
-            ReadKind::Scalar => quote_spanned!(mixed=>
-                <#ty as ::autograd::Tangent>::__add_field(&mut #slot, #labels, #g);
+            ReadKind::Scalar => quote_spanned!(span=>
+                ::autograd::__private::add_float_field::<#float, _>(&mut #slot #(.#path)*, #g);
             ),
-            ReadKind::Elements => quote_spanned!(mixed=>
-                <#ty as ::autograd::Tangent>::__add_elements(&mut #slot, #labels, &#g);
+            ReadKind::Elements => quote_spanned!(span=>
+                ::autograd::__private::add_to_collection(&mut #slot #(.#path)*, &#g);
+            ),
+            ReadKind::Matrix => quote_spanned!(span=>
+                ::autograd::__private::add_to_collection(&mut #slot #(.#path)*, #g.as_slice());
             ),
         }
     });
+    // A constant field read as a float had its adjoint added too.
+    let restores: Vec<TokenStream> = args
+        .iter()
+        .zip(&slots)
+        .filter(|(a, _)| reads.iter().any(|r| r.base == a.ident))
+        .filter_map(|(a, slot)| match &a.kind {
+            ArgKind::Struct { ty, by_ref } => {
+                let x = &a.ident;
+                let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                Some(quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__restore_constants(&mut #slot, #at);))
+            }
+            ArgKind::Other { .. } => None,
+        })
+        .collect();
     let vjp = format_ident!("{}_vjp", name);
     let doc_vjp = format!(
         " The value of [`{name}`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order; a `Tangent` struct's adjoint is the struct.\n\n Generated by `#[differentiable]`."
@@ -908,6 +1035,7 @@ fn expand_with(
             (__ad_value, move |__ad_seed: #ret| {
                 let (#(#flat_grads,)* #(#whole_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
                 #(#adds)*
+                #(#restores)*
                 #(#whole_adds)*
                 (#(#kept_slots,)*)
             })
@@ -919,8 +1047,8 @@ fn expand_with(
     // its flattened differentiable fields; its adjoint is this function's
     // pullback, run again at the struct rebuilt from those fields.
     let struct_call = {
-        let call_name = struct_call_name(name);
-        let rule = format_ident!("{}_struct_rule", name);
+        let call_name = syn::Ident::new(names::STRUCT_CALL, Span::call_site());
+        let rule = syn::Ident::new(names::STRUCT_RULE, Span::call_site());
         let (primal, vjp_fn): (TokenStream, TokenStream) = match imp {
             Some(imp) => {
                 let ty = &imp.self_ty;
@@ -970,10 +1098,7 @@ fn expand_with(
                 }
             }
         }
-        let call_vis = match &callee.module {
-            Some(_) => quote!(pub),
-            None => vis.to_token_stream(),
-        };
+        let call_vis = quote!(pub);
         let hidden: syn::ItemFn = syn::parse_quote! {
             #[doc(hidden)]
             #call_vis fn #call_name(#(#params),*) -> #ret {
@@ -988,8 +1113,7 @@ fn expand_with(
             .filter(|(_, t)| t.is_some())
             .map(|(s, _)| s)
             .collect();
-        quote! {
-            #hidden
+        let rule: syn::ItemFn = syn::parse_quote! {
             #[doc(hidden)]
             #[allow(clippy::too_many_arguments)]
             #call_vis fn #rule(__ad_seed: #ret, #(#rule_params,)* _: #ret) -> (#(#rule_tys,)*) {
@@ -998,18 +1122,46 @@ fn expand_with(
                 let (#(#all_slots,)*) = __ad_pullback(__ad_seed);
                 (#(#results,)*)
             }
-        }
+        };
+        struct_call_items(hidden, rule)
     };
     let struct_call = match (&callee.module, is_method) {
         (Some(_), _) => {
             // A module cannot name `Self`.
             let ty = &imp.expect("an impl block").self_ty;
-            module = module_of(replace_self(struct_call, ty));
+            let items = struct_call.iter().map(|f| f.to_token_stream()).collect();
+            module = module_of(replace_self(items, ty));
             TokenStream::new()
         }
         // A method with the attribute on itself alone has no module.
         (None, true) => TokenStream::new(),
-        (None, false) => struct_call,
+        // A free function's: associated functions of the type named like
+        // it (as the hidden items of every `#[differentiable]` function),
+        // which its callers reach through the path they call it by
+        // (`m::g::__struct_call`); a call of a function without the
+        // attribute is the error of any such call, at its name.
+        (None, false) => {
+            let items = struct_call.into_iter().map(|f| {
+                let mut f = syn::ImplItemFn {
+                    attrs: f.attrs,
+                    vis: f.vis,
+                    modifiers: f.modifiers,
+                    sig: f.sig,
+                    block: *f.block,
+                };
+                SelfPaths.visit_impl_item_fn_mut(&mut f);
+                f
+            });
+            quote! {
+                #[doc(hidden)]
+                #[allow(non_camel_case_types, dead_code)]
+                #vis struct #name {}
+                #[doc(hidden)]
+                impl #name {
+                    #(#items)*
+                }
+            }
+        }
     };
     out.extend(struct_call);
 
@@ -1175,8 +1327,9 @@ fn expand_with(
         Some(match &a.kind {
             ArgKind::Struct { ty, by_ref } => {
                 let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                let value = widen(quote!(#call(#(#call_args),*)));
                 quote_spanned! {mixed=>
-                    <#ty as ::autograd::Tangent>::__check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #call(#(#call_args),*));
+                    <#ty as ::autograd::Tangent>::__check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #value);
                 }
             }
             ArgKind::Other { .. } => {
@@ -1308,6 +1461,8 @@ impl ImplCx {
                     syn::parse_quote!(#arg #(.#path)*.to_vec())
                 }
                 ReadKind::Elements => syn::parse_quote!(&#arg #(.#path)*),
+                // Read again by the caller as a nalgebra value.
+                ReadKind::Matrix => syn::parse_quote!(#arg #(.#path)*.clone_owned()),
             });
         }
         for c in &callee.casts {
@@ -1329,6 +1484,68 @@ impl ImplCx {
         let span = e.span();
         let func: syn::Path = syn::parse_quote_spanned!(span=> #module::#name);
         Some(syn::parse_quote!(#func(#(#flat_args),*)))
+    }
+}
+
+/// The struct call's items, each `#[doc(hidden)]`: the function, its
+/// rule, and the hidden items a caller uses (its VJP and the check that the
+/// callee is it), renamed to sit next to it (`__struct_call__vjp_full`).
+/// The ordinary expansion's public items (`_vjp`, `_grad`, ..) are dropped:
+/// nobody calls them.
+fn struct_call_items(expanded: TokenStream, rule: syn::ItemFn) -> Vec<syn::ItemFn> {
+    let Ok(file) = syn::parse2::<syn::File>(expanded) else {
+        return vec![rule];
+    };
+    let carrier = |ty: &Type| matches!(ty, Type::Path(p) if p.path.is_ident(names::STRUCT_CALL));
+    let mut out = Vec::new();
+    for item in file.items {
+        match item {
+            syn::Item::Fn(f) if f.sig.ident == names::STRUCT_CALL => out.push(f),
+            syn::Item::Impl(i) if carrier(&i.self_ty) => {
+                for item in i.items {
+                    let syn::ImplItem::Fn(f) = item else { continue };
+                    let mut sig = f.sig;
+                    sig.ident = syn::Ident::new(
+                        &names::struct_call_item(&sig.ident.to_string()),
+                        sig.ident.span(),
+                    );
+                    out.push(syn::ItemFn {
+                        attrs: f.attrs,
+                        vis: f.vis,
+                        modifiers: f.modifiers,
+                        sig,
+                        block: Box::new(f.block),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out.push(rule);
+    for f in &mut out {
+        let hidden = f.attrs.iter().any(|a| {
+            a.path().is_ident("doc") && a.to_token_stream().to_string().contains("hidden")
+        });
+        if !hidden {
+            f.attrs.insert(0, syn::parse_quote!(#[doc(hidden)]));
+        }
+    }
+    out
+}
+
+/// Makes the struct call's items, moved into an `impl` block, call each
+/// other as associated functions (`Self::__struct_call`).
+struct SelfPaths;
+
+impl VisitMut for SelfPaths {
+    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+        if p.qself.is_none()
+            && let Some(ident) = p.path.get_ident()
+            && (ident == names::STRUCT_CALL || ident == names::STRUCT_RULE)
+        {
+            let ident = ident.clone();
+            p.path = syn::parse_quote_spanned!(ident.span()=> Self::#ident);
+        }
     }
 }
 

@@ -3,7 +3,8 @@
 //! its adjoint is the same struct.
 //!
 //! A field is, by its type as written: a float (`f64`, `f32`), a float
-//! collection (`Vec<f64>`, `[f64; N]`, `DVector<f64>`), a nested `Tangent`
+//! collection (`Vec<f64>`, `[f64; N]`, `DVector<f64>`, `DMatrix<f64>`,
+//! fixed-size nalgebra types of `f64`), a nested `Tangent`
 //! struct (a type name without generic arguments), or a constant (marked
 //! `#[constant]`, integers, `bool`, and every type that holds no float,
 //! such as `String` or `Vec<usize>`), whose adjoint is a clone of the
@@ -42,7 +43,9 @@ fn is_f64(ty: &syn::Type) -> bool {
     float_ident(ty).is_some_and(|i| i == "f64")
 }
 
-/// `Vec<f64>`, `[f64; N]`, `DVector<f64>` (by any path).
+/// `Vec<f64>`, `[f64; N]`, `DVector<f64>`, `DMatrix<f64>` and fixed-size
+/// nalgebra types of `f64` (`Vector3<f64>`, `SMatrix<f64, R, C>`), by any
+/// path.
 fn is_collection(ty: &syn::Type) -> bool {
     match ty {
         syn::Type::Array(a) => is_f64(&a.elem),
@@ -53,9 +56,13 @@ fn is_collection(ty: &syn::Type) -> bool {
             let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
                 return false;
             };
-            (last.ident == "Vec" || last.ident == "DVector")
-                && args.args.len() == 1
-                && matches!(args.args.first(), Some(syn::GenericArgument::Type(t)) if is_f64(t))
+            let name = last.ident.to_string();
+            let first_f64 =
+                matches!(args.args.first(), Some(syn::GenericArgument::Type(t)) if is_f64(t));
+            match name.as_str() {
+                "Vec" | "DVector" | "DMatrix" => args.args.len() == 1 && first_f64,
+                name => crate::sig::is_fixed_name(name) && first_f64,
+            }
         }
         _ => false,
     }
@@ -108,7 +115,7 @@ fn classify(field: &syn::Field) -> syn::Result<Field> {
         return Err(syn::Error::new_spanned(
             ty,
             format!(
-                "unsupported field type `{}` in a `Tangent` struct; differentiable fields are `f64`, `f32`, `Vec<f64>`, `[f64; N]`, `DVector<f64>` and other `Tangent` structs; mark the field `#[constant]` to keep it out of the derivative",
+                "unsupported field type `{}` in a `Tangent` struct; differentiable fields are `f64`, `f32`, `Vec<f64>`, `[f64; N]`, `DVector<f64>`, `DMatrix<f64>`, fixed-size nalgebra types of `f64` such as `Vector3<f64>` and other `Tangent` structs; mark the field `#[constant]` to keep it out of the derivative",
                 crate::sig::type_text(ty)
             ),
         ));
@@ -146,8 +153,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let mut errors: Option<syn::Error> = None;
     let mut zero = Vec::new();
     let mut add = Vec::new();
-    let mut scalar_arms = Vec::new();
-    let mut slice_arms = Vec::new();
+    let mut restore = Vec::new();
     let mut checks = Vec::new();
     let mut flatten = Vec::new();
     let mut from_flat = Vec::new();
@@ -171,7 +177,6 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 zero.push(quote!(#ident: 0.0));
                 // The function's reads of the field are `f64` inputs.
                 let convert = (t != "f64").then(|| quote!(as #t));
-                scalar_arms.push(quote!([#label] => self.#ident += g #convert,));
                 checks.push(quote! {
                     check.scalar(&::std::format!("{}.{}", name, #label), self.#ident, adjoint.#ident, |v| {
                         let mut at = ::core::clone::Clone::clone(self);
@@ -186,7 +191,6 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             }
             Field::Collection => {
                 zero.push(quote!(#ident: #p::CollectionField::zeroed(&self.#ident)));
-                slice_arms.push(quote!([#label] => #p::add_to_collection(&mut self.#ident, g),));
                 checks.push(quote! {
                     check.slice(
                         &::std::format!("{}.{}", name, #label),
@@ -209,12 +213,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             }
             Field::Nested => {
                 zero.push(quote!(#ident: ::autograd::Tangent::zero_adjoint(&self.#ident)));
-                scalar_arms.push(
-                    quote!([#label, rest @ ..] => ::autograd::Tangent::__add_field(&mut self.#ident, rest, g),),
-                );
-                slice_arms.push(
-                    quote!([#label, rest @ ..] => ::autograd::Tangent::__add_elements(&mut self.#ident, rest, g),),
-                );
+                restore.push(quote!(::autograd::Tangent::__restore_constants(&mut self.#ident, &from.#ident);));
                 checks.push(quote! {
                     ::autograd::Tangent::__check_fields(
                         &self.#ident,
@@ -240,6 +239,11 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             // adjoint is dropped, the slot keeps the argument's value.
             Field::Constant => {
                 zero.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident)));
+                // Only a field holding floats can be read as differentiable
+                // (and its adjoint added into it).
+                if holds_float(ty) {
+                    restore.push(quote!(self.#ident = ::core::clone::Clone::clone(&from.#ident);));
+                }
                 from_flat.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident)));
             }
         }
@@ -259,21 +263,9 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 #(#add)*
             }
             #[inline(always)]
-            fn __add_field(&mut self, path: &[&str], g: f64) {
-                // Constant fields: nothing.
-                match path {
-                    #(#scalar_arms)*
-                    _ => {}
-                }
-                let _ = g;
-            }
-            #[inline(always)]
-            fn __add_elements(&mut self, path: &[&str], g: &[f64]) {
-                match path {
-                    #(#slice_arms)*
-                    _ => {}
-                }
-                let _ = g;
+            fn __restore_constants(&mut self, from: &Self) {
+                let _ = from;
+                #(#restore)*
             }
             fn __check_fields(
                 &self,

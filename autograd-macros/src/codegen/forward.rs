@@ -782,6 +782,12 @@ pub fn hidden_path(func: &syn::Path, item: &str) -> syn::Path {
         return path;
     };
     let span = last.ident.span();
+    // A function taking a `Tangent` struct is called through its struct
+    // call, whose hidden items sit next to it.
+    if last.ident == names::STRUCT_CALL {
+        last.ident = proc_macro2::Ident::new(&names::struct_call_item(item), span);
+        return path;
+    }
     let mut hidden = names::hidden(&last.ident, item);
     hidden.set_span(span);
     if names::has_no_carrier(&last.ident) {

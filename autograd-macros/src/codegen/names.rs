@@ -221,6 +221,25 @@ pub fn element_adjoint() -> Ident {
     ident("__ad_g".into())
 }
 
+/// The hidden function by which a differentiable body calls a function
+/// taking a `Tangent` struct (`g(&p, x)` becomes `g::__struct_call(..)`):
+/// each struct passed as the struct (a constant) and its differentiable
+/// fields flattened. It lives in a hidden module named like the function,
+/// so a call of a function without `#[differentiable]` is the same error
+/// at its name as any other such call.
+pub const STRUCT_CALL: &str = "__struct_call";
+
+/// The backward rule of [`STRUCT_CALL`], next to it.
+pub const STRUCT_RULE: &str = "__struct_rule";
+
+/// A hidden item of [`STRUCT_CALL`] (`__struct_call__vjp_full`), next to
+/// it in the same carrier: a call `g::__struct_call(..)` finds its VJP as
+/// `g::__struct_call__vjp_full`, so every path a caller writes starts with
+/// the user's name of the function.
+pub fn struct_call_item(item: &str) -> String {
+    format!("{STRUCT_CALL}{item}")
+}
+
 /// The hidden all-arguments VJP generated next to a function.
 pub const VJP_FULL: &str = "__vjp_full";
 

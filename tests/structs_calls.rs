@@ -1,0 +1,470 @@
+//! Calls between functions taking `Tangent` structs: a struct passed on
+//! whole to a function in another module, by a path whatever its
+//! spelling.
+//!
+//! Expected derivatives are five-point central differences of the primal
+//! at every differentiable field (`fd_support::fd64`, tolerance
+//! `FD64_ABS` absolute or `FD64_REL` relative).
+
+#![allow(clippy::needless_range_loop)]
+
+mod fd_support;
+
+use autograd::{Tangent, differentiable};
+use fd_support::{assert_fd64_close, fd64};
+
+#[derive(Clone, Debug, Tangent)]
+struct Line {
+    slope: f64,
+    offset: f64,
+    #[constant]
+    label: String,
+}
+
+mod shapes {
+    use super::Line;
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn value(l: &Line, x: f64) -> f64 {
+        l.slope * x + l.offset
+    }
+}
+
+/// A module whose name starts with a capital: a call `Geometry::f(..)` is
+/// a function in a module, not an associated function, since no struct of
+/// type `Geometry` is passed to it.
+#[allow(non_snake_case)]
+mod Geometry {
+    use super::Line;
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn squared(l: &Line, x: f64) -> f64 {
+        let v = l.slope * x + l.offset;
+        v * v
+    }
+}
+
+#[differentiable]
+fn through_paths(l: &Line, x: f64) -> f64 {
+    shapes::value(l, x).sin() + Geometry::squared(l, x) * crate::shapes::value(l, 0.5)
+}
+
+fn line() -> Line {
+    Line {
+        slope: 0.7,
+        offset: -0.3,
+        label: "l".into(),
+    }
+}
+
+#[test]
+fn struct_passed_on_whole_by_module_paths() {
+    let l = line();
+    let x = 1.3;
+    let (value, dl, dx) = through_paths_grad(&l, x);
+    assert_eq!(value, through_paths(&l, x));
+    let slope = fd64(
+        |v| {
+            let q = Line {
+                slope: v,
+                ..l.clone()
+            };
+            through_paths(&q, x)
+        },
+        l.slope,
+    );
+    assert_fd64_close("slope", dl.slope, slope);
+    let offset = fd64(
+        |v| {
+            let q = Line {
+                offset: v,
+                ..l.clone()
+            };
+            through_paths(&q, x)
+        },
+        l.offset,
+    );
+    assert_fd64_close("offset", dl.offset, offset);
+    assert_fd64_close("x", dx, fd64(|v| through_paths(&l, v), x));
+    assert_eq!(dl.label, "l");
+}
+
+/// A struct of `f32` parameters, used by `f32` functions.
+#[derive(Clone, Debug, Tangent)]
+struct Damped {
+    gain: f32,
+    decay: f32,
+    #[constant]
+    steps: u32,
+}
+
+#[differentiable]
+fn damped(d: &Damped, t: f32) -> f32 {
+    let mut y = d.gain;
+    for _ in 0..d.steps {
+        y *= (-d.decay * t).exp();
+    }
+    y + t * t
+}
+
+#[test]
+fn f32_fields_against_central_differences() {
+    use fd_support::{FD32_ABS, FD32_REL, fd32};
+    let close = |what: &str, got: f32, want: f64| {
+        let err = (f64::from(got) - want).abs();
+        assert!(
+            err <= FD32_ABS || err <= FD32_REL * want.abs(),
+            "{what}: {got} against central differences {want}"
+        );
+    };
+    let d = Damped {
+        gain: 1.25,
+        decay: 0.375,
+        steps: 3,
+    };
+    for t in [0.25, 0.875, 1.75] {
+        let (value, dd, dt) = damped_grad(&d, t);
+        assert_eq!(value, damped(&d, t));
+        let gain = fd32(
+            |v| {
+                damped(
+                    &Damped {
+                        gain: v,
+                        ..d.clone()
+                    },
+                    t,
+                )
+            },
+            d.gain,
+        );
+        close("gain", dd.gain, gain);
+        let decay = fd32(
+            |v| {
+                damped(
+                    &Damped {
+                        decay: v,
+                        ..d.clone()
+                    },
+                    t,
+                )
+            },
+            d.decay,
+        );
+        close("decay", dd.decay, decay);
+        close("t", dt, fd32(|v| damped(&d, v), t));
+        assert_eq!(dd.steps, 3);
+    }
+    assert!(damped_check(&d, 0.875).max_abs_error() < 1e-2);
+}
+
+/// Fixed-size and matrix fields, read by index and iterator.
+#[derive(Clone, Debug, Tangent)]
+struct Frame {
+    origin: nalgebra::Vector3<f64>,
+    scale: nalgebra::SVector<f64, 2>,
+    mix: nalgebra::DMatrix<f64>,
+}
+
+#[differentiable]
+fn frame_energy(f: &Frame, x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        let d = x[i] - f.origin[i];
+        s += f.scale[0] * d * d;
+    }
+    for v in f.mix.iter() {
+        s += f.scale[1] * v * v;
+    }
+    s + f.mix[1] * f.origin.len() as f64
+}
+
+#[test]
+fn fixed_size_and_matrix_fields_against_central_differences() {
+    let f = Frame {
+        origin: nalgebra::Vector3::new(0.3, -1.1, 0.6),
+        scale: nalgebra::SVector::<f64, 2>::new(1.4, 0.7),
+        mix: nalgebra::DMatrix::from_row_slice(2, 2, &[0.2, -0.5, 1.3, 0.9]),
+    };
+    let x = [0.9, 0.2, -0.4];
+    let (value, df, dx) = frame_energy_grad(&f, &x);
+    assert_eq!(value, frame_energy(&f, &x));
+    for i in 0..3 {
+        let want = fd64(
+            |v| {
+                let mut g = f.clone();
+                g.origin[i] = v;
+                frame_energy(&g, &x)
+            },
+            f.origin[i],
+        );
+        assert_fd64_close(&format!("origin[{i}]"), df.origin[i], want);
+    }
+    for i in 0..2 {
+        let want = fd64(
+            |v| {
+                let mut g = f.clone();
+                g.scale[i] = v;
+                frame_energy(&g, &x)
+            },
+            f.scale[i],
+        );
+        assert_fd64_close(&format!("scale[{i}]"), df.scale[i], want);
+    }
+    for k in 0..4 {
+        let want = fd64(
+            |v| {
+                let mut g = f.clone();
+                g.mix[k] = v;
+                frame_energy(&g, &x)
+            },
+            f.mix[k],
+        );
+        assert_fd64_close(&format!("mix[{k}]"), df.mix[k], want);
+    }
+    assert_eq!(df.mix.shape(), (2, 2));
+    let want: Vec<f64> = (0..3)
+        .map(|i| {
+            fd64(
+                |v| {
+                    let mut y = x;
+                    y[i] = v;
+                    frame_energy(&f, &y)
+                },
+                x[i],
+            )
+        })
+        .collect();
+    fd_support::assert_all_fd64_close("x", &dx, &want);
+}
+
+/// nalgebra methods and products on vector and matrix fields.
+#[derive(Clone, Debug, Tangent)]
+struct Quadratic {
+    w: nalgebra::DVector<f64>,
+    m: nalgebra::DMatrix<f64>,
+    c: nalgebra::Vector2<f64>,
+}
+
+#[differentiable]
+fn quadratic(q: &Quadratic, x: &nalgebra::DVector<f64>) -> f64 {
+    let mx = &q.m * x;
+    q.w.dot(x) + 0.5 * mx.norm_squared() + q.w.norm_squared() * q.c.sum() + q.m[(1, 0)] * q.c[1]
+}
+
+#[test]
+fn nalgebra_methods_on_fields_against_central_differences() {
+    let q = Quadratic {
+        w: nalgebra::DVector::from_vec(vec![0.4, -0.7, 1.1]),
+        m: nalgebra::DMatrix::from_row_slice(2, 3, &[0.3, -0.2, 0.5, 1.2, 0.1, -0.6]),
+        c: nalgebra::Vector2::new(0.8, -0.3),
+    };
+    let x = nalgebra::DVector::from_vec(vec![1.3, 0.2, -0.9]);
+    let (value, dq, dx) = quadratic_grad(&q, &x);
+    assert_eq!(value, quadratic(&q, &x));
+    for k in 0..3 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.w[k] = v;
+                quadratic(&r, &x)
+            },
+            q.w[k],
+        );
+        assert_fd64_close(&format!("w[{k}]"), dq.w[k], want);
+    }
+    for k in 0..6 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.m[k] = v;
+                quadratic(&r, &x)
+            },
+            q.m[k],
+        );
+        assert_fd64_close(&format!("m[{k}]"), dq.m[k], want);
+    }
+    for k in 0..2 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.c[k] = v;
+                quadratic(&r, &x)
+            },
+            q.c[k],
+        );
+        assert_fd64_close(&format!("c[{k}]"), dq.c[k], want);
+    }
+    for k in 0..3 {
+        let want = fd64(
+            |v| {
+                let mut y = x.clone();
+                y[k] = v;
+                quadratic(&q, &y)
+            },
+            x[k],
+        );
+        assert_fd64_close(&format!("x[{k}]"), dx[k], want);
+    }
+    assert_eq!(dq.m.shape(), (2, 3));
+}
+
+/// The same reads with the argument by value, and through a method call
+/// inside a `#[differentiable] impl` block.
+#[differentiable]
+impl Quadratic {
+    #[differentiable]
+    fn linear(&self, x: nalgebra::DVector<f64>) -> f64 {
+        self.w.dot(&x) + (&self.m * &x).sum()
+    }
+
+    #[differentiable]
+    fn twice(&self, x: nalgebra::DVector<f64>) -> f64 {
+        self.linear(x.clone()) * self.w.norm_squared()
+    }
+}
+
+#[test]
+fn nalgebra_methods_on_fields_through_methods() {
+    let q = Quadratic {
+        w: nalgebra::DVector::from_vec(vec![0.4, -0.7, 1.1]),
+        m: nalgebra::DMatrix::from_row_slice(2, 3, &[0.3, -0.2, 0.5, 1.2, 0.1, -0.6]),
+        c: nalgebra::Vector2::new(0.8, -0.3),
+    };
+    let x = nalgebra::DVector::from_vec(vec![1.3, 0.2, -0.9]);
+    let (value, dq, _) = Quadratic::twice_grad(&q, x.clone());
+    assert_eq!(value, q.twice(x.clone()));
+    for k in 0..3 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.w[k] = v;
+                r.twice(x.clone())
+            },
+            q.w[k],
+        );
+        assert_fd64_close(&format!("w[{k}]"), dq.w[k], want);
+    }
+    for k in 0..6 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.m[k] = v;
+                r.twice(x.clone())
+            },
+            q.m[k],
+        );
+        assert_fd64_close(&format!("m[{k}]"), dq.m[k], want);
+    }
+    assert_eq!(dq.c, nalgebra::Vector2::zeros());
+}
+
+/// `transpose`, `nrows` and `map` of matrix fields; `&q.c` of a `Copy`
+/// fixed-size field is how a body reads it as a nalgebra operand.
+#[differentiable]
+#[allow(clippy::op_ref)]
+fn shaped(q: &Quadratic, x: &nalgebra::DVector<f64>) -> f64 {
+    let t = q.m.transpose();
+    let y = &t * &q.c;
+    let n = q.m.nrows() as f64;
+    y.dot(x) * n + q.w.map(|v| v * v.sin()).sum()
+}
+
+#[test]
+fn transpose_nrows_and_map_of_fields_against_central_differences() {
+    let q = Quadratic {
+        w: nalgebra::DVector::from_vec(vec![0.4, -0.7, 1.1]),
+        m: nalgebra::DMatrix::from_row_slice(2, 3, &[0.3, -0.2, 0.5, 1.2, 0.1, -0.6]),
+        c: nalgebra::Vector2::new(0.8, -0.3),
+    };
+    let x = nalgebra::DVector::from_vec(vec![1.3, 0.2, -0.9]);
+    let (value, dq, _) = shaped_grad(&q, &x);
+    assert_eq!(value, shaped(&q, &x));
+    for k in 0..3 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.w[k] = v;
+                shaped(&r, &x)
+            },
+            q.w[k],
+        );
+        assert_fd64_close(&format!("w[{k}]"), dq.w[k], want);
+    }
+    for k in 0..6 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.m[k] = v;
+                shaped(&r, &x)
+            },
+            q.m[k],
+        );
+        assert_fd64_close(&format!("m[{k}]"), dq.m[k], want);
+    }
+    for k in 0..2 {
+        let want = fd64(
+            |v| {
+                let mut r = q.clone();
+                r.c[k] = v;
+                shaped(&r, &x)
+            },
+            q.c[k],
+        );
+        assert_fd64_close(&format!("c[{k}]"), dq.c[k], want);
+    }
+}
+
+/// A constant float field read in a nested struct: its adjoint is added
+/// into the field by its path and the argument's value put back.
+#[derive(Clone, Debug, Tangent)]
+struct Inner {
+    a: f64,
+    #[constant]
+    k: f64,
+}
+
+#[derive(Clone, Debug, Tangent)]
+struct Outer {
+    inner: Inner,
+    #[constant]
+    scale: Vec<f64>,
+    b: f64,
+}
+
+#[differentiable]
+fn outer(p: &Outer, x: f64) -> f64 {
+    p.inner.a * p.inner.k * x + p.scale[0] * p.b * p.b
+}
+
+#[test]
+fn constant_fields_keep_the_arguments_values() {
+    let p = Outer {
+        inner: Inner { a: 0.6, k: 2.5 },
+        scale: vec![1.5, -2.0],
+        b: -0.4,
+    };
+    let x = 0.9;
+    let (value, dp, dx) = outer_grad(&p, x);
+    assert_eq!(value, outer(&p, x));
+    // Closed forms: ∂/∂a = k·x, ∂/∂b = 2·scale[0]·b, ∂/∂x = a·k.
+    let close = |what: &str, got: f64, want: f64| {
+        assert!(
+            (got - want).abs() <= 1e-15 * want.abs().max(1.0),
+            "{what}: {got} vs {want}"
+        );
+    };
+    close("a", dp.inner.a, 2.5 * 0.9);
+    close("b", dp.b, 2.0 * 1.5 * -0.4);
+    close("x", dx, 0.6 * 2.5);
+    assert_eq!(dp.inner.k, 2.5);
+    assert_eq!(dp.scale, vec![1.5, -2.0]);
+    let mut buffer = p.clone();
+    outer_grad_acc(&p, x, &mut buffer, &mut 0.0);
+    assert_eq!(
+        (buffer.inner.k, buffer.scale.clone()),
+        (2.5, vec![1.5, -2.0])
+    );
+    close("a into the buffer", buffer.inner.a, 0.6 + 2.5 * 0.9);
+}
