@@ -44,7 +44,7 @@ impl Body<'_> {
                 self.features.insert("field-vec-len-index");
                 let extra = vec![("p.w[i]".to_owned(), 2.0), ("xs[i]".to_owned(), 2.0)];
                 let (e, b) = self.expr(3, &extra);
-                self.line(1, &format!("let mut {s} = 0.0;"));
+                self.line(1, &format!("let mut {s}: f64 = 0.0;"));
                 self.line(1, "for i in 0..p.w.len() {");
                 self.line(2, &format!("{s} += ({e}) * (i as f64 + 1.0);"));
                 self.line(1, "}");
@@ -55,7 +55,7 @@ impl Body<'_> {
                 let extra = vec![("p.w[k]".to_owned(), 2.0), (format!("{s}.tanh()"), 1.0)];
                 let (e, b) = self.expr(3, &extra);
                 let x = self.rng.pick(&LITS);
-                self.line(1, &format!("let mut {s} = {x:?};"));
+                self.line(1, &format!("let mut {s}: f64 = {x:?};"));
                 self.line(1, "for k in 0..p.n {");
                 self.line(2, &format!("{s} = {s} * 0.5 + {e};"));
                 self.line(1, "}");
@@ -83,7 +83,7 @@ impl Body<'_> {
                 let v = vec![("v".to_owned(), 2.0)];
                 let (e, b) = self.expr(3, &v);
                 if self.rng.chance(0.5) {
-                    self.line(1, &format!("let mut {s} = 0.0;"));
+                    self.line(1, &format!("let mut {s}: f64 = 0.0;"));
                     self.line(1, "for v in p.d.iter() {");
                     self.line(2, &format!("{s} += {e};"));
                     self.line(1, "}");
