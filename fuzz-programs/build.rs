@@ -8,9 +8,14 @@
 //! the programs of seeds run before they existed).
 //!
 //! One program in five is written by `build/shaped.rs` (iterator chains,
-//! arrays, `Vec`s, tuples, generic functions, vector results, `jvp` and
-//! `hessian`) unless `AUTOGRAD_FUZZ_SHAPED=0`, which reproduces the
-//! programs of seeds run before they existed.
+//! arrays, `Vec`s, tuples, generic functions with and without `jvp`,
+//! vector results, `jvp` and `hessian`; `Tangent` structs with fields of
+//! every kind in `build/fields.rs`; `hessian` on matrix arguments in
+//! `build/matrix_hessian.rs`) unless `AUTOGRAD_FUZZ_SHAPED=0`, which
+//! reproduces the programs of seeds run before they existed (that switch
+//! and `AUTOGRAD_FUZZ_EXITS` reproduce old seeds on the generator of their
+//! time: the generator's later constructs, such as `first()`/`last()` and
+//! exits in a `let`'s `if`, changed every seed's programs).
 //!
 //! `AUTOGRAD_FUZZ_EXCLUDE` (comma-separated program indices) leaves those
 //! programs out, with every program that calls them: `run-long.sh` sets it

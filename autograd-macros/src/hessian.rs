@@ -106,6 +106,20 @@ impl Generic {
     }
 }
 
+impl Generic {
+    /// Whether `path` names a function of the float (`f64::tanh`), not a
+    /// constant (`f64::EPSILON`, `f64::consts::PI`).
+    fn is_float_function(&self, path: &syn::Path) -> bool {
+        self.is_float_item(path)
+            && !path.segments.iter().any(|s| s.ident == "consts")
+            && path.segments.last().is_some_and(|s| {
+                s.ident
+                    .to_string()
+                    .starts_with(|c: char| c.is_ascii_lowercase())
+            })
+    }
+}
+
 impl VisitMut for Generic {
     fn visit_type_path_mut(&mut self, t: &mut syn::TypePath) {
         if t.qself.is_none() && t.path.is_ident(&self.float) {
@@ -168,6 +182,23 @@ impl VisitMut for Generic {
                         p.path = syn::parse_quote_spanned!(span=> #s::#last);
                     }
                     return;
+                }
+                syn::visit_mut::visit_expr_mut(self, e);
+            }
+            // `m.map(f64::tanh)`, `x.iter().copied().map(f64::exp)`: a
+            // function path passed to a method is the scalar's method, as
+            // in a call (not a constant, which `map` would reject).
+            syn::Expr::MethodCall(mc) => {
+                for arg in &mut mc.args {
+                    if let syn::Expr::Path(p) = arg
+                        && p.qself.is_none()
+                        && self.is_float_function(&p.path)
+                    {
+                        let span = p.path.segments[0].ident.span();
+                        let s = &self.scalar;
+                        let last = p.path.segments.last().cloned();
+                        p.path = syn::parse_quote_spanned!(span=> #s::#last);
+                    }
                 }
                 syn::visit_mut::visit_expr_mut(self, e);
             }

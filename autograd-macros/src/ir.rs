@@ -433,22 +433,32 @@ impl Block {
     }
 }
 
-/// Calls `f` on each argument of an assertion macro (on the value of a
-/// named one, `x = value`) and writes the arguments back.
+/// Calls `f` on each argument of a macro whose arguments are expressions
+/// (an assertion, `vec![a, b]`; on the value of a named one, `x = value`),
+/// or on both halves of `vec![elem; len]`, and writes the arguments back.
 pub fn visit_macro_args(mac: &mut syn::Macro, f: &mut dyn FnMut(&mut syn::Expr)) {
     use syn::punctuated::Punctuated;
-    let Ok(mut args) =
+    if let Ok(mut args) =
         mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
-    else {
-        return;
-    };
-    for a in args.iter_mut() {
-        match a {
-            syn::Expr::Assign(a) => f(&mut a.right),
-            a => f(a),
+    {
+        for a in args.iter_mut() {
+            match a {
+                syn::Expr::Assign(a) => f(&mut a.right),
+                a => f(a),
+            }
         }
+        mac.tokens = quote::quote!(#args);
+        return;
     }
-    mac.tokens = quote::quote!(#args);
+    let fill =
+        |input: syn::parse::ParseStream| -> syn::Result<(syn::Expr, syn::Token![;], syn::Expr)> {
+            Ok((input.parse()?, input.parse()?, input.parse()?))
+        };
+    if let Ok((mut elem, semi, mut len)) = mac.parse_body_with(fill) {
+        f(&mut elem);
+        f(&mut len);
+        mac.tokens = quote::quote!(#elem #semi #len);
+    }
 }
 
 impl Stmt {

@@ -453,6 +453,12 @@ impl Flatten<'_> {
 }
 
 impl VisitMut for Flatten<'_> {
+    /// syn does not look into a macro's tokens, but `vec![p.a, x]`,
+    /// `vec![p.w[0]; n]` and `assert!(p.a > 0.0)` read fields too.
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        crate::ir::visit_macro_args(mac, &mut |a| self.visit_expr_mut(a));
+    }
+
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
         if let Some(imp) = self.imp
             && let Some(call) = imp.flat_call(e)

@@ -237,6 +237,9 @@ pub enum E {
     Var(String),
     Lit(f64),
     Idx(String, I),
+    /// `xs.first()` (`false`) or `xs.last()` (`true`) unwrapped, in one of
+    /// [`END_SPELLINGS`] (index modulo their number).
+    End(String, bool, usize),
     Cast(I),
     Un(Un, Style, Box<E>),
     Bin(Bin, Box<E>, Box<E>),
@@ -354,7 +357,28 @@ pub enum S {
     Continue,
     /// An early `return` of a float.
     Return(E),
+    /// `let name = if cond { value } else { exit };` (with `exit_first`,
+    /// `if cond { exit } else { value }`): a `let` whose `if` leaves the
+    /// loop or the function in one arm; `exit` is `Break`, `Continue` or
+    /// `Return`.
+    LetExit {
+        name: String,
+        typed: bool,
+        cond: C,
+        exit_first: bool,
+        value: E,
+        exit: Box<S>,
+    },
 }
+
+/// The spellings of `xs.first()` and `xs.last()` the macro takes (`{}` is
+/// `first` or `last`).
+pub const END_SPELLINGS: [&str; 4] = [
+    "(*{s}.{}().unwrap())",
+    "{s}.{}().copied().unwrap()",
+    "(*{s}.{}().expect(\"not empty\"))",
+    "{s}.{}().copied().expect(\"not empty\")",
+];
 
 /// Whether a float expression has an ambiguous numeric type (literals
 /// only): it may not receive a method call, and a `let` of it is typed.
@@ -377,7 +401,7 @@ pub fn ambiguous(e: &E) -> bool {
 pub fn mentions(e: &E, name: &str) -> bool {
     match e {
         E::Var(n) => n == name,
-        E::Lit(_) | E::Idx(..) | E::Cast(_) => false,
+        E::Lit(_) | E::Idx(..) | E::End(..) | E::Cast(_) => false,
         E::Un(_, _, x) | E::Stop(_, x) | E::Powi(_, x, _) => mentions(x, name),
         E::Bin(_, a, b) | E::Powf(_, a, b) | E::MaxMin(_, _, a, b) => {
             mentions(a, name) || mentions(b, name)
@@ -446,6 +470,13 @@ impl Src {
             E::Lit(v) if *v < 0.0 => (format!("-{}", lit(-v)), 7),
             E::Lit(v) => (lit(*v), 9),
             E::Idx(s, i) => (format!("{s}[{}]", self.i(i).0), 8),
+            E::End(s, last, k) => {
+                let which = if *last { "last" } else { "first" };
+                let text = END_SPELLINGS[k % END_SPELLINGS.len()]
+                    .replace("{s}", s)
+                    .replace("{}", which);
+                (text, 8)
+            }
             E::Cast(i) => (format!("({} as {ty})", paren(self.i(i), 7)), 9),
             E::Un(Un::Neg, _, x) => {
                 let inner = paren(self.e(x, ind), 7);
@@ -849,6 +880,37 @@ impl Src {
             S::Return(e) => {
                 let _ = writeln!(out, "{p}return {};", self.e(e, ind).0);
             }
+            S::LetExit {
+                name,
+                typed,
+                cond,
+                exit_first,
+                value,
+                exit,
+            } => {
+                let t = if *typed {
+                    format!(": {ty}")
+                } else {
+                    String::new()
+                };
+                let exit = match &**exit {
+                    S::Break => "break".to_owned(),
+                    S::Continue => "continue".to_owned(),
+                    S::Return(e) => format!("return {}", self.e(e, ind).0),
+                    _ => unreachable!("an exit"),
+                };
+                let value = self.e(value, ind).0;
+                let (a, b) = if *exit_first {
+                    (exit, value)
+                } else {
+                    (value, exit)
+                };
+                let _ = writeln!(
+                    out,
+                    "{p}let {name}{t} = if {} {{ {a} }} else {{ {b} }};",
+                    self.c(cond, ind).0
+                );
+            }
         }
     }
 
@@ -920,6 +982,8 @@ impl Mir {
                 let i = self.i(i);
                 self.bind(&format!("{s}[{i}]"))
             }
+            E::End(s, false, _) => self.bind(&format!("{s}[0]")),
+            E::End(s, true, _) => self.bind(&format!("{s}[{s}.len() - 1]")),
             E::Cast(i) => {
                 let i = paren(Src { fl: Fl::F64 }.i(i), 7);
                 self.bind(&format!("cx.k({i} as f64)"))
@@ -1243,6 +1307,26 @@ impl Mir {
             S::Return(e) => {
                 let v = self.e(e);
                 self.line(&format!("return {v};"));
+            }
+            // The condition, the exit in its arm, then the value: the
+            // order the `let` evaluates them in.
+            S::LetExit {
+                name,
+                cond,
+                exit_first,
+                value,
+                exit,
+                ..
+            } => {
+                let b = self.cond(cond);
+                let not = if *exit_first { "" } else { "!" };
+                self.line(&format!("if {not}{b} {{"));
+                self.ind += 1;
+                self.s(exit);
+                self.ind -= 1;
+                self.line("}");
+                let v = self.e(value);
+                self.line(&format!("let {name} = {v};"));
             }
         }
     }

@@ -324,7 +324,7 @@ impl FnGen<'_> {
     /// differently, so such a base must depend on an input.
     fn dynamic(&self, e: &E) -> bool {
         match e {
-            E::Idx(..) | E::Sum(_) | E::MaxEl(_) => true,
+            E::Idx(..) | E::End(..) | E::Sum(_) | E::MaxEl(_) => true,
             E::Var(n) => self
                 .visible()
                 .iter()
@@ -544,6 +544,11 @@ impl FnGen<'_> {
             1 => {
                 let v = self.literal();
                 (E::Lit(v), v.abs())
+            }
+            2 if self.rng.chance(0.12) => {
+                self.features.insert("first-last");
+                let last = self.rng.chance(0.5);
+                (E::End("xs".into(), last, self.rng.below(4)), 2.0)
             }
             2 => {
                 self.features.insert("slice-index");
@@ -1546,6 +1551,13 @@ impl FnGen<'_> {
             },
             if self.callable() { 4 } else { 0 },
             if can_loop { 4 } else { 0 },
+            // An early `return` outside loops (`if c { return e; }`, or in
+            // a `let`'s `if`).
+            if self.exits && !in_loop && !self.returns_matrix {
+                1
+            } else {
+                0
+            },
         ]);
         let start = out.len();
         match k {
@@ -1562,7 +1574,8 @@ impl FnGen<'_> {
             7 => {
                 self.gen_call_let(out);
             }
-            _ => self.gen_combo(depth - 1, out),
+            8 => self.gen_combo(depth - 1, out),
+            _ => self.gen_loop_exit(out),
         }
         self.gen_cfg(start, &muts, out);
     }
@@ -1573,7 +1586,12 @@ impl FnGen<'_> {
     /// a statement compiled out under `#[cfg(any())]` that would ruin the
     /// result if the sweeps ran it.
     fn gen_cfg(&mut self, start: usize, muts: &[Var], out: &mut Vec<S>) {
-        if out.len() > start && self.rng.chance(0.06) {
+        // A `let` with an attribute is not rewritten, so its `if` may not
+        // exit (README: one error at the exit).
+        if out.len() > start
+            && self.rng.chance(0.06)
+            && !matches!(out.last(), Some(S::LetExit { .. }))
+        {
             self.features.insert("cfg-compiled-in");
             if let Some(last) = out.pop() {
                 out.push(S::Cfg(true, Box::new(last)));
@@ -1857,8 +1875,9 @@ impl FnGen<'_> {
     /// counter advances at the end of its body), or an early `return`.
     fn gen_loop_exit(&mut self, out: &mut Vec<S>) {
         let in_for = self.frames.last().map(|f| f.kind) == Some(LoopKind::For);
+        let in_loop = !self.frames.is_empty();
         let k = self.rng.weighted(&[
-            5,
+            if in_loop { 5 } else { 0 },
             if in_for { 4 } else { 0 },
             if self.returns_matrix { 0 } else { 2 },
         ]);
@@ -1893,6 +1912,30 @@ impl FnGen<'_> {
         }
         self.scopes.pop();
         self.arms -= 1;
+        if arm.len() == 1 && self.rng.chance(0.4) {
+            // The same exit in one arm of a `let`'s `if`, the other arm the
+            // value: `let v = if c { a } else { break };`.
+            self.features.insert("let-if-exit");
+            let exit = Box::new(arm.pop().expect("the exit"));
+            let (value, b) = self.gen_f(2);
+            let name = self.new_local();
+            let typed = ambiguous(&value) || self.rng.chance(0.15);
+            let exit_first = self.rng.chance(0.5);
+            let cond = if exit_first { c } else { C::Not(Box::new(c)) };
+            let dynamic = self.dynamic(&value);
+            self.declare(&name, VK::F, false, b);
+            let v = self.scopes.last_mut().expect("a scope");
+            v.last_mut().expect("declared").dynamic = dynamic;
+            out.push(S::LetExit {
+                name,
+                typed,
+                cond,
+                exit_first,
+                value,
+                exit,
+            });
+            return;
+        }
         out.push(S::If(c, arm, None));
     }
 
@@ -2604,7 +2647,7 @@ fn reads(e: &E, stopped: bool, inside: &mut BTreeSet<String>, outside: &mut BTre
                 }
             }
         }
-        E::Lit(_) | E::Idx(..) | E::Cast(_) | E::Sum(_) | E::MaxEl(_) => {}
+        E::Lit(_) | E::Idx(..) | E::End(..) | E::Cast(_) | E::Sum(_) | E::MaxEl(_) => {}
     }
 }
 
@@ -3154,7 +3197,7 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
     let deps_list: Vec<String> = sig.deps.iter().map(|d| format!("\"f{d}\"")).collect();
     let _ = write!(
         code,
-        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[{}],\n    inputs: &[{}],\n    f32: {},\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: {},\n    mirror: Some(graph_{name}),\n    jvp: None,\n    hvp: None,\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n}};\n\n",
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[{}],\n    inputs: &[{}],\n    f32: {},\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: {},\n    mirror: Some(graph_{name}),\n    jvp: None,\n    hvp: None,\n    hessian: None,\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
         deps_list.join(", "),
         inputs.join(", "),
         fl == Fl::F32,

@@ -12,11 +12,18 @@
 //! `ln`/`sqrt` are at least 0.5. Only what README.md documents for each
 //! item is written: `hessian` programs keep to scalar code, index loops
 //! over slices and tuples; generic ones to index loops and tuples (no
-//! iterator chains, `relu` or `sigmoid`).
+//! iterator chains, `relu` or `sigmoid`), with `jvp` checked at `f64` and
+//! `f32`. Struct programs (`fields.rs`) and `hessian` on matrices
+//! (`matrix_hessian.rs`) are drawn here too.
 
 use super::{Fl, Program, Rng, Sig};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+
+#[path = "fields.rs"]
+mod fields;
+#[path = "matrix_hessian.rs"]
+mod matrix_hessian;
 
 /// Past this bound an expression is squashed.
 const CAP: f64 = 8.0;
@@ -252,7 +259,8 @@ impl Body<'_> {
     fn stmt(&mut self) {
         let full = self.kind == Kind::Full;
         let choice = if full {
-            self.rng.weighted(&[10, 12, 8, 8, 14, 12, 12, 6, 8, 8, 0])
+            self.rng
+                .weighted(&[10, 12, 8, 8, 14, 12, 12, 6, 8, 8, 0, 5])
         } else if self.kind == Kind::Method {
             self.rng.weighted(&[10, 0, 0, 0, 14, 0, 0, 0, 8, 0, 12])
         } else {
@@ -269,8 +277,38 @@ impl Body<'_> {
             6 => self.local_array(),
             7 => self.collect(),
             8 => self.tuple(),
-            _ => self.vec_local(),
+            9 => self.vec_local(),
+            _ => self.first_last(),
         }
+    }
+
+    /// `*xs.first().unwrap()`, `xs.last().copied().unwrap()` and their
+    /// spellings, of the slice and of a local `Vec`.
+    fn first_last(&mut self) {
+        self.features.insert("first-last");
+        let s = self.fresh("s");
+        let first = self
+            .rng
+            .pick(&["*xs.first().unwrap()", "xs.first().copied().unwrap()"]);
+        let last = self.rng.pick(&[
+            "*xs.last().expect(\"not empty\")",
+            "xs.last().copied().unwrap()",
+        ]);
+        let (e, b) = self.expr(2, &[]);
+        if self.rng.chance(0.5) {
+            self.line(1, &format!("let {s} = {first} * ({e}).tanh() - {last};"));
+        } else {
+            let w = self.fresh("w");
+            self.line(
+                1,
+                &format!("let {w}: Vec<f64> = xs.iter().map(|&v| v * 0.5).collect();"),
+            );
+            self.line(
+                1,
+                &format!("let {s} = {first} * {w}.last().copied().unwrap() + ({e}) * {w}.first().unwrap();"),
+            );
+        }
+        self.define(s, 4.0 + 2.0 * b);
     }
 
     fn scalar_let(&mut self) {
@@ -569,7 +607,7 @@ impl Body<'_> {
 pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
     let name = format!("f{index}");
     let upper = name.to_uppercase();
-    let (kind, ret) = match rng.weighted(&[40, 20, 15, 12, 13]) {
+    let (kind, ret) = match rng.weighted(&[30, 14, 10, 14, 8, 36, 12]) {
         0 => (Kind::Full, Ret::Scalar),
         1 => {
             let n = rng.range(2, 3) as usize;
@@ -582,10 +620,14 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
         }
         2 => (Kind::Hessian, Ret::Scalar),
         3 => (Kind::Generic, Ret::Scalar),
-        _ => (Kind::Method, Ret::Scalar),
+        4 => (Kind::Method, Ret::Scalar),
+        5 => return fields::gen_fields(index, rng),
+        _ => return matrix_hessian::gen_matrix_hessian(index, rng),
     };
     let method = kind == Kind::Method;
-    let jvp = kind == Kind::Full && rng.chance(0.5) || kind == Kind::Hessian && rng.chance(0.5);
+    let jvp = kind == Kind::Full && rng.chance(0.5)
+        || kind == Kind::Hessian && rng.chance(0.5)
+        || kind == Kind::Generic && rng.chance(0.6);
     let n_scalars = rng.range(1, 2) as usize;
     let has_ys = !matches!(kind, Kind::Generic | Kind::Method) && rng.chance(0.5);
     let array = (kind == Kind::Full && rng.chance(0.4)).then(|| match rng.below(3) {
@@ -725,6 +767,9 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
     }
     if jvp {
         features.insert("jvp");
+        if kind == Kind::Generic {
+            features.insert("generic-jvp");
+        }
     }
     let code = wrappers(
         &name,
@@ -783,6 +828,9 @@ fn wrappers(
     let mut collect = String::new();
     // A generic function's arguments and adjoints at `f32`.
     let (mut prelude32, mut collect32) = (String::new(), String::new());
+    // Its tangents at `f32`, bound in `tangents32` and passed by name.
+    let mut tangents32 = String::new();
+    let mut tangent_names32: Vec<String> = Vec::new();
     let mut k = 0;
     if let Some(s) = receiver {
         let last = 2 + n_scalars + LEN;
@@ -802,6 +850,8 @@ fn wrappers(
         let _ = writeln!(prelude, "    let a{i} = v[{k}];");
         let _ = writeln!(prelude32, "    let a{i} = v[{k}] as f32;");
         let _ = writeln!(collect32, "    g.push(f64::from(d{i}));");
+        let _ = writeln!(tangents32, "    let t{i} = t[{k}] as f32;");
+        tangent_names32.push(format!("t{i}"));
         args.push(format!("a{i}"));
         tangents.push(format!("t[{k}]"));
         inputs.push(format!("Input::Scalar(\"a{i}\")"));
@@ -821,6 +871,12 @@ fn wrappers(
             collect32,
             "    g.extend(d_{s}.iter().map(|&t| f64::from(t)));"
         );
+        let _ = writeln!(
+            tangents32,
+            "    let t_{s}: Vec<f32> = t[{k}..{}].iter().map(|&t| t as f32).collect();",
+            k + LEN
+        );
+        tangent_names32.push(format!("&t_{s}"));
         args.push((*s).to_owned());
         tangents.push(format!("&t[{k}..{}]", k + LEN));
         inputs.push(format!("Input::Slice(\"{s}\", {LEN})"));
@@ -904,6 +960,16 @@ fn wrappers(
     } else {
         "None".to_owned()
     };
+    let hessian_fn = if kind == Kind::Hessian {
+        let _ = write!(
+            code,
+            "fn hessian_{name}(v: &[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>) {{\n{prelude}    let (value, g, h) = {};\n    (value, g.iter().copied().collect(), (0..h.nrows()).map(|r| h.row(r).iter().copied().collect()).collect())\n}}\n\n",
+            call("_hessian", "")
+        );
+        format!("Some(hessian_{name})")
+    } else {
+        "None".to_owned()
+    };
     let (outputs_fn, jacobian_fn) = if ret == Ret::Scalar {
         ("None".to_owned(), "None".to_owned())
     } else {
@@ -933,10 +999,21 @@ fn wrappers(
     } else {
         "None".to_owned()
     };
+    let jvp_f32_fn = if kind == Kind::Generic && jvp {
+        let _ = write!(
+            code,
+            "fn jvp_f32_{name}(v: &[f64], t: &[f64]) -> (f64, f64) {{\n{prelude32}{}    let (value, tangent) = {name}_jvp({args}, {});\n    (f64::from(value), f64::from(tangent))\n}}\n\n",
+            tangents32,
+            tangent_names32.join(", ")
+        );
+        format!("Some(jvp_f32_{name})")
+    } else {
+        "None".to_owned()
+    };
     let features: Vec<&str> = features.iter().copied().collect();
     let _ = write!(
         code,
-        "// No mirror: the dynamic graph has no iterator chains, arrays, `Vec`s,\n// tuples or generic functions; central differences check this program.\nconst ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[{}],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: None,\n    jvp: {jvp_fn},\n    hvp: {hvp_fn},\n    outputs: {outputs_fn},\n    jacobian: {jacobian_fn},\n    grad_f32: {f32_fn},\n}};\n\n",
+        "// No mirror: the dynamic graph has no iterator chains, arrays, `Vec`s,\n// tuples or generic functions; central differences check this program.\nconst ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[{}],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: None,\n    jvp: {jvp_fn},\n    hvp: {hvp_fn},\n    hessian: {hessian_fn},\n    outputs: {outputs_fn},\n    jacobian: {jacobian_fn},\n    grad_f32: {f32_fn},\n    jvp_f32: {jvp_f32_fn},\n}};\n\n",
         inputs.join(", "),
         features.join(" ")
     );

@@ -77,6 +77,10 @@ pub type FlatJvp = fn(&[f64], &[f64]) -> (f64, f64);
 /// `NAME_hvp` along a flat direction: the value, the gradient and H·v.
 pub type FlatHvp = fn(&[f64], &[f64]) -> (f64, Vec<f64>, Vec<f64>);
 
+/// `NAME_hessian`: the value, the flat gradient and the rows of the
+/// Hessian over the flat differentiable inputs.
+pub type FlatHessian = fn(&[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>);
+
 /// A vector result's outputs.
 pub type FlatOutputs = fn(&[f64]) -> Vec<f64>;
 
@@ -117,6 +121,8 @@ pub struct Entry {
     pub jvp: Option<FlatJvp>,
     /// `NAME_hvp` (`#[differentiable(hessian)]`).
     pub hvp: Option<FlatHvp>,
+    /// `NAME_hessian` (`#[differentiable(hessian)]`).
+    pub hessian: Option<FlatHessian>,
     /// A vector result's outputs (the primal is their weighed sum).
     pub outputs: Option<FlatOutputs>,
     /// `NAME_jacobian` of a vector result.
@@ -124,6 +130,9 @@ pub struct Entry {
     /// A generic function's `NAME_grad` instantiated at `f32` (the entry
     /// itself is the `f64` instantiation), on `f32`-rounded inputs.
     pub grad_f32: Option<FlatGrad>,
+    /// A generic function's `NAME_jvp` at `f32`, on `f32`-rounded inputs
+    /// and tangents.
+    pub jvp_f32: Option<FlatJvp>,
 }
 
 impl Entry {
@@ -567,12 +576,18 @@ fn check_point(
     }
     if let Some(hvp) = entry.hvp {
         check_hvp(entry, hvp, x, &grad, tol, &mut msgs);
+        if let Some(hessian) = entry.hessian {
+            check_hessian(entry, hessian, hvp, x, &grad, &mut msgs);
+        }
     }
     if let (Some(jacobian), Some(outputs)) = (entry.jacobian, entry.outputs) {
         check_jacobian(entry, jacobian, outputs, x, &grad, tol, &mut msgs);
     }
     if let Some(grad_f32) = entry.grad_f32 {
         check_f32(entry, grad_f32, x, p, &grad, &mut msgs);
+        if let (Some(jvp), Some(jvp_f32)) = (entry.jvp, entry.jvp_f32) {
+            check_jvp_f32(jvp, jvp_f32, grad_f32, x, p, &mut msgs);
+        }
     }
     if msgs.is_empty() {
         Ok(())
@@ -815,7 +830,11 @@ fn check_hvp(
     // Within a few ulps, not bit for bit: `_grad` may run a fused loop
     // (contributions summed in another order) where the hessian's twin
     // runs the two-pass reverse.
-    let ulps = |a: f64, b: f64| (a - b).abs() <= 1e-13 * a.abs().max(b.abs()).max(1e-300);
+    // Relative to the gradient's largest component: a small component
+    // summed with cancellation differs by more than its own few ulps
+    // (finding 008).
+    let gscale = grad.iter().fold(1e-300f64, |m, g| m.max(g.abs()));
+    let ulps = |a: f64, b: f64| (a - b).abs() <= 1e-13 * a.abs().max(b.abs()).max(gscale);
     if g.iter().zip(grad).any(|(a, b)| !ulps(*a, *b)) || g.len() != nd {
         let _ = writeln!(
             msgs,
@@ -843,6 +862,115 @@ fn check_hvp(
     let (huv, s2) = dot(&hu, &v);
     if !close(uhv, huv, 1e-9 * s1.max(s2), 0.0) {
         let _ = writeln!(msgs, "  ⟨u, H·v⟩ = {uhv:e} but ⟨H·u, v⟩ = {huv:e}");
+    }
+}
+
+/// `NAME_hessian`: value and gradient those of the primal and `NAME_grad`
+/// (as `NAME_hvp`'s), symmetric, and H·v equal to `NAME_hvp`'s (which
+/// [`check_hvp`] holds to central differences of `NAME_grad`).
+// H[i][j] against H[j][i]: indices on both sides of the diagonal.
+#[allow(clippy::needless_range_loop)]
+fn check_hessian(
+    entry: &Entry,
+    hessian: FlatHessian,
+    hvp: FlatHvp,
+    x: &[f64],
+    grad: &[f64],
+    msgs: &mut String,
+) {
+    let p = (entry.primal)(x);
+    let nd = grad.len();
+    let (value, g, h) = hessian(x);
+    if value.to_bits() != p.to_bits() {
+        let _ = writeln!(
+            msgs,
+            "  NAME_hessian value {value:?} is not the primal's {p:?} bit for bit"
+        );
+    }
+    let gscale = grad.iter().fold(1e-300f64, |m, g| m.max(g.abs()));
+    let ulps = |a: f64, b: f64| (a - b).abs() <= 1e-13 * a.abs().max(b.abs()).max(gscale);
+    if g.len() != nd || g.iter().zip(grad).any(|(a, b)| !ulps(*a, *b)) {
+        let _ = writeln!(
+            msgs,
+            "  NAME_hessian gradient {g:?} is not NAME_grad's {grad:?} to 1e-13"
+        );
+    }
+    if h.len() != nd || h.iter().any(|r| r.len() != nd) {
+        let _ = writeln!(msgs, "  NAME_hessian is not {nd} × {nd}");
+        return;
+    }
+    let hmax = h.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
+    for i in 0..nd {
+        for j in 0..i {
+            if !close(h[i][j], h[j][i], 1e-12 * hmax, 0.0) {
+                let _ = writeln!(
+                    msgs,
+                    "  NAME_hessian is not symmetric: H[{}][{}] = {:e}, H[{}][{}] = {:e}",
+                    entry.component_name(i),
+                    entry.component_name(j),
+                    h[i][j],
+                    entry.component_name(j),
+                    entry.component_name(i),
+                    h[j][i]
+                );
+            }
+        }
+    }
+    let v = direction(nd, x, 4);
+    let (_, _, hv) = hvp(x, &v);
+    for (i, row) in h.iter().enumerate() {
+        let (expected, scale) = dot(row, &v);
+        if !close(hv[i], expected, 1e-12 * scale, 0.0) {
+            let _ = writeln!(
+                msgs,
+                "  (NAME_hessian·v)[{}] = {expected:e}, NAME_hvp's {:e}",
+                entry.component_name(i),
+                hv[i]
+            );
+        }
+    }
+}
+
+/// A generic function's `NAME_jvp` at `f32`: its value `NAME_grad`'s at
+/// `f32` bit for bit, its tangent ⟨∇f, v⟩ from `NAME_grad` at `f32` (the
+/// dot-product identity) and the `f64` tangent at the same point (which
+/// [`check_jvp`] holds to central differences), to `f32` tolerances.
+fn check_jvp_f32(
+    jvp: FlatJvp,
+    jvp_f32: FlatJvp,
+    grad_f32: FlatGrad,
+    x: &[f64],
+    p: f64,
+    msgs: &mut String,
+) {
+    let x32: Vec<f64> = x.iter().map(|&v| f64::from(v as f32)).collect();
+    let (value32, g32) = grad_f32(&x32);
+    let v: Vec<f64> = direction(g32.len(), x, 5)
+        .iter()
+        .map(|&t| f64::from(t as f32))
+        .collect();
+    let (value, tangent) = jvp_f32(&x32, &v);
+    if value.to_bits() != value32.to_bits() {
+        let _ = writeln!(
+            msgs,
+            "  at f32 NAME_jvp's value {value:?} is not NAME_grad's {value32:?} bit for bit"
+        );
+    }
+    let tol = Tolerances::F32;
+    let (expected, scale) = dot(&g32, &v);
+    if !close(tangent, expected, tol.fd_abs * scale, tol.fd_rel) {
+        let _ = writeln!(
+            msgs,
+            "  at f32 NAME_jvp along {v:?} is {tangent:e}, ⟨NAME_grad's adjoint, v⟩ {expected:e}"
+        );
+    }
+    let (_, t64) = jvp(&x32, &v);
+    let abs = tol.fd_abs * p.abs().max(1.0) * scale;
+    if !close(tangent, t64, abs, tol.fd_rel) {
+        let _ = writeln!(
+            msgs,
+            "  at f32 NAME_jvp along {v:?} is {tangent:e}, at f64 {t64:e}"
+        );
     }
 }
 
@@ -1030,6 +1158,24 @@ mod tests {
         (f64::from(value), g.iter().map(|&t| f64::from(t)).collect())
     }
 
+    fn f_hessian(v: &[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>) {
+        let n = v.len();
+        let rows = (0..n)
+            .map(|j| {
+                let mut e = vec![0.0; n];
+                e[j] = 1.0;
+                f_hvp(v, &e).2
+            })
+            .collect();
+        (f(v), gradient(v), rows)
+    }
+    fn f_jvp_f32(v: &[f64], t: &[f64]) -> (f64, f64) {
+        let (value, g) = f_grad_f32(v);
+        let w: Vec<f32> = t.iter().map(|&t| t as f32).collect();
+        let g: Vec<f32> = g.iter().map(|&g| g as f32).collect();
+        (value, f64::from(g[0] * w[0] + g[1] * w[1] + g[2] * w[2]))
+    }
+
     const SMOOTH: Entry = Entry {
         name: "smooth",
         source: "",
@@ -1044,9 +1190,11 @@ mod tests {
         mirror: None,
         jvp: Some(f_jvp),
         hvp: Some(f_hvp),
+        hessian: Some(f_hessian),
         outputs: None,
         jacobian: None,
         grad_f32: Some(f_grad_f32),
+        jvp_f32: Some(f_jvp_f32),
     };
     const VECTOR: Entry = Entry {
         primal: weighed,
@@ -1054,9 +1202,11 @@ mod tests {
         vjp: weighed_vjp,
         jvp: None,
         hvp: None,
+        hessian: None,
         outputs: Some(outputs),
         jacobian: Some(jacobian),
         grad_f32: None,
+        jvp_f32: None,
         ..SMOOTH
     };
 
@@ -1097,6 +1247,46 @@ mod tests {
             ..SMOOTH
         });
         assert!(msg.contains("central differences of NAME_grad"), "{msg}");
+    }
+
+    #[test]
+    fn a_wrong_hessian_fails() {
+        // Asymmetric: the cross term a·y only above the diagonal.
+        fn asymmetric(v: &[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>) {
+            let (value, g, mut h) = f_hessian(v);
+            h[2][0] = 0.0;
+            (value, g, h)
+        }
+        let msg = failures(&Entry {
+            hessian: Some(asymmetric),
+            ..SMOOTH
+        });
+        assert!(msg.contains("not symmetric"), "{msg}");
+        // Symmetric but not NAME_hvp's: the a·y term dropped both ways.
+        fn wrong(v: &[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>) {
+            let (value, g, mut h) = f_hessian(v);
+            h[2][0] = 0.0;
+            h[0][2] = 0.0;
+            (value, g, h)
+        }
+        let msg = failures(&Entry {
+            hessian: Some(wrong),
+            ..SMOOTH
+        });
+        assert!(msg.contains("(NAME_hessian·v)[a]"), "{msg}");
+    }
+
+    #[test]
+    fn a_wrong_f32_jvp_fails() {
+        fn wrong(v: &[f64], t: &[f64]) -> (f64, f64) {
+            let (value, tangent) = f_jvp_f32(v, t);
+            (value, tangent * 1.05 + 0.01)
+        }
+        let msg = failures(&Entry {
+            jvp_f32: Some(wrong),
+            ..SMOOTH
+        });
+        assert!(msg.contains("at f32 NAME_jvp along"), "{msg}");
     }
 
     #[test]

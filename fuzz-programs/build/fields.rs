@@ -1,0 +1,399 @@
+//! Programs taking a `Tangent` struct with fields of every kind README's
+//! "Structs and methods" lists: a float, a `Vec<f64>`, an array, a
+//! `DVector<f64>`, a nested struct holding a float and a `bool`, an
+//! integer and a `#[constant]` float. The body reads them as `p.a`,
+//! `p.inner.b`, `p.w[i]`, `p.w.iter()`, `p.w.len()`, `&p.w`, `p.d.iter()`,
+//! `0..p.n`, `p.n as f64`, `if p.inner.flag`, `p.w.first()`/`last()`, and
+//! passes the struct on whole to another function (`h(p, x)`,
+//! `h(&p, x)`) and to a method of its `impl` block from outside it
+//! (`p.m(x)`, `S::m(p, x)`). A scalar result is checked through
+//! `NAME_vjp`, a vector result through `NAME_vjp` and `NAME_jacobian`
+//! (columns: the struct's differentiable fields in declaration order).
+//!
+//! Smooth in the differentiable inputs (the `bool` and the integer are
+//! constants), so central differences of the primal check them; the
+//! wrappers also require the adjoint's constant fields to be clones of the
+//! argument's.
+
+use super::{Body, CAP, Kind, LEN, LITS, Ret};
+use crate::generator::{Fl, Program, Rng, Sig};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+/// `w`'s length (the same as `xs`', so they zip), `q`'s and `d`'s.
+const W: usize = LEN;
+const Q: usize = 2;
+const D: usize = 2;
+
+impl Body<'_> {
+    /// One statement reading the struct `p`.
+    fn field_stmt(&mut self, n: usize) {
+        let s = self.fresh("s");
+        match self.rng.weighted(&[2, 2, 2, 2, 2, 2, 3, 2, 2]) {
+            0 => {
+                self.features.insert("field-vec-iter");
+                let v = vec![("v".to_owned(), 2.0)];
+                let (e, b) = self.expr(3, &v);
+                self.line(
+                    1,
+                    &format!("let {s} = p.w.iter().map(|v| {e}).sum::<f64>();"),
+                );
+                self.define(s, W as f64 * b);
+            }
+            1 => {
+                self.features.insert("field-vec-len-index");
+                let extra = vec![("p.w[i]".to_owned(), 2.0), ("xs[i]".to_owned(), 2.0)];
+                let (e, b) = self.expr(3, &extra);
+                self.line(1, &format!("let mut {s}: f64 = 0.0;"));
+                self.line(1, "for i in 0..p.w.len() {");
+                self.line(2, &format!("{s} += ({e}) * (i as f64 + 1.0);"));
+                self.line(1, "}");
+                self.define(s, 6.0 * b);
+            }
+            2 => {
+                self.features.insert("field-int");
+                let extra = vec![("p.w[k]".to_owned(), 2.0), (format!("{s}.tanh()"), 1.0)];
+                let (e, b) = self.expr(3, &extra);
+                let x = self.rng.pick(&LITS);
+                self.line(1, &format!("let mut {s}: f64 = {x:?};"));
+                self.line(1, "for k in 0..p.n {");
+                self.line(2, &format!("{s} = {s} * 0.5 + {e};"));
+                self.line(1, "}");
+                let t = self.fresh("s");
+                self.line(1, &format!("let {t} = {s} * (p.n as f64 + 0.5);"));
+                self.define(t, (x.abs() + 2.0 * b) * (n as f64 + 0.5));
+            }
+            3 => {
+                self.features.insert("field-bool");
+                let (e1, b1) = self.typed_expr(3, &[]);
+                let (e2, b2) = self.typed_expr(3, &[]);
+                let cond = if self.rng.chance(0.5) {
+                    "p.inner.flag"
+                } else {
+                    "!p.inner.flag"
+                };
+                self.line(
+                    1,
+                    &format!("let {s} = if {cond} {{ {e1} }} else {{ {e2} }};"),
+                );
+                self.define(s, b1.max(b2));
+            }
+            4 => {
+                self.features.insert("field-dvector");
+                let v = vec![("v".to_owned(), 2.0)];
+                let (e, b) = self.expr(3, &v);
+                if self.rng.chance(0.5) {
+                    self.line(1, &format!("let mut {s}: f64 = 0.0;"));
+                    self.line(1, "for v in p.d.iter() {");
+                    self.line(2, &format!("{s} += {e};"));
+                    self.line(1, "}");
+                } else {
+                    self.line(
+                        1,
+                        &format!(
+                            "let {s}: f64 = p.d.iter().map(|v| {e}).sum::<f64>() * p.d.len() as f64;"
+                        ),
+                    );
+                }
+                self.define(s, D as f64 * D as f64 * b);
+            }
+            5 => {
+                self.features.insert("first-last");
+                self.features.insert("field-first-last");
+                let (e, b) = self.expr(2, &[]);
+                let first = self
+                    .rng
+                    .pick(&["*p.w.first().unwrap()", "p.w.first().copied().unwrap()"]);
+                let last = self.rng.pick(&[
+                    "*p.w.last().expect(\"a weight\")",
+                    "p.w.last().copied().unwrap()",
+                ]);
+                let head = self
+                    .rng
+                    .pick(&["*xs.first().unwrap()", "*xs.last().unwrap()"]);
+                self.line(
+                    1,
+                    &format!("let {s} = {first} * ({e}).tanh() + {last} - {head};"),
+                );
+                self.define(s, 6.0);
+                let _ = b;
+            }
+            6 => {
+                self.features.insert("struct-passed-whole");
+                let (e, _) = self.typed_expr(2, &[]);
+                let e = format!("({e}).tanh()");
+                let callee = self.callee.clone();
+                let ty = callee.replace('h', "St");
+                let call = match self.rng.below(4) {
+                    0 => format!("{callee}(p, {e})"),
+                    1 => format!("{callee}(&p, {e})"),
+                    2 => {
+                        self.features.insert("struct-method-outside");
+                        format!("p.{}({e})", callee.replace('h', "m"))
+                    }
+                    _ => {
+                        self.features.insert("struct-method-outside");
+                        format!("{ty}::{}(p, {e})", callee.replace('h', "m"))
+                    }
+                };
+                self.line(1, &format!("let {s} = {call};"));
+                self.define(s, CAP * 2.0);
+            }
+            7 => {
+                self.features.insert("field-vec-ref-iter");
+                let ab = vec![("a".to_owned(), 2.0), ("b".to_owned(), 2.0)];
+                let (e, b) = self.expr(3, &ab);
+                if self.rng.chance(0.5) {
+                    self.line(
+                        1,
+                        &format!("let {s}: f64 = p.w.iter().zip(xs).map(|(a, b)| {e}).sum();"),
+                    );
+                } else {
+                    self.line(
+                        1,
+                        &format!("let {s}: f64 = xs.iter().zip(&p.w).map(|(b, a)| {e}).sum();"),
+                    );
+                }
+                self.define(s, W as f64 * b);
+            }
+            _ => {
+                self.features.insert("field-array");
+                let v = vec![("v".to_owned(), 2.0)];
+                let (e, b) = self.expr(2, &v);
+                self.line(1, &format!("let mut {s} = p.q[1] * p.inner.b;"));
+                self.line(1, "for v in p.q.iter() {");
+                self.line(2, &format!("{s} += {e};"));
+                self.line(1, "}");
+                self.define(s, 4.0 + Q as f64 * b);
+            }
+        }
+    }
+}
+
+/// A one-line body for a callee, over `vars`.
+fn callee_body(rng: &mut Rng, vars: &[&str]) -> String {
+    let mut g = Body {
+        rng,
+        kind: Kind::Full,
+        vars: vars.iter().map(|v| ((*v).to_owned(), 2.0)).collect(),
+        locals: Vec::new(),
+        out: String::new(),
+        next: 0,
+        features: BTreeSet::new(),
+        has_ys: false,
+        array: None,
+        callee: String::new(),
+    };
+    let (e, b) = g.typed_expr(3, &[]);
+    if b > CAP { format!("({e}).tanh()") } else { e }
+}
+
+/// Program `index` of this kind (see the module docs).
+pub(super) fn gen_fields(index: usize, rng: &mut Rng) -> Program {
+    let name = format!("f{index}");
+    let upper = name.to_uppercase();
+    let ret = if rng.chance(0.45) {
+        let k = rng.range(2, 3) as usize;
+        match rng.below(3) {
+            0 => Ret::Vec(k),
+            1 => Ret::Array(k),
+            _ => Ret::Tuple(k),
+        }
+    } else {
+        Ret::Scalar
+    };
+    let n = rng.range(1, W as i64) as usize;
+    let n_scalars = rng.range(1, 2) as usize;
+    let mut vars: Vec<(String, f64)> = (0..n_scalars).map(|i| (format!("a{i}"), 2.0)).collect();
+    vars.extend(
+        ["p.a", "p.inner.b", "p.q[0]", "p.d[1]", "p.w[2]"]
+            .iter()
+            .map(|f| ((*f).to_owned(), 2.0)),
+    );
+    let mut b = Body {
+        rng,
+        kind: Kind::Full,
+        vars,
+        locals: Vec::new(),
+        out: String::new(),
+        next: 0,
+        features: BTreeSet::new(),
+        has_ys: false,
+        array: None,
+        callee: format!("h{index}"),
+    };
+    b.features.insert("shaped");
+    b.features.insert("struct-fields");
+    let n_stmts = b.rng.range(3, 6);
+    for _ in 0..n_stmts {
+        if b.rng.chance(0.85) {
+            b.field_stmt(n);
+        } else {
+            b.scalar_let();
+        }
+    }
+    let result = match ret {
+        Ret::Scalar => b.scalar_result(),
+        Ret::Vec(k) | Ret::Array(k) | Ret::Tuple(k) => {
+            b.features.insert("struct-jacobian");
+            let outs: Vec<String> = (0..k).map(|_| b.scalar_result()).collect();
+            match ret {
+                Ret::Vec(_) => format!("vec![{}]", outs.join(", ")),
+                Ret::Array(_) => format!("[{}]", outs.join(", ")),
+                _ => format!("({})", outs.join(", ")),
+            }
+        }
+    };
+    let h_body = callee_body(
+        b.rng,
+        &["p.a", "p.q[1]", "p.d[0]", "p.inner.b", "p.w[1]", "x"],
+    );
+    let m_body = callee_body(
+        b.rng,
+        &["self.a", "self.w[0]", "self.q[1]", "self.inner.b", "x"],
+    );
+    let params: Vec<String> = (0..n_scalars)
+        .map(|i| format!("a{i}: f64"))
+        .chain(["xs: &[f64]".to_owned()])
+        .collect();
+    // The struct with the program after it (the program's source range
+    // holds everything it needs).
+    let source = format!(
+        "#[derive(Clone, autograd::Tangent)]\nstruct In{index} {{\n    b: f64,\n    flag: bool,\n}}\n\n\
+         #[derive(Clone, autograd::Tangent)]\nstruct St{index} {{\n    a: f64,\n    w: Vec<f64>,\n    q: [f64; {Q}],\n    d: DVector<f64>,\n    inner: In{index},\n    n: usize,\n    #[constant]\n    c: f64,\n}}\n\n\
+         #[differentiable]\nimpl St{index} {{\n    #[differentiable]\n    fn m{index}(&self, x: f64) -> f64 {{\n        {m_body}\n    }}\n}}\n\n\
+         #[differentiable]\nfn h{index}(p: &St{index}, x: f64) -> f64 {{\n    {h_body}\n}}\n\n\
+         #[differentiable]\nfn {name}(p: &St{index}, {}) -> {} {{\n{}    {result}\n}}\n",
+        params.join(", "),
+        ret.ty(),
+        b.out
+    );
+    let features = b.features;
+    let code = wrappers(&name, &upper, index, n, n_scalars, ret, &features);
+    let sig = Sig {
+        name,
+        fl: Fl::F64,
+        params: Vec::new(),
+        bound: 0.0,
+        matrix: false,
+        deps: BTreeSet::new(),
+        index,
+        stops: false,
+        cost: 0.0,
+        ret: None,
+        shaped: true,
+    };
+    Program {
+        sig,
+        source,
+        code,
+        features: features.into_iter().collect(),
+    }
+}
+
+/// The flat wrappers and the table entry: the flat layout is `p.a`,
+/// `p.w`, `p.q`, `p.d`, `p.inner.b`, the scalars, `xs`, then `p.c`
+/// (constant; `p.inner.flag` is its sign).
+fn wrappers(
+    name: &str,
+    upper: &str,
+    index: usize,
+    n: usize,
+    n_scalars: usize,
+    ret: Ret,
+    features: &BTreeSet<&'static str>,
+) -> String {
+    let fields = 1 + W + Q + D + 1;
+    let c = fields + n_scalars + LEN;
+    let mut prelude = format!(
+        "    let p = St{index} {{\n        a: v[0],\n        w: v[1..{}].to_vec(),\n        q: [v[{}], v[{}]],\n        d: DVector::from_column_slice(&v[{}..{}]),\n        inner: In{index} {{ b: v[{}], flag: v[{c}] > 0.0 }},\n        n: {n},\n        c: v[{c}],\n    }};\n",
+        1 + W,
+        1 + W,
+        2 + W,
+        1 + W + Q,
+        1 + W + Q + D,
+        fields - 1,
+    );
+    let mut args = Vec::new();
+    for i in 0..n_scalars {
+        let _ = writeln!(prelude, "    let a{i} = v[{}];", fields + i);
+        args.push(format!("a{i}"));
+    }
+    let _ = writeln!(
+        prelude,
+        "    let xs = &v[{}..{}];",
+        fields + n_scalars,
+        fields + n_scalars + LEN
+    );
+    args.push("xs".to_owned());
+    let args = args.join(", ");
+    let mut inputs = vec![
+        "Input::Scalar(\"p.a\")".to_owned(),
+        format!("Input::Slice(\"p.w\", {W})"),
+        format!("Input::Slice(\"p.q\", {Q})"),
+        format!("Input::Vector(\"p.d\", {D})"),
+        "Input::Scalar(\"p.inner.b\")".to_owned(),
+    ];
+    inputs.extend((0..n_scalars).map(|i| format!("Input::Scalar(\"a{i}\")")));
+    inputs.push(format!("Input::Slice(\"xs\", {LEN})"));
+    inputs.push("Input::Constant(\"p.c\")".to_owned());
+    let ds: Vec<String> = (0..n_scalars).map(|i| format!("d{i}")).collect();
+    let adj = format!("(d_p, {}, d_xs)", ds.join(", "));
+    // The adjoint's constant fields are the argument's clones (README).
+    let collect = format!(
+        "    assert!(d_p.c.to_bits() == p.c.to_bits() && d_p.n == p.n && d_p.inner.flag == p.inner.flag, \"the adjoint's constant fields are not the argument's\");\n    let mut g = vec![d_p.a];\n    g.extend_from_slice(&d_p.w);\n    g.extend_from_slice(&d_p.q);\n    g.extend(d_p.d.iter().copied());\n    g.push(d_p.inner.b);\n{}    g.extend_from_slice(&d_xs);\n",
+        ds.iter()
+            .map(|d| format!("    g.push({d});\n"))
+            .collect::<String>()
+    );
+    let weigh = |x: &str| format!("fuzz_programs::weigh(&{})", ret.to_vec(x));
+    let value = if ret == Ret::Scalar {
+        "value".to_owned()
+    } else {
+        weigh("value")
+    };
+    let call = format!("{name}(&p, {args})");
+    let mut code = String::new();
+    let _ = write!(
+        code,
+        "fn primal_{name}(v: &[f64]) -> f64 {{\n{prelude}    {}\n}}\n\n",
+        if ret == Ret::Scalar {
+            call.clone()
+        } else {
+            weigh(&call)
+        }
+    );
+    for (wrapper, sig, s) in [("grad", "", "1.0"), ("vjp", ", seed: f64", "seed")] {
+        let _ = write!(
+            code,
+            "fn {wrapper}_{name}(v: &[f64]{sig}) -> (f64, Vec<f64>) {{\n{prelude}    let (value, pullback) = {name}_vjp(&p, {args});\n    let {adj} = pullback({});\n{collect}    ({value}, g)\n}}\n\n",
+            ret.seed(s)
+        );
+    }
+    let (outputs_fn, jacobian_fn) = if ret == Ret::Scalar {
+        ("None".to_owned(), "None".to_owned())
+    } else {
+        let _ = write!(
+            code,
+            "fn outputs_{name}(v: &[f64]) -> Vec<f64> {{\n{prelude}    {}\n}}\n\n",
+            ret.to_vec(&call)
+        );
+        let _ = write!(
+            code,
+            "fn jacobian_{name}(v: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {{\n{prelude}    let (value, j) = {name}_jacobian(&p, {args});\n    ({}, (0..j.nrows()).map(|r| j.row(r).iter().copied().collect()).collect())\n}}\n\n",
+            ret.to_vec("value")
+        );
+        (
+            format!("Some(outputs_{name})"),
+            format!("Some(jacobian_{name})"),
+        )
+    };
+    let features: Vec<&str> = features.iter().copied().collect();
+    let _ = write!(
+        code,
+        "// No mirror: the dynamic graph has no structs; central differences\n// check this program.\nconst ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[{}],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: None,\n    jvp: None,\n    hvp: None,\n    hessian: None,\n    outputs: {outputs_fn},\n    jacobian: {jacobian_fn},\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
+        inputs.join(", "),
+        features.join(" ")
+    );
+    code
+}
