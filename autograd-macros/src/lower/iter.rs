@@ -324,7 +324,7 @@ impl Lowerer<'_> {
         // A sum of integers (`sum::<usize>()`, a range's) starts from the
         // integer neutral element.
         let integer = match &turbofish {
-            Some(ty) => float_ident(ty).is_none(),
+            Some(ty) => float_ident(ty).is_none() && !self.is_scalar_param(ty),
             None => matches!(chain.plan, Plan::Count(_)),
         };
         let init = if integer {
@@ -342,7 +342,7 @@ impl Lowerer<'_> {
         } else {
             let float = turbofish
                 .as_ref()
-                .and_then(float_ident)
+                .and_then(|ty| float_ident(ty).or_else(|| self.scalar_param(ty)))
                 .or_else(|| self.chain_float(&chain));
             let init: Expr = match &self.scalar {
                 // A generic scalar has no literals: its own zero (negated)

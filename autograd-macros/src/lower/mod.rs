@@ -237,6 +237,23 @@ fn float_ident(ty: &syn::Type) -> Option<syn::Ident> {
     }
 }
 
+impl Lowerer<'_> {
+    /// The generic scalar parameter, if `ty` names it (`sum::<T>()`).
+    fn scalar_param(&self, ty: &syn::Type) -> Option<syn::Ident> {
+        let t = self.scalar.as_ref()?;
+        match ty {
+            syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident(t) => Some(t.clone()),
+            syn::Type::Paren(p) => self.scalar_param(&p.elem),
+            syn::Type::Group(g) => self.scalar_param(&g.elem),
+            _ => None,
+        }
+    }
+
+    fn is_scalar_param(&self, ty: &syn::Type) -> bool {
+        self.scalar_param(ty).is_some()
+    }
+}
+
 /// The float type a constant expression has by its own tokens: a
 /// suffixed literal (`0.5_f32`, `2f64`) or a cast (`n as f32`).
 fn const_float(e: &Expr) -> Option<syn::Ident> {
