@@ -253,49 +253,44 @@ fn quadratic(q: &Quadratic, x: &nalgebra::DVector<f64>) -> f64 {
     q.w.dot(x) + 0.5 * mx.norm_squared() + q.w.norm_squared() * q.c.sum() + q.m[(1, 0)] * q.c[1]
 }
 
-#[test]
-fn nalgebra_methods_on_fields_against_central_differences() {
+fn quadratic_point() -> (Quadratic, nalgebra::DVector<f64>) {
     let q = Quadratic {
         w: nalgebra::DVector::from_vec(vec![0.4, -0.7, 1.1]),
         m: nalgebra::DMatrix::from_row_slice(2, 3, &[0.3, -0.2, 0.5, 1.2, 0.1, -0.6]),
         c: nalgebra::Vector2::new(0.8, -0.3),
     };
-    let x = nalgebra::DVector::from_vec(vec![1.3, 0.2, -0.9]);
-    let (value, dq, dx) = quadratic_grad(&q, &x);
-    assert_eq!(value, quadratic(&q, &x));
-    for k in 0..3 {
-        let want = fd64(
-            |v| {
-                let mut r = q.clone();
-                r.w[k] = v;
-                quadratic(&r, &x)
-            },
-            q.w[k],
-        );
+    (q, nalgebra::DVector::from_vec(vec![1.3, 0.2, -0.9]))
+}
+
+/// `dq` against central differences of `f` in every element of every
+/// field of `q` (storage order for the matrix).
+fn assert_quadratic_fields(q: &Quadratic, dq: &Quadratic, f: impl Fn(&Quadratic) -> f64) {
+    assert_eq!(dq.m.shape(), q.m.shape());
+    let moved = |set: &dyn Fn(&mut Quadratic, f64), v: f64| {
+        let mut r = q.clone();
+        set(&mut r, v);
+        f(&r)
+    };
+    for k in 0..q.w.len() {
+        let want = fd64(|v| moved(&|r, v| r.w[k] = v, v), q.w[k]);
         assert_fd64_close(&format!("w[{k}]"), dq.w[k], want);
     }
-    for k in 0..6 {
-        let want = fd64(
-            |v| {
-                let mut r = q.clone();
-                r.m[k] = v;
-                quadratic(&r, &x)
-            },
-            q.m[k],
-        );
+    for k in 0..q.m.len() {
+        let want = fd64(|v| moved(&|r, v| r.m[k] = v, v), q.m[k]);
         assert_fd64_close(&format!("m[{k}]"), dq.m[k], want);
     }
-    for k in 0..2 {
-        let want = fd64(
-            |v| {
-                let mut r = q.clone();
-                r.c[k] = v;
-                quadratic(&r, &x)
-            },
-            q.c[k],
-        );
+    for k in 0..q.c.len() {
+        let want = fd64(|v| moved(&|r, v| r.c[k] = v, v), q.c[k]);
         assert_fd64_close(&format!("c[{k}]"), dq.c[k], want);
     }
+}
+
+#[test]
+fn nalgebra_methods_on_fields_against_central_differences() {
+    let (q, x) = quadratic_point();
+    let (value, dq, dx) = quadratic_grad(&q, &x);
+    assert_eq!(value, quadratic(&q, &x));
+    assert_quadratic_fields(&q, &dq, |r| quadratic(r, &x));
     for k in 0..3 {
         let want = fd64(
             |v| {
@@ -307,7 +302,6 @@ fn nalgebra_methods_on_fields_against_central_differences() {
         );
         assert_fd64_close(&format!("x[{k}]"), dx[k], want);
     }
-    assert_eq!(dq.m.shape(), (2, 3));
 }
 
 /// The same reads with the argument by value, and through a method call
@@ -327,37 +321,12 @@ impl Quadratic {
 
 #[test]
 fn nalgebra_methods_on_fields_through_methods() {
-    let q = Quadratic {
-        w: nalgebra::DVector::from_vec(vec![0.4, -0.7, 1.1]),
-        m: nalgebra::DMatrix::from_row_slice(2, 3, &[0.3, -0.2, 0.5, 1.2, 0.1, -0.6]),
-        c: nalgebra::Vector2::new(0.8, -0.3),
-    };
-    let x = nalgebra::DVector::from_vec(vec![1.3, 0.2, -0.9]);
+    let (q, x) = quadratic_point();
     let (value, dq, _) = Quadratic::twice_grad(&q, x.clone());
     assert_eq!(value, q.twice(x.clone()));
-    for k in 0..3 {
-        let want = fd64(
-            |v| {
-                let mut r = q.clone();
-                r.w[k] = v;
-                r.twice(x.clone())
-            },
-            q.w[k],
-        );
-        assert_fd64_close(&format!("w[{k}]"), dq.w[k], want);
-    }
-    for k in 0..6 {
-        let want = fd64(
-            |v| {
-                let mut r = q.clone();
-                r.m[k] = v;
-                r.twice(x.clone())
-            },
-            q.m[k],
-        );
-        assert_fd64_close(&format!("m[{k}]"), dq.m[k], want);
-    }
+    // `twice` does not read `c`: its adjoint is exactly zero.
     assert_eq!(dq.c, nalgebra::Vector2::zeros());
+    assert_quadratic_fields(&q, &dq, |r| r.twice(x.clone()));
 }
 
 /// `transpose`, `nrows` and `map` of matrix fields; `&q.c` of a `Copy`
@@ -373,47 +342,10 @@ fn shaped(q: &Quadratic, x: &nalgebra::DVector<f64>) -> f64 {
 
 #[test]
 fn transpose_nrows_and_map_of_fields_against_central_differences() {
-    let q = Quadratic {
-        w: nalgebra::DVector::from_vec(vec![0.4, -0.7, 1.1]),
-        m: nalgebra::DMatrix::from_row_slice(2, 3, &[0.3, -0.2, 0.5, 1.2, 0.1, -0.6]),
-        c: nalgebra::Vector2::new(0.8, -0.3),
-    };
-    let x = nalgebra::DVector::from_vec(vec![1.3, 0.2, -0.9]);
+    let (q, x) = quadratic_point();
     let (value, dq, _) = shaped_grad(&q, &x);
     assert_eq!(value, shaped(&q, &x));
-    for k in 0..3 {
-        let want = fd64(
-            |v| {
-                let mut r = q.clone();
-                r.w[k] = v;
-                shaped(&r, &x)
-            },
-            q.w[k],
-        );
-        assert_fd64_close(&format!("w[{k}]"), dq.w[k], want);
-    }
-    for k in 0..6 {
-        let want = fd64(
-            |v| {
-                let mut r = q.clone();
-                r.m[k] = v;
-                shaped(&r, &x)
-            },
-            q.m[k],
-        );
-        assert_fd64_close(&format!("m[{k}]"), dq.m[k], want);
-    }
-    for k in 0..2 {
-        let want = fd64(
-            |v| {
-                let mut r = q.clone();
-                r.c[k] = v;
-                shaped(&r, &x)
-            },
-            q.c[k],
-        );
-        assert_fd64_close(&format!("c[{k}]"), dq.c[k], want);
-    }
+    assert_quadratic_fields(&q, &dq, |r| shaped(r, &x));
 }
 
 /// A constant float field read in a nested struct: its adjoint is added

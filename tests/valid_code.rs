@@ -120,6 +120,7 @@ fn named_lifetimes() {
 /// items (`'x` for `x`), which must not clash with a lifetime parameter or
 /// a loop label of the same name, nor break on a raw identifier.
 #[differentiable]
+#[allow(clippy::needless_lifetimes, clippy::ptr_arg)]
 fn labelled<'x>(x: &'x [f64], r#type: &[f64], y: &[f64], y1: &Vec<f64>) -> f64 {
     let mut s = 0.0;
     'y: for i in 0..x.len() {
