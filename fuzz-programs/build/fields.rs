@@ -113,7 +113,9 @@ impl Body<'_> {
                     .pick(&["*xs.first().unwrap()", "*xs.last().unwrap()"]);
                 self.line(
                     1,
-                    &format!("let {s} = {first} * ({e}).tanh() + {last} - {head};"),
+                    // `f64::tanh` types an all-literal `e`, which `(e).tanh()` leaves
+                    // an ambiguous `{float}` (finding 009).
+                    &format!("let {s} = {first} * f64::tanh({e}) + {last} - {head};"),
                 );
                 self.define(s, 6.0);
                 let _ = b;
