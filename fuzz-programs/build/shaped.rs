@@ -296,7 +296,10 @@ impl Body<'_> {
         ]);
         let (e, b) = self.expr(2, &[]);
         if self.rng.chance(0.5) {
-            self.line(1, &format!("let {s} = {first} * ({e}).tanh() - {last};"));
+            // A path call types an all-literal `e`, which `(e).tanh()`
+            // leaves an ambiguous `{float}` (finding 009).
+            let ty = if self.generic() { "T" } else { "f64" };
+            self.line(1, &format!("let {s} = {first} * {ty}::tanh({e}) - {last};"));
         } else {
             let w = self.fresh("w");
             self.line(
