@@ -669,6 +669,17 @@ fn expand_with(
             "a `#[differentiable]` function taking a `Tangent` struct cannot be generic",
         );
     }
+    // Its callers reach it through a type named like it, which would
+    // shadow the primitive type in the whole module.
+    if !is_method && names::has_no_carrier(&func.sig.ident) {
+        cx.error_spanned_by(
+            &func.sig.ident,
+            format!(
+                "a `#[differentiable]` function taking a `Tangent` struct cannot be named like the primitive type `{}`: rename it",
+                func.sig.ident
+            ),
+        );
+    }
     // A float, or several (`Vec<f64>`, `[f64; N]`, a tuple of floats, a
     // vector): `_vjp` and `_jacobian`.
     let (ret, several) = match &func.sig.output {

@@ -624,7 +624,10 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
         2 => (Kind::Hessian, Ret::Scalar),
         3 => (Kind::Generic, Ret::Scalar),
         4 => (Kind::Method, Ret::Scalar),
-        5 => return fields::gen_fields(index, rng),
+        // A function taking a `Tangent` struct cannot be named like a
+        // primitive type (an error): `f32` and `f64` draw a plain one.
+        5 if !matches!(index, 32 | 64) => return fields::gen_fields(index, rng),
+        5 => (Kind::Full, Ret::Scalar),
         _ => return matrix_hessian::gen_matrix_hessian(index, rng),
     };
     let method = kind == Kind::Method;
