@@ -16,7 +16,7 @@
 //! argument's.
 
 use super::{Body, CAP, Kind, LEN, LITS, Ret};
-use crate::generator::{Fl, Program, Rng, Sig};
+use crate::generator::{Program, Rng};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -174,18 +174,8 @@ impl Body<'_> {
 
 /// A one-line body for a callee, over `vars`.
 fn callee_body(rng: &mut Rng, vars: &[&str]) -> String {
-    let mut g = Body {
-        rng,
-        kind: Kind::Full,
-        vars: vars.iter().map(|v| ((*v).to_owned(), 2.0)).collect(),
-        locals: Vec::new(),
-        out: String::new(),
-        next: 0,
-        features: BTreeSet::new(),
-        has_ys: false,
-        array: None,
-        callee: String::new(),
-    };
+    let vars = vars.iter().map(|v| ((*v).to_owned(), 2.0)).collect();
+    let mut g = Body::new(rng, Kind::Full, vars, String::new());
     let (e, b) = g.typed_expr(3, &[]);
     if b > CAP { format!("({e}).tanh()") } else { e }
 }
@@ -212,18 +202,7 @@ pub(super) fn gen_fields(index: usize, rng: &mut Rng) -> Program {
             .iter()
             .map(|f| ((*f).to_owned(), 2.0)),
     );
-    let mut b = Body {
-        rng,
-        kind: Kind::Full,
-        vars,
-        locals: Vec::new(),
-        out: String::new(),
-        next: 0,
-        features: BTreeSet::new(),
-        has_ys: false,
-        array: None,
-        callee: format!("h{index}"),
-    };
+    let mut b = Body::new(rng, Kind::Full, vars, format!("h{index}"));
     b.features.insert("shaped");
     b.features.insert("struct-fields");
     let n_stmts = b.rng.range(3, 6);
@@ -272,25 +251,7 @@ pub(super) fn gen_fields(index: usize, rng: &mut Rng) -> Program {
     );
     let features = b.features;
     let code = wrappers(&name, &upper, index, n, n_scalars, ret, &features);
-    let sig = Sig {
-        name,
-        fl: Fl::F64,
-        params: Vec::new(),
-        bound: 0.0,
-        matrix: false,
-        deps: BTreeSet::new(),
-        index,
-        stops: false,
-        cost: 0.0,
-        ret: None,
-        shaped: true,
-    };
-    Program {
-        sig,
-        source,
-        code,
-        features: features.into_iter().collect(),
-    }
+    super::shaped_program(name, index, source, code, features)
 }
 
 /// The flat wrappers and the table entry: the flat layout is `p.a`,

@@ -12,7 +12,7 @@
 //! zero), so central differences check them without a mirror.
 
 use super::LITS;
-use crate::generator::{Fl, Program, Rng, Sig};
+use crate::generator::{Program, Rng};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -88,25 +88,7 @@ pub(super) fn gen_matrix_hessian(index: usize, rng: &mut Rng) -> Program {
         "{attr}\nfn {name}(a0: f64, w: &DMatrix<f64>, b: {b_ty}, x: &DVector<f64>, xs: &[f64]) -> f64 {{\n{body}}}\n"
     );
     let code = wrappers(&name, &upper, owned_b, jvp, &features);
-    let sig = Sig {
-        name,
-        fl: Fl::F64,
-        params: Vec::new(),
-        bound: 0.0,
-        matrix: false,
-        deps: BTreeSet::new(),
-        index,
-        stops: false,
-        cost: 0.0,
-        ret: None,
-        shaped: true,
-    };
-    Program {
-        sig,
-        source,
-        code,
-        features: features.into_iter().collect(),
-    }
+    super::shaped_program(name, index, source, code, features)
 }
 
 /// The flat layout: `a0`, `w` column-major, `b`, `x`, `xs`.

@@ -119,6 +119,24 @@ struct Body<'r> {
     callee: String,
 }
 
+impl<'r> Body<'r> {
+    /// An empty body over `vars`, with no `ys` and no array argument.
+    fn new(rng: &'r mut Rng, kind: Kind, vars: Vec<(String, f64)>, callee: String) -> Self {
+        Body {
+            rng,
+            kind,
+            vars,
+            locals: Vec::new(),
+            out: String::new(),
+            next: 0,
+            features: BTreeSet::new(),
+            has_ys: false,
+            array: None,
+            callee,
+        }
+    }
+}
+
 impl Body<'_> {
     fn generic(&self) -> bool {
         self.kind == Kind::Generic
@@ -607,6 +625,36 @@ impl Body<'_> {
 }
 
 /// Program `index`, drawn from `rng`: see the module docs.
+/// A shaped program's entry: an `f64` program that no other program calls
+/// (so it has no parameters to draw calls from, and no dependencies).
+pub(super) fn shaped_program(
+    name: String,
+    index: usize,
+    source: String,
+    code: String,
+    features: BTreeSet<&'static str>,
+) -> Program {
+    let sig = Sig {
+        name,
+        fl: Fl::F64,
+        params: Vec::new(),
+        bound: 0.0,
+        matrix: false,
+        deps: BTreeSet::new(),
+        index,
+        stops: false,
+        cost: 0.0,
+        ret: None,
+        shaped: true,
+    };
+    Program {
+        sig,
+        source,
+        code,
+        features: features.into_iter().collect(),
+    }
+}
+
 pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
     let name = format!("f{index}");
     let upper = name.to_uppercase();
@@ -650,16 +698,9 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
         );
     }
     let mut b = Body {
-        rng,
-        kind,
-        vars,
-        locals: Vec::new(),
-        out: String::new(),
-        next: 0,
-        features: BTreeSet::new(),
         has_ys,
         array,
-        callee: format!("g{index}"),
+        ..Body::new(rng, kind, vars, format!("g{index}"))
     };
     b.features.insert("shaped");
     if b.array.is_some() {
@@ -715,21 +756,11 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
         // The struct, and the program as its method beside the method it
         // calls (README: struct-taking functions are called from their
         // `impl` only).
-        let mut g = Body {
-            rng: b.rng,
-            kind,
-            vars: ["self.w0", "self.w1", "x"]
-                .iter()
-                .map(|v| ((*v).to_owned(), 2.0))
-                .collect(),
-            locals: Vec::new(),
-            out: String::new(),
-            next: 0,
-            features: BTreeSet::new(),
-            has_ys: false,
-            array: None,
-            callee: String::new(),
-        };
+        let vars = ["self.w0", "self.w1", "x"]
+            .iter()
+            .map(|v| ((*v).to_owned(), 2.0))
+            .collect();
+        let mut g = Body::new(b.rng, kind, vars, String::new());
         let (callee_body, bound) = g.expr(3, &[]);
         let callee_body = if bound > CAP {
             format!("({callee_body}).tanh()")
@@ -789,25 +820,7 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
         jvp,
         &features,
     );
-    let sig = Sig {
-        name,
-        fl: Fl::F64,
-        params: Vec::new(),
-        bound: 0.0,
-        matrix: false,
-        deps: BTreeSet::new(),
-        index,
-        stops: false,
-        cost: 0.0,
-        ret: None,
-        shaped: true,
-    };
-    Program {
-        sig,
-        source,
-        code,
-        features: features.into_iter().collect(),
-    }
+    shaped_program(name, index, source, code, features)
 }
 
 /// The flat wrappers and the table entry (see `fuzz_programs::Entry`).
