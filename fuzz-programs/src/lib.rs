@@ -625,6 +625,12 @@ fn check_graph(
             out.x
         ));
     }
+    if let Some(departure) = m.graph_departure() {
+        return Err(format!(
+            "  the dynamic graph does not hold the mirror's values, {departure} \
+             (harness bug: its gradient would be another point's)"
+        ));
+    }
     let graph = m.gradients(out, &leaves[..nd]);
     let mut sensitivity: Option<Vec<f64>> = None;
     for j in 0..nd {

@@ -14,14 +14,21 @@
 //!   second, independent gradient. Branches and loops are unrolled while the
 //!   graph is built: the builder runs with concrete inputs.
 //!
-//! Ops the graph lacks are spelled with ops it has: `-a` is `0 - a`,
+//! Ops the graph lacks are spelled with ops it has: `-a` is `-1 · a`,
 //! `a.powi(n)` repeated products, `abs`/`max`/`min`/`clamp` pick a node,
 //! `stop_gradient` makes a fresh leaf, `signum floor ceil round trunc`
-//! a constant and `fract` `a` minus a constant (their conventions), and
-//! `mul_add` a product and a sum. The other functions of the rule table
-//! (`tan`, `asin`, `hypot`, ...) are custom ops of the graph whose backward
-//! is their derivative's closed form, written here apart from the
-//! runtime's rules ([`CLOSED_FORMS`]).
+//! a constant and `fract` `a` minus a constant (their conventions). The
+//! other functions of the rule table (`tan`, `asin`, `hypot`, `mul_add`,
+//! ...) are custom ops of the graph whose backward is their derivative's
+//! closed form, written here apart from the runtime's rules
+//! ([`CLOSED_FORMS`]).
+//!
+//! Every spelling must give the graph the program's value bit for bit,
+//! the sign of a zero included: the reverse pass runs at the values the
+//! graph holds, and one op off (`0 - a` is `+0` where the program's `-a`
+//! is `-0`) moves it to another point, by a jump where `atan2` follows
+//! (finding 010). In `f64` programs the recording mirror checks this at
+//! every op ([`Mirror::graph_departure`]).
 
 use autograd::graph::{Graph, NodeId};
 use autograd::prelude::Activation;
@@ -120,6 +127,16 @@ pub const CLOSED_FORMS: &[ClosedForm] = &[
             }
         },
     ),
+    // Fused, as the program computes it: the graph's `mul` then `add`
+    // rounds twice.
+    (
+        "mul_add",
+        |x| x[0].mul_add(x[1], x[2]),
+        |x| vec![x[1], x[0], 1.0],
+    ),
+    // `abs` at 0, where its derivative is 0 (the convention), valued `+0`
+    // as the program's `(-0.0).abs()` (`a · 0` is `-0` there).
+    ("abs_at_zero", |x| x[0].abs(), |_| vec![0.0]),
 ];
 
 /// A value of the mirror: its `f64` value and, when recording, its node.
@@ -148,6 +165,8 @@ pub struct Mirror {
     f32: bool,
     /// Leaves made so far: an input's key is its position.
     leaves: u64,
+    /// The first op whose value in the graph is not the mirror's.
+    departure: Option<String>,
 }
 
 /// A comparison's constant operand: exact, keyed by its bits.
@@ -183,6 +202,7 @@ impl Mirror {
             frozen: None,
             f32: false,
             leaves: 0,
+            departure: None,
         }
     }
 
@@ -216,6 +236,16 @@ impl Mirror {
             graph: Some(Graph::new()),
             ..Mirror::tracing()
         }
+    }
+
+    /// The first op (its name, the graph's value and the mirror's) whose
+    /// value in the dynamic graph differs from the mirror's, bit for bit
+    /// (a zero's sign included; NaN matches NaN), in a recording mirror of
+    /// an `f64` program; `None` if every op agreed. Its gradients are then
+    /// the graph's at another point than the program's. (An `f32` mirror
+    /// rounds its values, the graph does not: not checked there.)
+    pub fn graph_departure(&self) -> Option<&str> {
+        self.departure.as_deref()
     }
 
     /// The decisions taken so far, in order.
@@ -317,9 +347,23 @@ impl Mirror {
             g.apply(name, &ids)
                 .unwrap_or_else(|e| panic!("dynamic graph op `{name}`: {e}"))
         });
+        if let (Some(g), Some(id)) = (&self.graph, id)
+            && !self.f32
+            && self.departure.is_none()
+        {
+            let held = g.value(id).ok().and_then(Value::as_scalar);
+            let same = held.is_some_and(|h| h.to_bits() == x.to_bits() || h.is_nan() && x.is_nan());
+            if !same {
+                self.departure = Some(format!(
+                    "`{name}` is {held:?} in the graph, {x:?} in the mirror"
+                ));
+            }
+        }
         // `+ - * /` and `sqrt` of `f32` values, computed in `f64` and
-        // rounded, are the correctly rounded `f32` results.
-        let rounds_alike = !self.f32 || matches!(name, "add" | "sub" | "mul" | "div" | "sqrt");
+        // rounded, are the correctly rounded `f32` results (and `abs` of
+        // one is one).
+        let rounds_alike =
+            !self.f32 || matches!(name, "add" | "sub" | "mul" | "div" | "sqrt" | "abs_at_zero");
         V {
             x,
             id,
@@ -362,10 +406,11 @@ impl Mirror {
     pub fn div(&mut self, a: V, b: V) -> V {
         self.op("div", &[a, b], a.x / b.x)
     }
-    /// `-a`, as `0 - a`.
+    /// `-a`, as `-1 · a`: exactly `-a`, a zero's sign included (`0 - a`
+    /// is `+0` at `a = +0`, the program's `-a` is `-0`: finding 010).
     pub fn neg(&mut self, a: V) -> V {
-        let zero = self.k(0.0);
-        self.op("sub", &[zero, a], -a.x)
+        let minus_one = self.k(-1.0);
+        self.op("mul", &[minus_one, a], -a.x)
     }
     /// `a.exp()`.
     pub fn exp(&mut self, a: V) -> V {
@@ -405,8 +450,7 @@ impl Mirror {
     pub fn abs(&mut self, a: V) -> V {
         if a.x == 0.0 {
             self.decide(true, a, konst(0.0));
-            let zero = self.k(0.0);
-            return self.op("mul", &[a, zero], 0.0);
+            return self.closed_form("abs_at_zero", &[a]);
         }
         if self.decide(a.x >= 0.0, a, konst(0.0)) {
             a
@@ -559,13 +603,10 @@ impl Mirror {
         let t = self.trunc(a);
         self.op("sub", &[a, t], a.x.fract())
     }
-    /// `a.mul_add(b, c)`: a product and a sum, valued as the fused op.
+    /// `a.mul_add(b, c)`, fused. (In an `f32` program, fused in `f64`
+    /// then rounded: not always `f32`'s fused result, so not exact.)
     pub fn mul_add(&mut self, a: V, b: V, c: V) -> V {
-        let p = self.mul(a, b);
-        let mut r = self.op("add", &[p, c], a.x.mul_add(b.x, c.x));
-        // Fused in `f64`, then rounded: not always `f32`'s fused result.
-        r.exact &= !self.f32;
-        r
+        self.closed_form("mul_add", &[a, b, c])
     }
     /// `x.clamp(lo, hi)`: picks a node, `x` on a tie; records which.
     pub fn clamp(&mut self, x: V, lo: V, hi: V) -> V {
@@ -827,6 +868,100 @@ mod tests {
             assert!(trace(op, 1e-9).1 < 1e-8);
             assert!(trace(op, 0.5).1 > 0.1);
         }
+    }
+
+    /// The recording mirror's gradient of `f(a)` at `a`, and its value.
+    fn graph_gradient(f: fn(&mut Mirror, V) -> V, a: f64) -> (f64, f64, Option<String>) {
+        let mut m = Mirror::recording();
+        let a = m.input(a);
+        let out = f(&mut m, a);
+        let g = m.gradients(out, &[a])[0];
+        (out.x, g, m.graph_departure().map(str::to_owned))
+    }
+
+    /// Finding 010: `-a` at `a = +0` is `-0`, where `atan2(-a, -a)` is
+    /// `-π`; the graph's `0 - a` held `+0` (`atan2 = 0`), so its reverse
+    /// pass ran at another point. `atan2(-a, -a) · a` has the derivative
+    /// `atan2(-a, -a) + a · 0` there (atan2's partials at the origin are 0,
+    /// the convention), `-π`; at `a = -0` it is `atan2(+0, +0) = 0`.
+    #[test]
+    fn negation_keeps_the_sign_of_zero_in_the_graph() {
+        let f = |m: &mut Mirror, a: V| {
+            let n = m.neg(a);
+            let t = m.atan2(n, n);
+            m.mul(t, a)
+        };
+        for (a, atan2) in [(0.0, -std::f64::consts::PI), (-0.0, 0.0)] {
+            let (value, grad, departure) = graph_gradient(f, a);
+            assert_eq!(value, 0.0);
+            assert_eq!(grad, atan2, "at a = {a:?}");
+            assert_eq!(departure, None);
+        }
+        // Negating twice, through a matrix: the sign comes back.
+        let mut m = Mirror::recording();
+        let a = m.input(0.0);
+        let once = mat::neg(&mut m, &Mat::new(1, 1, &[a]));
+        let twice = mat::neg(&mut m, &once);
+        assert!(twice.data[0].x.is_sign_positive());
+        assert_eq!(m.graph_departure(), None);
+    }
+
+    /// `(-0.0).abs()` is `+0`, so `atan2(|a|, -1)` at `a = -0` is `π`
+    /// (it is `-π` for `-0`): `d(atan2(|a|, -1) · b)/db = π` there, and
+    /// `d/da = 0` (`abs`'s derivative at 0, the convention).
+    #[test]
+    fn abs_of_negative_zero_is_positive_zero_in_the_graph() {
+        let mut m = Mirror::recording();
+        let a = m.input(-0.0);
+        let b = m.input(2.0);
+        let r = m.abs(a);
+        let minus_one = m.k(-1.0);
+        let t = m.atan2(r, minus_one);
+        let out = m.mul(t, b);
+        let pi = std::f64::consts::PI;
+        assert_eq!(out.x, 2.0 * pi);
+        assert_eq!(m.gradients(out, &[a, b]), vec![0.0, pi]);
+        assert_eq!(m.graph_departure(), None);
+    }
+
+    /// `mul_add` is fused in the program: `0.1 · 0.1 - 0.01` is
+    /// 9.02e-19 fused and 1.73e-18 as a product and a sum. The graph
+    /// must hold the fused value: `d(mul_add(a, a, c) · b)/db` is it.
+    #[test]
+    fn mul_add_is_fused_in_the_graph() {
+        let mut m = Mirror::recording();
+        let a = m.input(0.1);
+        let c = m.input(-0.01);
+        let b = m.input(1.0);
+        let r = m.mul_add(a, a, c);
+        let out = m.mul(r, b);
+        let fused = 0.1f64.mul_add(0.1, -0.01);
+        assert_ne!(
+            fused,
+            0.1 * 0.1 - 0.01,
+            "rounding once and twice differ here"
+        );
+        // d/da = 2a·b, d/dc = b, d/db = the fused value.
+        assert_eq!(m.gradients(out, &[a, c, b]), vec![0.2, 1.0, fused]);
+        assert_eq!(m.graph_departure(), None);
+    }
+
+    /// An op spelled with graph ops of another value is reported: the
+    /// old `-a` (`0 - a`) at `a = +0`.
+    #[test]
+    fn a_graph_value_other_than_the_mirrors_is_a_departure() {
+        let mut m = Mirror::recording();
+        let a = m.input(0.0);
+        let zero = m.k(0.0);
+        m.op("sub", &[zero, a], -a.x);
+        let departure = m.graph_departure().expect("a departure");
+        assert!(departure.contains("`sub`"), "{departure}");
+        // Not checked in `f32` programs, whose graph is not rounded.
+        let mut m = Mirror::recording().in_f32(true);
+        let a = m.input(0.1);
+        let b = m.input(0.3);
+        m.mul(a, b);
+        assert_eq!(m.graph_departure(), None);
     }
 
     /// Ties the program computes alike are not margins: `v.min(v)` of a
