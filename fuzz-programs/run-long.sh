@@ -16,13 +16,16 @@
 #
 #   FUZZ_CHUNK=1000     programs per build
 #   FUZZ_PROFILE=fast   unoptimised, no debug info (fastest overall); `test`
-#                       (the CI profile) or `release` (cargo test --release)
+#                       (the CI profile) or `release` (cargo test --release,
+#                       which optimizes the programs too: a value may then
+#                       differ from the primal's in its last bits, see
+#                       findings/011)
 #
 # Run it in the background on a shared machine, e.g.
 #   nohup fuzz-programs/run-long.sh 20000 7 > fuzz-7.log 2>&1 &
 set -euo pipefail
 if [ "$#" -ne 2 ]; then
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 exec python3 "$(dirname "$0")/long_run.py" "$1" "$2"

@@ -3,7 +3,9 @@
 //! `build.rs` writes `AUTOGRAD_FUZZ_PROGRAMS` programs (300 by default);
 //! each is checked at `SAMPLES` points away from kinks (see
 //! `fuzz_programs::check`): the value of `NAME_grad`/`NAME_vjp` bit for bit
-//! against the primal, the adjoint against the dynamic graph
+//! against the primal (the package is built at opt-level 0, where no float
+//! call is evaluated at compile time: see `exact_values.rs`), the adjoint
+//! against the dynamic graph
 //! (`Tolerances::F64.graph` = 1e-9 relative to max(1, |a|, |b|); 2e-3 for
 //! `f32`) and against central finite differences (1e-6·max(1, |f|) +
 //! 1e-5 relative; 5e-3·max(1, |f|) + 2e-2 for `f32`), and `NAME_vjp` with
