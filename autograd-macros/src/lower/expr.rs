@@ -366,8 +366,10 @@ impl Lowerer<'_> {
         let leftmost = chain.last().map_or(&top.left, |(b, ..)| &b.left);
         let first = first_token_span(leftmost);
         let mut lhs = self.lower_expr(operand_of(leftmost));
+        let mut lhs_expr = Some(operand_of(leftmost));
         for (b, rule, token) in chain.into_iter().rev() {
             let rhs = self.lower_expr(operand_of(&b.right));
+            self.integer_literal_with_float(lhs_expr.take(), &lhs, operand_of(&b.right), &rhs);
             if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
                 lhs = Operand::Const(quote!((#l #token #r)));
                 continue;
@@ -391,6 +393,38 @@ impl Lowerer<'_> {
             ));
         }
         lhs
+    }
+
+    /// `x * 2` of a float `x`: rustc's error would come once for the
+    /// function as written and again for each generated use of the literal
+    /// (a rule's argument), so the macro reports it, once, at the literal.
+    fn integer_literal_with_float(
+        &mut self,
+        lhs_expr: Option<&Expr>,
+        lhs: &Operand,
+        rhs_expr: &Expr,
+        rhs: &Operand,
+    ) {
+        let float = |o: &Operand| self.kind(o) == Some(Kind::Float);
+        let literal = match (lhs_expr, float(lhs), float(rhs)) {
+            (_, true, false) => rhs_expr,
+            (Some(l), false, true) => l,
+            _ => return,
+        };
+        if let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) = strip_parens(literal)
+            && i.suffix().is_empty()
+        {
+            self.cx.error_spanned_by(
+                i,
+                format!(
+                    "integer literal `{0}` in float arithmetic; write `{0}.0`",
+                    i.base10_digits()
+                ),
+            );
+        }
     }
 
     fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {
