@@ -125,7 +125,12 @@ impl Lowerer<'_> {
                             Kind::Int
                         };
                         let written = c.to_token_stream();
-                        Operand::Value(self.emit(Op::Cast { arg, ty, written }, kind, c.span()))
+                        let float_cast = kind == Kind::Float;
+                        let v = self.emit(Op::Cast { arg, ty, written }, kind, c.span());
+                        if float_cast {
+                            self.float_casts.insert(v);
+                        }
+                        Operand::Value(v)
                     }
                 }
             }
@@ -370,6 +375,7 @@ impl Lowerer<'_> {
         for (b, rule, token) in chain.into_iter().rev() {
             let rhs = self.lower_expr(operand_of(&b.right));
             self.integer_literal_with_float(lhs_expr.take(), &lhs, operand_of(&b.right), &rhs);
+            self.floats_mixed(&b.op, &lhs, &rhs);
             if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
                 lhs = Operand::Const(quote!((#l #token #r)));
                 continue;
@@ -422,6 +428,23 @@ impl Lowerer<'_> {
                 format!(
                     "integer literal `{0}` in float arithmetic; write `{0}.0`",
                     i.base10_digits()
+                ),
+            );
+        }
+    }
+
+    /// `x * y` of an `f64` and an `f32`: as for an integer literal, one
+    /// error from the macro rather than rustc's in the function and again
+    /// in the generated code.
+    fn floats_mixed(&mut self, op: &BinOp, lhs: &Operand, rhs: &Operand) {
+        if let (Some(a), Some(b)) = (self.concrete_float_of(lhs), self.concrete_float_of(rhs))
+            && a != b
+        {
+            self.cx.error_spanned_by(
+                op,
+                format!(
+                    "`{a} {} {b}`: the operands are of different float types; keep one float type in the function (all `f64` or all `f32`)",
+                    op.to_token_stream()
                 ),
             );
         }
