@@ -112,6 +112,8 @@ pub mod __private {
 
     macro_rules! impl_unreachable_glue {
         ($([$($g:tt)*] $t:ty),*) => {$(
+            // Not a type to suggest in another slot's error.
+            #[diagnostic::do_not_recommend]
             impl<$($g)*> Accumulate<Unreachable> for $t {
                 #[inline(always)]
                 fn accumulate(&mut self, g: Unreachable) {
