@@ -104,6 +104,36 @@ pub mod __private {
         fn accumulate(&mut self, g: G);
     }
 
+    /// The slot [`contribution`] gives for a [`NoGradient`]: no value has
+    /// this type, so adding it in is never run (the check has failed to
+    /// compile), and any adjoint takes it without a second error.
+    #[derive(Debug)]
+    pub enum Unreachable {}
+
+    macro_rules! impl_unreachable_glue {
+        ($([$($g:tt)*] $t:ty),*) => {$(
+            // Not a type to suggest in another slot's error.
+            #[diagnostic::do_not_recommend]
+            impl<$($g)*> Accumulate<Unreachable> for $t {
+                #[inline(always)]
+                fn accumulate(&mut self, g: Unreachable) {
+                    match g {}
+                }
+            }
+        )*};
+    }
+    impl_unreachable_glue!(
+        [] f32,
+        [] f64,
+        [T] Vec<T>,
+        [T] [T],
+        [T, const N: usize] [T; N],
+        [T: nalgebra::Scalar] nalgebra::DMatrix<T>,
+        [T: nalgebra::Scalar] nalgebra::DVector<T>,
+        [T: nalgebra::Scalar] nalgebra::RowDVector<T>,
+        [T: nalgebra::Scalar, const R: usize, const C: usize] nalgebra::SMatrix<T, R, C>
+    );
+
     macro_rules! impl_float_glue {
         ($($t:ty),*) => {$(
             impl Accumulate<$t> for $t {
@@ -285,10 +315,35 @@ pub mod __private {
     )]
     pub trait Contribution {}
 
+    /// What [`contribution`] gives for a slot: the adjoint itself, or for a
+    /// [`NoGradient`] (whose check fails) a type that any adjoint takes,
+    /// so that the failed check is the one error.
+    pub trait Checked {
+        /// The slot's adjoint, or [`Unreachable`].
+        type Adjoint;
+        /// The slot as its adjoint.
+        fn checked(self) -> Self::Adjoint;
+    }
+
+    impl<G: Contribution> Checked for G {
+        type Adjoint = G;
+        #[inline(always)]
+        fn checked(self) -> G {
+            self
+        }
+    }
+
+    impl Checked for NoGradient {
+        type Adjoint = Unreachable;
+        fn checked(self) -> Unreachable {
+            ::core::unreachable!("a `NoGradient` slot fails `Contribution` at compile time")
+        }
+    }
+
     /// Checks that a pullback slot holds an adjoint (see [`Contribution`]).
     #[inline(always)]
-    pub fn contribution<G: Contribution>(g: G) -> G {
-        g
+    pub fn contribution<G: Contribution + Checked>(g: G) -> G::Adjoint {
+        g.checked()
     }
 
     #[inline(always)]

@@ -60,6 +60,12 @@ fn struct_type(ty: &Type, generics: &syn::Generics) -> Option<(Type, bool)> {
     .then(|| (owned.clone(), by_ref))
 }
 
+/// Whether `ty` is a struct, or a reference to one, in the sense of
+/// [`struct_type`].
+pub fn is_struct_type(ty: &Type, generics: &syn::Generics) -> bool {
+    struct_type(ty, generics).is_some()
+}
+
 /// The function's arguments, if one of them is a `Tangent` struct or the
 /// receiver; `None` sends the function down the ordinary pipeline.
 fn args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
@@ -285,7 +291,9 @@ impl Flatten<'_> {
 
     /// The two arguments by which a struct passed on whole goes to the
     /// callee's struct call.
-    fn pass_whole(&mut self, base: &syn::Ident) -> [syn::Expr; 2] {
+    /// `at` is the argument as written, where an error about what the
+    /// callee does with it points.
+    fn pass_whole(&mut self, base: &syn::Ident, at: Span) -> [syn::Expr; 2] {
         // The flattened fields are `f64`s.
         if self.f32 {
             self.cx.error_spanned_by(
@@ -306,13 +314,15 @@ impl Flatten<'_> {
         if !self.wholes.contains(base) {
             self.wholes.push(base.clone());
         }
-        let (whole, flat) = whole_args(base);
+        let (mut whole, mut flat) = whole_args(base);
+        whole.set_span(at);
+        flat.set_span(at);
         let whole: syn::Expr = if self.by_value(base) {
-            syn::parse_quote!(&#whole)
+            syn::parse_quote_spanned!(at=> &#whole)
         } else {
             syn::parse_quote!(#whole)
         };
-        [whole, syn::parse_quote!(&#flat)]
+        [whole, syn::parse_quote_spanned!(at=> &#flat)]
     }
 
     /// `g(p, x)`, `m::g(&p, x)`, `p.g(x)` or `Model::g(p, x)` of a function
@@ -346,7 +356,7 @@ impl Flatten<'_> {
                 let mut args = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::new();
                 for a in std::mem::take(&mut c.args) {
                     match self.whole(&a) {
-                        Some(base) => args.extend(self.pass_whole(&base)),
+                        Some(base) => args.extend(self.pass_whole(&base, a.span())),
                         None => {
                             let mut a = a;
                             self.visit_expr_mut(&mut a);
@@ -378,10 +388,10 @@ impl Flatten<'_> {
                 );
                 path.segments
                     .push(syn::PathSegment::from(struct_call_ident(m.method.span())));
-                let mut args: Vec<syn::Expr> = self.pass_whole(&base).into();
+                let mut args: Vec<syn::Expr> = self.pass_whole(&base, m.receiver.span()).into();
                 for a in &m.args {
                     match self.whole(a) {
-                        Some(b) => args.extend(self.pass_whole(&b)),
+                        Some(b) => args.extend(self.pass_whole(&b, a.span())),
                         None => {
                             let mut a = a.clone();
                             self.visit_expr_mut(&mut a);

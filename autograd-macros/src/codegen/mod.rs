@@ -695,9 +695,103 @@ pub fn generate(
         }
         None => vjp_fn(item, &shape, sig, f, an),
     };
+    let mut hidden = hidden;
+    hidden.extend(constant_struct_call(item, sig, &shape));
     let mut out = carrier(item, sig, hidden);
     out.extend(public_items(item, sig, &shape, jvp));
     out
+}
+
+/// A caller passes a differentiable `Tangent` struct flattened, through
+/// `f::__struct_call` and its VJP, which a function whose struct argument
+/// is `#[constant]` would not have: the call would be three errors naming
+/// them. Here they are: the primal call, and a VJP whose slots for the
+/// struct are `NoGradient`, so that the caller's check of the slot is the
+/// one error, at the argument, in the words of any differentiable value
+/// passed to a `#[constant]` parameter.
+fn constant_struct_call(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
+    let constant_struct = |i: usize| {
+        matches!(sig.params[i].kind, ParamKind::Other)
+            && crate::structs::is_struct_type(&shape.inputs[i].ty, &item.sig.generics)
+    };
+    let name = &item.sig.ident;
+    if sig.scalar.is_some()
+        || names::has_no_carrier(name)
+        || !(0..sig.params.len()).any(constant_struct)
+    {
+        return TokenStream::new();
+    }
+    let vis = &item.vis;
+    let flat_elem = match &sig.ret {
+        Ret::Float(t) => t.to_token_stream(),
+        _ => quote!(f64),
+    };
+    let (mut inputs, mut args, mut slots, mut passed, mut tys) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (i, (pt, p)) in shape.inputs.iter().zip(&sig.params).enumerate() {
+        let x = &p.ident;
+        let slot = quote::format_ident!("__ad_slot{i}");
+        args.push(x.to_token_stream());
+        slots.push(slot.clone());
+        if constant_struct(i) {
+            let flat = quote::format_ident!("__ad_flat{i}");
+            inputs.push(quote!(#pt, #flat: &[#flat_elem]));
+            passed.push(quote!(
+                ::autograd::__private::NoGradient,
+                ::autograd::__private::NoGradient
+            ));
+            tys.push(quote!(
+                ::autograd::__private::NoGradient,
+                ::autograd::__private::NoGradient
+            ));
+        } else {
+            inputs.push(pt.to_token_stream());
+            passed.push(slot.to_token_stream());
+            tys.push(shape.full_tys[i].clone());
+        }
+    }
+    let call = syn::Ident::new(names::STRUCT_CALL, proc_macro2::Span::call_site());
+    let vjp = syn::Ident::new(
+        &names::struct_call_item(names::VJP_FULL),
+        proc_macro2::Span::call_site(),
+    );
+    let same = syn::Ident::new(
+        &names::struct_call_item(names::SAME_CALLEE),
+        proc_macro2::Span::call_site(),
+    );
+    let vjp_full = names::hidden(name, names::VJP_FULL);
+    let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
+    let output = &item.sig.output;
+    let seed_ty = sig.ret.seed();
+    let captures = &shape.captures;
+    quote! {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments)]
+        #vis fn #call #generics (#(#inputs),*) #output #where_clause {
+            #name(#(#args),*)
+        }
+        #[doc(hidden)]
+        #[inline(always)]
+        #vis fn #same<F: 'static, V>(called: &F, _: &V) {
+            ::autograd::__private::same_function(
+                called,
+                ::autograd::__private::type_id_of(&Self::#call),
+            )
+        }
+        #[doc(hidden)]
+        #[allow(unused_variables, clippy::all)]
+        #vis fn #vjp #generics (#(#inputs),*)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#tys,)*) + use<#(#captures),*>)
+            #where_clause
+        {
+            let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
+            (__ad_value, move |__ad_seed: #seed_ty| {
+                let (#(#slots,)*) = __ad_pullback(__ad_seed);
+                (#(#passed,)*)
+            })
+        }
+    }
 }
 
 /// The buffers of `NAME_grad_acc`'s arguments: `d_x` for `x`, lengthened

@@ -550,7 +550,9 @@ fn first_or_last(m: &syn::ExprMethodCall) -> Option<syn::ExprIndex> {
     let Expr::MethodCall(pick) = inner else {
         return None;
     };
-    if !pick.args.is_empty() || pick.turbofish.is_some() {
+    // `x.iter().map(f).last()` is an iterator's `last`, reported as one.
+    if !pick.args.is_empty() || pick.turbofish.is_some() || super::iter::is_iterator(&pick.receiver)
+    {
         return None;
     }
     let x = &pick.receiver;

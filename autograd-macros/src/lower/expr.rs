@@ -125,7 +125,12 @@ impl Lowerer<'_> {
                             Kind::Int
                         };
                         let written = c.to_token_stream();
-                        Operand::Value(self.emit(Op::Cast { arg, ty, written }, kind, c.span()))
+                        let float_cast = kind == Kind::Float;
+                        let v = self.emit(Op::Cast { arg, ty, written }, kind, c.span());
+                        if float_cast {
+                            self.float_casts.insert(v);
+                        }
+                        Operand::Value(v)
                     }
                 }
             }
@@ -366,8 +371,11 @@ impl Lowerer<'_> {
         let leftmost = chain.last().map_or(&top.left, |(b, ..)| &b.left);
         let first = first_token_span(leftmost);
         let mut lhs = self.lower_expr(operand_of(leftmost));
+        let mut lhs_expr = Some(operand_of(leftmost));
         for (b, rule, token) in chain.into_iter().rev() {
             let rhs = self.lower_expr(operand_of(&b.right));
+            self.integer_literal_with_float(lhs_expr.take(), &lhs, operand_of(&b.right), &rhs);
+            self.floats_mixed(&b.op, &lhs, &rhs);
             if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
                 lhs = Operand::Const(quote!((#l #token #r)));
                 continue;
@@ -391,6 +399,55 @@ impl Lowerer<'_> {
             ));
         }
         lhs
+    }
+
+    /// `x * 2` of a float `x`: rustc's error would come once for the
+    /// function as written and again for each generated use of the literal
+    /// (a rule's argument), so the macro reports it, once, at the literal.
+    fn integer_literal_with_float(
+        &mut self,
+        lhs_expr: Option<&Expr>,
+        lhs: &Operand,
+        rhs_expr: &Expr,
+        rhs: &Operand,
+    ) {
+        let float = |o: &Operand| self.kind(o) == Some(Kind::Float);
+        let literal = match (lhs_expr, float(lhs), float(rhs)) {
+            (_, true, false) => rhs_expr,
+            (Some(l), false, true) => l,
+            _ => return,
+        };
+        if let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) = strip_parens(literal)
+            && i.suffix().is_empty()
+        {
+            self.cx.error_spanned_by(
+                i,
+                format!(
+                    "integer literal `{0}` in float arithmetic; write `{0}.0`",
+                    i.base10_digits()
+                ),
+            );
+        }
+    }
+
+    /// `x * y` of an `f64` and an `f32`: as for an integer literal, one
+    /// error from the macro rather than rustc's in the function and again
+    /// in the generated code.
+    fn floats_mixed(&mut self, op: &BinOp, lhs: &Operand, rhs: &Operand) {
+        if let (Some(a), Some(b)) = (self.concrete_float_of(lhs), self.concrete_float_of(rhs))
+            && a != b
+        {
+            self.cx.error_spanned_by(
+                op,
+                format!(
+                    "`{a} {} {b}`: the operands are of different float types; keep one float type in the function (all `f64` or all `f32`)",
+                    op.to_token_stream()
+                ),
+            );
+        }
     }
 
     fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {

@@ -19,6 +19,10 @@ use super::*;
 
 /// The methods that start a chain on a sequence.
 const ROOTS: &[&str] = &["iter", "into_iter", "windows"];
+/// Methods that start a chain the macro does not take: a chain of them is
+/// one error, at the method, rather than one for the method and one for
+/// each supported method around it.
+const UNSUPPORTED_ROOTS: &[&str] = &["chunks", "chunks_exact", "rchunks", "rchunks_exact"];
 /// The methods that consume a chain into a value.
 const CONSUMERS: &[&str] = &["sum", "product", "fold", "collect"];
 /// The methods that make a chain of a chain (or of a range).
@@ -51,6 +55,7 @@ pub(super) fn is_iterator(e: &Expr) -> bool {
 fn is_iterator_call(m: &syn::ExprMethodCall) -> bool {
     let name = m.method.to_string();
     ROOTS.contains(&name.as_str())
+        || UNSUPPORTED_ROOTS.contains(&name.as_str())
         || (ADAPTERS.contains(&name.as_str()) && is_range(&m.receiver))
         || (!CONSUMERS.contains(&name.as_str()) && is_iterator(&m.receiver))
 }
@@ -981,6 +986,16 @@ impl Lowerer<'_> {
                 let k = Lin::of(self.lower_expr(k));
                 let len = self.min_len(&inner.len, &k, span);
                 Some(Chain { len, ..inner })
+            }
+            (root, ..) if UNSUPPORTED_ROOTS.contains(&root) => {
+                self.cx.error_spanned_by(
+                    &m.method,
+                    format!(
+                        "unsupported iterator method `{name}`; supported: {}; or write an index loop over the chunks, `for j in 0..x.len() / k`, reading `x[k * j + i]`",
+                        supported()
+                    ),
+                );
+                None
             }
             _ => {
                 // The first unsupported method of the chain is the one

@@ -97,6 +97,10 @@ struct Lowerer<'a> {
     /// Names bound to closures (see [`closures`]): the value the binding
     /// holds stands for the closure, called inline.
     closures: HashMap<ValueId, closures::LocalClosure>,
+    /// Values of a float cast (`y as f32`): their type is the cast's, not
+    /// their operand's, so they tell nothing about mixed float types (a
+    /// cast of a differentiable value is its own error).
+    float_casts: std::collections::HashSet<ValueId>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -131,6 +135,7 @@ pub fn lower(
         body_items: Vec::new(),
         data: HashMap::new(),
         closures: HashMap::new(),
+        float_casts: std::collections::HashSet::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -191,6 +196,7 @@ pub fn lower(
             Operand::Const(quote!(0.0))
         }
     };
+    l.return_of_another_float(&sig.ret, &ret, syn_sig);
     let body = l.end_block();
     Function {
         values: l.values,
@@ -384,6 +390,39 @@ impl Lowerer<'_> {
     fn phi_float(&self, then_src: ValueId, else_src: ValueId) -> Option<syn::Ident> {
         let float = |v: ValueId| self.values[v].float.clone();
         float(then_src).or_else(|| float(else_src))
+    }
+
+    /// The float type of an operand, if it is `f32` or `f64` (not a
+    /// generic function's scalar).
+    fn concrete_float_of(&self, o: &Operand) -> Option<syn::Ident> {
+        if o.value().is_some_and(|v| self.float_casts.contains(&v)) {
+            return None;
+        }
+        self.float_of(o).filter(|f| f == "f32" || f == "f64")
+    }
+
+    /// `fn f(x: f64) -> f32 { x * x }`: rustc's error in the function as
+    /// written would come again from each generated item, so the macro
+    /// reports it, once.
+    fn return_of_another_float(
+        &self,
+        ret: &crate::sig::Ret,
+        value: &Operand,
+        sig: &syn::Signature,
+    ) {
+        if let crate::sig::Ret::Float(declared) = ret
+            && (declared.0 == "f32" || declared.0 == "f64")
+            && let Some(found) = self.concrete_float_of(value)
+            && found != declared.0
+        {
+            self.cx.error_spanned_by(
+                &sig.output,
+                format!(
+                    "the function returns `{}` but its value is an `{found}`; keep one float type in the function: return `{found}`, or compute in `{}`",
+                    declared.0, declared.0
+                ),
+            );
+        }
     }
 
     fn float_of(&self, o: &Operand) -> Option<syn::Ident> {

@@ -204,6 +204,22 @@ impl Lowerer<'_> {
         span: Span,
     ) {
         let name = ident.map(|i| i.to_string());
+        // `let n: f32 = x * 2.0` in an `f64` function: rustc reports the
+        // annotation in the function as written; the generated copies type
+        // the name from its value, so they do not report it again.
+        let ty = match (&ty, &operand) {
+            (Some(t), Operand::Value(v))
+                if self.values[*v].kind == Kind::Float
+                    && let Some(written) = self.scalar_ident(t)
+                    && self.values[*v]
+                        .float
+                        .as_ref()
+                        .is_some_and(|f| *f != written) =>
+            {
+                None
+            }
+            _ => ty,
+        };
         let value = match operand {
             // An untyped `let` of a value, or any `let` of a matrix (rustc
             // has checked the annotation): the name denotes the value itself.
