@@ -108,15 +108,17 @@ impl Generic {
 
 impl Generic {
     /// Whether `path` names a function of the float (`f64::tanh`), not a
-    /// constant (`f64::EPSILON`, `f64::consts::PI`).
+    /// constant (`f64::EPSILON`, `f64::consts::PI`): asked of the rule
+    /// table, as lowering asks it of a method.
     fn is_float_function(&self, path: &syn::Path) -> bool {
+        // `f64::tanh` or `std::f64::tanh`: the segment after the float's.
+        let float_at = usize::from(path.segments[0].ident != self.float);
         self.is_float_item(path)
-            && !path.segments.iter().any(|s| s.ident == "consts")
-            && path.segments.last().is_some_and(|s| {
-                s.ident
-                    .to_string()
-                    .starts_with(|c: char| c.is_ascii_lowercase())
-            })
+            && path.segments.len() == float_at + 2
+            && path
+                .segments
+                .last()
+                .is_some_and(|s| crate::table::is_float_function(&s.ident.to_string()))
     }
 }
 
