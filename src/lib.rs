@@ -70,7 +70,7 @@ pub mod __private {
     pub use crate::hessian_glue::{
         HasSecondOrder, ImplicitSecondOrder, SecondOrder, assert_hessian, dual_constants,
         dual_matrix, dual_matrix_constant, dual_part, dual_slice, implicit_second_order, push_flat,
-        real_part, take_scalar, take_slice, unit_matrix, unit_scalar, unit_slice,
+        real_part, take_matrix, take_scalar, take_slice, unit_matrix, unit_scalar, unit_slice,
     };
     pub use crate::tangent::{
         CollectionField, FloatField, IntField, MatrixField, add_float_field, add_to_collection,

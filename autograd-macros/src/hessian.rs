@@ -356,7 +356,7 @@ pub fn float_of(
     mode: &crate::attr::Mode,
 ) -> Option<syn::Ident> {
     use crate::attr::Mode;
-    use crate::sig::{ParamKind, Ret};
+    use crate::sig::Ret;
     let reject = |message: &str| {
         cx.error_spanned_by(key, message);
         None
@@ -375,16 +375,6 @@ pub fn float_of(
     {
         return reject(
             "`hessian` on a generic function takes its scalar bound by `Float` (`T: Float`), which dual numbers implement, not `RealField`",
-        );
-    }
-    if matches!(mode, Mode::Implicit(_))
-        && sig
-            .params
-            .iter()
-            .any(|p| matches!(p.kind, ParamKind::Matrix { .. }))
-    {
-        return reject(
-            "`hessian` of an `implicit` solver takes numbers and slices (`f64`, `&[f64]`): pass a matrix's elements to the solver and its residual as a slice",
         );
     }
     match &sig.ret {
