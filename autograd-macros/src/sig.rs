@@ -701,7 +701,9 @@ fn generic_scalar(cx: &Ctxt, generics: &syn::Generics) -> Option<GenericScalar> 
             ),
             syn::GenericParam::Const(c) => cx.error_spanned_by(
                 c,
-                format!("const generic parameters are not supported; {GENERICS_SUPPORTED}"),
+                format!(
+                    "const generic parameters are not supported: write the size as a number (`SVector<f64, 3>`, `[f64; 3]`) or take a dynamically sized `DVector<f64>` or `&[f64]`; {GENERICS_SUPPORTED}"
+                ),
             ),
         }
     }
