@@ -55,13 +55,22 @@ fn direction_name(sig: &Signature, p: &Param) -> syn::Ident {
 }
 
 /// The direction of a differentiable argument, typed like its tangent.
-fn direction_ty(p: &Param) -> Option<TokenStream> {
+pub fn direction_ty(p: &Param) -> Option<TokenStream> {
     match &p.kind {
         ParamKind::Float(t) if p.differentiable => Some(quote!(#t)),
         ParamKind::Slice(t) if p.differentiable => Some(quote!(&[#t])),
         ParamKind::Matrix { owned, .. } if p.differentiable => Some(quote!(&#owned)),
+        ParamKind::Array { elem, .. } if p.differentiable && is_owned_vec(p) => {
+            Some(quote!(&[#elem]))
+        }
         _ => None,
     }
+}
+
+/// A `Vec<f64>` taken by value: its dual copy is a `Vec` of dual numbers,
+/// its direction a slice.
+fn is_owned_vec(p: &Param) -> bool {
+    matches!(&p.kind, ParamKind::Array { owned, by_ref: false, .. } if !matches!(**owned, syn::Type::Array(_)))
 }
 
 /// Whether the function takes a matrix: its `_hvp` returns the primal's
@@ -115,6 +124,13 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, float: &syn::Ident) -> Toke
                 quote!(&#private::dual_slice(#x, #v))
             }
             (ParamKind::Slice(_), false) => quote!(&#private::dual_constants(#x)),
+            (ParamKind::Array { .. }, true) if is_owned_vec(p) => {
+                let v = dirs.next();
+                quote!(#private::dual_slice(&#x, #v))
+            }
+            (ParamKind::Array { .. }, false) if is_owned_vec(p) => {
+                quote!(#private::dual_constants(&#x))
+            }
             (ParamKind::Matrix { by_ref, .. }, true) => {
                 let v = dirs.next();
                 if *by_ref {
@@ -249,7 +265,9 @@ fn hessian_fn(
         .map(|p| {
             let x = names::hygienic(&p.ident);
             match p.kind {
-                ParamKind::Slice(_) | ParamKind::Matrix { .. } => quote!(#x.len()),
+                ParamKind::Slice(_) | ParamKind::Matrix { .. } | ParamKind::Array { .. } => {
+                    quote!(#x.len())
+                }
                 _ => quote!(1usize),
             }
         })
@@ -270,7 +288,9 @@ fn hessian_fn(
         .zip(&offsets)
         .zip(&lens)
         .map(|((p, o), len)| match p.kind {
-            ParamKind::Slice(_) => quote!(&#private::unit_slice::<#float>(#len, #j, #o)),
+            ParamKind::Slice(_) | ParamKind::Array { .. } => {
+                quote!(&#private::unit_slice::<#float>(#len, #j, #o))
+            }
             ParamKind::Matrix { by_ref: true, .. } => {
                 let x = names::hygienic(&p.ident);
                 quote!(&#private::unit_matrix(#x, #j, #o))
@@ -292,9 +312,9 @@ fn hessian_fn(
         .iter()
         .zip(&args)
         .map(|(p, x)| match p.kind {
-            ParamKind::Other | ParamKind::Matrix { by_ref: false, .. } => {
-                quote!(::core::clone::Clone::clone(&#x))
-            }
+            ParamKind::Other
+            | ParamKind::Matrix { by_ref: false, .. }
+            | ParamKind::Array { by_ref: false, .. } => quote!(::core::clone::Clone::clone(&#x)),
             _ => x.to_token_stream(),
         })
         .collect();
