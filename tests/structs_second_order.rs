@@ -378,3 +378,26 @@ fn hessian_of_an_owned_vec_argument() {
     let (_, _, _, hx, ha) = owned_vec_hvp(x.clone(), a, &[1.0, 0.0, 0.0], 0.0);
     assert!(close(hx[0], h[(0, 0)], 1e-14) && close(ha, h[(3, 0)], 1e-14));
 }
+
+/// A struct next to a `Vec<f64>` taken by value.
+#[differentiable(hessian)]
+fn with_owned_vec(p: &Params, y: Vec<f64>) -> f64 {
+    p.a * y[0] * y[1] + (p.w[0] * y[1]).sin()
+}
+
+#[test]
+fn hessian_of_a_struct_next_to_an_owned_vec() {
+    let (p, y) = (params(), vec![0.6, -0.4]);
+    let (_, grad, h) = with_owned_vec_hessian(&p, y.clone());
+    let (_, gp, gy) = with_owned_vec_grad(&p, y.clone());
+    let mut g = flat(&gp);
+    g.extend(&gy);
+    all_close(grad.as_slice(), &g, 1e-14, "gradient");
+    // Inputs a, w0, w1, c0, c1, v0, v1, y0, y1: closed-form entries.
+    let u = p.w[0] * y[1];
+    assert!(close(h[(0, 7)], y[1], 1e-12) && close(h[(0, 8)], y[0], 1e-12));
+    assert!(close(h[(7, 8)], p.a, 1e-12));
+    assert!(close(h[(1, 1)], -y[1] * y[1] * u.sin(), 1e-12));
+    assert!(close(h[(1, 8)], u.cos() - u * u.sin(), 1e-12));
+    assert!(close(h[(8, 8)], -p.w[0] * p.w[0] * u.sin(), 1e-12));
+}

@@ -2183,7 +2183,8 @@ impl Forward<'_> {
                                 quote_spanned!(mixed=> #p::unit_scalar::<f64>(__ad_j, #offset)),
                             );
                         }
-                        ParamKind::Slice(_) => {
+                        // A slice, or a `Vec<f64>` by value.
+                        ParamKind::Slice(_) | ParamKind::Array { .. } => {
                             setup.push(quote_spanned!(mixed=> let #len: usize = #x.len();));
                             dirs.push(quote_spanned!(mixed=> &#p::unit_slice::<f64>(#len, __ad_j, #offset)));
                         }
