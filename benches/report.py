@@ -4,7 +4,9 @@ ratio table as Markdown: per case, every contender's time (criterion's
 median, in the same run) and its ratio to the primal and to the
 hand-written gradient; the gradients into caller buffers (`ours_acc`,
 `NAME_grad_acc`, against `hand_acc`, the hand-written gradient adding
-into buffers); then the issues' targets, each met or missed.
+into buffers); then the issues' targets, each met or missed. Estimates
+of the `second_order` bench's `_hvp` groups, where present, add the
+table of `_hvp` ÷ `_grad` (issue 15: at most 4).
 
 Usage: report.py CRITERION_DIR [RUN_SECONDS]   (CRITERION_DIR is
 target/criterion, or $CARGO_TARGET_DIR/criterion)
@@ -52,6 +54,32 @@ def load(root):
     out = {}
     for case, _, _ in CASES + USER_CASES:
         for c in CONTENDERS + ACC:
+            path = os.path.join(root, case, c, "new", "estimates.json")
+            try:
+                with open(path) as f:
+                    est = json.load(f)
+            except FileNotFoundError:
+                continue
+            out.setdefault(case, {})[c] = est["median"]["point_estimate"]
+    return out
+
+
+# The `second_order` bench's groups of `_hvp` next to `_grad`.
+HVP_CASES = [
+    ("hvp_rosenbrock_n10", "Rosenbrock, n = 10"),
+    ("hvp_rosenbrock_n100", "Rosenbrock, n = 100"),
+    ("hvp_rosenbrock_n1000", "Rosenbrock, n = 1000"),
+    ("hvp_black_scholes", "Black–Scholes call"),
+    ("hvp_bond", "bond"),
+    ("hvp_dense_nalgebra", "dense layer 32×32, nalgebra"),
+]
+
+
+def load_hvp(root):
+    """{case: {"grad": median ns, "hvp": median ns}} for every estimate found."""
+    out = {}
+    for case, _ in HVP_CASES:
+        for c in ("grad", "hvp"):
             path = os.path.join(root, case, c, "new", "estimates.json")
             try:
                 with open(path) as f:
@@ -171,7 +199,8 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "target/criterion"
     seconds = sys.argv[2] if len(sys.argv) > 2 else None
     t = load(root)
-    if not t:
+    hvp = load_hvp(root)
+    if not t and not hvp:
         sys.exit(f"no estimates under {root}: run `cargo bench --bench gradients` first")
     p = print
     p("# Benchmark results")
@@ -244,6 +273,19 @@ def main():
     met = sum(1 for _, _, ok in rows if ok)
     p()
     p(f"{met} of {len(rows)} targets met.")
+    if hvp:
+        p()
+        p("## Second order (`cargo bench --bench second_order`)")
+        p()
+        p("| case | `_grad` | `_hvp` | `_hvp` ÷ `_grad` | target ≤ 4 (issue 15) |")
+        p("|---|---:|---:|---:|---|")
+        for case, name in HVP_CASES:
+            row = hvp.get(case, {})
+            if "grad" not in row or "hvp" not in row:
+                continue
+            r = row["hvp"] / row["grad"]
+            met = "met" if r <= 4 else "**missed**"
+            p(f"| {name} | {fmt_time(row['grad'])} | {fmt_time(row['hvp'])} | {fmt_ratio(r)} | {met} |")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@
 
 use std::hint::black_box;
 
+use autograd::differentiable;
 use autograd::nalgebra::{DMatrix, DVector, Dyn};
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, measurement::WallTime};
 use num_dual::{Dual2Vec, DualNum};
@@ -26,6 +27,13 @@ use cases::black_scholes::example::{call_price_grad, call_price_hvp};
 use cases::bond::{bond_price_grad, bond_price_hvp};
 use cases::rosenbrock::{rosenbrock_grad, rosenbrock_hessian, rosenbrock_hvp};
 use cases::{bond, lcg_vec, rosenbrock};
+
+/// The dense nalgebra layer of `benches/gradients.rs`, `sum(tanh(W·x + b))`
+/// with `W` 32×32, with `hessian`: a matrix `_hvp` next to its `_grad`.
+#[differentiable(hessian)]
+fn dense_layer(w: &DMatrix<f64>, x: &DVector<f64>, b: &DVector<f64>) -> f64 {
+    (w * x + b).map(f64::tanh).sum()
+}
 
 fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
     let mut g = c.benchmark_group(name);
@@ -126,6 +134,74 @@ fn check(x: &[f64]) -> Result<(), String> {
     Ok(())
 }
 
+/// The dense layer's `_hvp`: its gradient is `_grad`'s, and H·v is the
+/// central difference of `_grad` along v (step 1e-6, tolerance 1e-6 of
+/// the largest entry: truncation O(h²), rounding about 1e-16/1e-6).
+fn check_dense(
+    inp: &cases::dense::matrix::Inputs,
+    dw: &DMatrix<f64>,
+    dx: &DVector<f64>,
+    db: &DVector<f64>,
+) -> Result<(), String> {
+    let (v, gw, gx, gb, hw, hx, hb) = dense_layer_hvp(&inp.w, &inp.x, &inp.b, dw, dx, db);
+    let (v1, gw1, gx1, gb1) = dense_layer_grad(&inp.w, &inp.x, &inp.b);
+    if v != v1 {
+        return Err(format!("value {v} vs {v1}"));
+    }
+    let step = 1e-6;
+    let at = |s: f64| dense_layer_grad(&(&inp.w + dw * s), &(&inp.x + dx * s), &(&inp.b + db * s));
+    let (_, uw, ux, ub) = at(step);
+    let (_, lw, lx, lb) = at(-step);
+    let fd = |u: &[f64], l: &[f64]| -> Vec<f64> {
+        u.iter()
+            .zip(l)
+            .map(|(u, l)| (u - l) / (2.0 * step))
+            .collect()
+    };
+    // (name, `_hvp`'s gradient, `_grad`'s, H·v, the difference of `_grad`)
+    let parts = [
+        (
+            "W",
+            gw.as_slice(),
+            gw1.as_slice(),
+            hw.as_slice(),
+            fd(uw.as_slice(), lw.as_slice()),
+        ),
+        (
+            "x",
+            gx.as_slice(),
+            gx1.as_slice(),
+            hx.as_slice(),
+            fd(ux.as_slice(), lx.as_slice()),
+        ),
+        (
+            "b",
+            gb.as_slice(),
+            gb1.as_slice(),
+            hb.as_slice(),
+            fd(ub.as_slice(), lb.as_slice()),
+        ),
+    ];
+    let amax = |v: &[f64]| v.iter().fold(1.0f64, |m, e| m.max(e.abs()));
+    for (name, g, g1, h, fd) in parts {
+        for i in 0..g.len() {
+            if (g[i] - g1[i]).abs() > 1e-13 * amax(g1) {
+                return Err(format!(
+                    "{name}[{i}]: gradient {} vs `_grad` {}",
+                    g[i], g1[i]
+                ));
+            }
+            if (h[i] - fd[i]).abs() > 1e-6 * amax(&fd) {
+                return Err(format!(
+                    "{name}[{i}]: H·v {} vs difference of `_grad` {}",
+                    h[i], fd[i]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn benches(c: &mut Criterion) {
     for n in [5, 10, 100] {
         let x = rosenbrock::Inputs::new(n).x;
@@ -165,6 +241,25 @@ fn benches(c: &mut Criterion) {
         });
         g.bench_function("hvp", |b| {
             b.iter(|| bond_price_hvp(black_box(&inp.r), inp.z, &inp.cf, &inp.t, &dr, 1.0))
+        });
+        g.finish();
+    }
+
+    {
+        let inp = cases::dense::matrix::Inputs::new();
+        let (n, m) = inp.w.shape();
+        let dw = DMatrix::from_vec(n, m, lcg_vec(n * m, 7, -1.0, 1.0));
+        let dx = DVector::from_vec(lcg_vec(m, 11, -1.0, 1.0));
+        let db = DVector::from_vec(lcg_vec(n, 13, -1.0, 1.0));
+        if let Err(e) = check_dense(&inp, &dw, &dx, &db) {
+            panic!("the dense layer's `_hvp` disagrees: {e}");
+        }
+        let mut g = group(c, "hvp_dense_nalgebra");
+        g.bench_function("grad", |b| {
+            b.iter(|| dense_layer_grad(black_box(&inp.w), &inp.x, &inp.b))
+        });
+        g.bench_function("hvp", |b| {
+            b.iter(|| dense_layer_hvp(black_box(&inp.w), &inp.x, &inp.b, &dw, &dx, &db))
         });
         g.finish();
     }

@@ -289,3 +289,28 @@ where
         out.extend_from_slice(self.as_slice());
     }
 }
+
+/// A matrix direction (`&DMatrix<f64>`) of a solver's `_hvp`.
+impl<T, R: Dim, C: Dim> PushFlat<T> for &OMatrix<T, R, C>
+where
+    T: Float + Scalar,
+    DefaultAllocator: Allocator<R, C>,
+{
+    /// The entries in column-major order, as the flattened inputs are.
+    fn push_flat(self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.as_slice());
+    }
+}
+
+/// The next entries of a flattened gradient, for a matrix of `like`'s
+/// shape (column-major).
+pub fn take_matrix<T, R: Dim, C: Dim>(
+    flat: &mut std::vec::IntoIter<T>,
+    like: &OMatrix<T, R, C>,
+) -> OMatrix<T, R, C>
+where
+    T: Float + Scalar,
+    DefaultAllocator: Allocator<R, C>,
+{
+    like.map(|_| flat.next().unwrap_or_else(T::nan))
+}

@@ -70,12 +70,12 @@ pub mod __private {
     pub use crate::hessian_glue::{
         HasSecondOrder, ImplicitSecondOrder, SecondOrder, assert_hessian, dual_constants,
         dual_matrix, dual_matrix_constant, dual_part, dual_slice, implicit_second_order, push_flat,
-        real_part, take_scalar, take_slice, unit_matrix, unit_scalar, unit_slice,
+        real_part, take_matrix, take_scalar, take_slice, unit_matrix, unit_scalar, unit_slice,
     };
     pub use crate::tangent::{
-        CollectionField, FloatField, IntField, MatrixField, add_float_field, add_to_collection,
-        collection_field, float_field, int_field, matrix_field, range_field, take_collection,
-        take_elements, take_float,
+        CollectionField, ConstantField, FloatField, IntField, KeepConstant, MatrixField,
+        ZeroConstant, add_float_field, add_to_collection, collection_field, float_field, int_field,
+        matrix_field, range_field, take_collection, take_elements, take_float,
     };
     pub use crate::tangent_glue::{
         ForwardMode, IntoTangent, ScalarTangent, ZeroTangent, into_tangent, slice_tangent,
@@ -151,26 +151,6 @@ pub mod __private {
                     pool::give(g);
                 }
             }
-            /// A caller's buffer for `NAME_grad_acc`.
-            ///
-            /// # Panics
-            ///
-            /// If the buffer's length is not the argument's.
-            impl Accumulate<Vec<$t>> for [$t] {
-                #[inline]
-                #[track_caller]
-                fn accumulate(&mut self, g: Vec<$t>) {
-                    ::core::assert_eq!(
-                        self.len(),
-                        g.len(),
-                        "autograd: a gradient buffer's length differs from its argument's"
-                    );
-                    for (a, b) in self.iter_mut().zip(&g) {
-                        *a += b;
-                    }
-                    pool::give(g);
-                }
-            }
             impl<const N: usize> Accumulate<[$t; N]> for [$t; N] {
                 #[inline]
                 fn accumulate(&mut self, g: [$t; N]) {
@@ -216,18 +196,42 @@ pub mod __private {
                     0.0
                 }
             }
-            impl ZeroLike for Vec<$t> {
-                #[inline]
-                fn zero_like(&self) -> Self {
-                    ::std::vec![0.0; self.len()]
-                }
-            }
             impl Contribution for $t {}
             impl Contribution for Vec<$t> {}
             impl<const N: usize> Contribution for [$t; N] {}
         )*};
     }
     impl_float_glue!(f32, f64);
+
+    /// A caller's buffer for `NAME_grad_acc`, of any scalar (a
+    /// second-order twin's `Vec` argument's too).
+    ///
+    /// # Panics
+    ///
+    /// If the buffer's length is not the argument's.
+    impl<T: rules::Real> Accumulate<Vec<T>> for [T] {
+        #[inline]
+        #[track_caller]
+        fn accumulate(&mut self, g: Vec<T>) {
+            ::core::assert_eq!(
+                self.len(),
+                g.len(),
+                "autograd: a gradient buffer's length differs from its argument's"
+            );
+            for (a, b) in self.iter_mut().zip(&g) {
+                *a = *a + *b;
+            }
+            pool::give(g);
+        }
+    }
+
+    // Any scalar: a `Vec` argument of a second-order twin.
+    impl<T: rules::Real> ZeroLike for Vec<T> {
+        #[inline]
+        fn zero_like(&self) -> Self {
+            ::std::vec![<T as rules::Real>::zero(); self.len()]
+        }
+    }
 
     // Any scalar: a generic function's (and a second-order twin's) local
     // array.

@@ -26,6 +26,13 @@ pub trait Tangent: Clone {
     #[doc(hidden)]
     fn __restore_constants(&mut self, from: &Self);
 
+    /// Sets the constant fields that can be read as floats (`#[constant]`
+    /// `f64`, `f32` and float collections, in nested structs too) to zero:
+    /// a tangent or direction of `_jvp`/`_hvp` moves no constant, whatever
+    /// the caller's struct holds there.
+    #[doc(hidden)]
+    fn __zero_constants(&mut self);
+
     /// Appends the differentiable fields' entries in declaration order (a
     /// collection its elements, a nested struct its own): a row of a
     /// Jacobian.
@@ -348,3 +355,71 @@ pub fn take_collection<T: CollectionField + Clone>(c: &T, flat: &mut &[f64]) -> 
     out.elements_mut().copy_from_slice(take_elements(flat, n));
     out
 }
+
+/// A constant field of a tangent or direction, as [`Tangent::__zero_constants`]
+/// sees it: one a body can read as a float (`f64`, `f32`, a float
+/// collection) becomes zero ([`ZeroConstant`], chosen by method resolution
+/// on `&ConstantField`), any other keeps its value ([`KeepConstant`]).
+#[doc(hidden)]
+pub struct ConstantField<'a, T>(pub &'a T);
+
+/// A constant field that a body can read as a float: its zero.
+#[doc(hidden)]
+pub trait ZeroConstant {
+    /// The field's type.
+    type Field;
+    /// Zero, of the field's shape.
+    fn zeroed_constant(self) -> Self::Field;
+}
+
+/// Any other constant field: its value.
+#[doc(hidden)]
+pub trait KeepConstant {
+    /// The field's type.
+    type Field;
+    /// A clone of the field.
+    fn zeroed_constant(self) -> Self::Field;
+}
+
+impl<T: Clone> KeepConstant for ConstantField<'_, T> {
+    type Field = T;
+    #[inline]
+    fn zeroed_constant(self) -> T {
+        self.0.clone()
+    }
+}
+
+impl ZeroConstant for &ConstantField<'_, f64> {
+    type Field = f64;
+    #[inline]
+    fn zeroed_constant(self) -> f64 {
+        0.0
+    }
+}
+
+impl ZeroConstant for &ConstantField<'_, f32> {
+    type Field = f32;
+    #[inline]
+    fn zeroed_constant(self) -> f32 {
+        0.0
+    }
+}
+
+macro_rules! zero_collections {
+    ($([$($g:tt)*] $t:ty),*) => {$(
+        impl<$($g)*> ZeroConstant for &ConstantField<'_, $t> {
+            type Field = $t;
+            #[inline]
+            fn zeroed_constant(self) -> $t {
+                self.0.zeroed()
+            }
+        }
+    )*};
+}
+zero_collections!(
+    [] Vec<f64>,
+    [const N: usize] [f64; N],
+    [] nalgebra::DVector<f64>,
+    [] nalgebra::DMatrix<f64>,
+    [const R: usize, const C: usize] nalgebra::SMatrix<f64, R, C>
+);

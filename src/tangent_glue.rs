@@ -106,6 +106,15 @@ impl<'a> IntoTangent<&'a DVector<f64>> for &'a DVector<f64> {
     }
 }
 
+impl<'a, const R: usize, const C: usize> IntoTangent<&'a nalgebra::SMatrix<f64, R, C>>
+    for &'a nalgebra::SMatrix<f64, R, C>
+{
+    #[inline(always)]
+    fn into_tangent(self) -> &'a nalgebra::SMatrix<f64, R, C> {
+        self
+    }
+}
+
 /// The tangent of a value that depends on no differentiable argument (a
 /// constant, a float that carries none), as a callee's parameter takes it.
 #[derive(Copy, Clone, Debug)]

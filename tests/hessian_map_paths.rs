@@ -23,6 +23,15 @@ fn exps(a: f64, x: &[f64]) -> f64 {
     a * s + (a * x[0] + x[1]).tanh()
 }
 
+/// Constants of the float passed to methods (`f64::EPSILON`,
+/// `f64::MIN_POSITIVE`) stay constants next to a function path: the twin
+/// asks the rule table which paths are the float's functions.
+#[differentiable(hessian)]
+fn paths(x: &DVector<f64>, a: f64) -> f64 {
+    let t = x.map(f64::tanh);
+    t.sum() * a.max(f64::EPSILON) + (a * a).max(f64::MIN_POSITIVE).ln()
+}
+
 /// Flat: w (2×2, column-major), x (2).
 fn layer_flat(v: &[f64]) -> (DMatrix<f64>, DVector<f64>) {
     (
@@ -116,4 +125,28 @@ fn iterator_map_of_a_function_path_in_a_hessian() {
     let sech2 = 1.0 - u.tanh().powi(2);
     let (_, _, h) = exps_hessian(v[0], &v[1..]);
     assert!((h[(0, 0)] - v[1] * v[1] * (-2.0 * u.tanh() * sech2)).abs() < 1e-12);
+}
+
+#[test]
+fn function_paths_next_to_float_constants_in_a_hessian() {
+    let (x, a) = (DVector::from_vec(vec![0.3, -0.8]), 1.7);
+    let (t, ta) = (DVector::from_vec(vec![0.5, 1.0]), -0.25);
+    let (value, _, _, hx, ha) = paths_hvp(&x, a, &t, ta);
+    assert_eq!(value.to_bits(), paths(&x, a).to_bits());
+    // Closed form: f = a·Σ tanh xᵢ + 2 ln a (a > ε), so
+    // H = [[−2a·tanh xᵢ·sech² xᵢ δᵢⱼ, sech² xᵢ], [sech² xⱼ, −2/a²]].
+    let sech2 = |v: f64| 1.0 - v.tanh().powi(2);
+    for i in 0..2 {
+        let expected = -2.0 * a * x[i].tanh() * sech2(x[i]) * t[i] + sech2(x[i]) * ta;
+        assert!(
+            (hx[i] - expected).abs() < 1e-12,
+            "(H·v)[{i}] = {} but {expected}",
+            hx[i]
+        );
+    }
+    let expected = sech2(x[0]) * t[0] + sech2(x[1]) * t[1] - 2.0 / (a * a) * ta;
+    assert!(
+        (ha - expected).abs() < 1e-12,
+        "(H·v)[a] = {ha} but {expected}"
+    );
 }

@@ -108,15 +108,17 @@ impl Generic {
 
 impl Generic {
     /// Whether `path` names a function of the float (`f64::tanh`), not a
-    /// constant (`f64::EPSILON`, `f64::consts::PI`).
+    /// constant (`f64::EPSILON`, `f64::consts::PI`): asked of the rule
+    /// table, as lowering asks it of a method.
     fn is_float_function(&self, path: &syn::Path) -> bool {
+        // `f64::tanh` or `std::f64::tanh`: the segment after the float's.
+        let float_at = usize::from(path.segments[0].ident != self.float);
         self.is_float_item(path)
-            && !path.segments.iter().any(|s| s.ident == "consts")
-            && path.segments.last().is_some_and(|s| {
-                s.ident
-                    .to_string()
-                    .starts_with(|c: char| c.is_ascii_lowercase())
-            })
+            && path.segments.len() == float_at + 2
+            && path
+                .segments
+                .last()
+                .is_some_and(|s| crate::table::is_float_function(&s.ident.to_string()))
     }
 }
 
@@ -354,7 +356,7 @@ pub fn float_of(
     mode: &crate::attr::Mode,
 ) -> Option<syn::Ident> {
     use crate::attr::Mode;
-    use crate::sig::{ParamKind, Ret};
+    use crate::sig::Ret;
     let reject = |message: &str| {
         cx.error_spanned_by(key, message);
         None
@@ -373,16 +375,6 @@ pub fn float_of(
     {
         return reject(
             "`hessian` on a generic function takes its scalar bound by `Float` (`T: Float`), which dual numbers implement, not `RealField`",
-        );
-    }
-    if matches!(mode, Mode::Implicit(_))
-        && sig
-            .params
-            .iter()
-            .any(|p| matches!(p.kind, ParamKind::Matrix { .. }))
-    {
-        return reject(
-            "`hessian` of an `implicit` solver takes numbers and slices (`f64`, `&[f64]`): pass a matrix's elements to the solver and its residual as a slice",
         );
     }
     match &sig.ret {

@@ -155,8 +155,10 @@ fn float_array(ty: &Type) -> Option<FloatTy> {
     }
 }
 
-/// `Vec<f32|f64>`, by any path to `Vec`.
-fn float_vec(ty: &Type) -> Option<FloatTy> {
+/// `Vec<f32|f64>`, by any path to `Vec`, or `Vec` of a second-order
+/// twin's scalar (see `crate::hessian`), whose `Vec<f64>` argument it is.
+fn float_vec(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
+    let twin_scalar = scalar.filter(|s| **s == crate::hessian::scalar_param());
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
     if last.ident != "Vec" || p.qself.is_some() {
@@ -167,7 +169,7 @@ fn float_vec(ty: &Type) -> Option<FloatTy> {
     };
     match args.args.first() {
         Some(syn::GenericArgument::Type(elem)) if args.args.len() == 1 => {
-            FloatTy::parse(elem, None)
+            FloatTy::parse(elem, twin_scalar)
         }
         _ => None,
     }
@@ -175,7 +177,7 @@ fn float_vec(ty: &Type) -> Option<FloatTy> {
 
 /// The element type of `[f32|f64; N]` or `Vec<f32|f64>`.
 pub fn float_collection_elem(ty: &Type) -> Option<FloatTy> {
-    float_array(ty).or_else(|| float_vec(ty))
+    float_array(ty).or_else(|| float_vec(ty, None))
 }
 
 /// The longest tuple result (the runtime's `jacobian::Outputs` has an
@@ -197,7 +199,7 @@ pub fn outputs(ty: &Type) -> bool {
         }
         ty => {
             float_array(ty).is_some()
-                || float_vec(ty).is_some()
+                || float_vec(ty, None).is_some()
                 || (is_matrix(ty) && (is_vector(ty) || is_fixed_column(ty)))
         }
     }
@@ -321,7 +323,7 @@ fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
     if let Some(f) = FloatTy::parse(ty, scalar) {
         return Some(ParamKind::Float(f));
     }
-    if let Some(elem) = float_array(ty).or_else(|| float_vec(ty)) {
+    if let Some(elem) = float_array(ty).or_else(|| float_vec(ty, scalar)) {
         return Some(ParamKind::Array {
             elem,
             owned: Box::new(ty.clone()),
@@ -701,7 +703,9 @@ fn generic_scalar(cx: &Ctxt, generics: &syn::Generics) -> Option<GenericScalar> 
             ),
             syn::GenericParam::Const(c) => cx.error_spanned_by(
                 c,
-                format!("const generic parameters are not supported; {GENERICS_SUPPORTED}"),
+                format!(
+                    "const generic parameters are not supported: write the size as a number (`SVector<f64, 3>`, `[f64; 3]`) or take a dynamically sized `DVector<f64>` or `&[f64]`; {GENERICS_SUPPORTED}"
+                ),
             ),
         }
     }

@@ -437,3 +437,12 @@ fn struct_collection_field() {
         }",
     );
 }
+
+#[test]
+fn struct_jvp_hessian() {
+    check_with(
+        "struct_jvp_hessian",
+        "jvp, hessian",
+        "fn line(p: &Params, x: f64) -> f64 { (p.slope * x).sin() + p.w[0] * p.intercept }",
+    );
+}

@@ -194,6 +194,8 @@ struct Flatten<'a> {
     types: Vec<(syn::Ident, Type)>,
     /// Whether the function's float is `f32`.
     f32: bool,
+    /// Whether the function has `jvp` or `hessian`.
+    options: bool,
 }
 
 /// The flat function's arguments for a struct passed on whole: the struct
@@ -308,6 +310,15 @@ impl Flatten<'_> {
                 base,
                 format!(
                     "a `Tangent` struct taken by value is not passed on to another function; take it by reference (`{base}: &Params`) or pass its fields"
+                ),
+            );
+        }
+        // The struct call has a custom rule, which has no forward mode.
+        if self.options {
+            self.cx.error_spanned_by(
+                base,
+                format!(
+                    "a function with `jvp` or `hessian` does not pass a `Tangent` struct on whole to another function; pass its fields (`{base}.a`), or write `#[differentiable]` without options"
                 ),
             );
         }
@@ -667,12 +678,15 @@ fn expand_with(
             );
         }
     }
-    if !attr.is_empty() {
+    let options = crate::attr::parse(&cx, attr.clone());
+    if !matches!(options.mode, crate::attr::Mode::Generated) {
         cx.error_spanned_by(
             attr,
-            "options of `#[differentiable]` are not supported on a function taking a `Tangent` struct or in an `impl` block: write `#[differentiable]`",
+            "`implicit` and `backward` are not supported on a function taking a `Tangent` struct or in an `impl` block: write `#[differentiable]`, with `jvp` or `hessian` if wanted",
         );
     }
+    let jvp = matches!(options.jvp, crate::attr::Jvp::On);
+    let hessian = options.hessian.is_some();
     if !func.sig.generics.params.is_empty() {
         cx.error_spanned_by(
             &func.sig.generics,
@@ -710,8 +724,23 @@ fn expand_with(
         .to_token_stream()
         .into_iter()
         .any(|t| matches!(&t, proc_macro2::TokenTree::Ident(i) if i == "f32"));
+    // A struct's Hessian is over its fields flattened as `f64`s.
+    if let Some(key) = &options.hessian {
+        if several {
+            cx.error_spanned_by(
+                key,
+                "`hessian` needs a function returning one number (`f64`); for several outputs use `jvp` or `_jacobian`",
+            );
+        } else if is_f32 {
+            cx.error_spanned_by(
+                key,
+                "`hessian` of a function taking a `Tangent` struct is over its fields as `f64`s: write the function and its float fields in `f64`",
+            );
+        }
+    }
     let mut flatten = Flatten {
         f32: is_f32,
+        options: jvp || hessian,
         cx: &cx,
         imp,
         structs: args
@@ -869,8 +898,23 @@ fn expand_with(
         },
         None => TokenStream::new(),
     };
+    // A free function with options reaches its flat function from several
+    // wrappers: a module next to them rather than a copy in each.
+    let sibling = (jvp || hessian) && !is_method;
     let (nested, flat_path) = match &callee.module {
         Some(m) => (TokenStream::new(), quote!(#m)),
+        None if sibling => {
+            let m = format_ident!("__autograd_flat_{}", name);
+            out.extend(quote! {
+                #[doc(hidden)]
+                #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
+                mod #m {
+                    use super::*;
+                    #flat_items
+                }
+            });
+            (TokenStream::new(), quote!(#m))
+        }
         None => (
             quote! {
                 #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
@@ -955,6 +999,9 @@ fn expand_with(
         .iter()
         .filter(|a| matches!(a.kind, ArgKind::Other { .. }))
         .map(|a| &a.ident);
+    let field_values: Vec<TokenStream> = field_values.collect();
+    let cast_values: Vec<TokenStream> = cast_values.collect();
+    let other_values: Vec<&syn::Ident> = other_values.collect();
     let zeros = args.iter().zip(&slots).filter_map(|(a, slot)| match &a.kind {
         ArgKind::Struct { ty, by_ref } => {
             let x = &a.ident;
@@ -1191,6 +1238,32 @@ fn expand_with(
         }
     };
     out.extend(struct_call);
+
+    if jvp || hessian {
+        let forward = Forward {
+            name,
+            vis,
+            float: &float,
+            args: &args,
+            others: &others,
+            reads: &reads,
+            slot_tys: &slot_tys,
+            inputs: &inputs,
+            ret: &ret,
+            nested: &nested,
+            flat_path: &flat_path,
+            values: [&field_values, &cast_values],
+            other_values: &other_values,
+            is_method,
+        };
+        if jvp {
+            out.extend(forward.jvp());
+        }
+        if hessian && !several && !is_f32 {
+            out.extend(forward.hvp());
+            out.extend(forward.hessian());
+        }
+    }
 
     if several {
         // `_jacobian`: one VJP per output, each row the flattened adjoints
@@ -1506,9 +1579,13 @@ impl ImplCx {
                 flat_args.push((*arg).clone());
             }
         }
-        let module = callee.module.as_ref()?;
-        let name = &callee.name;
-        let span = e.span();
+        // Spanned on the call's name: an error about the callee (one
+        // without `jvp`) underlines the call.
+        let span = name.span();
+        let mut module = callee.module.clone()?;
+        module.set_span(span);
+        let mut name = callee.name.clone();
+        name.set_span(span);
         let func: syn::Path = syn::parse_quote_spanned!(span=> #module::#name);
         Some(syn::parse_quote!(#func(#(#flat_args),*)))
     }
@@ -1582,12 +1659,37 @@ fn is_self(e: &syn::Expr) -> bool {
 
 /// `tokens` with every `Self` replaced by `ty`.
 fn replace_self(tokens: TokenStream, ty: &Type) -> TokenStream {
+    // A trait implementation of the flat function's items (its forward
+    // mode, its second order) names its own associated items by `Self`,
+    // and holds no code of the user's: kept as it is.
+    match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) if file.items.iter().any(is_trait_impl) => file
+            .items
+            .into_iter()
+            .map(|item| {
+                if is_trait_impl(&item) {
+                    item.into_token_stream()
+                } else {
+                    replace_self_tokens(item.into_token_stream(), ty)
+                }
+            })
+            .collect(),
+        _ => replace_self_tokens(tokens, ty),
+    }
+}
+
+fn is_trait_impl(item: &syn::Item) -> bool {
+    matches!(item, syn::Item::Impl(i) if i.trait_.is_some())
+}
+
+fn replace_self_tokens(tokens: TokenStream, ty: &Type) -> TokenStream {
     tokens
         .into_iter()
         .flat_map(|t| match t {
             proc_macro2::TokenTree::Ident(i) if i == "Self" => ty.to_token_stream(),
             proc_macro2::TokenTree::Group(g) => {
-                let mut new = proc_macro2::Group::new(g.delimiter(), replace_self(g.stream(), ty));
+                let mut new =
+                    proc_macro2::Group::new(g.delimiter(), replace_self_tokens(g.stream(), ty));
                 new.set_span(g.span());
                 proc_macro2::TokenTree::Group(new).into_token_stream()
             }
@@ -1765,4 +1867,408 @@ fn calls_ready(f: &syn::ItemFn, cx: &ImplCx) -> bool {
     let mut calls = Calls { cx, ready: true };
     syn::visit::Visit::visit_block(&mut calls, &f.block);
     calls.ready
+}
+
+/// What `_jvp`, `_hvp` and `_hessian` of a function taking `Tangent`
+/// structs are made from: like `_vjp`, they call the flat function's item
+/// at the fields' values, a struct's tangent or direction read field by
+/// field as the struct is, and assemble each struct's gradient and H·v
+/// from the adjoints of the fields read.
+struct Forward<'a> {
+    name: &'a syn::Ident,
+    vis: &'a syn::Visibility,
+    float: &'a TokenStream,
+    args: &'a [Arg],
+    others: &'a [Option<sig::Param>],
+    reads: &'a [Read],
+    slot_tys: &'a [Option<TokenStream>],
+    inputs: &'a [&'a FnArg],
+    ret: &'a Type,
+    nested: &'a TokenStream,
+    flat_path: &'a TokenStream,
+    /// The fields' values and the constant fields' values, as `_vjp`
+    /// passes them.
+    values: [&'a [TokenStream]; 2],
+    other_values: &'a [&'a syn::Ident],
+    is_method: bool,
+}
+
+impl Forward<'_> {
+    fn path(&self, suffix: &str) -> TokenStream {
+        let n = if suffix.is_empty() {
+            self.name.clone()
+        } else {
+            format_ident!("{}_{}", self.name, suffix)
+        };
+        if self.is_method {
+            quote!(Self::#n)
+        } else {
+            quote!(#n)
+        }
+    }
+
+    /// A parameter name `{prefix}_{arg}` for each differentiable argument
+    /// (lengthened while an argument has it), with its type: `&S` for a
+    /// struct, `ty(param)` for another argument.
+    fn params(
+        &self,
+        prefix: &str,
+        ty: fn(&sig::Param) -> Option<TokenStream>,
+    ) -> Vec<Option<(syn::Ident, TokenStream)>> {
+        let taken: Vec<String> = self.args.iter().map(|a| a.ident.to_string()).collect();
+        self.args
+            .iter()
+            .zip(self.others)
+            .zip(self.slot_tys)
+            .map(|((a, other), slot)| {
+                slot.as_ref()?;
+                let mut n = format!("{prefix}_{}", a.ident);
+                while taken.contains(&n) {
+                    n.push('_');
+                }
+                let ident = syn::Ident::new(&n, Span::mixed_site());
+                let t = match &a.kind {
+                    ArgKind::Struct { ty, .. } => quote!(&#ty),
+                    ArgKind::Other { .. } => ty(other.as_ref()?)?,
+                };
+                Some((ident, t))
+            })
+            .collect()
+    }
+
+    /// Each struct's tangent (or direction) with its constant fields set to
+    /// zero, bound to `{base}`-named locals; the flat function's tangents of
+    /// the fields read, then those of the other arguments.
+    fn flat_tangents(
+        &self,
+        params: &[Option<(syn::Ident, TokenStream)>],
+        local: &str,
+    ) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let mixed = Span::mixed_site();
+        let float = self.float;
+        let local_of = |base: &syn::Ident| format_ident!("__ad_{}_{}", local, base, span = mixed);
+        let mut lets = Vec::new();
+        for (a, p) in self.args.iter().zip(params) {
+            if let (ArgKind::Struct { ty, .. }, Some((t, _))) = (&a.kind, p) {
+                let l = local_of(&a.ident);
+                lets.push(quote_spanned! {mixed=>
+                    let mut #l = ::core::clone::Clone::clone(#t);
+                    <#ty as ::autograd::Tangent>::__zero_constants(&mut #l);
+                });
+            }
+        }
+        let mut tangents: Vec<TokenStream> = self
+            .reads
+            .iter()
+            .map(|r| {
+                let (l, path) = (local_of(&r.base), &r.path);
+                let span = path.last().map_or(r.base.span(), |f| f.span());
+                match r.kind {
+                    ReadKind::Scalar => quote_spanned!(span=>
+                        ::autograd::__private::float_field::<#float, _>(#l #(.#path)*)
+                    ),
+                    ReadKind::Elements => quote_spanned!(span=>
+                        ::autograd::__private::collection_field(&#l #(.#path)*)
+                    ),
+                    ReadKind::Matrix => quote_spanned!(span=>
+                        &::autograd::__private::matrix_field(&#l #(.#path)*)
+                    ),
+                }
+            })
+            .collect();
+        for (a, p) in self.args.iter().zip(params) {
+            if let (ArgKind::Other { .. }, Some((t, _))) = (&a.kind, p) {
+                tangents.push(t.to_token_stream());
+            }
+        }
+        (lets, tangents)
+    }
+
+    /// `NAME_jvp(args.., tangents..) -> (value, tangent)`: a struct's tangent
+    /// is `&S`, its constant fields ignored.
+    fn jvp(&self) -> TokenStream {
+        let mixed = Span::mixed_site();
+        let (name, vis, inputs, ret, nested, flat_path) = (
+            self.name,
+            self.vis,
+            self.inputs,
+            self.ret,
+            self.nested,
+            self.flat_path,
+        );
+        let params = self.params("t", crate::codegen::tangent::tangent_ty);
+        let (lets, tangents) = self.flat_tangents(&params, "t");
+        let (pnames, ptys): (Vec<_>, Vec<_>) = params.into_iter().flatten().unzip();
+        let [fields, casts] = self.values;
+        let others = self.other_values;
+        let primal = self.path("");
+        let jvp = format_ident!("{}_jvp", name);
+        let doc = format!(
+            " The value of [`{name}`] and its directional derivative along the tangents, one per differentiable argument in argument order (a `Tangent` struct's is the struct, its constant fields ignored).\n\n Generated by `#[differentiable(jvp)]`: one forward sweep."
+        );
+        quote_spanned! {mixed=>
+            #[doc = #doc]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn #jvp(#(#inputs,)* #(#pnames: #ptys),*) -> (#ret, #ret) {
+                #nested
+                let _ = #primal;
+                #(#lets)*
+                #flat_path::#jvp(#(#fields,)* #(#casts,)* #(#others,)* #(#tangents),*)
+            }
+        }
+    }
+
+    /// The struct adjoints' starts, the additions of the fields' adjoints
+    /// `grads` into them and the constants set back, into `slots`.
+    fn assemble(&self, slots: &[syn::Ident], grads: &[syn::Ident]) -> TokenStream {
+        let mixed = Span::mixed_site();
+        let float = self.float;
+        let mut out = TokenStream::new();
+        for (a, slot) in self.args.iter().zip(slots) {
+            if let ArgKind::Struct { ty, by_ref } = &a.kind {
+                let x = &a.ident;
+                let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                out.extend(quote_spanned!(mixed=> let mut #slot = <#ty as ::autograd::Tangent>::zero_adjoint(#at);));
+            }
+        }
+        for (r, g) in self.reads.iter().zip(grads) {
+            let i = self
+                .args
+                .iter()
+                .position(|a| a.ident == r.base)
+                .expect("a struct argument");
+            let (slot, path) = (&slots[i], &r.path);
+            let span = path.last().map_or(r.base.span(), |f| f.span());
+            out.extend(match r.kind {
+                ReadKind::Scalar => quote_spanned!(span=>
+                    ::autograd::__private::add_float_field::<#float, _>(&mut #slot #(.#path)*, #g);
+                ),
+                ReadKind::Elements => quote_spanned!(span=>
+                    ::autograd::__private::add_to_collection(&mut #slot #(.#path)*, &#g);
+                ),
+                ReadKind::Matrix => quote_spanned!(span=>
+                    ::autograd::__private::add_to_collection(&mut #slot #(.#path)*, #g.as_slice());
+                ),
+            });
+        }
+        for (a, slot) in self.args.iter().zip(slots) {
+            if let ArgKind::Struct { ty, by_ref } = &a.kind
+                && self.reads.iter().any(|r| r.base == a.ident)
+            {
+                let x = &a.ident;
+                let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                out.extend(quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__restore_constants(&mut #slot, #at);));
+            }
+        }
+        out
+    }
+
+    /// `NAME_hvp(args.., directions..) -> (value, g.., h..)`: a struct's
+    /// direction is `&S` (its constant fields ignored), its gradient and
+    /// H·v are `S` (constant fields cloned from the argument).
+    fn hvp(&self) -> TokenStream {
+        let mixed = Span::mixed_site();
+        let (name, vis, inputs, ret, nested, flat_path) = (
+            self.name,
+            self.vis,
+            self.inputs,
+            self.ret,
+            self.nested,
+            self.flat_path,
+        );
+        let params = self.params("v", crate::codegen::hessian::direction_ty);
+        let (lets, directions) = self.flat_tangents(&params, "v");
+        let (pnames, ptys): (Vec<_>, Vec<_>) = params.into_iter().flatten().unzip();
+        let [fields, casts] = self.values;
+        let others = self.other_values;
+        let local = |prefix: &str, n: usize| -> Vec<syn::Ident> {
+            (0..n)
+                .map(|i| format_ident!("__ad_{}{}", prefix, i, span = mixed))
+                .collect()
+        };
+        let n = self.args.len();
+        let (g_slots, h_slots) = (local("g", n), local("h", n));
+        let (g_fields, h_fields) = (
+            local("gfield", self.reads.len()),
+            local("hfield", self.reads.len()),
+        );
+        // The other differentiable arguments' results go to their slots.
+        let other_slots = |slots: &[syn::Ident]| -> Vec<syn::Ident> {
+            self.args
+                .iter()
+                .zip(slots)
+                .zip(self.slot_tys)
+                .filter(|((a, _), t)| matches!(a.kind, ArgKind::Other { .. }) && t.is_some())
+                .map(|((_, s), _)| s.clone())
+                .collect()
+        };
+        let kept = |slots: &[syn::Ident]| -> Vec<syn::Ident> {
+            slots
+                .iter()
+                .zip(self.slot_tys)
+                .filter(|(_, t)| t.is_some())
+                .map(|(s, _)| s.clone())
+                .collect()
+        };
+        let (g_other, h_other) = (other_slots(&g_slots), other_slots(&h_slots));
+        let (g_kept, h_kept) = (kept(&g_slots), kept(&h_slots));
+        let g_assemble = self.assemble(&g_slots, &g_fields);
+        let h_assemble = self.assemble(&h_slots, &h_fields);
+        let tys: Vec<&TokenStream> = self.slot_tys.iter().flatten().collect();
+        let primal = self.path("");
+        let hvp = format_ident!("{}_hvp", name);
+        let doc = format!(
+            " The value of [`{name}`], its gradient and the Hessian-vector product `H·v`: one direction per differentiable argument, in argument order (a `Tangent` struct's is the struct, its constant fields ignored); returns the value, one gradient entry per differentiable argument, then one `H·v` entry per differentiable argument (a struct's are the struct, its constant fields the argument's).\n\n Generated by `#[differentiable(hessian)]`: forward over reverse, one call."
+        );
+        quote_spanned! {mixed=>
+            #[doc = #doc]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn #hvp(#(#inputs,)* #(#pnames: #ptys),*) -> (#ret, #(#tys,)* #(#tys),*) {
+                #nested
+                let _ = #primal;
+                #(#lets)*
+                let (__ad_value, #(#g_fields,)* #(#g_other,)* #(#h_fields,)* #(#h_other,)*) =
+                    #flat_path::#hvp(#(#fields,)* #(#casts,)* #(#others,)* #(#directions),*);
+                #g_assemble
+                #h_assemble
+                (__ad_value, #(#g_kept,)* #(#h_kept),*)
+            }
+        }
+    }
+
+    /// `NAME_hessian(args..) -> (f64, DVector<f64>, DMatrix<f64>)` over the
+    /// flattened differentiable arguments (a struct its differentiable
+    /// fields in declaration order): column j is `NAME_hvp` along input j.
+    fn hessian(&self) -> TokenStream {
+        let mixed = Span::mixed_site();
+        let (name, vis, inputs) = (self.name, self.vis, self.inputs);
+        let p = quote!(::autograd::__private);
+        let n = self.args.len();
+        let local = |prefix: &str| -> Vec<syn::Ident> {
+            (0..n)
+                .map(|i| format_ident!("__ad_{}{}", prefix, i, span = mixed))
+                .collect()
+        };
+        let (lens, offsets, gs, hs) = (local("len"), local("offset"), local("g"), local("h"));
+        let mut setup = Vec::new();
+        let mut dirs = Vec::new();
+        let mut total = vec![quote!(0usize)];
+        let mut flatten_g = Vec::new();
+        let mut flatten_h = Vec::new();
+        let mut call_args = Vec::new();
+        for (i, (a, other)) in self.args.iter().zip(self.others).enumerate() {
+            let x = &a.ident;
+            let by_value = match &a.kind {
+                ArgKind::Struct { by_ref, .. } => !by_ref,
+                ArgKind::Other { by_value_clone } => {
+                    *by_value_clone
+                        && !matches!(
+                            other.as_ref().map(|p| &p.kind),
+                            Some(ParamKind::Float(_) | ParamKind::Int | ParamKind::Bool)
+                        )
+                }
+            };
+            call_args.push(if by_value {
+                quote!(::core::clone::Clone::clone(&#x))
+            } else {
+                quote!(#x)
+            });
+            if self.slot_tys[i].is_none() {
+                continue;
+            }
+            let (len, offset, g, h) = (&lens[i], &offsets[i], &gs[i], &hs[i]);
+            let sum = total.clone();
+            setup.push(quote_spanned!(mixed=> let #offset: usize = #(#sum)+*;));
+            match &a.kind {
+                ArgKind::Struct { ty, by_ref } => {
+                    let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                    setup.push(quote_spanned! {mixed=>
+                        let #len: usize = {
+                            let mut __ad_row = #p::Vec::new();
+                            <#ty as ::autograd::Tangent>::__flatten_into(#at, &mut __ad_row);
+                            __ad_row.len()
+                        };
+                    });
+                    dirs.push(quote_spanned! {mixed=>
+                        &<#ty as ::autograd::Tangent>::__from_flat(#at, &mut &#p::unit_slice::<f64>(#len, __ad_j, #offset)[..])
+                    });
+                    flatten_g.push(quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__flatten_into(&#g, &mut __ad_column);));
+                    flatten_h.push(quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__flatten_into(&#h, &mut __ad_column);));
+                }
+                ArgKind::Other { .. } => {
+                    let Some(param) = other else { continue };
+                    match &param.kind {
+                        ParamKind::Float(_) => {
+                            setup.push(quote_spanned!(mixed=> let #len: usize = 1;));
+                            dirs.push(
+                                quote_spanned!(mixed=> #p::unit_scalar::<f64>(__ad_j, #offset)),
+                            );
+                        }
+                        // A slice, or a `Vec<f64>` by value.
+                        ParamKind::Slice(_) | ParamKind::Array { .. } => {
+                            setup.push(quote_spanned!(mixed=> let #len: usize = #x.len();));
+                            dirs.push(quote_spanned!(mixed=> &#p::unit_slice::<f64>(#len, __ad_j, #offset)));
+                        }
+                        ParamKind::Matrix { by_ref, .. } => {
+                            let m = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                            setup.push(quote_spanned!(mixed=> let #len: usize = #x.len();));
+                            dirs.push(
+                                quote_spanned!(mixed=> &#p::unit_matrix(#m, __ad_j, #offset)),
+                            );
+                        }
+                        _ => continue,
+                    }
+                    flatten_g.push(quote_spanned!(mixed=> #p::push_flat(&mut __ad_column, #g);));
+                    flatten_h.push(quote_spanned!(mixed=> #p::push_flat(&mut __ad_column, #h);));
+                }
+            }
+            total.push(len.to_token_stream());
+        }
+        let kept: Vec<&syn::Ident> = gs
+            .iter()
+            .zip(self.slot_tys)
+            .filter(|(_, t)| t.is_some())
+            .map(|(s, _)| s)
+            .collect();
+        let kept_h: Vec<&syn::Ident> = hs
+            .iter()
+            .zip(self.slot_tys)
+            .filter(|(_, t)| t.is_some())
+            .map(|(s, _)| s)
+            .collect();
+        let names: Vec<&syn::Ident> = self.args.iter().map(|a| &a.ident).collect();
+        let (primal, hvp) = (self.path(""), self.path("hvp"));
+        let hessian = format_ident!("{}_hessian", name);
+        let doc = format!(
+            " The value of [`{name}`], its gradient and its Hessian, over the differentiable arguments flattened in argument order (a `Tangent` struct its differentiable fields in declaration order, a collection its elements).\n\n Generated by `#[differentiable(hessian)]`: column j is `{name}_hvp` along input j."
+        );
+        quote_spanned! {mixed=>
+            #[doc = #doc]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn #hessian(#(#inputs),*) -> (f64, ::autograd::nalgebra::DVector<f64>, ::autograd::nalgebra::DMatrix<f64>) {
+                #(#setup)*
+                let __ad_n: usize = #(#total)+*;
+                let mut __ad_grad = ::autograd::nalgebra::DVector::<f64>::zeros(__ad_n);
+                let mut __ad_hessian = ::autograd::nalgebra::DMatrix::<f64>::zeros(__ad_n, __ad_n);
+                let mut __ad_value = ::core::option::Option::None;
+                for __ad_j in 0..__ad_n {
+                    let (__ad_v, #(#kept,)* #(#kept_h),*) = #hvp(#(#call_args,)* #(#dirs),*);
+                    if __ad_j == 0 {
+                        let mut __ad_column = #p::Vec::with_capacity(__ad_n);
+                        #(#flatten_g)*
+                        __ad_grad = ::autograd::nalgebra::DVector::from_vec(__ad_column);
+                    }
+                    __ad_value = ::core::option::Option::Some(__ad_v);
+                    let mut __ad_column = #p::Vec::with_capacity(__ad_n);
+                    #(#flatten_h)*
+                    __ad_hessian.set_column(__ad_j, &::autograd::nalgebra::DVector::from_vec(__ad_column));
+                }
+                let __ad_value = match __ad_value {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => #primal(#(#names),*),
+                };
+                (__ad_value, __ad_grad, __ad_hessian)
+            }
+        }
+    }
 }

@@ -154,6 +154,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let mut zero = Vec::new();
     let mut add = Vec::new();
     let mut restore = Vec::new();
+    let mut zero_constants = Vec::new();
     let mut checks = Vec::new();
     let mut flatten = Vec::new();
     let mut from_flat = Vec::new();
@@ -214,6 +215,8 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             Field::Nested => {
                 zero.push(quote!(#ident: ::autograd::Tangent::zero_adjoint(&self.#ident)));
                 restore.push(quote!(::autograd::Tangent::__restore_constants(&mut self.#ident, &from.#ident);));
+                zero_constants
+                    .push(quote!(::autograd::Tangent::__zero_constants(&mut self.#ident);));
                 checks.push(quote! {
                     ::autograd::Tangent::__check_fields(
                         &self.#ident,
@@ -243,6 +246,9 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 // (and its adjoint added into it).
                 if holds_float(ty) {
                     restore.push(quote!(self.#ident = ::core::clone::Clone::clone(&from.#ident);));
+                    zero_constants.push(quote!(
+                        self.#ident = (&#p::ConstantField(&self.#ident)).zeroed_constant();
+                    ));
                 }
                 from_flat.push(quote!(#ident: ::core::clone::Clone::clone(&self.#ident)));
             }
@@ -266,6 +272,12 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             fn __restore_constants(&mut self, from: &Self) {
                 let _ = from;
                 #(#restore)*
+            }
+            #[inline]
+            fn __zero_constants(&mut self) {
+                #[allow(unused_imports)]
+                use #p::{KeepConstant as _, ZeroConstant as _};
+                #(#zero_constants)*
             }
             fn __check_fields(
                 &self,

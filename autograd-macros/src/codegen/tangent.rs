@@ -66,7 +66,7 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'
 /// The tangent type of a differentiable argument in `NAME_jvp`: a float's
 /// is the float, a slice's or a `Vec`'s a slice, a matrix's or an array's
 /// a reference to one.
-fn tangent_ty(p: &Param) -> Option<TokenStream> {
+pub fn tangent_ty(p: &Param) -> Option<TokenStream> {
     if !p.differentiable {
         return None;
     }

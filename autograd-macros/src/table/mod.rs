@@ -746,6 +746,17 @@ pub fn is_float_method(name: &str) -> bool {
     rule || SPLITS.iter().any(|s| s.method == name)
 }
 
+/// Whether `f64::NAME` (or `f32::NAME`) names a function of the float the
+/// macro knows, as a value (`m.map(f64::tanh)`, `.fold(a, f64::max)`):
+/// a rule's method, a tuple method or a predicate (`f64::is_nan`), not a
+/// constant (`f64::EPSILON`).
+pub fn is_float_function(name: &str) -> bool {
+    is_float_method(name)
+        || BUILTINS
+            .iter()
+            .any(|(n, _, b)| *n == name && *b == Builtin::Predicate)
+}
+
 /// Methods that are not rules: the macro lowers them itself.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Builtin {

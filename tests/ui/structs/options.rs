@@ -5,9 +5,14 @@ struct Params {
     a: f64,
 }
 
-#[differentiable(jvp)]
-fn f(p: &Params, x: f64) -> f64 {
-    p.a * x
+#[differentiable]
+fn residual(z: f64, p: &Params) -> f64 {
+    z - p.a
+}
+
+#[differentiable(implicit = residual)]
+fn f(p: &Params) -> f64 {
+    p.a
 }
 
 fn main() {}
