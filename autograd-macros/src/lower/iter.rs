@@ -19,6 +19,15 @@ use super::*;
 
 /// The methods that start a chain on a sequence.
 const ROOTS: &[&str] = &["iter", "into_iter", "windows"];
+/// Slice methods that start an iterator the macro does not lower: named
+/// so that the error is the iterator one, listing what is supported.
+const OTHER_ROOTS: &[&str] = &[
+    "chunks",
+    "chunks_exact",
+    "rchunks",
+    "rchunks_exact",
+    "iter_mut",
+];
 /// The methods that consume a chain into a value.
 const CONSUMERS: &[&str] = &["sum", "product", "fold", "collect"];
 /// The methods that make a chain of a chain (or of a range).
@@ -51,6 +60,7 @@ pub(super) fn is_iterator(e: &Expr) -> bool {
 fn is_iterator_call(m: &syn::ExprMethodCall) -> bool {
     let name = m.method.to_string();
     ROOTS.contains(&name.as_str())
+        || OTHER_ROOTS.contains(&name.as_str())
         || (ADAPTERS.contains(&name.as_str()) && is_range(&m.receiver))
         || (!CONSUMERS.contains(&name.as_str()) && is_iterator(&m.receiver))
 }
@@ -552,7 +562,7 @@ impl Lowerer<'_> {
             let kind = match &leaf {
                 Operand::Value(v) => self.values[*v].kind,
                 Operand::Const(t) => {
-                    syn::parse2::<Expr>(t.clone()).map_or(Kind::Unknown, |e| const_kind(&e))
+                    syn::parse2::<Expr>(t.clone()).map_or(Kind::Unknown, |e| self.const_kind(&e))
                 }
             };
             let value = self.materialize(leaf, kind, span);
@@ -867,6 +877,10 @@ impl Lowerer<'_> {
     }
 
     fn not_a_sequence(&self, e: &Expr) {
+        if self.constant_field(e) {
+            self.cx.error_spanned_by(e, super::CONSTANT_FIELD_ELEMENTS);
+            return;
+        }
         self.cx.error_spanned_by(
             e,
             "iteration is supported over slice arguments (`&[f64]`, `&Vec<f64>`), local arrays and `Vec`s, nalgebra vectors and matrices, `#[constant]` collections, `const` arrays, windows and integer ranges; for anything else write an index loop, `for i in 0..n`",

@@ -49,6 +49,10 @@ mod tuple_calls;
 
 use items::Item;
 
+/// Said where a field of a `#[constant]` argument is indexed or iterated:
+/// the macro does not see the field's type.
+const CONSTANT_FIELD_ELEMENTS: &str = "a field of a `#[constant]` argument is indexed or iterated through a local that names its type, `let times: &[f64] = &sched.times;` (then `times[i]`, `times.iter()`), or pass it as a `#[constant]` argument of its own";
+
 #[derive(Clone)]
 struct Binding {
     name: String,
