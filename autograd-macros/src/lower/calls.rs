@@ -33,6 +33,23 @@ impl Lowerer<'_> {
                 return receiver;
             }
         }
+        if let Some(pick) = stored_first_or_last(m)
+            && self
+                .local_ident(strip_parens(&pick.receiver))
+                .is_some_and(|v| matches!(self.values[v].kind, Kind::Slice | Kind::Array))
+        {
+            // `let o = x.first();`: the `Option` is taken apart where it
+            // is written, never held.
+            let x = pick.receiver.to_token_stream().to_string().replace(' ', "");
+            self.cx.error_spanned_by(
+                &pick.method,
+                format!(
+                    "`{x}.{0}()` of a differentiable slice is read where it is tested or unwrapped, not held in a variable: write `if let Some(v) = {x}.{0}()`, `match {x}.{0}() {{ .. }}`, `let Some(v) = {x}.{0}() else {{ .. }};` or `{x}.{0}().copied().unwrap_or(d)`",
+                    pick.method
+                ),
+            );
+            return self.missing(m.span());
+        }
         if self.constant_base(&m.receiver) {
             // A method of a `#[constant]` argument is primal code.
             return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Unknown);
@@ -562,6 +579,24 @@ pub(super) fn is_split_call(e: &Expr) -> bool {
         },
         _ => false,
     }
+}
+
+/// `x.first()` or `x.last()`, also under `.copied()` / `.cloned()`, as a
+/// value of its own (the forms the rewrites take apart never get here):
+/// the `first`/`last` call.
+fn stored_first_or_last(m: &syn::ExprMethodCall) -> Option<&syn::ExprMethodCall> {
+    let pick = match strip_parens(&m.receiver) {
+        Expr::MethodCall(inner)
+            if (m.method == "copied" || m.method == "cloned") && m.args.is_empty() =>
+        {
+            inner
+        }
+        _ => m,
+    };
+    ((pick.method == "first" || pick.method == "last")
+        && pick.args.is_empty()
+        && pick.turbofish.is_none())
+    .then_some(pick)
 }
 
 /// `x.first().unwrap()`, `x.last().unwrap()` (also with `.copied()` or

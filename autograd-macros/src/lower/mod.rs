@@ -101,6 +101,9 @@ struct Lowerer<'a> {
     /// Names bound to closures (see [`closures`]): the value the binding
     /// holds stands for the closure, called inline.
     closures: HashMap<ValueId, closures::LocalClosure>,
+    /// The placeholders left where an error was reported: a later use of
+    /// one reports nothing more.
+    missing: std::collections::HashSet<ValueId>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -135,6 +138,7 @@ pub fn lower(
         body_items: Vec::new(),
         data: HashMap::new(),
         closures: HashMap::new(),
+        missing: std::collections::HashSet::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -464,7 +468,9 @@ impl Lowerer<'_> {
     }
 
     fn missing(&mut self, span: Span) -> Operand {
-        Operand::Value(self.emit(Op::Missing, Kind::Unknown, span))
+        let v = self.emit(Op::Missing, Kind::Unknown, span);
+        self.missing.insert(v);
+        Operand::Value(v)
     }
 
     /// Turns an operand into a value, binding a constant if needed.
