@@ -24,7 +24,7 @@ impl Lowerer<'_> {
             // `T::from(2.0).unwrap()`, `T::from(n).unwrap()`: a constant,
             // or primal code of integers.
             if !self.reads_differentiable(&Expr::MethodCall(m.clone())) {
-                return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Float);
+                return self.lower_primal_of_integers(&Expr::MethodCall(m.clone()));
             }
             // A conversion of a differentiable value says so itself.
             let before = self.cx.has_errors();
@@ -32,6 +32,23 @@ impl Lowerer<'_> {
             if self.cx.has_errors() && !before {
                 return receiver;
             }
+        }
+        if let Some(pick) = stored_first_or_last(m)
+            && self
+                .local_ident(strip_parens(&pick.receiver))
+                .is_some_and(|v| matches!(self.values[v].kind, Kind::Slice | Kind::Array))
+        {
+            // `let o = x.first();`: the `Option` is taken apart where it
+            // is written, never held.
+            let x = pick.receiver.to_token_stream().to_string().replace(' ', "");
+            self.cx.error_spanned_by(
+                &pick.method,
+                format!(
+                    "`{x}.{0}()` of a differentiable slice is read where it is tested or unwrapped, not held in a variable: write `if let Some(v) = {x}.{0}()`, `match {x}.{0}() {{ .. }}`, `let Some(v) = {x}.{0}() else {{ .. }};` or `{x}.{0}().copied().unwrap_or(d)`",
+                    pick.method
+                ),
+            );
+            return self.missing(m.span());
         }
         if self.constant_base(&m.receiver) {
             // A method of a `#[constant]` argument is primal code.
@@ -346,7 +363,30 @@ impl Lowerer<'_> {
             );
             return self.missing(c.span());
         }
-        self.lower_primal(&call, Kind::Float)
+        self.lower_primal_of_integers(&call)
+    }
+
+    /// A float conversion of constants and integers, `T::from(n)`, as
+    /// primal code. An integer read in it (`T::from(w.len())`) is a value
+    /// of its own, so the conversion reads that, not the slice.
+    fn lower_primal_of_integers(&mut self, e: &Expr) -> Operand {
+        let mut e = e.clone();
+        self.scopes.push(Vec::new());
+        IntegerReads {
+            lowerer: self,
+            count: 0,
+        }
+        .visit_expr_mut(&mut e);
+        let out = self.lower_primal(&e, Kind::Float);
+        self.scopes.pop();
+        out
+    }
+
+    /// Whether `m` is a method whose value is an integer or a `bool` of its
+    /// receiver, with no derivative: `x.len()`, `m.nrows()`, `x.is_nan()`.
+    pub(super) fn is_integer_read(m: &syn::ExprMethodCall) -> bool {
+        table::builtin(&m.method.to_string(), m.args.len())
+            .is_some_and(|b| matches!(b, Builtin::Len | Builtin::Shape | Builtin::Predicate))
     }
 
     /// Whether an expression reads a variable that may carry a derivative.
@@ -359,6 +399,14 @@ impl Lowerer<'_> {
             fn visit_expr(&mut self, e: &'ast Expr) {
                 if let Some(v) = self.lowerer.local_ident(e) {
                     self.found |= self.lowerer.values[v].kind.is_differentiable();
+                    return;
+                }
+                // `x.len()`, `m.nrows()`, `x.is_nan()`: an integer or a
+                // `bool` of the receiver, which has no derivative to lose
+                // (`T::from(x.len())`).
+                if let Expr::MethodCall(m) = e
+                    && Lowerer::is_integer_read(m)
+                {
                     return;
                 }
                 syn::visit::visit_expr(self, e);
@@ -533,6 +581,24 @@ pub(super) fn is_split_call(e: &Expr) -> bool {
     }
 }
 
+/// `x.first()` or `x.last()`, also under `.copied()` / `.cloned()`, as a
+/// value of its own (the forms the rewrites take apart never get here):
+/// the `first`/`last` call.
+fn stored_first_or_last(m: &syn::ExprMethodCall) -> Option<&syn::ExprMethodCall> {
+    let pick = match strip_parens(&m.receiver) {
+        Expr::MethodCall(inner)
+            if (m.method == "copied" || m.method == "cloned") && m.args.is_empty() =>
+        {
+            inner
+        }
+        _ => m,
+    };
+    ((pick.method == "first" || pick.method == "last")
+        && pick.args.is_empty()
+        && pick.turbofish.is_none())
+    .then_some(pick)
+}
+
 /// `x.first().unwrap()`, `x.last().unwrap()` (also with `.copied()` or
 /// `.expect(..)`): the element `x[0]`, `x[x.len() - 1]`, as the derivative
 /// code reads it (the function itself keeps the `Option` and its panic).
@@ -565,4 +631,34 @@ fn first_or_last(m: &syn::ExprMethodCall) -> Option<syn::ExprIndex> {
         return None;
     };
     Some(syn::parse_quote_spanned!(span=> #x[#index]))
+}
+
+/// Lowers each integer read of an expression (`x.len()`, see
+/// [`Lowerer::is_integer_read`]) as a value of its own and puts a name
+/// bound to it, in the innermost scope, in its place; primal code then
+/// reads that value, not the receiver. The names are placeholders' before
+/// any code is written.
+struct IntegerReads<'a, 'b> {
+    lowerer: &'a mut Lowerer<'b>,
+    count: usize,
+}
+
+impl VisitMut for IntegerReads<'_, '_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::MethodCall(m) = e
+            && Lowerer::is_integer_read(m)
+        {
+            match self.lowerer.lower_expr(e) {
+                Operand::Const(t) => *e = Expr::Verbatim(t),
+                Operand::Value(v) => {
+                    let ident = crate::codegen::names::integer_read(self.count);
+                    self.count += 1;
+                    self.lowerer.bind(&ident, v, false, None);
+                    *e = syn::parse_quote!(#ident);
+                }
+            }
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
 }

@@ -100,14 +100,43 @@ impl Lowerer<'_> {
         let Some(data) = self.local_ident(strip_parens(init)) else {
             return false;
         };
-        let Some(syn::Type::Tuple(tuple)) = self.data.get(&data).map(referent) else {
+        let span = init.span();
+        let Some(components) = self.data_tuple(data, pat.elems.len(), span) else {
             return false;
         };
-        let types: Vec<syn::Type> = tuple.elems.iter().cloned().collect();
-        if types.len() != pat.elems.len() {
-            return false;
+        self.bind_pattern(
+            &Pat::Tuple(pat.clone()),
+            Item::Tuple(components),
+            None,
+            span,
+        );
+        true
+    }
+
+    /// Whether `data` is constant data whose type is a tuple of `arity`
+    /// components.
+    pub(super) fn is_data_tuple(&self, data: ValueId, arity: usize) -> bool {
+        matches!(
+            self.data.get(&data).map(referent),
+            Some(syn::Type::Tuple(tuple)) if tuple.elems.len() == arity
+        )
+    }
+
+    /// The components of constant data whose type is a tuple of `arity`
+    /// components (`pair.0`, `pair.1`), each a primal value.
+    pub(super) fn data_tuple(
+        &mut self,
+        data: ValueId,
+        arity: usize,
+        span: Span,
+    ) -> Option<Vec<Item>> {
+        if !self.is_data_tuple(data, arity) {
+            return None;
         }
-        let span = init.span();
+        let Some(syn::Type::Tuple(tuple)) = self.data.get(&data).map(referent) else {
+            return None;
+        };
+        let types: Vec<syn::Type> = tuple.elems.iter().cloned().collect();
         let components = types
             .iter()
             .enumerate()
@@ -119,13 +148,7 @@ impl Lowerer<'_> {
                 Item::Value(self.data_part(place, bindings, ty, span))
             })
             .collect();
-        self.bind_pattern(
-            &Pat::Tuple(pat.clone()),
-            Item::Tuple(components),
-            None,
-            span,
-        );
-        true
+        Some(components)
     }
 
     /// A part of constant data (`data[i]`, `data.0`) of type `ty`: a float,

@@ -488,7 +488,10 @@ impl Lowerer<'_> {
         let Some(slice) = indexed else {
             // A variable bound to an unsupported expression (`let v =
             // x.iter().collect::<Vec<_>>()`) was reported there already.
-            if !(named.is_some() && self.cx.has_errors()) {
+            if self.constant_field(&i.expr) {
+                self.cx
+                    .error_spanned_by(&i.expr, super::CONSTANT_FIELD_ELEMENTS);
+            } else if !(named.is_some() && self.cx.has_errors()) {
                 self.cx.error_spanned_by(
                     &i.expr,
                     "indexing is supported on slice arguments (`&[f64]`, `&Vec<f64>`), arrays and `Vec`s of floats, `const` arrays and nalgebra variables (`v[i]`, `m[(i, j)]`), by name",

@@ -9,8 +9,10 @@
 //!
 //! as `x.first().unwrap()` is read as `x[0]`: the derivative flows into
 //! the element read, and an empty slice takes the `None` arm exactly as
-//! the function itself does. Any other pattern on an `Option` of a
-//! differentiable value keeps its error.
+//! the function itself does. `x.first().copied().unwrap_or(d)` is `if
+//! !x.is_empty() { x[0] } else { d }`, and `let Some(v) = x.first() else {
+//! .. };` the test `if x.len() == 0 { .. }` then `let v = x[0];`. Any
+//! other pattern on an `Option` of a differentiable value keeps its error.
 
 use syn::visit_mut::VisitMut;
 
@@ -125,9 +127,54 @@ fn test_and_read(
     syn::parse_quote_spanned!(span=> if !#x.is_empty() #then else #none)
 }
 
+/// `x.first().copied().unwrap_or(d)` (or `.cloned()`, or `last()`): the
+/// element and the default, `None` for anything else. The `Option` of a
+/// reference, `x.first().unwrap_or(&d)`, is not one: its value is a
+/// reference.
+fn unwrap_or_of(m: &syn::ExprMethodCall) -> Option<((&Expr, Expr), &Expr)> {
+    if m.method != "unwrap_or" || m.args.len() != 1 || m.turbofish.is_some() {
+        return None;
+    }
+    let Expr::MethodCall(by_value) = strip_parens(&m.receiver) else {
+        return None;
+    };
+    if by_value.method != "copied" && by_value.method != "cloned" {
+        return None;
+    }
+    Some((option_of(&m.receiver)?, &m.args[0]))
+}
+
+/// `let Some(v) = x.first() else { diverge };` (also `Some(&v)`,
+/// `Some(mut v)`, `last()`, after `.copied()`): the test of its own, then
+/// the read, `if x.len() == 0 { diverge } let v = x[0];`.
+fn let_else(local: &syn::Local) -> Option<Vec<SynStmt>> {
+    let init = local.init.as_ref()?;
+    let (_, diverge) = init.diverge.as_ref()?;
+    if !local.attrs.is_empty() {
+        return None;
+    }
+    let (x, index) = option_of(&init.expr)?;
+    let binding = some_binding(&local.pat)?;
+    let span = local.let_token.span;
+    let test: SynStmt = syn::parse_quote_spanned!(span=> if #x.len() == 0 #diverge);
+    let mut stmts = vec![test];
+    if let Some(pi) = binding {
+        let (m, v) = (&pi.mutability, &pi.ident);
+        stmts.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];));
+    }
+    Some(stmts)
+}
+
 impl FirstLast {
     fn rewrite(&self, e: &Expr) -> Option<Expr> {
         match e {
+            Expr::MethodCall(m) => {
+                let ((x, index), default) = unwrap_or_of(m)?;
+                let span = m.method.span();
+                Some(
+                    syn::parse_quote_spanned!(span=> if !#x.is_empty() { #x[#index] } else { #default }),
+                )
+            }
             Expr::If(i) => {
                 let Expr::Let(l) = &*i.cond else {
                     return None;
@@ -215,6 +262,21 @@ impl VisitMut for FirstLast {
             self.changed = true;
         }
         syn::visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_block_mut(&mut self, b: &mut syn::Block) {
+        let mut stmts = Vec::with_capacity(b.stmts.len());
+        for stmt in b.stmts.drain(..) {
+            match &stmt {
+                SynStmt::Local(local) if let Some(pair) = let_else(local) => {
+                    stmts.extend(pair);
+                    self.changed = true;
+                }
+                _ => stmts.push(stmt),
+            }
+        }
+        b.stmts = stmts;
+        syn::visit_mut::visit_block_mut(self, b);
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}

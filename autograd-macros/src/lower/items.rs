@@ -84,6 +84,23 @@ impl Lowerer<'_> {
                 Some(Item::Value(self.window_element(&seq, &i.index)))
             }
             Expr::MethodCall(m) if self.is_iterator_fold(m) => Some(self.lower_fold(m)),
+            // `{ let t = ..; (acc + t, v) }`, a `fold` closure's body that
+            // binds a part first: the statements, then the tuple.
+            Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
+                let (SynStmt::Expr(tail, None), rest) = b.block.stmts.split_last()? else {
+                    return None;
+                };
+                if !matches!(strip_parens(tail), Expr::Tuple(_)) {
+                    return None;
+                }
+                self.scopes.push(Vec::new());
+                self.lower_stmts(rest);
+                self.nesting += 1;
+                let item = self.lower_item_expr(tail);
+                self.nesting -= 1;
+                self.scopes.pop();
+                Some(item)
+            }
             _ => None,
         }
     }
@@ -211,6 +228,15 @@ impl Lowerer<'_> {
                     let k = syn::LitInt::new(&k.to_string(), span).into_token_stream();
                     let element = self.sequence_element(&seq, Operand::Const(k), span);
                     self.bind_pattern(p, Item::Value(element), None, span);
+                }
+            }
+            // An element of `#[constant] pairs: &[(f64, f64)]` in `for &(a,
+            // b) in pairs`: the components of constant data.
+            (Pat::Tuple(t), Item::Value(Operand::Value(v)))
+                if self.is_data_tuple(v, t.elems.len()) =>
+            {
+                if let Some(components) = self.data_tuple(v, t.elems.len(), span) {
+                    self.bind_pattern(pat, Item::Tuple(components), ty, span);
                 }
             }
             (Pat::Tuple(_) | Pat::Slice(_), _) => self.cx.error_spanned_by(

@@ -23,6 +23,9 @@ const ROOTS: &[&str] = &["iter", "into_iter", "windows"];
 /// one error, at the method, rather than one for the method and one for
 /// each supported method around it.
 const UNSUPPORTED_ROOTS: &[&str] = &["chunks", "chunks_exact", "rchunks", "rchunks_exact"];
+/// Other slice methods that start an iterator the macro does not lower:
+/// named so that the error is the iterator one, listing what is supported.
+const OTHER_ROOTS: &[&str] = &["iter_mut"];
 /// The methods that consume a chain into a value.
 const CONSUMERS: &[&str] = &["sum", "product", "fold", "collect"];
 /// The methods that make a chain of a chain (or of a range).
@@ -56,6 +59,7 @@ fn is_iterator_call(m: &syn::ExprMethodCall) -> bool {
     let name = m.method.to_string();
     ROOTS.contains(&name.as_str())
         || UNSUPPORTED_ROOTS.contains(&name.as_str())
+        || OTHER_ROOTS.contains(&name.as_str())
         || (ADAPTERS.contains(&name.as_str()) && is_range(&m.receiver))
         || (!CONSUMERS.contains(&name.as_str()) && is_iterator(&m.receiver))
 }
@@ -557,7 +561,7 @@ impl Lowerer<'_> {
             let kind = match &leaf {
                 Operand::Value(v) => self.values[*v].kind,
                 Operand::Const(t) => {
-                    syn::parse2::<Expr>(t.clone()).map_or(Kind::Unknown, |e| const_kind(&e))
+                    syn::parse2::<Expr>(t.clone()).map_or(Kind::Unknown, |e| self.const_kind(&e))
                 }
             };
             let value = self.materialize(leaf, kind, span);
@@ -872,6 +876,10 @@ impl Lowerer<'_> {
     }
 
     fn not_a_sequence(&self, e: &Expr) {
+        if self.constant_field(e) {
+            self.cx.error_spanned_by(e, super::CONSTANT_FIELD_ELEMENTS);
+            return;
+        }
         self.cx.error_spanned_by(
             e,
             "iteration is supported over slice arguments (`&[f64]`, `&Vec<f64>`), local arrays and `Vec`s, nalgebra vectors and matrices, `#[constant]` collections, `const` arrays, windows and integer ranges; for anything else write an index loop, `for i in 0..n`",

@@ -301,6 +301,14 @@ impl Lowerer<'_> {
     /// integer); a differentiable one would lose its derivative there.
     pub(super) fn lower_payload(&mut self, m: &syn::ExprMatch) -> Operand {
         if !self.constant_base(&m.expr) && self.reads_differentiable(&m.expr) {
+            // A variable bound to an unsupported expression (`let o =
+            // x.first();`) was reported there already.
+            if self
+                .local_ident(strip_parens(&m.expr))
+                .is_some_and(|v| self.missing.contains(&v))
+            {
+                return self.missing(m.span());
+            }
             self.cx.error_spanned_by(
                 &m.arms[0].pat,
                 "a `match` arm that binds a variant's fields (`Some(v)`) of a differentiable value is not supported; match a `#[constant]` argument, or the variant alone (`Some(_)`) and pass the value it holds as an argument",

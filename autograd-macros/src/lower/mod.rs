@@ -49,6 +49,10 @@ mod tuple_calls;
 
 use items::Item;
 
+/// Said where a field of a `#[constant]` argument is indexed or iterated:
+/// the macro does not see the field's type.
+const CONSTANT_FIELD_ELEMENTS: &str = "a field of a `#[constant]` argument is indexed or iterated through a local that names its type, `let times: &[f64] = &sched.times;` (then `times[i]`, `times.iter()`), or pass it as a `#[constant]` argument of its own";
+
 #[derive(Clone)]
 struct Binding {
     name: String,
@@ -101,6 +105,9 @@ struct Lowerer<'a> {
     /// their operand's, so they tell nothing about mixed float types (a
     /// cast of a differentiable value is its own error).
     float_casts: std::collections::HashSet<ValueId>,
+    /// The placeholders left where an error was reported: a later use of
+    /// one reports nothing more.
+    missing: std::collections::HashSet<ValueId>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -136,6 +143,7 @@ pub fn lower(
         data: HashMap::new(),
         closures: HashMap::new(),
         float_casts: std::collections::HashSet::new(),
+        missing: std::collections::HashSet::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -499,7 +507,9 @@ impl Lowerer<'_> {
     }
 
     fn missing(&mut self, span: Span) -> Operand {
-        Operand::Value(self.emit(Op::Missing, Kind::Unknown, span))
+        let v = self.emit(Op::Missing, Kind::Unknown, span);
+        self.missing.insert(v);
+        Operand::Value(v)
     }
 
     /// Turns an operand into a value, binding a constant if needed.

@@ -130,6 +130,16 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `p.times` or `&p.times`: a field of a `#[constant]` argument (of a
+    /// type the macro does not differentiate), whose type it cannot see.
+    pub(super) fn constant_field(&self, e: &Expr) -> bool {
+        match strip_parens(e) {
+            Expr::Reference(r) if r.mutability.is_none() => self.constant_field(&r.expr),
+            Expr::Field(f) => self.constant_base(&f.base),
+            _ => false,
+        }
+    }
+
     /// What a primal-only expression computes, as far as its variables and
     /// literals tell: `!` is bitwise on an integer, logical on a `bool`.
     pub(super) fn primal_kind(&self, e: &Expr) -> Kind {

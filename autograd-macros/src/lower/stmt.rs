@@ -188,8 +188,27 @@ impl Lowerer<'_> {
                 .error_spanned_by(diverge, "`let ... else` is not supported");
         }
         let span = init.expr.span();
-        let operand = self.lower_expr(&init.expr);
+        // `let times: &[f64] = &sched.times;`: a field of a `#[constant]`
+        // argument, whose type the macro sees only here, is constant data
+        // of that type, read by index and iterated.
+        let data = match (&ty, &ident) {
+            (Some(t), Some(_))
+                if self.scalar_ident(t).is_none() && self.constant_field(&init.expr) =>
+            {
+                Some(t.clone())
+            }
+            _ => None,
+        };
+        let operand = match data {
+            Some(_) => self.lower_primal(&init.expr, Kind::Unknown),
+            None => self.lower_expr(&init.expr),
+        };
         self.bind_operand(ident.as_ref(), mutable, ty, operand, span);
+        if let (Some(t), Some(ident)) = (data, &ident)
+            && let Some(v) = self.lookup(ident).map(|b| b.value)
+        {
+            self.record_data(v, &t);
+        }
     }
 
     /// Binds a name (or `_`) to an operand, as `let` does: an untyped name
@@ -283,6 +302,9 @@ impl Lowerer<'_> {
                 }
             }
             Expr::MethodCall(m) if m.method == "push" && m.args.len() == 1 => self.lower_push(m),
+            Expr::Assign(a) if let Expr::Tuple(targets) = &*a.left => {
+                self.lower_tuple_assign(targets, &a.right, a.span());
+            }
             Expr::Assign(a) => {
                 let operand = self.lower_expr(&a.right);
                 self.assign(&a.left, operand, a.span());
@@ -323,6 +345,53 @@ impl Lowerer<'_> {
             other => {
                 let operand = self.lower_expr(other);
                 self.value_unused(operand);
+            }
+        }
+    }
+
+    /// `(a, b) = e;`, a destructuring assignment of local variables (or
+    /// `_`): as `let (a, b) = e;` in a scope of its own, whatever `let`
+    /// takes (a tuple, a call returning one), then each variable assigned
+    /// the value bound to its name, after the whole right side is
+    /// evaluated (`(a, b) = (b, a)` swaps).
+    fn lower_tuple_assign(&mut self, targets: &syn::ExprTuple, value: &Expr, span: Span) {
+        let mut pats: Vec<Pat> = Vec::new();
+        for target in &targets.elems {
+            match target {
+                Expr::Infer(_) => pats.push(syn::parse_quote!(_)),
+                Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                    let ident = p.path.get_ident();
+                    pats.push(syn::parse_quote!(#ident));
+                }
+                other => {
+                    self.cx.error_spanned_by(
+                        other,
+                        "a destructuring assignment is supported into local variables and `_`, `(a, b) = f(x);`; assign the others one by one",
+                    );
+                    return;
+                }
+            }
+        }
+        let pat: Pat = syn::parse_quote_spanned!(targets.span()=> (#(#pats),*));
+        let local: SynStmt = syn::parse_quote_spanned!(span=> let #pat = #value;);
+        let SynStmt::Local(local) = local else { return };
+        self.scopes.push(Vec::new());
+        self.lower_local(&local);
+        let bound = self.scopes.pop().unwrap_or_default();
+        for target in &targets.elems {
+            let Expr::Path(p) = target else { continue };
+            let Some(ident) = p.path.get_ident() else {
+                continue;
+            };
+            // The value the pattern bound to this name (the last binding:
+            // `(a, a) = ..` assigns the second, as Rust does).
+            let context = hygiene(ident);
+            if let Some(b) = bound
+                .iter()
+                .rev()
+                .find(|b| ident == &b.name && b.context == context)
+            {
+                self.assign(target, Operand::Value(b.value), span);
             }
         }
     }

@@ -1,7 +1,8 @@
 use autograd::differentiable;
 
-// A field bound out of a differentiable value would lose its derivative:
-// one error at the arm. (A `#[constant]` scrutinee's fields are fine.)
+// A scrutinee that is itself rejected (`then_some`) is one error there;
+// the arm that binds its field reports nothing more.
+// (`match-arm-binds-payload-of-local.rs` has the arm's own error.)
 #[differentiable]
 fn positive_part(x: f64) -> f64 {
     match (x > 0.0).then_some(x) {

@@ -1,0 +1,389 @@
+//! Constructs the corpus of naturally written functions found rejected or
+//! miscompiled, each now taken: `T::from(x.len())` in a generic body, a
+//! `fold` whose closure binds a part before its tuple, a tuple pattern on
+//! a `#[constant]` slice of pairs, a generic `fold` from `T::zero()`,
+//! `x.first().copied().unwrap_or(d)`, `let Some(v) = x.first() else {
+//! .. };` and the destructuring assignment `(a, b) = f(..);`, the last
+//! two also through `_jvp` (and `let … else` through `_hessian`), and a
+//! `Vec` field of a `#[constant]` struct named by a typed local.
+//!
+//! Expected derivatives: closed forms where stated, else five-point central
+//! differences of the plain function (`tests/fd_support`), to `FD64_ABS`
+//! (1e-9) absolute or `FD64_REL` (1e-8) relative; values bit for bit.
+
+#![allow(clippy::needless_range_loop)]
+
+use autograd::differentiable;
+use autograd::num_traits::Float;
+
+#[path = "fd_support/mod.rs"]
+mod fd_support;
+use fd_support::*;
+
+fn check(what: &str, f: impl Fn(&[f64]) -> f64, value: f64, got: &[f64], x: &[f64]) {
+    assert_eq!(value.to_bits(), f(x).to_bits(), "{what}: value");
+    assert_all_fd64_close(what, got, &fd64_slice(f, x));
+}
+
+/// Mean square: the count converted with `T::from(w.len())` of the
+/// differentiable slice itself.
+#[differentiable]
+fn mean_square<T: Float>(w: &[T]) -> T {
+    let mut s = T::zero();
+    for i in 0..w.len() {
+        s = s + w[i] * w[i];
+    }
+    s / T::from(w.len()).unwrap()
+}
+
+/// A `#[constant]` slice's length converted, and `is_nan` of an element.
+#[differentiable]
+fn scaled_mean<T: Float>(w: &[T], #[constant] x: &[T]) -> T {
+    let mut s = T::zero();
+    for i in 0..x.len() {
+        if !x[i].is_nan() {
+            s = s + w[i] * x[i];
+        }
+    }
+    s / T::from(x.len()).unwrap()
+}
+
+#[test]
+fn scalar_from_a_length() {
+    let w = [0.5f64, -1.5, 2.0];
+    let (v, dw) = mean_square_grad(&w);
+    assert_eq!(v.to_bits(), mean_square(&w).to_bits());
+    // Closed form: 2 w / n.
+    for (d, x) in dw.iter().zip(&w) {
+        assert!((d - 2.0 * x / 3.0).abs() < CF64_ABS, "{dw:?}");
+    }
+    let x = [1.0, f64::NAN, -2.0, 0.5];
+    let w = [0.3, 0.7, -0.2, 1.1];
+    let (v, dw) = scaled_mean_grad(&w, &x);
+    assert_eq!(v.to_bits(), scaled_mean(&w, &x).to_bits());
+    // Closed form: x / n where x is a number, 0 where it is NaN.
+    assert_eq!(dw, vec![0.25, 0.0, -0.5, 0.125]);
+    let (v32, dw32) = mean_square_grad(&[0.5f32, -1.5]);
+    assert_eq!(v32.to_bits(), mean_square(&[0.5f32, -1.5]).to_bits());
+    assert_eq!(dw32, vec![0.5f32, -1.5]);
+}
+
+/// GARCH(1,1)-like recursion: the closure binds a term, then returns the
+/// tuple of the next running values.
+#[differentiable]
+fn fold_block_tuple(omega: f64, alpha: f64, beta: f64, #[constant] r: &[f64]) -> f64 {
+    let (nll, _) = r.iter().fold((0.0, 0.1), |(acc, var), &x| {
+        let term = 0.5 * (var.ln() + x * x / var);
+        let next = omega + alpha * x * x + beta * var;
+        (acc + term, next)
+    });
+    nll
+}
+
+/// A block that shadows a running value before its tuple, and a nested
+/// block in its statements.
+#[differentiable]
+fn fold_block_shadowing(x: &[f64], k: f64) -> f64 {
+    let (s, p) = x.iter().fold((0.0, 1.0), |(s, p), v| {
+        let s = s + {
+            let t = v * k;
+            t.sin()
+        };
+        (s, p * (1.0 + v * v))
+    });
+    s * p.ln()
+}
+
+#[test]
+fn fold_closure_binding_before_its_tuple() {
+    let r = [0.3, -0.5, 0.2, -0.1, 0.6];
+    for p in [[0.5, 0.3, 0.6], [1.2, 0.15, 0.4]] {
+        let (v, a, b, c) = fold_block_tuple_grad(p[0], p[1], p[2], &r);
+        check(
+            "fold_block_tuple",
+            |q| fold_block_tuple(q[0], q[1], q[2], &r),
+            v,
+            &[a, b, c],
+            &p,
+        );
+    }
+    for (x, k) in [(vec![0.3, -0.8, 1.2], 0.7), (vec![1.5], -2.0)] {
+        let (v, dx, dk) = fold_block_shadowing_grad(&x, k);
+        let n = x.len();
+        let mut all = x.clone();
+        all.push(k);
+        let mut got = dx.clone();
+        got.push(dk);
+        check(
+            "fold_block_shadowing",
+            |q| fold_block_shadowing(&q[..n], q[n]),
+            v,
+            &got,
+            &all,
+        );
+    }
+}
+
+/// `for &(a, b) in pairs` and `for (a, b) in pairs.iter()` over a
+/// `#[constant]` slice of tuples, also in a chain.
+#[differentiable]
+fn constant_pairs(s: f64, k: f64, #[constant] pairs: &[(f64, f64)]) -> f64 {
+    let mut total = 0.0;
+    for &(z1, z2) in pairs {
+        total += (s * z1 + k * z2).tanh();
+    }
+    for (w, t) in pairs.iter() {
+        total += w * (-k * t).exp();
+    }
+    let weighted: f64 = pairs.iter().map(|&(a, b)| a * s - b * k * k).sum();
+    total + weighted
+}
+
+#[test]
+fn tuple_patterns_on_constant_pairs() {
+    let pairs = [(0.3, -1.1), (1.2, 0.4), (-0.7, 0.9)];
+    for p in [[0.5, 0.2], [-1.0, 1.3]] {
+        let (v, ds, dk) = constant_pairs_grad(p[0], p[1], &pairs);
+        check(
+            "constant_pairs",
+            |q| constant_pairs(q[0], q[1], &pairs),
+            v,
+            &[ds, dk],
+            &p,
+        );
+    }
+}
+
+/// Iterator chains in a generic body, from `T::zero()`.
+#[differentiable]
+fn generic_chains<T: Float>(x: &[T], y: &[T], k: T) -> T {
+    let squares = x.iter().map(|&e| e * e).fold(T::zero(), |acc, v| acc + v);
+    let dot = x
+        .iter()
+        .zip(y)
+        .fold(T::zero(), |acc, (&a, &b)| acc + a * b * k);
+    let mut weighted = T::zero();
+    for (i, &v) in y.iter().enumerate() {
+        weighted = weighted + v.sin() * T::from(i + 1).unwrap();
+    }
+    squares + dot + weighted
+}
+
+#[test]
+fn generic_folds() {
+    let (x, y, k) = ([0.5, -1.2, 2.0], [1.5, 0.3, -0.7], 0.8);
+    let (v, dx, dy, dk) = generic_chains_grad(&x, &y, k);
+    let mut all = x.to_vec();
+    all.extend(y);
+    all.push(k);
+    let mut got = dx.clone();
+    got.extend(&dy);
+    got.push(dk);
+    check(
+        "generic_chains",
+        |q| generic_chains(&q[..3], &q[3..6], q[6]),
+        v,
+        &got,
+        &all,
+    );
+    let (v32, dx32, _, _) = generic_chains_grad(&[0.5f32, -1.0], &[1.5f32, 0.25], 0.5f32);
+    assert_eq!(
+        v32.to_bits(),
+        generic_chains(&[0.5f32, -1.0], &[1.5f32, 0.25], 0.5f32).to_bits()
+    );
+    // Closed form: 2 x + y k.
+    assert_eq!(dx32, vec![1.75f32, -1.875]);
+}
+
+/// `first()`/`last()` with a default: the element, or the default for an
+/// empty slice (whose derivative then flows into the default).
+#[differentiable]
+fn log_return_or(prices: &[f64], d: f64) -> f64 {
+    let first = prices.first().copied().unwrap_or(d);
+    let last = prices.last().cloned().unwrap_or(d * 2.0);
+    (last / first).ln() + first
+}
+
+#[test]
+fn unwrap_or_of_first_and_last() {
+    for x in [vec![100.0, 101.5, 99.0], vec![3.0]] {
+        let (v, dx, dd) = log_return_or_grad(&x, 1.5);
+        check("log_return_or", |q| log_return_or(q, 1.5), v, &dx, &x);
+        assert_eq!(dd, 0.0);
+    }
+    // Empty: ln 2 + d, so the derivative in d is 1.
+    let (v, dx, dd) = log_return_or_grad(&[], 1.5);
+    assert_eq!(v.to_bits(), log_return_or(&[], 1.5).to_bits());
+    assert!(dx.is_empty());
+    assert_eq!(dd, 1.0);
+}
+
+/// `let Some(..) = x.first() else { return .. };`, also on `last()` with
+/// `.copied()`, and in a loop with `break` in the `else`.
+#[differentiable(jvp, hessian)]
+fn spread_from_open(prices: &[f64], k: f64) -> f64 {
+    let Some(&open) = prices.first() else {
+        return k;
+    };
+    let Some(close) = prices.last().copied() else {
+        return 0.0;
+    };
+    let mut s = 0.0;
+    for p in prices {
+        s += (p - open).powi(2);
+    }
+    s * k + close / open
+}
+
+#[differentiable]
+fn shrink_while_positive(x: &[f64], start: f64) -> f64 {
+    let mut s = start;
+    let mut n = 0;
+    while n < 10 {
+        let Some(&v) = x.last() else { break };
+        if s < v {
+            break;
+        }
+        s = s * 0.5 + v.sin();
+        n += 1;
+    }
+    s
+}
+
+#[test]
+fn let_else_on_first_and_last() {
+    for x in [vec![1.0, 1.5, 0.9], vec![3.0]] {
+        let (v, dx, dk) = spread_from_open_grad(&x, 0.3);
+        check("spread_from_open", |q| spread_from_open(q, 0.3), v, &dx, &x);
+        assert_fd64_close(
+            "spread_from_open dk",
+            dk,
+            fd64(|k| spread_from_open(&x, k), 0.3),
+        );
+        let (v, dx, ds) = shrink_while_positive_grad(&x, 250.0);
+        check(
+            "shrink_while_positive",
+            |q| shrink_while_positive(q, 250.0),
+            v,
+            &dx,
+            &x,
+        );
+        assert_fd64_close(
+            "shrink_while_positive ds",
+            ds,
+            fd64(|s| shrink_while_positive(&x, s), 250.0),
+        );
+    }
+    // Forward mode along a direction, and the Hessian's row of k, against
+    // differences of the function and of its gradient.
+    let x = [1.0, 1.5, 0.9];
+    let (dir, dk) = ([0.3, -0.2, 0.5], 0.7);
+    let (v, t) = spread_from_open_jvp(&x, 0.3, &dir, dk);
+    assert_eq!(v.to_bits(), spread_from_open(&x, 0.3).to_bits());
+    let along = |h: f64| {
+        let p: Vec<f64> = x.iter().zip(&dir).map(|(a, d)| a + h * d).collect();
+        spread_from_open(&p, 0.3 + h * dk)
+    };
+    assert_fd64_close("spread_from_open jvp", t, fd64(along, 0.0));
+    let (_, _, hess) = spread_from_open_hessian(&x, 0.3);
+    for i in 0..3 {
+        let want = fd64(|k| spread_from_open_grad(&x, k).1[i], 0.3);
+        assert_fd64_close("spread_from_open hessian", hess[(i, 3)], want);
+    }
+    // The empty slice takes the `else`: the value k, whose derivative is 1.
+    let (v, dx, dk) = spread_from_open_grad(&[], 0.3);
+    assert_eq!((v, dx.len(), dk), (0.3, 0, 1.0));
+    let (v, dx, ds) = shrink_while_positive_grad(&[], 2.0);
+    assert_eq!((v, dx.len(), ds), (2.0, 0, 1.0));
+}
+
+#[differentiable(jvp)]
+fn predict_update(level: f64, p: f64, z: f64, q: f64, r: f64) -> (f64, f64) {
+    let p_pred = p + q;
+    let gain = p_pred / (p_pred + r);
+    (level + gain * (z - level), (1.0 - gain) * p_pred)
+}
+
+/// `(a, b) = f(..)` carried through a loop, a swap `(a, b) = (b, a + b)`
+/// and `_` among the targets.
+#[differentiable(jvp)]
+fn destructuring_assignment(q: f64, r: f64, #[constant] zs: &[f64]) -> f64 {
+    let (mut level, mut p) = (zs[0], 1.0);
+    for &z in &zs[1..] {
+        (level, p) = predict_update(level, p, z, q, r);
+    }
+    let (mut a, mut b) = (q, r);
+    for _ in 0..4 {
+        (a, b) = (b, a + b * 0.5);
+    }
+    let mut c = a;
+    (c, _) = (c * level, b);
+    level + p + c
+}
+
+#[test]
+fn tuple_assignment() {
+    let zs = [1.0, 1.3, 0.8, 1.6, 1.2];
+    for x in [[0.1, 0.4], [0.5, 0.05]] {
+        let (v, dq, dr) = destructuring_assignment_grad(x[0], x[1], &zs);
+        check(
+            "destructuring_assignment",
+            |y| destructuring_assignment(y[0], y[1], &zs),
+            v,
+            &[dq, dr],
+            &x,
+        );
+        let (v, t) = destructuring_assignment_jvp(x[0], x[1], &zs, 0.6, -0.4);
+        assert_eq!(
+            v.to_bits(),
+            destructuring_assignment(x[0], x[1], &zs).to_bits()
+        );
+        let along = |h: f64| destructuring_assignment(x[0] + 0.6 * h, x[1] - 0.4 * h, &zs);
+        assert_fd64_close("destructuring_assignment jvp", t, fd64(along, 0.0));
+    }
+}
+
+/// A schedule of payment times: plain data, not a `Tangent` struct.
+pub struct Schedule {
+    pub times: Vec<f64>,
+    pub notional: f64,
+}
+
+/// A `Vec` field of a `#[constant]` struct named by a typed local, then
+/// indexed and iterated (windows, and a zip with a differentiable slice).
+#[differentiable]
+fn swap_value(rate: f64, fixed: f64, spreads: &[f64], #[constant] sched: &Schedule) -> f64 {
+    let times: &[f64] = &sched.times;
+    let df = |t: f64| (-rate * t).exp();
+    let annuity: f64 = times.windows(2).map(|w| (w[1] - w[0]) * df(w[1])).sum();
+    let float_leg = df(times[0]) - df(times[times.len() - 1]);
+    let spread_pv: f64 = spreads
+        .iter()
+        .zip(times.iter())
+        .map(|(s, t)| s * df(*t))
+        .sum();
+    sched.notional * (float_leg - fixed * annuity + spread_pv)
+}
+
+#[test]
+fn constant_struct_field_through_a_typed_local() {
+    let sched = Schedule {
+        times: vec![0.0, 0.5, 1.0, 1.5, 2.0],
+        notional: 100.0,
+    };
+    let spreads = [0.001, 0.002, -0.001];
+    for p in [[0.03, 0.025], [0.05, 0.055]] {
+        let (v, dr, df, ds) = swap_value_grad(p[0], p[1], &spreads, &sched);
+        let mut all = p.to_vec();
+        all.extend(spreads);
+        let mut got = vec![dr, df];
+        got.extend(&ds);
+        check(
+            "swap_value",
+            |q| swap_value(q[0], q[1], &q[2..], &sched),
+            v,
+            &got,
+            &all,
+        );
+    }
+}
