@@ -420,3 +420,34 @@ fn an_integer_max_stays_an_integer_max_next_to_the_vector_rules() {
         }
     }
 }
+
+/// `s·‖x‖`: the case of random program f327 (seed 0x6301e42de7ace5e8),
+/// whose `tanh` layer was the zero vector at a point drawn at the kinks.
+#[differentiable(hessian)]
+fn scaled_norm(s: f64, x: &DVector<f64>) -> f64 {
+    s * x.norm()
+}
+
+#[test]
+fn the_norm_at_the_zero_vector_has_the_zero_derivative_at_second_order_too() {
+    // README's convention: ‖x‖'s derivative at the zero vector is 0. The
+    // gradient there is (‖0‖, s·0) = (0, 0) for every s, so its derivative
+    // along s is 0; along x, the convention's gradient s·x/‖x‖ (0 at 0)
+    // gives 0 as well. The twin's dual square root of a zero used to give
+    // NaN in H·v's s-component (and a Hessian that was not symmetric).
+    let x = DVector::zeros(3);
+    let (value, grad, h) = scaled_norm_hessian(1.5, &x);
+    assert_eq!(value.to_bits(), scaled_norm(1.5, &x).to_bits());
+    assert_eq!(grad.as_slice(), &[0.0; 4]);
+    assert!(h.iter().all(|v| *v == 0.0), "H = {h}");
+    let v = DVector::from_vec(vec![1.25, -1.0, 0.5]);
+    let (_, g_s, g_x, hv_s, hv_x) = scaled_norm_hvp(1.5, &x, 0.75, &v);
+    assert_eq!((g_s, hv_s), (0.0, 0.0));
+    assert!(g_x.iter().chain(hv_x.iter()).all(|v| *v == 0.0));
+    // Central differences of `_grad` along s alone (x stays at the kink):
+    // the gradient is (0, 0) at every s.
+    let step = 1e-6;
+    let (_, gp_s, _) = scaled_norm_grad(1.5 + step, &x);
+    let (_, gm_s, _) = scaled_norm_grad(1.5 - step, &x);
+    assert_eq!((gp_s - gm_s) / (2.0 * step), h[(0, 0)]);
+}

@@ -73,7 +73,10 @@ where
 }
 
 /// `m.norm()` for any [`MatrixScalar`] element: the square root of
-/// [`norm_squared`], as nalgebra computes it.
+/// [`norm_squared`], as nalgebra computes it. At the zero vector it is a
+/// zero with zero tangents, the convention of `norm`'s first derivative
+/// there (README), where the dual square root of a zero would give ∞·0,
+/// a NaN tangent.
 #[inline]
 pub fn norm<T, R, C, St>(m: &nalgebra::Matrix<T, R, C, St>) -> T
 where
@@ -82,7 +85,14 @@ where
     C: nalgebra::Dim,
     St: nalgebra::Storage<T, R, C>,
 {
-    num_traits::Float::sqrt(norm_squared(m))
+    let squared = norm_squared(m);
+    let zero = <T as s::Real>::zero();
+    // A dual number compares by its value.
+    if squared == zero {
+        zero
+    } else {
+        num_traits::Float::sqrt(squared)
+    }
 }
 
 /// `m.max()` for any [`MatrixScalar`] element: nalgebra's needs SIMD
