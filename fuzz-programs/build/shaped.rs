@@ -457,7 +457,7 @@ impl Body<'_> {
         }
     }
 
-    /// `let mut arr = [0.0; 3]; arr[i] = ..; arr[k] += ..;` then reads, or
+    /// `let mut arr: [f64; 3] = [0.0; 3]; arr[i] = ..; arr[k] += ..;` then reads, or
     /// `let arr = [e0, e1, e2];` then `arr.iter().sum()`.
     fn local_array(&mut self) {
         self.features.insert("local-array");
@@ -467,7 +467,10 @@ impl Body<'_> {
             self.features.insert("array-index-write");
             let extra = vec![("xs[i]".to_owned(), 2.0)];
             let (e, b) = self.expr(3, &extra);
-            self.line(1, &format!("let mut {arr} = [0.0; {LEN}];"));
+            // Typed: with all-literal elements the array would be of an
+            // ambiguous `{float}`, a method of which plain Rust rejects
+            // (finding 017).
+            self.line(1, &format!("let mut {arr}: [f64; {LEN}] = [0.0; {LEN}];"));
             self.line(1, &format!("for i in 0..{LEN} {{"));
             self.line(2, &format!("{arr}[i] = {e};"));
             self.line(1, "}");
