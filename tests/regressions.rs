@@ -292,3 +292,46 @@ fn jvp_of_a_hoisted_body_with_two_slices_matches_central_differences() {
         "{tangent} vs {fd}"
     );
 }
+
+/// Finding 018: a fused `for` loop (it carries only a sum) whose body also
+/// computes a value nobody reads from an argument. The fusion gave `a2` a
+/// (zero) contribution after the loop that `a2`'s adjoint, declared with a
+/// plain `let` at its one counted use, did not allow: E0384.
+#[differentiable]
+fn scaled_pair(a: f32, b: f32) -> f32 {
+    a * b
+}
+
+#[allow(unused_variables, unused_mut, clippy::needless_ifs)]
+#[differentiable]
+fn fused_loop_with_an_unused_read(a0: f32, a1: f32, a2: f32, #[constant] k0: f32) -> f32 {
+    let mut v0: f32 = 0.0;
+    for i0 in 0..3 {
+        let mut v1 = a2 / k0.sin().exp();
+        v0 += a1;
+    }
+    let v2 = a2.tanh();
+    let mut v3: f32 = a0;
+    let mut v4: f32 = 0.5;
+    let mut v5: f32 = 0.0;
+    while v5 < 0.75 {
+        if scaled_pair(v4, v2) < 2.5 {}
+        v5 += 0.5;
+    }
+    v5 + v4 + v2 + v0
+}
+
+#[test]
+fn a_fused_loop_with_an_unused_read_of_an_argument_compiles_and_differentiates() {
+    let (a0, a1, a2, k0) = (0.3_f32, -0.7_f32, 0.4_f32, 1.1_f32);
+    let (value, d0, d1, d2) = fused_loop_with_an_unused_read_grad(a0, a1, a2, k0);
+    assert_eq!(
+        value.to_bits(),
+        fused_loop_with_an_unused_read(a0, a1, a2, k0).to_bits()
+    );
+    // Closed form: f = 1 + 0.5 + tanh(a2) + 3·a1.
+    assert_eq!(d0, 0.0);
+    assert!((d1 - 3.0).abs() < 1e-6, "{d1}");
+    let t = a2.tanh();
+    assert!((d2 - (1.0 - t * t)).abs() < 1e-6, "{d2}");
+}
