@@ -74,6 +74,11 @@ fn fusion(f: &Function, an: &Analysis, l: &Loop) -> Option<Fusion> {
         if !straight_line(f, an, *dst, op) {
             return None;
         }
+        // A value nobody reads sends no adjoint back: what it reads gets
+        // no contribution from it (finding 018).
+        if !an.active(*dst) {
+            continue;
+        }
         for v in op.reads() {
             if an.active(v) && f.info(v).block != l.body.id && !outer.contains(&v) {
                 let info = f.info(v);

@@ -638,10 +638,15 @@ impl Mirror {
         self.closed_form("hypot", &[a, b])
     }
     /// Records how far `(a, b)` is from the origin, the kink of `hypot` and
-    /// `atan2`: the larger argument's distance from 0 and its side.
+    /// `atan2`: the larger argument's distance from 0, its side, and
+    /// whether it is the origin itself. The last is a decision of its own:
+    /// there the derivative is a convention, not a limit, and a point next
+    /// to it may see the same sides (`atan2(t², t²)` is π/4 on both sides
+    /// of t = 0 and 0 at it, finding 015).
     fn origin(&mut self, a: V, b: V) {
         let far = if a.x.abs() >= b.x.abs() { a } else { b };
         self.decide(far.x.is_sign_positive(), far, konst(0.0));
+        self.decide(far.x == 0.0, far, konst(0.0));
     }
 
     /// `a < b`, recorded.
@@ -797,8 +802,10 @@ pub mod mat {
     }
     /// `a.sum()`.
     pub fn sum(cx: &mut Mirror, a: &Mat) -> V {
-        let mut acc = a.data[0];
-        for &x in &a.data[1..] {
+        // From +0, as nalgebra's `sum` folds: entries that are all −0 sum
+        // to +0 there, and a sign of zero decides `atan2` (finding 016).
+        let mut acc = cx.k(0.0);
+        for &x in &a.data {
             acc = cx.add(acc, x);
         }
         acc
@@ -868,6 +875,36 @@ mod tests {
             assert!(trace(op, 1e-9).1 < 1e-8);
             assert!(trace(op, 0.5).1 > 0.1);
         }
+    }
+
+    /// `atan2(t², t²)` is π/4 on both sides of t = 0 and 0 at it: the
+    /// sides alone do not tell the point from its neighbours (finding 015).
+    #[test]
+    fn the_origin_itself_is_a_decision() {
+        let trace = |x: f64| {
+            let mut m = Mirror::tracing();
+            let t = m.input(x);
+            let s = m.mul(t, t);
+            m.atan2(s, s);
+            m.trace().to_vec()
+        };
+        assert_ne!(trace(0.0), trace(1e-6));
+        assert_ne!(trace(0.0), trace(-1e-6));
+        assert_eq!(trace(1e-6), trace(-1e-6));
+    }
+
+    /// nalgebra's `sum` folds from +0, so entries that are all −0 sum to
+    /// +0; the mirror's must too, or `atan2` downstream sees another
+    /// angle (finding 016).
+    #[test]
+    fn a_sum_of_negative_zeros_is_positive_zero_as_in_nalgebra() {
+        let entries = [-0.0, -0.0, -0.0];
+        let program = nalgebra::DMatrix::from_column_slice(1, 3, &entries).sum();
+        let mut m = Mirror::tracing();
+        let data: Vec<V> = entries.iter().map(|&x| m.input(x)).collect();
+        let mirror = mat::sum(&mut m, &Mat::new(1, 3, &data));
+        assert_eq!(mirror.x.to_bits(), program.to_bits());
+        assert!(program.is_sign_positive());
     }
 
     /// The recording mirror's gradient of `f(a)` at `a`, and its value.

@@ -37,15 +37,7 @@ impl<'a> Gen<'a> {
             return self.scalar.add_assign(kind, adj.into_token_stream(), expr);
         }
         self.declared.insert(v);
-        // A fused loop's body may read `v` in a value nobody reads, which
-        // counts no use but still adds its (zero) unit after the loop
-        // (finding 018).
-        let fused = self
-            .an
-            .fused
-            .values()
-            .any(|fusion| fusion.outer.contains(&v));
-        if self.an.uses[v] > 1 || array || fused {
+        if self.an.uses[v] > 1 || array {
             quote!(let mut #adj = #expr;)
         } else {
             quote!(let #adj = #expr;)
