@@ -455,3 +455,47 @@ fn a_module_without_the_prelude() {
     assert_eq!(square_plus_grad(1.5, 2.0), (8.25, 3.0, 3.0));
     assert!(square_plus_check(1.5, 2.0).is_within(1e-7, 1e-7));
 }
+
+// ---- a `#[constant]` argument of the user's own type, by value ----
+
+/// Market data a pricing function takes by value: `NAME_check` calls the
+/// function once per component, so it needs the data again each time.
+#[derive(Clone, Debug)]
+struct Market {
+    rates: Vec<f64>,
+    label: String,
+}
+
+/// Σ rᵢ·x over the market's rates, times x: ∂/∂x = 2·x·Σ rᵢ.
+#[differentiable]
+fn exposure(x: f64, #[constant] market: Market) -> f64 {
+    let rates: &[f64] = &market.rates;
+    let mut s = 0.0;
+    for i in 0..rates.len() {
+        s += rates[i] * x;
+    }
+    s * x
+}
+
+/// A type that is not `Clone`: the function and its `_grad` are still
+/// generated (each takes it once); only `NAME_check` would need it twice.
+struct Once(f64);
+
+#[differentiable]
+fn offset_by(x: f64, #[constant] by: Once) -> f64 {
+    x * x + by.0
+}
+
+#[test]
+fn a_constant_argument_of_a_user_type_by_value_is_kept_for_the_check() {
+    let market = || Market {
+        rates: vec![0.5, 0.25, 1.25],
+        label: "eur".to_owned(),
+    };
+    assert_eq!(market().label, "eur");
+    let (value, dx) = exposure_grad(1.5, market());
+    assert_eq!(value, 2.0 * 1.5 * 1.5);
+    assert_eq!(dx, 2.0 * 1.5 * 2.0);
+    assert!(exposure_check(1.5, market()).is_within(1e-7, 1e-7));
+    assert_eq!(offset_by_grad(3.0, Once(0.5)), (9.5, 6.0));
+}
