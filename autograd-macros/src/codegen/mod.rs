@@ -1141,21 +1141,21 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
     let mut kept = kept_args(sig, &arg_names);
     // So does a `#[constant]` argument of the user's own type taken by
     // value: cloned too, under a `Clone` bound that only a call of
-    // `_check` is held to (the `for<'a>` keeps it from being checked where
-    // the item is defined), so a type that is not `Clone` still gets every
-    // other item.
-    let mut again = Vec::new();
+    // `_check` is held to (the `for<'check>` keeps rustc from checking it
+    // where the item is defined), so a type that is not `Clone` still gets
+    // every other item.
+    let mut cloned_tys = Vec::new();
     for (i, (p, input)) in sig.params.iter().zip(&shape.inputs).enumerate() {
         if matches!(p.kind, ParamKind::Other) && !matches!(*input.ty, syn::Type::Reference(_)) {
             let x = &arg_names[i];
             kept[i] = quote!(::core::clone::Clone::clone(&#x));
-            again.push(&*input.ty);
+            cloned_tys.push(&*input.ty);
         }
     }
-    let where_clause = if again.is_empty() {
+    let where_clause = if cloned_tys.is_empty() {
         where_clause
     } else {
-        let clone = again
+        let clone = cloned_tys
             .iter()
             .map(|ty| quote_spanned!(mixed=> for<'check> #ty: ::core::clone::Clone));
         if where_clause.is_empty() {
