@@ -485,6 +485,20 @@ fn offset_by(x: f64, #[constant] by: Once) -> f64 {
     x * x + by.0
 }
 
+/// Borrowed quotes, under a lifetime that happens to be named like the one
+/// the `_check` bound introduces: the bound picks another name.
+#[derive(Clone)]
+struct Quotes<'check> {
+    rates: &'check [f64],
+}
+
+/// x² · r₀: ∂/∂x = 2·x·r₀.
+#[differentiable]
+fn quoted<'check>(x: f64, #[constant] quotes: Quotes<'check>) -> f64 {
+    let rates: &[f64] = quotes.rates;
+    x * x * rates[0]
+}
+
 #[test]
 fn a_constant_argument_of_a_user_type_by_value_is_kept_for_the_check() {
     let market = || Market {
@@ -495,4 +509,8 @@ fn a_constant_argument_of_a_user_type_by_value_is_kept_for_the_check() {
     assert_eq!(dx, 2.0 * 1.5 * 2.0);
     assert!(exposure_check(1.5, market()).is_within(1e-7, 1e-7));
     assert_eq!(offset_by_grad(3.0, Once(0.5)), (9.5, 6.0));
+    let rates = [1.5];
+    let quotes = Quotes { rates: &rates };
+    assert_eq!(quoted_grad(2.0, quotes.clone()), (6.0, 6.0));
+    assert!(quoted_check(2.0, quotes).is_within(1e-7, 1e-7));
 }

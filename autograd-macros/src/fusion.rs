@@ -257,6 +257,22 @@ mod tests {
         assert!(!fused(src, 0), "fused: {src}");
     }
 
+    /// Finding 018: a value the body computes but nobody reads sends no
+    /// adjoint back, so the loop still fuses and what that value reads gets
+    /// no unit adjoint (it did, and its adjoint was then written twice).
+    #[test]
+    fn an_unread_value_in_the_body_does_not_reach_outside() {
+        let src = "fn f(x: &[f64], z: f64) -> f64 { let mut s = 0.0; for i in 0..x.len() { let unused = z * 3.0; s += x[i] * x[i]; } s + z }";
+        assert!(fused(src, 0), "not fused: {src}");
+        let out = expand_to_string("", src);
+        let units: Vec<&str> = out
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| w.starts_with("__ad_u0_"))
+            .collect();
+        assert!(!units.is_empty(), "{out}");
+        assert!(units.iter().all(|w| !w.ends_with("_z")), "{units:?}");
+    }
+
     #[test]
     fn a_loop_inside_a_branch_is_not_fused_but_a_later_one_is() {
         let src = "fn f(x: &[f64], c: bool) -> f64 {

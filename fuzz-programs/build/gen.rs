@@ -488,10 +488,10 @@ impl FnGen<'_> {
             .cloned()
             .collect();
         let len = || Box::new(I::Len("xs".into()));
-        // Indices of stencil loops (`for k in 1..xs.len() - 1`).
+        // Indices of stencil loops (`for j in 1..xs.len() - 1`).
         let stencil: Vec<Var> = below
             .iter()
-            .filter(|v| v.name.starts_with('k'))
+            .filter(|v| v.name.starts_with('j'))
             .cloned()
             .collect();
         match self.rng.weighted(&[
@@ -1993,9 +1993,12 @@ impl FnGen<'_> {
         if incl {
             self.features.insert("inclusive-range");
         }
+        // `j`, not `k`: the constant argument is `k0`, and a float local
+        // shadowing it must not be shadowed again by a loop index whose body
+        // then assigns the float (finding 020).
         let var = if k == 6 {
             self.ints += 1;
-            Some(format!("k{}", self.ints - 1))
+            Some(format!("j{}", self.ints - 1))
         } else if self.rng.chance(0.85) {
             self.ints += 1;
             Some(format!("i{}", self.ints - 1))

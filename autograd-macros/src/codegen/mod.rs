@@ -975,6 +975,17 @@ impl VisitMut for ElideLifetimes {
 
 /// `NAME_vjp`, `NAME_grad` and `NAME_check`, all built on the hidden
 /// all-arguments VJP, however that was made.
+/// A lifetime named `stem` (with `_` appended as often as needed) that none
+/// of the function's own generics declares: a `for<'check>` bound naming a
+/// lifetime of the user's would shadow it (E0496).
+fn unused_lifetime(generics: &syn::Generics, stem: &str) -> syn::Lifetime {
+    let mut name = stem.to_string();
+    while generics.lifetimes().any(|l| l.lifetime.ident == name) {
+        name.push('_');
+    }
+    syn::Lifetime::new(&format!("'{name}"), proc_macro2::Span::mixed_site())
+}
+
 fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -> TokenStream {
     // The wrappers' arguments and locals are hygienic: the user's names
     // neither meet them nor hide the functions they call.
@@ -1155,9 +1166,10 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
     let where_clause = if cloned_tys.is_empty() {
         where_clause
     } else {
+        let check_lifetime = unused_lifetime(&item.sig.generics, "check");
         let clone = cloned_tys
             .iter()
-            .map(|ty| quote_spanned!(mixed=> for<'check> #ty: ::core::clone::Clone));
+            .map(|ty| quote_spanned!(mixed=> for<#check_lifetime> #ty: ::core::clone::Clone));
         if where_clause.is_empty() {
             quote!(where #(#clone),*)
         } else {
