@@ -62,6 +62,35 @@ impl Lowerer<'_> {
         })
     }
 
+    /// A field of a `#[constant]` argument iterated (`p.rates.iter()`):
+    /// constant data borrowed in place, whose elements are read by value
+    /// with the type rustc gives them (`_` here).
+    pub(super) fn constant_field_sequence(&mut self, field: &Expr) -> Option<Sequence> {
+        let field = match strip_parens(field) {
+            Expr::Reference(r) => &*r.expr,
+            e => e,
+        };
+        let borrowed: Expr = syn::parse_quote!(&#field);
+        // A field always reads its argument: a value, never a constant.
+        let Operand::Value(data) = self.lower_primal(&borrowed, Kind::Unknown) else {
+            return None;
+        };
+        let elem: syn::Type = syn::parse_quote!(_);
+        Some(Sequence::Data {
+            data,
+            elem: Box::new(elem),
+        })
+    }
+
+    /// Whether `e` names an element of an iterated field of a
+    /// `#[constant]` argument: read by value, so it cannot be indexed or
+    /// iterated in turn (a `Vec` would be moved out of its collection).
+    pub(super) fn opaque_element(&self, e: &Expr) -> bool {
+        self.local_ident(strip_parens(e))
+            .and_then(|v| self.data.get(&v))
+            .is_some_and(|ty| matches!(ty, syn::Type::Infer(_)))
+    }
+
     /// The number of elements of constant data: primal code.
     pub(super) fn data_len(&mut self, data: ValueId, span: Span) -> Operand {
         let p = super::primal::placeholder(0, span);
@@ -170,6 +199,21 @@ impl Lowerer<'_> {
                 span,
             );
             self.values[v].float = Some(float);
+            return Operand::Value(v);
+        }
+        // An element of a type only rustc knows (see
+        // `constant_field_sequence`): by value, as a float or an integer is,
+        // and recorded as data of type `_` (see `opaque_element`).
+        if matches!(ty, syn::Type::Infer(_)) {
+            let v = self.emit(
+                Op::Primal {
+                    expr: place,
+                    bindings,
+                },
+                Kind::Unknown,
+                span,
+            );
+            self.data.insert(v, ty.clone());
             return Operand::Value(v);
         }
         if let Some(kind) = primitive_kind(ty) {

@@ -451,6 +451,14 @@ impl Lowerer<'_> {
     }
 
     fn lower_index(&mut self, i: &syn::ExprIndex) -> Operand {
+        if self.constant_place(&Expr::Index(i.clone())) {
+            return self.lower_primal(&Expr::Index(i.clone()), Kind::Unknown);
+        }
+        if self.opaque_element(&i.expr) {
+            self.cx
+                .error_spanned_by(&i.expr, super::CONSTANT_FIELD_ELEMENTS);
+            return self.missing(i.span());
+        }
         if let Some(seq @ (Sequence::Constant(_) | Sequence::Data { .. })) =
             self.sequence_of(&i.expr)
             && !matches!(&*i.index, Expr::Range(_))

@@ -826,11 +826,11 @@ impl Lowerer<'_> {
         }
         if let Expr::Index(i) = strip_parens(e)
             && let Expr::Range(r) = strip_parens(&i.index)
-            && let Some(seq) = self.sequence_of(&i.expr)
+            && let Some(seq) = self.sequence_or_field(&i.expr)
         {
             return Some(self.sub_slice_chain(seq, r, e.span()));
         }
-        let Some(seq) = self.sequence_of(e) else {
+        let Some(seq) = self.sequence_or_field(e) else {
             self.not_a_sequence(e);
             return None;
         };
@@ -876,7 +876,7 @@ impl Lowerer<'_> {
     }
 
     fn not_a_sequence(&self, e: &Expr) {
-        if self.constant_field(e) {
+        if self.constant_field(e) || self.opaque_element(e) {
             self.cx.error_spanned_by(e, super::CONSTANT_FIELD_ELEMENTS);
             return;
         }
@@ -893,7 +893,7 @@ impl Lowerer<'_> {
         match (name.as_str(), arg, m.args.len()) {
             ("iter" | "into_iter", _, 0) => self.chain_source(&m.receiver),
             ("windows", Some(width), 1) => {
-                let Some(seq) = self.sequence_of(&m.receiver) else {
+                let Some(seq) = self.sequence_or_field(&m.receiver) else {
                     self.not_a_sequence(&m.receiver);
                     return None;
                 };

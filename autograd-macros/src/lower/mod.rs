@@ -49,9 +49,10 @@ mod tuple_calls;
 
 use items::Item;
 
-/// Said where a field of a `#[constant]` argument is indexed or iterated:
-/// the macro does not see the field's type.
-const CONSTANT_FIELD_ELEMENTS: &str = "a field of a `#[constant]` argument is indexed or iterated through a local that names its type, `let times: &[f64] = &sched.times;` (then `times[i]`, `times.iter()`), or pass it as a `#[constant]` argument of its own";
+/// Said where a part of a `#[constant]` argument whose type the macro
+/// cannot see is used as a collection in a way it cannot read in place (a
+/// sub-slice, an element of an iterated field that is itself indexed).
+const CONSTANT_FIELD_ELEMENTS: &str = "the macro cannot see the type of this part of a `#[constant]` argument; name the field's type in a local, `let rows: &[Vec<f64>] = &market.rows;` (then `rows[i][j]`, `rows[i].iter()`), or index the field in place, `market.rows[i][j]`";
 
 #[derive(Clone)]
 struct Binding {

@@ -123,6 +123,7 @@ impl Lowerer<'_> {
     pub(super) fn constant_base(&self, e: &Expr) -> bool {
         match strip_parens(e) {
             Expr::Field(f) => self.constant_base(&f.base),
+            e @ Expr::Index(_) => self.constant_place(e),
             e => self.local_ident(e).is_some_and(|v| {
                 let info = &self.values[v];
                 (info.param.is_some() && info.kind == Kind::Unknown) || self.data.contains_key(&v)
@@ -130,12 +131,25 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `p.times` or `&p.times`: a field of a `#[constant]` argument (of a
-    /// type the macro does not differentiate), whose type it cannot see.
+    /// `p.times`, `&p.times` or `p.rows[i]`: a field of a `#[constant]`
+    /// argument (of a type the macro does not differentiate), or an element
+    /// of one, whose type it cannot see.
     pub(super) fn constant_field(&self, e: &Expr) -> bool {
         match strip_parens(e) {
             Expr::Reference(r) if r.mutability.is_none() => self.constant_field(&r.expr),
             Expr::Field(f) => self.constant_base(&f.base),
+            e @ Expr::Index(_) => self.constant_place(e),
+            _ => false,
+        }
+    }
+
+    /// `p.rates[i]`, `p.curve.rows[i][j]`: an element of a field of a
+    /// `#[constant]` argument, read in place. Its type is the user's
+    /// (unseen here), so it is primal code of unknown kind, as the field
+    /// itself is.
+    pub(super) fn constant_place(&self, e: &Expr) -> bool {
+        match strip_parens(e) {
+            Expr::Index(i) => !matches!(&*i.index, Expr::Range(_)) && self.constant_field(&i.expr),
             _ => false,
         }
     }

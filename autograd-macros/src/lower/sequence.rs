@@ -65,6 +65,16 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The sequence an expression names, as [`Self::sequence_of`], or a
+    /// field of a `#[constant]` argument (`p.rates.iter()`): constant data
+    /// whose element type only rustc knows.
+    pub(super) fn sequence_or_field(&mut self, e: &Expr) -> Option<Sequence> {
+        match self.sequence_of(e) {
+            None if self.constant_field(e) => self.constant_field_sequence(e),
+            seq => seq,
+        }
+    }
+
     /// The number of elements, an integer operand computed before the loop.
     pub(super) fn sequence_len(&mut self, s: &Sequence, span: Span) -> Operand {
         match s {
