@@ -57,6 +57,47 @@ pub fn dual_constants<T: Float>(x: &[T]) -> Vec<Dual<T>> {
     x.iter().map(|&x| Dual::constant(x)).collect()
 }
 
+/// A value of a `#[constant]` argument's type (which the macro cannot see)
+/// passed by value to a function a twin calls: a float becomes the twin's
+/// scalar, exactly and with derivative 0, as the callee's twin takes it;
+/// an integer or a `bool` stays what it is.
+pub trait TwinArg<Target> {
+    /// The value as the callee's twin takes it.
+    fn twin_arg(self) -> Target;
+}
+
+impl<S: Float> TwinArg<S> for f64 {
+    fn twin_arg(self) -> S {
+        // Exact for a dual number of f64 or f32 (an f32 from a literal
+        // of the f32 function's own type).
+        <S as num_traits::NumCast>::from(self).expect("an f64 is a float of any precision")
+    }
+}
+
+impl<S: Float> TwinArg<S> for f32 {
+    fn twin_arg(self) -> S {
+        <S as num_traits::NumCast>::from(self).expect("an f32 is a float of any precision")
+    }
+}
+
+macro_rules! twin_arg_as_is {
+    ($($t:ty),*) => {$(
+        impl TwinArg<$t> for $t {
+            fn twin_arg(self) -> $t {
+                self
+            }
+        }
+    )*};
+}
+twin_arg_as_is!(
+    bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
+
+/// See [`TwinArg`].
+pub fn twin_arg<T: TwinArg<U>, U>(value: T) -> U {
+    value.twin_arg()
+}
+
 /// The real parts (values) of a gradient entry.
 pub trait DualParts {
     /// The entry at the real scalar.

@@ -528,3 +528,130 @@ fn a_callee_by_path_and_jvp_next_to_hessian() {
         "{hx} {hs} vs {fd:?}"
     );
 }
+
+// ---- `#[constant]` data of the user's own types ----
+
+/// Market data as pricing code passes it: a struct of floats, `Vec`s, a
+/// count and a matrix of rows, none of it differentiated.
+pub struct Market {
+    pub vol: f64,
+    pub barrier: f64,
+    pub expo: f64,
+    pub rates: Vec<f64>,
+    pub times: Vec<f64>,
+    pub rows: Vec<Vec<f64>>,
+    pub steps: usize,
+}
+
+#[differentiable(hessian)]
+fn scaled_square(x: f64, #[constant] k: f64) -> f64 {
+    k * x * x
+}
+
+#[differentiable(hessian)]
+fn repeated_cube(x: f64, #[constant] n: usize) -> f64 {
+    let mut s = 0.0;
+    for _ in 0..n {
+        s += x * x * x;
+    }
+    s
+}
+
+/// Every way a body reads the data: fields in arithmetic, comparisons and
+/// method arguments, `Vec` fields indexed, iterated and zipped in place,
+/// a row of a `Vec<Vec<f64>>`, a typed local, and fields passed on to
+/// other `hessian` functions (a float and a count).
+#[differentiable(hessian)]
+fn book(x: &[f64], #[constant] m: &Market) -> f64 {
+    let mut s = (m.vol + x[0]) * x[1];
+    if x[0] > m.barrier {
+        s += x[0] * x[0] * x[1];
+    }
+    for i in 0..m.rates.len() {
+        s += (-(m.rates[i] + x[0]) * m.times[i]).exp() * m.rows[i][1];
+    }
+    for (r, t) in m.rates.iter().zip(m.times.iter()) {
+        s += (-(r + x[1]) * t).exp();
+    }
+    let times: &[f64] = &m.times;
+    for t in times.iter() {
+        s += (x[0] * t).sin() * m.vol;
+    }
+    s + x[1].powf(m.expo) + x[0].max(m.barrier) + scaled_square(x[1], m.vol)
+        + repeated_cube(x[0], m.steps)
+}
+
+/// A `#[constant]` argument that is nested data of `f64`s.
+#[differentiable(hessian)]
+fn weighted(x: &[f64], #[constant] w: &[Vec<f64>]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        for j in 0..x.len() {
+            s += w[i][j] * x[i] * x[j] * x[j];
+        }
+    }
+    s
+}
+
+#[test]
+fn constant_data_of_the_users_types_under_hessian() {
+    let m = Market {
+        vol: 0.2,
+        barrier: 0.9,
+        expo: 2.5,
+        rates: vec![0.01, 0.02, 0.03],
+        times: vec![0.5, 1.0, 2.0],
+        rows: vec![vec![1.0, 2.0], vec![3.0, 4.0], vec![5.0, 6.0]],
+        steps: 3,
+    };
+    // Both sides of the barrier, so both branches are differentiated.
+    for x in [[1.2, 0.7], [0.4, 1.3]] {
+        let (value, grad, h) = book_hessian(&x, &m);
+        assert_eq!(value.to_bits(), book(&x, &m).to_bits());
+        let (_, want) = book_grad(&x, &m);
+        for (g, w) in grad.iter().zip(&want) {
+            assert!(close(*g, *w, 1e-13), "{grad} vs {want:?}");
+        }
+        for j in 0..2 {
+            let mut e = [0.0; 2];
+            e[j] = 1.0;
+            let fd = hv_by_differences(|p| book_grad(p, &m).1, &x, &e);
+            for i in 0..2 {
+                assert!(
+                    close(h[(i, j)], fd[i], 1e-6),
+                    "H[{i}][{j}] = {} vs {}",
+                    h[(i, j)],
+                    fd[i]
+                );
+            }
+        }
+        assert!(close(h[(0, 1)], h[(1, 0)], 1e-12));
+    }
+    // Closed form: H = ∂²/∂x² of Σᵢⱼ wᵢⱼ xᵢ xⱼ².
+    let w = vec![vec![1.0, 2.0], vec![0.5, -1.0]];
+    let x = [0.3, -0.8];
+    let (_, _, h) = weighted_hessian(&x, &w);
+    let mut want = [[0.0; 2]; 2];
+    for i in 0..2 {
+        for j in 0..2 {
+            // ∂/∂x_a ∂/∂x_b of w_ij x_i x_j².
+            let term = |a: usize, b: usize| -> f64 {
+                let d = |k: usize, l: usize| f64::from(u8::from(k == l));
+                let wij = w[i][j];
+                wij * (2.0 * d(i, a) * d(j, b) * x[j]
+                    + 2.0 * d(i, b) * d(j, a) * x[j]
+                    + 2.0 * x[i] * d(j, a) * d(j, b))
+            };
+            for a in 0..2 {
+                for b in 0..2 {
+                    want[a][b] += term(a, b);
+                }
+            }
+        }
+    }
+    for a in 0..2 {
+        for b in 0..2 {
+            assert!(close(h[(a, b)], want[a][b], 1e-14), "{h} vs {want:?}");
+        }
+    }
+}

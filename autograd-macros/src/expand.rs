@@ -139,6 +139,9 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
     let mut out = TokenStream::new();
     let mut callees = Default::default();
     if let Some(mut s) = sig::parse(&cx, &twin.sig, false) {
+        if let Some(scalar) = &mut s.scalar {
+            scalar.twin = true;
+        }
         // Matrices of dual numbers compute `norm` and `max` with the
         // runtime's functions (the table's `dual_primal`).
         if let Some(scalar) = &mut s.scalar

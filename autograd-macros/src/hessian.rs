@@ -60,8 +60,23 @@ pub fn twin(item: &syn::ItemFn, float: &syn::Ident) -> syn::ItemFn {
     let mut rewrite = Generic {
         float: float.clone(),
         scalar: s,
+        constant_data: Vec::new(),
     };
     rewrite.visit_signature_mut(&mut twin.sig);
+    // A `#[constant]` argument other than a float keeps its type: the
+    // twin is called with the caller's data (`&[Vec<f64>]`, a struct of
+    // `f64`s), and lowering lifts each float it reads to the scalar.
+    for (arg, written) in twin.sig.inputs.iter_mut().zip(&item.sig.inputs) {
+        if let (syn::FnArg::Typed(arg), syn::FnArg::Typed(written)) = (arg, written)
+            && written.attrs.iter().any(crate::sig::is_constant_attr)
+            && !matches!(&*written.ty, syn::Type::Path(t) if t.path.is_ident(float))
+        {
+            arg.ty = written.ty.clone();
+            if let syn::Pat::Ident(p) = &*written.pat {
+                rewrite.constant_data.push(p.ident.clone());
+            }
+        }
+    }
     rewrite.visit_block_mut(&mut twin.block);
     twin
 }
@@ -84,6 +99,23 @@ pub fn takes_matrices(item: &syn::ItemFn) -> bool {
 struct Generic {
     float: syn::Ident,
     scalar: syn::Ident,
+    /// The `#[constant]` arguments that keep their types.
+    constant_data: Vec<syn::Ident>,
+}
+
+impl Generic {
+    /// Whether `e` reads a part of a `#[constant]` argument that keeps its
+    /// type (`&sched.times`, `rows[0]`): a `let` naming its type keeps it.
+    fn reads_constant_data(&self, e: &syn::Expr) -> bool {
+        match e {
+            syn::Expr::Reference(r) => self.reads_constant_data(&r.expr),
+            syn::Expr::Paren(p) => self.reads_constant_data(&p.expr),
+            syn::Expr::Field(f) => self.reads_constant_data(&f.base),
+            syn::Expr::Index(i) => self.reads_constant_data(&i.expr),
+            syn::Expr::Path(p) => self.constant_data.iter().any(|c| p.path.is_ident(c)),
+            _ => false,
+        }
+    }
 }
 
 impl Generic {
@@ -123,6 +155,19 @@ impl Generic {
 }
 
 impl VisitMut for Generic {
+    fn visit_local_mut(&mut self, l: &mut syn::Local) {
+        if let syn::Pat::Type(typed) = &mut l.pat
+            && let Some(init) = &mut l.init
+            && self.reads_constant_data(&init.expr)
+        {
+            // `let times: &[f64] = &sched.times;`: the data's own type.
+            self.visit_pat_mut(&mut typed.pat);
+            self.visit_expr_mut(&mut init.expr);
+            return;
+        }
+        syn::visit_mut::visit_local_mut(self, l);
+    }
+
     fn visit_type_path_mut(&mut self, t: &mut syn::TypePath) {
         if t.qself.is_none() && t.path.is_ident(&self.float) {
             let span = t.path.segments[0].ident.span();

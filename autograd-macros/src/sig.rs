@@ -39,6 +39,10 @@ pub enum ScalarBound {
 pub struct GenericScalar {
     pub ident: syn::Ident,
     pub bound: ScalarBound,
+    /// The second-order twin's scalar (set by the twin's expansion): its
+    /// `#[constant]` data keeps the user's types, so a float read from it
+    /// is converted where it meets the scalar.
+    pub twin: bool,
 }
 
 impl ToTokens for FloatTy {
@@ -753,5 +757,6 @@ fn generic_scalar(cx: &Ctxt, generics: &syn::Generics) -> Option<GenericScalar> 
     Some(GenericScalar {
         ident: scalar.ident.clone(),
         bound,
+        twin: false,
     })
 }

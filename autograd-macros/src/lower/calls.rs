@@ -145,6 +145,18 @@ impl Lowerer<'_> {
             };
             args.push(operand);
         }
+        // `x.powf(market.k)` in the twin: the data's float converted.
+        if let Some(float) = args
+            .iter()
+            .find(|a| self.kind(a) == Some(Kind::Float))
+            .cloned()
+        {
+            for (a, param) in args.iter_mut().zip(rule.params.iter()) {
+                if param.ty == Ty::Float {
+                    *a = self.lift_constant(a.clone(), &float, m.span());
+                }
+            }
+        }
         if args.iter().all(|a| matches!(a, Operand::Const(_))) {
             // A method of constants only, such as `2.0_f64.ln()`: a constant.
             return Operand::Const(m.to_token_stream());
@@ -303,7 +315,10 @@ impl Lowerer<'_> {
                 }
                 e => (e, false),
             };
-            let operand = self.lower_expr(expr);
+            let mut operand = self.lower_expr(expr);
+            if !by_ref {
+                operand = self.twin_arg(operand, a.span());
+            }
             args.push(CallArg {
                 operand,
                 by_ref,

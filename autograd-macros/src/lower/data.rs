@@ -189,7 +189,17 @@ impl Lowerer<'_> {
         ty: &syn::Type,
         span: Span,
     ) -> Operand {
-        if let Some(float) = self.scalar_ident(ty) {
+        if let Some(mut float) = self.scalar_ident(ty) {
+            // An `f64` of the data in a body generic over its scalar (the
+            // second-order twin, which keeps the data's type): converted
+            // exactly, as a literal is.
+            let place = match &self.scalar {
+                Some(s) if *s != float => {
+                    float = s.clone();
+                    syn::parse_quote_spanned!(span=> <#s as ::autograd::num_traits::NumCast>::from(#place).unwrap())
+                }
+                _ => place,
+            };
             let v = self.emit(
                 Op::Primal {
                     expr: place,

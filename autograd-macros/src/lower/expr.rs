@@ -296,7 +296,9 @@ impl Lowerer<'_> {
             | BinOp::Le(_)
             | BinOp::Gt(_)
             | BinOp::Ge(_)
-                if has_value_blocks(&b.left) || has_value_blocks(&b.right) =>
+                if has_value_blocks(&b.left)
+                    || has_value_blocks(&b.right)
+                    || self.compares_constant_parts(b) =>
             {
                 return self.lower_comparison(b);
             }
@@ -374,6 +376,8 @@ impl Lowerer<'_> {
         let mut lhs_expr = Some(operand_of(leftmost));
         for (b, rule, token) in chain.into_iter().rev() {
             let rhs = self.lower_expr(operand_of(&b.right));
+            let rhs = self.lift_constant(rhs, &lhs, b.op.span());
+            lhs = self.lift_constant(lhs, &rhs, b.op.span());
             self.integer_literal_with_float(lhs_expr.take(), &lhs, operand_of(&b.right), &rhs);
             self.floats_mixed(&b.op, &lhs, &rhs);
             if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {

@@ -89,6 +89,14 @@ struct Lowerer<'a> {
     nesting: u32,
     /// The scalar type parameter of a generic function (`T`).
     scalar: Option<syn::Ident>,
+    /// Whether a value of a `#[constant]` argument's type that meets a
+    /// float is converted to the scalar (the second-order twin, whose
+    /// constant data keeps its `f64`s; see [`Self::lift_constant`]).
+    lifts_constants: bool,
+    /// The values of primal code whose type the macro cannot see
+    /// (`market.rate`): what [`Self::lift_constant`] may convert. A value
+    /// computed from them by a rule is not one.
+    opaque_primals: std::collections::HashSet<ValueId>,
     /// Names bound to a tuple or a window (`let t = (a, b);`, `for w in
     /// x.windows(2)`): the value the binding holds stands for the whole,
     /// which exists only here; reads of its parts resolve to IR values.
@@ -139,6 +147,8 @@ pub fn lower(
         element_reads: Vec::new(),
         nesting: 0,
         scalar: sig.scalar.as_ref().map(|s| s.ident.clone()),
+        lifts_constants: sig.scalar.as_ref().is_some_and(|s| s.twin),
+        opaque_primals: std::collections::HashSet::new(),
         aggregates: HashMap::new(),
         body_items: Vec::new(),
         data: HashMap::new(),
@@ -498,6 +508,9 @@ impl Lowerer<'_> {
     fn emit(&mut self, op: Op, kind: Kind, span: Span) -> ValueId {
         let dst = self.new_value(kind, None);
         self.values[dst].float = self.float_of_op(&op);
+        if kind == Kind::Unknown && matches!(op, Op::Primal { .. }) {
+            self.opaque_primals.insert(dst);
+        }
         self.push(Stmt::Let {
             dst,
             op,

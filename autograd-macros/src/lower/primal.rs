@@ -154,6 +154,87 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `o` converted to the scalar where it is a value of a `#[constant]`
+    /// argument's type (`market.rate`, of a type the macro cannot see)
+    /// next to a float, in the second-order twin: the twin computes in
+    /// dual numbers, the data keeps its `f64`s. Rust has no arithmetic or
+    /// comparison of a float with anything but a float of its type, so
+    /// such a value is one, converted exactly as a literal is.
+    pub(super) fn lift_constant(&mut self, o: Operand, other: &Operand, span: Span) -> Operand {
+        if self.kind(other) != Some(Kind::Float) {
+            return o;
+        }
+        self.lift_opaque(o, span)
+    }
+
+    /// `o` converted to the scalar, in the twin, where it is primal code of
+    /// a type the macro cannot see that a float is expected of.
+    pub(super) fn lift_opaque(&mut self, o: Operand, span: Span) -> Operand {
+        let (Some(v), Some(s)) = (o.value(), &self.scalar) else {
+            return o;
+        };
+        if !self.lifts_constants
+            || self.values[v].kind != Kind::Unknown
+            || !self.opaque_primals.contains(&v)
+        {
+            return o;
+        }
+        let s = s.clone();
+        let p = placeholder(0, span);
+        let expr: Expr = syn::parse_quote_spanned!(span=> <#s as ::autograd::num_traits::NumCast>::from(#p).unwrap());
+        let bindings = vec![(p.to_string(), v)];
+        let lifted = self.emit(Op::Primal { expr, bindings }, Kind::Float, span);
+        self.values[lifted].float = Some(s);
+        Operand::Value(lifted)
+    }
+
+    /// `o` passed by value to another function, in the twin, where it is
+    /// primal code of a type the macro cannot see (`g(x, market.rate)`):
+    /// the runtime's `twin_arg` converts a float to the scalar the callee's
+    /// twin takes and leaves an integer or a `bool` as it is.
+    pub(super) fn twin_arg(&mut self, o: Operand, span: Span) -> Operand {
+        let Some(v) = o.value() else { return o };
+        if !self.lifts_constants
+            || self.values[v].kind != Kind::Unknown
+            || !self.opaque_primals.contains(&v)
+        {
+            return o;
+        }
+        let p = placeholder(0, span);
+        let expr: Expr = syn::parse_quote_spanned!(span=> ::autograd::__private::twin_arg(#p));
+        let bindings = vec![(p.to_string(), v)];
+        Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Unknown, span))
+    }
+
+    /// Whether a comparison reads a part of a `#[constant]` argument:
+    /// in the twin it is lowered operand by operand, so the part can be
+    /// converted to the scalar.
+    pub(super) fn compares_constant_parts(&self, b: &syn::ExprBinary) -> bool {
+        struct Finder<'a, 'b> {
+            lowerer: &'a Lowerer<'b>,
+            found: bool,
+        }
+        impl<'ast> Visit<'ast> for Finder<'_, '_> {
+            fn visit_expr(&mut self, e: &'ast Expr) {
+                if self.lowerer.constant_field(e) {
+                    self.found = true;
+                } else {
+                    syn::visit::visit_expr(self, e);
+                }
+            }
+        }
+        if !self.lifts_constants {
+            return false;
+        }
+        let mut finder = Finder {
+            lowerer: self,
+            found: false,
+        };
+        finder.visit_expr(&b.left);
+        finder.visit_expr(&b.right);
+        finder.found
+    }
+
     /// What a primal-only expression computes, as far as its variables and
     /// literals tell: `!` is bitwise on an integer, logical on a `bool`.
     pub(super) fn primal_kind(&self, e: &Expr) -> Kind {
@@ -272,6 +353,8 @@ impl Lowerer<'_> {
     pub(super) fn lower_comparison(&mut self, b: &syn::ExprBinary) -> Operand {
         let lhs = self.lower_expr(&b.left);
         let rhs = self.lower_expr(&b.right);
+        let lhs = self.lift_constant(lhs, &rhs, b.op.span());
+        let rhs = self.lift_constant(rhs, &lhs, b.op.span());
         let op = &b.op;
         if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
             return Operand::Const(quote!((#l #op #r)));

@@ -203,6 +203,12 @@ impl Lowerer<'_> {
             Some(_) => self.lower_primal(&init.expr, Kind::Unknown),
             None => self.lower_expr(&init.expr),
         };
+        // `let r: f64 = market.rate;` in the twin: the data's float
+        // converted to the scalar the annotation now names.
+        let operand = match &ty {
+            Some(t) if self.scalar_ident(t).is_some() => self.lift_opaque(operand, span),
+            _ => operand,
+        };
         self.bind_operand(ident.as_ref(), mutable, ty, operand, span);
         if let (Some(t), Some(ident)) = (data, &ident)
             && let Some(v) = self.lookup(ident).map(|b| b.value)
