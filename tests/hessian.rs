@@ -577,7 +577,9 @@ fn book(x: &[f64], #[constant] m: &Market) -> f64 {
     for t in times.iter() {
         s += (x[0] * t).sin() * m.vol;
     }
-    s + x[1].powf(m.expo) + x[0].max(m.barrier) + scaled_square(x[1], m.vol)
+    s + x[1].powf(m.expo)
+        + x[0].max(m.barrier)
+        + scaled_square(x[1], m.vol)
         + repeated_cube(x[0], m.steps)
 }
 

@@ -77,7 +77,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             if let (Some(float), Some(original)) = (&second_order, &original) {
                 if s.scalar.is_none() && s.params.iter().any(|p| p.differentiable) {
-                    out.extend(twin(original, float));
+                    out.extend(twin(original, float, &s));
                 }
                 out.extend(codegen::hessian::generate(&func, &s, float));
             }
@@ -133,8 +133,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// The expansion of `item`'s twin (see [`hessian`]), all of it hidden:
 /// its errors, if any, are the rewriting's and reported as they are.
-fn twin(item: &syn::ItemFn, float: &syn::Ident) -> TokenStream {
-    let mut twin = hessian::twin(item, float);
+fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &sig::Signature) -> TokenStream {
+    let mut twin = hessian::twin(item, float, sig);
     let cx = Ctxt::default();
     let mut out = TokenStream::new();
     let mut callees = Default::default();

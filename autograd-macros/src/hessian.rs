@@ -39,7 +39,7 @@ pub fn twin_name(func: &syn::Ident) -> syn::Ident {
 }
 
 /// The user's function rewritten generic over its float type `float`.
-pub fn twin(item: &syn::ItemFn, float: &syn::Ident) -> syn::ItemFn {
+pub fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &crate::sig::Signature) -> syn::ItemFn {
     let mut twin = item.clone();
     twin.attrs
         .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("inline"));
@@ -63,18 +63,22 @@ pub fn twin(item: &syn::ItemFn, float: &syn::Ident) -> syn::ItemFn {
         constant_data: Vec::new(),
     };
     rewrite.visit_signature_mut(&mut twin.sig);
-    // A `#[constant]` argument other than a float keeps its type: the
-    // twin is called with the caller's data (`&[Vec<f64>]`, a struct of
-    // `f64`s), and lowering lifts each float it reads to the scalar.
+    // A `#[constant]` argument of a type the macro does not differentiate
+    // keeps it: the twin is called with the caller's data (`&[Vec<f64>]`,
+    // a struct of `f64`s), and lowering converts each float it reads to
+    // the scalar. (Constant floats, slices and matrices are converted to
+    // dual numbers by `NAME_hvp`, as before.)
     for (arg, written) in twin.sig.inputs.iter_mut().zip(&item.sig.inputs) {
         if let (syn::FnArg::Typed(arg), syn::FnArg::Typed(written)) = (arg, written)
-            && written.attrs.iter().any(crate::sig::is_constant_attr)
-            && !matches!(&*written.ty, syn::Type::Path(t) if t.path.is_ident(float))
+            && let syn::Pat::Ident(name) = &*written.pat
+            && sig.params.iter().any(|p| {
+                p.ident == name.ident
+                    && !p.differentiable
+                    && matches!(p.kind, crate::sig::ParamKind::Other)
+            })
         {
             arg.ty = written.ty.clone();
-            if let syn::Pat::Ident(p) = &*written.pat {
-                rewrite.constant_data.push(p.ident.clone());
-            }
+            rewrite.constant_data.push(name.ident.clone());
         }
     }
     rewrite.visit_block_mut(&mut twin.block);
