@@ -139,7 +139,8 @@ pub fn int_field<T: IntField>(v: T) -> T {
 #[diagnostic::on_unimplemented(
     message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct by index or iterator",
     label = "this field is not `Vec<f64>`, `[f64; N]` or `DVector<f64>`",
-    note = "read a float field as a value (`p.a * x`) and an integer field through a cast (`p.n as usize`)"
+    note = "read a float field as a value (`p.a * x`) and an integer field through a cast (`p.n as usize`)",
+    note = "a field that is itself a `Tangent` struct is not passed on whole (`g(&m.curve)`): pass its fields (`g(m.curve.level, m.curve.slope)`) or the outer struct (`g(&m)`)"
 )]
 #[doc(hidden)]
 pub trait CollectionField {
