@@ -557,13 +557,16 @@ fn repeated_cube(x: f64, #[constant] n: usize) -> f64 {
     s
 }
 
-/// Every way a body reads the data: fields in arithmetic, comparisons and
-/// method arguments, `Vec` fields indexed, iterated and zipped in place,
+/// Every way a body reads the data: fields in arithmetic (also with each
+/// other first), comparisons and method arguments, `Vec` fields indexed, iterated and zipped in place,
 /// a row of a `Vec<Vec<f64>>`, a typed local, and fields passed on to
 /// other `hessian` functions (a float and a count).
 #[differentiable(hessian)]
 fn book(x: &[f64], #[constant] m: &Market) -> f64 {
     let mut s = (m.vol + x[0]) * x[1];
+    // Constant arithmetic of the data, then with the variables.
+    s += (m.vol + m.expo) * x[0] * x[0] - m.vol * x[1] + x[1] * (m.rates[0] - m.rates[2]) * x[0];
+    s += -m.expo * x[1] * x[1];
     if x[0] > m.barrier {
         s += x[0] * x[0] * x[1];
     }

@@ -231,6 +231,9 @@ impl Lowerer<'_> {
         match u.op {
             UnOp::Neg(minus) => match self.lower_expr(&u.expr) {
                 Operand::Const(t) => Operand::Const(quote!(-#t)),
+                arg if self.opaque_in_twin(&arg).is_some() => self
+                    .opaque_arithmetic(minus.to_token_stream(), &arg, None, u.span())
+                    .unwrap_or(arg),
                 arg => {
                     let kind = self.result_kind(std::slice::from_ref(&arg));
                     Operand::Value(self.emit(
@@ -382,6 +385,12 @@ impl Lowerer<'_> {
             self.floats_mixed(&b.op, &lhs, &rhs);
             if let (Operand::Const(l), Operand::Const(r)) = (&lhs, &rhs) {
                 lhs = Operand::Const(quote!((#l #token #r)));
+                continue;
+            }
+            if let Some(constant) =
+                self.opaque_arithmetic(token.clone(), &lhs, Some(&rhs), b.span())
+            {
+                lhs = constant;
                 continue;
             }
             let span = if b.attrs.is_empty() {

@@ -170,16 +170,9 @@ impl Lowerer<'_> {
     /// `o` converted to the scalar, in the twin, where it is primal code of
     /// a type the macro cannot see that a float is expected of.
     pub(super) fn lift_opaque(&mut self, o: Operand, span: Span) -> Operand {
-        let (Some(v), Some(s)) = (o.value(), &self.scalar) else {
+        let (Some(v), Some(s)) = (self.opaque_in_twin(&o), self.scalar.clone()) else {
             return o;
         };
-        if !self.lifts_constants
-            || self.values[v].kind != Kind::Unknown
-            || !self.opaque_primals.contains(&v)
-        {
-            return o;
-        }
-        let s = s.clone();
         let p = placeholder(0, span);
         let expr: Expr = syn::parse_quote_spanned!(span=> <#s as ::autograd::num_traits::NumCast>::from(#p).unwrap());
         let bindings = vec![(p.to_string(), v)];
@@ -188,18 +181,57 @@ impl Lowerer<'_> {
         Operand::Value(lifted)
     }
 
+    /// The value `o` is, in the twin, if it is primal code of a type the
+    /// macro cannot see (see `opaque_primals`).
+    pub(super) fn opaque_in_twin(&self, o: &Operand) -> Option<ValueId> {
+        o.value().filter(|v| {
+            self.lifts_constants
+                && self.values[*v].kind == Kind::Unknown
+                && self.opaque_primals.contains(v)
+        })
+    }
+
+    /// `a op b` (or `-a`, with no `b`) of values of `#[constant]` data in
+    /// the twin: constant arithmetic, kept as primal code of the data's
+    /// type so that the result, too, is converted where it meets a float
+    /// (`(m.r + m.q) * x`). `None` where an operand is anything else.
+    pub(super) fn opaque_arithmetic(
+        &mut self,
+        op: TokenStream,
+        a: &Operand,
+        b: Option<&Operand>,
+        span: Span,
+    ) -> Option<Operand> {
+        let a = self.opaque_in_twin(a)?;
+        let (p, q) = (placeholder(0, span), placeholder(1, span));
+        let (expr, bindings): (Expr, _) = match b {
+            None => (
+                syn::parse_quote_spanned!(span=> #op #p),
+                vec![(p.to_string(), a)],
+            ),
+            Some(b) => {
+                let b = self.opaque_in_twin(b)?;
+                (
+                    syn::parse_quote_spanned!(span=> #p #op #q),
+                    vec![(p.to_string(), a), (q.to_string(), b)],
+                )
+            }
+        };
+        Some(Operand::Value(self.emit(
+            Op::Primal { expr, bindings },
+            Kind::Unknown,
+            span,
+        )))
+    }
+
     /// `o` passed by value to another function, in the twin, where it is
     /// primal code of a type the macro cannot see (`g(x, market.rate)`):
     /// the runtime's `twin_arg` converts a float to the scalar the callee's
     /// twin takes and leaves an integer or a `bool` as it is.
     pub(super) fn twin_arg(&mut self, o: Operand, span: Span) -> Operand {
-        let Some(v) = o.value() else { return o };
-        if !self.lifts_constants
-            || self.values[v].kind != Kind::Unknown
-            || !self.opaque_primals.contains(&v)
-        {
+        let Some(v) = self.opaque_in_twin(&o) else {
             return o;
-        }
+        };
         let p = placeholder(0, span);
         let expr: Expr = syn::parse_quote_spanned!(span=> ::autograd::__private::twin_arg(#p));
         let bindings = vec![(p.to_string(), v)];
