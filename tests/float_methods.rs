@@ -297,6 +297,105 @@ fn atan2_dispatched(y: f64, x: f64) -> f64 {
     identity(y).atan2(identity(x))
 }
 
+#[differentiable(jvp, hessian)]
+fn rem_euclid_64(x: f64, m: f64) -> f64 {
+    x.rem_euclid(m)
+}
+#[differentiable]
+fn rem_euclid_64_path(x: f64, m: f64) -> f64 {
+    f64::rem_euclid(x, m)
+}
+#[differentiable]
+fn rem_euclid_32(x: f32, m: f32) -> f32 {
+    x.rem_euclid(m)
+}
+#[differentiable]
+fn rem_euclid_dispatched(x: f64, m: f64) -> f64 {
+    identity(x).rem_euclid(identity(m))
+}
+
+/// A phase wrapped by a constant period, squared: smooth between wraps.
+#[differentiable(jvp, hessian)]
+fn wrapped_phase(w: f64, t: f64) -> f64 {
+    let phase = (w * t + 0.3).rem_euclid(std::f64::consts::TAU);
+    phase * phase
+}
+
+/// Away from the jumps (x a multiple of m): ∂/∂x = 1, ∂/∂m = −q with q the
+/// Euclidean quotient, for either sign of x and m; value bit for bit.
+#[test]
+fn rem_euclid_between_its_jumps() {
+    for &(x, m) in &[
+        (7.3f64, 2.0f64),
+        (-7.3, 2.0),
+        (7.3, -2.0),
+        (-7.3, -2.0),
+        (0.4, 1.5),
+    ] {
+        let q = x.div_euclid(m);
+        let (fdx, fdm) = fd64_2(|x, m| x.rem_euclid(m), x, m);
+        let grads: [Grad2; 3] = [
+            rem_euclid_64_grad,
+            rem_euclid_64_path_grad,
+            rem_euclid_dispatched_grad,
+        ];
+        for grad in grads {
+            let (v, gx, gm) = grad(x, m);
+            assert_eq!(v.to_bits(), x.rem_euclid(m).to_bits());
+            assert_eq!(gx, 1.0);
+            assert_relative_eq!(gm, -q, epsilon = CF64_ABS, max_relative = CF64_REL);
+            assert_relative_eq!(gx, fdx, epsilon = FD64_ABS, max_relative = FD64_REL);
+            assert_relative_eq!(gm, fdm, epsilon = FD64_ABS, max_relative = FD64_REL);
+        }
+        // Forward mode: ẋ − q·ṁ; second order: zero (piecewise linear).
+        let (v, t) = rem_euclid_64_jvp(x, m, 0.5, -2.0);
+        assert_eq!(v.to_bits(), x.rem_euclid(m).to_bits());
+        assert_relative_eq!(
+            t,
+            0.5 + 2.0 * q,
+            epsilon = CF64_ABS,
+            max_relative = CF64_REL
+        );
+        let (v, g, h) = rem_euclid_64_hessian(x, m);
+        assert_eq!(v.to_bits(), x.rem_euclid(m).to_bits());
+        assert_eq!((g[0], g[1]), (1.0, -q));
+        assert!(h.iter().all(|&e| e == 0.0), "{h}");
+    }
+    for &(x, m) in &[(7.3f32, 2.0f32), (-7.3, 2.0), (7.3, -2.0)] {
+        let (fdx, fdm) = fd32_2(|x, m| x.rem_euclid(m), x, m);
+        let (v, gx, gm) = rem_euclid_32_grad(x, m);
+        assert_eq!(v.to_bits(), x.rem_euclid(m).to_bits());
+        assert_eq!(gx, 1.0);
+        assert_eq!(gm, -x.div_euclid(m));
+        let (gx, gm) = (f64::from(gx), f64::from(gm));
+        assert_relative_eq!(gx, fdx, epsilon = FD32_ABS, max_relative = FD32_REL);
+        assert_relative_eq!(gm, fdm, epsilon = FD32_ABS, max_relative = FD32_REL);
+    }
+    // A constant period: d/dw (r²) = 2r·t, d²/dw² = 2t², away from a wrap.
+    for &(w, t) in &[(1.0, 0.7), (3.1, 2.9), (-2.2, 1.3)] {
+        let r = (w * t + 0.3f64).rem_euclid(std::f64::consts::TAU);
+        let (v, gw, gt) = wrapped_phase_grad(w, t);
+        assert_eq!(v.to_bits(), wrapped_phase(w, t).to_bits());
+        assert_relative_eq!(gw, 2.0 * r * t, epsilon = CF64_ABS, max_relative = CF64_REL);
+        assert_relative_eq!(gt, 2.0 * r * w, epsilon = CF64_ABS, max_relative = CF64_REL);
+        let (_, _, h) = wrapped_phase_hessian(w, t);
+        assert_relative_eq!(
+            h[(0, 0)],
+            2.0 * t * t,
+            epsilon = CF64_ABS,
+            max_relative = CF64_REL
+        );
+        assert_relative_eq!(
+            h[(0, 1)],
+            2.0 * (w * t + r),
+            epsilon = CF64_ABS,
+            max_relative = CF64_REL
+        );
+        let (_, jt) = wrapped_phase_jvp(w, t, 1.0, 0.0);
+        assert_relative_eq!(jt, gw, epsilon = CF64_ABS, max_relative = CF64_REL);
+    }
+}
+
 #[test]
 fn atan2_in_every_quadrant() {
     for &(y, x) in &[(1.0f64, 2.0f64), (0.5, -1.5), (-2.0, -0.25), (-1.0, 3.0)] {

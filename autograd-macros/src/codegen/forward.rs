@@ -190,7 +190,10 @@ impl Gen<'_> {
                                 self.operand(a)
                             }
                         });
-                        if self.scalar.methods_by_path() {
+                        if rule.generic_by_function && self.scalar.param().is_some() {
+                            let func = paths::runtime(rule, Func::Primal, m.span());
+                            quote!(#func(#recv, #(#rest),*))
+                        } else if self.scalar.methods_by_path() {
                             quote!(::autograd::__private::Float::#m(#recv, #(#rest),*))
                         } else if rule.view {
                             quote!(#recv.#m(#(#rest),*).into_owned())
@@ -209,6 +212,12 @@ impl Gen<'_> {
                     (Syntax::Path(p), args) => {
                         let args = args.iter().map(|a| self.operand(a));
                         match p.segments.last() {
+                            Some(last)
+                                if rule.generic_by_function && self.scalar.param().is_some() =>
+                            {
+                                let func = paths::runtime(rule, Func::Primal, last.ident.span());
+                                quote!(#func(#(#args),*))
+                            }
                             Some(last) if self.scalar.methods_by_path() => {
                                 let m = &last.ident;
                                 quote!(::autograd::__private::Float::#m(#(#args),*))

@@ -162,6 +162,10 @@ pub struct Rule {
     /// comparisons (`max`), which a matrix of dual numbers lacks: the
     /// second-order twin computes the primal with [`Func::DualPrimal`].
     pub dual_primal: bool,
+    /// An inherent method of `f32`/`f64` that `num_traits::Float` lacks
+    /// (`rem_euclid`): a body generic over its scalar (the second-order
+    /// twin, a `T: Float` function) calls [`Func::Primal`] instead.
+    pub generic_by_function: bool,
 }
 
 /// A runtime function of a rule.
@@ -432,6 +436,7 @@ const fn scalar(name: &'static str, params: &'static [Param]) -> Rule {
         from_prelude: false,
         view: false,
         dual_primal: false,
+        generic_by_function: false,
     }
 }
 
@@ -623,6 +628,10 @@ table! {
     ROUND = unary("round", READS_NOTHING);
     TRUNC = unary("trunc", READS_NOTHING);
     FRACT = unary("fract", READS_NOTHING);
+    REM_EUCLID = Rule {
+        generic_by_function: true,
+        ..scalar("rem_euclid", &[float(&[]), float(&[Arg(0), Arg(1), Out])])
+    };
     // Linear: a constant factor (`rules::angles`).
     TO_RADIANS = unary("to_radians", READS_NOTHING);
     TO_DEGREES = unary("to_degrees", READS_NOTHING);
@@ -907,7 +916,7 @@ mod tests {
     fn error_messages_list_the_table() {
         assert_eq!(
             supported_methods(),
-            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh`, `signum`, `floor`, `ceil`, `round`, `trunc`, `fract`, `to_radians`, `to_degrees`, `clamp`, `mul_add`, `sin_cos`, and `len` on slices"
+            "`exp`, `ln`, `sqrt`, `powi`, `powf`, `sin`, `cos`, `tanh`, `abs`, `max`, `min`, `relu`, `sigmoid`, `exp2`, `exp_m1`, `ln_1p`, `log`, `log2`, `log10`, `cbrt`, `recip`, `hypot`, `tan`, `asin`, `acos`, `atan`, `atan2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh`, `signum`, `floor`, `ceil`, `round`, `trunc`, `fract`, `rem_euclid`, `to_radians`, `to_degrees`, `clamp`, `mul_add`, `sin_cos`, and `len` on slices"
         );
         assert_eq!(
             supported_matrix_methods(),

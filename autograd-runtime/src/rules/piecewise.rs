@@ -80,6 +80,34 @@ pub fn fract_tangent<T: Real>(dx: T) -> T {
     fract_grad(dx)
 }
 
+/// `x.rem_euclid(m)`: the least nonnegative remainder `x − m·q` (`q` the
+/// integer `f64::div_euclid` gives), computed as `f64::rem_euclid` does,
+/// so it is the primal's bit for bit at `f64` and `f32` and differentiable
+/// at a dual number (whose `%` carries its tangent).
+#[inline(always)]
+pub fn rem_euclid<T: Real>(x: T, m: T) -> T {
+    x.rem_euclid(m)
+}
+/// ∂/∂x rem_euclid(x, m) = 1 between the jumps and, as for `fract`, at
+/// them (the one-sided derivatives): the adjoint passes through.
+#[inline(always)]
+pub fn rem_euclid_grad_lhs<T: Real>(grad: T) -> T {
+    grad
+}
+/// ∂/∂m rem_euclid(x, m) = −q, the integer `(x − out) / m`: rounded,
+/// since the division of the exact difference is within an ulp of it.
+/// At a jump, the quotient of the side `out` is on.
+#[inline(always)]
+pub fn rem_euclid_grad_rhs<T: Real>(grad: T, x: T, m: T, out: T) -> T {
+    -grad * ((x - out) / m).round()
+}
+/// ẏ = ẋ − q·ṁ: [`rem_euclid_grad_lhs`] and [`rem_euclid_grad_rhs`] at
+/// seeds ẋ and ṁ.
+#[inline(always)]
+pub fn rem_euclid_tangent<T: Real>(dx: T, dm: T, x: T, m: T, out: T) -> T {
+    rem_euclid_grad_lhs(dx) + rem_euclid_grad_rhs(dm, x, m, out)
+}
+
 /// `x.clamp(lo, hi)`: `lo` where `x < lo`, `hi` where `x > hi`, else `x`
 /// (NaN `x` included), as `f64::clamp`.
 ///

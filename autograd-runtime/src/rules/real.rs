@@ -96,6 +96,9 @@ pub trait Real:
     fn trunc(self) -> Self;
     /// `self − self.trunc()`.
     fn fract(self) -> Self;
+    /// The least nonnegative remainder of `self` by `m`, as
+    /// `f64::rem_euclid` computes it.
+    fn rem_euclid(self, m: Self) -> Self;
     /// Degrees to radians.
     fn to_radians(self) -> Self;
     /// Radians to degrees.
@@ -282,6 +285,12 @@ impl<T: Float> Real for T {
     #[inline(always)]
     fn fract(self) -> Self {
         Float::fract(self)
+    }
+    #[inline(always)]
+    fn rem_euclid(self, m: Self) -> Self {
+        // `f64::rem_euclid`'s own steps, which `Float` has no method for.
+        let r = self % m;
+        if r < Self::zero() { r + m.abs() } else { r }
     }
     #[inline(always)]
     fn to_radians(self) -> Self {

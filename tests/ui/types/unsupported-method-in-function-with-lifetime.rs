@@ -4,7 +4,7 @@ use autograd::differentiable;
 // the error below is the only one.
 #[differentiable]
 fn first<'a>(x: &'a [f64], y: &'static [f64]) -> f64 {
-    x[0].rem_euclid(1.0) + y[0]
+    x[0].div_euclid(1.0) + y[0]
 }
 
 fn main() {

@@ -2,7 +2,7 @@ use autograd::differentiable;
 
 #[differentiable]
 fn wrapped(x: f64) -> f64 {
-    x.rem_euclid(1.0) * x
+    x.div_euclid(1.0) * x
 }
 
 fn main() {
