@@ -23,6 +23,14 @@ impl Lowerer<'_> {
             );
             return true;
         }
+        if self.lifts_constants {
+            // The twin: `hessian` takes callees returning one number.
+            self.cx.error_spanned_by(
+                &call.func,
+                "a `#[differentiable(hessian)]` function cannot call a function returning a tuple (`hessian` needs callees returning one number); compute the components inline or return each from a function of its own",
+            );
+            return true;
+        }
         let span = init.span();
         let whole = self.lower_expr(init);
         if self.cx.has_errors() && whole.value().is_none() {
