@@ -973,8 +973,6 @@ impl VisitMut for ElideLifetimes {
     }
 }
 
-/// `NAME_vjp`, `NAME_grad` and `NAME_check`, all built on the hidden
-/// all-arguments VJP, however that was made.
 /// A lifetime named `stem` (with `_` appended as often as needed) that none
 /// of the function's own generics declares: a `for<'check>` bound naming a
 /// lifetime of the user's would shadow it (E0496).
@@ -986,6 +984,8 @@ fn unused_lifetime(generics: &syn::Generics, stem: &str) -> syn::Lifetime {
     syn::Lifetime::new(&format!("'{name}"), proc_macro2::Span::mixed_site())
 }
 
+/// `NAME_vjp`, `NAME_grad` and `NAME_check`, all built on the hidden
+/// all-arguments VJP, however that was made.
 fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -> TokenStream {
     // The wrappers' arguments and locals are hygienic: the user's names
     // neither meet them nor hide the functions they call.
