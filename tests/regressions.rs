@@ -8,7 +8,7 @@
 //! Closed forms are compared exactly where the arithmetic is exact, else
 //! with the tolerance stated next to the assertion.
 
-use autograd::differentiable;
+use autograd::{differentiable, stop_gradient};
 use nalgebra::DMatrix;
 
 fn m2x2() -> DMatrix<f64> {
@@ -17,6 +17,27 @@ fn m2x2() -> DMatrix<f64> {
 
 // ---------------------------------------------------------------------------
 // Fixed: programs that did not compile.
+
+/// Finding 021: a typed `let` of a call the macro cannot see through (here
+/// the imported, generic `stop_gradient` of autograd's own). The generated
+/// code bound the call's result without the annotation, so the literal
+/// inside stayed an ambiguous `{float}` and `v1.cos()` was E0689.
+#[differentiable]
+fn typed_let_of_a_generic_call(a0: f64) -> f64 {
+    let v1: f64 = stop_gradient(autograd::stop_gradient(2.0));
+    let v2: f64 = stop_gradient(a0 * 3.0);
+    a0 * v1.cos() + v2 * a0
+}
+
+#[test]
+fn a_typed_let_of_a_generic_call_keeps_its_type() {
+    let a0 = 0.7;
+    let (value, d0) = typed_let_of_a_generic_call_grad(a0);
+    assert_eq!(value.to_bits(), typed_let_of_a_generic_call(a0).to_bits());
+    // Closed form: v1 = 2 and v2 = 3·a0 are constants to the gradient, so
+    // d/da0 = cos 2 + v2 = cos 2 + 2.1 (one rounding of each term).
+    assert!((d0 - (2f64.cos() + 2.1)).abs() < 1e-15, "{d0}");
+}
 
 #[differentiable]
 fn twice(a: f64) -> f64 {

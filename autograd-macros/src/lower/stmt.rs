@@ -245,6 +245,16 @@ impl Lowerer<'_> {
             }
             _ => ty,
         };
+        // `let y: f64 = call(..)`: the annotation says what the call
+        // returns, and the typed copy below carries it to the sweeps, where
+        // a generic callee (`stop_gradient(x)`) would leave it to inference.
+        if let (Some(t), Operand::Value(v)) = (&ty, &operand)
+            && self.values[*v].kind == Kind::Unknown
+            && let Some(written) = self.scalar_ident(t)
+        {
+            self.values[*v].kind = Kind::Float;
+            self.values[*v].float = Some(written);
+        }
         let value = match operand {
             // An untyped `let` of a value, or any `let` of a matrix (rustc
             // has checked the annotation): the name denotes the value itself.
