@@ -247,7 +247,8 @@ fn fold_with_a_tuple_accumulator() {
 }
 
 // ---------------------------------------------------------------------------
-// Positional adapters: `windows`, `skip`, `take`, `rev`, `enumerate`.
+// Positional adapters: `windows`, `chunks_exact`, `skip`, `take`, `rev`,
+// `enumerate`.
 
 #[differentiable]
 fn roughness(x: &[f64]) -> f64 {
@@ -301,6 +302,118 @@ fn windows_read_neighbours() {
     let (value, dx) = second_difference_grad(X);
     assert_eq!(value.to_bits(), second_difference(X).to_bits());
     against_fd(&dx, second_difference, X);
+}
+
+/// Interleaved points `(x, y)`: the sum of their distances from the origin;
+/// an odd last element is the remainder `chunks_exact` leaves out.
+#[differentiable]
+fn point_norms(xy: &[f64]) -> f64 {
+    xy.chunks_exact(2).map(|p| p[0].hypot(p[1])).sum::<f64>()
+}
+
+/// Triples read from the end, the last one skipped, weighted by their
+/// count and by a second slice.
+#[differentiable]
+fn reversed_triples(x: &[f64], w: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (j, c) in x.chunks_exact(3).rev().skip(1).enumerate() {
+        s += (j as f64 + 1.0) * c[0] * c[2] - c[1] * w[j];
+    }
+    s
+}
+
+/// A chunk beside a zipped slice and its own length.
+#[differentiable]
+fn chunk_means(x: &[f64], w: &[f64]) -> f64 {
+    x.chunks_exact(2)
+        .zip(w.iter())
+        .map(|(c, wi)| wi * (c[0] + c[1]) / c.len() as f64)
+        .sum::<f64>()
+}
+
+#[test]
+fn chunks_exact_reads_disjoint_chunks() {
+    // Seven elements: three pairs and a remainder, which has no adjoint.
+    let xy = [0.5, 1.3, -0.7, 2.0, 3.0, -4.0, 0.9];
+    let (value, dxy) = point_norms_grad(&xy);
+    assert_eq!(value.to_bits(), point_norms(&xy).to_bits());
+    let mut expected = vec![0.0; xy.len()];
+    for j in 0..3 {
+        let (a, b) = (xy[2 * j], xy[2 * j + 1]);
+        let h = a.hypot(b);
+        expected[2 * j] = a / h;
+        expected[2 * j + 1] = b / h;
+    }
+    closed(&dxy, &expected);
+    against_fd(&dxy, point_norms, &xy);
+    // Shorter than a chunk: no items.
+    assert_eq!(point_norms_grad(&[1.0]), (-0.0, vec![0.0]));
+
+    // Ten elements: triples at 0, 3, 6 and the remainder 9; reversed and
+    // the first (at 6) skipped, the items are the triple at 3 (j = 0) and
+    // at 0 (j = 1): s = x3·x5 − x4·w0 + 2·x0·x2 − x1·w1.
+    let x = [0.5, 1.3, -0.7, 2.0, 0.3, 0.2, 0.9, 1.1, 1.2, 1.3];
+    let w = [1.0, 2.0, 3.0];
+    let (value, dx, dw) = reversed_triples_grad(&x, &w);
+    assert_eq!(value.to_bits(), reversed_triples(&x, &w).to_bits());
+    closed(
+        &dx,
+        &[
+            2.0 * x[2],
+            -w[1],
+            2.0 * x[0],
+            x[5],
+            -w[0],
+            x[3],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+    );
+    closed(&dw, &[-x[4], -x[1], 0.0]);
+
+    // Two pairs, three weights: `zip` stops at the shorter.
+    let x = [0.5, 1.3, -0.7, 2.0, 0.4];
+    let w = [0.25, -1.5, 7.0];
+    let (value, dx, dw) = chunk_means_grad(&x, &w);
+    assert_eq!(value.to_bits(), chunk_means(&x, &w).to_bits());
+    closed(&dx, &[0.125, 0.125, -0.75, -0.75, 0.0]);
+    closed(&dw, &[(x[0] + x[1]) / 2.0, (x[2] + x[3]) / 2.0, 0.0]);
+}
+
+/// Pairs `(a, b)` summed as a²·b, to second order.
+#[differentiable(jvp, hessian)]
+fn pair_cubics(xy: &[f64]) -> f64 {
+    xy.chunks_exact(2).map(|p| p[0] * p[0] * p[1]).sum::<f64>()
+}
+
+#[test]
+fn chunks_exact_to_second_order() {
+    let x = [0.5, 1.3, -0.7, 2.0, 0.3];
+    let (value, g, h) = pair_cubics_hessian(&x);
+    assert_eq!(value.to_bits(), pair_cubics(&x).to_bits());
+    // Closed form: ∂/∂a = 2ab, ∂/∂b = a², ∂²/∂a² = 2b, ∂²/∂a∂b = 2a; the
+    // remainder x4 has none. Exact in these products of short binary
+    // fractions up to one rounding each.
+    closed(
+        g.as_slice(),
+        &[
+            2.0 * x[0] * x[1],
+            x[0] * x[0],
+            2.0 * x[2] * x[3],
+            x[2] * x[2],
+            0.0,
+        ],
+    );
+    let mut expected = nalgebra::DMatrix::<f64>::zeros(5, 5);
+    for j in 0..2 {
+        let (a, b) = (2 * j, 2 * j + 1);
+        expected[(a, a)] = 2.0 * x[b];
+        expected[(a, b)] = 2.0 * x[a];
+        expected[(b, a)] = 2.0 * x[a];
+    }
+    closed(h.as_slice(), expected.as_slice());
 }
 
 #[differentiable]

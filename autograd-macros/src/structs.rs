@@ -170,6 +170,7 @@ const ELEMENT_METHODS: &[&str] = &[
     "len",
     "is_empty",
     "windows",
+    "chunks_exact",
     "to_vec",
     "first",
     "last",

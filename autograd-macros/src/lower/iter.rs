@@ -18,11 +18,11 @@ use super::sequence::Sequence;
 use super::*;
 
 /// The methods that start a chain on a sequence.
-const ROOTS: &[&str] = &["iter", "into_iter", "windows"];
+const ROOTS: &[&str] = &["iter", "into_iter", "windows", "chunks_exact"];
 /// Methods that start a chain the macro does not take: a chain of them is
 /// one error, at the method, rather than one for the method and one for
 /// each supported method around it.
-const UNSUPPORTED_ROOTS: &[&str] = &["chunks", "chunks_exact", "rchunks", "rchunks_exact"];
+const UNSUPPORTED_ROOTS: &[&str] = &["chunks", "rchunks", "rchunks_exact"];
 /// Other slice methods that start an iterator the macro does not lower:
 /// named so that the error is the iterator one, listing what is supported.
 const OTHER_ROOTS: &[&str] = &["iter_mut"];
@@ -42,7 +42,7 @@ const ADAPTERS: &[&str] = &[
 ];
 
 fn supported() -> &'static str {
-    "`iter()`, `into_iter()`, `windows(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()` or a `for` loop"
+    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()` or a `for` loop"
 }
 
 /// Whether an expression is an iterator chain (not consumed): `x.iter()`,
@@ -139,12 +139,14 @@ impl Lin {
     }
 }
 
-/// Where an item reads a sequence: index `offset + p` (`forward`) or
-/// `offset − p`, at position `p`.
+/// Where an item reads a sequence: index `offset + stride·p` (`forward`)
+/// or `offset − stride·p`, at position `p`; the stride is a chunk's width
+/// (`chunks_exact(k)`), else 1.
 #[derive(Clone)]
 struct Pos {
     offset: Lin,
     forward: bool,
+    stride: i64,
 }
 
 impl Pos {
@@ -152,11 +154,17 @@ impl Pos {
         Pos {
             offset: Lin::constant(0),
             forward: true,
+            stride: 1,
         }
     }
 
     fn sign(&self) -> i64 {
         if self.forward { 1 } else { -1 }
+    }
+
+    /// How far the index moves from one position to the next.
+    fn step(&self) -> i64 {
+        self.sign() * self.stride
     }
 }
 
@@ -621,6 +629,8 @@ impl Lowerer<'_> {
             .primary(false)
             .or_else(|| chain.plan.primary(true))
             .cloned()
+            // A loop runs over a strided sequence's positions, not its indices.
+            .filter(|p| p.stride == 1)
             .unwrap_or_else(Pos::start);
         // The index runs from the primary's first index over `len` indices,
         // up or down. A bound that would be negative (no items) saturates
@@ -710,9 +720,10 @@ impl Lowerer<'_> {
     }
 
     /// The index a position reads at the loop's index `i`:
-    /// `offset + s·(i − primary offset)`, `s` the relative direction.
+    /// `offset + s·stride·(i − primary offset)`, `s` the relative direction
+    /// (the primary's stride is 1).
     fn index_at(&mut self, at: &Pos, frame: &Frame, span: Span) -> Operand {
-        let s = at.sign() * frame.primary.sign();
+        let s = at.sign() * frame.primary.sign() * at.stride;
         let index = Lin::of(Operand::Value(frame.index));
         let lin = at.offset.plus(&index, s).plus(&frame.primary.offset, -s);
         self.emit_lin(&lin, false, span)
@@ -820,6 +831,7 @@ impl Lowerer<'_> {
                 plan: Plan::Count(Pos {
                     offset: start,
                     forward: true,
+                    stride: 1,
                 }),
                 filtered: false,
             });
@@ -869,6 +881,7 @@ impl Lowerer<'_> {
                 at: Pos {
                     offset: start,
                     forward: true,
+                    stride: 1,
                 },
             },
             filtered: false,
@@ -892,7 +905,7 @@ impl Lowerer<'_> {
         let arg = m.args.first();
         match (name.as_str(), arg, m.args.len()) {
             ("iter" | "into_iter", _, 0) => self.chain_source(&m.receiver),
-            ("windows", Some(width), 1) => {
+            ("windows" | "chunks_exact", Some(width), 1) => {
                 let Some(seq) = self.sequence_or_field(&m.receiver) else {
                     self.not_a_sequence(&m.receiver);
                     return None;
@@ -901,22 +914,43 @@ impl Lowerer<'_> {
                     Expr::Lit(syn::ExprLit {
                         lit: syn::Lit::Int(w),
                         ..
-                    }) => w.base10_parse::<usize>().ok().filter(|w| *w >= 1),
+                    }) => w
+                        .base10_parse::<usize>()
+                        .ok()
+                        .filter(|w| (1..=1 << 20).contains(w)),
                     _ => None,
                 };
                 let Some(width) = width else {
                     self.cx.error_spanned_by(
                         &m.args,
-                        "`windows` takes a literal width of at least 1, such as `windows(2)`",
+                        format!(
+                            "`{name}` takes a literal width of at least 1, such as `{name}(2)`"
+                        ),
                     );
                     return None;
                 };
-                let len = Lin::of(self.sequence_len(&seq, span));
+                let len = self.sequence_len(&seq, span);
+                // `windows(k)`: one window per start, len − k + 1 of them;
+                // `chunks_exact(k)`: len / k chunks, the rest left out.
+                let (len, stride) = if name == "windows" {
+                    (Lin::of(len).plus(&Lin::constant(width as i64 - 1), -1), 1)
+                } else {
+                    let k = int_const(width as i64, span);
+                    let chunks = self.primal_int(
+                        quote!(::core::primitive::usize::div_euclid),
+                        vec![len, k],
+                        span,
+                    );
+                    (Lin::of(chunks), width as i64)
+                };
                 Some(Chain {
-                    len: len.plus(&Lin::constant(width as i64 - 1), -1),
+                    len,
                     plan: Plan::Window {
                         seq,
-                        at: Pos::start(),
+                        at: Pos {
+                            stride,
+                            ..Pos::start()
+                        },
                         width,
                     },
                     filtered: false,
@@ -970,8 +1004,9 @@ impl Lowerer<'_> {
                 let inner = self.parse_chain(&m.receiver)?;
                 let last = inner.len.plus(&Lin::constant(1), -1);
                 let plan = inner.plan.reposition(&|at| Pos {
-                    offset: at.offset.plus(&last, at.sign()),
+                    offset: at.offset.plus(&last, at.step()),
                     forward: !at.forward,
+                    stride: at.stride,
                 });
                 Some(Chain { plan, ..inner })
             }
@@ -980,8 +1015,9 @@ impl Lowerer<'_> {
                 let inner = self.positional_chain(m)?;
                 let k = Lin::of(self.lower_expr(k));
                 let plan = inner.plan.reposition(&|at| Pos {
-                    offset: at.offset.plus(&k, at.sign()),
+                    offset: at.offset.plus(&k, at.step()),
                     forward: at.forward,
+                    stride: at.stride,
                 });
                 Some(Chain {
                     len: inner.len.plus(&k, -1),
