@@ -416,6 +416,141 @@ fn chunks_exact_to_second_order() {
     closed(h.as_slice(), expected.as_slice());
 }
 
+// Searches and counts: `position`, `count`, `any`, `all` give an index, a
+// count or a `bool`, which carries no derivative; the floats they pick
+// carry theirs.
+
+/// A piecewise-linear zero curve: the bracketing knot found with
+/// `position`, then interpolated.
+#[differentiable]
+fn interpolated_discount(rates: &[f64], #[constant] knots: &[f64], #[constant] t: f64) -> f64 {
+    let i = knots
+        .iter()
+        .position(|&k| k >= t)
+        .unwrap_or(knots.len() - 1)
+        .max(1);
+    let w = (t - knots[i - 1]) / (knots[i] - knots[i - 1]);
+    let r = rates[i - 1] * (1.0 - w) + rates[i] * w;
+    (-r * t).exp()
+}
+
+/// The mean of the positive elements, zero if one is above a cap.
+#[differentiable]
+fn positive_mean(x: &[f64]) -> f64 {
+    let n = x.iter().filter(|v| **v > 0.0).count();
+    let s: f64 = x.iter().filter(|v| **v > 0.0).sum();
+    if x.iter().any(|&v| v > 10.0) {
+        return 0.0;
+    }
+    if n == 0 { 0.0 } else { s / n as f64 }
+}
+
+/// A closure's parameter named like an argument (`v`) is the element, not
+/// the argument.
+#[differentiable]
+fn first_above_one(x: &[f64], v: f64) -> f64 {
+    let first_big = x.iter().position(|&v| v > 1.0);
+    let all_small = x.iter().all(|w| *w < v);
+    let k = match first_big {
+        Some(i) => i,
+        None => x.len() - 1,
+    };
+    if all_small { x[k] * v } else { x[k] * 2.0 }
+}
+
+#[test]
+fn searches_pick_the_floats_that_carry_derivatives() {
+    let knots = [0.5, 1.0, 2.0, 5.0, 10.0];
+    let rates = [0.02, 0.022, 0.025, 0.03, 0.032];
+    for t in [0.7, 3.0, 12.0] {
+        let (value, dr) = interpolated_discount_grad(&rates, &knots, t);
+        assert_eq!(
+            value.to_bits(),
+            interpolated_discount(&rates, &knots, t).to_bits()
+        );
+        against_fd(&dr, |r| interpolated_discount(r, &knots, t), &rates);
+    }
+    // t = 3 lies in [2, 5]: w = 1/3, f = exp(−t·(⅔·r2 + ⅓·r3)).
+    let (f, dr) = interpolated_discount_grad(&rates, &knots, 3.0);
+    closed(&dr, &[0.0, 0.0, -3.0 * f * 2.0 / 3.0, -3.0 * f / 3.0, 0.0]);
+
+    let x = [0.5, -1.0, 2.0, 0.25];
+    let (value, dx) = positive_mean_grad(&x);
+    assert_eq!(value.to_bits(), positive_mean(&x).to_bits());
+    closed(&dx, &[1.0 / 3.0, 0.0, 1.0 / 3.0, 1.0 / 3.0]);
+    assert_eq!(positive_mean_grad(&[0.5, 11.0]), (0.0, vec![0.0, 0.0]));
+    assert_eq!(positive_mean_grad(&[-0.5]), (0.0, vec![0.0]));
+
+    // x[2] is the first above 1, and not all are below v: 2·x[2].
+    let x = [0.5, -1.0, 2.0];
+    assert_eq!(
+        first_above_one_grad(&x, 0.7),
+        (4.0, vec![0.0, 0.0, 2.0], 0.0)
+    );
+    // None above 1 (the last is read), all below v = 3: x[1]·v.
+    let x = [0.1, 0.2];
+    let (value, dx, dv) = first_above_one_grad(&x, 3.0);
+    assert_eq!(value.to_bits(), first_above_one(&x, 3.0).to_bits());
+    assert_eq!((dx, dv), (vec![0.0, 3.0], 0.2));
+}
+
+/// The index taken out with `let .. else` and `if let`.
+#[differentiable]
+fn first_big_squared(x: &[f64]) -> f64 {
+    let Some(i) = x.iter().position(|&v| v > 1.0) else {
+        return 0.0;
+    };
+    x[i] * x[i]
+}
+
+#[differentiable]
+fn last_big_tripled(x: &[f64]) -> f64 {
+    if let Some(i) = x.iter().rposition(|&v| v > 1.0) {
+        x[i] * 3.0
+    } else {
+        x[0]
+    }
+}
+
+#[test]
+fn a_searched_index_is_taken_out_of_its_option() {
+    assert_eq!(
+        first_big_squared_grad(&[0.5, 2.0, 3.0]),
+        (4.0, vec![0.0, 4.0, 0.0])
+    );
+    assert_eq!(first_big_squared_grad(&[0.5]), (0.0, vec![0.0]));
+    assert_eq!(
+        last_big_tripled_grad(&[3.0, 2.0, 0.1]),
+        (6.0, vec![0.0, 3.0, 0.0])
+    );
+    assert_eq!(last_big_tripled_grad(&[0.5, 0.1]), (0.5, vec![1.0, 0.0]));
+}
+
+/// A search under `hessian`: the index over a differentiable slice and
+/// over constant knots, and a count.
+#[differentiable(jvp, hessian)]
+fn searched_product(x: &[f64], #[constant] knots: &[f64], #[constant] t: f64) -> f64 {
+    let i = knots.iter().position(|&k| k >= t).unwrap_or(0);
+    let j = x.iter().position(|&v| v > 1.0).unwrap_or(0);
+    let n = x.iter().filter(|v| **v > 0.0).count();
+    x[i] * x[j] * n as f64
+}
+
+#[test]
+fn searches_to_second_order() {
+    // i = 1 (the first knot ≥ 1.5), j = 1 (2.0 > 1), n = 3: f = 3·x1².
+    let x = [0.5, 2.0, 3.0];
+    let (value, g, h) = searched_product_hessian(&x, &[1.0, 2.0], 1.5);
+    assert_eq!(
+        value.to_bits(),
+        searched_product(&x, &[1.0, 2.0], 1.5).to_bits()
+    );
+    closed(g.as_slice(), &[0.0, 12.0, 0.0]);
+    let mut expected = [0.0; 9];
+    expected[4] = 6.0;
+    closed(h.as_slice(), &expected);
+}
+
 #[differentiable]
 fn skip_take(x: &[f64], k: usize, m: usize) -> f64 {
     x.iter().skip(k).take(m).map(|v| v * v).sum::<f64>()

@@ -66,6 +66,11 @@ impl Lowerer<'_> {
         }
         let receiver = self.lower_expr(&m.receiver);
         let receiver_kind = self.kind(&receiver);
+        if receiver_kind == Some(Kind::Int)
+            && let Some(o) = self.lower_index_option(&receiver, m)
+        {
+            return o;
+        }
         let arity = m.args.len();
         let nalgebra = matches!(receiver_kind, Some(Kind::Matrix | Kind::Unknown));
         match table::builtin(&name, arity) {
@@ -349,6 +354,65 @@ impl Lowerer<'_> {
         );
         self.values[v].float.clone_from(&self.scalar);
         Operand::Value(v)
+    }
+
+    /// `.unwrap_or(d)`, `.unwrap()`, `.is_some()` .. of an integer's
+    /// `Option` (`x.iter().position(..)`): primal code, as written. `None`
+    /// for any other method.
+    fn lower_index_option(
+        &mut self,
+        receiver: &Operand,
+        m: &syn::ExprMethodCall,
+    ) -> Option<Operand> {
+        let kind = match m.method.to_string().as_str() {
+            "unwrap" | "expect" | "unwrap_or" | "unwrap_or_default" => Kind::Int,
+            "is_some" | "is_none" => Kind::Bool,
+            name => {
+                if let Expr::MethodCall(search) = strip_parens(&m.receiver)
+                    && super::iter::is_search(search)
+                {
+                    self.cx.error_spanned_by(
+                        &m.method,
+                        format!(
+                            "`{name}` of the `Option` that `{}` gives is not supported; take the index out first: `.unwrap_or(d)`, `let Some(i) = .. else {{ .. }};` or `match .. {{ Some(i) => .., None => .. }}`, then read `x[i]`",
+                            search.method
+                        ),
+                    );
+                    return Some(self.missing(m.span()));
+                }
+                return None;
+            }
+        };
+        for a in &m.args {
+            if crate::lower::primal::has_value_blocks(a) {
+                self.cx
+                    .error_spanned_by(a, "compute this in a `let` before the call");
+                return Some(self.missing(m.span()));
+            }
+        }
+        let mut call = m.clone();
+        let mut bindings = Vec::new();
+        // The receiver's placeholder is `__ad_p0`; the arguments' follow it.
+        call.receiver = Box::new(match receiver {
+            Operand::Value(v) => {
+                let p = super::primal::placeholder(0, m.receiver.span());
+                bindings.push((p.to_string(), *v));
+                syn::parse_quote!(#p)
+            }
+            Operand::Const(t) => syn::parse_quote!((#t)),
+        });
+        for a in call.args.iter_mut() {
+            self.placeholders_in(a, &mut bindings);
+        }
+        let expr = Expr::MethodCall(call);
+        if bindings.is_empty() {
+            return Some(Operand::Const(quote!((#expr))));
+        }
+        Some(Operand::Value(self.emit(
+            Op::Primal { expr, bindings },
+            kind,
+            m.span(),
+        )))
     }
 
     /// `T::NAME(args)` in a function generic over `T`: a float function

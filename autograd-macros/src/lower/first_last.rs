@@ -21,9 +21,10 @@ use super::*;
 /// Rewrites every such `if let` and `match` of the body; `None` if there
 /// is none.
 pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
-    // Only a body that calls `first` or `last` can have one.
-    let mut finder =
-        super::exits::Finder::new(|e: &Expr| matches!(e, Expr::MethodCall(m) if pick(m).is_some()));
+    // Only a body that calls `first` or `last`, or searches, can have one.
+    let mut finder = super::exits::Finder::new(
+        |e: &Expr| matches!(e, Expr::MethodCall(m) if pick(m).is_some() || super::iter::is_search(m)),
+    );
     syn::visit::Visit::visit_block(&mut finder, body);
     if !finder.found {
         return None;
@@ -153,6 +154,11 @@ fn let_else(local: &syn::Local) -> Option<Vec<SynStmt>> {
     if !local.attrs.is_empty() {
         return None;
     }
+    if let Expr::MethodCall(m) = strip_parens(&init.expr)
+        && super::iter::is_search(m)
+    {
+        return search_let_else(local, &init.expr, diverge);
+    }
     let (x, index) = option_of(&init.expr)?;
     let binding = some_binding(&local.pat)?;
     let span = local.let_token.span;
@@ -163,6 +169,20 @@ fn let_else(local: &syn::Local) -> Option<Vec<SynStmt>> {
         stmts.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];));
     }
     Some(stmts)
+}
+
+/// `let Some(i) = x.iter().position(..) else { diverge };`: the index,
+/// primal code, taken out by a `match` whose other arm diverges.
+fn search_let_else(local: &syn::Local, search: &Expr, diverge: &Expr) -> Option<Vec<SynStmt>> {
+    let pi = some_binding(&local.pat)??;
+    let (m, v) = (&pi.mutability, &pi.ident);
+    let span = local.let_token.span;
+    Some(vec![syn::parse_quote_spanned!(span=>
+        let #m #v = match #search {
+            Some(#v) => #v,
+            _ => #diverge,
+        };
+    )])
 }
 
 impl FirstLast {

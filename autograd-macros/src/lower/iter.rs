@@ -28,6 +28,9 @@ const UNSUPPORTED_ROOTS: &[&str] = &["chunks", "rchunks", "rchunks_exact"];
 const OTHER_ROOTS: &[&str] = &["iter_mut"];
 /// The methods that consume a chain into a value.
 const CONSUMERS: &[&str] = &["sum", "product", "fold", "collect"];
+/// The methods that consume a chain into an integer, an `Option` of one or
+/// a `bool`: searches and counts, with no derivative to carry.
+const SEARCHES: &[&str] = &["position", "rposition", "count", "any", "all"];
 /// The methods that make a chain of a chain (or of a range).
 const ADAPTERS: &[&str] = &[
     "copied",
@@ -42,7 +45,7 @@ const ADAPTERS: &[&str] = &[
 ];
 
 fn supported() -> &'static str {
-    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()` or a `for` loop"
+    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()`, a `for` loop, or for an index or a count `position`, `rposition`, `count`, `any`, `all`"
 }
 
 /// Whether an expression is an iterator chain (not consumed): `x.iter()`,
@@ -61,7 +64,14 @@ fn is_iterator_call(m: &syn::ExprMethodCall) -> bool {
         || UNSUPPORTED_ROOTS.contains(&name.as_str())
         || OTHER_ROOTS.contains(&name.as_str())
         || (ADAPTERS.contains(&name.as_str()) && is_range(&m.receiver))
-        || (!CONSUMERS.contains(&name.as_str()) && is_iterator(&m.receiver))
+        || (!CONSUMERS.contains(&name.as_str())
+            && !SEARCHES.contains(&name.as_str())
+            && is_iterator(&m.receiver))
+}
+
+/// Whether `m` searches or counts a chain (`x.iter().position(..)`).
+pub(super) fn is_search(m: &syn::ExprMethodCall) -> bool {
+    SEARCHES.iter().any(|c| m.method == c) && (is_iterator(&m.receiver) || is_range(&m.receiver))
 }
 
 /// Whether `m` consumes a chain (or a range: `(0..n).sum::<usize>()`).
@@ -264,6 +274,13 @@ impl Lowerer<'_> {
     /// if the call is not part of an iterator chain.
     pub(super) fn lower_iterator_method(&mut self, m: &syn::ExprMethodCall) -> Option<Operand> {
         let name = m.method.to_string();
+        if is_search(m) {
+            let kind = match name.as_str() {
+                "any" | "all" => Kind::Bool,
+                _ => Kind::Int,
+            };
+            return Some(self.lower_primal_search(m, kind));
+        }
         let consumer = is_consumer(m);
         if !consumer && !is_iterator_call(m) {
             return None;

@@ -8,6 +8,9 @@ use super::*;
 /// Finds constructs a primal-only expression must not hold either.
 struct Forbidden<'a> {
     cx: &'a Ctxt,
+    /// Whether closures are allowed: those of an iterator method that
+    /// computes an integer or a `bool` (`position`, `any`, `count`).
+    closures: bool,
 }
 
 impl<'ast> Visit<'ast> for Forbidden<'_> {
@@ -16,6 +19,9 @@ impl<'ast> Visit<'ast> for Forbidden<'_> {
             .error_spanned_by(m, "macros are not supported in a `#[differentiable]` body");
     }
     fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        if self.closures {
+            return syn::visit::visit_expr_closure(self, c);
+        }
         self.cx.error_spanned_by(
             c,
             "closures are not supported in a `#[differentiable]` body",
@@ -76,7 +82,9 @@ pub(super) fn has_value_blocks(e: &Expr) -> bool {
         fn visit_expr(&mut self, e: &'ast Expr) {
             match e {
                 Expr::If(_) | Expr::Block(_) | Expr::Match(_) => self.0 = true,
-                Expr::MethodCall(m) if super::iter::is_consumer(m) => self.0 = true,
+                Expr::MethodCall(m) if super::iter::is_consumer(m) || super::iter::is_search(m) => {
+                    self.0 = true
+                }
                 Expr::Closure(_) => {}
                 e => syn::visit::visit_expr(self, e),
             }
@@ -94,10 +102,28 @@ pub(super) fn has_value_blocks(e: &Expr) -> bool {
 struct Placeholders<'a, 'b> {
     lowerer: &'a Lowerer<'b>,
     bindings: &'a mut Vec<(String, ValueId)>,
+    /// The parameters of the closures the visit is inside: they shadow the
+    /// body's variables of their names.
+    shadowed: Vec<syn::Ident>,
 }
 
 impl VisitMut for Placeholders<'_, '_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Closure(c) = e {
+            let outer = self.shadowed.len();
+            for input in &c.inputs {
+                pattern_idents(input, &mut self.shadowed);
+            }
+            self.visit_expr_mut(&mut c.body);
+            self.shadowed.truncate(outer);
+            return;
+        }
+        if let Expr::Path(p) = e
+            && let Some(ident) = p.path.get_ident()
+            && self.shadowed.contains(ident)
+        {
+            return;
+        }
         if matches!(e, Expr::Path(_))
             && let Some(v) = self.lowerer.local_ident(e)
         {
@@ -115,6 +141,18 @@ impl VisitMut for Placeholders<'_, '_> {
         }
         syn::visit_mut::visit_expr_mut(self, e);
     }
+}
+
+/// The names a pattern binds.
+fn pattern_idents(pat: &Pat, out: &mut Vec<syn::Ident>) {
+    struct Names<'o>(&'o mut Vec<syn::Ident>);
+    impl<'ast> Visit<'ast> for Names<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.0.push(p.ident.clone());
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    Names(out).visit_pat(pat);
 }
 
 impl Lowerer<'_> {
@@ -290,6 +328,7 @@ impl Lowerer<'_> {
         Placeholders {
             lowerer: self,
             bindings: &mut bindings,
+            shadowed: Vec::new(),
         }
         .visit_expr_mut(&mut e.clone());
         !bindings.is_empty()
@@ -298,8 +337,26 @@ impl Lowerer<'_> {
     /// Primal-only code: kept as written, each variable it reads replaced
     /// by a placeholder for the value its binding holds.
     pub(super) fn lower_primal(&mut self, e: &Expr, kind: Kind) -> Operand {
-        Forbidden { cx: self.cx }.visit_expr(e);
+        Forbidden {
+            cx: self.cx,
+            closures: false,
+        }
+        .visit_expr(e);
         self.lower_primal_unchecked(e, kind)
+    }
+
+    /// An iterator method that computes an integer or a `bool` from a
+    /// chain (`x.iter().position(|&k| k >= t)`, `any`, `all`, `count`):
+    /// no derivative flows through it, so it is primal code as written,
+    /// its closures included, whatever values it reads.
+    pub(super) fn lower_primal_search(&mut self, m: &syn::ExprMethodCall, kind: Kind) -> Operand {
+        let e = Expr::MethodCall(m.clone());
+        Forbidden {
+            cx: self.cx,
+            closures: true,
+        }
+        .visit_expr(&e);
+        self.lower_primal_unchecked(&e, kind)
     }
 
     /// Primal code the macro wrote itself (a `match` arm's pattern test).
@@ -322,6 +379,7 @@ impl Lowerer<'_> {
         Placeholders {
             lowerer: self,
             bindings,
+            shadowed: Vec::new(),
         }
         .visit_expr_mut(e);
     }
