@@ -42,6 +42,7 @@ mod items;
 mod iter;
 mod matching;
 mod nalgebra;
+mod options;
 mod primal;
 mod sequence;
 mod stmt;
@@ -195,6 +196,9 @@ pub fn lower(
     // statement's value a statement of its own, a deferred `let` the `let`
     // of its branch's value, and `match` and the exits become branches,
     // before lowering sees them.
+    let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
+    let option_locals = options::desugar(cx, body, l.scalar.as_ref(), &param_names);
+    let body = option_locals.as_ref().unwrap_or(body);
     let options = first_last::desugar(body);
     let body = options.as_ref().unwrap_or(body);
     let diverging = diverging::desugar(body);

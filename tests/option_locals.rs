@@ -1,0 +1,189 @@
+//! `Option` locals of a float in a `#[differentiable]` body (issue 14): a
+//! previous value carried through a loop, a running best, a slice's end
+//! held in a variable; read with `if let`, `match`, `unwrap_or`,
+//! `is_some`, `let .. else`. Values are the primal's bit for bit;
+//! gradients are checked against five-point central differences of the
+//! primal (`fd_support`, tolerance `FD64_*`) or closed forms (exact where
+//! the arithmetic is).
+
+#[path = "fd_support/mod.rs"]
+mod fd_support;
+
+use autograd::differentiable;
+use fd_support::*;
+
+/// Total variation, the previous element carried as an `Option`.
+#[differentiable]
+fn total_variation(x: &[f64], eps: f64) -> f64 {
+    let mut prev: Option<f64> = None;
+    let mut tv = 0.0;
+    for &v in x {
+        if let Some(p) = prev {
+            tv += ((v - p).powi(2) + eps * eps).sqrt();
+        }
+        prev = Some(v);
+    }
+    tv
+}
+
+/// A running maximum, the `Option` untyped and rebuilt by a `match`.
+#[differentiable]
+fn best_squared(x: &[f64]) -> f64 {
+    let mut best = None;
+    for &v in x {
+        best = Some(match best {
+            Some(b) => v.max(b),
+            None => v,
+        });
+    }
+    let Some(b) = best else { return 0.0 };
+    b * b + best.unwrap_or(1.0)
+}
+
+/// A relative move from the first element, the `Option` held.
+#[differentiable]
+fn relative_moves(x: &[f64], scale: f64) -> f64 {
+    let head = x.first();
+    let base = if let Some(v) = head { *v } else { 1.0 };
+    x.iter().map(|v| (v / base - 1.0) * scale).sum::<f64>()
+}
+
+/// An `Option` reset to `None` and tested with `is_some`, beside a user
+/// variable named like the macro's flag.
+#[differentiable]
+fn gated_sum(x: &[f64], gate: f64) -> f64 {
+    let mut pending: Option<f64> = None;
+    let pending_is_some = 3.0;
+    let mut s = 0.0;
+    for &v in x {
+        if v > gate {
+            pending = Some(v * gate);
+        } else if pending.is_some() {
+            s += pending.unwrap_or(0.0) * v;
+            pending = None;
+        }
+    }
+    if pending.is_none() {
+        s * pending_is_some
+    } else {
+        s
+    }
+}
+
+/// In a generic function: the value starts from the scalar's zero.
+#[differentiable]
+fn last_positive<T: num_traits::Float>(x: &[T]) -> T {
+    let mut last: Option<T> = None;
+    for &v in x {
+        if v > T::zero() {
+            last = Some(v);
+        }
+    }
+    match last {
+        Some(v) => v * v,
+        None => T::zero(),
+    }
+}
+
+/// To second order.
+#[differentiable(jvp, hessian)]
+fn smoothed_steps(x: &[f64]) -> f64 {
+    let mut prev: Option<f64> = None;
+    let mut s = 0.0;
+    for &v in x {
+        s += match prev {
+            Some(p) => (v - p) * (v - p) * v,
+            None => v,
+        };
+        prev = Some(v);
+    }
+    s
+}
+
+fn fd_close(got: &[f64], f: impl Fn(&[f64]) -> f64, x: &[f64]) {
+    assert_all_fd64_close("gradient", got, &fd64_slice(f, x));
+}
+
+#[test]
+fn a_previous_value_carried_through_a_loop() {
+    for (x, eps) in [
+        (vec![0.5, 1.3, -0.7, 2.0], 0.1),
+        (vec![1.1], 0.01),
+        (vec![], 0.3),
+    ] {
+        let (value, dx, deps) = total_variation_grad(&x, eps);
+        assert_eq!(value.to_bits(), total_variation(&x, eps).to_bits());
+        fd_close(&dx, |q| total_variation(q, eps), &x);
+        assert_fd64_close("eps", deps, fd64(|e| total_variation(&x, e), eps));
+    }
+
+    let (value, dx) = smoothed_steps_grad(&[0.5, 1.5, 1.0]);
+    assert_eq!(value.to_bits(), smoothed_steps(&[0.5, 1.5, 1.0]).to_bits());
+    fd_close(&dx, smoothed_steps, &[0.5, 1.5, 1.0]);
+}
+
+#[test]
+fn a_running_best_and_let_else() {
+    let x = [2.0, 2.5, 1.5];
+    // max = x1: f = x1² + x1, f' = 2·x1 + 1 = 6 exactly.
+    assert_eq!(best_squared_grad(&x), (8.75, vec![0.0, 6.0, 0.0]));
+    assert_eq!(best_squared_grad(&[]), (0.0, vec![]));
+}
+
+#[test]
+fn a_slice_end_held_in_a_variable() {
+    for (x, s) in [(vec![2.0, 2.5, 1.5], 0.7), (vec![1.0, 0.3, 0.9, 1.2], 2.0)] {
+        let (value, dx, ds) = relative_moves_grad(&x, s);
+        assert_eq!(value.to_bits(), relative_moves(&x, s).to_bits());
+        fd_close(&dx, |q| relative_moves(q, s), &x);
+        assert_fd64_close("scale", ds, fd64(|t| relative_moves(&x, t), s));
+    }
+}
+
+#[test]
+fn reset_to_none_and_is_some() {
+    let x = [0.2, 1.5, 0.3, 2.0, 0.1, 0.4];
+    for gate in [0.5, 1.7, 3.0] {
+        let (value, dx, dg) = gated_sum_grad(&x, gate);
+        assert_eq!(value.to_bits(), gated_sum(&x, gate).to_bits());
+        fd_close(&dx, |q| gated_sum(q, gate), &x);
+        assert_fd64_close("gate", dg, fd64(|g| gated_sum(&x, g), gate));
+    }
+}
+
+#[test]
+fn in_a_generic_function() {
+    let (value, dx) = last_positive_grad(&[0.5, -1.0, 0.75, -0.25]);
+    assert_eq!((value, dx), (0.5625, vec![0.0, 0.0, 1.5, 0.0]));
+    let (value, dx) = last_positive_grad(&[-0.5_f32]);
+    assert_eq!((value, dx), (0.0, vec![0.0]));
+}
+
+#[test]
+fn to_second_order() {
+    // f = x0 + (x1 − x0)²·x1 + (x2 − x1)²·x2.
+    let x = [0.5, 1.5, 1.0];
+    let (value, g, h) = smoothed_steps_hessian(&x);
+    assert_eq!(value.to_bits(), smoothed_steps(&x).to_bits());
+    let (d1, d2) = (x[1] - x[0], x[2] - x[1]);
+    let grad = [
+        1.0 - 2.0 * d1 * x[1],
+        2.0 * d1 * x[1] + d1 * d1 - 2.0 * d2 * x[2],
+        2.0 * d2 * x[2] + d2 * d2,
+    ];
+    assert_all_fd64_close("gradient", g.as_slice(), &grad);
+    let hess = [
+        [2.0 * x[1], -2.0 * x[1] - 2.0 * d1, 0.0],
+        [
+            -2.0 * x[1] - 2.0 * d1,
+            2.0 * x[1] + 4.0 * d1 + 2.0 * x[2],
+            -2.0 * x[2] - 2.0 * d2,
+        ],
+        [0.0, -2.0 * x[2] - 2.0 * d2, 2.0 * x[2] + 4.0 * d2],
+    ];
+    for i in 0..3 {
+        for j in 0..3 {
+            assert_fd64_close("hessian", h[(i, j)], hess[i][j]);
+        }
+    }
+}
