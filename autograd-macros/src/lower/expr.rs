@@ -472,6 +472,9 @@ impl Lowerer<'_> {
                 .error_spanned_by(&i.expr, super::CONSTANT_FIELD_ELEMENTS);
             return self.missing(i.span());
         }
+        if let Some(o) = self.nested_constant_element(i) {
+            return o;
+        }
         if let Some(seq @ (Sequence::Constant(_) | Sequence::Data { .. })) =
             self.sequence_of(&i.expr)
             && !matches!(&*i.index, Expr::Range(_))
@@ -560,5 +563,50 @@ impl Lowerer<'_> {
             reads.push((slice, key, v));
         }
         Operand::Value(v)
+    }
+}
+
+impl Lowerer<'_> {
+    /// `A[i][j]` (any depth) of a `const` or `static` array of arrays: a
+    /// constant, whatever the indices.
+    fn nested_constant_element(&mut self, i: &syn::ExprIndex) -> Option<Operand> {
+        let mut indices = vec![&*i.index];
+        let mut base = strip_parens(&i.expr);
+        while let Expr::Index(inner) = base {
+            indices.push(&*inner.index);
+            base = strip_parens(&inner.expr);
+        }
+        if indices.len() < 2
+            || indices
+                .iter()
+                .any(|e| matches!(strip_parens(e), Expr::Range(_)))
+        {
+            return None;
+        }
+        let Some(Sequence::Constant(path)) = self.sequence_of(base) else {
+            return None;
+        };
+        let mut bindings = Vec::new();
+        let mut expr = quote!(#path);
+        for index in indices.into_iter().rev() {
+            let index = match self.lower_expr(index) {
+                Operand::Const(t) => t,
+                Operand::Value(v) => {
+                    let p = super::primal::placeholder(bindings.len(), i.span());
+                    bindings.push((p.to_string(), v));
+                    p.into_token_stream()
+                }
+            };
+            expr = quote!(#expr[#index]);
+        }
+        if bindings.is_empty() {
+            return Some(Operand::Const(quote!((#expr))));
+        }
+        let expr: Expr = syn::parse_quote!(#expr);
+        Some(Operand::Value(self.emit(
+            Op::Primal { expr, bindings },
+            Kind::Float,
+            i.span(),
+        )))
     }
 }

@@ -42,6 +42,7 @@ mod items;
 mod iter;
 mod matching;
 mod nalgebra;
+mod nested;
 mod options;
 mod primal;
 mod sequence;
@@ -197,6 +198,8 @@ pub fn lower(
     // of its branch's value, and `match` and the exits become branches,
     // before lowering sees them.
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
+    let nested_arrays = nested::desugar(cx, body, &param_names);
+    let body = nested_arrays.as_ref().unwrap_or(body);
     let option_locals = options::desugar(cx, body, l.scalar.as_ref(), &param_names);
     let body = option_locals.as_ref().unwrap_or(body);
     let options = first_last::desugar(body);
