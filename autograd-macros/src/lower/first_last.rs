@@ -74,7 +74,7 @@ fn option_of(e: &Expr) -> Option<(&Expr, Expr)> {
 
 /// What `Some(..)` binds: `Some(v)`, `Some(&v)`, `Some(mut v)`: the name
 /// (with its `mut`), or `Some(_)`: nothing; `None` for any other pattern.
-fn some_binding(pat: &Pat) -> Option<Option<&syn::PatIdent>> {
+pub(super) fn some_binding(pat: &Pat) -> Option<Option<&syn::PatIdent>> {
     let Pat::TupleStruct(ts) = pat else {
         return None;
     };
@@ -92,7 +92,7 @@ fn some_binding(pat: &Pat) -> Option<Option<&syn::PatIdent>> {
     }
 }
 
-fn is_none(pat: &Pat) -> bool {
+pub(super) fn is_none(pat: &Pat) -> bool {
     match pat {
         Pat::Wild(_) => true,
         Pat::Ident(pi) => pi.ident == "None" && pi.subpat.is_none(),
@@ -267,15 +267,8 @@ impl VisitMut for FirstLast {
         if matches!(e, Expr::Closure(_)) {
             return;
         }
-        // A long sum nests to the left: walked in a loop, not thousands of
-        // frames deep.
-        if let Expr::Binary(_) = e {
-            let mut spine = e;
-            while let Expr::Binary(b) = spine {
-                self.visit_expr_mut(&mut b.right);
-                spine = &mut *b.left;
-            }
-            return self.visit_expr_mut(spine);
+        if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
+            return;
         }
         if let Some(rewritten) = self.rewrite(e) {
             *e = rewritten;

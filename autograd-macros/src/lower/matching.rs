@@ -60,15 +60,8 @@ impl VisitMut for Matches<'_> {
         if matches!(e, Expr::Closure(_)) {
             return;
         }
-        // A long sum nests to the left: walked in a loop, not thousands of
-        // frames deep.
-        if let Expr::Binary(_) = e {
-            let mut spine = e;
-            while let Expr::Binary(b) = spine {
-                self.visit_expr_mut(&mut b.right);
-                spine = &mut *b.left;
-            }
-            return self.visit_expr_mut(spine);
+        if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
+            return;
         }
         if let Expr::If(i) = e
             && let Expr::Let(_) = &*i.cond

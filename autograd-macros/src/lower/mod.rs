@@ -240,6 +240,22 @@ pub fn lower(
 /// name the same variable only in the same context; stable Rust offers no
 /// other way to compare them. Outside the compiler (unit tests) every
 /// identifier is in one context.
+/// A long sum nests to the left: visits its right operands, then the
+/// leftmost, in a loop rather than thousands of frames deep. `false` if
+/// `e` is no binary operation.
+pub(super) fn visit_binary_spine_mut(e: &mut Expr, visit: &mut dyn FnMut(&mut Expr)) -> bool {
+    if !matches!(e, Expr::Binary(_)) {
+        return false;
+    }
+    let mut spine = e;
+    while let Expr::Binary(b) = spine {
+        visit(&mut b.right);
+        spine = &mut *b.left;
+    }
+    visit(spine);
+    true
+}
+
 fn hygiene(ident: &syn::Ident) -> String {
     let debug = format!("{:?}", ident.span());
     match debug.split_once(' ') {

@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 
+use super::options::BodyNames;
 use super::*;
 
 /// The rewritten body; `None` if it has no local array of arrays.
@@ -29,11 +30,7 @@ pub(super) fn desugar(cx: &Ctxt, body: &syn::Block, params: &[String]) -> Option
     let locals: HashMap<String, Nested> = scan
         .candidates
         .into_iter()
-        .filter(|(name, _)| {
-            scan.bindings.get(name) == Some(&1)
-                && !params.contains(name)
-                && !scan.in_macros.contains(name)
-        })
+        .filter(|(name, _)| scan.names.rewritable(name, params))
         .collect();
     if locals.is_empty() {
         return None;
@@ -130,14 +127,13 @@ fn flat_type(ty: &syn::Type) -> Option<syn::Type> {
 
 #[derive(Default)]
 struct Scan {
-    bindings: HashMap<String, usize>,
+    names: BodyNames,
     candidates: Vec<(String, Nested)>,
-    in_macros: Vec<String>,
 }
 
 impl<'ast> Visit<'ast> for Scan {
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        *self.bindings.entry(p.ident.to_string()).or_default() += 1;
+        self.names.bind(p);
         syn::visit::visit_pat_ident(self, p);
     }
 
@@ -173,21 +169,7 @@ impl<'ast> Visit<'ast> for Scan {
     }
 
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        for t in m.tokens.clone() {
-            collect_idents(t, &mut self.in_macros);
-        }
-    }
-}
-
-fn collect_idents(t: proc_macro2::TokenTree, out: &mut Vec<String>) {
-    match t {
-        proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
-        proc_macro2::TokenTree::Group(g) => {
-            for t in g.stream() {
-                collect_idents(t, out);
-            }
-        }
-        _ => {}
+        self.names.read_macro(m);
     }
 }
 
@@ -270,13 +252,8 @@ impl Rewrite<'_> {
 
 impl VisitMut for Rewrite<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
-        if let Expr::Binary(_) = e {
-            let mut spine = e;
-            while let Expr::Binary(b) = spine {
-                self.visit_expr_mut(&mut b.right);
-                spine = &mut *b.left;
-            }
-            return self.visit_expr_mut(spine);
+        if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
+            return;
         }
         if let Some(rewritten) = self.rewrite(e) {
             *e = rewritten;

@@ -24,6 +24,7 @@ use std::collections::HashMap;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 
+use super::first_last::{is_none, some_binding};
 use super::*;
 
 /// The rewritten body; `None` if it has no `Option` local.
@@ -38,19 +39,11 @@ pub(super) fn desugar(
     let options: Vec<OptionLocal> = scan
         .candidates
         .into_iter()
-        // Bound once, and not an argument's name: every path naming it
-        // is the local.
-        .filter(|c| {
-            let name = c.name.to_string();
-            scan.bindings.get(&name) == Some(&1) && !params.contains(&name)
-        })
+        .filter(|c| scan.names.rewritable(&c.name.to_string(), params))
         .filter(|c| match &c.init {
-            Init::End(x) => {
-                params.contains(x) && !scan.bindings.contains_key(x) && !scan.changed.contains(x)
-            }
+            Init::End(x) => params.contains(x) && !scan.names.binds(x) && !scan.changed.contains(x),
             _ => true,
         })
-        .filter(|c| !scan.in_macros.contains(&c.name.to_string()))
         .collect();
     if options.is_empty() {
         return None;
@@ -158,11 +151,52 @@ fn some_arg(e: &Expr) -> Option<&Expr> {
 /// names that are assigned, borrowed mutably or changed by a method.
 #[derive(Default)]
 struct Scan {
-    bindings: HashMap<String, usize>,
+    names: BodyNames,
     candidates: Vec<OptionLocal>,
     changed: Vec<String>,
-    /// Names that appear in a macro's tokens, which the rewrite cannot see.
+}
+
+/// How often each name is bound in a body, and the names in its macros'
+/// tokens (which a rewrite cannot see): a local bound once, that no macro
+/// names and that is no argument, is named by every path naming it.
+#[derive(Default)]
+pub(super) struct BodyNames {
+    bindings: HashMap<String, usize>,
     in_macros: Vec<String>,
+}
+
+impl BodyNames {
+    pub(super) fn bind(&mut self, p: &syn::PatIdent) {
+        *self.bindings.entry(p.ident.to_string()).or_default() += 1;
+    }
+
+    pub(super) fn read_macro(&mut self, m: &syn::Macro) {
+        fn collect(t: proc_macro2::TokenTree, out: &mut Vec<String>) {
+            match t {
+                proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
+                proc_macro2::TokenTree::Group(g) => {
+                    g.stream().into_iter().for_each(|t| collect(t, out))
+                }
+                _ => {}
+            }
+        }
+        m.tokens
+            .clone()
+            .into_iter()
+            .for_each(|t| collect(t, &mut self.in_macros));
+    }
+
+    /// Whether every path naming `name` in the body is its one local.
+    pub(super) fn rewritable(&self, name: &str, params: &[String]) -> bool {
+        self.bindings.get(name) == Some(&1)
+            && !params.iter().any(|p| p == name)
+            && !self.in_macros.iter().any(|m| m == name)
+    }
+
+    /// Whether the body binds `name` anywhere.
+    pub(super) fn binds(&self, name: &str) -> bool {
+        self.bindings.contains_key(name)
+    }
 }
 
 fn root_name(e: &Expr) -> Option<String> {
@@ -176,7 +210,7 @@ fn root_name(e: &Expr) -> Option<String> {
 
 impl<'ast> Visit<'ast> for Scan {
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        *self.bindings.entry(p.ident.to_string()).or_default() += 1;
+        self.names.bind(p);
         syn::visit::visit_pat_ident(self, p);
     }
 
@@ -262,21 +296,7 @@ impl<'ast> Visit<'ast> for Scan {
     }
 
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        for t in m.tokens.clone() {
-            collect_idents(t, &mut self.in_macros);
-        }
-    }
-}
-
-fn collect_idents(t: proc_macro2::TokenTree, out: &mut Vec<String>) {
-    match t {
-        proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
-        proc_macro2::TokenTree::Group(g) => {
-            for t in g.stream() {
-                collect_idents(t, out);
-            }
-        }
-        _ => {}
+        self.names.read_macro(m);
     }
 }
 
@@ -284,35 +304,6 @@ struct Rewrite<'a> {
     cx: &'a Ctxt,
     options: HashMap<String, OptionLocal>,
     scalar: Option<syn::Ident>,
-}
-
-/// What a `Some(..)` pattern binds: the name (by value, `mut`, or `&v`),
-/// `Some(None)` for `Some(_)`; `None` for any other pattern.
-fn some_pattern(pat: &Pat) -> Option<Option<syn::PatIdent>> {
-    let Pat::TupleStruct(ts) = pat else {
-        return None;
-    };
-    if !ts.path.is_ident("Some") || ts.qself.is_some() || ts.elems.len() != 1 {
-        return None;
-    }
-    let mut inner = &ts.elems[0];
-    if let Pat::Reference(r) = inner {
-        inner = &r.pat;
-    }
-    match inner {
-        Pat::Wild(_) => Some(None),
-        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(Some(pi.clone())),
-        _ => None,
-    }
-}
-
-fn none_pattern(pat: &Pat) -> bool {
-    match pat {
-        Pat::Wild(_) => true,
-        Pat::Ident(pi) => pi.ident == "None" && pi.subpat.is_none(),
-        Pat::Path(p) => p.path.is_ident("None"),
-        _ => false,
-    }
 }
 
 impl Rewrite<'_> {
@@ -361,7 +352,7 @@ impl Rewrite<'_> {
     }
 
     /// `let p = value;` for what a `Some(..)` pattern binds.
-    fn bind(o: &OptionLocal, binding: &Option<syn::PatIdent>) -> Vec<SynStmt> {
+    fn bind(o: &OptionLocal, binding: Option<&syn::PatIdent>) -> Vec<SynStmt> {
         let value = o.value();
         match binding {
             Some(pi) => {
@@ -422,10 +413,10 @@ impl Rewrite<'_> {
                 if let Init::End(_) = o.init {
                     return None;
                 }
-                let binding = some_pattern(&l.pat)?;
+                let binding = some_binding(&l.pat)?;
                 let flag = o.flag();
                 let mut then = i.then_branch.clone();
-                then.stmts.splice(0..0, Self::bind(&o, &binding));
+                then.stmts.splice(0..0, Self::bind(&o, binding));
                 self.visit_block_mut(&mut then);
                 let otherwise = match &i.else_branch {
                     Some((_, e)) => {
@@ -446,17 +437,13 @@ impl Rewrite<'_> {
                     return None;
                 }
                 let (some, none) =
-                    match (some_pattern(&m.arms[0].pat), some_pattern(&m.arms[1].pat)) {
-                        (Some(b), None) if none_pattern(&m.arms[1].pat) => {
-                            ((b, &m.arms[0]), &m.arms[1])
-                        }
-                        (None, Some(b)) if none_pattern(&m.arms[0].pat) => {
-                            ((b, &m.arms[1]), &m.arms[0])
-                        }
+                    match (some_binding(&m.arms[0].pat), some_binding(&m.arms[1].pat)) {
+                        (Some(b), None) if is_none(&m.arms[1].pat) => ((b, &m.arms[0]), &m.arms[1]),
+                        (None, Some(b)) if is_none(&m.arms[0].pat) => ((b, &m.arms[1]), &m.arms[0]),
                         _ => return None,
                     };
                 let flag = o.flag();
-                let binds = Self::bind(&o, &some.0);
+                let binds = Self::bind(&o, some.0);
                 let (mut a, mut b) = ((*some.1.body).clone(), (*none.body).clone());
                 self.visit_expr_mut(&mut a);
                 self.visit_expr_mut(&mut b);
@@ -471,13 +458,8 @@ impl Rewrite<'_> {
 
 impl VisitMut for Rewrite<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
-        if let Expr::Binary(_) = e {
-            let mut spine = e;
-            while let Expr::Binary(b) = spine {
-                self.visit_expr_mut(&mut b.right);
-                spine = &mut *b.left;
-            }
-            return self.visit_expr_mut(spine);
+        if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
+            return;
         }
         if let Some(rewritten) = self.rewrite(e) {
             *e = rewritten;
@@ -515,7 +497,7 @@ impl VisitMut for Rewrite<'_> {
                     && let Some((_, diverge)) = &init.diverge
                     && let Some(o) = self.option(&init.expr)
                     && !matches!(o.init, Init::End(_))
-                    && let Some(binding) = some_pattern(pat)
+                    && let Some(binding) = some_binding(pat)
                 {
                     let flag = o.flag();
                     let mut diverge = (**diverge).clone();
@@ -523,7 +505,7 @@ impl VisitMut for Rewrite<'_> {
                     stmts.push(
                         syn::parse_quote_spanned!(l.let_token.span=> if !#flag { #diverge; }),
                     );
-                    stmts.extend(Self::bind(&o, &binding));
+                    stmts.extend(Self::bind(&o, binding));
                     continue;
                 }
             }
