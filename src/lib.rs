@@ -439,6 +439,14 @@ pub mod __private {
         called(value)
     }
 
+    /// `compare(a, b)`: the comparison of `max_by(compare)` applied to two
+    /// elements read by index. The closure is checked after the elements,
+    /// so its parameters take their type as in the user's `max_by`.
+    #[inline(always)]
+    pub fn compare_by<A: ?Sized, R>(a: &A, b: &A, compare: impl FnOnce(&A, &A) -> R) -> R {
+        compare(a, b)
+    }
+
     /// `literal`, typed like `previous`: a literal assigned to a variable
     /// takes the variable's type, as the assignment does in the primal.
     #[inline(always)]

@@ -416,6 +416,40 @@ fn chunks_exact_to_second_order() {
     closed(h.as_slice(), expected.as_slice());
 }
 
+/// Every other element from the second, squared.
+#[differentiable]
+fn odd_squares(x: &[f64]) -> f64 {
+    x.iter().skip(1).step_by(2).map(|v| v * v).sum::<f64>()
+}
+
+/// A stride before `zip` and `enumerate`, and after `rev`.
+#[differentiable]
+fn strided_pairs(x: &[f64], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, (a, b)) in x.iter().step_by(3).zip(y.iter()).enumerate() {
+        s += (i as f64 + 1.0) * a * b;
+    }
+    s + x.iter().rev().step_by(2).sum::<f64>()
+}
+
+#[test]
+fn step_by_reads_every_kth() {
+    let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0];
+    // x1² + x3² + x5².
+    assert_eq!(
+        odd_squares_grad(&x),
+        (56.0, vec![0.0, 4.0, 0.0, 8.0, 0.0, 12.0, 0.0])
+    );
+    assert_eq!(odd_squares_grad(&[1.0]), (-0.0, vec![0.0]));
+    // Pairs (x0, y0), (x3, y1), (x6, y2) weighted 1, 2, 3, plus x6 + x4 + x2 + x0.
+    let y = [0.5, 0.25, 2.0];
+    let (value, dx, dy) = strided_pairs_grad(&x, &y);
+    assert_eq!(value.to_bits(), strided_pairs(&x, &y).to_bits());
+    closed(&dx, &[1.5, 0.0, 1.0, 0.5, 1.0, 0.0, 7.0]);
+    closed(&dy, &[1.0, 8.0, 21.0]);
+    against_fd(&dx, |q| strided_pairs(q, &y), &x);
+}
+
 // Searches and counts: `position`, `count`, `any`, `all` give an index, a
 // count or a `bool`, which carries no derivative; the floats they pick
 // carry theirs.
@@ -524,6 +558,70 @@ fn a_searched_index_is_taken_out_of_its_option() {
         (6.0, vec![0.0, 3.0, 0.0])
     );
     assert_eq!(last_big_tripled_grad(&[0.5, 0.1]), (0.5, vec![1.0, 0.0]));
+}
+
+/// The largest and smallest elements picked with `max_by` / `min_by`, by
+/// reference and by value, unwrapped, defaulted and matched.
+#[differentiable]
+fn twice_the_max(x: &[f64]) -> f64 {
+    *x.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap() * 2.0
+}
+
+#[differentiable]
+fn min_or_zero(x: &[f64]) -> f64 {
+    x.iter().copied().min_by(f64::total_cmp).unwrap_or(0.0)
+}
+
+#[differentiable]
+fn max_squared(x: &[f64]) -> f64 {
+    if let Some(&m) = x.iter().max_by(|a, b| a.total_cmp(b)) {
+        m * m
+    } else {
+        0.0
+    }
+}
+
+#[differentiable]
+fn spread(x: &[f64]) -> f64 {
+    let hi = x
+        .iter()
+        .cloned()
+        .max_by(|a, b| a.partial_cmp(b).unwrap())
+        .unwrap();
+    let lo = x
+        .iter()
+        .cloned()
+        .min_by(|a, b| a.partial_cmp(b).unwrap())
+        .unwrap();
+    hi - lo
+}
+
+#[differentiable(jvp, hessian)]
+fn max_squared_times_first(x: &[f64]) -> f64 {
+    let m = *x.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
+    m * m * x[0]
+}
+
+#[test]
+fn max_by_and_min_by_pick_the_element_rust_picks() {
+    // Equal maxima at 1 and 3: `max_by` keeps the last (3); the minimum is
+    // at 2.
+    let x = [1.0, 3.0, -2.0, 3.0, 0.5];
+    assert_eq!(twice_the_max_grad(&x), (6.0, vec![0.0, 0.0, 0.0, 2.0, 0.0]));
+    assert_eq!(min_or_zero_grad(&x), (-2.0, vec![0.0, 0.0, 1.0, 0.0, 0.0]));
+    assert_eq!(max_squared_grad(&x), (9.0, vec![0.0, 0.0, 0.0, 6.0, 0.0]));
+    assert_eq!(spread_grad(&x), (5.0, vec![0.0, 0.0, -1.0, 1.0, 0.0]));
+    // Equal minima: `min_by` keeps the first.
+    assert_eq!(min_or_zero_grad(&[0.5, 0.5]), (0.5, vec![1.0, 0.0]));
+    assert_eq!(min_or_zero_grad(&[]), (0.0, vec![]));
+    assert_eq!(max_squared_grad(&[]), (0.0, vec![]));
+    against_fd(&spread_grad(&[0.3, 1.7, -0.4]).1, spread, &[0.3, 1.7, -0.4]);
+
+    // f = x1²·x0 near x = (1, 3, 2).
+    let (value, g, h) = max_squared_times_first_hessian(&[1.0, 3.0, 2.0]);
+    assert_eq!(value, 9.0);
+    closed(g.as_slice(), &[9.0, 6.0, 0.0]);
+    closed(h.as_slice(), &[0.0, 6.0, 0.0, 6.0, 2.0, 0.0, 0.0, 0.0, 0.0]);
 }
 
 /// A search under `hessian`: the index over a differentiable slice and

@@ -695,6 +695,9 @@ fn first_or_last(m: &syn::ExprMethodCall) -> Option<syn::ExprIndex> {
     let Expr::MethodCall(pick) = inner else {
         return None;
     };
+    if let Some((x, index)) = super::first_last::best_index(pick) {
+        return Some(syn::parse_quote_spanned!(pick.method.span()=> #x[#index]));
+    }
     // `x.iter().map(f).last()` is an iterator's `last`, reported as one.
     if !pick.args.is_empty() || pick.turbofish.is_some() || super::iter::is_iterator(&pick.receiver)
     {

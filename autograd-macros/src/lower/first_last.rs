@@ -43,6 +43,9 @@ struct FirstLast {
 /// the element's index; `None` for any other call or a receiver that is
 /// not a place (it is read twice).
 fn pick(m: &syn::ExprMethodCall) -> Option<(&Expr, Expr)> {
+    if let Some(best) = best_index(m) {
+        return Some(best);
+    }
     if !m.args.is_empty() || m.turbofish.is_some() || !super::matching::is_place(&m.receiver) {
         return None;
     }
@@ -55,6 +58,59 @@ fn pick(m: &syn::ExprMethodCall) -> Option<(&Expr, Expr)> {
     } else {
         None
     }
+}
+
+/// `x.iter().max_by(cmp)` or `min_by` (also after `.copied()` /
+/// `.cloned()`) of a place `x`: `x` and the index of the element it picks,
+/// `(0..x.len()).max_by(|&i, &j| cmp(&x[i], &x[j])).unwrap()` (an integer
+/// search, primal code), read where `x` is not empty. Both keep the last
+/// of equal maxima and the first of equal minima, as the element search
+/// does, so the derivative flows into the element picked.
+pub(super) fn best_index(m: &syn::ExprMethodCall) -> Option<(&Expr, Expr)> {
+    if !(m.method == "max_by" || m.method == "min_by") || m.args.len() != 1 || m.turbofish.is_some()
+    {
+        return None;
+    }
+    let Expr::MethodCall(last) = strip_parens(&m.receiver) else {
+        return None;
+    };
+    let mut chain = last;
+    // Items by value (`copied`): the comparison takes `&f64`; by
+    // reference, `&&f64`.
+    let by_value = (chain.method == "copied" || chain.method == "cloned") && chain.args.is_empty();
+    if by_value {
+        let Expr::MethodCall(inner) = strip_parens(&chain.receiver) else {
+            return None;
+        };
+        chain = inner;
+    }
+    if chain.method != "iter"
+        || !chain.args.is_empty()
+        || !super::matching::is_place(&chain.receiver)
+    {
+        return None;
+    }
+    let x = &*chain.receiver;
+    let (cmp, method) = (&m.args[0], &m.method);
+    let span = m.method.span();
+    let (i, j) = (
+        syn::Ident::new("i", Span::mixed_site()),
+        syn::Ident::new("j", Span::mixed_site()),
+    );
+    let refs = if by_value { quote!(&) } else { quote!(&&) };
+    Some((
+        x,
+        syn::parse_quote_spanned!(span=>
+            (0..#x.len())
+                .#method(|&#i, &#j| ::autograd::__private::compare_by(#refs #x[#i], #refs #x[#j], #cmp))
+                .unwrap()
+        ),
+    ))
+}
+
+/// Whether the `max_by`/`min_by` `m` searches items by value (`copied`).
+fn best_by_value(m: &syn::ExprMethodCall) -> bool {
+    matches!(strip_parens(&m.receiver), Expr::MethodCall(c) if c.method == "copied" || c.method == "cloned")
 }
 
 /// The `Option` a scrutinee reads: `x.first()`, `x.last()`, also after
@@ -139,6 +195,12 @@ fn unwrap_or_of(m: &syn::ExprMethodCall) -> Option<((&Expr, Expr), &Expr)> {
     let Expr::MethodCall(by_value) = strip_parens(&m.receiver) else {
         return None;
     };
+    // `x.iter().copied().max_by(..).unwrap_or(d)`: the items are values.
+    if let Some(best) = best_index(by_value)
+        && best_by_value(by_value)
+    {
+        return Some((best, &m.args[0]));
+    }
     if by_value.method != "copied" && by_value.method != "cloned" {
         return None;
     }

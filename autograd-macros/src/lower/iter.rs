@@ -41,11 +41,12 @@ const ADAPTERS: &[&str] = &[
     "filter",
     "rev",
     "skip",
+    "step_by",
     "take",
 ];
 
 fn supported() -> &'static str {
-    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()`, a `for` loop, or for an index or a count `position`, `rposition`, `count`, `any`, `all`"
+    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `step_by(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()`, a `for` loop, or for an index or a count `position`, `rposition`, `count`, `any`, `all`, or for an element of a slice `x.iter().max_by(..)`, `min_by(..)`"
 }
 
 /// Whether an expression is an iterator chain (not consumed): `x.iter()`,
@@ -71,7 +72,9 @@ fn is_iterator_call(m: &syn::ExprMethodCall) -> bool {
 
 /// Whether `m` searches or counts a chain (`x.iter().position(..)`).
 pub(super) fn is_search(m: &syn::ExprMethodCall) -> bool {
-    SEARCHES.iter().any(|c| m.method == c) && (is_iterator(&m.receiver) || is_range(&m.receiver))
+    (SEARCHES.iter().any(|c| m.method == c) && (is_iterator(&m.receiver) || is_range(&m.receiver)))
+        // An index range's best (`x.iter().max_by(..)` rewritten).
+        || ((m.method == "max_by" || m.method == "min_by") && is_range(&m.receiver))
 }
 
 /// Whether `m` consumes a chain (or a range: `(0..n).sum::<usize>()`).
@@ -81,6 +84,20 @@ pub(super) fn is_consumer(m: &syn::ExprMethodCall) -> bool {
 
 fn is_range(e: &Expr) -> bool {
     matches!(strip_parens(e), Expr::Range(_))
+}
+
+/// A literal width or step of at least 1 (`windows(2)`, `step_by(3)`).
+fn literal_width(e: &Expr) -> Option<usize> {
+    match strip_parens(e) {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(w),
+            ..
+        }) => w
+            .base10_parse::<usize>()
+            .ok()
+            .filter(|w| (1..=1 << 20).contains(w)),
+        _ => None,
+    }
 }
 
 /// A plain integer literal.
@@ -927,17 +944,7 @@ impl Lowerer<'_> {
                     self.not_a_sequence(&m.receiver);
                     return None;
                 };
-                let width = match strip_parens(width) {
-                    Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Int(w),
-                        ..
-                    }) => w
-                        .base10_parse::<usize>()
-                        .ok()
-                        .filter(|w| (1..=1 << 20).contains(w)),
-                    _ => None,
-                };
-                let Some(width) = width else {
+                let Some(width) = literal_width(width) else {
                     self.cx.error_spanned_by(
                         &m.args,
                         format!(
@@ -1038,6 +1045,34 @@ impl Lowerer<'_> {
                 });
                 Some(Chain {
                     len: inner.len.plus(&k, -1),
+                    plan,
+                    filtered: false,
+                })
+            }
+            // Position p reads what position k·p read.
+            ("step_by", Some(k), 1) => {
+                let inner = self.positional_chain(m)?;
+                let Some(step) = literal_width(k) else {
+                    self.cx.error_spanned_by(
+                        &m.args,
+                        "`step_by` takes a literal step of at least 1, such as `step_by(2)`",
+                    );
+                    return None;
+                };
+                let plan = inner.plan.reposition(&|at| Pos {
+                    stride: at.stride * step as i64,
+                    ..at.clone()
+                });
+                // ⌈len / k⌉ items.
+                let len = self.emit_lin(&inner.len, true, span);
+                let step = int_const(step as i64, span);
+                let len = self.primal_int(
+                    quote!(::core::primitive::usize::div_ceil),
+                    vec![len, step],
+                    span,
+                );
+                Some(Chain {
+                    len: Lin::of(len),
                     plan,
                     filtered: false,
                 })
