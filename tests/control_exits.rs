@@ -852,3 +852,39 @@ fn a_matrix_as_a_loop_value() {
         }
     }
 }
+
+// `match` on a tuple: each element tested once, in order.
+
+/// By the signs of the two inputs.
+#[differentiable]
+fn by_signs(a: f64, b: f64) -> f64 {
+    match (a > 0.0, b > 0.0) {
+        (true, true) => a * b,
+        (true, false) => a,
+        _ => 0.0,
+    }
+}
+
+/// An integer and a constant flag, with an or-pattern, a binding and a
+/// guard.
+#[differentiable]
+fn by_count_and_flag(a: f64, k: usize, #[constant] flag: bool) -> f64 {
+    match (k, flag) {
+        (0, _) => a,
+        (n, true) if n > 2 => a * n as f64,
+        (1 | 2, false) => a * a,
+        _ => -a,
+    }
+}
+
+#[test]
+fn match_on_a_tuple_takes_the_first_arm_whose_elements_all_match() {
+    assert_eq!(by_signs_grad(2.0, 3.0), (6.0, 3.0, 2.0));
+    assert_eq!(by_signs_grad(2.0, -3.0), (2.0, 1.0, 0.0));
+    assert_eq!(by_signs_grad(-2.0, 3.0), (0.0, 0.0, 0.0));
+    assert_eq!(by_count_and_flag_grad(1.5, 0, true), (1.5, 1.0));
+    assert_eq!(by_count_and_flag_grad(1.5, 3, true), (4.5, 3.0));
+    assert_eq!(by_count_and_flag_grad(1.5, 2, true), (-1.5, -1.0));
+    assert_eq!(by_count_and_flag_grad(1.5, 2, false), (2.25, 3.0));
+    assert_eq!(by_count_and_flag_grad(1.5, 3, false), (-1.5, -1.0));
+}

@@ -134,8 +134,104 @@ pub(super) fn names_constant(ident: &syn::Ident) -> bool {
         .starts_with(|c: char| c.is_ascii_uppercase())
 }
 
+/// The element patterns of an arm of a `match` on a tuple of `n`
+/// (`(true, _)`; `_` and a name binding nothing are all `_`), or `None`.
+fn tuple_arm(pat: &Pat, n: usize) -> Option<Vec<Pat>> {
+    match pat {
+        Pat::Tuple(t)
+            if t.elems.len() == n && !t.elems.iter().any(|p| matches!(p, Pat::Rest(_))) =>
+        {
+            Some(t.elems.iter().cloned().collect())
+        }
+        Pat::Wild(w) => Some(vec![Pat::Wild(w.clone()); n]),
+        Pat::Paren(p) => tuple_arm(&p.pat, n),
+        _ => None,
+    }
+}
+
 impl Matches<'_> {
+    /// `match (a, b) { (p, q) if g => x, .. }`: each element bound once,
+    /// each arm's condition the conjunction of its elements' tests, then
+    /// its guard.
+    fn rewrite_tuple(&mut self, m: &syn::ExprMatch, elems: &[Expr]) -> Option<Expr> {
+        let span = m.match_token.span;
+        let mut arms = Vec::new();
+        for arm in &m.arms {
+            let (pat, guard) = match &arm.pat {
+                Pat::Guard(g) => (&*g.pat, Some(&*g.guard)),
+                pat => (pat, None),
+            };
+            arms.push((tuple_arm(pat, elems.len())?, guard, &arm.body));
+        }
+        let k = self.next;
+        self.next += 1;
+        let scrutinees: Vec<syn::Ident> = (0..elems.len())
+            .map(|i| syn::Ident::new(&format!("__ag_scrutinee_{k}_{i}"), Span::mixed_site()))
+            .collect();
+        let bindings: Vec<SynStmt> = scrutinees
+            .iter()
+            .zip(elems)
+            .map(|(ident, e)| syn::parse_quote_spanned!(span=> let #ident = #e;))
+            .collect();
+        let mut chain: Option<Expr> = None;
+        for (index, (pats, guard, body)) in arms.iter().enumerate().rev() {
+            let mut tests = Vec::new();
+            let mut lets: Vec<SynStmt> = Vec::new();
+            for (pat, scrutinee) in pats.iter().zip(&scrutinees) {
+                let Some((test, bound)) = self.test_pattern(pat) else {
+                    return Some(syn::parse_quote_spanned!(span=> 0.0));
+                };
+                let scrutinee: Expr = syn::parse_quote!(#scrutinee);
+                for (ident, mutable, field) in &bound {
+                    let m = mutable.then(|| quote!(mut));
+                    let value = if *field {
+                        payload(&scrutinee, pat, ident)
+                    } else {
+                        scrutinee.clone()
+                    };
+                    lets.push(syn::parse_quote_spanned!(ident.span()=> let #m #ident = #value;));
+                }
+                if !matches!(test, Pat::Wild(_)) {
+                    tests.push(quote::quote_spanned!(pat.span()=> match #scrutinee { #test => true, _ => false }));
+                }
+            }
+            let mut stmts = lets.clone();
+            match &***body {
+                Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
+                    stmts.extend(b.block.stmts.iter().cloned())
+                }
+                body => stmts.push(SynStmt::Expr(body.clone(), None)),
+            }
+            let block: syn::Block = syn::parse_quote_spanned!(body.span()=> { #(#stmts)* });
+            let always = tests.is_empty() && guard.is_none();
+            let Some(rest) = chain.take().filter(|_| !always && index + 1 < arms.len()) else {
+                chain = Some(syn::parse_quote!(#block));
+                continue;
+            };
+            let test: Expr = if tests.is_empty() {
+                syn::parse_quote!(true)
+            } else {
+                syn::parse_quote!(#(#tests)&&*)
+            };
+            let cond: Expr = match guard {
+                None => test,
+                Some(guard) => syn::parse_quote_spanned!(guard.span()=>
+                    if #test { #(#lets)* #guard } else { false }
+                ),
+            };
+            chain = Some(syn::parse_quote_spanned!(span=> if #cond #block else #rest));
+        }
+        let chain = chain.unwrap_or_else(|| syn::parse_quote_spanned!(span=> {}));
+        Some(syn::parse_quote_spanned!(span=> { #(#bindings)* #chain }))
+    }
+
     fn rewrite(&mut self, m: &syn::ExprMatch) -> Expr {
+        if let Expr::Tuple(t) = strip_parens(&m.expr)
+            && t.elems.len() >= 2
+            && let Some(chain) = self.rewrite_tuple(m, &t.elems.iter().cloned().collect::<Vec<_>>())
+        {
+            return chain;
+        }
         let span = m.match_token.span;
         let (scrutinee, binding) = if is_place(&m.expr) {
             ((*m.expr).clone(), None)
