@@ -126,7 +126,12 @@ impl Lowerer<'_> {
         let rule = match receiver_kind {
             Some(Kind::Matrix) => match matrix_rule {
                 Some(r) => r,
-                None => return self.unsupported_matrix_method(m, &name, scalar_rule.is_some()),
+                None => {
+                    if let Some(e) = matrix_statistic(m, self.scalar.as_ref()) {
+                        return self.lower_expr(&e);
+                    }
+                    return self.unsupported_matrix_method(m, &name, scalar_rule.is_some());
+                }
             },
             Some(Kind::Unknown) => match scalar_rule.or(matrix_rule) {
                 Some(r) => r,
@@ -681,6 +686,53 @@ fn stored_first_or_last(m: &syn::ExprMethodCall) -> Option<&syn::ExprMethodCall>
 /// `x.first().unwrap()`, `x.last().unwrap()` (also with `.copied()` or
 /// `.expect(..)`): the element `x[0]`, `x[x.len() - 1]`, as the derivative
 /// code reads it (the function itself keeps the `Option` and its panic).
+/// `m.mean()` and `m.trace()` of a matrix, as nalgebra computes them,
+/// written with the sum, the length and element reads whose derivatives
+/// the table has: `if m.len() == 0 { 0 } else { m.sum() / len }`, and the
+/// diagonal added from zero after the square check. A receiver that is
+/// not a place is bound once.
+fn matrix_statistic(m: &syn::ExprMethodCall, scalar: Option<&syn::Ident>) -> Option<Expr> {
+    if !m.args.is_empty() || m.turbofish.is_some() {
+        return None;
+    }
+    let span = m.method.span();
+    let place = super::matching::is_place(&m.receiver);
+    let x: Expr = if place {
+        (*m.receiver).clone()
+    } else {
+        let x = syn::Ident::new("matrix", Span::mixed_site());
+        syn::parse_quote!(#x)
+    };
+    // In a function generic over its scalar (the second-order twin too),
+    // zero and the length are of that scalar.
+    let (zero, n): (Expr, Expr) = match scalar {
+        Some(s) => (
+            syn::parse_quote!(#s::zero()),
+            syn::parse_quote!(#s::from(#x.len()).unwrap()),
+        ),
+        None => (syn::parse_quote!(0.0), syn::parse_quote!((#x.len() as f64))),
+    };
+    let body: Expr = match m.method.to_string().as_str() {
+        "mean" => {
+            syn::parse_quote_spanned!(span=> if #x.len() == 0 { #zero } else { #x.sum() / #n })
+        }
+        "trace" => syn::parse_quote_spanned!(span=> {
+            assert!(#x.nrows() == #x.ncols(), "Cannot compute the trace of non-square matrix.");
+            let mut trace = #zero;
+            for i in 0..#x.nrows() {
+                trace += #x[(i, i)];
+            }
+            trace
+        }),
+        _ => return None,
+    };
+    if place {
+        return Some(body);
+    }
+    let receiver = &m.receiver;
+    Some(syn::parse_quote_spanned!(span=> { let #x = #receiver; #body }))
+}
+
 fn first_or_last(m: &syn::ExprMethodCall) -> Option<syn::ExprIndex> {
     if !(m.method == "unwrap" && m.args.is_empty() || m.method == "expect" && m.args.len() == 1) {
         return None;

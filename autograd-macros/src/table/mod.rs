@@ -834,7 +834,17 @@ pub fn supported_matrix_methods() -> String {
             .filter(move |r| r.on_matrices() && r.on_scalars() == scalars)
             .filter_map(|r| r.method)
     };
-    let builtins = ["map", "len", "nrows", "ncols", "into_owned"];
+    // And `mean`, `trace`: written with the sum, the length and element
+    // reads (`lower::calls::matrix_statistic`), no rule of their own.
+    let builtins = [
+        "map",
+        "len",
+        "nrows",
+        "ncols",
+        "into_owned",
+        "mean",
+        "trace",
+    ];
     listed(on(false).chain(builtins).chain(on(true))).join(", ")
 }
 
