@@ -719,3 +719,33 @@ fn array_destructuring_matches_central_differences() {
     assert_close(&dp, &fd);
     assert_close(&[dt], &[fd64(|x| destructured_by_reference(&p, x), t)]);
 }
+
+// `a.map(|v| ..)` of an array: written in place, a local, an argument by
+// value or by reference; with a closure or a function path.
+
+#[differentiable]
+fn mapped_literal(x: f64) -> f64 {
+    let v = [1.0, 2.0, 3.0].map(|c| c * x);
+    v.iter().sum::<f64>()
+}
+
+#[differentiable]
+fn mapped_arguments(s: [f64; 2], w: &[f64; 2], h: f64) -> f64 {
+    let k = [s[0] * h, s[1] + h];
+    let squares = k.map(|v| v * v);
+    let sines = w.map(f64::sin);
+    squares[0] * sines[1] + squares[1]
+}
+
+#[test]
+fn array_map_against_closed_forms() {
+    assert_eq!(mapped_literal_grad(2.0), (12.0, 6.0));
+    let (s, w, h) = ([1.0, 2.0], [0.5, 0.25], 0.5);
+    let (value, ds, dw, dh) = mapped_arguments_grad(s, &w, h);
+    assert_eq!(value.to_bits(), mapped_arguments(s, &w, h).to_bits());
+    // f = (s0·h)²·sin w1 + (s1 + h)².
+    let (a, b) = (s[0] * h, s[1] + h);
+    assert_eq!(ds, [2.0 * a * h * w[1].sin(), 2.0 * b]);
+    assert_eq!(dw, [0.0, a * a * w[1].cos()]);
+    assert_eq!(dh, 2.0 * a * s[0] * w[1].sin() + 2.0 * b);
+}

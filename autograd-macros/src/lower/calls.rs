@@ -64,6 +64,9 @@ impl Lowerer<'_> {
         {
             return self.sequence_len(&seq, m.span());
         }
+        if let Some(e) = self.array_map(m) {
+            return self.lower_expr(&e);
+        }
         let receiver = self.lower_expr(&m.receiver);
         let receiver_kind = self.kind(&receiver);
         if receiver_kind == Some(Kind::Int)
@@ -359,6 +362,51 @@ impl Lowerer<'_> {
         );
         self.values[v].float.clone_from(&self.scalar);
         Operand::Value(v)
+    }
+
+    /// `a.map(|v| ..)` of an array (a local, or written in place): the
+    /// array of the closure's values, as a copy of `a` overwritten element
+    /// by element in a loop, the closure bound once by `let`.
+    fn array_map(&self, m: &syn::ExprMethodCall) -> Option<Expr> {
+        if m.method != "map"
+            || m.args.len() != 1
+            || !matches!(m.args[0], Expr::Closure(_) | Expr::Path(_))
+        {
+            return None;
+        }
+        let array = match strip_parens(&m.receiver) {
+            Expr::Array(_) | Expr::Repeat(_) => true,
+            e => self
+                .local_ident(e)
+                .is_some_and(|v| self.values[v].kind == Kind::Array),
+        };
+        if !array {
+            return None;
+        }
+        let (f, src, out, i) = (
+            syn::Ident::new("f", Span::mixed_site()),
+            syn::Ident::new("source", Span::mixed_site()),
+            syn::Ident::new("mapped", Span::mixed_site()),
+            syn::Ident::new("i", Span::mixed_site()),
+        );
+        let receiver = &m.receiver;
+        // A function path (`f64::exp`) is called as written.
+        let (bind, f): (Option<SynStmt>, Expr) = match &m.args[0] {
+            Expr::Path(p) => (None, Expr::Path(p.clone())),
+            closure => (
+                Some(syn::parse_quote!(let #f = #closure;)),
+                syn::parse_quote!(#f),
+            ),
+        };
+        Some(syn::parse_quote_spanned!(m.method.span()=> {
+            #bind
+            let #src = #receiver;
+            let mut #out = #src;
+            for #i in 0..#src.len() {
+                #out[#i] = #f(#src[#i]);
+            }
+            #out
+        }))
     }
 
     /// `.unwrap_or(d)`, `.unwrap()`, `.is_some()` .. of an integer's
