@@ -11,7 +11,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut func: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) if let Ok(imp) = syn::parse2::<syn::ItemImpl>(item.clone()) => {
-            return crate::structs::expand_impl(imp);
+            return crate::structs::expand_impl(attr, imp);
         }
         Err(e) => {
             let e = syn::Error::new(

@@ -1706,11 +1706,27 @@ fn is_differentiable_attr(a: &syn::Attribute) -> bool {
         .is_some_and(|s| s.ident == "differentiable")
 }
 
+/// Whether a function of a `#[differentiable] impl` block is one without
+/// its own attribute: it marks an argument `#[constant]` (which only a
+/// differentiable function takes), or no function of the block is marked
+/// and it returns a float (the block's attribute then means its float
+/// functions).
+fn marked_by_the_block(f: &syn::ImplItemFn, none_marked: bool) -> bool {
+    let constant_args = f.sig.inputs.iter().any(|a| match a {
+        FnArg::Typed(pt) => pt.attrs.iter().any(sig::is_constant_attr),
+        FnArg::Receiver(_) => false,
+    });
+    let returns_float = matches!(&f.sig.output, syn::ReturnType::Type(_, ty) if crate::lower::float_ident(ty).is_some());
+    constant_args || (none_marked && returns_float)
+}
+
 /// `#[differentiable] impl Type { .. }`: every function in it marked
 /// `#[differentiable]` (methods taking `&self` or `self`, associated
 /// functions) gets its generated items as associated functions, and may
-/// call the others as `self.g(..)` and `Self::g(..)`.
-pub fn expand_impl(imp: syn::ItemImpl) -> TokenStream {
+/// call the others as `self.g(..)` and `Self::g(..)`. A function without
+/// the attribute is marked by the block's (with the block's options) where
+/// [`marked_by_the_block`] says so.
+pub fn expand_impl(block_attr: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     let cx = Ctxt::default();
     if let Some((path, _)) = &imp.trait_ {
         cx.error_spanned_by(
@@ -1753,8 +1769,26 @@ pub fn expand_impl(imp: syn::ItemImpl) -> TokenStream {
     // The marked functions, each with its attribute's arguments.
     let mut marked: Vec<(syn::ItemFn, TokenStream)> = Vec::new();
     let mut items = Vec::new();
+    let none_marked = !imp.items.iter().any(
+        |item| matches!(item, syn::ImplItem::Fn(f) if f.attrs.iter().any(is_differentiable_attr)),
+    );
     for item in imp.items {
         match item {
+            syn::ImplItem::Fn(f)
+                if !f.attrs.iter().any(is_differentiable_attr)
+                    && marked_by_the_block(&f, none_marked) =>
+            {
+                marked.push((
+                    syn::ItemFn {
+                        attrs: f.attrs,
+                        vis: f.vis,
+                        modifiers: f.modifiers,
+                        sig: f.sig,
+                        block: Box::new(f.block),
+                    },
+                    block_attr.clone(),
+                ));
+            }
             syn::ImplItem::Fn(mut f) if f.attrs.iter().any(is_differentiable_attr) => {
                 let i = f
                     .attrs

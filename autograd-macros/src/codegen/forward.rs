@@ -287,6 +287,14 @@ impl Gen<'_> {
                 }
                 // An argument passed by reference is a `Copy` reference.
                 Some(v) if self.f.info(v).by_ref => self.operand(&a.operand),
+                // A value of a type the macro cannot see (a row `&Vec<f64>`
+                // of constant data) is cloned into a `let` of its own type,
+                // so the call's parameter (`&[f64]`) coerces it as it does
+                // in the primal, rather than typing the clone.
+                Some(v) if self.f.info(v).kind == Kind::Unknown => {
+                    let owned = self.owned(v);
+                    quote!({ let argument = #owned; argument })
+                }
                 Some(v) => self.owned(v),
                 None => self.operand(&a.operand),
             })

@@ -272,7 +272,7 @@ fn kind_of_lit(lit: &syn::Lit) -> bool {
 }
 
 /// `f32` or `f64` as a type's identifier.
-fn float_ident(ty: &syn::Type) -> Option<syn::Ident> {
+pub(crate) fn float_ident(ty: &syn::Type) -> Option<syn::Ident> {
     match ty {
         syn::Type::Path(p) if p.qself.is_none() => p
             .path
