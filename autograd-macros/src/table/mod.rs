@@ -930,7 +930,7 @@ mod tests {
         );
         assert_eq!(
             supported_matrix_methods(),
-            "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`, `map`, `len`, `nrows`, `ncols`, `into_owned`, `relu`, `sigmoid`"
+            "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`, `map`, `len`, `nrows`, `ncols`, `into_owned`, `mean`, `trace`, `relu`, `sigmoid`"
         );
     }
 }
