@@ -624,6 +624,33 @@ fn max_by_and_min_by_pick_the_element_rust_picks() {
     closed(h.as_slice(), &[0.0, 6.0, 0.0, 6.0, 2.0, 0.0, 0.0, 0.0, 0.0]);
 }
 
+/// `reduce` of a slice's values, unwrapped or defaulted: the fold of the
+/// rest from the first element.
+#[differentiable]
+fn reduced_squares(x: &[f64]) -> f64 {
+    x.iter().copied().reduce(|a, b| a + b * b).unwrap_or(0.0)
+}
+
+#[differentiable]
+fn twice_the_reduced_max(x: &[f64]) -> f64 {
+    x.iter().cloned().reduce(f64::max).unwrap() * 2.0
+}
+
+#[test]
+fn reduce_folds_from_the_first_element() {
+    // x0 + x1² + x2².
+    assert_eq!(
+        reduced_squares_grad(&[1.0, 2.0, 3.0]),
+        (14.0, vec![1.0, 4.0, 6.0])
+    );
+    assert_eq!(reduced_squares_grad(&[]), (0.0, vec![]));
+    assert_eq!(
+        twice_the_reduced_max_grad(&[1.0, 3.0, 2.0]),
+        (6.0, vec![0.0, 2.0, 0.0])
+    );
+    assert!(std::panic::catch_unwind(|| twice_the_reduced_max_grad(&[])).is_err());
+}
+
 /// A search under `hessian`: the index over a differentiable slice and
 /// over constant knots, and a count.
 #[differentiable(jvp, hessian)]

@@ -23,7 +23,7 @@ use super::*;
 pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
     // Only a body that calls `first` or `last`, or searches, can have one.
     let mut finder = super::exits::Finder::new(
-        |e: &Expr| matches!(e, Expr::MethodCall(m) if pick(m).is_some() || super::iter::is_search(m)),
+        |e: &Expr| matches!(e, Expr::MethodCall(m) if pick(m).is_some() || super::iter::is_search(m) || reduce_of(m).is_some()),
     );
     syn::visit::Visit::visit_block(&mut finder, body);
     if !finder.found {
@@ -106,6 +106,50 @@ pub(super) fn best_index(m: &syn::ExprMethodCall) -> Option<(&Expr, Expr)> {
                 .unwrap()
         ),
     ))
+}
+
+/// `x.iter().copied().reduce(f)` (or `.cloned()`) of a place `x`: `x`,
+/// `f`, and the receiver of `reduce`.
+fn reduce_of(m: &syn::ExprMethodCall) -> Option<(&Expr, &Expr, &Expr)> {
+    if m.method != "reduce" || m.args.len() != 1 || m.turbofish.is_some() {
+        return None;
+    }
+    let Expr::MethodCall(by_value) = strip_parens(&m.receiver) else {
+        return None;
+    };
+    if !(by_value.method == "copied" || by_value.method == "cloned") || !by_value.args.is_empty() {
+        return None;
+    }
+    let Expr::MethodCall(iter) = strip_parens(&by_value.receiver) else {
+        return None;
+    };
+    if iter.method != "iter" || !iter.args.is_empty() || !super::matching::is_place(&iter.receiver)
+    {
+        return None;
+    }
+    Some((&iter.receiver, &m.args[0], &m.receiver))
+}
+
+/// `x.iter().copied().reduce(f).unwrap()` (`.expect(..)`) and
+/// `.unwrap_or(d)`: the fold of the rest from the first element,
+/// `chain.skip(1).fold(x[0], f)`, as `reduce` computes, where `x` is not
+/// empty (`unwrap` of an empty one panics as the function's does).
+fn unwrapped_reduce(m: &syn::ExprMethodCall) -> Option<Expr> {
+    let default = match (m.method.to_string().as_str(), m.args.len()) {
+        ("unwrap", 0) | ("expect", 1) => None,
+        ("unwrap_or", 1) => Some(&m.args[0]),
+        _ => return None,
+    };
+    let Expr::MethodCall(reduce) = strip_parens(&m.receiver) else {
+        return None;
+    };
+    let (x, f, chain) = reduce_of(reduce)?;
+    let span = reduce.method.span();
+    let folded: Expr = syn::parse_quote_spanned!(span=> #chain.skip(1).fold(#x[0], #f));
+    Some(match default {
+        Some(d) => syn::parse_quote_spanned!(span=> if !#x.is_empty() { #folded } else { #d }),
+        None => folded,
+    })
 }
 
 /// Whether the `max_by`/`min_by` `m` searches items by value (`copied`).
@@ -250,6 +294,7 @@ fn search_let_else(local: &syn::Local, search: &Expr, diverge: &Expr) -> Option<
 impl FirstLast {
     fn rewrite(&self, e: &Expr) -> Option<Expr> {
         match e {
+            Expr::MethodCall(m) if let Some(folded) = unwrapped_reduce(m) => Some(folded),
             Expr::MethodCall(m) => {
                 let ((x, index), default) = unwrap_or_of(m)?;
                 let span = m.method.span();
