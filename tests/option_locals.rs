@@ -187,3 +187,39 @@ fn to_second_order() {
         }
     }
 }
+
+/// The running best rebuilt by a guarded `match` and by an `if`, assigned
+/// whole: the assignment goes into each branch.
+#[differentiable]
+fn best_smoothed(scores: &[f64], temp: f64) -> f64 {
+    let mut best: Option<f64> = None;
+    let mut second = None;
+    for &s in scores {
+        let smooth = (s / temp).tanh();
+        best = match best {
+            None => Some(smooth),
+            Some(b) if smooth > b => Some(smooth),
+            Some(b) => Some(b),
+        };
+        second = if smooth < 0.5 {
+            Some(smooth * temp)
+        } else {
+            second
+        };
+    }
+    best.unwrap_or(0.0) * temp + second.unwrap_or(1.0)
+}
+
+#[test]
+fn an_option_assigned_from_a_guarded_match_and_an_if() {
+    for (x, t) in [
+        (vec![0.2, 0.9, 0.4], 1.5),
+        (vec![-0.3, -0.1, -0.7, 0.05], 0.8),
+        (vec![2.0, 3.0], 0.5),
+    ] {
+        let (value, dx, dt) = best_smoothed_grad(&x, t);
+        assert_eq!(value.to_bits(), best_smoothed(&x, t).to_bits());
+        fd_close(&dx, |q| best_smoothed(q, t), &x);
+        assert_fd64_close("temp", dt, fd64(|u| best_smoothed(&x, u), t));
+    }
+}

@@ -147,6 +147,56 @@ fn some_arg(e: &Expr) -> Option<&Expr> {
     }
 }
 
+/// `o = e` with `e` an `if` with an `else`, a `match` or a block whose
+/// values are the `Option`: the assignment of each value, in its branch;
+/// `o = o` is nothing, an arm that exits (`return`, `break`, `continue`)
+/// stays as it is. `None` for anything else.
+fn assign_in_branches(target: &Expr, e: &Expr) -> Option<Expr> {
+    let assign = |value: &Expr| -> Option<Expr> {
+        match strip_parens(value) {
+            Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => Some(value.clone()),
+            v if v.to_token_stream().to_string() == target.to_token_stream().to_string() => {
+                Some(syn::parse_quote!({}))
+            }
+            v @ (Expr::If(_) | Expr::Match(_) | Expr::Block(_)) => assign_in_branches(target, v),
+            v => Some(syn::parse_quote_spanned!(v.span()=> #target = #v)),
+        }
+    };
+    let in_block = |b: &syn::Block| -> Option<syn::Block> {
+        let mut b = b.clone();
+        let Some(SynStmt::Expr(tail, None)) = b.stmts.pop() else {
+            return None;
+        };
+        let assigned = assign(&tail)?;
+        b.stmts.push(syn::parse_quote!(#assigned;));
+        Some(b)
+    };
+    match strip_parens(e) {
+        Expr::If(i) => {
+            let (_, otherwise) = i.else_branch.as_ref()?;
+            let mut i = i.clone();
+            i.then_branch = in_block(&i.then_branch)?;
+            *i.else_branch.as_mut()?.1 = assign(otherwise)?;
+            Some(Expr::If(i))
+        }
+        Expr::Match(m) => {
+            let mut m = m.clone();
+            for arm in m.arms.iter_mut() {
+                let body = assign(&arm.body)?;
+                *arm.body = syn::parse_quote!({ #body; });
+                arm.comma = Some(Default::default());
+            }
+            Some(Expr::Match(m))
+        }
+        Expr::Block(b) if b.label.is_none() => {
+            let mut b = b.clone();
+            b.block = in_block(&b.block)?;
+            Some(Expr::Block(b))
+        }
+        _ => None,
+    }
+}
+
 /// Counts the bindings of every name, finds the `Option` locals and the
 /// names that are assigned, borrowed mutably or changed by a method.
 #[derive(Default)]
@@ -384,7 +434,14 @@ impl Rewrite<'_> {
                 if is_none_path(&a.right) {
                     return Some(syn::parse_quote_spanned!(a.span()=> #flag = false));
                 }
-                let mut v = some_arg(&a.right)?.clone();
+                let Some(v) = some_arg(&a.right) else {
+                    // `o = if c { Some(a) } else { None }`, `o = match ..`:
+                    // the assignment in each branch.
+                    let mut spread = assign_in_branches(&a.left, &a.right)?;
+                    self.visit_expr_mut(&mut spread);
+                    return Some(spread);
+                };
+                let mut v = v.clone();
                 self.visit_expr_mut(&mut v);
                 Some(syn::parse_quote_spanned!(a.span()=> { #value = #v; #flag = true; }))
             }
@@ -428,28 +485,49 @@ impl Rewrite<'_> {
                 };
                 Some(syn::parse_quote_spanned!(i.if_token.span=> if #flag #then #otherwise))
             }
+            // Each arm a test and a block, in order, the last taken when no
+            // other is (rustc has checked the `match` is exhaustive).
             Expr::Match(m) => {
                 let o = self.option(&m.expr)?;
                 if let Init::End(_) = o.init {
                     return None;
                 }
-                if m.arms.len() != 2 {
-                    return None;
-                }
-                let (some, none) =
-                    match (some_binding(&m.arms[0].pat), some_binding(&m.arms[1].pat)) {
-                        (Some(b), None) if is_none(&m.arms[1].pat) => ((b, &m.arms[0]), &m.arms[1]),
-                        (None, Some(b)) if is_none(&m.arms[0].pat) => ((b, &m.arms[1]), &m.arms[0]),
-                        _ => return None,
-                    };
                 let flag = o.flag();
-                let binds = Self::bind(&o, some.0);
-                let (mut a, mut b) = ((*some.1.body).clone(), (*none.body).clone());
-                self.visit_expr_mut(&mut a);
-                self.visit_expr_mut(&mut b);
-                Some(syn::parse_quote_spanned!(m.match_token.span=>
-                    if #flag { #(#binds)* #a } else { #b }
-                ))
+                let mut arms = Vec::new();
+                for arm in &m.arms {
+                    let (pat, guard) = match &arm.pat {
+                        Pat::Guard(g) => (&*g.pat, Some(&*g.guard)),
+                        pat => (pat, None),
+                    };
+                    let (test, binds): (Expr, Vec<SynStmt>) =
+                        if let Some(binding) = some_binding(pat) {
+                            (syn::parse_quote!(#flag), Self::bind(&o, binding))
+                        } else if matches!(pat, Pat::Wild(_)) {
+                            (syn::parse_quote!(true), Vec::new())
+                        } else if is_none(pat) {
+                            (syn::parse_quote!((!#flag)), Vec::new())
+                        } else {
+                            return None;
+                        };
+                    let mut body = (*arm.body).clone();
+                    self.visit_expr_mut(&mut body);
+                    let cond: Expr = match guard {
+                        None => test,
+                        Some(g) => {
+                            let mut g = g.clone();
+                            self.visit_expr_mut(&mut g);
+                            syn::parse_quote_spanned!(g.span()=> if #test { #(#binds)* #g } else { false })
+                        }
+                    };
+                    arms.push((cond, quote!({ #(#binds)* #body })));
+                }
+                let (_, last) = arms.pop()?;
+                let mut chain: Expr = syn::parse_quote!(#last);
+                for (cond, block) in arms.into_iter().rev() {
+                    chain =
+                        syn::parse_quote_spanned!(m.match_token.span=> if #cond #block else #chain);
+                }
+                Some(chain)
             }
             _ => None,
         }
