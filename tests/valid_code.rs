@@ -514,3 +514,35 @@ fn a_constant_argument_of_a_user_type_by_value_is_kept_for_the_check() {
     assert_eq!(quoted_grad(2.0, quotes.clone()), (6.0, 6.0));
     assert!(quoted_check(2.0, quotes).is_within(1e-7, 1e-7));
 }
+
+// A generic function whose scalar parameter is named `F` (as in `F: Float`)
+// or `Called`: the generated callee check named its own type parameter `F`,
+// so the function did not compile (E0403) once another one called it.
+#[autograd::differentiable(jvp, hessian)]
+fn scaled_exp<F: num_traits::Float>(x: F, y: F) -> F {
+    x * y.exp()
+}
+
+#[autograd::differentiable]
+fn scaled_exp_plus_square<F: num_traits::Float>(x: F) -> F {
+    scaled_exp(x, x) + x * x
+}
+
+#[autograd::differentiable]
+fn sine_of<Called: num_traits::Float>(x: Called) -> Called {
+    x.sin()
+}
+
+#[test]
+fn a_scalar_parameter_named_f_or_called() {
+    // d/dx (x·eˣ + x²) = eˣ + x·eˣ + 2x.
+    let x = 0.3_f64;
+    let (value, dx) = scaled_exp_plus_square_grad(x);
+    assert_eq!(value.to_bits(), scaled_exp_plus_square(x).to_bits());
+    assert!((dx - (x.exp() * (1.0 + x) + 2.0 * x)).abs() < 1e-15, "{dx}");
+    let (_, g, h) = scaled_exp_hessian(1.0, 0.5);
+    let e = 0.5_f64.exp();
+    assert_eq!((g[0], g[1]), (e, e));
+    assert_eq!((h[(0, 0)], h[(0, 1)], h[(1, 1)]), (0.0, e, e));
+    assert_eq!(sine_of_grad(0.5_f32), (0.5_f32.sin(), 0.5_f32.cos()));
+}

@@ -920,8 +920,11 @@ fn carrier(item: &syn::ItemFn, sig: &Signature, hidden: TokenStream) -> TokenStr
                 }
                 syn::FnArg::Receiver(_) => None,
             });
+            // The callee's type, named apart from the function's own
+            // parameters (`fn f<F: Float>`).
+            let called = unused_type_param(&item.sig.generics, "Called");
             quote! {
-                #vis fn #same_callee<#type_param, F: ::core::ops::Fn(#(#tys),*) -> #t>(called: &F, _: &#t)
+                #vis fn #same_callee<#type_param, #called: ::core::ops::Fn(#(#tys),*) -> #t>(called: &#called, _: &#t)
                 where #(#own_where),*
                 {
                     ::autograd::__private::same_generic_function(
@@ -976,6 +979,16 @@ impl VisitMut for ElideLifetimes {
 /// A lifetime named `stem` (with `_` appended as often as needed) that none
 /// of the function's own generics declares: a `for<'check>` bound naming a
 /// lifetime of the user's would shadow it (E0496).
+/// A type parameter named `stem` (with `_`s added) that none of the
+/// function's own generics is.
+fn unused_type_param(generics: &syn::Generics, stem: &str) -> syn::Ident {
+    let mut name = stem.to_string();
+    while generics.type_params().any(|t| t.ident == name) {
+        name.push('_');
+    }
+    syn::Ident::new(&name, proc_macro2::Span::mixed_site())
+}
+
 fn unused_lifetime(generics: &syn::Generics, stem: &str) -> syn::Lifetime {
     let mut name = stem.to_string();
     while generics.lifetimes().any(|l| l.lifetime.ident == name) {

@@ -15,7 +15,10 @@ impl generic_scalar {
     const __PARAMS: &[&str] = &["x", "y"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<T: Float, F: ::core::ops::Fn(T, &[T]) -> T>(called: &F, _: &T) {
+    fn __same_callee<T: Float, Called: ::core::ops::Fn(T, &[T]) -> T>(
+        called: &Called,
+        _: &T,
+    ) {
         ::autograd::__private::same_generic_function(
             called,
             ::core::any::type_name_of_val(&generic_scalar::<T>),

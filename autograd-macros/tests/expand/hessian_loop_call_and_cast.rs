@@ -200,8 +200,8 @@ impl __ad_hessian_energy {
     #[inline(always)]
     fn __same_callee<
         __AdScalar: ::autograd::__private::Float + 'static,
-        F: ::core::ops::Fn(__AdScalar, &[__AdScalar], usize) -> __AdScalar,
-    >(called: &F, _: &__AdScalar) {
+        Called: ::core::ops::Fn(__AdScalar, &[__AdScalar], usize) -> __AdScalar,
+    >(called: &Called, _: &__AdScalar) {
         ::autograd::__private::same_generic_function(
             called,
             ::core::any::type_name_of_val(&__ad_hessian_energy::<__AdScalar>),

@@ -139,8 +139,8 @@ impl __ad_hessian_quad {
     fn __same_callee<
         __AdScalar: ::autograd::__private::Float
             + ::autograd::__private::rules::linalg::MatrixScalar + 'static,
-        F: ::core::ops::Fn(&DVector<__AdScalar>, &DMatrix<__AdScalar>) -> __AdScalar,
-    >(called: &F, _: &__AdScalar) {
+        Called: ::core::ops::Fn(&DVector<__AdScalar>, &DMatrix<__AdScalar>) -> __AdScalar,
+    >(called: &Called, _: &__AdScalar) {
         ::autograd::__private::same_generic_function(
             called,
             ::core::any::type_name_of_val(&__ad_hessian_quad::<__AdScalar>),

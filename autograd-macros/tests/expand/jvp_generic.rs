@@ -18,7 +18,7 @@ impl weighted {
     const __PARAMS: &[&str] = &["x", "w", "c"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<T, F: ::core::ops::Fn(T, &[T], T) -> T>(called: &F, _: &T)
+    fn __same_callee<T, Called: ::core::ops::Fn(T, &[T], T) -> T>(called: &Called, _: &T)
     where
         T: num_traits::Float,
     {

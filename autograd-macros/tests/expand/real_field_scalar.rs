@@ -14,7 +14,7 @@ impl real_field_scalar {
     const __PARAMS: &[&str] = &["x"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<T, F: ::core::ops::Fn(T) -> T>(called: &F, _: &T)
+    fn __same_callee<T, Called: ::core::ops::Fn(T) -> T>(called: &Called, _: &T)
     where
         T: RealField + Copy,
     {

@@ -338,13 +338,13 @@ mod __autograd_flat_line {
         #[inline(always)]
         pub fn __same_callee<
             __AdScalar: ::autograd::__private::Float + 'static,
-            F: ::core::ops::Fn(
+            Called: ::core::ops::Fn(
                     __AdScalar,
                     &[__AdScalar],
                     __AdScalar,
                     __AdScalar,
                 ) -> __AdScalar,
-        >(called: &F, _: &__AdScalar) {
+        >(called: &Called, _: &__AdScalar) {
             ::autograd::__private::same_generic_function(
                 called,
                 ::core::any::type_name_of_val(&__ad_hessian_line::<__AdScalar>),
