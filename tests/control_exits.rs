@@ -888,3 +888,51 @@ fn match_on_a_tuple_takes_the_first_arm_whose_elements_all_match() {
     assert_eq!(by_count_and_flag_grad(1.5, 2, false), (2.25, 3.0));
     assert_eq!(by_count_and_flag_grad(1.5, 3, false), (-1.5, -1.0));
 }
+
+// Orderings and constant `Option` data, as people match them.
+
+/// Smooth-L1 by `partial_cmp`, and a side by `usize::cmp`.
+#[differentiable]
+fn smooth_l1_by_ordering(
+    r: f64,
+    #[constant] beta: f64,
+    #[constant] i: usize,
+    #[constant] i0: usize,
+) -> f64 {
+    let loss = match r.abs().partial_cmp(&beta) {
+        Some(std::cmp::Ordering::Less) => 0.5 * r * r / beta,
+        _ => r.abs() - 0.5 * beta,
+    };
+    match i.cmp(&i0) {
+        std::cmp::Ordering::Less => loss,
+        std::cmp::Ordering::Equal => 2.0 * loss,
+        std::cmp::Ordering::Greater => 3.0 * loss,
+    }
+}
+
+/// Observations with gaps, each taken out with `let .. else`.
+#[differentiable]
+fn observed_sse(level0: f64, alpha: f64, #[constant] obs: &[Option<f64>]) -> f64 {
+    let mut level = level0;
+    let mut sse = 0.0;
+    for &y in obs {
+        let Some(v) = y else { continue };
+        let err = v - level;
+        sse += err * err;
+        level += alpha * err;
+    }
+    sse
+}
+
+#[test]
+fn orderings_and_constant_options_are_matched_as_rust_does() {
+    // |r| < β: r²/(2β), derivative r/β; else |r| − β/2, derivative sign r.
+    assert_eq!(smooth_l1_by_ordering_grad(0.5, 1.0, 0, 1), (0.125, 0.5));
+    assert_eq!(smooth_l1_by_ordering_grad(-2.0, 1.0, 1, 1), (3.0, -2.0));
+    assert_eq!(smooth_l1_by_ordering_grad(2.0, 1.0, 2, 1), (4.5, 3.0));
+    let obs = [Some(1.0), None, Some(2.0)];
+    let (value, dl, da) = observed_sse_grad(0.5, 0.25, &obs);
+    assert_eq!(value.to_bits(), observed_sse(0.5, 0.25, &obs).to_bits());
+    assert_fd64_close("level0", dl, fd64(|l| observed_sse(l, 0.25, &obs), 0.5));
+    assert_fd64_close("alpha", da, fd64(|a| observed_sse(0.5, a, &obs), 0.25));
+}

@@ -111,3 +111,41 @@ fn a_const_tableau_read_by_element() {
     assert_fd64_close("y0", dy0, g.powi(n as i32));
     assert_fd64_close("k", dk, y0 * n as f64 * g.powi(n as i32 - 1) * dg);
 }
+
+/// Springs of a braced square: a `const` array of index pairs taken apart
+/// in the loop's pattern, positions in a local array of arrays.
+const EDGES: [(usize, usize); 5] = [(0, 1), (1, 2), (2, 3), (3, 0), (0, 2)];
+
+#[differentiable]
+fn spring_energy(flat: &[f64], #[constant] rest: &[f64]) -> f64 {
+    let mut p = [[0.0; 2]; 4];
+    for i in 0..4 {
+        p[i][0] = flat[2 * i];
+        p[i][1] = flat[2 * i + 1];
+    }
+    let mut energy = 0.0;
+    for (e, &(a, b)) in EDGES.iter().enumerate() {
+        let len = (p[a][0] - p[b][0]).hypot(p[a][1] - p[b][1]);
+        energy += 0.5 * (len - rest[e]).powi(2);
+    }
+    for sign in [1.0, -1.0] {
+        energy += 0.01 * sign * flat[0];
+    }
+    energy
+}
+
+#[test]
+fn const_tuples_and_array_literals_in_loops() {
+    let rest = [1.0, 1.0, 1.0, 1.0, std::f64::consts::SQRT_2];
+    let flat = [0.0, 0.0, 1.1, 0.05, 1.0, 0.9, -0.1, 1.2];
+    let (value, g) = spring_energy_grad(&flat, &rest);
+    assert_eq!(value.to_bits(), spring_energy(&flat, &rest).to_bits());
+    for (i, gi) in g.iter().enumerate() {
+        let f = |t: f64| {
+            let mut q = flat;
+            q[i] = t;
+            spring_energy(&q, &rest)
+        };
+        assert_fd64_close("position", *gi, fd64(f, flat[i]));
+    }
+}

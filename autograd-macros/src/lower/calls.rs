@@ -67,6 +67,12 @@ impl Lowerer<'_> {
         if let Some(e) = self.array_map(m) {
             return self.lower_expr(&e);
         }
+        // `a.partial_cmp(&b)`, `i.cmp(&j)`, `a.total_cmp(&b)`: an ordering,
+        // matched or compared, carries no derivative (the floats each arm
+        // reads carry theirs), so it is primal code of the integer kind.
+        if matches!(name.as_str(), "partial_cmp" | "cmp" | "total_cmp") && m.args.len() == 1 {
+            return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Int);
+        }
         let receiver = self.lower_expr(&m.receiver);
         let receiver_kind = self.kind(&receiver);
         if receiver_kind == Some(Kind::Int)

@@ -26,7 +26,7 @@ pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
         |e: &Expr| matches!(e, Expr::MethodCall(m) if pick(m).is_some() || super::iter::is_search(m) || reduce_of(m).is_some()),
     );
     syn::visit::Visit::visit_block(&mut finder, body);
-    if !finder.found {
+    if !finder.found && !has_some_let_else(body) {
         return None;
     }
     let mut rewrite = FirstLast { changed: false };
@@ -265,7 +265,9 @@ fn let_else(local: &syn::Local) -> Option<Vec<SynStmt>> {
     {
         return search_let_else(local, &init.expr, diverge);
     }
-    let (x, index) = option_of(&init.expr)?;
+    let Some((x, index)) = option_of(&init.expr) else {
+        return option_let_else(local, &init.expr, diverge);
+    };
     let binding = some_binding(&local.pat)?;
     let span = local.let_token.span;
     let test: SynStmt = syn::parse_quote_spanned!(span=> if #x.len() == 0 #diverge);
@@ -275,6 +277,45 @@ fn let_else(local: &syn::Local) -> Option<Vec<SynStmt>> {
         stmts.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];));
     }
     Some(stmts)
+}
+
+/// Whether the body has a `let Some(v) = e else { .. };`.
+fn has_some_let_else(body: &syn::Block) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_local(&mut self, l: &'ast syn::Local) {
+            if l.init.as_ref().is_some_and(|i| i.diverge.is_some())
+                && some_binding(&l.pat).is_some()
+            {
+                self.0 = true;
+            }
+            syn::visit::visit_local(self, l);
+        }
+        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+            // Not walked: a long sum nests thousands deep, and a `let` in
+            // one is rare (it then keeps its error).
+            let _ = b;
+        }
+    }
+    let mut find = Find(false);
+    syn::visit::Visit::visit_block(&mut find, body);
+    find.0
+}
+
+/// `let Some(v) = e else { diverge };` of any other `Option` (a
+/// `#[constant]` one, an element of constant data): the `match` that takes
+/// the value out, its other arm the exit, `let v = match e { Some(v) => v,
+/// _ => diverge };`, which `matching` and `diverging` then take apart.
+fn option_let_else(local: &syn::Local, e: &Expr, diverge: &Expr) -> Option<Vec<SynStmt>> {
+    let pi = some_binding(&local.pat)??;
+    let (m, v) = (&pi.mutability, &pi.ident);
+    let span = local.let_token.span;
+    Some(vec![syn::parse_quote_spanned!(span=>
+        let #m #v = match #e {
+            Some(#v) => #v,
+            _ => #diverge,
+        };
+    )])
 }
 
 /// `let Some(i) = x.iter().position(..) else { diverge };`: the index,

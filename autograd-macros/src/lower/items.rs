@@ -239,6 +239,31 @@ impl Lowerer<'_> {
                     self.bind_pattern(pat, Item::Tuple(components), ty, span);
                 }
             }
+            // An element of a `const` array of tuples, `for &(a, b) in
+            // EDGES.iter()`: its components, constants.
+            (Pat::Tuple(t), Item::Value(o))
+                if !t.elems.iter().any(|p| matches!(p, Pat::Rest(_)))
+                    && match &o {
+                        Operand::Const(_) => true,
+                        Operand::Value(v) => self.constant_elements.contains(v),
+                    } =>
+            {
+                let components = (0..t.elems.len())
+                    .map(|k| {
+                        let k = syn::Index::from(k);
+                        Item::Value(match &o {
+                            Operand::Const(c) => Operand::Const(quote!((#c).#k)),
+                            Operand::Value(v) => {
+                                let p = super::primal::placeholder(0, span);
+                                let expr: Expr = syn::parse_quote!(#p.#k);
+                                let bindings = vec![(p.to_string(), *v)];
+                                Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Unknown, span))
+                            }
+                        })
+                    })
+                    .collect();
+                self.bind_pattern(pat, Item::Tuple(components), ty, span);
+            }
             (Pat::Tuple(_) | Pat::Slice(_), _) => self.cx.error_spanned_by(
                 pat,
                 "this pattern does not match the value's shape; bind each component to a name or `_`",

@@ -876,7 +876,16 @@ impl Lowerer<'_> {
         {
             return Some(self.sub_slice_chain(seq, r, e.span()));
         }
-        let Some(seq) = self.sequence_or_field(e) else {
+        // `for sign in [1.0, -1.0]`: the array, a value of its own.
+        let literal = match strip_parens(e) {
+            Expr::Array(_) | Expr::Repeat(_) => self.lower_expr(e).value(),
+            _ => None,
+        };
+        let seq = match literal {
+            Some(v) if self.values[v].kind == Kind::Array => Some(Sequence::Array(v)),
+            _ => self.sequence_or_field(e),
+        };
+        let Some(seq) = seq else {
             self.not_a_sequence(e);
             return None;
         };

@@ -112,6 +112,10 @@ struct Lowerer<'a> {
     /// Names bound to closures (see [`closures`]): the value the binding
     /// holds stands for the closure, called inline.
     closures: HashMap<ValueId, closures::LocalClosure>,
+    /// Elements of `const` and `static` arrays read at a run-time index
+    /// (`EDGES[i]`): constants of a type the macro cannot see, which a
+    /// pattern may take apart (`&(a, b)`).
+    constant_elements: std::collections::HashSet<ValueId>,
     /// Values of a float cast (`y as f32`): their type is the cast's, not
     /// their operand's, so they tell nothing about mixed float types (a
     /// cast of a differentiable value is its own error).
@@ -155,6 +159,7 @@ pub fn lower(
         body_items: Vec::new(),
         data: HashMap::new(),
         closures: HashMap::new(),
+        constant_elements: Default::default(),
         float_casts: std::collections::HashSet::new(),
         missing: std::collections::HashSet::new(),
     };

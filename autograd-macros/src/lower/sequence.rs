@@ -99,7 +99,9 @@ impl Lowerer<'_> {
                     let placeholder = super::primal::placeholder(0, span);
                     let expr: Expr = syn::parse_quote!(#p[#placeholder]);
                     let bindings = vec![(placeholder.to_string(), v)];
-                    Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Float, span))
+                    let element = self.emit(Op::Primal { expr, bindings }, Kind::Float, span);
+                    self.constant_elements.insert(element);
+                    Operand::Value(element)
                 }
             },
             Sequence::Data { data, elem } => self.data_element(*data, elem, index, span),
