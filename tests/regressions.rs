@@ -8,7 +8,7 @@
 //! Closed forms are compared exactly where the arithmetic is exact, else
 //! with the tolerance stated next to the assertion.
 
-use autograd::{differentiable, stop_gradient};
+use autograd::{self as ag, differentiable, stop_gradient};
 use nalgebra::DMatrix;
 
 fn m2x2() -> DMatrix<f64> {
@@ -17,6 +17,38 @@ fn m2x2() -> DMatrix<f64> {
 
 // ---------------------------------------------------------------------------
 // Fixed: programs that did not compile.
+
+/// Finding 022: `stop_gradient` of a literal by an alias path
+/// (`ag::stop_gradient(3.0)`), assigned to a variable that held a call's
+/// result or nested in `autograd::stop_gradient(..)`: the generated code
+/// bound it without a type, an ambiguous `{float}` (E0689 at `v0.exp2()`,
+/// E0282 in the sum).
+#[differentiable]
+fn sg_source(a: f64) -> f64 {
+    a * 2.0
+}
+
+#[differentiable]
+fn stop_gradient_literals(a0: f64) -> f64 {
+    let mut v0 = sg_source(a0);
+    let v1 = v0 * a0;
+    v0 = ag::stop_gradient(0.125);
+    let mut v2: f64 = a0;
+    v2 = ag::stop_gradient(3.0);
+    let v3 = (v1 + ag::stop_gradient(autograd::stop_gradient(0.25))).tanh();
+    v0.exp2() + v2.max(a0) + v3
+}
+
+#[test]
+fn stop_gradient_of_a_literal_takes_its_type_where_it_is_used() {
+    let a0 = 0.7;
+    let (value, d0) = stop_gradient_literals_grad(a0);
+    assert_eq!(value.to_bits(), stop_gradient_literals(a0).to_bits());
+    // Closed form: v1 = 2·a0², v3 = tanh(v1 + 0.25), v2.max(a0) = 3:
+    // d/da0 = (1 − v3²)·4·a0.
+    let v3 = (2.0 * a0 * a0 + 0.25_f64).tanh();
+    assert!((d0 - (1.0 - v3 * v3) * 4.0 * a0).abs() < 1e-15, "{d0}");
+}
 
 /// Finding 021: a typed `let` of a call the macro cannot see through (here
 /// the imported, generic `stop_gradient` of autograd's own). The generated

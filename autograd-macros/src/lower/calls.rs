@@ -257,6 +257,13 @@ impl Lowerer<'_> {
                 return self.missing(c.span());
             }
             let arg = self.lower_expr(&c.args[0]);
+            // Of a constant (`stop_gradient(0.25)`): a constant, written
+            // where it is used as in the primal, so the literal takes its
+            // type from there; bound to a name it would be an ambiguous
+            // `{float}` (finding 022).
+            if let Operand::Const(_) = arg {
+                return Operand::Const(c.to_token_stream());
+            }
             let kind = self.kind(&arg).unwrap_or(Kind::Float);
             let stop = Op::StopGradient {
                 arg,
