@@ -18,6 +18,40 @@ fn m2x2() -> DMatrix<f64> {
 // ---------------------------------------------------------------------------
 // Fixed: programs that did not compile.
 
+/// Finding 023: a constant computed through a block (a `match` rewritten,
+/// its arm's unused `let` reading the body's variables) inside a method of
+/// constants, `((match i { _ => { let t = ..; 2.0 } }) + 0.0).sigmoid()`:
+/// the constant was written as the user's tokens, whose `let` names
+/// variables the generated code does not have (E0425).
+#[allow(unused_variables, clippy::match_single_binding, clippy::let_and_return)]
+#[differentiable]
+fn constant_through_a_block(x: f64, #[constant] k0: f64) -> f64 {
+    use autograd::prelude::*;
+    let v2 = k0.sin();
+    let i0 = 1;
+    let v0 = ((match i0 {
+        _ => {
+            let v7 = (i0 as f64).max(v2);
+            2.0
+        }
+    }) + (0 as f64))
+        .sigmoid()
+        * x;
+    v0
+}
+
+#[test]
+fn a_constant_through_a_block_is_written_from_its_value() {
+    use autograd::prelude::*;
+    let (value, dx) = constant_through_a_block_grad(0.5, 0.3);
+    assert_eq!(
+        value.to_bits(),
+        constant_through_a_block(0.5, 0.3).to_bits()
+    );
+    // d/dx of sigmoid(2)·x.
+    assert_eq!(dx, 2.0_f64.sigmoid());
+}
+
 /// Finding 022: `stop_gradient` of a literal by an alias path
 /// (`ag::stop_gradient(3.0)`), assigned to a variable that held a call's
 /// result or nested in `autograd::stop_gradient(..)`: the generated code
@@ -33,10 +67,11 @@ fn stop_gradient_literals(a0: f64) -> f64 {
     let mut v0 = sg_source(a0);
     let v1 = v0 * a0;
     v0 = ag::stop_gradient(0.125);
-    let mut v2: f64 = a0;
+    let mut v2: f64 = 0.5 * a0;
+    let v4 = v2;
     v2 = ag::stop_gradient(3.0);
     let v3 = (v1 + ag::stop_gradient(autograd::stop_gradient(0.25))).tanh();
-    v0.exp2() + v2.max(a0) + v3
+    v0.exp2() + v2.max(a0) + v3 + v4
 }
 
 #[test]
@@ -44,10 +79,13 @@ fn stop_gradient_of_a_literal_takes_its_type_where_it_is_used() {
     let a0 = 0.7;
     let (value, d0) = stop_gradient_literals_grad(a0);
     assert_eq!(value.to_bits(), stop_gradient_literals(a0).to_bits());
-    // Closed form: v1 = 2·a0², v3 = tanh(v1 + 0.25), v2.max(a0) = 3:
-    // d/da0 = (1 − v3²)·4·a0.
+    // Closed form: v1 = 2·a0², v3 = tanh(v1 + 0.25), v2.max(a0) = 3,
+    // v4 = a0 / 2: d/da0 = (1 − v3²)·4·a0 + 1/2.
     let v3 = (2.0 * a0 * a0 + 0.25_f64).tanh();
-    assert!((d0 - (1.0 - v3 * v3) * 4.0 * a0).abs() < 1e-15, "{d0}");
+    assert!(
+        (d0 - ((1.0 - v3 * v3) * 4.0 * a0 + 0.5)).abs() < 1e-15,
+        "{d0}"
+    );
 }
 
 /// Finding 021: a typed `let` of a call the macro cannot see through (here

@@ -178,6 +178,17 @@ impl Lowerer<'_> {
         }
         if args.iter().all(|a| matches!(a, Operand::Const(_))) {
             // A method of constants only, such as `2.0_f64.ln()`: a constant.
+            // One computed by a block (a `match` rewritten, whose `let`s
+            // read the body's variables) is written from its lowered parts
+            // (finding 023).
+            if !super::primal::has_value_blocks(&Expr::MethodCall(m.clone())) {
+                return Operand::Const(m.to_token_stream());
+            }
+            let parts = const_parts(&args, rule.params);
+            if let Some((receiver, rest)) = parts.split_first() {
+                let method = &m.method;
+                return Operand::Const(quote!((#receiver).#method(#(#rest),*)));
+            }
             return Operand::Const(m.to_token_stream());
         }
         let kind = rule.reduces().then_some(Kind::Float);
@@ -293,7 +304,7 @@ impl Lowerer<'_> {
             };
             let args: Vec<Operand> = c.args.iter().map(|a| self.lower_expr(a)).collect();
             if args.iter().all(|a| matches!(a, Operand::Const(_))) {
-                return Operand::Const(c.to_token_stream());
+                return self.constant_call(c, &func.path, &args, rule.params);
             }
             return self.rule_op(rule, args, Syntax::Path(path.clone()), c.span(), None);
         }
@@ -422,6 +433,23 @@ impl Lowerer<'_> {
         }))
     }
 
+    /// `f64::ln(a)` of constants: a constant, as written; or, where an
+    /// argument is computed by a block (its `let`s read the body's
+    /// variables), written from the lowered arguments (finding 023).
+    fn constant_call(
+        &self,
+        c: &syn::ExprCall,
+        path: &syn::Path,
+        args: &[Operand],
+        params: &[crate::table::Param],
+    ) -> Operand {
+        if !super::primal::has_value_blocks(&Expr::Call(c.clone())) {
+            return Operand::Const(c.to_token_stream());
+        }
+        let parts = const_parts(args, params);
+        Operand::Const(quote!(#path(#(#parts),*)))
+    }
+
     /// `.unwrap_or(d)`, `.unwrap()`, `.is_some()` .. of an integer's
     /// `Option` (`x.iter().position(..)`): primal code, as written. `None`
     /// for any other method.
@@ -493,7 +521,7 @@ impl Lowerer<'_> {
         if let Some(rule) = table::path_function(&name, c.args.len()) {
             let args: Vec<Operand> = c.args.iter().map(|a| self.lower_expr(a)).collect();
             if args.iter().all(|a| matches!(a, Operand::Const(_))) {
-                return Operand::Const(c.to_token_stream());
+                return self.constant_call(c, &func.path, &args, rule.params);
             }
             return self.rule_op(rule, args, Syntax::Path(func.path.clone()), c.span(), None);
         }
@@ -747,6 +775,25 @@ fn stored_first_or_last(m: &syn::ExprMethodCall) -> Option<&syn::ExprMethodCall>
 /// `x.first().unwrap()`, `x.last().unwrap()` (also with `.copied()` or
 /// `.expect(..)`): the element `x[0]`, `x[x.len() - 1]`, as the derivative
 /// code reads it (the function itself keeps the `Option` and its panic).
+/// The constant operands' code, each as its rule parameter is passed
+/// (`&` where it takes a reference).
+fn const_parts(args: &[Operand], params: &[crate::table::Param]) -> Vec<TokenStream> {
+    args.iter()
+        .zip(params)
+        .map(|(a, p)| {
+            let t = match a {
+                Operand::Const(t) => t.clone(),
+                Operand::Value(_) => TokenStream::new(),
+            };
+            if p.pass == Pass::Ref {
+                quote!(&(#t))
+            } else {
+                quote!((#t))
+            }
+        })
+        .collect()
+}
+
 /// `m.mean()` and `m.trace()` of a matrix, as nalgebra computes them,
 /// written with the sum, the length and element reads whose derivatives
 /// the table has: `if m.len() == 0 { 0 } else { m.sum() / len }`, and the
