@@ -36,7 +36,12 @@ pub(super) fn desugar(cx: &Ctxt, body: &syn::Block, params: &[String]) -> Option
         return None;
     }
     let mut body = body.clone();
-    Rewrite { cx, locals }.visit_block_mut(&mut body);
+    Rewrite {
+        cx,
+        locals,
+        loops: Vec::new(),
+    }
+    .visit_block_mut(&mut body);
     Some(body)
 }
 
@@ -176,6 +181,9 @@ impl<'ast> Visit<'ast> for Scan {
 struct Rewrite<'a> {
     cx: &'a Ctxt,
     locals: HashMap<String, Nested>,
+    /// The variables of the enclosing `for` loops over ranges, each with
+    /// its range's end (exclusive).
+    loops: Vec<(syn::Ident, Expr)>,
 }
 
 impl Rewrite<'_> {
@@ -187,6 +195,39 @@ impl Rewrite<'_> {
         self.locals
             .get(&ident.to_string())
             .map(|n| (ident.clone(), n.clone()))
+    }
+
+    /// Whether a column index is provably below the rows' width: a literal
+    /// below a literal width, or the variable of an enclosing `for` loop
+    /// whose range ends at most there (`0..2`, `0..N`, `0..p[i].len()`).
+    fn within_row(&self, column: &Expr, name: &syn::Ident, nested: &Nested) -> bool {
+        let width = int_literal(&nested.width);
+        match strip_parens(column) {
+            e @ Expr::Lit(_) => matches!((int_literal(e), width), (Some(j), Some(n)) if j < n),
+            Expr::Path(p) => {
+                let Some(ident) = p.path.get_ident() else {
+                    return false;
+                };
+                // The innermost loop of that name.
+                let Some((_, end)) = self.loops.iter().rev().find(|(v, _)| v == ident) else {
+                    return false;
+                };
+                let same = |a: &Expr, b: &Expr| {
+                    a.to_token_stream().to_string() == b.to_token_stream().to_string()
+                };
+                match (int_literal(end), width) {
+                    (Some(e), Some(n)) => e <= n,
+                    _ => {
+                        same(end, &nested.width)
+                            || matches!(strip_parens(end), Expr::MethodCall(m)
+                                if m.method == "len"
+                                    && matches!(strip_parens(&m.receiver), Expr::Index(r)
+                                        if self.local(&r.expr).is_some_and(|(n, _)| n == *name)))
+                    }
+                }
+            }
+            _ => false,
+        }
     }
 
     fn error(&self, at: &Expr, name: &syn::Ident) {
@@ -210,6 +251,18 @@ impl Rewrite<'_> {
                     || matches!(strip_parens(&inner.index), Expr::Range(_))
                 {
                     return None;
+                }
+                // The flat index stays in the element's row only where the
+                // column is below the width: a column Rust would reject with a
+                // panic must not read the next row.
+                if !self.within_row(&outer.index, &name, &nested) {
+                    self.cx.error_spanned_by(
+                        &outer.index,
+                        format!(
+                            "the column of `{name}[i][j]` is a literal below the row's width or the variable of a `for` loop over `0..{name}[i].len()` (or `0..N`, the width); read other columns through such a loop"
+                        ),
+                    );
+                    return Some(e.clone());
                 }
                 let (mut a, mut b) = ((*inner.index).clone(), (*outer.index).clone());
                 self.visit_expr_mut(&mut a);
@@ -253,6 +306,30 @@ impl Rewrite<'_> {
 impl VisitMut for Rewrite<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
+            return;
+        }
+        // `for j in a..b` (also `a..=b`, as the end b + 1): `j` is below `b`
+        // in the body, unless the body rebinds it.
+        if let Expr::ForLoop(f) = e
+            && let Pat::Ident(pi) = &*f.pat
+            && pi.mutability.is_none()
+            && let Expr::Range(r) = strip_parens(&f.expr)
+            && let Some(end) = &r.end
+        {
+            let end: Expr = match r.limits {
+                syn::RangeLimits::HalfOpen(_) => (**end).clone(),
+                syn::RangeLimits::Closed(_) => match int_literal(end) {
+                    Some(n) => {
+                        let n = syn::LitInt::new(&(n + 1).to_string(), Span::call_site());
+                        syn::parse_quote!(#n)
+                    }
+                    None => syn::parse_quote!(usize::MAX),
+                },
+            };
+            self.visit_expr_mut(&mut f.expr);
+            self.loops.push((pi.ident.clone(), end));
+            self.visit_block_mut(&mut f.body);
+            self.loops.pop();
             return;
         }
         if let Some(rewritten) = self.rewrite(e) {
