@@ -446,3 +446,36 @@ fn struct_jvp_hessian() {
         "fn line(p: &Params, x: f64) -> f64 { (p.slope * x).sin() + p.w[0] * p.intercept }",
     );
 }
+
+#[test]
+fn option_local_and_search() {
+    check(
+        "option_local_and_search",
+        "fn total_variation(x: &[f64], #[constant] knots: &[f64], t: f64) -> f64 {
+            let i = knots.iter().position(|&k| k >= t).unwrap_or(0);
+            let mut prev: Option<f64> = None;
+            let mut tv = 0.0;
+            for &v in x {
+                if let Some(p) = prev {
+                    tv += (v - p).abs();
+                }
+                prev = Some(v);
+            }
+            tv * x[i]
+        }",
+    );
+}
+
+#[test]
+fn nested_array_local() {
+    check(
+        "nested_array_local",
+        "fn covariance_trace(q: f64, r: f64) -> f64 {
+            let mut p = [[1.0, 0.0], [0.0, 1.0]];
+            for _ in 0..2 {
+                p = [[p[0][0] + q, p[0][1]], [p[1][0], p[1][1] + r]];
+            }
+            p[0][0] + p[1][1]
+        }",
+    );
+}

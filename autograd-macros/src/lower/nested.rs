@@ -268,7 +268,15 @@ impl Rewrite<'_> {
                 self.visit_expr_mut(&mut a);
                 self.visit_expr_mut(&mut b);
                 let width = &nested.width;
-                Some(syn::parse_quote_spanned!(outer.span()=> #name[(#a) * (#width) + (#b)]))
+                // Literal rows and columns (`p[1][0]`) are one literal index.
+                let index: Expr = match (int_literal(&a), int_literal(width), int_literal(&b)) {
+                    (Some(i), Some(n), Some(j)) => {
+                        let k = syn::LitInt::new(&(i * n + j).to_string(), outer.span());
+                        syn::parse_quote!(#k)
+                    }
+                    _ => syn::parse_quote!((#a) * (#width) + (#b)),
+                };
+                Some(syn::parse_quote_spanned!(outer.span()=> #name[#index]))
             }
             // `p = [[..], [..]]`
             Expr::Assign(a) => {
