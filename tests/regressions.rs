@@ -52,6 +52,51 @@ fn a_constant_through_a_block_is_written_from_its_value() {
     assert_eq!(dx, 2.0_f64.sigmoid());
 }
 
+/// Finding 024: `stop_gradient` of a literal inside a larger constant
+/// (`-ag::stop_gradient(-2.0)`, `ag::stop_gradient(0.5) * 2.0`) assigned
+/// to a typed float: the kind of the literal was only looked for at the
+/// top of the expression, so the new value was bound without a type, an
+/// ambiguous `{float}` at `v3.max(..)` (E0689; found in a checkpointed
+/// loop).
+#[differentiable]
+fn stop_gradient_inside_constants(a1: f64, a0: f64) -> f64 {
+    let mut v1 = a0;
+    #[checkpoint(snapshots = 2)]
+    for _ in 0..4 {
+        let mut v3: f64 = 1.0;
+        for _ in 0..2 {
+            v3 = -ag::stop_gradient(-2.0);
+            v1 /= 1.5 + a1.tanh() * a1.tanh();
+            v3 = v3.max(v1.tanh());
+        }
+        v1 += v3.tanh();
+    }
+    let mut w: f64 = 0.5 * a0;
+    let before = w;
+    w = ag::stop_gradient(0.5) * 2.0 - 0.25;
+    v1 + w.sin() + before
+}
+
+#[test]
+fn stop_gradient_inside_a_constant_takes_its_type_where_it_is_used() {
+    let (a1, a0) = (0.3, 0.7);
+    let (value, d_a1, d_a0) = stop_gradient_inside_constants_grad(a1, a0);
+    assert_eq!(
+        value.to_bits(),
+        stop_gradient_inside_constants(a1, a0).to_bits()
+    );
+    // Closed form: v3 = max(2, tanh(v1)) = 2, so with c = 1.5 + tanh²(a1)
+    // v1 = a0/c⁸ + tanh 2·(c⁻⁶ + c⁻⁴ + c⁻² + 1), plus sin 0.75 + a0/2.
+    let t = a1.tanh();
+    let c: f64 = 1.5 + t * t;
+    let dc_da1 = 2.0 * t * (1.0 - t * t);
+    let dv_dc = -8.0 * a0 * c.powi(-9)
+        + 2.0_f64.tanh() * (-6.0 * c.powi(-7) - 4.0 * c.powi(-5) - 2.0 * c.powi(-3));
+    // Tolerance: a few ulps of terms of order one.
+    assert!((d_a1 - dv_dc * dc_da1).abs() < 1e-14, "{d_a1}");
+    assert!((d_a0 - (c.powi(-8) + 0.5)).abs() < 1e-15, "{d_a0}");
+}
+
 /// Finding 022: `stop_gradient` of a literal by an alias path
 /// (`ag::stop_gradient(3.0)`), assigned to a variable that held a call's
 /// result or nested in `autograd::stop_gradient(..)`: the generated code

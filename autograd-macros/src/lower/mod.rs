@@ -385,7 +385,20 @@ fn const_kind(e: &Expr) -> Kind {
             _ => Kind::Unknown,
         },
         Expr::Unary(u) => const_kind(&u.expr),
-        Expr::Binary(b) => const_kind(&b.left),
+        Expr::Binary(b) if expr::is_logical(&b.op) => Kind::Bool,
+        Expr::Binary(b) => match const_kind(&b.left) {
+            Kind::Unknown => const_kind(&b.right),
+            k => k,
+        },
+        // `stop_gradient(0.5)` of a literal (by any path, generic) is a
+        // constant of its literal's kind, wherever it sits in the
+        // expression (`-ag::stop_gradient(-2.0)`, finding 024).
+        Expr::Call(c)
+            if c.args.len() == 1
+                && matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "stop_gradient")) =>
+        {
+            const_kind(&c.args[0])
+        }
         Expr::Cast(c) if float_type(&c.ty) => Kind::Float,
         Expr::Cast(_) => Kind::Int,
         // `2.0_f64.ln()`: a float method of a float.

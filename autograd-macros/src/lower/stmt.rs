@@ -471,18 +471,8 @@ impl Lowerer<'_> {
             return;
         };
         let mut kind = self.values[previous].kind;
-        // `stop_gradient(0.5)` of a literal (by any path, generic) is a
-        // constant as its literal is.
         let literal = match &operand {
-            Operand::Const(t) => syn::parse2::<Expr>(t.clone()).ok().map(|e| match strip_parens(&e) {
-                Expr::Call(c)
-                    if c.args.len() == 1
-                        && matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "stop_gradient")) =>
-                {
-                    const_kind(&c.args[0])
-                }
-                e => const_kind(e),
-            }),
+            Operand::Const(t) => syn::parse2::<Expr>(t.clone()).ok().map(|e| const_kind(&e)),
             Operand::Value(_) => None,
         };
         // A float literal is a float, whatever the variable held before (a
