@@ -45,6 +45,7 @@ impl stop_gradient {
 
 #[cfg(feature = "argmin")]
 pub mod argmin;
+pub mod checks;
 // Named apart from the glob: the runtime's methods and the functions.
 pub mod prelude;
 
