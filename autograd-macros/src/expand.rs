@@ -134,7 +134,12 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// The expansion of `item`'s twin (see [`hessian`]), all of it hidden:
 /// its errors, if any, are the rewriting's and reported as they are.
 fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &sig::Signature) -> TokenStream {
-    let mut twin = hessian::twin(item, float, sig);
+    // `from_fn` loops first: their `[0.0; N]` is then the twin's scalar.
+    let looped = lower::array_from_fn(sig, &item.block).map(|block| syn::ItemFn {
+        block: Box::new(block),
+        ..item.clone()
+    });
+    let mut twin = hessian::twin(looped.as_ref().unwrap_or(item), float, sig);
     let cx = Ctxt::default();
     let mut out = TokenStream::new();
     let mut callees = Default::default();

@@ -479,3 +479,15 @@ fn nested_array_local() {
         }",
     );
 }
+
+#[test]
+fn array_from_fn_step() {
+    check(
+        "array_from_fn_step",
+        "fn euler_step(s: [f64; 2], h: f64, k: f64) -> f64 {
+            let d: [f64; 2] = std::array::from_fn(|j| if j == 0 { s[1] } else { -k * s[0] });
+            let next: [f64; 2] = std::array::from_fn(|i| s[i] + h * d[i]);
+            next[0] * next[1]
+        }",
+    );
+}

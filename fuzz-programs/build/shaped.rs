@@ -281,6 +281,9 @@ impl Body<'_> {
                 .weighted(&[10, 12, 8, 8, 14, 12, 12, 6, 8, 8, 0, 5])
         } else if self.kind == Kind::Method {
             self.rng.weighted(&[10, 0, 0, 0, 14, 0, 0, 0, 8, 0, 12])
+        } else if self.kind == Kind::Hessian {
+            // Local arrays written by index: the twin's element writes.
+            self.rng.weighted(&[10, 0, 0, 0, 14, 0, 6, 0, 8, 0, 0])
         } else {
             self.rng.weighted(&[10, 0, 0, 0, 14, 0, 0, 0, 8, 0, 0])
         };
@@ -470,10 +473,18 @@ impl Body<'_> {
             // Typed: with all-literal elements the array would be of an
             // ambiguous `{float}`, a method of which plain Rust rejects
             // (finding 017).
-            self.line(1, &format!("let mut {arr}: [f64; {LEN}] = [0.0; {LEN}];"));
-            self.line(1, &format!("for i in 0..{LEN} {{"));
-            self.line(2, &format!("{arr}[i] = {e};"));
-            self.line(1, "}");
+            if self.rng.chance(0.3) {
+                self.features.insert("array-from-fn");
+                self.line(
+                    1,
+                    &format!("let mut {arr}: [f64; {LEN}] = std::array::from_fn(|i| {e});"),
+                );
+            } else {
+                self.line(1, &format!("let mut {arr}: [f64; {LEN}] = [0.0; {LEN}];"));
+                self.line(1, &format!("for i in 0..{LEN} {{"));
+                self.line(2, &format!("{arr}[i] = {e};"));
+                self.line(1, "}");
+            }
             let k = self.rng.below(LEN);
             let (u, bu) = self.expr(2, &[]);
             let op = self.rng.pick(&["+=", "-="]);

@@ -140,7 +140,10 @@ impl Gen<'_> {
                     out.extend(self.contribute(u, quote!(#g[#index])));
                 }
                 if self.an.active(*array) {
-                    out.extend(quote!(#g[#index] = 0.0;));
+                    // The scalar's zero: a generic function's or a
+                    // second-order twin's element is no `f64`.
+                    let zero = self.scalar.zero();
+                    out.extend(quote!(#g[#index] = #zero;));
                     out.extend(self.contribute(*array, g));
                 }
             }

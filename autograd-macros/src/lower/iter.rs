@@ -46,7 +46,7 @@ const ADAPTERS: &[&str] = &[
 ];
 
 fn supported() -> &'static str {
-    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `step_by(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()`, a `for` loop, or for an index or a count `position`, `rposition`, `count`, `any`, `all`, or for an element of a slice `x.iter().max_by(..)`, `min_by(..)`"
+    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `step_by(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()`, a `for` loop, or for an index or a count `position`, `rposition`, `count`, `any`, `all`, or for an element of a slice `x.iter().max_by(..)`, `min_by(..)`, `x.iter().copied().reduce(f).unwrap()` (or `.unwrap_or(d)`)"
 }
 
 /// Whether an expression is an iterator chain (not consumed): `x.iter()`,

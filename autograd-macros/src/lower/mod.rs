@@ -38,6 +38,7 @@ mod diverging;
 mod exits;
 mod expr;
 mod first_last;
+mod from_fn;
 mod items;
 mod iter;
 mod matching;
@@ -203,6 +204,8 @@ pub fn lower(
     // of its branch's value, and `match` and the exits become branches,
     // before lowering sees them.
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
+    let from_fn = from_fn::desugar(&sig.ret, body);
+    let body = from_fn.as_ref().unwrap_or(body);
     let nested_arrays = nested::desugar(cx, body, &param_names);
     let body = nested_arrays.as_ref().unwrap_or(body);
     let option_locals = options::desugar(cx, body, l.scalar.as_ref(), &param_names);
@@ -277,6 +280,12 @@ fn kind_of_lit(lit: &syn::Lit) -> bool {
 }
 
 /// `f32` or `f64` as a type's identifier.
+/// `std::array::from_fn` of a known type as the loop it is (from_fn.rs),
+/// for the second-order twin, which is rewritten before it is lowered.
+pub(crate) fn array_from_fn(sig: &Signature, body: &syn::Block) -> Option<syn::Block> {
+    from_fn::desugar(&sig.ret, body)
+}
+
 pub(crate) fn float_ident(ty: &syn::Type) -> Option<syn::Ident> {
     match ty {
         syn::Type::Path(p) if p.qself.is_none() => p
