@@ -11,9 +11,9 @@
 //!
 //! The type is known from a turbofish (`from_fn::<f64, 3, _>`), a typed
 //! `let`, the array assigned to, or the function's result (its tail and
-//! its `return`s); anywhere else the call is one error (lower/calls.rs). The closure's
-//! index becomes the loop's variable, the same binding; its body is the
-//! element. Every element is written before the array is read, as
+//! its `return`s); anywhere else the call is one error (lower/calls.rs).
+//! The closure's index becomes the loop's variable, the same binding; its
+//! body is the element. Every element is written before the array is read, as
 //! `from_fn` computes it; reads of the old array (`s[i]` above) read the
 //! old one, since `out` is a copy. A closure with `return` or `?` stays a
 //! call (a `return` in the loop would leave the function).

@@ -492,6 +492,8 @@ impl Lowerer<'_> {
                 });
                 let op = match ty {
                     Some(_) => Op::Copy(Operand::Const(c)),
+                    // `true` and `false` have one type.
+                    None if literal == Some(Kind::Bool) => Op::Copy(Operand::Const(c)),
                     // The type is the previous value's, whatever it is.
                     None => Op::Literal {
                         lit: c,

@@ -65,10 +65,7 @@ impl total_variation {
             } else {
                 __ad_v11_tv
             };
-            let __ad_v18_prev_is_some = ::autograd::__private::like(
-                __ad_v9_prev_is_some,
-                true,
-            );
+            let __ad_v18_prev_is_some = true;
             __ad_c0_prev_is_some = __ad_v18_prev_is_some;
             __ad_c0_prev_value = __ad_v13_v;
             __ad_c0_tv = __ad_v17_tv;
