@@ -134,15 +134,13 @@ fn with_type(e: &Expr, ty: &syn::TypeArray) -> Option<Expr> {
     }))
 }
 
-/// `std::array::from_fn` (also `core::`, `::std::`, or `array::from_fn`
-/// after `use std::array`).
+/// `std::array::from_fn` (also `core::` or `::std::`). Only the full path:
+/// a shorter one (`array::from_fn`, `from_fn`) may name a user's function,
+/// which is called as any other.
 pub(super) fn is_from_fn(path: &syn::Path) -> bool {
     let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    matches!(
-        names.as_slice(),
-        ["std" | "core", "array", "from_fn"] | ["array", "from_fn"]
-    )
+    matches!(names.as_slice(), ["std" | "core", "array", "from_fn"])
 }
 
 /// The array type a turbofish names, `from_fn::<f64, 3, _>`.
@@ -175,9 +173,9 @@ fn out() -> syn::Ident {
     syn::Ident::new("out", Span::mixed_site())
 }
 
-/// `std::array::from_fn(|i| element)` (also `core::`, `::std::`, or
-/// `array::from_fn` after `use std::array`): the index's pattern and the
-/// element, where the closure has no `return` or `?` of its own.
+/// `std::array::from_fn(|i| element)` (also `core::` or `::std::`): the
+/// index's pattern and the element, where the closure has no `return` or
+/// `?` of its own.
 fn from_fn_closure(e: &Expr) -> Option<(Pat, Expr)> {
     let Expr::Call(c) = strip_parens(e) else {
         return None;
