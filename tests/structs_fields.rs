@@ -573,3 +573,102 @@ fn windows_and_first_of_a_field() {
     }
     assert_close("x", dx, central(|y| p.smooth(y), x));
 }
+
+/// A spring chain's parameters, taken by value and passed on whole.
+#[derive(Clone, Debug, Tangent)]
+struct Springs {
+    k: f64,
+    rest: Vec<f64>,
+    /// A label, cloned into the adjoint.
+    #[constant]
+    label: String,
+}
+
+#[differentiable]
+impl Springs {
+    #[differentiable]
+    fn energy(&self, x: f64) -> f64 {
+        let mut e = 0.0;
+        for r in self.rest.iter() {
+            e += 0.5 * self.k * (x - r) * (x - r);
+        }
+        e
+    }
+
+    /// `self` by value, passed on to its own method in a loop.
+    #[differentiable]
+    fn energies(self, x: f64) -> f64 {
+        let mut s = 0.0;
+        for i in 0..3 {
+            s += self.energy(x + i as f64);
+        }
+        s * self.rest[0]
+    }
+}
+
+#[differentiable]
+fn stiffness(p: &Springs) -> f64 {
+    p.k * p.k + p.rest[0] * p.rest[1]
+}
+
+#[differentiable]
+fn owned_stiffness(p: Springs, x: f64) -> f64 {
+    p.k * x + p.rest[1]
+}
+
+/// A struct taken by value passed on whole: by reference to a function
+/// and a method (path and method form) and, last, by value.
+#[differentiable]
+fn springs_by_value(p: Springs, x: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..p.rest.len() {
+        s += stiffness(&p) * x * p.rest[i] + p.energy(x) + Springs::energy(&p, 2.0 * x);
+    }
+    s + owned_stiffness(p, x)
+}
+
+/// Central differences of `f` in `k`, each `rest[j]` and `x`.
+fn springs_central(f: impl Fn(Springs, f64) -> f64, p: &Springs, x: f64) -> Vec<f64> {
+    let mut want = vec![central(|v| f(Springs { k: v, ..p.clone() }, x), p.k)];
+    for j in 0..p.rest.len() {
+        want.push(central(
+            |v| {
+                let mut q = p.clone();
+                q.rest[j] = v;
+                f(q, x)
+            },
+            p.rest[j],
+        ));
+    }
+    want.push(central(|v| f(p.clone(), v), x));
+    want
+}
+
+#[test]
+fn struct_taken_by_value_passed_on_whole() {
+    let p = Springs {
+        k: 1.5,
+        rest: vec![2.0, -0.5, 3.0],
+        label: "chain".into(),
+    };
+    for x in [0.7, -1.3] {
+        let (value, dp, dx) = springs_by_value_grad(p.clone(), x);
+        assert_eq!(value, springs_by_value(p.clone(), x));
+        let want = springs_central(springs_by_value, &p, x);
+        assert_close("k", dp.k, want[0]);
+        for j in 0..3 {
+            assert_close(&format!("rest[{j}]"), dp.rest[j], want[1 + j]);
+        }
+        assert_close("x", dx, want[4]);
+        assert_eq!(dp.label, "chain");
+
+        let (value, dp, dx) = p.clone().energies_grad(x);
+        assert_eq!(value, p.clone().energies(x));
+        let want = springs_central(Springs::energies, &p, x);
+        assert_close("energies k", dp.k, want[0]);
+        for j in 0..3 {
+            assert_close(&format!("energies rest[{j}]"), dp.rest[j], want[1 + j]);
+        }
+        assert_close("energies x", dx, want[4]);
+    }
+}

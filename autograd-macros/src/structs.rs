@@ -306,14 +306,6 @@ impl Flatten<'_> {
                 ),
             );
         }
-        if self.by_value(base) {
-            self.cx.error_spanned_by(
-                base,
-                format!(
-                    "a `Tangent` struct taken by value is not passed on to another function; take it by reference (`{base}: &Params`) or pass its fields"
-                ),
-            );
-        }
         // The struct call has a custom rule, which has no forward mode.
         if self.options {
             self.cx.error_spanned_by(
