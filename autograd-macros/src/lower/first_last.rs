@@ -1,6 +1,6 @@
 //! `if let Some(v) = x.first() { a } else { b }` and the same `match`
 //! (also `last()`, `Some(&v)`, after `.copied()` / `.cloned()`, arms
-//! with guards), rewritten before lowering into the test and the element
+//! with guards, a tuple of them: `match (x.first(), x.last())`), rewritten before lowering into the test and the element
 //! it is:
 //!
 //! ```text
@@ -172,6 +172,68 @@ fn option_of(e: &Expr) -> Option<(&Expr, Expr)> {
     pick(m)
 }
 
+/// The `Option`s a scrutinee reads: one (`x.first()`), or a tuple of them
+/// (`(x.first(), x.last())`).
+fn options_of(e: &Expr) -> Option<Vec<(&Expr, Expr)>> {
+    match strip_parens(e) {
+        Expr::Tuple(t) if !t.elems.is_empty() => t.elems.iter().map(option_of).collect(),
+        e => Some(vec![option_of(e)?]),
+    }
+}
+
+/// The test an arm's pattern (with its guard) makes of the `Option`s and
+/// the reads of the elements it binds, which come first in the arm's
+/// block (and in the guard, which may read them): `Some(v)` tests that
+/// the slice is not empty and reads `v`, `None` that it is, `_` nothing.
+/// `None` for any other pattern.
+fn arm_test(
+    options: &[(&Expr, Expr)],
+    pat: &Pat,
+    guard: Option<&Expr>,
+) -> Option<(Expr, Vec<SynStmt>)> {
+    let parts: Vec<&Pat> = match pat {
+        Pat::Tuple(t) if options.len() > 1 => {
+            if t.elems.len() != options.len() {
+                return None;
+            }
+            t.elems.iter().collect()
+        }
+        Pat::Wild(_) => vec![pat; options.len()],
+        pat if options.len() == 1 => vec![pat],
+        _ => return None,
+    };
+    let mut tests: Vec<Expr> = Vec::new();
+    let mut reads: Vec<SynStmt> = Vec::new();
+    for ((x, index), part) in options.iter().zip(parts) {
+        if let Some(binding) = some_binding(part) {
+            tests.push(syn::parse_quote!(!#x.is_empty()));
+            if let Some(pi) = binding {
+                let (m, v) = (&pi.mutability, &pi.ident);
+                reads.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];));
+            }
+        } else if matches!(part, Pat::Wild(_)) {
+        } else if is_none(part) {
+            tests.push(syn::parse_quote!(#x.len() == 0));
+        } else {
+            return None;
+        }
+    }
+    if let Some(g) = guard {
+        tests.push(if reads.is_empty() {
+            g.clone()
+        } else {
+            syn::parse_quote!({ #(#reads)* #g })
+        });
+    }
+    let test = match tests.split_first() {
+        None => syn::parse_quote!(true),
+        Some((first, rest)) => rest
+            .iter()
+            .fold(first.clone(), |acc, t| syn::parse_quote!(#acc && #t)),
+    };
+    Some((test, reads))
+}
+
 /// What `Some(..)` binds: `Some(v)`, `Some(&v)`, `Some(mut v)`: the name
 /// (with its `mut`), or `Some(_)`: nothing; `None` for any other pattern.
 pub(super) fn some_binding(pat: &Pat) -> Option<Option<&syn::PatIdent>> {
@@ -207,25 +269,6 @@ fn as_block(e: &Expr) -> syn::Block {
         Expr::Block(b) if b.attrs.is_empty() && b.label.is_none() => b.block.clone(),
         e => syn::parse_quote_spanned!(e.span()=> { #e }),
     }
-}
-
-/// `if !x.is_empty() { let v = x[i]; some } else { none }`.
-fn test_and_read(
-    (x, index): (&Expr, Expr),
-    binding: Option<&syn::PatIdent>,
-    some: &syn::Block,
-    none: &syn::Block,
-    span: Span,
-) -> Expr {
-    let mut then = some.clone();
-    if let Some(pi) = binding {
-        let (m, v) = (&pi.mutability, &pi.ident);
-        then.stmts.insert(
-            0,
-            syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];),
-        );
-    }
-    syn::parse_quote_spanned!(span=> if !#x.is_empty() #then else #none)
 }
 
 /// `x.first().copied().unwrap_or(d)` (or `.cloned()`, or `last()`): the
@@ -343,26 +386,20 @@ impl FirstLast {
                     syn::parse_quote_spanned!(span=> if !#x.is_empty() { #x[#index] } else { #default }),
                 )
             }
-            Expr::If(i) => {
-                let Expr::Let(l) = &*i.cond else {
-                    return None;
-                };
-                let option = option_of(&l.expr)?;
-                let binding = some_binding(&l.pat)?;
+            Expr::If(i) if let Expr::Let(l) = &*i.cond => {
+                // `if let (Some(a), Some(b)) = (x.first(), y.last())`.
+                let options = options_of(&l.expr)?;
+                let (test, reads) = arm_test(&options, &l.pat, None)?;
+                let mut then = i.then_branch.clone();
+                then.stmts.splice(0..0, reads);
                 let none = match &i.else_branch {
                     Some((_, e)) => as_block(e),
                     None => syn::parse_quote!({}),
                 };
-                Some(test_and_read(
-                    option,
-                    binding,
-                    &i.then_branch,
-                    &none,
-                    i.if_token.span,
-                ))
+                Some(syn::parse_quote_spanned!(i.if_token.span=> if #test #then else #none))
             }
             Expr::Match(m) => {
-                let (x, index) = option_of(&m.expr)?;
+                let options = options_of(&m.expr)?;
                 // Each arm a test and a block, in order; the last is taken
                 // when no other is (rustc has checked the `match` is
                 // exhaustive).
@@ -372,28 +409,9 @@ impl FirstLast {
                         Pat::Guard(g) => (&*g.pat, Some(&*g.guard)),
                         pat => (pat, None),
                     };
-                    let read = |pi: &syn::PatIdent| -> SynStmt {
-                        let (m, v) = (&pi.mutability, &pi.ident);
-                        syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];)
-                    };
+                    let (test, reads) = arm_test(&options, pat, guard)?;
                     let mut block = as_block(&arm.body);
-                    let test: Expr = if let Some(binding) = some_binding(pat) {
-                        let reads: Vec<SynStmt> = binding.iter().map(|pi| read(pi)).collect();
-                        block.stmts.splice(0..0, reads.iter().cloned());
-                        match guard {
-                            None => syn::parse_quote!(!#x.is_empty()),
-                            Some(g) => syn::parse_quote!(!#x.is_empty() && { #(#reads)* #g }),
-                        }
-                    } else if is_none(pat) {
-                        match (pat, guard) {
-                            (Pat::Wild(_), None) => syn::parse_quote!(true),
-                            (Pat::Wild(_), Some(g)) => g.clone(),
-                            (_, None) => syn::parse_quote!(#x.len() == 0),
-                            (_, Some(g)) => syn::parse_quote!(#x.len() == 0 && #g),
-                        }
-                    } else {
-                        return None;
-                    };
+                    block.stmts.splice(0..0, reads);
                     arms.push((test, block));
                 }
                 let span = m.match_token.span;
