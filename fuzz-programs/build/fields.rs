@@ -5,7 +5,7 @@
 //! `p.inner.b`, `p.w[i]`, `p.w.iter()`, `p.w.len()`, `&p.w`, `p.d.iter()`,
 //! `0..p.n`, `p.n as f64`, `if p.inner.flag`, `p.w.first()`/`last()`, and
 //! passes the struct on whole to another function (`h(p, x)`,
-//! `h(&p, x)`) and to a method of its `impl` block from outside it
+//! `h(&p, x)`; taken by value, one program in three, `h(&p, x)`) and to a method of its `impl` block from outside it
 //! (`p.m(x)`, `S::m(p, x)`). A scalar result is checked through
 //! `NAME_vjp`, a vector result through `NAME_vjp` and `NAME_jacobian`
 //! (columns: the struct's differentiable fields in declaration order).
@@ -126,16 +126,18 @@ impl Body<'_> {
                 let e = format!("({e}).tanh()");
                 let callee = self.callee.clone();
                 let ty = callee.replace('h', "St");
+                // Taken by value, `p` is lent (`h(p, ..)` would move it).
                 let call = match self.rng.below(4) {
-                    0 => format!("{callee}(p, {e})"),
-                    1 => format!("{callee}(&p, {e})"),
+                    0 if !self.struct_by_value => format!("{callee}(p, {e})"),
+                    0 | 1 => format!("{callee}(&p, {e})"),
                     2 => {
                         self.features.insert("struct-method-outside");
                         format!("p.{}({e})", callee.replace('h', "m"))
                     }
                     _ => {
                         self.features.insert("struct-method-outside");
-                        format!("{ty}::{}(p, {e})", callee.replace('h', "m"))
+                        let at = if self.struct_by_value { "&p" } else { "p" };
+                        format!("{ty}::{}({at}, {e})", callee.replace('h', "m"))
                     }
                 };
                 self.line(1, &format!("let {s} = {call};"));
@@ -205,6 +207,11 @@ pub(super) fn gen_fields(index: usize, rng: &mut Rng) -> Program {
     let mut b = Body::new(rng, Kind::Full, vars, format!("h{index}"));
     b.features.insert("shaped");
     b.features.insert("struct-fields");
+    b.struct_by_value = b.rng.chance(0.3);
+    if b.struct_by_value {
+        b.features.insert("struct-by-value");
+    }
+    let by_value = b.struct_by_value;
     let n_stmts = b.rng.range(3, 6);
     for _ in 0..n_stmts {
         if b.rng.chance(0.85) {
@@ -244,19 +251,21 @@ pub(super) fn gen_fields(index: usize, rng: &mut Rng) -> Program {
          #[derive(Clone, autograd::Tangent)]\nstruct St{index} {{\n    a: f64,\n    w: Vec<f64>,\n    q: [f64; {Q}],\n    d: DVector<f64>,\n    inner: In{index},\n    n: usize,\n    #[constant]\n    c: f64,\n}}\n\n\
          #[differentiable]\nimpl St{index} {{\n    #[differentiable]\n    fn m{index}(&self, x: f64) -> f64 {{\n        {m_body}\n    }}\n}}\n\n\
          #[differentiable]\nfn h{index}(p: &St{index}, x: f64) -> f64 {{\n    {h_body}\n}}\n\n\
-         #[differentiable]\nfn {name}(p: &St{index}, {}) -> {} {{\n{}    {result}\n}}\n",
+         #[differentiable]\nfn {name}(p: {}St{index}, {}) -> {} {{\n{}    {result}\n}}\n",
+        if by_value { "" } else { "&" },
         params.join(", "),
         ret.ty(),
         b.out
     );
     let features = b.features;
-    let code = wrappers(&name, &upper, index, n, n_scalars, ret, &features);
+    let code = wrappers(&name, &upper, index, n, n_scalars, ret, by_value, &features);
     super::shaped_program(name, index, source, code, features)
 }
 
 /// The flat wrappers and the table entry: the flat layout is `p.a`,
 /// `p.w`, `p.q`, `p.d`, `p.inner.b`, the scalars, `xs`, then `p.c`
 /// (constant; `p.inner.flag` is its sign).
+#[allow(clippy::too_many_arguments)]
 fn wrappers(
     name: &str,
     upper: &str,
@@ -264,8 +273,10 @@ fn wrappers(
     n: usize,
     n_scalars: usize,
     ret: Ret,
+    by_value: bool,
     features: &BTreeSet<&'static str>,
 ) -> String {
+    let p = if by_value { "p.clone()" } else { "&p" };
     let fields = 1 + W + Q + D + 1;
     let c = fields + n_scalars + LEN;
     let mut prelude = format!(
@@ -315,7 +326,7 @@ fn wrappers(
     } else {
         weigh("value")
     };
-    let call = format!("{name}(&p, {args})");
+    let call = format!("{name}({p}, {args})");
     let mut code = String::new();
     let _ = write!(
         code,
@@ -329,7 +340,7 @@ fn wrappers(
     for (wrapper, sig, s) in [("grad", "", "1.0"), ("vjp", ", seed: f64", "seed")] {
         let _ = write!(
             code,
-            "fn {wrapper}_{name}(v: &[f64]{sig}) -> (f64, Vec<f64>) {{\n{prelude}    let (value, pullback) = {name}_vjp(&p, {args});\n    let {adj} = pullback({});\n{collect}    ({value}, g)\n}}\n\n",
+            "fn {wrapper}_{name}(v: &[f64]{sig}) -> (f64, Vec<f64>) {{\n{prelude}    let (value, pullback) = {name}_vjp({p}, {args});\n    let {adj} = pullback({});\n{collect}    ({value}, g)\n}}\n\n",
             ret.seed(s)
         );
     }
@@ -343,7 +354,7 @@ fn wrappers(
         );
         let _ = write!(
             code,
-            "fn jacobian_{name}(v: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {{\n{prelude}    let (value, j) = {name}_jacobian(&p, {args});\n    ({}, (0..j.nrows()).map(|r| j.row(r).iter().copied().collect()).collect())\n}}\n\n",
+            "fn jacobian_{name}(v: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {{\n{prelude}    let (value, j) = {name}_jacobian({p}, {args});\n    ({}, (0..j.nrows()).map(|r| j.row(r).iter().copied().collect()).collect())\n}}\n\n",
             ret.to_vec("value")
         );
         (

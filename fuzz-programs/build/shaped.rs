@@ -117,6 +117,9 @@ struct Body<'r> {
     array: Option<ArrayPass>,
     /// The method a `Kind::Method` body calls.
     callee: String,
+    /// Whether the `Tangent` struct `p` of a fields program is taken by
+    /// value (then passed on as `&p`).
+    struct_by_value: bool,
 }
 
 impl<'r> Body<'r> {
@@ -133,6 +136,7 @@ impl<'r> Body<'r> {
             has_ys: false,
             array: None,
             callee,
+            struct_by_value: false,
         }
     }
 }
@@ -278,7 +282,7 @@ impl Body<'_> {
         let full = self.kind == Kind::Full;
         let choice = if full {
             self.rng
-                .weighted(&[10, 12, 8, 8, 14, 12, 12, 6, 8, 8, 0, 5])
+                .weighted(&[10, 12, 8, 8, 14, 12, 12, 6, 8, 8, 0, 10])
         } else if self.kind == Kind::Method {
             self.rng.weighted(&[10, 0, 0, 0, 14, 0, 0, 0, 8, 0, 12])
         } else if self.kind == Kind::Hessian {
@@ -307,6 +311,9 @@ impl Body<'_> {
     /// spellings, of the slice and of a local `Vec`.
     fn first_last(&mut self) {
         self.features.insert("first-last");
+        if self.rng.chance(0.5) {
+            return self.first_last_option();
+        }
         let s = self.fresh("s");
         let first = self
             .rng
@@ -333,6 +340,42 @@ impl Body<'_> {
             );
         }
         self.define(s, 4.0 + 2.0 * b);
+    }
+
+    /// The ends as `Option`s: `if let Some(&v) = xs.first()`, `match
+    /// xs.last().copied()`, a `match` on the pair `(xs.first(), xs.last())`
+    /// with a guard, `unwrap_or`. `xs` is never empty, so the `None` arms
+    /// are compiled, not taken.
+    fn first_last_option(&mut self) {
+        self.features.insert("first-last-option");
+        let s = self.fresh("s");
+        let (a, b) = (self.fresh("a"), self.fresh("b"));
+        let ends = vec![(a.clone(), 2.0), (b.clone(), 4.0)];
+        let (e, be) = self.expr(2, &ends);
+        let (c, bc) = self.expr(2, &[]);
+        let zero = self.num(0.0);
+        let text = match self.rng.below(4) {
+            0 => format!(
+                "let {s} = if let Some(&{a}) = xs.first() {{ let {b} = {a}; {e} }} else {{ {c} }};"
+            ),
+            1 => format!(
+                "let {s} = match xs.last().copied() {{ Some({a}) => {{ let {b} = {a} * {a}; {e} }} None => {c}, }};"
+            ),
+            2 => {
+                self.features.insert("first-last-pair");
+                format!(
+                    "let {s} = match (xs.first(), xs.last()) {{ (Some(&{a}), Some(&{b})) if xs.len() > 1 => {e}, (Some(_), Some(&{b})) => {b} - {zero}, _ => {c}, }};"
+                )
+            }
+            _ => {
+                let first = self.rng.pick(&["first", "last"]);
+                format!(
+                    "let {s} = {{ let {a} = xs.{first}().copied().unwrap_or({zero}); let {b} = {a}; {e} }};"
+                )
+            }
+        };
+        self.line(1, &text);
+        self.define(s, be.max(bc).max(4.0));
     }
 
     fn scalar_let(&mut self) {
