@@ -351,8 +351,10 @@ impl Body<'_> {
         let s = self.fresh("s");
         let (a, b) = (self.fresh("a"), self.fresh("b"));
         let ends = vec![(a.clone(), 2.0), (b.clone(), 4.0)];
-        let (e, be) = self.expr(2, &ends);
-        let (c, bc) = self.expr(2, &[]);
+        // Typed: an arm of literals only would leave the value an
+        // ambiguous `{float}` (finding 026).
+        let (e, be) = self.typed_expr(2, &ends);
+        let (c, bc) = self.typed_expr(2, &[]);
         let zero = self.num(0.0);
         let text = match self.rng.below(4) {
             0 => format!(
