@@ -4,8 +4,10 @@
 //! a `#[constant]` slice of pairs, a generic `fold` from `T::zero()`,
 //! `x.first().copied().unwrap_or(d)`, `let Some(v) = x.first() else {
 //! .. };` and the destructuring assignment `(a, b) = f(..);`, the last
-//! two also through `_jvp` (and `let … else` through `_hessian`), and a
-//! `Vec` field of a `#[constant]` struct named by a typed local.
+//! two also through `_jvp` (and `let … else` through `_hessian`), a
+//! `Vec` field of a `#[constant]` struct named by a typed local, and such
+//! a field (or a row of a `Vec<Vec<f64>>` field) lent to a differentiable
+//! helper, `dot(&p.v, x)`, which generated code used to move (E0507).
 //!
 //! Expected derivatives: closed forms where stated, else five-point central
 //! differences of the plain function (`tests/fd_support`), to `FD64_ABS`
@@ -502,5 +504,48 @@ fn constant_struct_field_through_a_typed_local() {
             &got,
             &all,
         );
+    }
+}
+
+/// Data of a model: a weight vector and rows, not parameters.
+#[derive(Clone, Debug)]
+struct Rows {
+    v: Vec<f64>,
+    m: Vec<Vec<f64>>,
+}
+
+#[differentiable]
+fn row_dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// `v·x + Σ_i (m_i·x)²`, the fields lent to a helper.
+#[differentiable]
+fn lent_fields(x: &[f64], #[constant] p: &Rows) -> f64 {
+    let mut s = row_dot(&p.v, x);
+    for i in 0..p.m.len() {
+        let r = row_dot(&p.m[i], x);
+        s += r * r;
+    }
+    s
+}
+
+#[test]
+fn a_constant_structs_fields_lent_to_a_helper_have_the_closed_form_gradient() {
+    let p = Rows {
+        v: vec![1.0, 2.0],
+        m: vec![vec![0.5, -1.0], vec![2.0, 0.25]],
+    };
+    let x = [0.3, -0.7];
+    let (value, dx) = lent_fields_grad(&x, &p);
+    assert_eq!(value, lent_fields(&x, &p));
+    // ∂/∂x_j = v_j + 2 Σ_i (m_i·x) m_ij.
+    let r: Vec<f64> =
+        p.m.iter()
+            .map(|row| row[0] * x[0] + row[1] * x[1])
+            .collect();
+    for j in 0..2 {
+        let want = p.v[j] + 2.0 * r[0] * p.m[0][j] + 2.0 * r[1] * p.m[1][j];
+        assert!((dx[j] - want).abs() < 1e-12, "x[{j}]: {} vs {want}", dx[j]);
     }
 }

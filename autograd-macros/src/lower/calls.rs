@@ -360,7 +360,14 @@ impl Lowerer<'_> {
                 }
                 e => (e, false),
             };
-            let mut operand = self.lower_expr(expr);
+            // `&p.v` of a `#[constant]` struct: the field's type is the
+            // user's (unseen), so the reference itself is the value passed,
+            // not a copy of the field (which may not be `Copy`).
+            let (mut operand, by_ref) = if by_ref && self.constant_field(expr) {
+                (self.lower_primal(a, Kind::Unknown), false)
+            } else {
+                (self.lower_expr(expr), by_ref)
+            };
             if !by_ref {
                 operand = self.twin_arg(operand, a.span());
             }
