@@ -7,7 +7,9 @@
 //! two also through `_jvp` (and `let … else` through `_hessian`), a
 //! `Vec` field of a `#[constant]` struct named by a typed local, and such
 //! a field (or a row of a `Vec<Vec<f64>>` field) lent to a differentiable
-//! helper, `dot(&p.v, x)`, which generated code used to move (E0507).
+//! helper, `dot(&p.v, x)`, which generated code used to move (E0507),
+//! and `T::from` of a `#[constant]` float or slice element in a generic
+//! body, which was taken for a differentiable value.
 //!
 //! Expected derivatives: closed forms where stated, else five-point central
 //! differences of the plain function (`tests/fd_support`), to `FD64_ABS`
@@ -548,4 +550,27 @@ fn a_constant_structs_fields_lent_to_a_helper_have_the_closed_form_gradient() {
         let want = p.v[j] + 2.0 * r[0] * p.m[0][j] + 2.0 * r[1] * p.m[1][j];
         assert!((dx[j] - want).abs() < 1e-12, "x[{j}]: {} vs {want}", dx[j]);
     }
+}
+
+/// Horner with `#[constant]` coefficients and scale, converted by
+/// `T::from` where they are used.
+#[differentiable]
+fn scaled_horner<T: Float>(x: T, #[constant] coeffs: &[f64], #[constant] k: f64) -> T {
+    let mut s = T::zero();
+    for i in (0..coeffs.len()).rev() {
+        s = s * x + T::from(coeffs[i]).unwrap();
+    }
+    s * T::from(k).unwrap()
+}
+
+#[test]
+fn t_from_of_constants_in_a_generic_body_has_the_closed_form_gradient() {
+    let coeffs = [1.0, 2.0, 3.0];
+    // (1 + 2x + 3x²) k: the derivative (2 + 6x) k, exact at these points.
+    let (value, dx) = scaled_horner_grad(2.0_f64, &coeffs, 0.5);
+    assert_eq!(value, scaled_horner(2.0_f64, &coeffs, 0.5));
+    assert_eq!(dx, 7.0);
+    let (value, dx) = scaled_horner_grad(-1.5_f32, &coeffs, 2.0);
+    assert_eq!(value, scaled_horner(-1.5_f32, &coeffs, 2.0));
+    assert_eq!(dx, -14.0);
 }

@@ -121,6 +121,9 @@ struct Lowerer<'a> {
     /// their operand's, so they tell nothing about mixed float types (a
     /// cast of a differentiable value is its own error).
     float_casts: std::collections::HashSet<ValueId>,
+    /// The `#[constant]` arguments (and integers, `bool`s): what they hold
+    /// has no derivative, whatever its kind.
+    constant_params: std::collections::HashSet<ValueId>,
     /// The placeholders left where an error was reported: a later use of
     /// one reports nothing more.
     missing: std::collections::HashSet<ValueId>,
@@ -162,6 +165,7 @@ pub fn lower(
         closures: HashMap::new(),
         constant_elements: Default::default(),
         float_casts: std::collections::HashSet::new(),
+        constant_params: std::collections::HashSet::new(),
         missing: std::collections::HashSet::new(),
     };
     l.begin_block();
@@ -193,6 +197,9 @@ pub fn lower(
         };
         l.values[v].param = Some(param.ident.clone());
         l.values[v].by_ref = by_ref;
+        if !param.differentiable {
+            l.constant_params.insert(v);
+        }
         if let (ParamKind::Other, Some(ty)) = (&param.kind, &ty) {
             l.record_data(v, ty);
         }
