@@ -1,7 +1,7 @@
 //! `if let Some(v) = x.first() { a } else { b }` and the same `match`
 //! (also `last()`, `Some(&v)`, after `.copied()` / `.cloned()`, arms
-//! with guards, a tuple of them: `match (x.first(), x.last())`), rewritten before lowering into the test and the element
-//! it is:
+//! with guards, a tuple of them: `match (x.first(), x.last())`),
+//! rewritten before lowering into the test and the element it is:
 //!
 //! ```text
 //! if let Some(v) = x.first() { a } else { b }   →   if !x.is_empty() { let v = x[0]; a } else { b }
