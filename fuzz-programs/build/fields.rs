@@ -6,9 +6,10 @@
 //! `0..p.n`, `p.n as f64`, `if p.inner.flag`, `p.w.first()`/`last()`, and
 //! passes the struct on whole to another function (`h(p, x)`,
 //! `h(&p, x)`; taken by value, one program in three, `h(&p, x)`) and to
-//! a method of its `impl` block from outside it (`p.m(x)`, `S::m(p, x)`). A scalar result is checked through
-//! `NAME_vjp`, a vector result through `NAME_vjp` and `NAME_jacobian`
-//! (columns: the struct's differentiable fields in declaration order).
+//! a method of its `impl` block from outside it (`p.m(x)`, `S::m(p, x)`).
+//! A scalar result is checked through `NAME_vjp`, a vector result through
+//! `NAME_vjp` and `NAME_jacobian` (columns: the struct's differentiable
+//! fields in declaration order).
 //!
 //! Smooth in the differentiable inputs (the `bool` and the integer are
 //! constants), so central differences of the primal check them; the
