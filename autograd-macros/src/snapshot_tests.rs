@@ -491,3 +491,19 @@ fn array_from_fn_step() {
         }",
     );
 }
+
+#[test]
+fn iter_mut_softmax() {
+    check(
+        "iter_mut_softmax",
+        "fn softmax_loss(z: &[f64], #[constant] label: usize) -> f64 {
+            let mut p = z.to_vec();
+            for v in p.iter_mut() {
+                *v = v.exp();
+            }
+            let s: f64 = p.iter().sum();
+            p.iter_mut().for_each(|v| *v /= s);
+            -p[label].ln()
+        }",
+    );
+}

@@ -530,6 +530,11 @@ impl Body<'_> {
                 self.line(2, &format!("{arr}[i] = {e};"));
                 self.line(1, "}");
             }
+            let b = if self.rng.chance(0.7) {
+                self.iter_mut_update(&arr, b)
+            } else {
+                b
+            };
             let k = self.rng.below(LEN);
             let (u, bu) = self.expr(2, &[]);
             let op = self.rng.pick(&["+=", "-="]);
@@ -555,6 +560,69 @@ impl Body<'_> {
             self.line(1, &format!("let {arr} = [{}];", elems.join(", ")));
             self.line(1, &format!("let {s}: f64 = {arr}.iter().sum();"));
             self.define(s, bound);
+        }
+    }
+
+    /// The elements of a local array or `Vec` (each within `b`) updated in
+    /// place through `iter_mut()`: alone, enumerated, zipped with `xs`, or
+    /// by `for_each`, reading the old element (`(*v)`) and `xs`. The new
+    /// bound.
+    fn iter_mut_update(&mut self, arr: &str, b: f64) -> f64 {
+        self.features.insert("iter-mut");
+        let v = self.fresh("v");
+        let elem = format!("(*{v})");
+        let op = self.rng.pick(&["=", "+=", "*="]);
+        let combine = |b: f64, e: f64| match op {
+            "=" => e,
+            "+=" => b + e,
+            _ => b * e,
+        };
+        match self.rng.below(4) {
+            0 => {
+                let (e, be) = self.expr(2, &[(elem, b)]);
+                self.line(1, &format!("for {v} in {arr}.iter_mut() {{"));
+                self.line(2, &format!("*{v} {op} {e};"));
+                self.line(1, "}");
+                combine(b, be)
+            }
+            1 => {
+                let i = self.fresh("i");
+                let (e, be) = self.expr(2, &[(elem, b), (format!("xs[{i}]"), 2.0)]);
+                self.line(
+                    1,
+                    &format!("for ({i}, {v}) in {arr}.iter_mut().enumerate() {{"),
+                );
+                self.line(2, &format!("*{v} {op} {e};"));
+                self.line(1, "}");
+                combine(b, be)
+            }
+            2 => {
+                let x = self.fresh("x");
+                let (e, be) = self.expr(2, &[(elem, b), (x.clone(), 2.0)]);
+                let (pair, chain) = if self.rng.chance(0.5) {
+                    (
+                        format!("({v}, &{x})"),
+                        format!("{arr}.iter_mut().zip(xs.iter())"),
+                    )
+                } else {
+                    (
+                        format!("(&{x}, {v})"),
+                        format!("xs.iter().zip({arr}.iter_mut()).rev()"),
+                    )
+                };
+                self.line(1, &format!("for {pair} in {chain} {{"));
+                self.line(2, &format!("*{v} {op} {e};"));
+                self.line(1, "}");
+                combine(b, be)
+            }
+            _ => {
+                let (e, be) = self.expr(2, &[(elem, b)]);
+                self.line(
+                    1,
+                    &format!("{arr}.iter_mut().for_each(|{v}| *{v} {op} {e});"),
+                );
+                combine(b, be)
+            }
         }
     }
 
@@ -597,6 +665,11 @@ impl Body<'_> {
             self.line(2, &format!("{w}.push({e});"));
         }
         self.line(1, "}");
+        let b = if self.rng.chance(0.6) {
+            self.iter_mut_update(&w, b)
+        } else {
+            b
+        };
         let (p, bp) = self.expr(2, &[]);
         self.line(1, &format!("{w}.push({p});"));
         let (u, _) = self.receiver(2, &[]);

@@ -23,8 +23,10 @@ const ROOTS: &[&str] = &["iter", "into_iter", "windows", "chunks_exact"];
 /// one error, at the method, rather than one for the method and one for
 /// each supported method around it.
 const UNSUPPORTED_ROOTS: &[&str] = &["chunks", "rchunks", "rchunks_exact"];
-/// Other slice methods that start an iterator the macro does not lower:
-/// named so that the error is the iterator one, listing what is supported.
+/// Other slice methods that start an iterator the macro does not lower
+/// (`iter_mut()` is rewritten before lowering where it has a supported
+/// shape, iter_mut.rs): named so that the error is the iterator one,
+/// listing what is supported.
 const OTHER_ROOTS: &[&str] = &["iter_mut"];
 /// The methods that consume a chain into a value.
 const CONSUMERS: &[&str] = &["sum", "product", "fold", "collect"];
@@ -46,7 +48,7 @@ const ADAPTERS: &[&str] = &[
 ];
 
 fn supported() -> &'static str {
-    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `step_by(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()`, a `for` loop, or for an index or a count `position`, `rposition`, `count`, `any`, `all`, or for an element of a slice `x.iter().max_by(..)`, `min_by(..)`, `x.iter().copied().reduce(f).unwrap()` (or `.unwrap_or(d)`)"
+    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `step_by(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()`, a `for` loop, or to write a local array's or `Vec`'s elements `for v in a.iter_mut()` (with `enumerate()`, `zip(..)`, `rev()`, `skip(k)`, `take(k)`, `step_by(k)`) or `a.iter_mut().for_each(|v| ..)`, or for an index or a count `position`, `rposition`, `count`, `any`, `all`, or for an element of a slice `x.iter().max_by(..)`, `min_by(..)`, `x.iter().copied().reduce(f).unwrap()` (or `.unwrap_or(d)`)"
 }
 
 /// Whether an expression is an iterator chain (not consumed): `x.iter()`,
@@ -477,7 +479,25 @@ impl Lowerer<'_> {
                 }
             }
         };
-        let init = Operand::Value(self.emit(init, Kind::Array, span));
+        let init = self.emit(init, Kind::Array, span);
+        // The element type, for what later reads the `Vec` (a sum's typed
+        // neutral element): the turbofish's, else the chain's.
+        let elem_type = match m.turbofish.as_ref().and_then(|t| t.args.first()) {
+            Some(syn::GenericArgument::Type(syn::Type::Path(p))) => {
+                match p.path.segments.last().map(|s| &s.arguments) {
+                    Some(syn::PathArguments::AngleBracketed(a)) => match a.args.first() {
+                        Some(syn::GenericArgument::Type(t)) => {
+                            float_ident(t).or_else(|| self.scalar_param(t))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        self.values[init].float = elem_type.or_else(|| self.chain_float(&chain));
+        let init = Operand::Value(init);
         let method = m.method.clone();
         let step = &mut |l: &mut Self, acc, item| {
             let (Item::Value(Operand::Value(array)), Item::Value(elem)) = (acc, item) else {

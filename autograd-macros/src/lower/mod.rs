@@ -41,6 +41,7 @@ mod first_last;
 mod from_fn;
 mod items;
 mod iter;
+mod iter_mut;
 mod matching;
 mod nalgebra;
 mod nested;
@@ -213,6 +214,8 @@ pub fn lower(
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let from_fn = from_fn::desugar(&sig.ret, body);
     let body = from_fn.as_ref().unwrap_or(body);
+    let positions = iter_mut::desugar(cx, body);
+    let body = positions.as_ref().unwrap_or(body);
     let nested_arrays = nested::desugar(cx, body, &param_names);
     let body = nested_arrays.as_ref().unwrap_or(body);
     let option_locals = options::desugar(cx, body, l.scalar.as_ref(), &param_names);
