@@ -563,6 +563,28 @@ fn scaled_horner<T: Float>(x: T, #[constant] coeffs: &[f64], #[constant] k: f64)
     s * T::from(k).unwrap()
 }
 
+/// The same with the coefficients iterated, highest degree first.
+#[differentiable]
+fn iterated_horner<T: Float>(x: T, #[constant] coeffs: &[f64]) -> T {
+    let mut s = T::zero();
+    for &c in coeffs.iter().rev() {
+        s = s * x + T::from(c).unwrap();
+    }
+    s
+}
+
+#[test]
+fn t_from_of_iterated_constants_in_a_generic_body_has_the_closed_form_gradient() {
+    let coeffs = [1.0, 2.0, 3.0];
+    // 1 + 2x + 3x²: the derivative 2 + 6x, exact at these points.
+    let (value, dx) = iterated_horner_grad(2.0_f64, &coeffs);
+    assert_eq!(value, iterated_horner(2.0_f64, &coeffs));
+    assert_eq!(dx, 14.0);
+    let (value, dx) = iterated_horner_grad(-1.5_f32, &coeffs);
+    assert_eq!(value, iterated_horner(-1.5_f32, &coeffs));
+    assert_eq!(dx, -7.0);
+}
+
 #[test]
 fn t_from_of_constants_in_a_generic_body_has_the_closed_form_gradient() {
     let coeffs = [1.0, 2.0, 3.0];

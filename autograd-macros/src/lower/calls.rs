@@ -587,7 +587,8 @@ impl Lowerer<'_> {
             fn visit_expr(&mut self, e: &'ast Expr) {
                 if let Some(v) = self.lowerer.local_ident(e) {
                     self.found |= self.lowerer.values[v].kind.is_differentiable()
-                        && !self.lowerer.constant_params.contains(&v);
+                        && !self.lowerer.constant_params.contains(&v)
+                        && !self.lowerer.constant_elements.contains(&v);
                     return;
                 }
                 // `x.len()`, `m.nrows()`, `x.is_nan()`: an integer or a

@@ -122,8 +122,9 @@ struct Lowerer<'a> {
     /// their operand's, so they tell nothing about mixed float types (a
     /// cast of a differentiable value is its own error).
     float_casts: std::collections::HashSet<ValueId>,
-    /// The `#[constant]` arguments (and integers, `bool`s): what they hold
-    /// has no derivative, whatever its kind.
+    /// The `#[constant]` arguments (and integers, `bool`s) and the elements
+    /// read from them by iteration: what they hold has no derivative,
+    /// whatever its kind.
     constant_params: std::collections::HashSet<ValueId>,
     /// The placeholders left where an error was reported: a later use of
     /// one reports nothing more.

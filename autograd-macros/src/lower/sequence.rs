@@ -92,7 +92,17 @@ impl Lowerer<'_> {
     /// The element at `index` (an integer operand in range).
     pub(super) fn sequence_element(&mut self, s: &Sequence, index: Operand, span: Span) -> Operand {
         match s {
-            Sequence::Slice(v) | Sequence::Array(v) => self.slice_element(*v, index, span),
+            Sequence::Slice(v) | Sequence::Array(v) => {
+                let element = self.slice_element(*v, index, span);
+                // An element of a `#[constant]` slice is constant data too
+                // (`for &c in coeffs { T::from(c) }`).
+                if self.constant_params.contains(v)
+                    && let Operand::Value(e) = element
+                {
+                    self.constant_params.insert(e);
+                }
+                element
+            }
             Sequence::Constant(p) => match index {
                 Operand::Const(i) => Operand::Const(quote!(#p[#i])),
                 Operand::Value(v) => {
