@@ -116,7 +116,14 @@ impl Generic {
             syn::Expr::Paren(p) => self.reads_constant_data(&p.expr),
             syn::Expr::Field(f) => self.reads_constant_data(&f.base),
             syn::Expr::Index(i) => self.reads_constant_data(&i.expr),
-            syn::Expr::Path(p) => self.constant_data.iter().any(|c| p.path.is_ident(c)),
+            syn::Expr::Path(p) => {
+                p.qself.is_none()
+                    && p.path.get_ident().is_some_and(|i| {
+                        self.constant_data
+                            .iter()
+                            .any(|c| crate::lower::same_binding(i, c))
+                    })
+            }
             _ => false,
         }
     }

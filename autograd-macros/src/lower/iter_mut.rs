@@ -332,12 +332,6 @@ impl Elements<'_> {
     }
 }
 
-/// Two identifiers naming the same binding: the same text in the same
-/// hygiene context.
-fn same_binding(a: &syn::Ident, b: &syn::Ident) -> bool {
-    a == b && hygiene(a) == hygiene(b)
-}
-
 impl VisitMut for Elements<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         match e {

@@ -254,11 +254,6 @@ pub fn lower(
     }
 }
 
-/// The hygiene context of an identifier, as rustc prints its span
-/// (`#5 bytes(10..11)`: context 5). Two identifiers with the same text
-/// name the same variable only in the same context; stable Rust offers no
-/// other way to compare them. Outside the compiler (unit tests) every
-/// identifier is in one context.
 /// A long sum nests to the left: visits its right operands, then the
 /// leftmost, in a loop rather than thousands of frames deep. `false` if
 /// `e` is no binary operation.
@@ -275,6 +270,17 @@ pub(super) fn visit_binary_spine_mut(e: &mut Expr, visit: &mut dyn FnMut(&mut Ex
     true
 }
 
+/// Two identifiers naming the same binding where both are in scope: the
+/// same text in the same hygiene context.
+pub(crate) fn same_binding(a: &syn::Ident, b: &syn::Ident) -> bool {
+    a == b && hygiene(a) == hygiene(b)
+}
+
+/// The hygiene context of an identifier, as rustc prints its span
+/// (`#5 bytes(10..11)`: context 5). Two identifiers with the same text
+/// name the same variable only in the same context; stable Rust offers no
+/// other way to compare them. Outside the compiler (unit tests) every
+/// identifier is in one context.
 fn hygiene(ident: &syn::Ident) -> String {
     let debug = format!("{:?}", ident.span());
     match debug.split_once(' ') {
