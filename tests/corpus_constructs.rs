@@ -596,3 +596,25 @@ fn t_from_of_constants_in_a_generic_body_has_the_closed_form_gradient() {
     assert_eq!(value, scaled_horner(-1.5_f32, &coeffs, 2.0));
     assert_eq!(dx, -14.0);
 }
+
+/// Pairs of constant shocks taken apart by an array pattern, `let [z1, z2]
+/// = normals[k];` of `#[constant] normals: &[[f64; 2]]`.
+#[differentiable]
+fn correlated_drift(a: f64, rho: f64, #[constant] normals: &[[f64; 2]]) -> f64 {
+    let mut s = 0.0;
+    for k in 0..normals.len() {
+        let [z1, z2] = normals[k];
+        let [_, again] = normals[k];
+        s += a * z1 + rho * z2 * again;
+    }
+    s
+}
+
+#[test]
+fn an_array_pattern_takes_apart_constant_pairs() {
+    let normals = [[0.5, -1.0], [1.5, 2.0], [-0.25, 0.5]];
+    let (value, da, drho) = correlated_drift_grad(0.3, 0.7, &normals);
+    assert_eq!(value, correlated_drift(0.3, 0.7, &normals));
+    // Σ a z1 + ρ z2²: ∂a = Σ z1 = 1.75, ∂ρ = Σ z2² = 5.25 (exact).
+    assert_eq!((da, drho), (1.75, 5.25));
+}

@@ -85,18 +85,19 @@ pub fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &crate::sig::Signature)
     twin
 }
 
-/// Whether `item` takes a nalgebra matrix or vector: its twin computes
-/// with matrices of the dual scalar.
+/// Whether `item` takes a nalgebra matrix or vector, or builds one from
+/// floats: its twin computes with matrices of the dual scalar.
 pub fn takes_matrices(item: &syn::ItemFn) -> bool {
-    item.sig.inputs.iter().any(|a| {
-        matches!(a, syn::FnArg::Typed(pt) if {
-            let ty = match &*pt.ty {
-                syn::Type::Reference(r) => &*r.elem,
-                t => t,
-            };
-            crate::sig::is_matrix(ty)
+    crate::lower::builds_matrices(&item.block)
+        || item.sig.inputs.iter().any(|a| {
+            matches!(a, syn::FnArg::Typed(pt) if {
+                let ty = match &*pt.ty {
+                    syn::Type::Reference(r) => &*r.elem,
+                    t => t,
+                };
+                crate::sig::is_matrix(ty)
+            })
         })
-    })
 }
 
 /// Rewrites `float` code into code generic over `scalar`.

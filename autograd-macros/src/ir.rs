@@ -192,7 +192,7 @@ pub enum Syntax {
 }
 
 /// How a collection of floats is written.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Debug)]
 pub enum Collection {
     /// `[a, b]`, `[e; N]`.
     Array,
@@ -200,6 +200,54 @@ pub enum Collection {
     Vec,
     /// `(a, b)`: its elements are `.0`, `.1`, ...
     Tuple,
+    /// A nalgebra vector or matrix built from its elements:
+    /// `Vector3::new(a, b, c)`, `Matrix2::new(a, b, c, d)` (row by row),
+    /// `DVector::from_vec(vec![a, b])`.
+    Matrix(Box<MatrixCtor>),
+}
+
+/// How a nalgebra value is built from its elements.
+#[derive(Clone)]
+pub struct MatrixCtor {
+    /// The constructor as written (`Vector3::new`, `na::DVector::from_vec`).
+    pub func: syn::Path,
+    /// The elements as its arguments, or in one `vec![..]` / `&[..]`.
+    pub form: CtorForm,
+    /// Integer literals before the elements: `DMatrix::from_row_slice(2,
+    /// 3, &[..])`'s shape.
+    pub shape: Vec<syn::LitInt>,
+    /// Which entry element `k` is.
+    pub layout: Layout,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Layout {
+    /// Entry `k` of a vector.
+    Linear,
+    /// Row by row (`Matrix2::new`, `from_row_slice`): `(k / cols, k % cols)`.
+    Rows { cols: usize },
+    /// Column by column (`from_column_slice`): `(k % rows, k / rows)`.
+    Columns { rows: usize },
+}
+
+impl std::fmt::Debug for MatrixCtor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let func = &self.func;
+        write!(
+            f,
+            "{} ({:?}, {:?})",
+            quote::quote!(#func),
+            self.form,
+            self.layout
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum CtorForm {
+    Args,
+    Vec,
+    Slice,
 }
 
 /// One operation producing one value.

@@ -507,3 +507,15 @@ fn iter_mut_softmax() {
         }",
     );
 }
+
+#[test]
+fn vector_built_from_floats() {
+    check(
+        "vector_built_from_floats",
+        "fn spring_energy(x1: f64, y1: f64, x2: f64, y2: f64, #[constant] rest: f64) -> f64 {
+            let d = Vector2::new(x2 - x1, y2 - y1);
+            let stretch = d.norm() - rest;
+            0.5 * stretch * stretch
+        }",
+    );
+}

@@ -311,6 +311,20 @@ pub enum M {
     Neg(Box<M>),
     /// A call to a generated function returning a matrix.
     Call(String, Vec<Arg>),
+    /// Built from its elements (rows, columns, how, the elements row by
+    /// row).
+    FromElems(usize, usize, Build, Vec<E>),
+}
+
+/// How a matrix is built from its elements.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Build {
+    /// `DVector::from_vec(vec![..])`.
+    Vector,
+    /// `DMatrix::from_row_slice(r, c, &[..])`.
+    Rows,
+    /// `DMatrix::from_column_slice(r, c, &[..])`, the elements reordered.
+    Columns,
 }
 
 #[derive(Clone, Debug)]
@@ -732,6 +746,25 @@ impl Src {
             M::Sigmoid(a) => (format!("{}.sigmoid()", paren(self.m(a, false, ind), 8)), 8),
             M::Neg(a) => (format!("-{}", paren(self.m(a, true, ind), 7)), 7),
             M::Call(name, args) => (self.call(name, args, ind), 8),
+            M::FromElems(r, c, build, elems) => {
+                let elems: Vec<String> = elems.iter().map(|e| self.e(e, ind).0).collect();
+                let text = match build {
+                    Build::Vector => format!("DVector::from_vec(vec![{}])", elems.join(", ")),
+                    Build::Columns => {
+                        let columns: Vec<String> = (0..r * c)
+                            .map(|k| elems[(k % r) * c + k / r].clone())
+                            .collect();
+                        format!(
+                            "DMatrix::from_column_slice({r}, {c}, &[{}])",
+                            columns.join(", ")
+                        )
+                    }
+                    Build::Rows => {
+                        format!("DMatrix::from_row_slice({r}, {c}, &[{}])", elems.join(", "))
+                    }
+                };
+                (text, 8)
+            }
         }
     }
 
@@ -1179,6 +1212,14 @@ impl Mir {
                 self.bind(&format!("mat::{f}(cx, &{a})"))
             }
             M::Call(name, args) => self.call(name, args),
+            M::FromElems(r, c, _, elems) => {
+                let names: Vec<String> = elems.iter().map(|e| self.e(e)).collect();
+                // The mirror's matrices are column-major.
+                let columns: Vec<String> = (0..r * c)
+                    .map(|k| names[(k % r) * c + k / r].clone())
+                    .collect();
+                self.bind(&format!("Mat::new({r}, {c}, &[{}])", columns.join(", ")))
+            }
         }
     }
 

@@ -22,7 +22,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::ast::{
-    Arg, Bin, Blk, C, Cmp, E, Fl, I, M, Mir, Nary, S, Src, StopPath, Style, Un, ambiguous, mentions,
+    Arg, Bin, Blk, Build, C, Cmp, E, Fl, I, M, Mir, Nary, S, Src, StopPath, Style, Un, ambiguous,
+    mentions,
 };
 
 /// About how many ops one run of a program may take, calls included
@@ -2172,6 +2173,11 @@ impl FnGen<'_> {
             if deeper { 3 } else { 0 }, // map
             if deeper { 2 } else { 0 }, // relu/sigmoid/neg
             if can_call { 4 } else { 0 },
+            if deeper && target.r * target.c <= 6 {
+                2
+            } else {
+                0
+            }, // from elements
         ]);
         let d = depth.saturating_sub(1);
         let leaf = |v: Var| {
@@ -2281,6 +2287,29 @@ impl FnGen<'_> {
                 Some(r) => return r,
                 None => self.gen_m(target, d),
             },
+            10 => {
+                self.features.insert("matrix-from-elements");
+                let mut elems = Vec::new();
+                let mut bound: f64 = 0.0;
+                for _ in 0..target.r * target.c {
+                    let (e, b) = self.gen_f(d);
+                    // A typed element: literals alone would leave the
+                    // matrix of an ambiguous `{float}`.
+                    let e = if ambiguous(&e) {
+                        E::Bin(Bin::Add, Box::new(e), Box::new(E::Cast(I::Lit(0))))
+                    } else {
+                        e
+                    };
+                    elems.push(e);
+                    bound = bound.max(b);
+                }
+                let build = match (target.vec, self.rng.chance(0.5)) {
+                    (true, _) => Build::Vector,
+                    (false, true) => Build::Rows,
+                    (false, false) => Build::Columns,
+                };
+                (M::FromElems(target.r, target.c, build, elems), bound)
+            }
             _ => {
                 let (a, ba) = self.gen_m(target, d);
                 match self.rng.below(3) {
@@ -2349,6 +2378,7 @@ impl FnGen<'_> {
     fn untyped_m(&self, m: &M) -> bool {
         match m {
             M::Call(..) => true,
+            M::FromElems(..) => false,
             M::Var(n, _) => self.visible().iter().any(|v| v.name == *n && v.from_call),
             M::MatMul(a, b) | M::Add(a, b) | M::Sub(a, b) | M::CMul(a, b) | M::CDiv(a, b) => {
                 self.untyped_m(a) || self.untyped_m(b)

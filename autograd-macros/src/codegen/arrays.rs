@@ -15,30 +15,49 @@ use super::{Gen, names};
 use crate::ir::*;
 
 /// `g[k]` of an array or `Vec`, `g.k` of a tuple.
-fn element(g: &TokenStream, collection: Collection, k: usize) -> TokenStream {
+fn element(g: &TokenStream, collection: &Collection, k: usize) -> TokenStream {
     match collection {
         Collection::Tuple => {
             let k = syn::Index::from(k);
             quote!(#g.#k)
         }
         Collection::Array | Collection::Vec => quote!(#g[#k]),
+        Collection::Matrix(m) => match m.layout {
+            Layout::Linear => quote!(#g[#k]),
+            Layout::Rows { cols } => {
+                let (r, c) = (k / cols, k % cols);
+                quote!(#g[(#r, #c)])
+            }
+            Layout::Columns { rows } => {
+                let (r, c) = (k % rows, k / rows);
+                quote!(#g[(#r, #c)])
+            }
+        },
     }
 }
 
 /// `[a, b]`, `vec![a, b]` or `(a, b)` of the elements' expressions.
 pub(super) fn pack(
-    collection: Collection,
+    collection: &Collection,
     elems: impl Iterator<Item = TokenStream>,
 ) -> TokenStream {
     match collection {
         Collection::Array => quote!([#(#elems),*]),
         Collection::Vec => quote!(::autograd::__private::vec![#(#elems),*]),
         Collection::Tuple => quote!((#(#elems),*)),
+        Collection::Matrix(m) => {
+            let (func, shape) = (&m.func, &m.shape);
+            match m.form {
+                CtorForm::Args => quote!(#func(#(#elems),*)),
+                CtorForm::Vec => quote!(#func(::autograd::__private::vec![#(#elems),*])),
+                CtorForm::Slice => quote!(#func(#(#shape,)* &[#(#elems),*])),
+            }
+        }
     }
 }
 
 /// `[elem; len]` or `vec![elem; len]`.
-pub(super) fn fill(collection: Collection, elem: TokenStream, len: TokenStream) -> TokenStream {
+pub(super) fn fill(collection: &Collection, elem: TokenStream, len: TokenStream) -> TokenStream {
     match collection {
         Collection::Vec => quote!(::autograd::__private::vec![#elem; #len]),
         _ => quote!([#elem; #len]),
@@ -62,13 +81,13 @@ impl Gen<'_> {
         let a = names::written_array();
         match op {
             Op::Pack { elems, collection } => {
-                pack(*collection, elems.iter().map(|e| self.operand(e)))
+                pack(collection, elems.iter().map(|e| self.operand(e)))
             }
             Op::Fill {
                 elem,
                 len,
                 collection,
-            } => fill(*collection, self.operand(elem), self.operand(len)),
+            } => fill(collection, self.operand(elem), self.operand(len)),
             Op::Store { array, index, elem } => {
                 let (array, index, elem) = (
                     self.array_to_write(*array),
@@ -124,7 +143,7 @@ impl Gen<'_> {
             Op::Pack { elems, collection } => {
                 for (k, e) in elems.iter().enumerate() {
                     if let Some(u) = self.an.active_operand(e) {
-                        out.extend(self.contribute(u, element(&g, *collection, k)));
+                        out.extend(self.contribute(u, element(&g, collection, k)));
                     }
                 }
             }

@@ -174,7 +174,7 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, float: &syn::Ident) -> Toke
     // (and no twin): the value alone.
     let hvp_body = if diff.is_empty() {
         quote!((#name(#(#args),*),))
-    } else if takes_matrices(sig) {
+    } else if takes_matrices(sig) || crate::lower::builds_matrices(&item.block) {
         // The twin's products of dual matrices run nalgebra's generic
         // kernel, which sums in another order than `f64`'s blocked one for
         // large matrices: the value is the primal's own, computed after.

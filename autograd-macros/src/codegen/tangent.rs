@@ -268,13 +268,13 @@ impl Gen<'_> {
             // Collections are linear in their elements: the same operation
             // on the tangents.
             Op::Pack { elems, collection } => {
-                pack(*collection, elems.iter().map(|e| self.element_tangent(e)))
+                pack(collection, elems.iter().map(|e| self.element_tangent(e)))
             }
             Op::Fill {
                 elem,
                 len,
                 collection,
-            } => fill(*collection, self.element_tangent(elem), self.operand(len)),
+            } => fill(collection, self.element_tangent(elem), self.operand(len)),
             Op::Store { array, index, elem } => {
                 let a = names::written_array();
                 let (start, i) = (self.tangent_to_write(*array, dst), self.operand(index));

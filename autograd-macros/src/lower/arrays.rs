@@ -59,6 +59,147 @@ fn is_vec_constructor(c: &syn::ExprCall) -> bool {
     )
 }
 
+/// The shape of a nalgebra type built by `new` from its elements, by the
+/// alias's name: `Vector3` (3 × 1), `RowVector2` (1 × 2), `Matrix2`
+/// (2 × 2), `Matrix2x3` (2 × 3).
+fn fixed_shape(name: &str) -> Option<(usize, usize)> {
+    let dim = |d: &str| d.parse::<usize>().ok().filter(|n| (1..=6).contains(n));
+    if let Some(n) = name.strip_prefix("RowVector") {
+        return Some((1, dim(n)?));
+    }
+    if let Some(n) = name.strip_prefix("Vector") {
+        return Some((dim(n)?, 1));
+    }
+    let n = name.strip_prefix("Matrix")?;
+    match n.split_once('x') {
+        Some((r, c)) => Some((dim(r)?, dim(c)?)),
+        None => dim(n).map(|n| (n, n)),
+    }
+}
+
+/// `Vector3::new(a, b, c)`, `Matrix2::new(..)` (any path to them, no
+/// turbofish), `DVector::from_vec(vec![a, b])`,
+/// `DVector::from_column_slice(&[a, b])` or
+/// `DMatrix::from_row_slice(2, 2, &[a, b, c, d])` (`from_column_slice`, a
+/// shape of literals): the constructor and the element expressions.
+fn matrix_ctor(c: &syn::ExprCall) -> Option<(MatrixCtor, Vec<Expr>)> {
+    let Expr::Path(p) = &*c.func else {
+        return None;
+    };
+    if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+        return None;
+    }
+    let n = p.path.segments.len();
+    if n < 2 {
+        return None;
+    }
+    let (ty, func) = (
+        p.path.segments[n - 2].ident.to_string(),
+        p.path.segments[n - 1].ident.to_string(),
+    );
+    let ctor = |form, shape, layout| MatrixCtor {
+        func: p.path.clone(),
+        form,
+        shape,
+        layout,
+    };
+    // `&[a, b, ..]`, the last argument.
+    let slice = || match c.args.last()? {
+        Expr::Reference(r) => match &*r.expr {
+            Expr::Array(a) => Some(a.elems.iter().cloned().collect::<Vec<_>>()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let literal = |e: &Expr| match e {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(n),
+            ..
+        }) => n
+            .base10_parse::<usize>()
+            .ok()
+            .filter(|v| *v > 0)
+            .map(|v| (n.clone(), v)),
+        _ => None,
+    };
+    match (ty.as_str(), func.as_str()) {
+        (ty, "new") => {
+            let (rows, cols) = fixed_shape(ty)?;
+            let layout = match cols {
+                1 => Layout::Linear,
+                cols => Layout::Rows { cols },
+            };
+            (c.args.len() == rows * cols).then(|| {
+                let elems = c.args.iter().cloned().collect();
+                (ctor(CtorForm::Args, Vec::new(), layout), elems)
+            })
+        }
+        ("DVector", "from_vec") if c.args.len() == 1 => match &c.args[0] {
+            Expr::Macro(m) if m.mac.path.is_ident("vec") => match m.mac.parse_body::<VecMacro>() {
+                Ok(VecMacro::List(elems)) => {
+                    let elems = elems.into_iter().collect();
+                    Some((ctor(CtorForm::Vec, Vec::new(), Layout::Linear), elems))
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        ("DVector", "from_column_slice") if c.args.len() == 1 => {
+            Some((ctor(CtorForm::Slice, Vec::new(), Layout::Linear), slice()?))
+        }
+        // `DMatrix::from_row_slice(2, 3, &[..])`: a shape of literals, so
+        // that the entry of each element is known.
+        ("DMatrix", "from_row_slice" | "from_column_slice") if c.args.len() == 3 => {
+            let ((r, rows), (k, cols)) = (literal(&c.args[0])?, literal(&c.args[1])?);
+            let elems = slice()?;
+            let layout = match func.as_str() {
+                "from_row_slice" => Layout::Rows { cols },
+                _ => Layout::Columns { rows },
+            };
+            (elems.len() == rows * cols).then(|| (ctor(CtorForm::Slice, vec![r, k], layout), elems))
+        }
+        _ => None,
+    }
+}
+
+/// Whether a call's function is an associated function of a nalgebra
+/// vector or matrix type (`DVector::from_iterator`, `Vector3::from`).
+fn is_nalgebra_call(c: &syn::ExprCall) -> bool {
+    let Expr::Path(p) = &*c.func else {
+        return false;
+    };
+    let n = p.path.segments.len();
+    n >= 2 && {
+        let ty = p.path.segments[n - 2].ident.to_string();
+        fixed_shape(&ty).is_some()
+            || [
+                "DVector",
+                "DMatrix",
+                "RowDVector",
+                "SVector",
+                "SMatrix",
+                "OVector",
+                "OMatrix",
+            ]
+            .contains(&ty.as_str())
+    }
+}
+
+/// Whether a body builds a nalgebra value from floats (`Vector2::new(a,
+/// b)`): its second-order twin computes with matrices of dual numbers.
+pub(crate) fn builds_matrices(body: &syn::Block) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+            self.0 |= matrix_ctor(c).is_some();
+            syn::visit::visit_expr_call(self, c);
+        }
+    }
+    let mut find = Find(false);
+    syn::visit::Visit::visit_block(&mut find, body);
+    find.0
+}
+
 impl Lowerer<'_> {
     /// A collection of floats as an expression, or `None` if `e` is not
     /// one (`lower_expr` then reports it).
@@ -93,6 +234,38 @@ impl Lowerer<'_> {
                     return Some(self.missing(span));
                 }
             },
+            Expr::Call(c) if let Some((ctor, elems)) = matrix_ctor(c) => {
+                let elems: Punctuated<Expr, syn::Token![,]> = elems.into_iter().collect();
+                let elems = self.lower_elements(&elems);
+                // Matrices are of `f64` (or a twin's scalar), as matrix
+                // arguments are.
+                let scalar = self.matrix_scalar();
+                if let Some(other) = elems
+                    .iter()
+                    .find_map(|e| self.float_of(e).filter(|f| *f != scalar))
+                {
+                    self.cx.error_spanned_by(
+                        &c.func,
+                        format!(
+                            "a nalgebra value built in a `#[differentiable]` body holds `f64`s, as matrix arguments do; these elements are `{other}`: write the function in `f64`"
+                        ),
+                    );
+                    return Some(self.missing(span));
+                }
+                let op = Op::Pack {
+                    elems,
+                    collection: Collection::Matrix(Box::new(ctor)),
+                };
+                return Some(Operand::Value(self.emit(op, Kind::Matrix, span)));
+            }
+            // Any other way of building one from differentiable values.
+            Expr::Call(c) if is_nalgebra_call(c) && self.reads_differentiable(e) => {
+                self.cx.error_spanned_by(
+                    &c.func,
+                    "a nalgebra value is built from differentiable values as `Vector3::new(a, b, c)`, `Matrix2::new(..)` (row by row), `DVector::from_vec(vec![a, b])`, `DVector::from_column_slice(&[a, b])` or `DMatrix::from_row_slice(2, 3, &[..])` (or `from_column_slice`, the shape in literals); write the elements in one of these",
+                );
+                return Some(self.missing(span));
+            }
             Expr::Call(c) if is_vec_constructor(c) => {
                 // The capacity is an integer (`x.len()` reads a slice only
                 // for its length): lowered as an expression of its own.

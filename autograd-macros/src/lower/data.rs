@@ -151,6 +151,40 @@ impl Lowerer<'_> {
         )
     }
 
+    /// The elements of constant data whose type is an array of `len`
+    /// floats (`[f64; 2]`, an element of `#[constant] z: &[[f64; 2]]`),
+    /// each a primal value; `None` for other data.
+    pub(super) fn data_array(
+        &mut self,
+        data: ValueId,
+        len: usize,
+        span: Span,
+    ) -> Option<Vec<Item>> {
+        let Some(syn::Type::Array(array)) = self.data.get(&data).map(referent) else {
+            return None;
+        };
+        let elem = (*array.elem).clone();
+        let n = match &array.len {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(n),
+                ..
+            }) => n.base10_parse::<usize>().ok()?,
+            _ => return None,
+        };
+        if n != len {
+            return None;
+        }
+        let elements = (0..n)
+            .map(|k| {
+                let p = super::primal::placeholder(0, span);
+                let place: Expr = syn::parse_quote!(#p[#k]);
+                let bindings = vec![(p.to_string(), data)];
+                Item::Value(self.data_part(place, bindings, &elem, span))
+            })
+            .collect();
+        Some(elements)
+    }
+
     /// The components of constant data whose type is a tuple of `arity`
     /// components (`pair.0`, `pair.1`), each a primal value.
     pub(super) fn data_tuple(

@@ -303,6 +303,8 @@ pub(crate) fn array_from_fn(sig: &Signature, body: &syn::Block) -> Option<syn::B
     from_fn::desugar(&sig.ret, body)
 }
 
+pub(crate) use arrays::builds_matrices;
+
 pub(crate) fn float_ident(ty: &syn::Type) -> Option<syn::Ident> {
     match ty {
         syn::Type::Path(p) if p.qself.is_none() => p

@@ -163,6 +163,21 @@ impl Lowerer<'_> {
                 (Some(pi.ident.clone()), pi.mutability.is_some())
             }
             Pat::Wild(_) => (None, false),
+            // `let [z1, z2] = normals[k];` of `#[constant] normals: &[[f64; 2]]`:
+            // the elements of constant data.
+            Pat::Slice(s)
+                if !s.elems.iter().any(|p| matches!(p, Pat::Rest(_)))
+                    && let Some(init) = local.init.as_ref().filter(|i| i.diverge.is_none())
+                    && let Operand::Value(v) = self.lower_expr(&init.expr)
+                    && let Some(elements) = self.data_array(v, s.elems.len(), init.expr.span()) =>
+            {
+                for (p, element) in s.elems.iter().zip(elements) {
+                    if !matches!(p, Pat::Wild(_)) {
+                        self.bind_pattern(p, element, None, init.expr.span());
+                    }
+                }
+                return;
+            }
             other => {
                 self.cx.error_spanned_by(
                     other,
