@@ -618,3 +618,20 @@ fn an_array_pattern_takes_apart_constant_pairs() {
     // Σ a z1 + ρ z2²: ∂a = Σ z1 = 1.75, ∂ρ = Σ z2² = 5.25 (exact).
     assert_eq!((da, drho), (1.75, 5.25));
 }
+
+/// An array pattern of a computed array, `let [s1, s2] = log_sd.map(f64::exp);`.
+#[differentiable]
+fn product_of_scales(log_sd: [f64; 2], rho: f64) -> f64 {
+    let [s1, s2] = log_sd.map(f64::exp);
+    rho * s1 * s2
+}
+
+#[test]
+fn an_array_pattern_takes_apart_a_computed_array() {
+    let (value, d_log_sd, d_rho) = product_of_scales_grad([0.5, -0.25], 0.3);
+    assert_eq!(value, product_of_scales([0.5, -0.25], 0.3));
+    // ρ e^{a + b}: ∂a = ∂b = ρ e^{a+b}, ∂ρ = e^{a+b} (1e-15 relative).
+    let e = (0.5_f64).exp() * (-0.25_f64).exp();
+    assert!((d_log_sd[0] - 0.3 * e).abs() < 1e-15 && (d_log_sd[1] - 0.3 * e).abs() < 1e-15);
+    assert!((d_rho - e).abs() < 1e-15, "{d_rho}");
+}

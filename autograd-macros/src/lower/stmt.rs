@@ -163,18 +163,37 @@ impl Lowerer<'_> {
                 (Some(pi.ident.clone()), pi.mutability.is_some())
             }
             Pat::Wild(_) => (None, false),
-            // `let [z1, z2] = normals[k];` of `#[constant] normals: &[[f64; 2]]`:
-            // the elements of constant data.
+            // `let [z1, z2] = normals[k];` of `#[constant] normals: &[[f64; 2]]`
+            // (the elements of constant data), or `let [a, b] = v.map(f);`
+            // (of a computed array).
             Pat::Slice(s)
                 if !s.elems.iter().any(|p| matches!(p, Pat::Rest(_)))
-                    && let Some(init) = local.init.as_ref().filter(|i| i.diverge.is_none())
-                    && let Operand::Value(v) = self.lower_expr(&init.expr)
-                    && let Some(elements) = self.data_array(v, s.elems.len(), init.expr.span()) =>
+                    && let Some(init) = local.init.as_ref().filter(|i| i.diverge.is_none()) =>
             {
-                for (p, element) in s.elems.iter().zip(elements) {
-                    if !matches!(p, Pat::Wild(_)) {
-                        self.bind_pattern(p, element, None, init.expr.span());
+                let span = init.expr.span();
+                let value = self.lower_expr(&init.expr);
+                let Operand::Value(v) = value else {
+                    self.cx.error_spanned_by(pat, "this pattern does not match the value's shape; bind each component to a name or `_`");
+                    return;
+                };
+                if let Some(elements) = self.data_array(v, s.elems.len(), span) {
+                    for (p, element) in s.elems.iter().zip(elements) {
+                        if !matches!(p, Pat::Wild(_)) {
+                            self.bind_pattern(p, element, None, span);
+                        }
                     }
+                } else if self.values[v].kind == Kind::Array {
+                    self.bind_pattern(
+                        pat,
+                        Item::Seq(super::sequence::Sequence::Array(v)),
+                        None,
+                        span,
+                    );
+                } else if !self.missing.contains(&v) {
+                    self.cx.error_spanned_by(
+                        pat,
+                        "an array pattern takes apart an array: a local, a computed one (`let [a, b] = v.map(f);`) or an element of constant data",
+                    );
                 }
                 return;
             }
