@@ -9,6 +9,8 @@
 //! 1e-12 relative) and central differences of the plain function (step
 //! 1e-6, tolerance 1e-7 absolute).
 
+mod fd_support;
+
 use autograd::differentiable;
 use nalgebra::{DMatrix, DVector, Matrix2, Matrix2x3, RowVector2, Vector2, Vector3};
 
@@ -57,17 +59,9 @@ fn harmonic_rhs(s: &Vector3<f64>, k: f64) -> Vector3<f64> {
     Vector3::new(s[1], -k * s[0], -0.1 * s[2])
 }
 
+/// Central differences of the plain function, step 1e-6.
 fn central(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
-    let h = 1e-6;
-    (0..x.len())
-        .map(|i| {
-            let mut up = x.to_vec();
-            let mut down = x.to_vec();
-            up[i] += h;
-            down[i] -= h;
-            (f(&up) - f(&down)) / (2.0 * h)
-        })
-        .collect()
+    fd_support::central_slice(f, x, 1e-6)
 }
 
 #[test]
