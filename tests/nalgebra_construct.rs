@@ -12,7 +12,7 @@
 mod fd_support;
 
 use autograd::differentiable;
-use nalgebra::{DMatrix, DVector, Matrix2, Matrix2x3, RowVector2, Vector2, Vector3};
+use nalgebra::{DMatrix, DVector, Matrix2, Matrix2x3, Matrix3, RowVector2, Vector2, Vector3};
 
 /// A spring's potential energy between two points of the plane, the
 /// displacement built from the coordinates.
@@ -57,6 +57,34 @@ fn dynamic_forms(a: f64, b: f64) -> f64 {
 #[differentiable]
 fn harmonic_rhs(s: &Vector3<f64>, k: f64) -> Vector3<f64> {
     Vector3::new(s[1], -k * s[0], -0.1 * s[2])
+}
+
+/// A projectile stepped until it lands, its state in `Vector2`s read by
+/// component: the loop's condition and the landing point read `pos.y` and
+/// `pos.x`.
+#[differentiable]
+fn landing_miss(v0: f64, angle: f64, #[constant] target: f64) -> f64 {
+    let dt = 0.01;
+    let g = Vector2::new(0.0, -9.81);
+    let mut pos = Vector2::new(0.0, 0.0);
+    let mut vel = Vector2::new(v0 * angle.cos(), v0 * angle.sin());
+    let mut prev = pos;
+    while pos.y >= 0.0 {
+        prev = pos;
+        vel += g * dt;
+        pos += vel * dt;
+    }
+    let frac = prev.y / (prev.y - pos.y);
+    let landing = prev.x + frac * (pos.x - prev.x);
+    (landing - target).powi(2)
+}
+
+/// Every component name of a `Vector3` and of a `Matrix3`, in every mode.
+#[differentiable(jvp, hessian)]
+fn named_entries(a: f64, b: f64) -> f64 {
+    let u = Vector3::new(a, b, a * b);
+    let m = Matrix3::new(a, b, 0.0, 1.0, a * a, 0.0, 0.0, b, 2.0);
+    u.x * u.z + u.y + m.m12 * m.m22 + m.m32 - m.m33
 }
 
 /// Central differences of the plain function, step 1e-6.
@@ -169,4 +197,55 @@ fn row_and_column_layouts_have_the_closed_form_gradient() {
     assert!((db - want_b).abs() < 1e-12, "{db} vs {want_b}");
     let fd = central(|p| dynamic_forms(p[0], p[1]), &[a, b]);
     assert!((da - fd[0]).abs() < 1e-7 && (db - fd[1]).abs() < 1e-7);
+}
+
+#[test]
+fn vector_components_read_by_name_match_central_differences() {
+    for (v0, angle) in [(20.0, 0.7), (35.0, 0.4)] {
+        let (v, dv0, dangle) = landing_miss_grad(v0, angle, 30.0);
+        assert_eq!(v, landing_miss(v0, angle, 30.0));
+        let fd = central(|p| landing_miss(p[0], p[1], 30.0), &[v0, angle]);
+        // The landing point interpolates between the last two steps, so
+        // the function is smooth between step-count changes.
+        assert!(
+            (dv0 - fd[0]).abs() < 1e-6 * fd[0].abs().max(1.0),
+            "{dv0} vs {}",
+            fd[0]
+        );
+        assert!(
+            (dangle - fd[1]).abs() < 1e-6 * fd[1].abs().max(1.0),
+            "{dangle} vs {}",
+            fd[1]
+        );
+    }
+}
+
+#[test]
+fn named_entries_have_the_closed_form_derivatives() {
+    let (a, b) = (0.8, -1.7);
+    // a · a b + b + b · a² + b − 2 = a² b + a² b + 2 b − 2.
+    let want = [4.0 * a * b, 2.0 * a * a + 2.0];
+    let (v, da, db) = named_entries_grad(a, b);
+    assert_eq!(v, named_entries(a, b));
+    assert!(
+        (da - want[0]).abs() < 1e-12 && (db - want[1]).abs() < 1e-12,
+        "{da} {db}"
+    );
+    let (_, tangent) = named_entries_jvp(a, b, 1.0, 0.5);
+    assert!(
+        (tangent - (want[0] + 0.5 * want[1])).abs() < 1e-12,
+        "{tangent}"
+    );
+    let (_, g, h) = named_entries_hessian(a, b);
+    assert!((g[0] - want[0]).abs() < 1e-12 && (g[1] - want[1]).abs() < 1e-12);
+    let want_h = [[4.0 * b, 4.0 * a], [4.0 * a, 0.0]];
+    for i in 0..2 {
+        for j in 0..2 {
+            assert!(
+                (h[(i, j)] - want_h[i][j]).abs() < 1e-12,
+                "h[{i},{j}] = {}",
+                h[(i, j)]
+            );
+        }
+    }
 }

@@ -5,6 +5,7 @@ use super::calls::is_split_call;
 use super::primal::{has_value_blocks, placeholder};
 use super::sequence::Sequence;
 use super::*;
+use proc_macro2::Literal;
 
 /// Comparisons, `&&` and `||`: their value is a `bool`.
 pub(super) fn is_logical(op: &BinOp) -> bool {
@@ -145,6 +146,8 @@ impl Lowerer<'_> {
             Expr::Field(f) if self.local_ident(&f.base).is_some() && self.cx.has_errors() => {
                 self.missing(e.span())
             }
+            // `pos.x`, `m.m12` of a nalgebra value: the element it names.
+            Expr::Field(f) if let Some(index) = self.named_element(f) => self.lower_index(&index),
             Expr::If(i) => self.lower_if(i, true),
             Expr::Match(m) if super::matching::is_pattern_test(m) => self.lower_pattern_test(m),
             Expr::Match(m) if super::matching::is_payload(m) => self.lower_payload(m),
@@ -166,6 +169,40 @@ impl Lowerer<'_> {
                 self.missing(e.span())
             }
         }
+    }
+
+    /// `pos.x` .. `pos.b` of a nalgebra vector, or `m.m11` .. `m.m66` of a
+    /// matrix, as the index expression it is (`pos[0]`, `m[(0, 0)]`). The
+    /// user's function, kept as written, lets rustc judge whether the value
+    /// has that field.
+    pub(super) fn named_element(&self, f: &syn::ExprField) -> Option<syn::ExprIndex> {
+        let syn::Member::Named(field) = &f.member else {
+            return None;
+        };
+        let base = self.local_ident(strip_parens(&f.base))?;
+        if self.values[base].kind != Kind::Matrix {
+            return None;
+        }
+        let name = field.to_string();
+        let digit = |c: u8| (b'1'..=b'6').contains(&c).then(|| usize::from(c - b'1'));
+        let index: Expr = match name.as_bytes() {
+            [c] => {
+                let k = Literal::usize_unsuffixed(b"xyzwab".iter().position(|x| x == c)?);
+                syn::parse_quote_spanned!(field.span()=> #k)
+            }
+            [b'm', r, c] => {
+                let r = Literal::usize_unsuffixed(digit(*r)?);
+                let c = Literal::usize_unsuffixed(digit(*c)?);
+                syn::parse_quote_spanned!(field.span()=> (#r, #c))
+            }
+            _ => return None,
+        };
+        Some(syn::ExprIndex {
+            attrs: f.attrs.clone(),
+            expr: f.base.clone(),
+            bracket_token: Default::default(),
+            index: Box::new(index),
+        })
     }
 
     /// `tuple.k` of a tuple bound component by component.

@@ -475,6 +475,13 @@ impl Lowerer<'_> {
                 }
                 v
             }
+            Expr::Field(f) if self.named_element(f).is_some() => {
+                self.cx.error_spanned_by(
+                    target,
+                    "a component of a nalgebra value is read here, not written; assign the whole value (`pos = Vector2::new(pos.x + dx, pos.y)`)",
+                );
+                None
+            }
             Expr::Index(_) => {
                 self.cx.error_spanned_by(
                     target,
