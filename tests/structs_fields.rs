@@ -672,3 +672,73 @@ fn struct_taken_by_value_passed_on_whole() {
         assert_close("energies x", dx, want[4]);
     }
 }
+
+/// A struct taken by value whose fields the body writes: a float field
+/// rescaled and accumulated into, a collection field updated in place, a
+/// nested field reassigned, and each read again afterwards.
+#[differentiable]
+fn relaxed(mut c: Curve, t: f64) -> f64 {
+    c.level *= t;
+    c.level += c.shape.slope;
+    for k in 0..2 {
+        c.shape.knots[k] = c.shape.knots[k] * t + c.level;
+    }
+    c.shape.slope = c.shape.knots[0] - c.shape.knots[1] * c.level;
+    c.level * c.shape.slope + c.shape.knots[1]
+}
+
+/// A field written in a function with `jvp` and `hessian`.
+#[differentiable(jvp, hessian)]
+fn rescaled(mut d: Decay, s: f64) -> f64 {
+    d.y0 = d.y0 * s + d.rates[0];
+    d.y0 * d.y0 + d.rates[1] * d.y0
+}
+
+#[test]
+fn fields_written_in_the_body_against_central_differences() {
+    let c = curve(false);
+    let t = 0.8;
+    let (v, dc, dt) = relaxed_grad(c.clone(), t);
+    assert_eq!(v, relaxed(c.clone(), t));
+    let at = |f: &dyn Fn(&mut Curve, f64), x: f64| {
+        let mut c = c.clone();
+        f(&mut c, x);
+        relaxed(c, t)
+    };
+    let level = central(|x| at(&|c, x| c.level = x, x), c.level);
+    let slope = central(|x| at(&|c, x| c.shape.slope = x, x), c.shape.slope);
+    assert_close("level", dc.level, level);
+    assert_close("shape.slope", dc.shape.slope, slope);
+    for k in 0..2 {
+        let knot = central(|x| at(&|c, x| c.shape.knots[k] = x, x), c.shape.knots[k]);
+        assert_close("shape.knots", dc.shape.knots[k], knot);
+    }
+    assert_close("t", dt, central(|t| relaxed(c.clone(), t), t));
+}
+
+#[test]
+fn a_field_written_under_jvp_and_hessian_has_the_closed_form() {
+    let d = decay();
+    let s = 1.3;
+    // y = y0 s + r0, f = y² + r1 y.
+    let y = d.y0 * s + d.rates[0];
+    let df_dy = 2.0 * y + d.rates[1];
+    let (v, dd, ds) = rescaled_grad(d.clone(), s);
+    assert_eq!(v, rescaled(d.clone(), s));
+    let close = |got: f64, want: f64| (got - want).abs() <= 1e-12 * want.abs().max(1.0);
+    assert!(
+        close(dd.y0, df_dy * s) && close(dd.rates[0], df_dy),
+        "{dd:?}"
+    );
+    assert!(close(dd.rates[1], y) && dd.rates[2] == 0.0 && close(ds, df_dy * d.y0));
+    let mut tangent = decay();
+    tangent.rates = [0.0; 3];
+    tangent.y0 = 1.0;
+    let (_, dir) = rescaled_jvp(d.clone(), s, &tangent, 0.0);
+    assert!(close(dir, df_dy * s), "{dir}");
+    // Over rates[0..3], y0, then s: ∂²f/∂y0² = 2 s², ∂²f/∂y0∂s = 2 s y0 + df/dy.
+    let (_, _, h) = rescaled_hessian(d.clone(), s);
+    assert!(close(h[(3, 3)], 2.0 * s * s), "{h}");
+    assert!(close(h[(3, 4)], 2.0 * s * d.y0 + df_dy), "{h}");
+    assert!(close(h[(0, 3)], 2.0 * s) && close(h[(1, 3)], s), "{h}");
+}

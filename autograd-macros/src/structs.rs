@@ -197,6 +197,28 @@ struct Flatten<'a> {
     f32: bool,
     /// Whether the function has `jvp` or `hessian`.
     options: bool,
+    /// The fields the body assigns (`p.a = e`, `p.a += e`, `p.w[i] = e` of
+    /// a struct taken by value), and where: their flat arguments are
+    /// `mut`.
+    written: Vec<(syn::Ident, Vec<syn::Ident>, TokenStream)>,
+}
+
+/// `+=`, `-=`, `*=`, `/=` and the other compound assignments.
+fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp as B;
+    matches!(
+        op,
+        B::AddAssign(_)
+            | B::SubAssign(_)
+            | B::MulAssign(_)
+            | B::DivAssign(_)
+            | B::RemAssign(_)
+            | B::BitXorAssign(_)
+            | B::BitAndAssign(_)
+            | B::BitOrAssign(_)
+            | B::ShlAssign(_)
+            | B::ShrAssign(_)
+    )
 }
 
 /// The flat function's arguments for a struct passed on whole: the struct
@@ -444,6 +466,19 @@ impl Flatten<'_> {
         Some(syn::parse_quote!(#arg))
     }
 
+    /// The target of an assignment: a field written there (or an element
+    /// of one) is recorded.
+    fn visit_target(&mut self, target: &mut syn::Expr) {
+        let mut place = strip_parens(target);
+        while let syn::Expr::Index(i) = place {
+            place = strip_parens(&i.expr);
+        }
+        if let Some((base, path)) = self.chain(place) {
+            self.written.push((base, path, target.to_token_stream()));
+        }
+        self.visit_expr_mut(target);
+    }
+
     /// A condition: a `bool` field in it is a constant.
     fn visit_condition(&mut self, e: &mut syn::Expr) {
         match e {
@@ -492,6 +527,20 @@ impl VisitMut for Flatten<'_> {
             return;
         }
         match e {
+            // `p.a = e`, `p.a += e`, `p.w[i] = e`: the flat argument is
+            // written.
+            syn::Expr::Assign(syn::ExprAssign { left, right, .. }) => {
+                self.visit_expr_mut(right);
+                self.visit_target(left);
+                return;
+            }
+            syn::Expr::Binary(syn::ExprBinary {
+                left, op, right, ..
+            }) if is_compound(op) => {
+                self.visit_expr_mut(right);
+                self.visit_target(left);
+                return;
+            }
             // `x[p.k]`: an index, a `usize` constant.
             syn::Expr::Index(i) => {
                 if let Some(arg) =
@@ -734,6 +783,7 @@ fn expand_with(
     let mut flatten = Flatten {
         f32: is_f32,
         options: jvp || hessian,
+        written: Vec::new(),
         cx: &cx,
         imp,
         structs: args
@@ -757,6 +807,24 @@ fn expand_with(
     let mut body = (*func.block).clone();
     flatten.visit_block_mut(&mut body);
     let (reads, casts, wholes) = (flatten.reads, flatten.casts, flatten.wholes);
+    // A struct passed on whole goes as the caller received it, so its
+    // fields are not written.
+    for (base, _, at) in &flatten.written {
+        if wholes.contains(base) {
+            cx.error_spanned_by(
+                at,
+                format!(
+                    "a field of `{base}` is written here, and `{base}` is passed on whole to another function, which would see the value it had on entry; pass the fields instead, or copy the field into a local variable and write that"
+                ),
+            );
+        }
+    }
+    let written = |r: &Read| {
+        flatten
+            .written
+            .iter()
+            .any(|(base, path, _)| *base == r.base && *path == r.path)
+    };
 
     // The flat function: one `f64` per float field read and one `&[f64]`
     // per collection field read, then the other arguments as written.
@@ -778,6 +846,11 @@ fn expand_with(
     };
     let field_inputs = reads.iter().map(|r| {
         let a = r.arg();
+        let a = if written(r) {
+            quote!(mut #a)
+        } else {
+            quote!(#a)
+        };
         match r.kind {
             ReadKind::Scalar => quote!(#a: #float),
             ReadKind::Elements if by_value(&r.base) => quote!(#a: ::std::vec::Vec<f64>),
@@ -922,7 +995,16 @@ fn expand_with(
 
     let mut module = module_of(TokenStream::new());
     let mixed = Span::mixed_site();
-    let inputs: Vec<&FnArg> = user.sig.inputs.iter().collect();
+    // The wrappers only read their arguments: a `mut` is the body's.
+    let mut wrapper_inputs = user.sig.inputs.clone();
+    for arg in &mut wrapper_inputs {
+        if let FnArg::Typed(pt) = arg
+            && let syn::Pat::Ident(pi) = &mut *pt.pat
+        {
+            pi.mutability = None;
+        }
+    }
+    let inputs: Vec<&FnArg> = wrapper_inputs.iter().collect();
     let callee_path = |suffix: &str| {
         let n = if suffix.is_empty() {
             name.clone()
