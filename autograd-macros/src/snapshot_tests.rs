@@ -519,3 +519,21 @@ fn vector_built_from_floats() {
         }",
     );
 }
+
+#[test]
+fn struct_local_verlet() {
+    check(
+        "struct_local_verlet",
+        "fn verlet(x0: f64, v0: f64, k: f64, #[constant] dt: f64, steps: usize) -> f64 {
+            let mut s = State { x: x0, v: v0 };
+            let mut a = -k * s.x;
+            for _ in 0..steps {
+                let x = s.x + s.v * dt + 0.5 * a * dt * dt;
+                let a_next = -k * x;
+                s = State { x, v: s.v + 0.5 * (a + a_next) * dt };
+                a = a_next;
+            }
+            s.x + 0.1 * s.v
+        }",
+    );
+}

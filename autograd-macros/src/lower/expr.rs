@@ -252,7 +252,10 @@ impl Lowerer<'_> {
                 "reading an element of a tuple is not supported; keep the parts in variables of their own (`let a = ..; let b = ..;`) or use an array (`v[0]`)".into()
             }
             Expr::Field(_) => "field access is not supported; pass the value as an argument".into(),
-            Expr::Tuple(_) | Expr::Struct(_) => {
+            Expr::Struct(_) => {
+                "a struct is built in a `#[differentiable]` body as a local, `let s = State { x, v };` (named fields, no `..` but `..s` of itself when assigned anew), and used by its fields; pass or return its fields".into()
+            }
+            Expr::Tuple(_) => {
                 "structs and tuples of fewer than two floats are not supported; a `#[differentiable]` body computes with floats, arrays, `Vec`s, slices and integers".into()
             }
             Expr::Range(_) => "ranges are supported only as the iterator of a `for` loop".into(),

@@ -47,6 +47,7 @@ mod nalgebra;
 mod nested;
 mod options;
 mod primal;
+mod records;
 mod sequence;
 mod stmt;
 mod tuple_calls;
@@ -213,6 +214,8 @@ pub fn lower(
     // of its branch's value, and `match` and the exits become branches,
     // before lowering sees them.
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
+    let records = records::desugar(cx, body, &param_names);
+    let body = records.as_ref().unwrap_or(body);
     let from_fn = from_fn::desugar(&sig.ret, body);
     let body = from_fn.as_ref().unwrap_or(body);
     let positions = iter_mut::desugar(cx, body);
@@ -301,6 +304,17 @@ fn kind_of_lit(lit: &syn::Lit) -> bool {
 /// for the second-order twin, which is rewritten before it is lowered.
 pub(crate) fn array_from_fn(sig: &Signature, body: &syn::Block) -> Option<syn::Block> {
     from_fn::desugar(&sig.ret, body)
+}
+
+/// Structs built in the body as one local per field (records.rs), for the
+/// second-order twin, which is rewritten before it is lowered; the main
+/// lowering has reported any error already.
+pub(crate) fn struct_locals(sig: &Signature, body: &syn::Block) -> Option<syn::Block> {
+    let params: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
+    let scratch = Ctxt::default();
+    let body = records::desugar(&scratch, body, &params);
+    let _ = scratch.check();
+    body
 }
 
 pub(crate) use arrays::builds_matrices;

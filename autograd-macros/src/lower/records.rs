@@ -1,0 +1,300 @@
+//! A struct built in the body from its fields (`let mut s = State { x, v:
+//! 0.0 };`), rewritten before lowering into one local per field, as a
+//! simulation's state is written by hand:
+//!
+//! ```text
+//! let mut s = State { x: a, v: b };   →   let (mut s_x, mut s_v) = (a, b);
+//! s.x, s.x = e, s.v += e, s.w[i]      →   s_x, s_x = e, s_v += e, s_w[i]
+//! s = State { x: e, ..s };            →   (s_x, s_v) = (e, s_v);
+//! ```
+//!
+//! The struct exists at compile time only, as a tuple does; every field is
+//! then an ordinary local whose adjoint the pipeline keeps. The field
+//! locals are named `s_x` at `s`'s place, in the macro's own hygiene, so
+//! they never meet a user's variable of that name. Only a name bound once
+//! in the body (and no argument's) is rewritten, so every path naming it is
+//! the local; the struct used whole (passed on, returned, a method called
+//! on it) is one error saying to use its fields.
+
+use std::collections::HashMap;
+
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+
+use super::options::BodyNames;
+use super::*;
+
+/// The rewritten body; `None` if it builds no struct.
+pub(crate) fn desugar(cx: &Ctxt, body: &syn::Block, params: &[String]) -> Option<syn::Block> {
+    let mut scan = Scan::default();
+    scan.visit_block(body);
+    let locals: HashMap<String, Record> = scan
+        .candidates
+        .into_iter()
+        .filter(|(name, _)| scan.names.rewritable(name, params))
+        .collect();
+    if locals.is_empty() {
+        return None;
+    }
+    let mut body = body.clone();
+    Rewrite { cx, locals }.visit_block_mut(&mut body);
+    Some(body)
+}
+
+/// A struct local: its fields in the order its literal writes them, and
+/// its type's name as written there (for messages).
+#[derive(Clone)]
+struct Record {
+    fields: Vec<syn::Ident>,
+    ty: String,
+}
+
+/// A struct literal's record, if it has only named fields, no `..base`
+/// and no struct literal in a field.
+fn literal_fields(e: &Expr) -> Option<Record> {
+    let Expr::Struct(s) = strip_parens(e) else {
+        return None;
+    };
+    if s.rest.is_some() || s.dot2_token.is_some() || s.qself.is_some() {
+        return None;
+    }
+    let fields = s
+        .fields
+        .iter()
+        .map(|f| match &f.member {
+            syn::Member::Named(name) if !matches!(strip_parens(&f.expr), Expr::Struct(_)) => {
+                Some(name.clone())
+            }
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|f| !f.is_empty())?;
+    let ty = s.path.segments.last()?.ident.to_string();
+    Some(Record { fields, ty })
+}
+
+/// The local holding field `field` of the struct `base`.
+fn field_local(base: &syn::Ident, field: &syn::Ident) -> syn::Ident {
+    let span = base.span().resolved_at(Span::mixed_site());
+    syn::Ident::new(&format!("{base}_{field}"), span)
+}
+
+#[derive(Default)]
+struct Scan {
+    names: BodyNames,
+    candidates: Vec<(String, Record)>,
+}
+
+impl<'ast> Visit<'ast> for Scan {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.names.bind(p);
+        syn::visit::visit_pat_ident(self, p);
+    }
+
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        let pat = match &l.pat {
+            Pat::Type(pt) => &*pt.pat,
+            p => p,
+        };
+        if let (Pat::Ident(pi), Some(init)) = (pat, &l.init)
+            && pi.by_ref.is_none()
+            && pi.subpat.is_none()
+            && init.diverge.is_none()
+            && let Some(record) = literal_fields(&init.expr)
+        {
+            self.candidates.push((pi.ident.to_string(), record));
+        }
+        syn::visit::visit_local(self, l);
+    }
+
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        if let Expr::Binary(_) = e {
+            let mut spine = e;
+            while let Expr::Binary(b) = spine {
+                self.visit_expr(&b.right);
+                spine = &b.left;
+            }
+            return self.visit_expr(spine);
+        }
+        syn::visit::visit_expr(self, e);
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.names.read_macro(m);
+    }
+}
+
+struct Rewrite<'a> {
+    cx: &'a Ctxt,
+    locals: HashMap<String, Record>,
+}
+
+impl Rewrite<'_> {
+    fn local(&self, e: &Expr) -> Option<(syn::Ident, Vec<syn::Ident>)> {
+        let Expr::Path(p) = strip_parens(e) else {
+            return None;
+        };
+        let ident = p.path.get_ident()?;
+        self.locals
+            .get(&ident.to_string())
+            .map(|r| (ident.clone(), r.fields.clone()))
+    }
+
+    fn whole_use(&self, at: &dyn ToTokens, name: &syn::Ident) {
+        let Some(record) = self.locals.get(&name.to_string()) else {
+            return;
+        };
+        let (ty, field) = (&record.ty, &record.fields[0]);
+        self.cx.error_spanned_by(
+            at,
+            format!(
+                "the struct `{name}` built in this body is used by its fields: read and write `{name}.{field}`, assign it anew with `{name} = {ty} {{ {field}: .., ..{name} }}`; passing it on, returning it or calling its methods is not supported (pass or return its fields)"
+            ),
+        );
+    }
+
+    /// The values of `literal`'s fields in the order of `fields`: a field
+    /// left out is `..base`'s. After an error, at the literal, the field's
+    /// own local stands in, so that no other error follows.
+    fn field_values(
+        &mut self,
+        literal: &syn::ExprStruct,
+        name: &syn::Ident,
+        fields: &[syn::Ident],
+    ) -> Vec<Expr> {
+        let rest = match &literal.rest {
+            Some(rest) => match self.local(rest) {
+                Some((base, _)) if base == *name => true,
+                _ => {
+                    self.cx.error_spanned_by(
+                        rest,
+                        format!("a struct built in this body is assigned from its fields, and `..` takes the rest from `{name}` itself"),
+                    );
+                    true
+                }
+            },
+            None => false,
+        };
+        let mut values = Vec::new();
+        for field in fields {
+            let written = literal.fields.iter().find(|f| match &f.member {
+                syn::Member::Named(n) => n == field,
+                syn::Member::Unnamed(_) => false,
+            });
+            let value = match written {
+                Some(f) => {
+                    let mut value = f.expr.clone();
+                    self.visit_expr_mut(&mut value);
+                    value
+                }
+                None => {
+                    if !rest {
+                        self.cx.error_spanned_by(
+                            literal,
+                            format!("`{name}` is assigned a struct without its field `{field}`"),
+                        );
+                    }
+                    let local = field_local(name, field);
+                    syn::parse_quote!(#local)
+                }
+            };
+            values.push(value);
+        }
+        let known = |f: &syn::FieldValue| match &f.member {
+            syn::Member::Named(n) => fields.contains(n),
+            syn::Member::Unnamed(_) => false,
+        };
+        if let Some(extra) = literal.fields.iter().find(|f| !known(f)) {
+            self.cx.error_spanned_by(
+                &extra.member,
+                format!("`{name}` was built without this field"),
+            );
+        }
+        values
+    }
+}
+
+/// `(a, b)` of several expressions, the expression itself of one.
+fn grouped<T: ToTokens>(items: &[T]) -> TokenStream {
+    match items {
+        [one] => quote!(#one),
+        items => quote!((#(#items),*)),
+    }
+}
+
+impl VisitMut for Rewrite<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
+            return;
+        }
+        let rewritten: Option<Expr> = match &*e {
+            // `s.x`
+            Expr::Field(f) if let Some((name, fields)) = self.local(&f.base) => match &f.member {
+                syn::Member::Named(field) if fields.contains(field) => {
+                    let local = field_local(&name, field);
+                    Some(syn::parse_quote_spanned!(f.span()=> #local))
+                }
+                _ => {
+                    self.whole_use(&*e, &name);
+                    None
+                }
+            },
+            // `s = State { .. }`
+            Expr::Assign(a)
+                if let Some((name, fields)) = self.local(&a.left)
+                    && let Expr::Struct(literal) = strip_parens(&a.right) =>
+            {
+                let (literal, span) = (literal.clone(), a.span());
+                let values = self.field_values(&literal, &name, &fields);
+                let locals: Vec<syn::Ident> =
+                    fields.iter().map(|f| field_local(&name, f)).collect();
+                let (targets, values) = (grouped(&locals), grouped(&values));
+                Some(syn::parse_quote_spanned!(span=> #targets = #values))
+            }
+            e if let Some((name, _)) = self.local(e) => {
+                self.whole_use(e, &name);
+                None
+            }
+            _ => return syn::visit_mut::visit_expr_mut(self, e),
+        };
+        if let Some(r) = rewritten {
+            *e = r;
+        }
+    }
+
+    fn visit_local_mut(&mut self, l: &mut syn::Local) {
+        let pat = match &l.pat {
+            Pat::Type(pt) => &*pt.pat,
+            p => p,
+        };
+        if let Pat::Ident(pi) = pat
+            && let Some(fields) = self
+                .locals
+                .get(&pi.ident.to_string())
+                .map(|r| r.fields.clone())
+            && let Some(init) = &l.init
+            && let Expr::Struct(literal) = strip_parens(&init.expr)
+        {
+            let (name, mutability) = (pi.ident.clone(), pi.mutability);
+            let literal = literal.clone();
+            let values = self.field_values(&literal, &name, &fields);
+            let pats: Vec<TokenStream> = fields
+                .iter()
+                .map(|f| {
+                    let local = field_local(&name, f);
+                    quote!(#mutability #local)
+                })
+                .collect();
+            let (pat, values) = (grouped(&pats), grouped(&values));
+            if let syn::Stmt::Local(local) =
+                syn::parse_quote_spanned!(l.span()=> let #pat = #values;)
+            {
+                *l = local;
+            }
+            return;
+        }
+        syn::visit_mut::visit_local_mut(self, l);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}

@@ -1,0 +1,159 @@
+//! A struct built in the body from its fields (`let mut s = State { x, v
+//! };`), read and written by field, assigned anew (`s = State { .. }`,
+//! `..s`), in loops and branches, under `_grad`, `_jvp` and `_hessian`.
+//!
+//! Expected derivatives: closed forms (1e-12 relative) and central
+//! differences of the plain function (step 1e-6, tolerance 1e-6 relative
+//! to the larger of the derivative and 1).
+
+mod fd_support;
+
+use autograd::differentiable;
+use num_traits::Float;
+
+/// A particle's state in phase space.
+#[derive(Clone, Copy, Debug)]
+struct State {
+    x: f64,
+    v: f64,
+}
+
+/// A Duffing oscillator stepped by velocity Verlet, its state a struct
+/// rebuilt each step from the new position and velocity.
+#[differentiable]
+fn verlet(x0: f64, v0: f64, k: f64, #[constant] dt: f64, steps: usize) -> f64 {
+    let accel = |x: f64| -k * x - 0.1 * x * x * x;
+    let mut s = State { x: x0, v: v0 };
+    let mut a = accel(s.x);
+    for _ in 0..steps {
+        let x = s.x + s.v * dt + 0.5 * a * dt * dt;
+        let a_next = accel(x);
+        let v = s.v + 0.5 * (a + a_next) * dt;
+        s = State { x, v };
+        a = a_next;
+    }
+    s.x + 0.1 * s.v
+}
+
+/// A model's working state with a `Vec` and an integer field.
+struct Work {
+    total: f64,
+    weights: Vec<f64>,
+    count: usize,
+    scale: f64,
+}
+
+/// Every way of writing a field: `=`, `+=`, `*=`, an element of a `Vec`
+/// field, the struct assigned with `..` and branches choosing.
+#[differentiable]
+fn accumulate(x: &[f64], r: f64) -> f64 {
+    let mut w = Work {
+        total: 0.0,
+        weights: vec![1.0; x.len()],
+        count: 0,
+        scale: r,
+    };
+    for i in 0..x.len() {
+        w.weights[i] = w.scale * x[i];
+        if x[i] > 0.0 {
+            w.total += w.weights[i] * x[i];
+            w.count += 1;
+        } else {
+            w.total -= w.weights[i];
+        }
+        w.scale *= 0.9;
+    }
+    w = Work {
+        total: w.total / (w.count as f64 + 1.0),
+        ..w
+    };
+    w.total + w.scale * w.weights[0]
+}
+
+/// A point of the plane as a generic struct, under `jvp` and `hessian`.
+#[derive(Clone, Copy)]
+struct Point<T> {
+    x: T,
+    y: T,
+}
+
+#[differentiable(jvp, hessian)]
+fn rotated_norm<T: Float>(a: T, b: T, theta: T) -> T {
+    let p = Point { x: a, y: b };
+    let (s, c) = theta.sin_cos();
+    let q = Point {
+        x: c * p.x - s * p.y,
+        y: s * p.x + c * p.y,
+    };
+    q.x * q.x * q.y + p.y
+}
+
+fn assert_close(what: &str, got: f64, want: f64) {
+    let tol = 1e-6 * got.abs().max(want.abs()).max(1.0);
+    assert!((got - want).abs() <= tol, "{what}: {got} vs {want}");
+}
+
+#[test]
+fn a_state_struct_rebuilt_each_step_matches_central_differences() {
+    for p in [[1.0, 0.0, 2.0], [0.3, -0.8, 0.7]] {
+        let (v, dx, dv, dk) = verlet_grad(p[0], p[1], p[2], 0.05, 40);
+        assert_eq!(v, verlet(p[0], p[1], p[2], 0.05, 40));
+        let fd = fd_support::central_slice(|q| verlet(q[0], q[1], q[2], 0.05, 40), &p, 1e-6);
+        for (got, want) in [dx, dv, dk].iter().zip(&fd) {
+            assert_close("verlet", *got, *want);
+        }
+    }
+    // No step: the value is x0 + 0.1 v0.
+    let (_, dx, dv, dk) = verlet_grad(0.4, 0.2, 1.0, 0.05, 0);
+    assert_eq!((dx, dv, dk), (1.0, 0.1, 0.0));
+}
+
+#[test]
+fn every_field_write_matches_central_differences() {
+    let x = [0.5, -1.2, 2.0, 0.3, -0.4];
+    let r = 1.7;
+    let (v, dx, dr) = accumulate_grad(&x, r);
+    assert_eq!(v, accumulate(&x, r));
+    let mut all = x.to_vec();
+    all.push(r);
+    let fd = fd_support::central_slice(|p| accumulate(&p[..5], p[5]), &all, 1e-6);
+    for (i, want) in fd.iter().enumerate() {
+        let got = if i < 5 { dx[i] } else { dr };
+        assert_close(&format!("input {i}"), got, *want);
+    }
+}
+
+#[test]
+fn a_generic_struct_in_every_mode_has_the_closed_form() {
+    let (a, b, t) = (0.8, -0.3, 0.6);
+    // q = R(t) p; f = qx² qy + b. With u = c a − s b, w = s a + c b:
+    // ∂f/∂a = 2 u c w + u² s, ∂f/∂b = −2 u s w + u² c + 1,
+    // ∂f/∂t = 2 u (−w) w + u² u = u³ − 2 u w².
+    let (s, c) = t.sin_cos();
+    let (u, w) = (c * a - s * b, s * a + c * b);
+    let want = [
+        2.0 * u * c * w + u * u * s,
+        -2.0 * u * s * w + u * u * c + 1.0,
+        u * u * u - 2.0 * u * w * w,
+    ];
+    let close = |got: f64, want: f64| (got - want).abs() <= 1e-12 * want.abs().max(1.0);
+    let (v, da, db, dt) = rotated_norm_grad(a, b, t);
+    assert_eq!(v, rotated_norm(a, b, t));
+    for (got, want) in [da, db, dt].into_iter().zip(want) {
+        assert!(close(got, want), "{got} vs {want}");
+    }
+    let (_, tangent) = rotated_norm_jvp(a, b, t, 1.0, -2.0, 0.5);
+    assert!(
+        close(tangent, want[0] - 2.0 * want[1] + 0.5 * want[2]),
+        "{tangent}"
+    );
+    let (_, g, h) = rotated_norm_hessian(a, b, t);
+    for k in 0..3 {
+        assert!(close(g[k], want[k]), "g[{k}]");
+    }
+    let fd = fd_support::central_slice(|p| rotated_norm_grad(p[0], p[1], p[2]).1, &[a, b, t], 1e-6);
+    for (j, want) in fd.iter().enumerate() {
+        assert_close(&format!("h[0, {j}]"), h[(0, j)], *want);
+    }
+    assert!(close(h[(1, 0)], h[(0, 1)]), "{h}");
+}
