@@ -25,6 +25,7 @@ fn verlet(x0: f64, v0: f64, k: f64, #[constant] dt: f64, steps: usize) -> f64 {
     let accel = |x: f64| -k * x - 0.1 * x * x * x;
     let mut s = State { x: x0, v: v0 };
     let mut a = accel(s.x);
+    debug_assert!(s.x.is_finite() && s.v.is_finite(), "a finite start");
     for _ in 0..steps {
         let x = s.x + s.v * dt + 0.5 * a * dt * dt;
         let a_next = accel(x);

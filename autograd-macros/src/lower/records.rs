@@ -119,8 +119,18 @@ impl<'ast> Visit<'ast> for Scan {
         syn::visit::visit_expr(self, e);
     }
 
+    /// A macro of expressions (`assert!(s.x > 0.0)`, `vec![s.x; n]`) is
+    /// rewritten as the body is; in any other, a name is out of reach.
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        self.names.read_macro(m);
+        let mut args = m.clone();
+        let mut parsed = false;
+        crate::ir::visit_macro_args(&mut args, &mut |a| {
+            parsed = true;
+            self.visit_expr(a);
+        });
+        if !parsed {
+            self.names.read_macro(m);
+        }
     }
 }
 
@@ -294,6 +304,10 @@ impl VisitMut for Rewrite<'_> {
             return;
         }
         syn::visit_mut::visit_local_mut(self, l);
+    }
+
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        crate::ir::visit_macro_args(m, &mut |a| self.visit_expr_mut(a));
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
