@@ -144,23 +144,6 @@ pub mod __private {
                     *self += g;
                 }
             }
-            impl Accumulate<Vec<$t>> for Vec<$t> {
-                #[inline]
-                fn accumulate(&mut self, g: Vec<$t>) {
-                    for (a, b) in self.iter_mut().zip(&g) {
-                        *a += b;
-                    }
-                    pool::give(g);
-                }
-            }
-            impl<const N: usize> Accumulate<[$t; N]> for [$t; N] {
-                #[inline]
-                fn accumulate(&mut self, g: [$t; N]) {
-                    for (a, b) in self.iter_mut().zip(g) {
-                        *a += b;
-                    }
-                }
-            }
             /// A callee's adjoint of an array it took as a slice.
             ///
             /// # Panics
@@ -224,6 +207,26 @@ pub mod __private {
                 *a = *a + *b;
             }
             pool::give(g);
+        }
+    }
+
+    // Any scalar: a local `Vec` or array of a generic function (and of a
+    // second-order twin) whose adjoint branches or loops join.
+    impl<T: rules::Real> Accumulate<Vec<T>> for Vec<T> {
+        #[inline]
+        fn accumulate(&mut self, g: Vec<T>) {
+            for (a, b) in self.iter_mut().zip(&g) {
+                *a = *a + *b;
+            }
+            pool::give(g);
+        }
+    }
+    impl<T: rules::Real, const N: usize> Accumulate<[T; N]> for [T; N] {
+        #[inline]
+        fn accumulate(&mut self, g: [T; N]) {
+            for (a, b) in self.iter_mut().zip(g) {
+                *a = *a + b;
+            }
         }
     }
 
