@@ -6,6 +6,8 @@
 //! differences of the plain function (step 1e-6, tolerance 1e-6 relative
 //! to the larger of the derivative and 1).
 
+#![allow(clippy::needless_range_loop)]
+
 mod fd_support;
 
 use autograd::differentiable;
