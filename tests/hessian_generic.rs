@@ -161,3 +161,37 @@ fn a_plain_function_calls_a_generic_ones_second_order() {
         }
     }
 }
+
+/// One bubble pass over a local `Vec` of the generic scalar, its elements
+/// swapped in a branch inside a loop: the `Vec`'s adjoint joins after the
+/// branch, at `Dual<T>` too (this did not compile: a `Vec` adjoint was
+/// added into only for `f32`/`f64`).
+#[differentiable(hessian)]
+fn bubble_pass<T: Float>(x: &[T]) -> T {
+    let mut v = vec![T::zero(); x.len()];
+    for i in 0..x.len() {
+        v[i] = x[i];
+    }
+    for i in 0..x.len() - 1 {
+        if v[i] > v[i + 1] {
+            let t = v[i];
+            v[i] = v[i + 1];
+            v[i + 1] = t;
+        }
+    }
+    v[0] * v[1] + v[2] * v[2]
+}
+
+#[test]
+fn a_vec_swapped_in_a_loop_has_the_closed_form_hessian() {
+    // [3, 1, 2] → [1, 2, 3]: f = x1 x2 + x0², H = [[2, 0, 0], [0, 0, 1], [0, 1, 0]].
+    let (v, g, h) = bubble_pass_hessian(&[3.0, 1.0, 2.0]);
+    assert_eq!(v, 11.0);
+    assert_eq!((g[0], g[1], g[2]), (6.0, 2.0, 1.0));
+    let want = [[2.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]];
+    for i in 0..3 {
+        for j in 0..3 {
+            assert_eq!(h[(i, j)], want[i][j], "h[{i},{j}]");
+        }
+    }
+}
