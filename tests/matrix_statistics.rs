@@ -1,4 +1,4 @@
-//! `m.mean()` and `m.trace()` of nalgebra values in a `#[differentiable]`
+//! `m.mean()`, `m.trace()` and `m.min()` of nalgebra values in a `#[differentiable]`
 //! body (issue 14): written with the sum, the length and element reads, as
 //! nalgebra computes them, so values are nalgebra's bit for bit. Expected
 //! derivatives are closed forms, exact in these small binary fractions.
@@ -74,4 +74,38 @@ fn mean_and_trace_to_second_order() {
             assert_eq!(h[(i, j)], expected, "({i}, {j})");
         }
     }
+}
+
+/// A margin over the smallest entry, with the largest for contrast.
+#[differentiable(jvp, hessian)]
+fn spread(x: &DVector<f64>, w: f64) -> f64 {
+    w * x.min() + x.max() * x.min()
+}
+
+#[test]
+fn min_is_nalgebras_and_its_gradient_goes_to_the_first_smallest() {
+    let x = DVector::from_vec(vec![3.0, -1.5, 2.0, -1.5, 0.5]);
+    let (v, dx, dw) = spread_grad(&x, 2.0);
+    assert_eq!(v.to_bits(), spread(&x, 2.0).to_bits());
+    assert_eq!(v, 2.0 * -1.5 + 3.0 * -1.5);
+    // The first of the tied smallest (index 1) takes w + max; the max (index 0) takes min.
+    assert_eq!(dx, DVector::from_vec(vec![-1.5, 5.0, 0.0, 0.0, 0.0]));
+    assert_eq!(dw, -1.5);
+    let (_, tangent) = spread_jvp(
+        &x,
+        2.0,
+        &DVector::from_vec(vec![1.0, 1.0, 0.0, 0.0, 0.0]),
+        1.0,
+    );
+    assert_eq!(tangent, -1.5 + 5.0 - 1.5);
+    // Second order: ∂²/∂x0∂x1 = 1, ∂²/∂w∂x1 = 1, all else 0.
+    let (_, _, h) = spread_hessian(&x, 2.0);
+    assert_eq!(
+        (h[(0, 1)], h[(1, 0)], h[(1, 5)], h[(5, 1)]),
+        (1.0, 1.0, 1.0, 1.0)
+    );
+    assert_eq!(h.iter().filter(|v| **v != 0.0).count(), 4);
+    // Empty: nalgebra's zero, no gradient.
+    let (v, dx, _) = spread_grad(&DVector::zeros(0), 2.0);
+    assert_eq!((v, dx.len()), (0.0, 0));
 }

@@ -811,11 +811,12 @@ fn const_parts(args: &[Operand], params: &[crate::table::Param]) -> Vec<TokenStr
         .collect()
 }
 
-/// `m.mean()`, `m.trace()` and `m.determinant()` of a matrix, as nalgebra
-/// computes them, written with the sum, the length and element reads whose
-/// derivatives the table has: `if m.len() == 0 { 0 } else { m.sum() / len
-/// }`, the diagonal added from zero after the square check, and the
-/// determinant (see [`determinant`]). A receiver that is not a place is
+/// `m.mean()`, `m.trace()`, `m.min()` and `m.determinant()` of a matrix,
+/// as nalgebra computes them, written with the sum, the length and element
+/// reads whose derivatives the table has: `if m.len() == 0 { 0 } else {
+/// m.sum() / len }`, the diagonal added from zero after the square check,
+/// nalgebra's fold for the smallest element, and the determinant (see
+/// [`determinant`]). A receiver that is not a place is
 /// bound once.
 fn written_matrix_method(m: &syn::ExprMethodCall, scalar: Option<&syn::Ident>) -> Option<Expr> {
     if !m.args.is_empty() || m.turbofish.is_some() {
@@ -849,6 +850,21 @@ fn written_matrix_method(m: &syn::ExprMethodCall, scalar: Option<&syn::Ident>) -
                 trace += #x[(i, i)];
             }
             trace
+        }),
+        // nalgebra folds `simd_min` from the first element: `if a <= b { a
+        // } else { b }`, so the first of equal elements wins and a NaN
+        // after the first element is taken over anything before it.
+        "min" => syn::parse_quote_spanned!(span=> {
+            if #x.len() == 0 {
+                #zero
+            } else {
+                let mut smallest = #x[0];
+                for i in 1..#x.len() {
+                    let element = #x[i];
+                    smallest = if smallest <= element { smallest } else { element };
+                }
+                smallest
+            }
         }),
         "determinant" => determinant(&x, scalar),
         _ => return None,

@@ -834,7 +834,7 @@ pub fn supported_matrix_methods() -> String {
             .filter(move |r| r.on_matrices() && r.on_scalars() == scalars)
             .filter_map(|r| r.method)
     };
-    // And `mean`, `trace`, `determinant`: written with the sum, the length
+    // And `mean`, `trace`, `min`, `determinant`: written with the sum, the length
     // and element reads (`lower::calls::written_matrix_method`), no rule of
     // their own.
     let builtins = [
@@ -845,6 +845,7 @@ pub fn supported_matrix_methods() -> String {
         "into_owned",
         "mean",
         "trace",
+        "min",
         "determinant",
     ];
     listed(on(false).chain(builtins).chain(on(true))).join(", ")
@@ -932,7 +933,7 @@ mod tests {
         );
         assert_eq!(
             supported_matrix_methods(),
-            "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`, `map`, `len`, `nrows`, `ncols`, `into_owned`, `mean`, `trace`, `determinant`, `relu`, `sigmoid`"
+            "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`, `map`, `len`, `nrows`, `ncols`, `into_owned`, `mean`, `trace`, `min`, `determinant`, `relu`, `sigmoid`"
         );
     }
 }
