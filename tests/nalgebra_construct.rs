@@ -12,7 +12,9 @@
 mod fd_support;
 
 use autograd::differentiable;
-use nalgebra::{DMatrix, DVector, Matrix2, Matrix2x3, Matrix3, RowVector2, Vector2, Vector3};
+use nalgebra::{
+    DMatrix, DVector, Matrix2, Matrix2x3, Matrix3, RowVector2, SMatrix, SVector, Vector2, Vector3,
+};
 
 /// A spring's potential energy between two points of the plane, the
 /// displacement built from the coordinates.
@@ -85,6 +87,14 @@ fn named_entries(a: f64, b: f64) -> f64 {
     let u = Vector3::new(a, b, a * b);
     let m = Matrix3::new(a, b, 0.0, 1.0, a * a, 0.0, 0.0, b, 2.0);
     u.x * u.z + u.y + m.m12 * m.m22 + m.m32 - m.m33
+}
+
+/// The generic spellings with the shape in the turbofish, under `hessian`.
+#[differentiable(hessian)]
+fn generic_spellings(a: f64, b: f64) -> f64 {
+    let m = SMatrix::<f64, 2, 2>::new(a, b, a * b, 1.0);
+    let v = SVector::<f64, 2>::new(b, 1.0);
+    (m * v).norm_squared()
 }
 
 /// Central differences of the plain function, step 1e-6.
@@ -248,4 +258,26 @@ fn named_entries_have_the_closed_form_derivatives() {
             );
         }
     }
+}
+
+#[test]
+fn generic_spellings_have_the_closed_form_gradient() {
+    let (a, b) = (0.6, -1.1);
+    // m v = (a b + b, a b² + 1): f = (a b + b)² + (a b² + 1)².
+    let (p, q) = (a * b + b, a * b * b + 1.0);
+    let want = [
+        2.0 * p * b + 2.0 * q * b * b,
+        2.0 * p * (a + 1.0) + 4.0 * q * a * b,
+    ];
+    let (v, da, db) = generic_spellings_grad(a, b);
+    assert_eq!(v, generic_spellings(a, b));
+    assert!(
+        (da - want[0]).abs() < 1e-12 && (db - want[1]).abs() < 1e-12,
+        "{da} {db}"
+    );
+    let (_, g, h) = generic_spellings_hessian(a, b);
+    assert!((g[0] - want[0]).abs() < 1e-12 && (g[1] - want[1]).abs() < 1e-12);
+    // ∂²f/∂a² = 2 b² + 2 b⁴.
+    let want_aa = 2.0 * b * b + 2.0 * b.powi(4);
+    assert!((h[(0, 0)] - want_aa).abs() < 1e-12, "{h}");
 }

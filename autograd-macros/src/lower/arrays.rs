@@ -77,8 +77,35 @@ fn fixed_shape(name: &str) -> Option<(usize, usize)> {
     }
 }
 
-/// `Vector3::new(a, b, c)`, `Matrix2::new(..)` (any path to them, no
-/// turbofish), `DVector::from_vec(vec![a, b])`,
+/// The shape `SMatrix::<T, R, C>` or `SVector::<T, N>` gives in literals.
+fn generic_shape(ty: &str, arguments: &syn::PathArguments) -> Option<(usize, usize)> {
+    let syn::PathArguments::AngleBracketed(a) = arguments else {
+        return None;
+    };
+    let dims: Vec<usize> = a
+        .args
+        .iter()
+        .skip(1)
+        .map(|arg| match arg {
+            syn::GenericArgument::Const(Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(n),
+                ..
+            })) => n
+                .base10_parse::<usize>()
+                .ok()
+                .filter(|n| (1..=6).contains(n)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    match (ty, dims.as_slice()) {
+        ("SMatrix", [r, c]) => Some((*r, *c)),
+        ("SVector", [n]) => Some((*n, 1)),
+        _ => None,
+    }
+}
+
+/// `Vector3::new(a, b, c)`, `Matrix2::new(..)`, `SMatrix::<f64, 2, 2>::new`
+/// (any path to them, generic arguments on the type only), `DVector::from_vec(vec![a, b])`,
 /// `DVector::from_column_slice(&[a, b])` or
 /// `DMatrix::from_row_slice(2, 2, &[a, b, c, d])` (`from_column_slice`, a
 /// shape of literals): the constructor and the element expressions.
@@ -86,11 +113,17 @@ fn matrix_ctor(c: &syn::ExprCall) -> Option<(MatrixCtor, Vec<Expr>)> {
     let Expr::Path(p) = &*c.func else {
         return None;
     };
-    if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
-        return None;
-    }
     let n = p.path.segments.len();
-    if n < 2 {
+    // Generic arguments only on the type: `SMatrix::<f64, 2, 2>::new`.
+    let type_arguments = |i: usize| i + 2 == n;
+    if p.qself.is_some()
+        || n < 2
+        || p.path
+            .segments
+            .iter()
+            .enumerate()
+            .any(|(i, s)| !s.arguments.is_none() && !type_arguments(i))
+    {
         return None;
     }
     let (ty, func) = (
@@ -124,7 +157,8 @@ fn matrix_ctor(c: &syn::ExprCall) -> Option<(MatrixCtor, Vec<Expr>)> {
     };
     match (ty.as_str(), func.as_str()) {
         (ty, "new") => {
-            let (rows, cols) = fixed_shape(ty)?;
+            let (rows, cols) =
+                fixed_shape(ty).or_else(|| generic_shape(ty, &p.path.segments[n - 2].arguments))?;
             let layout = match cols {
                 1 => Layout::Linear,
                 cols => Layout::Rows { cols },
