@@ -749,3 +749,35 @@ fn array_map_against_closed_forms() {
     assert_eq!(dw, [0.0, a * a * w[1].cos()]);
     assert_eq!(dh, 2.0 * a * s[0] * w[1].sin() + 2.0 * b);
 }
+
+/// One pass of a bubble sort over a copy (`to_owned`), elements swapped
+/// with `swap`, the empty input tested with `is_empty`.
+#[differentiable]
+fn sorted_weights(x: &[f64], w: &[f64; 3]) -> f64 {
+    if x.is_empty() {
+        return 0.0;
+    }
+    let mut v = x.to_owned();
+    for i in 0..v.len() - 1 {
+        if v[i] > v[i + 1] {
+            v.swap(i, i + 1);
+        }
+    }
+    let mut s = [w[0], w[1], w[2]];
+    s.swap(0, 2);
+    v[0] * s[0] + v[v.len() - 1] * s[1] * v[0]
+}
+
+#[test]
+fn swap_is_empty_and_to_owned_have_the_closed_form() {
+    // [2, 3, 1]: the pass gives [2, 1, 3]; s = [w2, w1, w0].
+    // f = v0 w2 + v2 w1 v0 = x0 w2 + x1 w1 x0.
+    let (x, w) = ([2.0, 3.0, 1.0], [0.5, -1.0, 4.0]);
+    let (v, dx, dw) = sorted_weights_grad(&x, &w);
+    assert_eq!(v, sorted_weights(&x, &w));
+    assert_eq!(v, 2.0 * 4.0 + 3.0 * -1.0 * 2.0);
+    assert_eq!(dx, vec![4.0 + 3.0 * -1.0, -2.0, 0.0]);
+    assert_eq!(dw, [0.0, 6.0, 2.0]);
+    let (v, dx, dw) = sorted_weights_grad(&[], &w);
+    assert_eq!((v, dx.len(), dw), (0.0, 0, [0.0; 3]));
+}

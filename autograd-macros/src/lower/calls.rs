@@ -54,6 +54,11 @@ impl Lowerer<'_> {
             // A method of a `#[constant]` argument is primal code.
             return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Unknown);
         }
+        // `x.is_empty()`: the length's test, for every value with a length.
+        if name == "is_empty" && m.args.is_empty() && m.turbofish.is_none() {
+            let (receiver, span) = (&m.receiver, m.method.span());
+            return self.lower_expr(&syn::parse_quote_spanned!(span=> (#receiver.len() == 0)));
+        }
         // `P.len()` of a `const` array, `w.len()` of a window.
         if let Some(Builtin::Len) = table::builtin(&name, m.args.len())
             && let Some(seq) = self.sequence_of(&m.receiver)
@@ -74,6 +79,10 @@ impl Lowerer<'_> {
             return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Int);
         }
         let receiver = self.lower_expr(&m.receiver);
+        // A receiver reported already (`v.pop().unwrap()`): one error.
+        if receiver.value().is_some_and(|v| self.missing.contains(&v)) {
+            return self.missing(m.span());
+        }
         let receiver_kind = self.kind(&receiver);
         if receiver_kind == Some(Kind::Int)
             && let Some(o) = self.lower_index_option(&receiver, m)

@@ -176,11 +176,14 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
-    /// `x.to_vec()` of a slice, array or `Vec`: the elements collected into
-    /// a new `Vec`, as the iterator chain `x.iter().copied().collect()`
-    /// lowers; `None` for anything else.
+    /// `x.to_vec()` (or `x.to_owned()`) of a slice, array or `Vec`: the
+    /// elements collected into a new `Vec`, as the iterator chain
+    /// `x.iter().copied().collect()` lowers; `None` for anything else.
     pub(super) fn lower_to_vec(&mut self, m: &syn::ExprMethodCall) -> Option<Operand> {
-        if m.method != "to_vec" || !m.args.is_empty() || m.turbofish.is_some() {
+        if !(m.method == "to_vec" || m.method == "to_owned")
+            || !m.args.is_empty()
+            || m.turbofish.is_some()
+        {
             return None;
         }
         let float = match self.sequence_of(&m.receiver)? {

@@ -352,6 +352,11 @@ impl Lowerer<'_> {
                 }
             }
             Expr::MethodCall(m) if m.method == "push" && m.args.len() == 1 => self.lower_push(m),
+            Expr::MethodCall(m) if let Some(swap) = self.swap_of_elements(m) => {
+                self.scopes.push(Vec::new());
+                self.lower_stmts(&swap);
+                self.scopes.pop();
+            }
             Expr::Assign(a) if let Expr::Tuple(targets) = &*a.left => {
                 self.lower_tuple_assign(targets, &a.right, a.span());
             }
@@ -457,6 +462,34 @@ impl Lowerer<'_> {
         {
             *slot = ty.map(Box::new);
         }
+    }
+
+    /// `v.swap(a, b)` of a local array or `Vec` as the element writes it
+    /// is: `let (i, j) = (a, b); let t = v[i]; v[i] = v[j]; v[j] = t;`,
+    /// whose adjoints the array-write rule keeps (locals in the macro's
+    /// hygiene). `None` for any other receiver.
+    fn swap_of_elements(&self, m: &syn::ExprMethodCall) -> Option<Vec<SynStmt>> {
+        if m.method != "swap" || m.args.len() != 2 || m.turbofish.is_some() {
+            return None;
+        }
+        let v = self.local_ident(&m.receiver)?;
+        if !matches!(self.values[v].kind, Kind::Array | Kind::Unknown) {
+            return None;
+        }
+        let (a, b, array) = (&m.args[0], &m.args[1], &m.receiver);
+        let at = Span::mixed_site().located_at(m.method.span());
+        let (i, j, t) = (
+            syn::Ident::new("i", at),
+            syn::Ident::new("j", at),
+            syn::Ident::new("t", at),
+        );
+        let block: syn::Block = syn::parse_quote_spanned! {m.span()=> {
+            let (#i, #j) = (#a, #b);
+            let #t = #array[#i];
+            #array[#i] = #array[#j];
+            #array[#j] = #t;
+        }};
+        Some(block.stmts)
     }
 
     /// A statement whose value is dropped has no effect on the result.
