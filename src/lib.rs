@@ -349,6 +349,44 @@ pub mod __private {
         }
     }
 
+    /// A field a `match` arm binds (`tenor` of `Deposit { tenor }`), read by
+    /// the macro's code as a value: through a reference to a `Copy` field
+    /// (a `match` on `&Instrument` binds `tenor: &f64`) it is the field's
+    /// value, so that arithmetic takes it as it takes any float; anything
+    /// else (`&Vec<f64>`, a field matched by value) as bound. The choice
+    /// is by method resolution: `(&Payload(v)).payload()` tries
+    /// [`PayloadCopied`] on `&Payload<&T>` first, then [`PayloadAsBound`].
+    #[derive(Clone, Copy)]
+    pub struct Payload<T>(pub T);
+
+    /// See [`Payload`]: a reference to a `Copy` value, read by value.
+    pub trait PayloadCopied {
+        type Value;
+        fn payload(self) -> Self::Value;
+    }
+
+    impl<T: Copy> PayloadCopied for &Payload<&T> {
+        type Value = T;
+        #[inline(always)]
+        fn payload(self) -> T {
+            *self.0
+        }
+    }
+
+    /// See [`Payload`]: any other binding, as it is.
+    pub trait PayloadAsBound {
+        type Value;
+        fn payload(self) -> Self::Value;
+    }
+
+    impl<T> PayloadAsBound for Payload<T> {
+        type Value = T;
+        #[inline(always)]
+        fn payload(self) -> T {
+            self.0
+        }
+    }
+
     /// Checks that a pullback slot holds an adjoint (see [`Contribution`]).
     #[inline(always)]
     pub fn contribution<G: Contribution + Checked>(g: G) -> G::Adjoint {

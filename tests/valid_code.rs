@@ -546,3 +546,40 @@ fn a_scalar_parameter_named_f_or_called() {
     assert_eq!((h[(0, 0)], h[(0, 1)], h[(1, 1)]), (0.0, e, e));
     assert_eq!(sine_of_grad(0.5_f32), (0.5_f32.sin(), 0.5_f32.cos()));
 }
+
+// ---- fields bound by a `match` on a reference ----
+
+/// A curve instrument: matched through `&Instrument`, so its arms bind
+/// `tenor: &f64` and `years: &usize` (Rust's default binding mode).
+#[derive(Clone, Copy, Debug)]
+enum Instrument {
+    Deposit { tenor: f64 },
+    Swap { years: usize },
+}
+
+/// Arithmetic on the bound references, `q * tenor` and `years - 1`,
+/// expanded into `f64 * &&f64` (E0277) before such a field was read by
+/// value.
+#[differentiable]
+fn quoted_sum(quotes: &[f64], #[constant] instruments: &[Instrument]) -> f64 {
+    let mut s = 0.0;
+    for (q, inst) in quotes.iter().zip(instruments) {
+        match inst {
+            Instrument::Deposit { tenor } => s += q * tenor,
+            Instrument::Swap { years } => s += q * q * (years - 1) as f64,
+        }
+    }
+    s
+}
+
+#[test]
+fn fields_bound_through_a_reference_are_read_by_value() {
+    let instruments = [
+        Instrument::Deposit { tenor: 0.5 },
+        Instrument::Swap { years: 3 },
+    ];
+    let (v, dq) = quoted_sum_grad(&[2.0, 3.0], &instruments);
+    // 2 · 0.5 + 3² · 2 = 19; ∂/∂q = (0.5, 2 · 3 · 2).
+    assert_eq!(v, 19.0);
+    assert_eq!(dq, vec![0.5, 12.0]);
+}

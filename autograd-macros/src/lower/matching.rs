@@ -413,7 +413,18 @@ impl Lowerer<'_> {
             Some(ty) if self.option_of_float(ty) => Kind::Float,
             _ => Kind::Unknown,
         };
-        self.lower_primal_unchecked(&Expr::Match(m.clone()), kind)
+        // The binding by value where it is a reference to a `Copy` field
+        // (see `autograd::__private::Payload`): the generated arithmetic
+        // takes values of unknown type by reference.
+        let mut read = m.clone();
+        if let Expr::Path(binding) = &*read.arms[0].body {
+            let span = binding.span();
+            read.arms[0].body = Box::new(syn::parse_quote_spanned! {span=> {
+                use ::autograd::__private::{PayloadAsBound as _, PayloadCopied as _};
+                (&::autograd::__private::Payload(#binding)).payload()
+            }});
+        }
+        self.lower_primal_unchecked(&Expr::Match(read), kind)
     }
 
     fn option_of_float(&self, ty: &syn::Type) -> bool {
