@@ -775,8 +775,8 @@ fn swap_is_empty_and_to_owned_have_the_closed_form() {
     let (x, w) = ([2.0, 3.0, 1.0], [0.5, -1.0, 4.0]);
     let (v, dx, dw) = sorted_weights_grad(&x, &w);
     assert_eq!(v, sorted_weights(&x, &w));
-    assert_eq!(v, 2.0 * 4.0 + 3.0 * -1.0 * 2.0);
-    assert_eq!(dx, vec![4.0 + 3.0 * -1.0, -2.0, 0.0]);
+    assert_eq!(v, 2.0 * 4.0 - 3.0 * 2.0);
+    assert_eq!(dx, vec![4.0 - 3.0, -2.0, 0.0]);
     assert_eq!(dw, [0.0, 6.0, 2.0]);
     let (v, dx, dw) = sorted_weights_grad(&[], &w);
     assert_eq!((v, dx.len(), dw), (0.0, 0, [0.0; 3]));

@@ -166,6 +166,9 @@ fn a_plain_function_calls_a_generic_ones_second_order() {
 /// swapped in a branch inside a loop: the `Vec`'s adjoint joins after the
 /// branch, at `Dual<T>` too (this did not compile: a `Vec` adjoint was
 /// added into only for `f32`/`f64`).
+// The element writes are the construct under test, not `swap` or
+// `copy_from_slice`.
+#[allow(clippy::manual_memcpy, clippy::manual_swap)]
 #[differentiable(hessian)]
 fn bubble_pass<T: Float>(x: &[T]) -> T {
     let mut v = vec![T::zero(); x.len()];

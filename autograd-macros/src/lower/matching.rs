@@ -419,10 +419,11 @@ impl Lowerer<'_> {
         let mut read = m.clone();
         if let Expr::Path(binding) = &*read.arms[0].body {
             let span = binding.span();
-            read.arms[0].body = Box::new(syn::parse_quote_spanned! {span=> {
+            *read.arms[0].body = syn::parse_quote_spanned! {span=> {
+                #[allow(unused_imports)]
                 use ::autograd::__private::{PayloadAsBound as _, PayloadCopied as _};
                 (&::autograd::__private::Payload(#binding)).payload()
-            }});
+            }};
         }
         self.lower_primal_unchecked(&Expr::Match(read), kind)
     }
