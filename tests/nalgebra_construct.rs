@@ -97,6 +97,23 @@ fn generic_spellings(a: f64, b: f64) -> f64 {
     (m * v).norm_squared()
 }
 
+/// A triangle's area from its edge vectors as a matrix's columns.
+#[differentiable(hessian)]
+fn triangle_area(x1: f64, y1: f64, x2: f64, y2: f64, x3: f64, y3: f64) -> f64 {
+    let e1 = Vector2::new(x2 - x1, y2 - y1);
+    let e2 = Vector2::new(x3 - x1, y3 - y1);
+    0.5 * Matrix2::from_columns(&[e1, e2]).determinant()
+}
+
+/// Columns computed by a closure, and rows.
+#[differentiable]
+fn from_vectors(a: f64, b: f64) -> f64 {
+    let column = |t: f64| Vector3::new(t, t * t, 1.0);
+    let m = Matrix3::from_columns(&[column(a), column(b), Vector3::new(0.0, 1.0, b)]);
+    let r = Matrix2::from_rows(&[RowVector2::new(a, b), RowVector2::new(b * b, 1.0)]);
+    m.determinant() + r[(1, 0)] * r[(0, 1)]
+}
+
 /// Central differences of the plain function, step 1e-6.
 fn central(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
     fd_support::central_slice(f, x, 1e-6)
@@ -280,4 +297,25 @@ fn generic_spellings_have_the_closed_form_gradient() {
     // ∂²f/∂a² = 2 b² + 2 b⁴.
     let want_aa = 2.0 * b * b + 2.0 * b.powi(4);
     assert!((h[(0, 0)] - want_aa).abs() < 1e-12, "{h}");
+}
+
+#[test]
+fn matrices_from_columns_and_rows_match_closed_forms_and_differences() {
+    // Area 3 of (0, 0), (2, 0), (0, 3); ∂A/∂(x1, y1, ..) = ½ (y2 − y3, x3 − x2, y3 − y1, x1 − x3, y1 − y2, x2 − x1).
+    let p = [0.0, 0.0, 2.0, 0.0, 0.0, 3.0];
+    let (v, d1, e1, d2, e2, d3, e3) = triangle_area_grad(p[0], p[1], p[2], p[3], p[4], p[5]);
+    assert_eq!(v, 3.0);
+    assert_eq!([d1, e1, d2, e2, d3, e3], [-1.5, -1.0, 1.5, 0.0, 0.0, 1.0]);
+    // The area is bilinear: ∂²A/∂x2∂y3 = ½, ∂²A/∂x2² = 0.
+    let (_, _, h) = triangle_area_hessian(p[0], p[1], p[2], p[3], p[4], p[5]);
+    assert_eq!((h[(2, 5)], h[(2, 2)]), (0.5, 0.0));
+    for (a, b) in [(0.7, -0.4), (-1.2, 0.9)] {
+        let (v, da, db) = from_vectors_grad(a, b);
+        assert_eq!(v, from_vectors(a, b));
+        let fd = central(|q| from_vectors(q[0], q[1]), &[a, b]);
+        assert!(
+            (da - fd[0]).abs() < 1e-7 && (db - fd[1]).abs() < 1e-7,
+            "{da} {db} vs {fd:?}"
+        );
+    }
 }

@@ -196,6 +196,62 @@ fn matrix_ctor(c: &syn::ExprCall) -> Option<(MatrixCtor, Vec<Expr>)> {
     }
 }
 
+/// `Matrix2::from_columns(&[a, b])` or `from_rows(&[..])` of a fixed-size
+/// type, as the `new(..)` of the entries it copies, row by row (`a[0],
+/// b[0], a[1], b[1]`), each vector bound once first in the macro's
+/// hygiene: `{ let v0 = a; let v1 = b; Matrix2::new(v0[0], v1[0], ..) }`.
+fn built_from_vectors(c: &syn::ExprCall) -> Option<Expr> {
+    let Expr::Path(p) = &*c.func else {
+        return None;
+    };
+    let n = p.path.segments.len();
+    if p.qself.is_some() || n < 2 || c.args.len() != 1 {
+        return None;
+    }
+    let func = p.path.segments[n - 1].ident.to_string();
+    let by_columns = match func.as_str() {
+        "from_columns" => true,
+        "from_rows" => false,
+        _ => return None,
+    };
+    let ty = &p.path.segments[n - 2];
+    let (rows, cols) = fixed_shape(&ty.ident.to_string())
+        .or_else(|| generic_shape(&ty.ident.to_string(), &ty.arguments))?;
+    let Expr::Reference(r) = &c.args[0] else {
+        return None;
+    };
+    let Expr::Array(vectors) = &*r.expr else {
+        return None;
+    };
+    if vectors.elems.len() != if by_columns { cols } else { rows } {
+        return None;
+    }
+    let span = c.span();
+    let names: Vec<syn::Ident> = (0..vectors.elems.len())
+        .map(|k| syn::Ident::new(&format!("vector{k}"), Span::mixed_site().located_at(span)))
+        .collect();
+    let mut entries = Vec::new();
+    for i in 0..rows {
+        for j in 0..cols {
+            let (v, k) = if by_columns {
+                (&names[j], i)
+            } else {
+                (&names[i], j)
+            };
+            let k = proc_macro2::Literal::usize_unsuffixed(k);
+            entries.push(quote!(#v[#k]));
+        }
+    }
+    let mut new = p.path.clone();
+    new.segments[n - 1] =
+        syn::PathSegment::from(syn::Ident::new("new", p.path.segments[n - 1].ident.span()));
+    let vectors = vectors.elems.iter();
+    Some(syn::parse_quote_spanned! {span=> {
+        #(let #names = #vectors;)*
+        #new(#(#entries),*)
+    }})
+}
+
 /// Whether a call's function is an associated function of a nalgebra
 /// vector or matrix type (`DVector::from_iterator`, `Vector3::from`).
 fn is_nalgebra_call(c: &syn::ExprCall) -> bool {
@@ -225,7 +281,7 @@ pub(crate) fn builds_matrices(body: &syn::Block) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
         fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
-            self.0 |= matrix_ctor(c).is_some();
+            self.0 |= matrix_ctor(c).is_some() || built_from_vectors(c).is_some();
             syn::visit::visit_expr_call(self, c);
         }
     }
@@ -268,6 +324,9 @@ impl Lowerer<'_> {
                     return Some(self.missing(span));
                 }
             },
+            Expr::Call(c) if let Some(built) = built_from_vectors(c) => {
+                return Some(self.lower_expr(&built));
+            }
             Expr::Call(c) if let Some((ctor, elems)) = matrix_ctor(c) => {
                 let elems: Punctuated<Expr, syn::Token![,]> = elems.into_iter().collect();
                 let elems = self.lower_elements(&elems);
