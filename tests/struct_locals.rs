@@ -160,3 +160,57 @@ fn a_generic_struct_in_every_mode_has_the_closed_form() {
     }
     assert!(close(h[(1, 0)], h[(0, 1)]), "{h}");
 }
+
+/// An initial state given as a `Tangent` struct, copied into the local the
+/// loop rebuilds: `let mut s = start;` (by value) or `let mut s = *start;`
+/// (by reference), as the fields it is built from.
+#[derive(Clone, Copy, Debug, autograd::Tangent)]
+struct Start {
+    x: f64,
+    v: f64,
+}
+
+#[differentiable]
+fn spring_energy(start: Start, k: f64, #[constant] dt: f64, steps: usize) -> f64 {
+    let mut s = start;
+    let mut energy = 0.0;
+    for _ in 0..steps {
+        let v = s.v - k * s.x * dt;
+        let x = s.x + v * dt;
+        s = Start { x, v };
+        energy += (0.5 * k * s.x * s.x + 0.5 * s.v * s.v) * dt;
+    }
+    energy
+}
+
+#[differentiable]
+fn spring_energy_by_ref(start: &Start, k: f64, #[constant] dt: f64, steps: usize) -> f64 {
+    let mut s = *start;
+    for _ in 0..steps {
+        s = Start {
+            x: s.x + s.v * dt,
+            ..s
+        };
+        s.v -= k * s.x * dt;
+    }
+    s.x * s.x + s.v
+}
+
+#[test]
+fn a_struct_argument_copied_into_a_local_matches_central_differences() {
+    let (start, k) = (Start { x: 1.0, v: -0.3 }, 2.5);
+    let (v, ds, dk) = spring_energy_grad(start, k, 0.01, 200);
+    assert_eq!(v, spring_energy(start, k, 0.01, 200));
+    let at = |x: f64, v: f64, k: f64| spring_energy(Start { x, v }, k, 0.01, 200);
+    let fd = fd_support::central_slice(|p| at(p[0], p[1], p[2]), &[1.0, -0.3, k], 1e-6);
+    for (got, want) in [ds.x, ds.v, dk].iter().zip(&fd) {
+        assert_close("spring_energy", *got, *want);
+    }
+    let (v, ds, dk) = spring_energy_by_ref_grad(&start, k, 0.05, 30);
+    assert_eq!(v, spring_energy_by_ref(&start, k, 0.05, 30));
+    let at = |x: f64, v: f64, k: f64| spring_energy_by_ref(&Start { x, v }, k, 0.05, 30);
+    let fd = fd_support::central_slice(|p| at(p[0], p[1], p[2]), &[1.0, -0.3, k], 1e-6);
+    for (got, want) in [ds.x, ds.v, dk].iter().zip(&fd) {
+        assert_close("spring_energy_by_ref", *got, *want);
+    }
+}

@@ -203,6 +203,105 @@ struct Flatten<'a> {
     written: Vec<(syn::Ident, Vec<syn::Ident>, TokenStream)>,
 }
 
+/// `let mut s = p;` (or `*p`, `p.clone()`) of a struct argument, as the
+/// literal of the fields the body uses of `s`: `let mut s = State { x: p.x,
+/// v: p.v };`. The fields are read as any other (so `p` is not passed on
+/// whole), and the local is then a struct built in the body (one local per
+/// field, lower/records.rs), which also says what to write if `s` is used
+/// whole.
+fn copy_into_literals(body: &mut syn::Block, structs: &[(syn::Ident, Type)]) {
+    use syn::visit::Visit;
+    /// The struct argument `init` copies, if any.
+    fn copied<'a>(
+        init: &syn::Expr,
+        structs: &'a [(syn::Ident, Type)],
+    ) -> Option<&'a (syn::Ident, Type)> {
+        let e = match strip_parens(init) {
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => strip_parens(&u.expr),
+            syn::Expr::MethodCall(m) if m.method == "clone" && m.args.is_empty() => {
+                match strip_parens(&m.receiver) {
+                    syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                        strip_parens(&u.expr)
+                    }
+                    e => e,
+                }
+            }
+            e => e,
+        };
+        let syn::Expr::Path(p) = e else { return None };
+        let ident = p.path.get_ident()?;
+        structs.iter().find(|(s, _)| s == ident)
+    }
+    /// The fields a body names on `local`, in the order first named.
+    struct Fields<'a> {
+        local: &'a syn::Ident,
+        fields: Vec<syn::Ident>,
+    }
+    impl<'ast> Visit<'ast> for Fields<'_> {
+        fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
+            if let (syn::Expr::Path(p), syn::Member::Named(name)) =
+                (strip_parens(&f.base), &f.member)
+                && p.path.is_ident(self.local)
+                && !self.fields.contains(name)
+            {
+                self.fields.push(name.clone());
+            }
+            syn::visit::visit_expr_field(self, f);
+        }
+        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+            if let (syn::Expr::Path(p), syn::Expr::Struct(lit)) =
+                (strip_parens(&a.left), strip_parens(&a.right))
+                && p.path.is_ident(self.local)
+            {
+                for f in &lit.fields {
+                    if let syn::Member::Named(name) = &f.member
+                        && !self.fields.contains(name)
+                    {
+                        self.fields.push(name.clone());
+                    }
+                }
+            }
+            syn::visit::visit_expr_assign(self, a);
+        }
+    }
+    let candidates: Vec<(usize, syn::Ident, syn::Ident, Type)> = body
+        .stmts
+        .iter()
+        .enumerate()
+        .filter_map(|(k, stmt)| {
+            let syn::Stmt::Local(l) = stmt else {
+                return None;
+            };
+            let syn::Pat::Ident(pi) = &l.pat else {
+                return None;
+            };
+            let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+            let (arg, ty) = copied(&init.expr, structs)?;
+            Some((k, pi.ident.clone(), arg.clone(), ty.clone()))
+        })
+        .collect();
+    for (k, local, arg, ty) in candidates {
+        let Type::Path(path) = &ty else { continue };
+        let mut fields = Fields {
+            local: &local,
+            fields: Vec::new(),
+        };
+        for stmt in &body.stmts[k + 1..] {
+            fields.visit_stmt(stmt);
+        }
+        if fields.fields.is_empty() {
+            continue;
+        }
+        let (path, names) = (&path.path, &fields.fields);
+        if let syn::Stmt::Local(l) = &mut body.stmts[k]
+            && let Some(init) = &mut l.init
+        {
+            let span = init.expr.span();
+            *init.expr = syn::parse_quote_spanned!(span=> #path { #(#names: #arg.#names),* });
+        }
+    }
+}
+
 /// `+=`, `-=`, `*=`, `/=` and the other compound assignments.
 fn is_compound(op: &syn::BinOp) -> bool {
     use syn::BinOp as B;
@@ -805,6 +904,7 @@ fn expand_with(
             .collect(),
     };
     let mut body = (*func.block).clone();
+    copy_into_literals(&mut body, &flatten.types);
     flatten.visit_block_mut(&mut body);
     let (reads, casts, wholes) = (flatten.reads, flatten.casts, flatten.wholes);
     // A struct passed on whole goes as the caller received it, so its

@@ -158,7 +158,7 @@ impl Rewrite<'_> {
         self.cx.error_spanned_by(
             at,
             format!(
-                "the struct `{name}` built in this body is used by its fields: read and write `{name}.{field}`, assign it anew with `{name} = {ty} {{ {field}: .., ..{name} }}`; passing it on, returning it or calling its methods is not supported (pass or return its fields)"
+                "the local struct `{name}` is used by its fields: read and write `{name}.{field}`, assign it anew with `{name} = {ty} {{ {field}: .., ..{name} }}`; passing it on, returning it or calling its methods is not supported (pass or return its fields)"
             ),
         );
     }
