@@ -273,6 +273,20 @@ pub(super) fn visit_binary_spine_mut(e: &mut Expr, visit: &mut dyn FnMut(&mut Ex
     true
 }
 
+/// [`visit_binary_spine_mut`] for a visit that reads.
+pub(super) fn visit_binary_spine<'ast>(e: &'ast Expr, visit: &mut dyn FnMut(&'ast Expr)) -> bool {
+    if !matches!(e, Expr::Binary(_)) {
+        return false;
+    }
+    let mut spine = e;
+    while let Expr::Binary(b) = spine {
+        visit(&b.right);
+        spine = &b.left;
+    }
+    visit(spine);
+    true
+}
+
 /// Two identifiers naming the same binding where both are in scope: the
 /// same text in the same hygiene context.
 pub(crate) fn same_binding(a: &syn::Ident, b: &syn::Ident) -> bool {

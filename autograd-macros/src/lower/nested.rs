@@ -161,16 +161,10 @@ impl<'ast> Visit<'ast> for Scan {
     }
 
     fn visit_expr(&mut self, e: &'ast Expr) {
-        if let Expr::Binary(_) = e {
-            // A long sum nests to the left: walked in a loop.
-            let mut spine = e;
-            while let Expr::Binary(b) = spine {
-                self.visit_expr(&b.right);
-                spine = &b.left;
-            }
-            return self.visit_expr(spine);
+        // A long sum nests to the left: walked in a loop.
+        if !visit_binary_spine(e, &mut |x| self.visit_expr(x)) {
+            syn::visit::visit_expr(self, e);
         }
-        syn::visit::visit_expr(self, e);
     }
 
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
