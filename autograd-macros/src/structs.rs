@@ -302,24 +302,6 @@ fn copy_into_literals(body: &mut syn::Block, structs: &[(syn::Ident, Type)]) {
     }
 }
 
-/// `+=`, `-=`, `*=`, `/=` and the other compound assignments.
-fn is_compound(op: &syn::BinOp) -> bool {
-    use syn::BinOp as B;
-    matches!(
-        op,
-        B::AddAssign(_)
-            | B::SubAssign(_)
-            | B::MulAssign(_)
-            | B::DivAssign(_)
-            | B::RemAssign(_)
-            | B::BitXorAssign(_)
-            | B::BitAndAssign(_)
-            | B::BitOrAssign(_)
-            | B::ShlAssign(_)
-            | B::ShrAssign(_)
-    )
-}
-
 /// The flat function's arguments for a struct passed on whole: the struct
 /// (a constant: its constant fields and shapes) and its differentiable
 /// fields flattened into a `Vec<f64>`.
@@ -635,7 +617,7 @@ impl VisitMut for Flatten<'_> {
             }
             syn::Expr::Binary(syn::ExprBinary {
                 left, op, right, ..
-            }) if is_compound(op) => {
+            }) if crate::lower::is_compound_assign(op) => {
                 self.visit_expr_mut(right);
                 self.visit_target(left);
                 return;
@@ -915,6 +897,29 @@ fn expand_with(
                 at,
                 format!(
                     "a field of `{base}` is written here, and `{base}` is passed on whole to another function, which would see the value it had on entry; pass the fields instead, or copy the field into a local variable and write that"
+                ),
+            );
+        }
+    }
+    // A field written and read in two forms (`p.w[0] = e` then
+    // `p.w.norm()`) would be two flat arguments, and the second would not
+    // see the write.
+    for (base, path, at) in &flatten.written {
+        let mut kinds = reads
+            .iter()
+            .filter(|r| r.base == *base && r.path == *path)
+            .map(|r| r.kind);
+        let first = kinds.next();
+        if kinds.any(|k| Some(k) != first) {
+            let field = path
+                .iter()
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join(".");
+            cx.error_spanned_by(
+                at,
+                format!(
+                    "`{base}.{field}` is written here and read both by element and as a nalgebra value; a written field is read one way (by index or iterator, or as a matrix), or copy it into a local first"
                 ),
             );
         }

@@ -43,13 +43,7 @@ fn assigned_capture(closure: &syn::ExprClosure) -> Option<Expr> {
             syn::visit::visit_expr_assign(self, a);
         }
         fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-            if matches!(
-                b.op,
-                BinOp::AddAssign(_)
-                    | BinOp::SubAssign(_)
-                    | BinOp::MulAssign(_)
-                    | BinOp::DivAssign(_)
-            ) {
+            if super::is_compound_assign(&b.op) {
                 self.target(&b.left);
             }
             syn::visit::visit_expr_binary(self, b);

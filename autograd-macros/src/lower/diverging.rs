@@ -95,8 +95,7 @@ fn value_of(stmt: &mut SynStmt) -> Option<&mut Expr> {
             // `a = a + (b)`, as the second-order twin writes `a += b` (its
             // scalar has no `+=`): `b` is the value, the place read after
             // it as `+=` reads it.
-            let operand =
-                matches!(&*a.right, Expr::Binary(b) if !is_compound(&b.op) && !has_attrs(&b.left));
+            let operand = matches!(&*a.right, Expr::Binary(b) if !super::is_compound_assign(&b.op) && !has_attrs(&b.left));
             match (&mut *a.right, operand) {
                 (Expr::Binary(b), true) => match &mut *b.right {
                     Expr::Paren(p) => Some(&mut p.expr),
@@ -106,7 +105,7 @@ fn value_of(stmt: &mut SynStmt) -> Option<&mut Expr> {
             }
         }
         SynStmt::Expr(Expr::Binary(b), _)
-            if b.attrs.is_empty() && is_compound(&b.op) && !has_attrs(&b.left) =>
+            if b.attrs.is_empty() && super::is_compound_assign(&b.op) && !has_attrs(&b.left) =>
         {
             Some(&mut b.right)
         }
@@ -126,17 +125,6 @@ fn has_attrs(place: &Expr) -> bool {
         // Any other place is not rewritten.
         _ => true,
     }
-}
-
-fn is_compound(op: &BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::AddAssign(_)
-            | BinOp::SubAssign(_)
-            | BinOp::MulAssign(_)
-            | BinOp::DivAssign(_)
-            | BinOp::RemAssign(_)
-    )
 }
 
 /// A pattern's bindings made `_`, for an arm whose body is dropped (its

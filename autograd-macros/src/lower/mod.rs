@@ -273,6 +273,23 @@ pub(super) fn visit_binary_spine_mut(e: &mut Expr, visit: &mut dyn FnMut(&mut Ex
     true
 }
 
+/// `+=`, `-=`, `*=`, `/=` and the other compound assignments.
+pub(crate) fn is_compound_assign(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_)
+            | BinOp::RemAssign(_)
+            | BinOp::BitXorAssign(_)
+            | BinOp::BitAndAssign(_)
+            | BinOp::BitOrAssign(_)
+            | BinOp::ShlAssign(_)
+            | BinOp::ShrAssign(_)
+    )
+}
+
 /// [`visit_binary_spine_mut`] for a visit that reads.
 pub(super) fn visit_binary_spine<'ast>(e: &'ast Expr, visit: &mut dyn FnMut(&'ast Expr)) -> bool {
     if !matches!(e, Expr::Binary(_)) {
