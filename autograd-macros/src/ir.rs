@@ -659,6 +659,10 @@ pub struct Function {
     /// `const`, `static` and `use` items declared in the body, which the
     /// generated code declares too.
     pub items: Vec<syn::Item>,
+    /// Calls of functions that the source shows without
+    /// `#[differentiable]` (see `crate::unannotated`): an error where the
+    /// call has a derivative to take, a plain call where it has none.
+    pub unannotated_calls: Vec<(ValueId, syn::Path)>,
     /// The pullback runs once per output (`NAME_jacobian`), so it must be
     /// `Clone`: it holds no callee's pullback (calls are made in the
     /// reverse sweep, see `analysis::deferred_call`).

@@ -23,6 +23,7 @@ mod sig;
 mod structs;
 mod table;
 mod tangent_derive;
+mod unannotated;
 
 use proc_macro::TokenStream;
 

@@ -409,6 +409,9 @@ impl Lowerer<'_> {
             c.span(),
         );
         self.values[v].float.clone_from(&self.scalar);
+        if crate::unannotated::is_plain_function(&self.caller, path) {
+            self.unannotated_calls.push((v, path.clone()));
+        }
         Operand::Value(v)
     }
 

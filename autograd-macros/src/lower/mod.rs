@@ -130,6 +130,11 @@ struct Lowerer<'a> {
     /// The placeholders left where an error was reported: a later use of
     /// one reports nothing more.
     missing: std::collections::HashSet<ValueId>,
+    /// The function being lowered, by name: where a call's function is
+    /// looked up in the source (see [`crate::unannotated`]).
+    caller: String,
+    /// Calls of functions the source shows without the attribute.
+    unannotated_calls: Vec<(ValueId, syn::Path)>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -170,6 +175,8 @@ pub fn lower(
         float_casts: std::collections::HashSet::new(),
         constant_params: std::collections::HashSet::new(),
         missing: std::collections::HashSet::new(),
+        caller: syn_sig.ident.to_string(),
+        unannotated_calls: Vec::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -253,6 +260,7 @@ pub fn lower(
         ret,
         captures: l.captures,
         items: l.body_items,
+        unannotated_calls: l.unannotated_calls,
         reusable_pullback: matches!(sig.ret, crate::sig::Ret::Outputs(_)),
     }
 }
