@@ -14,7 +14,11 @@
 //! it. Everything less certain (an import, a glob, another file, a `cfg`, a
 //! macro) is left to rustc: a false answer here would reject valid code.
 
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::SystemTime;
 
 use syn::visit::Visit;
 
@@ -25,91 +29,183 @@ pub fn is_plain_function(caller: &str, path: &syn::Path) -> bool {
     if !proc_macro::is_available() || path.leading_colon.is_some() {
         return false;
     }
-    let mut segments: Vec<&syn::Ident> = path.segments.iter().map(|s| &s.ident).collect();
+    let mut segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     if segments.len() > 1 && segments[0] == "self" {
         segments.remove(0);
     }
     let Some((callee, modules)) = segments.split_last() else {
         return false;
     };
-    let Some(source) = callee.span().unwrap().local_file() else {
+    let Some(source) = path
+        .segments
+        .last()
+        .and_then(|s| s.ident.span().unwrap().local_file())
+    else {
         return false;
     };
-    let Some(file) = parsed(source) else {
+    let Some(file) = summary(source) else {
         return false;
     };
-    let mut found = Vec::new();
-    modules_declaring(&file.items, caller, &mut found);
     // The caller's name in two modules of the file: which one this is, the
     // file alone does not tell.
-    let [(items, caller_fns)] = found.as_slice() else {
+    let mut declaring = file
+        .modules
+        .iter()
+        .filter(|m| m.callers.contains_key(caller));
+    let (Some(mut module), None) = (declaring.next(), declaring.next()) else {
         return false;
     };
-    let first = modules.first().copied().unwrap_or(*callee).to_string();
-    if caller_fns.iter().any(|f| body_binds(f, &first)) {
+    let first = modules.first().unwrap_or(callee);
+    if module.callers[caller].iter().any(|body| body.binds(first)) {
         return false;
     }
-    let mut items: &[syn::Item] = items;
-    for module in modules {
-        let Some(inner) = inline_module(items, &module.to_string()) else {
+    for name in modules {
+        let Some(&inner) = module.children.get(name) else {
             return false;
         };
-        items = inner;
+        module = &file.modules[inner];
     }
-    declared_plainly(items, &callee.to_string())
+    module.plain.contains(callee)
 }
 
-/// The items of the inline module `name` declared in `items`, if nothing
-/// else there has its name.
-fn inline_module<'a>(items: &'a [syn::Item], name: &str) -> Option<&'a [syn::Item]> {
-    let mut bound = items.iter().filter(|item| binds_otherwise(item, name));
-    match (bound.next(), bound.next()) {
-        (Some(syn::Item::Mod(m)), None) if m.attrs.iter().all(is_inert) => {
-            m.content.as_ref().map(|(_, inner)| inner.as_slice())
-        }
-        _ => None,
+/// What the check needs to know of one source file, as strings: a parsed
+/// tree cannot outlive its expansion (its identifiers hold that
+/// expansion's symbols), and parsing the file at every call made a file of
+/// many functions calling each other quadratic to expand (300 random
+/// programs, 1.9 MB: 40 s at 60, 11 min at 300).
+struct FileSummary {
+    /// The file's modules, its root first, then every inline module.
+    modules: Vec<ModuleSummary>,
+}
+
+#[derive(Default)]
+struct ModuleSummary {
+    /// Functions the module declares plainly: once, without the attribute
+    /// or any but inert attributes, and nothing else by that name.
+    plain: HashSet<String>,
+    /// Inline modules a path may go through (the only binding of their name
+    /// in the module, with inert attributes only), by name,
+    /// as indices into `FileSummary::modules`.
+    children: HashMap<String, usize>,
+    /// The bodies of the functions declared here, free or in an `impl`
+    /// block, by name.
+    callers: HashMap<String, Vec<BodyBindings>>,
+}
+
+/// The names a function body's own items and imports bind.
+struct BodyBindings {
+    names: HashSet<String>,
+    /// A glob import or an opaque item: any name may be bound.
+    any: bool,
+}
+
+impl BodyBindings {
+    fn binds(&self, name: &str) -> bool {
+        self.any || self.names.contains(name)
     }
 }
 
-/// The item lists (with the caller's functions in each) of the modules
-/// that declare a function named `caller`, free or in an `impl` block.
-fn modules_declaring<'a>(
-    items: &'a [syn::Item],
-    caller: &str,
-    found: &mut Vec<(&'a [syn::Item], Vec<&'a syn::Block>)>,
-) {
-    let mut here = Vec::new();
+/// When a file was read: a file edited since (an IDE expands on every
+/// keystroke) is read again.
+type Stamp = (u64, Option<SystemTime>);
+
+thread_local! {
+    static SUMMARIES: RefCell<HashMap<PathBuf, (Stamp, Rc<FileSummary>)>> =
+        RefCell::new(HashMap::new());
+}
+
+/// The summary of a source file, read once per version of the file.
+fn summary(path: PathBuf) -> Option<Rc<FileSummary>> {
+    let meta = std::fs::metadata(&path).ok()?;
+    let stamp = (meta.len(), meta.modified().ok());
+    if let Some(found) = SUMMARIES.with_borrow(|cache| {
+        cache
+            .get(&path)
+            .filter(|(seen, _)| *seen == stamp)
+            .map(|(_, s)| Rc::clone(s))
+    }) {
+        return Some(found);
+    }
+    let text = std::fs::read_to_string(&path).ok()?;
+    let file = syn::parse_file(&text).ok()?;
+    let mut modules = Vec::new();
+    summarize(&file.items, &mut modules);
+    let summary = Rc::new(FileSummary { modules });
+    SUMMARIES.with_borrow_mut(|cache| cache.insert(path, (stamp, Rc::clone(&summary))));
+    Some(summary)
+}
+
+/// Appends the summary of a module and of every inline module in it to
+/// `modules`; returns the module's index.
+fn summarize(items: &[syn::Item], modules: &mut Vec<ModuleSummary>) -> usize {
+    let index = modules.len();
+    modules.push(ModuleSummary::default());
+    // How many items other than functions bind each name, and the
+    // functions of each name with whether all their attributes are inert.
+    let mut others: HashMap<String, usize> = HashMap::new();
+    let mut opaque = false;
+    let mut functions: HashMap<String, Vec<bool>> = HashMap::new();
     for item in items {
         match item {
-            syn::Item::Fn(f) if f.sig.ident == caller => here.push(&*f.block),
-            syn::Item::Impl(imp) => here.extend(imp.items.iter().filter_map(|i| match i {
-                syn::ImplItem::Fn(f) if f.sig.ident == caller => Some(&f.block),
-                _ => None,
-            })),
+            syn::Item::Fn(f) => functions
+                .entry(f.sig.ident.to_string())
+                .or_default()
+                .push(f.attrs.iter().all(is_inert)),
+            _ => match other_binding(item) {
+                OtherBinding::Names(names) => {
+                    for name in names {
+                        *others.entry(name).or_default() += 1;
+                    }
+                }
+                OtherBinding::Any => opaque = true,
+                OtherBinding::Nothing => {}
+            },
+        }
+    }
+    let mut summary = ModuleSummary::default();
+    if !opaque {
+        // Declared once, as a function without the attribute, `cfg` or an
+        // attribute macro, and nothing else by that name.
+        summary.plain = functions
+            .into_iter()
+            .filter(|(name, inert)| *inert == [true] && !others.contains_key(name))
+            .map(|(name, _)| name)
+            .collect();
+    }
+    for item in items {
+        match item {
+            syn::Item::Fn(f) => summary
+                .callers
+                .entry(f.sig.ident.to_string())
+                .or_default()
+                .push(bindings(&f.block)),
+            syn::Item::Impl(imp) => {
+                for inner in &imp.items {
+                    if let syn::ImplItem::Fn(f) = inner {
+                        summary
+                            .callers
+                            .entry(f.sig.ident.to_string())
+                            .or_default()
+                            .push(bindings(&f.block));
+                    }
+                }
+            }
             syn::Item::Mod(m) => {
                 if let Some((_, inner)) = &m.content {
-                    modules_declaring(inner, caller, found);
+                    let child = summarize(inner, modules);
+                    // A path goes through a module only if nothing else in
+                    // its parent has its name.
+                    let name = m.ident.to_string();
+                    if !opaque && others[&name] == 1 && m.attrs.iter().all(is_inert) {
+                        summary.children.insert(name, child);
+                    }
                 }
             }
             _ => {}
         }
     }
-    if !here.is_empty() {
-        found.push((items, here));
-    }
-}
-
-/// Whether a module declares `name` once, as a function without the
-/// attribute, `cfg` or an attribute macro, and nothing else by that name.
-fn declared_plainly(items: &[syn::Item], name: &str) -> bool {
-    let mut functions = items.iter().filter_map(|item| match item {
-        syn::Item::Fn(f) if f.sig.ident == name => Some(f),
-        _ => None,
-    });
-    let (Some(function), None) = (functions.next(), functions.next()) else {
-        return false;
-    };
-    function.attrs.iter().all(is_inert) && !items.iter().any(|item| binds_otherwise(item, name))
+    modules[index] = summary;
+    index
 }
 
 /// Attributes that leave a function as written: anything else (the
@@ -136,9 +232,18 @@ fn is_inert(attr: &syn::Attribute) -> bool {
         .any(|inert| path.is_ident(inert))
 }
 
-/// Whether an item other than a function binds `name`: a module, type,
-/// constant or import of that name would take the call or its hidden items.
-fn binds_otherwise(item: &syn::Item, name: &str) -> bool {
+/// The names an item other than a function binds: a module, type,
+/// constant or import of a function's name would take the call or its
+/// hidden items.
+enum OtherBinding {
+    Names(Vec<String>),
+    /// An item whose names the file does not show (an `extern` block,
+    /// tokens syn does not parse).
+    Any,
+    Nothing,
+}
+
+fn other_binding(item: &syn::Item) -> OtherBinding {
     let ident = match item {
         syn::Item::Mod(i) => &i.ident,
         syn::Item::Struct(i) => &i.ident,
@@ -149,22 +254,30 @@ fn binds_otherwise(item: &syn::Item, name: &str) -> bool {
         syn::Item::Const(i) => &i.ident,
         syn::Item::Static(i) => &i.ident,
         syn::Item::ExternCrate(i) => i.rename.as_ref().map_or(&i.ident, |(_, r)| r),
-        syn::Item::Use(u) => return use_binds(&u.tree, name),
-        syn::Item::ForeignMod(_) | syn::Item::Verbatim(_) => return true,
-        _ => return false,
+        syn::Item::Use(u) => {
+            let mut names = HashSet::new();
+            use_names(&u.tree, &mut names);
+            return OtherBinding::Names(names.into_iter().collect());
+        }
+        syn::Item::ForeignMod(_) | syn::Item::Verbatim(_) => return OtherBinding::Any,
+        _ => return OtherBinding::Nothing,
     };
-    ident == name
+    OtherBinding::Names(vec![ident.to_string()])
 }
 
-/// Whether a `use` tree imports `name` explicitly (a glob never shadows
-/// an item of the module, so it is no matter).
-fn use_binds(tree: &syn::UseTree, name: &str) -> bool {
+/// The names a `use` tree imports explicitly (in a module a glob never
+/// shadows an item, so it is no matter there).
+fn use_names(tree: &syn::UseTree, names: &mut HashSet<String>) {
     match tree {
-        syn::UseTree::Path(p) => use_binds(&p.tree, name),
-        syn::UseTree::Name(n) => n.ident == name,
-        syn::UseTree::Rename(r) => r.rename == name,
-        syn::UseTree::Glob(_) => false,
-        syn::UseTree::Group(g) => g.items.iter().any(|t| use_binds(t, name)),
+        syn::UseTree::Path(p) => use_names(&p.tree, names),
+        syn::UseTree::Name(n) => {
+            names.insert(n.ident.to_string());
+        }
+        syn::UseTree::Rename(r) => {
+            names.insert(r.rename.to_string());
+        }
+        syn::UseTree::Glob(_) => {}
+        syn::UseTree::Group(g) => g.items.iter().for_each(|t| use_names(t, names)),
     }
 }
 
@@ -177,30 +290,30 @@ fn has_glob(tree: &syn::UseTree) -> bool {
     }
 }
 
-/// Whether the caller's body declares an item of `name` or imports one
-/// (even by a glob: in a block it is the nearer scope).
-fn body_binds(body: &syn::Block, name: &str) -> bool {
-    struct Finder<'n> {
-        name: &'n str,
-        found: bool,
-    }
-    impl<'ast> Visit<'ast> for Finder<'_> {
+/// What a function body's own items and imports bind (a glob too: in a
+/// block it is the nearer scope).
+fn bindings(body: &syn::Block) -> BodyBindings {
+    struct Finder(BodyBindings);
+    impl<'ast> Visit<'ast> for Finder {
         fn visit_item(&mut self, item: &'ast syn::Item) {
-            self.found |= match item {
-                syn::Item::Fn(f) => f.sig.ident == self.name,
-                syn::Item::Use(u) => use_binds(&u.tree, self.name) || has_glob(&u.tree),
-                other => binds_otherwise(other, self.name),
-            };
+            let found = &mut self.0;
+            match item {
+                syn::Item::Fn(f) => {
+                    found.names.insert(f.sig.ident.to_string());
+                }
+                syn::Item::Use(u) if has_glob(&u.tree) => found.any = true,
+                other => match other_binding(other) {
+                    OtherBinding::Names(names) => found.names.extend(names),
+                    OtherBinding::Any => found.any = true,
+                    OtherBinding::Nothing => {}
+                },
+            }
         }
     }
-    let mut finder = Finder { name, found: false };
+    let mut finder = Finder(BodyBindings {
+        names: HashSet::new(),
+        any: false,
+    });
     finder.visit_block(body);
-    finder.found
-}
-
-/// The file parsed anew at each call: a tree parsed in an earlier
-/// expansion holds that expansion's spans, which are gone.
-fn parsed(path: PathBuf) -> Option<syn::File> {
-    let text = std::fs::read_to_string(path).ok()?;
-    syn::parse_file(&text).ok()
+    finder.0
 }
