@@ -73,17 +73,9 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
 
     let mut reported = HashSet::new();
     for (v, func) in &f.unannotated_calls {
-        let written = quote::ToTokens::to_token_stream(func)
-            .to_string()
-            .replace(' ', "");
-        if varied[*v] && useful[*v] && reported.insert(written.clone()) {
-            let name = &func.segments.last().expect("a called path").ident;
-            cx.error_spanned_by(
-                func,
-                format!(
-                    "`{written}` is not `#[differentiable]`, so it has no derivative to call: put `#[differentiable]` on `fn {name}`; or, if its value does not depend on the differentiable arguments, compute it outside and pass it in as a `#[constant]` argument"
-                ),
-            );
+        let (written, message) = crate::unannotated::error(func);
+        if varied[*v] && useful[*v] && reported.insert(written) {
+            cx.error_spanned_by(func, message);
         }
     }
 

@@ -201,6 +201,10 @@ struct Flatten<'a> {
     /// a struct taken by value), and where: their flat arguments are
     /// `mut`.
     written: Vec<(syn::Ident, Vec<syn::Ident>, TokenStream)>,
+    /// The function's name, and the plain functions (no attribute) it
+    /// passes a struct to, each reported once.
+    caller: String,
+    unannotated: Vec<String>,
 }
 
 /// `let mut s = p;` (or `*p`, `p.clone()`) of a struct argument, as the
@@ -443,6 +447,14 @@ impl Flatten<'_> {
                 };
                 if func.qself.is_some() || !c.args.iter().any(|a| self.whole(a).is_some()) {
                     return false;
+                }
+                if crate::unannotated::is_plain_function(&self.caller, &func.path) {
+                    let (written, message) = crate::unannotated::error(&func.path);
+                    if !self.unannotated.contains(&written) {
+                        self.cx.error_spanned_by(&func.path, message);
+                        self.unannotated.push(written);
+                    }
+                    return true;
                 }
                 let mut path = func.path.clone();
                 let n = path.segments.len();
@@ -865,6 +877,8 @@ fn expand_with(
         f32: is_f32,
         options: jvp || hessian,
         written: Vec::new(),
+        caller: func.sig.ident.to_string(),
+        unannotated: Vec::new(),
         cx: &cx,
         imp,
         structs: args

@@ -68,6 +68,19 @@ pub fn is_plain_function(caller: &str, path: &syn::Path) -> bool {
     module.plain.contains(callee)
 }
 
+/// The error at a call of such a function, and the call as written (one
+/// error per function called).
+pub fn error(path: &syn::Path) -> (String, String) {
+    let written = quote::ToTokens::to_token_stream(path)
+        .to_string()
+        .replace(' ', "");
+    let name = &path.segments.last().expect("a called path").ident;
+    let message = format!(
+        "`{written}` is not `#[differentiable]`, so it has no derivative to call: put `#[differentiable]` on `fn {name}`; or, if its value does not depend on the differentiable arguments, compute it outside and pass it in as a `#[constant]` argument"
+    );
+    (written, message)
+}
+
 /// What the check needs to know of one source file, as strings: a parsed
 /// tree cannot outlive its expansion (its identifiers hold that
 /// expansion's symbols), and parsing the file at every call made a file of
