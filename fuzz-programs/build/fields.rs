@@ -7,6 +7,10 @@
 //! passes the struct on whole to another function (`h(p, x)`,
 //! `h(&p, x)`; taken by value, one program in three, `h(&p, x)`) and to
 //! a method of its `impl` block from outside it (`p.m(x)`, `S::m(p, x)`).
+//! Taken by value, three programs in five take it as `mut p` and write
+//! `p.a` and `p.inner.b` (alone, in a branch, in a loop) instead of passing
+//! it on; any program may build a struct `Lo{index} { x, v }` in the body
+//! and write its fields (in a loop, by `..` update, in a branch).
 //! A scalar result is checked through `NAME_vjp`, a vector result through
 //! `NAME_vjp` and `NAME_jacobian` (columns: the struct's differentiable
 //! fields in declaration order).
@@ -30,7 +34,7 @@ impl Body<'_> {
     /// One statement reading the struct `p`.
     fn field_stmt(&mut self, n: usize) {
         let s = self.fresh("s");
-        match self.rng.weighted(&[2, 2, 2, 2, 2, 2, 3, 2, 2]) {
+        match self.rng.weighted(&[2, 2, 2, 2, 2, 2, 3, 2, 2, 2, 2]) {
             0 => {
                 self.features.insert("field-vec-iter");
                 let v = vec![("v".to_owned(), 2.0)];
@@ -121,6 +125,8 @@ impl Body<'_> {
                 self.define(s, 6.0);
                 let _ = b;
             }
+            6 | 9 if self.field_writes => self.field_write(),
+            9 | 10 => self.struct_local(s),
             6 => {
                 self.features.insert("struct-passed-whole");
                 let (e, _) = self.typed_expr(2, &[]);
@@ -161,7 +167,7 @@ impl Body<'_> {
                 }
                 self.define(s, W as f64 * b);
             }
-            _ => {
+            8 => {
                 self.features.insert("field-array");
                 let v = vec![("v".to_owned(), 2.0)];
                 let (e, b) = self.expr(2, &v);
@@ -171,7 +177,76 @@ impl Body<'_> {
                 self.line(1, "}");
                 self.define(s, 4.0 + Q as f64 * b);
             }
+            _ => unreachable!("eleven weights"),
         }
+    }
+
+    /// A write of a float field of `p`, alone, in a branch on the `bool`
+    /// field or in a loop over the integer one. Each keeps the field within
+    /// the bound 2 its reads assume.
+    fn field_write(&mut self) {
+        self.features.insert("field-write");
+        let (e, _) = self.typed_expr(3, &[]);
+        match self.rng.below(4) {
+            0 => self.line(1, &format!("p.a = 2.0 * f64::tanh({e});")),
+            1 => self.line(1, &format!("p.a *= f64::tanh({e});")),
+            2 => {
+                self.features.insert("field-write-branch");
+                self.line(1, "if p.inner.flag {");
+                self.line(2, &format!("p.inner.b = 0.5 * p.inner.b + f64::tanh({e});"));
+                self.line(1, "} else {");
+                self.line(2, "p.a *= 0.5;");
+                self.line(1, "}");
+            }
+            _ => {
+                self.features.insert("field-write-loop");
+                self.line(1, "for _ in 0..p.n {");
+                self.line(2, &format!("p.a = 0.5 * p.a + 0.5 * f64::tanh({e});"));
+                self.line(2, "p.inner.b -= 0.25 * p.inner.b;");
+                self.line(1, "}");
+            }
+        }
+    }
+
+    /// `s`, read from a struct built in the body (`Lo{index}`, two float
+    /// fields) and then written field by field, in a loop, by a
+    /// functional update or in a branch.
+    fn struct_local(&mut self, s: String) {
+        self.features.insert("struct-local");
+        let ty = self.callee.replace('h', "Lo");
+        let t = self.fresh("t");
+        let (e1, b1) = self.typed_expr(3, &[]);
+        let (e2, b2) = self.typed_expr(3, &[]);
+        self.line(1, &format!("let mut {t} = {ty} {{ x: {e1}, v: {e2} }};"));
+        // |x| stays within max(b1, 2) + 1 and |v| within max(b2, 2).
+        match self.rng.below(3) {
+            0 => {
+                self.features.insert("struct-local-loop");
+                let a = self.fresh("a");
+                self.line(1, "for _ in 0..p.n {");
+                self.line(2, &format!("let {a} = {t}.x;"));
+                self.line(2, &format!("{t}.x = 0.5 * {t}.x + f64::tanh({t}.v);"));
+                self.line(2, &format!("{t}.v = 0.5 * {t}.v - f64::tanh({a});"));
+                self.line(1, "}");
+            }
+            1 => {
+                self.features.insert("struct-local-update");
+                self.line(
+                    1,
+                    &format!("{t} = {ty} {{ v: 0.5 * {t}.v + f64::tanh({t}.x), ..{t} }};"),
+                );
+            }
+            _ => {
+                self.features.insert("struct-local-branch");
+                self.line(1, "if p.inner.flag {");
+                self.line(2, &format!("{t}.x += f64::tanh({t}.v);"));
+                self.line(1, "} else {");
+                self.line(2, &format!("{t}.v *= 0.5;"));
+                self.line(1, "}");
+            }
+        }
+        self.line(1, &format!("let {s} = 0.5 * {t}.x + {t}.v;"));
+        self.define(s, 0.5 * (b1.max(2.0) + 1.0) + b2.max(2.0));
     }
 }
 
@@ -211,9 +286,18 @@ pub(super) fn gen_fields(index: usize, rng: &mut Rng) -> Program {
     b.struct_by_value = b.rng.chance(0.3);
     if b.struct_by_value {
         b.features.insert("struct-by-value");
+        b.field_writes = b.rng.chance(0.6);
     }
     let by_value = b.struct_by_value;
+    let p = match (by_value, b.field_writes) {
+        (false, _) => "p: &",
+        (true, false) => "p: ",
+        (true, true) => "mut p: ",
+    };
     let n_stmts = b.rng.range(3, 6);
+    if b.field_writes {
+        b.field_write();
+    }
     for _ in 0..n_stmts {
         if b.rng.chance(0.85) {
             b.field_stmt(n);
@@ -245,15 +329,19 @@ pub(super) fn gen_fields(index: usize, rng: &mut Rng) -> Program {
         .map(|i| format!("a{i}: f64"))
         .chain(["xs: &[f64]".to_owned()])
         .collect();
+    let local = if b.features.contains("struct-local") {
+        format!("#[derive(Clone, Copy)]\nstruct Lo{index} {{\n    x: f64,\n    v: f64,\n}}\n\n")
+    } else {
+        String::new()
+    };
     // The struct with the program after it (the program's source range
     // holds everything it needs).
     let source = format!(
-        "#[derive(Clone, autograd::Tangent)]\nstruct In{index} {{\n    b: f64,\n    flag: bool,\n}}\n\n\
+        "{local}#[derive(Clone, autograd::Tangent)]\nstruct In{index} {{\n    b: f64,\n    flag: bool,\n}}\n\n\
          #[derive(Clone, autograd::Tangent)]\nstruct St{index} {{\n    a: f64,\n    w: Vec<f64>,\n    q: [f64; {Q}],\n    d: DVector<f64>,\n    inner: In{index},\n    n: usize,\n    #[constant]\n    c: f64,\n}}\n\n\
          #[differentiable]\nimpl St{index} {{\n    #[differentiable]\n    fn m{index}(&self, x: f64) -> f64 {{\n        {m_body}\n    }}\n}}\n\n\
          #[differentiable]\nfn h{index}(p: &St{index}, x: f64) -> f64 {{\n    {h_body}\n}}\n\n\
-         #[differentiable]\nfn {name}(p: {}St{index}, {}) -> {} {{\n{}    {result}\n}}\n",
-        if by_value { "" } else { "&" },
+         #[differentiable]\nfn {name}({p}St{index}, {}) -> {} {{\n{}    {result}\n}}\n",
         params.join(", "),
         ret.ty(),
         b.out

@@ -120,6 +120,9 @@ struct Body<'r> {
     /// Whether the `Tangent` struct `p` of a fields program is taken by
     /// value (then passed on as `&p`).
     struct_by_value: bool,
+    /// Whether the body writes fields of `p` (then taken as `mut p` by
+    /// value and never passed on whole, which the macro rejects).
+    field_writes: bool,
 }
 
 impl<'r> Body<'r> {
@@ -137,6 +140,7 @@ impl<'r> Body<'r> {
             array: None,
             callee,
             struct_by_value: false,
+            field_writes: false,
         }
     }
 }
