@@ -260,7 +260,11 @@ pub fn max<T: Real>(a: T, b: T) -> T {
 pub fn max_takes_lhs<T: Real>(a: T, b: T) -> bool {
     a >= b || b.is_nan()
 }
-/// d max(a,b)/da: 1 where `a` is the value `max` returned, else 0.
+/// d max(a,b)/da: 1 where `a` is the value `max` returned, else 0. On a
+/// tie (`a == b`, `+0` against `−0` too) the slopes of the piece `a`, one
+/// of the two adjacent pieces (on the side where `a` is the larger), in
+/// the pullbacks, the tangent and second order alike: `x.max(x)` has
+/// slope 1 and curvature 0.
 #[inline(always)]
 pub fn max_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
     if max_takes_lhs(a, b) { grad } else { T::zero() }
@@ -287,7 +291,8 @@ pub fn min<T: Real>(a: T, b: T) -> T {
 pub fn min_takes_lhs<T: Real>(a: T, b: T) -> bool {
     a <= b || b.is_nan()
 }
-/// d min(a,b)/da: 1 where `a` is the value `min` returned, else 0.
+/// d min(a,b)/da: 1 where `a` is the value `min` returned, else 0; on a
+/// tie the piece `a`, as [`max_grad_lhs`].
 #[inline(always)]
 pub fn min_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
     if min_takes_lhs(a, b) { grad } else { T::zero() }
