@@ -57,6 +57,29 @@ fn ln_at_zero_has_an_infinite_slope() {
     assert_eq!(dx, -1.0);
 }
 
+/// x² by `powf`, for second order at the base 0.
+#[differentiable(jvp, hessian)]
+fn square_by_powf(x: f64) -> f64 {
+    x.powf(2.0)
+}
+
+#[test]
+fn powf_at_base_zero_takes_a_piece() {
+    // Both zeros: x² has f' = 0, f'' = 2 on either side.
+    for z in [0.0, -0.0] {
+        assert_eq!(square_by_powf_grad(z).1, 0.0);
+        assert_eq!(square_by_powf_jvp(z, 1.0).1, 0.0);
+        let (_, g, h) = square_by_powf_hessian(z);
+        assert_eq!((g[0], h[(0, 0)]), (0.0, 2.0), "at {z}");
+    }
+    // x⁻²: the zero's sign picks the side of the pole, −2·x⁻³ → ∓∞.
+    assert_eq!(power_grad(0.0, -2.0).1, f64::NEG_INFINITY);
+    assert_eq!(power_grad(-0.0, -2.0).1, f64::INFINITY);
+    // √x has only the right piece: +∞ at both zeros.
+    assert_eq!(power_grad(0.0, 0.5).1, f64::INFINITY);
+    assert_eq!(power_grad(-0.0, 0.5).1, f64::INFINITY);
+}
+
 #[test]
 fn powf_conventions() {
     // A zero result gives the exponent no adjoint (0 · ln 0 would be NaN).
@@ -257,6 +280,9 @@ fn one_sided(f: fn(f64) -> f64, s: f64) -> (f64, f64) {
     )
 }
 
+/// `NAME_hessian` of a function of one scalar: value, gradient, Hessian.
+type Hessian<T> = fn(T) -> (T, DVector<T>, DMatrix<T>);
+
 /// What the macro generates for one of the functions above, at one float
 /// type.
 struct Generated<T: nalgebra::Scalar> {
@@ -265,7 +291,7 @@ struct Generated<T: nalgebra::Scalar> {
     grad: fn(T) -> (T, T),
     jvp: fn(T, T) -> (T, T),
     hvp: fn(T, T) -> (T, T, T),
-    hessian: fn(T) -> (T, DVector<T>, DMatrix<T>),
+    hessian: Hessian<T>,
 }
 
 macro_rules! generated {

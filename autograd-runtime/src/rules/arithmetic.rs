@@ -143,7 +143,10 @@ pub fn pow<T: Real>(a: T, b: T) -> T {
 /// - `b = 1`: `grad` for every `a` (`a^0 = 1`).
 /// - `a = 0`: 0 for `b > 1`; +∞ for `0 < b < 1` (the one-sided limit);
 ///   for `b < 0`, the pole's infinity `b·(±0)^(b−1)`, signed as IEEE
-///   `powf` signs `(±0)^(b−1)`.
+///   `powf` signs `(±0)^(b−1)`. So, as for `abs`, the zero's sign picks
+///   the piece where two exist (an integer `b`: `−0` the left one, e.g.
+///   +∞ for `b = −2`), and where only the right one exists (`a^b` is NaN
+///   for `a < 0` and a non-integer `b`) both zeros take it.
 /// - `a < 0`: for an integer `b`, the derivative, with the sign of
 ///   `a^(b−1)` also where `b − 1` is not a float (`|b| ≥ 2⁵³` for `f64`,
 ///   `2²⁴` for `f32`: every such `b` is even, `b − 1` odd and rounded to
