@@ -22,9 +22,11 @@ const INV_SQRT_2PI: f64 = 0.398_942_280_401_432_7;
 /// only `exp`, a branch and arithmetic, so the macro differentiates it.
 #[differentiable(jvp, hessian)]
 pub fn norm_cdf(x: f64) -> f64 {
-    // |x|, written as a branch rather than `x.abs()`: abs has slope 0 at
-    // exactly 0 (the subgradient convention), which would make Φ'(0) = 0
-    // here; the branch gives the true one-sided slope, and Φ is smooth.
+    // |x|, written as a branch on the same test as the final one rather
+    // than `x.abs()`: at x = +0 abs takes its right piece (the zero's
+    // sign), while the final branch takes the left one (0 > 0 is false),
+    // and Φ'(0) would come out negated. Both branches here take the same
+    // side, so Φ'(0) is exact, and Φ is smooth.
     let z = if x > 0.0 { x } else { -x };
     let e = (-0.5 * z * z).exp();
     let tail = if z < 7.071_067_811_865_47 {

@@ -15,8 +15,9 @@
 //! - against finite differences: `fd_support`'s `FD64_*` / `FD32_*`.
 //!
 //! Points avoid the kinks (abs and relu at 0, max/min at a tie), except in
-//! the tests of the documented conventions: relu and abs have slope 0 at
-//! 0, and on a tie max/min give the whole adjoint to the first argument.
+//! the tests of the documented conventions: relu has slope 0 at ±0, abs
+//! copysign(1, x) (the piece the zero's sign picks), and on a tie max/min
+//! give the whole adjoint to the first argument.
 
 mod fd_support;
 
@@ -822,19 +823,20 @@ fn binary_f32_against_closed_form_and_finite_differences() {
     }
 }
 
-/// The documented conventions at the kinks: relu and abs have slope 0 at
-/// 0 (both signs of zero).
+/// The documented conventions at the kinks: relu has the slope of its
+/// constant piece, 0, at both zeros; abs the slope of the piece the zero's
+/// sign picks, copysign(1, x) (ISSUE35, "Kinks: take one side").
 #[test]
 fn relu_and_abs_at_zero() {
-    for z in [0.0, -0.0] {
+    for (z, abs_slope) in [(0.0, 1.0), (-0.0, -1.0)] {
         assert_eq!(relu_f64_grad(z).1, 0.0);
         assert_eq!(relu_f64_path_grad(z).1, 0.0);
-        assert_eq!(abs_f64_grad(z).1, 0.0);
-        assert_eq!(abs_f64_path_grad(z).1, 0.0);
+        assert_eq!(abs_f64_grad(z).1, abs_slope);
+        assert_eq!(abs_f64_path_grad(z).1, abs_slope);
         assert_eq!(relu_f32_grad(z as f32).1, 0.0);
         assert_eq!(relu_f32_path_grad(z as f32).1, 0.0);
-        assert_eq!(abs_f32_grad(z as f32).1, 0.0);
-        assert_eq!(abs_f32_path_grad(z as f32).1, 0.0);
+        assert_eq!(abs_f32_grad(z as f32).1, abs_slope as f32);
+        assert_eq!(abs_f32_path_grad(z as f32).1, abs_slope as f32);
     }
     // Just off the kink the slopes are the one-sided ones.
     assert_eq!(relu_f64_grad(1e-300).1, 1.0);

@@ -354,3 +354,74 @@ fn sin_cos_pullback_is_the_sum_of_sin_and_cos_pullbacks() {
         );
     }
 }
+
+/// The kink convention (ISSUE35, "Kinks: take one side"): at ±0 `abs`
+/// takes the slope of the piece the zero's sign picks, `copysign(1, x)`,
+/// in its pullback and its tangent; `relu` the constant piece's 0 at both
+/// zeros; NaN gives 0 (no piece).
+fn kinks_take_the_slope_of_one_adjacent_piece<T: Real + core::fmt::Debug>() {
+    let g = t::<T>(2.5);
+    for (x, slope) in [(0.0, 1.0), (-0.0, -1.0), (1e-30, 1.0), (-1e-30, -1.0)] {
+        let (x, slope) = (t::<T>(x), t::<T>(slope));
+        assert_same!(rules::abs_grad(g, x), slope * g, "abs' at {x:?}");
+        assert_same!(rules::abs_tangent(g, x), slope * g, "abs tangent at {x:?}");
+    }
+    let nan = t::<T>(f64::NAN);
+    assert_same!(rules::abs_grad(g, nan), T::zero(), "abs' at NaN");
+    assert_same!(rules::abs_grad(g, -nan), T::zero(), "abs' at −NaN");
+    for x in [0.0, -0.0] {
+        let x = t::<T>(x);
+        assert_same!(rules::relu_grad(g, x), T::zero(), "relu' at {x:?}");
+        assert_same!(
+            rules::relu_tangent(g, x),
+            T::zero(),
+            "relu tangent at {x:?}"
+        );
+    }
+}
+
+#[test]
+fn abs_takes_the_side_of_the_zeros_sign_and_relu_the_constant_piece() {
+    kinks_take_the_slope_of_one_adjacent_piece::<f64>();
+    kinks_take_the_slope_of_one_adjacent_piece::<f32>();
+}
+
+/// Second order: the reverse rules run at dual numbers (forward over
+/// reverse, as `NAME_hessian` does), so the tangent of the gradient is the
+/// second derivative, and at ±0 it is the chosen piece's, exactly.
+#[test]
+fn second_order_through_a_kink_is_the_chosen_pieces() {
+    use autograd_runtime::Dual;
+    for z in [0.0_f64, -0.0] {
+        let x = Dual::new(z, 1.0);
+        let one = Dual::constant(1.0);
+        // |x|², smooth through the kink: f' = 2x = 0, f'' = 2 on both sides.
+        let a = rules::abs(x);
+        let d = rules::abs_grad(rules::powi_grad(one, a, 2), x);
+        assert_eq!((d.re, d.eps), (0.0, 2.0), "|x|² at {z:?}");
+        // |−x·x| = x²: at +0, −x·x is −0, the left piece −(−x²): f'' = 2.
+        let p = -x * x;
+        let d = rules::abs_grad(one, p);
+        let (dl, dr) = (rules::mul_grad_lhs(d, x), rules::mul_grad_rhs(d, -x));
+        let d = rules::neg_grad(dl) + dr;
+        assert_eq!((d.re, d.eps), (0.0, 2.0), "|−x²| at {z:?}");
+        // |x|·x: x² on the right, −x² on the left: f'' = 2·copysign(1, x).
+        let (da, dx) = (rules::mul_grad_lhs(one, x), rules::mul_grad_rhs(one, a));
+        let d = rules::abs_grad(da, x) + dx;
+        assert_eq!((d.re, d.eps), (0.0, 2.0_f64.copysign(z)), "|x|·x at {z:?}");
+        // max(x, x), min(x, x): the first operand's piece, x: 1 and 0.
+        for (lhs, rhs) in [
+            (
+                rules::max_grad_lhs(one, x, x),
+                rules::max_grad_rhs(one, x, x),
+            ),
+            (
+                rules::min_grad_lhs(one, x, x),
+                rules::min_grad_rhs(one, x, x),
+            ),
+        ] {
+            let d = lhs + rhs;
+            assert_eq!((d.re, d.eps), (1.0, 0.0), "max/min(x, x) at {z:?}");
+        }
+    }
+}

@@ -151,8 +151,12 @@ fn sin_and_cos_at_0() {
 
 #[test]
 fn conventions_at_kinks() {
+    // relu at ±0: the constant piece; abs at ±0: the piece the zero's sign
+    // picks, copysign(1, x).
     assert_eq!(rules::relu_grad(1.0, 0.0), 0.0);
-    assert_eq!(rules::abs_grad(1.0, 0.0), 0.0);
+    assert_eq!(rules::relu_grad(1.0, -0.0), 0.0);
+    assert_eq!(rules::abs_grad(1.0, 0.0), 1.0);
+    assert_eq!(rules::abs_grad(1.0, -0.0), -1.0);
     // max/min: the first argument wins a tie, a NaN loses.
     assert_eq!(
         (

@@ -134,9 +134,6 @@ pub const CLOSED_FORMS: &[ClosedForm] = &[
         |x| x[0].mul_add(x[1], x[2]),
         |x| vec![x[1], x[0], 1.0],
     ),
-    // `abs` at 0, where its derivative is 0 (the convention), valued `+0`
-    // as the program's `(-0.0).abs()` (`a · 0` is `-0` there).
-    ("abs_at_zero", |x| x[0].abs(), |_| vec![0.0]),
 ];
 
 /// A value of the mirror: its `f64` value and, when recording, its node.
@@ -362,8 +359,7 @@ impl Mirror {
         // `+ - * /` and `sqrt` of `f32` values, computed in `f64` and
         // rounded, are the correctly rounded `f32` results (and `abs` of
         // one is one).
-        let rounds_alike =
-            !self.f32 || matches!(name, "add" | "sub" | "mul" | "div" | "sqrt" | "abs_at_zero");
+        let rounds_alike = !self.f32 || matches!(name, "add" | "sub" | "mul" | "div" | "sqrt");
         V {
             x,
             id,
@@ -445,14 +441,12 @@ impl Mirror {
         self.decide(a.x > 0.0, a, konst(0.0));
         self.op("relu", &[a], a.x.relu())
     }
-    /// `a.abs()`: `a` or `-a`; records the side. At 0, derivative 0 (the
-    /// convention).
+    /// `a.abs()`: `a` or `-a`; records the side. At ±0 the side of the
+    /// zero's sign (the runtime's convention, `copysign(1, a)`): `+0` is
+    /// `a`, `−0` is `-1 · a`, valued `+0` as the program's `(-0.0).abs()`.
     pub fn abs(&mut self, a: V) -> V {
-        if a.x == 0.0 {
-            self.decide(true, a, konst(0.0));
-            return self.closed_form("abs_at_zero", &[a]);
-        }
-        if self.decide(a.x >= 0.0, a, konst(0.0)) {
+        let right = a.x > 0.0 || (a.x == 0.0 && a.x.is_sign_positive());
+        if self.decide(right, a, konst(0.0)) {
             a
         } else {
             self.neg(a)
@@ -945,7 +939,8 @@ mod tests {
 
     /// `(-0.0).abs()` is `+0`, so `atan2(|a|, -1)` at `a = -0` is `π`
     /// (it is `-π` for `-0`): `d(atan2(|a|, -1) · b)/db = π` there, and
-    /// `d/da = 0` (`abs`'s derivative at 0, the convention).
+    /// `d/da = b · ∂atan2/∂y · d|a|/da = 2 · (−1) · (−1) = 2`, abs taking
+    /// the left piece at `-0` (the convention).
     #[test]
     fn abs_of_negative_zero_is_positive_zero_in_the_graph() {
         let mut m = Mirror::recording();
@@ -957,7 +952,7 @@ mod tests {
         let out = m.mul(t, b);
         let pi = std::f64::consts::PI;
         assert_eq!(out.x, 2.0 * pi);
-        assert_eq!(m.gradients(out, &[a, b]), vec![0.0, pi]);
+        assert_eq!(m.gradients(out, &[a, b]), vec![2.0, pi]);
         assert_eq!(m.graph_departure(), None);
     }
 

@@ -546,6 +546,9 @@ table! {
     SIN = Rule { expensive: true, ..unary("sin", READS_X) };
     COS = Rule { expensive: true, ..unary("cos", READS_X) };
     TANH = Rule { expensive: true, ..unary("tanh", READS_OUT) };
+    // At a kink or tie a rule takes the slopes of one adjacent piece, as its
+    // doc comment says: abs the piece of `x`'s sign (so it reads `x`, a
+    // zero's sign too), max/min the first operand's.
     ABS = unary("abs", READS_X);
     MAX = scalar("max", &[float(&[Arg(0), Arg(1)]), float(&[Arg(0), Arg(1)])]);
     MIN = scalar("min", &[float(&[Arg(0), Arg(1)]), float(&[Arg(0), Arg(1)])]);
@@ -583,6 +586,7 @@ table! {
         &[matrix(Pass::Owned), constant(Ty::Dim), constant(Ty::Dim)],
         Ty::Matrix,
     );
+    // relu at ±0: its constant piece's slope, 0.
     RELU = Rule { also: M, from_prelude: true, ..unary("relu", READS_X) };
     SIGMOID = Rule {
         also: M,

@@ -425,7 +425,7 @@ unary_op!(
     /// `√x`, element-wise on matrices (registered as `sqrt`).
     SqrtOp, "sqrt", sqrt, sqrt_grad, Output
 );
-// d/dx relu x = [x > 0], 0 at exactly 0
+// d/dx relu x = [x > 0]: 0 at ±0, the constant piece (`rules::relu_grad`)
 unary_op!(
     /// `max(0, x)`, element-wise on matrices (registered as `relu`).
     ReluOp, "relu", relu, relu_grad, Input

@@ -7,7 +7,13 @@ use super::Real;
 pub fn relu<T: Real>(x: T) -> T {
     if x > T::zero() { x } else { T::zero() }
 }
-/// d/dx relu x = 1 where x > 0, else 0: a hard mask, 0 at exactly x = 0.
+/// d/dx relu x = 1 where x > 0, else 0: a hard mask. At the kink, `+0`
+/// and `−0` alike, the slope of the left piece, the constant 0, whose
+/// value relu returns there: relu is `max(0, x)` with the tie to the
+/// first argument ([`max_grad_rhs`](super::max_grad_rhs)), as the
+/// machine-learning frameworks take it. (Unlike `abs`, the zero's sign
+/// does not pick the piece: a network at zero pre-activation passes no
+/// gradient, whichever way its zeros are signed.)
 #[inline(always)]
 pub fn relu_grad<T: Real>(grad: T, x: T) -> T {
     if x > T::zero() { grad } else { T::zero() }

@@ -143,7 +143,10 @@ pub fn pow<T: Real>(a: T, b: T) -> T {
 /// - `b = 1`: `grad` for every `a` (`a^0 = 1`).
 /// - `a = 0`: 0 for `b > 1`; +∞ for `0 < b < 1` (the one-sided limit);
 ///   for `b < 0`, the pole's infinity `b·(±0)^(b−1)`, signed as IEEE
-///   `powf` signs `(±0)^(b−1)`.
+///   `powf` signs `(±0)^(b−1)`. So, as for `abs`, the zero's sign picks
+///   the piece where two exist (an integer `b`: `−0` the left one, e.g.
+///   +∞ for `b = −2`), and where only the right one exists (`a^b` is NaN
+///   for `a < 0` and a non-integer `b`) both zeros take it.
 /// - `a < 0`: for an integer `b`, the derivative, with the sign of
 ///   `a^(b−1)` also where `b − 1` is not a float (`|b| ≥ 2⁵³` for `f64`,
 ///   `2²⁴` for `f32`: every such `b` is even, `b − 1` odd and rounded to
@@ -260,7 +263,11 @@ pub fn max<T: Real>(a: T, b: T) -> T {
 pub fn max_takes_lhs<T: Real>(a: T, b: T) -> bool {
     a >= b || b.is_nan()
 }
-/// d max(a,b)/da: 1 where `a` is the value `max` returned, else 0.
+/// d max(a,b)/da: 1 where `a` is the value `max` returned, else 0. On a
+/// tie (`a == b`, `+0` against `−0` too) the slopes of the piece `a`, one
+/// of the two adjacent pieces (on the side where `a` is the larger), in
+/// the pullbacks, the tangent and second order alike: `x.max(x)` has
+/// slope 1 and curvature 0.
 #[inline(always)]
 pub fn max_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
     if max_takes_lhs(a, b) { grad } else { T::zero() }
@@ -287,7 +294,8 @@ pub fn min<T: Real>(a: T, b: T) -> T {
 pub fn min_takes_lhs<T: Real>(a: T, b: T) -> bool {
     a <= b || b.is_nan()
 }
-/// d min(a,b)/da: 1 where `a` is the value `min` returned, else 0.
+/// d min(a,b)/da: 1 where `a` is the value `min` returned, else 0; on a
+/// tie the piece `a`, as [`max_grad_lhs`].
 #[inline(always)]
 pub fn min_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
     if min_takes_lhs(a, b) { grad } else { T::zero() }

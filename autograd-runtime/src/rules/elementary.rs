@@ -159,8 +159,12 @@ pub fn log10_tangent<T: Real>(dx: T, x: T) -> T {
 pub fn sqrt<T: Real>(x: T) -> T {
     x.sqrt()
 }
-/// d/dx √x = 1/(2√x) = 1/(2·out): reads the output; +∞ at x = 0 (for a
-/// positive adjoint).
+/// d/dx √x = 1/(2√x) = 1/(2·out): reads the output; +∞ at x = +0 (for a
+/// positive adjoint), the slope of the only piece, `x ≥ 0`, at its end
+/// (−∞ at `−0`, whose root is `−0`). So a hand-written `(x * x + y *
+/// y).sqrt()` at the origin has gradient NaN: the chain rule multiplies
+/// this ∞ by d(x·x)/dx = 0. `x.hypot(y)` and `v.norm()` have a rule
+/// there, and give 0.
 #[inline(always)]
 pub fn sqrt_grad<T: Real>(grad: T, out: T) -> T {
     grad / (T::two() * out)
@@ -213,9 +217,12 @@ pub fn hypot<T: Real>(x: T, y: T) -> T {
     x.hypot(y)
 }
 /// ∂/∂x hypot(x, y) = x/out: reads `x` and the output. At (0, 0), a cone's
-/// tip, 0 for both operands (the subgradient of least norm, as
-/// [`abs_grad`](super::abs_grad) at 0). An infinite operand gives NaN
-/// (`∞/∞`), the other 0.
+/// tip, no adjacent piece is smooth, and the rule takes 0 for both
+/// operands, signed zeros included: the subgradient of least norm, what a
+/// hand-written optimisation gradient gives there, so an optimizer at
+/// such a minimum (Ackley's) stays instead of stepping to NaN. The tangent
+/// is 0 there too, so second order sees a gradient constant 0 (Hessian 0).
+/// An infinite operand gives NaN (`∞/∞`), the other 0.
 #[inline(always)]
 pub fn hypot_grad_lhs<T: Real>(grad: T, x: T, out: T) -> T {
     hypot_part(grad, x, out)

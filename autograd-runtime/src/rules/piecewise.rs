@@ -1,12 +1,28 @@
 //! Piecewise functions: `abs`, `clamp`, and the piecewise-constant
-//! `signum floor ceil round trunc` with the sawtooth `fract`.
+//! `signum floor ceil round trunc` with the sawtooth `fract` and
+//! `rem_euclid`.
 //!
-//! A piecewise-constant function has derivative 0 between its jumps; at a
-//! jump there is none, and the rules take 0 there too (the one-sided
-//! derivatives), so these pullbacks read nothing and return 0 whatever the
-//! operand and the adjoint, NaN and ±∞ included, as [`pow_grad_lhs`](super::pow_grad_lhs)
-//! does for the constant `a^0`. A NaN operand still shows: the value is
-//! NaN. `fract` is `x − trunc(x)`, so its derivative is 1, jumps included.
+//! **At a point without a derivative (a kink, a jump, a tie) every rule
+//! gives the derivative of one of the adjacent smooth pieces**, the same
+//! piece in the pullback, the tangent and so in second order (a dual
+//! number's real part decides, as the primal's value did), so a function
+//! that is smooth through the kink keeps its exact first and second
+//! derivatives. Each rule says which piece:
+//!
+//! - `abs`: the sign of the zero picks it, `copysign(1, x)`: `+0` the
+//!   right piece `x` (slope 1), `−0` the left piece `−x` (slope −1). An
+//!   IEEE product or quotient signs a zero by its operands' signs (`−x·x`
+//!   at `x = +0` is `−0`, the left piece's side), so `(x * x).abs()`, `(-x * x).abs()`, `x.abs().powi(2)` and
+//!   `x.abs() * x` have their exact derivatives at both zeros.
+//! - `clamp` at a bound: the piece `x` (the value is `x` there).
+//! - A piecewise-constant function at a jump: either piece is a constant,
+//!   so the derivative is 0; these pullbacks read nothing and return 0
+//!   whatever the operand and the adjoint, NaN and ±∞ included, as
+//!   [`pow_grad_lhs`](super::pow_grad_lhs) does for the constant `a^0`. A
+//!   NaN operand still shows: the value is NaN.
+//! - `fract` is `x − trunc(x)` and `rem_euclid` `x − m·q`: slope 1 in `x`
+//!   on either side of a jump, so 1 at the jump; in `m`, `−q` of the side
+//!   the value is on.
 
 use super::Real;
 
@@ -15,19 +31,21 @@ use super::Real;
 pub fn abs<T: Real>(x: T) -> T {
     x.abs()
 }
-/// d/dx |x| = sign(x): reads the input; 0 at x = ±0 (the subgradient of
-/// least norm) and at NaN.
+/// d/dx |x| = sign(x): reads the input. At `x = ±0` the slope of the
+/// piece the zero's sign picks, `copysign(1, x)`: 1 at `+0`, −1 at `−0`
+/// (see the module's documentation). At NaN, 0: no piece, and the value
+/// is NaN.
 #[inline(always)]
 pub fn abs_grad<T: Real>(grad: T, x: T) -> T {
-    if x > T::zero() {
-        grad
-    } else if x < T::zero() {
+    if x.is_nan() {
+        T::zero()
+    } else if x.is_sign_negative() {
         -grad
     } else {
-        T::zero()
+        grad
     }
 }
-/// ẏ = sign(x)·ẋ: [`abs_grad`] at seed ẋ.
+/// ẏ = copysign(1, x)·ẋ: [`abs_grad`] at seed ẋ, the same piece at ±0.
 #[inline(always)]
 pub fn abs_tangent<T: Real>(dx: T, x: T) -> T {
     abs_grad(dx, x)
@@ -42,7 +60,7 @@ macro_rules! piecewise_constant {
         pub fn $name<T: Real>(x: T) -> T {
             x.$name()
         }
-        #[doc = concat!("d/dx `", stringify!($name), "` = 0, also at its jumps, NaN and ±∞ included: reads nothing, and is 0 whatever the adjoint.")]
+        #[doc = concat!("d/dx `", stringify!($name), "` = 0, also at its jumps (the slope of either adjacent constant piece), NaN and ±∞ included: reads nothing, and is 0 whatever the adjoint.")]
         #[inline(always)]
         pub fn $grad<T: Real>(_grad: T) -> T {
             T::zero()
@@ -130,7 +148,8 @@ pub fn clamp_takes_x<T: Real>(x: T, lo: T, hi: T) -> bool {
 }
 /// ∂ clamp/∂x: 1 where the value comes from `x` ([`clamp_takes_x`]:
 /// `lo ≤ x ≤ hi`, at the bounds too, or NaN `x`), else 0; reads `x`, `lo`
-/// and `hi`.
+/// and `hi`. At a bound, so, the slopes of the middle piece `x` (1 for
+/// `x`, 0 for the bound), one of the two adjacent pieces.
 #[inline(always)]
 pub fn clamp_grad_x<T: Real>(grad: T, x: T, lo: T, hi: T) -> T {
     if clamp_takes_x(x, lo, hi) {

@@ -131,6 +131,9 @@ pub trait Real:
     fn is_finite(self) -> bool;
     /// Whether the value is +∞ or −∞.
     fn is_infinite(self) -> bool;
+    /// Whether the sign bit is set: `−0`, negative values, `−∞` and NaNs
+    /// with the sign bit.
+    fn is_sign_negative(self) -> bool;
     /// Widens to `f64` (exact for both `f32` and `f64`).
     fn to_f64(self) -> f64;
     /// Narrows from `f64`, rounding to nearest for `f32`.
@@ -347,6 +350,10 @@ impl<T: Float> Real for T {
     #[inline(always)]
     fn is_infinite(self) -> bool {
         Float::is_infinite(self)
+    }
+    #[inline(always)]
+    fn is_sign_negative(self) -> bool {
+        Float::is_sign_negative(self)
     }
     #[inline(always)]
     fn to_f64(self) -> f64 {

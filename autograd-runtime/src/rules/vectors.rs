@@ -6,8 +6,9 @@
 //! element), `norm_squared` a sum of `x·x`, and `norm`'s partial `x_i/|x|`
 //! is the partial of `hypot`, with its convention: **at the zero vector the
 //! gradient of `norm` is 0** (the least-norm subgradient, as `x.hypot(y)`
-//! at (0, 0)); an infinite element gives NaN for itself and 0 for the
-//! others. A column or row moves values without changing them, so its
+//! at (0, 0): a cone's tip has no adjacent smooth piece), and so are its
+//! tangent and, in second order, its Hessian; an infinite element gives
+//! NaN for itself and 0 for the others. A column or row moves values without changing them, so its
 //! adjoint goes back to the column or row it was read from, and its
 //! tangent is the tangent's column or row.
 //!
