@@ -152,8 +152,8 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &sig::Signature) -> TokenSt
         if let Some(scalar) = &mut s.scalar {
             scalar.twin = true;
         }
-        // Matrices of dual numbers compute `norm` and `max` with the
-        // runtime's functions (the table's `dual_primal`).
+        // Matrices of dual numbers compute `norm`, `max` and `determinant`
+        // with the runtime's functions (the table's `dual_primal`).
         if let Some(scalar) = &mut s.scalar
             && hessian::takes_matrices(item)
         {

@@ -823,13 +823,14 @@ fn const_parts(args: &[Operand], params: &[crate::table::Param]) -> Vec<TokenStr
         .collect()
 }
 
-/// `m.mean()`, `m.trace()`, `m.min()` and `m.determinant()` of a matrix,
-/// as nalgebra computes them, written with the sum, the length and element
-/// reads whose derivatives the table has: `if m.len() == 0 { 0 } else {
-/// m.sum() / len }`, the diagonal added from zero after the square check,
-/// nalgebra's fold for the smallest element, and the determinant (see
-/// [`determinant`]). A receiver that is not a place is
-/// bound once.
+/// `m.mean()`, `m.trace()` and `m.min()` of a matrix, as nalgebra computes
+/// them, written with the sum, the length and element reads whose
+/// derivatives the table has: `if m.len() == 0 { 0 } else { m.sum() / len
+/// }`, the diagonal added from zero after the square check, and nalgebra's
+/// fold for the smallest element. (`m.determinant()` is a rule of its own:
+/// its derivative is the cofactors, which its pivoted LU, written out,
+/// would lose at a zero pivot.) A receiver that is not a place is bound
+/// once.
 fn written_matrix_method(m: &syn::ExprMethodCall, scalar: Option<&syn::Ident>) -> Option<Expr> {
     if !m.args.is_empty() || m.turbofish.is_some() {
         return None;
@@ -878,7 +879,6 @@ fn written_matrix_method(m: &syn::ExprMethodCall, scalar: Option<&syn::Ident>) -
                 smallest
             }
         }),
-        "determinant" => determinant(&x, scalar),
         _ => return None,
     };
     if place {
@@ -886,100 +886,6 @@ fn written_matrix_method(m: &syn::ExprMethodCall, scalar: Option<&syn::Ident>) -
     }
     let receiver = &m.receiver;
     Some(syn::parse_quote_spanned!(span=> { let #x = #receiver; #body }))
-}
-
-/// `x.determinant()` operation for operation as nalgebra's: the closed
-/// forms up to 3 × 3, then the LU decomposition with partial pivoting
-/// (`LU::new`: the first largest magnitude of the column is the pivot, a
-/// zero column is skipped) and the product of its diagonal, negated for an
-/// odd number of row swaps. So the value is nalgebra's bit for bit, and
-/// the derivative follows the pivots chosen, as the primal does. Its locals
-/// are in the macro's hygiene: none meets a user's name in `x`.
-fn determinant(x: &Expr, scalar: Option<&syn::Ident>) -> Expr {
-    let (zero, one): (Expr, Expr) = match scalar {
-        Some(s) => (syn::parse_quote!(#s::zero()), syn::parse_quote!(#s::one())),
-        None => (syn::parse_quote!(0.0), syn::parse_quote!(1.0)),
-    };
-    let at = |i: usize, j: usize| -> Expr {
-        let (i, j) = (
-            proc_macro2::Literal::usize_unsuffixed(i),
-            proc_macro2::Literal::usize_unsuffixed(j),
-        );
-        syn::parse_quote!(#x[(#i, #j)])
-    };
-    let (m11, m12, m13) = (at(0, 0), at(0, 1), at(0, 2));
-    let (m21, m22, m23) = (at(1, 0), at(1, 1), at(1, 2));
-    let (m31, m32, m33) = (at(2, 0), at(2, 1), at(2, 2));
-    let body = quote::quote_spanned! {Span::mixed_site()=>
-        {
-            assert!(#x.nrows() == #x.ncols(), "Unable to compute the determinant of a non-square matrix.");
-            let n = #x.nrows();
-            if n == 0 {
-                #one
-            } else if n == 1 {
-                #m11
-            } else if n == 2 {
-                #m11 * #m22 - #m21 * #m12
-            } else if n == 3 {
-                let minor_m12_m23 = #m22 * #m33 - #m32 * #m23;
-                let minor_m11_m23 = #m21 * #m33 - #m31 * #m23;
-                let minor_m11_m22 = #m21 * #m32 - #m31 * #m22;
-                #m11 * minor_m12_m23 - #m12 * minor_m11_m23 + #m13 * minor_m11_m22
-            } else {
-                // Column by column: lu[i + j * n] is row i, column j.
-                let mut lu = vec![#zero; n * n];
-                for j in 0..n {
-                    for i in 0..n {
-                        lu[i + j * n] = #x[(i, j)];
-                    }
-                }
-                let mut swaps = 0usize;
-                for i in 0..n {
-                    let mut piv = i;
-                    let mut largest = lu[i + i * n].abs();
-                    for r in (i + 1)..n {
-                        let magnitude = lu[r + i * n].abs();
-                        if magnitude > largest {
-                            largest = magnitude;
-                            piv = r;
-                        }
-                    }
-                    let diag = lu[piv + i * n];
-                    if diag != #zero {
-                        if piv != i {
-                            swaps += 1;
-                            for k in 0..(i + 1) {
-                                let t = lu[i + k * n];
-                                lu[i + k * n] = lu[piv + k * n];
-                                lu[piv + k * n] = t;
-                            }
-                        }
-                        let inv_diag = #one / diag;
-                        for r in (i + 1)..n {
-                            lu[r + i * n] = lu[r + i * n] * inv_diag;
-                        }
-                        for k in (i + 1)..n {
-                            if piv != i {
-                                let t = lu[i + k * n];
-                                lu[i + k * n] = lu[piv + k * n];
-                                lu[piv + k * n] = t;
-                            }
-                            let pivot = -lu[i + k * n];
-                            for r in (i + 1)..n {
-                                lu[r + k * n] = pivot * lu[r + i * n] + lu[r + k * n];
-                            }
-                        }
-                    }
-                }
-                let mut det = #one;
-                for i in 0..n {
-                    det *= lu[i + i * n];
-                }
-                if swaps % 2 == 1 { -det } else { det }
-            }
-        }
-    };
-    syn::parse_quote!(#body)
 }
 
 fn first_or_last(m: &syn::ExprMethodCall) -> Option<syn::ExprIndex> {

@@ -158,8 +158,8 @@ pub struct Rule {
     /// The method returns a view borrowing its receiver (`m.column(j)`):
     /// the sweeps own its elements (`.into_owned()`), the same values.
     pub view: bool,
-    /// nalgebra's method needs a complex field (`norm`) or SIMD
-    /// comparisons (`max`), which a matrix of dual numbers lacks: the
+    /// nalgebra's method needs a complex field (`norm`, `determinant`) or
+    /// SIMD comparisons (`max`), which a matrix of dual numbers lacks: the
     /// second-order twin computes the primal with [`Func::DualPrimal`].
     pub dual_primal: bool,
     /// An inherent method of `f32`/`f64` that `num_traits::Float` lacks
@@ -677,6 +677,16 @@ table! {
         view: true,
         ..matrix_method("row", "row", &[matrix(Pass::AsWritten), constant(Ty::Index)], Ty::Matrix)
     };
+    // The determinant (`rules::determinant`): its pullback is the cofactor
+    // matrix at every rank, which nalgebra's pivoted LU would lose at a
+    // zero pivot if it were differentiated operation for operation.
+    DETERMINANT = Rule {
+        takes: Takes::Operands,
+        tangent: Tangent::Written,
+        dual_primal: true,
+        expensive: true,
+        ..matrix_method("determinant", "determinant", &[matrix(Pass::AsWritten)], Ty::Float)
+    };
     // Fused multiply-add.
     MUL_ADD = scalar("mul_add", &[
         named("a", &[Arg(1)]),
@@ -838,8 +848,8 @@ pub fn supported_matrix_methods() -> String {
             .filter(move |r| r.on_matrices() && r.on_scalars() == scalars)
             .filter_map(|r| r.method)
     };
-    // And `mean`, `trace`, `min`, `determinant`: written with the sum, the length
-    // and element reads (`lower::calls::written_matrix_method`), no rule of
+    // And `mean`, `trace`, `min`: written with the sum, the length and
+    // element reads (`lower::calls::written_matrix_method`), no rule of
     // their own.
     let builtins = [
         "map",
@@ -850,7 +860,6 @@ pub fn supported_matrix_methods() -> String {
         "mean",
         "trace",
         "min",
-        "determinant",
     ];
     listed(on(false).chain(builtins).chain(on(true))).join(", ")
 }
@@ -937,7 +946,7 @@ mod tests {
         );
         assert_eq!(
             supported_matrix_methods(),
-            "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`, `map`, `len`, `nrows`, `ncols`, `into_owned`, `mean`, `trace`, `min`, `determinant`, `relu`, `sigmoid`"
+            "`transpose`, `sum`, `max`, `component_mul`, `component_div`, `reshape_generic`, `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`, `determinant`, `map`, `len`, `nrows`, `ncols`, `into_owned`, `mean`, `trace`, `min`, `relu`, `sigmoid`"
         );
     }
 }

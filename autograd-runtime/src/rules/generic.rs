@@ -49,6 +49,10 @@ use super::{reductions, shape};
 /// `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`: no scalar form, one
 /// generic function per form over any dense storage.
 pub use super::vectors::dispatch::*;
+
+/// `determinant`: no scalar form; its value (for dual elements too), its
+/// pullback in the three forms and its tangent.
+pub use super::determinant::dispatch::*;
 use crate::rules as s;
 
 /// `m.norm_squared()` for any [`MatrixScalar`] element: nalgebra's needs a

@@ -54,7 +54,8 @@ type M = DMatrix<f64>;
 ///
 /// Beyond a `Float` (so a [`Real`]) that nalgebra can multiply, it scales matrices from
 /// the left (`2.0 * m`), which nalgebra implements for each primitive
-/// float and this crate for `Dual`.
+/// float and this crate for `Dual`, and it has the determinant's value and
+/// cofactors ([`super::determinant::Cofactors`]).
 pub trait MatrixScalar:
     num_traits::Float
     + nalgebra::Scalar
@@ -68,6 +69,7 @@ pub trait MatrixScalar:
     + for<'a> Mul<&'a DMatrix<Self>, Output = DMatrix<Self>>
     + for<'a> Mul<&'a DVector<Self>, Output = DVector<Self>>
     + for<'a> Mul<&'a RowDVector<Self>, Output = RowDVector<Self>>
+    + super::determinant::Cofactors
 {
 }
 

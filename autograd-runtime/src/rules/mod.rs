@@ -53,6 +53,8 @@
 //! - [`elementwise`]: every element-wise scalar rule lifted to matrices,
 //!   applying the scalar rule per element;
 //! - [`linalg`]: the matrix product;
+//! - [`determinant`]: `determinant`, whose derivatives are the cofactors
+//!   and the signed minors at every rank;
 //! - [`reductions`]: `sum` and `max` (with its winning index);
 //! - [`shape`]: `reshape` and `transpose`;
 //! - [`vectors`]: `dot`, `cross`, `norm`, `norm_squared`, `column`, `row`;
@@ -102,6 +104,7 @@
 mod activations;
 mod angles;
 mod arithmetic;
+pub mod determinant;
 mod elementary;
 pub mod elementwise;
 pub mod generic;
