@@ -7,6 +7,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use proc_macro2::TokenStream;
+
 use crate::ctxt::Ctxt;
 use crate::ir::*;
 use crate::table::{Operator, Read, Rule};
@@ -33,6 +35,10 @@ pub struct Analysis {
     needs: HashMap<BlockId, HashSet<ValueId>>,
     /// The loops that run as one fused pass (see `crate::fusion`).
     pub fused: HashMap<LoopId, crate::fusion::Fusion>,
+    /// Errors that hold only in some configurations (a call of a function
+    /// without the attribute in `#[cfg]` code), each under its `#[cfg]`:
+    /// items the expansion emits next to the function.
+    pub conditional_errors: TokenStream,
 }
 
 impl Analysis {
@@ -72,10 +78,24 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     while useful_pass(f, &f.body, &varied, &mut useful) {}
 
     let mut reported = HashSet::new();
-    for (v, func) in &f.unannotated_calls {
+    let mut conditional_errors = TokenStream::new();
+    for (v, func, cfgs) in &f.unannotated_calls {
         let (written, message) = crate::unannotated::error(func);
-        if varied[*v] && useful[*v] && reported.insert(written) {
-            cx.error_spanned_by(func, message);
+        if !(varied[*v] && useful[*v]) {
+            continue;
+        }
+        if cfgs.is_empty() {
+            if reported.insert(written) {
+                cx.error_spanned_by(func, message);
+            }
+        } else {
+            // In code that may be compiled out: the error where it is
+            // compiled in, which rustc decides.
+            let span = syn::spanned::Spanned::span(func);
+            conditional_errors.extend(quote::quote_spanned! {span=>
+                #[cfg(all(#(#cfgs),*))]
+                ::core::compile_error!(#message);
+            });
         }
     }
 
@@ -96,6 +116,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         saves: HashMap::new(),
         needs: HashMap::new(),
         fused: HashMap::new(),
+        conditional_errors,
     };
     for (v, info) in f.values.iter() {
         an.defined_in.entry(info.block).or_default().push(v);

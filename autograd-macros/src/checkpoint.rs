@@ -110,7 +110,43 @@ impl Strip<'_> {
     /// Removes the attributes, reporting them unless they are on a loop
     /// lowering has read.
     fn remove(&mut self, attrs: &mut Vec<syn::Attribute>, on_loop: bool) {
-        for a in attrs.iter().filter(|a| is_checkpoint(a)) {
+        // `#[cfg_attr(P, checkpoint ..)]`: lowering has read it as the
+        // loop with `#[checkpoint ..]` where `P` holds and without it where
+        // it does not; the `cfg_attr` keeps what else it adds.
+        let mut configured: Vec<(syn::Attribute, Option<syn::Meta>)> = Vec::new();
+        let mut kept = Vec::with_capacity(attrs.len());
+        for a in std::mem::take(attrs) {
+            let Some((predicate, metas)) = crate::sig::cfg_attr_parts(&a.meta) else {
+                kept.push(a);
+                continue;
+            };
+            let (checkpoints, others): (Vec<_>, Vec<_>) = metas
+                .into_iter()
+                .partition(|m| m.path().is_ident("checkpoint"));
+            if checkpoints.is_empty() {
+                kept.push(a);
+                continue;
+            }
+            for m in checkpoints {
+                configured.push((
+                    syn::parse_quote_spanned!(m.span()=> #[#m]),
+                    Some(predicate.clone()),
+                ));
+            }
+            if !others.is_empty() {
+                kept.push(
+                    syn::parse_quote_spanned!(a.span()=> #[cfg_attr(#predicate, #(#others),*)]),
+                );
+            }
+        }
+        *attrs = kept;
+        let plain = attrs
+            .iter()
+            .filter(|a| is_checkpoint(a))
+            .map(|a| (a.clone(), None));
+        let all: Vec<_> = plain.chain(configured).collect();
+        for (a, predicate) in &all {
+            let cfg = predicate.as_ref().map(|p| quote!(#[cfg(#p)]));
             if !self.differentiated {
                 self.cx.error_spanned_by(
                     a,
@@ -126,6 +162,7 @@ impl Strip<'_> {
                 && let syn::Expr::Path(p) = &nv.value
             {
                 self.checks.extend(quote_spanned! {p.span()=>
+                    #cfg
                     const _: () = ::core::assert!(#p >= 1, "`snapshots` must be at least 1");
                 });
             }
@@ -186,5 +223,46 @@ pub fn snapshots_arg(c: &Checkpoint) -> TokenStream {
     match &c.snapshots {
         Some(s) => quote!(::core::option::Option::Some(#s)),
         None => quote!(::core::option::Option::None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::snapshot_tests::expand_to_string;
+
+    /// `#[cfg_attr(P, checkpoint)]`: the primal loses the `checkpoint` (rustc
+    /// knows no such attribute) and keeps the rest of the `cfg_attr`; the
+    /// sweeps checkpoint the loop where `P` holds and only there.
+    #[test]
+    fn checkpoint_under_cfg_attr() {
+        let out = expand_to_string(
+            "",
+            "fn f(x: f64) -> f64 { let mut s = 1.0; #[cfg_attr(all(), checkpoint(snapshots = 2), allow(unused_mut))] for _ in 0..4 { s = s * x; } s }",
+        );
+        let primal = &out[..out.find("#[doc(hidden)]").expect("generated items")];
+        assert!(!primal.contains("checkpoint"), "{primal}");
+        assert!(
+            primal.contains("#[cfg_attr(all(), allow(unused_mut))]"),
+            "{primal}"
+        );
+        assert!(out.contains("#[cfg(all())]") && out.contains("#[cfg(not(all()))]"));
+        let checkpointed = out.matches("checkpoint::Checkpoints").count();
+        assert!(checkpointed > 0, "{out}");
+
+        let off = expand_to_string(
+            "",
+            "fn f(x: f64) -> f64 { let mut s = 1.0; #[cfg_attr(any(), checkpoint)] for _ in 0..4 { s = s * x; } s }",
+        );
+        assert!(!off[..off.find("#[doc(hidden)]").unwrap()].contains("cfg_attr"));
+        assert!(off.contains("checkpoint::Checkpoints") && off.contains("#[cfg(any())]"));
+    }
+
+    #[test]
+    fn checkpoint_under_cfg_attr_off_a_loop_is_reported() {
+        let out = expand_to_string(
+            "",
+            "fn f(x: f64) -> f64 { #[cfg_attr(all(), checkpoint)] let y = x * x; y }",
+        );
+        assert!(out.contains("goes on a `for` or `while` loop"), "{out}");
     }
 }

@@ -72,6 +72,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 out.extend(hessian::own_twin(&generated, &func.sig.ident));
             }
             out.extend(generated);
+            out.extend(an.conditional_errors.clone());
             if let Jvp::On = jvp {
                 out.extend(codegen::tangent::generate(&func, &s, &ir, &an));
             }

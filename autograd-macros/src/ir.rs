@@ -662,7 +662,9 @@ pub struct Function {
     /// Calls of functions that the source shows without
     /// `#[differentiable]` (see `crate::unannotated`): an error where the
     /// call has a derivative to take, a plain call where it has none.
-    pub unannotated_calls: Vec<(ValueId, syn::Path)>,
+    /// Each with the `#[cfg]` predicates of the branches decided at compile
+    /// time around it (empty: none), under which the error is emitted.
+    pub unannotated_calls: Vec<(ValueId, syn::Path, Vec<TokenStream>)>,
     /// The pullback runs once per output (`NAME_jacobian`), so it must be
     /// `Clone`: it holds no callee's pullback (calls are made in the
     /// reverse sweep, see `analysis::deferred_call`).

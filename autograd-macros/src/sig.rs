@@ -426,7 +426,7 @@ pub fn is_constant_attr(attr: &syn::Attribute) -> bool {
 const LINTS: &[&str] = &["allow", "warn", "deny", "forbid", "expect"];
 
 /// `cfg_attr(predicate, attrs..)` split into its predicate and attributes.
-fn cfg_attr_parts(meta: &syn::Meta) -> Option<(syn::Meta, Vec<syn::Meta>)> {
+pub(crate) fn cfg_attr_parts(meta: &syn::Meta) -> Option<(syn::Meta, Vec<syn::Meta>)> {
     let syn::Meta::List(list) = meta else {
         return None;
     };

@@ -84,10 +84,12 @@ impl<'a> Gen<'a> {
     }
 
     /// The loops below the top level whose stacks the pullback creates.
-    fn nested_stacks(&self) -> Vec<&'a Loop> {
+    fn nested_stacks(&self) -> Vec<(&'a Loop, Option<TokenStream>)> {
         struct Nested<'g, 'a> {
             g: &'g Gen<'a>,
-            out: Vec<&'a Loop>,
+            /// The predicates of the `#[cfg]` branches around the statement.
+            cfgs: Vec<TokenStream>,
+            out: Vec<(&'a Loop, Option<TokenStream>)>,
         }
         impl<'a> Visitor<'a> for Nested<'_, 'a> {
             fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
@@ -95,13 +97,33 @@ impl<'a> Gen<'a> {
                     && !self.g.top_loops.contains(&l.id)
                     && self.g.saves(l).any()
                 {
-                    self.out.push(l);
+                    let cfgs = &self.cfgs;
+                    let cfg = (!cfgs.is_empty()).then(|| quote!(#[cfg(all(#(#cfgs),*))]));
+                    self.out.push((l, cfg));
+                }
+                // A loop in an arm compiled out has no stack: nothing
+                // would give its element type.
+                if let Stmt::If(If {
+                    cfg: Some(p),
+                    then_blk,
+                    else_blk,
+                    ..
+                }) = stmt
+                {
+                    self.cfgs.push(p.clone());
+                    self.visit_block(then_blk);
+                    self.cfgs.pop();
+                    self.cfgs.push(quote!(not(#p)));
+                    self.visit_block(else_blk);
+                    self.cfgs.pop();
+                    return;
                 }
                 walk_stmt(self, stmt);
             }
         }
         let mut nested = Nested {
             g: self,
+            cfgs: Vec::new(),
             out: Vec::new(),
         };
         nested.visit_block(&self.f.body);
@@ -430,14 +452,14 @@ fn sweeps(
     let nested = g.nested_stacks();
     let stacks: Vec<_> = nested
         .iter()
-        .map(|l| {
+        .map(|(l, cfg)| {
             let saves = an.saves(l);
             let (s, c) = (names::stack(l.id), names::cache(l.id));
             let stack = saves
                 .stacked()
-                .then(|| quote!(let mut #s = ::autograd::__private::Stack::new();));
+                .then(|| quote!(#cfg let mut #s = ::autograd::__private::Stack::new();));
             let cache = (!saves.cached.is_empty())
-                .then(|| quote!(let mut #c = ::autograd::__private::Cache::new();));
+                .then(|| quote!(#cfg let mut #c = ::autograd::__private::Cache::new();));
             quote!(#stack #cache)
         })
         .collect();

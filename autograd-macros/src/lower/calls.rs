@@ -410,7 +410,8 @@ impl Lowerer<'_> {
         );
         self.values[v].float.clone_from(&self.scalar);
         if crate::unannotated::is_plain_function(&self.caller, path) {
-            self.unannotated_calls.push((v, path.clone()));
+            self.unannotated_calls
+                .push((v, path.clone(), self.cfgs.clone()));
         }
         Operand::Value(v)
     }

@@ -23,32 +23,76 @@ pub(super) fn stmt_attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribu
     }
 }
 
+/// The predicate of `#[cfg(..)]` attributes (all of them, if several),
+/// or `None` without one. `cfg_attr` that may expand to `cfg` is
+/// reported: what it adds the macro would have to evaluate to see.
+pub(super) fn cfg_predicate(cx: &Ctxt, attrs: &[syn::Attribute]) -> Option<TokenStream> {
+    let mut predicates = Vec::new();
+    for a in attrs {
+        if a.path().is_ident("cfg") {
+            match a.parse_args::<TokenStream>() {
+                Ok(p) => predicates.push(p),
+                Err(e) => cx.error_at(e.span(), e),
+            }
+        } else if adds_cfg(&a.meta) {
+            cx.error_spanned_by(
+                a,
+                "`cfg_attr` that adds `cfg` is not supported in a `#[differentiable]` body (the macro never evaluates a predicate); write `#[cfg_attr(P, cfg(Q))]` as `#[cfg(all(P, Q))]`",
+            );
+        }
+    }
+    match predicates.len() {
+        0 => None,
+        1 => predicates.pop(),
+        _ => Some(quote!(all(#(#predicates),*))),
+    }
+}
+
+/// Whether an attribute is `cfg`, or `cfg_attr` that may add one.
+pub(super) fn adds_cfg(meta: &syn::Meta) -> bool {
+    meta.path().is_ident("cfg")
+        || crate::sig::cfg_attr_parts(meta).is_some_and(|(_, metas)| metas.iter().any(adds_cfg))
+}
+
+/// The predicate of a condition `::core::cfg!(P)`, which the lowering of
+/// a `match` with `#[cfg]` arms writes: a branch decided at compile time,
+/// emitted as its arms under `#[cfg(P)]` and `#[cfg(not(P))]` (so code
+/// that exists in one configuration only is compiled in that one only).
+fn cfg_condition(cond: &Expr) -> Option<TokenStream> {
+    let Expr::Macro(m) = cond else {
+        return None;
+    };
+    let path = &m.mac.path;
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    (path.leading_colon.is_some() && names == ["core", "cfg"]).then(|| m.mac.tokens.clone())
+}
+
+/// The outer attributes of an expression statement: syn puts a
+/// statement's attributes on its expression (`#[cfg(..)] return v;`,
+/// `#[cfg(..)] break;`), of whichever kind it is.
 macro_rules! expr_attrs {
-    ($name:ident, $($ref:tt)*) => {
-        /// The outer attributes of an expression statement.
-        fn $name(e: $($ref)* Expr) -> Option<$($ref)* Vec<syn::Attribute>> {
-            Some(match e {
-                Expr::Assign(x) => $($ref)* x.attrs,
-                Expr::Binary(x) => $($ref)* x.attrs,
-                Expr::Block(x) => $($ref)* x.attrs,
-                Expr::Call(x) => $($ref)* x.attrs,
-                Expr::ForLoop(x) => $($ref)* x.attrs,
-                Expr::If(x) => $($ref)* x.attrs,
-                Expr::Loop(x) => $($ref)* x.attrs,
-                Expr::Macro(x) => $($ref)* x.attrs,
-                Expr::Match(x) => $($ref)* x.attrs,
-                Expr::MethodCall(x) => $($ref)* x.attrs,
-                Expr::Unary(x) => $($ref)* x.attrs,
-                Expr::While(x) => $($ref)* x.attrs,
-                _ => return None,
-            })
+    ($($variant:ident),*) => {
+        fn expr_attrs(e: &Expr) -> Option<&Vec<syn::Attribute>> {
+            match e {
+                $(Expr::$variant(x) => Some(&x.attrs),)*
+                _ => None,
+            }
+        }
+
+        fn expr_attrs_mut(e: &mut Expr) -> Option<&mut Vec<syn::Attribute>> {
+            match e {
+                $(Expr::$variant(x) => Some(&mut x.attrs),)*
+                _ => None,
+            }
         }
     };
 }
 
-expr_attrs!(expr_attrs, &);
-
-expr_attrs!(expr_attrs_mut, &mut);
+expr_attrs!(
+    Array, Assign, Async, Await, Binary, Block, Break, Call, Cast, Closure, Const, Continue, Field,
+    ForLoop, Group, If, Index, Infer, Let, Lit, Loop, Macro, Match, MethodCall, Paren, Path, Range,
+    RawAddr, Reference, Repeat, Return, Struct, Try, TryBlock, Tuple, Unary, Unsafe, While, Yield
+);
 
 /// Replaces every read of a key of `map` with its value.
 fn substitute(v: &mut ValueId, map: &HashMap<ValueId, ValueId>) {
@@ -64,12 +108,18 @@ impl Lowerer<'_> {
                 .error_spanned_by(l, "`if let` is not supported; compare values instead");
             return self.missing(i.span());
         }
-        let cond = self.lower_expr(&i.cond);
+        let predicate = cfg_condition(&i.cond);
+        let cond = match &predicate {
+            Some(p) => Operand::Const(quote!(::core::cfg!(#p))),
+            None => self.lower_expr(&i.cond),
+        };
         let before = self.snapshot();
 
         self.begin_block();
         self.scopes.push(Vec::new());
+        self.enter_cfg(predicate.as_ref(), true);
         let then_tail = self.lower_stmts(&i.then_branch.stmts);
+        self.leave_cfg(predicate.as_ref());
         self.scopes.pop();
         let then_tail = then_tail.map(|t| {
             let kind = self.kind(&t).unwrap_or(Kind::Float);
@@ -81,6 +131,7 @@ impl Lowerer<'_> {
 
         self.begin_block();
         self.scopes.push(Vec::new());
+        self.enter_cfg(predicate.as_ref(), false);
         let else_tail = match &i.else_branch {
             None => None,
             Some((_, e)) => match &**e {
@@ -89,6 +140,7 @@ impl Lowerer<'_> {
                 other => Some(self.lower_expr(other)),
             },
         };
+        self.leave_cfg(predicate.as_ref());
         self.scopes.pop();
         let else_span = i.else_branch.as_ref().map_or(i.span(), |(_, e)| e.span());
         let else_tail = else_tail.map(|t| {
@@ -125,7 +177,7 @@ impl Lowerer<'_> {
             then_blk,
             else_blk,
             phis,
-            cfg: None,
+            cfg: predicate,
         }));
         result
     }
@@ -367,42 +419,101 @@ impl Lowerer<'_> {
     /// nothing the sweeps compute; `cfg_attr` that may expand to `cfg`
     /// is reported.
     pub(super) fn cfg_split(&self, stmt: &SynStmt) -> Option<(TokenStream, SynStmt)> {
-        let attrs = stmt_attrs(stmt)?;
-        let mut predicates = Vec::new();
-        for a in attrs.iter() {
-            if a.path().is_ident("cfg") {
-                match a.parse_args::<TokenStream>() {
-                    Ok(p) => predicates.push(p),
-                    Err(e) => self.cx.error_at(e.span(), e),
-                }
-            } else if a.path().is_ident("cfg_attr")
-                && a.to_token_stream().to_string().contains("cfg")
-            {
-                let nested = a
-                    .parse_args::<TokenStream>()
-                    .map(|t| t.to_string())
-                    .unwrap_or_default();
-                if nested.contains("cfg") {
-                    self.cx.error_spanned_by(
-                        a,
-                        "`cfg_attr` that adds `cfg` is not supported on a statement of a `#[differentiable]` body; write `#[cfg(all(..))]`",
-                    );
-                }
-            }
-        }
-        if predicates.is_empty() {
-            return None;
-        }
+        let predicate = cfg_predicate(self.cx, stmt_attrs(stmt)?)?;
         let mut stmt = stmt.clone();
         if let Some(attrs) = stmt_attrs_mut(&mut stmt) {
             attrs.retain(|a| !a.path().is_ident("cfg"));
         }
-        let predicate = if predicates.len() == 1 {
-            predicates.remove(0)
-        } else {
-            quote!(all(#(#predicates),*))
-        };
         Some((predicate, stmt))
+    }
+
+    /// Lowering the arm of a branch on `predicate` where it holds (or not).
+    fn enter_cfg(&mut self, predicate: Option<&TokenStream>, holds: bool) {
+        if let Some(p) = predicate {
+            self.cfgs
+                .push(if holds { p.clone() } else { quote!(not(#p)) });
+        }
+    }
+
+    fn leave_cfg(&mut self, predicate: Option<&TokenStream>) {
+        if predicate.is_some() {
+            self.cfgs.pop();
+        }
+    }
+
+    /// `#[cfg_attr(P, checkpoint ..)]` on a loop: the loop with the
+    /// `#[checkpoint ..]` and the loop without it, for [`Self::lower_cfg_choice`]
+    /// (what else the `cfg_attr` adds stays on both under `P`).
+    pub(super) fn checkpoint_split(
+        &self,
+        stmt: &SynStmt,
+    ) -> Option<(TokenStream, SynStmt, SynStmt)> {
+        if !matches!(
+            stmt,
+            SynStmt::Expr(Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_), _)
+        ) {
+            return None;
+        }
+        let attrs = stmt_attrs(stmt)?;
+        let (at, predicate, checkpoints, others) =
+            attrs.iter().enumerate().find_map(|(at, a)| {
+                let (predicate, metas) = crate::sig::cfg_attr_parts(&a.meta)?;
+                let (checkpoints, others): (Vec<_>, Vec<_>) = metas
+                    .into_iter()
+                    .partition(|m| m.path().is_ident("checkpoint"));
+                (!checkpoints.is_empty()).then_some((at, predicate, checkpoints, others))
+            })?;
+        let rest: Vec<syn::Attribute> = if others.is_empty() {
+            Vec::new()
+        } else {
+            vec![syn::parse_quote!(#[cfg_attr(#predicate, #(#others),*)])]
+        };
+        let mut with = stmt.clone();
+        let mut without = stmt.clone();
+        for (out, added) in [(&mut with, true), (&mut without, false)] {
+            let Some(attrs) = stmt_attrs_mut(out) else {
+                continue;
+            };
+            let mut replaced: Vec<syn::Attribute> = rest.clone();
+            if added {
+                replaced.extend(checkpoints.iter().map(|m| syn::parse_quote!(#[#m])));
+            }
+            attrs.splice(at..=at, replaced);
+        }
+        Some((predicate.to_token_stream(), with, without))
+    }
+
+    /// A statement written two ways, `with` where `predicate` holds and
+    /// `without` where it does not: a branch decided at compile time, as
+    /// in [`Self::lower_cfg`]. Neither binds a name (both are loops).
+    pub(super) fn lower_cfg_choice(
+        &mut self,
+        predicate: TokenStream,
+        with: &SynStmt,
+        without: &SynStmt,
+    ) {
+        let before = self.snapshot();
+        let arm = |l: &mut Self, stmt: &SynStmt, holds: bool| {
+            l.begin_block();
+            l.scopes.push(Vec::new());
+            l.enter_cfg(Some(&predicate), holds);
+            l.lower_stmts(std::slice::from_ref(stmt));
+            l.leave_cfg(Some(&predicate));
+            l.scopes.pop();
+            let blk = l.end_block();
+            (blk, l.snapshot())
+        };
+        let (then_blk, after_then) = arm(self, with, true);
+        self.restore(&before);
+        let (else_blk, after_else) = arm(self, without, false);
+        let phis = self.assignment_phis(&before, &after_then, &after_else);
+        self.push(Stmt::If(If {
+            cond: Operand::Const(quote!(::core::cfg!(#predicate))),
+            then_blk,
+            else_blk,
+            phis,
+            cfg: Some(predicate),
+        }));
     }
 
     /// `#[cfg(p)] stmt`: a branch decided at compile time, lowered like
@@ -423,6 +534,7 @@ impl Lowerer<'_> {
         let before = self.snapshot();
         self.begin_block();
         self.scopes.push(Vec::new());
+        self.enter_cfg(Some(&predicate), true);
         match stmt {
             SynStmt::Local(local) => self.lower_local(local),
             // Never a tail: a tail expression cannot carry attributes.
@@ -431,6 +543,7 @@ impl Lowerer<'_> {
                 self.lower_stmts(std::slice::from_ref(other));
             }
         }
+        self.leave_cfg(Some(&predicate));
         let introduced = self.scopes.pop().unwrap_or_default();
         let then_blk = self.end_block();
         let after_then = self.snapshot();

@@ -221,9 +221,11 @@ fn ends_in_return(stmts: &[SynStmt]) -> bool {
     stmts.last().is_some_and(|s| as_return(s).is_some())
 }
 
+/// Whether a statement carries `#[cfg]` (or `cfg_attr` that may add one,
+/// which lowering reports).
 fn has_cfg(stmt: &SynStmt) -> bool {
     super::control::stmt_attrs(stmt)
-        .is_some_and(|attrs| attrs.iter().any(|a| a.path().is_ident("cfg")))
+        .is_some_and(|attrs| attrs.iter().any(|a| super::control::adds_cfg(&a.meta)))
 }
 
 impl Exits<'_> {
@@ -415,10 +417,10 @@ impl Exits<'_> {
             };
             let cfgs: Vec<syn::Attribute> = attrs
                 .iter()
-                .filter(|a| a.path().is_ident("cfg"))
+                .filter(|a| super::control::adds_cfg(&a.meta))
                 .cloned()
                 .collect();
-            attrs.retain(|a| !a.path().is_ident("cfg"));
+            attrs.retain(|a| !super::control::adds_cfg(&a.meta));
             let stmts = self.stmt(&bare);
             return vec![syn::parse_quote!(#(#cfgs)* { #(#stmts)* })];
         }

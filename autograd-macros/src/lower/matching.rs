@@ -44,6 +44,16 @@ pub(super) fn is_pattern_test(m: &syn::ExprMatch) -> bool {
             && is_bool(&miss.body, false))
 }
 
+/// The most arms of one `match` that may carry `#[cfg]` (see
+/// `Matches::split_configured`).
+const MAX_CONFIGURED_ARMS: usize = 4;
+
+/// Whether a `match` arm carries `#[cfg(..)]` (or `cfg_attr` that may add
+/// one, reported by `split_configured`).
+fn is_configured(arm: &syn::Arm) -> bool {
+    arm.attrs.iter().any(|a| super::control::adds_cfg(&a.meta))
+}
+
 /// A name a pattern binds: whether it is `mut`, and whether it binds a
 /// variant's field rather than the whole scrutinee.
 type Bound = (syn::Ident, bool, bool);
@@ -226,6 +236,17 @@ impl Matches<'_> {
     }
 
     fn rewrite(&mut self, m: &syn::ExprMatch) -> Expr {
+        let configured = m.arms.iter().filter(|a| is_configured(a)).count();
+        if configured > MAX_CONFIGURED_ARMS {
+            self.cx.error_spanned_by(
+                m.match_token,
+                format!("more than {MAX_CONFIGURED_ARMS} arms of this `match` carry `#[cfg]`, which the macro would compile once per combination; put the configured arms in a `match` of their own under `#[cfg]` (`#[cfg(feature = \"a\")] let y = match k {{ .. }};`)"),
+            );
+            return syn::parse_quote_spanned!(m.match_token.span=> 0.0);
+        }
+        if let Some(k) = m.arms.iter().position(is_configured) {
+            return self.split_configured(m, k);
+        }
         if let Expr::Tuple(t) = strip_parens(&m.expr)
             && t.elems.len() >= 2
             && let Some(chain) = self.rewrite_tuple(m, &t.elems.iter().cloned().collect::<Vec<_>>())
@@ -304,6 +325,35 @@ impl Matches<'_> {
             Some(binding) => syn::parse_quote_spanned!(span=> { #binding #chain }),
             None => chain,
         }
+    }
+
+    /// A `match` whose arm `k` carries `#[cfg(P)]`: the `match` with the
+    /// arm where `P` holds, without it where it does not, as a branch on
+    /// `::core::cfg!(P)` that lowering emits as its two arms under
+    /// `#[cfg(P)]` and `#[cfg(not(P))]`. The macro never evaluates `P`, and
+    /// an arm compiled out (one naming what exists only where `P` holds)
+    /// is compiled nowhere else. Each configured arm doubles the copies,
+    /// hence [`MAX_CONFIGURED_ARMS`].
+    fn split_configured(&mut self, m: &syn::ExprMatch, k: usize) -> Expr {
+        let span = m.match_token.span;
+        let mut with = m.clone();
+        let predicate = super::control::cfg_predicate(self.cx, &with.arms[k].attrs);
+        with.arms[k]
+            .attrs
+            .retain(|a| !super::control::adds_cfg(&a.meta));
+        let Some(predicate) = predicate else {
+            // A malformed `#[cfg]`, reported.
+            return self.rewrite(&with);
+        };
+        let mut without = m.clone();
+        without.arms.remove(k);
+        let with = self.rewrite(&with);
+        let without = if without.arms.is_empty() {
+            syn::parse_quote_spanned!(span=> {})
+        } else {
+            self.rewrite(&without)
+        };
+        syn::parse_quote_spanned!(span=> if ::core::cfg!(#predicate) { #with } else { #without })
     }
 
     /// The pattern as a test (its bindings made `_`) and the names it

@@ -133,8 +133,12 @@ struct Lowerer<'a> {
     /// The function being lowered, by name: where a call's function is
     /// looked up in the source (see [`crate::unannotated`]).
     caller: String,
-    /// Calls of functions the source shows without the attribute.
-    unannotated_calls: Vec<(ValueId, syn::Path)>,
+    /// Calls of functions the source shows without the attribute, with
+    /// the predicates of `cfgs` where each is.
+    unannotated_calls: Vec<(ValueId, syn::Path, Vec<TokenStream>)>,
+    /// The predicates of the `#[cfg]` branches being lowered (`not(P)` in
+    /// the arm where `P` does not hold), innermost last.
+    cfgs: Vec<TokenStream>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -177,6 +181,7 @@ pub fn lower(
         missing: std::collections::HashSet::new(),
         caller: syn_sig.ident.to_string(),
         unannotated_calls: Vec::new(),
+        cfgs: Vec::new(),
     };
     l.begin_block();
     let mut params = Vec::new();

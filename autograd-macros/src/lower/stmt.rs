@@ -65,8 +65,16 @@ impl Lowerer<'_> {
         let mut tail = None;
         for (i, stmt) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
-            if let Some((predicate, stmt)) = self.cfg_split(stmt) {
+            // A `return` closing the body is its value whatever its
+            // `#[cfg]`: where it is compiled out, the primal has no value
+            // and does not compile.
+            let closing_return = last && matches!(stmt, SynStmt::Expr(Expr::Return(_), _));
+            if !closing_return && let Some((predicate, stmt)) = self.cfg_split(stmt) {
                 self.lower_cfg(predicate, &stmt);
+                continue;
+            }
+            if let Some((predicate, with, without)) = self.checkpoint_split(stmt) {
+                self.lower_cfg_choice(predicate, &with, &without);
                 continue;
             }
             match stmt {

@@ -1,0 +1,594 @@
+//! `#[cfg(..)]` and `#[cfg_attr(..)]` inside a `#[differentiable]` body
+//! mean what rustc makes of them, in every generated item (issue 35,
+//! "Silently wrong today" 1 and 2; issue 36, item 2): a `match` arm, a bare
+//! `return` / `break` / `continue` statement, a `for` / `while` loop and a
+//! `#[checkpoint]` under `cfg_attr`, compiled in by `all()` and out by
+//! `any()`. Code compiled out may name what exists in no configuration
+//! built here, and may call a function without the attribute.
+//!
+//! Expected values are closed forms, stated next to each function; they are
+//! exact in binary (small integers), so the tolerances only absorb the
+//! order of summation (`1e-12` absolute and relative).
+
+#![allow(clippy::needless_range_loop)]
+// `all()` and `any()` are the predicates that hold and fail in every
+// configuration: what these tests are about.
+#![allow(clippy::non_minimal_cfg)]
+// The programs as the issue reported them (`s = s * x`, a `match` as the
+// value of a `let`, loops a live exit leaves in their first iteration).
+#![allow(clippy::assign_op_pattern, clippy::let_and_return, clippy::never_loop)]
+
+use approx::assert_relative_eq;
+use autograd::{Tangent, differentiable};
+
+const EPS: f64 = 1e-12;
+
+macro_rules! close {
+    ($got:expr, $want:expr) => {
+        assert_relative_eq!($got, $want, epsilon = EPS, max_relative = EPS)
+    };
+}
+
+// ---------------------------------------------------------------------------
+// 1. `#[cfg]` on a `match` arm (it was ignored: 300 and 100 at (3, 0)).
+
+/// x² (the arm `x·100` is compiled out): at x = 3, 9 and 6; d² = 2.
+#[differentiable(jvp, hessian)]
+fn arm_off(x: f64, k: i32) -> f64 {
+    match k {
+        #[cfg(any())]
+        0 => x * 100.0,
+        _ => x * x,
+    }
+}
+
+/// 100·x at k = 0, x² otherwise (the arm is compiled in).
+#[differentiable(jvp, hessian)]
+fn arm_on(x: f64, k: i32) -> f64 {
+    match k {
+        #[cfg(all())]
+        0 => x * 100.0,
+        _ => x * x,
+    }
+}
+
+/// A compiled-out arm naming a function that exists in no configuration
+/// built here, among arms that stay; as a value of a `let`: at k = 0 and
+/// k = 1, x³ (3x², 6x); at k = 2, 2x (2, 0).
+#[differentiable(jvp, hessian)]
+fn arms_mixed(x: f64, k: i32) -> f64 {
+    let y = match k {
+        #[cfg(any())]
+        0 => only_in_another_configuration(x),
+        0 | 1 => x * x * x,
+        #[cfg(not(any()))]
+        2 => 2.0 * x,
+        _ => x,
+    };
+    y
+}
+
+/// The last arm compiled out, after a `_`: 4x at k = 1, x² + x otherwise
+/// (2x + 1; d² = 2).
+#[differentiable(jvp, hessian)]
+fn last_arm_off(x: f64, k: i32) -> f64 {
+    match k {
+        1 => 4.0 * x,
+        _ => x * x + x,
+        #[cfg(any())]
+        #[allow(unreachable_patterns)]
+        _ => 0.0,
+    }
+}
+
+#[test]
+fn a_compiled_out_arm_is_not_taken() {
+    let (value, dx) = arm_off_grad(3.0, 0);
+    assert_eq!(value.to_bits(), arm_off(3.0, 0).to_bits());
+    close!(value, 9.0);
+    close!(dx, 6.0);
+    let (value, tangent) = arm_off_jvp(3.0, 0, 1.0);
+    close!(value, 9.0);
+    close!(tangent, 6.0);
+    let (value, grad, h) = arm_off_hessian(3.0, 0);
+    close!(value, 9.0);
+    close!(grad[0], 6.0);
+    close!(h[(0, 0)], 2.0);
+    let (value, g, hv) = arm_off_hvp(3.0, 0, 0.5);
+    close!(value, 9.0);
+    close!(g, 6.0);
+    close!(hv, 1.0);
+    let mut acc = 10.0;
+    let value = arm_off_grad_acc(3.0, 0, &mut acc);
+    close!(value, 9.0);
+    close!(acc, 16.0);
+    let (value, pullback) = arm_off_vjp(3.0, 0);
+    close!(value, 9.0);
+    close!(pullback(2.0).0, 12.0);
+    assert!(arm_off_check(3.0, 0).is_within(1e-7, 1e-6));
+}
+
+#[test]
+fn a_compiled_in_arm_is_taken() {
+    let (value, dx) = arm_on_grad(3.0, 0);
+    close!(value, 300.0);
+    close!(dx, 100.0);
+    let (value, tangent) = arm_on_jvp(3.0, 0, 1.0);
+    close!(value, 300.0);
+    close!(tangent, 100.0);
+    let (value, grad, h) = arm_on_hessian(3.0, 0);
+    close!(value, 300.0);
+    close!(grad[0], 100.0);
+    close!(h[(0, 0)], 0.0);
+    let (value, dx) = arm_on_grad(3.0, 1);
+    close!(value, 9.0);
+    close!(dx, 6.0);
+    let (_, _, h) = arm_on_hessian(3.0, 1);
+    close!(h[(0, 0)], 2.0);
+}
+
+#[test]
+fn compiled_out_arms_among_live_ones() {
+    for k in [0, 1] {
+        let (value, dx) = arms_mixed_grad(2.0, k);
+        close!(value, 8.0);
+        close!(dx, 12.0);
+        let (_, tangent) = arms_mixed_jvp(2.0, k, 1.0);
+        close!(tangent, 12.0);
+        let (_, _, h) = arms_mixed_hessian(2.0, k);
+        close!(h[(0, 0)], 12.0);
+    }
+    let (value, dx) = arms_mixed_grad(2.0, 2);
+    close!(value, 4.0);
+    close!(dx, 2.0);
+    let (value, dx) = arms_mixed_grad(2.0, 7);
+    close!(value, 2.0);
+    close!(dx, 1.0);
+    let (value, dx) = last_arm_off_grad(2.0, 0);
+    close!(value, 6.0);
+    close!(dx, 5.0);
+    let (value, dx) = last_arm_off_grad(2.0, 1);
+    close!(value, 8.0);
+    close!(dx, 4.0);
+    let (_, _, h) = last_arm_off_hessian(2.0, 0);
+    close!(h[(0, 0)], 2.0);
+}
+
+// ---------------------------------------------------------------------------
+// 2. A bare `return`, `break` or `continue` statement under `#[cfg]` (it
+//    ran: (0, 0) and (2, 1) instead of (16, 32) at x = 2).
+
+/// x⁴ (the `return` is compiled out): 16 and 32 at x = 2; d² = 12x² = 48.
+#[differentiable(jvp, hessian)]
+fn return_off(x: f64) -> f64 {
+    let mut s = 1.0;
+    for _ in 0..4 {
+        s = s * x;
+        #[cfg(any())]
+        return 0.0;
+    }
+    s
+}
+
+/// x⁴ (the `break` is compiled out).
+#[differentiable(jvp, hessian)]
+fn break_off(x: f64) -> f64 {
+    let mut s = 1.0;
+    for _ in 0..4 {
+        s = s * x;
+        #[cfg(any())]
+        break;
+    }
+    s
+}
+
+/// x⁴ (the `continue` is compiled out).
+#[differentiable(jvp, hessian)]
+fn continue_off(x: f64) -> f64 {
+    let mut s = 1.0;
+    for _ in 0..4 {
+        #[cfg(any())]
+        continue;
+        s = s * x;
+    }
+    s
+}
+
+/// x⁴ in a `while` loop, a compiled-out `break` before the step.
+#[differentiable(jvp, hessian)]
+fn while_break_off(x: f64) -> f64 {
+    let mut s = 1.0;
+    let mut i = 0;
+    while i < 4 {
+        #[cfg(any())]
+        break;
+        s = s * x;
+        i += 1;
+    }
+    s
+}
+
+/// A `return` outside loops, compiled out: x³ (12 at x = 2, d² = 6x).
+#[differentiable(jvp, hessian)]
+fn function_level_return_off(x: f64) -> f64 {
+    let y = x * x;
+    #[cfg(any())]
+    return 0.0;
+    y * x
+}
+
+/// The live forms exit: `return` after the first step gives x/2
+/// (1, 0.5); `break` x (2, 1); `continue` before the step 1 (1, 0).
+#[differentiable(jvp, hessian)]
+fn return_on(x: f64) -> f64 {
+    let mut s = 1.0;
+    for _ in 0..4 {
+        s = s * x;
+        #[cfg(all())]
+        return 0.5 * s;
+    }
+    s
+}
+
+#[differentiable(jvp, hessian)]
+fn break_on(x: f64) -> f64 {
+    let mut s = 1.0;
+    for _ in 0..4 {
+        s = s * x;
+        #[cfg(all())]
+        break;
+    }
+    s
+}
+
+#[allow(unreachable_code, unused_mut)]
+#[differentiable(jvp, hessian)]
+fn continue_on(x: f64) -> f64 {
+    let mut s = 1.0;
+    for _ in 0..4 {
+        #[cfg(all())]
+        continue;
+        s = s * x;
+    }
+    s + x * 0.0
+}
+
+/// A `return` compiled in at function level, then one compiled out as the
+/// last statement (rustc takes the first): x² (4, 4 at x = 2).
+#[differentiable(jvp, hessian)]
+fn returns_by_configuration(x: f64) -> f64 {
+    let y = x * x;
+    #[cfg(all())]
+    return y;
+    #[cfg(any())]
+    return y * x;
+}
+
+/// A callee whose dead `return` ran inside its `_vjp`: x⁴ + x through
+/// the call, 18 and 33 at x = 2; d² = 48.
+#[differentiable(jvp, hessian)]
+fn callee_with_dead_return(x: f64) -> f64 {
+    let mut s = 1.0;
+    for _ in 0..4 {
+        #[cfg(any())]
+        return 100.0 * x;
+        s = s * x;
+    }
+    s
+}
+
+#[differentiable(jvp, hessian)]
+fn calls_callee(x: f64) -> f64 {
+    callee_with_dead_return(x) + x
+}
+
+#[test]
+fn compiled_out_exits_do_not_run() {
+    for (name, grad, jvp, hessian) in [
+        (
+            "return",
+            return_off_grad as fn(f64) -> (f64, f64),
+            return_off_jvp as fn(f64, f64) -> (f64, f64),
+            return_off_hessian as fn(f64) -> (f64, nalgebra::DVector<f64>, nalgebra::DMatrix<f64>),
+        ),
+        ("break", break_off_grad, break_off_jvp, break_off_hessian),
+        (
+            "continue",
+            continue_off_grad,
+            continue_off_jvp,
+            continue_off_hessian,
+        ),
+        (
+            "while break",
+            while_break_off_grad,
+            while_break_off_jvp,
+            while_break_off_hessian,
+        ),
+    ] {
+        let (value, dx) = grad(2.0);
+        assert_eq!((value, dx), (16.0, 32.0), "{name}: _grad");
+        let (value, tangent) = jvp(2.0, 1.0);
+        assert_eq!((value, tangent), (16.0, 32.0), "{name}: _jvp");
+        let (value, g, h) = hessian(2.0);
+        assert_eq!(
+            (value, g[0], h[(0, 0)]),
+            (16.0, 32.0, 48.0),
+            "{name}: _hessian"
+        );
+    }
+    let (value, pullback) = return_off_vjp(2.0);
+    close!(value, 16.0);
+    close!(pullback(0.5).0, 16.0);
+    let mut acc = 1.0;
+    close!(return_off_grad_acc(2.0, &mut acc), 16.0);
+    close!(acc, 33.0);
+
+    let (value, dx) = function_level_return_off_grad(2.0);
+    close!(value, 8.0);
+    close!(dx, 12.0);
+    let (_, tangent) = function_level_return_off_jvp(2.0, 1.0);
+    close!(tangent, 12.0);
+    let (_, _, h) = function_level_return_off_hessian(2.0);
+    close!(h[(0, 0)], 12.0);
+}
+
+#[test]
+fn compiled_in_exits_exit() {
+    assert_eq!(return_on_grad(2.0), (1.0, 0.5));
+    assert_eq!(return_on_jvp(2.0, 1.0), (1.0, 0.5));
+    assert_eq!(return_on_hessian(2.0).2[(0, 0)], 0.0);
+    assert_eq!(break_on_grad(2.0), (2.0, 1.0));
+    assert_eq!(break_on_jvp(2.0, 1.0), (2.0, 1.0));
+    assert_eq!(continue_on_grad(2.0), (1.0, 0.0));
+    assert_eq!(continue_on_jvp(2.0, 1.0), (1.0, 0.0));
+    assert_eq!(returns_by_configuration_grad(2.0), (4.0, 4.0));
+    assert_eq!(returns_by_configuration_jvp(2.0, 1.0), (4.0, 4.0));
+    assert_eq!(returns_by_configuration_hessian(2.0).2[(0, 0)], 2.0);
+}
+
+#[test]
+fn a_callees_compiled_out_return_does_not_run() {
+    let (value, dx) = calls_callee_grad(2.0);
+    close!(value, 18.0);
+    close!(dx, 33.0);
+    let (value, pullback) = callee_with_dead_return_vjp(2.0);
+    close!(value, 16.0);
+    close!(pullback(1.0).0, 32.0);
+    let (_, tangent) = calls_callee_jvp(2.0, 1.0);
+    close!(tangent, 33.0);
+    let (_, _, h) = calls_callee_hessian(2.0);
+    close!(h[(0, 0)], 48.0);
+}
+
+// ---------------------------------------------------------------------------
+// 3. `#[cfg]` on a loop, `#[cfg_attr(.., checkpoint)]`.
+
+/// x (the loop is compiled out): 2 and 1 at x = 2. (`s` is not mutated
+/// where the loop is compiled out: rustc says so of the primal.)
+#[allow(unused_mut)]
+#[differentiable(jvp, hessian)]
+fn for_off(x: f64) -> f64 {
+    let mut s = x;
+    #[cfg(any())]
+    for _ in 0..3 {
+        s = s * x;
+    }
+    s
+}
+
+/// x⁴ (the loop is compiled in): 16, 32, 48.
+#[differentiable(jvp, hessian)]
+fn for_on(x: f64) -> f64 {
+    let mut s = x;
+    #[cfg(all())]
+    for _ in 0..3 {
+        s = s * x;
+    }
+    s
+}
+
+/// x·x³ = x⁴ by a `while` compiled in, a `while` compiled out.
+#[differentiable(jvp, hessian)]
+fn whiles(x: f64) -> f64 {
+    let mut s = x;
+    let mut i = 0;
+    #[cfg(all())]
+    while i < 3 {
+        s = s * x;
+        i += 1;
+    }
+    #[cfg(any())]
+    while i < 10 {
+        s = s * x;
+        i += 1;
+    }
+    s
+}
+
+/// x⁴ under a checkpoint compiled in, and one compiled out: 16, 32.
+#[differentiable]
+fn checkpoint_on(x: f64) -> f64 {
+    let mut s = 1.0;
+    #[cfg_attr(all(), checkpoint)]
+    for _ in 0..4 {
+        s = s * x;
+    }
+    s
+}
+
+#[differentiable(jvp, hessian)]
+fn checkpoint_off(x: f64) -> f64 {
+    let mut s = 1.0;
+    #[cfg_attr(any(), checkpoint(snapshots = 2))]
+    for _ in 0..4 {
+        s = s * x;
+    }
+    s
+}
+
+#[test]
+fn configured_loops() {
+    assert_eq!(for_off_grad(2.0), (2.0, 1.0));
+    assert_eq!(for_off_jvp(2.0, 1.0), (2.0, 1.0));
+    assert_eq!(for_off_hessian(2.0).2[(0, 0)], 0.0);
+    assert_eq!(for_on_grad(2.0), (16.0, 32.0));
+    assert_eq!(for_on_jvp(2.0, 1.0), (16.0, 32.0));
+    assert_eq!(for_on_hessian(2.0).2[(0, 0)], 48.0);
+    assert_eq!(whiles_grad(2.0), (16.0, 32.0));
+    assert_eq!(whiles_jvp(2.0, 1.0), (16.0, 32.0));
+    assert_eq!(whiles_hessian(2.0).2[(0, 0)], 48.0);
+    assert_eq!(checkpoint_on_grad(2.0), (16.0, 32.0));
+    assert_eq!(checkpoint_off_grad(2.0), (16.0, 32.0));
+    assert_eq!(checkpoint_off_hessian(2.0).2[(0, 0)], 48.0);
+}
+
+// ---------------------------------------------------------------------------
+// 4. A function without the attribute called from compiled-out code.
+
+fn plain_helper(x: f64) -> f64 {
+    x * 3.0
+}
+
+/// x² (the calls are compiled out): 4 and 4 at x = 2. (`y` is not mutated
+/// where the block is compiled out: rustc says so of the primal.)
+#[allow(unused_mut)]
+#[differentiable(jvp, hessian)]
+fn calls_plain_when_off(x: f64) -> f64 {
+    let mut y = x * x;
+    #[cfg(any())]
+    {
+        y = plain_helper(y);
+    }
+    #[cfg(any())]
+    let y = plain_helper(y) + y;
+    // Names a function no configuration built here has.
+    #[cfg(any())]
+    let y = only_in_another_configuration(y);
+    y
+}
+
+#[test]
+fn a_plain_call_compiled_out_is_no_error() {
+    assert_eq!(plain_helper(1.0), 3.0);
+    assert_eq!(calls_plain_when_off_grad(2.0), (4.0, 4.0));
+    assert_eq!(calls_plain_when_off_jvp(2.0, 1.0), (4.0, 4.0));
+    assert_eq!(calls_plain_when_off_hessian(2.0).2[(0, 0)], 2.0);
+}
+
+// ---------------------------------------------------------------------------
+// Methods: the same constructs in a `#[differentiable] impl`.
+
+#[derive(Clone, Debug, Tangent)]
+pub struct Gain {
+    pub a: f64,
+}
+
+#[differentiable]
+impl Gain {
+    /// a·x² (the arm is compiled out): at a = 1.5, x = 3, 13.5, ∂a = 9,
+    /// ∂x = 2ax = 9.
+    #[differentiable(jvp, hessian)]
+    fn arm(&self, x: f64, k: i32) -> f64 {
+        match k {
+            #[cfg(any())]
+            0 => self.a * x * 100.0,
+            _ => self.a * x * x,
+        }
+    }
+
+    /// a·x⁴ (the `return` is compiled out): at a = 1.5, x = 2, 24, ∂a = 16,
+    /// ∂x = 4ax³ = 48.
+    #[differentiable(jvp, hessian)]
+    fn power(&self, x: f64) -> f64 {
+        let mut s = self.a;
+        for _ in 0..4 {
+            s = s * x;
+            #[cfg(any())]
+            return 0.0;
+        }
+        s
+    }
+}
+
+#[test]
+fn methods_honour_cfg() {
+    let g = Gain { a: 1.5 };
+    let (value, dg, dx) = g.arm_grad(3.0, 0);
+    assert_eq!(value.to_bits(), g.arm(3.0, 0).to_bits());
+    close!(value, 13.5);
+    close!(dg.a, 9.0);
+    close!(dx, 9.0);
+    let (value, tangent) = g.arm_jvp(3.0, 0, &Gain { a: 1.0 }, 1.0);
+    close!(value, 13.5);
+    close!(tangent, 18.0);
+    // Inputs (a, x): [[0, 2x], [2x, 2a]].
+    let (value, _, h) = g.arm_hessian(3.0, 0);
+    close!(value, 13.5);
+    close!(h[(0, 0)], 0.0);
+    close!(h[(0, 1)], 6.0);
+    close!(h[(1, 1)], 3.0);
+
+    let (value, dg, dx) = g.power_grad(2.0);
+    close!(value, 24.0);
+    close!(dg.a, 16.0);
+    close!(dx, 48.0);
+    let (_, tangent) = g.power_jvp(2.0, &Gain { a: 0.0 }, 1.0);
+    close!(tangent, 48.0);
+    // ∂²/∂x² = 12ax² = 72; ∂²/∂a∂x = 4x³ = 32.
+    let (_, _, h) = g.power_hessian(2.0);
+    close!(h[(1, 1)], 72.0);
+    close!(h[(0, 1)], 32.0);
+}
+
+// ---------------------------------------------------------------------------
+// Loops that lowering rewrites (iterators, `iter_mut`) under `#[cfg]`.
+
+/// Σ xᵢ² + Σ xᵢ (the `100·xᵢ` loop is compiled out): at (1, 2, 3), 20 and
+/// gradient 2xᵢ + 1 = (3, 5, 7).
+#[differentiable]
+fn iterator_loops(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in x.iter() {
+        s += v * v;
+    }
+    #[cfg(any())]
+    for v in x.iter() {
+        s += 100.0 * v;
+    }
+    #[cfg(all())]
+    for v in x.iter() {
+        s += v;
+    }
+    s
+}
+
+/// Σ 2xᵢ (the ×100 update is compiled out): at (1, 2, 3), 12 and (2, 2, 2).
+#[differentiable]
+fn in_place_updates(x: &[f64]) -> f64 {
+    let mut y = x.to_vec();
+    #[cfg(any())]
+    for v in y.iter_mut() {
+        *v *= 100.0;
+    }
+    #[cfg(all())]
+    for v in y.iter_mut() {
+        *v *= 2.0;
+    }
+    let s: f64 = y.iter().sum();
+    s
+}
+
+#[test]
+fn rewritten_loops_honour_cfg() {
+    let x = [1.0, 2.0, 3.0];
+    let (value, dx) = iterator_loops_grad(&x);
+    close!(value, 20.0);
+    for (got, want) in dx.iter().zip([3.0, 5.0, 7.0]) {
+        close!(*got, want);
+    }
+    let (value, dx) = in_place_updates_grad(&x);
+    close!(value, 12.0);
+    for got in dx.iter() {
+        close!(*got, 2.0);
+    }
+}
