@@ -369,3 +369,335 @@ fn exits_taken() {
     assert_eq!(want[1], 0.0);
     assert_eq!(want[4], 0.0);
 }
+
+// ---------------------------------------------------------------------------
+// Non-finite adjoints (issue 35, "silently wrong" 3): a fused loop's
+// reverse scaled its unit adjoints by the accumulator's adjoint, so an ∞
+// or NaN there made NaN of every element, read by the loop or not
+// (x[0] + √(Σ_{i≥1} xᵢ²) at [3, 0, 0] gave ∂/∂x₀ = NaN; it is 1), and ∞
+// of a sum where the two-pass sweep has NaN. Each function below is fused;
+// its `_unfused` twin has a branch in the body, never taken, so it runs as
+// two passes. Their gradients must be the same numbers bit for bit, NaN
+// where the other has NaN; the finite entries are checked against closed
+// forms.
+
+/// Whether two gradients are the same, NaN at the same places.
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(p, q)| (p.is_nan() && q.is_nan()) || p.to_bits() == q.to_bits())
+}
+
+#[differentiable]
+fn norm_tail(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        s += x[i] * x[i];
+    }
+    x[0] + s.sqrt()
+}
+
+#[differentiable]
+fn norm_tail_unfused(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        if x[i] > 1e300 {
+            s += 0.0;
+        }
+        s += x[i] * x[i];
+    }
+    x[0] + s.sqrt()
+}
+
+/// The sum as an iterator chain.
+#[differentiable]
+fn norm_tail_iter(x: &[f64]) -> f64 {
+    x[0] + x[1..].iter().map(|v| v * v).sum::<f64>().sqrt()
+}
+
+/// A stencil and a scalar read in the body: x₁·x₂ + x₂·x₃ at x₂ = 0, x₃ = 1
+/// gives x₂ the contributions ∞·0 and ∞·1, whose sum is NaN.
+#[differentiable]
+fn stencil_tail(x: &[f64], z: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() - 1 {
+        s += x[i] * x[i + 1] * z;
+    }
+    2.0 * x[0] + s.sqrt() + z
+}
+
+#[differentiable]
+fn stencil_tail_unfused(x: &[f64], z: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() - 1 {
+        if z > 1e300 {
+            s += 0.0;
+        }
+        s += x[i] * x[i + 1] * z;
+    }
+    2.0 * x[0] + s.sqrt() + z
+}
+
+/// ln at 0: the adjoint of the sum is ∞.
+#[differentiable]
+fn log_tail(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        s += x[i] * x[i];
+    }
+    x[0].exp() + s.ln()
+}
+
+#[differentiable]
+fn log_tail_unfused(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        if x[i] > 1e300 {
+            s += 0.0;
+        }
+        s += x[i] * x[i];
+    }
+    x[0].exp() + s.ln()
+}
+
+/// 1/s at 0: the adjoint of the sum is −∞.
+#[differentiable]
+fn reciprocal_tail(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        s += x[i] * x[i];
+    }
+    3.0 * x[0] + 1.0 / s
+}
+
+#[differentiable]
+fn reciprocal_tail_unfused(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        if x[i] > 1e300 {
+            s += 0.0;
+        }
+        s += x[i] * x[i];
+    }
+    3.0 * x[0] + 1.0 / s
+}
+
+/// A loop that never runs (x of length one) under an adjoint of ∞: z gets
+/// nothing from it.
+#[differentiable]
+fn empty_tail(x: &[f64], z: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        s += z * x[i];
+    }
+    z + s.sqrt()
+}
+
+#[differentiable]
+fn empty_tail_unfused(x: &[f64], z: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        if z > 1e300 {
+            s += 0.0;
+        }
+        s += z * x[i];
+    }
+    z + s.sqrt()
+}
+
+/// The slice is read in the loop only: its adjoint is the loop's.
+#[differentiable]
+fn only_tail(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        s += x[i] * x[i];
+    }
+    s.sqrt()
+}
+
+#[differentiable]
+fn only_tail_unfused(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        if x[i] > 1e300 {
+            s += 0.0;
+        }
+        s += x[i] * x[i];
+    }
+    s.sqrt()
+}
+
+/// The same with a vector result, which has no `_grad_acc`: the slice's
+/// adjoint is the loop's unit adjoint itself, scaled in place.
+#[differentiable]
+fn only_tail_vector(x: &[f64]) -> nalgebra::Vector2<f64> {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        s += x[i] * x[i];
+    }
+    nalgebra::Vector2::new(s.sqrt(), 2.0 * s)
+}
+
+#[differentiable]
+fn only_tail_vector_unfused(x: &[f64]) -> nalgebra::Vector2<f64> {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        if x[i] > 1e300 {
+            s += 0.0;
+        }
+        s += x[i] * x[i];
+    }
+    nalgebra::Vector2::new(s.sqrt(), 2.0 * s)
+}
+
+/// A NaN adjoint: the square root of a negative sum.
+#[differentiable]
+fn negative_tail(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        s -= x[i] * x[i];
+    }
+    x[0] + s.sqrt()
+}
+
+#[differentiable]
+fn negative_tail_unfused(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        if x[i] > 1e300 {
+            s += 0.0;
+        }
+        s -= x[i] * x[i];
+    }
+    x[0] + s.sqrt()
+}
+
+/// `_grad`, `_vjp` at seed one and `_grad_acc` into zeros of a function of
+/// one slice, and the two-pass twin's `_grad`.
+macro_rules! three_ways {
+    ($grad:ident, $vjp:ident, $acc:ident, $unfused:ident, $x:expr) => {{
+        let x: &[f64] = &$x;
+        let twin = $unfused(x).1;
+        let grad = $grad(x).1;
+        let (_, pullback) = $vjp(x);
+        let vjp = pullback(1.0).0;
+        let mut acc = vec![0.0; x.len()];
+        $acc(x, &mut acc);
+        for (how, g) in [("grad", &grad), ("vjp", &vjp), ("grad_acc", &acc)] {
+            assert!(
+                same_bits(g, &twin),
+                "{} {how} at {x:?}: {g:?}, two passes give {twin:?}",
+                stringify!($grad)
+            );
+        }
+        grad
+    }};
+}
+
+#[test]
+fn a_non_finite_adjoint_gives_what_two_passes_give() {
+    let nan = f64::NAN;
+    // ∂/∂x₀ = 1; ∞·0 at each element the loop read.
+    for x in [vec![3.0, 0.0, 0.0], vec![-2.0, 0.0, 0.0, 0.0]] {
+        let g = three_ways!(
+            norm_tail_grad,
+            norm_tail_vjp,
+            norm_tail_grad_acc,
+            norm_tail_unfused_grad,
+            x
+        );
+        assert_eq!(g[0], 1.0);
+        assert!(g[1..].iter().all(|g| g.is_nan()), "{g:?}");
+    }
+    assert!(same_bits(
+        &norm_tail_iter_grad(&[3.0, 0.0, 0.0]).1,
+        &[1.0, nan, nan]
+    ));
+    let mut acc = [0.5, 0.0, 0.0];
+    norm_tail_iter_grad_acc(&[3.0, 0.0, 0.0], &mut acc);
+    assert!(same_bits(&acc, &[1.5, nan, nan]), "{acc:?}");
+
+    // ∂/∂x₀ = e^{x₀}, 3; the rest NaN.
+    let g = three_ways!(
+        log_tail_grad,
+        log_tail_vjp,
+        log_tail_grad_acc,
+        log_tail_unfused_grad,
+        [0.5, 0.0, 0.0, 0.0]
+    );
+    assert_eq!(g[0], 0.5f64.exp());
+    let g = three_ways!(
+        reciprocal_tail_grad,
+        reciprocal_tail_vjp,
+        reciprocal_tail_grad_acc,
+        reciprocal_tail_unfused_grad,
+        [0.5, 0.0, 0.0]
+    );
+    assert_eq!(g[0], 3.0);
+    // A NaN adjoint: ∂/∂x₀ = 1 still.
+    let g = three_ways!(
+        negative_tail_grad,
+        negative_tail_vjp,
+        negative_tail_grad_acc,
+        negative_tail_unfused_grad,
+        [0.5, 1.0, -2.0]
+    );
+    assert_eq!(g[0], 1.0);
+    assert!(g[1].is_nan() && g[2].is_nan(), "{g:?}");
+    // x₀ is not read at all: 0, not ∞·0.
+    for x in [vec![5.0], vec![5.0, 0.0, 0.0]] {
+        let g = three_ways!(
+            only_tail_grad,
+            only_tail_vjp,
+            only_tail_grad_acc,
+            only_tail_unfused_grad,
+            x
+        );
+        assert_eq!(g[0], 0.0);
+        let seed = nalgebra::Vector2::new(1.0, 0.5);
+        let g = only_tail_vector_vjp(&x).1(seed).0;
+        let twin = only_tail_vector_unfused_vjp(&x).1(seed).0;
+        assert!(same_bits(&g, &twin), "{g:?} vs {twin:?}");
+        assert_eq!(g[0], 0.0);
+    }
+    // A regular point takes the scaled way: the same derivatives, to
+    // rounding (xᵢ/|x_{1..}| for i ≥ 1).
+    let g = norm_tail_grad(&[3.0, 3.0, 4.0]).1;
+    assert_eq!(g[0], 1.0);
+    assert!(
+        (g[1] - 0.6).abs() < 1e-15 && (g[2] - 0.8).abs() < 1e-15,
+        "{g:?}"
+    );
+}
+
+#[test]
+fn a_non_finite_adjoint_in_a_stencil_and_a_scalar() {
+    let (x, z) = ([3.0, 0.0, 0.0, 1.0], 2.0);
+    let (_, gx, gz) = stencil_tail_grad(&x, z);
+    let (_, tx, tz) = stencil_tail_unfused_grad(&x, z);
+    assert!(same_bits(&gx, &tx), "{gx:?} vs {tx:?}");
+    assert!(same_bits(&[gz], &[tz]), "{gz} vs {tz}");
+    // ∂/∂x₀ = 2; x₂ gets ∞·0 + ∞·1 = NaN, not ∞.
+    assert_eq!(gx[0], 2.0);
+    assert!(gx[1].is_nan() && gx[2].is_nan() && gx[3].is_nan(), "{gx:?}");
+    assert!(gz.is_nan());
+    let (mut ax, mut az) = (vec![0.0; 4], 0.0);
+    stencil_tail_grad_acc(&x, z, &mut ax, &mut az);
+    assert!(
+        same_bits(&ax, &tx) && same_bits(&[az], &[tz]),
+        "{ax:?} {az}"
+    );
+
+    // The loop never runs: z gets 1 from `z +` alone, x₀ nothing.
+    for x in [vec![4.0], vec![]] {
+        let (_, gx, gz) = empty_tail_grad(&x, 0.7);
+        let (_, tx, tz) = empty_tail_unfused_grad(&x, 0.7);
+        assert!(
+            same_bits(&gx, &tx) && gz.to_bits() == tz.to_bits(),
+            "{gx:?} {gz}"
+        );
+        assert_eq!(gz, 1.0);
+        assert!(gx.iter().all(|g| *g == 0.0), "{gx:?}");
+    }
+}

@@ -684,18 +684,25 @@ impl LoopSaves {
     }
 }
 
-/// The stack, cache and recomputation of a loop. Values are kept or cached
-/// only in `for` loops (whose trip count reserves the memory once) and only
-/// from the top level of the body (computed on every iteration); the
+/// The stack, cache and recomputation of a loop. Values are kept in any
+/// loop, cached only in `for` loops (whose trip count sets the cache's
+/// budget once), and only from the top level of the body (computed on
+/// every iteration); the
 /// recomputation stops at them, so what only they read is not recomputed
 /// either.
 fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
     let mut keepable = HashSet::new();
     let mut cacheable = HashSet::new();
-    if let LoopHeader::Range { index, .. } = &l.header {
+    // A `while` loop keeps values too (its stack grows as it runs), but
+    // caches none: the cache's budget is decided from the trip count.
+    let range = matches!(l.header, LoopHeader::Range { .. });
+    {
         // Values that change from one iteration to the next; the others
         // are as cheap to recompute as to load (LLVM hoists them).
-        let mut variant: HashSet<ValueId> = index.iter().copied().collect();
+        let mut variant: HashSet<ValueId> = match &l.header {
+            LoopHeader::Range { index, .. } => index.iter().copied().collect(),
+            LoopHeader::While { .. } => HashSet::new(),
+        };
         variant.extend(l.carried.iter().map(|c| c.entry));
         // Values computed from an inner loop's results: recomputing them
         // would run the inner loop again.
@@ -727,7 +734,7 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
                     {
                         if from_inner.contains(dst) {
                             keepable.insert(*dst);
-                        } else {
+                        } else if range {
                             cacheable.insert(*dst);
                         }
                     }

@@ -11,7 +11,9 @@
 //! `ds`, whatever the code after the loop does with `s`. The body must be
 //! straight-line scalar code reading slice arguments by index (no branch,
 //! inner loop, call, write, `#[cfg]` statement or other carried adjoint);
-//! anything else runs as two passes.
+//! anything else runs as two passes. Its reverse sweep scales only by a
+//! finite adjoint; by ∞ or NaN it runs the two-pass sweep (see
+//! `codegen::fused`), whose products alone put NaN where it belongs.
 
 use std::collections::{HashMap, HashSet};
 
@@ -64,6 +66,12 @@ fn fusion(f: &Function, an: &Analysis, l: &Loop) -> Option<Fusion> {
         exit_reads += usize::from(*v == c.exit);
     });
     if entry_reads != 1 || exit_reads != 0 || !accumulates(l, c) {
+        return None;
+    }
+    // A non-finite adjoint runs the two-pass sweep, computing the body
+    // again from what is at hand after the loop: nothing may be needed
+    // from a stack.
+    if an.saves(l).stacked() {
         return None;
     }
     let mut outer = Vec::new();

@@ -215,6 +215,15 @@ impl<'a> Gen<'a> {
     /// The reverse sweep of a fused loop: every contribution of its body is
     /// the accumulator's adjoint after the loop times the unit one; the
     /// accumulator's initial value receives that adjoint unchanged.
+    ///
+    /// That product is the two-pass sweep's own only while the adjoint is
+    /// finite: scaled by ∞ or NaN, a unit adjoint of zero (an element the
+    /// loop never read, a value of a loop that never ran) would be NaN, and
+    /// a sum of contributions one of which is zero would be ∞ where the
+    /// two-pass sweep has NaN. A non-finite adjoint (never the seed of
+    /// `NAME_grad_acc`'s buffers, one) runs the two-pass sweep instead,
+    /// computing the body's primal again, so the gradient is the same
+    /// numbers, NaN and ∞ where they are.
     pub(super) fn reverse_fused(&mut self, l: &Loop, fusion: &Fusion) -> TokenStream {
         let acc = &l.carried[fusion.acc];
         let dc = names::carried_adjoint(l.id, &acc.name);
@@ -223,12 +232,29 @@ impl<'a> Gen<'a> {
         } else {
             self.scalar.zero()
         };
+        let seeded = fusion.outer.iter().any(|&v| self.buffer_unit(l, fusion, v));
         let mut out = quote!(let #dc = #start;);
+        if !seeded {
+            // Both ways add into the same adjoints, created here.
+            let floats = fusion
+                .outer
+                .iter()
+                .copied()
+                .filter(|&v| self.f.info(v).kind == Kind::Float);
+            let init = self.an.active(acc.init).then_some(acc.init);
+            for v in floats.chain(init) {
+                if self.declared.insert(v) {
+                    let (adj, zero) = (names::adjoint(self.f, v), self.zero(v));
+                    out.extend(quote!(let mut #adj = #zero;));
+                }
+            }
+        }
+        let mut scaled = TokenStream::new();
         for &v in &fusion.outer {
             let unit = names::unit(l.id, self.f, v);
             let adj = names::adjoint(self.f, v);
             let buffer = self.buffers.is_some_and(|b| b.contains_key(&v));
-            out.extend(match self.f.info(v).kind {
+            scaled.extend(match self.f.info(v).kind {
                 // Already added into the caller's buffer, at seed one.
                 Kind::Slice if self.buffer_unit(l, fusion, v) => TokenStream::new(),
                 Kind::Slice if fusion.sole.contains(&v) && !buffer => {
@@ -239,8 +265,32 @@ impl<'a> Gen<'a> {
             });
         }
         if self.an.active(acc.init) {
-            out.extend(self.contribute(acc.init, dc.into_token_stream()));
+            scaled.extend(self.contribute(acc.init, dc.to_token_stream()));
         }
+        if seeded {
+            out.extend(scaled);
+            return out;
+        }
+        // A slice whose adjoint is its unit adjoint starts again from zero.
+        let zeroed = fusion
+            .outer
+            .iter()
+            .filter(|&&v| fusion.sole.contains(&v) && self.sole_unit(v).is_some())
+            .map(|&v| {
+                let adj = names::adjoint(self.f, v);
+                let zero = self.scalar.zero();
+                quote!(#adj.fill(#zero);)
+            });
+        let zeroed: Vec<_> = zeroed.collect();
+        let two_pass = self.reverse_two_pass(l, true);
+        out.extend(quote! {
+            if #dc.is_finite() {
+                #scaled
+            } else {
+                #(#zeroed)*
+                #two_pass
+            }
+        });
         out
     }
 

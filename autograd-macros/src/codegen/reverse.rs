@@ -449,6 +449,14 @@ impl<'a> Gen<'a> {
         if let Some(fusion) = self.fused(l) {
             return self.reverse_fused(l, fusion);
         }
+        self.reverse_two_pass(l, false)
+    }
+
+    /// The reverse sweep of a loop run as two passes: iteration by
+    /// iteration, last first, each from what its forward sweep saved, or
+    /// (`recompute_all`, a fused loop's forward saved nothing) from its
+    /// primal computed again.
+    pub(super) fn reverse_two_pass(&mut self, l: &Loop, recompute_all: bool) -> TokenStream {
         let carried: Vec<&Carried> = l
             .carried
             .iter()
@@ -522,7 +530,7 @@ impl<'a> Gen<'a> {
         }
 
         let saves = self.saves(l);
-        let pop = saves.stacked().then(|| {
+        let pop = (saves.stacked() && !recompute_all).then(|| {
             let stack = names::stack(l.id);
             let saved: Vec<_> = saves.entries.iter().chain(&saves.kept).copied().collect();
             let pattern = self.tuple(&saved);
@@ -530,7 +538,7 @@ impl<'a> Gen<'a> {
         });
         // The cached values, or their recomputation if the loop was too long
         // to cache them.
-        let cache_pop = (!saves.cached.is_empty()).then(|| {
+        let cache_pop = (!saves.cached.is_empty() && !recompute_all).then(|| {
             let cache = names::cache(l.id);
             let cached = self.tuple(&saves.cached);
             let miss = self.forward_block(&l.body, Mode::Plain, Some(&saves.cache_miss));
@@ -544,7 +552,12 @@ impl<'a> Gen<'a> {
                 };
             }
         });
-        let recompute = self.forward_block(&l.body, Mode::Record, Some(&saves.recompute));
+        let recompute = if recompute_all {
+            let all = saves.recompute.union(&saves.cache_miss).copied().collect();
+            self.forward_block(&l.body, Mode::Record, Some(&all))
+        } else {
+            self.forward_block(&l.body, Mode::Record, Some(&saves.recompute))
+        };
         let incoming = carried
             .iter()
             .filter(|c| self.an.active(c.exit))

@@ -626,6 +626,11 @@ impl Exits<'_> {
         init: Option<TokenStream>,
         target: Option<&Expr>,
     ) -> (Vec<SynStmt>, Option<Expr>) {
+        if init.is_none()
+            && let Some(w) = leading_break_as_while(l)
+        {
+            return (self.loop_stmt(&Expr::While(w)), None);
+        }
         let value = init
             .as_ref()
             .map(|_| self.fresh(LOOP_VALUE.trim_start_matches("__ag_")));
@@ -677,6 +682,30 @@ impl Exits<'_> {
         });
         (frame, body)
     }
+}
+
+/// `loop { if c { break; } rest }` as the `while !(c) { rest }` it is: the
+/// rest of the body stays at the top level of the loop's, not in a branch
+/// on a flag, so its reverse sweep saves what a `while` loop's saves (an
+/// element it overwrites, not the whole array, issue 35).
+fn leading_break_as_while(l: &syn::ExprLoop) -> Option<syn::ExprWhile> {
+    let (first, rest) = l.body.stmts.split_first()?;
+    let SynStmt::Expr(Expr::If(i), _) = first else {
+        return None;
+    };
+    let [SynStmt::Expr(Expr::Break(b), _)] = &i.then_branch.stmts[..] else {
+        return None;
+    };
+    let plain = i.attrs.is_empty() && b.attrs.is_empty() && i.else_branch.is_none();
+    if !plain || b.label.is_some() || b.expr.is_some() || expr_has_exit(&i.cond) {
+        return None;
+    }
+    if matches!(&*i.cond, Expr::Let(_)) {
+        return None;
+    }
+    let (cond, attrs, label) = (&i.cond, &l.attrs, &l.label);
+    let span = l.body.brace_token.span.join();
+    Some(syn::parse_quote_spanned!(span=> #(#attrs)* #label while !(#cond) { #(#rest)* }))
 }
 
 impl Lowerer<'_> {
