@@ -6,13 +6,13 @@
 //! `autograd`'s paths. The reference and the guide are in `autograd`'s
 //! documentation.
 #![forbid(unsafe_code)]
+
 // A small compiler: the function is parsed (`sig`, syn), lowered to an IR
 // of operations with structured control flow (`lower`, `ir`), analyzed for
 // activity (`analysis`), and emitted as a primal sweep and an adjoint
 // sweep that call the runtime's rules (`codegen`). Which syntax maps to
 // which rule, and everything else the macro knows of a rule, is in one
 // table (`table`).
-#![forbid(unsafe_code)]
 
 mod analysis;
 mod attr;
