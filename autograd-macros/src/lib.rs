@@ -20,6 +20,7 @@ mod checkpoint;
 mod codegen;
 mod ctxt;
 mod expand;
+mod facade;
 mod fusion;
 mod hessian;
 mod hessian_link;
@@ -125,7 +126,7 @@ use proc_macro::TokenStream;
 /// may contain (`body`) and what is rejected (`errors`).
 #[proc_macro_attribute]
 pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
-    expand::expand(attr.into(), item.into()).into()
+    facade::rename(expand::expand(attr.into(), item.into())).into()
 }
 
 /// `#[derive(Tangent)]`: a struct of parameters usable as an argument of a
@@ -140,7 +141,7 @@ pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// the field, saying to mark it `#[constant]`.
 #[proc_macro_derive(Tangent, attributes(constant))]
 pub fn derive_tangent(item: TokenStream) -> TokenStream {
-    tangent_derive::derive(item.into()).into()
+    facade::rename(tangent_derive::derive(item.into())).into()
 }
 
 /// Proves at compile time that every runtime function of the rule table
