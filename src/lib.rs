@@ -1,4 +1,10 @@
-#![doc = include_str!("../README.md")]
+#![doc = include_str!("lib.md")]
+
+// The README's examples run as doctests here; its text is the front page
+// of the repository, not of these docs.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 // Lets the generated `::autograd::...` paths resolve inside this crate too.
 extern crate self as autograd;
@@ -46,6 +52,7 @@ impl stop_gradient {
 #[cfg(feature = "argmin")]
 pub mod argmin;
 pub mod checks;
+pub mod guide;
 // Named apart from the glob: the runtime's methods and the functions.
 pub mod prelude;
 

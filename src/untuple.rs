@@ -16,7 +16,7 @@ pub trait FloatTuple {
 }
 
 /// The array of a [`FloatTuple`]'s components, and that tuple: what the
-/// check of a call of [`untuple`] learns the tuple's type from.
+/// check of a call of `untuple` learns the tuple's type from.
 pub trait FloatArray {
     /// `(T, .., T)`.
     type Tuple: FloatTuple<Array = Self>;
@@ -63,7 +63,7 @@ pub fn untuple<T: FloatTuple>(t: T) -> T::Array {
     t.into_array()
 }
 
-/// The hidden items of [`untuple`], as the macro generates them for a
+/// The hidden items of `untuple`, as the macro generates them for a
 /// `#[differentiable]` function: the generated code calls it by its full
 /// path, so it is differentiated as an ordinary call.
 #[allow(non_camel_case_types)]

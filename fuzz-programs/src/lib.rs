@@ -242,7 +242,7 @@ pub struct Report {
     /// adjoint, or too few could be taken without crossing a kink: not
     /// resolvable by differences (the dynamic graph still checks them).
     pub fd_unresolved: usize,
-    /// Points drawn at kinks ([`KINK_VALUES`]) and checked.
+    /// Points drawn at kinks (`KINK_VALUES`) and checked.
     pub kink_points: usize,
     /// Components of those whose central difference straddled a kink, and
     /// so was not taken (the dynamic graph still checks them).
@@ -447,7 +447,7 @@ fn fmt_point(entry: &Entry, x: &[f64]) -> String {
 /// Points where a central difference would straddle a kink are skipped
 /// (the mirror's decision trace must be the same at `x ± h`), and drawn
 /// again, up to `30 · samples` draws; except one draw in four, taken at
-/// kinks ([`KINK_VALUES`]), where only the straddling differences are
+/// kinks (`KINK_VALUES`), where only the straddling differences are
 /// skipped. Points where the primal is not finite are drawn again. `NAME_grad_acc` must add twice the gradient into its buffers.
 pub fn check(entry: &Entry, seed: u64, samples: usize) -> Report {
     let tol = if entry.f32 {
