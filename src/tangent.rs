@@ -364,6 +364,18 @@ pub fn take_collection<T: CollectionField + Clone>(c: &T, flat: &mut &[f64]) -> 
 #[doc(hidden)]
 pub struct ConstantField<'a, T>(pub &'a T);
 
+// A reference, copied whatever `T` is (a derive would ask `T: Copy`): the
+// generated `(&ConstantField(..)).zeroed_constant()` reaches
+// [`KeepConstant`] through `&`, which moves the wrapper out of it (E0507
+// on a `fn(f64) -> f64` field, any type holding a float that is not one).
+impl<T> Clone for ConstantField<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ConstantField<'_, T> {}
+
 /// A constant field that a body can read as a float: its zero.
 #[doc(hidden)]
 pub trait ZeroConstant {
