@@ -954,9 +954,23 @@ fn labelled_value(x: f64, y: f64) -> f64 {
 /// (value, ∂x, ∂y, ∂²xx, ∂²xy, ∂²yy) of `labelled_value`.
 fn labelled_value_closed(x: f64, y: f64) -> [f64; 6] {
     if x > 0.0 {
-        [2.0 * x * y + x + y, 2.0 * y + 1.0, 2.0 * x + 1.0, 0.0, 2.0, 0.0]
+        [
+            2.0 * x * y + x + y,
+            2.0 * y + 1.0,
+            2.0 * x + 1.0,
+            0.0,
+            2.0,
+            0.0,
+        ]
     } else {
-        [x * x * y + x + y, 2.0 * x * y + 1.0, x * x + 1.0, 2.0 * y, 2.0 * x, 0.0]
+        [
+            x * x * y + x + y,
+            2.0 * x * y + 1.0,
+            x * x + 1.0,
+            2.0 * y,
+            2.0 * x,
+            0.0,
+        ]
     }
 }
 
@@ -1011,7 +1025,10 @@ fn a_labelled_block_value_left_from_a_loop() {
     // x = 1: y = 1.5, 2.25 > 2 at k = 2: (1.5²·x)² + x, d/dx = 2·1.5⁴·x + 1,
     // d² = 2·1.5⁴.
     let c = 1.5f64.powi(4);
-    assert_eq!(labelled_value_from_a_loop_grad(1.0, 5), (c + 1.0, 2.0 * c + 1.0));
+    assert_eq!(
+        labelled_value_from_a_loop_grad(1.0, 5),
+        (c + 1.0, 2.0 * c + 1.0)
+    );
     // n = 1: no exit, x³ + x: 3x² + 1, 6x.
     assert_eq!(labelled_value_from_a_loop_grad(1.0, 1), (2.0, 4.0));
     // x < 0: −x + x: 0, 0.
@@ -1100,7 +1117,10 @@ fn a_closure_with_an_early_return() {
 
     // x = 2.5: 2.5³ = 15.625 > 10: 2x³, 6x², 12x.
     let x = 2.5f64;
-    assert_eq!(closure_returning_from_a_loop_grad(x), (2.0 * x.powi(3), 6.0 * x * x));
+    assert_eq!(
+        closure_returning_from_a_loop_grad(x),
+        (2.0 * x.powi(3), 6.0 * x * x)
+    );
     // x = 1.5: 1.5⁴ = 5.06: 2(x⁴ + 1), 8x³, 24x².
     let x = 1.5f64;
     assert_eq!(

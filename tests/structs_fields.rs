@@ -764,7 +764,10 @@ fn cube(v: f64) -> f64 {
 
 #[test]
 fn a_constant_function_pointer_field() {
-    let p = Shaped { a: 1.5, shape: cube };
+    let p = Shaped {
+        a: 1.5,
+        shape: cube,
+    };
     let x = 2.0;
     // a·x²: ∂a = x², ∂x = 2ax.
     let (value, dp, dx) = shaped_grad(&p, x);
@@ -775,6 +778,9 @@ fn a_constant_function_pointer_field() {
     let zero = autograd::Tangent::zero_adjoint(&p);
     assert_eq!((zero.a, (zero.shape)(3.0)), (0.0, 27.0));
     // Along (da, dx) = (0.5, 1): x²·0.5 + 2ax·1.
-    let dir = Shaped { a: 0.5, shape: cube };
+    let dir = Shaped {
+        a: 0.5,
+        shape: cube,
+    };
     assert_eq!(shaped_jvp(&p, x, &dir, 1.0), (6.0, 2.0 + 6.0));
 }

@@ -70,6 +70,40 @@ pub fn is_plain_function(caller: &str, path: &syn::Path) -> bool {
     module.plain.contains(callee)
 }
 
+/// The functions of `autograd::prelude` (src/prelude.rs), which a body
+/// calls by their bare name once the prelude is imported.
+const PRELUDE_FUNCTIONS: [&str; 2] = ["relu", "sigmoid"];
+
+/// The error at a call `sigmoid(x)` of a function of `autograd::prelude`
+/// that nothing in scope names, where the file shows it: the caller's
+/// module declares and imports nothing by that name, has no glob import
+/// and no item macro, and no body around the caller binds it. rustc would
+/// report the name once in the function and again in each generated item
+/// (one suggesting `cargo add sigmoid`); this is the one error instead.
+pub fn unresolved_prelude_function(caller: &str, path: &syn::Path) -> Option<String> {
+    let name = path.get_ident()?.to_string();
+    if !PRELUDE_FUNCTIONS.contains(&name.as_str()) || !proc_macro::is_available() {
+        return None;
+    }
+    let source = path.segments[0].ident.span().unwrap().local_file()?;
+    let file = summary(source)?;
+    let mut declaring = file
+        .modules
+        .iter()
+        .filter(|m| m.callers.contains_key(caller));
+    let (Some(module), None) = (declaring.next(), declaring.next()) else {
+        return None;
+    };
+    let bound = module.unknown
+        || module.bound.contains(&name)
+        || module.callers[caller].iter().any(|body| body.binds(&name));
+    (!bound).then(|| {
+        format!(
+            "`{name}` is not in scope: it is autograd's, import it with `use autograd::prelude::*;` (or call it as `autograd::prelude::{name}(..)`)"
+        )
+    })
+}
+
 /// The error at a call of such a function, and the call as written (one
 /// error per function called).
 pub fn error(path: &syn::Path) -> (String, String) {
@@ -102,6 +136,11 @@ struct ModuleSummary {
     /// in the module, with inert attributes only), by name,
     /// as indices into `FileSummary::modules`.
     children: HashMap<String, usize>,
+    /// Every name the module's items and imports bind.
+    bound: HashSet<String>,
+    /// A glob import, an item macro or an item the file does not show:
+    /// any name may be bound.
+    unknown: bool,
     /// The bodies of the functions declared here, free, in an `impl` or
     /// `trait` block or in another function's body at any depth, by name.
     callers: HashMap<String, Vec<BodyBindings>>,
@@ -187,7 +226,16 @@ fn summarize(items: &[syn::Item], modules: &mut Vec<ModuleSummary>) -> usize {
             },
         }
     }
-    let mut summary = ModuleSummary::default();
+    let mut summary = ModuleSummary {
+        bound: functions.keys().chain(others.keys()).cloned().collect(),
+        unknown: opaque
+            || items.iter().any(|item| match item {
+                syn::Item::Use(u) => has_glob(&u.tree),
+                syn::Item::Macro(m) => m.ident.is_none(),
+                _ => false,
+            }),
+        ..ModuleSummary::default()
+    };
     if !opaque {
         // Declared once, as a function without the attribute, `cfg` or an
         // attribute macro, and nothing else by that name.
@@ -228,22 +276,21 @@ fn record_callers(
     enclosing: Option<&BodyBindings>,
     callers: &mut HashMap<String, Vec<BodyBindings>>,
 ) {
-    let record = |callers: &mut HashMap<String, Vec<BodyBindings>>,
-                  name: &syn::Ident,
-                  body: &syn::Block| {
-        let mut own = bindings(body);
-        if let Some(outer) = enclosing {
-            own.names.extend(outer.names.iter().cloned());
-            own.any |= outer.any;
-        }
-        callers
-            .entry(name.to_string())
-            .or_default()
-            .push(own.clone());
-        let mut nested = NestedItems(Vec::new());
-        nested.visit_block(body);
-        record_callers(&nested.0, Some(&own), callers);
-    };
+    let record =
+        |callers: &mut HashMap<String, Vec<BodyBindings>>, name: &syn::Ident, body: &syn::Block| {
+            let mut own = bindings(body);
+            if let Some(outer) = enclosing {
+                own.names.extend(outer.names.iter().cloned());
+                own.any |= outer.any;
+            }
+            callers
+                .entry(name.to_string())
+                .or_default()
+                .push(own.clone());
+            let mut nested = NestedItems(Vec::new());
+            nested.visit_block(body);
+            record_callers(&nested.0, Some(&own), callers);
+        };
     for &item in items {
         match item {
             syn::Item::Fn(f) => record(callers, &f.sig.ident, &f.block),

@@ -412,6 +412,9 @@ impl Lowerer<'_> {
         if crate::unannotated::is_plain_function(&self.caller, path) {
             self.unannotated_calls.push((v, path.clone()));
         }
+        if let Some(message) = crate::unannotated::unresolved_prelude_function(&self.caller, path) {
+            self.cx.error_spanned_by(path, message);
+        }
         Operand::Value(v)
     }
 
