@@ -62,6 +62,8 @@ mod tangent_glue;
 mod untuple;
 mod wrappers;
 pub use tangent::Tangent;
+#[doc(hidden)]
+pub use tangent::TangentStruct;
 // The traits through which generated code finds a callee's forward mode and
 // second order, also named here (the generated code names them in
 // `__private`): rustc's message for a callee without them names the trait
@@ -83,8 +85,9 @@ pub mod __private {
     };
     pub use crate::tangent::{
         CollectionField, ConstantField, FloatField, IntField, KeepConstant, MatrixField,
-        ZeroConstant, add_float_field, add_to_collection, collection_field, float_field, int_field,
-        matrix_field, range_field, take_collection, take_elements, take_float,
+        ZeroConstant, add_float_field, add_to_collection, clone_tangent, collection_field,
+        float_field, int_field, matrix_field, range_field, take_collection, take_elements,
+        take_float,
     };
     pub use crate::tangent_glue::{
         ForwardMode, IntoTangent, ScalarTangent, ZeroTangent, into_tangent, slice_tangent,

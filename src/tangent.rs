@@ -357,12 +357,104 @@ pub fn take_collection<T: CollectionField + Clone>(c: &T, flat: &mut &[f64]) -> 
     out
 }
 
+/// [`Tangent`]'s operations as a function's generated code calls them
+/// (`<S as TangentStruct>::zero_adjoint(..)`). A method of `Tangent` has
+/// the supertrait `Clone` among its own bounds, this trait's only `T:
+/// Tangent`: a struct that derives `Tangent` but not `Clone` is then the
+/// one error at its derive, not one more per method a function calls.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a `Tangent` struct",
+    label = "an argument of a `#[differentiable]` function",
+    note = "derive it, `#[derive(Clone, autograd::Tangent)]`, or mark the argument `#[constant]`"
+)]
+#[doc(hidden)]
+#[allow(missing_docs)]
+pub trait TangentStruct: Sized {
+    fn zero_adjoint(&self) -> Self;
+    fn add_adjoint(&mut self, other: &Self);
+    fn __restore_constants(&mut self, from: &Self);
+    fn __zero_constants(&mut self);
+    fn __flatten_into(&self, row: &mut Vec<f64>);
+    fn __from_flat(&self, flat: &mut &[f64]) -> Self;
+    fn __add_flat(&mut self, flat: &mut &[f64]);
+    fn __check_fields(
+        &self,
+        adjoint: &Self,
+        name: &str,
+        check: &mut crate::GradientCheck,
+        f: &mut dyn FnMut(&Self) -> f64,
+    );
+}
+
+impl<T: Tangent> TangentStruct for T {
+    #[inline(always)]
+    fn zero_adjoint(&self) -> Self {
+        Tangent::zero_adjoint(self)
+    }
+    #[inline(always)]
+    fn add_adjoint(&mut self, other: &Self) {
+        Tangent::add_adjoint(self, other)
+    }
+    #[inline(always)]
+    fn __restore_constants(&mut self, from: &Self) {
+        Tangent::__restore_constants(self, from)
+    }
+    #[inline(always)]
+    fn __zero_constants(&mut self) {
+        Tangent::__zero_constants(self)
+    }
+    #[inline(always)]
+    fn __flatten_into(&self, row: &mut Vec<f64>) {
+        Tangent::__flatten_into(self, row)
+    }
+    #[inline(always)]
+    fn __from_flat(&self, flat: &mut &[f64]) -> Self {
+        Tangent::__from_flat(self, flat)
+    }
+    #[inline(always)]
+    fn __add_flat(&mut self, flat: &mut &[f64]) {
+        Tangent::__add_flat(self, flat)
+    }
+    #[inline(always)]
+    fn __check_fields(
+        &self,
+        adjoint: &Self,
+        name: &str,
+        check: &mut crate::GradientCheck,
+        f: &mut dyn FnMut(&Self) -> f64,
+    ) {
+        Tangent::__check_fields(self, adjoint, name, check, f)
+    }
+}
+
+/// A copy of a `Tangent` struct. The derive's code clones through this
+/// rather than `Clone` itself: a struct that derives `Tangent` but not
+/// `Clone` is then the one error at its derive (the supertrait), not one
+/// more per field the generated code copies.
+#[doc(hidden)]
+#[inline(always)]
+pub fn clone_tangent<T: Tangent>(t: &T) -> T {
+    t.clone()
+}
+
 /// A constant field of a tangent or direction, as [`Tangent::__zero_constants`]
 /// sees it: one a body can read as a float (`f64`, `f32`, a float
 /// collection) becomes zero ([`ZeroConstant`], chosen by method resolution
 /// on `&ConstantField`), any other keeps its value ([`KeepConstant`]).
 #[doc(hidden)]
 pub struct ConstantField<'a, T>(pub &'a T);
+
+// A reference, copied whatever `T` is (a derive would ask `T: Copy`): the
+// generated `(&ConstantField(..)).zeroed_constant()` reaches
+// [`KeepConstant`] through `&`, which moves the wrapper out of it (E0507
+// on a `fn(f64) -> f64` field, any type holding a float that is not one).
+impl<T> Clone for ConstantField<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ConstantField<'_, T> {}
 
 /// A constant field that a body can read as a float: its zero.
 #[doc(hidden)]

@@ -85,6 +85,15 @@ impl<'a, T: Real> IntoTangent<&'a [T]> for &'a Vec<T> {
     }
 }
 
+// An array passed where a slice is taken (`f(t, &y)` with `y: [f64; 2]`
+// and `f` taking `&[f64]`): the coercion the primal call makes.
+impl<'a, T: Real, const N: usize> IntoTangent<&'a [T]> for &'a [T; N] {
+    #[inline(always)]
+    fn into_tangent(self) -> &'a [T] {
+        self
+    }
+}
+
 impl<'a, T: Real, const N: usize> IntoTangent<&'a [T; N]> for &'a [T; N] {
     #[inline(always)]
     fn into_tangent(self) -> &'a [T; N] {

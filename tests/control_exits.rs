@@ -936,3 +936,199 @@ fn orderings_and_constant_options_are_matched_as_rust_does() {
     assert_fd64_close("level0", dl, fd64(|l| observed_sse(l, 0.25, &obs), 0.5));
     assert_fd64_close("alpha", da, fd64(|a| observed_sse(0.5, a, &obs), 0.25));
 }
+
+// Labelled block values (issue 35: `let v = 'a: { .. break 'a v; .. };` was
+// "unsupported expression"). f(x, y) = 2xy where x > 0, else x²y, plus
+// the value's own `x + y`: closed forms on each side, in every mode.
+#[differentiable(jvp, hessian)]
+fn labelled_value(x: f64, y: f64) -> f64 {
+    let v = 'a: {
+        if x > 0.0 {
+            break 'a x * 2.0 * y;
+        }
+        x * x * y
+    };
+    v + x + y
+}
+
+/// (value, ∂x, ∂y, ∂²xx, ∂²xy, ∂²yy) of `labelled_value`.
+fn labelled_value_closed(x: f64, y: f64) -> [f64; 6] {
+    if x > 0.0 {
+        [
+            2.0 * x * y + x + y,
+            2.0 * y + 1.0,
+            2.0 * x + 1.0,
+            0.0,
+            2.0,
+            0.0,
+        ]
+    } else {
+        [
+            x * x * y + x + y,
+            2.0 * x * y + 1.0,
+            x * x + 1.0,
+            2.0 * y,
+            2.0 * x,
+            0.0,
+        ]
+    }
+}
+
+#[test]
+fn a_labelled_block_value_in_every_mode() {
+    for (x, y) in [(1.5, -0.7), (-1.25, 0.6), (0.0, 2.0)] {
+        let [f, fx, fy, fxx, fxy, fyy] = labelled_value_closed(x, y);
+        let (value, gx, gy) = labelled_value_grad(x, y);
+        assert_eq!(value.to_bits(), labelled_value(x, y).to_bits());
+        assert_close("value", value, f, 1e-15, 1e-15);
+        assert_close("d/dx", gx, fx, 1e-15, 1e-15);
+        assert_close("d/dy", gy, fy, 1e-15, 1e-15);
+        let (value, t) = labelled_value_jvp(x, y, 0.5, -2.0);
+        assert_eq!(value.to_bits(), f.to_bits());
+        assert_close("jvp", t, 0.5 * fx - 2.0 * fy, 1e-15, 1e-15);
+        let (value, g, h) = labelled_value_hessian(x, y);
+        assert_eq!(value.to_bits(), f.to_bits());
+        assert_close("gradient", g[0], fx, 1e-15, 1e-15);
+        assert_close("gradient", g[1], fy, 1e-15, 1e-15);
+        let want = [[fxx, fxy], [fxy, fyy]];
+        for (i, row) in want.iter().enumerate() {
+            for (j, w) in row.iter().enumerate() {
+                assert_close("hessian", h[(i, j)], *w, 1e-15, 1e-15);
+            }
+        }
+    }
+}
+
+/// A labelled block value left from inside a loop, its tail an `if`, and
+/// assigned rather than bound: the first k < n with x·1.5^k > 2 gives
+/// (x·1.5^k)², else the `if` of the tail (x³ or −x); plus x, the value
+/// the variable held before.
+#[differentiable(jvp, hessian)]
+fn labelled_value_from_a_loop(x: f64, n: usize) -> f64 {
+    let mut v = x;
+    let before = v;
+    v = 'found: {
+        let mut y = x;
+        for _ in 0..n {
+            y *= 1.5;
+            if y > 2.0 {
+                break 'found y * y;
+            }
+        }
+        if x > 0.0 { x * x * x } else { -x }
+    };
+    v + before
+}
+
+#[test]
+fn a_labelled_block_value_left_from_a_loop() {
+    // x = 1: y = 1.5, 2.25 > 2 at k = 2: (1.5²·x)² + x, d/dx = 2·1.5⁴·x + 1,
+    // d² = 2·1.5⁴.
+    let c = 1.5f64.powi(4);
+    assert_eq!(
+        labelled_value_from_a_loop_grad(1.0, 5),
+        (c + 1.0, 2.0 * c + 1.0)
+    );
+    // n = 1: no exit, x³ + x: 3x² + 1, 6x.
+    assert_eq!(labelled_value_from_a_loop_grad(1.0, 1), (2.0, 4.0));
+    // x < 0: −x + x: 0, 0.
+    assert_eq!(labelled_value_from_a_loop_grad(-0.5, 3), (0.0, 0.0));
+    let (_, t) = labelled_value_from_a_loop_jvp(1.0, 5, 2.0);
+    assert_close("jvp", t, 2.0 * (2.0 * c + 1.0), 1e-15, 1e-15);
+    let (_, _, h) = labelled_value_from_a_loop_hessian(1.0, 5);
+    assert_close("hessian", h[(0, 0)], 2.0 * c, 1e-15, 1e-15);
+    let (_, _, h) = labelled_value_from_a_loop_hessian(1.0, 1);
+    assert_close("hessian", h[(0, 0)], 6.0, 1e-15, 1e-15);
+}
+
+/// A labelled block as the function's value, with a `return` inside it:
+/// x < −1 returns 7x; x > 1 leaves the block with x²; else sin x.
+#[differentiable(jvp, hessian)]
+fn labelled_tail(x: f64) -> f64 {
+    'a: {
+        if x < -1.0 {
+            return 7.0 * x;
+        }
+        if x > 1.0 {
+            break 'a x * x;
+        }
+        x.sin()
+    }
+}
+
+#[test]
+fn a_labelled_block_as_the_function_value() {
+    assert_eq!(labelled_tail_grad(-2.0), (-14.0, 7.0));
+    assert_eq!(labelled_tail_grad(3.0), (9.0, 6.0));
+    let (v, d) = labelled_tail_grad(0.5);
+    assert_eq!((v, d), (0.5f64.sin(), 0.5f64.cos()));
+    let (_, _, h) = labelled_tail_hessian(0.5);
+    assert_close("hessian", h[(0, 0)], -(0.5f64.sin()), 1e-15, 1e-15);
+    let (_, _, h) = labelled_tail_hessian(3.0);
+    assert_close("hessian", h[(0, 0)], 2.0, 1e-15, 1e-15);
+    assert_eq!(labelled_tail_jvp(3.0, 0.5), (9.0, 3.0));
+}
+
+// A `let` closure with an early `return` (issue 35: rejected by a message
+// naming `if c { return v; }`, the form written): the closure's `return`
+// leaves the closure, not the function. g(v) = 0 for v < 0, else v², so
+// f = g(x) + g(x − 1) + x.
+#[differentiable(jvp, hessian)]
+fn closure_with_return(x: f64) -> f64 {
+    let g = |v: f64| {
+        if v < 0.0 {
+            return 0.0;
+        }
+        v * v
+    };
+    g(x) + g(x - 1.0) + x
+}
+
+/// A closure that returns from inside a loop: the first power v^k (k ≤ 4)
+/// above 10, else v⁴ + 1.
+#[differentiable(jvp, hessian)]
+fn closure_returning_from_a_loop(x: f64) -> f64 {
+    let first_above = |v: f64| -> f64 {
+        let mut p = v;
+        for _ in 0..3 {
+            p *= v;
+            if p > 10.0 {
+                return p;
+            }
+        }
+        p + 1.0
+    };
+    first_above(x) * 2.0
+}
+
+#[test]
+fn a_closure_with_an_early_return() {
+    // x = 2: g(2) + g(1) + 2 = 4 + 1 + 2, d = 4 + 2 + 1, d² = 4.
+    assert_eq!(closure_with_return_grad(2.0), (7.0, 7.0));
+    // x = 0.5: g(0.5) + 0 + 0.5, d = 1 + 1, d² = 2.
+    assert_eq!(closure_with_return_grad(0.5), (0.75, 2.0));
+    // x = −1: 0 + 0 − 1, d = 1.
+    assert_eq!(closure_with_return_grad(-1.0), (-1.0, 1.0));
+    assert_eq!(closure_with_return_jvp(2.0, 3.0), (7.0, 21.0));
+    let (_, _, h) = closure_with_return_hessian(2.0);
+    assert_close("hessian", h[(0, 0)], 4.0, 1e-15, 1e-15);
+    let (_, _, h) = closure_with_return_hessian(-1.0);
+    assert_close("hessian", h[(0, 0)], 0.0, 1e-15, 1e-15);
+
+    // x = 2.5: 2.5³ = 15.625 > 10: 2x³, 6x², 12x.
+    let x = 2.5f64;
+    assert_eq!(
+        closure_returning_from_a_loop_grad(x),
+        (2.0 * x.powi(3), 6.0 * x * x)
+    );
+    // x = 1.5: 1.5⁴ = 5.06: 2(x⁴ + 1), 8x³, 24x².
+    let x = 1.5f64;
+    assert_eq!(
+        closure_returning_from_a_loop_grad(x),
+        (2.0 * (x.powi(4) + 1.0), 8.0 * x.powi(3))
+    );
+    let (_, t) = closure_returning_from_a_loop_jvp(2.5, 1.0);
+    assert_close("jvp", t, 6.0 * 2.5 * 2.5, 1e-15, 1e-15);
+    let (_, _, h) = closure_returning_from_a_loop_hessian(1.5);
+    assert_close("hessian", h[(0, 0)], 24.0 * 1.5 * 1.5, 1e-15, 1e-15);
+}

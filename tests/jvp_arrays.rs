@@ -206,3 +206,39 @@ fn push_tuple_and_dvector_results() {
         .collect();
     assert_rounding(t.as_slice(), &expected);
 }
+
+/// t·v[0] + v[1]², taking a slice.
+#[differentiable(jvp)]
+fn weighted(t: f64, v: &[f64]) -> f64 {
+    t * v[0] + v[1] * v[1]
+}
+
+/// A local array passed where a slice is taken (issue 35: `&[f64; 2]:
+/// IntoTangent<&[f64]>` was not satisfied): t·x[1] + x[2]².
+#[differentiable(jvp)]
+fn local_array_as_slice(t: f64, x: &[f64]) -> f64 {
+    let y = [x[1], x[2]];
+    weighted(t, &y)
+}
+
+/// An array argument passed on as a slice: 2·x[0] + x[1]².
+#[differentiable(jvp)]
+fn array_argument_as_slice(x: &[f64; 2]) -> f64 {
+    weighted(2.0, x)
+}
+
+#[test]
+fn arrays_passed_where_slices_are_taken() {
+    let (t, x) = (1.5, [9.0, -2.0, 0.5]);
+    let (dt, dx) = (0.25, [7.0, 1.0, -3.0]);
+    let (value, tangent) = local_array_as_slice_jvp(t, &x, dt, &dx);
+    assert_eq!(value, local_array_as_slice(t, &x));
+    // ∂t = x[1], ∂x[1] = t, ∂x[2] = 2·x[2].
+    let want = x[1] * dt + t * dx[1] + 2.0 * x[2] * dx[2];
+    assert_relative_eq!(tangent, want, epsilon = 1e-15, max_relative = 1e-15);
+
+    let (value, tangent) = array_argument_as_slice_jvp(&[0.5, 3.0], &[1.0, -1.0]);
+    assert_eq!(value, 10.0);
+    // ∂x[0] = 2, ∂x[1] = 2·x[1].
+    assert_relative_eq!(tangent, 2.0 - 6.0, epsilon = 1e-15, max_relative = 1e-15);
+}

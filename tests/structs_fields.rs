@@ -742,3 +742,45 @@ fn a_field_written_under_jvp_and_hessian_has_the_closed_form() {
     assert!(close(h[(3, 4)], 2.0 * s * d.y0 + df_dy), "{h}");
     assert!(close(h[(0, 3)], 2.0 * s) && close(h[(1, 3)], s), "{h}");
 }
+
+/// A `#[constant]` function-pointer field (issue 35: the derive's
+/// generated code failed with E0507, moving out of the borrowed field).
+#[derive(Clone, Tangent)]
+struct Shaped {
+    a: f64,
+    #[constant]
+    shape: fn(f64) -> f64,
+}
+
+/// a·x², the field `shape` carried along unread.
+#[differentiable(jvp)]
+fn shaped(p: &Shaped, x: f64) -> f64 {
+    p.a * x * x
+}
+
+fn cube(v: f64) -> f64 {
+    v * v * v
+}
+
+#[test]
+fn a_constant_function_pointer_field() {
+    let p = Shaped {
+        a: 1.5,
+        shape: cube,
+    };
+    let x = 2.0;
+    // a·x²: ∂a = x², ∂x = 2ax.
+    let (value, dp, dx) = shaped_grad(&p, x);
+    assert_eq!(value, shaped(&p, x));
+    assert_eq!((value, dp.a, dx), (6.0, 4.0, 6.0));
+    // The adjoint's constant field is the argument's, and still callable.
+    assert_eq!((dp.shape)(2.0), 8.0);
+    let zero = autograd::Tangent::zero_adjoint(&p);
+    assert_eq!((zero.a, (zero.shape)(3.0)), (0.0, 27.0));
+    // Along (da, dx) = (0.5, 1): x²·0.5 + 2ax·1.
+    let dir = Shaped {
+        a: 0.5,
+        shape: cube,
+    };
+    assert_eq!(shaped_jvp(&p, x, &dir, 1.0), (6.0, 2.0 + 6.0));
+}

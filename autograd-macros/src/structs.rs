@@ -1200,7 +1200,7 @@ fn expand_with(
         ArgKind::Struct { ty, by_ref } => {
             let x = &a.ident;
             let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
-            Some(quote_spanned!(mixed=> let mut #slot = <#ty as ::autograd::Tangent>::zero_adjoint(#at);))
+            Some(quote_spanned!(mixed=> let mut #slot = <#ty as ::autograd::TangentStruct>::zero_adjoint(#at);))
         }
         ArgKind::Other { .. } => None,
     });
@@ -1216,7 +1216,7 @@ fn expand_with(
             let ty = struct_ty(b);
             quote_spanned!(mixed=> #whole, {
                 let mut __ad_row = ::autograd::__private::Vec::new();
-                <#ty as ::autograd::Tangent>::__flatten_into(#at, &mut __ad_row);
+                <#ty as ::autograd::TangentStruct>::__flatten_into(#at, &mut __ad_row);
                 __ad_row
             })
         })
@@ -1234,7 +1234,7 @@ fn expand_with(
                 .expect("a struct argument");
             let slot = &slots[i];
             let ty = struct_ty(b);
-            quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__add_flat(&mut #slot, &mut &#g[..]);)
+            quote_spanned!(mixed=> <#ty as ::autograd::TangentStruct>::__add_flat(&mut #slot, &mut &#g[..]);)
         })
         .collect();
     let flat_grads: Vec<syn::Ident> = (0..reads.len())
@@ -1279,7 +1279,7 @@ fn expand_with(
             ArgKind::Struct { ty, by_ref } => {
                 let x = &a.ident;
                 let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
-                Some(quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__restore_constants(&mut #slot, #at);))
+                Some(quote_spanned!(mixed=> <#ty as ::autograd::TangentStruct>::__restore_constants(&mut #slot, #at);))
             }
             ArgKind::Other { .. } => None,
         })
@@ -1342,13 +1342,13 @@ fn expand_with(
                     let at = format_ident!("__ad_at{}", i);
                     params.push(quote!(#[constant] #whole: &#ty, #flat: &[f64]));
                     rule_params.push(quote!(#whole: &#ty, #flat: &[f64]));
-                    rebuild.push(quote!(let #at = <#ty as ::autograd::Tangent>::__from_flat(#whole, &mut &#flat[..]);));
+                    rebuild.push(quote!(let #at = <#ty as ::autograd::TangentStruct>::__from_flat(#whole, &mut &#flat[..]);));
                     call_args.push(if *by_ref { quote!(&#at) } else { quote!(#at) });
                     rule_tys.push(quote!(::std::vec::Vec<f64>));
                     let slot = &slots[i];
                     results.push(quote!({
                         let mut __ad_row = ::autograd::__private::Vec::new();
-                        <#ty as ::autograd::Tangent>::__flatten_into(&#slot, &mut __ad_row);
+                        <#ty as ::autograd::TangentStruct>::__flatten_into(&#slot, &mut __ad_row);
                         __ad_row
                     }));
                 }
@@ -1493,7 +1493,7 @@ fn expand_with(
                 let ty = ty.as_ref()?;
                 Some(match &a.kind {
                     ArgKind::Struct { .. } => quote_spanned!(mixed=>
-                        <#ty as ::autograd::Tangent>::__flatten_into(&#slot, &mut __ad_row);
+                        <#ty as ::autograd::TangentStruct>::__flatten_into(&#slot, &mut __ad_row);
                     ),
                     ArgKind::Other { .. } => quote_spanned!(mixed=>
                         ::autograd::__private::Flatten::flatten_into(&#slot, &mut __ad_row);
@@ -1558,7 +1558,7 @@ fn expand_with(
             ArgKind::Struct { .. } => {
                 buffers.push(quote_spanned!(mixed=> #buffer: &mut #ty));
                 accumulate.push(
-                    quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::add_adjoint(#buffer, &#slot);),
+                    quote_spanned!(mixed=> <#ty as ::autograd::TangentStruct>::add_adjoint(#buffer, &#slot);),
                 );
             }
             ArgKind::Other { .. } => {
@@ -1623,7 +1623,7 @@ fn expand_with(
                 let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
                 let value = widen(quote!(#call(#(#call_args),*)));
                 quote_spanned! {mixed=>
-                    <#ty as ::autograd::Tangent>::__check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #value);
+                    <#ty as ::autograd::TangentStruct>::__check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #value);
                 }
             }
             ArgKind::Other { .. } => {
@@ -2181,7 +2181,7 @@ impl Forward<'_> {
                 let l = local_of(&a.ident);
                 lets.push(quote_spanned! {mixed=>
                     let mut #l = ::core::clone::Clone::clone(#t);
-                    <#ty as ::autograd::Tangent>::__zero_constants(&mut #l);
+                    <#ty as ::autograd::TangentStruct>::__zero_constants(&mut #l);
                 });
             }
         }
@@ -2256,7 +2256,7 @@ impl Forward<'_> {
             if let ArgKind::Struct { ty, by_ref } = &a.kind {
                 let x = &a.ident;
                 let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
-                out.extend(quote_spanned!(mixed=> let mut #slot = <#ty as ::autograd::Tangent>::zero_adjoint(#at);));
+                out.extend(quote_spanned!(mixed=> let mut #slot = <#ty as ::autograd::TangentStruct>::zero_adjoint(#at);));
             }
         }
         for (r, g) in self.reads.iter().zip(grads) {
@@ -2285,7 +2285,7 @@ impl Forward<'_> {
             {
                 let x = &a.ident;
                 let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
-                out.extend(quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__restore_constants(&mut #slot, #at);));
+                out.extend(quote_spanned!(mixed=> <#ty as ::autograd::TangentStruct>::__restore_constants(&mut #slot, #at);));
             }
         }
         out
@@ -2413,15 +2413,15 @@ impl Forward<'_> {
                     setup.push(quote_spanned! {mixed=>
                         let #len: usize = {
                             let mut __ad_row = #p::Vec::new();
-                            <#ty as ::autograd::Tangent>::__flatten_into(#at, &mut __ad_row);
+                            <#ty as ::autograd::TangentStruct>::__flatten_into(#at, &mut __ad_row);
                             __ad_row.len()
                         };
                     });
                     dirs.push(quote_spanned! {mixed=>
-                        &<#ty as ::autograd::Tangent>::__from_flat(#at, &mut &#p::unit_slice::<f64>(#len, __ad_j, #offset)[..])
+                        &<#ty as ::autograd::TangentStruct>::__from_flat(#at, &mut &#p::unit_slice::<f64>(#len, __ad_j, #offset)[..])
                     });
-                    flatten_g.push(quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__flatten_into(&#g, &mut __ad_column);));
-                    flatten_h.push(quote_spanned!(mixed=> <#ty as ::autograd::Tangent>::__flatten_into(&#h, &mut __ad_column);));
+                    flatten_g.push(quote_spanned!(mixed=> <#ty as ::autograd::TangentStruct>::__flatten_into(&#g, &mut __ad_column);));
+                    flatten_h.push(quote_spanned!(mixed=> <#ty as ::autograd::TangentStruct>::__flatten_into(&#h, &mut __ad_column);));
                 }
                 ArgKind::Other { .. } => {
                     let Some(param) = other else { continue };

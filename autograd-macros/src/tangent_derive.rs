@@ -15,9 +15,50 @@ use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
 
 pub fn derive(input: TokenStream) -> TokenStream {
-    match expand(input) {
+    match expand(input.clone()) {
         Ok(out) => out,
-        Err(e) => e.to_compile_error(),
+        Err(e) => {
+            let mut out = e.to_compile_error();
+            out.extend(stand_in(input));
+            out
+        }
+    }
+}
+
+/// An impl of `Tangent` whose methods are never run, for a struct the
+/// derive has reported (a field of a type it does not take): the functions
+/// that take the struct then type-check, and the error at the field is the
+/// only one, not one more at each use of the struct.
+fn stand_in(input: TokenStream) -> TokenStream {
+    let Ok(item) = syn::parse2::<syn::DeriveInput>(input) else {
+        return TokenStream::new();
+    };
+    if !item.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let name = &item.ident;
+    quote! {
+        impl ::autograd::Tangent for #name {
+            fn zero_adjoint(&self) -> Self {
+                ::core::unreachable!()
+            }
+            fn add_adjoint(&mut self, _: &Self) {}
+            fn __restore_constants(&mut self, _: &Self) {}
+            fn __zero_constants(&mut self) {}
+            fn __check_fields(
+                &self,
+                _: &Self,
+                _: &str,
+                _: &mut ::autograd::GradientCheck,
+                _: &mut dyn ::core::ops::FnMut(&Self) -> f64,
+            ) {
+            }
+            fn __flatten_into(&self, _: &mut ::std::vec::Vec<f64>) {}
+            fn __from_flat(&self, _: &mut &[f64]) -> Self {
+                ::core::unreachable!()
+            }
+            fn __add_flat(&mut self, _: &mut &[f64]) {}
+        }
     }
 }
 
@@ -180,7 +221,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 let convert = (t != "f64").then(|| quote!(as #t));
                 checks.push(quote! {
                     check.scalar(&::std::format!("{}.{}", name, #label), self.#ident, adjoint.#ident, |v| {
-                        let mut at = ::core::clone::Clone::clone(self);
+                        let mut at = #p::clone_tangent(self);
                         at.#ident = v;
                         f(&at) #convert
                     });
@@ -198,7 +239,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                         #p::CollectionField::elements(&self.#ident),
                         #p::CollectionField::elements(&adjoint.#ident),
                         |work: &::std::vec::Vec<f64>| {
-                            let mut at = ::core::clone::Clone::clone(self);
+                            let mut at = #p::clone_tangent(self);
                             #p::CollectionField::elements_mut(&mut at.#ident).copy_from_slice(work);
                             f(&at)
                         },
@@ -224,8 +265,8 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                         &::std::format!("{}.{}", name, #label),
                         check,
                         &mut |v: &#ty| {
-                            let mut at = ::core::clone::Clone::clone(self);
-                            at.#ident = ::core::clone::Clone::clone(v);
+                            let mut at = #p::clone_tangent(self);
+                            at.#ident = #p::clone_tangent(v);
                             f(&at)
                         },
                     );

@@ -9,10 +9,12 @@
 //! resolves to, but it can read the source file the call is written in
 //! (spans know their file since Rust 1.88). Where the caller's module
 //! declares `fn helper` itself, once, plainly and without the attribute,
-//! and neither the module nor the caller's body binds the name otherwise,
-//! the call can only be to that function, and the macro says to annotate
-//! it. Everything less certain (an import, a glob, another file, a `cfg`, a
-//! macro) is left to rustc: a false answer here would reject valid code.
+//! and neither the module nor the caller's body, nor any body the caller
+//! is declared in, binds the name otherwise (an item in a block shadows
+//! the module's), the call can only be to that function, and the macro
+//! says to annotate it. Everything less certain (an import, a glob,
+//! another file, a `cfg`, a macro, a caller's name in two modules) is left
+//! to rustc: a false answer here would reject valid code.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -68,6 +70,40 @@ pub fn is_plain_function(caller: &str, path: &syn::Path) -> bool {
     module.plain.contains(callee)
 }
 
+/// The functions of `autograd::prelude` (src/prelude.rs), which a body
+/// calls by their bare name once the prelude is imported.
+const PRELUDE_FUNCTIONS: [&str; 2] = ["relu", "sigmoid"];
+
+/// The error at a call `sigmoid(x)` of a function of `autograd::prelude`
+/// that nothing in scope names, where the file shows it: the caller's
+/// module declares and imports nothing by that name, has no glob import
+/// and no item macro, and no body around the caller binds it. rustc would
+/// report the name once in the function and again in each generated item
+/// (one suggesting `cargo add sigmoid`); this is the one error instead.
+pub fn unresolved_prelude_function(caller: &str, path: &syn::Path) -> Option<String> {
+    let name = path.get_ident()?.to_string();
+    if !PRELUDE_FUNCTIONS.contains(&name.as_str()) || !proc_macro::is_available() {
+        return None;
+    }
+    let source = path.segments[0].ident.span().unwrap().local_file()?;
+    let file = summary(source)?;
+    let mut declaring = file
+        .modules
+        .iter()
+        .filter(|m| m.callers.contains_key(caller));
+    let (Some(module), None) = (declaring.next(), declaring.next()) else {
+        return None;
+    };
+    let bound = module.unknown
+        || module.bound.contains(&name)
+        || module.callers[caller].iter().any(|body| body.binds(&name));
+    (!bound).then(|| {
+        format!(
+            "`{name}` is not in scope: it is autograd's, import it with `use autograd::prelude::*;` (or call it as `autograd::prelude::{name}(..)`)"
+        )
+    })
+}
+
 /// The error at a call of such a function, and the call as written (one
 /// error per function called).
 pub fn error(path: &syn::Path) -> (String, String) {
@@ -100,12 +136,19 @@ struct ModuleSummary {
     /// in the module, with inert attributes only), by name,
     /// as indices into `FileSummary::modules`.
     children: HashMap<String, usize>,
-    /// The bodies of the functions declared here, free or in an `impl`
-    /// block, by name.
+    /// Every name the module's items and imports bind.
+    bound: HashSet<String>,
+    /// A glob import, an item macro or an item the file does not show:
+    /// any name may be bound.
+    unknown: bool,
+    /// The bodies of the functions declared here, free, in an `impl` or
+    /// `trait` block or in another function's body at any depth, by name.
     callers: HashMap<String, Vec<BodyBindings>>,
 }
 
-/// The names a function body's own items and imports bind.
+/// The names a function body's own items and imports bind, and those of
+/// every body it is declared in.
+#[derive(Clone, Default)]
 struct BodyBindings {
     names: HashSet<String>,
     /// A glob import or an opaque item: any name may be bound.
@@ -115,6 +158,14 @@ struct BodyBindings {
 impl BodyBindings {
     fn binds(&self, name: &str) -> bool {
         self.any || self.names.contains(name)
+    }
+
+    /// Everything unknown: a function whose scope the file does not show.
+    fn anything() -> Self {
+        BodyBindings {
+            names: HashSet::new(),
+            any: true,
+        }
     }
 }
 
@@ -175,7 +226,16 @@ fn summarize(items: &[syn::Item], modules: &mut Vec<ModuleSummary>) -> usize {
             },
         }
     }
-    let mut summary = ModuleSummary::default();
+    let mut summary = ModuleSummary {
+        bound: functions.keys().chain(others.keys()).cloned().collect(),
+        unknown: opaque
+            || items.iter().any(|item| match item {
+                syn::Item::Use(u) => has_glob(&u.tree),
+                syn::Item::Macro(m) => m.ident.is_none(),
+                _ => false,
+            }),
+        ..ModuleSummary::default()
+    };
     if !opaque {
         // Declared once, as a function without the attribute, `cfg` or an
         // attribute macro, and nothing else by that name.
@@ -185,40 +245,106 @@ fn summarize(items: &[syn::Item], modules: &mut Vec<ModuleSummary>) -> usize {
             .map(|(name, _)| name)
             .collect();
     }
+    let all: Vec<&syn::Item> = items.iter().collect();
+    record_callers(&all, None, &mut summary.callers);
     for item in items {
-        match item {
-            syn::Item::Fn(f) => summary
-                .callers
-                .entry(f.sig.ident.to_string())
-                .or_default()
-                .push(bindings(&f.block)),
-            syn::Item::Impl(imp) => {
-                for inner in &imp.items {
-                    if let syn::ImplItem::Fn(f) = inner {
-                        summary
-                            .callers
-                            .entry(f.sig.ident.to_string())
-                            .or_default()
-                            .push(bindings(&f.block));
-                    }
-                }
+        if let syn::Item::Mod(m) = item
+            && let Some((_, inner)) = &m.content
+        {
+            let child = summarize(inner, modules);
+            // A path goes through a module only if nothing else in its
+            // parent has its name.
+            let name = m.ident.to_string();
+            if !opaque && others[&name] == 1 && m.attrs.iter().all(is_inert) {
+                summary.children.insert(name, child);
             }
-            syn::Item::Mod(m) => {
-                if let Some((_, inner)) = &m.content {
-                    let child = summarize(inner, modules);
-                    // A path goes through a module only if nothing else in
-                    // its parent has its name.
-                    let name = m.ident.to_string();
-                    if !opaque && others[&name] == 1 && m.attrs.iter().all(is_inert) {
-                        summary.children.insert(name, child);
-                    }
-                }
-            }
-            _ => {}
         }
     }
     modules[index] = summary;
     index
+}
+
+/// Records, under their names, the bodies of the functions `items`
+/// declare (free, in `impl` and `trait` blocks), and of the functions
+/// declared inside those bodies at any depth: a function declared in a
+/// body sees the items of every body around it, which shadow the
+/// module's, so each is recorded with the names they bind too. `enclosing`
+/// is `None` for a module's own items (its inline modules are summarized
+/// on their own).
+fn record_callers(
+    items: &[&syn::Item],
+    enclosing: Option<&BodyBindings>,
+    callers: &mut HashMap<String, Vec<BodyBindings>>,
+) {
+    let record =
+        |callers: &mut HashMap<String, Vec<BodyBindings>>, name: &syn::Ident, body: &syn::Block| {
+            let mut own = bindings(body);
+            if let Some(outer) = enclosing {
+                own.names.extend(outer.names.iter().cloned());
+                own.any |= outer.any;
+            }
+            callers
+                .entry(name.to_string())
+                .or_default()
+                .push(own.clone());
+            let mut nested = NestedItems(Vec::new());
+            nested.visit_block(body);
+            record_callers(&nested.0, Some(&own), callers);
+        };
+    for &item in items {
+        match item {
+            syn::Item::Fn(f) => record(callers, &f.sig.ident, &f.block),
+            syn::Item::Impl(imp) => {
+                for inner in &imp.items {
+                    if let syn::ImplItem::Fn(f) = inner {
+                        record(callers, &f.sig.ident, &f.block);
+                    }
+                }
+            }
+            syn::Item::Trait(t) => {
+                for inner in &t.items {
+                    if let syn::TraitItem::Fn(f) = inner
+                        && let Some(body) = &f.default
+                    {
+                        record(callers, &f.sig.ident, body);
+                    }
+                }
+            }
+            // A module declared in a body: its functions resolve names in
+            // a module this summary does not keep. Their names are
+            // recorded as unknown, so a caller of the same name elsewhere
+            // is not taken for certain.
+            syn::Item::Mod(m) if enclosing.is_some() => {
+                struct AllFunctions<'c>(&'c mut HashMap<String, Vec<BodyBindings>>);
+                impl<'ast> Visit<'ast> for AllFunctions<'_> {
+                    fn visit_signature(&mut self, sig: &'ast syn::Signature) {
+                        self.0
+                            .entry(sig.ident.to_string())
+                            .or_default()
+                            .push(BodyBindings::anything());
+                    }
+                }
+                AllFunctions(callers).visit_item_mod(m);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The items a body declares at any depth (in its blocks, closures and
+/// constants), not those inside the functions it declares, which their
+/// own bodies hold.
+struct NestedItems<'ast>(Vec<&'ast syn::Item>);
+
+impl<'ast> Visit<'ast> for NestedItems<'ast> {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        match item {
+            syn::Item::Fn(_) | syn::Item::Impl(_) | syn::Item::Trait(_) | syn::Item::Mod(_) => {
+                self.0.push(item)
+            }
+            other => syn::visit::visit_item(self, other),
+        }
+    }
 }
 
 /// Attributes that leave a function as written: anything else (the
@@ -315,11 +441,20 @@ fn bindings(body: &syn::Block) -> BodyBindings {
                     found.names.insert(f.sig.ident.to_string());
                 }
                 syn::Item::Use(u) if has_glob(&u.tree) => found.any = true,
+                syn::Item::Macro(m) if m.ident.is_none() && !binds_nothing(&m.mac) => {
+                    found.any = true
+                }
                 other => match other_binding(other) {
                     OtherBinding::Names(names) => found.names.extend(names),
                     OtherBinding::Any => found.any = true,
                     OtherBinding::Nothing => {}
                 },
+            }
+        }
+        // A macro in a statement's place may expand to items.
+        fn visit_stmt_macro(&mut self, m: &'ast syn::StmtMacro) {
+            if !binds_nothing(&m.mac) {
+                self.0.any = true;
             }
         }
     }
@@ -329,4 +464,32 @@ fn bindings(body: &syn::Block) -> BodyBindings {
     });
     finder.visit_block(body);
     finder.0
+}
+
+/// The standard library's macros that expand to an expression, never to
+/// an item: written as a statement, they bind no name.
+fn binds_nothing(mac: &syn::Macro) -> bool {
+    const EXPRESSIONS: [&str; 20] = [
+        "assert",
+        "assert_eq",
+        "assert_ne",
+        "debug_assert",
+        "debug_assert_eq",
+        "debug_assert_ne",
+        "dbg",
+        "eprint",
+        "eprintln",
+        "format",
+        "matches",
+        "panic",
+        "print",
+        "println",
+        "todo",
+        "unimplemented",
+        "unreachable",
+        "vec",
+        "write",
+        "writeln",
+    ];
+    EXPRESSIONS.iter().any(|name| mac.path.is_ident(name))
 }

@@ -413,6 +413,9 @@ impl Lowerer<'_> {
             self.unannotated_calls
                 .push((v, path.clone(), self.cfgs.clone()));
         }
+        if let Some(message) = crate::unannotated::unresolved_prelude_function(&self.caller, path) {
+            self.cx.error_spanned_by(path, message);
+        }
         Operand::Value(v)
     }
 

@@ -95,8 +95,14 @@ impl Lowerer<'_> {
             return true;
         }
         let stand_in = self.new_value(Kind::Unknown, Some(pi.ident.to_string()));
+        // Its `return`s, loops and labelled blocks rewritten once, as a
+        // function body's are: a call lowers the rewritten body.
+        let mut closure = closure.clone();
+        if let Some(body) = super::exits::desugar_closure(self.cx, &closure, self.scalar.as_ref()) {
+            *closure.body = body;
+        }
         let local = LocalClosure {
-            closure: closure.clone(),
+            closure,
             scopes: self.scopes.clone(),
         };
         self.closures.insert(stand_in, local);

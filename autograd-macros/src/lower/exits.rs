@@ -21,10 +21,59 @@ use crate::sig::Ret;
 
 /// Rewrites the body's exits; `None` if it has none (a `return` as its
 /// last statement is lowered as its value).
-pub(super) fn desugar(cx: &Ctxt, ret: &Ret, body: &syn::Block) -> Option<syn::Block> {
+/// `scalar`: a generic function's scalar type parameter.
+pub(super) fn desugar(
+    cx: &Ctxt,
+    ret: &Ret,
+    scalar: Option<&syn::Ident>,
+    body: &syn::Block,
+) -> Option<syn::Block> {
     if !has_exits(body) {
         return None;
     }
+    let ty = ret.seed();
+    rewrite(cx, body, ret_init(ret), Some(ty), scalar)
+}
+
+/// Rewrites the exits of a closure's body as those of a function's: its
+/// `return`s are its value (`|v| { if v < 0.0 { return 0.0; } v * v }` is
+/// `if v < 0.0 { 0.0 } else { v * v }`), its loops and labelled blocks are
+/// the function's. `None` if it has none. A `return` that needs a result
+/// variable starts it at zero of the closure's return type as written, or
+/// at `0.0`.
+pub(super) fn desugar_closure(
+    cx: &Ctxt,
+    closure: &syn::ExprClosure,
+    scalar: Option<&syn::Ident>,
+) -> Option<Expr> {
+    let body: syn::Block = match &*closure.body {
+        Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block.clone(),
+        e => syn::parse_quote_spanned!(e.span()=> { #e }),
+    };
+    if !body.stmts.iter().any(stmt_has_exit) {
+        return None;
+    }
+    let (init, ty) = match &closure.output {
+        syn::ReturnType::Type(_, ty) => (zero_of(ty, scalar), Some(ty.to_token_stream())),
+        syn::ReturnType::Default => (zero(scalar), None),
+    };
+    let block = rewrite(cx, &body, Some(init), ty, scalar)?;
+    Some(Expr::Block(syn::ExprBlock {
+        attrs: Vec::new(),
+        label: None,
+        block,
+    }))
+}
+
+/// Rewrites a body's exits, its `return`s giving its value (of type `ty`,
+/// if known, started from `ret_init`).
+fn rewrite(
+    cx: &Ctxt,
+    body: &syn::Block,
+    ret_init: Option<TokenStream>,
+    ty: Option<TokenStream>,
+    scalar: Option<&syn::Ident>,
+) -> Option<syn::Block> {
     let hidden = |name: &str| syn::Ident::new(name, Span::mixed_site());
     let mut exits = Exits {
         cx,
@@ -33,7 +82,8 @@ pub(super) fn desugar(cx: &Ctxt, ret: &Ret, body: &syn::Block) -> Option<syn::Bl
         result: hidden("__ag_result"),
         return_sets: 0,
         next: 0,
-        ret_init: ret_init(ret),
+        ret_init,
+        scalar: scalar.cloned(),
     };
     let stmts = exits.block(&body.stmts, true);
     let mut out = Vec::new();
@@ -46,9 +96,11 @@ pub(super) fn desugar(cx: &Ctxt, ret: &Ret, body: &syn::Block) -> Option<syn::Bl
             );
             return None;
         };
-        let ty = ret.seed();
         out.push(syn::parse_quote!(let mut #returned: bool = false;));
-        out.push(syn::parse_quote!(let mut #result: #ty = #init;));
+        out.push(match ty {
+            Some(ty) => syn::parse_quote!(let mut #result: #ty = #init;),
+            None => syn::parse_quote!(let mut #result = #init;),
+        });
     }
     out.extend(stmts);
     Some(syn::Block {
@@ -67,7 +119,7 @@ fn ret_init(ret: &Ret) -> Option<TokenStream> {
         }
         // A generic scalar's zero, which lowering takes as a constant.
         Ret::Float(f) | Ret::Result { ok: f, .. } => Some(quote!(#f::zero())),
-        Ret::Matrix(ty) => Some(zero_of(ty)),
+        Ret::Matrix(ty) => Some(zero_of(ty, None)),
         Ret::Outputs(_) => None,
     }
 }
@@ -75,10 +127,15 @@ fn ret_init(ret: &Ret) -> Option<TokenStream> {
 /// A value of type `ty`: zero, or an empty matrix (`DMatrix::zeros(0, 0)`,
 /// the type's path without its generic arguments, as lowering takes
 /// constructors).
-fn zero_of(ty: &syn::Type) -> TokenStream {
+fn zero_of(ty: &syn::Type, scalar: Option<&syn::Ident>) -> TokenStream {
     let syn::Type::Path(p) = ty else {
         return quote!(0.0 as #ty);
     };
+    if let Some(s) = scalar
+        && p.path.is_ident(s)
+    {
+        return zero(scalar);
+    }
     if !crate::sig::is_matrix(ty) {
         return quote!(0.0 as #ty);
     }
@@ -90,6 +147,15 @@ fn zero_of(ty: &syn::Type) -> TokenStream {
         quote!(#path::zeros(0))
     } else {
         quote!(#path::zeros(0, 0))
+    }
+}
+
+/// Zero of a generic function's scalar (`S::zero()`, which lowering takes
+/// as a constant), or `0.0`.
+fn zero(scalar: Option<&syn::Ident>) -> TokenStream {
+    match scalar {
+        Some(s) => quote!(#s::zero()),
+        None => quote!(0.0),
     }
 }
 
@@ -205,6 +271,8 @@ struct Exits<'a> {
     next: u32,
     /// See [`ret_init`].
     ret_init: Option<TokenStream>,
+    /// A generic function's scalar, whose zero starts a value variable.
+    scalar: Option<syn::Ident>,
 }
 
 /// `return e` (or `return e;`).
@@ -221,6 +289,43 @@ fn ends_in_return(stmts: &[SynStmt]) -> bool {
     stmts.last().is_some_and(|s| as_return(s).is_some())
 }
 
+fn is_labelled_block(e: &Expr) -> bool {
+    matches!(e, Expr::Block(b) if b.label.is_some())
+}
+
+/// Makes a labelled block's tail expression, the value it falls through
+/// to, an assignment of `value`: into the arms of an `if` and into inner
+/// blocks, so an exit there stays a statement the rewrite sees.
+fn assign_tail(stmts: &mut [SynStmt], value: &syn::Ident) {
+    let Some(last) = stmts.last_mut() else {
+        return;
+    };
+    let SynStmt::Expr(e, None) = last else {
+        return;
+    };
+    match e {
+        Expr::If(i) if i.else_branch.is_some() => {
+            assign_tail(&mut i.then_branch.stmts, value);
+            if let Some((_, e)) = &mut i.else_branch {
+                let mut arm = SynStmt::Expr((**e).clone(), None);
+                assign_tail(std::slice::from_mut(&mut arm), value);
+                if let SynStmt::Expr(arm, _) = arm {
+                    **e = arm;
+                }
+            }
+        }
+        Expr::Block(b) if b.label.is_none() => assign_tail(&mut b.block.stmts, value),
+        // An exit: no value falls through.
+        Expr::Break(_) | Expr::Continue(_) | Expr::Return(_) => {
+            *last = SynStmt::Expr(e.clone(), Some(Default::default()));
+        }
+        e => {
+            let span = e.span();
+            *last = syn::parse_quote_spanned!(span=> #value = #e;);
+        }
+    }
+}
+
 /// Whether a statement carries `#[cfg]` (or `cfg_attr` that may add one,
 /// which lowering reports).
 fn has_cfg(stmt: &SynStmt) -> bool {
@@ -229,6 +334,12 @@ fn has_cfg(stmt: &SynStmt) -> bool {
 }
 
 impl Exits<'_> {
+    /// Zero of the function's scalar: where a value variable's type is
+    /// not written, it starts as a float.
+    fn zero(&self) -> TokenStream {
+        zero(self.scalar.as_ref())
+    }
+
     fn fresh(&mut self, what: &str) -> syn::Ident {
         let ident = syn::Ident::new(&format!("__ag_{what}_{}", self.next), Span::mixed_site());
         self.next += 1;
@@ -269,6 +380,22 @@ impl Exits<'_> {
                         v => v,
                     };
                     out.extend(value.map(|v| SynStmt::Expr(v, None)));
+                    return out;
+                }
+                if let (SynStmt::Expr(Expr::Block(b), None), true) = (stmt, rest.is_empty())
+                    && b.label.is_some()
+                {
+                    let init = self.ret_init.clone().unwrap_or_else(|| self.zero());
+                    let returns = self.return_sets;
+                    let (stmts, value) = self.block_value(b, init, None);
+                    out.extend(stmts);
+                    let value: Expr = if self.return_sets != returns {
+                        let (returned, result) = (&self.returned, &self.result);
+                        syn::parse_quote!(if #returned { #result } else { #value })
+                    } else {
+                        value
+                    };
+                    out.push(SynStmt::Expr(value, None));
                     return out;
                 }
                 if rest.is_empty()
@@ -431,12 +558,28 @@ impl Exits<'_> {
                         return vec![stmt.clone()];
                     };
                     let init_value = match &local.pat {
-                        Pat::Type(pt) => zero_of(&pt.ty),
-                        _ => quote!(0.0),
+                        Pat::Type(pt) => zero_of(&pt.ty, self.scalar.as_ref()),
+                        _ => self.zero(),
                     };
                     let (mut out, value) = self.loop_value(l, Some(init_value), None);
                     let mut local = local.clone();
                     if let (Some(init), Some(value)) = (&mut local.init, value) {
+                        *init.expr = value;
+                    }
+                    out.push(SynStmt::Local(local));
+                    out
+                }
+                Some(init) if init.diverge.is_none() && is_labelled_block(&init.expr) => {
+                    let Expr::Block(b) = &*init.expr else {
+                        return vec![stmt.clone()];
+                    };
+                    let init_value = match &local.pat {
+                        Pat::Type(pt) => zero_of(&pt.ty, self.scalar.as_ref()),
+                        _ => self.zero(),
+                    };
+                    let (mut out, value) = self.block_value(b, init_value, None);
+                    let mut local = local.clone();
+                    if let Some(init) = &mut local.init {
                         *init.expr = value;
                     }
                     out.push(SynStmt::Local(local));
@@ -454,7 +597,15 @@ impl Exits<'_> {
                     let Expr::Loop(l) = &*a.right else {
                         return vec![stmt.clone()];
                     };
-                    self.loop_value(l, Some(quote!(0.0)), Some(&a.left)).0
+                    let init = self.zero();
+                    self.loop_value(l, Some(init), Some(&a.left)).0
+                }
+                Expr::Assign(a) if is_labelled_block(&a.right) => {
+                    let Expr::Block(b) = &*a.right else {
+                        return vec![stmt.clone()];
+                    };
+                    let init = self.zero();
+                    self.block_value(b, init, Some(&a.left)).0
                 }
                 Expr::If(i) => {
                     let i = self.if_stmt(i);
@@ -647,6 +798,32 @@ impl Exits<'_> {
             out.push(syn::parse_quote!(#target = #value;));
         }
         (out, value.map(|v| syn::parse_quote!(#v)))
+    }
+
+    /// A labelled block's value, `'a: { ..; break 'a v; ..; tail }`: a
+    /// value variable (`init` until set), set by each `break 'a v` and by
+    /// the tail where the block reaches it, the statements after an exit
+    /// guarded as in a loop's body; assigned to `target` if there is one.
+    fn block_value(
+        &mut self,
+        b: &syn::ExprBlock,
+        init: TokenStream,
+        target: Option<&Expr>,
+    ) -> (Vec<SynStmt>, Expr) {
+        let value = self.fresh("block_value");
+        let frame = self.frame(b.label.as_ref(), LoopKind::Block, Some(value.clone()));
+        let mut block = b.block.clone();
+        assign_tail(&mut block.stmts, &value);
+        let (_, body) = self.loop_body(frame, &block);
+        let attrs = &b.attrs;
+        let mut out: Vec<SynStmt> = vec![
+            syn::parse_quote!(let mut #value = #init;),
+            syn::parse_quote!(#(#attrs)* #body),
+        ];
+        if let Some(target) = target {
+            out.push(syn::parse_quote!(#target = #value;));
+        }
+        (out, syn::parse_quote!(#value))
     }
 
     fn frame(

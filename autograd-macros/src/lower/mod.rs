@@ -244,7 +244,7 @@ pub fn lower(
     let body = deferred.as_ref().unwrap_or(body);
     let matched = matching::desugar(cx, body);
     let body_matched = matched.as_ref().unwrap_or(body);
-    let rewritten = exits::desugar(cx, &sig.ret, body_matched);
+    let rewritten = exits::desugar(cx, &sig.ret, l.scalar.as_ref(), body_matched);
     let tail = l.lower_stmts(&rewritten.as_ref().unwrap_or(body_matched).stmts);
     let ret = match tail {
         Some(t) => t,

@@ -219,7 +219,7 @@ fn affine_vjp(
         }
     }
     let _ = affine;
-    let mut __ad_slot0 = <Layer as ::autograd::Tangent>::zero_adjoint(p);
+    let mut __ad_slot0 = <Layer as ::autograd::TangentStruct>::zero_adjoint(p);
     let (__ad_value, __ad_pullback) = __ad_flat::affine_vjp(
         ::autograd::__private::float_field::<f64, _>(p.bias.b),
         ::autograd::__private::collection_field(&p.w),
@@ -234,7 +234,10 @@ fn affine_vjp(
                 _,
             >(&mut __ad_slot0.bias.b, __ad_field0);
             ::autograd::__private::add_to_collection(&mut __ad_slot0.w, &__ad_field1);
-            <Layer as ::autograd::Tangent>::__restore_constants(&mut __ad_slot0, p);
+            <Layer as ::autograd::TangentStruct>::__restore_constants(
+                &mut __ad_slot0,
+                p,
+            );
             (__ad_slot0, __ad_slot1)
         },
     )
@@ -246,7 +249,7 @@ struct affine {}
 impl affine {
     #[doc(hidden)]
     pub fn __struct_call(__ad_whole0: &Layer, __ad_flat0: &[f64], x: &[f64]) -> f64 {
-        let __ad_at0 = <Layer as ::autograd::Tangent>::__from_flat(
+        let __ad_at0 = <Layer as ::autograd::TangentStruct>::__from_flat(
             __ad_whole0,
             &mut &__ad_flat0[..],
         );
@@ -301,7 +304,7 @@ impl affine {
         x: &[f64],
         _: f64,
     ) -> (::std::vec::Vec<f64>, ::autograd::__private::Vec<f64>) {
-        let __ad_at0 = <Layer as ::autograd::Tangent>::__from_flat(
+        let __ad_at0 = <Layer as ::autograd::TangentStruct>::__from_flat(
             __ad_whole0,
             &mut &__ad_flat0[..],
         );
@@ -310,7 +313,7 @@ impl affine {
         (
             {
                 let mut __ad_row = ::autograd::__private::Vec::new();
-                <Layer as ::autograd::Tangent>::__flatten_into(
+                <Layer as ::autograd::TangentStruct>::__flatten_into(
                     &__ad_slot0,
                     &mut __ad_row,
                 );
@@ -336,7 +339,7 @@ fn affine_grad(p: &Layer, x: &[f64]) -> (f64, Layer, ::autograd::__private::Vec<
 fn affine_grad_acc(p: &Layer, x: &[f64], d_p: &mut Layer, d_x: &mut [f64]) -> f64 {
     let (__ad_value, __ad_pullback) = affine_vjp(p, x);
     let (__ad_slot0, __ad_slot1) = __ad_pullback(1.0);
-    <Layer as ::autograd::Tangent>::add_adjoint(d_p, &__ad_slot0);
+    <Layer as ::autograd::TangentStruct>::add_adjoint(d_p, &__ad_slot0);
     ::autograd::__private::Accumulate::accumulate(d_x, __ad_slot1);
     __ad_value
 }
@@ -349,7 +352,7 @@ fn affine_check(p: &Layer, x: &[f64]) -> ::autograd::GradientCheck {
     let mut __ad_check = ::autograd::GradientCheck::new(
         ::autograd::__private::to_f64(__ad_value),
     );
-    <Layer as ::autograd::Tangent>::__check_fields(
+    <Layer as ::autograd::TangentStruct>::__check_fields(
         p,
         &__ad_slot0,
         "p",

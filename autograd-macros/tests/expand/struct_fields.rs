@@ -212,7 +212,7 @@ fn line_vjp(
         }
     }
     let _ = line;
-    let mut __ad_slot0 = <Params as ::autograd::Tangent>::zero_adjoint(p);
+    let mut __ad_slot0 = <Params as ::autograd::TangentStruct>::zero_adjoint(p);
     let (__ad_value, __ad_pullback) = __ad_flat::line_vjp(
         ::autograd::__private::float_field::<f64, _>(p.slope),
         ::autograd::__private::float_field::<f64, _>(p.intercept),
@@ -231,7 +231,10 @@ fn line_vjp(
                 f64,
                 _,
             >(&mut __ad_slot0.intercept, __ad_field1);
-            <Params as ::autograd::Tangent>::__restore_constants(&mut __ad_slot0, p);
+            <Params as ::autograd::TangentStruct>::__restore_constants(
+                &mut __ad_slot0,
+                p,
+            );
             (__ad_slot0, __ad_slot1)
         },
     )
@@ -243,7 +246,7 @@ struct line {}
 impl line {
     #[doc(hidden)]
     pub fn __struct_call(__ad_whole0: &Params, __ad_flat0: &[f64], x: f64) -> f64 {
-        let __ad_at0 = <Params as ::autograd::Tangent>::__from_flat(
+        let __ad_at0 = <Params as ::autograd::TangentStruct>::__from_flat(
             __ad_whole0,
             &mut &__ad_flat0[..],
         );
@@ -298,7 +301,7 @@ impl line {
         x: f64,
         _: f64,
     ) -> (::std::vec::Vec<f64>, f64) {
-        let __ad_at0 = <Params as ::autograd::Tangent>::__from_flat(
+        let __ad_at0 = <Params as ::autograd::TangentStruct>::__from_flat(
             __ad_whole0,
             &mut &__ad_flat0[..],
         );
@@ -307,7 +310,7 @@ impl line {
         (
             {
                 let mut __ad_row = ::autograd::__private::Vec::new();
-                <Params as ::autograd::Tangent>::__flatten_into(
+                <Params as ::autograd::TangentStruct>::__flatten_into(
                     &__ad_slot0,
                     &mut __ad_row,
                 );
@@ -333,7 +336,7 @@ fn line_grad(p: &Params, x: f64) -> (f64, Params, f64) {
 fn line_grad_acc(p: &Params, x: f64, d_p: &mut Params, d_x: &mut f64) -> f64 {
     let (__ad_value, __ad_pullback) = line_vjp(p, x);
     let (__ad_slot0, __ad_slot1) = __ad_pullback(1.0);
-    <Params as ::autograd::Tangent>::add_adjoint(d_p, &__ad_slot0);
+    <Params as ::autograd::TangentStruct>::add_adjoint(d_p, &__ad_slot0);
     ::autograd::__private::Accumulate::accumulate(d_x, __ad_slot1);
     __ad_value
 }
@@ -346,7 +349,7 @@ fn line_check(p: &Params, x: f64) -> ::autograd::GradientCheck {
     let mut __ad_check = ::autograd::GradientCheck::new(
         ::autograd::__private::to_f64(__ad_value),
     );
-    <Params as ::autograd::Tangent>::__check_fields(
+    <Params as ::autograd::TangentStruct>::__check_fields(
         p,
         &__ad_slot0,
         "p",

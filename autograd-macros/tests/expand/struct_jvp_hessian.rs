@@ -751,7 +751,7 @@ fn line_vjp(
     x: f64,
 ) -> (f64, impl ::core::ops::FnOnce(f64) -> (Params, f64)) {
     let _ = line;
-    let mut __ad_slot0 = <Params as ::autograd::Tangent>::zero_adjoint(p);
+    let mut __ad_slot0 = <Params as ::autograd::TangentStruct>::zero_adjoint(p);
     let (__ad_value, __ad_pullback) = __autograd_flat_line::line_vjp(
         ::autograd::__private::float_field::<f64, _>(p.slope),
         ::autograd::__private::collection_field(&p.w),
@@ -773,7 +773,10 @@ fn line_vjp(
                 f64,
                 _,
             >(&mut __ad_slot0.intercept, __ad_field2);
-            <Params as ::autograd::Tangent>::__restore_constants(&mut __ad_slot0, p);
+            <Params as ::autograd::TangentStruct>::__restore_constants(
+                &mut __ad_slot0,
+                p,
+            );
             (__ad_slot0, __ad_slot1)
         },
     )
@@ -785,7 +788,7 @@ struct line {}
 impl line {
     #[doc(hidden)]
     pub fn __struct_call(__ad_whole0: &Params, __ad_flat0: &[f64], x: f64) -> f64 {
-        let __ad_at0 = <Params as ::autograd::Tangent>::__from_flat(
+        let __ad_at0 = <Params as ::autograd::TangentStruct>::__from_flat(
             __ad_whole0,
             &mut &__ad_flat0[..],
         );
@@ -840,7 +843,7 @@ impl line {
         x: f64,
         _: f64,
     ) -> (::std::vec::Vec<f64>, f64) {
-        let __ad_at0 = <Params as ::autograd::Tangent>::__from_flat(
+        let __ad_at0 = <Params as ::autograd::TangentStruct>::__from_flat(
             __ad_whole0,
             &mut &__ad_flat0[..],
         );
@@ -849,7 +852,7 @@ impl line {
         (
             {
                 let mut __ad_row = ::autograd::__private::Vec::new();
-                <Params as ::autograd::Tangent>::__flatten_into(
+                <Params as ::autograd::TangentStruct>::__flatten_into(
                     &__ad_slot0,
                     &mut __ad_row,
                 );
@@ -866,7 +869,7 @@ impl line {
 fn line_jvp(p: &Params, x: f64, t_p: &Params, t_x: f64) -> (f64, f64) {
     let _ = line;
     let mut __ad_t_p = ::core::clone::Clone::clone(t_p);
-    <Params as ::autograd::Tangent>::__zero_constants(&mut __ad_t_p);
+    <Params as ::autograd::TangentStruct>::__zero_constants(&mut __ad_t_p);
     __autograd_flat_line::line_jvp(
         ::autograd::__private::float_field::<f64, _>(p.slope),
         ::autograd::__private::collection_field(&p.w),
@@ -890,7 +893,7 @@ fn line_hvp(
 ) -> (f64, Params, f64, Params, f64) {
     let _ = line;
     let mut __ad_v_p = ::core::clone::Clone::clone(v_p);
-    <Params as ::autograd::Tangent>::__zero_constants(&mut __ad_v_p);
+    <Params as ::autograd::TangentStruct>::__zero_constants(&mut __ad_v_p);
     let (
         __ad_value,
         __ad_gfield0,
@@ -911,22 +914,22 @@ fn line_hvp(
         ::autograd::__private::float_field::<f64, _>(__ad_v_p.intercept),
         v_x,
     );
-    let mut __ad_g0 = <Params as ::autograd::Tangent>::zero_adjoint(p);
+    let mut __ad_g0 = <Params as ::autograd::TangentStruct>::zero_adjoint(p);
     ::autograd::__private::add_float_field::<f64, _>(&mut __ad_g0.slope, __ad_gfield0);
     ::autograd::__private::add_to_collection(&mut __ad_g0.w, &__ad_gfield1);
     ::autograd::__private::add_float_field::<
         f64,
         _,
     >(&mut __ad_g0.intercept, __ad_gfield2);
-    <Params as ::autograd::Tangent>::__restore_constants(&mut __ad_g0, p);
-    let mut __ad_h0 = <Params as ::autograd::Tangent>::zero_adjoint(p);
+    <Params as ::autograd::TangentStruct>::__restore_constants(&mut __ad_g0, p);
+    let mut __ad_h0 = <Params as ::autograd::TangentStruct>::zero_adjoint(p);
     ::autograd::__private::add_float_field::<f64, _>(&mut __ad_h0.slope, __ad_hfield0);
     ::autograd::__private::add_to_collection(&mut __ad_h0.w, &__ad_hfield1);
     ::autograd::__private::add_float_field::<
         f64,
         _,
     >(&mut __ad_h0.intercept, __ad_hfield2);
-    <Params as ::autograd::Tangent>::__restore_constants(&mut __ad_h0, p);
+    <Params as ::autograd::TangentStruct>::__restore_constants(&mut __ad_h0, p);
     (__ad_value, __ad_g0, __ad_g1, __ad_h0, __ad_h1)
 }
 /** The value of [`line`], its gradient and its Hessian, over the differentiable arguments flattened in argument order (a `Tangent` struct its differentiable fields in declaration order, a collection its elements).
@@ -940,7 +943,7 @@ fn line_hessian(
     let __ad_offset0: usize = 0usize;
     let __ad_len0: usize = {
         let mut __ad_row = ::autograd::__private::Vec::new();
-        <Params as ::autograd::Tangent>::__flatten_into(p, &mut __ad_row);
+        <Params as ::autograd::TangentStruct>::__flatten_into(p, &mut __ad_row);
         __ad_row.len()
     };
     let __ad_offset1: usize = 0usize + __ad_len0;
@@ -953,7 +956,7 @@ fn line_hessian(
         let (__ad_v, __ad_g0, __ad_g1, __ad_h0, __ad_h1) = line_hvp(
             p,
             x,
-            &<Params as ::autograd::Tangent>::__from_flat(
+            &<Params as ::autograd::TangentStruct>::__from_flat(
                 p,
                 &mut &::autograd::__private::unit_slice::<
                     f64,
@@ -963,13 +966,19 @@ fn line_hessian(
         );
         if __ad_j == 0 {
             let mut __ad_column = ::autograd::__private::Vec::with_capacity(__ad_n);
-            <Params as ::autograd::Tangent>::__flatten_into(&__ad_g0, &mut __ad_column);
+            <Params as ::autograd::TangentStruct>::__flatten_into(
+                &__ad_g0,
+                &mut __ad_column,
+            );
             ::autograd::__private::push_flat(&mut __ad_column, __ad_g1);
             __ad_grad = ::autograd::nalgebra::DVector::from_vec(__ad_column);
         }
         __ad_value = ::core::option::Option::Some(__ad_v);
         let mut __ad_column = ::autograd::__private::Vec::with_capacity(__ad_n);
-        <Params as ::autograd::Tangent>::__flatten_into(&__ad_h0, &mut __ad_column);
+        <Params as ::autograd::TangentStruct>::__flatten_into(
+            &__ad_h0,
+            &mut __ad_column,
+        );
         ::autograd::__private::push_flat(&mut __ad_column, __ad_h1);
         __ad_hessian
             .set_column(__ad_j, &::autograd::nalgebra::DVector::from_vec(__ad_column));
@@ -996,7 +1005,7 @@ fn line_grad(p: &Params, x: f64) -> (f64, Params, f64) {
 fn line_grad_acc(p: &Params, x: f64, d_p: &mut Params, d_x: &mut f64) -> f64 {
     let (__ad_value, __ad_pullback) = line_vjp(p, x);
     let (__ad_slot0, __ad_slot1) = __ad_pullback(1.0);
-    <Params as ::autograd::Tangent>::add_adjoint(d_p, &__ad_slot0);
+    <Params as ::autograd::TangentStruct>::add_adjoint(d_p, &__ad_slot0);
     ::autograd::__private::Accumulate::accumulate(d_x, __ad_slot1);
     __ad_value
 }
@@ -1009,7 +1018,7 @@ fn line_check(p: &Params, x: f64) -> ::autograd::GradientCheck {
     let mut __ad_check = ::autograd::GradientCheck::new(
         ::autograd::__private::to_f64(__ad_value),
     );
-    <Params as ::autograd::Tangent>::__check_fields(
+    <Params as ::autograd::TangentStruct>::__check_fields(
         p,
         &__ad_slot0,
         "p",
