@@ -119,7 +119,15 @@ def read_summary(report_dir):
 def run_chunk(k, size, seed, profile_args, out, totals):
     cseed = chunk_seed(seed, k)
     settings = "".join(
-        f"{k}={os.environ[k]} " for k in ("CARGO_PROFILE_TEST_OPT_LEVEL", "CARGO_PROFILE_TEST_DEBUG", "CARGO_PROFILE_TEST_BUILD_OVERRIDE_OPT_LEVEL") if k in os.environ
+        f"{k}={os.environ[k]} " for k in (
+            "CARGO_PROFILE_TEST_OPT_LEVEL",
+            "CARGO_PROFILE_TEST_DEBUG",
+            "CARGO_PROFILE_TEST_BUILD_OVERRIDE_OPT_LEVEL",
+            "AUTOGRAD_FUZZ_CLASSES",
+            "AUTOGRAD_FUZZ_CLASS_SHARE",
+            "AUTOGRAD_FUZZ_ABS_AT_ZERO",
+        )
+        if k in os.environ
     )
     repro = (
         f"{settings}AUTOGRAD_FUZZ_PROGRAMS={size} AUTOGRAD_FUZZ_SEED={cseed:#x} "

@@ -34,6 +34,23 @@ use autograd::graph::{Graph, NodeId};
 use autograd::prelude::Activation;
 use autograd::{CustomFunction, OpError, Value};
 
+/// The convention for `abs`'s derivative at ±0 that the mirror checks the
+/// macro against: `true`, `copysign(1, x)` (SPEC: the sign of the zero
+/// picks the smooth piece, so `|−x²|` keeps its derivatives at 0); `false`,
+/// the older convention 0. The single switch: flip it here, or set
+/// `AUTOGRAD_FUZZ_ABS_AT_ZERO=zero` (or `copysign`) when running the test.
+pub const ABS_AT_ZERO_COPYSIGN: bool = true;
+
+/// [`ABS_AT_ZERO_COPYSIGN`], or the environment's choice.
+pub fn abs_at_zero_copysign() -> bool {
+    static CHOICE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CHOICE.get_or_init(|| match std::env::var("AUTOGRAD_FUZZ_ABS_AT_ZERO").as_deref() {
+        Ok("zero") | Ok("0") => false,
+        Ok("copysign") => true,
+        _ => ABS_AT_ZERO_COPYSIGN,
+    })
+}
+
 /// A function the dynamic graph lacks: its name, its value and its
 /// partial derivatives, as closed forms of its arguments.
 type ClosedForm = (&'static str, fn(&[f64]) -> f64, fn(&[f64]) -> Vec<f64>);
@@ -134,8 +151,8 @@ pub const CLOSED_FORMS: &[ClosedForm] = &[
         |x| x[0].mul_add(x[1], x[2]),
         |x| vec![x[1], x[0], 1.0],
     ),
-    // `abs` at 0, where its derivative is 0 (the convention), valued `+0`
-    // as the program's `(-0.0).abs()` (`a · 0` is `-0` there).
+    // `abs` at 0 under the old convention (derivative 0), valued `+0` as
+    // the program's `(-0.0).abs()` (`a · 0` is `-0` there).
     ("abs_at_zero", |x| x[0].abs(), |_| vec![0.0]),
 ];
 
@@ -445,12 +462,18 @@ impl Mirror {
         self.decide(a.x > 0.0, a, konst(0.0));
         self.op("relu", &[a], a.x.relu())
     }
-    /// `a.abs()`: `a` or `-a`; records the side. At 0, derivative 0 (the
-    /// convention).
+    /// `a.abs()`: `a` or `-a`; records the side. At ±0, `copysign(1, a)`:
+    /// `+0` is `a` and `-0` is `-a` (valued `+0`, as the program's
+    /// `(-0.0).abs()`); under the old convention
+    /// ([`ABS_AT_ZERO_COPYSIGN`]), derivative 0.
     pub fn abs(&mut self, a: V) -> V {
-        if a.x == 0.0 {
+        if a.x == 0.0 && !abs_at_zero_copysign() {
             self.decide(true, a, konst(0.0));
             return self.closed_form("abs_at_zero", &[a]);
+        }
+        if a.x == 0.0 {
+            let positive = self.decide(a.x.is_sign_positive(), a, konst(0.0));
+            return if positive { a } else { self.neg(a) };
         }
         if self.decide(a.x >= 0.0, a, konst(0.0)) {
             a
@@ -720,7 +743,7 @@ impl Mat {
 
 /// Matrix ops of the mirror, element by element through scalar ops.
 pub mod mat {
-    use super::{Mat, Mirror, V};
+    use super::{Mat, Mirror, V, minor};
 
     /// `a + b`.
     pub fn add(cx: &mut Mirror, a: &Mat, b: &Mat) -> Mat {
@@ -821,6 +844,19 @@ pub mod mat {
         }
         acc
     }
+    /// `a.determinant()` of a square matrix, by cofactor expansion along
+    /// the first row: its graph's derivative is the cofactor matrix at
+    /// every matrix, singular ones included (the value is nalgebra's up to
+    /// rounding).
+    pub fn det(cx: &mut Mirror, a: &Mat) -> V {
+        assert_eq!(a.rows, a.cols, "a square matrix");
+        let rows: Vec<usize> = (0..a.rows).collect();
+        let cols: Vec<usize> = (0..a.cols).collect();
+        if rows.is_empty() {
+            return cx.k(1.0);
+        }
+        minor(cx, a, &rows, &cols)
+    }
     /// `a.max()`: the largest entry's node; records every comparison.
     pub fn max_el(cx: &mut Mirror, a: &Mat) -> V {
         let mut best = a.data[0];
@@ -831,6 +867,26 @@ pub mod mat {
         }
         best
     }
+}
+
+/// The determinant of `a`'s submatrix on `rows × cols` (as many of each).
+fn minor(cx: &mut Mirror, a: &Mat, rows: &[usize], cols: &[usize]) -> V {
+    if rows.len() == 1 {
+        return a.at(rows[0], cols[0]);
+    }
+    let mut acc: Option<V> = None;
+    for (k, &c) in cols.iter().enumerate() {
+        let rest: Vec<usize> = cols.iter().copied().filter(|&x| x != c).collect();
+        let m = minor(cx, a, &rows[1..], &rest);
+        let t = cx.mul(a.at(rows[0], c), m);
+        acc = Some(match acc {
+            None if k % 2 == 0 => t,
+            None => cx.neg(t),
+            Some(s) if k % 2 == 0 => cx.add(s, t),
+            Some(s) => cx.sub(s, t),
+        });
+    }
+    acc.expect("a column")
 }
 
 #[cfg(test)]
@@ -945,7 +1001,8 @@ mod tests {
 
     /// `(-0.0).abs()` is `+0`, so `atan2(|a|, -1)` at `a = -0` is `π`
     /// (it is `-π` for `-0`): `d(atan2(|a|, -1) · b)/db = π` there, and
-    /// `d/da = 0` (`abs`'s derivative at 0, the convention).
+    /// `d/da = 2 · copysign(1, -0) · (-1)` = 2 (`abs`'s derivative at
+    /// ±0, the convention; 0 under the old one).
     #[test]
     fn abs_of_negative_zero_is_positive_zero_in_the_graph() {
         let mut m = Mirror::recording();
@@ -957,7 +1014,8 @@ mod tests {
         let out = m.mul(t, b);
         let pi = std::f64::consts::PI;
         assert_eq!(out.x, 2.0 * pi);
-        assert_eq!(m.gradients(out, &[a, b]), vec![0.0, pi]);
+        let da = if abs_at_zero_copysign() { 2.0 } else { 0.0 };
+        assert_eq!(m.gradients(out, &[a, b]), vec![da, pi]);
         assert_eq!(m.graph_departure(), None);
     }
 
