@@ -23,7 +23,7 @@
 //! - `large-array`: `&[f64; N]` and `[f64; N]` arguments with N up to 4096.
 
 use super::{Class, FnGen, Param, Program, Rng, Sig};
-use crate::ast::{Bin, Blk, C, Cmp, E, Fl, I, Style, Un, S, M, lit};
+use crate::ast::{Bin, Blk, C, Cmp, E, Fl, I, M, S, Style, Un, lit};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -443,7 +443,11 @@ impl FnGen<'_> {
         // In the body.
         if self.cls.chance(0.7) {
             let v = lits(self, 1);
-            let kw = if self.cls.chance(0.5) { "const" } else { "static" };
+            let kw = if self.cls.chance(0.5) {
+                "const"
+            } else {
+                "static"
+            };
             let _ = writeln!(body, "    {kw} KB: {ty} = {};", fmt(&v));
             self.consts.push(Konst {
                 text: "KB".into(),
@@ -456,7 +460,11 @@ impl FnGen<'_> {
         if self.cls.chance(0.5) {
             let n = self.cls.range(2, 4) as usize;
             let v = lits(self, n);
-            let kw = if self.cls.chance(0.5) { "const" } else { "static" };
+            let kw = if self.cls.chance(0.5) {
+                "const"
+            } else {
+                "static"
+            };
             let _ = writeln!(body, "    {kw} WB: [{ty}; {n}] = [{}];", fmt(&v));
             self.consts.push(Konst {
                 text: "WB".into(),
@@ -590,7 +598,11 @@ impl FnGen<'_> {
     /// Lets of `abs`, `max`, `min`, `relu` at the kink of their arguments
     /// (the scalar arguments, drawn at ±0 at kink points); returns their
     /// names.
-    pub(super) fn signed_zero_terms(&mut self, scalars: &[String], out: &mut Vec<S>) -> Vec<String> {
+    pub(super) fn signed_zero_terms(
+        &mut self,
+        scalars: &[String],
+        out: &mut Vec<S>,
+    ) -> Vec<String> {
         let mut names = Vec::new();
         for _ in 0..self.cls.range(1, 3) {
             let a = self.cls.pick(scalars);
@@ -602,15 +614,38 @@ impl FnGen<'_> {
             let (e, tag) = match self.cls.below(12) {
                 0 => (abs(sq), "kink-abs-square"),
                 1 => (abs(neg(sq)), "kink-abs-neg-square"),
-                2 => (E::Powi(Style::Method, Box::new(abs(E::Var(a.clone()))), 2), "kink-abs-powi"),
-                3 => (E::Bin(Bin::Mul, Box::new(abs(E::Var(a.clone()))), v(&a)), "kink-abs-times-x"),
-                4 => (E::MaxMin(true, Style::Method, v(&a), v(&a)), "kink-max-self"),
-                5 => (E::MaxMin(false, Style::Method, v(&a), v(&a)), "kink-min-self"),
+                2 => (
+                    E::Powi(Style::Method, Box::new(abs(E::Var(a.clone()))), 2),
+                    "kink-abs-powi",
+                ),
+                3 => (
+                    E::Bin(Bin::Mul, Box::new(abs(E::Var(a.clone()))), v(&a)),
+                    "kink-abs-times-x",
+                ),
+                4 => (
+                    E::MaxMin(true, Style::Method, v(&a), v(&a)),
+                    "kink-max-self",
+                ),
+                5 => (
+                    E::MaxMin(false, Style::Method, v(&a), v(&a)),
+                    "kink-min-self",
+                ),
                 6 => (abs(E::Var(a.clone())), "kink-abs"),
                 7 => (abs(neg(E::Var(a.clone()))), "kink-abs-neg"),
-                8 => (E::MaxMin(true, Style::Method, v(&a), Box::new(neg(E::Var(a.clone())))), "kink-max-neg"),
+                8 => (
+                    E::MaxMin(true, Style::Method, v(&a), Box::new(neg(E::Var(a.clone())))),
+                    "kink-max-neg",
+                ),
                 9 => (abs(E::Bin(Bin::Sub, v(&a), v(&b))), "kink-abs-difference"),
-                10 => (E::MaxMin(self.cls.chance(0.5), Style::Method, v(&a), Box::new(E::Bin(Bin::Mul, v(&b), Box::new(E::Lit(0.0))))), "kink-max-min-zero"),
+                10 => (
+                    E::MaxMin(
+                        self.cls.chance(0.5),
+                        Style::Method,
+                        v(&a),
+                        Box::new(E::Bin(Bin::Mul, v(&b), Box::new(E::Lit(0.0)))),
+                    ),
+                    "kink-max-min-zero",
+                ),
                 _ => (E::Un(Un::Relu, Style::Method, v(&a)), "kink-relu"),
             };
             self.features.insert(tag);
@@ -644,11 +679,17 @@ pub(super) fn det_of(rng: &mut Rng, m0_owned: bool, m1: Option<bool>) -> M {
 pub(super) fn gen_large_array(index: usize, rng: &mut Rng) -> Program {
     let name = format!("f{index}");
     let upper = name.to_uppercase();
-    let n = *[256usize, 1024, 4096, 4096].get(rng.below(4)).expect("a size");
+    let n = *[256usize, 1024, 4096, 4096]
+        .get(rng.below(4))
+        .expect("a size");
     let by_value = rng.chance(0.3);
     let mut features: BTreeSet<&'static str> = BTreeSet::new();
     features.insert(Class::LargeArray.tag());
-    features.insert(if by_value { "large-array-by-value" } else { "large-array-by-ref" });
+    features.insert(if by_value {
+        "large-array-by-value"
+    } else {
+        "large-array-by-ref"
+    });
     let inv = lit(1.0 / n as f64);
     let (mut src, mut mir) = (String::new(), String::new());
     let mut terms = Vec::new();
@@ -664,47 +705,90 @@ pub(super) fn gen_large_array(index: usize, rng: &mut Rng) -> Program {
         match form {
             0 => {
                 features.insert("large-array-sum");
-                let _ = writeln!(src, "    let mut {s} = 0.0;\n    for i in 0..xs.len() {{\n        {s} += (xs[i] * a0).sin();\n    }}");
-                let _ = writeln!(mir, "    let mut {s} = cx.k(0.0);\n    for i in 0..xs.len() {{\n        let t = cx.mul(xs[i], a0);\n        let t = cx.sin(t);\n        {s} = cx.add({s}, t);\n    }}");
+                let _ = writeln!(
+                    src,
+                    "    let mut {s} = 0.0;\n    for i in 0..xs.len() {{\n        {s} += (xs[i] * a0).sin();\n    }}"
+                );
+                let _ = writeln!(
+                    mir,
+                    "    let mut {s} = cx.k(0.0);\n    for i in 0..xs.len() {{\n        let t = cx.mul(xs[i], a0);\n        let t = cx.sin(t);\n        {s} = cx.add({s}, t);\n    }}"
+                );
             }
             1 => {
                 features.insert("large-array-stencil");
-                let _ = writeln!(src, "    let mut {s} = 0.0;\n    for i in 1..{n} {{\n        {s} += xs[i - 1] * xs[i];\n    }}");
-                let _ = writeln!(mir, "    let mut {s} = cx.k(0.0);\n    for i in 1..{n} {{\n        let t = cx.mul(xs[i - 1], xs[i]);\n        {s} = cx.add({s}, t);\n    }}");
+                let _ = writeln!(
+                    src,
+                    "    let mut {s} = 0.0;\n    for i in 1..{n} {{\n        {s} += xs[i - 1] * xs[i];\n    }}"
+                );
+                let _ = writeln!(
+                    mir,
+                    "    let mut {s} = cx.k(0.0);\n    for i in 1..{n} {{\n        let t = cx.mul(xs[i - 1], xs[i]);\n        {s} = cx.add({s}, t);\n    }}"
+                );
             }
             2 => {
                 features.insert("large-array-local-write");
-                let _ = writeln!(src, "    let mut w{t} = [0.0; {n}];\n    for i in 0..{n} {{\n        w{t}[i] = xs[i] * a0 + 0.5;\n    }}\n    let mut {s} = 0.0;\n    for i in 0..{n} {{\n        {s} += w{t}[i].tanh();\n    }}");
-                let _ = writeln!(mir, "    let mut w{t} = Vec::new();\n    for i in 0..{n} {{\n        let t = cx.mul(xs[i], a0);\n        let h = cx.k(0.5);\n        w{t}.push(cx.add(t, h));\n    }}\n    let mut {s} = cx.k(0.0);\n    for i in 0..{n} {{\n        let t = cx.tanh(w{t}[i]);\n        {s} = cx.add({s}, t);\n    }}");
+                let _ = writeln!(
+                    src,
+                    "    let mut w{t} = [0.0; {n}];\n    for i in 0..{n} {{\n        w{t}[i] = xs[i] * a0 + 0.5;\n    }}\n    let mut {s} = 0.0;\n    for i in 0..{n} {{\n        {s} += w{t}[i].tanh();\n    }}"
+                );
+                let _ = writeln!(
+                    mir,
+                    "    let mut w{t} = Vec::new();\n    for i in 0..{n} {{\n        let t = cx.mul(xs[i], a0);\n        let h = cx.k(0.5);\n        w{t}.push(cx.add(t, h));\n    }}\n    let mut {s} = cx.k(0.0);\n    for i in 0..{n} {{\n        let t = cx.tanh(w{t}[i]);\n        {s} = cx.add({s}, t);\n    }}"
+                );
             }
             3 => {
                 features.insert("large-array-while-sum");
-                let _ = writeln!(src, "    let mut {s} = 0.0;\n    let mut i = 0;\n    while i < xs.len() {{\n        {s} += xs[i] * xs[i] * 0.5;\n        i += 1;\n    }}");
-                let _ = writeln!(mir, "    let mut {s} = cx.k(0.0);\n    for i in 0..xs.len() {{\n        let t = cx.mul(xs[i], xs[i]);\n        let h = cx.k(0.5);\n        let t = cx.mul(t, h);\n        {s} = cx.add({s}, t);\n    }}");
+                let _ = writeln!(
+                    src,
+                    "    let mut {s} = 0.0;\n    let mut i = 0;\n    while i < xs.len() {{\n        {s} += xs[i] * xs[i] * 0.5;\n        i += 1;\n    }}"
+                );
+                let _ = writeln!(
+                    mir,
+                    "    let mut {s} = cx.k(0.0);\n    for i in 0..xs.len() {{\n        let t = cx.mul(xs[i], xs[i]);\n        let h = cx.k(0.5);\n        let t = cx.mul(t, h);\n        {s} = cx.add({s}, t);\n    }}"
+                );
             }
             _ => {
                 features.insert("large-array-while-write");
-                let _ = writeln!(src, "    let mut v{t} = [0.0; {n}];\n    let mut i = 0;\n    while i < {n} {{\n        v{t}[i] = v{t}[i] * a0 + xs[i];\n        i += 1;\n    }}\n    let mut {s} = 0.0;\n    for i in 0..{n} {{\n        {s} += v{t}[i];\n    }}");
-                let _ = writeln!(mir, "    let mut v{t} = Vec::new();\n    for i in 0..{n} {{\n        let z = cx.k(0.0);\n        let t = cx.mul(z, a0);\n        v{t}.push(cx.add(t, xs[i]));\n    }}\n    let mut {s} = cx.k(0.0);\n    for i in 0..{n} {{\n        {s} = cx.add({s}, v{t}[i]);\n    }}");
+                let _ = writeln!(
+                    src,
+                    "    let mut v{t} = [0.0; {n}];\n    let mut i = 0;\n    while i < {n} {{\n        v{t}[i] = v{t}[i] * a0 + xs[i];\n        i += 1;\n    }}\n    let mut {s} = 0.0;\n    for i in 0..{n} {{\n        {s} += v{t}[i];\n    }}"
+                );
+                let _ = writeln!(
+                    mir,
+                    "    let mut v{t} = Vec::new();\n    for i in 0..{n} {{\n        let z = cx.k(0.0);\n        let t = cx.mul(z, a0);\n        v{t}.push(cx.add(t, xs[i]));\n    }}\n    let mut {s} = cx.k(0.0);\n    for i in 0..{n} {{\n        {s} = cx.add({s}, v{t}[i]);\n    }}"
+                );
             }
         }
         terms.push(format!("{s} * {inv}"));
         mterms.push(s);
     }
-    let ty = if by_value { format!("[f64; {n}]") } else { format!("&[f64; {n}]") };
+    let ty = if by_value {
+        format!("[f64; {n}]")
+    } else {
+        format!("&[f64; {n}]")
+    };
     let source = format!(
         "#[differentiable]\nfn {name}(a0: f64, xs: {ty}) -> f64 {{\n{src}    a0 * a0 * 0.5 + {}\n}}\n",
         terms.join(" + ")
     );
     let mut m = String::new();
-    let _ = writeln!(m, "    let h = cx.mul(a0, a0);\n    let k = cx.k(0.5);\n    let mut r = cx.mul(h, k);\n    let inv = cx.k({inv});");
+    let _ = writeln!(
+        m,
+        "    let h = cx.mul(a0, a0);\n    let k = cx.k(0.5);\n    let mut r = cx.mul(h, k);\n    let inv = cx.k({inv});"
+    );
     for s in &mterms {
         let _ = writeln!(m, "    let t = cx.mul({s}, inv);\n    r = cx.add(r, t);");
     }
     let arg = if by_value {
-        format!("*<&[f64; {n}]>::try_from(&v[1..{}]).expect(\"the length\")", n + 1)
+        format!(
+            "*<&[f64; {n}]>::try_from(&v[1..{}]).expect(\"the length\")",
+            n + 1
+        )
     } else {
-        format!("<&[f64; {n}]>::try_from(&v[1..{}]).expect(\"the length\")", n + 1)
+        format!(
+            "<&[f64; {n}]>::try_from(&v[1..{}]).expect(\"the length\")",
+            n + 1
+        )
     };
     let mut code = String::new();
     let _ = write!(

@@ -255,7 +255,10 @@ impl Body<'_> {
         match shadow {
             Some(1) => {
                 self.features.insert("struct-shadowed");
-                self.line(1, &format!("let {t} = {ty} {{ x: {t}.v, v: {t}.x * 0.5 }};"));
+                self.line(
+                    1,
+                    &format!("let {t} = {ty} {{ x: {t}.v, v: {t}.x * 0.5 }};"),
+                );
             }
             Some(2) => {
                 self.features.insert("struct-shadowed-update");

@@ -2950,7 +2950,9 @@ fn gen_program(
                 Param::Mat(n, _, by_ref) if n == "m1" => Some(!by_ref),
                 _ => None,
             });
-            let m0_owned = params.iter().any(|p| matches!(p, Param::Mat(n, _, false) if n == "m0"));
+            let m0_owned = params
+                .iter()
+                .any(|p| matches!(p, Param::Mat(n, _, false) if n == "m0"));
             let m = classes::det_of(&mut g.cls, m0_owned, m1);
             let n = params
                 .iter()
@@ -2960,7 +2962,13 @@ fn gen_program(
                 })
                 .expect("m0");
             let fact: f64 = (1..=n).map(|k| k as f64).product();
-            let db = fact * 1.5f64.powi(n as i32) * if m1.is_some() { 2.0f64.powi(n as i32) } else { 1.0 };
+            let db = fact
+                * 1.5f64.powi(n as i32)
+                * if m1.is_some() {
+                    2.0f64.powi(n as i32)
+                } else {
+                    1.0
+                };
             let (d, bd) = g.bounded((E::Det(Box::new(m)), db), g.cap());
             g.features.insert("determinant");
             e = E::Bin(Bin::Add, Box::new(e), Box::new(d));

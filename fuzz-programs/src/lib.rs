@@ -15,6 +15,35 @@
 //! primal's value bit for bit and adjoints that agree with the dynamic
 //! graph (tight tolerance) and with central finite differences of the
 //! primal ([`Tolerances`] states both).
+//!
+//! # Testing
+//!
+//! `cargo test -p fuzz-programs --test gradients` checks 300 programs (CI).
+//! A long run on a tree, 20 000 programs in chunks of 1 000 (20 minutes
+//! alone on two cores, about an hour when the machine is shared):
+//!
+//! ```text
+//! cd TREE && export CARGO_TARGET_DIR=$PWD/target
+//! nohup nice -n 10 fuzz-programs/run-long.sh 20000 0x35 > fuzz-0x35.log 2>&1 &
+//! ```
+//!
+//! Its last lines are the counts: `N programs generated, T tested, P
+//! points, D derivatives checked; F failures (G gradient checks, C programs
+//! that failed to compile, K crashes), S programs skipped (they call one
+//! that failed)`; above them `classes:`, one line per class of
+//! `build/classes.rs` (its programs tested, and its gradient failures,
+//! compile failures and crashes: a failure counts for its program's
+//! classes, `(no class)` for the others). A quarter of the programs are
+//! drawn from the classes (`AUTOGRAD_FUZZ_CLASS_SHARE`, default 0.25),
+//! all of them (`AUTOGRAD_FUZZ_CLASSES`, default `all`). Each failure is a
+//! file under `target/fuzz-failures/seed-0x35/failures/` with its
+//! messages, its features (the class tag among them), its full source and
+//! the command reproducing its chunk; the summary line is appended to
+//! `summary.txt` there. One class alone, every program of it:
+//! `AUTOGRAD_FUZZ_CLASSES=cfg AUTOGRAD_FUZZ_CLASS_SHARE=1 FUZZ_CHUNK=300
+//! fuzz-programs/run-long.sh 300 0x35C0`. `abs` at ±0 is checked against
+//! `copysign(1, x)` ([`mirror::ABS_AT_ZERO_COPYSIGN`];
+//! `AUTOGRAD_FUZZ_ABS_AT_ZERO=zero` checks the older convention 0).
 
 pub mod mirror;
 
@@ -324,7 +353,10 @@ fn degenerate(entry: &Entry, rng: &mut SplitMix, x: &mut [f64]) {
             }
             Input::Matrix(_, r, c) if singular && r == c => {
                 let at = |i: usize, j: usize| j * r + i;
-                let (a, b) = ((rng.next_u64() % r as u64) as usize, (rng.next_u64() % r as u64) as usize);
+                let (a, b) = (
+                    (rng.next_u64() % r as u64) as usize,
+                    (rng.next_u64() % r as u64) as usize,
+                );
                 match rng.next_u64() % 6 {
                     // The first column zero (issue 35), or another one.
                     0 => (0..r).for_each(|i| part[at(i, 0)] = 0.0),
@@ -635,7 +667,11 @@ fn check_point(
     // `non-finite`); a program without a mirror has none.
     if let Some(j) = grad.iter().position(|g| !g.is_finite()) {
         let graph = entry.mirror.map(|m| graph_gradient(entry, m, x));
-        let agrees = |j: usize| graph.as_ref().is_some_and(|g| same_non_finite(grad[j], g[j]));
+        let agrees = |j: usize| {
+            graph
+                .as_ref()
+                .is_some_and(|g| same_non_finite(grad[j], g[j]))
+        };
         if !agrees(j) || (0..nd).any(|k| !grad[k].is_finite() && !agrees(k)) {
             let k = (0..nd)
                 .find(|&k| !grad[k].is_finite() && !agrees(k))

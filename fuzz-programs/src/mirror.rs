@@ -44,11 +44,13 @@ pub const ABS_AT_ZERO_COPYSIGN: bool = true;
 /// [`ABS_AT_ZERO_COPYSIGN`], or the environment's choice.
 pub fn abs_at_zero_copysign() -> bool {
     static CHOICE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *CHOICE.get_or_init(|| match std::env::var("AUTOGRAD_FUZZ_ABS_AT_ZERO").as_deref() {
-        Ok("zero") | Ok("0") => false,
-        Ok("copysign") => true,
-        _ => ABS_AT_ZERO_COPYSIGN,
-    })
+    *CHOICE.get_or_init(
+        || match std::env::var("AUTOGRAD_FUZZ_ABS_AT_ZERO").as_deref() {
+            Ok("zero") | Ok("0") => false,
+            Ok("copysign") => true,
+            _ => ABS_AT_ZERO_COPYSIGN,
+        },
+    )
 }
 
 /// A function the dynamic graph lacks: its name, its value and its
@@ -1017,6 +1019,44 @@ mod tests {
         let da = if abs_at_zero_copysign() { 2.0 } else { 0.0 };
         assert_eq!(m.gradients(out, &[a, b]), vec![da, pi]);
         assert_eq!(m.graph_departure(), None);
+    }
+
+    /// `abs` at ±0 under the convention `copysign(1, x)`: `d|x|/dx` is +1
+    /// at `+0` and −1 at `-0`, the value `+0` at both; so `|−x²|` has
+    /// derivative 0 and `|x|·|x|` second derivative 2 there (the one-sided
+    /// pieces' derivatives, SPEC).
+    #[test]
+    fn abs_at_signed_zeros_takes_the_side_of_the_zero() {
+        if !abs_at_zero_copysign() {
+            return;
+        }
+        for (x, slope) in [(0.0, 1.0), (-0.0, -1.0)] {
+            let mut m = Mirror::recording();
+            let a = m.input(x);
+            let r = m.abs(a);
+            assert!(r.x == 0.0 && r.x.is_sign_positive());
+            assert_eq!(m.gradients(r, &[a]), vec![slope]);
+            assert_eq!(m.graph_departure(), None);
+        }
+    }
+
+    /// The determinant's graph derivative is the cofactor matrix, at a
+    /// singular matrix too: `[[0, 1, 2], [0, 3, 4], [0, 5, 6]]` (first
+    /// column zero) has cofactors C₀₀ = 3·6 − 4·5 = −2, C₁₀ = −(1·6 − 2·5)
+    /// = 4, C₂₀ = 1·4 − 2·3 = −2 in its first column, and det 0.
+    #[test]
+    fn determinant_gradient_is_the_cofactor_matrix_when_singular() {
+        let mut m = Mirror::recording();
+        // Column-major.
+        let xs = [0.0, 0.0, 0.0, 1.0, 3.0, 5.0, 2.0, 4.0, 6.0];
+        let leaves: Vec<V> = xs.iter().map(|&v| m.input(v)).collect();
+        let a = Mat::new(3, 3, &leaves);
+        let d = mat::det(&mut m, &a);
+        assert_eq!(d.x, 0.0);
+        let g = m.gradients(d, &leaves);
+        assert_eq!(&g[..3], &[-2.0, 4.0, -2.0]);
+        // The other columns' cofactors contain the zero column: 0.
+        assert!(g[3..].iter().all(|&c| c == 0.0));
     }
 
     /// `mul_add` is fused in the program: `0.1 · 0.1 - 0.01` is

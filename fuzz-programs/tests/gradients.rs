@@ -87,8 +87,9 @@ fn generated_programs_have_correct_gradients() {
                 }
                 if !r.failures.is_empty() {
                     failures.push(format!(
-                        "{}\n--- source ---\n{}",
+                        "{}\n--- features ---\n{}\n--- source ---\n{}",
                         r.failures.join("\n"),
+                        entry.features,
                         entry.full_source(ENTRIES)
                     ));
                 }
