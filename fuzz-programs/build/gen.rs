@@ -2976,7 +2976,6 @@ fn gen_program(
         }
         (Tail::F(e), None, b)
     };
-    let mut body = body;
     let mut tail = tail;
     if class == Some(Class::Cfg) {
         let mut deco = classes::Deco {

@@ -334,12 +334,12 @@ fn sample(entry: &Entry, rng: &mut SplitMix, at_kinks: bool) -> Vec<f64> {
 fn degenerate(entry: &Entry, rng: &mut SplitMix, x: &mut [f64]) {
     if has_feature(entry, "class-signed-zeros") {
         for v in x.iter_mut() {
-            if *v == 0.0 && rng.next_u64() % 2 == 0 {
+            if *v == 0.0 && rng.next_u64().is_multiple_of(2) {
                 *v = -0.0;
             }
         }
     }
-    let zeros = has_feature(entry, "class-non-finite") && rng.next_u64() % 2 == 0;
+    let zeros = has_feature(entry, "class-non-finite") && rng.next_u64().is_multiple_of(2);
     let singular = has_feature(entry, "class-singular-det");
     let mut k = 0;
     for input in entry.inputs {
@@ -348,7 +348,11 @@ fn degenerate(entry: &Entry, rng: &mut SplitMix, x: &mut [f64]) {
         match *input {
             Input::Slice(..) if zeros => {
                 for v in &mut part[1..] {
-                    *v = if rng.next_u64() % 2 == 0 { 0.0 } else { -0.0 };
+                    *v = if rng.next_u64().is_multiple_of(2) {
+                        0.0
+                    } else {
+                        -0.0
+                    };
                 }
             }
             Input::Matrix(_, r, c) if singular && r == c => {
