@@ -17,6 +17,14 @@
 //! time: the generator's later constructs, such as `first()`/`last()` and
 //! exits in a `let`'s `if`, changed every seed's programs).
 //!
+//! `AUTOGRAD_FUZZ_CLASSES` (`all`, the default; `none`; or a
+//! comma-separated list of `cfg consts non-finite singular-det
+//! signed-zeros shadowed-struct large-array`) are the classes of
+//! `build/classes.rs`, drawn for a share `AUTOGRAD_FUZZ_CLASS_SHARE` (0.25
+//! by default; 1 makes every program one of the listed classes) of the
+//! programs, each tagged `class-NAME` in its features. `none` gives the
+//! programs of the generator before the classes existed.
+//!
 //! `AUTOGRAD_FUZZ_EXCLUDE` (comma-separated program indices) leaves those
 //! programs out, with every program that calls them: `run-long.sh` sets it
 //! after a program failed to compile, to test the others. Beside
@@ -39,6 +47,8 @@ fn main() {
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_EXCLUDE");
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_EXITS");
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_SHAPED");
+    println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_CLASSES");
+    println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_CLASS_SHARE");
     let n = env::var("AUTOGRAD_FUZZ_PROGRAMS")
         .ok()
         .and_then(|s| s.trim().parse().ok())
@@ -65,7 +75,12 @@ fn main() {
         .collect();
     let exits = env::var("AUTOGRAD_FUZZ_EXITS").map_or(true, |v| v != "0");
     let shaped = env::var("AUTOGRAD_FUZZ_SHAPED").map_or(true, |v| v != "0");
-    let generated = generator::generate(n, seed, &exclude, exits, shaped);
+    let classes = generator::Class::parse(&env::var("AUTOGRAD_FUZZ_CLASSES").unwrap_or_default());
+    let class_share = env::var("AUTOGRAD_FUZZ_CLASS_SHARE")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0.25);
+    let generated = generator::generate(n, seed, &exclude, exits, shaped, &classes, class_share);
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
     fs::write(out.join("generated.rs"), generated.code).expect("write generated.rs");
     fs::write(out.join("programs.tsv"), generated.map).expect("write programs.tsv");

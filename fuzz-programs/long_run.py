@@ -59,6 +59,23 @@ def full_source(programs, generated_lines, name):
     return "\n\n".join(parts) + "\n"
 
 
+def class_tags(generated_lines, name):
+    """The `class-NAME` tags of a program's features (build/classes.rs)."""
+    key = f'    name: "{name}",'
+    for i, line in enumerate(generated_lines):
+        if line == key:
+            for follow in generated_lines[i : i + 8]:
+                if follow.startswith("    features: "):
+                    return [t for t in follow.split('"')[1].split() if t.startswith("class-")]
+    return []
+
+
+def count_class_failure(totals, generated_lines, name, kind):
+    for tag in class_tags(generated_lines, name) or ["(no class)"]:
+        per = totals["classes"].setdefault(tag, {"gradient": 0, "compile": 0, "crash": 0})
+        per[kind] += 1
+
+
 def spans_in_generated(span):
     """The lines of `generated.rs` a span and its macro expansion chain touch."""
     while span is not None:
@@ -119,7 +136,14 @@ def read_summary(report_dir):
 def run_chunk(k, size, seed, profile_args, out, totals):
     cseed = chunk_seed(seed, k)
     settings = "".join(
-        f"{k}={os.environ[k]} " for k in ("CARGO_PROFILE_TEST_OPT_LEVEL", "CARGO_PROFILE_TEST_DEBUG", "CARGO_PROFILE_TEST_BUILD_OVERRIDE_OPT_LEVEL") if k in os.environ
+        f"{k}={os.environ[k]} " for k in (
+            "CARGO_PROFILE_TEST_OPT_LEVEL",
+            "CARGO_PROFILE_TEST_DEBUG",
+            "CARGO_PROFILE_TEST_BUILD_OVERRIDE_OPT_LEVEL",
+            "AUTOGRAD_FUZZ_CLASSES",
+            "AUTOGRAD_FUZZ_CLASS_SHARE",
+        )
+        if k in os.environ
     )
     repro = (
         f"{settings}AUTOGRAD_FUZZ_PROGRAMS={size} AUTOGRAD_FUZZ_SEED={cseed:#x} "
@@ -178,6 +202,7 @@ def run_chunk(k, size, seed, profile_args, out, totals):
                 )
                 exclude[int(n[1:])] = "compile"
                 totals["compile_failures"] += 1
+                count_class_failure(totals, generated, n, "compile")
                 print(f"  chunk {k}: {n} does not compile: {path}", flush=True)
             continue
         report = work / "report"
@@ -204,6 +229,7 @@ def run_chunk(k, size, seed, profile_args, out, totals):
             )
             exclude[int(n[1:])] = "crash"
             totals["crashes"] += 1
+            count_class_failure(totals, generated, n, "crash")
             print(f"  chunk {k}: {n} crashed the test: {path}", flush=True)
             continue
         failed = [n for n in summary["failed"].split(",") if n]
@@ -211,6 +237,7 @@ def run_chunk(k, size, seed, profile_args, out, totals):
             src = report / "failures" / f"{n}.txt"
             dst = out / "failures" / f"chunk{k}-{n}-gradient.txt"
             dst.write_text(f"{n} failed the gradient check (chunk {k}; reproduce: {repro})\n\n{src.read_text()}")
+            count_class_failure(totals, generated, n, "gradient")
             print(f"  chunk {k}: {n} failed: {dst}", flush=True)
         skipped = sum(1 for p in programs if p["status"] == "skipped")
         in_table = False
@@ -275,6 +302,7 @@ def main():
         0,
     )
     totals["features"] = {}
+    totals["classes"] = {}
     chunks = (n + chunk - 1) // chunk
     print(f"{n} programs from seed {seed:#x} in {chunks} chunks of {chunk} ({profile} profile); "
           f"failures under {out / 'failures'}", flush=True)
@@ -299,7 +327,18 @@ def main():
         f"  {name:38} {count:7} {100 * count // tested:3}%\n"
         for name, count in sorted(totals["features"].items())
     )
-    print(f"constructs (programs using each):\n{features}{summary}", flush=True)
+    # Per class (build/classes.rs): programs tested (compile failures are
+    # excluded before the test) and failures of each kind.
+    tags = sorted(set(t for t in totals["features"] if t.startswith("class-")) | set(totals["classes"]))
+    classes = "".join(
+        f"  {t:26} {totals['features'].get(t, 0):6} tested, "
+        f"{totals['classes'].get(t, {}).get('gradient', 0):4} gradient failures, "
+        f"{totals['classes'].get(t, {}).get('compile', 0):4} failed to compile, "
+        f"{totals['classes'].get(t, {}).get('crash', 0):4} crashes\n"
+        for t in tags
+    )
+    print(f"constructs (programs using each):\n{features}classes:\n{classes}{summary}", flush=True)
+    (out / "classes.txt").write_text(classes)
     (out / "features.txt").write_text(features)
     with open(out / "summary.txt", "a") as f:
         f.write(summary + "\n")

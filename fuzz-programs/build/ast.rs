@@ -257,6 +257,11 @@ pub enum E {
     Call(String, Vec<Arg>),
     Sum(Box<M>),
     MaxEl(Box<M>),
+    /// A `const` or `static` item (or a `std::f64::consts` path) as
+    /// written, indexed when it is an array: no adjoint.
+    Konst(String, Option<I>),
+    /// `m.determinant()` of a square matrix.
+    Det(Box<M>),
 }
 
 /// A block with a value: statements then a tail.
@@ -367,6 +372,12 @@ pub enum S {
     /// A statement under `#[cfg(not(any()))]` (compiled in, `true`) or
     /// `#[cfg(any())]` (compiled out, `false`).
     Cfg(bool, Box<S>),
+    /// A statement under the attribute written (`#[cfg(..)]` or
+    /// `#[cfg_attr(..)]`), compiled in or not (the generator's classes:
+    /// every predicate spelling, every statement kind).
+    Attr(String, bool, Box<S>),
+    /// A block statement `{ .. }`.
+    Block(Vec<S>),
     Break,
     Continue,
     /// An early `return` of a float.
@@ -415,14 +426,14 @@ pub fn ambiguous(e: &E) -> bool {
 pub fn mentions(e: &E, name: &str) -> bool {
     match e {
         E::Var(n) => n == name,
-        E::Lit(_) | E::Idx(..) | E::End(..) | E::Cast(_) => false,
+        E::Lit(_) | E::Idx(..) | E::End(..) | E::Cast(_) | E::Konst(..) => false,
         E::Un(_, _, x) | E::Stop(_, x) | E::Powi(_, x, _) => mentions(x, name),
         E::Bin(_, a, b) | E::Powf(_, a, b) | E::MaxMin(_, _, a, b) => {
             mentions(a, name) || mentions(b, name)
         }
         E::Nary(_, _, xs) => xs.iter().any(|x| mentions(x, name)),
         // Only used for closure bodies, which hold none of these.
-        E::If(..) | E::Match(..) | E::Call(..) | E::Sum(_) | E::MaxEl(_) => true,
+        E::If(..) | E::Match(..) | E::Call(..) | E::Sum(_) | E::MaxEl(_) | E::Det(_) => true,
     }
 }
 
@@ -568,6 +579,12 @@ impl Src {
             E::Call(name, args) => (self.call(name, args, ind), 8),
             E::Sum(m) => (format!("{}.sum()", paren(self.m(m, false, ind), 8)), 8),
             E::MaxEl(m) => (format!("{}.max()", paren(self.m(m, false, ind), 8)), 8),
+            E::Konst(name, None) => (name.clone(), 9),
+            E::Konst(name, Some(i)) => (format!("{name}[{}]", self.i(i).0), 8),
+            E::Det(m) => (
+                format!("{}.determinant()", paren(self.m(m, false, ind), 8)),
+                8,
+            ),
         }
     }
 
@@ -904,6 +921,15 @@ impl Src {
                     self.s(s, ind, out);
                 }
             }
+            S::Attr(attr, _, s) => {
+                let _ = writeln!(out, "{p}{attr}");
+                self.s(s, ind, out);
+            }
+            S::Block(ss) => {
+                let _ = writeln!(out, "{p}{{");
+                self.stmts(ss, ind + 1, out);
+                let _ = writeln!(out, "{p}}}");
+            }
             S::Break => {
                 let _ = writeln!(out, "{p}break;");
             }
@@ -1083,6 +1109,15 @@ impl Mir {
             E::MaxEl(m) => {
                 let m = self.m(m);
                 self.bind(&format!("mat::max_el(cx, &{m})"))
+            }
+            E::Konst(name, None) => self.bind(&format!("cx.k(f64::from({name}))")),
+            E::Konst(name, Some(i)) => {
+                let i = self.i(i);
+                self.bind(&format!("cx.k(f64::from({name}[{i}]))"))
+            }
+            E::Det(m) => {
+                let m = self.m(m);
+                self.bind(&format!("mat::det(cx, &{m})"))
             }
         }
     }
@@ -1341,8 +1376,17 @@ impl Mir {
                 self.ind -= 1;
                 self.line("}");
             }
-            S::Cfg(true, s) => self.s(s),
-            S::Cfg(false, _) => {}
+            S::Cfg(true, s) | S::Attr(_, true, s) => self.s(s),
+            S::Cfg(false, _) | S::Attr(_, false, _) => {}
+            S::Block(ss) => {
+                self.line("{");
+                self.ind += 1;
+                for st in ss {
+                    self.s(st);
+                }
+                self.ind -= 1;
+                self.line("}");
+            }
             S::Break => self.line("break;"),
             S::Continue => self.line("continue;"),
             S::Return(e) => {

@@ -218,6 +218,12 @@ impl Body<'_> {
         let (e1, b1) = self.typed_expr(3, &[]);
         let (e2, b2) = self.typed_expr(3, &[]);
         self.line(1, &format!("let mut {t} = {ty} {{ x: {e1}, v: {e2} }};"));
+        // Shadowed before the writes: the fields swapped.
+        let shadow = self.shadow_struct.then(|| self.rng.below(3));
+        if shadow == Some(0) {
+            self.features.insert("struct-shadowed-swap");
+            self.line(1, &format!("let mut {t} = {ty} {{ x: {t}.v, v: {t}.x }};"));
+        }
         // |x| stays within max(b1, 2) + 1 and |v| within max(b2, 2).
         match self.rng.below(3) {
             0 => {
@@ -245,8 +251,24 @@ impl Body<'_> {
                 self.line(1, "}");
             }
         }
+        // Shadowed after them, by a literal or a functional update.
+        match shadow {
+            Some(1) => {
+                self.features.insert("struct-shadowed");
+                self.line(
+                    1,
+                    &format!("let {t} = {ty} {{ x: {t}.v, v: {t}.x * 0.5 }};"),
+                );
+            }
+            Some(2) => {
+                self.features.insert("struct-shadowed-update");
+                self.line(1, &format!("let {t} = {ty} {{ v: {t}.x * 0.5, ..{t} }};"));
+            }
+            _ => {}
+        }
         self.line(1, &format!("let {s} = 0.5 * {t}.x + {t}.v;"));
-        self.define(s, 0.5 * (b1.max(2.0) + 1.0) + b2.max(2.0));
+        let bound = 0.5 * (b1.max(2.0) + 1.0) + b2.max(2.0);
+        self.define(s, if shadow.is_some() { 2.0 * bound } else { bound });
     }
 }
 
@@ -260,6 +282,12 @@ fn callee_body(rng: &mut Rng, vars: &[&str]) -> String {
 
 /// Program `index` of this kind (see the module docs).
 pub(super) fn gen_fields(index: usize, rng: &mut Rng) -> Program {
+    gen_fields_with(index, rng, false)
+}
+
+/// Program `index`; with `shadow`, one struct local at least, shadowed by
+/// `let` (class `shadowed-struct`).
+pub(super) fn gen_fields_with(index: usize, rng: &mut Rng, shadow: bool) -> Program {
     let name = format!("f{index}");
     let upper = name.to_uppercase();
     let ret = if rng.chance(0.45) {
@@ -297,6 +325,12 @@ pub(super) fn gen_fields(index: usize, rng: &mut Rng) -> Program {
     let n_stmts = b.rng.range(3, 6);
     if b.field_writes {
         b.field_write();
+    }
+    if shadow {
+        b.shadow_struct = true;
+        b.features.insert(super::super::Class::ShadowedStruct.tag());
+        let s = b.fresh("s");
+        b.struct_local(s);
     }
     for _ in 0..n_stmts {
         if b.rng.chance(0.85) {

@@ -36,6 +36,22 @@ const SHAPED_SHARE: f64 = 0.2;
 #[path = "shaped.rs"]
 mod shaped;
 
+#[path = "classes.rs"]
+mod classes;
+
+/// A class of programs the generator writes on request (see
+/// `build/classes.rs`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Class {
+    Cfg,
+    Consts,
+    NonFinite,
+    SingularDet,
+    SignedZeros,
+    ShadowedStruct,
+    LargeArray,
+}
+
 /// Bound past which a value is squashed (`f32` programs: a quarter of it,
 /// so that rounding errors, amplified by large intermediate values, stay
 /// far below the tolerances).
@@ -238,6 +254,13 @@ struct FnGen<'r> {
     returns_matrix: bool,
     /// The bound of the values early `return`s return.
     return_bound: f64,
+    /// The class this program is drawn for, if any (`build/classes.rs`).
+    class: Option<Class>,
+    /// The class's own random stream: the draws of the rest of the
+    /// program stay those of the main one.
+    cls: Rng,
+    /// The `const`/`static` items the body may read.
+    consts: Vec<classes::Konst>,
 }
 
 impl FnGen<'_> {
@@ -325,7 +348,8 @@ impl FnGen<'_> {
     /// differently, so such a base must depend on an input.
     fn dynamic(&self, e: &E) -> bool {
         match e {
-            E::Idx(..) | E::End(..) | E::Sum(_) | E::MaxEl(_) => true,
+            E::Idx(..) | E::End(..) | E::Sum(_) | E::MaxEl(_) | E::Det(_) => true,
+            E::Konst(..) => false,
             E::Var(n) => self
                 .visible()
                 .iter()
@@ -529,6 +553,12 @@ impl FnGen<'_> {
     }
 
     fn leaf(&mut self) -> (E, f64) {
+        if self.class == Some(Class::Consts)
+            && self.cls.chance(0.3)
+            && let Some(k) = self.const_leaf()
+        {
+            return k;
+        }
         let floats = self.floats();
         let ints = self.int_vars();
         let slice = self.has_slice && !self.closure;
@@ -2680,7 +2710,14 @@ fn reads(e: &E, stopped: bool, inside: &mut BTreeSet<String>, outside: &mut BTre
                 }
             }
         }
-        E::Lit(_) | E::Idx(..) | E::End(..) | E::Cast(_) | E::Sum(_) | E::MaxEl(_) => {}
+        E::Lit(_)
+        | E::Idx(..)
+        | E::End(..)
+        | E::Cast(_)
+        | E::Sum(_)
+        | E::MaxEl(_)
+        | E::Konst(..)
+        | E::Det(_) => {}
     }
 }
 
@@ -2726,10 +2763,26 @@ struct Program {
     features: Vec<&'static str>,
 }
 
-fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Program {
+fn gen_program(
+    index: usize,
+    rng: &mut Rng,
+    prev: &[Sig],
+    exits: bool,
+    class: Option<(Class, Rng)>,
+) -> Program {
+    let (class, mut cls) = match class {
+        Some((c, r)) => (Some(c), r),
+        None => (None, Rng::new(0)),
+    };
     let name = format!("f{index}");
     let upper = name.to_uppercase();
     let kind = rng.weighted(&[60, 12, if index >= 5 { 28 } else { 0 }]);
+    // The classes that need a kind of program take it.
+    let kind = match class {
+        Some(Class::SingularDet) => 2,
+        Some(Class::NonFinite | Class::SignedZeros) if kind == 2 => 0,
+        _ => kind,
+    };
     let fl = if kind == 1 { Fl::F32 } else { Fl::F64 };
     let matrix = kind == 2;
     let ty = fl.ty();
@@ -2748,6 +2801,12 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
         let by_ref = |rng: &mut Rng| rng.chance(0.7);
         let r = rng.range(1, 3) as usize;
         let c = rng.range(2, 3) as usize;
+        let (r, c) = if class == Some(Class::SingularDet) {
+            let n = cls.range(1, 5) as usize;
+            (n, n)
+        } else {
+            (r, c)
+        };
         let s0 = Shape { r, c, vec: false };
         params.push(Param::Mat("m0".into(), s0, by_ref(rng)));
         let s1 = if rng.chance(0.7) {
@@ -2770,8 +2829,14 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
                 by_ref(rng),
             ));
         }
-    } else if rng.chance(0.35) {
-        params.push(Param::Slice("xs".into(), rng.range(2, 4) as usize));
+    } else if rng.chance(0.35) || class == Some(Class::NonFinite) {
+        let len = rng.range(2, 4) as usize;
+        let len = if class == Some(Class::NonFinite) {
+            len.max(3)
+        } else {
+            len
+        };
+        params.push(Param::Slice("xs".into(), len));
     }
     if rng.chance(0.2) {
         params.push(Param::Const("k0".into()));
@@ -2792,7 +2857,7 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
         .collect();
     let has_slice = params.iter().any(|p| matches!(p, Param::Slice(..)));
     let budget = rng.range(3, 8) as i32;
-    let returns_matrix = matrix && rng.chance(0.5);
+    let returns_matrix = matrix && rng.chance(0.5) && class != Some(Class::SingularDet);
     let mut g = FnGen {
         rng,
         fl,
@@ -2819,6 +2884,17 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
         exits,
         returns_matrix,
         return_bound: 0.0,
+        class,
+        cls: Rng::new(cls.next()),
+        consts: Vec::new(),
+    };
+    if let Some(c) = class {
+        g.features.insert(c.tag());
+    }
+    let (module_items, body_items) = if class == Some(Class::Consts) {
+        g.const_items(&upper)
+    } else {
+        (String::new(), String::new())
     };
     for p in &params {
         let (n, kind, bound) = match p {
@@ -2843,15 +2919,76 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
     let mut body = Vec::new();
     let n = g.budget as usize;
     g.gen_stmts(n, 2, &mut body);
+    let scalars: Vec<String> = params
+        .iter()
+        .filter_map(|p| match p {
+            Param::Scalar(n) => Some(n.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut extra_terms = Vec::new();
+    match class {
+        Some(Class::NonFinite) => extra_terms.push(g.zero_sum(&mut body)),
+        Some(Class::SignedZeros) if !scalars.is_empty() => {
+            extra_terms.extend(g.signed_zero_terms(&scalars, &mut body));
+        }
+        _ => {}
+    }
     let (tail, ret_shape, bound) = if returns_matrix {
         let shapes: Vec<Shape> = g.reach().keys().copied().collect();
         let shape = g.rng.pick(&shapes);
         let (m, b) = g.gen_matrix_tail(shape);
         (Tail::M(m), Some(shape), b)
     } else {
-        let (e, b) = g.gen_tail();
+        let (mut e, mut b) = g.gen_tail();
+        for t in &extra_terms {
+            e = E::Bin(Bin::Add, Box::new(e), Box::new(E::Var(t.clone())));
+            b += 4.0;
+        }
+        if class == Some(Class::SingularDet) {
+            let m1 = params.iter().find_map(|p| match p {
+                Param::Mat(n, _, by_ref) if n == "m1" => Some(!by_ref),
+                _ => None,
+            });
+            let m0_owned = params
+                .iter()
+                .any(|p| matches!(p, Param::Mat(n, _, false) if n == "m0"));
+            let m = classes::det_of(&mut g.cls, m0_owned, m1);
+            let n = params
+                .iter()
+                .find_map(|p| match p {
+                    Param::Mat(n, s, _) if n == "m0" => Some(s.r),
+                    _ => None,
+                })
+                .expect("m0");
+            let fact: f64 = (1..=n).map(|k| k as f64).product();
+            let db = fact
+                * 1.5f64.powi(n as i32)
+                * if m1.is_some() {
+                    2.0f64.powi(n as i32)
+                } else {
+                    1.0
+                };
+            let (d, bd) = g.bounded((E::Det(Box::new(m)), db), g.cap());
+            g.features.insert("determinant");
+            e = E::Bin(Bin::Add, Box::new(e), Box::new(d));
+            b += bd;
+        }
         (Tail::F(e), None, b)
     };
+    let mut tail = tail;
+    if class == Some(Class::Cfg) {
+        let mut deco = classes::Deco {
+            rng: &mut g.cls,
+            scalars: scalars.clone(),
+            returns_matrix,
+            features: &mut g.features,
+        };
+        deco.body(&mut body);
+        if let Tail::F(e) = &mut tail {
+            deco.tail(e);
+        }
+    }
     let bound = bound.max(g.return_bound);
     let ret = g.rng.chance(0.15);
 
@@ -2912,7 +3049,7 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
         Some(_) => "DMatrix<f64>".to_owned(),
     };
     let mut source = format!(
-        "#[differentiable]\nfn {name}({}) -> {ret_ty} {{\n",
+        "{module_items}#[differentiable]\nfn {name}({}) -> {ret_ty} {{\n{body_items}",
         ps.join(", ")
     );
     for s in &body {
@@ -2951,7 +3088,7 @@ fn gen_program(index: usize, rng: &mut Rng, prev: &[Sig], exits: bool) -> Progra
     let mps: Vec<String> = params.iter().map(mirror_param_ty).collect();
     let _ = write!(
         code,
-        "fn mirror_{name}(cx: &mut Mirror, {}) -> {mirror_ret} {{\n{}    {v}\n}}\n\n",
+        "fn mirror_{name}(cx: &mut Mirror, {}) -> {mirror_ret} {{\n{body_items}{}    {v}\n}}\n\n",
         mps.join(", "),
         mir.out
     );
@@ -3271,12 +3408,18 @@ pub struct Generated {
 /// `match` on an integer (`findings/002-break-continue-return.rs`, fixed).
 /// On by default; without it a seed gives the programs it gave before they
 /// existed.
+///
+/// `classes` are drawn for a share `class_share` of the programs, from
+/// each program's own stream (none: the programs of the generator before
+/// the classes existed).
 pub fn generate(
     n: usize,
     seed: u64,
     exclude: &BTreeSet<usize>,
     exits: bool,
     shaped: bool,
+    classes: &[Class],
+    class_share: f64,
 ) -> Generated {
     let mut rng = Rng::new(seed);
     let mut sigs: Vec<Sig> = Vec::new();
@@ -3293,10 +3436,18 @@ pub fn generate(
         // Each program's own stream decides whether it is a `shaped` one
         // and draws it, so turning them off leaves the others as they were.
         let mut own = Rng::new(seed ^ (i as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
-        let p = if shaped && own.chance(SHAPED_SHARE) {
-            shaped::gen_shaped(i, &mut own)
-        } else {
-            gen_program(i, &mut rng, &sigs, exits)
+        let is_shaped = shaped && own.chance(SHAPED_SHARE);
+        let class = (!classes.is_empty() && own.chance(class_share)).then(|| own.pick(classes));
+        let p = match class {
+            None if is_shaped => shaped::gen_shaped(i, &mut own, false),
+            None => gen_program(i, &mut rng, &sigs, exits, None),
+            Some(Class::Consts) if is_shaped => shaped::gen_shaped(i, &mut own, true),
+            Some(Class::ShadowedStruct) => shaped::gen_shadowed_struct(i, &mut own),
+            Some(Class::LargeArray) => classes::gen_large_array(i, &mut own),
+            Some(c) => {
+                let r = Rng::new(own.next());
+                gen_program(i, &mut rng, &sigs, exits, Some((c, r)))
+            }
         };
         let name = p.sig.name.clone();
         let deps: Vec<String> = p.sig.deps.iter().map(|d| format!("f{d}")).collect();

@@ -123,6 +123,9 @@ struct Body<'r> {
     /// Whether the body writes fields of `p` (then taken as `mut p` by
     /// value and never passed on whole, which the macro rejects).
     field_writes: bool,
+    /// Whether a struct local is shadowed by `let` (class
+    /// `shadowed-struct`).
+    shadow_struct: bool,
 }
 
 impl<'r> Body<'r> {
@@ -141,6 +144,7 @@ impl<'r> Body<'r> {
             callee,
             struct_by_value: false,
             field_writes: false,
+            shadow_struct: false,
         }
     }
 }
@@ -791,10 +795,24 @@ pub(super) fn shaped_program(
     }
 }
 
-pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
+/// A `fields` program whose struct local is shadowed by `let` (class
+/// `shadowed-struct`).
+pub(super) fn gen_shadowed_struct(index: usize, rng: &mut Rng) -> Program {
+    // A function taking a `Tangent` struct cannot be named `f32`/`f64`.
+    if matches!(index, 32 | 64) {
+        return gen_shaped(index, rng, false);
+    }
+    fields::gen_fields_with(index, rng, true)
+}
+
+/// `consts`: the class of `const`/`static` items (`build/classes.rs`),
+/// here in the programs checked through `jvp` and `hessian` (a generic
+/// function, a struct-taking one or a matrix one is a `hessian` one).
+pub(super) fn gen_shaped(index: usize, rng: &mut Rng, consts: bool) -> Program {
     let name = format!("f{index}");
     let upper = name.to_uppercase();
     let (kind, ret) = match rng.weighted(&[30, 14, 10, 14, 8, 36, 12]) {
+        3 | 5 | 6 if consts => (Kind::Hessian, Ret::Scalar),
         0 => (Kind::Full, Ret::Scalar),
         1 => {
             let n = rng.range(2, 3) as usize;
@@ -839,6 +857,30 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
         ..Body::new(rng, kind, vars, format!("g{index}"))
     };
     b.features.insert("shaped");
+    let mut items = String::new();
+    if consts {
+        b.features.insert(super::Class::Consts.tag());
+        b.features.insert("const-shaped");
+        let k = b.rng.pick(&LITS);
+        let w: Vec<f64> = (0..3).map(|_| b.rng.pick(&LITS)).collect();
+        let kb = b.rng.pick(&LITS);
+        let _ = writeln!(items, "const C{index}_K: f64 = {k:?};");
+        let _ = writeln!(
+            items,
+            "static C{index}_W: [f64; 3] = [{:?}, {:?}, {:?}];",
+            w[0], w[1], w[2]
+        );
+        b.line(1, &format!("const KB: f64 = -{kb:?};"));
+        b.line(1, "use std::f64::consts::FRAC_PI_4;");
+        let wb = w.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        b.vars.extend([
+            (format!("C{index}_K"), k),
+            (format!("C{index}_W[{}]", b.rng.below(3)), wb),
+            ("KB".to_owned(), kb),
+            ("FRAC_PI_4".to_owned(), 0.8),
+            ("std::f64::consts::LN_2".to_owned(), 0.7),
+        ]);
+    }
     if b.array.is_some() {
         b.array_arg();
     }
@@ -905,12 +947,12 @@ pub(super) fn gen_shaped(index: usize, rng: &mut Rng) -> Program {
         };
         let body: String = b.out.lines().map(|l| format!("    {l}\n")).collect();
         format!(
-            "#[derive(Clone, autograd::Tangent)]\nstruct P{index} {{\n    w0: f64,\n    w1: f64,\n    #[constant]\n    c: f64,\n}}\n\n#[differentiable]\nimpl P{index} {{\n    #[differentiable]\n    fn g{index}(&self, x: f64) -> f64 {{\n        {callee_body}\n    }}\n\n    #[differentiable]\n    fn {name}(&self, {}) -> f64 {{\n{body}        {result}\n    }}\n}}\n",
+            "{items}#[derive(Clone, autograd::Tangent)]\nstruct P{index} {{\n    w0: f64,\n    w1: f64,\n    #[constant]\n    c: f64,\n}}\n\n#[differentiable]\nimpl P{index} {{\n    #[differentiable]\n    fn g{index}(&self, x: f64) -> f64 {{\n        {callee_body}\n    }}\n\n    #[differentiable]\n    fn {name}(&self, {}) -> f64 {{\n{body}        {result}\n    }}\n}}\n",
             params.join(", ")
         )
     } else {
         format!(
-            "{attr}\n{head}({}) -> {ret_ty} {{\n{}    {result}\n}}\n",
+            "{items}{attr}\n{head}({}) -> {ret_ty} {{\n{}    {result}\n}}\n",
             params.join(", "),
             b.out
         )

@@ -714,7 +714,7 @@ impl Mat {
 
 /// Matrix ops of the mirror, element by element through scalar ops.
 pub mod mat {
-    use super::{Mat, Mirror, V};
+    use super::{Mat, Mirror, V, minor};
 
     /// `a + b`.
     pub fn add(cx: &mut Mirror, a: &Mat, b: &Mat) -> Mat {
@@ -815,6 +815,19 @@ pub mod mat {
         }
         acc
     }
+    /// `a.determinant()` of a square matrix, by cofactor expansion along
+    /// the first row: its graph's derivative is the cofactor matrix at
+    /// every matrix, singular ones included (the value is nalgebra's up to
+    /// rounding).
+    pub fn det(cx: &mut Mirror, a: &Mat) -> V {
+        assert_eq!(a.rows, a.cols, "a square matrix");
+        let rows: Vec<usize> = (0..a.rows).collect();
+        let cols: Vec<usize> = (0..a.cols).collect();
+        if rows.is_empty() {
+            return cx.k(1.0);
+        }
+        minor(cx, a, &rows, &cols)
+    }
     /// `a.max()`: the largest entry's node; records every comparison.
     pub fn max_el(cx: &mut Mirror, a: &Mat) -> V {
         let mut best = a.data[0];
@@ -825,6 +838,26 @@ pub mod mat {
         }
         best
     }
+}
+
+/// The determinant of `a`'s submatrix on `rows × cols` (as many of each).
+fn minor(cx: &mut Mirror, a: &Mat, rows: &[usize], cols: &[usize]) -> V {
+    if rows.len() == 1 {
+        return a.at(rows[0], cols[0]);
+    }
+    let mut acc: Option<V> = None;
+    for (k, &c) in cols.iter().enumerate() {
+        let rest: Vec<usize> = cols.iter().copied().filter(|&x| x != c).collect();
+        let m = minor(cx, a, &rows[1..], &rest);
+        let t = cx.mul(a.at(rows[0], c), m);
+        acc = Some(match acc {
+            None if k % 2 == 0 => t,
+            None => cx.neg(t),
+            Some(s) if k % 2 == 0 => cx.add(s, t),
+            Some(s) => cx.sub(s, t),
+        });
+    }
+    acc.expect("a column")
 }
 
 #[cfg(test)]
@@ -954,6 +987,41 @@ mod tests {
         assert_eq!(out.x, 2.0 * pi);
         assert_eq!(m.gradients(out, &[a, b]), vec![2.0, pi]);
         assert_eq!(m.graph_departure(), None);
+    }
+
+    /// `abs` at ±0 under the convention `copysign(1, x)`: `d|x|/dx` is +1
+    /// at `+0` and −1 at `-0`, the value `+0` at both; so `|−x²|` has
+    /// derivative 0 and `|x|·|x|` second derivative 2 there (the one-sided
+    /// pieces' derivatives, SPEC).
+    #[test]
+    fn abs_at_signed_zeros_takes_the_side_of_the_zero() {
+        for (x, slope) in [(0.0, 1.0), (-0.0, -1.0)] {
+            let mut m = Mirror::recording();
+            let a = m.input(x);
+            let r = m.abs(a);
+            assert!(r.x == 0.0 && r.x.is_sign_positive());
+            assert_eq!(m.gradients(r, &[a]), vec![slope]);
+            assert_eq!(m.graph_departure(), None);
+        }
+    }
+
+    /// The determinant's graph derivative is the cofactor matrix, at a
+    /// singular matrix too: `[[0, 1, 2], [0, 3, 4], [0, 5, 6]]` (first
+    /// column zero) has cofactors C₀₀ = 3·6 − 4·5 = −2, C₁₀ = −(1·6 − 2·5)
+    /// = 4, C₂₀ = 1·4 − 2·3 = −2 in its first column, and det 0.
+    #[test]
+    fn determinant_gradient_is_the_cofactor_matrix_when_singular() {
+        let mut m = Mirror::recording();
+        // Column-major.
+        let xs = [0.0, 0.0, 0.0, 1.0, 3.0, 5.0, 2.0, 4.0, 6.0];
+        let leaves: Vec<V> = xs.iter().map(|&v| m.input(v)).collect();
+        let a = Mat::new(3, 3, &leaves);
+        let d = mat::det(&mut m, &a);
+        assert_eq!(d.x, 0.0);
+        let g = m.gradients(d, &leaves);
+        assert_eq!(&g[..3], &[-2.0, 4.0, -2.0]);
+        // The other columns' cofactors contain the zero column: 0.
+        assert!(g[3..].iter().all(|&c| c == 0.0));
     }
 
     /// `mul_add` is fused in the program: `0.1 · 0.1 - 0.01` is

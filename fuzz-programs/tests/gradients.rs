@@ -87,8 +87,9 @@ fn generated_programs_have_correct_gradients() {
                 }
                 if !r.failures.is_empty() {
                     failures.push(format!(
-                        "{}\n--- source ---\n{}",
+                        "{}\n--- features ---\n{}\n--- source ---\n{}",
                         r.failures.join("\n"),
+                        entry.features,
                         entry.full_source(ENTRIES)
                     ));
                 }
@@ -174,8 +175,13 @@ fn program_map_matches_the_generated_file() {
         assert!(previous_end < start && start < src_start && src_start < src_end && src_end < end);
         assert_eq!(lines[start - 1], format!("// ---- {name} ----"));
         // A function with its attribute, or (`shaped` methods) a struct
-        // with the `impl` holding the program.
-        assert!(lines[src_start - 1].starts_with("#["));
+        // with the `impl` holding the program; class `consts` programs
+        // start with their module-level items.
+        assert!(
+            ["#[", "const ", "static "]
+                .iter()
+                .any(|p| lines[src_start - 1].starts_with(p))
+        );
         assert!(
             lines[src_start - 1..src_end]
                 .iter()
