@@ -592,3 +592,61 @@ fn rewritten_loops_honour_cfg() {
         close!(*got, 2.0);
     }
 }
+
+// ---------------------------------------------------------------------------
+// `#[cfg_attr(P, cfg(Q))]`: the code stays where P implies Q, which the
+// macro writes as `cfg(any(not(P), Q))` without evaluating either (the
+// random programs found it rejected; SPEC takes `cfg_attr` on any statement).
+
+/// `cfg_attr(all(), cfg(any()))` compiles the arm and the `return` out:
+/// x² at x = 3 is 9 and 6 (the arm would give 300 and 100, the `return` 0).
+#[differentiable(jvp, hessian)]
+fn cfg_attr_adding_a_dead_cfg(x: f64, k: i32) -> f64 {
+    #[cfg_attr(all(), cfg(any()))]
+    return 0.0;
+    #[cfg_attr(all(), cfg(any()), allow(unused_variables))]
+    let x = x * 1000.0;
+    match k {
+        #[cfg_attr(all(), cfg(any()))]
+        0 => x * 100.0,
+        _ => x * x,
+    }
+}
+
+/// `cfg_attr(any(), cfg(any()))` adds nothing and nested
+/// `cfg_attr(all(), cfg_attr(all(), cfg(all())))` keeps the code: the arm
+/// `x·100` is taken at k = 0 (100, 0) and `s` is doubled: 2·x·100.
+#[differentiable(jvp, hessian)]
+fn cfg_attr_keeping_the_code(x: f64, k: i32) -> f64 {
+    let mut s = match k {
+        #[cfg_attr(any(), cfg(any()))]
+        0 => x * 100.0,
+        _ => x * x,
+    };
+    #[cfg_attr(all(), cfg_attr(all(), cfg(all())))]
+    {
+        s *= 2.0;
+    }
+    s
+}
+
+#[test]
+fn cfg_attr_adding_cfg_means_what_rustc_makes_of_it() {
+    let (v, d) = cfg_attr_adding_a_dead_cfg_grad(3.0, 0);
+    close!(v, 9.0);
+    close!(d, 6.0);
+    let (v, t) = cfg_attr_adding_a_dead_cfg_jvp(3.0, 0, 1.0);
+    close!(v, 9.0);
+    close!(t, 6.0);
+    let (_, _, h) = cfg_attr_adding_a_dead_cfg_hessian(3.0, 0);
+    close!(h[(0, 0)], 2.0);
+
+    let (v, d) = cfg_attr_keeping_the_code_grad(3.0, 0);
+    close!(v, 600.0);
+    close!(d, 200.0);
+    let (v, d) = cfg_attr_keeping_the_code_grad(3.0, 1);
+    close!(v, 18.0);
+    close!(d, 12.0);
+    let (_, _, h) = cfg_attr_keeping_the_code_hessian(3.0, 1);
+    close!(h[(0, 0)], 4.0);
+}

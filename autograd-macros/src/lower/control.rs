@@ -24,28 +24,67 @@ pub(super) fn stmt_attrs_mut(stmt: &mut SynStmt) -> Option<&mut Vec<syn::Attribu
 }
 
 /// The predicate of `#[cfg(..)]` attributes (all of them, if several),
-/// or `None` without one. `cfg_attr` that may expand to `cfg` is
-/// reported: what it adds the macro would have to evaluate to see.
+/// or `None` without one. `#[cfg_attr(P, cfg(Q))]` keeps the statement
+/// where P implies Q, which is `cfg(any(not(P), Q))`: rewritten, never
+/// evaluated (nested `cfg_attr`s conjoin their predicates).
 pub(super) fn cfg_predicate(cx: &Ctxt, attrs: &[syn::Attribute]) -> Option<TokenStream> {
     let mut predicates = Vec::new();
     for a in attrs {
-        if a.path().is_ident("cfg") {
-            match a.parse_args::<TokenStream>() {
-                Ok(p) => predicates.push(p),
-                Err(e) => cx.error_at(e.span(), e),
-            }
-        } else if adds_cfg(&a.meta) {
-            cx.error_spanned_by(
-                a,
-                "`cfg_attr` that adds `cfg` is not supported in a `#[differentiable]` body (the macro never evaluates a predicate); write `#[cfg_attr(P, cfg(Q))]` as `#[cfg(all(P, Q))]`",
-            );
-        }
+        added_cfgs(cx, &a.meta, None, &mut predicates);
     }
     match predicates.len() {
         0 => None,
         1 => predicates.pop(),
         _ => Some(quote!(all(#(#predicates),*))),
     }
+}
+
+/// The `cfg` predicates `meta` adds where `guard` (the enclosing
+/// `cfg_attr`s' predicates) holds.
+fn added_cfgs(cx: &Ctxt, meta: &syn::Meta, guard: Option<&TokenStream>, out: &mut Vec<TokenStream>) {
+    if meta.path().is_ident("cfg") {
+        match meta.require_list() {
+            Ok(list) => {
+                let q = &list.tokens;
+                out.push(match guard {
+                    Some(g) => quote!(any(not(#g), #q)),
+                    None => q.clone(),
+                });
+            }
+            Err(e) => cx.error_at(e.span(), e),
+        }
+    } else if let Some((p, metas)) = crate::sig::cfg_attr_parts(meta) {
+        let inner = match guard {
+            Some(g) => quote!(all(#g, #p)),
+            None => p.to_token_stream(),
+        };
+        for m in &metas {
+            added_cfgs(cx, m, Some(&inner), out);
+        }
+    }
+}
+
+/// `attrs` without what adds `cfg`: `cfg` itself dropped, a `cfg_attr`
+/// keeping its other attributes (its predicate is in [`cfg_predicate`]'s).
+pub(super) fn strip_cfgs(attrs: &mut Vec<syn::Attribute>) {
+    attrs.retain_mut(|a| match without_cfg(&a.meta) {
+        Some(meta) => {
+            a.meta = meta;
+            true
+        }
+        None => false,
+    });
+}
+
+fn without_cfg(meta: &syn::Meta) -> Option<syn::Meta> {
+    if meta.path().is_ident("cfg") {
+        return None;
+    }
+    let Some((p, metas)) = crate::sig::cfg_attr_parts(meta) else {
+        return Some(meta.clone());
+    };
+    let kept: Vec<syn::Meta> = metas.iter().filter_map(without_cfg).collect();
+    (!kept.is_empty()).then(|| syn::parse_quote!(cfg_attr(#p, #(#kept),*)))
 }
 
 /// Whether an attribute is `cfg`, or `cfg_attr` that may add one.
@@ -417,12 +456,12 @@ impl Lowerer<'_> {
     /// A statement under `#[cfg(..)]`: its predicate (all of them, if
     /// several) and the statement without them. Lint attributes change
     /// nothing the sweeps compute; `cfg_attr` that may expand to `cfg`
-    /// is reported.
+    /// counts by what it adds.
     pub(super) fn cfg_split(&self, stmt: &SynStmt) -> Option<(TokenStream, SynStmt)> {
         let predicate = cfg_predicate(self.cx, stmt_attrs(stmt)?)?;
         let mut stmt = stmt.clone();
         if let Some(attrs) = stmt_attrs_mut(&mut stmt) {
-            attrs.retain(|a| !a.path().is_ident("cfg"));
+            strip_cfgs(attrs);
         }
         Some((predicate, stmt))
     }

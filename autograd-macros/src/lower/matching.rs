@@ -338,9 +338,7 @@ impl Matches<'_> {
         let span = m.match_token.span;
         let mut with = m.clone();
         let predicate = super::control::cfg_predicate(self.cx, &with.arms[k].attrs);
-        with.arms[k]
-            .attrs
-            .retain(|a| !super::control::adds_cfg(&a.meta));
+        super::control::strip_cfgs(&mut with.arms[k].attrs);
         let Some(predicate) = predicate else {
             // A malformed `#[cfg]`, reported.
             return self.rewrite(&with);
