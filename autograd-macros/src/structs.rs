@@ -345,6 +345,29 @@ fn variant_like(e: &syn::Expr) -> bool {
         })
 }
 
+/// Whether a pattern binds a name (`v`, `v @ 1..`, `Some(v)`): one not
+/// starting with a capital, which would be a variant (`Call` of a `use
+/// Kind::*`).
+fn binds_value(pat: &syn::Pat) -> bool {
+    use syn::visit::Visit;
+    struct Binds(bool);
+    impl<'ast> Visit<'ast> for Binds {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            if !p
+                .ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+            {
+                self.0 = true;
+            }
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    let mut binds = Binds(false);
+    binds.visit_pat(pat);
+    binds.0
+}
+
 /// The function by which a differentiable body calls a function taking a
 /// `Tangent` struct, in the hidden module named like that function: each
 /// struct argument passed as the struct (constant) and its flattened
@@ -671,8 +694,9 @@ impl Flatten<'_> {
                 self.visit_condition(&mut b.left);
                 self.visit_condition(&mut b.right);
             }
-            // `if let Kind::A = p.kind`: the field as a constant.
-            syn::Expr::Let(l) => match self.constant_field(&l.expr) {
+            // `if let Kind::A = p.kind`: the field as a constant (unless
+            // the pattern binds its value, as `match` below).
+            syn::Expr::Let(l) if !binds_value(&l.pat) => match self.constant_field(&l.expr) {
                 Some(field) => *l.expr = field,
                 None => self.visit_expr_mut(&mut l.expr),
             },
@@ -830,8 +854,10 @@ impl VisitMut for Flatten<'_> {
                 }
                 return;
             }
-            // `match p.kind { .. }`: the field as a constant of its type.
-            syn::Expr::Match(m) => {
+            // `match p.kind { .. }` whose arms bind no value: the field as a
+            // constant of its type. (An arm binding it, `v if v > 0.0`,
+            // reads the value, a float: read as one.)
+            syn::Expr::Match(m) if !m.arms.iter().any(|a| binds_value(&a.pat)) => {
                 match self.constant_field(&m.expr) {
                     Some(field) => *m.expr = field,
                     None => self.visit_expr_mut(&mut m.expr),
