@@ -65,7 +65,7 @@ pub trait Tangent: Clone {
 #[diagnostic::on_unimplemented(
     message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct as `{T}`",
     label = "this field is not `{T}`",
-    note = "a function reads float fields of its own float type (`f64` fields in a function returning `f64`, `f32` fields in one returning `f32`); read an integer field through a cast where it is used (`p.n as usize`, `p.n as f64`), and a collection field by index or iterator (`p.w[i]`, `p.w.iter()`, `p.w.len()`)"
+    note = "a function reads float fields of its own float type (`f64` fields in a function returning `f64`, `f32` fields in one returning `f32`); read an integer field through a cast where it is used (`p.n as usize`, `p.n as f64`), a collection field by index or iterator (`p.w[i]`, `p.w.iter()`, `p.w.len()`), and a constant field of another type (an enum) where it is matched or compared with a variant (`match p.kind`, `p.kind == Kind::A`), or pass the struct on whole to the function that needs it"
 )]
 #[doc(hidden)]
 pub trait FloatField<T> {

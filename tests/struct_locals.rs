@@ -214,3 +214,69 @@ fn a_struct_argument_copied_into_a_local_matches_central_differences() {
         assert_close("spring_energy_by_ref", *got, *want);
     }
 }
+
+/// An interval, a second struct a local is rebuilt as.
+#[derive(Clone, Copy)]
+struct Interval {
+    lo: f64,
+    hi: f64,
+}
+
+/// A struct local shadowed by `let` (issue 35: rejected with a message
+/// describing the very form written): the new `s` reads the old one's
+/// fields; a shadow in a block ends with it; a shadow may be of another
+/// struct, and `mut`.
+#[differentiable]
+fn shadowed(a: f64, b: f64, steps: usize) -> f64 {
+    let s = State { x: a, v: b };
+    let s = State {
+        x: s.v,
+        v: s.x * 2.0,
+    };
+    let inner = {
+        let s = State {
+            x: s.x * s.v,
+            v: s.x.sin(),
+        };
+        s.x + s.v
+    };
+    let mut s = State {
+        x: s.x + inner,
+        v: s.v,
+    };
+    for _ in 0..steps {
+        s.x = s.x * 0.5 + s.v * 0.25;
+    }
+    let s = Interval {
+        lo: s.x.min(s.v),
+        hi: s.x.max(s.v) + inner,
+    };
+    s.hi * s.hi - s.lo
+}
+
+#[test]
+fn a_shadowed_struct_local_matches_central_differences() {
+    for p in [[1.5, 2.0], [-0.7, 0.4], [0.3, -1.1]] {
+        let (v, da, db) = shadowed_grad(p[0], p[1], 3);
+        assert_eq!(v.to_bits(), shadowed(p[0], p[1], 3).to_bits());
+        let fd = fd_support::central_slice(|q| shadowed(q[0], q[1], 3), &p, 1e-6);
+        for (got, want) in [da, db].iter().zip(&fd) {
+            approx::assert_relative_eq!(*got, *want, epsilon = 1e-6, max_relative = 1e-6);
+        }
+    }
+    // No step, a = 1.5, b = 2: the second `s` is (b, 2a) = (2, 3); inner =
+    // 2ab + sin b = 6 + sin 2; the third `s` is (b + inner, 2a); the
+    // interval is lo = 2a = 3, hi = b + 2·inner = 14 + 2 sin 2. So the value
+    // is hi² − lo, ∂hi/∂a = 4b = 8, ∂hi/∂b = 1 + 2(2a + cos b), ∂lo/∂a = 2.
+    let (v, da, db) = shadowed_grad(1.5, 2.0, 0);
+    let hi = 14.0 + 2.0 * 2f64.sin();
+    approx::assert_relative_eq!(v, hi * hi - 3.0, epsilon = 1e-12, max_relative = 1e-12);
+    let (dhi_da, dhi_db) = (8.0, 1.0 + 2.0 * (3.0 + 2f64.cos()));
+    approx::assert_relative_eq!(
+        da,
+        2.0 * hi * dhi_da - 2.0,
+        epsilon = 1e-12,
+        max_relative = 1e-12
+    );
+    approx::assert_relative_eq!(db, 2.0 * hi * dhi_db, epsilon = 1e-12, max_relative = 1e-12);
+}

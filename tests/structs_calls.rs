@@ -11,7 +11,7 @@
 mod fd_support;
 
 use autograd::{Tangent, differentiable};
-use fd_support::{assert_fd64_close, fd64};
+use fd_support::{FD64_ABS, FD64_REL, assert_fd64_close, fd64};
 
 #[derive(Clone, Debug, Tangent)]
 struct Line {
@@ -399,4 +399,177 @@ fn constant_fields_keep_the_arguments_values() {
         (2.5, vec![1.5, -2.0])
     );
     close("a into the buffer", buffer.inner.a, 0.6 + 2.5 * 0.9);
+}
+
+/// A spring whose potential is a free function taking the struct; its
+/// methods pass `self` on whole to it (issue 35: `energy(self, x)` failed
+/// with errors naming generated items).
+#[derive(Clone, Debug, Tangent)]
+pub struct Spring {
+    pub stiffness: f64,
+    pub rest: f64,
+    #[constant]
+    pub name: String,
+}
+
+#[differentiable]
+pub fn energy(s: &Spring, x: f64) -> f64 {
+    0.5 * s.stiffness * (x - s.rest).powi(2)
+}
+
+#[differentiable]
+impl Spring {
+    /// The potential under a constant load: `self` passed on whole.
+    pub fn loaded(&self, x: f64, #[constant] load: f64) -> f64 {
+        energy(self, x) - load * x + 0.1 * self.stiffness * x
+    }
+
+    /// Taken by value, passed by reference.
+    pub fn doubled(self, x: f64) -> f64 {
+        2.0 * energy(&self, x) * self.rest
+    }
+}
+
+fn spring() -> Spring {
+    Spring {
+        stiffness: 3.5,
+        rest: 0.4,
+        name: "s".into(),
+    }
+}
+
+/// The gradient of `f` at `s` and `x` (a field, then `x`) against
+/// five-point central differences of `f`.
+fn assert_spring_fd(f: impl Fn(&Spring, f64) -> f64, ds: &Spring, dx: f64, x: f64) {
+    let s = spring();
+    let stiffness = fd64(
+        |v| {
+            f(
+                &Spring {
+                    stiffness: v,
+                    ..s.clone()
+                },
+                x,
+            )
+        },
+        s.stiffness,
+    );
+    let rest = fd64(
+        |v| {
+            f(
+                &Spring {
+                    rest: v,
+                    ..s.clone()
+                },
+                x,
+            )
+        },
+        s.rest,
+    );
+    let wrt_x = fd64(|v| f(&s, v), x);
+    for (got, want) in [(ds.stiffness, stiffness), (ds.rest, rest), (dx, wrt_x)] {
+        approx::assert_relative_eq!(got, want, epsilon = FD64_ABS, max_relative = FD64_REL);
+    }
+    assert_eq!(ds.name, "s");
+}
+
+#[test]
+fn method_passes_self_on_whole_to_a_free_function() {
+    let (s, x) = (spring(), 1.3);
+    let (value, ds, dx) = s.loaded_grad(x, 0.7);
+    assert_eq!(value.to_bits(), s.loaded(x, 0.7).to_bits());
+    assert_spring_fd(|s, x| s.loaded(x, 0.7), &ds, dx, x);
+    let (value, ds, dx) = s.clone().doubled_grad(x);
+    assert_eq!(value.to_bits(), s.clone().doubled(x).to_bits());
+    assert_spring_fd(|s, x| s.clone().doubled(x), &ds, dx, x);
+}
+
+/// A pricing module calling helpers of the module above it by `super::`
+/// and of its own by `self::`, from methods and from a function taking
+/// the struct (issue 35: the hidden copy of the function sits one module
+/// deeper, and `super::g` was not found there).
+#[differentiable(jvp)]
+pub fn discount(rate: f64, t: f64) -> f64 {
+    (-rate * t).exp()
+}
+
+pub mod pricing {
+    use autograd::{Tangent, differentiable};
+
+    #[derive(Clone, Debug, Tangent)]
+    pub struct Bond {
+        pub coupon: f64,
+        pub rate: f64,
+        #[constant]
+        pub years: u32,
+    }
+
+    #[differentiable(jvp)]
+    pub fn annuity(rate: f64, n: usize) -> f64 {
+        let mut a = 0.0;
+        for k in 1..=n {
+            a += super::discount(rate, k as f64);
+        }
+        a
+    }
+
+    #[differentiable]
+    impl Bond {
+        pub fn price(&self) -> f64 {
+            self.coupon * self::annuity(self.rate, self.years as usize)
+                + super::discount(self.rate, self.years as f64)
+        }
+
+        /// `self` passed on whole by a path through the module above.
+        pub fn carried(&self, x: f64) -> f64 {
+            super::pricing::clean(self, x) * x
+        }
+    }
+
+    /// A function taking the struct, with `jvp` (its hidden copy then sits
+    /// in a module next to it).
+    #[differentiable(jvp)]
+    pub fn clean(b: &Bond, x: f64) -> f64 {
+        b.coupon * super::discount(b.rate, x) + self::annuity(b.rate, 2)
+    }
+}
+
+#[test]
+fn paths_relative_to_the_users_module_in_methods_and_struct_functions() {
+    use pricing::Bond;
+    let b = Bond {
+        coupon: 0.05,
+        rate: 0.03,
+        years: 4,
+    };
+    let close = |got: f64, want: f64| {
+        approx::assert_relative_eq!(got, want, epsilon = FD64_ABS, max_relative = FD64_REL)
+    };
+    let with = |coupon: f64, rate: f64| Bond {
+        coupon,
+        rate,
+        years: 4,
+    };
+    let (value, db) = b.price_grad();
+    assert_eq!(value.to_bits(), b.price().to_bits());
+    close(db.coupon, fd64(|v| with(v, b.rate).price(), b.coupon));
+    close(db.rate, fd64(|v| with(b.coupon, v).price(), b.rate));
+    assert_eq!(db.years, 4);
+
+    let x = 1.5;
+    let (value, db, dx) = b.carried_grad(x);
+    assert_eq!(value.to_bits(), b.carried(x).to_bits());
+    close(db.coupon, fd64(|v| with(v, b.rate).carried(x), b.coupon));
+    close(db.rate, fd64(|v| with(b.coupon, v).carried(x), b.rate));
+    close(dx, fd64(|v| b.carried(v), x));
+
+    // The forward mode agrees with the reverse one along (1, 1, 1).
+    let (value, tangent) = pricing::clean_jvp(&b, x, &with(1.0, 1.0), 1.0);
+    assert_eq!(value.to_bits(), pricing::clean(&b, x).to_bits());
+    let (_, db, dx) = pricing::clean_grad(&b, x);
+    close(tangent, db.coupon + db.rate + dx);
+    close(
+        db.rate,
+        fd64(|v| pricing::clean(&with(b.coupon, v), x), b.rate),
+    );
 }

@@ -784,3 +784,40 @@ fn a_constant_function_pointer_field() {
     };
     assert_eq!(shaped_jvp(&p, x, &dir, 1.0), (6.0, 2.0 + 6.0));
 }
+
+#[derive(Clone, Debug, Tangent)]
+pub struct Kinked {
+    pub a: f64,
+    pub b: f64,
+}
+
+/// A float field matched with arms binding its value: the value, and its
+/// derivative, flow through the binding (a field matched without binding,
+/// an enum, is read as a constant: issue 35).
+#[differentiable]
+fn kinked(p: &Kinked, x: f64) -> f64 {
+    let y = match p.a {
+        v if v > 0.0 => v * x,
+        v => -v * x * x,
+    };
+    let z = match p.b {
+        0.0 => 1.0,
+        _ => p.b * p.b,
+    };
+    y + z
+}
+
+#[test]
+fn a_float_field_matched_with_bindings_keeps_its_derivative() {
+    for (a, b, x) in [(1.5, 0.5, 2.0), (-0.5, 2.0, 1.5)] {
+        let p = Kinked { a, b };
+        let (value, dp, dx) = kinked_grad(&p, x);
+        assert_eq!(value.to_bits(), kinked(&p, x).to_bits());
+        let da = central(|v| kinked(&Kinked { a: v, b }, x), a);
+        let db = central(|v| kinked(&Kinked { a, b: v }, x), b);
+        let dxx = central(|v| kinked(&p, v), x);
+        for (got, want) in [(dp.a, da), (dp.b, db), (dx, dxx)] {
+            approx::assert_relative_eq!(got, want, epsilon = 1e-6, max_relative = 1e-6);
+        }
+    }
+}

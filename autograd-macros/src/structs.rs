@@ -188,6 +188,14 @@ struct Flatten<'a> {
     reads: Vec<Read>,
     /// Integer and `bool` fields: constants.
     casts: Vec<ConstRead>,
+    /// Struct arguments some field of which is read as a constant of its
+    /// own type (`match p.kind { .. }`, `p.kind == Kind::A`): the flat
+    /// function takes the struct as a `#[constant]` reference, in the
+    /// order of first use, and those reads (for the check against writes).
+    consts: Vec<syn::Ident>,
+    const_reads: Vec<(syn::Ident, Vec<syn::Ident>, TokenStream)>,
+    /// Whether the receiver's type was needed where it is not known.
+    self_named: bool,
     /// Struct arguments passed on whole to another function taking a
     /// `Tangent` struct, in the order of first use.
     wholes: Vec<syn::Ident>,
@@ -316,6 +324,50 @@ fn whole_args(base: &syn::Ident) -> (syn::Ident, syn::Ident) {
     )
 }
 
+/// The flat function's `#[constant]` reference to a struct argument some
+/// field of which it reads as a constant of the field's own type.
+fn const_arg(base: &syn::Ident) -> syn::Ident {
+    format_ident!("__ad_{}_const", base, span = base.span())
+}
+
+/// A path naming an enum's variant as written (`Kind::A`, `A` of a `use
+/// Kind::*`): its last name starts with a capital and is not all capitals
+/// (a constant, `PI`).
+fn variant_like(e: &syn::Expr) -> bool {
+    let syn::Expr::Path(p) = strip_parens(e) else {
+        return false;
+    };
+    p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| {
+            let name = s.ident.to_string();
+            name.starts_with(|c: char| c.is_ascii_uppercase())
+                && name.chars().any(|c| c.is_ascii_lowercase())
+        })
+}
+
+/// Whether a pattern binds a name (`v`, `v @ 1..`, `Some(v)`): one not
+/// starting with a capital, which would be a variant (`Call` of a `use
+/// Kind::*`).
+fn binds_value(pat: &syn::Pat) -> bool {
+    use syn::visit::Visit;
+    struct Binds(bool);
+    impl<'ast> Visit<'ast> for Binds {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            if !p
+                .ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+            {
+                self.0 = true;
+            }
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    let mut binds = Binds(false);
+    binds.visit_pat(pat);
+    binds.0
+}
+
 /// The function by which a differentiable body calls a function taking a
 /// `Tangent` struct, in the hidden module named like that function: each
 /// struct argument passed as the struct (constant) and its flattened
@@ -404,6 +456,7 @@ impl Flatten<'_> {
     /// `at` is the argument as written, where an error about what the
     /// callee does with it points.
     fn pass_whole(&mut self, base: &syn::Ident, at: Span) -> [syn::Expr; 2] {
+        self.names_self(base, "pass `self` on whole to another function");
         // The flattened fields are `f64`s.
         if self.f32 {
             self.cx.error_spanned_by(
@@ -559,6 +612,64 @@ impl Flatten<'_> {
         Some(syn::parse_quote!(#arg))
     }
 
+    /// The flat function takes the receiver `base` as a constant, whose
+    /// type it names `Self`: an impl block's type, which a method with
+    /// the attribute on itself alone does not know (one error, at `base`).
+    fn names_self(&mut self, base: &syn::Ident, what: &str) {
+        if self.imp.is_none() && base == "self" && !self.self_named {
+            self.self_named = true;
+            self.cx.error_spanned_by(
+                base,
+                format!(
+                    "a `#[differentiable]` method can {what} only in a `#[differentiable] impl` block: put the attribute on the `impl` block too"
+                ),
+            );
+        }
+    }
+
+    /// The flat function's constant reference to the struct argument
+    /// `base`, passed once however many of its fields are read through it.
+    fn constant_struct(&mut self, base: &syn::Ident) -> syn::Ident {
+        self.names_self(
+            base,
+            "match or compare a constant field of `self` (`match self.kind`)",
+        );
+        if !self.consts.contains(base) {
+            self.consts.push(base.clone());
+        }
+        const_arg(base)
+    }
+
+    /// `p.kind` read as a value of its own type, whatever it is (an enum
+    /// matched or compared): the field of the struct passed as a constant.
+    fn constant_field(&mut self, e: &syn::Expr) -> Option<syn::Expr> {
+        let (base, path) = self.chain(e)?;
+        self.const_reads
+            .push((base.clone(), path.clone(), e.to_token_stream()));
+        let arg = self.constant_struct(&base);
+        Some(syn::parse_quote_spanned!(e.span()=> #arg #(.#path)*))
+    }
+
+    /// What a call of a flat function taking the struct `a` as a constant
+    /// (a reference, or by value if `by_value`) passes: this function's own
+    /// constant of it, if it is a struct argument here.
+    fn passed_constant(&mut self, a: &syn::Expr, by_value: bool) -> syn::Expr {
+        let Some(base) = self.struct_of(a) else {
+            return if by_value {
+                syn::parse_quote!(::core::clone::Clone::clone(&#a))
+            } else {
+                syn::parse_quote!(&#a)
+            };
+        };
+        let arg = self.constant_struct(&base);
+        // A method call clones through a reference too.
+        match (by_value, self.by_value(&base)) {
+            (true, _) => syn::parse_quote!(#arg.clone()),
+            (false, true) => syn::parse_quote!(&#arg),
+            (false, false) => syn::parse_quote!(#arg),
+        }
+    }
+
     /// The target of an assignment: a field written there (or an element
     /// of one) is recorded.
     fn visit_target(&mut self, target: &mut syn::Expr) {
@@ -583,6 +694,12 @@ impl Flatten<'_> {
                 self.visit_condition(&mut b.left);
                 self.visit_condition(&mut b.right);
             }
+            // `if let Kind::A = p.kind`: the field as a constant (unless
+            // the pattern binds its value, as `match` below).
+            syn::Expr::Let(l) if !binds_value(&l.pat) => match self.constant_field(&l.expr) {
+                Some(field) => *l.expr = field,
+                None => self.visit_expr_mut(&mut l.expr),
+            },
             e => {
                 if let Some(arg) = self.constant_read(e, syn::parse_quote!(bool), e.span()) {
                     *e = arg;
@@ -603,7 +720,7 @@ impl VisitMut for Flatten<'_> {
 
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
         if let Some(imp) = self.imp
-            && let Some(call) = imp.flat_call(e)
+            && let Some(call) = imp.flat_call(e, &mut |a, v| self.passed_constant(a, v))
         {
             *e = call;
             syn::visit_mut::visit_expr_mut(self, e);
@@ -733,6 +850,36 @@ impl VisitMut for Flatten<'_> {
                             **bound = syn::parse_quote!(#arg);
                         }
                         None => self.visit_expr_mut(bound),
+                    }
+                }
+                return;
+            }
+            // `match p.kind { .. }` whose arms bind no value: the field as a
+            // constant of its type. (An arm binding it, `v if v > 0.0`,
+            // reads the value, a float: read as one.)
+            syn::Expr::Match(m) if !m.arms.iter().any(|a| binds_value(&a.pat)) => {
+                match self.constant_field(&m.expr) {
+                    Some(field) => *m.expr = field,
+                    None => self.visit_expr_mut(&mut m.expr),
+                }
+                for arm in &mut m.arms {
+                    if let syn::Pat::Guard(g) = &mut arm.pat {
+                        self.visit_condition(&mut g.guard);
+                    }
+                    self.visit_expr_mut(&mut arm.body);
+                }
+                return;
+            }
+            // `p.kind == Kind::A`: compared with an enum's variant, the
+            // field as a constant of its type.
+            syn::Expr::Binary(b)
+                if matches!(b.op, syn::BinOp::Eq(_) | syn::BinOp::Ne(_))
+                    && (variant_like(&b.left) || variant_like(&b.right)) =>
+            {
+                for side in [&mut b.left, &mut b.right] {
+                    match self.constant_field(side) {
+                        Some(field) => **side = field,
+                        None => self.visit_expr_mut(side),
                     }
                 }
                 return;
@@ -890,6 +1037,9 @@ fn expand_with(
             .collect(),
         reads: Vec::new(),
         casts: Vec::new(),
+        consts: Vec::new(),
+        const_reads: Vec::new(),
+        self_named: false,
         wholes: Vec::new(),
         types: args
             .iter()
@@ -903,6 +1053,26 @@ fn expand_with(
     copy_into_literals(&mut body, &flatten.types);
     flatten.visit_block_mut(&mut body);
     let (reads, casts, wholes) = (flatten.reads, flatten.casts, flatten.wholes);
+    let consts = flatten.consts;
+    // A field read as a constant is the value the caller passed.
+    for (base, path, at) in &flatten.const_reads {
+        let overlaps = |(b, p): (&syn::Ident, &Vec<syn::Ident>)| {
+            b == base && (p.starts_with(path) || path.starts_with(p))
+        };
+        if flatten.written.iter().any(|(b, p, _)| overlaps((b, p))) {
+            let field = path
+                .iter()
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join(".");
+            cx.error_spanned_by(
+                at,
+                format!(
+                    "`{base}.{field}` is matched or compared here as a constant, and the body writes it, which this reading would not see; copy the field into a local variable first (`let v = {base}.{field};`) and match that"
+                ),
+            );
+        }
+    }
     // A struct passed on whole goes as the caller received it, so its
     // fields are not written.
     for (base, _, at) in &flatten.written {
@@ -998,6 +1168,14 @@ fn expand_with(
             quote!(#[constant] #whole: #by_ref #ty, #flat: ::std::vec::Vec<f64>)
         })
         .collect();
+    let const_inputs: Vec<TokenStream> = consts
+        .iter()
+        .map(|b| {
+            let (arg, ty) = (const_arg(b), struct_ty(b));
+            let by_ref = (!by_value(b)).then(|| quote!(&));
+            quote!(#[constant] #arg: #by_ref #ty)
+        })
+        .collect();
     let other_inputs: Vec<TokenStream> = func
         .sig
         .inputs
@@ -1007,7 +1185,7 @@ fn expand_with(
         .map(|(input, _)| input.to_token_stream())
         .collect();
     let flat: syn::ItemFn = syn::parse_quote! {
-        pub fn #name(#(#field_inputs,)* #(#cast_inputs,)* #(#whole_inputs,)* #(#other_inputs),*) -> #ret #body
+        pub fn #name(#(#field_inputs,)* #(#cast_inputs,)* #(#const_inputs,)* #(#whole_inputs,)* #(#other_inputs),*) -> #ret #body
     };
     let flat_sig = {
         let scratch = Ctxt::default();
@@ -1020,7 +1198,7 @@ fn expand_with(
             let mut params = s
                 .params
                 .iter()
-                .skip(reads.len() + casts.len() + 2 * wholes.len());
+                .skip(reads.len() + casts.len() + consts.len() + 2 * wholes.len());
             args.iter()
                 .map(|a| match a.kind {
                     ArgKind::Other { .. } => params.next().cloned(),
@@ -1030,11 +1208,19 @@ fn expand_with(
         }
         None => args.iter().map(|_| None).collect(),
     };
-    let mut flat_items = crate::expand::expand(attr.clone(), flat.to_token_stream());
-    // A module cannot name `Self`: the impl's type stands for it.
-    if let Some(imp) = imp {
-        flat_items = replace_self(flat_items, &imp.self_ty);
-    }
+    // The flat function sits in a module below the user's: a path relative
+    // to the user's module is one `super` longer. A module cannot name
+    // `Self`: the impl's type stands for it, in the function as written
+    // (the expansion's own items name theirs by `Self`, which must stay
+    // theirs).
+    let mut relocated = flat.clone();
+    Relocate.visit_item_fn_mut(&mut relocated);
+    let module_ty = imp.map(|imp| relocate_type(&imp.self_ty));
+    let flat_tokens = match &module_ty {
+        Some(ty) => replace_self_tokens(relocated.to_token_stream(), ty),
+        None => relocated.to_token_stream(),
+    };
+    let flat_items = crate::expand::expand(attr.clone(), flat_tokens);
     let callee = Callee {
         params: args
             .iter()
@@ -1042,6 +1228,7 @@ fn expand_with(
             .collect(),
         reads: reads.clone(),
         casts: casts.clone(),
+        consts: consts.clone(),
         by_value: args
             .iter()
             .filter(|a| matches!(a.kind, ArgKind::Struct { by_ref: false, .. }))
@@ -1194,7 +1381,16 @@ fn expand_with(
         .filter(|a| matches!(a.kind, ArgKind::Other { .. }))
         .map(|a| &a.ident);
     let field_values: Vec<TokenStream> = field_values.collect();
-    let cast_values: Vec<TokenStream> = cast_values.collect();
+    // The constant structs go with the constant fields, as the flat
+    // function takes them.
+    let const_values = consts.iter().map(|b| {
+        if by_value(b) {
+            quote_spanned!(mixed=> ::core::clone::Clone::clone(&#b))
+        } else {
+            quote!(#b)
+        }
+    });
+    let cast_values: Vec<TokenStream> = cast_values.chain(const_values).collect();
     let other_values: Vec<&syn::Ident> = other_values.collect();
     let zeros = args.iter().zip(&slots).filter_map(|(a, slot)| match &a.kind {
         ArgKind::Struct { ty, by_ref } => {
@@ -1395,10 +1591,16 @@ fn expand_with(
     };
     let struct_call = match (&callee.module, is_method) {
         (Some(_), _) => {
-            // A module cannot name `Self`.
-            let ty = &imp.expect("an impl block").self_ty;
-            let items = struct_call.iter().map(|f| f.to_token_stream()).collect();
-            module = module_of(replace_self(items, ty));
+            // In the module below the user's, which cannot name `Self`.
+            let ty = module_ty.as_ref().expect("an impl block");
+            let items = struct_call
+                .into_iter()
+                .map(|mut f| {
+                    Relocate.visit_item_fn_mut(&mut f);
+                    f.to_token_stream()
+                })
+                .collect();
+            module = module_of(replace_self_tokens(items, ty));
             TokenStream::new()
         }
         // A method with the attribute on itself alone has no module.
@@ -1683,6 +1885,8 @@ struct Callee {
     params: Vec<(syn::Ident, bool)>,
     reads: Vec<Read>,
     casts: Vec<ConstRead>,
+    /// The struct arguments it takes as constants too.
+    consts: Vec<syn::Ident>,
     /// Its struct arguments taken by value.
     by_value: Vec<syn::Ident>,
     /// The module of its flat function.
@@ -1708,7 +1912,16 @@ impl ImplCx {
     /// `self.g(a)`, `Self::g(self, a)` or `Type::g(a)` of a function `g` of
     /// this impl block, as a call of its flat function with the fields it
     /// reads of each struct argument (which the caller then reads).
-    fn flat_call(&self, e: &syn::Expr) -> Option<syn::Expr> {
+    /// `constant` makes the argument passed for a struct the callee takes
+    /// as a constant reference.
+    fn flat_call(
+        &self,
+        e: &syn::Expr,
+        constant: &mut dyn FnMut(&syn::Expr, bool) -> syn::Expr,
+    ) -> Option<syn::Expr> {
+        // The call as written spans what replaces it, so that an error
+        // about an expression holding it (a closure) points there.
+        let at = e.span();
         let (name, args): (&syn::Ident, Vec<&syn::Expr>) = match e {
             syn::Expr::MethodCall(m) if is_self(&m.receiver) => (
                 &m.method,
@@ -1743,30 +1956,33 @@ impl ImplCx {
                 syn::Expr::Reference(r) => &*r.expr,
                 a => a,
             };
-            syn::parse_quote!((#arg))
+            syn::parse_quote_spanned!(at=> (#arg))
         };
         let mut flat_args: Vec<syn::Expr> = Vec::new();
         for r in &callee.reads {
             let arg = arg_of(&r.base);
             let path = &r.path;
             flat_args.push(match r.kind {
-                ReadKind::Scalar => syn::parse_quote!(#arg #(.#path)*),
+                ReadKind::Scalar => syn::parse_quote_spanned!(at=> #arg #(.#path)*),
                 ReadKind::Elements if callee.by_value.contains(&r.base) => {
-                    syn::parse_quote!(#arg #(.#path)*.to_vec())
+                    syn::parse_quote_spanned!(at=> #arg #(.#path)*.to_vec())
                 }
-                ReadKind::Elements => syn::parse_quote!(&#arg #(.#path)*),
+                ReadKind::Elements => syn::parse_quote_spanned!(at=> &#arg #(.#path)*),
                 // Read again by the caller as a nalgebra value.
-                ReadKind::Matrix => syn::parse_quote!(#arg #(.#path)*.clone_owned()),
+                ReadKind::Matrix => syn::parse_quote_spanned!(at=> #arg #(.#path)*.clone_owned()),
             });
         }
         for c in &callee.casts {
             let arg = arg_of(&c.base);
             let (path, ty) = (&c.path, &c.ty);
             flat_args.push(if c.range {
-                syn::parse_quote!(::autograd::__private::range_field(#arg #(.#path)*))
+                syn::parse_quote_spanned!(at=> ::autograd::__private::range_field(#arg #(.#path)*))
             } else {
-                syn::parse_quote!(#arg #(.#path)* as #ty)
+                syn::parse_quote_spanned!(at=> #arg #(.#path)* as #ty)
             });
+        }
+        for base in &callee.consts {
+            flat_args.push(constant(&arg_of(base), callee.by_value.contains(base)));
         }
         for ((_, is_struct), arg) in callee.params.iter().zip(&args) {
             if !is_struct {
@@ -1781,7 +1997,13 @@ impl ImplCx {
         let mut name = callee.name.clone();
         name.set_span(span);
         let func: syn::Path = syn::parse_quote_spanned!(span=> #module::#name);
-        Some(syn::parse_quote!(#func(#(#flat_args),*)))
+        // Its parentheses are the call's own.
+        let parens = match e {
+            syn::Expr::MethodCall(m) => m.paren_token.span.join(),
+            syn::Expr::Call(c) => c.paren_token.span.join(),
+            _ => at,
+        };
+        Some(syn::parse_quote_spanned!(parens=> #func(#(#flat_args),*)))
     }
 }
 
@@ -1851,31 +2073,67 @@ fn is_self(e: &syn::Expr) -> bool {
     matches!(strip_parens(e), syn::Expr::Path(p) if p.path.is_ident("self"))
 }
 
-/// `tokens` with every `Self` replaced by `ty`.
-fn replace_self(tokens: TokenStream, ty: &Type) -> TokenStream {
-    // A trait implementation of the flat function's items (its forward
-    // mode, its second order) names its own associated items by `Self`,
-    // and holds no code of the user's: kept as it is.
-    match syn::parse2::<syn::File>(tokens.clone()) {
-        Ok(file) if file.items.iter().any(is_trait_impl) => file
-            .items
-            .into_iter()
-            .map(|item| {
-                if is_trait_impl(&item) {
-                    item.into_token_stream()
-                } else {
-                    replace_self_tokens(item.into_token_stream(), ty)
-                }
-            })
-            .collect(),
-        _ => replace_self_tokens(tokens, ty),
+/// Makes the paths of code moved from the user's module into a module
+/// below it (the flat function, the struct call of an impl block) name
+/// what they named there: `super::g` becomes `super::super::g`, `self::h`
+/// becomes `super::h`; `crate::` and `::` paths stay. A module declared in
+/// the body keeps its own paths.
+struct Relocate;
+
+impl VisitMut for Relocate {
+    fn visit_path_mut(&mut self, p: &mut syn::Path) {
+        if p.leading_colon.is_none() && p.segments.len() > 1 {
+            let first = p.segments[0].ident.clone();
+            let up = syn::Ident::new("super", first.span());
+            if first == "super" {
+                p.segments.insert(0, syn::PathSegment::from(up));
+            } else if first == "self" {
+                p.segments[0].ident = up;
+            }
+        }
+        syn::visit_mut::visit_path_mut(self, p);
+    }
+
+    fn visit_item_use_mut(&mut self, u: &mut syn::ItemUse) {
+        if u.leading_colon.is_none()
+            && let syn::UseTree::Path(p) = &mut u.tree
+        {
+            let up = syn::Ident::new("super", p.ident.span());
+            if p.ident == "super" {
+                let inner = std::mem::replace(
+                    &mut *p.tree,
+                    syn::UseTree::Glob(syn::UseGlob {
+                        star_token: Default::default(),
+                    }),
+                );
+                *p.tree = syn::UseTree::Path(syn::UsePath {
+                    ident: p.ident.clone(),
+                    colon2_token: p.colon2_token,
+                    tree: Box::new(inner),
+                });
+                p.ident = up;
+            } else if p.ident == "self" {
+                p.ident = up;
+            }
+        }
+    }
+
+    fn visit_item_mod_mut(&mut self, _: &mut syn::ItemMod) {}
+
+    /// `assert!(super::g(x) > 0.0)`, `vec![self::h(x); n]`.
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        crate::ir::visit_macro_args(mac, &mut |a| self.visit_expr_mut(a));
     }
 }
 
-fn is_trait_impl(item: &syn::Item) -> bool {
-    matches!(item, syn::Item::Impl(i) if i.trait_.is_some())
+/// `ty` as named from a module below the user's.
+fn relocate_type(ty: &Type) -> Type {
+    let mut ty = ty.clone();
+    Relocate.visit_type_mut(&mut ty);
+    ty
 }
 
+/// `tokens` with every `Self` replaced by `ty`.
 fn replace_self_tokens(tokens: TokenStream, ty: &Type) -> TokenStream {
     tokens
         .into_iter()

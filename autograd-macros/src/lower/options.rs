@@ -238,7 +238,13 @@ impl BodyNames {
 
     /// Whether every path naming `name` in the body is its one local.
     pub(super) fn rewritable(&self, name: &str, params: &[String]) -> bool {
-        self.bindings.get(name) == Some(&1)
+        self.rewritable_bound(name, params, 1)
+    }
+
+    /// Whether every path naming `name` in the body is one of its `n`
+    /// locals (each a binding the caller knows).
+    pub(super) fn rewritable_bound(&self, name: &str, params: &[String], n: usize) -> bool {
+        self.bindings.get(name) == Some(&n)
             && !params.iter().any(|p| p == name)
             && !self.in_macros.iter().any(|m| m == name)
     }

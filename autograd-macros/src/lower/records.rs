@@ -11,12 +11,15 @@
 //! The struct exists at compile time only, as a tuple does; every field is
 //! then an ordinary local whose adjoint the pipeline keeps. The field
 //! locals are named `s_x` at `s`'s place, in the macro's own hygiene, so
-//! they never meet a user's variable of that name. Only a name bound once
-//! in the body (and no argument's) is rewritten, so every path naming it is
-//! the local; the struct used whole (passed on, returned, a method called
+//! they never meet a user's variable of that name. Only a name every
+//! binding of which in the body is such a `let` (and no argument's) is
+//! rewritten, so every path naming it is one of them: a `let` shadowing
+//! the struct (`let s = State { x: s.v, v: s.x };`) reads the fields of
+//! the `s` before it and binds its own field locals, which shadow those as
+//! `s` does. The struct used whole (passed on, returned, a method called
 //! on it) is one error saying to use its fields.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
@@ -28,16 +31,25 @@ use super::*;
 pub(crate) fn desugar(cx: &Ctxt, body: &syn::Block, params: &[String]) -> Option<syn::Block> {
     let mut scan = Scan::default();
     scan.visit_block(body);
-    let locals: HashMap<String, Record> = scan
-        .candidates
+    let mut lets: HashMap<&str, usize> = HashMap::new();
+    for (name, _) in &scan.candidates {
+        *lets.entry(name).or_default() += 1;
+    }
+    let names: HashSet<String> = lets
         .into_iter()
-        .filter(|(name, _)| scan.names.rewritable(name, params))
+        .filter(|&(name, n)| scan.names.rewritable_bound(name, params, n))
+        .map(|(name, _)| name.to_string())
         .collect();
-    if locals.is_empty() {
+    if names.is_empty() {
         return None;
     }
     let mut body = body.clone();
-    Rewrite { cx, locals }.visit_block_mut(&mut body);
+    Rewrite {
+        cx,
+        names,
+        locals: HashMap::new(),
+    }
+    .visit_block_mut(&mut body);
     Some(body)
 }
 
@@ -131,6 +143,9 @@ impl<'ast> Visit<'ast> for Scan {
 
 struct Rewrite<'a> {
     cx: &'a Ctxt,
+    /// The names rewritten.
+    names: HashSet<String>,
+    /// Those bound at this point of the walk, each to its latest `let`.
     locals: HashMap<String, Record>,
 }
 
@@ -273,16 +288,17 @@ impl VisitMut for Rewrite<'_> {
             p => p,
         };
         if let Pat::Ident(pi) = pat
-            && let Some(fields) = self
-                .locals
-                .get(&pi.ident.to_string())
-                .map(|r| r.fields.clone())
+            && self.names.contains(&pi.ident.to_string())
             && let Some(init) = &l.init
+            && let Some(record) = literal_fields(&init.expr)
             && let Expr::Struct(literal) = strip_parens(&init.expr)
         {
             let (name, mutability) = (pi.ident.clone(), pi.mutability);
             let literal = literal.clone();
+            let fields = record.fields.clone();
+            // The values read the struct bound before this one, if any.
             let values = self.field_values(&literal, &name, &fields);
+            self.locals.insert(name.to_string(), record);
             let pats: Vec<TokenStream> = fields
                 .iter()
                 .map(|f| {
@@ -306,4 +322,11 @@ impl VisitMut for Rewrite<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+
+    /// A `let` in a block binds until the block's end.
+    fn visit_block_mut(&mut self, b: &mut syn::Block) {
+        let outer = self.locals.clone();
+        syn::visit_mut::visit_block_mut(self, b);
+        self.locals = outer;
+    }
 }
