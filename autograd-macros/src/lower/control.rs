@@ -41,7 +41,12 @@ pub(super) fn cfg_predicate(cx: &Ctxt, attrs: &[syn::Attribute]) -> Option<Token
 
 /// The `cfg` predicates `meta` adds where `guard` (the enclosing
 /// `cfg_attr`s' predicates) holds.
-fn added_cfgs(cx: &Ctxt, meta: &syn::Meta, guard: Option<&TokenStream>, out: &mut Vec<TokenStream>) {
+fn added_cfgs(
+    cx: &Ctxt,
+    meta: &syn::Meta,
+    guard: Option<&TokenStream>,
+    out: &mut Vec<TokenStream>,
+) {
     if meta.path().is_ident("cfg") {
         match meta.require_list() {
             Ok(list) => {
