@@ -280,3 +280,42 @@ fn a_shadowed_struct_local_matches_central_differences() {
     );
     approx::assert_relative_eq!(db, 2.0 * hi * dhi_db, epsilon = 1e-12, max_relative = 1e-12);
 }
+
+/// A shadowing `let` that updates the struct before it with `..s`
+/// (`let s = State { v: .., ..s };`, as the random programs write it; it
+/// was rejected as a struct used whole), then a `mut` shadow written by
+/// field in a loop: s = (a, b) → (a, a·b) → x ← x/2 + v/4 per step.
+#[differentiable]
+fn shadowed_by_update(a: f64, b: f64, steps: usize) -> f64 {
+    let s = State { x: a, v: b };
+    let s = State { v: s.x * s.v, ..s };
+    let mut s = State { x: s.x.tanh(), ..s };
+    for _ in 0..steps {
+        s.x = 0.5 * s.x + 0.25 * s.v;
+    }
+    s.x * s.v
+}
+
+#[test]
+fn a_struct_local_shadowed_by_its_own_update() {
+    // No step: tanh(a)·a·b: ∂a = b·(a·sech²a + tanh a), ∂b = a·tanh a.
+    let (a, b) = (0.7, -1.3);
+    let (v, da, db) = shadowed_by_update_grad(a, b, 0);
+    let sech2 = 1.0 - a.tanh().powi(2);
+    approx::assert_relative_eq!(v, a.tanh() * a * b, epsilon = 1e-12, max_relative = 1e-12);
+    approx::assert_relative_eq!(
+        da,
+        b * (a * sech2 + a.tanh()),
+        epsilon = 1e-12,
+        max_relative = 1e-12
+    );
+    approx::assert_relative_eq!(db, a * a.tanh(), epsilon = 1e-12, max_relative = 1e-12);
+    for p in [[0.7, -1.3], [-0.4, 2.1]] {
+        let (v, da, db) = shadowed_by_update_grad(p[0], p[1], 4);
+        assert_eq!(v.to_bits(), shadowed_by_update(p[0], p[1], 4).to_bits());
+        let fd = fd_support::central_slice(|q| shadowed_by_update(q[0], q[1], 4), &p, 1e-6);
+        for (got, want) in [da, db].iter().zip(&fd) {
+            approx::assert_relative_eq!(*got, *want, epsilon = 1e-6, max_relative = 1e-6);
+        }
+    }
+}

@@ -85,6 +85,25 @@ fn literal_fields(e: &Expr) -> Option<Record> {
     Some(Record { fields, ty })
 }
 
+/// A literal updating the struct local `name` bound before it
+/// (`let s = State { v: s.x, ..s };`, shadowing `s`): the fields of
+/// `before`, that `s`'s record.
+fn update_of_itself(e: &Expr, name: &syn::Ident, before: Option<&Record>) -> Option<Record> {
+    let Expr::Struct(s) = strip_parens(e) else {
+        return None;
+    };
+    let rest = s.rest.as_deref()?;
+    let named_fields = s.fields.iter().all(|f| {
+        matches!(&f.member, syn::Member::Named(_))
+            && !matches!(strip_parens(&f.expr), Expr::Struct(_))
+    });
+    (named_fields
+        && s.qself.is_none()
+        && matches!(strip_parens(rest), Expr::Path(p) if p.path.is_ident(name)))
+    .then(|| before.cloned())
+    .flatten()
+}
+
 /// The local holding field `field` of the struct `base`.
 fn field_local(base: &syn::Ident, field: &syn::Ident) -> syn::Ident {
     let span = base.span().resolved_at(Span::mixed_site());
@@ -112,7 +131,10 @@ impl<'ast> Visit<'ast> for Scan {
             && pi.by_ref.is_none()
             && pi.subpat.is_none()
             && init.diverge.is_none()
-            && let Some(record) = literal_fields(&init.expr)
+            && let Some(record) = literal_fields(&init.expr).or_else(|| {
+                let before = self.candidates.iter().rev().find(|(n, _)| pi.ident == n);
+                update_of_itself(&init.expr, &pi.ident, before.map(|(_, r)| r))
+            })
         {
             self.candidates.push((pi.ident.to_string(), record));
         }
@@ -290,7 +312,10 @@ impl VisitMut for Rewrite<'_> {
         if let Pat::Ident(pi) = pat
             && self.names.contains(&pi.ident.to_string())
             && let Some(init) = &l.init
-            && let Some(record) = literal_fields(&init.expr)
+            && let Some(record) = literal_fields(&init.expr).or_else(|| {
+                let before = self.locals.get(&pi.ident.to_string());
+                update_of_itself(&init.expr, &pi.ident, before)
+            })
             && let Expr::Struct(literal) = strip_parens(&init.expr)
         {
             let (name, mutability) = (pi.ident.clone(), pi.mutability);
