@@ -282,6 +282,14 @@ impl<'a> Gen<'a> {
                 quote!(#adj.fill(#zero);)
             });
         let zeroed: Vec<_> = zeroed.collect();
+        if self.in_pullback && self.reads_borrowed_local(l) {
+            // The pullback is a closure, which cannot hold a reference
+            // into the function's own locals (`&market.rates` of a
+            // by-value argument): the two-pass sweep would not compile
+            // there, so a non-finite adjoint is scaled as a finite one.
+            out.extend(scaled);
+            return out;
+        }
         let two_pass = self.reverse_two_pass(l, true);
         out.extend(quote! {
             if #dc.is_finite() {
@@ -292,6 +300,18 @@ impl<'a> Gen<'a> {
             }
         });
         out
+    }
+
+    /// Whether the loop reads a slice, or a value of a type the macro
+    /// cannot see, that is not an argument: possibly a reference into a
+    /// local of the function.
+    fn reads_borrowed_local(&self, l: &Loop) -> bool {
+        let mut found = false;
+        l.body.for_each_read(&mut |v| {
+            found |= matches!(self.f.info(*v).kind, Kind::Slice | Kind::Unknown)
+                && !self.f.params.contains(v);
+        });
+        found
     }
 
     /// The unit adjoint a slice argument's adjoint starts as, if a fused
