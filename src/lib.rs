@@ -573,6 +573,30 @@ pub mod __private {
         }
     }
 
+    /// The adjoint of a large fixed-size array argument (`&[f64; 40_000]`):
+    /// zeros on the heap, allocated there without passing through the
+    /// stack, so the sweeps need no more stack than the primal (a debug
+    /// build copies an array at every move).
+    #[inline]
+    pub fn zeros_boxed<T: rules::Real, const N: usize>(_: &[T; N]) -> Box<[T; N]> {
+        match ::std::vec![<T as rules::Real>::zero(); N]
+            .into_boxed_slice()
+            .try_into()
+        {
+            Ok(zeros) => zeros,
+            Err(_) => ::core::unreachable!("a boxed slice of N elements is a boxed [T; N]"),
+        }
+    }
+
+    /// Contributions into an adjoint held on the heap (see [`zeros_boxed`]).
+    impl<A: Accumulate<G> + ?Sized, G> Accumulate<G> for Box<A> {
+        #[inline(always)]
+        #[track_caller]
+        fn accumulate(&mut self, g: G) {
+            (**self).accumulate(g);
+        }
+    }
+
     /// The adjoint of a slice argument: zeros of the same length, in a
     /// buffer from the thread's pool (`NAME_grad_acc` and a caller's
     /// `accumulate` give it back).
@@ -593,22 +617,13 @@ pub mod __private {
         }
     }
 
-    /// The pullback of a function whose sweeps ran once, at seed one, in
-    /// its `__grad_acc_full` (one copy of the sweeps, not two): its
-    /// adjoints times the actual seed. They are linear in the seed, so this
-    /// is what the reverse sweep at that seed gives (to rounding; exactly
-    /// at seed one, which `NAME_grad` uses).
-    #[inline(always)]
-    pub fn seeded_pullback<T: rules::Real, A: SeededAll<T> + Clone>(
-        value: T,
-        adjoints: A,
-    ) -> (T, impl FnOnce(T) -> A + Clone) {
-        (value, move |seed: T| adjoints.seeded_all(seed))
-    }
-
-    /// An adjoint computed at seed one, scaled to the seed `s`; an adjoint
-    /// left at zero stays zero whatever the seed (as the reverse sweep at
-    /// `s` leaves it).
+    /// An adjoint computed at seed one, scaled to a finite seed `s` (the
+    /// pullback of a function whose sweeps ran in its `__grad_acc_full`):
+    /// the adjoints are linear in the seed, so this is what the reverse
+    /// sweep at `s` gives, to rounding (exactly at seed one, which
+    /// `NAME_grad` uses). An adjoint left at zero stays zero, as the sweep
+    /// at a finite `s` leaves it. At ∞ or NaN the pullback runs the sweep
+    /// again instead.
     pub trait Seeded<S> {
         /// `self · s`.
         fn seeded(self, s: S) -> Self;
@@ -637,6 +652,14 @@ pub mod __private {
         }
     }
 
+    impl<T: rules::Real, const N: usize> Seeded<T> for Box<[T; N]> {
+        #[inline]
+        fn seeded(mut self, s: T) -> Self {
+            scale_unit(&mut *self, s);
+            self
+        }
+    }
+
     impl<T, R, C, S> Seeded<T> for nalgebra::Matrix<T, R, C, S>
     where
         T: rules::Real,
@@ -656,41 +679,6 @@ pub mod __private {
         fn seeded(self, _: T) -> Self {
             self
         }
-    }
-
-    /// [`Seeded`] for each adjoint of a pullback's tuple.
-    pub trait SeededAll<S> {
-        /// Every element `· s`.
-        fn seeded_all(self, s: S) -> Self;
-    }
-
-    macro_rules! impl_seeded_tuple {
-        ($(($($a:ident),+))+) => {$(
-            impl<S: Copy, $($a: Seeded<S>),+> SeededAll<S> for ($($a,)+) {
-                #[inline(always)]
-                #[allow(non_snake_case)]
-                fn seeded_all(self, s: S) -> Self {
-                    let ($($a,)+) = self;
-                    ($($a.seeded(s),)+)
-                }
-            }
-        )+};
-    }
-    // As many arguments as `autograd-macros`' `codegen::thin::MAX_ARITY`:
-    // a function with more keeps the pullback of its own sweeps.
-    impl_seeded_tuple! {
-        (A0)
-        (A0, A1)
-        (A0, A1, A2)
-        (A0, A1, A2, A3)
-        (A0, A1, A2, A3, A4)
-        (A0, A1, A2, A3, A4, A5)
-        (A0, A1, A2, A3, A4, A5, A6)
-        (A0, A1, A2, A3, A4, A5, A6, A7)
-        (A0, A1, A2, A3, A4, A5, A6, A7, A8)
-        (A0, A1, A2, A3, A4, A5, A6, A7, A8, A9)
-        (A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10)
-        (A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11)
     }
 
     /// Adds a fused loop's unit adjoint of a slice, times `ds`, into the

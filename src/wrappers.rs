@@ -57,25 +57,23 @@ impl<T: Accumulate<G> + ?Sized, G> Buffer<G> for &mut T {
     }
 }
 
+// The tuples are taken apart by field, not by a pattern: a debug build
+// copies a large array (an adjoint of `[f64; 40_000]`) into each binding
+// of a pattern, and reads a field in place.
 macro_rules! tuples {
-    ($(($($a:ident $b:ident),+))+) => {$(
+    ($(($($a:ident $b:ident $k:tt),+))+) => {$(
         impl<V, $($a),+> Prepend<V> for ($($a,)+) {
             type With = (V, $($a),+);
             #[inline(always)]
-            #[allow(non_snake_case)]
             fn prepend(self, v: V) -> Self::With {
-                let ($($a,)+) = self;
-                (v, $($a),+)
+                (v, $(self.$k),+)
             }
         }
         impl<$($a, $b: Buffer<$a>),+> AddInto<($($b,)+)> for ($($a,)+) {
             #[inline(always)]
             #[track_caller]
-            #[allow(non_snake_case)]
             fn add_into(self, buffers: ($($b,)+)) {
-                let ($($a,)+) = self;
-                let ($($b,)+) = buffers;
-                $($b.add($a);)+
+                $(buffers.$k.add(self.$k);)+
             }
         }
     )+};
@@ -84,16 +82,16 @@ macro_rules! tuples {
 // As many differentiable arguments as the generated wrappers call these
 // with (see `autograd-macros`' `codegen::wrappers::MAX_ARITY`).
 tuples! {
-    (A0 B0)
-    (A0 B0, A1 B1)
-    (A0 B0, A1 B1, A2 B2)
-    (A0 B0, A1 B1, A2 B2, A3 B3)
-    (A0 B0, A1 B1, A2 B2, A3 B3, A4 B4)
-    (A0 B0, A1 B1, A2 B2, A3 B3, A4 B4, A5 B5)
-    (A0 B0, A1 B1, A2 B2, A3 B3, A4 B4, A5 B5, A6 B6)
-    (A0 B0, A1 B1, A2 B2, A3 B3, A4 B4, A5 B5, A6 B6, A7 B7)
-    (A0 B0, A1 B1, A2 B2, A3 B3, A4 B4, A5 B5, A6 B6, A7 B7, A8 B8)
-    (A0 B0, A1 B1, A2 B2, A3 B3, A4 B4, A5 B5, A6 B6, A7 B7, A8 B8, A9 B9)
-    (A0 B0, A1 B1, A2 B2, A3 B3, A4 B4, A5 B5, A6 B6, A7 B7, A8 B8, A9 B9, A10 B10)
-    (A0 B0, A1 B1, A2 B2, A3 B3, A4 B4, A5 B5, A6 B6, A7 B7, A8 B8, A9 B9, A10 B10, A11 B11)
+    (A0 B0 0)
+    (A0 B0 0, A1 B1 1)
+    (A0 B0 0, A1 B1 1, A2 B2 2)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9, A10 B10 10)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9, A10 B10 10, A11 B11 11)
 }

@@ -81,6 +81,10 @@ pub enum ParamKind {
     Other,
 }
 
+/// The longest fixed-size array argument whose adjoint the sweeps keep on
+/// the stack (see [`Param::adjoint_off_stack`]): 4 KiB of `f64`.
+pub const STACK_ARRAY_LEN: usize = 512;
+
 #[derive(Clone)]
 pub struct Param {
     pub ident: syn::Ident,
@@ -94,6 +98,32 @@ impl Param {
     /// the type `ident`.
     pub fn scalar_is(&self, ident: &syn::Ident) -> bool {
         matches!(&self.kind, ParamKind::Float(t) | ParamKind::Slice(t) if t.0 == *ident)
+    }
+
+    /// Whether the argument is a fixed-size array by reference whose
+    /// adjoint the sweeps hold off the stack (on the heap, or as the
+    /// caller's buffer in `NAME_grad_acc`): its length is not a literal of
+    /// at most [`STACK_ARRAY_LEN`] elements (`&[f64; 40_000]`, `&[f64; N]`).
+    /// A debug build copies an array at every move, and a thread's stack is
+    /// a few MiB; a short array stays where it costs no allocation.
+    pub fn adjoint_off_stack(&self) -> bool {
+        let ParamKind::Array {
+            owned,
+            by_ref: true,
+            ..
+        } = &self.kind
+        else {
+            return false;
+        };
+        let Type::Array(array) = &**owned else {
+            return false;
+        };
+        self.differentiable
+            && !matches!(
+                &array.len,
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })
+                    if n.base10_parse::<usize>().is_ok_and(|n| n <= STACK_ARRAY_LEN)
+            )
     }
 
     /// The type of the caller's buffer `NAME_grad_acc` adds the adjoint

@@ -220,8 +220,9 @@ impl<'a> Gen<'a> {
     /// finite: scaled by ∞ or NaN, a unit adjoint of zero (an element the
     /// loop never read, a value of a loop that never ran) would be NaN, and
     /// a sum of contributions one of which is zero would be ∞ where the
-    /// two-pass sweep has NaN. A non-finite adjoint (never the seed of
-    /// `NAME_grad_acc`'s buffers, one) runs the two-pass sweep instead,
+    /// two-pass sweep has NaN. A non-finite adjoint (in `__grad_acc_full`,
+    /// any adjoint but one, when the unit adjoints are the caller's
+    /// buffers) runs the two-pass sweep instead,
     /// computing the body's primal again, so the gradient is the same
     /// numbers, NaN and ∞ where they are.
     pub(super) fn reverse_fused(&mut self, l: &Loop, fusion: &Fusion) -> TokenStream {
@@ -234,19 +235,17 @@ impl<'a> Gen<'a> {
         };
         let seeded = fusion.outer.iter().any(|&v| self.buffer_unit(l, fusion, v));
         let mut out = quote!(let #dc = #start;);
-        if !seeded {
-            // Both ways add into the same adjoints, created here.
-            let floats = fusion
-                .outer
-                .iter()
-                .copied()
-                .filter(|&v| self.f.info(v).kind == Kind::Float);
-            let init = self.an.active(acc.init).then_some(acc.init);
-            for v in floats.chain(init) {
-                if self.declared.insert(v) {
-                    let (adj, zero) = (names::adjoint(self.f, v), self.zero(v));
-                    out.extend(quote!(let mut #adj = #zero;));
-                }
+        // Both ways add into the same adjoints, created here.
+        let floats = fusion
+            .outer
+            .iter()
+            .copied()
+            .filter(|&v| self.f.info(v).kind == Kind::Float);
+        let init = self.an.active(acc.init).then_some(acc.init);
+        for v in floats.chain(init) {
+            if self.declared.insert(v) {
+                let (adj, zero) = (names::adjoint(self.f, v), self.zero(v));
+                out.extend(quote!(let mut #adj = #zero;));
             }
         }
         let mut scaled = TokenStream::new();
@@ -266,10 +265,6 @@ impl<'a> Gen<'a> {
         }
         if self.an.active(acc.init) {
             scaled.extend(self.contribute(acc.init, dc.to_token_stream()));
-        }
-        if seeded {
-            out.extend(scaled);
-            return out;
         }
         // A slice whose adjoint is its unit adjoint starts again from zero.
         let zeroed = fusion
@@ -291,8 +286,17 @@ impl<'a> Gen<'a> {
             return out;
         }
         let two_pass = self.reverse_two_pass(l, true);
+        // The unit adjoints in the caller's buffer hold the seed one:
+        // `NAME_grad_acc`'s. A pullback's second run at a seed of ∞ or NaN
+        // (see `vjp_by_acc`) empties them and runs two passes.
+        let scale = if seeded {
+            let one = self.scalar.one();
+            quote!(#dc == #one)
+        } else {
+            quote!(#dc.is_finite())
+        };
         out.extend(quote! {
-            if #dc.is_finite() {
+            if #scale {
                 #scaled
             } else {
                 #(#zeroed)*
@@ -333,10 +337,10 @@ impl<'a> Gen<'a> {
 
     /// Whether fused loop `l`'s unit adjoint of slice argument `v` is the
     /// caller's buffer in `NAME_grad_acc`: the loop makes all of `v`'s
-    /// contributions, and its accumulator's adjoint is the seed, one (the
-    /// function returns the accumulator, which nothing else reads), so the
-    /// unit adjoint needs no scaling and may be added into the buffer as
-    /// the loop runs.
+    /// contributions, and its accumulator's adjoint is the seed, one in
+    /// `NAME_grad_acc` (the function returns the accumulator, which nothing
+    /// else reads), so the unit adjoint needs no scaling and may be added
+    /// into the buffer as the loop runs.
     pub(super) fn buffer_unit(&self, l: &Loop, fusion: &Fusion, v: ValueId) -> bool {
         let acc = &l.carried[fusion.acc];
         self.buffers.is_some_and(|b| b.contains_key(&v))

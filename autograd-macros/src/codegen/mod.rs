@@ -399,6 +399,9 @@ struct AccBuffers {
     per_param: Vec<Option<proc_macro2::Ident>>,
     /// The slice arguments' buffers by value: their adjoints.
     slices: HashMap<ValueId, proc_macro2::Ident>,
+    /// The buffers of the array arguments whose adjoints are held off the
+    /// stack (`Param::adjoint_off_stack`): their adjoints too.
+    arrays: HashMap<ValueId, proc_macro2::Ident>,
 }
 
 /// The forward and reverse sweeps of `f`: as a VJP's body (the value and
@@ -480,6 +483,26 @@ fn sweeps(
             }
         })
         .collect();
+    // A large array argument's adjoint: the caller's buffer, or zeros on
+    // the heap (moved out once, into the pullback's result), never a
+    // local array a debug build would copy at each move.
+    let mut held = HashSet::new();
+    let held_adjoints: Vec<_> = f
+        .params
+        .iter()
+        .zip(&sig.params)
+        .filter(|(_, p)| p.adjoint_off_stack())
+        .map(|(v, p)| {
+            held.insert(*v);
+            g.declared.insert(*v);
+            let adj = names::adjoint(f, *v);
+            let x = &p.ident;
+            match acc.and_then(|a| a.arrays.get(v)) {
+                Some(buffer) => quote!(let mut #adj = #buffer;),
+                None => quote!(let mut #adj = ::autograd::__private::zeros_boxed(#x);),
+            }
+        })
+        .collect();
     let seed = names::seed();
     let incoming = an
         .active_operand(&f.ret)
@@ -495,6 +518,9 @@ fn sweeps(
         .map(|(v, p)| {
             if !p.differentiable {
                 quote!(::autograd::__private::NoGradient)
+            } else if held.contains(v) {
+                let adj = names::adjoint(f, *v);
+                quote!(*#adj)
             } else if g.declared.contains(v) || matches!(p.kind, ParamKind::Slice(_)) {
                 names::adjoint(f, *v).into_token_stream()
             } else {
@@ -516,6 +542,7 @@ fn sweeps(
             (#ret, move |#seed: #seed_ty| {
                 #(#stacks)*
                 #(#slice_adjoints)*
+                #(#held_adjoints)*
                 #reverse
                 (#(#results,)*)
             })
@@ -533,7 +560,7 @@ fn sweeps(
                     let adj = names::adjoint(f, *v);
                     match p.kind {
                         ParamKind::Slice(_) => None,
-                        _ if !g.declared.contains(v) => None,
+                        _ if !g.declared.contains(v) || held.contains(v) => None,
                         ParamKind::Float(_) => Some(g.scalar.add_assign(
                             Kind::Float,
                             quote!(*#buffer),
@@ -547,25 +574,20 @@ fn sweeps(
                         )),
                     }
                 });
-            let checks = f
-                .params
-                .iter()
-                .zip(&sig.params)
-                .filter(|(_, p)| matches!(p.kind, ParamKind::Slice(_)))
-                .filter_map(|(v, p)| {
-                    let (x, buffer) = (&p.ident, acc.slices.get(v)?);
-                    Some(quote!(::autograd::__private::check_buffer(#buffer, #x.len());))
-                });
-            let one = g.scalar.one();
+            let checks = f.params.iter().zip(&sig.params).filter_map(|(v, p)| {
+                let buffer = acc.slices.get(v).or_else(|| acc.arrays.get(v))?;
+                let x = &p.ident;
+                Some(quote!(::autograd::__private::check_buffer(#buffer, #x.len());))
+            });
             let result = names::result();
             quote! {
                 #(#checks)*
                 #(#items)*
                 #forward
                 let #result = #ret;
-                let #seed: #seed_ty = #one;
                 #(#stacks)*
                 #(#slice_adjoints)*
+                #(#held_adjoints)*
                 #reverse
                 #(#added)*
                 #result
@@ -620,13 +642,38 @@ fn vjp_fn(
 
 /// The hidden all-arguments VJP of a function with `__grad_acc_full`:
 /// the sweeps run in the forward call, at seed one, into zeroed adjoints
-/// (a slice's from the thread's pool), and the pullback scales them by its
-/// seed (`__private::seeded_pullback`).
-fn vjp_by_acc(item: &syn::ItemFn, shape: &Shape, sig: &Signature, f: &Function) -> TokenStream {
+/// (a slice's from the thread's pool, a large array's on the heap), and
+/// the pullback scales them by a finite seed (`__private::Seeded`). At ∞
+/// or NaN that product is not the sweep's (∞·0 is NaN where the sweep
+/// never multiplies, and a sum of ∞ and −∞ contributions is NaN where the
+/// product is ±∞): the pullback runs the sweeps again, seeded with it, so
+/// it gives what the sweep gives at every seed. `None` where an argument
+/// is not `Copy` for certain (the pullback keeps the arguments for that
+/// second run): such a function has a pullback of its own.
+fn vjp_by_acc(
+    item: &syn::ItemFn,
+    shape: &Shape,
+    sig: &Signature,
+    f: &Function,
+) -> Option<TokenStream> {
+    let copied = item.sig.inputs.iter().zip(&sig.params).all(|(arg, p)| match &p.kind {
+        ParamKind::Float(_) | ParamKind::Slice(_) | ParamKind::Int | ParamKind::Bool => true,
+        ParamKind::Array { by_ref, owned, .. } => {
+            *by_ref || matches!(&**owned, syn::Type::Array(a) if small_literal(&a.len))
+        }
+        ParamKind::Matrix { by_ref, fixed, .. } => *by_ref || *fixed,
+        ParamKind::Other => {
+            matches!(arg, syn::FnArg::Typed(t) if matches!(&*t.ty, syn::Type::Reference(r) if r.mutability.is_none()))
+        }
+    });
+    if !copied {
+        return None;
+    }
     let name = names::hidden(&item.sig.ident, names::VJP_FULL);
     let acc_full = forward::hidden_path(&item.sig.ident.clone().into(), names::GRAD_ACC_FULL);
     let vis = &item.vis;
     let seed_ty = sig.ret.seed();
+    let seed = names::seed();
     let generics = generics(item, shape);
     let where_clause = where_clause(item, shape);
     let Shape {
@@ -636,19 +683,73 @@ fn vjp_by_acc(item: &syn::ItemFn, shape: &Shape, sig: &Signature, f: &Function) 
         scalar,
         ..
     } = shape;
-    let args = sig.params.iter().map(|p| &p.ident);
-    let mut zeros = Vec::new();
-    let mut buffers = Vec::new();
-    let mut adjoints = Vec::new();
-    for p in &sig.params {
-        let x = &p.ident;
-        let zero = match &p.kind {
+    let args: Vec<_> = sig.params.iter().map(|p| p.ident.clone()).collect();
+    let AccAdjoints {
+        zeros,
+        buffers,
+        adjoints,
+        scaled,
+        rezeroed,
+    } = acc_adjoints(sig, scalar, &args);
+    let one = scalar.one();
+    let reusable = f.reusable_pullback.then(|| quote!(+ ::core::clone::Clone));
+    Some(quote! {
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_mut)]
+        #vis fn #name #generics (#(#inputs),*)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) #reusable + use<#(#captures),*>)
+            #where_clause
+        {
+            #(#zeros)*
+            let __ad_value = #acc_full(#(#args,)* #(#buffers,)* #one);
+            (__ad_value, move |#seed: #seed_ty| {
+                if ::autograd::__private::rules::Real::is_finite(#seed) {
+                    #(#scaled)*
+                } else {
+                    #(#rezeroed)*
+                    #acc_full(#(#args,)* #(#buffers,)* #seed);
+                }
+                (#(#adjoints,)*)
+            })
+        }
+    })
+}
+
+/// The adjoints `__grad_acc_full` adds into when the caller has no
+/// buffers (`NAME_grad`, the pullback): zeros, a large array's on the heap.
+struct AccAdjoints {
+    /// `let mut b_x = zeros;`, one per differentiable argument.
+    zeros: Vec<TokenStream>,
+    /// The buffers passed to `__grad_acc_full`.
+    buffers: Vec<TokenStream>,
+    /// Every argument's slot: its adjoint by value, or `NoGradient`.
+    adjoints: Vec<TokenStream>,
+    /// Each adjoint scaled by a finite seed.
+    scaled: Vec<TokenStream>,
+    /// Each adjoint zero again.
+    rezeroed: Vec<TokenStream>,
+}
+
+fn acc_adjoints(sig: &Signature, scalar: &Scalar, args: &[syn::Ident]) -> AccAdjoints {
+    let seed = names::seed();
+    let zero = scalar.zero();
+    let mut out = AccAdjoints {
+        zeros: Vec::new(),
+        buffers: Vec::new(),
+        adjoints: Vec::new(),
+        scaled: Vec::new(),
+        rezeroed: Vec::new(),
+    };
+    for (p, x) in sig.params.iter().zip(args) {
+        let start = match &p.kind {
             _ if !p.differentiable => {
-                adjoints.push(quote!(::autograd::__private::NoGradient));
+                out.adjoints.push(quote!(::autograd::__private::NoGradient));
                 continue;
             }
-            ParamKind::Float(_) => scalar.zero(),
+            ParamKind::Float(_) => zero.clone(),
             ParamKind::Slice(_) => quote!(::autograd::__private::zeros_like_slice(#x)),
+            _ if p.adjoint_off_stack() => quote!(::autograd::__private::zeros_boxed(#x)),
             ParamKind::Array { by_ref: true, .. } | ParamKind::Matrix { by_ref: true, .. } => {
                 quote!(::autograd::__private::zero_like(#x))
             }
@@ -659,25 +760,30 @@ fn vjp_by_acc(item: &syn::ItemFn, shape: &Shape, sig: &Signature, f: &Function) 
             ParamKind::Int | ParamKind::Bool | ParamKind::Other => continue,
         };
         let b = names::buffer(x);
-        zeros.push(quote!(let mut #b = #zero;));
-        buffers.push(quote!(&mut #b));
-        adjoints.push(b.into_token_stream());
-    }
-    let reusable = f.reusable_pullback.then(|| quote!(+ ::core::clone::Clone));
-    quote! {
-        #[doc(hidden)]
-        #[inline]
-        #vis fn #name #generics (#(#inputs),*)
-            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) #reusable + use<#(#captures),*>)
-            #where_clause
-        {
-            #(#zeros)*
-            ::autograd::__private::seeded_pullback(
-                #acc_full(#(#args,)* #(#buffers),*),
-                (#(#adjoints,)*),
-            )
+        out.zeros.push(quote!(let mut #b = #start;));
+        out.scaled
+            .push(quote!(#b = ::autograd::__private::Seeded::seeded(#b, #seed);));
+        if p.adjoint_off_stack() {
+            // Moved out of its box once, into the result.
+            out.buffers.push(quote!(&mut *#b));
+            out.adjoints.push(quote!(*#b));
+        } else {
+            out.buffers.push(quote!(&mut #b));
+            out.adjoints.push(b.to_token_stream());
         }
+        out.rezeroed.push(match p.kind {
+            ParamKind::Float(_) => quote!(#b = #zero;),
+            _ => quote!(#b.fill(#zero);),
+        });
     }
+    out
+}
+
+/// Whether an array length is an integer literal of at most
+/// `sig::STACK_ARRAY_LEN` elements.
+fn small_literal(len: &syn::Expr) -> bool {
+    matches!(len, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })
+        if n.base10_parse::<usize>().is_ok_and(|n| n <= crate::sig::STACK_ARRAY_LEN))
 }
 
 /// The compiled closure of a `map`: a closure `|v: f64| (value, pullback)`,
@@ -703,15 +809,16 @@ pub fn generate(
     let mut shape = shape(item, sig);
     // A function with `__grad_acc_full` has its sweeps there only: its VJP
     // runs them at seed one and scales by the seed (one copy of the sweeps
-    // for rustc to check, not two).
+    // for rustc to check, not two). One with more arguments than the
+    // runtime's tuple helpers take, or whose arguments the pullback could
+    // not keep for a second run, keeps a pullback of its own.
     let hidden = match grad_acc_fn(item, &shape, sig, f, an) {
-        Some(mut acc) if sig.params.len() <= thin::MAX_ARITY => {
-            acc.extend(vjp_by_acc(item, &shape, sig, f));
-            shape.direct_acc = true;
-            acc
-        }
         Some(mut acc) => {
-            acc.extend(vjp_fn(item, &shape, sig, f, an));
+            let vjp = (sig.params.len() <= thin::MAX_ARITY)
+                .then(|| vjp_by_acc(item, &shape, sig, f))
+                .flatten()
+                .unwrap_or_else(|| vjp_fn(item, &shape, sig, f, an));
+            acc.extend(vjp);
             shape.direct_acc = true;
             acc
         }
@@ -853,31 +960,38 @@ fn grad_acc_fn(
     // adjoints are floats, arrays and matrices, which the generic
     // `grad_acc` adds into the buffers as cheaply (and without a second
     // copy of the sweeps to type-check).
-    let slice = sig
-        .params
-        .iter()
-        .any(|p| p.differentiable && matches!(p.kind, ParamKind::Slice(_)));
-    if !matches!(sig.ret, Ret::Float(_)) || !slice {
+    // A large array's too: the pullback's array would sit on the stack.
+    let in_place = sig.params.iter().any(|p| {
+        p.differentiable && matches!(p.kind, ParamKind::Slice(_)) || p.adjoint_off_stack()
+    });
+    if !matches!(sig.ret, Ret::Float(_)) || !in_place {
         return None;
     }
     let mut per_param = Vec::new();
-    let mut slices = HashMap::new();
+    let (mut slices, mut arrays) = (HashMap::new(), HashMap::new());
     let mut buffers = Vec::new();
     for (v, p) in f.params.iter().zip(&sig.params) {
         let buffer = p.buffer_ty().map(|ty| (names::buffer(&p.ident), ty));
         if let Some((b, ty)) = &buffer {
             if matches!(p.kind, ParamKind::Slice(_)) {
                 slices.insert(*v, b.clone());
+            } else if p.adjoint_off_stack() {
+                arrays.insert(*v, b.clone());
             }
             buffers.push(quote!(#b: #ty));
         }
         per_param.push(buffer.map(|(b, _)| b));
     }
-    let acc = AccBuffers { per_param, slices };
+    let acc = AccBuffers {
+        per_param,
+        slices,
+        arrays,
+    };
     let (body, declared_up_front) = sweeps(sig, f, an, Some(&item.sig.ident), shape, Some(&acc));
     let name = names::hidden(&item.sig.ident, names::GRAD_ACC_FULL);
     let vis = &item.vis;
     let seed_ty = sig.ret.seed();
+    let seed = names::seed();
     let generics = generics(item, shape);
     let where_clause = where_clause(item, shape);
     let inputs = &shape.inputs;
@@ -887,7 +1001,7 @@ fn grad_acc_fn(
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, unused_mut, unused_parens, #unused_assignments clippy::all)]
-        #vis fn #name #generics (#(#inputs,)* #(#buffers),*) -> #seed_ty #where_clause {
+        #vis fn #name #generics (#(#inputs,)* #(#buffers,)* #seed: #seed_ty) -> #seed_ty #where_clause {
             let _ = #primal;
             #body
         }
@@ -1155,7 +1269,30 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
     }
     let grad = names::public(name, "grad");
     let grad_ty = wrapped(quote!((#seed_ty, #(#public_tys),*)));
-    let grad_body = if thin {
+    let held = sig.params.iter().any(|p| p.adjoint_off_stack());
+    let grad_body = if shape.direct_acc && held && matches!(sig.ret, Ret::Float(_)) {
+        // `__grad_acc_full` into zeros, a large array's on the heap, moved
+        // into the result once: the pullback's result would be one more
+        // array on the stack, and a debug build copies it again to put the
+        // value in front.
+        let AccAdjoints {
+            zeros,
+            buffers,
+            adjoints,
+            ..
+        } = acc_adjoints(sig, &shape.scalar, &arg_names);
+        let acc_full = forward::hidden_path(&name.clone().into(), names::GRAD_ACC_FULL);
+        let adjoints = adjoints
+            .iter()
+            .zip(&sig.params)
+            .filter(|(_, p)| p.differentiable)
+            .map(|(a, _)| a);
+        quote_spanned! {mixed=>
+            #(#zeros)*
+            let #value = #acc_full(#(#arg_names,)* #(#buffers,)* #one);
+            (#value, #(#adjoints),*)
+        }
+    } else if thin {
         thin::grad(sig, &vjp_full, &arg_names)
     } else {
         quote_spanned! {mixed=>
@@ -1437,7 +1574,7 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
     };
     let direct = shape.direct_acc.then(|| {
         let acc_full = forward::hidden_path(&name.clone().into(), names::GRAD_ACC_FULL);
-        quote_spanned!(mixed=> #acc_full(#(#arg_names,)* #(#buffers),*))
+        quote_spanned!(mixed=> #acc_full(#(#arg_names,)* #(#buffers,)* #one))
     });
     let thin = direct.or_else(|| {
         thin::applies(sig)

@@ -49,7 +49,12 @@ impl<'a> Gen<'a> {
         let mut out = TokenStream::new();
         let values = self.an.defined_in.get(&b.id).cloned().unwrap_or_default();
         for v in values {
-            if self.an.active(v) && self.an.predeclare[v] && self.f.info(v).kind != Kind::Slice {
+            // An argument's adjoint held off the stack is declared already.
+            if self.an.active(v)
+                && self.an.predeclare[v]
+                && self.f.info(v).kind != Kind::Slice
+                && !self.declared.contains(&v)
+            {
                 let adj = names::adjoint(self.f, v);
                 let zero = self.zero(v);
                 out.extend(quote!(let mut #adj = #zero;));

@@ -11,7 +11,7 @@ use super::scalar::Scalar;
 use crate::sig::{Ret, Signature};
 
 /// The most differentiable arguments the runtime's tuple helpers take
-/// (`autograd::__private::Prepend`, `AddInto` and `SeededAll`).
+/// (`autograd::__private::Prepend` and `AddInto`).
 pub const MAX_ARITY: usize = 12;
 
 /// Whether the hidden VJP's pullback returns the public adjoint tuple:

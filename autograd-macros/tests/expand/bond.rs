@@ -31,6 +31,7 @@ impl bond_price {
         t: &'t [f64],
         __ad_b_r: &mut [f64],
         __ad_b_z: &mut f64,
+        __ad_seed: f64,
     ) -> f64 {
         let _ = bond_price;
         use ::autograd::__private::rules as __ad_rules;
@@ -68,17 +69,42 @@ impl bond_price {
             (__ad_v17_p, __ad_d_r, __ad_d_z)
         };
         let __ad_result = __ad_v17_p;
-        let __ad_seed: f64 = 1.0;
         let mut __ad_d_r = __ad_u0__r;
         let mut __ad_d_z = 0.0;
         let __ad_d17_p = __ad_seed;
         let __ad_dc0_p = __ad_d17_p;
-        __ad_d_z += __ad_dc0_p * __ad_u0__z;
+        if __ad_dc0_p == 1.0 {
+            __ad_d_z += __ad_dc0_p * __ad_u0__z;
+        } else {
+            __ad_d_r.fill(0.0);
+            let mut __ad_dc0_p = __ad_d17_p;
+            for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v5) {
+                let __ad_v8 = cf[__ad_v7_i];
+                let __ad_v9 = r[__ad_v7_i];
+                let __ad_v10 = __ad_v9 + z;
+                let __ad_v11 = -__ad_v10;
+                let __ad_v12 = t[__ad_v7_i];
+                let __ad_v13 = __ad_v11 * __ad_v12;
+                let __ad_v14 = __ad_v13.exp();
+                let __ad_d16_p = __ad_dc0_p;
+                let __ad_d6_p = __ad_rules::add_grad_lhs(__ad_d16_p);
+                let __ad_d15 = __ad_rules::add_grad_rhs(__ad_d16_p);
+                let __ad_d14 = __ad_rules::mul_grad_rhs(__ad_d15, __ad_v8);
+                let __ad_d13 = __ad_rules::exp_grad(__ad_d14, __ad_v14);
+                let __ad_d11 = __ad_rules::mul_grad_lhs(__ad_d13, __ad_v12);
+                let __ad_d10 = __ad_rules::neg_grad(__ad_d11);
+                let __ad_d9 = __ad_rules::add_grad_lhs(__ad_d10);
+                __ad_d_z += __ad_rules::add_grad_rhs(__ad_d10);
+                __ad_d_r[__ad_v7_i] += __ad_d9;
+                __ad_dc0_p = __ad_d6_p;
+            }
+        }
         *__ad_b_z += __ad_d_z;
         __ad_result
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'r, 'cf, 't>(
         r: &'r [f64],
         z: f64,
@@ -97,14 +123,47 @@ impl bond_price {
     ) {
         let mut __ad_b_r = ::autograd::__private::zeros_like_slice(r);
         let mut __ad_b_z = 0.0;
-        ::autograd::__private::seeded_pullback(
-            bond_price::__grad_acc_full(r, z, cf, t, &mut __ad_b_r, &mut __ad_b_z),
-            (
-                __ad_b_r,
-                __ad_b_z,
-                ::autograd::__private::NoGradient,
-                ::autograd::__private::NoGradient,
-            ),
+        let __ad_value = bond_price::__grad_acc_full(
+            r,
+            z,
+            cf,
+            t,
+            &mut __ad_b_r,
+            &mut __ad_b_z,
+            1.0,
+        );
+        (
+            __ad_value,
+            move |__ad_seed: f64| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_r = ::autograd::__private::Seeded::seeded(
+                        __ad_b_r,
+                        __ad_seed,
+                    );
+                    __ad_b_z = ::autograd::__private::Seeded::seeded(
+                        __ad_b_z,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_r.fill(0.0);
+                    __ad_b_z = 0.0;
+                    bond_price::__grad_acc_full(
+                        r,
+                        z,
+                        cf,
+                        t,
+                        &mut __ad_b_r,
+                        &mut __ad_b_z,
+                        __ad_seed,
+                    );
+                }
+                (
+                    __ad_b_r,
+                    __ad_b_z,
+                    ::autograd::__private::NoGradient,
+                    ::autograd::__private::NoGradient,
+                )
+            },
         )
     }
 }
@@ -162,7 +221,7 @@ fn bond_price_grad_acc<'r, 'cf, 't>(
     d_r: &mut [f64],
     d_z: &mut f64,
 ) -> f64 {
-    bond_price::__grad_acc_full(r, z, cf, t, d_r, d_z)
+    bond_price::__grad_acc_full(r, z, cf, t, d_r, d_z, 1.0)
 }
 /** Compares [`bond_price_grad`] at this point with central finite differences of [`bond_price`], component by component.
 

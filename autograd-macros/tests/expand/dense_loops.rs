@@ -36,6 +36,7 @@ impl dense_loops {
         __ad_b_w: &mut [f64],
         __ad_b_x: &mut [f64],
         __ad_b_b: &mut [f64],
+        __ad_seed: f64,
     ) -> f64 {
         let _ = dense_loops;
         use ::autograd::__private::rules as __ad_rules;
@@ -71,7 +72,6 @@ impl dense_loops {
         }
         let __ad_v21_s = __ad_c0_s;
         let __ad_result = __ad_v21_s;
-        let __ad_seed: f64 = 1.0;
         let mut __ad_d_w = __ad_b_w;
         let mut __ad_d_x = __ad_b_x;
         let mut __ad_d_b = __ad_b_b;
@@ -106,6 +106,7 @@ impl dense_loops {
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'w, 'x, 'b>(
         w: &'w [f64],
         x: &'x [f64],
@@ -123,16 +124,47 @@ impl dense_loops {
         let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
         let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
         let mut __ad_b_b = ::autograd::__private::zeros_like_slice(b);
-        ::autograd::__private::seeded_pullback(
-            dense_loops::__grad_acc_full(
-                w,
-                x,
-                b,
-                &mut __ad_b_w,
-                &mut __ad_b_x,
-                &mut __ad_b_b,
-            ),
-            (__ad_b_w, __ad_b_x, __ad_b_b),
+        let __ad_value = dense_loops::__grad_acc_full(
+            w,
+            x,
+            b,
+            &mut __ad_b_w,
+            &mut __ad_b_x,
+            &mut __ad_b_b,
+            1.0,
+        );
+        (
+            __ad_value,
+            move |__ad_seed: f64| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_w = ::autograd::__private::Seeded::seeded(
+                        __ad_b_w,
+                        __ad_seed,
+                    );
+                    __ad_b_x = ::autograd::__private::Seeded::seeded(
+                        __ad_b_x,
+                        __ad_seed,
+                    );
+                    __ad_b_b = ::autograd::__private::Seeded::seeded(
+                        __ad_b_b,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_w.fill(0.0);
+                    __ad_b_x.fill(0.0);
+                    __ad_b_b.fill(0.0);
+                    dense_loops::__grad_acc_full(
+                        w,
+                        x,
+                        b,
+                        &mut __ad_b_w,
+                        &mut __ad_b_x,
+                        &mut __ad_b_b,
+                        __ad_seed,
+                    );
+                }
+                (__ad_b_w, __ad_b_x, __ad_b_b)
+            },
         )
     }
 }
@@ -188,7 +220,7 @@ fn dense_loops_grad_acc<'w, 'x, 'b>(
     d_x: &mut [f64],
     d_b: &mut [f64],
 ) -> f64 {
-    dense_loops::__grad_acc_full(w, x, b, d_w, d_x, d_b)
+    dense_loops::__grad_acc_full(w, x, b, d_w, d_x, d_b, 1.0)
 }
 /** Compares [`dense_loops_grad`] at this point with central finite differences of [`dense_loops`], component by component.
 

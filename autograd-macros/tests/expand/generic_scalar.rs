@@ -32,6 +32,7 @@ impl generic_scalar {
         y: &'y [T],
         __ad_b_x: &mut T,
         __ad_b_y: &mut [T],
+        __ad_seed: T,
     ) -> T {
         let _ = generic_scalar::<T>;
         use ::autograd::__private::rules as __ad_rules;
@@ -50,7 +51,6 @@ impl generic_scalar {
         let __ad_v10_s = __ad_c0_s;
         let __ad_v11 = __ad_v10_s * (T::from(2.0).unwrap());
         let __ad_result = __ad_v11;
-        let __ad_seed: T = <T as ::autograd::__private::rules::Real>::one();
         let mut __ad_d_y = __ad_b_y;
         let mut __ad_d_x = <T as ::autograd::__private::rules::Real>::zero();
         let __ad_d11 = __ad_seed;
@@ -73,6 +73,7 @@ impl generic_scalar {
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'y, T: Float>(
         x: T,
         y: &'y [T],
@@ -82,9 +83,38 @@ impl generic_scalar {
     ) {
         let mut __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
         let mut __ad_b_y = ::autograd::__private::zeros_like_slice(y);
-        ::autograd::__private::seeded_pullback(
-            generic_scalar::__grad_acc_full(x, y, &mut __ad_b_x, &mut __ad_b_y),
-            (__ad_b_x, __ad_b_y),
+        let __ad_value = generic_scalar::__grad_acc_full(
+            x,
+            y,
+            &mut __ad_b_x,
+            &mut __ad_b_y,
+            <T as ::autograd::__private::rules::Real>::one(),
+        );
+        (
+            __ad_value,
+            move |__ad_seed: T| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_x = ::autograd::__private::Seeded::seeded(
+                        __ad_b_x,
+                        __ad_seed,
+                    );
+                    __ad_b_y = ::autograd::__private::Seeded::seeded(
+                        __ad_b_y,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
+                    __ad_b_y.fill(<T as ::autograd::__private::rules::Real>::zero());
+                    generic_scalar::__grad_acc_full(
+                        x,
+                        y,
+                        &mut __ad_b_x,
+                        &mut __ad_b_y,
+                        __ad_seed,
+                    );
+                }
+                (__ad_b_x, __ad_b_y)
+            },
         )
     }
 }
@@ -125,7 +155,13 @@ fn generic_scalar_grad_acc<'y, T: Float>(
     d_x: &mut T,
     d_y: &mut [T],
 ) -> T {
-    generic_scalar::__grad_acc_full(x, y, d_x, d_y)
+    generic_scalar::__grad_acc_full(
+        x,
+        y,
+        d_x,
+        d_y,
+        <T as ::autograd::__private::rules::Real>::one(),
+    )
 }
 /** Compares [`generic_scalar_grad`] at this point with central finite differences of [`generic_scalar`], component by component.
 

@@ -30,6 +30,7 @@ impl energy {
         n: usize,
         __ad_b_x: &mut f64,
         __ad_b_w: &mut [f64],
+        __ad_seed: f64,
     ) -> f64 {
         let _ = energy;
         use ::autograd::__private::rules as __ad_rules;
@@ -51,7 +52,6 @@ impl energy {
         }
         let __ad_v15_s = __ad_c0_s;
         let __ad_result = __ad_v15_s;
-        let __ad_seed: f64 = 1.0;
         let mut __ad_d_w = __ad_b_w;
         let mut __ad_d_x = 0.0;
         let __ad_d15_s = __ad_seed;
@@ -91,6 +91,7 @@ impl energy {
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'w>(
         x: f64,
         w: &'w [f64],
@@ -107,9 +108,40 @@ impl energy {
     ) {
         let mut __ad_b_x = 0.0;
         let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
-        ::autograd::__private::seeded_pullback(
-            energy::__grad_acc_full(x, w, n, &mut __ad_b_x, &mut __ad_b_w),
-            (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient),
+        let __ad_value = energy::__grad_acc_full(
+            x,
+            w,
+            n,
+            &mut __ad_b_x,
+            &mut __ad_b_w,
+            1.0,
+        );
+        (
+            __ad_value,
+            move |__ad_seed: f64| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_x = ::autograd::__private::Seeded::seeded(
+                        __ad_b_x,
+                        __ad_seed,
+                    );
+                    __ad_b_w = ::autograd::__private::Seeded::seeded(
+                        __ad_b_w,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_x = 0.0;
+                    __ad_b_w.fill(0.0);
+                    energy::__grad_acc_full(
+                        x,
+                        w,
+                        n,
+                        &mut __ad_b_x,
+                        &mut __ad_b_w,
+                        __ad_seed,
+                    );
+                }
+                (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient)
+            },
         )
     }
 }
@@ -162,7 +194,7 @@ fn energy_grad_acc<'w>(
     d_x: &mut f64,
     d_w: &mut [f64],
 ) -> f64 {
-    energy::__grad_acc_full(x, w, n, d_x, d_w)
+    energy::__grad_acc_full(x, w, n, d_x, d_w, 1.0)
 }
 /** Compares [`energy_grad`] at this point with central finite differences of [`energy`], component by component.
 
@@ -216,6 +248,7 @@ impl __ad_hessian_energy {
         n: usize,
         __ad_b_x: &mut __AdScalar,
         __ad_b_w: &mut [__AdScalar],
+        __ad_seed: __AdScalar,
     ) -> __AdScalar {
         let _ = __ad_hessian_energy::<__AdScalar>;
         use ::autograd::__private::rules as __ad_rules;
@@ -240,7 +273,6 @@ impl __ad_hessian_energy {
         }
         let __ad_v15_s = __ad_c0_s;
         let __ad_result = __ad_v15_s;
-        let __ad_seed: __AdScalar = <__AdScalar as ::autograd::__private::rules::Real>::one();
         let mut __ad_d_w = __ad_b_w;
         let mut __ad_d_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
         let __ad_d15_s = __ad_seed;
@@ -277,6 +309,7 @@ impl __ad_hessian_energy {
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'w, __AdScalar: ::autograd::__private::Float + 'static>(
         x: __AdScalar,
         w: &'w [__AdScalar],
@@ -293,9 +326,43 @@ impl __ad_hessian_energy {
     ) {
         let mut __ad_b_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
         let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
-        ::autograd::__private::seeded_pullback(
-            __ad_hessian_energy::__grad_acc_full(x, w, n, &mut __ad_b_x, &mut __ad_b_w),
-            (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient),
+        let __ad_value = __ad_hessian_energy::__grad_acc_full(
+            x,
+            w,
+            n,
+            &mut __ad_b_x,
+            &mut __ad_b_w,
+            <__AdScalar as ::autograd::__private::rules::Real>::one(),
+        );
+        (
+            __ad_value,
+            move |__ad_seed: __AdScalar| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_x = ::autograd::__private::Seeded::seeded(
+                        __ad_b_x,
+                        __ad_seed,
+                    );
+                    __ad_b_w = ::autograd::__private::Seeded::seeded(
+                        __ad_b_w,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
+                    __ad_b_w
+                        .fill(
+                            <__AdScalar as ::autograd::__private::rules::Real>::zero(),
+                        );
+                    __ad_hessian_energy::__grad_acc_full(
+                        x,
+                        w,
+                        n,
+                        &mut __ad_b_x,
+                        &mut __ad_b_w,
+                        __ad_seed,
+                    );
+                }
+                (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient)
+            },
         )
     }
 }
@@ -345,7 +412,14 @@ fn __ad_hessian_energy_grad_acc<'w, __AdScalar: ::autograd::__private::Float + '
     d_x: &mut __AdScalar,
     d_w: &mut [__AdScalar],
 ) -> __AdScalar {
-    __ad_hessian_energy::__grad_acc_full(x, w, n, d_x, d_w)
+    __ad_hessian_energy::__grad_acc_full(
+        x,
+        w,
+        n,
+        d_x,
+        d_w,
+        <__AdScalar as ::autograd::__private::rules::Real>::one(),
+    )
 }
 #[inline]
 #[doc(hidden)]

@@ -26,7 +26,12 @@ impl softmax_loss {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __grad_acc_full<'z>(z: &'z [f64], label: usize, __ad_b_z: &mut [f64]) -> f64 {
+    fn __grad_acc_full<'z>(
+        z: &'z [f64],
+        label: usize,
+        __ad_b_z: &mut [f64],
+        __ad_seed: f64,
+    ) -> f64 {
         let _ = softmax_loss;
         use ::autograd::__private::rules as __ad_rules;
         ::autograd::__private::check_buffer(__ad_b_z, z.len());
@@ -103,7 +108,6 @@ impl softmax_loss {
         let __ad_v33 = __ad_v32.ln();
         let __ad_v34 = -__ad_v33;
         let __ad_result = __ad_v34;
-        let __ad_seed: f64 = 1.0;
         let mut __ad_d_z = __ad_b_z;
         let mut __ad_d15_p = ::autograd::__private::zero_like(&__ad_v15_p);
         let mut __ad_d24_s = 0.0;
@@ -174,6 +178,7 @@ impl softmax_loss {
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'z>(
         z: &'z [f64],
         label: usize,
@@ -187,9 +192,21 @@ impl softmax_loss {
             ) + use<'z>,
     ) {
         let mut __ad_b_z = ::autograd::__private::zeros_like_slice(z);
-        ::autograd::__private::seeded_pullback(
-            softmax_loss::__grad_acc_full(z, label, &mut __ad_b_z),
-            (__ad_b_z, ::autograd::__private::NoGradient),
+        let __ad_value = softmax_loss::__grad_acc_full(z, label, &mut __ad_b_z, 1.0);
+        (
+            __ad_value,
+            move |__ad_seed: f64| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_z = ::autograd::__private::Seeded::seeded(
+                        __ad_b_z,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_z.fill(0.0);
+                    softmax_loss::__grad_acc_full(z, label, &mut __ad_b_z, __ad_seed);
+                }
+                (__ad_b_z, ::autograd::__private::NoGradient)
+            },
         )
     }
 }
@@ -234,7 +251,7 @@ fn softmax_loss_grad<'z>(
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
 fn softmax_loss_grad_acc<'z>(z: &'z [f64], label: usize, d_z: &mut [f64]) -> f64 {
-    softmax_loss::__grad_acc_full(z, label, d_z)
+    softmax_loss::__grad_acc_full(z, label, d_z, 1.0)
 }
 /** Compares [`softmax_loss_grad`] at this point with central finite differences of [`softmax_loss`], component by component.
 

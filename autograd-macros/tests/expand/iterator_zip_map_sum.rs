@@ -25,6 +25,7 @@ impl squared_distance {
         y: &'y [f64],
         __ad_b_x: &mut [f64],
         __ad_b_y: &mut [f64],
+        __ad_seed: f64,
     ) -> f64 {
         let _ = squared_distance;
         use ::autograd::__private::rules as __ad_rules;
@@ -63,15 +64,38 @@ impl squared_distance {
             (__ad_v14_sum, __ad_d_x, __ad_d_y)
         };
         let __ad_result = __ad_v14_sum;
-        let __ad_seed: f64 = 1.0;
         let mut __ad_d_x = __ad_u0__x;
         let mut __ad_d_y = __ad_u0__y;
         let __ad_d14_sum = __ad_seed;
         let __ad_dc0_sum = __ad_d14_sum;
+        if __ad_dc0_sum == 1.0 {} else {
+            __ad_d_x.fill(0.0);
+            __ad_d_y.fill(0.0);
+            let mut __ad_dc0_sum = __ad_d14_sum;
+            for __ad_v7_i in ::core::iter::Iterator::rev(0..__ad_v4) {
+                let __ad_v8_a = x[__ad_v7_i];
+                let __ad_v9_b = y[__ad_v7_i];
+                let __ad_v10 = __ad_v8_a - __ad_v9_b;
+                let __ad_v11 = __ad_v8_a - __ad_v9_b;
+                let __ad_d13 = __ad_dc0_sum;
+                let __ad_d6_sum = __ad_rules::add_grad_lhs(__ad_d13);
+                let __ad_d12 = __ad_rules::add_grad_rhs(__ad_d13);
+                let __ad_d10 = __ad_rules::mul_grad_lhs(__ad_d12, __ad_v11);
+                let __ad_d11 = __ad_rules::mul_grad_rhs(__ad_d12, __ad_v10);
+                let mut __ad_d8_a = __ad_rules::sub_grad_lhs(__ad_d11);
+                let mut __ad_d9_b = __ad_rules::sub_grad_rhs(__ad_d11);
+                __ad_d8_a += __ad_rules::sub_grad_lhs(__ad_d10);
+                __ad_d9_b += __ad_rules::sub_grad_rhs(__ad_d10);
+                __ad_d_y[__ad_v7_i] += __ad_d9_b;
+                __ad_d_x[__ad_v7_i] += __ad_d8_a;
+                __ad_dc0_sum = __ad_d6_sum;
+            }
+        }
         __ad_result
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'x, 'y>(
         x: &'x [f64],
         y: &'y [f64],
@@ -86,9 +110,38 @@ impl squared_distance {
     ) {
         let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
         let mut __ad_b_y = ::autograd::__private::zeros_like_slice(y);
-        ::autograd::__private::seeded_pullback(
-            squared_distance::__grad_acc_full(x, y, &mut __ad_b_x, &mut __ad_b_y),
-            (__ad_b_x, __ad_b_y),
+        let __ad_value = squared_distance::__grad_acc_full(
+            x,
+            y,
+            &mut __ad_b_x,
+            &mut __ad_b_y,
+            1.0,
+        );
+        (
+            __ad_value,
+            move |__ad_seed: f64| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_x = ::autograd::__private::Seeded::seeded(
+                        __ad_b_x,
+                        __ad_seed,
+                    );
+                    __ad_b_y = ::autograd::__private::Seeded::seeded(
+                        __ad_b_y,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_x.fill(0.0);
+                    __ad_b_y.fill(0.0);
+                    squared_distance::__grad_acc_full(
+                        x,
+                        y,
+                        &mut __ad_b_x,
+                        &mut __ad_b_y,
+                        __ad_seed,
+                    );
+                }
+                (__ad_b_x, __ad_b_y)
+            },
         )
     }
 }
@@ -131,7 +184,7 @@ fn squared_distance_grad_acc<'x, 'y>(
     d_x: &mut [f64],
     d_y: &mut [f64],
 ) -> f64 {
-    squared_distance::__grad_acc_full(x, y, d_x, d_y)
+    squared_distance::__grad_acc_full(x, y, d_x, d_y, 1.0)
 }
 /** Compares [`squared_distance_grad`] at this point with central finite differences of [`squared_distance`], component by component.
 

@@ -36,6 +36,7 @@ impl weighted {
         c: T,
         __ad_b_x: &mut T,
         __ad_b_w: &mut [T],
+        __ad_seed: T,
     ) -> T
     where
         T: num_traits::Float,
@@ -62,7 +63,6 @@ impl weighted {
         logistic::__same_callee(&logistic, &__ad_v14);
         let __ad_v15 = __ad_v13 * __ad_v14;
         let __ad_result = __ad_v15;
-        let __ad_seed: T = <T as ::autograd::__private::rules::Real>::one();
         let mut __ad_d_w = __ad_b_w;
         let mut __ad_d_x = <T as ::autograd::__private::rules::Real>::zero();
         let mut __ad_d12_s = <T as ::autograd::__private::rules::Real>::zero();
@@ -94,6 +94,7 @@ impl weighted {
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'w, T>(
         x: T,
         w: &'w [T],
@@ -113,9 +114,40 @@ impl weighted {
     {
         let mut __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
         let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
-        ::autograd::__private::seeded_pullback(
-            weighted::__grad_acc_full(x, w, c, &mut __ad_b_x, &mut __ad_b_w),
-            (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient),
+        let __ad_value = weighted::__grad_acc_full(
+            x,
+            w,
+            c,
+            &mut __ad_b_x,
+            &mut __ad_b_w,
+            <T as ::autograd::__private::rules::Real>::one(),
+        );
+        (
+            __ad_value,
+            move |__ad_seed: T| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_x = ::autograd::__private::Seeded::seeded(
+                        __ad_b_x,
+                        __ad_seed,
+                    );
+                    __ad_b_w = ::autograd::__private::Seeded::seeded(
+                        __ad_b_w,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
+                    __ad_b_w.fill(<T as ::autograd::__private::rules::Real>::zero());
+                    weighted::__grad_acc_full(
+                        x,
+                        w,
+                        c,
+                        &mut __ad_b_x,
+                        &mut __ad_b_w,
+                        __ad_seed,
+                    );
+                }
+                (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient)
+            },
         )
     }
 }
@@ -166,7 +198,14 @@ fn weighted_grad_acc<'w, T>(x: T, w: &'w [T], c: T, d_x: &mut T, d_w: &mut [T]) 
 where
     T: num_traits::Float,
 {
-    weighted::__grad_acc_full(x, w, c, d_x, d_w)
+    weighted::__grad_acc_full(
+        x,
+        w,
+        c,
+        d_x,
+        d_w,
+        <T as ::autograd::__private::rules::Real>::one(),
+    )
 }
 /** Compares [`weighted_grad`] at this point with central finite differences of [`weighted`], component by component.
 

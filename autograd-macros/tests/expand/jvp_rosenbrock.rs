@@ -26,7 +26,7 @@ impl rosenbrock {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __grad_acc_full<'x>(x: &'x [f64], __ad_b_x: &mut [f64]) -> f64 {
+    fn __grad_acc_full<'x>(x: &'x [f64], __ad_b_x: &mut [f64], __ad_seed: f64) -> f64 {
         let _ = rosenbrock;
         use ::autograd::__private::rules as __ad_rules;
         ::autograd::__private::check_buffer(__ad_b_x, x.len());
@@ -78,14 +78,52 @@ impl rosenbrock {
             (__ad_v17_s, __ad_d_x)
         };
         let __ad_result = __ad_v17_s;
-        let __ad_seed: f64 = 1.0;
         let mut __ad_d_x = __ad_u0__x;
         let __ad_d17_s = __ad_seed;
         let __ad_dc0_s = __ad_d17_s;
+        if __ad_dc0_s == 1.0 {} else {
+            __ad_d_x.fill(0.0);
+            let mut __ad_dc0_s = __ad_d17_s;
+            let mut __ad_dw0_x_1 = 0.0;
+            for __ad_v5_i in ::core::iter::Iterator::rev(0..__ad_v3) {
+                let __ad_v6 = x[__ad_v5_i];
+                let __ad_v7_a = 1.0 - __ad_v6;
+                let __ad_v8 = __ad_v5_i + 1;
+                let __ad_v9 = x[__ad_v8];
+                let __ad_v10 = __ad_v6 * __ad_v6;
+                let __ad_v11_b = __ad_v9 - __ad_v10;
+                let __ad_v13 = 100.0 * __ad_v11_b;
+                let mut __ad_dw0_x_0 = 0.0;
+                let __ad_d16_s = __ad_dc0_s;
+                let __ad_d4_s = __ad_rules::add_grad_lhs(__ad_d16_s);
+                let __ad_d15 = __ad_rules::add_grad_rhs(__ad_d16_s);
+                let __ad_d12 = __ad_rules::add_grad_lhs(__ad_d15);
+                let __ad_d14 = __ad_rules::add_grad_rhs(__ad_d15);
+                let __ad_d13 = __ad_rules::mul_grad_lhs(__ad_d14, __ad_v11_b);
+                let mut __ad_d11_b = __ad_rules::mul_grad_rhs(__ad_d14, __ad_v13);
+                __ad_d11_b += __ad_rules::mul_grad_rhs(__ad_d13, 100.0);
+                let mut __ad_d7_a = __ad_rules::mul_grad_lhs(__ad_d12, __ad_v7_a);
+                __ad_d7_a += __ad_rules::mul_grad_rhs(__ad_d12, __ad_v7_a);
+                let __ad_d9 = __ad_rules::sub_grad_lhs(__ad_d11_b);
+                let __ad_d10 = __ad_rules::sub_grad_rhs(__ad_d11_b);
+                let mut __ad_d6 = __ad_rules::mul_grad_lhs(__ad_d10, __ad_v6);
+                __ad_d6 += __ad_rules::mul_grad_rhs(__ad_d10, __ad_v6);
+                __ad_dw0_x_1 += __ad_d9;
+                __ad_d6 += __ad_rules::sub_grad_rhs(__ad_d7_a);
+                __ad_dw0_x_0 += __ad_d6;
+                __ad_d_x[__ad_v8] += __ad_dw0_x_1;
+                __ad_dw0_x_1 = __ad_dw0_x_0;
+                __ad_dc0_s = __ad_d4_s;
+            }
+            if !(0..__ad_v3).is_empty() {
+                __ad_d_x[0] += __ad_dw0_x_1;
+            }
+        }
         __ad_result
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'x>(
         x: &'x [f64],
     ) -> (
@@ -93,9 +131,21 @@ impl rosenbrock {
         impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'x>,
     ) {
         let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-        ::autograd::__private::seeded_pullback(
-            rosenbrock::__grad_acc_full(x, &mut __ad_b_x),
-            (__ad_b_x,),
+        let __ad_value = rosenbrock::__grad_acc_full(x, &mut __ad_b_x, 1.0);
+        (
+            __ad_value,
+            move |__ad_seed: f64| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_x = ::autograd::__private::Seeded::seeded(
+                        __ad_b_x,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_x.fill(0.0);
+                    rosenbrock::__grad_acc_full(x, &mut __ad_b_x, __ad_seed);
+                }
+                (__ad_b_x,)
+            },
         )
     }
 }
@@ -127,7 +177,7 @@ fn rosenbrock_grad<'x>(x: &'x [f64]) -> (f64, ::autograd::__private::Vec<f64>) {
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
 fn rosenbrock_grad_acc<'x>(x: &'x [f64], d_x: &mut [f64]) -> f64 {
-    rosenbrock::__grad_acc_full(x, d_x)
+    rosenbrock::__grad_acc_full(x, d_x, 1.0)
 }
 /** Compares [`rosenbrock_grad`] at this point with central finite differences of [`rosenbrock`], component by component.
 

@@ -27,7 +27,12 @@ impl sum_squares_until {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __grad_acc_full<'xs>(xs: &'xs [f64], t: f64, __ad_b_xs: &mut [f64]) -> f64 {
+    fn __grad_acc_full<'xs>(
+        xs: &'xs [f64],
+        t: f64,
+        __ad_b_xs: &mut [f64],
+        __ad_seed: f64,
+    ) -> f64 {
         let _ = sum_squares_until;
         use ::autograd::__private::rules as __ad_rules;
         ::autograd::__private::check_buffer(__ad_b_xs, xs.len());
@@ -73,7 +78,6 @@ impl sum_squares_until {
         let __ad_v22_s = __ad_c0_s;
         let __ad_v23___ag_brk_0 = __ad_c0___ag_brk_0;
         let __ad_result = __ad_v22_s;
-        let __ad_seed: f64 = 1.0;
         let mut __ad_d_xs = __ad_b_xs;
         let __ad_d22_s = __ad_seed;
         let mut __ad_dc0_s = __ad_d22_s;
@@ -114,6 +118,7 @@ impl sum_squares_until {
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'xs>(
         xs: &'xs [f64],
         t: f64,
@@ -127,9 +132,21 @@ impl sum_squares_until {
             ) + use<'xs>,
     ) {
         let mut __ad_b_xs = ::autograd::__private::zeros_like_slice(xs);
-        ::autograd::__private::seeded_pullback(
-            sum_squares_until::__grad_acc_full(xs, t, &mut __ad_b_xs),
-            (__ad_b_xs, ::autograd::__private::NoGradient),
+        let __ad_value = sum_squares_until::__grad_acc_full(xs, t, &mut __ad_b_xs, 1.0);
+        (
+            __ad_value,
+            move |__ad_seed: f64| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_xs = ::autograd::__private::Seeded::seeded(
+                        __ad_b_xs,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_xs.fill(0.0);
+                    sum_squares_until::__grad_acc_full(xs, t, &mut __ad_b_xs, __ad_seed);
+                }
+                (__ad_b_xs, ::autograd::__private::NoGradient)
+            },
         )
     }
 }
@@ -174,7 +191,7 @@ fn sum_squares_until_grad<'xs>(
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
 fn sum_squares_until_grad_acc<'xs>(xs: &'xs [f64], t: f64, d_xs: &mut [f64]) -> f64 {
-    sum_squares_until::__grad_acc_full(xs, t, d_xs)
+    sum_squares_until::__grad_acc_full(xs, t, d_xs, 1.0)
 }
 /** Compares [`sum_squares_until_grad`] at this point with central finite differences of [`sum_squares_until`], component by component.
 

@@ -35,6 +35,7 @@ impl total_variation {
         t: f64,
         __ad_b_x: &mut [f64],
         __ad_b_t: &mut f64,
+        __ad_seed: f64,
     ) -> f64 {
         let _ = total_variation;
         use ::autograd::__private::rules as __ad_rules;
@@ -76,7 +77,6 @@ impl total_variation {
         let __ad_v22 = x[__ad_v4_i];
         let __ad_v23 = __ad_v21_tv * __ad_v22;
         let __ad_result = __ad_v23;
-        let __ad_seed: f64 = 1.0;
         let mut __ad_d_x = __ad_b_x;
         let __ad_d23 = __ad_seed;
         let __ad_d21_tv = __ad_rules::mul_grad_lhs(__ad_d23, __ad_v22);
@@ -113,6 +113,7 @@ impl total_variation {
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'x, 'knots>(
         x: &'x [f64],
         knots: &'knots [f64],
@@ -129,9 +130,40 @@ impl total_variation {
     ) {
         let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
         let mut __ad_b_t = 0.0;
-        ::autograd::__private::seeded_pullback(
-            total_variation::__grad_acc_full(x, knots, t, &mut __ad_b_x, &mut __ad_b_t),
-            (__ad_b_x, ::autograd::__private::NoGradient, __ad_b_t),
+        let __ad_value = total_variation::__grad_acc_full(
+            x,
+            knots,
+            t,
+            &mut __ad_b_x,
+            &mut __ad_b_t,
+            1.0,
+        );
+        (
+            __ad_value,
+            move |__ad_seed: f64| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_x = ::autograd::__private::Seeded::seeded(
+                        __ad_b_x,
+                        __ad_seed,
+                    );
+                    __ad_b_t = ::autograd::__private::Seeded::seeded(
+                        __ad_b_t,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_x.fill(0.0);
+                    __ad_b_t = 0.0;
+                    total_variation::__grad_acc_full(
+                        x,
+                        knots,
+                        t,
+                        &mut __ad_b_x,
+                        &mut __ad_b_t,
+                        __ad_seed,
+                    );
+                }
+                (__ad_b_x, ::autograd::__private::NoGradient, __ad_b_t)
+            },
         )
     }
 }
@@ -186,7 +218,7 @@ fn total_variation_grad_acc<'x, 'knots>(
     d_x: &mut [f64],
     d_t: &mut f64,
 ) -> f64 {
-    total_variation::__grad_acc_full(x, knots, t, d_x, d_t)
+    total_variation::__grad_acc_full(x, knots, t, d_x, d_t, 1.0)
 }
 /** Compares [`total_variation_grad`] at this point with central finite differences of [`total_variation`], component by component.
 

@@ -25,7 +25,7 @@ impl smooth {
     #[doc(hidden)]
     #[inline]
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    fn __grad_acc_full<'x>(x: &'x [f64], __ad_b_x: &mut [f64]) -> f64 {
+    fn __grad_acc_full<'x>(x: &'x [f64], __ad_b_x: &mut [f64], __ad_seed: f64) -> f64 {
         let _ = smooth;
         use ::autograd::__private::rules as __ad_rules;
         ::autograd::__private::check_buffer(__ad_b_x, x.len());
@@ -75,14 +75,52 @@ impl smooth {
             (__ad_v16_s, __ad_d_x)
         };
         let __ad_result = __ad_v16_s;
-        let __ad_seed: f64 = 1.0;
         let mut __ad_d_x = __ad_u0__x;
         let __ad_d16_s = __ad_seed;
         let __ad_dc0_s = __ad_d16_s;
+        if __ad_dc0_s == 1.0 {} else {
+            __ad_d_x.fill(0.0);
+            let mut __ad_dc0_s = __ad_d16_s;
+            let mut __ad_dw0_x_0 = 0.0;
+            let mut __ad_dw0_x_1 = 0.0;
+            for __ad_v5_i in ::core::iter::Iterator::rev(1..__ad_v3) {
+                let __ad_v6 = __ad_v5_i - 1;
+                let __ad_v7 = x[__ad_v6];
+                let __ad_v8 = x[__ad_v5_i];
+                let __ad_v9 = 2.0 * __ad_v8;
+                let __ad_v10 = __ad_v7 - __ad_v9;
+                let __ad_v11 = __ad_v5_i + 1;
+                let __ad_v12 = x[__ad_v11];
+                let __ad_v13_d = __ad_v10 + __ad_v12;
+                let mut __ad_dw0_x_m1 = 0.0;
+                let __ad_d15_s = __ad_dc0_s;
+                let __ad_d4_s = __ad_rules::add_grad_lhs(__ad_d15_s);
+                let __ad_d14 = __ad_rules::add_grad_rhs(__ad_d15_s);
+                let mut __ad_d13_d = __ad_rules::mul_grad_lhs(__ad_d14, __ad_v13_d);
+                __ad_d13_d += __ad_rules::mul_grad_rhs(__ad_d14, __ad_v13_d);
+                let __ad_d10 = __ad_rules::add_grad_lhs(__ad_d13_d);
+                let __ad_d12 = __ad_rules::add_grad_rhs(__ad_d13_d);
+                __ad_dw0_x_1 += __ad_d12;
+                let __ad_d7 = __ad_rules::sub_grad_lhs(__ad_d10);
+                let __ad_d9 = __ad_rules::sub_grad_rhs(__ad_d10);
+                let __ad_d8 = __ad_rules::mul_grad_rhs(__ad_d9, 2.0);
+                __ad_dw0_x_0 += __ad_d8;
+                __ad_dw0_x_m1 += __ad_d7;
+                __ad_d_x[__ad_v11] += __ad_dw0_x_1;
+                __ad_dw0_x_1 = __ad_dw0_x_0;
+                __ad_dw0_x_0 = __ad_dw0_x_m1;
+                __ad_dc0_s = __ad_d4_s;
+            }
+            if !(1..__ad_v3).is_empty() {
+                __ad_d_x[1 - 1] += __ad_dw0_x_0;
+                __ad_d_x[1] += __ad_dw0_x_1;
+            }
+        }
         __ad_result
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(unused_mut)]
     fn __vjp_full<'x>(
         x: &'x [f64],
     ) -> (
@@ -90,9 +128,21 @@ impl smooth {
         impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'x>,
     ) {
         let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-        ::autograd::__private::seeded_pullback(
-            smooth::__grad_acc_full(x, &mut __ad_b_x),
-            (__ad_b_x,),
+        let __ad_value = smooth::__grad_acc_full(x, &mut __ad_b_x, 1.0);
+        (
+            __ad_value,
+            move |__ad_seed: f64| {
+                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                    __ad_b_x = ::autograd::__private::Seeded::seeded(
+                        __ad_b_x,
+                        __ad_seed,
+                    );
+                } else {
+                    __ad_b_x.fill(0.0);
+                    smooth::__grad_acc_full(x, &mut __ad_b_x, __ad_seed);
+                }
+                (__ad_b_x,)
+            },
         )
     }
 }
@@ -124,7 +174,7 @@ fn smooth_grad<'x>(x: &'x [f64]) -> (f64, ::autograd::__private::Vec<f64>) {
  If a slice buffer's length or a matrix buffer's shape is not its argument's.*/
 #[inline]
 fn smooth_grad_acc<'x>(x: &'x [f64], d_x: &mut [f64]) -> f64 {
-    smooth::__grad_acc_full(x, d_x)
+    smooth::__grad_acc_full(x, d_x, 1.0)
 }
 /** Compares [`smooth_grad`] at this point with central finite differences of [`smooth`], component by component.
 

@@ -49,6 +49,7 @@ fn affine_vjp(
                 __ad_b___ad_p_bias_b: &mut f64,
                 __ad_b___ad_p_w: &mut [f64],
                 __ad_b_x: &mut [f64],
+                __ad_seed: f64,
             ) -> f64 {
                 let _ = affine;
                 use ::autograd::__private::rules as __ad_rules;
@@ -78,17 +79,37 @@ fn affine_vjp(
                     (__ad_v10_s, __ad_d___ad_p_w, __ad_d_x)
                 };
                 let __ad_result = __ad_v10_s;
-                let __ad_seed: f64 = 1.0;
                 let mut __ad_d___ad_p_w = __ad_u0____ad_p_w;
                 let mut __ad_d_x = __ad_u0__x;
                 let __ad_d10_s = __ad_seed;
                 let __ad_dc0_s = __ad_d10_s;
-                let __ad_d___ad_p_bias_b = __ad_dc0_s;
+                let mut __ad_d___ad_p_bias_b = 0.0;
+                if __ad_dc0_s == 1.0 {
+                    __ad_d___ad_p_bias_b += __ad_dc0_s;
+                } else {
+                    __ad_d___ad_p_w.fill(0.0);
+                    __ad_d_x.fill(0.0);
+                    let mut __ad_dc0_s = __ad_d10_s;
+                    for __ad_v5_i in ::core::iter::Iterator::rev(0..__ad_v3) {
+                        let __ad_v6 = __ad_p_w[__ad_v5_i];
+                        let __ad_v7 = x[__ad_v5_i];
+                        let __ad_d9_s = __ad_dc0_s;
+                        let __ad_d4_s = __ad_rules::add_grad_lhs(__ad_d9_s);
+                        let __ad_d8 = __ad_rules::add_grad_rhs(__ad_d9_s);
+                        let __ad_d6 = __ad_rules::mul_grad_lhs(__ad_d8, __ad_v7);
+                        let __ad_d7 = __ad_rules::mul_grad_rhs(__ad_d8, __ad_v6);
+                        __ad_d_x[__ad_v5_i] += __ad_d7;
+                        __ad_d___ad_p_w[__ad_v5_i] += __ad_d6;
+                        __ad_dc0_s = __ad_d4_s;
+                    }
+                    __ad_d___ad_p_bias_b += __ad_dc0_s;
+                }
                 *__ad_b___ad_p_bias_b += __ad_d___ad_p_bias_b;
                 __ad_result
             }
             #[doc(hidden)]
             #[inline]
+            #[allow(unused_mut)]
             pub fn __vjp_full<'__ad_p_w, 'x>(
                 __ad_p_bias_b: f64,
                 __ad_p_w: &'__ad_p_w [f64],
@@ -108,16 +129,47 @@ fn affine_vjp(
                     __ad_p_w,
                 );
                 let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-                ::autograd::__private::seeded_pullback(
-                    affine::__grad_acc_full(
-                        __ad_p_bias_b,
-                        __ad_p_w,
-                        x,
-                        &mut __ad_b___ad_p_bias_b,
-                        &mut __ad_b___ad_p_w,
-                        &mut __ad_b_x,
-                    ),
-                    (__ad_b___ad_p_bias_b, __ad_b___ad_p_w, __ad_b_x),
+                let __ad_value = affine::__grad_acc_full(
+                    __ad_p_bias_b,
+                    __ad_p_w,
+                    x,
+                    &mut __ad_b___ad_p_bias_b,
+                    &mut __ad_b___ad_p_w,
+                    &mut __ad_b_x,
+                    1.0,
+                );
+                (
+                    __ad_value,
+                    move |__ad_seed: f64| {
+                        if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                            __ad_b___ad_p_bias_b = ::autograd::__private::Seeded::seeded(
+                                __ad_b___ad_p_bias_b,
+                                __ad_seed,
+                            );
+                            __ad_b___ad_p_w = ::autograd::__private::Seeded::seeded(
+                                __ad_b___ad_p_w,
+                                __ad_seed,
+                            );
+                            __ad_b_x = ::autograd::__private::Seeded::seeded(
+                                __ad_b_x,
+                                __ad_seed,
+                            );
+                        } else {
+                            __ad_b___ad_p_bias_b = 0.0;
+                            __ad_b___ad_p_w.fill(0.0);
+                            __ad_b_x.fill(0.0);
+                            affine::__grad_acc_full(
+                                __ad_p_bias_b,
+                                __ad_p_w,
+                                x,
+                                &mut __ad_b___ad_p_bias_b,
+                                &mut __ad_b___ad_p_w,
+                                &mut __ad_b_x,
+                                __ad_seed,
+                            );
+                        }
+                        (__ad_b___ad_p_bias_b, __ad_b___ad_p_w, __ad_b_x)
+                    },
                 )
             }
         }
@@ -180,6 +232,7 @@ fn affine_vjp(
                 d___ad_p_bias_b,
                 d___ad_p_w,
                 d_x,
+                1.0,
             )
         }
         /** Compares [`affine_grad`] at this point with central finite differences of [`affine`], component by component.

@@ -46,6 +46,7 @@ mod __autograd_flat_line {
             __ad_b___ad_p_w: &mut [f64],
             __ad_b___ad_p_intercept: &mut f64,
             __ad_b_x: &mut f64,
+            __ad_seed: f64,
         ) -> f64 {
             let _ = line;
             use ::autograd::__private::rules as __ad_rules;
@@ -56,7 +57,6 @@ mod __autograd_flat_line {
             let __ad_v7 = __ad_v6 * __ad_p_intercept;
             let __ad_v8 = __ad_v5 + __ad_v7;
             let __ad_result = __ad_v8;
-            let __ad_seed: f64 = 1.0;
             let mut __ad_d___ad_p_w = __ad_b___ad_p_w;
             let __ad_d8 = __ad_seed;
             let __ad_d5 = __ad_rules::add_grad_lhs(__ad_d8);
@@ -74,6 +74,7 @@ mod __autograd_flat_line {
         }
         #[doc(hidden)]
         #[inline]
+        #[allow(unused_mut)]
         pub fn __vjp_full<'__ad_p_w>(
             __ad_p_slope: f64,
             __ad_p_w: &'__ad_p_w [f64],
@@ -89,18 +90,61 @@ mod __autograd_flat_line {
             let mut __ad_b___ad_p_w = ::autograd::__private::zeros_like_slice(__ad_p_w);
             let mut __ad_b___ad_p_intercept = 0.0;
             let mut __ad_b_x = 0.0;
-            ::autograd::__private::seeded_pullback(
-                line::__grad_acc_full(
-                    __ad_p_slope,
-                    __ad_p_w,
-                    __ad_p_intercept,
-                    x,
-                    &mut __ad_b___ad_p_slope,
-                    &mut __ad_b___ad_p_w,
-                    &mut __ad_b___ad_p_intercept,
-                    &mut __ad_b_x,
-                ),
-                (__ad_b___ad_p_slope, __ad_b___ad_p_w, __ad_b___ad_p_intercept, __ad_b_x),
+            let __ad_value = line::__grad_acc_full(
+                __ad_p_slope,
+                __ad_p_w,
+                __ad_p_intercept,
+                x,
+                &mut __ad_b___ad_p_slope,
+                &mut __ad_b___ad_p_w,
+                &mut __ad_b___ad_p_intercept,
+                &mut __ad_b_x,
+                1.0,
+            );
+            (
+                __ad_value,
+                move |__ad_seed: f64| {
+                    if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                        __ad_b___ad_p_slope = ::autograd::__private::Seeded::seeded(
+                            __ad_b___ad_p_slope,
+                            __ad_seed,
+                        );
+                        __ad_b___ad_p_w = ::autograd::__private::Seeded::seeded(
+                            __ad_b___ad_p_w,
+                            __ad_seed,
+                        );
+                        __ad_b___ad_p_intercept = ::autograd::__private::Seeded::seeded(
+                            __ad_b___ad_p_intercept,
+                            __ad_seed,
+                        );
+                        __ad_b_x = ::autograd::__private::Seeded::seeded(
+                            __ad_b_x,
+                            __ad_seed,
+                        );
+                    } else {
+                        __ad_b___ad_p_slope = 0.0;
+                        __ad_b___ad_p_w.fill(0.0);
+                        __ad_b___ad_p_intercept = 0.0;
+                        __ad_b_x = 0.0;
+                        line::__grad_acc_full(
+                            __ad_p_slope,
+                            __ad_p_w,
+                            __ad_p_intercept,
+                            x,
+                            &mut __ad_b___ad_p_slope,
+                            &mut __ad_b___ad_p_w,
+                            &mut __ad_b___ad_p_intercept,
+                            &mut __ad_b_x,
+                            __ad_seed,
+                        );
+                    }
+                    (
+                        __ad_b___ad_p_slope,
+                        __ad_b___ad_p_w,
+                        __ad_b___ad_p_intercept,
+                        __ad_b_x,
+                    )
+                },
             )
         }
     }
@@ -163,6 +207,7 @@ mod __autograd_flat_line {
             d___ad_p_w,
             d___ad_p_intercept,
             d_x,
+            1.0,
         )
     }
     /** Compares [`line_grad`] at this point with central finite differences of [`line`], component by component.
@@ -365,6 +410,7 @@ mod __autograd_flat_line {
             __ad_b___ad_p_w: &mut [__AdScalar],
             __ad_b___ad_p_intercept: &mut __AdScalar,
             __ad_b_x: &mut __AdScalar,
+            __ad_seed: __AdScalar,
         ) -> __AdScalar {
             let _ = __ad_hessian_line::<__AdScalar>;
             use ::autograd::__private::rules as __ad_rules;
@@ -375,7 +421,6 @@ mod __autograd_flat_line {
             let __ad_v7 = __ad_v6 * __ad_p_intercept;
             let __ad_v8 = __ad_v5 + __ad_v7;
             let __ad_result = __ad_v8;
-            let __ad_seed: __AdScalar = <__AdScalar as ::autograd::__private::rules::Real>::one();
             let mut __ad_d___ad_p_w = __ad_b___ad_p_w;
             let __ad_d8 = __ad_seed;
             let __ad_d5 = __ad_rules::add_grad_lhs(__ad_d8);
@@ -394,6 +439,7 @@ mod __autograd_flat_line {
         }
         #[doc(hidden)]
         #[inline]
+        #[allow(unused_mut)]
         pub fn __vjp_full<'__ad_p_w, __AdScalar: ::autograd::__private::Float + 'static>(
             __ad_p_slope: __AdScalar,
             __ad_p_w: &'__ad_p_w [__AdScalar],
@@ -414,18 +460,64 @@ mod __autograd_flat_line {
             let mut __ad_b___ad_p_w = ::autograd::__private::zeros_like_slice(__ad_p_w);
             let mut __ad_b___ad_p_intercept = <__AdScalar as ::autograd::__private::rules::Real>::zero();
             let mut __ad_b_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-            ::autograd::__private::seeded_pullback(
-                __ad_hessian_line::__grad_acc_full(
-                    __ad_p_slope,
-                    __ad_p_w,
-                    __ad_p_intercept,
-                    x,
-                    &mut __ad_b___ad_p_slope,
-                    &mut __ad_b___ad_p_w,
-                    &mut __ad_b___ad_p_intercept,
-                    &mut __ad_b_x,
-                ),
-                (__ad_b___ad_p_slope, __ad_b___ad_p_w, __ad_b___ad_p_intercept, __ad_b_x),
+            let __ad_value = __ad_hessian_line::__grad_acc_full(
+                __ad_p_slope,
+                __ad_p_w,
+                __ad_p_intercept,
+                x,
+                &mut __ad_b___ad_p_slope,
+                &mut __ad_b___ad_p_w,
+                &mut __ad_b___ad_p_intercept,
+                &mut __ad_b_x,
+                <__AdScalar as ::autograd::__private::rules::Real>::one(),
+            );
+            (
+                __ad_value,
+                move |__ad_seed: __AdScalar| {
+                    if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
+                        __ad_b___ad_p_slope = ::autograd::__private::Seeded::seeded(
+                            __ad_b___ad_p_slope,
+                            __ad_seed,
+                        );
+                        __ad_b___ad_p_w = ::autograd::__private::Seeded::seeded(
+                            __ad_b___ad_p_w,
+                            __ad_seed,
+                        );
+                        __ad_b___ad_p_intercept = ::autograd::__private::Seeded::seeded(
+                            __ad_b___ad_p_intercept,
+                            __ad_seed,
+                        );
+                        __ad_b_x = ::autograd::__private::Seeded::seeded(
+                            __ad_b_x,
+                            __ad_seed,
+                        );
+                    } else {
+                        __ad_b___ad_p_slope = <__AdScalar as ::autograd::__private::rules::Real>::zero();
+                        __ad_b___ad_p_w
+                            .fill(
+                                <__AdScalar as ::autograd::__private::rules::Real>::zero(),
+                            );
+                        __ad_b___ad_p_intercept = <__AdScalar as ::autograd::__private::rules::Real>::zero();
+                        __ad_b_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
+                        __ad_hessian_line::__grad_acc_full(
+                            __ad_p_slope,
+                            __ad_p_w,
+                            __ad_p_intercept,
+                            x,
+                            &mut __ad_b___ad_p_slope,
+                            &mut __ad_b___ad_p_w,
+                            &mut __ad_b___ad_p_intercept,
+                            &mut __ad_b_x,
+                            __ad_seed,
+                        );
+                    }
+                    (
+                        __ad_b___ad_p_slope,
+                        __ad_b___ad_p_w,
+                        __ad_b___ad_p_intercept,
+                        __ad_b_x,
+                    )
+                },
             )
         }
     }
@@ -501,6 +593,7 @@ mod __autograd_flat_line {
             d___ad_p_w,
             d___ad_p_intercept,
             d_x,
+            <__AdScalar as ::autograd::__private::rules::Real>::one(),
         )
     }
     #[inline]

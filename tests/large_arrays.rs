@@ -1,0 +1,163 @@
+//! Fixed-size array arguments far larger than a thread's stack frame
+//! (`&[f64; 40_000]`, 320 kB): the sweeps hold their adjoints on the heap
+//! (or, in `NAME_grad_acc`, in the caller's buffers), so the generated
+//! items need no more stack than the primal and the result they return by
+//! value (issue 35, "Crashes and blow-ups", first item: `_grad` overflowed
+//! a 2 MiB stack in a debug build).
+//!
+//! Each call runs on a thread whose stack is [`SPARE`] plus the arrays the
+//! caller holds (the result). Before the fix the test build (opt-level 1)
+//! needed one more array for `_grad`, `_vjp` and `_grad_acc` (650 kB); a
+//! debug build needed 1.9 MB for `_grad`, 4.2 MB for `_grad_acc` and
+//! 7.4 MB for `_grad` of a function also taking a slice, and needs 1 MB
+//! for each `_grad` now, 80 kB for `_grad_acc` (measured with
+//! `STACK_BYTES`). Expected derivatives are closed forms.
+
+#![allow(clippy::needless_range_loop)]
+
+use autograd::differentiable;
+
+const N: usize = 40_000;
+
+/// The stack a call needs beyond the arrays its caller holds: the
+/// thread's own and the test's frames (a spawned thread needs 80 kB).
+const SPARE: usize = 256 << 10;
+
+/// One `[f64; N]`.
+const ARRAY: usize = N * 8;
+
+/// Runs `f` on a thread with a stack of `bytes` (or `STACK_BYTES`, to
+/// measure).
+fn on_stack<R: Send + 'static>(bytes: usize, f: impl FnOnce() -> R + Send + 'static) -> R {
+    let size = std::env::var("STACK_BYTES").map_or(bytes, |s| s.parse().unwrap());
+    std::thread::Builder::new()
+        .stack_size(size)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+/// A point on the heap: the test's own stack holds no array of it.
+fn point() -> Box<[f64; N]> {
+    let v: Vec<f64> = (0..N).map(|i| 0.5 + ((i * 7) % 13) as f64 / 13.0).collect();
+    v.into_boxed_slice().try_into().unwrap()
+}
+
+/// Whether every entry of `d` is `want(i)` to 1e-14 relative.
+fn all_close(d: &[f64], want: impl Fn(usize) -> f64) -> bool {
+    (0..N).all(|i| (d[i] - want(i)).abs() <= 1e-14 * (1.0 + want(i).abs()))
+}
+
+#[differentiable(jvp)]
+fn sum_squares(x: &[f64; 40_000]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..40_000 {
+        s += x[i] * x[i];
+    }
+    s
+}
+
+#[differentiable]
+fn stencil(x: &[f64; 40_000], w: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 1..40_000 {
+        let d = x[i] - x[i - 1];
+        s += w * d * d;
+    }
+    s
+}
+
+/// A slice beside: `_grad_acc` writes both in place.
+#[differentiable]
+fn with_slice(x: &[f64; 40_000], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..40_000 {
+        s += x[i] * y[i % 4];
+    }
+    s
+}
+
+#[test]
+fn the_primal_runs_on_the_spare_stack() {
+    let x = point();
+    let v = on_stack(SPARE, move || sum_squares(&x) + stencil(&x, 1.0));
+    assert!(v > 0.0);
+}
+
+#[test]
+fn grad_of_a_large_array_needs_the_result_s_stack_only() {
+    let x = point();
+    assert!(on_stack(SPARE + ARRAY, move || {
+        let g = sum_squares_grad(&x);
+        all_close(&g.1, |i| 2.0 * x[i])
+    }));
+}
+
+#[test]
+fn vjp_of_a_large_array_needs_the_result_s_stack_only() {
+    let x = point();
+    assert!(on_stack(SPARE + ARRAY, move || {
+        let (_, pullback) = sum_squares_vjp(&x);
+        let d = pullback(0.5);
+        all_close(&d.0, |i| x[i])
+    }));
+}
+
+#[test]
+fn grad_acc_of_a_large_array_needs_no_array_s_stack() {
+    let x = point();
+    assert!(on_stack(SPARE, move || {
+        let mut d = vec![1.0; N];
+        sum_squares_grad_acc(&x, &mut d);
+        all_close(&d, |i| 1.0 + 2.0 * x[i])
+    }));
+}
+
+#[test]
+fn jvp_of_a_large_array_needs_no_array_s_stack() {
+    let x = point();
+    assert!(on_stack(SPARE, move || {
+        // Along x itself: 2·Σ x_i².
+        let (v, t) = sum_squares_jvp(&x, &x);
+        (t - 2.0 * v).abs() <= 1e-12 * v
+    }));
+}
+
+#[test]
+fn grad_of_a_stencil_over_a_large_array() {
+    let x = point();
+    assert!(on_stack(SPARE + ARRAY, move || {
+        let g = stencil_grad(&x, 1.0);
+        all_close(&g.1, |i| {
+            let l = if i > 0 { 2.0 * (x[i] - x[i - 1]) } else { 0.0 };
+            let r = if i + 1 < N {
+                2.0 * (x[i + 1] - x[i])
+            } else {
+                0.0
+            };
+            l - r
+        })
+    }));
+}
+
+#[test]
+fn grad_of_a_large_array_beside_a_slice() {
+    let x = point();
+    assert!(on_stack(SPARE + ARRAY, move || {
+        let y = [1.0, 2.0, 3.0, 4.0];
+        let g = with_slice_grad(&x, &y);
+        all_close(&g.1, |i| y[i % 4])
+    }));
+}
+
+#[test]
+fn grad_acc_of_a_large_array_beside_a_slice() {
+    let x = point();
+    assert!(on_stack(SPARE, move || {
+        let y = [1.0, 2.0, 3.0, 4.0];
+        let (mut d, mut dy) = (vec![0.0; N], vec![0.0; 4]);
+        with_slice_grad_acc(&x, &y, &mut d, &mut dy);
+        all_close(&d, |i| y[i % 4])
+    }));
+}
