@@ -4,6 +4,7 @@
 
 use super::expr::is_logical;
 use super::*;
+use quote::quote_spanned;
 
 /// Finds constructs a primal-only expression must not hold either.
 struct Forbidden<'a> {
@@ -203,6 +204,31 @@ impl Lowerer<'_> {
             return o;
         }
         self.lift_opaque(o, span)
+    }
+
+    /// An item read by name in the body (`K`, `C[i]`, `PI`, a `const` of
+    /// the body), as the generated code reads it. The second-order twin
+    /// computes in its scalar while the item keeps its declared type,
+    /// which only rustc knows: `autograd::__private::Lift` converts a float
+    /// or an array of floats to the scalar and leaves anything else (an
+    /// integer loop bound) as it is.
+    pub(super) fn item_read(&self, item: TokenStream, span: Span) -> TokenStream {
+        match &self.scalar {
+            Some(s) if self.lifts_constants => quote_spanned! {span=> ({
+                #[allow(unused_imports)]
+                use ::autograd::__private::{LiftAsIs as _, LiftFloat as _, LiftFloats as _};
+                (&&::autograd::__private::Lift(&#item)).lift::<#s>()
+            })},
+            _ => item,
+        }
+    }
+
+    /// Whether `p` names a variable of the function enclosing a `map`
+    /// closure, which the closure captures.
+    pub(super) fn captured(&self, p: &syn::ExprPath) -> bool {
+        p.path
+            .get_ident()
+            .is_some_and(|ident| self.outer.iter().any(|o| ident == o))
     }
 
     /// `o` converted to the scalar, in the twin, where it is primal code of
