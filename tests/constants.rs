@@ -577,3 +577,129 @@ fn a_generic_function_converting_constants_at_f64_and_f32() {
         max_relative = 1e-5
     );
 }
+
+// ---------------------------------------------------------------------------
+// More shapes numerical code gives its constants.
+
+const TABLE: [[f64; 2]; 2] = [[1.5, -0.5], [0.25, 2.0]];
+const SLICE: &[f64] = &[0.5, 1.0, -2.0];
+const PAIRS: [(f64, f64); 2] = [(1.0, 0.5), (-0.25, 2.0)];
+const POWER: i32 = 3;
+static LIMIT: f64 = 10.0;
+
+/// f = Σᵢⱼ Tᵢⱼ·x^{i+j} + Σ Sₖ·x + x^POWER·(K as usize == 0) + min(x², LIMIT)
+/// + √K·x, with the comparison and cast taking their integer branch:
+/// f = T₀₀ + (T₀₁ + T₁₀)x + T₁₁x² + ΣS·x + x³ + x² + √K·x (for x² < 10).
+#[differentiable(jvp, hessian)]
+fn shapes(x: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..2 {
+        for j in 0..2 {
+            s += TABLE[i][j] * x.powi((i + j) as i32);
+        }
+    }
+    for &c in SLICE.iter() {
+        s += c * x;
+    }
+    if (K as usize) == 0 {
+        s += x.powi(POWER);
+    }
+    if x > LIMIT || K > x * x * LIMIT {
+        s = 0.0;
+    }
+    s + (x * x).min(LIMIT) + K.sqrt() * x
+}
+
+fn shapes_closed(x: f64) -> (f64, f64) {
+    let sum: f64 = SLICE.iter().sum();
+    let d1 =
+        TABLE[0][1] + TABLE[1][0] + 2.0 * TABLE[1][1] * x + sum + 3.0 * x * x + 2.0 * x + K.sqrt();
+    let d2 = 2.0 * TABLE[1][1] + 6.0 * x + 2.0;
+    (d1, d2)
+}
+
+#[test]
+fn nested_arrays_slices_casts_and_comparisons_of_constants() {
+    for x in [-1.5, 0.4, 2.5] {
+        let (d1, d2) = shapes_closed(x);
+        every_mode!(
+            x,
+            d1 = d1,
+            d2 = d2,
+            shapes,
+            shapes_grad,
+            shapes_grad_acc,
+            shapes_vjp,
+            shapes_check,
+            shapes_jvp,
+            shapes_hvp,
+            shapes_hessian
+        );
+    }
+}
+
+/// f = Σ aₖ·e^{bₖ·x} over a `const` array of pairs:
+/// f' = Σ aₖbₖe^{bₖx}, f'' = Σ aₖbₖ²e^{bₖx}.
+#[differentiable(jvp, hessian)]
+fn pairs(x: f64) -> f64 {
+    let mut s = 0.0;
+    for &(a, b) in PAIRS.iter() {
+        s += a * (b * x).exp();
+    }
+    s
+}
+
+#[test]
+fn a_const_array_of_pairs() {
+    for x in [-0.7, 0.3, 1.1] {
+        let d1: f64 = PAIRS.iter().map(|&(a, b)| a * b * (b * x).exp()).sum();
+        let d2: f64 = PAIRS.iter().map(|&(a, b)| a * b * b * (b * x).exp()).sum();
+        every_mode!(
+            x,
+            d1 = d1,
+            d2 = d2,
+            pairs,
+            pairs_grad,
+            pairs_grad_acc,
+            pairs_vjp,
+            pairs_check,
+            pairs_jvp,
+            pairs_hvp,
+            pairs_hessian
+        );
+    }
+}
+
+#[derive(Clone, Debug, autograd::Tangent)]
+struct Gauss {
+    amp: f64,
+}
+
+impl Gauss {
+    const WIDTH: f64 = 0.8;
+
+    /// f = a·e^{−x²/(2W²)}: ∂f/∂x = −x/W²·f, ∂²f/∂x² = (x²/W⁴ − 1/W²)·f.
+    #[differentiable(jvp, hessian)]
+    fn bump(&self, x: f64) -> f64 {
+        self.amp * (-x * x / (2.0 * Gauss::WIDTH * Gauss::WIDTH)).exp()
+    }
+}
+
+#[test]
+fn an_associated_const() {
+    let w2 = Gauss::WIDTH * Gauss::WIDTH;
+    let g = Gauss { amp: 1.25 };
+    for x in [-0.9, 0.2, 1.4] {
+        let f = g.bump(x);
+        let (v, _, dx) = g.bump_grad(x);
+        assert_eq!(v.to_bits(), f.to_bits());
+        assert_relative_eq!(dx, -x / w2 * f, epsilon = ABS, max_relative = REL);
+        let (v, _, h) = g.bump_hessian(x);
+        assert_eq!(v.to_bits(), f.to_bits());
+        let d2 = (x * x / (w2 * w2) - 1.0 / w2) * f;
+        // Flattened inputs: amp, then x.
+        assert_relative_eq!(h[(1, 1)], d2, epsilon = ABS, max_relative = REL);
+        let (_, t) = g.bump_jvp(x, &Gauss { amp: 0.0 }, 1.0);
+        assert_relative_eq!(t, -x / w2 * f, epsilon = ABS, max_relative = REL);
+    }
+}

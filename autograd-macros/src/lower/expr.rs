@@ -342,7 +342,9 @@ impl Lowerer<'_> {
         match &b.op {
             BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_) => {}
             BinOp::And(_) | BinOp::Or(_)
-                if has_value_blocks(&b.left) || has_value_blocks(&b.right) =>
+                if has_value_blocks(&b.left)
+                    || has_value_blocks(&b.right)
+                    || self.compares_constant_parts(b) =>
             {
                 return self.lower_short_circuit(b);
             }

@@ -302,9 +302,9 @@ impl Lowerer<'_> {
         Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Unknown, span))
     }
 
-    /// Whether a comparison reads a part of a `#[constant]` argument:
-    /// in the twin it is lowered operand by operand, so the part can be
-    /// converted to the scalar.
+    /// Whether a comparison reads a part of a `#[constant]` argument or an
+    /// item (`x > LIMIT`): in the twin it is lowered operand by operand, so
+    /// the part or the item can be converted to the scalar.
     pub(super) fn compares_constant_parts(&self, b: &syn::ExprBinary) -> bool {
         struct Finder<'a, 'b> {
             lowerer: &'a Lowerer<'b>,
@@ -312,12 +312,20 @@ impl Lowerer<'_> {
         }
         impl<'ast> Visit<'ast> for Finder<'_, '_> {
             fn visit_expr(&mut self, e: &'ast Expr) {
-                if self.lowerer.constant_field(e) {
+                let item = matches!(e, Expr::Path(p)
+                    if self.lowerer.local_ident(e).is_none() && !self.lowerer.captured(p));
+                if item || self.lowerer.constant_field(e) {
                     self.found = true;
                 } else {
                     syn::visit::visit_expr(self, e);
                 }
             }
+            // A function's name is no item read; a cast's operand is read
+            // as declared (see `lower_expr`).
+            fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+                c.args.iter().for_each(|a| self.visit_expr(a));
+            }
+            fn visit_expr_cast(&mut self, _: &'ast syn::ExprCast) {}
         }
         if !self.lifts_constants {
             return false;
