@@ -202,7 +202,7 @@ pub(crate) fn check_hoisted_items(cx: &Ctxt, body: &syn::Block) {
             cx.error_spanned_by(
                 ident,
                 format!(
-                    "an item of an inner block is declared for the whole function by the generated code, where `{name}` also names something outside this block; give it another name, or declare it at the top of the function body"
+                    "the derivative code declares the body's items for the whole function, and `{name}` also names something outside this inner block; give this item another name, or declare it at the top of the function body"
                 ),
             );
         }
