@@ -98,6 +98,73 @@ pub fn twin_arg<T: TwinArg<U>, U>(value: T) -> U {
     value.twin_arg()
 }
 
+/// An item a twin reads by name, a `const` or `static` of the module or of
+/// the body (`K * x` with `const K: f64`): the twin computes in its scalar
+/// `S`, the item keeps the type it was declared with, which only rustc
+/// knows. `(&&Lift(&K)).lift::<S>()` picks by method resolution: a float
+/// ([`LiftFloat`]) or an array of floats ([`LiftFloats`]) becomes `S`,
+/// exactly and with derivative 0, as a literal does; anything else
+/// ([`LiftAsIs`]: an integer loop bound, a `bool`) is read as it is.
+pub struct Lift<'a, T: ?Sized>(pub &'a T);
+
+/// See [`Lift`]: a float, converted to the scalar.
+pub trait LiftFloat {
+    /// The value in the twin's scalar.
+    fn lift<S: Float>(self) -> S;
+}
+
+impl LiftFloat for &&Lift<'_, f64> {
+    #[inline(always)]
+    fn lift<S: Float>(self) -> S {
+        <S as num_traits::NumCast>::from(*self.0).expect("an f64 is a float of any precision")
+    }
+}
+
+impl LiftFloat for &&Lift<'_, f32> {
+    #[inline(always)]
+    fn lift<S: Float>(self) -> S {
+        <S as num_traits::NumCast>::from(*self.0).expect("an f32 is a float of any precision")
+    }
+}
+
+/// See [`Lift`]: an array of floats, converted element by element.
+pub trait LiftFloats<const N: usize> {
+    /// The elements in the twin's scalar.
+    fn lift<S: Float>(self) -> [S; N];
+}
+
+impl<const N: usize> LiftFloats<N> for &&Lift<'_, [f64; N]> {
+    #[inline(always)]
+    fn lift<S: Float>(self) -> [S; N] {
+        self.0
+            .map(|x| <S as num_traits::NumCast>::from(x).expect("an f64 is a float"))
+    }
+}
+
+impl<const N: usize> LiftFloats<N> for &&Lift<'_, [f32; N]> {
+    #[inline(always)]
+    fn lift<S: Float>(self) -> [S; N] {
+        self.0
+            .map(|x| <S as num_traits::NumCast>::from(x).expect("an f32 is a float"))
+    }
+}
+
+/// See [`Lift`]: any other value, read as it is.
+pub trait LiftAsIs {
+    /// The value's own type.
+    type Value;
+    /// The value.
+    fn lift<S>(self) -> Self::Value;
+}
+
+impl<T: Copy> LiftAsIs for &Lift<'_, T> {
+    type Value = T;
+    #[inline(always)]
+    fn lift<S>(self) -> T {
+        *self.0
+    }
+}
+
 /// The real parts (values) of a gradient entry.
 pub trait DualParts {
     /// The entry at the real scalar.

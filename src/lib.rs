@@ -78,10 +78,10 @@ pub use tangent_glue::ForwardMode;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::hessian_glue::{
-        HasSecondOrder, ImplicitSecondOrder, SecondOrder, TwinArg, assert_hessian, dual_constants,
-        dual_matrix, dual_matrix_constant, dual_part, dual_slice, implicit_second_order, push_flat,
-        real_part, take_matrix, take_scalar, take_slice, twin_arg, unit_matrix, unit_scalar,
-        unit_slice,
+        HasSecondOrder, ImplicitSecondOrder, Lift, LiftAsIs, LiftFloat, LiftFloats, SecondOrder,
+        TwinArg, assert_hessian, dual_constants, dual_matrix, dual_matrix_constant, dual_part,
+        dual_slice, implicit_second_order, push_flat, real_part, take_matrix, take_scalar,
+        take_slice, twin_arg, unit_matrix, unit_scalar, unit_slice,
     };
     pub use crate::tangent::{
         CollectionField, ConstantField, FloatField, IntField, KeepConstant, MatrixField,

@@ -49,6 +49,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         .as_ref()
         .filter(|_| matches!(mode, Mode::Generated))
         .map(|s| {
+            lower::check_hoisted_items(&cx, &func.block);
             let ir = lower::lower(&cx, s, &func.sig, &func.block, Vec::new());
             let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
             let an = analysis::analyze(&cx, &ir, &differentiable);

@@ -167,6 +167,11 @@ impl Generic {
 }
 
 impl VisitMut for Generic {
+    /// A `const` or `static` item of the body keeps its declared type (the
+    /// twin's scalar is a parameter of the function, which an item cannot
+    /// name); lowering converts its reads as it does a module item's.
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+
     fn visit_local_mut(&mut self, l: &mut syn::Local) {
         if let syn::Pat::Type(typed) = &mut l.pat
             && let Some(init) = &mut l.init

@@ -1031,6 +1031,9 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
     };
     let rules = paths::import_rules(&body);
     let (body, _) = scopes::declare_up_front(quote!(#rules #body));
+    // The body's `const`, `static` and `use` items, as the VJP declares them.
+    let items = &f.items;
+    let body = quote!(#(#items)* #body);
     let ret_ty = jvp_ret_ty(sig);
     let mut out = hidden_item(item, sig, &shape, &tangent_params(f), body, ret_ty.clone());
     out.extend(public_item(item, sig, &shape, &ret_ty));

@@ -142,6 +142,73 @@ impl Lowerer<'_> {
     }
 }
 
+/// The generated functions declare the body's items once, at their top: an
+/// item of an inner block whose name is read outside that block (a module
+/// `const` of the same name) or declared again would change what those
+/// reads mean. One error at each such item.
+pub(crate) fn check_hoisted_items(cx: &Ctxt, body: &syn::Block) {
+    #[derive(Default)]
+    struct Scan {
+        /// The blocks enclosing the visit, outermost first.
+        stack: Vec<usize>,
+        next: usize,
+        /// Each item: its name and the block declaring it.
+        items: Vec<(syn::Ident, usize)>,
+        /// Each read of a bare name, and the blocks enclosing it.
+        reads: Vec<(String, Vec<usize>)>,
+    }
+    impl<'ast> Visit<'ast> for Scan {
+        fn visit_block(&mut self, b: &'ast syn::Block) {
+            self.stack.push(self.next);
+            self.next += 1;
+            syn::visit::visit_block(self, b);
+            self.stack.pop();
+        }
+        fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
+            self.items
+                .push((i.ident.clone(), *self.stack.last().unwrap_or(&0)));
+            syn::visit::visit_item_const(self, i);
+        }
+        fn visit_item_static(&mut self, i: &'ast syn::ItemStatic) {
+            self.items
+                .push((i.ident.clone(), *self.stack.last().unwrap_or(&0)));
+            syn::visit::visit_item_static(self, i);
+        }
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if let Some(first) = p.segments.first() {
+                self.reads
+                    .push((first.ident.to_string(), self.stack.clone()));
+            }
+            syn::visit::visit_path(self, p);
+        }
+    }
+    let mut scan = Scan::default();
+    scan.visit_block(body);
+    for (k, (ident, block)) in scan.items.iter().enumerate() {
+        if *block == 0 {
+            continue;
+        }
+        let name = ident.to_string();
+        let read_outside = scan
+            .reads
+            .iter()
+            .any(|(r, stack)| *r == name && !stack.contains(block));
+        let declared_again = scan
+            .items
+            .iter()
+            .enumerate()
+            .any(|(j, (other, _))| j != k && *other == name);
+        if read_outside || declared_again {
+            cx.error_spanned_by(
+                ident,
+                format!(
+                    "the derivative code declares the body's items for the whole function, and `{name}` also names something outside this inner block; give this item another name, or declare it at the top of the function body"
+                ),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::inline_names;

@@ -190,7 +190,11 @@ impl Lowerer<'_> {
             // One computed by a block (a `match` rewritten, whose `let`s
             // read the body's variables) is written from its lowered parts
             // (finding 023).
-            if !super::primal::has_value_blocks(&Expr::MethodCall(m.clone())) {
+            // In the twin, an item read (`K.sqrt()`) is converted to the
+            // scalar in its lowered part.
+            if !self.lifts_constants
+                && !super::primal::has_value_blocks(&Expr::MethodCall(m.clone()))
+            {
                 return Operand::Const(m.to_token_stream());
             }
             let parts = const_parts(&args, rule.params);

@@ -97,11 +97,15 @@ impl Lowerer<'_> {
                 None => {
                     if let Some(ident) = p.path.get_ident()
                         && self.outer.iter().any(|o| ident == o)
-                        && !self.captures.contains(ident)
                     {
-                        self.captures.push(ident.clone());
+                        // A variable of the enclosing function, captured.
+                        if !self.captures.contains(ident) {
+                            self.captures.push(ident.clone());
+                        }
+                        return Operand::Const(p.to_token_stream());
                     }
-                    Operand::Const(p.to_token_stream())
+                    // Not a variable: an item (`K`, `Self::K`, `PI`).
+                    Operand::Const(self.item_read(p.to_token_stream(), p.span()))
                 }
             },
             Expr::Paren(p) => match self.lower_expr(&p.expr) {
@@ -115,7 +119,16 @@ impl Lowerer<'_> {
             Expr::Call(c) => self.lower_call(c),
             Expr::Index(i) => self.lower_index(i),
             Expr::Cast(c) => {
-                let arg = self.lower_expr(&c.expr);
+                // `N as usize`, `K as i32`: an item cast is read as
+                // declared, not in the twin's scalar (which has no `as`).
+                let arg = match strip_parens(&c.expr) {
+                    item @ Expr::Path(p)
+                        if self.local_ident(item).is_none() && !self.captured(p) =>
+                    {
+                        Operand::Const(p.to_token_stream())
+                    }
+                    _ => self.lower_expr(&c.expr),
+                };
                 let ty = (*c.ty).clone();
                 match arg {
                     Operand::Const(t) => Operand::Const(quote!((#t as #ty))),
@@ -329,7 +342,9 @@ impl Lowerer<'_> {
         match &b.op {
             BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_) => {}
             BinOp::And(_) | BinOp::Or(_)
-                if has_value_blocks(&b.left) || has_value_blocks(&b.right) =>
+                if has_value_blocks(&b.left)
+                    || has_value_blocks(&b.right)
+                    || self.compares_constant_parts(b) =>
             {
                 return self.lower_short_circuit(b);
             }
@@ -639,6 +654,7 @@ impl Lowerer<'_> {
             };
             expr = quote!(#expr[#index]);
         }
+        let expr = self.item_read(expr, i.span());
         if bindings.is_empty() {
             return Some(Operand::Const(quote!((#expr))));
         }

@@ -4,6 +4,7 @@
 
 use super::expr::is_logical;
 use super::*;
+use quote::quote_spanned;
 
 /// Finds constructs a primal-only expression must not hold either.
 struct Forbidden<'a> {
@@ -205,6 +206,31 @@ impl Lowerer<'_> {
         self.lift_opaque(o, span)
     }
 
+    /// An item read by name in the body (`K`, `C[i]`, `PI`, a `const` of
+    /// the body), as the generated code reads it. The second-order twin
+    /// computes in its scalar while the item keeps its declared type,
+    /// which only rustc knows: `autograd::__private::Lift` converts a float
+    /// or an array of floats to the scalar and leaves anything else (an
+    /// integer loop bound) as it is.
+    pub(super) fn item_read(&self, item: TokenStream, span: Span) -> TokenStream {
+        match &self.scalar {
+            Some(s) if self.lifts_constants => quote_spanned! {span=> ({
+                #[allow(unused_imports)]
+                use ::autograd::__private::{LiftAsIs as _, LiftFloat as _, LiftFloats as _};
+                (&&::autograd::__private::Lift(&#item)).lift::<#s>()
+            })},
+            _ => item,
+        }
+    }
+
+    /// Whether `p` names a variable of the function enclosing a `map`
+    /// closure, which the closure captures.
+    pub(super) fn captured(&self, p: &syn::ExprPath) -> bool {
+        p.path
+            .get_ident()
+            .is_some_and(|ident| self.outer.iter().any(|o| ident == o))
+    }
+
     /// `o` converted to the scalar, in the twin, where it is primal code of
     /// a type the macro cannot see that a float is expected of.
     pub(super) fn lift_opaque(&mut self, o: Operand, span: Span) -> Operand {
@@ -276,9 +302,9 @@ impl Lowerer<'_> {
         Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Unknown, span))
     }
 
-    /// Whether a comparison reads a part of a `#[constant]` argument:
-    /// in the twin it is lowered operand by operand, so the part can be
-    /// converted to the scalar.
+    /// Whether a comparison reads a part of a `#[constant]` argument or an
+    /// item (`x > LIMIT`): in the twin it is lowered operand by operand, so
+    /// the part or the item can be converted to the scalar.
     pub(super) fn compares_constant_parts(&self, b: &syn::ExprBinary) -> bool {
         struct Finder<'a, 'b> {
             lowerer: &'a Lowerer<'b>,
@@ -286,12 +312,20 @@ impl Lowerer<'_> {
         }
         impl<'ast> Visit<'ast> for Finder<'_, '_> {
             fn visit_expr(&mut self, e: &'ast Expr) {
-                if self.lowerer.constant_field(e) {
+                let item = matches!(e, Expr::Path(p)
+                    if self.lowerer.local_ident(e).is_none() && !self.lowerer.captured(p));
+                if item || self.lowerer.constant_field(e) {
                     self.found = true;
                 } else {
                     syn::visit::visit_expr(self, e);
                 }
             }
+            // A function's name is no item read; a cast's operand is read
+            // as declared (see `lower_expr`).
+            fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+                c.args.iter().for_each(|a| self.visit_expr(a));
+            }
+            fn visit_expr_cast(&mut self, _: &'ast syn::ExprCast) {}
         }
         if !self.lifts_constants {
             return false;

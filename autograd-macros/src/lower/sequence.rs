@@ -104,10 +104,11 @@ impl Lowerer<'_> {
                 element
             }
             Sequence::Constant(p) => match index {
-                Operand::Const(i) => Operand::Const(quote!(#p[#i])),
+                Operand::Const(i) => Operand::Const(self.item_read(quote!(#p[#i]), span)),
                 Operand::Value(v) => {
                     let placeholder = super::primal::placeholder(0, span);
-                    let expr: Expr = syn::parse_quote!(#p[#placeholder]);
+                    let read = self.item_read(quote!(#p[#placeholder]), span);
+                    let expr: Expr = syn::parse_quote!(#read);
                     let bindings = vec![(placeholder.to_string(), v)];
                     let element = self.emit(Op::Primal { expr, bindings }, Kind::Float, span);
                     self.constant_elements.insert(element);
