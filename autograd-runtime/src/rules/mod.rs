@@ -44,7 +44,10 @@
 //! roots (`exp exp2 exp_m1 ln ln_1p log log2 log10 sqrt cbrt recip
 //! hypot`), trigonometric (`sin cos tan asin acos atan atan2 sin_cos`),
 //! hyperbolic (`sinh cosh tanh asinh acosh atanh`), piecewise (`abs clamp
-//! signum floor ceil round trunc fract`) and activations (`relu sigmoid`).
+//! signum floor ceil round trunc fract`), activations (`relu sigmoid`) and
+//! special functions (`erf erfc norm_cdf norm_pdf norm_inv_cdf ln_gamma
+//! gamma digamma beta`, with `trigamma` and `tetragamma` for digamma's
+//! derivatives; free functions, [`crate::special`]).
 //! The rules for `nalgebra::DMatrix<f64>` (generic over
 //! [`linalg::MatrixScalar`], so also for the dual matrices of second
 //! order) live in one module per family, so their names can match the
@@ -114,6 +117,7 @@ mod piecewise;
 mod real;
 pub mod reductions;
 pub mod shape;
+mod special;
 mod trigonometric;
 pub mod vectors;
 
@@ -124,4 +128,5 @@ pub use elementary::*;
 pub use hyperbolic::*;
 pub use piecewise::*;
 pub use real::Real;
+pub use special::*;
 pub use trigonometric::*;
