@@ -347,6 +347,32 @@ fn beta_partials_are_the_closed_forms() {
     }
 }
 
+/// A constant operand beside a differentiable one, to second order.
+#[differentiable(jvp, hessian)]
+fn beta_with_two(a: f64) -> f64 {
+    special::beta(a, 2.0)
+}
+
+#[test]
+fn a_constant_operand_stays_a_constant() {
+    // B(a, 2) = 1/(a(a + 1)): ∂a = −(2a + 1)/(a(a + 1))², ∂²a = 2(3a² + 3a + 1)/(a(a + 1))³.
+    for a in [0.5, 1.0, 3.0] {
+        let q = a * (a + 1.0);
+        let (value, d) = beta_with_two_grad(a);
+        assert_relative_eq!(value, 1.0 / q, epsilon = 1e-15, max_relative = 1e-14);
+        assert_relative_eq!(
+            d,
+            -(2.0 * a + 1.0) / (q * q),
+            epsilon = 1e-14,
+            max_relative = 1e-13
+        );
+        assert_eq!(beta_with_two_jvp(a, 1.0).1, d);
+        let (_, _, h) = beta_with_two_hessian(a);
+        let want = 2.0 * (3.0 * a * a + 3.0 * a + 1.0) / (q * q * q);
+        assert_relative_eq!(h[(0, 0)], want, epsilon = 1e-14, max_relative = 1e-13);
+    }
+}
+
 #[test]
 fn f32_derivatives_are_the_closed_forms() {
     let close = |got: f32, want: f64| {

@@ -411,11 +411,19 @@ pub fn gamma_tangent<T: Real>(dx: T, x: T, out: T) -> T {
     gamma_grad(dx, x, out)
 }
 
-/// `π/tan(πx)`, reduced to `|r| ≤ ½` first (tan(πx) has period 1), so
-/// large arguments keep their fractional part exact.
-fn pi_cot_pi(x: f64) -> f64 {
+/// `(sin πr, cos πr)` of `x`'s distance `r` to the nearest integer
+/// (`|r| ≤ ½`, exact), up to the sign `(−1)ⁿ` both share, which the
+/// reflections cancel: cos πr as sin(π(½ − |r|)), so that it is 0 at the
+/// half-integers, where cos(π/2) would leave 6·10⁻¹⁷.
+fn sin_cos_pi(x: f64) -> (f64, f64) {
     let r = x - x.round();
-    PI / (PI * r).tan()
+    ((PI * r).sin(), (PI * (0.5 - r.abs())).sin())
+}
+
+/// `π·cot(πx)`.
+fn pi_cot_pi(x: f64) -> f64 {
+    let (s, c) = sin_cos_pi(x);
+    PI * c / s
 }
 
 /// ψ(x) for x > 0: the recurrence ψ(x) = ψ(x + 1) − 1/x up to x ≥ 10, then
@@ -525,7 +533,7 @@ fn trigamma_f64(x: f64) -> f64 {
             return f64::INFINITY;
         }
         // Reflection: ψ′(x) = π²/sin²(πx) − ψ′(1 − x).
-        let s = (PI * (x - x.round())).sin();
+        let (s, _) = sin_cos_pi(x);
         return PI * PI / (s * s) - trigamma_positive(1.0 - x);
     }
     trigamma_positive(x)
@@ -584,9 +592,8 @@ fn tetragamma_f64(x: f64) -> f64 {
             return f64::NAN;
         }
         // Reflection: ψ″(x) = ψ″(1 − x) − 2π³·cos(πx)/sin³(πx).
-        let r = PI * (x - x.round());
-        let s = r.sin();
-        return tetragamma_positive(1.0 - x) - 2.0 * PI * PI * PI * r.cos() / (s * s * s);
+        let (s, c) = sin_cos_pi(x);
+        return tetragamma_positive(1.0 - x) - 2.0 * PI * PI * PI * c / (s * s * s);
     }
     tetragamma_positive(x)
 }
