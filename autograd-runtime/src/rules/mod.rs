@@ -95,7 +95,9 @@
 //! ## The macro's side
 //!
 //! One entry in `autograd-macros/src/table/mod.rs`, usually one line:
-//! `TAN = Rule { expensive: true, ..unary("tan", READS_OUT) };`. It says
+//! `TAN = Rule { expensive: true, ..unary("tan", READS_OUT) };` (a free
+//! function of [`crate::special`], called by path, is
+//! `ERF = special("erf", READS_X);`). It says
 //! what each pullback reads (`READS_X`, `READS_OUT`, `READS_NOTHING`, or
 //! `float(&[Arg(i), Out])` per operand; `named("lo", ..)` for three
 //! operands). Building `autograd` then proves that every function the
