@@ -106,6 +106,8 @@ pub mod __private {
     pub use std::vec;
     pub use std::vec::Vec;
 
+    pub use autograd_runtime::special::{SpecialFunction, checked as special_function};
+
     /// The adjoint slot of an argument that is not differentiable.
     #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
     pub struct NoGradient;

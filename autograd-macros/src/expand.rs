@@ -195,11 +195,12 @@ pub fn scalar_helper(
     cx: &Ctxt,
     item: &syn::ItemFn,
     outer: Vec<String>,
+    caller: &str,
 ) -> (TokenStream, Vec<syn::Ident>) {
     let Some(s) = sig::parse(cx, &item.sig, false) else {
         return (TokenStream::new(), Vec::new());
     };
-    let ir = lower::lower(cx, &s, &item.sig, &item.block, outer);
+    let ir = lower::lower_in(cx, &s, &item.sig, &item.block, outer, Some(caller));
     let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
     let an = analysis::analyze(cx, &ir, &differentiable);
     (codegen::helper(item, &s, &ir, &an), ir.captures)

@@ -28,11 +28,14 @@ pub fn scalar_param() -> syn::Ident {
     syn::Ident::new("__AdScalar", Span::call_site())
 }
 
+/// What the name of a function's twin starts with.
+pub const TWIN_PREFIX: &str = "__ad_hessian_";
+
 /// The name of `func`'s twin, resolved where `func` is.
 pub fn twin_name(func: &syn::Ident) -> syn::Ident {
     let name = func.to_string();
     format_ident!(
-        "__ad_hessian_{}",
+        "{TWIN_PREFIX}{}",
         name.trim_start_matches("r#"),
         span = func.span()
     )

@@ -104,6 +104,53 @@ pub fn unresolved_prelude_function(caller: &str, path: &syn::Path) -> Option<Str
     })
 }
 
+/// What a name called in the function `caller` is bound to, as far as its
+/// source file shows.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// An item of the caller's module or body (a function, a type, ..).
+    Own,
+    /// An explicit import, from this path.
+    Imported(Vec<String>),
+    /// Nothing the file shows: a glob import, the prelude, or a file the
+    /// macro cannot read.
+    Unknown,
+}
+
+/// What the first segment of a called path is bound to in the caller's
+/// module (see [`Binding`]).
+pub fn binding(caller: &str, name: &syn::Ident) -> Binding {
+    if !proc_macro::is_available() {
+        return Binding::Unknown;
+    }
+    let Some(file) = name.span().unwrap().local_file().and_then(summary) else {
+        return Binding::Unknown;
+    };
+    let mut declaring = file
+        .modules
+        .iter()
+        .filter(|m| m.callers.contains_key(caller));
+    let (Some(module), None) = (declaring.next(), declaring.next()) else {
+        return Binding::Unknown;
+    };
+    let name = name.to_string();
+    for body in &module.callers[caller] {
+        if let Some(path) = body.imports.get(&name) {
+            return Binding::Imported(path.clone());
+        }
+        if body.names.contains(&name) {
+            return Binding::Own;
+        }
+    }
+    if let Some(path) = module.imports.get(&name) {
+        return Binding::Imported(path.clone());
+    }
+    if module.own.contains(&name) {
+        return Binding::Own;
+    }
+    Binding::Unknown
+}
+
 /// The error at a call of such a function, and the call as written (one
 /// error per function called).
 pub fn error(path: &syn::Path) -> (String, String) {
@@ -144,6 +191,11 @@ struct ModuleSummary {
     /// The bodies of the functions declared here, free, in an `impl` or
     /// `trait` block or in another function's body at any depth, by name.
     callers: HashMap<String, Vec<BodyBindings>>,
+    /// Names an item of the module itself binds (a function of any
+    /// attributes, a type, a constant, ..), not an import.
+    own: HashSet<String>,
+    /// Names the module imports explicitly, with the path each comes from.
+    imports: HashMap<String, Vec<String>>,
 }
 
 /// The names a function body's own items and imports bind, and those of
@@ -151,6 +203,8 @@ struct ModuleSummary {
 #[derive(Clone, Default)]
 struct BodyBindings {
     names: HashSet<String>,
+    /// The names among them the body imports, with their paths.
+    imports: HashMap<String, Vec<String>>,
     /// A glob import or an opaque item: any name may be bound.
     any: bool,
 }
@@ -163,8 +217,8 @@ impl BodyBindings {
     /// Everything unknown: a function whose scope the file does not show.
     fn anything() -> Self {
         BodyBindings {
-            names: HashSet::new(),
             any: true,
+            ..BodyBindings::default()
         }
     }
 }
@@ -209,7 +263,17 @@ fn summarize(items: &[syn::Item], modules: &mut Vec<ModuleSummary>) -> usize {
     let mut others: HashMap<String, usize> = HashMap::new();
     let mut opaque = false;
     let mut functions: HashMap<String, Vec<bool>> = HashMap::new();
+    let (mut own, mut imports) = (HashSet::new(), HashMap::new());
     for item in items {
+        match item {
+            syn::Item::Use(u) => use_paths(&u.tree, &mut Vec::new(), &mut imports),
+            syn::Item::Fn(_) => {}
+            _ => {
+                if let OtherBinding::Names(names) = other_binding(item) {
+                    own.extend(names);
+                }
+            }
+        }
         match item {
             syn::Item::Fn(f) => functions
                 .entry(f.sig.ident.to_string())
@@ -236,6 +300,9 @@ fn summarize(items: &[syn::Item], modules: &mut Vec<ModuleSummary>) -> usize {
             }),
         ..ModuleSummary::default()
     };
+    own.extend(functions.keys().cloned());
+    summary.own = own;
+    summary.imports = imports;
     if !opaque {
         // Declared once, as a function without the attribute, `cfg` or an
         // attribute macro, and nothing else by that name.
@@ -420,6 +487,40 @@ fn use_names(tree: &syn::UseTree, names: &mut HashSet<String>) {
     }
 }
 
+/// The names a `use` tree imports explicitly, each with the path it comes
+/// from (`use a::b as c;` gives `c` → `a::b`; `use a::{self}` gives `a`).
+fn use_paths(
+    tree: &syn::UseTree,
+    prefix: &mut Vec<String>,
+    out: &mut HashMap<String, Vec<String>>,
+) {
+    let path_of = |ident: &syn::Ident| {
+        let mut path = prefix.clone();
+        if ident != "self" {
+            path.push(ident.to_string());
+        }
+        path
+    };
+    match tree {
+        syn::UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            use_paths(&p.tree, prefix, out);
+            prefix.pop();
+        }
+        syn::UseTree::Name(n) => {
+            let path = path_of(&n.ident);
+            if let Some(name) = path.last() {
+                out.insert(name.clone(), path);
+            }
+        }
+        syn::UseTree::Rename(r) => {
+            out.insert(r.rename.to_string(), path_of(&r.ident));
+        }
+        syn::UseTree::Glob(_) => {}
+        syn::UseTree::Group(g) => g.items.iter().for_each(|t| use_paths(t, prefix, out)),
+    }
+}
+
 fn has_glob(tree: &syn::UseTree) -> bool {
     match tree {
         syn::UseTree::Path(p) => has_glob(&p.tree),
@@ -441,6 +542,10 @@ fn bindings(body: &syn::Block) -> BodyBindings {
                     found.names.insert(f.sig.ident.to_string());
                 }
                 syn::Item::Use(u) if has_glob(&u.tree) => found.any = true,
+                syn::Item::Use(u) => {
+                    use_paths(&u.tree, &mut Vec::new(), &mut found.imports);
+                    found.names.extend(found.imports.keys().cloned());
+                }
                 syn::Item::Macro(m) if m.ident.is_none() && !binds_nothing(&m.mac) => {
                     found.any = true
                 }
@@ -460,6 +565,7 @@ fn bindings(body: &syn::Block) -> BodyBindings {
     }
     let mut finder = Finder(BodyBindings {
         names: HashSet::new(),
+        imports: HashMap::new(),
         any: false,
     });
     finder.visit_block(body);

@@ -45,6 +45,7 @@ pub mod prelude;
 pub mod registry;
 pub mod rules;
 pub mod solve;
+pub mod special;
 mod value;
 
 pub use check::{

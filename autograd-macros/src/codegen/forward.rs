@@ -212,6 +212,12 @@ impl Gen<'_> {
                     (Syntax::Path(p), args) => {
                         let args = args.iter().map(|a| self.operand(a));
                         match p.segments.last() {
+                            // `erf(x)`: the runtime's primal, which rustc
+                            // checks is the function the path names.
+                            Some(last) if rule.function.is_some() => {
+                                let ours = paths::runtime(rule, Func::Primal, last.ident.span());
+                                quote!(::autograd::__private::special_function(#ours, #p)(#(#args),*))
+                            }
                             Some(last)
                                 if rule.generic_by_function && self.scalar.param().is_some() =>
                             {

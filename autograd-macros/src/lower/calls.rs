@@ -50,6 +50,14 @@ impl Lowerer<'_> {
             );
             return self.missing(m.span());
         }
+        // `n.cdf(x)` of a distribution (statrs' `Normal`) at a value with a
+        // derivative: no rule; the special functions say what to write.
+        if let Some(instead) = table::distribution_method(&name)
+            && m.args.len() == 1
+            && (self.reads_differentiable(&m.args[0]) || !self.constant_base(&m.receiver))
+        {
+            return self.distribution_method(m, &name, instead);
+        }
         if self.constant_base(&m.receiver) {
             // A method of a `#[constant]` argument is primal code.
             return self.lower_primal(&Expr::MethodCall(m.clone()), Kind::Unknown);
@@ -208,6 +216,23 @@ impl Lowerer<'_> {
         self.rule_op(rule, args, Syntax::Method(m.method.clone()), m.span(), kind)
     }
 
+    fn distribution_method(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        name: &str,
+        instead: &str,
+    ) -> Operand {
+        let receiver = m.receiver.to_token_stream().to_string().replace(' ', "");
+        self.cx.error_spanned_by(
+            &m.method,
+            format!(
+                "`{receiver}.{name}(..)` has no derivative rule; for a normal distribution write `{instead}` (`autograd::special` has {})",
+                table::special_functions()
+            ),
+        );
+        self.missing(m.span())
+    }
+
     fn unsupported_method(&mut self, m: &syn::ExprMethodCall, name: &str) -> Operand {
         let known = table::is_float_method(name);
         let what = if known {
@@ -342,6 +367,9 @@ impl Lowerer<'_> {
             );
             return self.missing(c.span());
         }
+        if let Some(o) = self.lower_special_call(c, func) {
+            return o;
+        }
         // A turbofish on the function (`g::<T>(x)`) goes to its hidden
         // items; on the path's other segments there is nothing to take it.
         let segment_count = path.segments.len();
@@ -421,6 +449,88 @@ impl Lowerer<'_> {
             self.cx.error_spanned_by(path, message);
         }
         Operand::Value(v)
+    }
+
+    /// A function of `autograd::special` (`erf(x)` after `use
+    /// autograd::special::erf` or `::*`, `special::erf(x)`,
+    /// `autograd::special::erf(x)`, or renamed on import): its rule. The
+    /// path's first segment is resolved through the imports of the
+    /// caller's file; the generated code calls the runtime's primal through
+    /// `special_function`, so a path that is some other function after all
+    /// (a glob of another crate) is a type error at it, never the wrong
+    /// rule. The same function of another crate (`libm::erf`,
+    /// `statrs::function::erf::erf`) is one error naming ours. `None` for
+    /// any other call.
+    fn lower_special_call(&mut self, c: &syn::ExprCall, func: &syn::ExprPath) -> Option<Operand> {
+        use crate::unannotated::Binding;
+        let path = &func.path;
+        if func.qself.is_some() {
+            return None;
+        }
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let first = &path.segments.first()?.ident;
+        let (resolved, unbound) = match path.leading_colon {
+            Some(_) => (segments.clone(), false),
+            None => match crate::unannotated::binding(&self.caller, first) {
+                Binding::Own => return None,
+                Binding::Imported(mut from) => {
+                    from.extend(segments[1..].iter().cloned());
+                    (from, false)
+                }
+                Binding::Unknown => (segments.clone(), true),
+            },
+        };
+        if let Some(ours) = table::foreign_special(&resolved) {
+            let rule = table::special_function(ours)?;
+            let written = path.to_token_stream().to_string().replace(' ', "");
+            if !self.foreign_reported.insert(written.clone()) {
+                return Some(self.missing(c.span()));
+            }
+            let args = (0..rule.params.len()).map(|i| ["x", "y"][i.min(1)]);
+            self.cx.error_spanned_by(
+                func,
+                format!(
+                    "`{written}` has no derivative rule; call `autograd::special::{ours}({})`, the same function with its derivative",
+                    args.collect::<Vec<_>>().join(", ")
+                ),
+            );
+            return Some(self.missing(c.span()));
+        }
+        let name = resolved.last()?;
+        let rule = table::special_function(name)?;
+        let ours = match resolved.as_slice() {
+            [_] => unbound,
+            [.., module, _] => module == "special",
+            [] => false,
+        };
+        if !ours {
+            return None;
+        }
+        if c.args.len() != rule.params.len() {
+            self.cx.error_spanned_by(
+                c,
+                format!(
+                    "`autograd::special::{name}` takes {} argument(s)",
+                    rule.params.len()
+                ),
+            );
+            return Some(self.missing(c.span()));
+        }
+        let mut args: Vec<Operand> = c.args.iter().map(|a| self.lower_expr(a)).collect();
+        if args.iter().all(|a| matches!(a, Operand::Const(_))) {
+            return Some(self.constant_call(c, path, &args, rule.params));
+        }
+        // `beta(a, 2.0)` in the twin: the constant converted to the scalar.
+        if let Some(float) = args
+            .iter()
+            .find(|a| self.kind(a) == Some(Kind::Float))
+            .cloned()
+        {
+            for a in &mut args {
+                *a = self.lift_constant(a.clone(), &float, c.span());
+            }
+        }
+        Some(self.rule_op(rule, args, Syntax::Path(path.clone()), c.span(), None))
     }
 
     /// `a.map(|v| ..)` of an array (a local, or written in place): the

@@ -139,6 +139,9 @@ struct Lowerer<'a> {
     /// The predicates of the `#[cfg]` branches being lowered (`not(P)` in
     /// the arm where `P` does not hold), innermost last.
     cfgs: Vec<TokenStream>,
+    /// Another crate's special functions reported, as written: one error
+    /// per function, at its first call.
+    foreign_reported: std::collections::HashSet<String>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -157,6 +160,24 @@ pub fn lower(
     body: &syn::Block,
     outer: Vec<String>,
 ) -> Function {
+    lower_in(cx, sig, syn_sig, body, outer, None)
+}
+
+/// [`lower`] of a body written inside the user's function `caller` (a
+/// `map` closure), whose names the source file binds as the function's.
+pub fn lower_in(
+    cx: &Ctxt,
+    sig: &Signature,
+    syn_sig: &syn::Signature,
+    body: &syn::Block,
+    outer: Vec<String>,
+    caller: Option<&str>,
+) -> Function {
+    // A second-order twin is the user's function under another name.
+    let own = syn_sig.ident.to_string();
+    let own = own
+        .strip_prefix(crate::hessian::TWIN_PREFIX)
+        .unwrap_or(&own);
     let mut l = Lowerer {
         cx,
         values: ValueMap::default(),
@@ -179,9 +200,10 @@ pub fn lower(
         float_casts: std::collections::HashSet::new(),
         constant_params: std::collections::HashSet::new(),
         missing: std::collections::HashSet::new(),
-        caller: syn_sig.ident.to_string(),
+        caller: caller.unwrap_or(own).to_owned(),
         unannotated_calls: Vec::new(),
         cfgs: Vec::new(),
+        foreign_reported: std::collections::HashSet::new(),
     };
     l.begin_block();
     let mut params = Vec::new();

@@ -122,7 +122,7 @@ impl Lowerer<'_> {
                 fn __ad_map<#elem: ::autograd::__private::Float>(#param: #elem) -> #elem { #body }
             }
         };
-        let (helper, read) = crate::expand::scalar_helper(self.cx, &item, outer);
+        let (helper, read) = crate::expand::scalar_helper(self.cx, &item, outer, &self.caller);
         let mut captures = Vec::new();
         for ident in read {
             match self.lookup(&ident) {

@@ -40,7 +40,7 @@ pub fn assertions(rules: &TokenStream, table: &[&Rule]) -> Result<TokenStream, S
 /// functions at all.
 fn complete(rule: &Rule) -> Result<(), String> {
     let name = rule.name;
-    if rule.operator.is_none() && rule.method.is_none() {
+    if rule.operator.is_none() && rule.method.is_none() && rule.function.is_none() {
         return Err(format!("`{name}` answers to no syntax"));
     }
     if !rule.params.iter().any(|p| p.diff) {

@@ -134,6 +134,10 @@ pub struct Rule {
     /// float, on nalgebra values if the receiver is a matrix or a dispatched
     /// form exists for a matrix receiver.
     pub method: Option<&'static str>,
+    /// The free function of `autograd::special` it answers to, called by
+    /// path (see [`special_function`]); the sweeps call the runtime's
+    /// primal, which is that function.
+    pub function: Option<&'static str>,
     pub params: &'static [Param],
     pub result: Ty,
     /// What the dispatched pullbacks read.
@@ -425,6 +429,7 @@ const fn scalar(name: &'static str, params: &'static [Param]) -> Rule {
         stem: name,
         operator: None,
         method: Some(name),
+        function: None,
         params,
         result: Ty::Float,
         takes: Takes::OperandsAndOut,
@@ -453,6 +458,17 @@ const READS_NOTHING: &[Param] = &[float(&[])];
 const fn unary(name: &'static str, params: &'static [Param]) -> Rule {
     Rule {
         elementwise: true,
+        ..scalar(name, params)
+    }
+}
+
+/// A function of `autograd::special` (`erf(x)`, `special::beta(a, b)`):
+/// no method, and worth keeping on a loop's stack.
+const fn special(name: &'static str, params: &'static [Param]) -> Rule {
+    Rule {
+        method: None,
+        function: Some(name),
+        expensive: true,
         ..scalar(name, params)
     }
 }
@@ -693,6 +709,67 @@ table! {
         named("b", &[Arg(0)]),
         named("c", &[]),
     ]);
+    // Special functions (`autograd::special`, `rules::special`): free
+    // functions, called by path.
+    ERF = special("erf", READS_X);
+    ERFC = special("erfc", READS_X);
+    NORM_CDF = special("norm_cdf", READS_X);
+    NORM_PDF = special("norm_pdf", &[float(&[Arg(0), Out])]);
+    NORM_INV_CDF = special("norm_inv_cdf", READS_OUT);
+    LN_GAMMA = special("ln_gamma", READS_X);
+    GAMMA = special("gamma", &[float(&[Arg(0), Out])]);
+    DIGAMMA = special("digamma", READS_X);
+    BETA = special("beta", &[float(&[Arg(0), Arg(1), Out]), float(&[Arg(0), Arg(1), Out])]);
+}
+
+/// The rule of a function of `autograd::special` by its name.
+pub fn special_function(name: &str) -> Option<&'static Rule> {
+    RULES.iter().copied().find(|r| r.function == Some(name))
+}
+
+/// The functions of `autograd::special`, for error messages.
+pub fn special_functions() -> String {
+    listed(RULES.iter().filter_map(|r| r.function)).join(", ")
+}
+
+/// The `autograd::special` function another crate's function of a path
+/// computes (`libm::erf`, `statrs::function::gamma::ln_gamma`), by the
+/// path's segments, its first as the crate: `None` for any other path.
+pub fn foreign_special(segments: &[String]) -> Option<&'static str> {
+    let (first, last) = (segments.first()?, segments.last()?);
+    if segments.len() < 2 {
+        return None;
+    }
+    match first.as_str() {
+        "libm" => match last.as_str() {
+            "erf" | "erff" => Some("erf"),
+            "erfc" | "erfcf" => Some("erfc"),
+            "lgamma" | "lgammaf" | "lgamma_r" | "lgammaf_r" => Some("ln_gamma"),
+            "tgamma" | "tgammaf" => Some("gamma"),
+            _ => None,
+        },
+        "statrs" | "puruspe" => match last.as_str() {
+            "erf" | "erfc" | "gamma" | "ln_gamma" | "digamma" | "beta" => {
+                special_function(last).and_then(|r| r.function)
+            }
+            "lgamma" | "gammaln" => Some("ln_gamma"),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Methods of a probability distribution (`statrs`' `Normal::cdf`), which
+/// a body computes with `autograd::special` instead, and what to write.
+pub fn distribution_method(name: &str) -> Option<&'static str> {
+    match name {
+        "cdf" => Some("autograd::special::norm_cdf((x - mean) / sd)"),
+        "sf" => Some("autograd::special::norm_cdf((mean - x) / sd)"),
+        "pdf" => Some("autograd::special::norm_pdf((x - mean) / sd) / sd"),
+        "ln_pdf" => Some("autograd::special::norm_pdf((x - mean) / sd).ln() - sd.ln()"),
+        "inverse_cdf" => Some("mean + sd * autograd::special::norm_inv_cdf(p)"),
+        _ => None,
+    }
 }
 
 /// A method returning a tuple, lowered only where it is destructured
@@ -878,7 +955,7 @@ mod tests {
             (Some(Operator::Div), _) => "/".into(),
             (None, Some(m)) if rule.arity() == 0 => format!(".{m}()"),
             (None, Some(m)) => format!(".{m}("),
-            (None, None) => String::new(),
+            (None, None) => rule.function.map_or_else(String::new, |f| format!("{f}(")),
         }
     }
 

@@ -408,6 +408,10 @@ binary_rule!(
     RemEuclidRule, (out), rem_euclid_grad_lhs, rem_euclid_grad_rhs, rem_euclid_grad_lhs_acc, rem_euclid_grad_rhs_acc, rem_euclid_grad_lhs_owned, rem_euclid_grad_rhs_owned
 );
 binary_rule!(
+    /// `beta(a, b)` of two scalars (`autograd::special`).
+    BetaRule, (out), beta_grad_lhs, beta_grad_rhs, beta_grad_lhs_acc, beta_grad_rhs_acc, beta_grad_lhs_owned, beta_grad_rhs_owned
+);
+binary_rule!(
     /// `a.component_mul(&b)`.
     ComponentMulRule, (out), component_mul_grad_lhs, component_mul_grad_rhs, component_mul_grad_lhs_acc, component_mul_grad_rhs_acc, component_mul_grad_lhs_owned, component_mul_grad_rhs_owned
 );
@@ -447,6 +451,7 @@ macro_rules! scalar_binaries {
             HypotRule => hypot_grad_lhs(a, out), hypot_grad_rhs(b, out);
             LogRule => log_grad_lhs(a, b), log_grad_rhs(b, out);
             RemEuclidRule => rem_euclid_grad_lhs(), rem_euclid_grad_rhs(a, b, out);
+            BetaRule => beta_grad_lhs(a, b, out), beta_grad_rhs(a, b, out);
         );
     )*};
 }
@@ -926,6 +931,38 @@ unary_rule!(
     SigmoidRule, sigmoid_grad, sigmoid_grad_acc, sigmoid_grad_owned
 );
 unary_rule!(
+    /// `erf(x)` of a scalar (`autograd::special`).
+    ErfRule, erf_grad, erf_grad_acc, erf_grad_owned
+);
+unary_rule!(
+    /// `erfc(x)` of a scalar (`autograd::special`).
+    ErfcRule, erfc_grad, erfc_grad_acc, erfc_grad_owned
+);
+unary_rule!(
+    /// `norm_cdf(x)` of a scalar (`autograd::special`).
+    NormCdfRule, norm_cdf_grad, norm_cdf_grad_acc, norm_cdf_grad_owned
+);
+unary_rule!(
+    /// `norm_pdf(x)` of a scalar (`autograd::special`).
+    NormPdfRule, norm_pdf_grad, norm_pdf_grad_acc, norm_pdf_grad_owned
+);
+unary_rule!(
+    /// `norm_inv_cdf(p)` of a scalar (`autograd::special`).
+    NormInvCdfRule, norm_inv_cdf_grad, norm_inv_cdf_grad_acc, norm_inv_cdf_grad_owned
+);
+unary_rule!(
+    /// `ln_gamma(x)` of a scalar (`autograd::special`).
+    LnGammaRule, ln_gamma_grad, ln_gamma_grad_acc, ln_gamma_grad_owned
+);
+unary_rule!(
+    /// `gamma(x)` of a scalar (`autograd::special`).
+    GammaRule, gamma_grad, gamma_grad_acc, gamma_grad_owned
+);
+unary_rule!(
+    /// `digamma(x)` of a scalar (`autograd::special`).
+    DigammaRule, digamma_grad, digamma_grad_acc, digamma_grad_owned
+);
+unary_rule!(
     /// `m.transpose()`.
     TransposeRule, transpose_grad, transpose_grad_acc, transpose_grad_owned
 );
@@ -988,6 +1025,14 @@ macro_rules! scalar_unaries {
             FractRule => fract_grad();
             ToRadiansRule => to_radians_grad();
             ToDegreesRule => to_degrees_grad();
+            ErfRule => erf_grad(x);
+            ErfcRule => erfc_grad(x);
+            NormCdfRule => norm_cdf_grad(x);
+            NormPdfRule => norm_pdf_grad(x, out);
+            NormInvCdfRule => norm_inv_cdf_grad(out);
+            LnGammaRule => ln_gamma_grad(x);
+            GammaRule => gamma_grad(x, out);
+            DigammaRule => digamma_grad(x);
         );
         impl SinCosRule for $t {
             type Out = ($t, $t);

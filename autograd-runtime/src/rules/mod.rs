@@ -44,7 +44,10 @@
 //! roots (`exp exp2 exp_m1 ln ln_1p log log2 log10 sqrt cbrt recip
 //! hypot`), trigonometric (`sin cos tan asin acos atan atan2 sin_cos`),
 //! hyperbolic (`sinh cosh tanh asinh acosh atanh`), piecewise (`abs clamp
-//! signum floor ceil round trunc fract`) and activations (`relu sigmoid`).
+//! signum floor ceil round trunc fract`), activations (`relu sigmoid`) and
+//! special functions (`erf erfc norm_cdf norm_pdf norm_inv_cdf ln_gamma
+//! gamma digamma beta`, with `trigamma` and `tetragamma` for digamma's
+//! derivatives; free functions, [`crate::special`]).
 //! The rules for `nalgebra::DMatrix<f64>` (generic over
 //! [`linalg::MatrixScalar`], so also for the dual matrices of second
 //! order) live in one module per family, so their names can match the
@@ -92,7 +95,9 @@
 //! ## The macro's side
 //!
 //! One entry in `autograd-macros/src/table/mod.rs`, usually one line:
-//! `TAN = Rule { expensive: true, ..unary("tan", READS_OUT) };`. It says
+//! `TAN = Rule { expensive: true, ..unary("tan", READS_OUT) };` (a free
+//! function of [`crate::special`], called by path, is
+//! `ERF = special("erf", READS_X);`). It says
 //! what each pullback reads (`READS_X`, `READS_OUT`, `READS_NOTHING`, or
 //! `float(&[Arg(i), Out])` per operand; `named("lo", ..)` for three
 //! operands). Building `autograd` then proves that every function the
@@ -114,6 +119,7 @@ mod piecewise;
 mod real;
 pub mod reductions;
 pub mod shape;
+mod special;
 mod trigonometric;
 pub mod vectors;
 
@@ -124,4 +130,5 @@ pub use elementary::*;
 pub use hyperbolic::*;
 pub use piecewise::*;
 pub use real::Real;
+pub use special::*;
 pub use trigonometric::*;
