@@ -7,6 +7,18 @@ use crate::attr::{self, Jvp, Mode};
 use crate::ctxt::Ctxt;
 use crate::{analysis, checkpoint, codegen, hessian, lower, sig};
 
+/// The attribute as the user wrote it: [`expand`], but for a function
+/// naming `Self` on its own (see [`self_outside_its_impl`]). Code the
+/// macro writes and expands again may name `Self` where it is in an impl.
+pub fn expand_user(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if let Ok(func) = syn::parse2::<syn::ItemFn>(item.clone())
+        && let Some(out) = self_outside_its_impl(&func)
+    {
+        return out;
+    }
+    expand(attr, item)
+}
+
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut func: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
@@ -131,6 +143,40 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         );)),
     }
     out
+}
+
+/// A function naming `Self` with `#[differentiable]` on itself alone (an
+/// associated function or method of an `impl` block whose block has no
+/// attribute): its derivative code is generated in items outside the
+/// block, where `Self` names nothing. One error at the first `Self`, and
+/// the function as written, which compiles in its block.
+fn self_outside_its_impl(func: &syn::ItemFn) -> Option<TokenStream> {
+    fn first_self(tokens: TokenStream) -> Option<proc_macro2::Span> {
+        tokens.into_iter().find_map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) if i == "Self" => Some(i.span()),
+            proc_macro2::TokenTree::Group(g) => first_self(g.stream()),
+            _ => None,
+        })
+    }
+    let mut tokens = func.sig.to_token_stream();
+    func.block.to_tokens(&mut tokens);
+    let at = first_self(tokens)?;
+    let mut out = syn::Error::new(
+        at,
+        "`Self` in a function with `#[differentiable]` on itself alone: its derivative code is generated outside the `impl` block, where `Self` names nothing; write the type's name (`Model::K`), or put `#[differentiable]` on the `impl` block too",
+    )
+    .to_compile_error();
+    let mut user = func.clone();
+    for arg in &mut user.sig.inputs {
+        if let syn::FnArg::Typed(pt) = arg {
+            pt.attrs.retain(|a| !sig::is_constant_attr(a));
+        }
+    }
+    let cx = Ctxt::default();
+    let _ = checkpoint::strip(&cx, &mut user.block, false);
+    let _ = cx.check();
+    user.to_tokens(&mut out);
+    Some(out)
 }
 
 /// The expansion of `item`'s twin (see [`hessian`]), all of it hidden:
