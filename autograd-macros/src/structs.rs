@@ -2306,10 +2306,14 @@ pub fn expand_impl(block_attr: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     }
     let mut methods = TokenStream::new();
     let mut users = TokenStream::new();
+    // Of an inherent impl: each function followed by its generated items.
+    let mut together = TokenStream::new();
     let mut modules = TokenStream::new();
     for ((f, _), e) in marked.iter().zip(done) {
         match e {
             Some(e) => {
+                together.extend(e.user.clone());
+                together.extend(e.wrappers.clone());
                 users.extend(e.user);
                 methods.extend(e.wrappers);
                 modules.extend(e.module);
@@ -2320,7 +2324,10 @@ pub fn expand_impl(block_attr: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 } else {
                     "functions of a `#[differentiable] impl` block that call each other in a cycle are not supported"
                 };
-                methods.extend(syn::Error::new_spanned(&f.sig.ident, message).to_compile_error());
+                let error = syn::Error::new_spanned(&f.sig.ident, message).to_compile_error();
+                together.extend(error.clone());
+                together.extend(f.to_token_stream());
+                methods.extend(error);
                 users.extend(f.to_token_stream());
             }
         }
@@ -2341,11 +2348,7 @@ pub fn expand_impl(block_attr: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             #modules
         };
     }
-    methods = {
-        let mut all = users;
-        all.extend(methods);
-        all
-    };
+    let methods = together;
     quote! {
         #(#attrs)*
         #impl_token #self_ty {
