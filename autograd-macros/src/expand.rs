@@ -158,9 +158,32 @@ fn self_outside_its_impl(func: &syn::ItemFn) -> Option<TokenStream> {
             _ => None,
         })
     }
-    let mut tokens = func.sig.to_token_stream();
-    func.block.to_tokens(&mut tokens);
-    let at = first_self(tokens)?;
+    /// The first `Self` of the function's own code: an item declared in
+    /// the body (`impl H { fn g() -> Self }`) has its own.
+    struct FirstSelf(Option<proc_macro2::Span>);
+    impl<'ast> syn::visit::Visit<'ast> for FirstSelf {
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+        // The receiver's type (`&Self` for `&self`) stays in the impl.
+        fn visit_receiver(&mut self, _: &'ast syn::Receiver) {}
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if self.0.is_none()
+                && let Some(first) = p.segments.first()
+                && first.ident == "Self"
+            {
+                self.0 = Some(first.ident.span());
+            }
+            syn::visit::visit_path(self, p);
+        }
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            if self.0.is_none() {
+                self.0 = first_self(m.tokens.clone());
+            }
+        }
+    }
+    let mut found = FirstSelf(None);
+    syn::visit::Visit::visit_signature(&mut found, &func.sig);
+    syn::visit::Visit::visit_block(&mut found, &func.block);
+    let at = found.0?;
     let mut out = syn::Error::new(
         at,
         "`Self` in a function with `#[differentiable]` on itself alone: its derivative code is generated outside the `impl` block, where `Self` names nothing; write the type's name (`Model::K`), or put `#[differentiable]` on the `impl` block too",
