@@ -7,6 +7,18 @@ use crate::attr::{self, Jvp, Mode};
 use crate::ctxt::Ctxt;
 use crate::{analysis, checkpoint, codegen, hessian, lower, sig};
 
+/// The attribute as the user wrote it: [`expand`], but for a function
+/// naming `Self` on its own (see [`self_outside_its_impl`]). Code the
+/// macro writes and expands again may name `Self` where it is in an impl.
+pub fn expand_user(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if let Ok(func) = syn::parse2::<syn::ItemFn>(item.clone())
+        && let Some(out) = self_outside_its_impl(&func)
+    {
+        return out;
+    }
+    expand(attr, item)
+}
+
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut func: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
@@ -131,6 +143,63 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         );)),
     }
     out
+}
+
+/// A function naming `Self` with `#[differentiable]` on itself alone (an
+/// associated function or method of an `impl` block whose block has no
+/// attribute): its derivative code is generated in items outside the
+/// block, where `Self` names nothing. One error at the first `Self`, and
+/// the function as written, which compiles in its block.
+fn self_outside_its_impl(func: &syn::ItemFn) -> Option<TokenStream> {
+    fn first_self(tokens: TokenStream) -> Option<proc_macro2::Span> {
+        tokens.into_iter().find_map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) if i == "Self" => Some(i.span()),
+            proc_macro2::TokenTree::Group(g) => first_self(g.stream()),
+            _ => None,
+        })
+    }
+    /// The first `Self` of the function's own code: an item declared in
+    /// the body (`impl H { fn g() -> Self }`) has its own.
+    struct FirstSelf(Option<proc_macro2::Span>);
+    impl<'ast> syn::visit::Visit<'ast> for FirstSelf {
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+        // The receiver's type (`&Self` for `&self`) stays in the impl.
+        fn visit_receiver(&mut self, _: &'ast syn::Receiver) {}
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if self.0.is_none()
+                && let Some(first) = p.segments.first()
+                && first.ident == "Self"
+            {
+                self.0 = Some(first.ident.span());
+            }
+            syn::visit::visit_path(self, p);
+        }
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            if self.0.is_none() {
+                self.0 = first_self(m.tokens.clone());
+            }
+        }
+    }
+    let mut found = FirstSelf(None);
+    syn::visit::Visit::visit_signature(&mut found, &func.sig);
+    syn::visit::Visit::visit_block(&mut found, &func.block);
+    let at = found.0?;
+    let mut out = syn::Error::new(
+        at,
+        "`Self` in a function with `#[differentiable]` on itself alone: its derivative code is generated outside the `impl` block, where `Self` names nothing; write the type's name (`Model::K`), or put `#[differentiable]` on the `impl` block too",
+    )
+    .to_compile_error();
+    let mut user = func.clone();
+    for arg in &mut user.sig.inputs {
+        if let syn::FnArg::Typed(pt) = arg {
+            pt.attrs.retain(|a| !sig::is_constant_attr(a));
+        }
+    }
+    let cx = Ctxt::default();
+    let _ = checkpoint::strip(&cx, &mut user.block, false);
+    let _ = cx.check();
+    user.to_tokens(&mut out);
+    Some(out)
 }
 
 /// The expansion of `item`'s twin (see [`hessian`]), all of it hidden:

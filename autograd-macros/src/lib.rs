@@ -126,7 +126,7 @@ use proc_macro::TokenStream;
 /// may contain (`body`) and what is rejected (`errors`).
 #[proc_macro_attribute]
 pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
-    facade::rename(expand::expand(attr.into(), item.into())).into()
+    facade::rename(expand::expand_user(attr.into(), item.into())).into()
 }
 
 /// `#[derive(Tangent)]`: a struct of parameters usable as an argument of a

@@ -1257,7 +1257,13 @@ fn expand_with(
     let mut out = TokenStream::new();
     // The flat function's items: free items next to the impl block, or a
     // module inside the VJP wrapper of a free function.
-    let vis = &func.vis;
+    // A trait impl's functions have no visibility of their own; their
+    // generated items are as visible as the trait's methods are.
+    let trait_vis: syn::Visibility = syn::parse_quote!(pub);
+    let vis = match imp.and_then(|i| i.trait_.as_ref()) {
+        Some(_) => &trait_vis,
+        None => &func.vis,
+    };
     let module_of = |extra: TokenStream| match &callee.module {
         Some(m) => quote! {
             #[doc(hidden)]
@@ -1317,7 +1323,9 @@ fn expand_with(
         } else {
             format_ident!("{}_{}", name, suffix)
         };
-        if is_method {
+        if let (true, Some(trait_)) = (suffix.is_empty(), imp.and_then(|i| i.trait_.as_ref())) {
+            quote!(<Self as #trait_>::#n)
+        } else if is_method {
             quote!(Self::#n)
         } else {
             quote!(#n)
@@ -1517,7 +1525,11 @@ fn expand_with(
             Some(imp) => {
                 let ty = &imp.self_ty;
                 let vjp = format_ident!("{}_vjp", name);
-                (quote!(<#ty>::#name), quote!(<#ty>::#vjp))
+                let primal = match &imp.trait_ {
+                    Some(trait_) => quote!(<#ty as #trait_>::#name),
+                    None => quote!(<#ty>::#name),
+                };
+                (primal, quote!(<#ty>::#vjp))
             }
             None => (quote!(#name), {
                 let vjp = format_ident!("{}_vjp", name);
@@ -1651,6 +1663,7 @@ fn expand_with(
             values: [&field_values, &cast_values],
             other_values: &other_values,
             is_method,
+            trait_: imp.and_then(|i| i.trait_.as_ref()),
         };
         if jvp {
             out.extend(forward.jvp());
@@ -1899,6 +1912,10 @@ struct Callee {
 struct ImplCx {
     self_ty: Type,
     type_name: syn::Ident,
+    /// The trait of a trait impl (`Loss` in `impl Loss for Model`): the
+    /// generated items go in an inherent impl of the type, and reach the
+    /// function as written as `<Self as Loss>::f`.
+    trait_: Option<syn::Path>,
     callees: Vec<Callee>,
     /// Names of all its differentiable functions.
     marked: Vec<syn::Ident>,
@@ -2179,12 +2196,6 @@ fn marked_by_the_block(f: &syn::ImplItemFn, none_marked: bool) -> bool {
 /// [`marked_by_the_block`] says so.
 pub fn expand_impl(block_attr: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     let cx = Ctxt::default();
-    if let Some((path, _)) = &imp.trait_ {
-        cx.error_spanned_by(
-            path,
-            "`#[differentiable]` goes on an inherent `impl Type { .. }` block, not a trait impl",
-        );
-    }
     if !imp.generics.params.is_empty() {
         cx.error_spanned_by(
             &imp.generics,
@@ -2270,6 +2281,7 @@ pub fn expand_impl(block_attr: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         type_name,
         callees: Vec::new(),
         marked: marked.iter().map(|(f, _)| f.sig.ident.clone()).collect(),
+        trait_: imp.trait_.as_ref().map(|(path, _)| path.clone()),
     };
     // Callees before their callers: each pass expands those whose calls
     // of the block's functions are all expanded.
@@ -2293,11 +2305,16 @@ pub fn expand_impl(block_attr: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
     }
     let mut methods = TokenStream::new();
+    let mut users = TokenStream::new();
+    // Of an inherent impl: each function followed by its generated items.
+    let mut together = TokenStream::new();
     let mut modules = TokenStream::new();
     for ((f, _), e) in marked.iter().zip(done) {
         match e {
             Some(e) => {
-                methods.extend(e.user);
+                together.extend(e.user.clone());
+                together.extend(e.wrappers.clone());
+                users.extend(e.user);
                 methods.extend(e.wrappers);
                 modules.extend(e.module);
             }
@@ -2307,12 +2324,31 @@ pub fn expand_impl(block_attr: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 } else {
                     "functions of a `#[differentiable] impl` block that call each other in a cycle are not supported"
                 };
-                methods.extend(syn::Error::new_spanned(&f.sig.ident, message).to_compile_error());
-                methods.extend(f.to_token_stream());
+                let error = syn::Error::new_spanned(&f.sig.ident, message).to_compile_error();
+                together.extend(error.clone());
+                together.extend(f.to_token_stream());
+                methods.extend(error);
+                users.extend(f.to_token_stream());
             }
         }
     }
     let (attrs, impl_token, self_ty) = (&imp.attrs, &imp.impl_token, &cx.self_ty);
+    // A trait impl holds only the trait's items: the functions as written
+    // stay in it, and their generated items go in an inherent impl.
+    if let Some(trait_) = &cx.trait_ {
+        return quote! {
+            #(#attrs)*
+            #impl_token #trait_ for #self_ty {
+                #(#items)*
+                #users
+            }
+            #impl_token #self_ty {
+                #methods
+            }
+            #modules
+        };
+    }
+    let methods = together;
     quote! {
         #(#attrs)*
         #impl_token #self_ty {
@@ -2377,6 +2413,9 @@ struct Forward<'a> {
     values: [&'a [TokenStream]; 2],
     other_values: &'a [&'a syn::Ident],
     is_method: bool,
+    /// The trait of a trait impl, whose function as written is
+    /// `<Self as Trait>::f`.
+    trait_: Option<&'a syn::Path>,
 }
 
 impl Forward<'_> {
@@ -2386,7 +2425,9 @@ impl Forward<'_> {
         } else {
             format_ident!("{}_{}", self.name, suffix)
         };
-        if self.is_method {
+        if let (true, Some(trait_)) = (suffix.is_empty(), self.trait_) {
+            quote!(<Self as #trait_>::#n)
+        } else if self.is_method {
             quote!(Self::#n)
         } else {
             quote!(#n)
