@@ -736,3 +736,127 @@ fn an_array_by_value_beside_a_constant_array_at_f64() {
         max_relative = 1e-13
     );
 }
+
+/// The other generated items of a function over `&[T; 2]`, at `f64` and
+/// `f32`: `_vjp` is `_grad` scaled by its seed, `_grad_acc` adds `_grad`
+/// into a buffer, `_hvp` along `v` is `_hessian`'s `H·v`, all to rounding
+/// (`max_relative = 1e-12` at `f64`, `1e-5` at `f32`), and `_check` agrees
+/// with central differences.
+#[test]
+fn every_mode_of_a_generic_fixed_size_array_function() {
+    fn modes<T>(x: [T; 2], v: [T; 2], tol: f64)
+    where
+        T: Float + FromPrimitive + core::fmt::Debug + 'static + Into<f64>,
+    {
+        let (value, grad) = beale_grad(&x);
+        let seed = T::from_f64(1.5).unwrap();
+        let (vjp_value, pullback) = beale_vjp(&x);
+        let (adjoint,) = pullback(seed);
+        let mut buffer = [T::from_f64(0.25).unwrap(); 2];
+        let acc_value = beale_grad_acc(&x, &mut buffer);
+        let (hvp_value, hvp_grad, hv) = beale_hvp(&x, &v);
+        let (_, _, h) = beale_hessian(&x);
+        for got in [vjp_value, acc_value, hvp_value] {
+            assert_eq!(got, value);
+        }
+        let close = |got: T, want: T| {
+            assert_relative_eq!(got.into(), want.into(), epsilon = tol, max_relative = tol);
+        };
+        for i in 0..2 {
+            close(adjoint[i], seed * grad[i]);
+            close(buffer[i], T::from_f64(0.25).unwrap() + grad[i]);
+            close(hvp_grad[i], grad[i]);
+            close(hv[i], h[(i, 0)] * v[0] + h[(i, 1)] * v[1]);
+        }
+    }
+    modes([1.5f64, 0.25], [0.75, -0.5], 1e-12);
+    modes([1.5f32, 0.25], [0.75, -0.5], 1e-5);
+    assert!(beale_check(&[1.5, 0.25]).is_within(1e-6, 1e-6));
+    assert!(beale_check(&[1.5f32, 0.25]).is_within(1e-2, 1e-2));
+}
+
+/// Ackley with its parameters, and the function of the point alone calling
+/// it with the usual ones, as a library writes the pair.
+#[differentiable(jvp, hessian)]
+pub fn ackley_abc<T>(param: &[T], a: T, b: T, c: T) -> T
+where
+    T: Float + FromPrimitive + Sum,
+{
+    let one = T::from_f64(1.0).unwrap();
+    let n = T::from_usize(param.len()).unwrap();
+    -a * (-b * ((one / n) * param.iter().map(|x| x.powi(2)).sum::<T>()).sqrt()).exp()
+        - ((one / n) * param.iter().map(|&x| (c * x).cos()).sum::<T>()).exp()
+        + a
+        + one.exp()
+}
+
+#[differentiable(jvp, hessian)]
+pub fn ackley_default<T>(param: &[T]) -> T
+where
+    T: Float + FromPrimitive + Sum,
+{
+    ackley_abc(
+        param,
+        T::from_f64(20.0).unwrap(),
+        T::from_f64(0.2).unwrap(),
+        T::from_f64(2.0 * PI).unwrap(),
+    )
+}
+
+/// A function over `&[T; 2]` called from another, which passes its own
+/// array on and a local array it builds.
+#[differentiable(jvp, hessian)]
+pub fn beale_twice<T>(param: &[T; 2]) -> T
+where
+    T: Float + FromPrimitive,
+{
+    let swapped = [param[1], param[0]];
+    beale(param) + beale(&swapped)
+}
+
+#[test]
+fn calls_between_generic_functions() {
+    let x: [f64; 3] = [0.375, -1.125, 0.75];
+    let (value, grad) = ackley_default_grad(&x);
+    let (_, want_grad) = ackley_grad(&x);
+    let (_, _, h) = ackley_default_hessian(&x);
+    let (_, _, want_h) = ackley_hessian(&x);
+    assert_eq!(value.to_bits(), ackley(&x).to_bits());
+    for i in 0..3 {
+        assert_relative_eq!(grad[i], want_grad[i], epsilon = 1e-14, max_relative = 1e-13);
+        for j in 0..3 {
+            assert_relative_eq!(
+                h[(i, j)],
+                want_h[(i, j)],
+                epsilon = 1e-13,
+                max_relative = 1e-12
+            );
+        }
+    }
+
+    let p: [f64; 2] = [1.5, 0.25];
+    let primal = |x: &[f64]| beale_twice(&[x[0], x[1]]);
+    let (_, g) = beale_twice_grad(&p);
+    let (_, _, h) = beale_twice_hessian(&p);
+    let (_, tangent) = beale_twice_jvp(&p, &[0.75, -0.5]);
+    let want_g = fd_gradient(&primal, &p);
+    let want_h = fd_hessian(&primal, &p);
+    let s = primal(&p).abs().max(1.0);
+    for i in 0..2 {
+        assert_relative_eq!(g[i], want_g[i], epsilon = 1e-8 * s, max_relative = 1e-7);
+        for j in 0..2 {
+            assert_relative_eq!(
+                h[(i, j)],
+                want_h[i][j],
+                epsilon = 1e-6 * s,
+                max_relative = 1e-6
+            );
+        }
+    }
+    assert_relative_eq!(
+        tangent,
+        0.75 * want_g[0] - 0.5 * want_g[1],
+        epsilon = 1e-8 * s,
+        max_relative = 1e-7
+    );
+}
