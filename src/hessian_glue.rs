@@ -57,6 +57,27 @@ pub fn dual_constants<T: Float>(x: &[T]) -> Vec<Dual<T>> {
     x.iter().map(|&x| Dual::constant(x)).collect()
 }
 
+/// `x + v·ε` for a fixed-size array argument, element by element.
+///
+/// # Panics
+///
+/// If the direction's length is not the argument's.
+pub fn dual_array<T: Float, const N: usize>(x: &[T; N], v: &[T]) -> [Dual<T>; N] {
+    assert_eq!(
+        N,
+        v.len(),
+        "a direction of `_hvp` has {} elements, its argument {}",
+        v.len(),
+        N
+    );
+    core::array::from_fn(|i| Dual::new(x[i], v[i]))
+}
+
+/// The elements of a constant fixed-size array argument, with derivative 0.
+pub fn dual_array_constant<T: Float, const N: usize>(x: &[T; N]) -> [Dual<T>; N] {
+    x.map(Dual::constant)
+}
+
 /// A value of a `#[constant]` argument's type (which the macro cannot see)
 /// passed by value to a function a twin calls: a float becomes the twin's
 /// scalar, exactly and with derivative 0, as the callee's twin takes it;
@@ -195,6 +216,16 @@ impl<T: Float> DualParts for Vec<Dual<T>> {
     }
 }
 
+impl<T: Float, const N: usize> DualParts for [Dual<T>; N] {
+    type Real = [T; N];
+    fn real_part(&self) -> [T; N] {
+        self.map(|d| d.re)
+    }
+    fn dual_part(&self) -> [T; N] {
+        self.map(|d| d.eps)
+    }
+}
+
 /// The value of a gradient entry.
 pub fn real_part<D: DualParts>(d: &D) -> D::Real {
     d.real_part()
@@ -236,6 +267,12 @@ impl<T: Float> PushFlat<T> for T {
 impl<T: Float> PushFlat<T> for Vec<T> {
     fn push_flat(self, out: &mut Vec<T>) {
         out.extend(self);
+    }
+}
+
+impl<T: Float, const N: usize> PushFlat<T> for [T; N] {
+    fn push_flat(self, out: &mut Vec<T>) {
+        out.extend_from_slice(&self);
     }
 }
 

@@ -79,9 +79,9 @@ pub use tangent_glue::ForwardMode;
 pub mod __private {
     pub use crate::hessian_glue::{
         HasSecondOrder, ImplicitSecondOrder, Lift, LiftAsIs, LiftFloat, LiftFloats, SecondOrder,
-        TwinArg, assert_hessian, dual_constants, dual_matrix, dual_matrix_constant, dual_part,
-        dual_slice, implicit_second_order, push_flat, real_part, take_matrix, take_scalar,
-        take_slice, twin_arg, unit_matrix, unit_scalar, unit_slice,
+        TwinArg, assert_hessian, dual_array, dual_array_constant, dual_constants, dual_matrix,
+        dual_matrix_constant, dual_part, dual_slice, implicit_second_order, push_flat, real_part,
+        take_matrix, take_scalar, take_slice, twin_arg, unit_matrix, unit_scalar, unit_slice,
     };
     pub use crate::tangent::{
         CollectionField, ConstantField, FloatField, IntField, KeepConstant, MatrixField,
@@ -156,37 +156,6 @@ pub mod __private {
                     *self += g;
                 }
             }
-            /// A callee's adjoint of an array it took as a slice.
-            ///
-            /// # Panics
-            ///
-            /// If the lengths differ (they cannot: the slice was the array).
-            impl<const N: usize> Accumulate<Vec<$t>> for [$t; N] {
-                #[inline]
-                #[track_caller]
-                fn accumulate(&mut self, g: Vec<$t>) {
-                    self.as_mut_slice().accumulate(g);
-                }
-            }
-            /// A caller's buffer for `NAME_grad_acc` of an array argument.
-            ///
-            /// # Panics
-            ///
-            /// If the buffer's length is not the argument's.
-            impl<const N: usize> Accumulate<[$t; N]> for [$t] {
-                #[inline]
-                #[track_caller]
-                fn accumulate(&mut self, g: [$t; N]) {
-                    ::core::assert_eq!(
-                        self.len(),
-                        N,
-                        "autograd: a gradient buffer's length differs from its argument's"
-                    );
-                    for (a, b) in self.iter_mut().zip(g) {
-                        *a += b;
-                    }
-                }
-            }
             impl ZeroLike for $t {
                 #[inline(always)]
                 fn zero_like(&self) -> Self {
@@ -219,6 +188,40 @@ pub mod __private {
                 *a = *a + *b;
             }
             pool::give(g);
+        }
+    }
+
+    /// A callee's adjoint of an array it took as a slice, of any scalar.
+    ///
+    /// # Panics
+    ///
+    /// If the lengths differ (they cannot: the slice was the array).
+    impl<T: rules::Real, const N: usize> Accumulate<Vec<T>> for [T; N] {
+        #[inline]
+        #[track_caller]
+        fn accumulate(&mut self, g: Vec<T>) {
+            self.as_mut_slice().accumulate(g);
+        }
+    }
+
+    /// A caller's buffer for `NAME_grad_acc` of an array argument, of any
+    /// scalar (a generic function's `&[T; N]`, a second-order twin's).
+    ///
+    /// # Panics
+    ///
+    /// If the buffer's length is not the argument's.
+    impl<T: rules::Real, const N: usize> Accumulate<[T; N]> for [T] {
+        #[inline]
+        #[track_caller]
+        fn accumulate(&mut self, g: [T; N]) {
+            ::core::assert_eq!(
+                self.len(),
+                N,
+                "autograd: a gradient buffer's length differs from its argument's"
+            );
+            for (a, b) in self.iter_mut().zip(g) {
+                *a = *a + b;
+            }
         }
     }
 

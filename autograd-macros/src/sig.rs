@@ -97,7 +97,7 @@ impl Param {
     /// Whether the argument's scalar (its own type, or its elements') is
     /// the type `ident`.
     pub fn scalar_is(&self, ident: &syn::Ident) -> bool {
-        matches!(&self.kind, ParamKind::Float(t) | ParamKind::Slice(t) if t.0 == *ident)
+        matches!(&self.kind, ParamKind::Float(t) | ParamKind::Slice(t) | ParamKind::Array { elem: t, .. } if t.0 == *ident)
     }
 
     /// Whether the argument is a fixed-size array by reference whose
@@ -181,10 +181,12 @@ impl Ret {
     }
 }
 
-/// `[f32|f64; N]`.
-fn float_array(ty: &Type) -> Option<FloatTy> {
+/// `[f32|f64; N]`, or an array of the function's scalar type parameter
+/// (`[T; N]`, and the second-order twin's `[__AdScalar; N]` of an
+/// `[f64; N]` argument).
+fn float_array(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
     match ty {
-        Type::Array(a) => FloatTy::parse(&a.elem, None),
+        Type::Array(a) => FloatTy::parse(&a.elem, scalar),
         _ => None,
     }
 }
@@ -211,7 +213,7 @@ fn float_vec(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
 
 /// The element type of `[f32|f64; N]` or `Vec<f32|f64>`.
 pub fn float_collection_elem(ty: &Type) -> Option<FloatTy> {
-    float_array(ty).or_else(|| float_vec(ty, None))
+    float_array(ty, None).or_else(|| float_vec(ty, None))
 }
 
 /// The longest tuple result (the runtime's `jacobian::Outputs` has an
@@ -232,7 +234,7 @@ pub fn outputs(ty: &Type) -> bool {
                 })
         }
         ty => {
-            float_array(ty).is_some()
+            float_array(ty, None).is_some()
                 || float_vec(ty, None).is_some()
                 || (is_matrix(ty) && (is_vector(ty) || is_fixed_column(ty)))
         }
@@ -357,7 +359,7 @@ fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
     if let Some(f) = FloatTy::parse(ty, scalar) {
         return Some(ParamKind::Float(f));
     }
-    if let Some(elem) = float_array(ty).or_else(|| float_vec(ty, scalar)) {
+    if let Some(elem) = float_array(ty, scalar).or_else(|| float_vec(ty, scalar)) {
         return Some(ParamKind::Array {
             elem,
             owned: Box::new(ty.clone()),
@@ -366,7 +368,7 @@ fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
     }
     if let Type::Reference(r) = ty
         && r.mutability.is_none()
-        && let Some(elem) = float_array(&r.elem)
+        && let Some(elem) = float_array(&r.elem, scalar)
     {
         return Some(ParamKind::Array {
             elem,
@@ -738,7 +740,7 @@ fn generic_scalar(cx: &Ctxt, generics: &syn::Generics) -> Option<GenericScalar> 
             syn::GenericParam::Const(c) => cx.error_spanned_by(
                 c,
                 format!(
-                    "const generic parameters are not supported: write the size as a number (`SVector<f64, 3>`, `[f64; 3]`) or take a dynamically sized `DVector<f64>` or `&[f64]`; {GENERICS_SUPPORTED}"
+                    "const generic parameters are not supported: write the size as a number (`&[T; 3]`, `[f64; 3]`, `SVector<f64, 3>`) or take a slice `&[T]`, `&[f64]` or a dynamically sized `DVector<f64>`; {GENERICS_SUPPORTED}"
                 ),
             ),
         }

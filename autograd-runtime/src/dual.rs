@@ -13,10 +13,16 @@
 //! so branches take the primal's path.
 
 use core::cmp::Ordering;
+use core::iter::{Product, Sum};
 use core::num::FpCategory;
-use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, Sub, SubAssign};
+use core::ops::{
+    Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
+};
 
-use num_traits::{Float, Num, NumCast, One, ToPrimitive, Zero};
+use num_traits::{
+    Bounded, Float, FloatConst, FromPrimitive, MulAdd, MulAddAssign, Num, NumCast, One, Signed,
+    ToPrimitive, Zero,
+};
 
 use crate::rules;
 
@@ -125,6 +131,7 @@ assign_ops! {
     SubAssign sub_assign -;
     MulAssign mul_assign *;
     DivAssign div_assign /;
+    RemAssign rem_assign %;
 }
 
 impl<T: Float> Zero for Dual<T> {
@@ -167,6 +174,145 @@ impl<T: Float> ToPrimitive for Dual<T> {
 impl<T: Float> NumCast for Dual<T> {
     fn from<N: ToPrimitive>(n: N) -> Option<Self> {
         <T as NumCast>::from(n).map(Dual::constant)
+    }
+}
+
+// The rest of the num-traits family a `T: Float + ..` body may bound its
+// scalar by (`FromPrimitive`, `FloatConst`, `Sum`, `Product`, `Signed`,
+// `Bounded`, `MulAdd`), so that a generic function instantiates at
+// `Dual<T>` under the bounds its author wrote. Each conversion and
+// constant is a constant (derivative 0) whose value is `T`'s own, bit for
+// bit; each operation is one of `Dual`'s, whose derivative comes from the
+// rules.
+
+impl<T: Float + FromPrimitive> FromPrimitive for Dual<T> {
+    fn from_isize(n: isize) -> Option<Self> {
+        T::from_isize(n).map(Dual::constant)
+    }
+    fn from_i8(n: i8) -> Option<Self> {
+        T::from_i8(n).map(Dual::constant)
+    }
+    fn from_i16(n: i16) -> Option<Self> {
+        T::from_i16(n).map(Dual::constant)
+    }
+    fn from_i32(n: i32) -> Option<Self> {
+        T::from_i32(n).map(Dual::constant)
+    }
+    fn from_i64(n: i64) -> Option<Self> {
+        T::from_i64(n).map(Dual::constant)
+    }
+    fn from_i128(n: i128) -> Option<Self> {
+        T::from_i128(n).map(Dual::constant)
+    }
+    fn from_usize(n: usize) -> Option<Self> {
+        T::from_usize(n).map(Dual::constant)
+    }
+    fn from_u8(n: u8) -> Option<Self> {
+        T::from_u8(n).map(Dual::constant)
+    }
+    fn from_u16(n: u16) -> Option<Self> {
+        T::from_u16(n).map(Dual::constant)
+    }
+    fn from_u32(n: u32) -> Option<Self> {
+        T::from_u32(n).map(Dual::constant)
+    }
+    fn from_u64(n: u64) -> Option<Self> {
+        T::from_u64(n).map(Dual::constant)
+    }
+    fn from_u128(n: u128) -> Option<Self> {
+        T::from_u128(n).map(Dual::constant)
+    }
+    fn from_f32(n: f32) -> Option<Self> {
+        T::from_f32(n).map(Dual::constant)
+    }
+    fn from_f64(n: f64) -> Option<Self> {
+        T::from_f64(n).map(Dual::constant)
+    }
+}
+
+macro_rules! float_constants {
+    ($($name:ident)*) => {$(
+        fn $name() -> Self {
+            Dual::constant(T::$name())
+        }
+    )*};
+}
+
+#[allow(non_snake_case)]
+impl<T: Float + FloatConst> FloatConst for Dual<T> {
+    float_constants! {
+        E FRAC_1_PI FRAC_1_SQRT_2 FRAC_2_PI FRAC_2_SQRT_PI FRAC_PI_2 FRAC_PI_3
+        FRAC_PI_4 FRAC_PI_6 FRAC_PI_8 LN_10 LN_2 LOG10_E LOG2_E PI SQRT_2
+        TAU LOG10_2 LOG2_10
+    }
+}
+
+impl<T: Float> Bounded for Dual<T> {
+    fn min_value() -> Self {
+        Dual::constant(T::min_value())
+    }
+    fn max_value() -> Self {
+        Dual::constant(T::max_value())
+    }
+}
+
+/// `Signed` by `Float`'s methods of the same names.
+impl<T: Float> Signed for Dual<T> {
+    fn abs(&self) -> Self {
+        Float::abs(*self)
+    }
+    fn abs_sub(&self, other: &Self) -> Self {
+        Float::abs_sub(*self, *other)
+    }
+    fn signum(&self) -> Self {
+        Float::signum(*self)
+    }
+    fn is_positive(&self) -> bool {
+        self.re > T::zero()
+    }
+    fn is_negative(&self) -> bool {
+        self.re < T::zero()
+    }
+}
+
+impl<T: Float> MulAdd for Dual<T> {
+    type Output = Self;
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        Float::mul_add(self, a, b)
+    }
+}
+
+impl<T: Float> MulAddAssign for Dual<T> {
+    fn mul_add_assign(&mut self, a: Self, b: Self) {
+        *self = Float::mul_add(*self, a, b);
+    }
+}
+
+/// A sum from `−0` by `+`, in order, as `f64`'s `Sum` adds (so the real
+/// part is its sum bit for bit, the sign of an empty or all-`−0` sum
+/// included).
+impl<T: Float> Sum for Dual<T> {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Dual::constant(T::neg_zero()), |s, x| s + x)
+    }
+}
+
+impl<'a, T: Float> Sum<&'a Dual<T>> for Dual<T> {
+    fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        iter.fold(Dual::constant(T::neg_zero()), |s, x| s + *x)
+    }
+}
+
+/// A product from `1` by `*`, in order, as `f64`'s `Product` multiplies.
+impl<T: Float> Product for Dual<T> {
+    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(<Self as One>::one(), |p, x| p * x)
+    }
+}
+
+impl<'a, T: Float> Product<&'a Dual<T>> for Dual<T> {
+    fn product<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        iter.fold(<Self as One>::one(), |p, x| p * *x)
     }
 }
 

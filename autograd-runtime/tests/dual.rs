@@ -142,3 +142,85 @@ fn nested_duals_give_second_derivatives() {
     // Comparisons and branches see real parts only.
     assert!(Dual::new(1.0, -5.0) > Dual::new(0.5, 9.0));
 }
+
+// ---------------------------------------------------------------------------
+// The num-traits family a `T: Float + ..` body bounds its scalar by (issue
+// 36, item 7): conversions and constants are constants (ε part 0) with the
+// value of `f64`'s own; `Sum`, `Product`, `Signed` and `MulAdd` are `Dual`'s
+// arithmetic, checked against the product rule written out.
+
+#[test]
+fn conversions_and_constants_have_zero_tangent_and_f64s_value() {
+    use num_traits::{Bounded, FloatConst, FromPrimitive};
+    let conversions: [(Option<Dual<f64>>, f64); 6] = [
+        (Dual::from_f64(0.1), 0.1f64),
+        (Dual::from_f32(0.1), f64::from(0.1f32)),
+        (Dual::from_usize(7), 7.0),
+        (Dual::from_i32(-3), -3.0),
+        (Dual::from_u64(1 << 60), (1u64 << 60) as f64),
+        (Dual::from_i128(-5), -5.0),
+    ];
+    for (got, want) in conversions {
+        let got = got.expect("in range");
+        assert_eq!(got.re.to_bits(), want.to_bits());
+        assert_eq!(got.eps, 0.0);
+    }
+    type C = fn() -> Dual<f64>;
+    let constants: [(C, f64); 8] = [
+        (Dual::PI, core::f64::consts::PI),
+        (Dual::TAU, core::f64::consts::TAU),
+        (Dual::E, core::f64::consts::E),
+        (Dual::SQRT_2, core::f64::consts::SQRT_2),
+        (Dual::LN_2, core::f64::consts::LN_2),
+        (Dual::LOG10_2, core::f64::consts::LOG10_2),
+        (<Dual<f64> as Bounded>::max_value, f64::MAX),
+        (<Dual<f64> as Bounded>::min_value, f64::MIN),
+    ];
+    for (c, want) in constants {
+        assert_eq!(c().re.to_bits(), want.to_bits());
+        assert_eq!(c().eps, 0.0);
+    }
+    let f32_pi = <Dual<f32> as FloatConst>::PI();
+    assert_eq!(f32_pi.re.to_bits(), core::f32::consts::PI.to_bits());
+}
+
+#[test]
+fn sum_and_product_follow_f64_and_the_product_rule() {
+    let xs = [
+        Dual::new(1.5, 1.0),
+        Dual::new(-0.25, 2.0),
+        Dual::new(3.0, -0.5),
+    ];
+    let re: Vec<f64> = xs.iter().map(|d| d.re).collect();
+    let s: Dual<f64> = xs.iter().sum();
+    let s_owned: Dual<f64> = xs.iter().copied().sum();
+    assert_eq!(s.re.to_bits(), re.iter().sum::<f64>().to_bits());
+    assert_eq!(s.eps, 1.0 + 2.0 - 0.5);
+    assert_eq!(s_owned.re.to_bits(), s.re.to_bits());
+    // An empty sum is −0, as f64's is.
+    let empty: Dual<f64> = core::iter::empty::<Dual<f64>>().sum();
+    assert_eq!(empty.re.to_bits(), (-0.0f64).to_bits());
+    let p: Dual<f64> = xs.iter().product();
+    let p_owned: Dual<f64> = xs.iter().copied().product();
+    assert_eq!(p.re.to_bits(), re.iter().product::<f64>().to_bits());
+    // d(abc) = da·bc + a·db·c + ab·dc.
+    let want = 1.0 * (-0.25 * 3.0) + 1.5 * 2.0 * 3.0 + 1.5 * -0.25 * -0.5;
+    assert!((p.eps - want).abs() <= 1e-15 * want.abs());
+    assert_eq!(p_owned.re.to_bits(), p.re.to_bits());
+}
+
+#[test]
+fn signed_and_mul_add_are_floats_methods() {
+    use num_traits::{MulAdd, Signed};
+    let x: Dual<f64> = Dual::new(-1.25, 0.5);
+    assert_eq!(Signed::abs(&x).re, 1.25);
+    assert_eq!(Signed::abs(&x).eps, -0.5);
+    assert_eq!(Signed::signum(&x).re, -1.0);
+    assert_eq!(Signed::signum(&x).eps, 0.0);
+    assert!(x.is_negative() && !x.is_positive());
+    let d = Signed::abs_sub(&Dual::new(2.0, 1.0), &Dual::new(0.5, 3.0));
+    assert_eq!((d.re, d.eps), (1.5, -2.0));
+    let m: Dual<f64> = MulAdd::mul_add(x, Dual::new(2.0, 1.0), Dual::new(0.5, 1.0));
+    assert_eq!(m.re.to_bits(), (-1.25f64).mul_add(2.0, 0.5).to_bits());
+    assert_eq!(m.eps, 0.5 * 2.0 + -1.25 * 1.0 + 1.0);
+}

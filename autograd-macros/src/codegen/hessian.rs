@@ -60,9 +60,7 @@ pub fn direction_ty(p: &Param) -> Option<TokenStream> {
         ParamKind::Float(t) if p.differentiable => Some(quote!(#t)),
         ParamKind::Slice(t) if p.differentiable => Some(quote!(&[#t])),
         ParamKind::Matrix { owned, .. } if p.differentiable => Some(quote!(&#owned)),
-        ParamKind::Array { elem, .. } if p.differentiable && is_owned_vec(p) => {
-            Some(quote!(&[#elem]))
-        }
+        ParamKind::Array { elem, .. } if p.differentiable => Some(quote!(&[#elem])),
         _ => None,
     }
 }
@@ -130,6 +128,23 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, float: &syn::Ident) -> Toke
             }
             (ParamKind::Array { .. }, false) if is_owned_vec(p) => {
                 quote!(#private::dual_constants(&#x))
+            }
+            // A fixed-size array, `[f64; N]` or `&[f64; N]` (of a generic
+            // scalar too): an array of dual numbers, its direction a slice.
+            (ParamKind::Array { by_ref, .. }, true) => {
+                let v = dirs.next();
+                if *by_ref {
+                    quote!(&#private::dual_array(#x, #v))
+                } else {
+                    quote!(#private::dual_array(&#x, #v))
+                }
+            }
+            (ParamKind::Array { by_ref, .. }, false) => {
+                if *by_ref {
+                    quote!(&#private::dual_array_constant(#x))
+                } else {
+                    quote!(#private::dual_array_constant(&#x))
+                }
             }
             (ParamKind::Matrix { by_ref, .. }, true) => {
                 let v = dirs.next();

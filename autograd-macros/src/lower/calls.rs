@@ -707,6 +707,19 @@ impl Lowerer<'_> {
             .is_some_and(|b| matches!(b, Builtin::Len | Builtin::Shape | Builtin::Predicate))
     }
 
+    /// Whether `v` is a float of another type than a generic function's
+    /// scalar (`c` of `|c: f64| T::from_f64(c).unwrap()` in a function
+    /// generic over `T`): no derivative reaches it, since one reaches an
+    /// `f64` from a `T` only through a conversion, which has none.
+    fn other_float(&self, v: ValueId) -> bool {
+        self.scalar.as_ref().is_some_and(|scalar| {
+            self.values[v]
+                .float
+                .as_ref()
+                .is_some_and(|f| f != scalar && (f == "f64" || f == "f32"))
+        })
+    }
+
     /// Whether an expression reads a variable that may carry a derivative.
     pub(super) fn reads_differentiable(&self, e: &Expr) -> bool {
         struct Reads<'a, 'b> {
@@ -718,7 +731,8 @@ impl Lowerer<'_> {
                 if let Some(v) = self.lowerer.local_ident(e) {
                     self.found |= self.lowerer.values[v].kind.is_differentiable()
                         && !self.lowerer.constant_params.contains(&v)
-                        && !self.lowerer.constant_elements.contains(&v);
+                        && !self.lowerer.constant_elements.contains(&v)
+                        && !self.lowerer.other_float(v);
                     return;
                 }
                 // `x.len()`, `m.nrows()`, `x.is_nan()`: an integer or a
