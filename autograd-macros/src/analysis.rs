@@ -728,9 +728,9 @@ impl LoopSaves {
 /// The stack, cache and recomputation of a loop. Values are kept in any
 /// loop, cached only in `for` loops (whose trip count sets the cache's
 /// budget once), and only from the top level of the body (computed on
-/// every iteration); the
-/// recomputation stops at them, so what only they read is not recomputed
-/// either.
+/// every iteration), but for the elements branch arms read of an array the
+/// iteration changes (handed out of their branch); the recomputation stops
+/// at them, so what only they read is not recomputed either.
 fn loop_saves(f: &Function, an: &Analysis, l: &Loop, walk: LoopWalk) -> LoopSaves {
     let LoopWalk {
         keepable,
