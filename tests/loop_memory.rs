@@ -357,3 +357,32 @@ fn a_loop_writing_one_element_under_a_branch_keeps_that_element() {
         );
     }
 }
+
+/// A write in a branch nested in an arm: the element is handed out of both
+/// branches. (Its reverse still makes the inner branch's array adjoint
+/// shaped like the array, so the array is saved per iteration: only the
+/// gradient is checked here.)
+#[differentiable]
+fn nested_branch_passes(x: f64, c: f64, n: usize, m: usize) -> f64 {
+    let mut v = vec![1.0; m];
+    for i in 0..n {
+        let k = i % m;
+        if i % 3 != 0 {
+            if i % 2 == 0 {
+                v[k] = v[k] * x + c;
+            } else {
+                v[k] = v[k] * c + x;
+            }
+        }
+    }
+    v[0] + v[m - 1]
+}
+
+#[test]
+fn a_write_in_a_nested_branch_has_the_right_gradient() {
+    let (x, c, n, m) = (0.9, 0.3, 400, 50);
+    let (value, dx, dc) = nested_branch_passes_grad(x, c, n, m);
+    assert_eq!(value, nested_branch_passes(x, c, n, m));
+    assert_fd64_close("nested", dx, fd64(|x| nested_branch_passes(x, c, n, m), x));
+    assert_fd64_close("nested", dc, fd64(|c| nested_branch_passes(x, c, n, m), c));
+}
