@@ -99,3 +99,32 @@ fn a_finite_seed_still_scales_the_gradient() {
     squares_grad_acc(&x, &mut dx);
     assert_eq!(dx, vec![7.0, 1.0, 1.0]);
 }
+
+/// √x computed, read only where c > 0. At c ≤ 0 the result is x, read on
+/// no path through √x, so ∂/∂x = 1 and ∂/∂c = 0 at every x, x = 0
+/// included, where √x's slope is ∞: the chain rule has no term 0·∞ there
+/// (the dynamic graph gives 1). Finding 029.
+#[differentiable]
+fn root_read_in_one_branch(x: f64, c: f64) -> f64 {
+    let t = x.sqrt();
+    if c > 0.0 { t } else { x }
+}
+
+#[test]
+#[ignore = "finding 029, open: the reverse sweep runs the adjoint (0) of a value the result does not read on this run through its infinite partial, NaN"]
+fn a_value_the_result_does_not_read_on_this_run_adds_nothing() {
+    let (value, dx, dc) = root_read_in_one_branch_grad(0.0, -1.0);
+    assert_eq!(value, 0.0);
+    assert_eq!(dx, 1.0);
+    assert_eq!(dc, 0.0);
+}
+
+/// Read in the taken branch, √x gives its slope: 1/(2·0.5) = 1 at
+/// x = 0.25, and +∞ at x = 0.
+#[test]
+fn a_value_read_on_this_run_gives_its_slope() {
+    let (_, dx, _) = root_read_in_one_branch_grad(0.25, 1.0);
+    assert_eq!(dx, 1.0);
+    let (_, dx, _) = root_read_in_one_branch_grad(0.0, 1.0);
+    assert_eq!(dx, f64::INFINITY);
+}

@@ -35,6 +35,17 @@ pub struct Analysis {
     needs: HashMap<BlockId, HashSet<ValueId>>,
     /// The loops that run as one fused pass (see `crate::fusion`).
     pub fused: HashMap<LoopId, crate::fusion::Fusion>,
+    /// Elements read in a branch arm of a loop body from an array the
+    /// iteration changes, which the loop keeps on its stack (see
+    /// [`LoopSaves::kept`]): the forward sweep hands each out of its
+    /// branch (a zero where the other arm ran), and the reverse of the arm
+    /// reads the popped element instead of computing it again.
+    pub kept_in_arms: HashSet<ValueId>,
+    /// The entry values of arrays carried by a loop, with the loop and the
+    /// variable's name: the reverse of an iteration creates such an
+    /// entry's adjoint as a zero shaped like the carried adjoint, not like
+    /// the array, which it then need not have at hand.
+    pub carried_arrays: HashMap<ValueId, (LoopId, String)>,
     /// Errors that hold only in some configurations (a call of a function
     /// without the attribute in `#[cfg]` code), each under its `#[cfg]`:
     /// items the expansion emits next to the function.
@@ -116,8 +127,11 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         saves: HashMap::new(),
         needs: HashMap::new(),
         fused: HashMap::new(),
+        kept_in_arms: HashSet::new(),
+        carried_arrays: HashMap::new(),
         conditional_errors,
     };
+    CarriedArrays(&mut an.carried_arrays, f).visit_block(&f.body);
     for (v, info) in f.values.iter() {
         an.defined_in.entry(info.block).or_default().push(v);
     }
@@ -146,6 +160,21 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     an.needs.insert(f.body.id, body_needs);
     an.fused = crate::fusion::fused_loops(f, &an);
     an
+}
+
+struct CarriedArrays<'a, 'f>(&'a mut HashMap<ValueId, (LoopId, String)>, &'f Function);
+
+impl<'f> Visitor<'f> for CarriedArrays<'_, 'f> {
+    fn visit_stmt(&mut self, _: &'f Block, stmt: &'f Stmt) {
+        if let Stmt::Loop(l) = stmt {
+            for c in &l.carried {
+                if self.1.info(c.entry).kind == Kind::Array {
+                    self.0.insert(c.entry, (l.id, c.name.clone()));
+                }
+            }
+        }
+        walk_stmt(self, stmt);
+    }
 }
 
 #[cfg(test)]
@@ -177,9 +206,17 @@ impl<'f> Visitor<'f> for Planner<'_, 'f> {
                 }
             }
             Stmt::Loop(l) => {
+                let walk = loop_walk(f, an, l);
+                // The arms' reverse reads the elements from the stack: their
+                // needs stop there, so the arrays they index are not saved.
+                if !walk.in_arms.is_empty() {
+                    restop_arms(f, an, &l.body, &walk.in_arms.iter().copied().collect());
+                }
                 let need = needs_stopping(f, an, &l.body, &HashSet::new());
                 an.needs.insert(l.body.id, need);
-                let saves = loop_saves(f, an, l);
+                let saves = loop_saves(f, an, l, walk);
+                an.kept_in_arms
+                    .extend(saves.kept.iter().filter(|v| f.info(**v).block != l.body.id));
                 an.saves.insert(l.id, saves);
             }
         }
@@ -632,7 +669,11 @@ fn zero_shaped<'a>(
         .copied()
         .filter(move |v| {
             let kind = f.info(*v).kind;
-            an.active(*v) && an.predeclare[*v] && !kind.is_copy() && kind != Kind::Slice
+            an.active(*v)
+                && an.predeclare[*v]
+                && !kind.is_copy()
+                && kind != Kind::Slice
+                && !an.carried_arrays.contains_key(v)
         })
 }
 
@@ -687,12 +728,70 @@ impl LoopSaves {
 /// The stack, cache and recomputation of a loop. Values are kept in any
 /// loop, cached only in `for` loops (whose trip count sets the cache's
 /// budget once), and only from the top level of the body (computed on
-/// every iteration); the
-/// recomputation stops at them, so what only they read is not recomputed
-/// either.
-fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
+/// every iteration), but for the elements branch arms read of an array the
+/// iteration changes (handed out of their branch); the recomputation stops
+/// at them, so what only they read is not recomputed either.
+fn loop_saves(f: &Function, an: &Analysis, l: &Loop, walk: LoopWalk) -> LoopSaves {
+    let LoopWalk {
+        keepable,
+        cacheable,
+        in_arms,
+    } = walk;
+    let stops: HashSet<ValueId> = keepable.union(&cacheable).copied().collect();
+    let mut recompute = needs_stopping(f, an, &l.body, &stops);
+    let of_body = |set: &HashSet<ValueId>, recompute: &HashSet<ValueId>| -> Vec<ValueId> {
+        an.defined_in
+            .get(&l.body.id)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|v| set.contains(v) && recompute.contains(v))
+            .collect()
+    };
+    let mut kept = of_body(&keepable, &recompute);
+    // An element an arm reads is kept where that arm's reverse reads it.
+    kept.extend(
+        in_arms
+            .iter()
+            .copied()
+            .filter(|v| an.needs[&f.info(*v).block].contains(v)),
+    );
+    let cached = of_body(&cacheable, &recompute);
+    for v in kept.iter().chain(&cached) {
+        recompute.remove(v);
+    }
+    let kept_set: HashSet<ValueId> = kept.iter().copied().collect();
+    let cache_miss = primal_closure(&l.body, &cached, &kept_set);
+    let entries = l
+        .carried
+        .iter()
+        .map(|c| c.entry)
+        .filter(|e| recompute.contains(e) || cache_miss.contains(e))
+        .collect();
+    LoopSaves {
+        entries,
+        kept,
+        cached,
+        recompute,
+        cache_miss,
+    }
+}
+
+/// What a loop may keep and cache, from one walk of its body.
+struct LoopWalk {
+    /// Values of the body's top level the loop may keep.
+    keepable: HashSet<ValueId>,
+    /// Values of the body's top level the loop may cache.
+    cacheable: HashSet<ValueId>,
+    /// Elements of an array the iteration changes read in a branch arm of
+    /// the body (or in a branch nested in one), in definition order.
+    in_arms: Vec<ValueId>,
+}
+
+fn loop_walk(f: &Function, an: &Analysis, l: &Loop) -> LoopWalk {
     let mut keepable = HashSet::new();
     let mut cacheable = HashSet::new();
+    let mut in_arms = Vec::new();
     // A `while` loop keeps values too (its stack grows as it runs), but
     // caches none: the cache's budget is decided from the trip count.
     let range = matches!(l.header, LoopHeader::Range { .. });
@@ -718,6 +817,16 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
                         continue;
                     }
                     variant.insert(*dst);
+                    // A branch's condition on such an element (`if v[k] <
+                    // 2.0`): one bool, where recomputing it would keep the
+                    // whole array.
+                    if f.info(*dst).kind == Kind::Bool
+                        && reads
+                            .iter()
+                            .any(|r| f.info(*r).kind == Kind::Array && variant.contains(r))
+                    {
+                        keepable.insert(*dst);
+                    }
                     // An element of an array the iteration changes: one
                     // float on the stack, where recomputing the read would
                     // keep the whole array (Tapenade pushes the element).
@@ -740,6 +849,10 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
                     }
                 }
                 Stmt::If(i) => {
+                    if i.cfg.is_none() {
+                        arm_element_reads(f, &i.then_blk, &variant, &mut in_arms);
+                        arm_element_reads(f, &i.else_blk, &variant, &mut in_arms);
+                    }
                     variant.extend(i.phis.iter().map(|p| p.dst));
                     let mut reads = HashSet::new();
                     all_reads(stmt, &mut reads);
@@ -758,36 +871,50 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop) -> LoopSaves {
             }
         }
     }
-    let stops: HashSet<ValueId> = keepable.union(&cacheable).copied().collect();
-    let mut recompute = needs_stopping(f, an, &l.body, &stops);
-    let of_body = |set: &HashSet<ValueId>, recompute: &HashSet<ValueId>| -> Vec<ValueId> {
-        an.defined_in
-            .get(&l.body.id)
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(|v| set.contains(v) && recompute.contains(v))
-            .collect()
-    };
-    let kept = of_body(&keepable, &recompute);
-    let cached = of_body(&cacheable, &recompute);
-    for v in kept.iter().chain(&cached) {
-        recompute.remove(v);
+    LoopWalk {
+        keepable,
+        cacheable,
+        in_arms,
     }
-    let kept_set: HashSet<ValueId> = kept.iter().copied().collect();
-    let cache_miss = primal_closure(&l.body, &cached, &kept_set);
-    let entries = l
-        .carried
-        .iter()
-        .map(|c| c.entry)
-        .filter(|e| recompute.contains(e) || cache_miss.contains(e))
-        .collect();
-    LoopSaves {
-        entries,
-        kept,
-        cached,
-        recompute,
-        cache_miss,
+}
+
+/// Reads `a[i]` in a branch arm (or a branch nested in it, not a loop) of
+/// an array `a` of the loop body's top level that the iteration changes:
+/// one float each to keep, where the arm's reverse would otherwise read the
+/// whole array.
+fn arm_element_reads(f: &Function, b: &Block, variant: &HashSet<ValueId>, out: &mut Vec<ValueId>) {
+    for stmt in &b.stmts {
+        match stmt {
+            Stmt::Let {
+                dst,
+                op: Op::Index { slice, .. },
+                ..
+            } if f.info(*slice).kind == Kind::Array
+                && f.info(*dst).kind == Kind::Float
+                && variant.contains(slice) =>
+            {
+                out.push(*dst)
+            }
+            Stmt::If(i) if i.cfg.is_none() => {
+                arm_element_reads(f, &i.then_blk, variant, out);
+                arm_element_reads(f, &i.else_blk, variant, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The needs of the branch arms in `b` (nested arms first), computed again
+/// not looking through `stops`, the elements the loop keeps.
+fn restop_arms(f: &Function, an: &mut Analysis, b: &Block, stops: &HashSet<ValueId>) {
+    for stmt in &b.stmts {
+        if let Stmt::If(i) = stmt {
+            for arm in [&i.then_blk, &i.else_blk] {
+                restop_arms(f, an, arm, stops);
+                let need = needs_stopping(f, an, arm, stops);
+                an.needs.insert(arm.id, need);
+            }
+        }
     }
 }
 

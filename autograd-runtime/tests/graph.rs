@@ -354,3 +354,39 @@ fn nodes_record_what_was_applied() {
     assert_eq!(g.ids().collect::<Vec<_>>(), [x, y]);
     assert_eq!((x.index(), y.to_string()), (0, "%1".to_owned()));
 }
+
+/// The reverse pass is the chain rule over the paths the recorded program
+/// has from each input to the output, in IEEE arithmetic (finding 029):
+/// where a zero partial and an infinite one lie on one path the product is
+/// 0·∞ = NaN, and a node no path reaches (a value the output does not
+/// read at this point, such as the callee's result in a branch not taken)
+/// adds nothing, whatever its partials. Expected values by hand at x = 0:
+/// √x has slope +∞ there.
+#[test]
+fn zero_times_infinity_is_nan_on_a_path_and_absent_off_every_path() {
+    // f = 0·√x: the path x → √x → f multiplies ∞ by the partial 0.
+    let mut g = Graph::new();
+    let x = g.input(0.0);
+    let zero = g.input(0.0);
+    let root = g.sqrt(x).unwrap();
+    let f = g.mul(zero, root).unwrap();
+    assert!(g.backward(f).unwrap().scalar(x).unwrap().is_nan());
+
+    // f = √(x·x), written out: ∞ · (0 + 0) on the path through x·x.
+    let mut g = Graph::new();
+    let x = g.input(0.0);
+    let square = g.mul(x, x).unwrap();
+    let f = g.sqrt(square).unwrap();
+    assert!(g.backward(f).unwrap().scalar(x).unwrap().is_nan());
+
+    // f = x + 1 with √x recorded but not read: no path from √x to f, so
+    // ∂f/∂x = 1 (and 0 for the node itself).
+    let mut g = Graph::new();
+    let x = g.input(0.0);
+    let one = g.input(1.0);
+    let unread = g.sqrt(x).unwrap();
+    let f = g.add(x, one).unwrap();
+    let grads = g.backward(f).unwrap();
+    assert_eq!(grads.scalar(x), Some(1.0));
+    assert_eq!(grads.scalar(unread), Some(0.0));
+}

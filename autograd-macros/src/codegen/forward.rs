@@ -366,6 +366,7 @@ impl Gen<'_> {
                         None => {
                             !i.phis.is_empty()
                                 || !self.records_of(i).is_empty()
+                                || !self.kept_out_of(i).is_empty()
                                 || (!self.in_pullback
                                     && (i.then_blk.has_effects() || i.else_blk.has_effects()))
                         }
@@ -431,6 +432,20 @@ impl Gen<'_> {
             thens.push(in_arm(&i.then_blk));
             elses.push(in_arm(&i.else_blk));
             dsts.push(rec);
+        }
+        // Each element a loop keeps, read in an arm: a zero where the
+        // other arm ran (the reverse of that arm does not read it).
+        for kept in self.kept_out_of(i) {
+            let in_arm = |blk: &Block| {
+                if self.f.info(kept).block == blk.id || self.kept_in(blk).contains(&kept) {
+                    names::value(self.f, kept).into_token_stream()
+                } else {
+                    self.scalar.zero()
+                }
+            };
+            thens.push(in_arm(&i.then_blk));
+            elses.push(in_arm(&i.else_blk));
+            dsts.push(names::value(self.f, kept));
         }
         let (pat, then_val, else_val) = if dsts.len() == 1 {
             (quote!(#(#dsts)*), quote!(#(#thens)*), quote!(#(#elses)*))
@@ -708,6 +723,30 @@ impl Gen<'_> {
         }
         let mut out = self.records_in(&i.then_blk);
         out.extend(self.records_in(&i.else_blk));
+        out
+    }
+
+    /// The elements a loop keeps that an `if` reads in its arms, handed out
+    /// of it to the loop's push.
+    fn kept_out_of(&self, i: &If) -> Vec<ValueId> {
+        if self.an.kept_in_arms.is_empty() || i.cfg.is_some() {
+            return Vec::new();
+        }
+        let mut out = self.kept_in(&i.then_blk);
+        out.extend(self.kept_in(&i.else_blk));
+        out
+    }
+
+    /// The kept elements read in a branch arm and in the branches nested in
+    /// it.
+    fn kept_in(&self, b: &Block) -> Vec<ValueId> {
+        let mut out = Vec::new();
+        let mut kept = |dst: ValueId, _: &Op| {
+            if self.an.kept_in_arms.contains(&dst) {
+                out.push(dst);
+            }
+        };
+        BranchLets(&mut kept).visit_block(b);
         out
     }
 

@@ -56,7 +56,15 @@ impl<'a> Gen<'a> {
                 && !self.declared.contains(&v)
             {
                 let adj = names::adjoint(self.f, v);
-                let zero = self.zero(v);
+                let zero = match self.an.carried_arrays.get(&v) {
+                    // The carried adjoint has the array's shape: the array
+                    // itself need not be saved for it.
+                    Some((l, name)) => {
+                        let dc = names::carried_adjoint(*l, name);
+                        quote!(::autograd::__private::zero_like(&#dc))
+                    }
+                    None => self.zero(v),
+                };
                 out.extend(quote!(let mut #adj = #zero;));
                 self.declared.insert(v);
             }
@@ -414,7 +422,14 @@ impl<'a> Gen<'a> {
         }
         let cond = self.operand(&i.cond);
         let arm = |g: &mut Self, blk: &Block, src: fn(&Phi) -> ValueId| {
-            let recompute = g.forward_block(blk, Mode::Record, Some(g.an.needs(blk)));
+            // An element the loop kept was popped with its iteration.
+            let needs = g.an.needs(blk);
+            let recompute = if g.an.kept_in_arms.is_empty() {
+                g.forward_block(blk, Mode::Record, Some(needs))
+            } else {
+                let needs = needs.difference(&g.an.kept_in_arms).copied().collect();
+                g.forward_block(blk, Mode::Record, Some(&needs))
+            };
             let incoming = i
                 .phis
                 .iter()
