@@ -1,0 +1,220 @@
+//! The ADBench report (issue 37): every problem at every size of the
+//! benchmark, each contender's time and its ratio to ADBench's Manual
+//! derivative and to the objective, all measured in this one run, after
+//! every gradient has been checked against Manual and Manual against
+//! central differences.
+//!
+//! ```text
+//! cargo run --release --example adbench_report                  # everything (~10 minutes on 2 cores)
+//! cargo run --release --example adbench_report -- gmm ba        # some problems
+//! cargo run --release --example adbench_report -- --quick       # the criterion bench's subset
+//! cargo run --release --example adbench_report -- --write-gmm DIR   # ADBench-format GMM files for gmm_jax.py
+//! ```
+//!
+//! A time is the median of repeated calls (at least 3, and at least half a
+//! second of them, after one warm-up call).
+
+#[path = "../benches/adbench/mod.rs"]
+#[allow(dead_code)]
+mod adbench;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use adbench::{ba, data, gmm, lstm};
+
+/// The median time of `f` in seconds.
+fn time(mut f: impl FnMut()) -> f64 {
+    f();
+    let budget = Duration::from_millis(500);
+    let start = Instant::now();
+    let mut times = Vec::new();
+    while times.len() < 3 || (start.elapsed() < budget && times.len() < 10_000) {
+        let t = Instant::now();
+        f();
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+fn fmt(s: f64) -> String {
+    if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 1e-3 {
+        format!("{:.2} ms", s * 1e3)
+    } else {
+        format!("{:.1} µs", s * 1e6)
+    }
+}
+
+fn gmm_report(sizes: &[(usize, usize)]) {
+    println!("## GMM (n = {})\n", adbench::GMM_N);
+    println!(
+        "| d | K | objective | Manual | `_grad` | `_grad_acc` | matrix objective | matrix `_grad` | `_grad` ÷ Manual | `_grad` ÷ objective | matrix `_grad` ÷ Manual | matrix `_grad` ÷ its objective |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for &(d, k) in sizes {
+        let inp = data::gmm(d, k, adbench::GMM_N);
+        if let Err(e) = gmm::check(&inp, 8) {
+            panic!("GMM d={d} K={k}: {e}");
+        }
+        let mi = gmm::matrix::MatrixInput::from_adbench(&inp);
+        let mut j = vec![0.0; inp.n_params()];
+        let t_obj = time(|| {
+            black_box(gmm::primal(black_box(&inp)));
+        });
+        let t_man = time(|| {
+            black_box(gmm::manual::gmm_objective_d(black_box(&inp), &mut j));
+        });
+        let t_ours = time(|| {
+            black_box(gmm::ours(black_box(&inp)));
+        });
+        let t_acc = time(|| {
+            black_box(gmm::ours_acc(black_box(&inp), &mut j));
+        });
+        let t_mobj = time(|| {
+            black_box(gmm::matrix::primal(black_box(&mi)));
+        });
+        let t_mgrad = time(|| {
+            black_box(gmm::matrix::ours(black_box(&mi)));
+        });
+        println!(
+            "| {d} | {k} | {} | {} | {} | {} | {} | {} | {:.2} | {:.1} | {:.2} | {:.1} |",
+            fmt(t_obj),
+            fmt(t_man),
+            fmt(t_ours),
+            fmt(t_acc),
+            fmt(t_mobj),
+            fmt(t_mgrad),
+            t_ours / t_man,
+            t_ours / t_obj,
+            t_mgrad / t_man,
+            t_mgrad / t_mobj
+        );
+    }
+    println!();
+}
+
+fn ba_report(shapes: &[(&str, usize, usize, usize)]) {
+    println!("## BA: the whole sparse Jacobian\n");
+    println!(
+        "| problem | n | m | p | objective | Manual | `_jacobian` | `_jacobian` ÷ Manual | `_jacobian` ÷ objective | Manual ÷ objective |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for &(name, n, m, p) in shapes {
+        let inp = data::ba(n, m, p);
+        if let Err(e) = ba::check(&inp, 16) {
+            panic!("BA {name}: {e}");
+        }
+        let mut err = vec![0.0; 2 * p];
+        let mut w_err = vec![0.0; p];
+        let mut out = ba::BaOutput::new(&inp);
+        let mut block = [0.0; 30];
+        let t_obj = time(|| ba::primal(black_box(&inp), &mut err, &mut w_err));
+        let t_man = time(|| ba::manual::jacobian(black_box(&inp), &mut out, &mut block));
+        let t_ours = time(|| ba::ours(black_box(&inp), &mut out));
+        println!(
+            "| {name} | {n} | {m} | {p} | {} | {} | {} | {:.2} | {:.1} | {:.1} |",
+            fmt(t_obj),
+            fmt(t_man),
+            fmt(t_ours),
+            t_ours / t_man,
+            t_ours / t_obj,
+            t_man / t_obj
+        );
+    }
+    println!();
+}
+
+fn lstm_report(sizes: &[(usize, usize)]) {
+    println!("## LSTM (b = {})\n", data::LSTM_BITS);
+    println!(
+        "| l | c | objective | Manual | reverse by hand | `_grad` | `_grad_acc` | `_grad` ÷ reverse | `_grad` ÷ Manual | `_grad` ÷ objective | reverse ÷ Manual |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for &(l, c) in sizes {
+        let inp = data::lstm(l, c);
+        if let Err(e) = lstm::check(&inp, 12) {
+            panic!("LSTM l={l} c={c}: {e}");
+        }
+        let mut j = vec![0.0; inp.n_params()];
+        let mut ws = lstm::reverse::Workspace::new(&inp);
+        let t_obj = time(|| {
+            black_box(lstm::primal(black_box(&inp)));
+        });
+        let t_man = time(|| {
+            black_box(lstm::manual::lstm_objective_d(black_box(&inp), &mut j));
+        });
+        let t_rev = time(|| {
+            black_box(lstm::reverse::gradient_into(black_box(&inp), &mut ws, &mut j));
+        });
+        let t_ours = time(|| {
+            black_box(lstm::ours(black_box(&inp)));
+        });
+        let t_acc = time(|| {
+            black_box(lstm::ours_acc(black_box(&inp), &mut j));
+        });
+        println!(
+            "| {l} | {c} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} | {:.2} |",
+            fmt(t_obj),
+            fmt(t_man),
+            fmt(t_rev),
+            fmt(t_ours),
+            fmt(t_acc),
+            t_ours / t_rev,
+            t_ours / t_man,
+            t_ours / t_obj,
+            t_rev / t_man
+        );
+    }
+    println!();
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--write-gmm") {
+        let dir = std::path::PathBuf::from(args.get(i + 1).expect("--write-gmm DIR"));
+        std::fs::create_dir_all(&dir).expect("create the directory");
+        for d in adbench::GMM_D {
+            for k in adbench::GMM_K {
+                let inp = data::gmm(d, k, adbench::GMM_N);
+                let path = dir.join(format!("gmm_d{d}_K{k}.txt"));
+                std::fs::write(&path, data::write_gmm(&inp)).expect("write a GMM file");
+                println!("{} objective {:.17e}", path.display(), gmm::primal(&inp));
+            }
+        }
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let picked: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| ["gmm", "ba", "lstm"].contains(a))
+        .collect();
+    let want = |p: &str| picked.is_empty() || picked.contains(&p);
+    let started = Instant::now();
+    if want("gmm") {
+        let sizes: Vec<(usize, usize)> = if quick {
+            adbench::GMM_QUICK.to_vec()
+        } else {
+            adbench::GMM_D
+                .iter()
+                .flat_map(|&d| adbench::GMM_K.iter().map(move |&k| (d, k)))
+                .collect()
+        };
+        gmm_report(&sizes);
+    }
+    if want("ba") {
+        let shapes: Vec<_> = if quick {
+            data::BA_SHAPES[..2].to_vec()
+        } else {
+            data::BA_SHAPES.to_vec()
+        };
+        ba_report(&shapes);
+    }
+    if want("lstm") {
+        lstm_report(&adbench::LSTM_SIZES);
+    }
+    println!("({} s in all)", started.elapsed().as_secs());
+}
