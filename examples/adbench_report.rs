@@ -11,8 +11,9 @@
 //! cargo run --release --example adbench_report -- --write-gmm DIR   # ADBench-format GMM files for gmm_jax.py
 //! ```
 //!
-//! A time is the median of repeated calls (at least 3, and at least half a
-//! second of them, after one warm-up call).
+//! The contenders of a size are timed round-robin, one call each per
+//! round, for at least 3 rounds and 1.5 s, after a warm-up call each; a
+//! time is the fastest call (on a shared machine the least disturbed one).
 
 #[path = "../benches/adbench/mod.rs"]
 #[allow(dead_code)]
@@ -23,20 +24,31 @@ use std::time::{Duration, Instant};
 
 use adbench::{ba, data, gmm, lstm};
 
-/// The median time of `f` in seconds.
-fn time(mut f: impl FnMut()) -> f64 {
-    f();
-    let budget = Duration::from_millis(500);
-    let start = Instant::now();
-    let mut times = Vec::new();
-    while times.len() < 3 || (start.elapsed() < budget && times.len() < 10_000) {
-        let t = Instant::now();
+/// Times the contenders round-robin, one call each per round (so that a
+/// shared machine's load falls on all of them alike), after one warm-up
+/// call each, for at least 3 rounds and at least `ROUNDS_BUDGET` in all;
+/// returns each contender's fastest call in seconds (the least disturbed
+/// by other processes).
+fn time_all(contenders: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    for f in contenders.iter_mut() {
         f();
-        times.push(t.elapsed().as_secs_f64());
     }
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    let mut best = vec![f64::INFINITY; contenders.len()];
+    let start = Instant::now();
+    let mut rounds = 0;
+    while rounds < 3 || (start.elapsed() < ROUNDS_BUDGET && rounds < 2_000) {
+        for (f, b) in contenders.iter_mut().zip(best.iter_mut()) {
+            let t = Instant::now();
+            f();
+            *b = b.min(t.elapsed().as_secs_f64());
+        }
+        rounds += 1;
+    }
+    best
 }
+
+/// The least time spent timing each size.
+const ROUNDS_BUDGET: Duration = Duration::from_millis(1500);
 
 fn fmt(s: f64) -> String {
     if s >= 1.0 {
@@ -61,24 +73,30 @@ fn gmm_report(sizes: &[(usize, usize)]) {
         }
         let mi = gmm::matrix::MatrixInput::from_adbench(&inp);
         let mut j = vec![0.0; inp.n_params()];
-        let t_obj = time(|| {
-            black_box(gmm::primal(black_box(&inp)));
-        });
-        let t_man = time(|| {
-            black_box(gmm::manual::gmm_objective_d(black_box(&inp), &mut j));
-        });
-        let t_ours = time(|| {
-            black_box(gmm::ours(black_box(&inp)));
-        });
-        let t_acc = time(|| {
-            black_box(gmm::ours_acc(black_box(&inp), &mut j));
-        });
-        let t_mobj = time(|| {
-            black_box(gmm::matrix::primal(black_box(&mi)));
-        });
-        let t_mgrad = time(|| {
-            black_box(gmm::matrix::ours(black_box(&mi)));
-        });
+        let mut j2 = j.clone();
+        let t = time_all(&mut [
+            &mut || {
+                black_box(gmm::primal(black_box(&inp)));
+            },
+            &mut || {
+                black_box(gmm::manual::gmm_objective_d(black_box(&inp), &mut j));
+            },
+            &mut || {
+                black_box(gmm::ours(black_box(&inp)));
+            },
+            &mut || {
+                black_box(gmm::ours_acc(black_box(&inp), &mut j2));
+            },
+            &mut || {
+                black_box(gmm::matrix::primal(black_box(&mi)));
+            },
+            &mut || {
+                black_box(gmm::matrix::ours(black_box(&mi)));
+            },
+        ]);
+        let [t_obj, t_man, t_ours, t_acc, t_mobj, t_mgrad] = t[..] else {
+            unreachable!()
+        };
         println!(
             "| {d} | {k} | {} | {} | {} | {} | {} | {} | {:.2} | {:.1} | {:.2} | {:.1} |",
             fmt(t_obj),
@@ -111,9 +129,15 @@ fn ba_report(shapes: &[(&str, usize, usize, usize)]) {
         let mut w_err = vec![0.0; p];
         let mut out = ba::BaOutput::new(&inp);
         let mut block = [0.0; 30];
-        let t_obj = time(|| ba::primal(black_box(&inp), &mut err, &mut w_err));
-        let t_man = time(|| ba::manual::jacobian(black_box(&inp), &mut out, &mut block));
-        let t_ours = time(|| ba::ours(black_box(&inp), &mut out));
+        let mut out2 = ba::BaOutput::new(&inp);
+        let t = time_all(&mut [
+            &mut || ba::primal(black_box(&inp), &mut err, &mut w_err),
+            &mut || ba::manual::jacobian(black_box(&inp), &mut out, &mut block),
+            &mut || ba::ours(black_box(&inp), &mut out2),
+        ]);
+        let [t_obj, t_man, t_ours] = t[..] else {
+            unreachable!()
+        };
         println!(
             "| {name} | {n} | {m} | {p} | {} | {} | {} | {:.2} | {:.1} | {:.1} |",
             fmt(t_obj),
@@ -140,21 +164,28 @@ fn lstm_report(sizes: &[(usize, usize)]) {
         }
         let mut j = vec![0.0; inp.n_params()];
         let mut ws = lstm::reverse::Workspace::new(&inp);
-        let t_obj = time(|| {
-            black_box(lstm::primal(black_box(&inp)));
-        });
-        let t_man = time(|| {
-            black_box(lstm::manual::lstm_objective_d(black_box(&inp), &mut j));
-        });
-        let t_rev = time(|| {
-            black_box(lstm::reverse::gradient_into(black_box(&inp), &mut ws, &mut j));
-        });
-        let t_ours = time(|| {
-            black_box(lstm::ours(black_box(&inp)));
-        });
-        let t_acc = time(|| {
-            black_box(lstm::ours_acc(black_box(&inp), &mut j));
-        });
+        let mut j2 = j.clone();
+        let mut j3 = j.clone();
+        let t = time_all(&mut [
+            &mut || {
+                black_box(lstm::primal(black_box(&inp)));
+            },
+            &mut || {
+                black_box(lstm::manual::lstm_objective_d(black_box(&inp), &mut j));
+            },
+            &mut || {
+                black_box(lstm::reverse::gradient_into(black_box(&inp), &mut ws, &mut j2));
+            },
+            &mut || {
+                black_box(lstm::ours(black_box(&inp)));
+            },
+            &mut || {
+                black_box(lstm::ours_acc(black_box(&inp), &mut j3));
+            },
+        ]);
+        let [t_obj, t_man, t_rev, t_ours, t_acc] = t[..] else {
+            unreachable!()
+        };
         println!(
             "| {l} | {c} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} | {:.2} |",
             fmt(t_obj),
