@@ -209,7 +209,11 @@ fn lstm_report(sizes: &[(usize, usize)]) {
                 black_box(lstm::manual::lstm_objective_d(black_box(&inp), &mut j));
             },
             &mut || {
-                black_box(lstm::reverse::gradient_into(black_box(&inp), &mut ws, &mut j2));
+                black_box(lstm::reverse::gradient_into(
+                    black_box(&inp),
+                    &mut ws,
+                    &mut j2,
+                ));
             },
             &mut || {
                 black_box(lstm::ours(black_box(&inp)));

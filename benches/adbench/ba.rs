@@ -559,10 +559,34 @@ pub fn check(inp: &BaInput, fd_blocks: usize) -> Result<(), String> {
     let mut err = vec![0.0; 2 * inp.p];
     let mut w_err = vec![0.0; inp.p];
     primal(inp, &mut err, &mut w_err);
-    compare("Manual's errors vs the primal", &want.reproj_err, &err, 1e-12, 1e-12)?;
-    compare("Manual's weight errors vs the primal", &want.w_err, &w_err, 0.0, 0.0)?;
-    compare("_jacobian's errors vs the primal", &got.reproj_err, &err, 0.0, 0.0)?;
-    compare("_grad's weight errors vs the primal", &got.w_err, &w_err, 0.0, 0.0)?;
+    compare(
+        "Manual's errors vs the primal",
+        &want.reproj_err,
+        &err,
+        1e-12,
+        1e-12,
+    )?;
+    compare(
+        "Manual's weight errors vs the primal",
+        &want.w_err,
+        &w_err,
+        0.0,
+        0.0,
+    )?;
+    compare(
+        "_jacobian's errors vs the primal",
+        &got.reproj_err,
+        &err,
+        0.0,
+        0.0,
+    )?;
+    compare(
+        "_grad's weight errors vs the primal",
+        &got.w_err,
+        &w_err,
+        0.0,
+        0.0,
+    )?;
     if got.j.rows != want.j.rows || got.j.cols != want.j.cols {
         return Err("the macro's Jacobian has another sparsity pattern than Manual's".into());
     }
@@ -594,7 +618,10 @@ pub fn check(inp: &BaInput, fd_blocks: usize) -> Result<(), String> {
                 compute_reproj_error(&a[..11], &a[11..14], a[14], feat)[r]
             });
             compare(
-                &format!("Manual's row {} of observation {i} vs central differences", r),
+                &format!(
+                    "Manual's row {} of observation {i} vs central differences",
+                    r
+                ),
                 &block[15 * r..15 * r + 15],
                 &fd,
                 1e-6 * bscale,
@@ -603,7 +630,13 @@ pub fn check(inp: &BaInput, fd_blocks: usize) -> Result<(), String> {
         }
         let fdw = central_differences(&[inp.w[i]], &[0], |a| compute_zach_weight_error(a[0]));
         let wd = want.j.vals[want.j.rows[2 * inp.p + i]];
-        compare("Manual's weight derivative vs central differences", &[wd], &fdw, 1e-8, 1e-8)?;
+        compare(
+            "Manual's weight derivative vs central differences",
+            &[wd],
+            &fdw,
+            1e-8,
+            1e-8,
+        )?;
     }
     Ok(())
 }

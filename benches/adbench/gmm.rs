@@ -80,7 +80,6 @@ pub fn wishart_constant(p: usize, gamma: f64, m: usize) -> f64 {
 
 /// ADBench's `gmm_objective`, ported as a user ports it.
 #[differentiable]
-#[allow(clippy::too_many_arguments)]
 pub fn gmm_objective(
     d: usize,
     k: usize,
@@ -145,7 +144,16 @@ pub fn gmm_objective(
 pub fn primal(inp: &GmmInput) -> f64 {
     let c = wishart_constant(inp.d, inp.gamma, inp.m);
     gmm_objective(
-        inp.d, inp.k, inp.n, &inp.alphas, &inp.means, &inp.icf, &inp.x, inp.gamma, inp.m, c,
+        inp.d,
+        inp.k,
+        inp.n,
+        &inp.alphas,
+        &inp.means,
+        &inp.icf,
+        &inp.x,
+        inp.gamma,
+        inp.m,
+        c,
     )
 }
 
@@ -153,7 +161,16 @@ pub fn primal(inp: &GmmInput) -> f64 {
 pub fn ours(inp: &GmmInput) -> (f64, Vec<f64>) {
     let c = wishart_constant(inp.d, inp.gamma, inp.m);
     let (v, da, dm, di) = gmm_objective_grad(
-        inp.d, inp.k, inp.n, &inp.alphas, &inp.means, &inp.icf, &inp.x, inp.gamma, inp.m, c,
+        inp.d,
+        inp.k,
+        inp.n,
+        &inp.alphas,
+        &inp.means,
+        &inp.icf,
+        &inp.x,
+        inp.gamma,
+        inp.m,
+        c,
     );
     (v, [da, dm, di].concat())
 }
@@ -166,8 +183,19 @@ pub fn ours_acc(inp: &GmmInput, j: &mut [f64]) -> f64 {
     let (da, rest) = j.split_at_mut(inp.k);
     let (dm, di) = rest.split_at_mut(inp.d * inp.k);
     gmm_objective_grad_acc(
-        inp.d, inp.k, inp.n, &inp.alphas, &inp.means, &inp.icf, &inp.x, inp.gamma, inp.m, c, da,
-        dm, di,
+        inp.d,
+        inp.k,
+        inp.n,
+        &inp.alphas,
+        &inp.means,
+        &inp.icf,
+        &inp.x,
+        inp.gamma,
+        inp.m,
+        c,
+        da,
+        dm,
+        di,
     )
 }
 
@@ -317,12 +345,12 @@ pub mod manual {
     ) -> f64 {
         let n = p + m + 1;
         let icf_sz = p * (p + 1) / 2;
-        let c = (n * p) as f64 * (gamma.ln() - 0.5 * 2f64.ln())
-            - log_gamma_distrib(0.5 * n as f64, p);
+        let c =
+            (n * p) as f64 * (gamma.ln() - 0.5 * 2f64.ln()) - log_gamma_distrib(0.5 * n as f64, p);
         let mut out = 0.0;
         for ik in 0..k {
-            let frobenius =
-                sqnorm(&qdiags[ik * p..(ik + 1) * p]) + sqnorm(&icf[ik * icf_sz + p..(ik + 1) * icf_sz]);
+            let frobenius = sqnorm(&qdiags[ik * p..(ik + 1) * p])
+                + sqnorm(&icf[ik * icf_sz + p..(ik + 1) * icf_sz]);
             out += 0.5 * gamma * gamma * frobenius - m as f64 * sum_qs[ik];
         }
         out - k as f64 * c
@@ -543,7 +571,6 @@ pub mod matrix {
     /// The GMM objective in dense products: L (k·d × d, the k factors
     /// stacked) times the points gives every component's Lx at once.
     #[differentiable]
-    #[allow(clippy::too_many_arguments)]
     pub fn gmm_matrix(
         alphas: &DMatrix<f64>,
         means: &DMatrix<f64>,
@@ -596,25 +623,46 @@ pub mod matrix {
         let lse_alphas = sa.ln() + amx;
         let constant = -((n * d) as f64) * 0.5 * (2.0 * PI).ln();
         let frobenius = qdiag.norm_squared() + ltri.component_mul(lower_mask).norm_squared();
-        let prior = 0.5 * gamma * gamma * frobenius - m as f64 * sum_qs.sum() - k as f64 * wishart_c;
+        let prior =
+            0.5 * gamma * gamma * frobenius - m as f64 * sum_qs.sum() - k as f64 * wishart_c;
         constant + slse - n as f64 * lse_alphas + prior
     }
 
     /// The value.
     pub fn primal(mi: &MatrixInput) -> f64 {
         gmm_matrix(
-            &mi.alphas, &mi.means, &mi.qlog, &mi.ltri, &mi.x, &mi.eye_stack, &mi.lower_mask,
-            &mi.blocks, &mi.ones_d, &mi.ones_n, mi.gamma, mi.m, mi.wishart_c,
+            &mi.alphas,
+            &mi.means,
+            &mi.qlog,
+            &mi.ltri,
+            &mi.x,
+            &mi.eye_stack,
+            &mi.lower_mask,
+            &mi.blocks,
+            &mi.ones_d,
+            &mi.ones_n,
+            mi.gamma,
+            mi.m,
+            mi.wishart_c,
         )
     }
 
     /// The macro's gradient, in this form's layout.
-    pub fn ours(
-        mi: &MatrixInput,
-    ) -> (f64, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>) {
+    pub fn ours(mi: &MatrixInput) -> (f64, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>) {
         gmm_matrix_grad(
-            &mi.alphas, &mi.means, &mi.qlog, &mi.ltri, &mi.x, &mi.eye_stack, &mi.lower_mask,
-            &mi.blocks, &mi.ones_d, &mi.ones_n, mi.gamma, mi.m, mi.wishart_c,
+            &mi.alphas,
+            &mi.means,
+            &mi.qlog,
+            &mi.ltri,
+            &mi.x,
+            &mi.eye_stack,
+            &mi.lower_mask,
+            &mi.blocks,
+            &mi.ones_d,
+            &mi.ones_n,
+            mi.gamma,
+            mi.m,
+            mi.wishart_c,
         )
     }
 
@@ -653,13 +701,23 @@ pub fn check(inp: &GmmInput, fd_coords: usize) -> Result<(), String> {
     let mi = matrix::MatrixInput::from_adbench(inp);
     let xv = matrix::primal(&mi);
     if (xv - pv).abs() > 1e-10 * pv.abs().max(1.0) {
-        return Err(format!("the matrix form's value {xv} differs from the loops' {pv}"));
+        return Err(format!(
+            "the matrix form's value {xv} differs from the loops' {pv}"
+        ));
     }
     let (xgv, xg) = matrix::ours_flat(&mi);
     if (xgv - xv).abs() > value_tol {
-        return Err(format!("the matrix form's _grad value {xgv} differs from its primal's {xv}"));
+        return Err(format!(
+            "the matrix form's _grad value {xgv} differs from its primal's {xv}"
+        ));
     }
-    compare("matrix _grad vs Manual", &xg, &mg, EXACT_REL * scale, EXACT_REL)?;
+    compare(
+        "matrix _grad vs Manual",
+        &xg,
+        &mg,
+        EXACT_REL * scale,
+        EXACT_REL,
+    )?;
 
     let params = [&inp.alphas[..], &inp.means, &inp.icf].concat();
     let which = sample_coordinates(params.len(), fd_coords);

@@ -28,7 +28,6 @@ pub fn sigmoid(x: f64) -> f64 {
 /// into a local `Vec` and updated in place, layer after layer, character
 /// after character.
 #[differentiable]
-#[allow(clippy::too_many_arguments)]
 pub fn lstm_objective(
     l: usize,
     c: usize,
@@ -392,7 +391,6 @@ pub mod manual {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn lstm_model_d(
         b: usize,
         wp: &[f64],
@@ -425,8 +423,18 @@ pub mod manual {
             let orig_cell = cell[i];
             cell[i] = orig_cell * forget + ingate * change;
             let jc = &mut jac_c[i];
-            jc.dw = [orig_cell * forget_dw, change * ingate_dw, 0.0, ingate * change_dw];
-            jc.db = [orig_cell * forget_db, change * ingate_db, 0.0, ingate * change_db];
+            jc.dw = [
+                orig_cell * forget_dw,
+                change * ingate_dw,
+                0.0,
+                ingate * change_dw,
+            ];
+            jc.db = [
+                orig_cell * forget_db,
+                change * ingate_db,
+                0.0,
+                ingate * change_db,
+            ];
             jc.dh = ingate * change_dh + change * ingate_dh;
             jc.dc = forget;
             jc.di = orig_cell * forget_di;
@@ -456,7 +464,6 @@ pub mod manual {
 
     /// `lstm_predict_d`: one step's prediction, the state's Jacobian `sj`
     /// (l layers) and the prediction's `pj`.
-    #[allow(clippy::too_many_arguments)]
     fn lstm_predict_d(
         lay: &Layout,
         inp: &LstmInput,
@@ -483,7 +490,14 @@ pub mod manual {
                 if i == 0 {
                     lstm_model_d(b, wp, cur, output, jac_h, jac_c);
                 } else {
-                    lstm_model_d(b, wp, cur, &before[2 * b * (i - 1)..2 * b * (i - 1) + b], jac_h, jac_c);
+                    lstm_model_d(
+                        b,
+                        wp,
+                        cur,
+                        &before[2 * b * (i - 1)..2 * b * (i - 1) + b],
+                        jac_h,
+                        jac_c,
+                    );
                 }
             }
             let (before, cur) = sj.split_at_mut(lay.layer() * i);
@@ -556,7 +570,13 @@ pub mod manual {
     }
 
     /// `update_loss_gradient`, its b² loop as written.
-    fn update_loss_gradient(lay: &Layout, ygold: &[f64], grad_lse: &[f64], pj: &[f64], j: &mut [f64]) {
+    fn update_loss_gradient(
+        lay: &Layout,
+        ygold: &[f64],
+        grad_lse: &[f64],
+        pj: &[f64],
+        j: &mut [f64],
+    ) {
         let (l, b) = (lay.l, lay.b);
         for i in 0..b {
             let yi = ygold[i];
@@ -652,8 +672,16 @@ pub mod manual {
         let mut total = 0.0;
 
         lstm_predict_d(
-            &lay, inp, &mut state, &seq[..b], &mut zero_layer, &mut jac_h, &mut jac_c, &mut ypred,
-            &mut prev_sj, &mut pj,
+            &lay,
+            inp,
+            &mut state,
+            &seq[..b],
+            &mut zero_layer,
+            &mut jac_h,
+            &mut jac_c,
+            &mut ypred,
+            &mut prev_sj,
+            &mut pj,
         );
         let mut lse = logsumexp_d(&ypred, &mut lse_d);
         logsumexp_grad(&lay, &lse_d, &pj, &mut grad_lse);
@@ -737,7 +765,9 @@ pub fn check(inp: &LstmInput, fd_coords: usize) -> Result<(), String> {
     let scale = mg.iter().fold(0.0f64, |a, g| a.max(g.abs()));
     let pv = primal(inp);
     if (pv - mv).abs() > 1e-13 * pv.abs().max(1.0) {
-        return Err(format!("Manual's value {mv} differs from the primal's {pv}"));
+        return Err(format!(
+            "Manual's value {mv} differs from the primal's {pv}"
+        ));
     }
     let (ov, og) = ours(inp);
     if ov != pv {
@@ -749,7 +779,9 @@ pub fn check(inp: &LstmInput, fd_coords: usize) -> Result<(), String> {
     compare("_grad_acc vs Manual", &j, &mg, EXACT_REL * scale, EXACT_REL)?;
     let (rv, rg) = reverse::gradient(inp);
     if (rv - pv).abs() > 1e-13 * pv.abs().max(1.0) {
-        return Err(format!("the reverse gradient's value {rv} differs from the primal's {pv}"));
+        return Err(format!(
+            "the reverse gradient's value {rv} differs from the primal's {pv}"
+        ));
     }
     compare("reverse vs Manual", &rg, &mg, EXACT_REL * scale, EXACT_REL)?;
     let params = [&inp.main_params[..], &inp.extra_params].concat();
@@ -762,5 +794,11 @@ pub fn check(inp: &LstmInput, fd_coords: usize) -> Result<(), String> {
         primal(&probe)
     });
     let picked: Vec<f64> = which.iter().map(|&i| mg[i]).collect();
-    compare("Manual vs central differences", &picked, &fd, 1e-7 * scale.max(1.0), 1e-6)
+    compare(
+        "Manual vs central differences",
+        &picked,
+        &fd,
+        1e-7 * scale.max(1.0),
+        1e-6,
+    )
 }

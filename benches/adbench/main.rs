@@ -46,7 +46,9 @@ fn benches(c: &mut Criterion) {
         g.bench_function("matrix_objective", |b| {
             b.iter(|| gmm::matrix::primal(black_box(&mi)))
         });
-        g.bench_function("matrix_ours", |b| b.iter(|| gmm::matrix::ours(black_box(&mi))));
+        g.bench_function("matrix_ours", |b| {
+            b.iter(|| gmm::matrix::ours(black_box(&mi)))
+        });
         g.finish();
     }
     for &(name, n, m, p) in &data::BA_SHAPES[..2] {
