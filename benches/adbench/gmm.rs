@@ -455,7 +455,8 @@ pub mod manual {
 
 /// The objective as a JAX user writes it: every point against every
 /// component in dense products, as `gmm_jax.py` does with
-/// `jnp.einsum`/`@`.
+/// `jnp.einsum`/`@`, reshapes standing for the batch axes (no product is
+/// quadratic in k).
 ///
 /// The parameters in this form's own layout, all `DMatrix` (a product of
 /// a `DVector` by a `DMatrix` does not compile under the macro today):
@@ -465,7 +466,7 @@ pub mod manual {
 /// ADBench's arrays in and [`MatrixInput::flatten`] maps a gradient back.
 pub mod matrix {
     use autograd::differentiable;
-    use nalgebra::DMatrix;
+    use nalgebra::{DMatrix, Dyn};
 
     use super::super::data::GmmInput;
     use super::{PI, wishart_constant};
@@ -592,11 +593,17 @@ pub mod matrix {
         let qdiag = qlog.map(|v| v.exp());
         // Each block k: diag(exp(q_k)) + its strictly lower triangle.
         let l = (&qdiag * ones_d).component_mul(eye_stack) + ltri.component_mul(lower_mask);
-        // L_k μ_k for every k: the means repeated down their block.
-        let mu_rep = blocks * means.transpose();
+        // μ_kᵀ repeated down block k: the means' transpose laid out as
+        // one row, under a column of ones, read back as k·d × d.
+        let mu_rep = (ones_d.transpose() * means.transpose().reshape_generic(Dyn(1), Dyn(k * d)))
+            .reshape_generic(Dyn(k * d), Dyn(d));
+        // L_k μ_k for every k, then L_k (x_j − μ_k) for every k and j.
         let l_mu = l.component_mul(&mu_rep) * ones_d.transpose();
         let lx = &l * x - &l_mu * ones_n;
-        let sq = blocks.transpose() * lx.component_mul(&lx);
+        // Each block's squared norm: the d rows of a block read as a
+        // column, summed, read back as k × n.
+        let sq = (ones_d * lx.component_mul(&lx).reshape_generic(Dyn(d), Dyn(k * n)))
+            .reshape_generic(Dyn(k), Dyn(n));
         let sum_qs = blocks.transpose() * qlog;
         let main = (alphas + &sum_qs) * ones_n - sq * 0.5;
         // logsumexp over the components, point by point.
