@@ -71,6 +71,7 @@ pub mod guide;
 pub mod prelude;
 
 mod hessian_glue;
+mod missing_options;
 mod tangent;
 mod tangent_glue;
 mod untuple;
