@@ -17,8 +17,22 @@ autograd_macros::__rule_table_check!();
 pub use autograd_runtime::*;
 // Named apart from the glob, so that the carrier below shares its name.
 pub use autograd_runtime::stop_gradient;
-/// The nalgebra version autograd's matrix rules are written for.
+/// The nalgebra autograd's matrices are: 0.34, or the version a feature
+/// `nalgebra_v0_33` or `nalgebra_v0_35` chooses (see the crate's docs).
+#[cfg(feature = "nalgebra_v0_34")]
 pub use nalgebra;
+/// The nalgebra autograd's matrices are: 0.33, chosen by the feature
+/// `nalgebra_v0_33`.
+#[cfg(all(
+    feature = "nalgebra_v0_33",
+    not(feature = "nalgebra_v0_34"),
+    not(feature = "nalgebra_v0_35")
+))]
+pub extern crate nalgebra_v0_33 as nalgebra;
+/// The nalgebra autograd's matrices are: 0.35, chosen by the feature
+/// `nalgebra_v0_35`.
+#[cfg(all(feature = "nalgebra_v0_35", not(feature = "nalgebra_v0_34")))]
+pub extern crate nalgebra_v0_35 as nalgebra;
 /// The num-traits version whose `Float` bounds a generic differentiable
 /// function (`fn f<T: num_traits::Float>(x: T) -> T`).
 pub use num_traits;
@@ -57,6 +71,7 @@ pub mod guide;
 pub mod prelude;
 
 mod hessian_glue;
+mod missing_options;
 mod tangent;
 mod tangent_glue;
 mod untuple;

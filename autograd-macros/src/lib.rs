@@ -26,6 +26,7 @@ mod hessian;
 mod hessian_link;
 mod ir;
 mod lower;
+mod missing;
 mod sig;
 mod structs;
 mod table;
@@ -126,7 +127,12 @@ use proc_macro::TokenStream;
 /// may contain (`body`) and what is rejected (`errors`).
 #[proc_macro_attribute]
 pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
-    facade::rename(expand::expand_user(attr.into(), item.into())).into()
+    let (attr, item): (proc_macro2::TokenStream, proc_macro2::TokenStream) =
+        (attr.into(), item.into());
+    let stand_ins = missing::stand_ins(attr.clone(), &item);
+    let mut out = expand::expand_user(attr, item);
+    out.extend(stand_ins);
+    facade::rename(out).into()
 }
 
 /// `#[derive(Tangent)]`: a struct of parameters usable as an argument of a

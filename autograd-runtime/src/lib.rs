@@ -33,6 +33,46 @@
 //! ```
 #![deny(missing_docs)]
 
+// One nalgebra, chosen by a feature. The default 0.34 is the dependency
+// named `nalgebra`; another version is brought in under that name, so the
+// code reads `nalgebra::` whichever it is.
+#[cfg(all(
+    feature = "nalgebra_v0_33",
+    not(feature = "nalgebra_v0_34"),
+    not(feature = "nalgebra_v0_35")
+))]
+extern crate nalgebra_v0_33 as nalgebra;
+#[cfg(all(feature = "nalgebra_v0_35", not(feature = "nalgebra_v0_34")))]
+extern crate nalgebra_v0_35 as nalgebra;
+
+// Cargo turns on every feature any crate of a build asks for, so two
+// crates asking for different nalgebras meet here: one error, saying how
+// to ask for one (the facade forwards its features of the same names).
+#[cfg(any(
+    all(feature = "nalgebra_v0_33", feature = "nalgebra_v0_34"),
+    all(feature = "nalgebra_v0_33", feature = "nalgebra_v0_35"),
+    all(feature = "nalgebra_v0_34", feature = "nalgebra_v0_35")
+))]
+compile_error!(
+    "autograd is built for one nalgebra, and two of its features `nalgebra_v0_33`, \
+     `nalgebra_v0_34`, `nalgebra_v0_35` are on. `nalgebra_v0_34` is a default feature: \
+     to use another version, every Cargo.toml of your build that depends on autograd \
+     must turn the default off, as in `autograd = { version = \"0.1\", \
+     default-features = false, features = [\"nalgebra_v0_35\"] }` (the version your own \
+     nalgebra has); `cargo tree -e features -i autograd-runtime` shows which crate \
+     turns on each"
+);
+#[cfg(not(any(
+    feature = "nalgebra_v0_33",
+    feature = "nalgebra_v0_34",
+    feature = "nalgebra_v0_35"
+)))]
+compile_error!(
+    "autograd needs its nalgebra feature: with `default-features = false`, add \
+     `features = [\"nalgebra_v0_34\"]` (or `nalgebra_v0_33`, `nalgebra_v0_35`: the version \
+     your own nalgebra has)"
+);
+
 pub mod check;
 #[doc(hidden)]
 pub mod checkpoint;
