@@ -174,3 +174,6 @@ mod scaling_tests;
 
 #[cfg(test)]
 mod size_tests;
+
+#[cfg(test)]
+mod layer_tests;
