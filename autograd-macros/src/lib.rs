@@ -177,3 +177,6 @@ mod size_tests;
 
 #[cfg(test)]
 mod layer_tests;
+
+#[cfg(test)]
+mod ir_snapshot_tests;

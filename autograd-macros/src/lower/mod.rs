@@ -280,7 +280,7 @@ pub fn lower_in(
     };
     l.return_of_another_float(&sig.ret, &ret, syn_sig);
     let body = l.end_block();
-    Function {
+    let f = Function {
         values: l.values,
         params,
         body,
@@ -289,7 +289,10 @@ pub fn lower_in(
         items: l.body_items,
         unannotated_calls: l.unannotated_calls,
         reusable_pullback: matches!(sig.ret, crate::sig::Ret::Outputs(_)),
-    }
+    };
+    #[cfg(test)]
+    crate::ir::lowered(&f);
+    f
 }
 
 /// A long sum nests to the left: visits its right operands, then the
