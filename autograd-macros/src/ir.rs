@@ -605,7 +605,16 @@ pub struct Loop {
     pub body: Block,
     pub carried: Vec<Carried>,
     /// `#[checkpoint]`: the reverse sweep re-runs the loop from snapshots.
-    pub checkpoint: Option<crate::checkpoint::Checkpoint>,
+    pub checkpoint: Option<Checkpoint>,
+}
+
+/// A checkpointed loop's attribute (read by `crate::checkpoint`).
+#[derive(Clone)]
+pub struct Checkpoint {
+    /// The most snapshots the forward sweep keeps, as an expression of type
+    /// `usize` checked at compile time to be at least 1; `None`: the
+    /// default schedule.
+    pub snapshots: Option<TokenStream>,
 }
 
 /// What drives a loop.

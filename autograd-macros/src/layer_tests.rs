@@ -107,48 +107,16 @@ fn allowed_layers(from: Layer) -> &'static [Layer] {
 
 /// Today's forbidden edges, `(from, to)` by module path, each with why it
 /// is there. Delete an entry when its edge goes.
+#[rustfmt::skip]
 const ALLOWED: &[(&str, &str, &str)] = &[
-    (
-        "analysis",
-        "sig",
-        "`type_text` formats a type for a message",
-    ),
-    (
-        "analysis",
-        "unannotated",
-        "the unannotated-call error's words are front's",
-    ),
-    (
-        "codegen",
-        "structs",
-        "`is_struct_type`, a syntax predicate, lives with the flattening",
-    ),
-    (
-        "codegen::hessian",
-        "hessian",
-        "`twin_name`: the hvp calls the twin's gradient",
-    ),
-    (
-        "codegen::hessian",
-        "lower",
-        "`builds_matrices`, a syntax predicate of the lowering",
-    ),
-    (
-        "ir",
-        "checkpoint",
-        "`Loop::checkpoint` holds the front's `Checkpoint`",
-    ),
+    ("analysis", "sig", "`type_text` formats a type for a message"),
+    ("analysis", "unannotated", "the unannotated-call error's words are front's"),
+    ("codegen", "structs", "`is_struct_type`, a syntax predicate, lives with the flattening"),
+    ("codegen::hessian", "hessian", "`twin_name`: the hvp calls the twin's gradient"),
+    ("codegen::hessian", "lower", "`builds_matrices`, a syntax predicate of the lowering"),
     ("lower", "hessian", "the twin's prefix and scalar name"),
-    (
-        "lower::calls",
-        "codegen::names",
-        "`integer_read`, a name that never reaches the output",
-    ),
-    (
-        "lower::nalgebra",
-        "expand",
-        "a `map` closure re-enters the driver (step 2)",
-    ),
+    ("lower::calls", "codegen::names", "`integer_read`, a name that never reaches the output"),
+    ("lower::nalgebra", "expand", "a `map` closure re-enters the driver (step 2)"),
     ("sig", "hessian", "the twin's scalar name"),
 ];
 
