@@ -115,7 +115,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("codegen::hessian", "hessian", "`twin_name`: the hvp calls the twin's gradient"),
     ("codegen::hessian", "lower", "`builds_matrices`, a syntax predicate of the lowering"),
     ("lower", "hessian", "the twin's prefix and scalar name"),
-    ("lower::calls", "codegen::names", "`integer_read`, a name that never reaches the output"),
     ("lower::nalgebra", "expand", "a `map` closure re-enters the driver (step 2)"),
     ("sig", "hessian", "the twin's scalar name"),
 ];
