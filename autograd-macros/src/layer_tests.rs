@@ -112,11 +112,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("analysis", "sig", "`type_text` formats a type for a message"),
     ("analysis", "unannotated", "the unannotated-call error's words are front's"),
     ("codegen", "structs", "`is_struct_type`, a syntax predicate, lives with the flattening"),
-    ("codegen::hessian", "hessian", "`twin_name`: the hvp calls the twin's gradient"),
-    ("codegen::hessian", "lower", "`builds_matrices`, a syntax predicate of the lowering"),
-    ("lower", "hessian", "the twin's prefix and scalar name"),
     ("lower::nalgebra", "expand", "a `map` closure re-enters the driver (step 2)"),
-    ("sig", "hessian", "the twin's scalar name"),
 ];
 
 /// The largest import cycle today, in files and in top-level modules (a

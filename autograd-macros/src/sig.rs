@@ -7,6 +7,27 @@ use syn::{FnArg, Pat, ReturnType, Type};
 
 use crate::ctxt::Ctxt;
 
+// The second-order twin's names (see `crate::hessian`): the signature
+// reads the twin's scalar, lowering its name, the hvp calls its gradient.
+
+/// The twin's scalar type parameter.
+pub fn scalar_param() -> syn::Ident {
+    syn::Ident::new("__AdScalar", proc_macro2::Span::call_site())
+}
+
+/// What the name of a function's twin starts with.
+pub const TWIN_PREFIX: &str = "__ad_hessian_";
+
+/// The name of `func`'s twin, resolved where `func` is.
+pub fn twin_name(func: &syn::Ident) -> syn::Ident {
+    let name = func.to_string();
+    quote::format_ident!(
+        "{TWIN_PREFIX}{}",
+        name.trim_start_matches("r#"),
+        span = func.span()
+    )
+}
+
 /// `f32`, `f64`, or the function's scalar type parameter.
 #[derive(Clone)]
 pub struct FloatTy(pub syn::Ident);
@@ -192,7 +213,7 @@ fn float_array(ty: &Type) -> Option<FloatTy> {
 /// `Vec<f32|f64>`, by any path to `Vec`, or `Vec` of a second-order
 /// twin's scalar (see `crate::hessian`), whose `Vec<f64>` argument it is.
 fn float_vec(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
-    let twin_scalar = scalar.filter(|s| **s == crate::hessian::scalar_param());
+    let twin_scalar = scalar.filter(|s| **s == scalar_param());
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
     if last.ident != "Vec" || p.qself.is_some() {
@@ -319,7 +340,7 @@ pub fn is_matrix(ty: &Type) -> bool {
 /// the scalar of a second-order twin (`DMatrix<__AdScalar>`, see
 /// `crate::hessian`): the only generic scalar a matrix takes.
 fn is_matrix_of(ty: &Type, scalar: Option<&syn::Ident>) -> bool {
-    let twin_scalar = scalar.filter(|s| **s == crate::hessian::scalar_param());
+    let twin_scalar = scalar.filter(|s| **s == scalar_param());
     let Type::Path(p) = ty else { return false };
     let Some(last) = p.path.segments.last() else {
         return false;
@@ -664,7 +685,7 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             p.differentiable
                 && (p.scalar_is(&scalar.ident)
                     // A second-order twin's matrices are of its scalar.
-                    || (scalar.ident == crate::hessian::scalar_param()
+                    || (scalar.ident == scalar_param()
                         && matches!(p.kind, ParamKind::Matrix { .. })))
         })
     });

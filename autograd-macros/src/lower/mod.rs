@@ -175,9 +175,7 @@ pub fn lower_in(
 ) -> Function {
     // A second-order twin is the user's function under another name.
     let own = syn_sig.ident.to_string();
-    let own = own
-        .strip_prefix(crate::hessian::TWIN_PREFIX)
-        .unwrap_or(&own);
+    let own = own.strip_prefix(crate::sig::TWIN_PREFIX).unwrap_or(&own);
     let mut l = Lowerer {
         cx,
         values: ValueMap::default(),
@@ -526,7 +524,7 @@ impl Lowerer<'_> {
     /// scalar (the only generic scalar a matrix takes).
     fn matrix_scalar(&self) -> syn::Ident {
         match &self.scalar {
-            Some(s) if *s == crate::hessian::scalar_param() => s.clone(),
+            Some(s) if *s == crate::sig::scalar_param() => s.clone(),
             _ => syn::Ident::new("f64", Span::call_site()),
         }
     }
