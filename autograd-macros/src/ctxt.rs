@@ -42,3 +42,23 @@ impl Ctxt {
         Err(first)
     }
 }
+
+/// A type as a person writes it (`&[f64]`, not `& [f64]`), for messages.
+pub fn type_text(ty: &syn::Type) -> String {
+    let mut text = ty.to_token_stream().to_string();
+    for (spaced, tight) in [
+        (" < ", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        ("& ", "&"),
+        (" :: ", "::"),
+        (":: ", "::"),
+        ("[ ", "["),
+        (" ]", "]"),
+        (" ,", ","),
+        ("' ", "'"),
+    ] {
+        text = text.replace(spaced, tight);
+    }
+    text
+}

@@ -37,6 +37,14 @@
 //! `lower/`, `sig`, `structs`. (By paths alone, without the child edges:
 //! cycles of 27 and 8 files.)
 //!
+//! After step 1 (twin names and the `Tangent`-struct predicate in `sig`,
+//! `type_text` in `ctxt`, `Checkpoint` in `ir`, the integer-read name in
+//! `lower`, `builds_matrices` passed down by the driver): 245 edges, 2
+//! forbidden; the largest cycle is 28 files, 4 top-level modules
+//! (`expand`, `hessian`, `lower/`, `structs`: the `map` closure's re-entry,
+//! the twin and the flattening), and `analysis` with `fusion` form one of
+//! 2.
+//!
 //! `cargo test -p autograd-macros layer_tests -- --nocapture` prints the
 //! figures of the tree as it stands.
 
@@ -109,16 +117,14 @@ fn allowed_layers(from: Layer) -> &'static [Layer] {
 /// is there. Delete an entry when its edge goes.
 #[rustfmt::skip]
 const ALLOWED: &[(&str, &str, &str)] = &[
-    ("analysis", "sig", "`type_text` formats a type for a message"),
     ("analysis", "unannotated", "the unannotated-call error's words are front's"),
-    ("codegen", "structs", "`is_struct_type`, a syntax predicate, lives with the flattening"),
     ("lower::nalgebra", "expand", "a `map` closure re-enters the driver (step 2)"),
 ];
 
 /// The largest import cycle today, in files and in top-level modules (a
 /// folder, `lower/`, as one); the test fails if one grows.
-const LARGEST_FILE_CYCLE: usize = 47;
-const LARGEST_MODULE_CYCLE: usize = 11;
+const LARGEST_FILE_CYCLE: usize = 28;
+const LARGEST_MODULE_CYCLE: usize = 4;
 
 fn layer_of(module: &str) -> Layer {
     LAYERS

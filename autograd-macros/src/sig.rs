@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::{FnArg, Pat, ReturnType, Type};
 
-use crate::ctxt::Ctxt;
+use crate::ctxt::{Ctxt, type_text};
 
 // The second-order twin's names (see `crate::hessian`): the signature
 // reads the twin's scalar, lowering its name, the hvp calls its gradient.
@@ -449,26 +449,6 @@ fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
     None
 }
 
-/// A type as a person writes it (`&[f64]`, not `& [f64]`), for messages.
-pub fn type_text(ty: &Type) -> String {
-    let mut text = ty.to_token_stream().to_string();
-    for (spaced, tight) in [
-        (" < ", "<"),
-        ("< ", "<"),
-        (" >", ">"),
-        ("& ", "&"),
-        (" :: ", "::"),
-        (":: ", "::"),
-        ("[ ", "["),
-        (" ]", "]"),
-        (" ,", ","),
-        ("' ", "'"),
-    ] {
-        text = text.replace(spaced, tight);
-    }
-    text
-}
-
 /// Whether an argument carries `#[constant]`.
 pub fn is_constant_attr(attr: &syn::Attribute) -> bool {
     attr.path().is_ident("constant")
@@ -810,4 +790,34 @@ fn generic_scalar(cx: &Ctxt, generics: &syn::Generics) -> Option<GenericScalar> 
         bound,
         twin: false,
     })
+}
+
+/// The owned type of a `Tangent` struct argument, and whether it is passed
+/// by reference: a path without generic arguments starting with a capital
+/// (`Params`, `model::Params`, `Self`) that is no type the macro knows.
+pub fn struct_type(ty: &Type, generics: &syn::Generics) -> Option<(Type, bool)> {
+    let (owned, by_ref) = match ty {
+        Type::Reference(r) if r.mutability.is_none() => (&*r.elem, true),
+        ty => (ty, false),
+    };
+    let Type::Path(p) = owned else { return None };
+    let last = p.path.segments.last()?;
+    let capital = last
+        .ident
+        .to_string()
+        .starts_with(|c: char| c.is_ascii_uppercase());
+    let known = ["String", "Vec", "Box", "Option", "Result"];
+    (p.qself.is_none()
+        && capital
+        && last.arguments.is_none()
+        && p.path.segments.iter().all(|s| s.arguments.is_none())
+        && !known.iter().any(|k| last.ident == k)
+        && !generics.type_params().any(|t| p.path.is_ident(&t.ident)))
+    .then(|| (owned.clone(), by_ref))
+}
+
+/// Whether `ty` is a struct, or a reference to one, in the sense of
+/// [`struct_type`].
+pub fn is_struct_type(ty: &Type, generics: &syn::Generics) -> bool {
+    struct_type(ty, generics).is_some()
 }
