@@ -1,5 +1,6 @@
 //! Error collection: lowering reports every unsupported construct in one
-//! compile instead of stopping at the first.
+//! compile instead of stopping at the first; and `type_text`, a type as
+//! the messages write it.
 
 use std::cell::RefCell;
 use std::fmt::Display;
