@@ -384,7 +384,7 @@ impl<'a> Visitor<'a> for DroppedDerivatives<'_> {
                 op: Op::Cast { arg, ty, written },
                 ..
             } if is(varied, arg) => {
-                let ty = crate::sig::type_text(ty);
+                let ty = crate::ctxt::type_text(ty);
                 let message = if ty == "f64" || ty == "f32" {
                     format!(
                         "`as {ty}` of a differentiable value is not supported: `as` casts are for integers; keep one float type in the function"

@@ -10,15 +10,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
 use crate::ctxt::Ctxt;
-
-/// A checkpointed loop's attribute.
-#[derive(Clone)]
-pub struct Checkpoint {
-    /// The most snapshots the forward sweep keeps, as an expression of type
-    /// `usize` checked at compile time to be at least 1; `None`: the
-    /// default schedule.
-    pub snapshots: Option<TokenStream>,
-}
+use crate::ir::Checkpoint;
 
 fn is_checkpoint(a: &syn::Attribute) -> bool {
     a.path().is_ident("checkpoint")

@@ -1,5 +1,6 @@
 //! Error collection: lowering reports every unsupported construct in one
-//! compile instead of stopping at the first.
+//! compile instead of stopping at the first; and `type_text`, a type as
+//! the messages write it.
 
 use std::cell::RefCell;
 use std::fmt::Display;
@@ -41,4 +42,24 @@ impl Ctxt {
         }
         Err(first)
     }
+}
+
+/// A type as a person writes it (`&[f64]`, not `& [f64]`), for messages.
+pub fn type_text(ty: &syn::Type) -> String {
+    let mut text = ty.to_token_stream().to_string();
+    for (spaced, tight) in [
+        (" < ", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        ("& ", "&"),
+        (" :: ", "::"),
+        (":: ", "::"),
+        ("[ ", "["),
+        (" ]", "]"),
+        (" ,", ","),
+        ("' ", "'"),
+    ] {
+        text = text.replace(spaced, tight);
+    }
+    text
 }

@@ -93,7 +93,12 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 if s.scalar.is_none() && s.params.iter().any(|p| p.differentiable) {
                     out.extend(twin(original, float, &s));
                 }
-                out.extend(codegen::hessian::generate(&func, &s, float));
+                out.extend(codegen::hessian::generate(
+                    &func,
+                    &s,
+                    float,
+                    lower::builds_matrices(&func.block),
+                ));
             }
         }
         (Ok(()), Some(s), None) => {

@@ -17,29 +17,12 @@
 //! `f64`, so the plain expansion stays byte for byte what it was.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
 use crate::ir::{Block, Function, LoopHeader, Op, Stmt};
-
-/// The twin's scalar type parameter.
-pub fn scalar_param() -> syn::Ident {
-    syn::Ident::new("__AdScalar", Span::call_site())
-}
-
-/// What the name of a function's twin starts with.
-pub const TWIN_PREFIX: &str = "__ad_hessian_";
-
-/// The name of `func`'s twin, resolved where `func` is.
-pub fn twin_name(func: &syn::Ident) -> syn::Ident {
-    let name = func.to_string();
-    format_ident!(
-        "{TWIN_PREFIX}{}",
-        name.trim_start_matches("r#"),
-        span = func.span()
-    )
-}
+use crate::sig::{scalar_param, twin_name};
 
 /// The user's function rewritten generic over its float type `float`.
 pub fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &crate::sig::Signature) -> syn::ItemFn {

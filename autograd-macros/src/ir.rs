@@ -605,7 +605,16 @@ pub struct Loop {
     pub body: Block,
     pub carried: Vec<Carried>,
     /// `#[checkpoint]`: the reverse sweep re-runs the loop from snapshots.
-    pub checkpoint: Option<crate::checkpoint::Checkpoint>,
+    pub checkpoint: Option<Checkpoint>,
+}
+
+/// A checkpointed loop's attribute (read by `crate::checkpoint`).
+#[derive(Clone)]
+pub struct Checkpoint {
+    /// The most snapshots the forward sweep keeps, as an expression of type
+    /// `usize` checked at compile time to be at least 1; `None`: the
+    /// default schedule.
+    pub snapshots: Option<TokenStream>,
 }
 
 /// What drives a loop.
@@ -717,17 +726,30 @@ impl fmt::Display for Op {
             } => write!(f, "fill {collection:?} {elem}; {len}"),
             Op::Store { array, index, elem } => write!(f, "store {array}[{index}] = {elem}"),
             Op::Push { array, elem } => write!(f, "push {array}, {elem}"),
-            Op::Map { recv, captures, .. } => {
-                write!(f, "map {recv}")?;
+            Op::Map {
+                recv,
+                forward,
+                captures,
+                ..
+            } => {
+                write!(f, "map {recv} {{{forward}}}")?;
                 captures.iter().try_for_each(|(_, v)| write!(f, ", {v}"))
             }
             Op::Call { func, args } => {
                 let func = quote::quote!(#func).to_string().replace(' ', "");
-                write!(f, "call {func}({})", join(args.iter().map(|a| &a.operand)))
+                let args = args
+                    .iter()
+                    .map(|a| format!("{}{}", if a.by_ref { "&" } else { "" }, a.operand));
+                write!(f, "call {func}({})", join(args))
             }
             Op::StopGradient { arg, .. } => write!(f, "stop_gradient {arg}"),
             Op::Cast { arg, ty, .. } => write!(f, "cast {arg} as {}", quote::quote!(#ty)),
-            Op::Primal { .. } => write!(f, "primal {}", join(self.reads())),
+            Op::Primal { expr, bindings } => {
+                write!(f, "primal {{{}}}", quote::quote!(#expr))?;
+                bindings
+                    .iter()
+                    .try_for_each(|(name, v)| write!(f, ", {name} = {v}"))
+            }
             Op::Literal { lit, like } => write!(f, "literal {{{lit}}} like {like}"),
             Op::Absent => write!(f, "absent"),
             Op::Missing => write!(f, "missing"),
@@ -735,23 +757,54 @@ impl fmt::Display for Op {
     }
 }
 
+/// A value as its definition names it: `v3 s: Float`, the user's name
+/// where it has one.
+fn value_decl(values: &ValueMap<ValueInfo>, v: ValueId) -> String {
+    let info = &values[v];
+    let name = info
+        .name
+        .as_deref()
+        .map_or(String::new(), |n| format!(" {n}"));
+    format!("{v}{name}: {:?}", info.kind)
+}
+
 impl Block {
-    fn write(&self, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
+    fn write(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        values: &ValueMap<ValueInfo>,
+        depth: usize,
+    ) -> fmt::Result {
         let pad = "    ".repeat(depth);
         for stmt in &self.stmts {
             match stmt {
-                Stmt::Let { dst, op, .. } => writeln!(f, "{pad}{dst} = {op}")?,
+                Stmt::Let { dst, op, ty, .. } => {
+                    let ty = ty
+                        .as_ref()
+                        .map_or(String::new(), |t| format!(" (as `{}`)", quote::quote!(#t)));
+                    writeln!(f, "{pad}{}{ty} = {op}", value_decl(values, *dst))?;
+                }
                 Stmt::If(i) => {
-                    writeln!(f, "{pad}if {} {{", i.cond)?;
-                    i.then_blk.write(f, depth + 1)?;
+                    match &i.cfg {
+                        Some(p) => writeln!(f, "{pad}if cfg({p}) {{")?,
+                        None => writeln!(f, "{pad}if {} {{", i.cond)?,
+                    }
+                    i.then_blk.write(f, values, depth + 1)?;
                     writeln!(f, "{pad}}} else {{")?;
-                    i.else_blk.write(f, depth + 1)?;
+                    i.else_blk.write(f, values, depth + 1)?;
                     writeln!(f, "{pad}}}")?;
                     for p in &i.phis {
-                        writeln!(f, "{pad}{} = phi {}, {}", p.dst, p.then_src, p.else_src)?;
+                        let dst = value_decl(values, p.dst);
+                        writeln!(f, "{pad}{dst} = phi {}, {}", p.then_src, p.else_src)?;
                     }
                 }
                 Stmt::Loop(l) => {
+                    if let Some(c) = &l.checkpoint {
+                        match &c.snapshots {
+                            Some(n) => writeln!(f, "{pad}#[checkpoint(snapshots = {n})]")?,
+                            None => writeln!(f, "{pad}#[checkpoint]")?,
+                        }
+                    }
                     match &l.header {
                         LoopHeader::Range {
                             index,
@@ -760,25 +813,31 @@ impl Block {
                             inclusive,
                             reversed,
                         } => {
-                            let index = index.map_or("_".to_string(), |v| v.to_string());
+                            let index = index.map_or("_".to_string(), |v| value_decl(values, v));
                             let dots = if *inclusive { "..=" } else { ".." };
                             let rev = if *reversed { " rev" } else { "" };
-                            writeln!(f, "{pad}for {index} in {start}{dots}{end}{rev} {{")?;
+                            writeln!(
+                                f,
+                                "{pad}loop {} for {index} in {start}{dots}{end}{rev} {{",
+                                l.id
+                            )?;
                         }
                         LoopHeader::While { cond_blk, cond } => {
-                            writeln!(f, "{pad}while {{")?;
-                            cond_blk.write(f, depth + 1)?;
+                            writeln!(f, "{pad}loop {} while {{", l.id)?;
+                            cond_blk.write(f, values, depth + 1)?;
                             writeln!(f, "{pad}    => {cond}")?;
                             writeln!(f, "{pad}}} {{")?;
                         }
                     }
                     for c in &l.carried {
-                        writeln!(f, "{pad}    {} = entry {}, {}", c.entry, c.init, c.exit)?;
+                        let entry = value_decl(values, c.entry);
+                        writeln!(f, "{pad}    {entry} = entry {}, {}", c.init, c.exit)?;
                     }
-                    l.body.write(f, depth + 1)?;
+                    l.body.write(f, values, depth + 1)?;
                     writeln!(f, "{pad}}}")?;
                     for c in &l.carried {
-                        writeln!(f, "{pad}{} = after {}", c.after, c.entry)?;
+                        let after = value_decl(values, c.after);
+                        writeln!(f, "{pad}{after} = after {}", c.entry)?;
                     }
                 }
             }
@@ -787,13 +846,60 @@ impl Block {
     }
 }
 
+/// The text form: one line per statement, blocks indented, each value
+/// defined with the user's name and its kind; what is not a statement
+/// (items of the body, unannotated calls, captures) before the body.
 impl fmt::Display for Function {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "fn({}) {{", join(&self.params))?;
-        self.body.write(f, 1)?;
+        let params = self.params.iter().map(|p| value_decl(&self.values, *p));
+        let pullback = if self.reusable_pullback {
+            " (reusable pullback)"
+        } else {
+            ""
+        };
+        writeln!(f, "fn({}){pullback} {{", join(params))?;
+        for c in &self.captures {
+            writeln!(f, "    capture {c}")?;
+        }
+        for item in &self.items {
+            writeln!(f, "    item {{{}}}", quote::quote!(#item))?;
+        }
+        for (v, path, cfgs) in &self.unannotated_calls {
+            let path = quote::quote!(#path).to_string().replace(' ', "");
+            write!(f, "    unannotated {v} {path}")?;
+            cfgs.iter().try_for_each(|c| write!(f, " cfg({c})"))?;
+            writeln!(f)?;
+        }
+        self.body.write(f, &self.values, 1)?;
         writeln!(f, "    return {}", self.ret)?;
         write!(f, "}}")
     }
+}
+
+/// Each function lowered on this thread while a test listens, in its text
+/// form (see `ir_snapshot_tests`): the user's, and those the macro derives
+/// by lowering again (a struct function's flat copy, a `map` closure, the
+/// second-order twin).
+#[cfg(test)]
+pub fn listen(run: impl FnOnce()) -> Vec<String> {
+    LOWERED.with(|l| *l.borrow_mut() = Some(Vec::new()));
+    run();
+    LOWERED.with(|l| l.borrow_mut().take().unwrap_or_default())
+}
+
+#[cfg(test)]
+thread_local! {
+    static LOWERED: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Called by lowering with each function it made.
+#[cfg(test)]
+pub fn lowered(f: &Function) {
+    LOWERED.with(|l| {
+        if let Some(l) = l.borrow_mut().as_mut() {
+            l.push(f.to_string());
+        }
+    });
 }
 
 #[cfg(test)]

@@ -180,3 +180,9 @@ mod scaling_tests;
 
 #[cfg(test)]
 mod size_tests;
+
+#[cfg(test)]
+mod layer_tests;
+
+#[cfg(test)]
+mod ir_snapshot_tests;

@@ -5,7 +5,28 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::{FnArg, Pat, ReturnType, Type};
 
-use crate::ctxt::Ctxt;
+use crate::ctxt::{Ctxt, type_text};
+
+// The second-order twin's names (see `crate::hessian`): the signature
+// reads the twin's scalar, lowering its name, the hvp calls its gradient.
+
+/// The twin's scalar type parameter.
+pub fn scalar_param() -> syn::Ident {
+    syn::Ident::new("__AdScalar", proc_macro2::Span::call_site())
+}
+
+/// What the name of a function's twin starts with.
+pub const TWIN_PREFIX: &str = "__ad_hessian_";
+
+/// The name of `func`'s twin, resolved where `func` is.
+pub fn twin_name(func: &syn::Ident) -> syn::Ident {
+    let name = func.to_string();
+    quote::format_ident!(
+        "{TWIN_PREFIX}{}",
+        name.trim_start_matches("r#"),
+        span = func.span()
+    )
+}
 
 /// `f32`, `f64`, or the function's scalar type parameter.
 #[derive(Clone)]
@@ -194,7 +215,7 @@ fn float_array(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
 /// `Vec<f32|f64>`, by any path to `Vec`, or `Vec` of a second-order
 /// twin's scalar (see `crate::hessian`), whose `Vec<f64>` argument it is.
 fn float_vec(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
-    let twin_scalar = scalar.filter(|s| **s == crate::hessian::scalar_param());
+    let twin_scalar = scalar.filter(|s| **s == scalar_param());
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
     if last.ident != "Vec" || p.qself.is_some() {
@@ -321,7 +342,7 @@ pub fn is_matrix(ty: &Type) -> bool {
 /// the scalar of a second-order twin (`DMatrix<__AdScalar>`, see
 /// `crate::hessian`): the only generic scalar a matrix takes.
 fn is_matrix_of(ty: &Type, scalar: Option<&syn::Ident>) -> bool {
-    let twin_scalar = scalar.filter(|s| **s == crate::hessian::scalar_param());
+    let twin_scalar = scalar.filter(|s| **s == scalar_param());
     let Type::Path(p) = ty else { return false };
     let Some(last) = p.path.segments.last() else {
         return false;
@@ -428,26 +449,6 @@ fn classify(ty: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
         }
     }
     None
-}
-
-/// A type as a person writes it (`&[f64]`, not `& [f64]`), for messages.
-pub fn type_text(ty: &Type) -> String {
-    let mut text = ty.to_token_stream().to_string();
-    for (spaced, tight) in [
-        (" < ", "<"),
-        ("< ", "<"),
-        (" >", ">"),
-        ("& ", "&"),
-        (" :: ", "::"),
-        (":: ", "::"),
-        ("[ ", "["),
-        (" ]", "]"),
-        (" ,", ","),
-        ("' ", "'"),
-    ] {
-        text = text.replace(spaced, tight);
-    }
-    text
 }
 
 /// Whether an argument carries `#[constant]`.
@@ -666,7 +667,7 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             p.differentiable
                 && (p.scalar_is(&scalar.ident)
                     // A second-order twin's matrices are of its scalar.
-                    || (scalar.ident == crate::hessian::scalar_param()
+                    || (scalar.ident == scalar_param()
                         && matches!(p.kind, ParamKind::Matrix { .. })))
         })
     });
@@ -791,4 +792,34 @@ fn generic_scalar(cx: &Ctxt, generics: &syn::Generics) -> Option<GenericScalar> 
         bound,
         twin: false,
     })
+}
+
+/// The owned type of a `Tangent` struct argument, and whether it is passed
+/// by reference: a path without generic arguments starting with a capital
+/// (`Params`, `model::Params`, `Self`) that is no type the macro knows.
+pub fn struct_type(ty: &Type, generics: &syn::Generics) -> Option<(Type, bool)> {
+    let (owned, by_ref) = match ty {
+        Type::Reference(r) if r.mutability.is_none() => (&*r.elem, true),
+        ty => (ty, false),
+    };
+    let Type::Path(p) = owned else { return None };
+    let last = p.path.segments.last()?;
+    let capital = last
+        .ident
+        .to_string()
+        .starts_with(|c: char| c.is_ascii_uppercase());
+    let known = ["String", "Vec", "Box", "Option", "Result"];
+    (p.qself.is_none()
+        && capital
+        && last.arguments.is_none()
+        && p.path.segments.iter().all(|s| s.arguments.is_none())
+        && !known.iter().any(|k| last.ident == k)
+        && !generics.type_params().any(|t| p.path.is_ident(&t.ident)))
+    .then(|| (owned.clone(), by_ref))
+}
+
+/// Whether `ty` is a struct, or a reference to one, in the sense of
+/// [`struct_type`].
+pub fn is_struct_type(ty: &Type, generics: &syn::Generics) -> bool {
+    struct_type(ty, generics).is_some()
 }

@@ -21,7 +21,7 @@ use syn::{FnArg, Type};
 
 use crate::codegen::names;
 use crate::ctxt::Ctxt;
-use crate::sig::{self, ParamKind};
+use crate::sig::{self, ParamKind, struct_type};
 
 /// An argument of the user's function, as the wrappers see it.
 struct Arg {
@@ -34,36 +34,6 @@ enum ArgKind {
     Struct { ty: Box<Type>, by_ref: bool },
     /// Any other argument: the flat function takes it as written.
     Other { by_value_clone: bool },
-}
-
-/// The owned type of a `Tangent` struct argument, and whether it is passed
-/// by reference: a path without generic arguments starting with a capital
-/// (`Params`, `model::Params`, `Self`) that is no type the macro knows.
-fn struct_type(ty: &Type, generics: &syn::Generics) -> Option<(Type, bool)> {
-    let (owned, by_ref) = match ty {
-        Type::Reference(r) if r.mutability.is_none() => (&*r.elem, true),
-        ty => (ty, false),
-    };
-    let Type::Path(p) = owned else { return None };
-    let last = p.path.segments.last()?;
-    let capital = last
-        .ident
-        .to_string()
-        .starts_with(|c: char| c.is_ascii_uppercase());
-    let known = ["String", "Vec", "Box", "Option", "Result"];
-    (p.qself.is_none()
-        && capital
-        && last.arguments.is_none()
-        && p.path.segments.iter().all(|s| s.arguments.is_none())
-        && !known.iter().any(|k| last.ident == k)
-        && !generics.type_params().any(|t| p.path.is_ident(&t.ident)))
-    .then(|| (owned.clone(), by_ref))
-}
-
-/// Whether `ty` is a struct, or a reference to one, in the sense of
-/// [`struct_type`].
-pub fn is_struct_type(ty: &Type, generics: &syn::Generics) -> bool {
-    struct_type(ty, generics).is_some()
 }
 
 /// The function's arguments, if one of them is a `Tangent` struct or the

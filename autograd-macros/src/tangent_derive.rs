@@ -157,7 +157,7 @@ fn classify(field: &syn::Field) -> syn::Result<Field> {
             ty,
             format!(
                 "unsupported field type `{}` in a `Tangent` struct; differentiable fields are `f64`, `f32`, `Vec<f64>`, `[f64; N]`, `DVector<f64>`, `DMatrix<f64>`, fixed-size nalgebra types of `f64` such as `Vector3<f64>` and other `Tangent` structs; mark the field `#[constant]` to keep it out of the derivative",
-                crate::sig::type_text(ty)
+                crate::ctxt::type_text(ty)
             ),
         ));
     }

@@ -81,7 +81,14 @@ fn takes_matrices(sig: &Signature) -> bool {
 
 /// Everything `hessian` adds next to the function: the mark callers'
 /// twins check, `NAME_hvp` and `NAME_hessian`.
-pub fn generate(item: &syn::ItemFn, sig: &Signature, float: &syn::Ident) -> TokenStream {
+/// `builds_matrices`: the body builds a nalgebra value from floats (see
+/// `lower::builds_matrices`).
+pub fn generate(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    float: &syn::Ident,
+    builds_matrices: bool,
+) -> TokenStream {
     let mixed = Span::mixed_site();
     let private = private();
     let vis = &item.vis;
@@ -178,7 +185,7 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, float: &syn::Ident) -> Toke
     let grad = if sig.scalar.is_some() {
         names::public(name, "grad").into_token_stream()
     } else {
-        let twin_grad = names::public(&crate::hessian::twin_name(name), "grad");
+        let twin_grad = names::public(&crate::sig::twin_name(name), "grad");
         quote!(#twin_grad::<#dual>)
     };
     let hvp = names::public(name, "hvp");
@@ -189,7 +196,7 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, float: &syn::Ident) -> Toke
     // (and no twin): the value alone.
     let hvp_body = if diff.is_empty() {
         quote!((#name(#(#args),*),))
-    } else if takes_matrices(sig) || crate::lower::builds_matrices(&item.block) {
+    } else if takes_matrices(sig) || builds_matrices {
         // The twin's products of dual matrices run nalgebra's generic
         // kernel, which sums in another order than `f64`'s blocked one for
         // large matrices: the value is the primal's own, computed after.

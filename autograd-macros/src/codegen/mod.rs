@@ -841,7 +841,7 @@ pub fn generate(
 fn constant_struct_call(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
     let constant_struct = |i: usize| {
         matches!(sig.params[i].kind, ParamKind::Other)
-            && crate::structs::is_struct_type(&shape.inputs[i].ty, &item.sig.generics)
+            && crate::sig::is_struct_type(&shape.inputs[i].ty, &item.sig.generics)
     };
     let name = &item.sig.ident;
     if sig.scalar.is_some()
@@ -1496,7 +1496,7 @@ fn residual_matches(
     let written: Vec<String> = arguments
         .iter()
         .zip(&tys)
-        .map(|(n, t)| format!("{n}: {}", crate::sig::type_text(t)))
+        .map(|(n, t)| format!("{n}: {}", crate::ctxt::type_text(t)))
         .collect();
     let message = format!(
         "the residual `{residual_text}` must take the solution, then the arguments of `{solver}` \

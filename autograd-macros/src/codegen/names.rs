@@ -216,13 +216,6 @@ pub fn element() -> Ident {
     ident("__ad_x".into())
 }
 
-/// The name lowering gives an integer read (`x.len()`) inside a float
-/// conversion while it lowers it (`T::from(x.len())`); primal code
-/// replaces it by a placeholder, so it never reaches the output.
-pub fn integer_read(k: usize) -> Ident {
-    ident(format!("__ad_int{k}"))
-}
-
 /// The adjoint of that element.
 pub fn element_adjoint() -> Ident {
     ident("__ad_g".into())

@@ -1054,6 +1054,13 @@ fn first_or_last(m: &syn::ExprMethodCall) -> Option<syn::ExprIndex> {
     Some(syn::parse_quote_spanned!(span=> #x[#index]))
 }
 
+/// The name lowering gives an integer read (`x.len()`) inside a float
+/// conversion while it lowers it (`T::from(x.len())`); primal code
+/// replaces it by a placeholder, so it never reaches the output.
+fn integer_read(k: usize) -> syn::Ident {
+    syn::Ident::new(&format!("__ad_int{k}"), proc_macro2::Span::mixed_site())
+}
+
 /// Lowers each integer read of an expression (`x.len()`, see
 /// [`Lowerer::is_integer_read`]) as a value of its own and puts a name
 /// bound to it, in the innermost scope, in its place; primal code then
@@ -1072,7 +1079,7 @@ impl VisitMut for IntegerReads<'_, '_> {
             match self.lowerer.lower_expr(e) {
                 Operand::Const(t) => *e = Expr::Verbatim(t),
                 Operand::Value(v) => {
-                    let ident = crate::codegen::names::integer_read(self.count);
+                    let ident = integer_read(self.count);
                     self.count += 1;
                     self.lowerer.bind(&ident, v, false, None);
                     *e = syn::parse_quote!(#ident);

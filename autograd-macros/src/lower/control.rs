@@ -324,7 +324,7 @@ impl Lowerer<'_> {
     fn lower_loop(
         &mut self,
         syn_body: &syn::Block,
-        checkpoint: Option<crate::checkpoint::Checkpoint>,
+        checkpoint: Option<crate::ir::Checkpoint>,
         header: impl FnOnce(&mut Self) -> LoopHeader,
     ) {
         self.lower_loop_with(checkpoint, syn_body.span(), |l| {
@@ -340,7 +340,7 @@ impl Lowerer<'_> {
     /// body's scope, after the loop-carried entry values exist.
     pub(super) fn lower_loop_with(
         &mut self,
-        checkpoint: Option<crate::checkpoint::Checkpoint>,
+        checkpoint: Option<crate::ir::Checkpoint>,
         body_span: Span,
         build: impl FnOnce(&mut Self) -> LoopHeader,
     ) {

@@ -674,7 +674,7 @@ impl Lowerer<'_> {
     fn lower_chain_loop(
         &mut self,
         chain: Chain,
-        checkpoint: Option<crate::checkpoint::Checkpoint>,
+        checkpoint: Option<crate::ir::Checkpoint>,
         span: Span,
         consume: &mut dyn FnMut(&mut Self, Item),
     ) {

@@ -175,9 +175,7 @@ pub fn lower_in(
 ) -> Function {
     // A second-order twin is the user's function under another name.
     let own = syn_sig.ident.to_string();
-    let own = own
-        .strip_prefix(crate::hessian::TWIN_PREFIX)
-        .unwrap_or(&own);
+    let own = own.strip_prefix(crate::sig::TWIN_PREFIX).unwrap_or(&own);
     let mut l = Lowerer {
         cx,
         values: ValueMap::default(),
@@ -280,7 +278,7 @@ pub fn lower_in(
     };
     l.return_of_another_float(&sig.ret, &ret, syn_sig);
     let body = l.end_block();
-    Function {
+    let f = Function {
         values: l.values,
         params,
         body,
@@ -289,7 +287,10 @@ pub fn lower_in(
         items: l.body_items,
         unannotated_calls: l.unannotated_calls,
         reusable_pullback: matches!(sig.ret, crate::sig::Ret::Outputs(_)),
-    }
+    };
+    #[cfg(test)]
+    crate::ir::lowered(&f);
+    f
 }
 
 /// A long sum nests to the left: visits its right operands, then the
@@ -523,7 +524,7 @@ impl Lowerer<'_> {
     /// scalar (the only generic scalar a matrix takes).
     fn matrix_scalar(&self) -> syn::Ident {
         match &self.scalar {
-            Some(s) if *s == crate::hessian::scalar_param() => s.clone(),
+            Some(s) if *s == crate::sig::scalar_param() => s.clone(),
             _ => syn::Ident::new("f64", Span::call_site()),
         }
     }

@@ -1,0 +1,279 @@
+//! IR snapshots: what lowering makes of each construct, in the IR's text
+//! form (`impl Display for Function`), one small function per construct.
+//! Every function lowered while the macro expands is written, so a struct
+//! function shows its flat copy and a `map` its closure's own function.
+//! A change to lowering is seen here in review, apart from the generated
+//! Rust (the expansion snapshots, `snapshot_tests.rs`).
+//! `UPDATE_SNAPSHOTS=1 cargo test -p autograd-macros ir_snapshot` rewrites
+//! them (in `tests/ir/`).
+
+use std::path::PathBuf;
+
+fn check(name: &str, src: &str) {
+    check_with(name, "", src);
+}
+
+/// The IR of every function lowered under `#[differentiable(attr)]`.
+fn check_with(name: &str, attr: &str, src: &str) {
+    let item: syn::ItemFn = syn::parse_str(src).expect("test input parses");
+    let attr: proc_macro2::TokenStream = attr.parse().expect("attribute parses");
+    let mut out = None;
+    let lowered =
+        crate::ir::listen(|| out = Some(crate::expand::expand(attr, quote::quote!(#item))));
+    let out = out.expect("expanded").to_string();
+    assert!(
+        !out.contains("compile_error"),
+        "`{name}` does not expand cleanly:\n{out}"
+    );
+    let actual = lowered.join("\n\n") + "\n";
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/ir")
+        .join(format!("{name}.txt"));
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() || !path.exists() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        expected == actual,
+        "the IR of `{name}` changed; review it and rerun with UPDATE_SNAPSHOTS=1\n--- new ---\n{actual}"
+    );
+}
+
+#[test]
+fn if_else() {
+    check(
+        "if_else",
+        "fn f(x: f64, y: f64) -> f64 {
+            let z = if x > y { x * y } else { x.exp() };
+            let mut w = z;
+            if z < 1.0 { w = w * 2.0; }
+            w + x
+        }",
+    );
+}
+
+#[test]
+fn while_loop() {
+    check(
+        "while_loop",
+        "fn f(x: f64) -> f64 {
+            let mut s = x;
+            let mut k = 0;
+            while s < 10.0 { s = s * 1.5 + x; k += 1; }
+            s + k as f64
+        }",
+    );
+}
+
+#[test]
+fn for_loops() {
+    check(
+        "for_loops",
+        "fn f(x: &[f64], n: usize) -> f64 {
+            let mut s = 0.0;
+            for i in 0..x.len() { s += x[i] * x[i]; }
+            for &v in x { s += v.sin(); }
+            for _ in (0..n).rev() { s = s * 0.5; }
+            s
+        }",
+    );
+}
+
+#[test]
+fn match_arms() {
+    check(
+        "match_arms",
+        "fn f(x: f64, k: i32) -> f64 {
+            match k {
+                0 => x * 2.0,
+                1 | 2 => x.sin(),
+                _ => x * x,
+            }
+        }",
+    );
+}
+
+#[test]
+fn exits() {
+    check(
+        "exits",
+        "fn f(x: &[f64]) -> f64 {
+            let mut s = 0.0;
+            for i in 0..x.len() {
+                if x[i] < 0.0 { continue; }
+                if x[i] > 10.0 { break; }
+                if s > 100.0 { return s; }
+                s += x[i].ln();
+            }
+            s
+        }",
+    );
+}
+
+#[test]
+fn deferred_let() {
+    check(
+        "deferred_let",
+        "fn f(x: f64, y: f64) -> f64 {
+            let z;
+            if x > y { z = x * y; } else { z = y; }
+            let m = if x > 0.0 { x.ln() } else { return 0.0; };
+            z + m
+        }",
+    );
+}
+
+#[test]
+fn struct_param() {
+    check(
+        "struct_param",
+        "fn energy(p: &Oscillator, t: f64) -> f64 {
+            p.k * t * t + p.m.sin()
+        }",
+    );
+}
+
+#[test]
+fn struct_literal() {
+    check(
+        "struct_literal",
+        "fn f(x0: f64, v0: f64, dt: f64) -> f64 {
+            let mut s = State { x: x0, v: v0 };
+            s.x = s.x + s.v * dt;
+            s.x * s.v
+        }",
+    );
+}
+
+#[test]
+fn tuples() {
+    check(
+        "tuples",
+        "fn f(x: f64, y: f64) -> f64 {
+            let t = (x * y, x + y);
+            let (s, c) = x.sin_cos();
+            t.0 * s + t.1 * c
+        }",
+    );
+}
+
+#[test]
+fn nested_arrays() {
+    check(
+        "nested_arrays",
+        "fn f(x: f64, y: f64) -> f64 {
+            let mut g = [[0.0; 2]; 2];
+            g[0][1] = x * y;
+            g[1][0] = x + y;
+            g[0][1] * g[1][0]
+        }",
+    );
+}
+
+#[test]
+fn option_locals() {
+    check(
+        "option_locals",
+        "fn f(x: &[f64]) -> f64 {
+            let mut prev: Option<f64> = None;
+            let mut tv = 0.0;
+            for &v in x {
+                if let Some(p) = prev { tv += (v - p).abs(); }
+                prev = Some(v);
+            }
+            tv
+        }",
+    );
+}
+
+#[test]
+fn first_last() {
+    check(
+        "first_last",
+        "fn f(x: &[f64]) -> f64 {
+            let a = *x.first().unwrap();
+            let b = *x.last().expect(\"not empty\");
+            (b / a).ln()
+        }",
+    );
+}
+
+#[test]
+fn iter_mut() {
+    check(
+        "iter_mut",
+        "fn f(z: &[f64]) -> f64 {
+            let mut p = z.to_vec();
+            for v in p.iter_mut() { *v = v.exp(); }
+            p.iter().sum()
+        }",
+    );
+}
+
+#[test]
+fn from_fn() {
+    check(
+        "from_fn",
+        "fn f(a: [f64; 2], h: f64) -> [f64; 2] {
+            std::array::from_fn(|i| a[i] * h)
+        }",
+    );
+}
+
+#[test]
+fn closures_and_map() {
+    check(
+        "closures_and_map",
+        "fn f(x: &DVector<f64>, k: f64, #[constant] c: f64) -> f64 {
+            let sq = |v: f64| v * v * k;
+            let y = x.map(|v| (c * v).exp());
+            sq(y.sum())
+        }",
+    );
+}
+
+#[test]
+fn checkpoint() {
+    check(
+        "checkpoint",
+        "fn f(x: f64, n: usize) -> f64 {
+            let mut s = x;
+            #[checkpoint]
+            for _ in 0..n { s = s.sin() + x; }
+            s
+        }",
+    );
+}
+
+#[test]
+fn cfg() {
+    check(
+        "cfg",
+        "fn f(x: f64, k: i32) -> f64 {
+            let mut s = x;
+            #[cfg(any())]
+            { s = s * 100.0; }
+            #[cfg(all())]
+            for _ in 0..2 { s = s * x; }
+            match k {
+                #[cfg(any())]
+                0 => s * 2.0,
+                _ => s + x,
+            }
+        }",
+    );
+}
+
+#[test]
+fn hessian_twin() {
+    check_with(
+        "hessian_twin",
+        "hessian",
+        "fn f(x: f64, y: f64) -> f64 {
+            let z = x * y + 2.0;
+            z.exp()
+        }",
+    );
+}
