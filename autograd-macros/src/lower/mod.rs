@@ -553,6 +553,7 @@ impl Lowerer<'_> {
             param: None,
             by_ref: false,
             float: None,
+            exists: None,
         })
     }
 
