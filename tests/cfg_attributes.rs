@@ -711,10 +711,7 @@ fn bound_three_times_live_dead_live(x: f64) -> f64 {
 
 #[test]
 fn a_name_bound_twice_under_a_dead_cfg_is_bound_nowhere() {
-    for (x, k, value, dx, d2) in [
-        (1.5, 1, 2.25, 3.0, 2.0),
-        (1.5, 0, 5.0625, 13.5, 27.0),
-    ] {
+    for (x, k, value, dx, d2) in [(1.5, 1, 2.25, 3.0, 2.0), (1.5, 0, 5.0625, 13.5, 27.0)] {
         let (v, d) = bound_twice_under_a_dead_cfg_grad(x, k);
         close!(v, value);
         close!(d, dx);
@@ -772,17 +769,11 @@ fn a_name_bound_twice_under_a_dead_cfg_is_bound_nowhere() {
 fn three_configured_arms_in_an_expression(x: f64, n: i32) -> f64 {
     (match n {
         #[cfg_attr(all(), cfg(any()))]
-        0 => {
-            x * 1000.0
-        }
+        0 => x * 1000.0,
         #[cfg(all(not(any()), all()))]
-        1 | 2 => {
-            x * x
-        }
+        1 | 2 => x * x,
         #[cfg_attr(all(), cfg(all()))]
-        _ => {
-            3.0 * x
-        }
+        _ => 3.0 * x,
     }) + x
 }
 
@@ -829,11 +820,7 @@ fn checkpoint_given_twice_alike(x: f64) -> f64 {
 
 #[test]
 fn configured_arms_inside_expressions() {
-    for (n, value, dx, d2) in [
-        (0, 6.0, 4.0, 0.0),
-        (5, 6.0, 4.0, 0.0),
-        (1, 3.75, 4.0, 2.0),
-    ] {
+    for (n, value, dx, d2) in [(0, 6.0, 4.0, 0.0), (5, 6.0, 4.0, 0.0), (1, 3.75, 4.0, 2.0)] {
         let x = 1.5;
         let (v, d) = three_configured_arms_in_an_expression_grad(x, n);
         close!(v, value);

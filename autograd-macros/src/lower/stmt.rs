@@ -327,7 +327,10 @@ impl Lowerer<'_> {
                         .map_or(Kind::Unknown, |e| self.const_kind(&e)),
                 };
                 let dst = self.new_value(kind, name.clone());
-                if self.lifts_constants && kind == Kind::Unknown && matches!(operand, Operand::Const(_)) {
+                if self.lifts_constants
+                    && kind == Kind::Unknown
+                    && matches!(operand, Operand::Const(_))
+                {
                     self.lifted.insert(dst);
                 }
                 self.values[dst].float = ty
