@@ -711,15 +711,15 @@ fn an_associated_const() {
 // `__AdScalar`").
 
 /// (a, b) = (FRAC_PI_4.cos() + KB, KB·2) with `use std::f64::consts::FRAC_PI_4`
-/// and `const KB` in the body, and t = (C₁ − C₁ + K, K) read as t.0, t.1:
-/// f = FRAC_PI_4 + a·x + b·x² + t.0·t.1·x³:
-/// f' = a + 2bx + 3·K²·x², f'' = 2b + 6·K²·x.
+/// and `const KB` in the body, and t = (sin(C₁ + C₂) + K, K) read as t.0,
+/// t.1: f = FRAC_PI_4 + a·x + b·x² + t.0·t.1·x³:
+/// f' = a + 2bx + 3·t.0·K·x², f'' = 2b + 6·t.0·K·x.
 #[differentiable(jvp, hessian)]
 fn tuple_of_constants(x: f64) -> f64 {
     const KB: f64 = -2.0;
     use std::f64::consts::FRAC_PI_4;
     let (a, b) = (FRAC_PI_4.cos() + KB, KB * 2.0);
-    let t = ((C[1] - C[1]).sin() + K, K);
+    let t = ((C[1] + C[2]).sin() + K, K);
     FRAC_PI_4 + a * x + b * x * x + t.0 * t.1 * x * x * x
 }
 
@@ -753,11 +753,12 @@ fn used_consts_combined(x: f64) -> f64 {
 fn a_tuple_of_constants_and_a_used_const_in_every_mode() {
     let a = std::f64::consts::FRAC_PI_4.cos() - 2.0;
     let b = -4.0;
+    let t0 = (C[1] + C[2]).sin() + K;
     for x in [-0.8, 0.3, 1.7] {
         every_mode!(
             x,
-            d1 = a + 2.0 * b * x + 3.0 * K * K * x * x,
-            d2 = 2.0 * b + 6.0 * K * K * x,
+            d1 = a + 2.0 * b * x + 3.0 * t0 * K * x * x,
+            d2 = 2.0 * b + 6.0 * t0 * K * x,
             tuple_of_constants,
             tuple_of_constants_grad,
             tuple_of_constants_grad_acc,
