@@ -652,3 +652,211 @@ fn cfg_attr_adding_cfg_means_what_rustc_makes_of_it() {
     let (_, _, h) = cfg_attr_keeping_the_code_hessian(3.0, 1);
     close!(h[(0, 0)], 4.0);
 }
+
+// ---------------------------------------------------------------------------
+// A name bound twice under a compiled-out `#[cfg]` (fuzz-programs finding
+// 027): the second binding's other arm passed on the first's value, which
+// exists only where the first is compiled in (E0425 on a generated name).
+// A binding under `#[cfg(P)]` exists under P only, and so does everything
+// generated from it.
+
+/// The finding's program, reduced: two dead `let dead` around a
+/// `#[checkpoint]` loop in an `else`. At k = 1, x² (2x; 2); at k = 0, x⁴
+/// (4x³; 12x²).
+#[differentiable(jvp, hessian)]
+fn bound_twice_under_a_dead_cfg(x: f64, k: i32) -> f64 {
+    let mut s = x;
+    if k > 0 {
+        s = s * x;
+    } else {
+        #[cfg_attr(all(), cfg(not(all())))]
+        let dead: f64 = 1000.0;
+        #[checkpoint]
+        for _ in 0..3 {
+            s = s * x;
+        }
+        #[cfg_attr(all(), cfg(not(all())))]
+        let dead: f64 = 1000.0;
+    }
+    s
+}
+
+/// Differentiable values bound twice under dead predicates (two different
+/// ones), the second reading the first, and a name that exists everywhere
+/// shadowed under one: x³ (3x²; 6x).
+#[differentiable(jvp, hessian)]
+fn active_bound_twice_under_dead_cfgs(x: f64) -> f64 {
+    let y = x * x;
+    #[cfg(any())]
+    let d = y * 1000.0;
+    #[cfg(not(all()))]
+    let d = d * x + y;
+    #[cfg(any())]
+    let y = d;
+    y * x
+}
+
+/// Compiled in, then compiled out, then compiled in again, all one name:
+/// the live ones count. d = x², then d·x: x³ + x (3x² + 1; 6x).
+#[differentiable(jvp, hessian)]
+fn bound_three_times_live_dead_live(x: f64) -> f64 {
+    #[cfg(all())]
+    let d = x * x;
+    #[cfg(any())]
+    let d = d * 1000.0;
+    #[cfg(not(any()))]
+    let d = d * x;
+    d + x
+}
+
+#[test]
+fn a_name_bound_twice_under_a_dead_cfg_is_bound_nowhere() {
+    for (x, k, value, dx, d2) in [(1.5, 1, 2.25, 3.0, 2.0), (1.5, 0, 5.0625, 13.5, 27.0)] {
+        let (v, d) = bound_twice_under_a_dead_cfg_grad(x, k);
+        close!(v, value);
+        close!(d, dx);
+        let (v, t) = bound_twice_under_a_dead_cfg_jvp(x, k, 1.0);
+        close!(v, value);
+        close!(t, dx);
+        let (_, g, h) = bound_twice_under_a_dead_cfg_hessian(x, k);
+        close!(g[0], dx);
+        close!(h[(0, 0)], d2);
+    }
+    for (grad, jvp, hessian, value, dx, d2) in [
+        (
+            active_bound_twice_under_dead_cfgs_grad as fn(f64) -> (f64, f64),
+            active_bound_twice_under_dead_cfgs_jvp as fn(f64, f64) -> (f64, f64),
+            active_bound_twice_under_dead_cfgs_hessian
+                as fn(f64) -> (f64, nalgebra::DVector<f64>, nalgebra::DMatrix<f64>),
+            8.0,
+            12.0,
+            12.0,
+        ),
+        (
+            bound_three_times_live_dead_live_grad,
+            bound_three_times_live_dead_live_jvp,
+            bound_three_times_live_dead_live_hessian,
+            10.0,
+            13.0,
+            12.0,
+        ),
+    ] {
+        let (v, d) = grad(2.0);
+        close!(v, value);
+        close!(d, dx);
+        let (v, t) = jvp(2.0, 1.0);
+        close!(v, value);
+        close!(t, dx);
+        let (_, g, h) = hessian(2.0);
+        close!(g[0], dx);
+        close!(h[(0, 0)], d2);
+    }
+    let (v, pullback) = active_bound_twice_under_dead_cfgs_vjp(2.0);
+    close!(v, 8.0);
+    close!(pullback(0.5).0, 6.0);
+}
+
+// ---------------------------------------------------------------------------
+// A `match` with three configured arms inside an expression (fuzz-programs
+// finding 028): it was rejected as "an `if` used as a value needs an
+// `else`", the copy with every configured arm compiled out having no
+// value. A `match` with no arm left is rejected by rustc in any
+// configuration; the last arm left is compiled in wherever the `match` is.
+
+/// As the finding wrote it: the dead `0` arm falls to `_`. At n = 0 and
+/// n = 5, 3x + x (4; 0); at n = 1, x² + x (2x + 1; 2).
+#[differentiable(jvp, hessian)]
+fn three_configured_arms_in_an_expression(x: f64, n: i32) -> f64 {
+    (match n {
+        #[cfg_attr(all(), cfg(any()))]
+        0 => x * 1000.0,
+        #[cfg(all(not(any()), all()))]
+        1 | 2 => x * x,
+        #[cfg_attr(all(), cfg(all()))]
+        _ => 3.0 * x,
+    }) + x
+}
+
+/// Every arm configured, as a statement and as an operand: s = x² at
+/// n = 0, x + x² otherwise, and the result 2·s·x: 2x³ (6x²; 12x) at n = 0,
+/// 2x² + 2x³ (4x + 6x²; 4 + 12x) otherwise.
+#[differentiable(jvp, hessian)]
+fn every_arm_configured(x: f64, n: i32) -> f64 {
+    let mut s = x;
+    match n {
+        #[cfg(all())]
+        0 => {
+            s *= x;
+        }
+        #[cfg(any())]
+        0 => {
+            s *= 1000.0;
+        }
+        #[cfg(all())]
+        _ => {
+            s += x * x;
+        }
+    }
+    2.0 * match n {
+        #[cfg(any())]
+        _ => x * 1000.0,
+        #[cfg(not(any()))]
+        _ => s * x,
+    }
+}
+
+/// The same `#[checkpoint]` twice, once under `cfg_attr`: one schedule.
+/// x⁴ (4x³; 12x²).
+#[differentiable(jvp, hessian)]
+fn checkpoint_given_twice_alike(x: f64) -> f64 {
+    let mut s = 1.0;
+    #[cfg_attr(all(), checkpoint(snapshots = 2))]
+    #[checkpoint(snapshots = 2)]
+    for _ in 0..4 {
+        s = s * x;
+    }
+    s
+}
+
+#[test]
+fn configured_arms_inside_expressions() {
+    for (n, value, dx, d2) in [(0, 6.0, 4.0, 0.0), (5, 6.0, 4.0, 0.0), (1, 3.75, 4.0, 2.0)] {
+        let x = 1.5;
+        let (v, d) = three_configured_arms_in_an_expression_grad(x, n);
+        close!(v, value);
+        close!(d, dx);
+        let (v, t) = three_configured_arms_in_an_expression_jvp(x, n, 1.0);
+        close!(v, value);
+        close!(t, dx);
+        let (_, g, h) = three_configured_arms_in_an_expression_hessian(x, n);
+        close!(g[0], dx);
+        close!(h[(0, 0)], d2);
+    }
+    let x: f64 = 2.0;
+    for (n, value, dx, d2) in [
+        (0, 2.0 * x.powi(3), 6.0 * x * x, 12.0 * x),
+        (
+            1,
+            2.0 * x * x + 2.0 * x.powi(3),
+            4.0 * x + 6.0 * x * x,
+            4.0 + 12.0 * x,
+        ),
+    ] {
+        let (v, d) = every_arm_configured_grad(x, n);
+        close!(v, value);
+        close!(d, dx);
+        let (v, t) = every_arm_configured_jvp(x, n, 1.0);
+        close!(v, value);
+        close!(t, dx);
+        let (_, g, h) = every_arm_configured_hessian(x, n);
+        close!(g[0], dx);
+        close!(h[(0, 0)], d2);
+    }
+    let (v, d) = checkpoint_given_twice_alike_grad(x);
+    close!(v, 16.0);
+    close!(d, 32.0);
+    let (_, t) = checkpoint_given_twice_alike_jvp(x, 1.0);
+    close!(t, 32.0);
+    let (_, _, h) = checkpoint_given_twice_alike_hessian(x);
+    close!(h[(0, 0)], 48.0);
+}

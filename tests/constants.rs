@@ -703,3 +703,97 @@ fn an_associated_const() {
         assert_relative_eq!(t, -x / w2 * f, epsilon = ABS, max_relative = REL);
     }
 }
+
+// ---------------------------------------------------------------------------
+// A tuple `let` of lifted constants and a body `use` of a `const`
+// (fuzz-programs finding 030): under `hessian` the tuple's elements stayed
+// the item's references (E0369 "cannot multiply `&__AdScalar` by
+// `__AdScalar`").
+
+/// (a, b) = (FRAC_PI_4.cos() + KB, KB·2) with `use std::f64::consts::FRAC_PI_4`
+/// and `const KB` in the body, and t = (sin(C₁ + C₂) + K, K) read as t.0,
+/// t.1: f = FRAC_PI_4 + a·x + b·x² + t.0·t.1·x³:
+/// f' = a + 2bx + 3·t.0·K·x², f'' = 2b + 6·t.0·K·x.
+#[differentiable(jvp, hessian)]
+fn tuple_of_constants(x: f64) -> f64 {
+    const KB: f64 = -2.0;
+    use std::f64::consts::FRAC_PI_4;
+    let (a, b) = (FRAC_PI_4.cos() + KB, KB * 2.0);
+    let t = ((C[1] + C[2]).sin() + K, K);
+    FRAC_PI_4 + a * x + b * x * x + t.0 * t.1 * x * x * x
+}
+
+/// A body `use` of a module `const` alone, read as an operand and in a
+/// tuple of one constant and one value: f = KU·x + (KU, x²).0·(KU, x²).1
+/// = KU·x + KU·x²: f' = KU + 2·KU·x, f'' = 2·KU.
+#[differentiable(jvp, hessian)]
+fn used_const(x: f64) -> f64 {
+    use self::used::KU;
+    let (k, y) = (KU, x * x);
+    KU * x + k * y
+}
+
+mod used {
+    pub const KU: f64 = 1.75;
+}
+
+/// Names of `use`d constants combined before they meet a float: negated,
+/// multiplied together and added to an item. With c = ln2·π + KU,
+/// f = −ln2·x + c·x²: f' = −ln2 + 2cx, f'' = 2c.
+#[differentiable(jvp, hessian)]
+fn used_consts_combined(x: f64) -> f64 {
+    use std::f64::consts::{LN_2, PI};
+    let (k, j) = (LN_2, PI);
+    let m = -k;
+    let c = k * j + used::KU;
+    m * x + c * x * x
+}
+
+#[test]
+fn a_tuple_of_constants_and_a_used_const_in_every_mode() {
+    let a = std::f64::consts::FRAC_PI_4.cos() - 2.0;
+    let b = -4.0;
+    let t0 = (C[1] + C[2]).sin() + K;
+    for x in [-0.8, 0.3, 1.7] {
+        every_mode!(
+            x,
+            d1 = a + 2.0 * b * x + 3.0 * t0 * K * x * x,
+            d2 = 2.0 * b + 6.0 * t0 * K * x,
+            tuple_of_constants,
+            tuple_of_constants_grad,
+            tuple_of_constants_grad_acc,
+            tuple_of_constants_vjp,
+            tuple_of_constants_check,
+            tuple_of_constants_jvp,
+            tuple_of_constants_hvp,
+            tuple_of_constants_hessian
+        );
+        every_mode!(
+            x,
+            d1 = 1.75 + 2.0 * 1.75 * x,
+            d2 = 2.0 * 1.75,
+            used_const,
+            used_const_grad,
+            used_const_grad_acc,
+            used_const_vjp,
+            used_const_check,
+            used_const_jvp,
+            used_const_hvp,
+            used_const_hessian
+        );
+        let c = std::f64::consts::LN_2 * std::f64::consts::PI + 1.75;
+        every_mode!(
+            x,
+            d1 = -std::f64::consts::LN_2 + 2.0 * c * x,
+            d2 = 2.0 * c,
+            used_consts_combined,
+            used_consts_combined_grad,
+            used_consts_combined_grad_acc,
+            used_consts_combined_vjp,
+            used_consts_combined_check,
+            used_consts_combined_jvp,
+            used_consts_combined_hvp,
+            used_consts_combined_hessian
+        );
+    }
+}

@@ -5,7 +5,7 @@
 //! macro removes it).
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
@@ -19,12 +19,19 @@ fn is_checkpoint(a: &syn::Attribute) -> bool {
 const USAGE: &str = "write `#[checkpoint]` or `#[checkpoint(snapshots = 16)]` (an integer literal or a `const` of type `usize`)";
 
 /// The `#[checkpoint]` among a loop's attributes, if any; a malformed one
-/// is reported and read as the default.
+/// is reported and read as the default. The same one twice (one under
+/// `#[cfg_attr(P, checkpoint)]`, which the macro reads wherever `P` may
+/// hold) asks for one schedule and is read once; two different ones are
+/// an error at the second.
 pub fn of_loop(cx: &Ctxt, attrs: &[syn::Attribute]) -> Option<Checkpoint> {
     let mut found = attrs.iter().filter(|a| is_checkpoint(a));
     let attr = found.next()?;
-    for extra in found {
-        cx.error_spanned_by(extra, "`#[checkpoint]` is given twice on this loop");
+    let written = attr.meta.to_token_stream().to_string();
+    for extra in found.filter(|a| a.meta.to_token_stream().to_string() != written) {
+        cx.error_spanned_by(
+            extra,
+            "`#[checkpoint]` is given twice on this loop, with different schedules; keep one (a `#[cfg_attr(P, checkpoint ..)]` counts wherever `P` may hold)",
+        );
     }
     let snapshots = match &attr.meta {
         syn::Meta::Path(_) => None,

@@ -146,6 +146,11 @@ pub struct ValueInfo {
     /// where the macro can tell: a literal later assigned to the variable
     /// is given it.
     pub float: Option<syn::Ident>,
+    /// Where a `#[cfg]` branch binds it in some configurations only (a
+    /// `let` under `#[cfg(P)]` that shadows nothing): the predicate under
+    /// which it exists, within the block defining it. Generated code that
+    /// reads it from outside that predicate carries it too.
+    pub exists: Option<TokenStream>,
 }
 
 /// An operand: a value, or a constant expression emitted as written.

@@ -923,7 +923,17 @@ impl Src {
             }
             S::Attr(attr, _, s) => {
                 let _ = writeln!(out, "{p}{attr}");
-                self.s(s, ind, out);
+                let mut inner = String::new();
+                self.s(s, ind, &mut inner);
+                // One `#[checkpoint]` per loop: a `cfg_attr` adding one
+                // takes the place of the loop's own (the macro reads it
+                // wherever its predicate may hold, and two different
+                // schedules are an error; finding 028).
+                if attr.contains("checkpoint") && inner.starts_with(&format!("{p}#[checkpoint")) {
+                    let own = inner.find('\n').map_or(inner.len(), |n| n + 1);
+                    inner.drain(..own);
+                }
+                out.push_str(&inner);
             }
             S::Block(ss) => {
                 let _ = writeln!(out, "{p}{{");

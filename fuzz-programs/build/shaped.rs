@@ -656,6 +656,8 @@ impl Body<'_> {
     }
 
     /// `vec![0.0; xs.len()]` or `Vec::new()`, index writes, `push`, reads.
+    /// Typed `Vec<f64>`: every element written may be a literal, and a
+    /// `Vec<{float}>`'s `w[1].tanh()` is E0689 in plain Rust too.
     fn vec_local(&mut self) {
         self.features.insert("vec-local");
         self.features.insert("vec-push");
@@ -664,11 +666,11 @@ impl Body<'_> {
         let extra = vec![("xs[i]".to_owned(), 2.0)];
         let (e, b) = self.expr(3, &extra);
         if self.rng.chance(0.5) {
-            self.line(1, &format!("let mut {w} = vec![0.0; xs.len()];"));
+            self.line(1, &format!("let mut {w}: Vec<f64> = vec![0.0; xs.len()];"));
             self.line(1, "for i in 0..xs.len() {");
             self.line(2, &format!("{w}[i] = {e};"));
         } else {
-            self.line(1, &format!("let mut {w} = Vec::new();"));
+            self.line(1, &format!("let mut {w}: Vec<f64> = Vec::new();"));
             self.line(1, "for i in 0..xs.len() {");
             self.line(2, &format!("{w}.push({e});"));
         }

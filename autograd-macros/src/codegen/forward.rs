@@ -470,16 +470,9 @@ impl Gen<'_> {
     /// A branch decided at compile time: each arm under its own `#[cfg]`,
     /// binding the φ-nodes its configuration has.
     fn forward_cfg(&self, i: &If, predicate: &TokenStream) -> TokenStream {
-        let arm = |blk: &Block, src: fn(&Phi) -> ValueId| {
+        let arm = |blk: &Block, src: fn(&Phi) -> ValueId, holds: TokenStream| {
             let code = self.forward_block(blk, Mode::Plain, None);
-            // A name the statement introduces has no value in the arm
-            // that compiles it out.
-            let absent = |v: ValueId| {
-                blk.stmts
-                    .iter()
-                    .any(|s| matches!(s, Stmt::Let { dst, op: Op::Absent, .. } if *dst == v))
-            };
-            let present: Vec<&Phi> = i.phis.iter().filter(|p| !absent(src(p))).collect();
+            let (present, passed) = super::cfg_arm_sources(self.f, blk, &i.phis, src);
             let dsts: Vec<_> = present
                 .iter()
                 .map(|p| names::value(self.f, p.dst))
@@ -488,14 +481,23 @@ impl Gen<'_> {
                 .iter()
                 .map(|p| self.moved_out_of(src(p), blk.id))
                 .collect();
-            quote! { let (#(#dsts,)*) = { #code (#(#vals,)*) }; }
+            let passed = passed.iter().map(|(p, exists)| {
+                let (dst, val) = (names::value(self.f, p.dst), self.owned(src(p)));
+                quote! {
+                    #[cfg(all(#holds, #exists))]
+                    let #dst = #val;
+                }
+            });
+            quote! {
+                #[cfg(#holds)]
+                let (#(#dsts,)*) = { #code (#(#vals,)*) };
+                #(#passed)*
+            }
         };
-        let then_code = arm(&i.then_blk, |p| p.then_src);
-        let else_code = arm(&i.else_blk, |p| p.else_src);
+        let then_code = arm(&i.then_blk, |p| p.then_src, predicate.clone());
+        let else_code = arm(&i.else_blk, |p| p.else_src, quote!(not(#predicate)));
         quote! {
-            #[cfg(#predicate)]
             #then_code
-            #[cfg(not(#predicate))]
             #else_code
         }
     }

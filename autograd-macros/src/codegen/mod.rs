@@ -218,6 +218,37 @@ struct Shape {
     direct_acc: bool,
 }
 
+/// The φ-nodes one arm of a `#[cfg]` branch binds: with the arm's code,
+/// and apart, each with its predicate, those passing on a value from
+/// before the branch that exists in some configurations only (a name
+/// bound twice under `#[cfg]`: where the second is compiled out, the
+/// first's value, which exists where the first is compiled in). A name
+/// the statement introduces has no value in the arm that compiles it out:
+/// it is in neither.
+#[allow(clippy::type_complexity)]
+fn cfg_arm_sources<'i>(
+    f: &Function,
+    blk: &Block,
+    phis: &'i [Phi],
+    src: fn(&Phi) -> ValueId,
+) -> (Vec<&'i Phi>, Vec<(&'i Phi, TokenStream)>) {
+    let absent = |v: ValueId| {
+        blk.stmts
+            .iter()
+            .any(|s| matches!(s, Stmt::Let { dst, op: Op::Absent, .. } if *dst == v))
+    };
+    let mut present = Vec::new();
+    let mut passed = Vec::new();
+    for p in phis.iter().filter(|p| !absent(src(p))) {
+        let info = f.info(src(p));
+        match &info.exists {
+            Some(exists) if info.block != blk.id => passed.push((p, exists.clone())),
+            _ => present.push(p),
+        }
+    }
+    (present, passed)
+}
+
 fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
     let mut named = NameLifetimes::new(item);
     let mut inputs = Vec::new();

@@ -664,23 +664,35 @@ impl Gen<'_> {
             quote!((#(#ts,)* #(#vs,)*))
         };
         if let Some(predicate) = &i.cfg {
-            // A name the statement introduces has no value in the arm
-            // that compiles it out.
-            let absent = |blk: &Block, v: ValueId| {
-                blk.stmts
-                    .iter()
-                    .any(|s| matches!(s, Stmt::Let { dst, op: Op::Absent, .. } if *dst == v))
+            let cfg_arm = |blk: &Block, src: fn(&Phi) -> ValueId, holds: TokenStream| {
+                let (present, passed) = super::cfg_arm_sources(self.f, blk, &i.phis, src);
+                let present = |p: &Phi| present.iter().any(|q| q.dst == p.dst);
+                let (code, val) = arm(blk, src, &present);
+                let pat = pattern(&present);
+                let passed = passed.iter().map(|(p, exists)| {
+                    let (dst, val) = (names::value(self.f, p.dst), self.owned(src(p)));
+                    let tangent = self.has_tangent(p.dst).then(|| {
+                        let t = names::tangent(self.f, p.dst);
+                        let tv = self.phi_tangent(src(p), blk.id);
+                        quote!(#[cfg(all(#holds, #exists))] let #t = #tv;)
+                    });
+                    quote! {
+                        #tangent
+                        #[cfg(all(#holds, #exists))]
+                        let #dst = #val;
+                    }
+                });
+                quote! {
+                    #[cfg(#holds)]
+                    let #pat = { #code #val };
+                    #(#passed)*
+                }
             };
-            let then_present = |p: &Phi| !absent(&i.then_blk, p.then_src);
-            let else_present = |p: &Phi| !absent(&i.else_blk, p.else_src);
-            let (then_code, then_val) = arm(&i.then_blk, |p| p.then_src, &then_present);
-            let (else_code, else_val) = arm(&i.else_blk, |p| p.else_src, &else_present);
-            let (then_pat, else_pat) = (pattern(&then_present), pattern(&else_present));
+            let then_code = cfg_arm(&i.then_blk, |p| p.then_src, predicate.clone());
+            let else_code = cfg_arm(&i.else_blk, |p| p.else_src, quote!(not(#predicate)));
             return quote! {
-                #[cfg(#predicate)]
-                let #then_pat = { #then_code #then_val };
-                #[cfg(not(#predicate))]
-                let #else_pat = { #else_code #else_val };
+                #then_code
+                #else_code
             };
         }
         let all = |_: &Phi| true;

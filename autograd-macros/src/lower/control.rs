@@ -409,6 +409,7 @@ impl Lowerer<'_> {
                 }
                 let after = self.new_value(kind, Some(name.clone()));
                 self.values[after].float = self.values[entry].float.clone();
+                self.values[after].exists = self.values[init].exists.clone();
                 self.scopes[s][b].value = after;
                 Carried {
                     name,
@@ -447,6 +448,8 @@ impl Lowerer<'_> {
                 let name = self.scopes[s][b].name.clone();
                 let dst = self.new_value(kind, Some(name));
                 self.values[dst].float = self.phi_float(t, e);
+                // Assigned, the name exists where it did before.
+                self.values[dst].exists = self.values[*pre].exists.clone();
                 phis.push(Phi {
                     dst,
                     then_src: t,
@@ -596,7 +599,7 @@ impl Lowerer<'_> {
         self.begin_block();
         // The previous binding of each introduced name, or a value that
         // exists in no configuration where the statement is compiled out.
-        let else_sources: Vec<ValueId> = introduced
+        let else_sources: Vec<(ValueId, bool)> = introduced
             .iter()
             .map(|b| {
                 let outer = self
@@ -605,10 +608,10 @@ impl Lowerer<'_> {
                     .rev()
                     .flat_map(|s| s.iter().rev())
                     .find(|o| o.name == b.name && o.context == b.context)
-                    .map(|o| o.value);
+                    .map(|o| (o.value, false));
                 outer.unwrap_or_else(|| {
                     let kind = self.values[b.value].kind;
-                    self.emit(Op::Absent, kind, Span::call_site())
+                    (self.emit(Op::Absent, kind, Span::call_site()), true)
                 })
             })
             .collect();
@@ -616,10 +619,20 @@ impl Lowerer<'_> {
 
         let mut phis = self.assignment_phis(&before, &after_then, &before);
         let mut rebound = Vec::new();
-        for (b, else_src) in introduced.into_iter().zip(else_sources) {
+        for (b, (else_src, absent)) in introduced.into_iter().zip(else_sources) {
             let kind = self.values[b.value].kind;
             let dst = self.new_value(kind, Some(b.name.clone()));
             self.values[dst].float = self.phi_float(b.value, else_src);
+            // The name exists where the statement is compiled in, and
+            // elsewhere where its previous binding does.
+            self.values[dst].exists = if absent {
+                Some(predicate.clone())
+            } else {
+                self.values[else_src]
+                    .exists
+                    .as_ref()
+                    .map(|e| quote!(any(#predicate, #e)))
+            };
             phis.push(Phi {
                 dst,
                 then_src: b.value,

@@ -287,6 +287,9 @@ impl Lowerer<'_> {
                 arg if self.opaque_in_twin(&arg).is_some() => self
                     .opaque_arithmetic(minus.to_token_stream(), &arg, None, u.span())
                     .unwrap_or(arg),
+                arg if self.is_lifted(&arg) => self
+                    .lifted_arithmetic(minus.to_token_stream(), &arg, None, u.span())
+                    .unwrap_or(arg),
                 arg => {
                     let kind = self.result_kind(std::slice::from_ref(&arg));
                     Operand::Value(self.emit(
@@ -442,8 +445,9 @@ impl Lowerer<'_> {
                 lhs = Operand::Const(quote!((#l #token #r)));
                 continue;
             }
-            if let Some(constant) =
-                self.opaque_arithmetic(token.clone(), &lhs, Some(&rhs), b.span())
+            if let Some(constant) = self
+                .opaque_arithmetic(token.clone(), &lhs, Some(&rhs), b.span())
+                .or_else(|| self.lifted_arithmetic(token.clone(), &lhs, Some(&rhs), b.span()))
             {
                 lhs = constant;
                 continue;

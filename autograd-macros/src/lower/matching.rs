@@ -333,7 +333,10 @@ impl Matches<'_> {
     /// `#[cfg(P)]` and `#[cfg(not(P))]`. The macro never evaluates `P`, and
     /// an arm compiled out (one naming what exists only where `P` holds)
     /// is compiled nowhere else. Each configured arm doubles the copies,
-    /// hence [`MAX_CONFIGURED_ARMS`].
+    /// hence [`MAX_CONFIGURED_ARMS`]. The last arm left, all others
+    /// compiled out, is compiled in wherever the `match` is compiled at
+    /// all: without it the `match` has no arm, which rustc rejects (a
+    /// value of no type, in an expression). So it is taken as it is.
     fn split_configured(&mut self, m: &syn::ExprMatch, k: usize) -> Expr {
         let span = m.match_token.span;
         let mut with = m.clone();
@@ -346,11 +349,10 @@ impl Matches<'_> {
         let mut without = m.clone();
         without.arms.remove(k);
         let with = self.rewrite(&with);
-        let without = if without.arms.is_empty() {
-            syn::parse_quote_spanned!(span=> {})
-        } else {
-            self.rewrite(&without)
-        };
+        if without.arms.is_empty() {
+            return with;
+        }
+        let without = self.rewrite(&without);
         syn::parse_quote_spanned!(span=> if ::core::cfg!(#predicate) { #with } else { #without })
     }
 

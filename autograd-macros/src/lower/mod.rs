@@ -102,6 +102,13 @@ struct Lowerer<'a> {
     /// (`market.rate`): what [`Self::lift_constant`] may convert. A value
     /// computed from them by a rule is not one.
     opaque_primals: std::collections::HashSet<ValueId>,
+    /// In the second-order twin, names bound to a constant of a type the
+    /// macro cannot see (`let k = K;`, `let (a, b) = (PI.cos(), K);` of an
+    /// item read through `Lift`, or constant arithmetic on such names):
+    /// the scalar if the item is a float, the item's own type otherwise.
+    /// One that meets a float is a float (Rust mixes no other type with
+    /// one), and is then of kind `Float`; see [`Self::lift_constant`].
+    lifted: std::collections::HashSet<ValueId>,
     /// Names bound to a tuple or a window (`let t = (a, b);`, `for w in
     /// x.windows(2)`): the value the binding holds stands for the whole,
     /// which exists only here; reads of its parts resolve to IR values.
@@ -190,6 +197,7 @@ pub fn lower_in(
         scalar: sig.scalar.as_ref().map(|s| s.ident.clone()),
         lifts_constants: sig.scalar.as_ref().is_some_and(|s| s.twin),
         opaque_primals: std::collections::HashSet::new(),
+        lifted: std::collections::HashSet::new(),
         aggregates: HashMap::new(),
         body_items: Vec::new(),
         data: HashMap::new(),
@@ -554,6 +562,7 @@ impl Lowerer<'_> {
             param: None,
             by_ref: false,
             float: None,
+            exists: None,
         })
     }
 

@@ -199,11 +199,76 @@ impl Lowerer<'_> {
     /// dual numbers, the data keeps its `f64`s. Rust has no arithmetic or
     /// comparison of a float with anything but a float of its type, so
     /// such a value is one, converted exactly as a literal is.
+    ///
+    /// A name bound to a lifted item (see `lifted`) that meets a float, a
+    /// value or a float literal, is the scalar already: it becomes of kind
+    /// `Float`, read by value (a reference to it, as a value of unknown
+    /// type is read, has no arithmetic with the twin's scalar).
     pub(super) fn lift_constant(&mut self, o: Operand, other: &Operand, span: Span) -> Operand {
+        let float_literal = || {
+            matches!(other, Operand::Const(t)
+                if syn::parse2::<Expr>(t.clone()).is_ok_and(|e| const_kind(&e) == Kind::Float))
+        };
+        if let Some(v) = o.value()
+            && self.is_lifted(&o)
+            && (self.kind(other) == Some(Kind::Float) || float_literal())
+        {
+            self.values[v].kind = Kind::Float;
+            self.values[v].float = self.scalar.clone();
+            return o;
+        }
         if self.kind(other) != Some(Kind::Float) {
             return o;
         }
         self.lift_opaque(o, span)
+    }
+
+    /// Whether `o` is a name bound to a lifted item not yet known to be a
+    /// float (see `lifted`).
+    pub(super) fn is_lifted(&self, o: &Operand) -> bool {
+        o.value()
+            .is_some_and(|v| self.lifted.contains(&v) && self.values[v].kind == Kind::Unknown)
+    }
+
+    /// `a op b` (or `-a`) in the twin where an operand is a name bound to
+    /// a lifted item (see `lifted`) and nothing tells it is a float (`k * j`,
+    /// `k + K2`, `-k`): primal code, as written, whose result is one such
+    /// value too.
+    pub(super) fn lifted_arithmetic(
+        &mut self,
+        op: TokenStream,
+        a: &Operand,
+        b: Option<&Operand>,
+        span: Span,
+    ) -> Option<Operand> {
+        let lifted = |o: &Operand| self.is_lifted(o);
+        let operand = |o: &Operand| lifted(o) || matches!(o, Operand::Const(_));
+        if !(lifted(a) || b.is_some_and(lifted)) || !operand(a) || !b.is_none_or(operand) {
+            return None;
+        }
+        let mut bindings = Vec::new();
+        let mut written = |k: usize, o: &Operand| match o {
+            Operand::Const(t) => t.clone(),
+            Operand::Value(v) => {
+                let p = placeholder(k, span);
+                bindings.push((p.to_string(), *v));
+                p.to_token_stream()
+            }
+        };
+        let expr: Expr = match b {
+            None => {
+                let a = written(0, a);
+                syn::parse_quote_spanned!(span=> #op #a)
+            }
+            Some(b) => {
+                let (a, b) = (written(0, a), written(1, b));
+                syn::parse_quote_spanned!(span=> #a #op #b)
+            }
+        };
+        let v = self.emit(Op::Primal { expr, bindings }, Kind::Unknown, span);
+        self.opaque_primals.remove(&v);
+        self.lifted.insert(v);
+        Some(Operand::Value(v))
     }
 
     /// An item read by name in the body (`K`, `C[i]`, `PI`, a `const` of

@@ -327,6 +327,12 @@ impl Lowerer<'_> {
                         .map_or(Kind::Unknown, |e| self.const_kind(&e)),
                 };
                 let dst = self.new_value(kind, name.clone());
+                if self.lifts_constants
+                    && kind == Kind::Unknown
+                    && matches!(operand, Operand::Const(_))
+                {
+                    self.lifted.insert(dst);
+                }
                 self.values[dst].float = ty
                     .as_ref()
                     .and_then(|t| self.scalar_ident(t))
