@@ -16,6 +16,7 @@
 //!   differences.
 //! - [`jacobian`]: the Jacobian of a result of several floats, one reverse
 //!   sweep per output.
+//! - [`sparse`]: sparse Jacobians and Hessians by colouring.
 //!
 //! # Example
 //!
@@ -45,8 +46,13 @@ pub mod prelude;
 pub mod registry;
 pub mod rules;
 pub mod solve;
+pub mod sparse;
 pub mod special;
 mod value;
+
+/// The nalgebra-sparse version of autograd's nalgebra: the sparse
+/// matrices of [`sparse`].
+pub use nalgebra_sparse;
 
 pub use check::{
     CheckedComponent, GradientCheck, Position, central_difference, central_difference_step,
