@@ -45,6 +45,9 @@
 use nalgebra_sparse::CscMatrix;
 use nalgebra_sparse::pattern::SparsityPattern;
 
+mod tracer;
+pub use tracer::{Session, Tracer};
+
 /// No colour yet.
 const NONE: usize = usize::MAX;
 
