@@ -45,6 +45,8 @@
 use nalgebra_sparse::CscMatrix;
 use nalgebra_sparse::pattern::SparsityPattern;
 
+use crate::jacobian::{Flatten, Outputs};
+
 mod tracer;
 pub use tracer::{Session, Tracer};
 
@@ -303,6 +305,86 @@ impl Coloring {
         let same = matrix.pattern() == &self.pattern;
         assert!(same, "the matrix's pattern is not the colouring's");
     }
+}
+
+/// The Jacobian's pattern at this point from forward sweeps:
+/// `sweep(seed)` runs one with the flat input direction `seed` and gives
+/// the value and its tangent. One sweep per input, with NaN along that
+/// input and 0 elsewhere: every output whose tangent comes out NaN
+/// depends on it. NaN survives a product with a partial that happens to
+/// be 0 (`0·NaN` is NaN), so a numerical zero is kept as structural; a
+/// rule that gives 0 by a convention at a special value (`d(a^b)/db` at
+/// `a^b = 0`, the side of `max` not taken) is a branch of the point, as in
+/// the tracer's local pattern. Costs what a dense forward Jacobian does,
+/// once.
+pub fn jacobian_pattern<R: Outputs + Flatten>(
+    inputs: usize,
+    mut sweep: impl FnMut(&[f64]) -> (R, R),
+) -> Coloring {
+    let mut seed = vec![0.0; inputs];
+    let mut entries = Vec::new();
+    let mut rows = None;
+    let mut tangent = Vec::new();
+    for k in 0..inputs {
+        seed[k] = f64::NAN;
+        let (value, t) = sweep(&seed);
+        seed[k] = 0.0;
+        rows = Some(value.count());
+        tangent.clear();
+        t.flatten_into(&mut tangent);
+        entries.extend(
+            tangent
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.is_nan())
+                .map(|(i, _)| (i, k)),
+        );
+    }
+    let rows = rows.unwrap_or_else(|| sweep(&seed).0.count());
+    Coloring::jacobian(rows, inputs, entries)
+}
+
+/// The value and the Jacobian of the pattern `coloring` holds from one
+/// forward sweep per colour (see [`jacobian_pattern`] for `sweep`).
+///
+/// # Panics
+///
+/// If `coloring` is not of `inputs` columns and of the value's outputs.
+pub fn jacobian_sparse<R: Outputs + Flatten>(
+    coloring: &Coloring,
+    inputs: usize,
+    mut sweep: impl FnMut(&[f64]) -> (R, R),
+) -> (R, CscMatrix<f64>) {
+    assert_eq!(
+        coloring.ncols(),
+        inputs,
+        "the colouring is of {} inputs, the function's arguments have {}",
+        coloring.ncols(),
+        inputs
+    );
+    let mut seed = vec![0.0; inputs];
+    let mut compressed = Vec::with_capacity(coloring.nrows() * coloring.colors());
+    let mut value = None;
+    for c in 0..coloring.colors().max(1) {
+        if c < coloring.colors() {
+            coloring.seed_into(c, &mut seed);
+        }
+        let (v, t) = sweep(&seed);
+        if c < coloring.colors() {
+            t.flatten_into(&mut compressed);
+        }
+        value.get_or_insert(v);
+    }
+    let value = value.unwrap_or_else(|| unreachable!("one sweep at least"));
+    assert_eq!(
+        coloring.nrows(),
+        value.count(),
+        "the colouring is of {} outputs, the function has {}",
+        coloring.nrows(),
+        value.count()
+    );
+    let m = coloring.recover(&compressed);
+    (value, m)
 }
 
 /// The column-compressed pattern of `entries`, rows sorted and unique.
