@@ -19,6 +19,9 @@ pub use autograd_runtime::*;
 pub use autograd_runtime::stop_gradient;
 /// The nalgebra version autograd's matrix rules are written for.
 pub use nalgebra;
+/// The nalgebra-sparse version that pairs with autograd's nalgebra: the
+/// `CscMatrix` of the sparse Hessians and Jacobians ([`sparse`]).
+pub use nalgebra_sparse;
 /// The num-traits version whose `Float` bounds a generic differentiable
 /// function (`fn f<T: num_traits::Float>(x: T) -> T`).
 pub use num_traits;

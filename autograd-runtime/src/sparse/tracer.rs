@@ -57,8 +57,18 @@ thread_local! {
 fn push(node: Node) -> u32 {
     TAPE.with(|t| {
         let mut t = t.borrow_mut();
-        let id = u32::try_from(t.nodes.len()).unwrap_or(CONSTANT - 1);
-        t.nodes.push(node);
+        // Past u32's ids (some 50 GB of record) the pattern is the dense
+        // one rather than one of aliased nodes.
+        let id = u32::try_from(t.nodes.len())
+            .ok()
+            .filter(|&id| id < CONSTANT - 1)
+            .unwrap_or_else(|| {
+                t.escaped = true;
+                CONSTANT - 1
+            });
+        if !t.escaped {
+            t.nodes.push(node);
+        }
         id
     })
 }
@@ -182,7 +192,10 @@ impl Session {
 
     /// Flattened input `k` at value `x`.
     pub fn input(&self, x: f64, k: usize) -> Tracer {
-        let k = u32::try_from(k).unwrap_or(CONSTANT - 1);
+        let k = u32::try_from(k).unwrap_or_else(|_| {
+            escape();
+            0
+        });
         Tracer {
             value: x,
             node: push(Node::Input(k)),
