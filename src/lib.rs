@@ -33,6 +33,9 @@ pub extern crate nalgebra_v0_33 as nalgebra;
 /// `nalgebra_v0_35`.
 #[cfg(all(feature = "nalgebra_v0_35", not(feature = "nalgebra_v0_34")))]
 pub extern crate nalgebra_v0_35 as nalgebra;
+/// The nalgebra-sparse that pairs with autograd's nalgebra: the
+/// `CscMatrix` of the sparse Hessians and Jacobians ([`sparse`]).
+pub use autograd_runtime::nalgebra_sparse;
 /// The num-traits version whose `Float` bounds a generic differentiable
 /// function (`fn f<T: num_traits::Float>(x: T) -> T`).
 pub use num_traits;

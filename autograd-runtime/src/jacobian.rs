@@ -203,6 +203,17 @@ pub trait Direction {
     /// one of this argument's (counted from `*start`), zero otherwise;
     /// moves `*start` past this argument's entries.
     fn aim(&mut self, k: usize, start: &mut usize);
+    /// Makes this the part of the flat direction `seed` that falls on
+    /// this argument's entries (from `*start`); moves `*start` past them.
+    fn set(&mut self, seed: &[f64], start: &mut usize);
+}
+
+/// Entries `start..` of `seed` into `entries`.
+fn set_from<T: Real>(entries: &mut [T], seed: &[f64], start: &mut usize) {
+    for (i, e) in entries.iter_mut().enumerate() {
+        *e = <T as Real>::from_f64(seed.get(*start + i).copied().unwrap_or(0.0));
+    }
+    *start += entries.len();
 }
 
 /// Entry `k - start` of `entries` one, every other zero.
@@ -224,6 +235,9 @@ impl<T: Real> Direction for Vec<T> {
     fn aim(&mut self, k: usize, start: &mut usize) {
         aim_at(self, k, start);
     }
+    fn set(&mut self, seed: &[f64], start: &mut usize) {
+        set_from(self, seed, start);
+    }
 }
 
 impl<T: Real, const N: usize> Direction for [T; N] {
@@ -232,6 +246,9 @@ impl<T: Real, const N: usize> Direction for [T; N] {
     }
     fn aim(&mut self, k: usize, start: &mut usize) {
         aim_at(self, k, start);
+    }
+    fn set(&mut self, seed: &[f64], start: &mut usize) {
+        set_from(self, seed, start);
     }
 }
 
@@ -243,6 +260,9 @@ macro_rules! impl_float_direction {
             }
             fn aim(&mut self, k: usize, start: &mut usize) {
                 aim_at(std::slice::from_mut(self), k, start);
+            }
+            fn set(&mut self, seed: &[f64], start: &mut usize) {
+                set_from(std::slice::from_mut(self), seed, start);
             }
         }
     )*};
@@ -260,6 +280,13 @@ impl<R: nalgebra::Dim, C: nalgebra::Dim, S: nalgebra::RawStorageMut<f64, R, C>> 
         let entries = self.len();
         for (i, e) in self.iter_mut().enumerate() {
             *e = if *start + i == k { 1.0 } else { 0.0 };
+        }
+        *start += entries;
+    }
+    fn set(&mut self, seed: &[f64], start: &mut usize) {
+        let entries = self.len();
+        for (i, e) in self.iter_mut().enumerate() {
+            *e = seed.get(*start + i).copied().unwrap_or(0.0);
         }
         *start += entries;
     }

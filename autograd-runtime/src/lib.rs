@@ -16,6 +16,7 @@
 //!   differences.
 //! - [`jacobian`]: the Jacobian of a result of several floats, one reverse
 //!   sweep per output.
+//! - [`sparse`]: sparse Jacobians and Hessians by colouring.
 //!
 //! # Example
 //!
@@ -44,6 +45,15 @@
 extern crate nalgebra_v0_33 as nalgebra;
 #[cfg(all(feature = "nalgebra_v0_35", not(feature = "nalgebra_v0_34")))]
 extern crate nalgebra_v0_35 as nalgebra;
+// Its nalgebra-sparse, the same way.
+#[cfg(all(
+    feature = "nalgebra_v0_33",
+    not(feature = "nalgebra_v0_34"),
+    not(feature = "nalgebra_v0_35")
+))]
+extern crate nalgebra_sparse_v0_10 as nalgebra_sparse;
+#[cfg(all(feature = "nalgebra_v0_35", not(feature = "nalgebra_v0_34")))]
+extern crate nalgebra_sparse_v0_12 as nalgebra_sparse;
 
 // Cargo turns on every feature any crate of a build asks for, so two
 // crates asking for different nalgebras meet here: one error, saying how
@@ -85,8 +95,13 @@ pub mod prelude;
 pub mod registry;
 pub mod rules;
 pub mod solve;
+pub mod sparse;
 pub mod special;
 mod value;
+
+/// The nalgebra-sparse version of autograd's nalgebra: the sparse
+/// matrices of [`sparse`].
+pub use nalgebra_sparse;
 
 pub use check::{
     CheckedComponent, GradientCheck, Position, central_difference, central_difference_step,

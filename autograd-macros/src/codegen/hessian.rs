@@ -224,7 +224,205 @@ pub fn generate(
         }
     };
     out.extend(hessian_fn(item, sig, float, None));
+    // The sparse Hessian is of `f64` (nalgebra-sparse's matrices of the
+    // facade's type); a generic function's bounds may ask more of its
+    // scalar than the tracer has.
+    if float == "f64" && sig.scalar.is_none() && !diff.is_empty() {
+        out.extend(sparse_fns(item, sig));
+    }
     out
+}
+
+/// `NAME_hessian_pattern` and `NAME_hessian_sparse`: the pattern from one
+/// run of the twin at `autograd::sparse::Tracer` (the dense pattern for
+/// a function of matrices, whose twin asks more of its scalar), and one
+/// `NAME_hvp` per colour with the colour's summed seed.
+fn sparse_fns(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
+    let mixed = Span::mixed_site();
+    let private = private();
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let Wrapper {
+        inputs,
+        generics,
+        where_clause,
+        local,
+        args,
+        diff,
+    } = Wrapper::new(item, sig);
+    let sparse = quote!(::autograd::sparse);
+    let (n, session, traced, c, seed, flat, compressed, grad, value, column, v) = (
+        local.local("n"),
+        local.local("session"),
+        local.local("traced"),
+        local.local("c"),
+        local.local("seed"),
+        local.local("flat"),
+        local.local("compressed"),
+        local.local("grad"),
+        local.local("value"),
+        local.local("column"),
+        local.local("v"),
+    );
+    let lens: Vec<TokenStream> = diff
+        .iter()
+        .map(|p| {
+            let x = names::hygienic(&p.ident);
+            match p.kind {
+                ParamKind::Slice(_) | ParamKind::Matrix { .. } | ParamKind::Array { .. } => {
+                    quote!(#x.len())
+                }
+                _ => quote!(1usize),
+            }
+        })
+        .collect();
+    let offsets: Vec<syn::Ident> = (0..diff.len())
+        .map(|k| local.local(&format!("offset{k}")))
+        .collect();
+    let offset_lets: Vec<TokenStream> = offsets
+        .iter()
+        .zip(&lens)
+        .scan(quote!(0usize), |acc, (o, len)| {
+            let this = quote!(let #o: usize = #acc;);
+            *acc = quote!(#o + #len);
+            Some(this)
+        })
+        .collect();
+    // The twin's arguments at the tracer, as `NAME_hvp` passes them at
+    // dual numbers.
+    let matrices = takes_matrices(sig) || crate::lower::builds_matrices(&item.block);
+    let pattern_body = if matrices {
+        quote!(#sparse::Coloring::dense_hessian(#n))
+    } else {
+        let mut offs = offsets.iter();
+        let tracer_args: Vec<TokenStream> = sig
+            .params
+            .iter()
+            .zip(&args)
+            .map(|(p, x)| match (&p.kind, p.differentiable) {
+                (ParamKind::Float(_), true) => {
+                    let o = offs.next();
+                    quote!(#session.input(#x, #o))
+                }
+                (ParamKind::Float(_), false) => quote!(#sparse::Tracer::constant(#x)),
+                (ParamKind::Slice(_), true) => {
+                    let o = offs.next();
+                    quote!(&#session.inputs(#x, #o))
+                }
+                (ParamKind::Slice(_), false) => quote!(&#sparse::Tracer::constants(#x)),
+                (ParamKind::Array { .. }, true) if is_owned_vec(p) => {
+                    let o = offs.next();
+                    quote!(#session.inputs(&#x, #o))
+                }
+                (ParamKind::Array { .. }, false) if is_owned_vec(p) => {
+                    quote!(#sparse::Tracer::constants(&#x))
+                }
+                _ => x.to_token_stream(),
+            })
+            .collect();
+        let twin = crate::hessian::twin_name(name);
+        quote! {
+            let #session = #sparse::Session::new(#n);
+            let #traced = #twin::<#sparse::Tracer>(#(#tracer_args),*);
+            #session.hessian(#traced)
+        }
+    };
+    let takes: Vec<TokenStream> = diff
+        .iter()
+        .map(|p| {
+            let x = names::hygienic(&p.ident);
+            match p.kind {
+                ParamKind::Slice(_) | ParamKind::Array { .. } => {
+                    quote!(&#private::take_slice(&mut #flat, #x.len()))
+                }
+                ParamKind::Matrix { by_ref: true, .. } => {
+                    quote!(&#private::take_matrix(&mut #flat, #x))
+                }
+                ParamKind::Matrix { by_ref: false, .. } => {
+                    quote!(&#private::take_matrix(&mut #flat, &#x))
+                }
+                _ => quote!(#private::take_scalar(&mut #flat)),
+            }
+        })
+        .collect();
+    let kept: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .zip(&args)
+        .map(|(p, x)| match p.kind {
+            ParamKind::Other
+            | ParamKind::Matrix { by_ref: false, .. }
+            | ParamKind::Array { by_ref: false, .. } => quote!(::core::clone::Clone::clone(&#x)),
+            _ => x.to_token_stream(),
+        })
+        .collect();
+    let grads: Vec<syn::Ident> = diff.iter().map(|p| local.adjoint(&p.ident)).collect();
+    let hs: Vec<syn::Ident> = diff
+        .iter()
+        .map(|p| local.adjoint(&syn::Ident::new(&format!("h_{}", p.ident), p.ident.span())))
+        .collect();
+    let hvp = names::public(name, "hvp");
+    let pattern_name = names::public(name, "hessian_pattern");
+    let sparse_name = names::public(name, "hessian_sparse");
+    let coloring = names::hygienic(&syn::Ident::new("coloring", Span::call_site()));
+    let doc_pattern = format!(
+        " The sparsity pattern of [`{name}`]'s Hessian at this point and its star colouring, for [`{sparse_name}`].\n\n Generated by `#[differentiable(hessian)]`: one run of `{name}` on `autograd::sparse::Tracer`, which records the pairs of inputs that interact non-linearly. The pattern is local: it holds at every point where `{name}` takes the branches it takes here. Structural, not numerical: an entry that happens to be 0 here is kept."
+    );
+    let doc_sparse = format!(
+        " The value of [`{name}`], its gradient and its Hessian as a sparse matrix of the pattern `coloring` holds ([`{pattern_name}`]), over the differentiable arguments flattened as in `{name}_hessian`.\n\n Generated by `#[differentiable(hessian)]`: one `{hvp}` per colour, along the sum of the colour's unit directions, the entries recovered from the products. Each stored entry equals `{name}_hessian`'s; entries outside the pattern are not computed.\n\n # Panics\n\n If `coloring` is not of this function's number of inputs."
+    );
+    quote_spanned! {mixed=>
+        #[doc = #doc_pattern]
+        #[allow(clippy::too_many_arguments, clippy::all)]
+        #vis fn #pattern_name #generics (#(#inputs),*) -> #sparse::Coloring
+            #where_clause
+        {
+            #(#offset_lets)*
+            let #n: usize = 0usize #(+ #lens)*;
+            #pattern_body
+        }
+
+        #[doc = #doc_sparse]
+        #[allow(clippy::too_many_arguments, clippy::all)]
+        #vis fn #sparse_name #generics (#(#inputs,)* #coloring: &#sparse::Coloring)
+            -> (f64, ::autograd::nalgebra::DVector<f64>, ::autograd::nalgebra_sparse::CscMatrix<f64>)
+            #where_clause
+        {
+            let #n: usize = 0usize #(+ #lens)*;
+            ::core::assert_eq!(
+                #coloring.ncols(), #n,
+                "the colouring is of {} inputs, the function's arguments have {}",
+                #coloring.ncols(), #n
+            );
+            let mut #compressed = #private::Vec::with_capacity(#n * #coloring.colors());
+            let mut #value = ::core::option::Option::None;
+            let mut #grad = ::autograd::nalgebra::DVector::<f64>::zeros(#n);
+            let mut #seed = #private::vec![0.0f64; #n];
+            // Without a colour (no structural non-zero), the zero
+            // direction still gives the value and the gradient.
+            for #c in 0..#coloring.colors().max(1) {
+                if #c < #coloring.colors() {
+                    #coloring.seed_into(#c, &mut #seed);
+                }
+                let mut #flat = #seed.clone().into_iter();
+                let (#v, #(#grads,)* #(#hs),*) = #hvp(#(#kept,)* #(#takes),*);
+                if #c == 0 {
+                    let mut #column = #private::Vec::with_capacity(#n);
+                    #(#private::push_flat(&mut #column, #grads);)*
+                    #grad = ::autograd::nalgebra::DVector::from_vec(#column);
+                    #value = ::core::option::Option::Some(#v);
+                }
+                if #c < #coloring.colors() {
+                    #(#private::push_flat(&mut #compressed, #hs);)*
+                }
+            }
+            let #value = match #value {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => ::core::unreachable!("one product at least"),
+            };
+            (#value, #grad, #coloring.recover(&#compressed))
+        }
+    }
 }
 
 /// `NAME_hessian`: one `NAME_hvp` per unit direction; a solver's

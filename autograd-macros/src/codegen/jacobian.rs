@@ -19,6 +19,95 @@ pub fn forward_columns(
     shape: &Shape,
     local: &names::WrapperLocals,
 ) -> Option<TokenStream> {
+    let mixed = Span::mixed_site();
+    let private = quote_spanned!(mixed=> ::autograd::__private);
+    let (inputs, start, k, forward) = (
+        local.local("inputs"),
+        local.local("start"),
+        local.local("k"),
+        local.local("forward"),
+    );
+    let Sweep {
+        buffers,
+        directions,
+        call,
+    } = sweep(item, sig, shape, local)?;
+    Some(quote_spanned! {mixed=>
+        #(#buffers)*
+        let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
+        let #forward = #private::forward_jacobian(#inputs, |#k| {
+            let mut #start = 0;
+            #(#private::Direction::aim(&mut #directions, #k, &mut #start);)*
+            #call
+        });
+        if let ::core::option::Option::Some(#forward) = #forward {
+            return #forward;
+        }
+    })
+}
+
+/// The bodies of `NAME_jacobian_pattern` and `NAME_jacobian_sparse`
+/// (`coloring` the latter's argument): forward sweeps along flat
+/// directions (see `autograd_runtime::sparse::jacobian_pattern`), or
+/// `None` where [`forward_columns`] cannot build them.
+pub fn sparse_bodies(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    local: &names::WrapperLocals,
+    coloring: &syn::Ident,
+) -> Option<(TokenStream, TokenStream)> {
+    let mixed = Span::mixed_site();
+    let private = quote_spanned!(mixed=> ::autograd::__private);
+    let (inputs, start, seed) = (
+        local.local("inputs"),
+        local.local("start"),
+        local.local("seed"),
+    );
+    let Sweep {
+        buffers,
+        directions,
+        call,
+    } = sweep(item, sig, shape, local)?;
+    let setup = quote_spanned! {mixed=>
+        #(#buffers)*
+        let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
+    };
+    let closure = quote_spanned! {mixed=>
+        |#seed: &[f64]| {
+            let mut #start = 0;
+            #(#private::Direction::set(&mut #directions, #seed, &mut #start);)*
+            #call
+        }
+    };
+    Some((
+        quote_spanned! {mixed=>
+            #setup
+            ::autograd::sparse::jacobian_pattern(#inputs, #closure)
+        },
+        quote_spanned! {mixed=>
+            #setup
+            ::autograd::sparse::jacobian_sparse(#coloring, #inputs, #closure)
+        },
+    ))
+}
+
+/// A forward sweep of the hidden JVP over owned direction buffers.
+struct Sweep {
+    /// The buffers' declarations.
+    buffers: Vec<TokenStream>,
+    /// The buffers, one per differentiable argument.
+    directions: Vec<syn::Ident>,
+    /// The sweep: the hidden JVP at the arguments and the buffers.
+    call: TokenStream,
+}
+
+fn sweep(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    local: &names::WrapperLocals,
+) -> Option<Sweep> {
     let unknown_by_value = sig.params.iter().zip(&shape.inputs).any(|(p, pt)| {
         matches!(p.kind, ParamKind::Other) && !matches!(*pt.ty, syn::Type::Reference(_))
     });
@@ -29,12 +118,6 @@ pub fn forward_columns(
     let private = quote_spanned!(mixed=> ::autograd::__private);
     let name = &item.sig.ident;
     let jvp_full = forward::hidden_path(&name.clone().into(), names::JVP_FULL);
-    let (inputs, start, k, forward) = (
-        local.local("inputs"),
-        local.local("start"),
-        local.local("k"),
-        local.local("forward"),
-    );
     let mut buffers = Vec::new();
     let mut directions = Vec::new();
     let tangents = sig.params.iter().map(|p| {
@@ -80,16 +163,9 @@ pub fn forward_columns(
         let arg = names::hygienic(&p.ident);
         quote_spanned!(mixed=> ::core::clone::Clone::clone(&#arg))
     });
-    Some(quote_spanned! {mixed=>
-        #(#buffers)*
-        let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
-        let #forward = #private::forward_jacobian(#inputs, |#k| {
-            let mut #start = 0;
-            #(#private::Direction::aim(&mut #directions, #k, &mut #start);)*
-            #jvp_full(#(#args,)* #(#tangents),*)
-        });
-        if let ::core::option::Option::Some(#forward) = #forward {
-            return #forward;
-        }
+    Some(Sweep {
+        buffers,
+        directions,
+        call: quote_spanned!(mixed=> #jvp_full(#(#args,)* #(#tangents),*)),
     })
 }

@@ -1,0 +1,345 @@
+//! Sparse Hessians and Jacobians (issue 39): `NAME_hessian_pattern` and
+//! `NAME_hessian_sparse` of `#[differentiable(hessian)]` functions, and
+//! `NAME_jacobian_pattern` and `NAME_jacobian_sparse` of vector-valued
+//! `#[differentiable(jvp)]` ones. Every stored entry against the dense
+//! `NAME_hessian`/`NAME_jacobian`, closed forms and central differences;
+//! colours against the known minimum (3 tridiagonal, 1 diagonal).
+
+// A differentiable body indexes slices in `for i in 0..n` loops.
+#![allow(clippy::needless_range_loop)]
+
+use approx::assert_relative_eq;
+use autograd::differentiable;
+use autograd::nalgebra::DMatrix;
+use autograd::nalgebra_sparse::CscMatrix;
+
+/// The sparse matrix as a dense one (entries outside the pattern 0).
+fn dense(m: &CscMatrix<f64>) -> DMatrix<f64> {
+    let mut d = DMatrix::zeros(m.nrows(), m.ncols());
+    for (i, j, &v) in m.triplet_iter() {
+        d[(i, j)] = v;
+    }
+    d
+}
+
+/// Entry for entry: the sparse matrix's stored entries equal the dense
+/// one's, and every entry it does not store is 0 in the dense one.
+fn assert_same(sparse: &CscMatrix<f64>, full: &DMatrix<f64>) {
+    assert_eq!((sparse.nrows(), sparse.ncols()), full.shape());
+    let d = dense(sparse);
+    for i in 0..full.nrows() {
+        for j in 0..full.ncols() {
+            assert_relative_eq!(
+                d[(i, j)],
+                full[(i, j)],
+                epsilon = 1e-12,
+                max_relative = 1e-12
+            );
+        }
+    }
+}
+
+/// A small deterministic generator of points.
+fn points(n: usize, seed: u64) -> Vec<f64> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((s >> 33) % 2000) as f64 / 1000.0 - 1.0
+        })
+        .collect()
+}
+
+/// Column j of the Hessian by central differences of the primal's
+/// gradient-free second differences: (f(x+he_i+he_j) − f(x+he_i−he_j) −
+/// f(x−he_i+he_j) + f(x−he_i−he_j)) / 4h², step 1e-4 (truncation O(h²)
+/// ≈ 1e-8, rounding ≈ 1e-16·f/h² ≈ 1e-8·f): agreement to 1e-5 relative.
+fn hessian_by_differences(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> DMatrix<f64> {
+    let h = 1e-4;
+    let n = x.len();
+    let at = |di: usize, si: f64, dj: usize, sj: f64| {
+        let mut y = x.to_vec();
+        y[di] += si * h;
+        y[dj] += sj * h;
+        f(&y)
+    };
+    DMatrix::from_fn(n, n, |i, j| {
+        (at(i, 1.0, j, 1.0) - at(i, 1.0, j, -1.0) - at(i, -1.0, j, 1.0) + at(i, -1.0, j, -1.0))
+            / (4.0 * h * h)
+    })
+}
+
+// ---- Rosenbrock: tridiagonal ----
+
+#[differentiable(hessian)]
+fn rosenbrock(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() - 1 {
+        let a = x[i + 1] - x[i] * x[i];
+        let b = 1.0 - x[i];
+        s += 100.0 * a * a + b * b;
+    }
+    s
+}
+
+/// H_ii = 1200x_i² − 400x_{i+1} + 2 (i < n−1) + 200 (i > 0),
+/// H_{i,i+1} = −400x_i.
+fn rosenbrock_hessian_closed(x: &[f64]) -> DMatrix<f64> {
+    let n = x.len();
+    let mut h = DMatrix::zeros(n, n);
+    for i in 0..n {
+        if i + 1 < n {
+            h[(i, i)] += 1200.0 * x[i] * x[i] - 400.0 * x[i + 1] + 2.0;
+            h[(i, i + 1)] = -400.0 * x[i];
+            h[(i + 1, i)] = -400.0 * x[i];
+        }
+        if i > 0 {
+            h[(i, i)] += 200.0;
+        }
+    }
+    h
+}
+
+#[test]
+fn rosenbrock_sparse_hessian_is_tridiagonal_in_three_colours() {
+    for n in [2, 3, 4, 10, 57] {
+        let x = points(n, n as u64);
+        let coloring = rosenbrock_hessian_pattern(&x);
+        // A path of at most three vertices takes 2.
+        assert_eq!(coloring.colors(), if n <= 3 { 2 } else { 3 });
+        assert_eq!(coloring.nnz(), 3 * n - 2, "n = {n}");
+        assert!(!coloring.is_global());
+        let (value, grad, h) = rosenbrock_hessian_sparse(&x, &coloring);
+        let (dense_value, dense_grad, dense_h) = rosenbrock_hessian(&x);
+        assert_eq!(value, rosenbrock(&x));
+        assert_eq!(value, dense_value);
+        assert_eq!(grad, dense_grad);
+        assert_eq!(h.nnz(), 3 * n - 2);
+        assert_same(&h, &dense_h);
+        assert_same(&h, &rosenbrock_hessian_closed(&x));
+        let fd = hessian_by_differences(rosenbrock, &x);
+        let d = dense(&h);
+        for i in 0..n {
+            for j in 0..n {
+                assert_relative_eq!(d[(i, j)], fd[(i, j)], epsilon = 1e-4, max_relative = 1e-5);
+            }
+        }
+    }
+}
+
+/// The pattern is structural: at x = 0 the off-diagonal entries −400x_i
+/// are all 0, and the pattern still has them, so the colouring computed
+/// there gives the right Hessian at another point.
+#[test]
+fn a_pattern_at_numerical_zeros_serves_another_point() {
+    let n = 12;
+    let coloring = rosenbrock_hessian_pattern(&vec![0.0; n]);
+    assert_eq!((coloring.colors(), coloring.nnz()), (3, 3 * n - 2));
+    let x = points(n, 3);
+    let (_, _, h) = rosenbrock_hessian_sparse(&x, &coloring);
+    assert_same(&h, &rosenbrock_hessian_closed(&x));
+}
+
+// ---- Rastrigin: diagonal ----
+
+#[differentiable(hessian)]
+fn rastrigin(x: &[f64]) -> f64 {
+    let a = 10.0;
+    let mut s = a * x.len() as f64;
+    for i in 0..x.len() {
+        s += x[i] * x[i] - a * (2.0 * std::f64::consts::PI * x[i]).cos();
+    }
+    s
+}
+
+#[test]
+fn rastrigin_sparse_hessian_is_diagonal_in_one_colour() {
+    let n = 40;
+    let x = points(n, 11);
+    let coloring = rastrigin_hessian_pattern(&x);
+    assert_eq!((coloring.colors(), coloring.nnz()), (1, n));
+    let (value, grad, h) = rastrigin_hessian_sparse(&x, &coloring);
+    let (dense_value, dense_grad, dense_h) = rastrigin_hessian(&x);
+    assert_eq!((value, grad), (dense_value, dense_grad));
+    assert_same(&h, &dense_h);
+    // H_ii = 2 + 40π²·cos(2πx_i).
+    let tau = 2.0 * std::f64::consts::PI;
+    let closed = DMatrix::from_fn(n, n, |i, j| {
+        if i == j {
+            2.0 + 10.0 * tau * tau * (tau * x[i]).cos()
+        } else {
+            0.0
+        }
+    });
+    assert_same(&h, &closed);
+}
+
+// ---- scalars and a slice, a call, a constant ----
+
+#[differentiable(hessian)]
+fn pair_energy(x: &[f64], k: f64, #[constant] scale: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += scale * k * x[i].sin();
+    }
+    s + rosenbrock(x)
+}
+
+#[test]
+fn scalars_slices_and_calls_share_the_pattern() {
+    let n = 6;
+    let x = points(n, 5);
+    let (k, scale) = (0.7, 1.5);
+    let coloring = pair_energy_hessian_pattern(&x, k, scale);
+    // The tridiagonal block, the diagonal, and k with every x (k·sin x_i).
+    assert_eq!(coloring.nnz(), 3 * n - 2 + 2 * n);
+    let (value, grad, h) = pair_energy_hessian_sparse(&x, k, scale, &coloring);
+    let (dense_value, dense_grad, dense_h) = pair_energy_hessian(&x, k, scale);
+    assert_eq!((value, grad), (dense_value, dense_grad));
+    assert_same(&h, &dense_h);
+    let flat = |y: &[f64]| pair_energy(&y[..n], y[n], scale);
+    let mut at = x.clone();
+    at.push(k);
+    let fd = hessian_by_differences(flat, &at);
+    let d = dense(&h);
+    for i in 0..=n {
+        for j in 0..=n {
+            assert_relative_eq!(d[(i, j)], fd[(i, j)], epsilon = 1e-4, max_relative = 1e-5);
+        }
+    }
+}
+
+// ---- branches: the local pattern ----
+
+#[differentiable(hessian)]
+fn branchy(x: &[f64]) -> f64 {
+    if x[0] > 0.0 { x[0] * x[1] } else { x[1] * x[2] }
+}
+
+#[test]
+fn the_local_pattern_follows_the_branch_taken() {
+    let left = branchy_hessian_pattern(&[1.0, 2.0, 3.0]);
+    let right = branchy_hessian_pattern(&[-1.0, 2.0, 3.0]);
+    let entries = |c: &autograd::sparse::Coloring| {
+        let p = c.pattern();
+        (0..3)
+            .flat_map(|j| p.lane(j).iter().map(move |&i| (i, j)))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(entries(&left), vec![(1, 0), (0, 1)]);
+    assert_eq!(entries(&right), vec![(2, 1), (1, 2)]);
+    let x = [-1.0, 2.0, 3.0];
+    let (_, _, h) = branchy_hessian_sparse(&x, &right);
+    assert_same(&h, &branchy_hessian(&x).2);
+}
+
+#[test]
+#[should_panic(expected = "the colouring is of 4 inputs, the function's arguments have 5")]
+fn a_colouring_of_another_size_is_refused() {
+    let coloring = rosenbrock_hessian_pattern(&[1.0; 4]);
+    let _ = rosenbrock_hessian_sparse(&[1.0; 5], &coloring);
+}
+
+// ---- Jacobians of vector-valued functions ----
+
+/// Central differences of each output, column by column: step 1e-6,
+/// truncation O(h²·f‴) ≈ 1e-12, rounding ≈ 1e-16/1e-6 = 1e-10 relative.
+fn jacobian_by_differences(f: impl Fn(&[f64]) -> Vec<f64>, x: &[f64]) -> DMatrix<f64> {
+    let h = 1e-6;
+    let rows = f(x).len();
+    let mut j = DMatrix::zeros(rows, x.len());
+    for k in 0..x.len() {
+        let (mut up, mut down) = (x.to_vec(), x.to_vec());
+        up[k] += h;
+        down[k] -= h;
+        let (fu, fd) = (f(&up), f(&down));
+        for i in 0..rows {
+            j[(i, k)] = (fu[i] - fd[i]) / (2.0 * h);
+        }
+    }
+    j
+}
+
+/// The residual of −u″ + u³ = 1 on a grid, u = 0 beyond both ends, with
+/// a fourth-order stencil in the interior: a band of half-width 2.
+#[differentiable(jvp)]
+fn banded_residual(u: &[f64], #[constant] h: f64) -> Vec<f64> {
+    let n = u.len();
+    let mut r = Vec::new();
+    for i in 0..n {
+        let l2 = if i >= 2 { u[i - 2] } else { 0.0 };
+        let l1 = if i >= 1 { u[i - 1] } else { 0.0 };
+        let r1 = if i + 1 < n { u[i + 1] } else { 0.0 };
+        let r2 = if i + 2 < n { u[i + 2] } else { 0.0 };
+        let lap = (-l2 + 16.0 * l1 - 30.0 * u[i] + 16.0 * r1 - r2) / (12.0 * h * h);
+        r.push(-lap + u[i] * u[i] * u[i] - 1.0);
+    }
+    r
+}
+
+#[test]
+fn banded_jacobian_in_five_colours() {
+    let n = 30;
+    let h = 0.1;
+    let u = points(n, 21);
+    let coloring = banded_residual_jacobian_pattern(&u, h);
+    let band = (0..n as isize)
+        .map(|i| ((i - 2).max(0)..=(i + 2).min(n as isize - 1)).count())
+        .sum::<usize>();
+    assert_eq!((coloring.colors(), coloring.nnz()), (5, band));
+    let (value, j) = banded_residual_jacobian_sparse(&u, h, &coloring);
+    assert_eq!(value, banded_residual(&u, h));
+    let (_, dense_j) = banded_residual_jacobian(&u, h);
+    assert_same(&j, &dense_j);
+    let fd = jacobian_by_differences(|u| banded_residual(u, h), &u);
+    let d = dense(&j);
+    for i in 0..n {
+        for k in 0..n {
+            assert_relative_eq!(d[(i, k)], fd[(i, k)], epsilon = 1e-6, max_relative = 1e-7);
+        }
+    }
+    // At u = 0 the cubic's derivative 3u² is 0 on the diagonal: the
+    // pattern keeps it, and serves the point above.
+    let at_zero = banded_residual_jacobian_pattern(&vec![0.0; n], h);
+    assert_eq!((at_zero.colors(), at_zero.nnz()), (5, band));
+    let (_, j) = banded_residual_jacobian_sparse(&u, h, &at_zero);
+    assert_same(&j, &dense_j);
+}
+
+/// Scalars, an array and a tuple result.
+#[differentiable(jvp)]
+fn mix(x: &[f64], s: f64, p: [f64; 2]) -> (f64, f64, f64) {
+    (
+        x[0] * x[1] * s,
+        (x[2] * s).sin() + x[3] * x[3],
+        p[0] * p[1] + x[0],
+    )
+}
+
+#[test]
+fn tuple_results_and_mixed_arguments() {
+    let (x, s, p) = ([0.5, -1.2, 0.3, 2.0], 0.0, [1.5, -0.5]);
+    let coloring = mix_jacobian_pattern(&x, s, p);
+    // Columns x0 x1 x2 x3 s p0 p1: row 0 {x0, x1, s}, row 1 {x2, x3, s},
+    // row 2 {x0, p0, p1}; s = 0 zeroes ∂/∂x0 and ∂/∂x1 of row 0 and
+    // ∂/∂x2 of row 1 here, which stay in the pattern.
+    assert_eq!(coloring.nnz(), 9);
+    let (value, j) = mix_jacobian_sparse(&x, s, p, &coloring);
+    assert_eq!(value, mix(&x, s, p));
+    assert_same(&j, &mix_jacobian(&x, s, p).1);
+    let s = 0.8;
+    let (_, j) = mix_jacobian_sparse(&x, s, p, &coloring);
+    let flat = |y: &[f64]| {
+        let (a, b, c) = mix(&y[..4], y[4], [y[5], y[6]]);
+        vec![a, b, c]
+    };
+    let fd = jacobian_by_differences(flat, &[x[0], x[1], x[2], x[3], s, p[0], p[1]]);
+    let d = dense(&j);
+    for i in 0..3 {
+        for k in 0..7 {
+            assert_relative_eq!(d[(i, k)], fd[(i, k)], epsilon = 1e-6, max_relative = 1e-7);
+        }
+    }
+}
