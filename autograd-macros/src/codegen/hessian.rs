@@ -228,7 +228,7 @@ pub fn generate(
     // facade's type); a generic function's bounds may ask more of its
     // scalar than the tracer has.
     if float == "f64" && sig.scalar.is_none() && !diff.is_empty() {
-        out.extend(sparse_fns(item, sig));
+        out.extend(sparse_fns(item, sig, builds_matrices));
     }
     out
 }
@@ -237,7 +237,7 @@ pub fn generate(
 /// run of the twin at `autograd::sparse::Tracer` (the dense pattern for
 /// a function of matrices, whose twin asks more of its scalar), and one
 /// `NAME_hvp` per colour with the colour's summed seed.
-fn sparse_fns(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
+fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> TokenStream {
     let mixed = Span::mixed_site();
     let private = private();
     let vis = &item.vis;
@@ -290,7 +290,7 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
         .collect();
     // The twin's arguments at the tracer, as `NAME_hvp` passes them at
     // dual numbers.
-    let matrices = takes_matrices(sig) || crate::lower::builds_matrices(&item.block);
+    let matrices = takes_matrices(sig) || builds_matrices;
     let pattern_body = if matrices {
         quote!(#sparse::Coloring::dense_hessian(#n))
     } else {
@@ -320,7 +320,7 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
                 _ => x.to_token_stream(),
             })
             .collect();
-        let twin = crate::hessian::twin_name(name);
+        let twin = crate::sig::twin_name(name);
         quote! {
             let #session = #sparse::Session::new(#n);
             let #traced = #twin::<#sparse::Tracer>(#(#tracer_args),*);
