@@ -343,3 +343,35 @@ fn tuple_results_and_mixed_arguments() {
         }
     }
 }
+
+// ---- fixed-size array arguments ----
+
+/// f = p0²·p1 + sin(p2) + c·p0, in a `&[f64; 3]` and a `[f64; 2]` by value
+/// (q0·q1) with a constant array: H has p0–p1 and q0–q1 couplings, the
+/// diagonal at p0 and p2, and nothing between p and q.
+#[differentiable(hessian)]
+fn arrays(p: &[f64; 3], q: [f64; 2], #[constant] c: &[f64; 1]) -> f64 {
+    p[0] * p[0] * p[1] + p[2].sin() + c[0] * p[0] + q[0] * q[1]
+}
+
+#[test]
+fn fixed_size_array_arguments_trace_as_their_elements() {
+    let (p, q, c) = ([0.7, -1.3, 0.4], [2.0, -0.5], [3.0]);
+    let coloring = arrays_hessian_pattern(&p, q, &c);
+    // Structural non-zeros: (0,0), (0,1), (1,0), (2,2), (3,4), (4,3).
+    assert_eq!(coloring.nnz(), 6);
+    let (value, grad, h) = arrays_hessian_sparse(&p, q, &c, &coloring);
+    let (dense_value, dense_grad, dense_h) = arrays_hessian(&p, q, &c);
+    assert_eq!(value, arrays(&p, q, &c));
+    assert_eq!((value, &grad), (dense_value, &dense_grad));
+    assert_same(&h, &dense_h);
+    // Closed form.
+    let mut closed = DMatrix::zeros(5, 5);
+    closed[(0, 0)] = 2.0 * p[1];
+    closed[(0, 1)] = 2.0 * p[0];
+    closed[(1, 0)] = 2.0 * p[0];
+    closed[(2, 2)] = -p[2].sin();
+    closed[(3, 4)] = 1.0;
+    closed[(4, 3)] = 1.0;
+    assert_same(&h, &closed);
+}

@@ -317,6 +317,20 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
                 (ParamKind::Array { .. }, false) if is_owned_vec(p) => {
                     quote!(#sparse::Tracer::constants(&#x))
                 }
+                // A fixed-size array: the same tracers, as an array.
+                (ParamKind::Array { by_ref, .. }, differentiable) => {
+                    let values = if differentiable {
+                        let o = offs.next();
+                        quote!(#session.inputs(&#x[..], #o))
+                    } else {
+                        quote!(#sparse::Tracer::constants(&#x[..]))
+                    };
+                    let array = quote!({
+                        let values = #values;
+                        ::core::array::from_fn(|i| values[i])
+                    });
+                    if *by_ref { quote!(&#array) } else { array }
+                }
                 _ => x.to_token_stream(),
             })
             .collect();
