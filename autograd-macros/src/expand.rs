@@ -155,6 +155,12 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// attribute): its derivative code is generated in items outside the
 /// block, where `Self` names nothing. One error at the first `Self`, and
 /// the function as written, which compiles in its block.
+/// Whether the function's own code names `Self` (so it is an item of an
+/// `impl` block).
+pub fn names_self(func: &syn::ItemFn) -> bool {
+    self_outside_its_impl(func).is_some()
+}
+
 fn self_outside_its_impl(func: &syn::ItemFn) -> Option<TokenStream> {
     fn first_self(tokens: TokenStream) -> Option<proc_macro2::Span> {
         tokens.into_iter().find_map(|t| match t {

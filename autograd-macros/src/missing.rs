@@ -24,7 +24,9 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
     let Ok(func) = syn::parse2::<syn::ItemFn>(item.clone()) else {
         return TokenStream::new();
     };
-    if func.sig.receiver().is_some() {
+    // A method, or a function naming `Self`, is an item of an `impl`
+    // block, which cannot hold the stand-ins' module.
+    if func.sig.receiver().is_some() || crate::expand::names_self(&func) {
         return TokenStream::new();
     }
     // The expansion reports any error in these; here they only say that

@@ -264,30 +264,11 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
         local.local("column"),
         local.local("v"),
     );
-    let lens: Vec<TokenStream> = diff
-        .iter()
-        .map(|p| {
-            let x = names::hygienic(&p.ident);
-            match p.kind {
-                ParamKind::Slice(_) | ParamKind::Matrix { .. } | ParamKind::Array { .. } => {
-                    quote!(#x.len())
-                }
-                _ => quote!(1usize),
-            }
-        })
-        .collect();
-    let offsets: Vec<syn::Ident> = (0..diff.len())
-        .map(|k| local.local(&format!("offset{k}")))
-        .collect();
-    let offset_lets: Vec<TokenStream> = offsets
-        .iter()
-        .zip(&lens)
-        .scan(quote!(0usize), |acc, (o, len)| {
-            let this = quote!(let #o: usize = #acc;);
-            *acc = quote!(#o + #len);
-            Some(this)
-        })
-        .collect();
+    let FlatInputs {
+        lens,
+        offsets,
+        offset_lets,
+    } = FlatInputs::new(&diff, &local);
     // The twin's arguments at the tracer, as `NAME_hvp` passes them at
     // dual numbers.
     let matrices = takes_matrices(sig) || builds_matrices;
@@ -494,29 +475,11 @@ fn hessian_fn(
         local.local("h"),
         local.local("column"),
     );
-    let lens: Vec<TokenStream> = diff
-        .iter()
-        .map(|p| {
-            let x = names::hygienic(&p.ident);
-            match p.kind {
-                ParamKind::Slice(_) | ParamKind::Matrix { .. } | ParamKind::Array { .. } => {
-                    quote!(#x.len())
-                }
-                _ => quote!(1usize),
-            }
-        })
-        .collect();
-    let offsets: Vec<syn::Ident> = (0..diff.len())
-        .map(|k| local.local(&format!("offset{k}")))
-        .collect();
-    let offset_lets = offsets
-        .iter()
-        .zip(&lens)
-        .scan(quote!(0usize), |acc, (o, len)| {
-            let this = quote!(let #o: usize = #acc;);
-            *acc = quote!(#o + #len);
-            Some(this)
-        });
+    let FlatInputs {
+        lens,
+        offsets,
+        offset_lets,
+    } = FlatInputs::new(&diff, &local);
     let unit_dirs = diff
         .iter()
         .zip(&offsets)
@@ -750,4 +713,47 @@ pub fn implicit(
     };
     out.extend(hessian_fn(item, sig, float, err));
     out
+}
+
+/// Where each differentiable argument's entries start among the flattened
+/// inputs: its length expression, the local holding its offset, and the
+/// `let`s computing the offsets in argument order.
+struct FlatInputs {
+    lens: Vec<TokenStream>,
+    offsets: Vec<syn::Ident>,
+    offset_lets: Vec<TokenStream>,
+}
+
+impl FlatInputs {
+    fn new(diff: &[&Param], local: &names::WrapperLocals) -> Self {
+        let lens: Vec<TokenStream> = diff
+            .iter()
+            .map(|p| {
+                let x = names::hygienic(&p.ident);
+                match p.kind {
+                    ParamKind::Slice(_) | ParamKind::Matrix { .. } | ParamKind::Array { .. } => {
+                        quote!(#x.len())
+                    }
+                    _ => quote!(1usize),
+                }
+            })
+            .collect();
+        let offsets: Vec<syn::Ident> = (0..diff.len())
+            .map(|k| local.local(&format!("offset{k}")))
+            .collect();
+        let offset_lets = offsets
+            .iter()
+            .zip(&lens)
+            .scan(quote!(0usize), |acc, (o, len)| {
+                let this = quote!(let #o: usize = #acc;);
+                *acc = quote!(#o + #len);
+                Some(this)
+            })
+            .collect();
+        Self {
+            lens,
+            offsets,
+            offset_lets,
+        }
+    }
 }
