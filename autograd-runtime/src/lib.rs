@@ -45,15 +45,6 @@
 extern crate nalgebra_v0_33 as nalgebra;
 #[cfg(all(feature = "nalgebra_v0_35", not(feature = "nalgebra_v0_34")))]
 extern crate nalgebra_v0_35 as nalgebra;
-// Its nalgebra-sparse, the same way.
-#[cfg(all(
-    feature = "nalgebra_v0_33",
-    not(feature = "nalgebra_v0_34"),
-    not(feature = "nalgebra_v0_35")
-))]
-extern crate nalgebra_sparse_v0_10 as nalgebra_sparse;
-#[cfg(all(feature = "nalgebra_v0_35", not(feature = "nalgebra_v0_34")))]
-extern crate nalgebra_sparse_v0_12 as nalgebra_sparse;
 
 // Cargo turns on every feature any crate of a build asks for, so two
 // crates asking for different nalgebras meet here: one error, saying how
@@ -101,7 +92,20 @@ mod value;
 
 /// The nalgebra-sparse version of autograd's nalgebra: the sparse
 /// matrices of [`sparse`].
+#[cfg(feature = "nalgebra_v0_34")]
 pub use nalgebra_sparse;
+/// The nalgebra-sparse version of autograd's nalgebra (0.10, for nalgebra
+/// 0.33): the sparse matrices of [`sparse`].
+#[cfg(all(
+    feature = "nalgebra_v0_33",
+    not(feature = "nalgebra_v0_34"),
+    not(feature = "nalgebra_v0_35")
+))]
+pub extern crate nalgebra_sparse_v0_10 as nalgebra_sparse;
+/// The nalgebra-sparse version of autograd's nalgebra (0.12, for nalgebra
+/// 0.35): the sparse matrices of [`sparse`].
+#[cfg(all(feature = "nalgebra_v0_35", not(feature = "nalgebra_v0_34")))]
+pub extern crate nalgebra_sparse_v0_12 as nalgebra_sparse;
 
 pub use check::{
     CheckedComponent, GradientCheck, Position, central_difference, central_difference_step,
