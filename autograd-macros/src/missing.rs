@@ -61,6 +61,9 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
             quote!(HessianOption),
         ));
     }
+    if items.is_empty() {
+        return TokenStream::new();
+    }
     let module = format_ident!("{}_not_generated", name);
     let vis = &func.vis;
     quote! {
