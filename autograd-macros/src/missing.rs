@@ -1,7 +1,10 @@
-//! Stand-ins for the items an option the function does not have would
-//! generate: `NAME_jvp` without `jvp`, `NAME_hvp` and `NAME_hessian`
-//! without `hessian`. A call of one is a single error saying which option
-//! generates it, where it was rustc's bare "cannot find function".
+//! Stand-ins for the items the function does not have: those an option it
+//! lacks would generate (`NAME_jvp` without `jvp`, `NAME_hvp` and
+//! `NAME_hessian` without `hessian`), and those of another kind of result
+//! (`NAME_grad` of a function returning several numbers or a matrix,
+//! `NAME_jacobian` of one returning one number). A call of one is a single
+//! error saying what generates it or what to call instead, where it was
+//! rustc's bare "cannot find function".
 //!
 //! Each stand-in takes the item's number of arguments, bounds the first
 //! one's type by a trait nothing implements (its `on_unimplemented` message
@@ -43,23 +46,85 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
         return TokenStream::new();
     }
     let name = &func.sig.ident;
-    let mut items = TokenStream::new();
-    if matches!(options.jvp, Jvp::Off) {
-        items.extend(stand_in(
-            name,
-            "jvp",
-            args + differentiable,
-            quote!(JvpOption),
-        ));
+    let generated = matches!(options.mode, Mode::Generated);
+    // Each missing item: its suffix, its number of arguments, the marker
+    // whose message is the error.
+    let mut missing: Vec<(&str, usize, TokenStream)> = Vec::new();
+    let by_result = |missing: &mut Vec<(&str, usize, TokenStream)>,
+                     suffixes: &[&'static str],
+                     marker: TokenStream| {
+        for suffix in suffixes {
+            let count = match *suffix {
+                "grad_acc" | "hvp" | "jvp" => args + differentiable,
+                "jacobian_acc" | "hessian_sparse" | "jacobian_sparse" => args + 1,
+                _ => args,
+            };
+            missing.push((suffix, count, marker.clone()));
+        }
+    };
+    let second_order = ["hessian", "hvp", "hessian_pattern", "hessian_sparse"];
+    match &signature.ret {
+        // A gradient, no Jacobian.
+        sig::Ret::Float(float) => {
+            if generated {
+                by_result(
+                    &mut missing,
+                    &[
+                        "jacobian",
+                        "jacobian_acc",
+                        "jacobian_pattern",
+                        "jacobian_sparse",
+                    ],
+                    quote!(OneResult),
+                );
+            }
+            if options.hessian.is_none() {
+                by_result(&mut missing, &second_order, quote!(HessianOption));
+            } else if float.0 != "f64" || signature.scalar.is_some() {
+                by_result(
+                    &mut missing,
+                    &["hessian_pattern", "hessian_sparse"],
+                    quote!(SparseOfF64),
+                );
+            }
+        }
+        // A Jacobian, no gradient and no second order.
+        sig::Ret::Outputs(_) if generated => {
+            by_result(
+                &mut missing,
+                &["grad", "grad_acc", "check"],
+                quote!(SeveralResults),
+            );
+            by_result(&mut missing, &second_order, quote!(SeveralResults));
+            if matches!(options.jvp, Jvp::Off) {
+                by_result(
+                    &mut missing,
+                    &["jacobian_pattern", "jacobian_sparse"],
+                    quote!(JvpOption),
+                );
+            }
+        }
+        // A pullback only.
+        sig::Ret::Matrix(_) if generated => {
+            by_result(
+                &mut missing,
+                &["grad", "grad_acc", "check", "jacobian", "jacobian_acc"],
+                quote!(MatrixResult),
+            );
+            by_result(&mut missing, &second_order, quote!(MatrixResult));
+        }
+        _ => {
+            if options.hessian.is_none() {
+                by_result(&mut missing, &["hessian", "hvp"], quote!(HessianOption));
+            }
+        }
     }
-    if options.hessian.is_none() {
-        items.extend(stand_in(name, "hessian", args, quote!(HessianOption)));
-        items.extend(stand_in(
-            name,
-            "hvp",
-            args + differentiable,
-            quote!(HessianOption),
-        ));
+    if matches!(options.jvp, Jvp::Off) {
+        by_result(&mut missing, &["jvp"], quote!(JvpOption));
+    }
+    let mut items = TokenStream::new();
+    for (suffix, count, marker) in missing {
+        items.extend(stand_in(name, suffix, count, marker));
     }
     if items.is_empty() {
         return TokenStream::new();
