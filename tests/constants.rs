@@ -826,6 +826,8 @@ fn lifted_in_parentheses(x: f64) -> f64 {
 /// k = K, j = KU: f = f64::exp(k)·x + f64::hypot(k, j)·x² + [k, j][1]·x
 /// + (k as f64)·x, plus x² where k < j (0.7 < 1.75), else x:
 /// f' = e^K + 2·hypot(K, KU)·x + KU + K + 2x, f'' = 2·hypot(K, KU) + 2.
+// The cast of a float constant is the construct under test.
+#[allow(clippy::unnecessary_cast)]
 #[differentiable(jvp, hessian)]
 fn lifted_in_calls_arrays_comparisons_casts(x: f64) -> f64 {
     use self::used::KU;
@@ -838,6 +840,8 @@ fn lifted_in_calls_arrays_comparisons_casts(x: f64) -> f64 {
 /// A cast and a comparison before anything else tells `k` is a float:
 /// f = (k as f64)·x² + x where k < x, else (k as f64)·x² with k = K = 0.7
 /// (x ≠ K at the test points): f' = 2Kx + [x > K], f'' = 2K.
+// The cast of a float constant is the construct under test.
+#[allow(clippy::unnecessary_cast)]
 #[differentiable(jvp, hessian)]
 fn lifted_cast_first(x: f64) -> f64 {
     let (k, _) = (K, 0.0);

@@ -161,3 +161,81 @@ fn grad_acc_of_a_large_array_beside_a_slice() {
         all_close(&d, |i| y[i % 4])
     }));
 }
+
+// ---------------------------------------------------------------------------
+// A large array the body declares (`let mut a = [0.0; 40_000]`): the sweeps
+// build it, and its adjoint, on the heap and move a pointer, where a build
+// copied the whole array at the `let`s of its values and adjoints. The
+// primal needs one array (320 kB); before, the test build (opt-level 1)
+// needed 320 kB for `_grad` and `_grad_acc`, 636 kB for `_jvp`, and a
+// debug build 4.2 MB for `_grad`; now each needs under 20 kB (measured
+// with `STACK_BYTES`), so they run on `SPARE` alone.
+
+/// f = Σ_{i<n} w·x_i (the array's other elements stay 0):
+/// ∂f/∂x_i = w for i < n, ∂f/∂w = Σ_{i<n} x_i.
+#[differentiable(jvp, hessian)]
+fn local_array(x: &[f64], w: f64, n: usize) -> f64 {
+    let mut a = [0.0; 40_000];
+    for i in 0..n {
+        a[i] = x[i] * w;
+    }
+    a.iter().sum()
+}
+
+#[test]
+fn the_primal_of_a_local_array_runs_on_one_array_s_stack() {
+    let x = point();
+    let v = on_stack(SPARE + ARRAY, move || local_array(&x[..], 1.5, N));
+    assert!(v > 0.0);
+}
+
+#[test]
+fn grad_of_a_local_array_needs_no_array_s_stack() {
+    let x = point();
+    assert!(on_stack(SPARE, move || {
+        let (_, dx, dw) = local_array_grad(&x[..], 1.5, N);
+        let sum: f64 = x.iter().sum();
+        all_close(&dx, |_| 1.5) && (dw - sum).abs() <= 1e-12 * sum
+    }));
+}
+
+#[test]
+fn grad_acc_of_a_local_array_needs_no_array_s_stack() {
+    let x = point();
+    assert!(on_stack(SPARE, move || {
+        let (mut dx, mut dw) = (vec![0.0; N], 0.0);
+        local_array_grad_acc(&x[..], 1.5, N, &mut dx, &mut dw);
+        let sum: f64 = x.iter().sum();
+        all_close(&dx, |_| 1.5) && (dw - sum).abs() <= 1e-12 * sum
+    }));
+}
+
+#[test]
+fn jvp_of_a_local_array_needs_no_array_s_stack() {
+    let x = point();
+    assert!(on_stack(SPARE, move || {
+        // Along (x, 0): f itself; along (0, 1): Σ x_i.
+        let zeros = vec![0.0; N];
+        let (v, t) = local_array_jvp(&x[..], 1.5, N, &x[..], 0.0);
+        let (_, tw) = local_array_jvp(&x[..], 1.5, N, &zeros, 1.0);
+        let sum: f64 = x.iter().sum();
+        (t - v).abs() <= 1e-12 * v && (tw - sum).abs() <= 1e-12 * sum
+    }));
+}
+
+#[test]
+fn hvp_of_a_local_array_needs_no_array_s_stack() {
+    let x = point();
+    assert!(on_stack(SPARE, move || {
+        // ∂²f/∂x_i∂w = 1, the rest 0: along (v_x, v_w), (H·v)_x = v_w,
+        // (H·v)_w = Σ v_x.
+        let vx = vec![0.25; N];
+        let (_, gx, gw, hx, hw) = local_array_hvp(&x[..], 1.5, N, &vx, 2.0);
+        let sum: f64 = x.iter().sum();
+        let vsum = 0.25 * N as f64;
+        all_close(&gx, |_| 1.5)
+            && (gw - sum).abs() <= 1e-12 * sum
+            && all_close(&hx, |_| 2.0)
+            && (hw - vsum).abs() <= 1e-12 * vsum
+    }));
+}

@@ -102,9 +102,7 @@ pub enum ParamKind {
     Other,
 }
 
-/// The longest fixed-size array argument whose adjoint the sweeps keep on
-/// the stack (see [`Param::adjoint_off_stack`]): 4 KiB of `f64`.
-pub const STACK_ARRAY_LEN: usize = 512;
+pub use crate::ir::STACK_ARRAY_LEN;
 
 #[derive(Clone)]
 pub struct Param {
