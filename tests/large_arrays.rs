@@ -307,3 +307,87 @@ fn jvp_of_a_large_array_by_value_needs_the_primal_s_stack() {
         (t - s).abs() <= 1e-12 * s
     }));
 }
+
+// ---------------------------------------------------------------------------
+// `_hessian` and `_hvp` of a moderately large array (2 048 elements, 16 kB;
+// 32 kB of dual numbers), by reference and by value: the dense Hessian is
+// on the heap, and the sweeps need a few arrays of duals (measured in the
+// test build with `STACK_BYTES`: `_hessian` 120 kB by reference and
+// 136 kB by value, the `_hvp` test, both calls with `x` and the direction
+// held, 168 kB; the primal under 20 kB): within `SPARE`, not yet within a
+// small multiple of the primal's own need.
+
+const M: usize = 2048;
+
+/// f = Σ_{i≥1} x_i·x_{i−1}: ∂f/∂x_i = x_{i−1} + x_{i+1} (where they exist),
+/// ∂²f/∂x_i∂x_j = 1 where |i − j| = 1, 0 elsewhere.
+#[differentiable(hessian)]
+fn chain_ref(x: &[f64; 2048]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..2048 {
+        s += x[i] * x[i - 1];
+    }
+    s
+}
+
+#[differentiable(hessian)]
+fn chain_value(x: [f64; 2048]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..2048 {
+        s += x[i] * x[i - 1];
+    }
+    s
+}
+
+fn chain_point() -> Box<[f64; M]> {
+    let v: Vec<f64> = (0..M).map(|i| 0.5 + ((i * 5) % 11) as f64 / 11.0).collect();
+    v.into_boxed_slice().try_into().unwrap()
+}
+
+fn chain_gradient(x: &[f64], i: usize) -> f64 {
+    let l = if i > 0 { x[i - 1] } else { 0.0 };
+    let r = if i + 1 < M { x[i + 1] } else { 0.0 };
+    l + r
+}
+
+/// Whether `g` is the gradient and `h` the Hessian of the chain at `x`.
+fn chain_checks(x: &[f64], g: &[f64], h: &autograd::nalgebra::DMatrix<f64>) -> bool {
+    (0..M).all(|i| (g[i] - chain_gradient(x, i)).abs() <= 1e-14)
+        && (0..M).all(|i| (0..M).all(|j| h[(i, j)] == if i.abs_diff(j) == 1 { 1.0 } else { 0.0 }))
+}
+
+#[test]
+fn hessian_of_a_large_array_by_reference_runs_on_the_spare_stack() {
+    let x = chain_point();
+    assert!(on_stack(SPARE, move || {
+        let (_, g, h) = chain_ref_hessian(&x);
+        chain_checks(&x[..], g.as_slice(), &h)
+    }));
+}
+
+#[test]
+fn hessian_of_a_large_array_by_value_runs_on_the_spare_stack() {
+    let x = chain_point();
+    assert!(on_stack(SPARE, move || {
+        let (_, g, h) = chain_value_hessian(*x);
+        chain_checks(&x[..], g.as_slice(), &h)
+    }));
+}
+
+#[test]
+fn hvp_of_a_large_array_runs_on_the_spare_stack() {
+    let x = chain_point();
+    assert!(on_stack(SPARE, move || {
+        // H·1: 2 inside, 1 at both ends.
+        let ones = [1.0; M];
+        let (_, g, hv) = chain_ref_hvp(&x, &ones);
+        let (_, gv, hvv) = chain_value_hvp(*x, &ones);
+        let want = |i: usize| if i == 0 || i + 1 == M { 1.0 } else { 2.0 };
+        (0..M).all(|i| {
+            (g[i] - chain_gradient(&x[..], i)).abs() <= 1e-14
+                && gv[i] == g[i]
+                && hv[i] == want(i)
+                && hvv[i] == want(i)
+        })
+    }));
+}
