@@ -611,6 +611,57 @@ pub mod __private {
         }
     }
 
+    /// An array the body declares longer than a stack frame should hold
+    /// (`[0.0; 40_000]`), and its adjoint, kept on the heap: the sweeps move
+    /// a pointer where a debug build copies the whole array at every `let`,
+    /// and a copy (a loop's carried variable) is made on the heap too.
+    /// Indexing and `len()` read it as the array.
+    pub struct HeapArray<T, const N: usize>(Box<[T; N]>);
+
+    impl<T: Clone, const N: usize> HeapArray<T, N> {
+        fn from_vec(v: Vec<T>) -> Self {
+            match v.into_boxed_slice().try_into() {
+                Ok(array) => HeapArray(array),
+                Err(_) => ::core::unreachable!("a boxed slice of N elements is a boxed [T; N]"),
+            }
+        }
+    }
+
+    /// `[elem; N]` built on the heap without passing through the stack.
+    #[inline]
+    pub fn filled_boxed<T: Clone, const N: usize>(elem: T) -> HeapArray<T, N> {
+        HeapArray::from_vec(::std::vec![elem; N])
+    }
+
+    impl<T: Clone, const N: usize> Clone for HeapArray<T, N> {
+        #[inline]
+        fn clone(&self) -> Self {
+            HeapArray::from_vec(self.0.to_vec())
+        }
+    }
+
+    impl<T, const N: usize> ::core::ops::Deref for HeapArray<T, N> {
+        type Target = [T; N];
+        #[inline(always)]
+        fn deref(&self) -> &[T; N] {
+            &self.0
+        }
+    }
+
+    impl<T, const N: usize> ::core::ops::DerefMut for HeapArray<T, N> {
+        #[inline(always)]
+        fn deref_mut(&mut self) -> &mut [T; N] {
+            &mut self.0
+        }
+    }
+
+    impl<T: rules::Real, const N: usize> ZeroLike for HeapArray<T, N> {
+        #[inline]
+        fn zero_like(&self) -> Self {
+            HeapArray(zeros_boxed(&self.0))
+        }
+    }
+
     /// Contributions into an adjoint held on the heap (see [`zeros_boxed`]).
     impl<A: Accumulate<G> + ?Sized, G> Accumulate<G> for Box<A> {
         #[inline(always)]

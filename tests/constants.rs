@@ -797,3 +797,115 @@ fn a_tuple_of_constants_and_a_used_const_in_every_mode() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// A name bound to a lifted constant that meets a float only through a
+// method call, a parenthesised sum, a negation, a function's argument, a
+// comparison, an array literal or a cast (fuzz-programs finding 030,
+// reopened): under `hessian` it stayed a reference (E0369 "cannot add
+// `__AdScalar` to `&__AdScalar`").
+
+/// (s2, s3) = (ln(KB² + 1), KB) with KB = −2: f = ln(s3² + 1) + s2·x + s3·x²
+/// = ln5 + ln5·x − 2x²: f' = ln5 − 4x, f'' = −4.
+#[differentiable(jvp, hessian)]
+fn lifted_receiver(x: f64) -> f64 {
+    const KB: f64 = -2.0;
+    let (s2, s3) = ((KB.powi(2) + 1.0).ln(), KB);
+    (s3.powi(2) + 1.0).ln() + s2 * x + s3 * x * x
+}
+
+/// k = K, a = e^{tanh(K + ln2)}: f = e^{tanh(k + ln2)}·x + (k + 1)·x²/(k + 2)
+/// + (−k).exp()·x: f' = a + 2(K + 1)x/(K + 2) + e^{−K}, f'' = 2(K + 1)/(K + 2).
+#[differentiable(jvp, hessian)]
+fn lifted_in_parentheses(x: f64) -> f64 {
+    use std::f64::consts::LN_2;
+    let (k, _) = (K, 0.0);
+    (k + LN_2).tanh().exp() * x + (k + 1.0) * x * x / (k + 2.0) + (-k).exp() * x
+}
+
+/// k = K, j = KU: f = f64::exp(k)·x + f64::hypot(k, j)·x² + [k, j][1]·x
+/// + (k as f64)·x, plus x² where k < j (0.7 < 1.75), else x:
+/// f' = e^K + 2·hypot(K, KU)·x + KU + K + 2x, f'' = 2·hypot(K, KU) + 2.
+// The cast of a float constant is the construct under test.
+#[allow(clippy::unnecessary_cast)]
+#[differentiable(jvp, hessian)]
+fn lifted_in_calls_arrays_comparisons_casts(x: f64) -> f64 {
+    use self::used::KU;
+    let (k, j) = (K, KU);
+    let a = [k, j];
+    let s = if k < j { x * x } else { x };
+    f64::exp(k) * x + f64::hypot(k, j) * x * x + a[1] * x + (k as f64) * x + s
+}
+
+/// A cast and a comparison before anything else tells `k` is a float:
+/// f = (k as f64)·x² + x where k < x, else (k as f64)·x² with k = K = 0.7
+/// (x ≠ K at the test points): f' = 2Kx + [x > K], f'' = 2K.
+// The cast of a float constant is the construct under test.
+#[allow(clippy::unnecessary_cast)]
+#[differentiable(jvp, hessian)]
+fn lifted_cast_first(x: f64) -> f64 {
+    let (k, _) = (K, 0.0);
+    let c = k as f64;
+    if k < x { c * x * x + x } else { c * x * x }
+}
+
+#[test]
+fn a_lifted_name_meeting_a_float_through_any_expression_in_every_mode() {
+    let ln5 = 5.0_f64.ln();
+    let a = (K + std::f64::consts::LN_2).tanh().exp();
+    let h = K.hypot(used::KU);
+    for x in [-0.8, 0.3, 1.7] {
+        every_mode!(
+            x,
+            d1 = ln5 - 4.0 * x,
+            d2 = -4.0,
+            lifted_receiver,
+            lifted_receiver_grad,
+            lifted_receiver_grad_acc,
+            lifted_receiver_vjp,
+            lifted_receiver_check,
+            lifted_receiver_jvp,
+            lifted_receiver_hvp,
+            lifted_receiver_hessian
+        );
+        every_mode!(
+            x,
+            d1 = a + 2.0 * (K + 1.0) * x / (K + 2.0) + (-K).exp(),
+            d2 = 2.0 * (K + 1.0) / (K + 2.0),
+            lifted_in_parentheses,
+            lifted_in_parentheses_grad,
+            lifted_in_parentheses_grad_acc,
+            lifted_in_parentheses_vjp,
+            lifted_in_parentheses_check,
+            lifted_in_parentheses_jvp,
+            lifted_in_parentheses_hvp,
+            lifted_in_parentheses_hessian
+        );
+        every_mode!(
+            x,
+            d1 = K.exp() + 2.0 * h * x + used::KU + K + 2.0 * x,
+            d2 = 2.0 * h + 2.0,
+            lifted_in_calls_arrays_comparisons_casts,
+            lifted_in_calls_arrays_comparisons_casts_grad,
+            lifted_in_calls_arrays_comparisons_casts_grad_acc,
+            lifted_in_calls_arrays_comparisons_casts_vjp,
+            lifted_in_calls_arrays_comparisons_casts_check,
+            lifted_in_calls_arrays_comparisons_casts_jvp,
+            lifted_in_calls_arrays_comparisons_casts_hvp,
+            lifted_in_calls_arrays_comparisons_casts_hessian
+        );
+        every_mode!(
+            x,
+            d1 = 2.0 * K * x + if x > K { 1.0 } else { 0.0 },
+            d2 = 2.0 * K,
+            lifted_cast_first,
+            lifted_cast_first_grad,
+            lifted_cast_first_grad_acc,
+            lifted_cast_first_vjp,
+            lifted_cast_first_check,
+            lifted_cast_first_jvp,
+            lifted_cast_first_hvp,
+            lifted_cast_first_hessian
+        );
+    }
+}

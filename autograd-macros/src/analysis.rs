@@ -50,6 +50,9 @@ pub struct Analysis {
     /// without the attribute in `#[cfg]` code), each under its `#[cfg]`:
     /// items the expansion emits next to the function.
     pub conditional_errors: TokenStream,
+    /// Whether the arrays the body declares longer than a stack frame
+    /// should hold are built on the heap (see [`boxes_large_arrays`]).
+    pub boxes_arrays: bool,
 }
 
 impl Analysis {
@@ -130,6 +133,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         kept_in_arms: HashSet::new(),
         carried_arrays: HashMap::new(),
         conditional_errors,
+        boxes_arrays: boxes_large_arrays(f),
     };
     CarriedArrays(&mut an.carried_arrays, f).visit_block(&f.body);
     for (v, info) in f.values.iter() {
@@ -1374,6 +1378,124 @@ pub fn scaled_products(f: &Function, an: &Analysis) -> ScaledProducts {
         .map(|(v, _)| v)
         .collect();
     scan.out
+}
+
+/// Whether `op` builds an array longer than the sweeps keep on the stack
+/// (`[0.0; 40_000]`, more than `STACK_ARRAY_LEN` constant elements).
+pub fn large_fill(op: &Op) -> bool {
+    let Op::Fill {
+        elem: Operand::Const(_),
+        len: Operand::Const(len),
+        collection: Collection::Array,
+    } = op
+    else {
+        return false;
+    };
+    syn::parse2::<syn::Expr>(len.clone()).is_ok_and(|len| {
+        matches!(&len, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })
+            if n.base10_parse::<usize>().is_ok_and(|n| n > STACK_ARRAY_LEN))
+    })
+}
+
+/// Whether every large array the body declares (see [`large_fill`]) can be
+/// held in a `Box`: each of its values (element writes, copies, a loop's
+/// carried variable, a branch's φ) is read only by those, by element reads
+/// and by `len()`, which read a `Box` as they read the array. The sweeps
+/// then move a pointer where a debug build copied the whole array at
+/// every `let` (a 40 000-element local took 4.2 MB of stack in `_grad`).
+pub fn boxes_large_arrays(f: &Function) -> bool {
+    struct Family<'a> {
+        lets: Vec<(ValueId, &'a Op)>,
+        phis: Vec<&'a Phi>,
+        carried: Vec<(&'a Carried, bool)>,
+    }
+    impl<'a> Visitor<'a> for Family<'a> {
+        fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::Let { dst, op, .. } => self.lets.push((*dst, op)),
+                Stmt::If(i) => self.phis.extend(&i.phis),
+                Stmt::Loop(l) => self
+                    .carried
+                    .extend(l.carried.iter().map(|c| (c, l.checkpoint.is_some()))),
+            }
+            walk_stmt(self, stmt);
+        }
+    }
+    let mut family = Family {
+        lets: Vec::new(),
+        phis: Vec::new(),
+        carried: Vec::new(),
+    };
+    family.visit_block(&f.body);
+    let mut boxed: HashSet<ValueId> = family
+        .lets
+        .iter()
+        .filter(|(_, op)| large_fill(op))
+        .map(|(v, _)| *v)
+        .collect();
+    if boxed.is_empty() {
+        return false;
+    }
+    // Every value that holds one of those arrays.
+    loop {
+        let before = boxed.len();
+        for (dst, op) in &family.lets {
+            match op {
+                Op::Copy(Operand::Value(v)) | Op::Store { array: v, .. } if boxed.contains(v) => {
+                    boxed.insert(*dst);
+                }
+                _ => {}
+            }
+        }
+        for p in &family.phis {
+            if boxed.contains(&p.then_src) || boxed.contains(&p.else_src) {
+                boxed.insert(p.dst);
+            }
+        }
+        for (c, _) in &family.carried {
+            if [c.init, c.entry, c.exit].iter().any(|v| boxed.contains(v)) {
+                boxed.extend([c.init, c.entry, c.exit]);
+            }
+        }
+        if boxed.len() == before {
+            break;
+        }
+    }
+    // Their reads that read a `Box` as they read the array.
+    let mut fits = ValueMap::filled(f.values.len(), 0usize);
+    for (_, op) in &family.lets {
+        match op {
+            Op::Copy(Operand::Value(v)) | Op::Index { slice: v, .. } | Op::Len { slice: v } => {
+                fits[*v] += 1
+            }
+            Op::Store { array, elem, .. } => {
+                fits[*array] += 1;
+                if elem.value().is_some_and(|e| boxed.contains(&e)) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    for p in &family.phis {
+        let sides = [p.dst, p.then_src, p.else_src].map(|v| boxed.contains(&v));
+        if sides.iter().any(|b| *b) && !sides.iter().all(|b| *b) {
+            return false;
+        }
+        fits[p.then_src] += 1;
+        fits[p.else_src] += 1;
+    }
+    for (c, checkpoint) in &family.carried {
+        if *checkpoint && boxed.contains(&c.init) {
+            return false;
+        }
+        fits[c.init] += 1;
+        fits[c.exit] += 1;
+    }
+    let counts = read_counts(f);
+    boxed
+        .iter()
+        .all(|v| f.info(*v).param.is_none() && counts[*v] == fits[*v])
 }
 
 #[cfg(test)]

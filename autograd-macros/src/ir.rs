@@ -255,6 +255,11 @@ pub enum CtorForm {
     Slice,
 }
 
+/// The longest fixed-size array the sweeps keep on the stack: an argument's
+/// adjoint (see `sig::Param::adjoint_off_stack`), or an array the body
+/// declares (see `analysis::boxes_large_arrays`); 4 KiB of `f64`.
+pub const STACK_ARRAY_LEN: usize = 512;
+
 /// One operation producing one value.
 #[derive(Clone)]
 pub enum Op {

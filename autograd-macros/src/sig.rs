@@ -102,9 +102,7 @@ pub enum ParamKind {
     Other,
 }
 
-/// The longest fixed-size array argument whose adjoint the sweeps keep on
-/// the stack (see [`Param::adjoint_off_stack`]): 4 KiB of `f64`.
-pub const STACK_ARRAY_LEN: usize = 512;
+pub use crate::ir::STACK_ARRAY_LEN;
 
 #[derive(Clone)]
 pub struct Param {
@@ -121,19 +119,15 @@ impl Param {
         matches!(&self.kind, ParamKind::Float(t) | ParamKind::Slice(t) | ParamKind::Array { elem: t, .. } if t.0 == *ident)
     }
 
-    /// Whether the argument is a fixed-size array by reference whose
-    /// adjoint the sweeps hold off the stack (on the heap, or as the
-    /// caller's buffer in `NAME_grad_acc`): its length is not a literal of
-    /// at most [`STACK_ARRAY_LEN`] elements (`&[f64; 40_000]`, `&[f64; N]`).
+    /// Whether the argument is a fixed-size array, by reference or by
+    /// value, whose adjoint the sweeps hold off the stack (on the heap,
+    /// moved once into the `[f64; N]` returned, or as the caller's buffer
+    /// in `NAME_grad_acc`): its length is not a literal of at most
+    /// [`STACK_ARRAY_LEN`] elements (`&[f64; 40_000]`, `[f64; N]`).
     /// A debug build copies an array at every move, and a thread's stack is
     /// a few MiB; a short array stays where it costs no allocation.
     pub fn adjoint_off_stack(&self) -> bool {
-        let ParamKind::Array {
-            owned,
-            by_ref: true,
-            ..
-        } = &self.kind
-        else {
+        let ParamKind::Array { owned, .. } = &self.kind else {
             return false;
         };
         let Type::Array(array) = &**owned else {

@@ -12,6 +12,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 
 use super::{Gen, names};
+use crate::analysis::large_fill;
 use crate::ir::*;
 
 /// `g[k]` of an array or `Vec`, `g.k` of a tuple.
@@ -64,6 +65,11 @@ pub(super) fn fill(collection: &Collection, elem: TokenStream, len: TokenStream)
     }
 }
 
+/// `[elem; len]` built on the heap (see `analysis::boxes_large_arrays`).
+pub(super) fn boxed_fill(elem: TokenStream, len: TokenStream) -> TokenStream {
+    quote!(::autograd::__private::filled_boxed::<_, { #len }>(#elem))
+}
+
 impl Gen<'_> {
     /// The array a write (or a loop's carried variable) starts from: its
     /// buffer if nothing reads it again, a copy otherwise (any other value
@@ -82,6 +88,9 @@ impl Gen<'_> {
         match op {
             Op::Pack { elems, collection } => {
                 pack(collection, elems.iter().map(|e| self.operand(e)))
+            }
+            Op::Fill { elem, len, .. } if self.an.boxes_arrays && large_fill(op) => {
+                boxed_fill(self.operand(elem), self.operand(len))
             }
             Op::Fill {
                 elem,

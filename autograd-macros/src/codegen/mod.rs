@@ -528,6 +528,10 @@ fn sweeps(
             g.declared.insert(*v);
             let adj = names::adjoint(f, *v);
             let x = &p.ident;
+            let x = match p.kind {
+                ParamKind::Array { by_ref: true, .. } => quote!(#x),
+                _ => quote!(&#x),
+            };
             match acc.and_then(|a| a.arrays.get(v)) {
                 Some(buffer) => quote!(let mut #adj = #buffer;),
                 None => quote!(let mut #adj = ::autograd::__private::zeros_boxed(#x);),
@@ -780,7 +784,10 @@ fn acc_adjoints(sig: &Signature, scalar: &Scalar, args: &[syn::Ident]) -> AccAdj
             }
             ParamKind::Float(_) => zero.clone(),
             ParamKind::Slice(_) => quote!(::autograd::__private::zeros_like_slice(#x)),
-            _ if p.adjoint_off_stack() => quote!(::autograd::__private::zeros_boxed(#x)),
+            ParamKind::Array { by_ref: true, .. } if p.adjoint_off_stack() => {
+                quote!(::autograd::__private::zeros_boxed(#x))
+            }
+            _ if p.adjoint_off_stack() => quote!(::autograd::__private::zeros_boxed(&#x)),
             ParamKind::Array { by_ref: true, .. } | ParamKind::Matrix { by_ref: true, .. } => {
                 quote!(::autograd::__private::zero_like(#x))
             }

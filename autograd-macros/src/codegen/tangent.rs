@@ -21,13 +21,13 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 
-use super::arrays::{fill, pack};
+use super::arrays::{boxed_fill, fill, pack};
 use super::scalar::Scalar;
 use super::{
     Gen, Shape, generics, hygienic_inputs, kept_args, names, paths, primal_value, scopes, shape,
     where_clause,
 };
-use crate::analysis::{Analysis, consumable_arrays, scalar_form};
+use crate::analysis::{Analysis, consumable_arrays, large_fill, scalar_form};
 use crate::ir::*;
 use crate::sig::{Param, ParamKind, Ret, Signature};
 use crate::table::{Form, Func, Pass, Read, Rule, Tangent};
@@ -269,6 +269,9 @@ impl Gen<'_> {
             // on the tangents.
             Op::Pack { elems, collection } => {
                 pack(collection, elems.iter().map(|e| self.element_tangent(e)))
+            }
+            Op::Fill { elem, len, .. } if self.an.boxes_arrays && large_fill(op) => {
+                boxed_fill(self.element_tangent(elem), self.operand(len))
             }
             Op::Fill {
                 elem,

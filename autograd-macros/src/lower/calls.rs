@@ -181,6 +181,9 @@ impl Lowerer<'_> {
             };
             args.push(operand);
         }
+        // `k.powi(2)`, `k.max(j)` of names bound to lifted items in the
+        // twin: the operands of a float rule are floats.
+        self.lifted_operands_are_floats(rule, &args);
         // `x.powf(market.k)` in the twin: the data's float converted.
         if let Some(float) = args
             .iter()
@@ -266,8 +269,19 @@ impl Lowerer<'_> {
             .filter(|(_, d)| *d)
             .map(|(a, _)| a.clone())
             .collect();
+        self.lifted_operands_are_floats(rule, &args);
         let kind = kind.unwrap_or_else(|| self.result_kind(&differentiable));
         Operand::Value(self.emit(Op::Rule { rule, args, syntax }, kind, span))
+    }
+
+    /// In the twin, names bound to lifted items (`k` of `let k = K;`) that
+    /// are operands of a float rule (`k.powi(2)`, `f64::exp(k)`): floats.
+    fn lifted_operands_are_floats(&mut self, rule: &Rule, args: &[Operand]) {
+        for (a, param) in args.iter().zip(rule.params.iter()) {
+            if param.ty == Ty::Float {
+                self.lifted_is_float(a);
+            }
+        }
     }
 
     pub(super) fn lower_call(&mut self, c: &syn::ExprCall) -> Operand {
@@ -520,6 +534,9 @@ impl Lowerer<'_> {
         if args.iter().all(|a| matches!(a, Operand::Const(_))) {
             return Some(self.constant_call(c, path, &args, rule.params));
         }
+        // `f64::exp(k)`, `hypot(k, j)` of names bound to lifted items in
+        // the twin: the operands of a float rule are floats.
+        self.lifted_operands_are_floats(rule, &args);
         // `beta(a, 2.0)` in the twin: the constant converted to the scalar.
         if let Some(float) = args
             .iter()
@@ -732,6 +749,8 @@ impl Lowerer<'_> {
                     self.found |= self.lowerer.values[v].kind.is_differentiable()
                         && !self.lowerer.constant_params.contains(&v)
                         && !self.lowerer.constant_elements.contains(&v)
+                        // `k as f64` of `let k = K;`: a constant's cast.
+                        && !self.lowerer.lifted.contains(&v)
                         && !self.lowerer.other_float(v);
                     return;
                 }

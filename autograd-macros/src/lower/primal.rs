@@ -209,18 +209,27 @@ impl Lowerer<'_> {
             matches!(other, Operand::Const(t)
                 if syn::parse2::<Expr>(t.clone()).is_ok_and(|e| const_kind(&e) == Kind::Float))
         };
-        if let Some(v) = o.value()
-            && self.is_lifted(&o)
-            && (self.kind(other) == Some(Kind::Float) || float_literal())
-        {
-            self.values[v].kind = Kind::Float;
-            self.values[v].float = self.scalar.clone();
+        if self.is_lifted(&o) && (self.kind(other) == Some(Kind::Float) || float_literal()) {
+            self.lifted_is_float(&o);
             return o;
         }
         if self.kind(other) != Some(Kind::Float) {
             return o;
         }
         self.lift_opaque(o, span)
+    }
+
+    /// `o`, where it is a name bound to a lifted item (see `lifted`), known
+    /// to be a float from now on: it met a float, or is the operand of a
+    /// float rule (`k.powi(2)`, `f64::exp(k)`), and is read by value as the
+    /// twin's scalar. Anything else is left as it is.
+    pub(super) fn lifted_is_float(&mut self, o: &Operand) {
+        if let Some(v) = o.value()
+            && self.is_lifted(o)
+        {
+            self.values[v].kind = Kind::Float;
+            self.values[v].float = self.scalar.clone();
+        }
     }
 
     /// Whether `o` is a name bound to a lifted item not yet known to be a
