@@ -122,11 +122,25 @@ impl Lowerer<'_> {
                 };
                 let base = match self.sub_slice_of(&i.expr) {
                     Some(base) => base,
-                    None => match self.sequence_of(&i.expr)? {
-                        seq @ (Sequence::Slice(_) | Sequence::Array(_) | Sequence::Sub { .. }) => {
-                            seq
+                    None => match self.sequence_of(&i.expr) {
+                        Some(
+                            seq @ (Sequence::Slice(_) | Sequence::Array(_) | Sequence::Sub { .. }),
+                        ) => seq,
+                        Some(_) => return None,
+                        // A call's result that is sliced is an array or a
+                        // `Vec` (as one that is indexed).
+                        None => {
+                            let v = self.local_ident(&i.expr)?;
+                            if self.values[v].kind != Kind::Unknown
+                                || self.aggregates.contains_key(&v)
+                                || self.missing.contains(&v)
+                                || self.data_sequence(v).is_some()
+                            {
+                                return None;
+                            }
+                            self.values[v].kind = Kind::Array;
+                            Sequence::Array(v)
                         }
-                        _ => return None,
                     },
                 };
                 Some(self.sub_slice(base, r, e.span()))
@@ -337,7 +351,12 @@ impl Lowerer<'_> {
         {
             return None;
         }
-        let float = match self.sequence_of(&m.receiver)? {
+        let mut seq = self.sequence_of(&m.receiver)?;
+        // A sub-slice's elements are its base's.
+        while let Sequence::Sub { base, .. } = seq {
+            seq = *base;
+        }
+        let float = match seq {
             Sequence::Slice(v) | Sequence::Array(v) if self.values[v].kind != Kind::Matrix => {
                 match &self.values[v].float {
                     Some(f) => f.to_token_stream(),
