@@ -146,7 +146,10 @@ fn of_array(x: &[f64; 5]) -> f64 {
     for (i, v) in x[2..].iter().enumerate() {
         iterated += v.sin() + 0.0 * i as f64;
     }
-    weighted_squares(&x[1..3]) + iterated + x[..2][1] * x[1..4].len() as f64 + x[3..5].iter().sum::<f64>()
+    weighted_squares(&x[1..3])
+        + iterated
+        + x[..2][1] * x[1..4].len() as f64
+        + x[3..5].iter().sum::<f64>()
 }
 
 /// A local array and a local `Vec` written in a loop (`y[i] = 2·x[i]`,
@@ -174,7 +177,10 @@ fn of_locals(x: &[f64]) -> f64 {
 }
 
 fn of_locals_closed(x: &[f64]) -> f64 {
-    4.0 * x[1] * x[1] + 8.0 * x[2] * x[2] + x[3] * x[3] + x[4] * x[4]
+    4.0 * x[1] * x[1]
+        + 8.0 * x[2] * x[2]
+        + x[3] * x[3]
+        + x[4] * x[4]
         + 4.0 * x[2] * x[2]
         + (2.0 * x[3]).exp()
         + (2.0 * x[4]).exp()
@@ -186,7 +192,9 @@ fn of_locals_closed(x: &[f64]) -> f64 {
 fn nested(x: &[f64]) -> f64 {
     let inner = &x[1..][1..3];
     let s = &x[1..5];
-    weighted_squares(inner) + s[1..][2] * inner[0] + s[2..].windows(2).map(|w| w[0] * w[1]).sum::<f64>()
+    weighted_squares(inner)
+        + s[1..][2] * inner[0]
+        + s[2..].windows(2).map(|w| w[0] * w[1]).sum::<f64>()
 }
 
 fn nested_closed(x: &[f64]) -> f64 {
@@ -206,7 +214,12 @@ fn every_base_against_central_differences() {
     assert_relative_eq!(v, reads_closed(&x), epsilon = 1e-13, max_relative = 1e-13);
     close(&g, &want, 1e-7);
     let (v, g) = of_locals_grad(&x);
-    assert_relative_eq!(v, of_locals_closed(&x), epsilon = 1e-13, max_relative = 1e-13);
+    assert_relative_eq!(
+        v,
+        of_locals_closed(&x),
+        epsilon = 1e-13,
+        max_relative = 1e-13
+    );
     close(&g, &fd(of_locals_closed, &x), 1e-7);
     let (v, g) = nested_grad(&x);
     assert_relative_eq!(v, nested_closed(&x), epsilon = 1e-13, max_relative = 1e-13);
@@ -232,25 +245,49 @@ fn every_base_every_mode() {
                 let mut acc = vec![0.0; 5];
                 of_vec_grad_acc(&xv, &mut acc);
                 let (_, pb) = of_vec_vjp(&xv);
-                (pb(1.0).0, of_vec_jvp(&xv, &dir.to_vec()).1, Some(of_vec_hessian(&xv).2), acc, of_vec_check(&xv).is_within(1e-7, 1e-6))
+                (
+                    pb(1.0).0,
+                    of_vec_jvp(&xv, &dir.to_vec()).1,
+                    Some(of_vec_hessian(&xv).2),
+                    acc,
+                    of_vec_check(&xv).is_within(1e-7, 1e-6),
+                )
             }
             "array" => {
                 let mut acc = [0.0; 5];
                 of_array_grad_acc(&x, &mut acc);
                 let (_, pb) = of_array_vjp(&x);
-                (pb(1.0).0.to_vec(), of_array_jvp(&x, &dir).1, Some(of_array_hessian(&x).2), acc.to_vec(), of_array_check(&x).is_within(1e-7, 1e-6))
+                (
+                    pb(1.0).0.to_vec(),
+                    of_array_jvp(&x, &dir).1,
+                    Some(of_array_hessian(&x).2),
+                    acc.to_vec(),
+                    of_array_check(&x).is_within(1e-7, 1e-6),
+                )
             }
             "locals" => {
                 let mut acc = vec![0.0; 5];
                 of_locals_grad_acc(&x, &mut acc);
                 let (_, pb) = of_locals_vjp(&x);
-                (pb(1.0).0, of_locals_jvp(&x, &dir).1, None, acc, of_locals_check(&x).is_within(1e-7, 1e-6))
+                (
+                    pb(1.0).0,
+                    of_locals_jvp(&x, &dir).1,
+                    None,
+                    acc,
+                    of_locals_check(&x).is_within(1e-7, 1e-6),
+                )
             }
             _ => {
                 let mut acc = vec![0.0; 5];
                 nested_grad_acc(&x, &mut acc);
                 let (_, pb) = nested_vjp(&x);
-                (pb(1.0).0, nested_jvp(&x, &dir).1, Some(nested_hessian(&x).2), acc, nested_check(&x).is_within(1e-7, 1e-6))
+                (
+                    pb(1.0).0,
+                    nested_jvp(&x, &dir).1,
+                    Some(nested_hessian(&x).2),
+                    acc,
+                    nested_check(&x).is_within(1e-7, 1e-6),
+                )
             }
         };
         // Central differences: 1e-7 relative (1e-6 for the Hessian, the
@@ -319,7 +356,9 @@ fn radial_distort(kappa: &[f64], proj: &[f64]) -> [f64; 2] {
 
 #[test]
 fn bundle_adjustment_reprojection_with_camera_sub_slices() {
-    let cam = [0.1, -0.2, 0.3, 0.5, -0.4, -6.0, 2.0, 0.05, -0.03, 0.01, -0.002];
+    let cam = [
+        0.1, -0.2, 0.3, 0.5, -0.4, -6.0, 2.0, 0.05, -0.03, 0.01, -0.002,
+    ];
     let x = [0.3, 0.2, 1.5];
     let obs = [0.1, -0.05];
     let value = reprojection(&cam, &x, &obs);
@@ -377,7 +416,10 @@ fn out_of_range_panics_as_the_primal() {
             takes_part(&x, a, b);
         });
         assert_eq!(message(move || ignore(takes_part_grad(&x, a, b))), want);
-        assert_eq!(message(move || ignore(takes_part_jvp(&x, a, b, &[0.0; 4]))), want);
+        assert_eq!(
+            message(move || ignore(takes_part_jvp(&x, a, b, &[0.0; 4]))),
+            want
+        );
     }
     for (a, i) in [(1, 3), (5, 0), (0, 4)] {
         let want = message(move || {
@@ -385,7 +427,10 @@ fn out_of_range_panics_as_the_primal() {
         });
         assert_eq!(message(move || ignore(reads_part_grad(&x, a, i))), want);
         assert_eq!(message(move || ignore(reads_part_vjp(&x, a, i))), want);
-        assert_eq!(message(move || ignore(reads_part_jvp(&x, a, i, &[0.0; 4]))), want);
+        assert_eq!(
+            message(move || ignore(reads_part_jvp(&x, a, i, &[0.0; 4]))),
+            want
+        );
     }
     // `t = x[2..4]`, `t[..3]` is out of it though `x[2..5]` is not.
     let y = [1.0, 2.0, 3.0, 4.0, 5.0];
@@ -476,7 +521,12 @@ fn arrays_as_slices(x: &[f64; 3], t: f64) -> f64 {
 fn arrays_as_slices_closed(x: &[f64]) -> f64 {
     let t = x[3];
     let y = [x[0] * t, x[1], x[2] * x[2]];
-    let ws = |v: &[f64]| v.iter().enumerate().map(|(i, a)| a * a * (i + 1) as f64).sum::<f64>();
+    let ws = |v: &[f64]| {
+        v.iter()
+            .enumerate()
+            .map(|(i, a)| a * a * (i + 1) as f64)
+            .sum::<f64>()
+    };
     ws(&y) + ws(&x[..3]) + y[1] * y[1] + y[2] * y[2]
 }
 
@@ -485,11 +535,21 @@ fn generic_f32_checkpoint_nalgebra_and_arrays() {
     let x = [0.3, -1.2, 0.7, 2.0, -0.4];
     // Central differences: 1e-7 relative at f64, 1e-3 at f32.
     let (v, g) = generic_parts_grad(&x);
-    assert_relative_eq!(v, generic_parts_closed(&x), epsilon = 1e-14, max_relative = 1e-14);
+    assert_relative_eq!(
+        v,
+        generic_parts_closed(&x),
+        epsilon = 1e-14,
+        max_relative = 1e-14
+    );
     close(&g, &fd(generic_parts_closed, &x), 1e-7);
     let dir = [1.0, 0.5, -0.25, 0.0, 2.0];
     let dot: f64 = g.iter().zip(&dir).map(|(a, b)| a * b).sum();
-    assert_relative_eq!(generic_parts_jvp(&x, &dir).1, dot, epsilon = 1e-13, max_relative = 1e-13);
+    assert_relative_eq!(
+        generic_parts_jvp(&x, &dir).1,
+        dot,
+        epsilon = 1e-13,
+        max_relative = 1e-13
+    );
     let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
     let (_, g32) = generic_parts_grad(&x32);
     let g32: Vec<f64> = g32.iter().map(|&v| v as f64).collect();
@@ -504,12 +564,22 @@ fn generic_f32_checkpoint_nalgebra_and_arrays() {
     assert_eq!(g.len(), 5);
 
     let (v, g) = checkpointed_grad(&x, 4);
-    assert_relative_eq!(v, checkpointed_plain(&x, 4), epsilon = 1e-14, max_relative = 1e-14);
+    assert_relative_eq!(
+        v,
+        checkpointed_plain(&x, 4),
+        epsilon = 1e-14,
+        max_relative = 1e-14
+    );
     close(&g, &fd(|y| checkpointed_plain(y, 4), &x), 1e-7);
 
     let dv = DVector::from_column_slice(&x);
     let (v, g) = of_dvector_grad(&dv);
-    assert_relative_eq!(v, of_dvector_closed(&x), epsilon = 1e-13, max_relative = 1e-13);
+    assert_relative_eq!(
+        v,
+        of_dvector_closed(&x),
+        epsilon = 1e-13,
+        max_relative = 1e-13
+    );
     close(g.as_slice(), &fd(of_dvector_closed, &x), 1e-7);
     let dot: f64 = g.iter().zip(&dir).map(|(a, b)| a * b).sum();
     let (_, t) = of_dvector_jvp(&dv, &DVector::from_column_slice(&dir));
@@ -519,13 +589,23 @@ fn generic_f32_checkpoint_nalgebra_and_arrays() {
     let xt = [a[0], a[1], a[2], t];
     let want = fd(arrays_as_slices_closed, &xt);
     let (v, da, dt) = arrays_as_slices_grad(&a, t);
-    assert_relative_eq!(v, arrays_as_slices_closed(&xt), epsilon = 1e-13, max_relative = 1e-13);
+    assert_relative_eq!(
+        v,
+        arrays_as_slices_closed(&xt),
+        epsilon = 1e-13,
+        max_relative = 1e-13
+    );
     close(&[da[0], da[1], da[2], dt], &want, 1e-7);
     let (_, pb) = arrays_as_slices_vjp(&a, t);
     let (da2, dt2) = pb(1.0);
     close(&[da2[0], da2[1], da2[2], dt2], &want, 1e-7);
     let (_, tan) = arrays_as_slices_jvp(&a, t, &[1.0, 0.0, 0.0], 0.5);
-    assert_relative_eq!(tan, want[0] + 0.5 * want[3], epsilon = 1e-6, max_relative = 1e-6);
+    assert_relative_eq!(
+        tan,
+        want[0] + 0.5 * want[3],
+        epsilon = 1e-6,
+        max_relative = 1e-6
+    );
     assert!(arrays_as_slices_check(&a, t).is_within(1e-7, 1e-6));
     let (_, _, h) = arrays_as_slices_hessian(&a, t);
     for j in 0..4 {

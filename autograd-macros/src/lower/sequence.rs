@@ -209,6 +209,34 @@ impl Lowerer<'_> {
             Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
             e => e,
         };
+        // `&x[a..b]` of a whole: the call's own slicing checks the range.
+        if let Expr::Index(i) = strip_parens(named)
+            && let Expr::Range(r) = strip_parens(&i.index)
+            && let Some(Sequence::Slice(v) | Sequence::Array(v)) = self.sequence_of(&i.expr)
+        {
+            let start = match &r.start {
+                Some(a) => self.lower_expr(a),
+                None => super::iter::int_const(0, a.span()),
+            };
+            let end = match &r.end {
+                Some(b) => {
+                    let end = self.lower_expr(b);
+                    match r.limits {
+                        syn::RangeLimits::Closed(_) => {
+                            self.int_add(end, super::iter::int_const(1, a.span()), a.span())
+                        }
+                        syn::RangeLimits::HalfOpen(_) => end,
+                    }
+                }
+                None => self.sequence_len(&Sequence::Slice(v), a.span()),
+            };
+            return Some(CallArg {
+                operand: Operand::Value(v),
+                by_ref: true,
+                span: a.span(),
+                range: Some(SubRange { start, end }),
+            });
+        }
         let sub = match self.sequence_of(named) {
             Some(sub @ Sequence::Sub { .. }) => sub,
             _ => self.sub_slice_of(a)?,
