@@ -7,6 +7,10 @@
 //! Expected values come from closed forms or central differences of the
 //! primal; each tolerance is stated at its assertion.
 
+// A `#[differentiable]` body indexes slices in `for i in a..b` loops; a
+// `&Vec<f64>` argument and a local `Vec` are base kinds under test.
+#![allow(clippy::needless_range_loop, clippy::ptr_arg, clippy::useless_vec)]
+
 use approx::assert_relative_eq;
 use autograd::nalgebra::DVector;
 use autograd::num_traits::Float;
@@ -230,7 +234,7 @@ fn every_base_against_central_differences() {
 fn every_base_every_mode() {
     let x = [0.3, -1.2, 0.7, 2.0, -0.4];
     let dir = [1.0, -0.5, 0.25, 2.0, 0.1];
-    let xv = x.to_vec();
+    let (xv, dirv) = (x.to_vec(), dir.to_vec());
     type Closed = fn(&[f64]) -> f64;
     let cases: [(&str, Closed); 4] = [
         ("vec", reads_closed),
@@ -247,7 +251,7 @@ fn every_base_every_mode() {
                 let (_, pb) = of_vec_vjp(&xv);
                 (
                     pb(1.0).0,
-                    of_vec_jvp(&xv, &dir.to_vec()).1,
+                    of_vec_jvp(&xv, &dirv).1,
                     Some(of_vec_hessian(&xv).2),
                     acc,
                     of_vec_check(&xv).is_within(1e-7, 1e-6),
@@ -614,4 +618,28 @@ fn generic_f32_checkpoint_nalgebra_and_arrays() {
             assert_relative_eq!(h[(i, j)], col[i], epsilon = 1e-4, max_relative = 1e-4);
         }
     }
+}
+
+/// A name bound to a sub-slice, passed whole and in part: x[1]² + 2·x[2]²
+/// + x[2]².
+#[differentiable(jvp)]
+fn named_part(x: &[f64]) -> f64 {
+    let s = &x[1..=2];
+    weighted_squares(s) + weighted_squares(&s[1..])
+}
+
+#[test]
+fn a_named_sub_slice_passed() {
+    let x = [0.5, -1.5, 0.8, 3.0];
+    let (v, g) = named_part_grad(&x);
+    // Closed form, to rounding: 1e-15.
+    assert_relative_eq!(
+        v,
+        1.5 * 1.5 + 3.0 * 0.64,
+        epsilon = 1e-15,
+        max_relative = 1e-15
+    );
+    close(&g, &[0.0, -3.0, 6.0 * 0.8, 0.0], 1e-15);
+    let (_, t) = named_part_jvp(&x, &[1.0, 1.0, 1.0, 1.0]);
+    assert_relative_eq!(t, -3.0 + 4.8, epsilon = 1e-15, max_relative = 1e-15);
 }
