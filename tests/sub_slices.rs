@@ -643,3 +643,22 @@ fn a_named_sub_slice_passed() {
     let (_, t) = named_part_jvp(&x, &[1.0, 1.0, 1.0, 1.0]);
     assert_relative_eq!(t, -3.0 + 4.8, epsilon = 1e-15, max_relative = 1e-15);
 }
+
+/// A call's result sliced (`r[1..]`) and a named sub-slice copied out
+/// (`part.to_vec()`).
+#[differentiable]
+fn sliced_result(x: &[f64]) -> f64 {
+    let r = rodrigues_rotate(&x[0..3], &x[3..6]);
+    let part = &x[1..4];
+    let v = part.to_vec();
+    r[1..].iter().sum::<f64>() + v[0] * v[2]
+}
+
+#[test]
+fn a_call_result_sliced_and_a_sub_slice_copied() {
+    let x = [0.1, -0.2, 0.3, 0.5, -0.4, 1.5];
+    let (v, g) = sliced_result_grad(&x);
+    assert_eq!(v.to_bits(), sliced_result(&x).to_bits());
+    // Central differences of the primal: 1e-7 relative.
+    close(&g, &fd(sliced_result, &x), 1e-7);
+}
