@@ -522,6 +522,36 @@ pub mod __private {
         compare(a, b)
     }
 
+    /// The length of `x[start..end]` for an `x` of `len` elements (a
+    /// sub-slice read by index or iterated), panicking with the message of
+    /// that slicing where the range is out of bounds.
+    #[inline]
+    #[track_caller]
+    pub fn sub_slice_len(len: usize, start: usize, end: usize) -> usize {
+        // The same slicing of as many zero-sized elements: no memory, the
+        // same checks.
+        ::std::vec![(); len][start..end].len()
+    }
+
+    /// The length of `x[start..]` for an `x` of `len` elements, panicking
+    /// as that slicing does.
+    #[inline]
+    #[track_caller]
+    pub fn sub_slice_from_len(len: usize, start: usize) -> usize {
+        ::std::vec![(); len][start..].len()
+    }
+
+    /// `index`, checked as indexing a sub-slice of `len` elements checks
+    /// it (the generated code reads the whole at the offset index).
+    #[inline]
+    #[track_caller]
+    pub fn sub_index(len: usize, index: usize) -> usize {
+        if index >= len {
+            ::core::panic!("index out of bounds: the len is {len} but the index is {index}");
+        }
+        index
+    }
+
     /// `literal`, typed like `previous`: a literal assigned to a variable
     /// takes the variable's type, as the assignment does in the primal.
     #[inline(always)]

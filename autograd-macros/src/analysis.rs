@@ -648,10 +648,18 @@ pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec
         Op::Store { index, .. } => out.extend(index.value()),
         // A deferred call is made again in the reverse sweep, from its
         // arguments; otherwise the pullback comes from the call itself.
-        Op::Call { args, .. } if deferred_call(f, args) => {
-            out.extend(args.iter().filter_map(|a| a.operand.value()))
+        Op::Call { args, .. } => {
+            if deferred_call(f, args) {
+                out.extend(args.iter().filter_map(|a| a.operand.value()));
+            } else {
+                out.push(dst);
+            }
+            // A sub-slice's adjoint goes to its elements of the whole.
+            for r in args.iter().filter_map(|a| a.range.as_ref()) {
+                out.extend(r.start.value());
+                out.extend(r.end.value());
+            }
         }
-        Op::Call { .. } => out.push(dst),
         _ => {}
     }
     out

@@ -349,6 +349,17 @@ pub struct CallArg {
     pub by_ref: bool,
     /// The argument as written, where a type error about its adjoint points.
     pub span: Span,
+    /// `&x[start..end]`: the part of the slice, array or `Vec` `operand`
+    /// that is passed (`by_ref`); its adjoint goes to those elements.
+    pub range: Option<SubRange>,
+}
+
+/// The elements `start..end` of a sequence, integer operands whose range
+/// the primal checks where the sub-slice is made.
+#[derive(Clone)]
+pub struct SubRange {
+    pub start: Operand,
+    pub end: Operand,
 }
 
 // ---- the shared traversal ----
@@ -390,7 +401,13 @@ macro_rules! traversal {
                         captures.$iter().for_each(|c| f($($ref)* c.1));
                     }
                     Op::Call { args, .. } => {
-                        args.$iter().filter_map(|a| a.operand.$value()).for_each(f)
+                        for a in args.$iter() {
+                            a.operand.$value().into_iter().for_each(&mut *f);
+                            if let Some(r) = $($ref)* a.range {
+                                r.start.$value().into_iter().for_each(&mut *f);
+                                r.end.$value().into_iter().for_each(&mut *f);
+                            }
+                        }
                     }
                     Op::Primal { bindings, .. } => bindings.$iter().for_each(|b| f($($ref)* b.1)),
                     Op::Literal { like, .. } => f(like),
@@ -747,9 +764,13 @@ impl fmt::Display for Op {
             }
             Op::Call { func, args } => {
                 let func = quote::quote!(#func).to_string().replace(' ', "");
-                let args = args
-                    .iter()
-                    .map(|a| format!("{}{}", if a.by_ref { "&" } else { "" }, a.operand));
+                let args = args.iter().map(|a| {
+                    let range = match &a.range {
+                        Some(r) => format!("[{}..{}]", r.start, r.end),
+                        None => String::new(),
+                    };
+                    format!("{}{}{range}", if a.by_ref { "&" } else { "" }, a.operand)
+                });
                 write!(f, "call {func}({})", join(args))
             }
             Op::StopGradient { arg, .. } => write!(f, "stop_gradient {arg}"),

@@ -55,6 +55,19 @@ fn if_else() {
 }
 
 #[test]
+fn sub_slices() {
+    check(
+        "sub_slices",
+        "fn f(x: &[f64], k: usize) -> f64 {
+            let head = &x[..2];
+            let mut s = g(&x[k..k + 3]) + head[1];
+            for v in &x[1..] { s += v.sin(); }
+            s + x[1..][0]
+        }",
+    );
+}
+
+#[test]
 fn while_loop() {
     check(
         "while_loop",

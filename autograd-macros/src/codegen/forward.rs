@@ -287,6 +287,7 @@ impl Gen<'_> {
     pub fn call_args(&self, args: &[CallArg]) -> Vec<TokenStream> {
         args.iter()
             .map(|a| match a.operand.value() {
+                _ if a.range.is_some() => self.sub_slice(a, false),
                 _ if a.by_ref => {
                     let o = self.operand(&a.operand);
                     quote!(&#o)
@@ -305,6 +306,35 @@ impl Gen<'_> {
                 None => self.operand(&a.operand),
             })
             .collect()
+    }
+
+    /// `&x[start..end]` of a call argument (`&mut` of its adjoint): the
+    /// slicing the primal does, with its bounds check.
+    pub fn sub_slice(&self, a: &CallArg, adjoint: bool) -> TokenStream {
+        let Some(range) = &a.range else {
+            return self.operand(&a.operand);
+        };
+        let (start, end) = (self.operand(&range.start), self.operand(&range.end));
+        let v = a.operand.value();
+        let matrix = v.is_some_and(|v| self.f.info(v).kind == Kind::Matrix);
+        match (v, adjoint, matrix) {
+            (Some(v), true, true) => {
+                let adj = names::adjoint(self.f, v);
+                quote_spanned!(a.span=> &mut #adj.as_mut_slice()[#start..#end])
+            }
+            (Some(v), true, false) => {
+                let adj = names::adjoint(self.f, v);
+                quote_spanned!(a.span=> &mut #adj[#start..#end])
+            }
+            (_, _, true) => {
+                let o = self.operand(&a.operand);
+                quote_spanned!(a.span=> &#o.as_slice()[#start..#end])
+            }
+            _ => {
+                let o = self.operand(&a.operand);
+                quote_spanned!(a.span=> &#o[#start..#end])
+            }
+        }
     }
 
     /// The primal sweep of a block. With a filter, only the values in it

@@ -327,9 +327,15 @@ impl<'a> Gen<'a> {
                         // Its own statement, so the slot's type is checked as
                         // it is, not inferred from the adjoint it goes into.
                         let checked = names::call_slot(dst, k);
+                        // A sub-slice's adjoint goes to its elements of
+                        // the whole, in place.
+                        let target = match &a.range {
+                            Some(_) => self.sub_slice(a, true),
+                            None => quote_spanned!(a.span=> &mut #adj),
+                        };
                         let accumulate = self.scalar.accumulate(
                             self.f.info(u).kind,
-                            quote_spanned!(a.span=> &mut #adj),
+                            target,
                             checked.to_token_stream(),
                             a.span,
                         );

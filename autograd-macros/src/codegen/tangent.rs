@@ -594,6 +594,25 @@ impl Gen<'_> {
         let (v, t) = (names::value(self.f, dst), names::tangent(self.f, dst));
         let values = self.call_args(args);
         let tangents = args.iter().map(|a| {
+            if let Some(range) = &a.range {
+                // A sub-slice's tangent is the same part of the whole's.
+                let (start, end) = (self.operand(&range.start), self.operand(&range.end));
+                let tangent = match (a.operand.value(), self.tangent_of(&a.operand)) {
+                    (_, Some(u)) if self.f.info(u).kind == Kind::Matrix => {
+                        let t = self.tangent(u);
+                        quote!(&#t.as_slice()[#start..#end])
+                    }
+                    (_, Some(u)) => {
+                        let t = self.tangent(u);
+                        quote!(&#t[#start..#end])
+                    }
+                    _ => {
+                        let part = self.sub_slice(a, false);
+                        quote!(&#private::zeros_like_slice(#part))
+                    }
+                };
+                return quote_spanned!(a.span=> #private::into_tangent(#tangent));
+            }
             let tangent = match (a.operand.value(), self.tangent_of(&a.operand)) {
                 (_, Some(u)) => match self.f.info(u).kind {
                     Kind::Float if self.scalar.param().is_some() => {

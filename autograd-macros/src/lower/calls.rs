@@ -69,7 +69,9 @@ impl Lowerer<'_> {
         }
         // `P.len()` of a `const` array, `w.len()` of a window.
         if let Some(Builtin::Len) = table::builtin(&name, m.args.len())
-            && let Some(seq) = self.sequence_of(&m.receiver)
+            && let Some(seq) = self
+                .sub_slice_of(&m.receiver)
+                .or_else(|| self.sequence_of(&m.receiver))
             && !matches!(
                 seq,
                 super::sequence::Sequence::Slice(_) | super::sequence::Sequence::Array(_)
@@ -406,6 +408,10 @@ impl Lowerer<'_> {
         }
         let mut args = Vec::new();
         for a in &c.args {
+            if let Some(arg) = self.sub_slice_arg(a) {
+                args.push(arg);
+                continue;
+            }
             let (expr, by_ref) = match a {
                 Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
                 Expr::Reference(r) => {
@@ -430,6 +436,7 @@ impl Lowerer<'_> {
                 operand,
                 by_ref,
                 span: a.span(),
+                range: None,
             });
         }
         // `stop_gradient(0.5)`: autograd's is generic, and a binding of its

@@ -589,7 +589,7 @@ impl Lowerer<'_> {
         if let Expr::Range(r) = &*i.index {
             self.cx.error_spanned_by(
                 r,
-                "sub-slices are not supported; index one element, such as `x[i]`",
+                "sub-slices are supported of slices, arrays and `Vec`s by name, `&x[a..b]`; bind this value to a local first",
             );
             return self.missing(i.span());
         }

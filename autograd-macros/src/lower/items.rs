@@ -77,6 +77,10 @@ impl Lowerer<'_> {
                     }
                 }
             }
+            Expr::Reference(_) => self.sub_slice_of(e).map(Item::Seq),
+            Expr::Index(i) if matches!(strip_parens(&i.index), Expr::Range(_)) => {
+                self.sub_slice_of(e).map(Item::Seq)
+            }
             Expr::Index(i) => {
                 let Item::Seq(seq) = self.lower_item(&i.expr)? else {
                     return None;
@@ -118,6 +122,12 @@ impl Lowerer<'_> {
     fn window_element(&mut self, seq: &Sequence, index: &Expr) -> Operand {
         let width = match seq {
             Sequence::Window { width, .. } => *width,
+            // `s[i]` of a sub-slice: any index, checked as the primal's.
+            Sequence::Sub { .. } => {
+                let span = index.span();
+                let index = self.lower_expr(index);
+                return self.sub_slice_element(seq, index, span);
+            }
             _ => usize::MAX,
         };
         match literal_index(index) {
@@ -155,6 +165,13 @@ impl Lowerer<'_> {
                 self.cx.error_spanned_by(
                     e,
                     "a tuple is used as one value here; read its components (`t.0`) or bind them with `let (a, b) = ..;`",
+                );
+                Some(self.missing(e.span()))
+            }
+            Item::Seq(Sequence::Sub { .. }) => {
+                self.cx.error_spanned_by(
+                    e,
+                    "a sub-slice is used as one value here; index it (`s[i]`), iterate over it, take its `len()` or pass it to a `#[differentiable]` function",
                 );
                 Some(self.missing(e.span()))
             }

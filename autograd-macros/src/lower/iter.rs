@@ -110,7 +110,7 @@ fn int_literal(t: &TokenStream) -> Option<i64> {
         .flatten()
 }
 
-fn int_const(c: i64, span: Span) -> Operand {
+pub(super) fn int_const(c: i64, span: Span) -> Operand {
     Operand::Const(syn::LitInt::new(&c.to_string(), span).into_token_stream())
 }
 
@@ -593,7 +593,7 @@ impl Lowerer<'_> {
                 Sequence::Slice(v) | Sequence::Array(v) => return self.values[*v].float.clone(),
                 Sequence::Constant(_) => return None,
                 Sequence::Data { elem, .. } => return self.scalar_ident(elem),
-                Sequence::Window { base, .. } => seq = base,
+                Sequence::Window { base, .. } | Sequence::Sub { base, .. } => seq = base,
             }
         }
     }
@@ -890,6 +890,19 @@ impl Lowerer<'_> {
                 filtered: false,
             });
         }
+        // `&x[a..b]` of a slice, array, `Vec` or sub-slice: a view whose
+        // range the primal checks.
+        if let Some(seq) = self.sub_slice_of(e) {
+            let len = self.sequence_len(&seq, e.span());
+            return Some(Chain {
+                len: Lin::of(len),
+                plan: Plan::Element {
+                    seq,
+                    at: Pos::start(),
+                },
+                filtered: false,
+            });
+        }
         if let Expr::Index(i) = strip_parens(e)
             && let Expr::Range(r) = strip_parens(&i.index)
             && let Some(seq) = self.sequence_or_field(&i.expr)
@@ -969,7 +982,11 @@ impl Lowerer<'_> {
         match (name.as_str(), arg, m.args.len()) {
             ("iter" | "into_iter", _, 0) => self.chain_source(&m.receiver),
             ("windows" | "chunks_exact", Some(width), 1) => {
-                let Some(seq) = self.sequence_or_field(&m.receiver) else {
+                let seq = match self.sub_slice_of(&m.receiver) {
+                    Some(sub) => Some(sub),
+                    None => self.sequence_or_field(&m.receiver),
+                };
+                let Some(seq) = seq else {
                     self.not_a_sequence(&m.receiver);
                     return None;
                 };
@@ -1172,7 +1189,12 @@ impl Lowerer<'_> {
     }
 
     /// An integer function of integers, as primal code.
-    fn primal_int(&mut self, func: TokenStream, args: Vec<Operand>, span: Span) -> Operand {
+    pub(super) fn primal_int(
+        &mut self,
+        func: TokenStream,
+        args: Vec<Operand>,
+        span: Span,
+    ) -> Operand {
         let mut bindings = Vec::new();
         let args: Vec<TokenStream> = args
             .into_iter()

@@ -26,6 +26,17 @@ pub(super) enum Sequence {
         start: Operand,
         width: usize,
     },
+    /// A sub-slice `&x[a..b]` of a slice, array, `Vec` or nalgebra vector
+    /// (`v.as_slice()`), or of another sub-slice: a view of `base`'s
+    /// elements `start..end`, `len` of them. `len` is computed where the
+    /// sub-slice is made, panicking as that slicing does when the range is
+    /// out of bounds.
+    Sub {
+        base: Box<Sequence>,
+        start: Operand,
+        end: Operand,
+        len: Operand,
+    },
 }
 
 impl Lowerer<'_> {
@@ -35,6 +46,15 @@ impl Lowerer<'_> {
         match strip_parens(e) {
             Expr::Reference(r) if r.mutability.is_none() => self.sequence_of(&r.expr),
             Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.sequence_of(&u.expr),
+            // `v.as_slice()` of a nalgebra vector, a `Vec` or an array.
+            Expr::MethodCall(m)
+                if m.method == "as_slice" && m.args.is_empty() && m.turbofish.is_none() =>
+            {
+                match self.sequence_of(&m.receiver)? {
+                    seq @ (Sequence::Slice(_) | Sequence::Array(_)) => Some(seq),
+                    _ => None,
+                }
+            }
             e @ Expr::Path(p) => match self.local_ident(e) {
                 Some(v) => match self.aggregates.get(&v) {
                     Some(Item::Seq(s)) => Some(s.clone()),
@@ -86,7 +106,175 @@ impl Lowerer<'_> {
             Sequence::Window { width, .. } => {
                 Operand::Const(syn::LitInt::new(&width.to_string(), span).into_token_stream())
             }
+            Sequence::Sub { len, .. } => len.clone(),
         }
+    }
+
+    /// The sub-slice `e` denotes, `&x[a..b]`, `x[a..]`, `x[..b]`, `x[a..=b]`
+    /// (also of a sub-slice, `&x[a..b][c..]`), its range lowered and
+    /// checked; `None`, lowering nothing, for any other expression.
+    pub(super) fn sub_slice_of(&mut self, e: &Expr) -> Option<Sequence> {
+        match strip_parens(e) {
+            Expr::Reference(r) if r.mutability.is_none() => self.sub_slice_of(&r.expr),
+            Expr::Index(i) => {
+                let Expr::Range(r) = strip_parens(&i.index) else {
+                    return None;
+                };
+                let base = match self.sub_slice_of(&i.expr) {
+                    Some(base) => base,
+                    None => match self.sequence_of(&i.expr) {
+                        Some(
+                            seq @ (Sequence::Slice(_) | Sequence::Array(_) | Sequence::Sub { .. }),
+                        ) => seq,
+                        Some(_) => return None,
+                        // A call's result that is sliced is an array or a
+                        // `Vec` (as one that is indexed).
+                        None => {
+                            let v = self.local_ident(&i.expr)?;
+                            if self.values[v].kind != Kind::Unknown
+                                || self.aggregates.contains_key(&v)
+                                || self.missing.contains(&v)
+                                || self.data_sequence(v).is_some()
+                            {
+                                return None;
+                            }
+                            self.values[v].kind = Kind::Array;
+                            Sequence::Array(v)
+                        }
+                    },
+                };
+                Some(self.sub_slice(base, r, e.span()))
+            }
+            _ => None,
+        }
+    }
+
+    /// `base[a..b]`: its bounds as integer operands of `base`, and its
+    /// length from the primal's own check of the range.
+    pub(super) fn sub_slice(&mut self, base: Sequence, r: &syn::ExprRange, span: Span) -> Sequence {
+        let private = quote!(::autograd::__private);
+        let start = match &r.start {
+            Some(a) => self.lower_expr(a),
+            None => super::iter::int_const(0, span),
+        };
+        let base_len = self.sequence_len(&base, span);
+        let (end, len) = match &r.end {
+            Some(b) => {
+                let mut end = self.lower_expr(b);
+                if matches!(r.limits, syn::RangeLimits::Closed(_)) {
+                    end = self.int_add(end, super::iter::int_const(1, span), span);
+                }
+                let len = self.primal_int(
+                    quote!(#private::sub_slice_len),
+                    vec![base_len, start.clone(), end.clone()],
+                    span,
+                );
+                (end, len)
+            }
+            None => {
+                let len = self.primal_int(
+                    quote!(#private::sub_slice_from_len),
+                    vec![base_len.clone(), start.clone()],
+                    span,
+                );
+                (base_len, len)
+            }
+        };
+        // Bounds within the whole: a sub-slice of a sub-slice is one of
+        // its base, the range offset by the outer start.
+        let (base, start, end) = match base {
+            Sequence::Sub {
+                base, start: outer, ..
+            } => {
+                let from = self.int_add(outer.clone(), start, span);
+                // The end from the checked length, so the check is made
+                // wherever the part is read.
+                let to = self.int_add(from.clone(), len.clone(), span);
+                (*base, from, to)
+            }
+            base => (base, start, end),
+        };
+        Sequence::Sub {
+            base: Box::new(base),
+            start,
+            end,
+            len,
+        }
+    }
+
+    /// A call's argument that is a sub-slice, `&x[a..b]` or a name bound
+    /// to one: that part of the whole, passed by reference.
+    pub(super) fn sub_slice_arg(&mut self, a: &Expr) -> Option<CallArg> {
+        let named = match strip_parens(a) {
+            Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
+            e => e,
+        };
+        // `&x[a..b]` of a whole: the call's own slicing checks the range.
+        if let Expr::Index(i) = strip_parens(named)
+            && let Expr::Range(r) = strip_parens(&i.index)
+            && let Some(Sequence::Slice(v) | Sequence::Array(v)) = self.sequence_of(&i.expr)
+        {
+            let start = match &r.start {
+                Some(a) => self.lower_expr(a),
+                None => super::iter::int_const(0, a.span()),
+            };
+            let end = match &r.end {
+                Some(b) => {
+                    let end = self.lower_expr(b);
+                    match r.limits {
+                        syn::RangeLimits::Closed(_) => {
+                            self.int_add(end, super::iter::int_const(1, a.span()), a.span())
+                        }
+                        syn::RangeLimits::HalfOpen(_) => end,
+                    }
+                }
+                None => self.sequence_len(&Sequence::Slice(v), a.span()),
+            };
+            return Some(CallArg {
+                operand: Operand::Value(v),
+                by_ref: true,
+                span: a.span(),
+                range: Some(SubRange { start, end }),
+            });
+        }
+        let sub = match self.sequence_of(named) {
+            Some(sub @ Sequence::Sub { .. }) => sub,
+            _ => self.sub_slice_of(a)?,
+        };
+        let Sequence::Sub {
+            base, start, end, ..
+        } = sub
+        else {
+            return None;
+        };
+        let (Sequence::Slice(v) | Sequence::Array(v)) = *base else {
+            return None;
+        };
+        Some(CallArg {
+            operand: Operand::Value(v),
+            by_ref: true,
+            span: a.span(),
+            range: Some(SubRange { start, end }),
+        })
+    }
+
+    /// `s[i]` of a sub-slice as the user wrote it: the index checked
+    /// against the sub-slice's length, as the primal's indexing panics.
+    pub(super) fn sub_slice_element(
+        &mut self,
+        s: &Sequence,
+        index: Operand,
+        span: Span,
+    ) -> Operand {
+        let Sequence::Sub { len, .. } = s else {
+            return self.sequence_element(s, index, span);
+        };
+        let index = self.primal_int(
+            quote!(::autograd::__private::sub_index),
+            vec![len.clone(), index],
+            span,
+        );
+        self.sequence_element(s, index, span)
     }
 
     /// The element at `index` (an integer operand in range).
@@ -116,6 +304,10 @@ impl Lowerer<'_> {
                 }
             },
             Sequence::Data { data, elem } => self.data_element(*data, elem, index, span),
+            Sequence::Sub { base, start, .. } => {
+                let index = self.int_add(start.clone(), index, span);
+                self.sequence_element(base, index, span)
+            }
             Sequence::Window { base, start, .. } => {
                 // `w[1]` read twice is one element read, whose index is
                 // computed once.
@@ -187,7 +379,12 @@ impl Lowerer<'_> {
         {
             return None;
         }
-        let float = match self.sequence_of(&m.receiver)? {
+        let mut seq = self.sequence_of(&m.receiver)?;
+        // A sub-slice's elements are its base's.
+        while let Sequence::Sub { base, .. } = seq {
+            seq = *base;
+        }
+        let float = match seq {
             Sequence::Slice(v) | Sequence::Array(v) if self.values[v].kind != Kind::Matrix => {
                 match &self.values[v].float {
                     Some(f) => f.to_token_stream(),

@@ -113,6 +113,17 @@ impl Lowerer<'_> {
             Pat::Type(pt) => (&*pt.pat, Some((*pt.ty).clone())),
             p => (p, None),
         };
+        // `let s = if c { &x[..2] } else { &x[2..] };`: the adjoint would
+        // need choosing too; one error for the whole choice.
+        if let Some(init) = &local.init
+            && chooses_sub_slice(&init.expr)
+        {
+            self.cx.error_spanned_by(
+                &init.expr,
+                "a sub-slice chosen at run time is not supported; choose its bounds instead, `let k = if c { 0 } else { 2 }; let s = &x[k..k + 2];`",
+            );
+            return;
+        }
         if let Some(init) = &local.init
             && init.diverge.is_none()
             && self.bind_closure(pat, &init.expr)
@@ -607,5 +618,32 @@ impl Lowerer<'_> {
         if info.name.is_none() && info.param.is_none() {
             info.name = Some(name);
         }
+    }
+}
+
+/// An `if` or `match` whose value is a sub-slice (`&x[a..b]`) in one of
+/// its arms.
+fn chooses_sub_slice(e: &Expr) -> bool {
+    fn is_sub_slice(e: &Expr) -> bool {
+        match strip_parens(e) {
+            Expr::Reference(r) => is_sub_slice(&r.expr),
+            Expr::Index(i) => matches!(strip_parens(&i.index), Expr::Range(_)),
+            Expr::Block(b) => block_value(&b.block).is_some_and(is_sub_slice),
+            e => chooses_sub_slice(e),
+        }
+    }
+    fn block_value(b: &syn::Block) -> Option<&Expr> {
+        match b.stmts.last()? {
+            SynStmt::Expr(e, None) => Some(e),
+            _ => None,
+        }
+    }
+    match strip_parens(e) {
+        Expr::If(i) => {
+            block_value(&i.then_branch).is_some_and(is_sub_slice)
+                || i.else_branch.as_ref().is_some_and(|(_, e)| is_sub_slice(e))
+        }
+        Expr::Match(m) => m.arms.iter().any(|a| is_sub_slice(&a.body)),
+        _ => false,
     }
 }

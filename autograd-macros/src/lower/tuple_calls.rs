@@ -43,6 +43,7 @@ impl Lowerer<'_> {
                 args: vec![CallArg {
                     operand: whole,
                     by_ref: false,
+                    range: None,
                     span,
                 }],
             },
