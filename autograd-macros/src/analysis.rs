@@ -263,6 +263,9 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut ValueMap<bool>) -> bool {
                 }
                 let v = match op {
                     Op::Copy(a) => is(varied, a),
+                    // A piecewise-constant result is a constant: no path
+                    // runs through it (see `Rule::constant_valued`).
+                    Op::Rule { rule, .. } if rule.constant_valued => false,
                     Op::Rule { rule, args, .. } => args
                         .iter()
                         .zip(rule.diff())
