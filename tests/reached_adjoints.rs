@@ -5,6 +5,8 @@
 //! arrive still is: on a path the product stays NaN. Finding 029; the
 //! convention is in src/guide/conventions.md. Expected values are the
 //! closed forms of the branch that runs.
+// The programs are written as the random programs write them.
+#![allow(clippy::assign_op_pattern, clippy::needless_range_loop)]
 
 use approx::assert_relative_eq;
 use autograd::differentiable;
