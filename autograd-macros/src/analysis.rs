@@ -21,6 +21,13 @@ pub struct Analysis {
     /// Adjoints created up front (zero) because a contribution comes from a
     /// nested block or through a callee's pullback.
     pub predeclare: ValueMap<bool>,
+    /// Adjoints some run may leave without any contribution (every use is
+    /// in a branch arm, a loop body, or behind such a value): each carries
+    /// a `reached` flag, and the value's reverse runs only if a contribution
+    /// arrived, so a value the result does not read on this run adds
+    /// nothing (not `0·∞ = NaN` through its own partials). Always false
+    /// in straight-line code; only scalars and call results are gated.
+    pub gated: ValueMap<bool>,
     /// Reads `a[i]` whose reverse creates the adjoint of the array `a`, as
     /// a zero shaped like `a` (see [`zero_at_read`]).
     pub zero_at_read: HashSet<ValueId>,
@@ -125,6 +132,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         useful,
         uses: ValueMap::filled(n, 0),
         predeclare: ValueMap::filled(n, false),
+        gated: ValueMap::filled(n, false),
         zero_at_read: HashSet::new(),
         defined_in: HashMap::new(),
         saves: HashMap::new(),
@@ -143,18 +151,29 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         f,
         an: &an,
         sites: Vec::new(),
+        users: Vec::new(),
         element_reads: HashMap::new(),
         incoming: HashSet::new(),
     };
     uses.visit_block(&f.body);
-    let (mut sites, element_reads, mut incoming) = (uses.sites, uses.element_reads, uses.incoming);
+    let (mut sites, mut users, element_reads, mut incoming) =
+        (uses.sites, uses.users, uses.element_reads, uses.incoming);
     if let Some(r) = an.active_operand(&f.ret) {
         incoming.insert(sites.len());
         sites.push((r, f.body.id, false));
+        users.push(User::Seed);
     }
     for &(v, site, through_call) in &sites {
         an.uses[v] += 1;
         if through_call || f.info(v).block != site {
+            an.predeclare[v] = true;
+        }
+    }
+    an.gated = gated(f, &an, &sites, &users);
+    for (&(v, _, _), user) in sites.iter().zip(&users) {
+        // A gated value's reverse is a block of its own: what it adds into
+        // must exist before it.
+        if an.gated[v] || matches!(user, User::Value(d) if an.gated[*d]) {
             an.predeclare[v] = true;
         }
     }
@@ -248,6 +267,9 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut ValueMap<bool>) -> bool {
                 }
                 let v = match op {
                     Op::Copy(a) => is(varied, a),
+                    // A piecewise-constant result is a constant: no path
+                    // runs through it (see `Rule::constant_valued`).
+                    Op::Rule { rule, .. } if rule.constant_valued => false,
                     Op::Rule { rule, args, .. } => args
                         .iter()
                         .zip(rule.diff())
@@ -421,10 +443,123 @@ impl<'a> Visitor<'a> for DroppedDerivatives<'_> {
 /// Where the reverse sweep adds into each active value's adjoint: the
 /// value, the block the contribution is made in, and whether it comes
 /// through a callee's pullback.
+/// Whose reverse makes a contribution: a value's (its operation, or a φ
+/// handing its adjoint to a source), a loop's carried adjoint (into the
+/// exit value each iteration, into the initial value after the loop), or
+/// the seed.
+#[derive(Clone, Copy)]
+enum User {
+    Value(ValueId),
+    Carried { entry: ValueId, after: ValueId },
+    Seed,
+}
+
+/// The adjoints some run may leave without a contribution. A value is
+/// always reached if the reverse of its own block always contributes to
+/// it: a contribution at that block's top level by a user that is itself
+/// always reached, or one in both arms of a branch there (a loop body may
+/// run zero times). A carried adjoint is always reached if the value after
+/// the loop and the value at the start of an iteration are. The greatest
+/// such set, found by removing values until none changes.
+fn gated(
+    f: &Function,
+    an: &Analysis,
+    sites: &[(ValueId, BlockId, bool)],
+    users: &[User],
+) -> ValueMap<bool> {
+    let n = f.values.len();
+    // Scalars and call results only: a collection's zero is shaped like
+    // its value, which the reverse sweep would then have to keep.
+    let flaggable = |v: ValueId| {
+        an.active(v)
+            && f.info(v).param.is_none()
+            && matches!(f.info(v).kind, Kind::Float | Kind::Unknown)
+    };
+    let mut by_block: HashMap<BlockId, Vec<usize>> = HashMap::new();
+    for (k, &(_, b, _)) in sites.iter().enumerate() {
+        by_block.entry(b).or_default().push(k);
+    }
+    let mut sure = ValueMap::filled(n, true);
+    loop {
+        let user_sure = |u: User| match u {
+            User::Seed => true,
+            User::Value(d) => sure[d],
+            User::Carried { entry, after } => {
+                an.active(entry) && an.active(after) && sure[entry] && sure[after]
+            }
+        };
+        let mut reached: HashMap<BlockId, HashSet<ValueId>> = HashMap::new();
+        surely_reached(&f.body, &by_block, sites, users, &user_sure, &mut reached);
+        let mut changed = false;
+        for (v, info) in f.values.iter() {
+            if flaggable(v) && sure[v] && !reached.get(&info.block).is_some_and(|s| s.contains(&v))
+            {
+                sure[v] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut gated = ValueMap::filled(n, false);
+    for (v, _) in f.values.iter() {
+        gated[v] = flaggable(v) && !sure[v];
+    }
+    gated
+}
+
+/// The values the reverse of block `b` always contributes to, for `b` and
+/// every block nested in it (into `out`); see [`gated`].
+fn surely_reached(
+    b: &Block,
+    by_block: &HashMap<BlockId, Vec<usize>>,
+    sites: &[(ValueId, BlockId, bool)],
+    users: &[User],
+    user_sure: &dyn Fn(User) -> bool,
+    out: &mut HashMap<BlockId, HashSet<ValueId>>,
+) -> HashSet<ValueId> {
+    let mut here: HashSet<ValueId> = by_block
+        .get(&b.id)
+        .into_iter()
+        .flatten()
+        .filter(|&&k| user_sure(users[k]))
+        .map(|&k| sites[k].0)
+        .collect();
+    for stmt in &b.stmts {
+        match stmt {
+            Stmt::Let { .. } => {}
+            Stmt::If(i) => {
+                let then = surely_reached(&i.then_blk, by_block, sites, users, user_sure, out);
+                let other = surely_reached(&i.else_blk, by_block, sites, users, user_sure, out);
+                here.extend(then.intersection(&other));
+            }
+            Stmt::Loop(l) => {
+                if let LoopHeader::While { cond_blk, .. } = &l.header {
+                    surely_reached(cond_blk, by_block, sites, users, user_sure, out);
+                }
+                surely_reached(&l.body, by_block, sites, users, user_sure, out);
+            }
+        }
+    }
+    out.insert(b.id, here.clone());
+    here
+}
+
+/// Whether a loop's carried adjoint may hold nothing that arrived: its
+/// value after the loop or at the start of an iteration is gated (or
+/// receives nothing).
+pub fn carry_gated(an: &Analysis, c: &Carried) -> bool {
+    let sure = |v: ValueId| an.active(v) && !an.gated[v];
+    !(sure(c.entry) && sure(c.after))
+}
+
 struct Uses<'a> {
     f: &'a Function,
     an: &'a Analysis,
     sites: Vec<(ValueId, BlockId, bool)>,
+    /// Whose reverse makes each site's contribution.
+    users: Vec<User>,
     /// The sites that are reads of an array's element, with the read.
     element_reads: HashMap<usize, ValueId>,
     /// The sites whose contribution the reverse sweep of their block makes
@@ -513,6 +648,8 @@ impl<'a> Visitor<'a> for Uses<'_> {
                     }
                     _ => {}
                 }
+                let users = &mut self.users;
+                users.resize(sites.len(), User::Value(*dst));
             }
             Stmt::If(i) => {
                 for p in &i.phis {
@@ -526,6 +663,7 @@ impl<'a> Visitor<'a> for Uses<'_> {
                             sites.push((p.else_src, i.else_blk.id, false));
                         }
                     }
+                    self.users.resize(sites.len(), User::Value(p.dst));
                 }
                 walk_stmt(self, stmt);
             }
@@ -540,6 +678,9 @@ impl<'a> Visitor<'a> for Uses<'_> {
                             sites.push((c.exit, l.body.id, false));
                         }
                     }
+                    let (entry, after) = (c.entry, c.after);
+                    self.users
+                        .resize(sites.len(), User::Carried { entry, after });
                 }
                 // A `while` condition computes no adjoint.
                 self.visit_block(&l.body);

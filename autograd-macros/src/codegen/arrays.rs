@@ -148,6 +148,7 @@ impl Gen<'_> {
                     .scalar
                     .add_assign(Kind::Slice, quote!(#adj[#index]), quote!(#g));
                 out.extend(quote_spanned!(span=> #add));
+                out.extend(self.mark(array, None));
             }
             Op::Pack { elems, collection } => {
                 for (k, e) in elems.iter().enumerate() {

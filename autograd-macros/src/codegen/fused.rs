@@ -42,6 +42,7 @@ impl<'a> Gen<'a> {
             recorded: self.recorded.clone(),
             recorded_pullback_ty: self.recorded_pullback_ty.clone(),
             scaled: Default::default(),
+            gate: false,
             ..*self
         };
         let in_buffer: HashSet<ValueId> = fusion
@@ -54,7 +55,7 @@ impl<'a> Gen<'a> {
         let incoming = self
             .an
             .active(acc.exit)
-            .then(|| (acc.exit, self.scalar.one()))
+            .then(|| (acc.exit, self.scalar.one(), None))
             .into_iter()
             .collect();
         let reverse_body = reverse.reverse_block(&l.body, incoming);
@@ -260,6 +261,12 @@ impl<'a> Gen<'a> {
                     quote!(::autograd::__private::scale_unit(&mut #adj, #dc);)
                 }
                 Kind::Slice => quote!(::autograd::__private::add_scaled(&mut #adj, #dc, #unit);),
+                _ if self.reached(v).is_some() => {
+                    // Read only in the body: it arrived if the loop ran.
+                    let add = self.contribute(v, quote!(#dc * #unit));
+                    let range = self.range(l);
+                    quote!(if !(#range).is_empty() { #add })
+                }
                 _ => self.contribute(v, quote!(#dc * #unit)),
             });
         }
@@ -282,7 +289,7 @@ impl<'a> Gen<'a> {
             // into the function's own locals (`&market.rates` of a
             // by-value argument): the two-pass sweep would not compile
             // there, so a non-finite adjoint is scaled as a finite one.
-            out.extend(scaled);
+            out.extend(self.if_reached(acc.after, scaled));
             return out;
         }
         let two_pass = self.reverse_two_pass(l, true);
@@ -295,15 +302,44 @@ impl<'a> Gen<'a> {
         } else {
             quote!(#dc.is_finite())
         };
-        out.extend(quote! {
+        let both = quote! {
             if #scale {
                 #scaled
             } else {
                 #(#zeroed)*
                 #two_pass
             }
-        });
+        };
+        out.extend(self.if_reached(acc.after, both));
         out
+    }
+
+    /// A `for` loop's range, in forward order.
+    fn range(&self, l: &Loop) -> TokenStream {
+        let LoopHeader::Range {
+            start,
+            end,
+            inclusive,
+            ..
+        } = &l.header
+        else {
+            unreachable!("a fused loop is a `for` loop")
+        };
+        let (start, end) = (self.operand(start), self.operand(end));
+        match inclusive {
+            true => quote!(#start..=#end),
+            false => quote!(#start..#end),
+        }
+    }
+
+    /// `code` run only if `v`'s adjoint was reached (see
+    /// `Analysis::gated`): a sum the result does not read on this run
+    /// adds nothing, not its zero adjoint times the unit adjoints.
+    fn if_reached(&self, v: ValueId, code: TokenStream) -> TokenStream {
+        match self.reached(v) {
+            Some(r) if self.declared.contains(&v) => quote!(if #r { #code }),
+            _ => code,
+        }
     }
 
     /// Whether the loop reads a slice, or a value of a type the macro

@@ -75,6 +75,10 @@ pub struct Gen<'a> {
     /// In forward mode, the products of a value by a multiple of itself
     /// (see `analysis::scaled_products`); empty elsewhere.
     scaled: crate::analysis::ScaledProducts,
+    /// Whether gated adjoints carry their `reached` flags: not in a fused
+    /// loop's forward sweep, whose reverse runs from a unit adjoint that
+    /// always arrives.
+    gate: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -479,6 +483,7 @@ fn sweeps(
         in_pullback: false,
         buffers: acc.map(|a| &a.slices),
         scaled: Default::default(),
+        gate: true,
     };
 
     let forward = g.forward_block(&f.body, Mode::Record, None);
@@ -541,7 +546,7 @@ fn sweeps(
     let seed = names::seed();
     let incoming = an
         .active_operand(&f.ret)
-        .map(|r| (r, seed.to_token_stream()))
+        .map(|r| (r, seed.to_token_stream(), None))
         .into_iter()
         .collect();
     let mut reverse = g.reverse_block(&f.body, incoming);

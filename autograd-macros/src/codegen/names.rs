@@ -48,6 +48,20 @@ pub fn adjoint(f: &Function, v: ValueId) -> Ident {
     }
 }
 
+/// Whether a contribution reached a gated adjoint (see `Analysis::gated`).
+pub fn reached(f: &Function, v: ValueId) -> Ident {
+    let info = f.info(v);
+    ident(format!("__ad_r{}{}", v.index(), hint(&info.name)))
+}
+
+/// Whether a contribution reached a loop's carried adjoint.
+pub fn carried_reached(loop_id: LoopId, name: &str) -> Ident {
+    ident(format!(
+        "__ad_rc{loop_id}_{}",
+        name.trim_start_matches("r#")
+    ))
+}
+
 /// The local holding a value's tangent (forward mode, `NAME_jvp`).
 pub fn tangent(f: &Function, v: ValueId) -> Ident {
     let info = f.info(v);

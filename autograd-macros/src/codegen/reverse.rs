@@ -6,7 +6,7 @@ use quote::{ToTokens, quote, quote_spanned};
 
 use super::forward::Mode;
 use super::{Gen, names, paths};
-use crate::analysis::{carry_active, deferred_call, has_work, scalar_form, stencils};
+use crate::analysis::{carry_active, carry_gated, deferred_call, has_work, scalar_form, stencils};
 use crate::ir::*;
 use crate::table::{Form, Func, Read, Rule};
 
@@ -25,22 +25,54 @@ impl<'a> Gen<'a> {
     /// Adds `expr` into the adjoint of `v`, creating it with a plain `let`
     /// at its first contribution.
     pub(super) fn contribute(&mut self, v: ValueId, expr: TokenStream) -> TokenStream {
+        self.contribute_from(v, expr, None)
+    }
+
+    /// The flag of a gated adjoint (see `Analysis::gated`), if `v`'s is.
+    pub(super) fn reached(&self, v: ValueId) -> Option<proc_macro2::Ident> {
+        (self.gate && self.an.gated[v]).then(|| names::reached(self.f, v))
+    }
+
+    /// Marks `v`'s adjoint as reached by a contribution that arrived, or
+    /// (`from`) by one that arrived if that flag says so.
+    pub(super) fn mark(&self, v: ValueId, from: Option<&TokenStream>) -> TokenStream {
+        match (self.reached(v), from) {
+            (None, _) => TokenStream::new(),
+            (Some(r), None) => quote!(#r = true;),
+            (Some(r), Some(from)) => quote!(#r |= #from;),
+        }
+    }
+
+    /// [`Self::contribute`] of an adjoint that arrived only if `from` (a
+    /// gated adjoint's flag) says so: a φ's, a carried one's.
+    pub(super) fn contribute_from(
+        &mut self,
+        v: ValueId,
+        expr: TokenStream,
+        from: Option<&TokenStream>,
+    ) -> TokenStream {
         let adj = names::adjoint(self.f, v);
         // An array's adjoint is added into element by element, and written
         // in place by the reverse of an element write.
         let array = self.f.info(v).kind == Kind::Array;
         if self.declared.contains(&v) {
+            let mark = self.mark(v, from);
             if array {
-                return quote!(::autograd::__private::accumulate(&mut #adj, #expr););
+                return quote!(::autograd::__private::accumulate(&mut #adj, #expr); #mark);
             }
             let kind = self.f.info(v).kind;
-            return self.scalar.add_assign(kind, adj.into_token_stream(), expr);
+            let add = self.scalar.add_assign(kind, adj.into_token_stream(), expr);
+            return quote!(#add #mark);
         }
         self.declared.insert(v);
+        let flag = self.reached(v).map(|r| match from {
+            Some(from) => quote!(let mut #r = #from;),
+            None => quote!(let mut #r = true;),
+        });
         if self.an.uses[v] > 1 || array {
-            quote!(let mut #adj = #expr;)
+            quote!(let mut #adj = #expr; #flag)
         } else {
-            quote!(let #adj = #expr;)
+            quote!(let #adj = #expr; #flag)
         }
     }
 
@@ -66,6 +98,10 @@ impl<'a> Gen<'a> {
                     None => self.zero(v),
                 };
                 out.extend(quote!(let mut #adj = #zero;));
+                if let Some(r) = self.reached(v) {
+                    // Nothing has arrived yet.
+                    out.extend(quote!(let mut #r = false;));
+                }
                 self.declared.insert(v);
             }
         }
@@ -73,15 +109,16 @@ impl<'a> Gen<'a> {
     }
 
     /// The reverse sweep of a block; `incoming` are contributions that
-    /// arrive from outside it (φ-nodes, the loop back edge, the seed).
+    /// arrive from outside it (φ-nodes, the loop back edge, the seed), each
+    /// with the flag saying whether it arrived where that may not be so.
     pub fn reverse_block(
         &mut self,
         b: &Block,
-        incoming: Vec<(ValueId, TokenStream)>,
+        incoming: Vec<(ValueId, TokenStream, Option<TokenStream>)>,
     ) -> TokenStream {
         let mut out = self.predeclare(b);
-        for (v, expr) in incoming {
-            out.extend(self.contribute(v, expr));
+        for (v, expr, from) in incoming {
+            out.extend(self.contribute_from(v, expr, from.as_ref()));
         }
         for stmt in b.stmts.iter().rev() {
             let code = match stmt {
@@ -128,6 +165,16 @@ impl<'a> Gen<'a> {
         if !self.an.active(dst) || !self.declared.contains(&dst) {
             return TokenStream::new();
         }
+        let code = self.reverse_op(dst, op, span);
+        match self.reached(dst) {
+            // A value the result does not read on this run adds nothing,
+            // not its zero adjoint times its partials (0·∞ = NaN).
+            Some(r) if !code.is_empty() => quote!(if #r { #code }),
+            _ => code,
+        }
+    }
+
+    fn reverse_op(&mut self, dst: ValueId, op: &Op, span: proc_macro2::Span) -> TokenStream {
         let g = names::adjoint(self.f, dst);
         let mut out = TokenStream::new();
         if let Some((element, broadcast)) = self.broadcast.remove(&dst) {
@@ -209,6 +256,7 @@ impl<'a> Gen<'a> {
                         let func = func(Form::Acc);
                         let adj = names::adjoint(self.f, u);
                         out.extend(quote_spanned!(span=> #func(&mut #adj, #g_ref #(, #refs)*);));
+                        out.extend(self.mark(u, None));
                         continue;
                     }
                     let expr = if owned_last && i + 1 == targets.len() {
@@ -244,6 +292,7 @@ impl<'a> Gen<'a> {
                         let #h = #helper;
                         #func(&mut #adj, &#g, #m, #pullback);
                     }));
+                    out.extend(self.mark(*recv, None));
                 } else {
                     let func = map_closure(Form::Owned, span);
                     let expr = quote_spanned!(span=> {
@@ -351,6 +400,7 @@ impl<'a> Gen<'a> {
                                 #accumulate
                             ),
                         });
+                        out.extend(self.mark(u, None));
                     }
                 }
             }
@@ -440,7 +490,11 @@ impl<'a> Gen<'a> {
                 .phis
                 .iter()
                 .filter(|p| g.declared.contains(&p.dst) && g.an.active(src(p)))
-                .map(|p| (src(p), names::adjoint(g.f, p.dst).into_token_stream()))
+                .map(|p| {
+                    let adj = names::adjoint(g.f, p.dst).into_token_stream();
+                    let from = g.reached(p.dst).map(|r| r.into_token_stream());
+                    (src(p), adj, from)
+                })
                 .collect();
             let reverse = g.reverse_block(blk, incoming);
             quote! { #recompute #reverse }
@@ -497,6 +551,13 @@ impl<'a> Gen<'a> {
                 self.zero(c.init)
             };
             out.extend(quote!(let mut #dc = #start;));
+            if let Some(rc) = self.carried_reached(l, c) {
+                let start = match self.declared.contains(&c.after) {
+                    true => self.flag(c.after),
+                    false => quote!(false),
+                };
+                out.extend(quote!(let mut #rc = #start;));
+            }
         }
 
         // Pending adjoints of slice elements read at the index plus a
@@ -591,18 +652,25 @@ impl<'a> Gen<'a> {
                 (
                     c.exit,
                     names::carried_adjoint(l.id, &c.name).into_token_stream(),
+                    self.carried_reached(l, c).map(|r| r.into_token_stream()),
                 )
             })
             .collect();
         let reverse = self.reverse_block(&l.body, incoming);
         let carry_back = carried.iter().map(|c| {
             let dc = names::carried_adjoint(l.id, &c.name);
+            let rc = self.carried_reached(l, c);
             if self.declared.contains(&c.entry) {
                 let adj = names::adjoint(self.f, c.entry);
-                quote!(#dc = #adj;)
+                let flag = rc.map(|rc| {
+                    let from = self.flag(c.entry);
+                    quote!(#rc = #from;)
+                });
+                quote!(#dc = #adj; #flag)
             } else {
                 let zero = self.zero(c.init);
-                quote!(#dc = #zero;)
+                let flag = rc.map(|rc| quote!(#rc = false;));
+                quote!(#dc = #zero; #flag)
             }
         });
         let carry_back: Vec<_> = carry_back.collect();
@@ -663,10 +731,29 @@ impl<'a> Gen<'a> {
         for c in &carried {
             if self.an.active(c.init) {
                 let dc = names::carried_adjoint(l.id, &c.name);
-                out.extend(self.contribute(c.init, dc.into_token_stream()));
+                let from = self.carried_reached(l, c).map(|r| r.into_token_stream());
+                out.extend(self.contribute_from(c.init, dc.into_token_stream(), from.as_ref()));
             }
         }
         out
+    }
+
+    /// Whether `v`'s adjoint was reached: its flag, or `true` for an
+    /// adjoint that always is.
+    fn flag(&self, v: ValueId) -> TokenStream {
+        match self.reached(v) {
+            Some(r) => r.into_token_stream(),
+            None => quote!(true),
+        }
+    }
+
+    /// The flag of a carried adjoint that may hold nothing that arrived,
+    /// where something reads it: an exit or initial value it goes into is
+    /// gated.
+    fn carried_reached(&self, l: &Loop, c: &Carried) -> Option<proc_macro2::Ident> {
+        let read = |v: ValueId| self.an.active(v) && self.reached(v).is_some();
+        (self.gate && carry_gated(self.an, c) && (read(c.exit) || read(c.init)))
+            .then(|| names::carried_reached(l.id, &c.name))
     }
 }
 

@@ -60,6 +60,7 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'
         in_pullback: false,
         buffers: None,
         scaled: crate::analysis::scaled_products(f, an),
+        gate: false,
     }
 }
 

@@ -170,6 +170,12 @@ pub struct Rule {
     /// (`rem_euclid`): a body generic over its scalar (the second-order
     /// twin, a `T: Float` function) calls [`Func::Primal`] instead.
     pub generic_by_function: bool,
+    /// Piecewise constant (`floor ceil round trunc signum`): its result is
+    /// a constant, so no path runs through it, in every mode. Activity
+    /// analysis treats the result as it does `stop_gradient`'s: an
+    /// infinite or NaN derivative before it reaches nothing after it (not
+    /// `0·∞ = NaN`).
+    pub constant_valued: bool,
 }
 
 /// A runtime function of a rule.
@@ -442,6 +448,7 @@ const fn scalar(name: &'static str, params: &'static [Param]) -> Rule {
         view: false,
         dual_primal: false,
         generic_by_function: false,
+        constant_valued: false,
     }
 }
 
@@ -642,11 +649,11 @@ table! {
     ACOSH = Rule { expensive: true, ..unary("acosh", READS_X) };
     ATANH = Rule { expensive: true, ..unary("atanh", READS_X) };
     // Piecewise: constant between jumps (`fract`: slope 1), and `clamp`.
-    SIGNUM = unary("signum", READS_NOTHING);
-    FLOOR = unary("floor", READS_NOTHING);
-    CEIL = unary("ceil", READS_NOTHING);
-    ROUND = unary("round", READS_NOTHING);
-    TRUNC = unary("trunc", READS_NOTHING);
+    SIGNUM = Rule { constant_valued: true, ..unary("signum", READS_NOTHING) };
+    FLOOR = Rule { constant_valued: true, ..unary("floor", READS_NOTHING) };
+    CEIL = Rule { constant_valued: true, ..unary("ceil", READS_NOTHING) };
+    ROUND = Rule { constant_valued: true, ..unary("round", READS_NOTHING) };
+    TRUNC = Rule { constant_valued: true, ..unary("trunc", READS_NOTHING) };
     FRACT = unary("fract", READS_NOTHING);
     REM_EUCLID = Rule {
         generic_by_function: true,

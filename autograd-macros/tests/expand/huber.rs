@@ -45,6 +45,7 @@ impl huber {
                 let mut __ad_d_r = 0.0;
                 let mut __ad_d_delta = 0.0;
                 let mut __ad_d2_a = 0.0;
+                let mut __ad_r2_a = false;
                 let __ad_d9 = __ad_seed;
                 if __ad_v3 {
                     let __ad_v4 = 0.5 * r;
@@ -59,10 +60,13 @@ impl huber {
                     __ad_d_delta += __ad_rules::mul_grad_lhs(__ad_d8, __ad_v7);
                     let __ad_d7 = __ad_rules::mul_grad_rhs(__ad_d8, delta);
                     __ad_d2_a += __ad_rules::sub_grad_lhs(__ad_d7);
+                    __ad_r2_a = true;
                     let __ad_d6 = __ad_rules::sub_grad_rhs(__ad_d7);
                     __ad_d_delta += __ad_rules::mul_grad_rhs(__ad_d6, 0.5);
                 }
-                __ad_d_r += __ad_rules::abs_grad(__ad_d2_a, r);
+                if __ad_r2_a {
+                    __ad_d_r += __ad_rules::abs_grad(__ad_d2_a, r);
+                }
                 (__ad_d_r, __ad_d_delta)
             },
         )

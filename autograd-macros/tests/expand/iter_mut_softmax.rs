@@ -110,7 +110,10 @@ impl softmax_loss {
         let __ad_result = __ad_v34;
         let mut __ad_d_z = __ad_b_z;
         let mut __ad_d15_p = ::autograd::__private::zero_like(&__ad_v15_p);
+        let mut __ad_d23_sum = 0.0;
+        let mut __ad_r23_sum = false;
         let mut __ad_d24_s = 0.0;
+        let mut __ad_r24_s = false;
         let __ad_d34 = __ad_seed;
         let __ad_d33 = __ad_rules::neg_grad(__ad_d34);
         let __ad_d32 = __ad_rules::ln_grad(__ad_d33, __ad_v32);
@@ -133,18 +136,37 @@ impl softmax_loss {
             let mut __ad_d26_p = __ad_d30_p;
             let __ad_d28 = __ad_rules::div_grad_lhs(__ad_d29, __ad_v24_s);
             __ad_d24_s += __ad_rules::div_grad_rhs(__ad_d29, __ad_v24_s, __ad_v29);
+            __ad_r24_s = true;
             __ad_d26_p[__ad_v27_v] += __ad_d28;
             __ad_dc3_p = __ad_d26_p;
         }
         ::autograd::__private::accumulate(&mut __ad_d15_p, __ad_dc3_p);
-        let __ad_d23_sum = __ad_d24_s;
+        if __ad_r24_s {
+            __ad_d23_sum += __ad_d24_s;
+            __ad_r23_sum = true;
+        }
         let mut __ad_dc2_sum = __ad_d23_sum;
+        let mut __ad_rc2_sum = __ad_r23_sum;
         for __ad_v20_i in ::core::iter::Iterator::rev(0..__ad_v16) {
-            let __ad_d22 = __ad_dc2_sum;
-            let __ad_d19_sum = __ad_rules::add_grad_lhs(__ad_d22);
-            let __ad_d21 = __ad_rules::add_grad_rhs(__ad_d22);
-            __ad_d15_p[__ad_v20_i] += __ad_d21;
+            let mut __ad_d19_sum = 0.0;
+            let mut __ad_r19_sum = false;
+            let mut __ad_d21 = 0.0;
+            let mut __ad_r21 = false;
+            let mut __ad_d22 = 0.0;
+            let mut __ad_r22 = false;
+            __ad_d22 += __ad_dc2_sum;
+            __ad_r22 |= __ad_rc2_sum;
+            if __ad_r22 {
+                __ad_d19_sum += __ad_rules::add_grad_lhs(__ad_d22);
+                __ad_r19_sum = true;
+                __ad_d21 += __ad_rules::add_grad_rhs(__ad_d22);
+                __ad_r21 = true;
+            }
+            if __ad_r21 {
+                __ad_d15_p[__ad_v20_i] += __ad_d21;
+            }
             __ad_dc2_sum = __ad_d19_sum;
+            __ad_rc2_sum = __ad_r19_sum;
         }
         let mut __ad_dc1_p = __ad_d15_p;
         for __ad_v11_v in ::core::iter::Iterator::rev(0..__ad_v9) {

@@ -83,6 +83,7 @@ impl total_variation {
         let __ad_d22 = __ad_rules::mul_grad_rhs(__ad_d23, __ad_v21_tv);
         __ad_d_x[__ad_v4_i] += __ad_d22;
         let mut __ad_dc0_prev_value = 0.0;
+        let mut __ad_rc0_prev_value = false;
         let mut __ad_dc0_tv = __ad_d21_tv;
         for __ad_v12_i in ::core::iter::Iterator::rev(0..__ad_v8) {
             let (__ad_v9_prev_is_some, __ad_v10_prev_value) = ::autograd::__private::pop(
@@ -90,9 +91,12 @@ impl total_variation {
             );
             let __ad_v13_v = x[__ad_v12_i];
             let mut __ad_d10_prev_value = 0.0;
+            let mut __ad_r10_prev_value = false;
             let mut __ad_d11_tv = 0.0;
             let mut __ad_d13_v = 0.0;
+            let mut __ad_r13_v = false;
             __ad_d13_v += __ad_dc0_prev_value;
+            __ad_r13_v |= __ad_rc0_prev_value;
             let __ad_d17_tv = __ad_dc0_tv;
             if __ad_v9_prev_is_some {
                 let __ad_v14 = __ad_v13_v - __ad_v10_prev_value;
@@ -101,12 +105,17 @@ impl total_variation {
                 let __ad_d15 = __ad_rules::add_grad_rhs(__ad_d16_tv);
                 let __ad_d14 = __ad_rules::abs_grad(__ad_d15, __ad_v14);
                 __ad_d13_v += __ad_rules::sub_grad_lhs(__ad_d14);
+                __ad_r13_v = true;
                 __ad_d10_prev_value += __ad_rules::sub_grad_rhs(__ad_d14);
+                __ad_r10_prev_value = true;
             } else {
                 __ad_d11_tv += __ad_d17_tv;
             }
-            __ad_d_x[__ad_v12_i] += __ad_d13_v;
+            if __ad_r13_v {
+                __ad_d_x[__ad_v12_i] += __ad_d13_v;
+            }
             __ad_dc0_prev_value = __ad_d10_prev_value;
+            __ad_rc0_prev_value = __ad_r10_prev_value;
             __ad_dc0_tv = __ad_d11_tv;
         }
         __ad_result

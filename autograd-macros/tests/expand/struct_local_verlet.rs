@@ -88,7 +88,12 @@ impl verlet {
         (
             __ad_v26,
             move |__ad_seed: f64| {
+                let mut __ad_d_x0 = 0.0;
                 let mut __ad_d_k = 0.0;
+                let mut __ad_d5 = 0.0;
+                let mut __ad_r5 = false;
+                let mut __ad_d6_a = 0.0;
+                let mut __ad_r6_a = false;
                 let __ad_d26 = __ad_seed;
                 let __ad_d22_s_x = __ad_rules::add_grad_lhs(__ad_d26);
                 let __ad_d25 = __ad_rules::add_grad_rhs(__ad_d26);
@@ -96,6 +101,7 @@ impl verlet {
                 let mut __ad_dc0_s_x = __ad_d22_s_x;
                 let mut __ad_dc0_s_v = __ad_d23_s_v;
                 let mut __ad_dc0_a = 0.0;
+                let mut __ad_rc0_a = false;
                 for _ in ::core::iter::Iterator::rev(0..steps) {
                     let (__ad_v7_s_x, __ad_v8_s_v, __ad_v9_a) = ::autograd::__private::pop(
                         &mut __ad_stack0,
@@ -130,13 +136,20 @@ impl verlet {
                     __ad_dc0_s_x = __ad_d7_s_x;
                     __ad_dc0_s_v = __ad_d8_s_v;
                     __ad_dc0_a = __ad_d9_a;
+                    __ad_rc0_a = true;
                 }
-                let mut __ad_d_x0 = __ad_dc0_s_x;
+                __ad_d_x0 += __ad_dc0_s_x;
                 let __ad_d_v0 = __ad_dc0_s_v;
-                let __ad_d6_a = __ad_dc0_a;
-                let __ad_d5 = __ad_rules::mul_grad_lhs(__ad_d6_a, x0);
-                __ad_d_x0 += __ad_rules::mul_grad_rhs(__ad_d6_a, __ad_v5);
-                __ad_d_k += __ad_rules::neg_grad(__ad_d5);
+                __ad_d6_a += __ad_dc0_a;
+                __ad_r6_a |= __ad_rc0_a;
+                if __ad_r6_a {
+                    __ad_d5 += __ad_rules::mul_grad_lhs(__ad_d6_a, x0);
+                    __ad_r5 = true;
+                    __ad_d_x0 += __ad_rules::mul_grad_rhs(__ad_d6_a, __ad_v5);
+                }
+                if __ad_r5 {
+                    __ad_d_k += __ad_rules::neg_grad(__ad_d5);
+                }
                 (
                     __ad_d_x0,
                     __ad_d_v0,

@@ -20,6 +20,10 @@
 //!   whatever the operand and the adjoint, NaN and ±∞ included, as
 //!   [`pow_grad_lhs`](super::pow_grad_lhs) does for the constant `a^0`. A
 //!   NaN operand still shows: the value is NaN.
+//!   Its result is a constant: no path runs through it, in every mode
+//!   (the macro treats it as inactive, as `stop_gradient`'s), so an
+//!   infinite slope before it (`x.sqrt().ceil()` at 0) gives 0, not
+//!   `0·∞ = NaN`; the dynamic graph and the sparse tracer agree.
 //! - `fract` is `x − trunc(x)` and `rem_euclid` `x − m·q`: slope 1 in `x`
 //!   on either side of a jump, so 1 at the jump; in `m`, `−q` of the side
 //!   the value is on.

@@ -1,0 +1,242 @@
+//! A value the result does not read on this run adds nothing to the
+//! gradient: the reverse sweep runs a value's partials only if a
+//! contribution reached its adjoint, so a zero adjoint that never arrived
+//! is not multiplied by an infinite slope (0·∞ = NaN). A zero that did
+//! arrive still is: on a path the product stays NaN. Finding 029; the
+//! convention is in src/guide/conventions.md. Expected values are the
+//! closed forms of the branch that runs.
+// The programs are written as the random programs write them.
+#![allow(clippy::assign_op_pattern, clippy::needless_range_loop)]
+
+use approx::assert_relative_eq;
+use autograd::differentiable;
+
+/// √x read only in the arm not taken (c ≤ 0): the result is x, slope 1,
+/// curvature 0, at x = 0 too, where √x's slope is ∞.
+#[differentiable(jvp, hessian)]
+fn root_in_one_arm(x: f64, c: f64) -> f64 {
+    let t = x.sqrt();
+    if c > 0.0 { t } else { x }
+}
+
+#[test]
+fn an_arm_not_taken_adds_nothing() {
+    assert_eq!(root_in_one_arm_grad(0.0, -1.0), (0.0, 1.0, 0.0));
+    // Taken, √x gives its slope: +∞ at 0.
+    assert_eq!(root_in_one_arm_grad(0.0, 1.0).1, f64::INFINITY);
+}
+
+#[test]
+fn a_zero_seed_that_arrives_still_multiplies() {
+    // The seed is 0 and √x is on the path the run has: 0·∞ = NaN.
+    let (_, pullback) = root_in_one_arm_vjp(0.0, 1.0);
+    assert!(pullback(0.0).0.is_nan());
+    // Off the path it adds nothing, whatever the seed.
+    let (_, pullback) = root_in_one_arm_vjp(0.0, -1.0);
+    assert_eq!(pullback(0.0), (0.0, 0.0));
+}
+
+#[test]
+fn forward_and_second_order_agree_off_the_path() {
+    assert_eq!(root_in_one_arm_jvp(0.0, -1.0, 1.0, 0.0), (0.0, 1.0));
+    let (value, g, h) = root_in_one_arm_hessian(0.0, -1.0);
+    assert_eq!((value, g[0], g[1]), (0.0, 1.0, 0.0));
+    assert!(h.iter().all(|&e| e == 0.0), "{h}");
+    let (value, gx, gc, hx, hc) = root_in_one_arm_hvp(0.0, -1.0, 1.0, 0.0);
+    assert_eq!((value, gx, gc, hx, hc), (0.0, 1.0, 0.0, 0.0, 0.0));
+}
+
+/// On the path a zero partial meets the infinite slope: NaN stays.
+#[differentiable]
+fn root_times_zero(x: f64) -> f64 {
+    let t = x.sqrt();
+    t * 0.0
+}
+
+#[test]
+fn a_zero_partial_on_the_path_stays_nan() {
+    assert!(root_times_zero_grad(0.0).1.is_nan());
+}
+
+/// The same through a `match`: the arm `0` reads √x, the others x.
+#[differentiable]
+fn root_in_one_match_arm(x: f64, n: i32) -> f64 {
+    let t = x.sqrt();
+    match n {
+        0 => t,
+        _ => x * 3.0,
+    }
+}
+
+#[test]
+fn a_match_arm_not_taken_adds_nothing() {
+    assert_eq!(root_in_one_match_arm_grad(0.0, 2).1, 3.0);
+    assert_eq!(root_in_one_match_arm_grad(0.0, 0).1, f64::INFINITY);
+}
+
+/// √x added into a sum by a loop that runs n times: at n = 0 the result
+/// is x, slope 1.
+#[differentiable]
+fn root_in_a_loop_body(x: f64, n: usize) -> f64 {
+    let t = x.sqrt();
+    let mut s = x;
+    for _ in 0..n {
+        s = s + t;
+    }
+    s
+}
+
+#[test]
+fn a_loop_that_runs_zero_times_adds_nothing() {
+    assert_eq!(root_in_a_loop_body_grad(0.0, 0).1, 1.0);
+    // Run twice: 1 + 2·∞.
+    assert_eq!(root_in_a_loop_body_grad(0.0, 2).1, f64::INFINITY);
+    // Away from 0 the closed form 1 + n/(2√x).
+    assert_relative_eq!(
+        root_in_a_loop_body_grad(0.25, 3).1,
+        4.0,
+        epsilon = 1e-12,
+        max_relative = 1e-12
+    );
+}
+
+/// √a added into a carried sum only where an element exceeds 10: with no
+/// such element the sum is Σ xs, ∂/∂a = 0 and ∂/∂xs = 1.
+#[differentiable]
+fn root_under_a_branch_in_a_loop(xs: &[f64], a: f64) -> f64 {
+    let t = a.sqrt();
+    let mut s = 0.0;
+    for i in 0..xs.len() {
+        if xs[i] > 10.0 {
+            s = s + t;
+        } else {
+            s = s + xs[i];
+        }
+    }
+    s
+}
+
+#[test]
+fn a_carried_sum_that_never_reads_the_value_adds_nothing() {
+    let (value, dxs, da) = root_under_a_branch_in_a_loop_grad(&[1.0, 2.0], 0.0);
+    assert_eq!(value, 3.0);
+    assert_eq!(dxs, vec![1.0, 1.0]);
+    assert_eq!(da, 0.0);
+    // One element above 10: ∂/∂a = 1/(2√a) = +∞ at 0, and that element
+    // goes through the condition only.
+    let (_, dxs, da) = root_under_a_branch_in_a_loop_grad(&[1.0, 20.0], 0.0);
+    assert_eq!(dxs, vec![1.0, 0.0]);
+    assert_eq!(da, f64::INFINITY);
+}
+
+/// The same under `#[checkpoint]`, with a product that needs the stack:
+/// no element above 10 gives Π xs, ∂/∂xs_i = Π_{j≠i} xs_j, ∂/∂a = 0.
+#[differentiable]
+fn root_under_a_branch_checkpointed(xs: &[f64], a: f64) -> f64 {
+    let t = a.sqrt();
+    let mut s = 1.0;
+    #[checkpoint(snapshots = 2)]
+    for i in 0..xs.len() {
+        if xs[i] > 10.0 {
+            s = s + t;
+        } else {
+            s = s * xs[i];
+        }
+    }
+    s
+}
+
+#[test]
+fn a_checkpointed_loop_that_never_reads_the_value_adds_nothing() {
+    let (value, dxs, da) = root_under_a_branch_checkpointed_grad(&[2.0, 3.0, 5.0], 0.0);
+    assert_eq!(value, 30.0);
+    assert_eq!(dxs, vec![15.0, 10.0, 6.0]);
+    assert_eq!(da, 0.0);
+}
+
+/// A callee whose √ meets a zero sum (its slope there is ∞), as the
+/// random programs wrote it: a checkpointed sum of the tail's squares.
+#[differentiable]
+fn tail_norm(xs: &[f64]) -> f64 {
+    let mut s = 0.0;
+    #[checkpoint(snapshots = 2)]
+    for i in 1..xs.len() {
+        s = s + xs[i] * xs[i];
+    }
+    s.sqrt()
+}
+
+/// The callee's result read only in the arm `0`.
+#[differentiable]
+fn call_read_in_one_arm(xs: &[f64], n: i32) -> f64 {
+    let v = tail_norm(xs);
+    match n {
+        0 => v,
+        _ => xs[0] * 2.0,
+    }
+}
+
+/// The callee's result reaching the result only through two loops'
+/// carried sum, under a branch the run never takes.
+#[differentiable]
+fn call_read_through_two_loops(xs: &[f64], n: usize) -> f64 {
+    let v = tail_norm(xs);
+    let mut r = xs[0];
+    for i in 0..n {
+        for j in 0..n {
+            if i + j > 100 {
+                r = r + v;
+            } else {
+                r = r * 1.5;
+            }
+        }
+    }
+    r
+}
+
+#[test]
+fn a_callee_result_read_in_an_arm_not_taken_adds_nothing() {
+    let (value, dxs) = call_read_in_one_arm_grad(&[1.0, 0.0], 1);
+    assert_eq!(value, 2.0);
+    assert_eq!(dxs, vec![2.0, 0.0]);
+    // Taken: ∂/∂xs_1 = xs_1/√(Σ) = 0·∞ on the path, NaN.
+    let (_, dxs) = call_read_in_one_arm_grad(&[1.0, 0.0], 0);
+    assert!(dxs[1].is_nan());
+}
+
+#[test]
+fn a_callee_result_through_two_loops_not_read_adds_nothing() {
+    // r = xs_0 · 1.5^(n²): n = 2 gives 1.5⁴.
+    let (value, dxs) = call_read_through_two_loops_grad(&[1.0, 0.0], 2);
+    assert_relative_eq!(value, 5.0625, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dxs[0], 5.0625, epsilon = 1e-12, max_relative = 1e-12);
+    assert_eq!(dxs[1], 0.0);
+    // No iteration: r = xs_0.
+    assert_eq!(
+        call_read_through_two_loops_grad(&[1.0, 0.0], 0).1,
+        vec![1.0, 0.0]
+    );
+}
+
+#[differentiable]
+fn tail_norm_f32(xs: &[f32]) -> f32 {
+    let mut s = 0.0;
+    for i in 1..xs.len() {
+        s = s + xs[i] * xs[i];
+    }
+    s.sqrt()
+}
+
+#[differentiable]
+fn call_read_in_one_arm_f32(xs: &[f32], a0: f32) -> f32 {
+    let v = tail_norm_f32(xs);
+    if a0 > 1.0 { v + a0 } else { a0 * xs[0] }
+}
+
+#[test]
+fn a_callee_result_read_in_an_arm_not_taken_adds_nothing_f32() {
+    let (value, dxs, da) = call_read_in_one_arm_f32_grad(&[1.0, 0.0], 0.5);
+    assert_eq!(value, 0.5);
+    assert_eq!(dxs, vec![0.5, 0.0]);
+    assert_eq!(da, 1.0);
+}
