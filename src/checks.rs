@@ -8,7 +8,9 @@
 //! name them by this path: what each one checks is in its documentation.
 
 pub use crate::__private::{Checked, Contribution, NoGradient, contribution};
-pub use crate::missing_options::{HessianOption, JvpOption};
+pub use crate::missing_options::{
+    FunctionWithoutHessian, GradientOfGradient, HessianOption, JvpOption,
+};
 pub use crate::tangent::{
     CollectionField, FloatField, IntField, MatrixField, RangeField, collection_field, float_field,
     int_field, matrix_field, range_field,

@@ -1,5 +1,7 @@
 //! The errors of a call of `NAME_jvp`, `NAME_hvp` or `NAME_hessian` where
-//! the function's `#[differentiable]` lacks the option generating it. The
+//! the function's `#[differentiable]` lacks the option generating it, and
+//! of a call of `NAME_grad` in a differentiable body where it lacks
+//! `hessian`. The
 //! macro writes a stand-in of that name whose first argument's type must
 //! implement one of these traits, which nothing does: the message is the
 //! error, at the call.
@@ -24,9 +26,31 @@ pub trait JvpOption {}
 /// function's attribute lacks it fails on this bound.
 pub trait HessianOption {}
 
+#[diagnostic::on_unimplemented(
+    message = "this gradient is differentiated here, which takes second derivatives of its function: add `hessian` to that function's attribute, `#[differentiable(hessian)]`",
+    label = "the gradient of a function without `hessian`",
+    note = "the derivative of a call of `NAME_grad` is a Hessian-vector product of `NAME` (`NAME_hvp`), which `#[differentiable(hessian)]` generates"
+)]
+/// Given `hessian`: a call of `NAME_grad` in a differentiable body, where
+/// the function's attribute lacks it, names the type through which the
+/// caller's sweeps differentiate the call as `Gradient` of
+/// [`FunctionWithoutHessian`], which has none.
+pub trait GradientOfGradient {
+    /// The type whose hidden items differentiate the gradient.
+    type Gradient;
+}
+
+/// The function of a `NAME_grad` differentiated in a body, where the
+/// function's `#[differentiable]` lacks `hessian`.
+pub enum FunctionWithoutHessian {}
+
 // One implementation each, of a type no argument has, so that rustc does
 // not add "this trait has no implementations, consider adding one".
 #[diagnostic::do_not_recommend]
 impl JvpOption for Infallible {}
 #[diagnostic::do_not_recommend]
 impl HessianOption for Infallible {}
+#[diagnostic::do_not_recommend]
+impl GradientOfGradient for Infallible {
+    type Gradient = Infallible;
+}

@@ -1,7 +1,10 @@
 //! Stand-ins for the items an option the function does not have would
 //! generate: `NAME_jvp` without `jvp`, `NAME_hvp` and `NAME_hessian`
 //! without `hessian`. A call of one is a single error saying which option
-//! generates it, where it was rustc's bare "cannot find function".
+//! generates it, where it was rustc's bare "cannot find function". Without
+//! `hessian`, also the hidden items through which a differentiable body
+//! differentiates a call of `NAME_grad` (see `codegen::nested`): such a
+//! call is one error saying to add the option.
 //!
 //! Each stand-in takes the item's number of arguments, bounds the first
 //! one's type by a trait nothing implements (its `on_unimplemented` message
@@ -60,6 +63,7 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
             args + differentiable,
             quote!(HessianOption),
         ));
+        items.extend(crate::codegen::nested::stand_in(&func, &signature));
     }
     if items.is_empty() {
         return TokenStream::new();
