@@ -44,6 +44,24 @@ pub trait GradientOfGradient {
 /// function's `#[differentiable]` lacks `hessian`.
 pub enum FunctionWithoutHessian {}
 
+#[diagnostic::on_unimplemented(
+    message = "this gradient is differentiated here, which is supported for a function of numbers only: `f64` or `f32` arguments (integers, `bool`s and `#[constant]` floats beside them, at most seven differentiable), not generic",
+    label = "the gradient of a function of slices, arrays, matrices or a generic scalar",
+    note = "call the gradient outside the differentiable body, or write the function over numbers"
+)]
+/// A call of `NAME_grad` in a differentiable body, where the function's
+/// gradient is not differentiated (its arguments are not numbers), names
+/// the type through which the caller's sweeps would differentiate it as
+/// `Gradient` of [`GradientOfArrays`], which has none.
+pub trait GradientOfNumbers {
+    /// The type whose hidden items differentiate the gradient.
+    type Gradient;
+}
+
+/// The function of a `NAME_grad` differentiated in a body, where the
+/// function takes slices, arrays, matrices or a generic scalar.
+pub enum GradientOfArrays {}
+
 // One implementation each, of a type no argument has, so that rustc does
 // not add "this trait has no implementations, consider adding one".
 #[diagnostic::do_not_recommend]
@@ -52,5 +70,9 @@ impl JvpOption for Infallible {}
 impl HessianOption for Infallible {}
 #[diagnostic::do_not_recommend]
 impl GradientOfGradient for Infallible {
+    type Gradient = Infallible;
+}
+#[diagnostic::do_not_recommend]
+impl GradientOfNumbers for Infallible {
     type Gradient = Infallible;
 }

@@ -78,9 +78,8 @@ fn gradient_after_a_gradient_step() {
         let (value, dx, dw, dlr) = after_step_grad(x, w, lr);
         assert_eq!(value.to_bits(), after_step(x, w, lr).to_bits());
         let (cx, cw, cl) = after_step_closed(x, w, lr);
-        for (what, got, want) in [("x", dx, cx), ("w", dw, cw), ("lr", dlr, cl)] {
+        for (got, want) in [(dx, cx), (dw, cw), (dlr, cl)] {
             assert_relative_eq!(got, want, epsilon = CF_ABS, max_relative = CF_REL);
-            let _ = what;
         }
         let fd = fd3(after_step, x, w, lr);
         assert_fd64_close("d/dx", dx, fd[0]);
@@ -162,6 +161,9 @@ fn descended_closed(w0: f64, a: f64, lr: f64) -> [f64; 3] {
     [fw * d[0], fw * d[1] + fa, fw * d[2]]
 }
 
+/// Points where the three composed steps keep the stencil's truncation
+/// error (fifth derivatives of a polynomial of degree 108 in w0) within
+/// `FD64_REL`: from w0 = 2 it is 2·10⁻⁸ relative.
 #[test]
 fn gradient_descent_unrolled_in_a_loss() {
     for &(w0, a, lr) in &[(1.5, 0.3, 0.1), (-0.8, 1.2, 0.25), (1.1, -1.0, 0.05)] {

@@ -85,7 +85,7 @@ pub fn gradient_types(sig: &Signature) -> GradientTypes {
 /// caller cannot differentiate (see [`differentiable_gradient`]).
 pub fn generate(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
     if !differentiable_gradient(item, sig) {
-        return TokenStream::new();
+        return not_differentiated(item, sig, item.vis.to_token_stream());
     }
     let mixed = Span::mixed_site();
     let private = quote!(::autograd::__private);
@@ -204,7 +204,7 @@ fn trimmed(ident: &syn::Ident) -> String {
 /// it, at the call, with the trait's one message saying to add the option.
 pub fn stand_in(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
     if !differentiable_gradient(item, sig) {
-        return TokenStream::new();
+        return not_differentiated(item, sig, quote!(pub));
     }
     let private = quote!(::autograd::__private);
     let carrier = names::public(&item.sig.ident, "grad");
@@ -245,6 +245,54 @@ pub fn stand_in(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
         impl<T> #private::ForwardMode for #stand_in<T> {
             type Fn = fn(#(#input_tys,)* #(#tangents),*) -> (#outputs, #outputs);
             const JVP: Self::Fn = Self::#jvp_full;
+        }
+    }
+}
+
+/// For a function with `NAME_grad` whose gradient a caller cannot
+/// differentiate (of slices, arrays, matrices, a generic scalar): the type
+/// named like `NAME_grad` is an alias of a type with untyped stand-ins of
+/// the hidden items, at a parameter the runtime's `GradientOfNumbers`
+/// gives and nothing has, so a call in a differentiable body is one error
+/// at the call saying what is supported. Nothing for a function without
+/// `NAME_grad`, or without the type named like the function. `vis`: the
+/// items' visibility (`pub` in the stand-ins' module, which a glob
+/// re-exports at the function's).
+fn not_differentiated(item: &syn::ItemFn, sig: &Signature, vis: TokenStream) -> TokenStream {
+    let name = &item.sig.ident;
+    if !matches!(sig.ret, Ret::Float(_)) || names::has_no_carrier(name) {
+        return TokenStream::new();
+    }
+    let carrier = names::public(name, "grad");
+    let stand_in = names::public(name, "grad_not_differentiated");
+    let types: Vec<syn::Ident> = (0..sig.params.len())
+        .map(|i| quote::format_ident!("A{}", i))
+        .collect();
+    let vjp_full = syn::Ident::new(names::VJP_FULL, Span::call_site());
+    let same_callee = syn::Ident::new(names::SAME_CALLEE, Span::call_site());
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis type #carrier = #stand_in<
+            <::autograd::checks::GradientOfArrays as ::autograd::checks::GradientOfNumbers>::Gradient,
+        >;
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #stand_in<T>(::core::marker::PhantomData<T>);
+        #[doc(hidden)]
+        #[allow(dead_code, clippy::too_many_arguments)]
+        impl<T> #stand_in<T> {
+            #vis fn #same_callee<F, V>(_: &F, _: &V) {}
+            #vis fn #vjp_full<#(#types,)* R>(#(_: #types),*) -> R {
+                ::core::unreachable!()
+            }
+        }
+        // A caller's forward sweep finds its JVP as untyped as the rest.
+        #[doc(hidden)]
+        #[diagnostic::do_not_recommend]
+        impl<T: ::core::marker::Copy> ::autograd::__private::ForwardMode for #stand_in<T> {
+            type Fn = T;
+            const JVP: T = ::core::unreachable!();
         }
     }
 }
