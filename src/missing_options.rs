@@ -46,7 +46,7 @@ pub enum FunctionWithoutHessian {}
 
 #[diagnostic::on_unimplemented(
     message = "this gradient is differentiated here, which is supported for a function of numbers only: `f64` or `f32` arguments (integers, `bool`s and `#[constant]` floats beside them, at most seven differentiable), not generic",
-    label = "the gradient of a function of slices, arrays, matrices or a generic scalar",
+    label = "the gradient of a function taking more than numbers (a slice, an array, a matrix, a struct) or of a generic one",
     note = "call the gradient outside the differentiable body, or write the function over numbers"
 )]
 /// A call of `NAME_grad` in a differentiable body, where the function's
@@ -59,7 +59,7 @@ pub trait GradientOfNumbers {
 }
 
 /// The function of a `NAME_grad` differentiated in a body, where the
-/// function takes slices, arrays, matrices or a generic scalar.
+/// function takes more than numbers or is generic.
 pub enum GradientOfArrays {}
 
 // One implementation each, of a type no argument has, so that rustc does
