@@ -228,3 +228,38 @@ fn constant_and_integer_arguments_of_the_gradient() {
         assert_fd64_close("d/dc", dc, fd[2]);
     }
 }
+
+#[differentiable(hessian)]
+fn inner32(x: f32, w: f32) -> f32 {
+    (x * w - 1.0).powi(2) + w.sin()
+}
+
+#[differentiable]
+fn after_step32(x: f32, w: f32, lr: f32) -> f32 {
+    let dw = inner32_grad(x, w).2;
+    inner32(x, w - lr * dw)
+}
+
+/// The same step in `f32`: the gradient's items are of the function's
+/// float (`fd_support`'s `f32` stencil and tolerances).
+#[test]
+fn gradient_after_a_gradient_step_in_f32() {
+    use fd_support::{FD32_ABS, FD32_REL, fd32};
+    for &(x, w, lr) in &[(1.0f32, 2.0f32, 0.125f32), (0.75, -1.25, 0.0625)] {
+        let (value, dx, dw, dlr) = after_step32_grad(x, w, lr);
+        assert_eq!(value.to_bits(), after_step32(x, w, lr).to_bits());
+        let fd = [
+            fd32(|t| after_step32(t, w, lr), x),
+            fd32(|t| after_step32(x, t, lr), w),
+            fd32(|t| after_step32(x, w, t), lr),
+        ];
+        for (got, want) in [dx, dw, dlr].into_iter().zip(fd) {
+            assert_relative_eq!(
+                f64::from(got),
+                want,
+                epsilon = FD32_ABS,
+                max_relative = FD32_REL
+            );
+        }
+    }
+}
