@@ -9,7 +9,8 @@
 
 pub use crate::__private::{Checked, Contribution, NoGradient, contribution};
 pub use crate::missing_options::{
-    HessianOption, JvpOption, MatrixResult, OneResult, SeveralResults, SparseOfF64,
+    FunctionWithoutHessian, GradientOfArrays, GradientOfGradient, GradientOfNumbers, HessianOption,
+    JvpOption, MatrixResult, OneResult, SeveralResults, SparseOfF64,
 };
 pub use crate::tangent::{
     CollectionField, FloatField, IntField, MatrixField, RangeField, collection_field, float_field,

@@ -1,7 +1,8 @@
 //! The errors of a call of an item the function does not have: `NAME_jvp`,
 //! `NAME_hvp` or `NAME_hessian` where its `#[differentiable]` lacks the
 //! option generating it, `NAME_grad` of a function returning several
-//! numbers or a matrix, `NAME_jacobian` of one returning one number. The
+//! numbers or a matrix, `NAME_jacobian` of one returning one number, and a call of
+//! `NAME_grad` in a differentiable body where the function lacks `hessian`. The
 //! macro writes a stand-in of that name whose first argument's type must
 //! implement one of these traits, which nothing does: the message is the
 //! error, at the call.
@@ -62,6 +63,42 @@ pub trait MatrixResult {}
 /// generic function with `hessian` fails on this bound.
 pub trait SparseOfF64 {}
 
+#[diagnostic::on_unimplemented(
+    message = "this gradient is differentiated here, which takes second derivatives of its function: add `hessian` to that function's attribute, `#[differentiable(hessian)]`",
+    label = "the gradient of a function without `hessian`",
+    note = "the derivative of a call of `NAME_grad` is a Hessian-vector product of `NAME` (`NAME_hvp`), which `#[differentiable(hessian)]` generates"
+)]
+/// Given `hessian`: a call of `NAME_grad` in a differentiable body, where
+/// the function's attribute lacks it, names the type through which the
+/// caller's sweeps differentiate the call as `Gradient` of
+/// [`FunctionWithoutHessian`], which has none.
+pub trait GradientOfGradient {
+    /// The type whose hidden items differentiate the gradient.
+    type Gradient;
+}
+
+/// The function of a `NAME_grad` differentiated in a body, where the
+/// function's `#[differentiable]` lacks `hessian`.
+pub enum FunctionWithoutHessian {}
+
+#[diagnostic::on_unimplemented(
+    message = "this gradient is differentiated here, which is supported for a function of numbers only: `f64` or `f32` arguments (integers, `bool`s and `#[constant]` floats beside them, at most seven differentiable), not generic",
+    label = "the gradient of a function taking more than numbers (a slice, an array, a matrix, a struct) or of a generic one",
+    note = "call the gradient outside the differentiable body, or write the function over numbers"
+)]
+/// A call of `NAME_grad` in a differentiable body, where the function's
+/// gradient is not differentiated (its arguments are not numbers), names
+/// the type through which the caller's sweeps would differentiate it as
+/// `Gradient` of [`GradientOfArrays`], which has none.
+pub trait GradientOfNumbers {
+    /// The type whose hidden items differentiate the gradient.
+    type Gradient;
+}
+
+/// The function of a `NAME_grad` differentiated in a body, where the
+/// function takes more than numbers or is generic.
+pub enum GradientOfArrays {}
+
 // One implementation each, of a type no argument has, so that rustc does
 // not add "this trait has no implementations, consider adding one".
 #[diagnostic::do_not_recommend]
@@ -76,3 +113,11 @@ impl SeveralResults for Infallible {}
 impl MatrixResult for Infallible {}
 #[diagnostic::do_not_recommend]
 impl SparseOfF64 for Infallible {}
+#[diagnostic::do_not_recommend]
+impl GradientOfGradient for Infallible {
+    type Gradient = Infallible;
+}
+#[diagnostic::do_not_recommend]
+impl GradientOfNumbers for Infallible {
+    type Gradient = Infallible;
+}

@@ -4,7 +4,10 @@
 //! (`NAME_grad` of a function returning several numbers or a matrix,
 //! `NAME_jacobian` of one returning one number). A call of one is a single
 //! error saying what generates it or what to call instead, where it was
-//! rustc's bare "cannot find function".
+//! rustc's bare "cannot find function". Without
+//! `hessian`, also the hidden items through which a differentiable body
+//! differentiates a call of `NAME_grad` (see `codegen::nested`): such a
+//! call is one error saying to add the option.
 //!
 //! Each stand-in takes the item's number of arguments, bounds the first
 //! one's type by a trait nothing implements (its `on_unimplemented` message
@@ -125,6 +128,9 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
     let mut items = TokenStream::new();
     for (suffix, count, marker) in missing {
         items.extend(stand_in(name, suffix, count, marker));
+    }
+    if options.hessian.is_none() {
+        items.extend(crate::codegen::nested::stand_in(&func, &signature));
     }
     if items.is_empty() {
         return TokenStream::new();

@@ -224,6 +224,7 @@ pub fn generate(
         }
     };
     out.extend(hessian_fn(item, sig, float, None));
+    out.extend(super::nested::generate(item, sig));
     // The sparse Hessian is of `f64` (nalgebra-sparse's matrices of the
     // facade's type); a generic function's bounds may ask more of its
     // scalar than the tracer has.

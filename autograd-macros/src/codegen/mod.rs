@@ -8,6 +8,7 @@ mod fused;
 pub mod hessian;
 mod jacobian;
 pub mod names;
+pub mod nested;
 mod paths;
 mod reverse;
 mod scalar;

@@ -371,7 +371,18 @@ impl Lowerer<'_> {
             return self.rule_op(rule, args, Syntax::Path(path.clone()), c.span(), None);
         }
 
-        if self.local_ident(&c.func).is_some() {
+        if let Some(v) = self.local_ident(&c.func) {
+            // `pullback(1.0)` of `let (v, pullback) = f_vjp(x);`.
+            if let Some(vjp) = self.vjp_components.get(&v) {
+                let of = vjp.trim_end_matches("_vjp");
+                self.cx.error_spanned_by(
+                    func,
+                    format!(
+                        "a pullback of `{vjp}` cannot be called in a `#[differentiable]` body; call `{of}_grad(..)` for the gradient (its derivative needs `#[differentiable(hessian)]` on `{of}`)"
+                    ),
+                );
+                return self.missing(c.span());
+            }
             // A variable bound to an unsupported expression was reported
             // there already.
             if self.cx.has_errors() {

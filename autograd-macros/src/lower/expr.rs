@@ -151,6 +151,8 @@ impl Lowerer<'_> {
             Expr::Field(f) if self.constant_base(&f.base) => self.lower_primal(e, Kind::Unknown),
             // `sc.0` of `let sc = x.sin_cos();`.
             Expr::Field(f) if let Some(v) = self.tuple_field(f) => Operand::Value(v),
+            // `inner_grad(x, w).2`: a component of a call's tuple.
+            Expr::Field(f) if let Some(o) = self.call_component(f) => o,
             // `x.sin_cos().0`: the tuple method's own error says what to
             // write instead.
             Expr::Field(f) if is_split_call(&f.base) => self.lower_expr(&f.base),

@@ -149,6 +149,10 @@ struct Lowerer<'a> {
     /// Another crate's special functions reported, as written: one error
     /// per function, at its first call.
     foreign_reported: std::collections::HashSet<String>,
+    /// The components of a `NAME_vjp` call's tuple (`let (v, pullback) =
+    /// f_vjp(x);`), with the call's name: calling the pullback is an error
+    /// saying to call `NAME_grad` instead.
+    vjp_components: std::collections::HashMap<ValueId, String>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -210,6 +214,7 @@ pub fn lower_in(
         unannotated_calls: Vec::new(),
         cfgs: Vec::new(),
         foreign_reported: std::collections::HashSet::new(),
+        vjp_components: std::collections::HashMap::new(),
     };
     l.begin_block();
     let mut params = Vec::new();

@@ -24,11 +24,7 @@ impl Lowerer<'_> {
             return true;
         }
         if self.lifts_constants {
-            // The twin: `hessian` takes callees returning one number.
-            self.cx.error_spanned_by(
-                &call.func,
-                "a `#[differentiable(hessian)]` function cannot call a function returning a tuple (`hessian` needs callees returning one number); compute the components inline or return each from a function of its own",
-            );
+            self.tuple_call_in_twin(&call.func);
             return true;
         }
         let span = init.span();
@@ -36,6 +32,64 @@ impl Lowerer<'_> {
         if self.cx.has_errors() && whole.value().is_none() {
             return true;
         }
+        let array = self.untuple(whole, span);
+        let callee = match strip_parens(&call.func) {
+            Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        let components: Vec<Item> = (0..pat.elems.len())
+            .map(|k| {
+                let index = Operand::Const(syn::Index::from(k).into_token_stream());
+                let component = self.slice_element(array, index, span);
+                if let (Some(callee), Some(v)) = (&callee, component.value())
+                    && callee.ends_with("_vjp")
+                {
+                    self.vjp_components.insert(v, callee.clone());
+                }
+                Item::Value(component)
+            })
+            .collect();
+        self.bind_pattern(
+            &Pat::Tuple(pat.clone()),
+            Item::Tuple(components),
+            None,
+            span,
+        );
+        true
+    }
+}
+
+impl Lowerer<'_> {
+    /// `helper(x).1`: one component of a call's tuple (`inner_grad(x, w).1`,
+    /// a gradient's entry); `None` where `f` is not a component of a call
+    /// of a function.
+    pub(super) fn call_component(&mut self, f: &syn::ExprField) -> Option<Operand> {
+        let syn::Member::Unnamed(index) = &f.member else {
+            return None;
+        };
+        let Expr::Call(call) = strip_parens(&f.base) else {
+            return None;
+        };
+        if self.local_closure(&call.func).is_some() {
+            return None;
+        }
+        if self.lifts_constants {
+            self.tuple_call_in_twin(&call.func);
+            return Some(self.missing(f.span()));
+        }
+        let span = f.base.span();
+        let whole = self.lower_expr(&f.base);
+        if self.cx.has_errors() && whole.value().is_none() {
+            return Some(self.missing(f.span()));
+        }
+        let array = self.untuple(whole, span);
+        let k = Operand::Const(syn::Index::from(index.index as usize).into_token_stream());
+        Some(self.slice_element(array, k, f.span()))
+    }
+
+    /// The array of a call's tuple: the runtime's `untuple` of it, itself
+    /// a call with a VJP.
+    fn untuple(&mut self, whole: Operand, span: Span) -> ValueId {
         let untuple: syn::Path = syn::parse_quote_spanned!(span=> ::autograd::__private::untuple);
         let array = self.emit(
             Op::Call {
@@ -51,18 +105,24 @@ impl Lowerer<'_> {
             span,
         );
         self.values[array].float.clone_from(&self.scalar);
-        let components = (0..pat.elems.len())
-            .map(|k| {
-                let index = Operand::Const(syn::Index::from(k).into_token_stream());
-                Item::Value(self.slice_element(array, index, span))
-            })
-            .collect();
-        self.bind_pattern(
-            &Pat::Tuple(pat.clone()),
-            Item::Tuple(components),
-            None,
-            span,
-        );
-        true
+        array
+    }
+
+    /// The error at a call of a function returning a tuple in the twin:
+    /// `hessian` takes callees returning one number. A gradient's
+    /// (`inner_grad(x, w)`) second derivatives are third derivatives of its
+    /// function, which nothing generates.
+    pub(super) fn tuple_call_in_twin(&mut self, func: &Expr) {
+        let callee = match strip_parens(func) {
+            Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        let message = match callee.as_deref().and_then(|c| c.strip_suffix("_grad")) {
+            Some(of) if !of.is_empty() => format!(
+                "the second order of a function calling `{of}_grad` takes third derivatives of `{of}`, which are not generated; remove `hessian` from this function's attribute (its `_grad`, `_vjp` and `_jvp` differentiate the call)"
+            ),
+            _ => "a `#[differentiable(hessian)]` function cannot call a function returning a tuple (`hessian` needs callees returning one number); compute the components inline or return each from a function of its own".to_owned(),
+        };
+        self.cx.error_spanned_by(func, message);
     }
 }

@@ -1,0 +1,14 @@
+use autograd::differentiable;
+
+#[differentiable(hessian)]
+fn inner(x: &[f64], w: f64) -> f64 {
+    x.iter().map(|v| (v * w - 1.0).powi(2)).sum::<f64>() + w.sin()
+}
+
+#[differentiable(jvp)]
+fn after_step(x: &[f64], w: f64, lr: f64) -> f64 {
+    let (_, _, dw) = inner_grad(x, w);
+    w - lr * dw + x[0]
+}
+
+fn main() {}
