@@ -88,6 +88,12 @@ fn pair_out(p: &Pair, t: f64) -> [f64; 2] {
     [p.a * t, p.b + t]
 }
 
+/// An argument named like `_jacobian_acc`'s matrix: the two do not meet.
+#[differentiable]
+fn named_jac(jac: &[f64], t: f64) -> [f64; 2] {
+    [jac[0] * t, jac[1] + t]
+}
+
 /// The camera's rotation (Rodrigues), projection, radial distortion,
 /// focal length and principal point, and the weighted residual against
 /// the feature: ADBench's BA reprojection residual with array arguments.
@@ -356,4 +362,13 @@ fn a_struct_argument_adds_its_fields_columns() {
 fn a_struct_function_panics_on_a_wrong_shape() {
     let mut jac = DMatrix::zeros(3, 3);
     pair_out_jacobian_acc(&Pair { a: 1.0, b: 2.0 }, 0.5, &mut jac);
+}
+
+#[test]
+fn an_argument_named_jac_is_not_the_matrix() {
+    let (x, t) = ([2.0, 3.0], 0.5);
+    let mut jac = DMatrix::zeros(2, 3);
+    assert_eq!(named_jac_jacobian_acc(&x, t, &mut jac), named_jac(&x, t));
+    let want = DMatrix::from_row_slice(2, 3, &[t, 0.0, x[0], 0.0, 1.0, 1.0]);
+    assert_eq!(jac, want);
 }

@@ -1267,7 +1267,12 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
         let jacobian = names::public(name, "jacobian");
         let jacobian_acc = names::public(name, "jacobian_acc");
         let matrix = local.local("jacobian");
-        let jac = names::hygienic(&syn::Ident::new("jac", proc_macro2::Span::call_site()));
+        // `jac`, lengthened while an argument has that name.
+        let mut jac = String::from("jac");
+        while sig.params.iter().any(|p| p.ident == jac) {
+            jac.push('_');
+        }
+        let jac = names::hygienic(&syn::Ident::new(&jac, proc_macro2::Span::call_site()));
         let entry = crate::sig::outputs_float(ret_ty);
         // One body for both: into the caller's matrix (`Target::Add`), or
         // into a fresh one of the Jacobian's shape (`Target::Fresh`).
