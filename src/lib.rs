@@ -114,7 +114,8 @@ pub mod __private {
     pub use crate::wrappers::{AddInto, Buffer, Prepend, grad, grad_acc};
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::jacobian::{
-        Direction, Flatten, Outputs, check_seed, forward_jacobian, jacobian,
+        Direction, Entries, Flatten, Outputs, Target, check_seed, forward_jacobian_acc, jacobian,
+        jacobian_acc,
     };
     use autograd_runtime::pool;
     pub use autograd_runtime::pool::Stack;

@@ -12,6 +12,8 @@ mod adbench;
 
 use adbench::{data, gmm};
 
+mod alloc_support;
+
 #[test]
 fn gmm_gradients_agree_with_manual_and_central_differences() {
     for (d, k, n) in [(2, 5, 30), (5, 3, 20), (10, 4, 12)] {
@@ -40,4 +42,22 @@ fn lstm_gradients_agree_with_manual_and_central_differences() {
             panic!("LSTM l={l} c={c}: {e}");
         }
     }
+}
+
+/// `_jacobian_acc` into a reused block assembles BA's whole sparse
+/// Jacobian without allocating, once warmed up (the compressed rows keep
+/// their capacity; the slices' adjoints come from the thread's pool).
+#[test]
+fn ba_jacobian_from_jacobian_acc_allocates_nothing() {
+    let inp = data::ba(3, 5, 12);
+    let mut out = adbench::ba::BaOutput::new(&inp);
+    let mut block = adbench::ba::block();
+    adbench::ba::ours_acc(&inp, &mut out, &mut block);
+    let ((), n) = alloc_support::allocations_during(|| {
+        adbench::ba::ours_acc(std::hint::black_box(&inp), &mut out, &mut block)
+    });
+    assert_eq!(
+        n, 0,
+        "BA's Jacobian from `_jacobian_acc` allocated {n} times"
+    );
 }

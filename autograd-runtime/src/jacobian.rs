@@ -8,6 +8,14 @@
 //! vector its elements in order, a matrix its entries in column-major
 //! order (nalgebra's storage order).
 //!
+//! `NAME_jacobian_acc` adds into the caller's matrix ([`jacobian_acc`],
+//! [`forward_jacobian_acc`]): each sweep's adjoints (or tangent) go
+//! straight into their row (or column) through [`Line`], a slice
+//! argument's pooled adjoint goes back to the pool, so the Jacobian of a
+//! function of slices and arrays returning an array allocates nothing.
+//! `NAME_jacobian` is the same code into a fresh matrix
+//! ([`Target::Fresh`]).
+//!
 //! # Example
 //!
 //! ```
@@ -28,6 +36,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use crate::pool;
 use crate::rules::Real;
 
 /// A result of several floats: how many, and the seed that picks one.
@@ -206,6 +215,14 @@ pub trait Direction {
     /// Makes this the part of the flat direction `seed` that falls on
     /// this argument's entries (from `*start`); moves `*start` past them.
     fn set(&mut self, seed: &[f64], start: &mut usize);
+    /// Done with: a pooled buffer (a slice argument's tangent) goes back
+    /// to the thread's pool.
+    #[inline]
+    fn release(self)
+    where
+        Self: Sized,
+    {
+    }
 }
 
 /// Entries `start..` of `seed` into `entries`.
@@ -237,6 +254,9 @@ impl<T: Real> Direction for Vec<T> {
     }
     fn set(&mut self, seed: &[f64], start: &mut usize) {
         set_from(self, seed, start);
+    }
+    fn release(self) {
+        pool::give(self);
     }
 }
 
@@ -351,4 +371,241 @@ pub fn jacobian<R: Outputs>(value: &R, mut row: impl FnMut(R) -> Vec<f64>) -> DM
             .for_each(|(e, v)| *e = *v);
     }
     j
+}
+
+/// Where `NAME_jacobian_acc`'s entries go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Added into the caller's matrix, which must have the Jacobian's
+    /// shape (`NAME_jacobian_acc`).
+    Add,
+    /// The matrix is replaced by zeros of the Jacobian's shape first
+    /// (`NAME_jacobian`, which starts from an empty matrix).
+    Fresh,
+}
+
+/// A row (or column) of the caller's Jacobian, its entries added in
+/// flattened order (see [`Entries`]).
+pub struct Line<'a, E> {
+    entries: &'a mut [E],
+    next: usize,
+    stride: usize,
+}
+
+impl<'a, E: Real + nalgebra::Scalar> Line<'a, E> {
+    /// Row `k` of `jac`.
+    #[inline]
+    pub fn row(jac: &'a mut DMatrix<E>, k: usize) -> Self {
+        let stride = jac.nrows();
+        Line {
+            entries: jac.as_mut_slice(),
+            next: k,
+            stride,
+        }
+    }
+
+    /// Column `k` of `jac`.
+    #[inline]
+    pub fn column(jac: &'a mut DMatrix<E>, k: usize) -> Self {
+        let next = k * jac.nrows();
+        Line {
+            entries: jac.as_mut_slice(),
+            next,
+            stride: 1,
+        }
+    }
+
+    /// Adds `v` into the next entry (converted to the matrix's scalar:
+    /// exactly for an `f32` entry into `f32` or `f64`).
+    #[inline(always)]
+    pub fn add<T: Real>(&mut self, v: T) {
+        let e = &mut self.entries[self.next];
+        *e = *e + E::from_f64(v.to_f64());
+        self.next += self.stride;
+    }
+}
+
+/// Adjoints (or a tangent) as entries of a Jacobian row (column), in the
+/// order of [`Flatten`], added in place: the runtime counts them before it
+/// writes any, so a matrix of the wrong shape is reported untouched.
+pub trait Entries {
+    /// How many entries.
+    fn entry_count(&self) -> usize;
+    /// Adds them into `line`, in order; a pooled buffer (a slice
+    /// argument's adjoint) goes back to the thread's pool.
+    fn add_to<E: Real + nalgebra::Scalar>(self, line: &mut Line<'_, E>);
+}
+
+macro_rules! impl_float_entries {
+    ($($t:ty),*) => {$(
+        impl Entries for $t {
+            #[inline(always)]
+            fn entry_count(&self) -> usize {
+                1
+            }
+            #[inline(always)]
+            fn add_to<E: Real + nalgebra::Scalar>(self, line: &mut Line<'_, E>) {
+                line.add(self);
+            }
+        }
+    )*};
+}
+impl_float_entries!(f32, f64);
+
+impl<T: Entries + Copy> Entries for Vec<T> {
+    #[inline]
+    fn entry_count(&self) -> usize {
+        self.iter().map(Entries::entry_count).sum()
+    }
+    #[inline]
+    fn add_to<E: Real + nalgebra::Scalar>(self, line: &mut Line<'_, E>) {
+        self.iter().for_each(|v| v.add_to(line));
+        pool::give(self);
+    }
+}
+
+impl<T: Entries, const N: usize> Entries for [T; N] {
+    #[inline]
+    fn entry_count(&self) -> usize {
+        self.iter().map(Entries::entry_count).sum()
+    }
+    #[inline]
+    fn add_to<E: Real + nalgebra::Scalar>(self, line: &mut Line<'_, E>) {
+        self.into_iter().for_each(|v| v.add_to(line));
+    }
+}
+
+impl<R: nalgebra::Dim, C: nalgebra::Dim, S: nalgebra::RawStorage<f64, R, C>> Entries
+    for nalgebra::Matrix<f64, R, C, S>
+{
+    #[inline]
+    fn entry_count(&self) -> usize {
+        self.len()
+    }
+    #[inline]
+    fn add_to<E: Real + nalgebra::Scalar>(self, line: &mut Line<'_, E>) {
+        // Column-major, nalgebra's storage order, as `Flatten`.
+        self.iter().for_each(|v| line.add(*v));
+    }
+}
+
+impl Entries for () {
+    #[inline(always)]
+    fn entry_count(&self) -> usize {
+        0
+    }
+    #[inline(always)]
+    fn add_to<E: Real + nalgebra::Scalar>(self, _: &mut Line<'_, E>) {}
+}
+
+macro_rules! impl_tuple_entries {
+    ($(($($e:ident $k:tt),*)),*) => {$(
+        impl<$($e: Entries),*> Entries for ($($e,)*) {
+            #[inline(always)]
+            fn entry_count(&self) -> usize {
+                0 $(+ self.$k.entry_count())*
+            }
+            #[inline(always)]
+            fn add_to<EE: Real + nalgebra::Scalar>(self, line: &mut Line<'_, EE>) {
+                $(self.$k.add_to(line);)*
+            }
+        }
+    )*};
+}
+
+// A tuple result's tangent; the generated code passes the adjoints of any
+// number of arguments as pairs `(a, (b, (c, ())))`.
+impl_tuple_entries!(
+    (A 0, B 1),
+    (A 0, B 1, C 2),
+    (A 0, B 1, C 2, D 3),
+    (A 0, B 1, C 2, D 3, E 4),
+    (A 0, B 1, C 2, D 3, E 4, F 5),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
+);
+
+/// Checks (for [`Target::Add`]) or makes (for [`Target::Fresh`]) a
+/// matrix of `outputs` rows and `inputs` columns.
+///
+/// # Panics
+///
+/// With [`Target::Add`], if `jac` has another shape.
+#[track_caller]
+fn prepare<E: Real + nalgebra::Scalar>(
+    jac: &mut DMatrix<E>,
+    target: Target,
+    outputs: usize,
+    inputs: usize,
+) {
+    match target {
+        Target::Fresh => *jac = DMatrix::from_element(outputs, inputs, E::zero()),
+        Target::Add => assert!(
+            jac.shape() == (outputs, inputs),
+            "autograd: the Jacobian buffer is {}×{}, the Jacobian {outputs}×{inputs} (outputs × flattened inputs)",
+            jac.nrows(),
+            jac.ncols(),
+        ),
+    }
+}
+
+/// The Jacobian of `value` added into `jac` (rows: its outputs):
+/// `row(seed)` runs one reverse sweep with the seed and returns the input
+/// adjoints. A result without outputs has a Jacobian without rows, its
+/// columns counted from one sweep with a zero seed.
+///
+/// # Panics
+///
+/// With [`Target::Add`], if `jac` is not outputs × flattened inputs
+/// (before anything is added).
+#[inline]
+#[track_caller]
+pub fn jacobian_acc<R: Outputs, A: Entries, E: Real + nalgebra::Scalar>(
+    value: &R,
+    jac: &mut DMatrix<E>,
+    target: Target,
+    mut row: impl FnMut(R) -> A,
+) {
+    let outputs = value.count();
+    let first = row(value.unit(0));
+    prepare(jac, target, outputs, first.entry_count());
+    if outputs == 0 {
+        return;
+    }
+    first.add_to(&mut Line::row(jac, 0));
+    for k in 1..outputs {
+        row(value.unit(k)).add_to(&mut Line::row(jac, k));
+    }
+}
+
+/// [`forward_jacobian`] added into `jac`: the value if there are fewer
+/// inputs than outputs (the Jacobian is then in `jac`), else `None` and
+/// `jac` untouched (the caller sweeps in reverse, [`jacobian_acc`]).
+///
+/// # Panics
+///
+/// With [`Target::Add`], if forward sweeps are taken and `jac` is not
+/// outputs × inputs (before anything is added).
+#[inline]
+#[track_caller]
+pub fn forward_jacobian_acc<R: Outputs + Entries, E: Real + nalgebra::Scalar>(
+    inputs: usize,
+    jac: &mut DMatrix<E>,
+    target: Target,
+    mut column: impl FnMut(usize) -> (R, R),
+) -> Option<R> {
+    if inputs == 0 {
+        return None;
+    }
+    let (value, first) = column(0);
+    let outputs = value.count();
+    if inputs >= outputs {
+        return None;
+    }
+    prepare(jac, target, outputs, inputs);
+    first.add_to(&mut Line::column(jac, 0));
+    for k in 1..inputs {
+        column(k).1.add_to(&mut Line::column(jac, k));
+    }
+    Some(value)
 }

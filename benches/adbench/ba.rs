@@ -9,9 +9,12 @@
 //! - [`compute_reproj_error`], [`compute_zach_weight_error`]: the C++
 //!   ported as a user ports it, slice arguments, `#[differentiable]`; the
 //!   Jacobian of each 2×15 block from `compute_reproj_error_jacobian`.
+//! - [`ours_acc`]: the same blocks from `compute_reproj_error_jacobian_acc`
+//!   into one reused 2×15 matrix, as Manual reuses its block.
 //! - [`manual`]: ADBench's Manual Jacobian (`src/cpp/modules/manual/ba_d.cpp`).
 
 use autograd::differentiable;
+use autograd::nalgebra::DMatrix;
 
 use super::data::{BA_NCAMPARAMS, BaInput};
 use super::{central_differences, compare, sample_coordinates};
@@ -241,6 +244,40 @@ pub fn ours(inp: &BaInput, out: &mut BaOutput) {
         out.w_err[i] = e;
         out.j.insert_w_err_block(i, w_d);
     }
+}
+
+/// The whole Jacobian from `compute_reproj_error_jacobian_acc` into one
+/// reused 2×15 block (zeroed per observation, as Manual's), then copied
+/// into the compressed rows: no matrix per block, and no allocation per
+/// observation (the slices' adjoints come from the thread's pool and go
+/// back to it).
+pub fn ours_acc(inp: &BaInput, out: &mut BaOutput, block: &mut DMatrix<f64>) {
+    out.j.clear();
+    for i in 0..inp.p {
+        block.fill(0.0);
+        let ci = inp.obs[2 * i];
+        let pi = inp.obs[2 * i + 1];
+        let e = compute_reproj_error_jacobian_acc(
+            &inp.cams[ci * BA_NCAMPARAMS..(ci + 1) * BA_NCAMPARAMS],
+            &inp.x[pi * 3..pi * 3 + 3],
+            inp.w[i],
+            &inp.feats[2 * i..2 * i + 2],
+            block,
+        );
+        out.reproj_err[2 * i] = e[0];
+        out.reproj_err[2 * i + 1] = e[1];
+        out.j.insert_reproj_err_block(i, ci, pi, block.as_slice());
+    }
+    for i in 0..inp.p {
+        let (e, w_d) = compute_zach_weight_error_grad(inp.w[i]);
+        out.w_err[i] = e;
+        out.j.insert_w_err_block(i, w_d);
+    }
+}
+
+/// The 2×15 block [`ours_acc`] adds into.
+pub fn block() -> DMatrix<f64> {
+    DMatrix::zeros(2, BA_NCAMPARAMS + 3 + 1)
 }
 
 /// ADBench's Manual Jacobian (`ba_d.cpp`), ported line for line.
@@ -556,6 +593,16 @@ pub fn check(inp: &BaInput, fd_blocks: usize) -> Result<(), String> {
     manual::jacobian(inp, &mut want, &mut [0.0; 30]);
     let mut got = BaOutput::new(inp);
     ours(inp, &mut got);
+    // `_jacobian_acc` into a reused block: the same matrix bit for bit
+    // (each block is `_jacobian`'s, which is `_jacobian_acc` into zeros),
+    // twice, so a block left over from the previous call would show.
+    let mut got_acc = BaOutput::new(inp);
+    let mut block = block();
+    ours_acc(inp, &mut got_acc, &mut block);
+    ours_acc(inp, &mut got_acc, &mut block);
+    if got_acc.j != got.j || got_acc.reproj_err != got.reproj_err || got_acc.w_err != got.w_err {
+        return Err("`_jacobian_acc`'s Jacobian differs from `_jacobian`'s".into());
+    }
     let mut err = vec![0.0; 2 * inp.p];
     let mut w_err = vec![0.0; inp.p];
     primal(inp, &mut err, &mut w_err);

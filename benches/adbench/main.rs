@@ -68,6 +68,10 @@ fn benches(c: &mut Criterion) {
             b.iter(|| ba::manual::jacobian(black_box(&inp), &mut out, &mut block))
         });
         g.bench_function("ours", |b| b.iter(|| ba::ours(black_box(&inp), &mut out)));
+        let mut jac_block = ba::block();
+        g.bench_function("ours_acc", |b| {
+            b.iter(|| ba::ours_acc(black_box(&inp), &mut out, &mut jac_block))
+        });
         g.finish();
     }
     for (l, cc) in [(2, 1024), (4, 4096)] {

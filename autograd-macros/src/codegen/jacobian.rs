@@ -1,6 +1,6 @@
-//! `NAME_jacobian` of a function with `jvp`: one forward sweep per
+//! `NAME_jacobian` (and `NAME_jacobian_acc`) of a function with `jvp`: one forward sweep per
 //! flattened input when there are fewer inputs than outputs, else the
-//! reverse rows (see `autograd_runtime::jacobian::forward_jacobian`).
+//! reverse rows (see `autograd_runtime::jacobian::forward_jacobian_acc`).
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote_spanned;
@@ -8,16 +8,20 @@ use quote::quote_spanned;
 use super::{Shape, forward, names};
 use crate::sig::{ParamKind, Signature};
 
-/// The statements that return early with the forward-mode value and
-/// Jacobian when that takes fewer sweeps, or `None` where forward sweeps
-/// cannot be built: a generic scalar (no unit tangent of an unknown
-/// type), or a constant argument of a type the macro does not know
-/// (each sweep takes the arguments again, which needs `Clone`).
+/// The forward-mode Jacobian into `jac` (`target` a
+/// `__private::Target`): an expression, `Some(value)` when forward sweeps
+/// take fewer sweeps and were taken, else `None` (see
+/// `autograd_runtime::jacobian::forward_jacobian_acc`). `None` where
+/// forward sweeps cannot be built: a generic scalar (no unit tangent of an
+/// unknown type), or a constant argument of a type the macro does not
+/// know (each sweep takes the arguments again, which needs `Clone`).
 pub fn forward_columns(
     item: &syn::ItemFn,
     sig: &Signature,
     shape: &Shape,
     local: &names::WrapperLocals,
+    jac: &TokenStream,
+    target: &TokenStream,
 ) -> Option<TokenStream> {
     let mixed = Span::mixed_site();
     let private = quote_spanned!(mixed=> ::autograd::__private);
@@ -32,16 +36,19 @@ pub fn forward_columns(
         directions,
         call,
     } = sweep(item, sig, shape, local)?;
+    // The directions' pooled buffers go back, so that a loop of calls
+    // takes the same ones again.
     Some(quote_spanned! {mixed=>
-        #(#buffers)*
-        let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
-        let #forward = #private::forward_jacobian(#inputs, |#k| {
-            let mut #start = 0;
-            #(#private::Direction::aim(&mut #directions, #k, &mut #start);)*
-            #call
-        });
-        if let ::core::option::Option::Some(#forward) = #forward {
-            return #forward;
+        {
+            #(#buffers)*
+            let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
+            let #forward = #private::forward_jacobian_acc(#inputs, #jac, #target, |#k| {
+                let mut #start = 0;
+                #(#private::Direction::aim(&mut #directions, #k, &mut #start);)*
+                #call
+            });
+            #(#private::Direction::release(#directions);)*
+            #forward
         }
     })
 }
