@@ -195,21 +195,23 @@ fn forward_sweeps_add_into_the_columns() {
 }
 
 #[test]
-fn an_f32_function_adds_into_an_f32_matrix() {
+fn an_f32_function_adds_into_an_f64_matrix() {
+    // As `_jacobian`'s matrix, the buffer is `DMatrix<f64>` whatever the
+    // function's float (SPEC).
     let x = [1.5_f32, -2.0];
-    let j0 = DMatrix::from_row_slice(2, 2, &[1.0_f32, 2.0, 3.0, 4.0]);
+    let j0 = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 3.0, 4.0]);
     let mut jac = j0.clone();
     assert_eq!(f32_out_jacobian_acc(&x, &mut jac), f32_out(&x));
-    let want = [2.0 * x[0], 0.0, x[1], x[0]];
+    let want = [2.0 * x[0], 0.0, x[1], x[0]].map(f64::from);
     let want = DMatrix::from_row_slice(2, 2, &want);
     for (g, (a, b)) in jac.iter().zip(j0.iter().zip(want.iter())) {
         assert_relative_eq!(*g, a + b, epsilon = 1e-6, max_relative = 1e-6);
     }
-    // The entries in f32 equal `_jacobian`'s (in f64), exactly.
+    // Into zeros, `_jacobian`'s matrix exactly.
     let (_, j) = f32_out_jacobian(&x);
-    let mut zero = DMatrix::<f32>::zeros(2, 2);
+    let mut zero = DMatrix::<f64>::zeros(2, 2);
     f32_out_jacobian_acc(&x, &mut zero);
-    assert_eq!(zero.map(f64::from), j);
+    assert_eq!(zero, j);
 }
 
 #[test]

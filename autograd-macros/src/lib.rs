@@ -83,7 +83,7 @@ use proc_macro::TokenStream;
 /// | `NAME_check(args..)` | float result | `autograd::GradientCheck`: `NAME_grad` against central differences |
 /// | `NAME_grad_acc(args.., d_args..)` | float result | the value; adds the gradient into one `&mut` buffer per differentiable argument |
 /// | `NAME_jacobian(args..)` | several floats (`Vec`, array, tuple, vector) | the value and the Jacobian, a `DMatrix<f64>` (rows outputs, columns flattened inputs) |
-/// | `NAME_jacobian_acc(args.., jac)` | several floats | the value; adds the Jacobian into `jac: &mut DMatrix<f64>` (`f32` for an `f32` result) |
+/// | `NAME_jacobian_acc(args.., jac)` | several floats | the value; adds the Jacobian into `jac: &mut DMatrix<f64>` (also for an `f32` function) |
 /// | `NAME_jvp(args.., tangents..)` | option `jvp` | the value and the directional derivative |
 /// | `NAME_hvp(args.., directions..)` | option `hessian` | the value, the gradient and the Hessian-vector product |
 /// | `NAME_hessian(args..)` | option `hessian` | the value, the flattened gradient (`DVector`) and the Hessian (`DMatrix`) |

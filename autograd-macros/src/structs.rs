@@ -1688,7 +1688,8 @@ fn expand_with(
             .collect::<Vec<_>>();
         let jacobian = format_ident!("{}_jacobian", name);
         let jacobian_acc = format_ident!("{}_jacobian_acc", name);
-        let entry = crate::sig::outputs_float(&ret);
+        // `f64` whatever the function's float, as `NAME_jacobian`'s matrix.
+        let entry = quote!(f64);
         // `jac`, lengthened while an argument has that name.
         let mut jac = String::from("jac");
         while args.iter().any(|a| a.ident == jac) {

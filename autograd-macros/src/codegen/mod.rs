@@ -1286,7 +1286,8 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
             jac.push('_');
         }
         let jac = names::hygienic(&syn::Ident::new(&jac, proc_macro2::Span::call_site()));
-        let entry = crate::sig::outputs_float(ret_ty);
+        // `f64` whatever the function's float, as `NAME_jacobian`'s matrix.
+        let entry = quote!(f64);
         // One body for both: into the caller's matrix (`Target::Add`), or
         // into a fresh one of the Jacobian's shape (`Target::Fresh`).
         let body = |jac: TokenStream, target: TokenStream| {
@@ -1947,7 +1948,8 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
     if let Ret::Outputs(ret_ty) = &sig.ret {
         let jacobian = names::public(name, "jacobian");
         let jacobian_acc = names::public(name, "jacobian_acc");
-        let entry = crate::sig::outputs_float(ret_ty);
+        // `f64` whatever the function's float, as `NAME_jacobian`'s matrix.
+        let entry = quote!(f64);
         out.extend(quote! {
             #[allow(unused_variables, unreachable_code, clippy::all)]
             #vis fn #jacobian #generics (#(#inputs),*) -> (#ret_ty, ::autograd::nalgebra::DMatrix<f64>) #where_clause {
