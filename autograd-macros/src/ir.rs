@@ -667,6 +667,9 @@ pub struct Function {
     pub params: Vec<ValueId>,
     pub body: Block,
     pub ret: Operand,
+    /// The final values of the in-out (`&mut`) arguments, in argument
+    /// order: outputs beside `ret`, each seeded by its own adjoint.
+    pub outs: Vec<ValueId>,
     /// Variables of the enclosing function that the body of a `map`
     /// closure reads (see `Op::Map`), as the closure names them.
     pub captures: Vec<syn::Ident>,
@@ -688,6 +691,15 @@ pub struct Function {
 impl Function {
     pub fn info(&self, v: ValueId) -> &ValueInfo {
         &self.values[v]
+    }
+
+    /// Every output: the returned value, then the in-out arguments'
+    /// final values.
+    pub fn outputs(&self) -> impl Iterator<Item = ValueId> + '_ {
+        self.ret
+            .value()
+            .into_iter()
+            .chain(self.outs.iter().copied())
     }
 }
 

@@ -395,8 +395,10 @@ impl Lowerer<'_> {
             let (expr, by_ref) = match a {
                 Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
                 Expr::Reference(r) => {
-                    self.cx
-                        .error_spanned_by(r, "`&mut` arguments are not supported");
+                    self.cx.error_spanned_by(
+                        r,
+                        "passing an in-out (`&mut`) argument from a `#[differentiable]` body is not supported yet; have the callee take the value and return the new one (`state = step(&state, dt);`)",
+                    );
                     continue;
                 }
                 e => (e, false),

@@ -1,0 +1,176 @@
+//! In-out (`&mut`) arguments (SPEC "Arguments", the `&mut` row): the
+//! generated items leave the arguments as the primal does; the pullback
+//! takes a seed for the result, then one for each in-out argument's final
+//! value, and returns the adjoints of the values on entry. Expected values
+//! are closed forms or central differences of the primal (run on copies).
+
+use approx::assert_relative_eq;
+use autograd::differentiable;
+
+/// One explicit Euler step of y' = -k y, in place.
+#[differentiable]
+fn step(y: &mut [f64], k: f64, dt: f64) {
+    for i in 0..y.len() {
+        y[i] += dt * (-k * y[i]);
+    }
+}
+
+/// `n` Euler steps in place, then the sum of squares.
+#[differentiable]
+fn decay_loss(y: &mut Vec<f64>, k: f64, dt: f64, n: usize) -> f64 {
+    for _ in 0..n {
+        for i in 0..y.len() {
+            y[i] = y[i] - dt * k * y[i];
+        }
+    }
+    let mut s = 0.0;
+    for i in 0..y.len() {
+        s += y[i] * y[i];
+    }
+    s
+}
+
+/// Adds `v * w` into an accumulator; returns `sin v`.
+#[differentiable]
+fn accumulate(acc: &mut f64, v: f64, w: f64) -> f64 {
+    *acc += v * w;
+    v.sin()
+}
+
+/// Normalises `v` in place; returns its norm before.
+#[differentiable]
+fn normalise(v: &mut [f64; 3]) -> f64 {
+    let norm = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    for i in 0..3 {
+        v[i] /= norm;
+    }
+    norm
+}
+
+const H: f64 = 1e-6;
+
+fn close(a: f64, b: f64) {
+    assert_relative_eq!(a, b, epsilon = 1e-7, max_relative = 1e-6);
+}
+
+#[test]
+fn euler_loss_matches_the_closed_form() {
+    // y_n = y0 (1 - k dt)^n, loss = Σ y0² (1 - k dt)^(2n).
+    let (k, dt, n) = (0.7, 0.05, 20);
+    let y0 = vec![1.0, -2.0, 0.5];
+    let r = 1.0 - k * dt;
+    let s0: f64 = y0.iter().map(|v| v * v).sum();
+    let mut y = y0.clone();
+    let (loss, dy, dk, ddt) = decay_loss_grad(&mut y, k, dt, n);
+    close(loss, s0 * r.powi(2 * n as i32));
+    for i in 0..3 {
+        close(dy[i], 2.0 * y0[i] * r.powi(2 * n as i32));
+        close(y[i], y0[i] * r.powi(n as i32));
+    }
+    let dr = s0 * 2.0 * n as f64 * r.powi(2 * n as i32 - 1);
+    close(dk, dr * -dt);
+    close(ddt, dr * -k);
+}
+
+#[test]
+fn generated_items_leave_the_arguments_as_the_primal_does() {
+    let (k, dt) = (0.3, 0.1);
+    let y0 = vec![1.25, -0.75, 3.0];
+    let mut primal = y0.clone();
+    step(&mut primal, k, dt);
+    let mut by_vjp = y0.clone();
+    let ((), _) = step_vjp(&mut by_vjp, k, dt);
+    assert_eq!(
+        primal.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        by_vjp.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
+    let mut primal = y0.clone();
+    let value = decay_loss(&mut primal, k, dt, 7);
+    for run in [0, 1] {
+        let mut y = y0.clone();
+        let got = if run == 0 {
+            decay_loss_grad(&mut y, k, dt, 7).0
+        } else {
+            decay_loss_vjp(&mut y, k, dt, 7).0
+        };
+        assert_eq!(got.to_bits(), value.to_bits());
+        assert_eq!(
+            y.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            primal.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
+    }
+    let mut a = 1.5;
+    let mut b = 1.5;
+    let v = accumulate(&mut a, 0.4, -2.0);
+    let (w, _, _, _) = accumulate_grad(&mut b, 0.4, -2.0);
+    assert_eq!((a.to_bits(), v.to_bits()), (b.to_bits(), w.to_bits()));
+    let mut c = [3.0, 4.0, 12.0];
+    let mut d = c;
+    let _ = normalise(&mut c);
+    let _ = normalise_check(&mut d);
+    assert_eq!(c.map(f64::to_bits), d.map(f64::to_bits));
+}
+
+/// Seeding only a final value: the pullback is the derivative of that
+/// final value (its dot with the seed) with respect to the entry values.
+#[test]
+fn a_final_value_seed_matches_central_differences() {
+    let (k, dt) = (0.3, 0.1);
+    let y0 = vec![1.25, -0.75, 3.0];
+    let w = vec![0.5, -1.0, 2.0];
+    let mut y = y0.clone();
+    let ((), pullback) = step_vjp(&mut y, k, dt);
+    // The caller reads the final value before seeding.
+    assert!(y[2] < y0[2]);
+    let (dy, dk, ddt) = pullback(w.clone());
+    let out = |y: &[f64], k: f64, dt: f64| {
+        let mut y = y.to_vec();
+        step(&mut y, k, dt);
+        y.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>()
+    };
+    for i in 0..3 {
+        let (mut p, mut m) = (y0.clone(), y0.clone());
+        p[i] += H;
+        m[i] -= H;
+        close(dy[i], (out(&p, k, dt) - out(&m, k, dt)) / (2.0 * H));
+    }
+    close(dk, (out(&y0, k + H, dt) - out(&y0, k - H, dt)) / (2.0 * H));
+    close(ddt, (out(&y0, k, dt + H) - out(&y0, k, dt - H)) / (2.0 * H));
+
+    // The accumulator: seed its final value only, then the result only.
+    let mut acc = 1.0;
+    let (_, pullback) = accumulate_vjp(&mut acc, 0.4, -2.0);
+    let (da, dv, dw) = pullback(0.0, 1.0);
+    assert_eq!((da, dv, dw), (1.0, -2.0, 0.4));
+    let mut acc = 1.0;
+    let (_, pullback) = accumulate_vjp(&mut acc, 0.4, -2.0);
+    let (da, dv, dw) = pullback(1.0, 0.0);
+    close(da, 0.0);
+    close(dv, 0.4f64.cos());
+    close(dw, 0.0);
+}
+
+#[test]
+fn in_place_normalisation() {
+    let x = [3.0, 4.0, 12.0];
+    let seed_out = [1.0, -2.0, 0.5];
+    let mut v = x;
+    let (norm, pullback) = normalise_vjp(&mut v);
+    assert_eq!(norm, 13.0);
+    close(v[1], 4.0 / 13.0);
+    let (dv,) = pullback(0.5, seed_out);
+    let out = |x: [f64; 3]| {
+        let mut v = x;
+        let n = normalise(&mut v);
+        0.5 * n + v.iter().zip(&seed_out).map(|(a, b)| a * b).sum::<f64>()
+    };
+    for i in 0..3 {
+        let (mut p, mut m) = (x, x);
+        p[i] += H;
+        m[i] -= H;
+        close(dv[i], (out(p) - out(m)) / (2.0 * H));
+    }
+    let mut v = x;
+    let check = normalise_check(&mut v);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+}
