@@ -660,6 +660,12 @@ pub struct Block {
     pub stmts: Vec<Stmt>,
 }
 
+/// The hidden function by which a differentiable body calls a function of
+/// one in-out argument (`step(&mut y, dt);` is lowered as
+/// `y = step::__inout_call(y, dt);`): the argument's value in, its final
+/// value out. Its hidden items sit next to it, as a struct call's do.
+pub const INOUT_CALL: &str = "__inout_call";
+
 /// A lowered function.
 #[derive(Clone)]
 pub struct Function {

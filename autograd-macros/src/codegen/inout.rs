@@ -363,3 +363,92 @@ fn check(
         }
     }
 }
+
+/// The hidden `__inout_call` of a function of one in-out argument, by
+/// which a differentiable body calls it (see `names::INOUT_CALL`): the
+/// function on the argument's value, returning its final value (the
+/// result is dropped, as the statement calling it drops it), with its VJP
+/// and the check that a caller's function is this one.
+pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
+    let inout: Vec<usize> = (0..sig.params.len())
+        .filter(|i| sig.params[*i].inout)
+        .collect();
+    let ([io], None, false) = (
+        inout.as_slice(),
+        &sig.scalar,
+        names::has_no_carrier(&item.sig.ident),
+    ) else {
+        return TokenStream::new();
+    };
+    let p = &sig.params[*io];
+    let owned = match &p.kind {
+        ParamKind::Float(t) => t.to_token_stream(),
+        ParamKind::Array { owned, .. } | ParamKind::Matrix { owned, .. } => owned.to_token_stream(),
+        _ => return TokenStream::new(),
+    };
+    let x = &p.ident;
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
+    let inputs = shape.inputs.iter().enumerate().map(|(i, pt)| {
+        if i == *io {
+            quote!(#x: #owned)
+        } else {
+            pt.to_token_stream()
+        }
+    });
+    let inputs: Vec<TokenStream> = inputs.collect();
+    let args: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let a = &p.ident;
+            if i == *io {
+                quote!(&mut #a)
+            } else {
+                quote!(#a)
+            }
+        })
+        .collect();
+    let full_tys = &shape.full_tys;
+    let captures = captures(sig, shape);
+    let call = format_ident!("{}", names::INOUT_CALL);
+    let vjp = format_ident!("{}", names::inout_call_item(names::VJP_FULL));
+    let same = format_ident!("{}", names::inout_call_item(names::SAME_CALLEE));
+    let vjp_full = names::hidden(name, names::VJP_FULL);
+    let zero = match &sig.ret {
+        Ret::Unit => quote!(()),
+        _ => quote!(::autograd::__private::zero_like(&__ad_value)),
+    };
+    quote! {
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_mut, clippy::all)]
+        #vis fn #call #generics (#(#inputs),*) -> #owned #where_clause {
+            let mut #x = #x;
+            let _ = #name(#(#args),*);
+            #x
+        }
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_mut, unused_variables, clippy::all)]
+        #vis fn #vjp #generics (#(#inputs),*)
+            -> (#owned, impl ::core::ops::FnOnce(#owned) -> (#(#full_tys,)*) + use<#(#captures),*>)
+            #where_clause
+        {
+            let mut #x = #x;
+            let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
+            (#x, move |__ad_seed: #owned| __ad_pullback(#zero, __ad_seed))
+        }
+        #[doc(hidden)]
+        #[inline(always)]
+        #vis fn #same<F: 'static, V>(called: &F, _: &V) {
+            ::autograd::__private::same_function(
+                called,
+                ::autograd::__private::type_id_of(&Self::#call),
+            )
+        }
+    }
+}

@@ -852,7 +852,8 @@ pub fn generate(
 ) -> TokenStream {
     let mut shape = shape(item, sig);
     if sig.has_inout() {
-        let hidden = vjp_fn(item, &shape, sig, f, an);
+        let mut hidden = vjp_fn(item, &shape, sig, f, an);
+        hidden.extend(inout::call_items(item, sig, &shape));
         let mut out = carrier(item, sig, hidden);
         out.extend(inout::public_items(item, sig, &shape));
         return out;

@@ -271,6 +271,7 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn lower_call(&mut self, c: &syn::ExprCall) -> Operand {
+        let statement = std::mem::take(&mut self.inout_statement);
         if let Some(local) = self.local_closure(&c.func) {
             return match self.inline_closure(local, c) {
                 super::items::Item::Value(o) => o,
@@ -391,14 +392,25 @@ impl Lowerer<'_> {
             return self.missing(c.span());
         }
         let mut args = Vec::new();
-        for a in &c.args {
+        // The variable an in-out argument updates, with its position.
+        let mut updated: Option<(usize, syn::Ident)> = None;
+        for (k, a) in c.args.iter().enumerate() {
             let (expr, by_ref) = match a {
                 Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
                 Expr::Reference(r) => {
-                    self.cx.error_spanned_by(
-                        r,
-                        "passing an in-out (`&mut`) argument from a `#[differentiable]` body is not supported yet; have the callee take the value and return the new one (`state = step(&state, dt);`)",
-                    );
+                    let Some(target) = self.inout_target(r, statement, updated.is_some()) else {
+                        continue;
+                    };
+                    updated = Some((k, target.clone()));
+                    let operand = match self.lookup(&target) {
+                        Some(b) => Operand::Value(b.value),
+                        None => continue,
+                    };
+                    args.push(CallArg {
+                        operand,
+                        by_ref: false,
+                        span: a.span(),
+                    });
                     continue;
                 }
                 e => (e, false),
@@ -434,6 +446,32 @@ impl Lowerer<'_> {
             Some(_) => Kind::Float,
             None => Kind::Unknown,
         };
+        // `step(&mut y, dt);` is `y = step::__inout_call(y, dt);`: the
+        // value in, the final value out (see `codegen::names::INOUT_CALL`).
+        if let Some((k, target)) = &updated {
+            let mut func = path.clone();
+            let turbofish = func
+                .segments
+                .last_mut()
+                .map(|s| std::mem::take(&mut s.arguments));
+            func.segments.push(syn::PathSegment {
+                ident: syn::Ident::new(crate::ir::INOUT_CALL, proc_macro2::Span::call_site()),
+                arguments: turbofish.unwrap_or_default(),
+            });
+            let (kind, float) = match args[*k].operand.value() {
+                Some(u) => (self.values[u].kind, self.values[u].float.clone()),
+                None => (Kind::Unknown, None),
+            };
+            let v = self.emit(Op::Call { func, args }, kind, c.span());
+            self.values[v].float = float;
+            if crate::unannotated::is_plain_function(&self.caller, path) {
+                self.unannotated_calls
+                    .push((v, path.clone(), self.cfgs.clone()));
+            }
+            let target: Expr = syn::parse_quote!(#target);
+            self.assign(&target, Operand::Value(v), c.span());
+            return Operand::Const(quote::quote!(()));
+        }
         let v = self.emit(
             Op::Call {
                 func: path.clone(),
@@ -1090,5 +1128,61 @@ impl VisitMut for IntegerReads<'_, '_> {
             return;
         }
         syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+impl Lowerer<'_> {
+    /// The variable that the in-out argument `&mut y` (or `&mut *y` of the
+    /// function's own in-out `y`) of a call updates: a local variable (or
+    /// in-out argument) holding a float, an array, a `Vec` or a matrix,
+    /// passed by a call that is a statement of its own, one per call.
+    /// Anything else is reported, `None`.
+    fn inout_target(
+        &mut self,
+        r: &syn::ExprReference,
+        statement: bool,
+        second: bool,
+    ) -> Option<syn::Ident> {
+        let mut inner = &*r.expr;
+        if let Expr::Unary(u) = inner
+            && matches!(u.op, syn::UnOp::Deref(_))
+        {
+            inner = &u.expr;
+        }
+        let message = if !statement {
+            Some(
+                "a call passing an in-out (`&mut`) argument is supported as a statement of its own, its result unused (`step(&mut y, dt);`); to use a result too, return it through another in-out argument or compute it in the caller",
+            )
+        } else if second {
+            Some(
+                "a call from a `#[differentiable]` body passes at most one in-out (`&mut`) argument; split the callee, or pass the others' values and return their new values",
+            )
+        } else {
+            None
+        };
+        if let Some(message) = message {
+            self.cx.error_spanned_by(r, message);
+            return None;
+        }
+        let ident = match inner {
+            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+            _ => None,
+        };
+        let target = ident.filter(|i| {
+            self.lookup(i).is_some_and(|b| {
+                b.mutable
+                    && matches!(
+                        self.values[b.value].kind,
+                        Kind::Float | Kind::Array | Kind::Matrix
+                    )
+            })
+        });
+        if target.is_none() {
+            self.cx.error_spanned_by(
+                r,
+                "an in-out (`&mut`) argument passed from a `#[differentiable]` body is a `mut` local variable or an in-out argument holding a float, an array, a `Vec` or a nalgebra matrix (`step(&mut y, dt);`); copy anything else into such a variable first",
+            );
+        }
+        target
     }
 }

@@ -150,6 +150,9 @@ struct Lowerer<'a> {
     /// Another crate's special functions reported, as written: one error
     /// per function, at its first call.
     foreign_reported: std::collections::HashSet<String>,
+    /// The call being lowered is an expression statement, so it may pass
+    /// an in-out argument (`step(&mut y, dt);`, see `lower_inout_arg`).
+    inout_statement: bool,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -211,6 +214,7 @@ pub fn lower_in(
         unannotated_calls: Vec::new(),
         cfgs: Vec::new(),
         foreign_reported: std::collections::HashSet::new(),
+        inout_statement: false,
     };
     l.begin_block();
     let mut params = Vec::new();
