@@ -260,3 +260,69 @@ fn helpers_on_locals_match_central_differences() {
     }
     close(dw, (weighted(&x, w + H) - weighted(&x, w - H)) / (2.0 * H));
 }
+
+// ---- nalgebra in-out arguments, `_grad_acc` ----
+
+use autograd::nalgebra::{DMatrix, DVector};
+
+/// A gradient step on `x` in place; returns the loss before it.
+#[differentiable]
+fn descend(x: &mut DVector<f64>, a: &DMatrix<f64>, lr: f64) -> f64 {
+    let loss = (a * &*x).norm_squared();
+    *x = &*x * (1.0 - lr);
+    loss
+}
+
+/// Scales a matrix in place (a matrix is written whole).
+#[differentiable]
+fn scale_matrix(m: &mut DMatrix<f64>, k: f64) {
+    *m = &*m * k;
+}
+
+#[test]
+fn nalgebra_in_out_arguments() {
+    let a = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, -0.5, 1.5]);
+    let x0 = DVector::from_vec(vec![0.3, -0.7]);
+    let lr = 0.1;
+    let mut x = x0.clone();
+    let mut primal = x0.clone();
+    let loss = descend(&mut primal, &a, lr);
+    let (value, pullback) = descend_vjp(&mut x, &a, lr);
+    assert_eq!(value.to_bits(), loss.to_bits());
+    assert_eq!(x, primal);
+    let seed_x = DVector::from_vec(vec![1.0, 2.0]);
+    let (dx, _da, dlr) = pullback(1.0, seed_x.clone());
+    // d/dx0 of |A x0|² + seed·x0 (1 - lr): 2 Aᵀ A x0 + (1 - lr) seed.
+    let expected = 2.0 * a.transpose() * &a * &x0 + (1.0 - lr) * &seed_x;
+    for i in 0..2 {
+        close(dx[i], expected[i]);
+    }
+    close(dlr, -seed_x.dot(&x0));
+
+    let m0 = DMatrix::from_row_slice(2, 3, &[1.0, 2.0, 3.0, -1.0, 0.5, 4.0]);
+    let mut m = m0.clone();
+    let ((), pullback) = scale_matrix_vjp(&mut m, 3.0);
+    assert_eq!(m, &m0 * 3.0);
+    let seed = DMatrix::from_element(2, 3, 1.0);
+    let (dm, dk) = pullback(seed);
+    assert_eq!(dm, DMatrix::from_element(2, 3, 3.0));
+    close(dk, m0.sum());
+}
+
+#[test]
+fn grad_acc_adds_the_gradient_of_the_entry_values() {
+    let (k, dt, n) = (0.7, 0.05, 20);
+    let y0 = vec![1.0, -2.0, 0.5];
+    let mut y = y0.clone();
+    let (_, dy, dk, ddt) = decay_loss_grad(&mut y, k, dt, n);
+    let mut y = y0.clone();
+    let (mut by, mut bk, mut bdt) = (vec![1.0; 3], 2.0, 0.0);
+    let value = decay_loss_grad_acc(&mut y, k, dt, n, &mut by, &mut bk, &mut bdt);
+    let mut primal = y0.clone();
+    assert_eq!(value.to_bits(), decay_loss(&mut primal, k, dt, n).to_bits());
+    assert_eq!(y, primal);
+    for i in 0..3 {
+        assert_eq!(by[i], 1.0 + dy[i]);
+    }
+    assert_eq!((bk, bdt), (2.0 + dk, ddt));
+}

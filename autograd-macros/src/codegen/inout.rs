@@ -233,6 +233,7 @@ pub(super) fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -
             (#value, #(#adjoints),*)
         }
     });
+    out.extend(super::grad_acc(item, sig, shape));
     out.extend(check(item, sig, shape, &local, &arg_names));
     out
 }

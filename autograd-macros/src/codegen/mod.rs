@@ -1644,7 +1644,8 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
             shape
                 .scalar
                 .accumulate(kind, quote!(#buffer), quote!(#adjoint), mixed)
-        });
+        })
+        .collect::<Vec<_>>();
     let (ret_ty, try_, ok) = match &sig.ret {
         Ret::Result { ok, err } => (
             quote!(::core::result::Result<#ok, #err>),
@@ -1653,9 +1654,29 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
         ),
         ret => (ret.seed(), TokenStream::new(), TokenStream::new()),
     };
-    let direct = shape.direct_acc.then(|| {
-        let acc_full = forward::hidden_path(&name.clone().into(), names::GRAD_ACC_FULL);
-        quote_spanned!(mixed=> #acc_full(#(#arg_names,)* #(#buffers,)* #one))
+    // In-out arguments: `NAME_grad` on them (reborrowed), then the adding.
+    let through_grad = sig.has_inout().then(|| {
+        let grad = names::public(name, "grad");
+        let passed = sig
+            .params
+            .iter()
+            .zip(&arg_names)
+            .map(|(p, x)| match p.inout {
+                true => quote!(&mut *#x),
+                false => quote!(#x),
+            });
+        let adjoints = slots.iter().filter(|s| s.to_string() != "_");
+        quote_spanned! {mixed=>
+            let (#value, #(#adjoints),*) = #grad(#(#passed),*);
+            #(#accumulate)*
+            #value
+        }
+    });
+    let direct = through_grad.or_else(|| {
+        shape.direct_acc.then(|| {
+            let acc_full = forward::hidden_path(&name.clone().into(), names::GRAD_ACC_FULL);
+            quote_spanned!(mixed=> #acc_full(#(#arg_names,)* #(#buffers,)* #one))
+        })
     });
     let thin = direct.or_else(|| {
         thin::applies(sig)

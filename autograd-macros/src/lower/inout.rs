@@ -1,20 +1,21 @@
-//! In-out arguments: a `&mut f64` argument is its value in the body, read
-//! as `*x` and written as `*x = ..`, `*x += ..`: the lowering reads both as
-//! the argument's own variable (`x`), a mutable float like a `mut x: f64`.
-//! Slices, arrays and matrices are written by index as they are.
+//! In-out arguments: a `&mut` argument is its value in the body, read as
+//! `*x` (`&*x`) and written as `*x = ..`, `*x += ..`: the lowering reads
+//! both as the argument's own variable (`x`), a mutable value like a
+//! `mut x: f64` or `mut v: Vec<f64>` taken by value. Slices, arrays and
+//! `Vec`s are also written by index as they are.
 
 use syn::visit_mut::VisitMut;
 use syn::{Expr, UnOp};
 
-use crate::sig::{ParamKind, Signature};
+use crate::sig::Signature;
 
-/// The body with `*x` read as `x` for each in-out float argument `x`;
-/// `None` where there is none.
+/// The body with `*x` read as `x` for each in-out argument `x`; `None`
+/// where there is none.
 pub(super) fn desugar(sig: &Signature, body: &syn::Block) -> Option<syn::Block> {
     let floats: Vec<&syn::Ident> = sig
         .params
         .iter()
-        .filter(|p| p.inout && matches!(p.kind, ParamKind::Float(_)))
+        .filter(|p| p.inout)
         .map(|p| &p.ident)
         .collect();
     if floats.is_empty() {
