@@ -628,6 +628,16 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
                         continue;
                     }
                     Some(kind) => Some(kind),
+                    None if is_struct_type(&r.elem, &sig.generics) => {
+                        cx.error_spanned_by(
+                            &pt.ty,
+                            format!(
+                                "a struct is not an in-out argument yet; hold the state in a `&mut [f64; N]`, `&mut Vec<f64>` or `&mut DVector<f64>`, or take `{ident}: &{0}` and return what changes",
+                                type_text(&r.elem)
+                            ),
+                        );
+                        continue;
+                    }
                     None => {
                         cx.error_spanned_by(
                             &pt.ty,
@@ -685,7 +695,11 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
         });
     }
 
-    let has_inout = params.iter().any(|p| p.inout);
+    // As written: an in-out argument reported above still makes `()` a
+    // result to take, not a second error.
+    let has_inout = sig.inputs.iter().any(
+        |a| matches!(a, FnArg::Typed(pt) if matches!(&*pt.ty, Type::Reference(r) if r.mutability.is_some())),
+    );
     let ret = match &sig.output {
         // A function of in-out arguments has their final values as its
         // outputs.
