@@ -326,3 +326,68 @@ fn grad_acc_adds_the_gradient_of_the_entry_values() {
     }
     assert_eq!((bk, bdt), (2.0 + dk, ddt));
 }
+
+// ---- generic, early return, untouched, passed on ----
+
+#[differentiable]
+fn generic_scale<T: num_traits::Float>(y: &mut [T], k: T) -> T {
+    for i in 0..y.len() {
+        y[i] = y[i] * k;
+    }
+    y[0]
+}
+
+/// Returns early, leaving the rest of `y` as it was.
+#[differentiable]
+fn scale_until(y: &mut Vec<f64>, k: f64) -> f64 {
+    for i in 0..y.len() {
+        y[i] = y[i] * k;
+        if y[i] > 10.0 {
+            return y[i];
+        }
+    }
+    y[0]
+}
+
+/// Never writes `y`: its final value is its value on entry.
+#[differentiable]
+fn read_only(y: &mut [f64], k: f64) -> f64 {
+    y[0] * k
+}
+
+/// Passes its own in-out float on to a helper.
+#[differentiable]
+fn sum_squares_into(acc: &mut f64, x: &[f64]) {
+    for i in 0..x.len() {
+        add_square(&mut *acc, x[i]);
+    }
+}
+
+#[differentiable]
+fn add_square(acc: &mut f64, v: f64) {
+    *acc += v * v;
+}
+
+#[test]
+fn generic_early_return_untouched_and_passed_on() {
+    let mut y = vec![1.0f32, 2.0];
+    let (v, dy, dk) = generic_scale_grad(&mut y, 3.0);
+    assert_eq!((v, dy, dk, y), (3.0, vec![3.0, 0.0], 1.0, vec![3.0, 6.0]));
+
+    let mut y = vec![1.0, 5.0, 1.0];
+    let (v, pullback) = scale_until_vjp(&mut y, 3.0);
+    assert_eq!((v, &y), (15.0, &vec![3.0, 15.0, 1.0]));
+    // d/d(y, k) of Σ final y: y0, y1 scaled, y2 untouched.
+    let (dy, dk) = pullback(0.0, vec![1.0, 1.0, 1.0]);
+    assert_eq!((dy, dk), (vec![3.0, 3.0, 1.0], 6.0));
+
+    let mut y = vec![2.0, 5.0];
+    let (_, pullback) = read_only_vjp(&mut y, 3.0);
+    assert_eq!(y, [2.0, 5.0]);
+    assert_eq!(pullback(1.0, vec![1.0, 1.0]), (vec![4.0, 1.0], 2.0));
+
+    let mut acc = 1.0;
+    let ((), pullback) = sum_squares_into_vjp(&mut acc, &[1.0, 2.0]);
+    assert_eq!(acc, 6.0);
+    assert_eq!(pullback(1.0), (1.0, vec![2.0, 4.0]));
+}
