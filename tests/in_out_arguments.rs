@@ -3,6 +3,13 @@
 //! takes a seed for the result, then one for each in-out argument's final
 //! value, and returns the adjoints of the values on entry. Expected values
 //! are closed forms or central differences of the primal (run on copies).
+// Index loops are the numerical style under test; `&mut Vec<f64>` is one
+// of the in-out types under test.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::ptr_arg,
+    clippy::assign_op_pattern
+)]
 
 use approx::assert_relative_eq;
 use autograd::differentiable;
