@@ -220,6 +220,41 @@ fn weighted(x: &[f64], w: f64) -> f64 {
     acc * v[0] + v[2]
 }
 
+/// The accumulator's result read too: `accumulate` runs twice per call in
+/// the sweeps (once for the result, once for the final value).
+#[differentiable]
+fn weighted_sines(x: &[f64], w: f64) -> f64 {
+    let mut acc = 0.5;
+    let mut sines = 0.0;
+    for i in 0..x.len() {
+        sines += accumulate(&mut acc, x[i], w);
+    }
+    let mut v = [x[0], x[1], 1.0];
+    let norm = normalise(&mut v);
+    acc * sines + norm * v[1]
+}
+
+#[test]
+fn a_helper_result_read_matches_central_differences() {
+    let x = [0.3, -0.8, 1.1];
+    let w = 0.6;
+    let (value, dx, dw) = weighted_sines_grad(&x, w);
+    assert_eq!(value.to_bits(), weighted_sines(&x, w).to_bits());
+    for i in 0..3 {
+        let (mut p, mut m) = (x, x);
+        p[i] += H;
+        m[i] -= H;
+        close(
+            dx[i],
+            (weighted_sines(&p, w) - weighted_sines(&m, w)) / (2.0 * H),
+        );
+    }
+    close(
+        dw,
+        (weighted_sines(&x, w + H) - weighted_sines(&x, w - H)) / (2.0 * H),
+    );
+}
+
 #[test]
 fn a_time_stepper_called_in_a_loop_matches_the_closed_form() {
     let (k, dt, n) = (0.7, 0.05, 20);

@@ -666,6 +666,12 @@ pub struct Block {
 /// value out. Its hidden items sit next to it, as a struct call's do.
 pub const INOUT_CALL: &str = "__inout_call";
 
+/// The hidden function by which a differentiable body reads the result of
+/// such a call (`let r = f(&mut y, x);` is lowered as
+/// `let r = f::__inout_result(y, x); y = f::__inout_call(y, x);`): the
+/// argument's value in, the result out.
+pub const INOUT_RESULT: &str = "__inout_result";
+
 /// A lowered function.
 #[derive(Clone)]
 pub struct Function {

@@ -852,8 +852,8 @@ pub fn hidden_path(func: &syn::Path, item: &str) -> syn::Path {
         last.ident = proc_macro2::Ident::new(&names::struct_call_item(item), span);
         return path;
     }
-    if last.ident == names::INOUT_CALL {
-        last.ident = proc_macro2::Ident::new(&names::inout_call_item(item), span);
+    if last.ident == names::INOUT_CALL || last.ident == names::INOUT_RESULT {
+        last.ident = proc_macro2::Ident::new(&format!("{}{item}", last.ident), span);
         return path;
     }
     let mut hidden = names::hidden(&last.ident, item);

@@ -423,7 +423,45 @@ pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> 
         Ret::Unit => quote!(()),
         _ => quote!(::autograd::__private::zero_like(&__ad_value)),
     };
+    // The result, where the caller reads it: the function again, its
+    // final value seeded with zero.
+    let result = (!matches!(sig.ret, Ret::Unit)).then(|| {
+        let ret_ty = sig.ret.seed();
+        let call = format_ident!("{}", names::INOUT_RESULT);
+        let vjp = format_ident!("{}{}", names::INOUT_RESULT, names::VJP_FULL);
+        let same = format_ident!("{}{}", names::INOUT_RESULT, names::SAME_CALLEE);
+        quote! {
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, clippy::all)]
+            #vis fn #call #generics (#(#inputs),*) -> #ret_ty #where_clause {
+                let mut #x = #x;
+                #name(#(#args),*)
+            }
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, unused_variables, clippy::all)]
+            #vis fn #vjp #generics (#(#inputs),*)
+                -> (#ret_ty, impl ::core::ops::FnOnce(#ret_ty) -> (#(#full_tys,)*) + use<#(#captures),*>)
+                #where_clause
+            {
+                let mut #x = #x;
+                let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
+                let __ad_final = ::autograd::__private::zero_like(&#x);
+                (__ad_value, move |__ad_seed: #ret_ty| __ad_pullback(__ad_seed, __ad_final))
+            }
+            #[doc(hidden)]
+            #[inline(always)]
+            #vis fn #same<F: 'static, V>(called: &F, _: &V) {
+                ::autograd::__private::same_function(
+                    called,
+                    ::autograd::__private::type_id_of(&Self::#call),
+                )
+            }
+        }
+    });
     quote! {
+        #result
         #[doc(hidden)]
         #[inline]
         #[allow(unused_mut, clippy::all)]

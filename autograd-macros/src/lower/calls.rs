@@ -398,7 +398,7 @@ impl Lowerer<'_> {
             let (expr, by_ref) = match a {
                 Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
                 Expr::Reference(r) => {
-                    let Some(target) = self.inout_target(r, statement, updated.is_some()) else {
+                    let Some(target) = self.inout_target(r, updated.is_some()) else {
                         continue;
                     };
                     updated = Some((k, target.clone()));
@@ -447,17 +447,39 @@ impl Lowerer<'_> {
             None => Kind::Unknown,
         };
         // `step(&mut y, dt);` is `y = step::__inout_call(y, dt);`: the
-        // value in, the final value out (see `codegen::names::INOUT_CALL`).
+        // value in, the final value out (see `ir::INOUT_CALL`); where the
+        // result is read, `step::__inout_result(y, dt)` before it.
         if let Some((k, target)) = &updated {
-            let mut func = path.clone();
-            let turbofish = func
-                .segments
-                .last_mut()
-                .map(|s| std::mem::take(&mut s.arguments));
-            func.segments.push(syn::PathSegment {
-                ident: syn::Ident::new(crate::ir::INOUT_CALL, proc_macro2::Span::call_site()),
-                arguments: turbofish.unwrap_or_default(),
+            let hidden = |item: &str| {
+                let mut func = path.clone();
+                let turbofish = func
+                    .segments
+                    .last_mut()
+                    .map(|s| std::mem::take(&mut s.arguments));
+                func.segments.push(syn::PathSegment {
+                    ident: syn::Ident::new(item, proc_macro2::Span::call_site()),
+                    arguments: turbofish.unwrap_or_default(),
+                });
+                func
+            };
+            let result = (!statement).then(|| {
+                let func = hidden(crate::ir::INOUT_RESULT);
+                let kind = match self.scalar {
+                    Some(_) => Kind::Float,
+                    None => Kind::Unknown,
+                };
+                let r = self.emit(
+                    Op::Call {
+                        func,
+                        args: args.clone(),
+                    },
+                    kind,
+                    c.span(),
+                );
+                self.values[r].float.clone_from(&self.scalar);
+                r
             });
+            let func = hidden(crate::ir::INOUT_CALL);
             let (kind, float) = match args[*k].operand.value() {
                 Some(u) => (self.values[u].kind, self.values[u].float.clone()),
                 None => (Kind::Unknown, None),
@@ -470,7 +492,10 @@ impl Lowerer<'_> {
             }
             let target: Expr = syn::parse_quote!(#target);
             self.assign(&target, Operand::Value(v), c.span());
-            return Operand::Const(quote::quote!(()));
+            return match result {
+                Some(r) => Operand::Value(r),
+                None => Operand::Const(quote::quote!(())),
+            };
         }
         let v = self.emit(
             Op::Call {
@@ -1135,33 +1160,20 @@ impl Lowerer<'_> {
     /// The variable that the in-out argument `&mut y` (or `&mut *y` of the
     /// function's own in-out `y`) of a call updates: a local variable (or
     /// in-out argument) holding a float, an array, a `Vec` or a matrix,
-    /// passed by a call that is a statement of its own, one per call.
+    /// one per call.
     /// Anything else is reported, `None`.
-    fn inout_target(
-        &mut self,
-        r: &syn::ExprReference,
-        statement: bool,
-        second: bool,
-    ) -> Option<syn::Ident> {
+    fn inout_target(&mut self, r: &syn::ExprReference, second: bool) -> Option<syn::Ident> {
         let mut inner = &*r.expr;
         if let Expr::Unary(u) = inner
             && matches!(u.op, syn::UnOp::Deref(_))
         {
             inner = &u.expr;
         }
-        let message = if !statement {
-            Some(
-                "a call passing an in-out (`&mut`) argument is supported as a statement of its own, its result unused (`step(&mut y, dt);`); to use a result too, return it through another in-out argument or compute it in the caller",
-            )
-        } else if second {
-            Some(
+        if second {
+            self.cx.error_spanned_by(
+                r,
                 "a call from a `#[differentiable]` body passes at most one in-out (`&mut`) argument; split the callee, or pass the others' values and return their new values",
-            )
-        } else {
-            None
-        };
-        if let Some(message) = message {
-            self.cx.error_spanned_by(r, message);
+            );
             return None;
         }
         let ident = match inner {
