@@ -433,3 +433,49 @@ fn generic_early_return_untouched_and_passed_on() {
     assert_eq!(acc, 6.0);
     assert_eq!(pullback(1.0), (1.0, vec![2.0, 4.0]));
 }
+
+// ---- forward mode ----
+
+/// Scales `y` by `k` in place; returns the product of the first two.
+#[differentiable(jvp)]
+fn scale_product(y: &mut [f64], k: f64) -> f64 {
+    for i in 0..y.len() {
+        y[i] = y[i] * k;
+    }
+    y[0] * y[1]
+}
+
+#[differentiable(jvp)]
+fn add_square_jvp_too(acc: &mut f64, v: f64) {
+    *acc += v * v;
+}
+
+/// `NAME_jvp(args.., tangents..)`: the value, the result's tangent, then
+/// each in-out argument's final tangent (a `()` function: no result
+/// tangent), against central differences of the primal along the
+/// direction, run on copies.
+#[test]
+fn jvp_gives_the_result_and_final_value_tangents() {
+    let (y0, k) = ([1.0, 2.0, -0.5], 3.0);
+    let (ty, tk) = ([1.0, -0.5, 2.0], 0.5);
+    let mut y = y0.to_vec();
+    let (value, t_value, t_y) = scale_product_jvp(&mut y, k, &ty, tk);
+    let mut primal = y0.to_vec();
+    assert_eq!(value.to_bits(), scale_product(&mut primal, k).to_bits());
+    assert_eq!(y, primal);
+    let along = |h: f64| {
+        let mut y: Vec<f64> = y0.iter().zip(&ty).map(|(a, t)| a + h * t).collect();
+        let v = scale_product(&mut y, k + h * tk);
+        (v, y)
+    };
+    let ((vp, yp), (vm, ym)) = (along(H), along(-H));
+    close(t_value, (vp - vm) / (2.0 * H));
+    for i in 0..3 {
+        close(t_y[i], (yp[i] - ym[i]) / (2.0 * H));
+    }
+
+    let mut acc = 1.0;
+    let ((), t_acc) = add_square_jvp_too_jvp(&mut acc, 2.0, 1.0, 0.5);
+    assert_eq!(acc, 5.0);
+    assert_eq!(t_acc, 1.0 + 2.0 * 2.0 * 0.5);
+}

@@ -48,7 +48,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         let option = match (&mode, &jvp, &hessian) {
             (Mode::Implicit(_), ..) => Some("implicit"),
             (Mode::Backward(_), ..) => Some("backward"),
-            (_, Jvp::On | Jvp::Rule(_), _) => Some("jvp"),
+            (_, Jvp::Rule(_), _) => Some("jvp = rule"),
             (_, _, Some(_)) => Some("hessian"),
             _ => None,
         };
