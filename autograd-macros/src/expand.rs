@@ -55,7 +55,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         if let Some(option) = option {
             cx.error_spanned_by(
                 &p.ident,
-                format!("`#[differentiable({option})]` does not support in-out (`&mut`) arguments yet; use `#[differentiable]` alone (`_vjp`, `_grad`, `_check`), or take `{}` by value and return its new value", p.ident),
+                format!("`#[differentiable({option})]` does not support in-out (`&mut`) arguments yet; use `#[differentiable]` or `#[differentiable(jvp)]`, or take `{}` by value and return its new value", p.ident),
             );
         }
     }
