@@ -93,7 +93,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     while varied_pass(f, &f.body, &mut varied) {}
 
     let mut useful = ValueMap::filled(n, false);
-    if let Some(r) = f.ret.value() {
+    for r in f.outputs() {
         useful[r] = true;
     }
     while useful_pass(f, &f.body, &varied, &mut useful) {}
@@ -158,7 +158,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     uses.visit_block(&f.body);
     let (mut sites, mut users, element_reads, mut incoming) =
         (uses.sites, uses.users, uses.element_reads, uses.incoming);
-    if let Some(r) = an.active_operand(&f.ret) {
+    for r in f.outputs().filter(|r| an.active(*r)) {
         incoming.insert(sites.len());
         sites.push((r, f.body.id, false));
         users.push(User::Seed);
@@ -1192,7 +1192,7 @@ fn needs_stopping(
 fn read_counts(f: &Function) -> ValueMap<usize> {
     let mut counts = ValueMap::filled(f.values.len(), 0);
     f.body.for_each_read(&mut |v| counts[*v] += 1);
-    if let Some(r) = f.ret.value() {
+    for r in f.outputs() {
         counts[r] += 1;
     }
     counts
@@ -1338,7 +1338,7 @@ fn captured(f: &Function, an: &Analysis) -> HashSet<ValueId> {
     }
     // The result is returned from the forward sweep, and read by the
     // reverse sweep if `needs` says so; either way it is not moved.
-    need.extend(f.ret.value());
+    need.extend(f.outputs());
     need
 }
 

@@ -41,6 +41,24 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let cx = Ctxt::default();
     let attr::Options { mode, jvp, hessian } = attr::parse(&cx, attr);
     let signature = sig::parse(&cx, &func.sig, matches!(mode, Mode::Implicit(_)));
+    // In-out arguments: reverse mode only, for now.
+    if let Some(s) = &signature
+        && let Some(p) = s.params.iter().find(|p| p.inout)
+    {
+        let option = match (&mode, &jvp, &hessian) {
+            (Mode::Implicit(_), ..) => Some("implicit"),
+            (Mode::Backward(_), ..) => Some("backward"),
+            (_, Jvp::Rule(_), _) => Some("jvp = rule"),
+            (_, _, Some(_)) => Some("hessian"),
+            _ => None,
+        };
+        if let Some(option) = option {
+            cx.error_spanned_by(
+                &p.ident,
+                format!("`#[differentiable({option})]` does not support in-out (`&mut`) arguments yet; use `#[differentiable]` or `#[differentiable(jvp)]`, or take `{}` by value and return its new value", p.ident),
+            );
+        }
+    }
     let second_order = match (&hessian, &signature) {
         (Some(key), Some(s)) => hessian::float_of(&cx, key, s, &mode),
         _ => None,

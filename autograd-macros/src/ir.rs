@@ -682,6 +682,18 @@ pub struct Block {
     pub stmts: Vec<Stmt>,
 }
 
+/// The hidden function by which a differentiable body calls a function of
+/// one in-out argument (`step(&mut y, dt);` is lowered as
+/// `y = step::__inout_call(y, dt);`): the argument's value in, its final
+/// value out. Its hidden items sit next to it, as a struct call's do.
+pub const INOUT_CALL: &str = "__inout_call";
+
+/// The hidden function by which a differentiable body reads the result of
+/// such a call (`let r = f(&mut y, x);` is lowered as
+/// `let r = f::__inout_result(y, x); y = f::__inout_call(y, x);`): the
+/// argument's value in, the result out.
+pub const INOUT_RESULT: &str = "__inout_result";
+
 /// A lowered function.
 #[derive(Clone)]
 pub struct Function {
@@ -689,6 +701,9 @@ pub struct Function {
     pub params: Vec<ValueId>,
     pub body: Block,
     pub ret: Operand,
+    /// The final values of the in-out (`&mut`) arguments, in argument
+    /// order: outputs beside `ret`, each seeded by its own adjoint.
+    pub outs: Vec<ValueId>,
     /// Variables of the enclosing function that the body of a `map`
     /// closure reads (see `Op::Map`), as the closure names them.
     pub captures: Vec<syn::Ident>,
@@ -710,6 +725,15 @@ pub struct Function {
 impl Function {
     pub fn info(&self, v: ValueId) -> &ValueInfo {
         &self.values[v]
+    }
+
+    /// Every output: the returned value, then the in-out arguments'
+    /// final values.
+    pub fn outputs(&self) -> impl Iterator<Item = ValueId> + '_ {
+        self.ret
+            .value()
+            .into_iter()
+            .chain(self.outs.iter().copied())
     }
 }
 

@@ -110,6 +110,11 @@ pub struct Param {
     pub kind: ParamKind,
     /// Gets a slot in `NAME_grad` / `NAME_vjp`.
     pub differentiable: bool,
+    /// An in-out argument (`&mut f64`, `&mut [f64]`, ...): `kind` is that
+    /// of its owned value (`Float`, an owned `Array` or `Matrix`), which
+    /// the body reads and writes like a `mut` argument taken by value; its
+    /// final value is an output of the function.
+    pub inout: bool,
 }
 
 impl Param {
@@ -184,6 +189,9 @@ pub enum Ret {
     /// `DVector<f64>` or a fixed-size column vector such as
     /// `Vector3<f64>`: `NAME_vjp` and `NAME_jacobian`.
     Outputs(Type),
+    /// `()` of a function with in-out arguments, whose final values are
+    /// its outputs: `NAME_vjp` only.
+    Unit,
 }
 
 impl Ret {
@@ -192,6 +200,7 @@ impl Ret {
         match self {
             Ret::Float(f) | Ret::Result { ok: f, .. } => f.to_token_stream(),
             Ret::Matrix(t) | Ret::Outputs(t) => t.to_token_stream(),
+            Ret::Unit => quote::quote!(()),
         }
     }
 }
@@ -297,6 +306,13 @@ pub struct Signature {
     pub scalar: Option<GenericScalar>,
 }
 
+impl Signature {
+    /// Whether the function takes in-out (`&mut`) arguments.
+    pub fn has_inout(&self) -> bool {
+        self.params.iter().any(|p| p.inout)
+    }
+}
+
 const INTEGERS: &[&str] = &[
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
 ];
@@ -380,6 +396,31 @@ fn is_batch_of_matrices(ty: &Type) -> bool {
                     if matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if is_matrix(t)))
         }),
         _ => false,
+    }
+}
+
+/// The kind of an in-out argument `&mut elem`: that of its owned value,
+/// which the generated code copies in and writes back (see
+/// [`Param::inout`]). `None`: not supported as an in-out argument.
+fn inout_kind(elem: &Type, scalar: Option<&syn::Ident>) -> Option<ParamKind> {
+    if let Type::Slice(s) = elem {
+        let f = FloatTy::parse(&s.elem, scalar)?;
+        let e = &s.elem;
+        return Some(ParamKind::Array {
+            elem: f,
+            owned: Box::new(syn::parse_quote!(::std::vec::Vec<#e>)),
+            by_ref: false,
+        });
+    }
+    match classify(elem, scalar)? {
+        k @ (ParamKind::Float(_)
+        | ParamKind::Array { by_ref: false, .. }
+        | ParamKind::Matrix {
+            by_ref: false,
+            fixed: false,
+            ..
+        }) => Some(k),
+        _ => None,
     }
 }
 
@@ -583,16 +624,43 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
                 continue;
             }
         };
-        if let Type::Reference(r) = &*pt.ty
-            && r.mutability.is_some()
-        {
-            cx.error_spanned_by(
-                &pt.ty,
-                "`&mut` arguments are not supported: a differentiable function must not write through its arguments",
-            );
-            continue;
-        }
-        let kind = match classify(&pt.ty, scalar_ident) {
+        let inout = match &*pt.ty {
+            Type::Reference(r) if r.mutability.is_some() => {
+                match inout_kind(&r.elem, scalar_ident) {
+                    Some(_) if constant => {
+                        cx.error_spanned_by(
+                            &pt.ty,
+                            format!("a `#[constant]` argument is read only; take it by shared reference, `#[constant] {ident}: &{}`", type_text(&r.elem)),
+                        );
+                        continue;
+                    }
+                    Some(kind) => Some(kind),
+                    None if is_struct_type(&r.elem, &sig.generics) => {
+                        cx.error_spanned_by(
+                            &pt.ty,
+                            format!(
+                                "a struct is not an in-out argument yet; hold the state in a `&mut [f64; N]`, `&mut Vec<f64>` or `&mut DVector<f64>`, or take `{ident}: &{0}` and return what changes",
+                                type_text(&r.elem)
+                            ),
+                        );
+                        continue;
+                    }
+                    None => {
+                        cx.error_spanned_by(
+                            &pt.ty,
+                            format!(
+                                "an in-out argument of type `{}` is not supported; supported: `&mut f64`, `&mut [f64]`, `&mut Vec<f64>`, `&mut [f64; N]`, `&mut DVector<f64>` and `&mut DMatrix<f64>` (also of `f32`); take any other argument by value or shared reference and return the new value",
+                                type_text(&pt.ty)
+                            ),
+                        );
+                        continue;
+                    }
+                }
+            }
+            _ => None,
+        };
+        let is_inout = inout.is_some();
+        let kind = match inout.or_else(|| classify(&pt.ty, scalar_ident)) {
             Some(k) => k,
             None if constant => ParamKind::Other,
             // Reported at the generics already.
@@ -630,10 +698,24 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             ident,
             kind,
             differentiable,
+            inout: is_inout,
         });
     }
 
+    // As written: an in-out argument reported above still makes `()` a
+    // result to take, not a second error.
+    let has_inout = sig.inputs.iter().any(
+        |a| matches!(a, FnArg::Typed(pt) if matches!(&*pt.ty, Type::Reference(r) if r.mutability.is_some())),
+    );
     let ret = match &sig.output {
+        // A function of in-out arguments has their final values as its
+        // outputs.
+        ReturnType::Default if has_inout => Some(Ret::Unit),
+        ReturnType::Type(_, ty)
+            if has_inout && matches!(&**ty, Type::Tuple(t) if t.elems.is_empty()) =>
+        {
+            Some(Ret::Unit)
+        }
         ReturnType::Default => {
             cx.error_spanned_by(
                 &sig.ident,

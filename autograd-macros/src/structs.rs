@@ -930,6 +930,20 @@ fn expand_with(
             );
         }
     }
+    // In-out arguments are generated for free functions of plain values
+    // only (`crate::codegen::inout`), not yet through the flattened struct
+    // function.
+    for input in &func.sig.inputs {
+        if let FnArg::Typed(pt) = input
+            && let Type::Reference(r) = &*pt.ty
+            && r.mutability.is_some()
+        {
+            cx.error_spanned_by(
+                &pt.ty,
+                "an in-out (`&mut`) argument is not supported yet in a function taking a `Tangent` struct or in an `impl` block; write a free function taking the struct's values (`fn step(y: &mut [f64], k: f64, dt: f64)`), or take the argument by reference and return its new value",
+            );
+        }
+    }
     let options = crate::attr::parse(&cx, attr.clone());
     if !matches!(options.mode, crate::attr::Mode::Generated) {
         cx.error_spanned_by(

@@ -882,6 +882,10 @@ pub fn hidden_path(func: &syn::Path, item: &str) -> syn::Path {
         last.ident = proc_macro2::Ident::new(&names::struct_call_item(item), span);
         return path;
     }
+    if last.ident == names::INOUT_CALL || last.ident == names::INOUT_RESULT {
+        last.ident = proc_macro2::Ident::new(&format!("{}{item}", last.ident), span);
+        return path;
+    }
     let mut hidden = names::hidden(&last.ident, item);
     hidden.set_span(span);
     if names::has_no_carrier(&last.ident) {

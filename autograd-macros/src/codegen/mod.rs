@@ -6,6 +6,7 @@ mod checkpoint;
 mod forward;
 mod fused;
 pub mod hessian;
+mod inout;
 mod jacobian;
 pub mod names;
 pub mod nested;
@@ -487,7 +488,12 @@ fn sweeps(
         gate: true,
     };
 
-    let forward = g.forward_block(&f.body, Mode::Record, None);
+    let mut forward = g.forward_block(&f.body, Mode::Record, None);
+    // In-out arguments: the sweeps work on owned copies (the body's
+    // `mut` values), written back once the forward sweep is done, so the
+    // caller's arguments end as the primal leaves them.
+    let (copies, stores, out_seeds) = inout::copies(sig, shape, f, &g);
+    forward = quote!(#copies #forward #stores);
     g.in_pullback = true;
     let nested = g.nested_stacks();
     let stacks: Vec<_> = nested
@@ -549,6 +555,13 @@ fn sweeps(
         .active_operand(&f.ret)
         .map(|r| (r, seed.to_token_stream(), None))
         .into_iter()
+        .chain(
+            f.outs
+                .iter()
+                .zip(&out_seeds)
+                .filter(|(v, _)| an.active(**v))
+                .map(|(v, (s, _))| (*v, s.to_token_stream())),
+        )
         .collect();
     let mut reverse = g.reverse_block(&f.body, incoming);
     reverse.extend(std::mem::take(&mut g.deferred));
@@ -575,12 +588,13 @@ fn sweeps(
         _ => g.operand(&f.ret),
     };
     let seed_ty = sig.ret.seed();
+    let out_params = out_seeds.iter().map(|(s, ty)| quote!(#s: #ty));
     let items = &f.items;
     let body = match acc {
         None => quote! {
             #(#items)*
             #forward
-            (#ret, move |#seed: #seed_ty| {
+            (#ret, move |#seed: #seed_ty #(, #out_params)*| {
                 #(#stacks)*
                 #(#slice_adjoints)*
                 #(#held_adjoints)*
@@ -655,11 +669,10 @@ fn vjp_fn(
     let generics = generics(item, shape);
     let where_clause = where_clause(item, shape);
     let Shape {
-        inputs,
-        full_tys,
-        captures,
-        ..
+        inputs, full_tys, ..
     } = shape;
+    let captures = inout::captures(sig, shape);
+    let out_tys = inout::seed_tys(sig);
     // A local declared up front and assigned a value nothing reads is
     // reported as an unused assignment rather than an unused variable.
     let unused_assignments = declared_up_front.then(|| quote!(unused_assignments,));
@@ -672,7 +685,7 @@ fn vjp_fn(
         #[inline]
         #[allow(unused_variables, unused_mut, unused_parens, #unused_assignments clippy::all)]
         #vis fn #name #generics (#(#inputs),*)
-            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) #reusable + use<#(#captures),*>)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty #(, #out_tys)*) -> (#(#full_tys,)*) #reusable + use<#(#captures),*>)
             #where_clause
         {
             let _ = #primal;
@@ -851,6 +864,13 @@ pub fn generate(
     jvp: bool,
 ) -> TokenStream {
     let mut shape = shape(item, sig);
+    if sig.has_inout() {
+        let mut hidden = vjp_fn(item, &shape, sig, f, an);
+        hidden.extend(inout::call_items(item, sig, &shape));
+        let mut out = carrier(item, sig, hidden);
+        out.extend(inout::public_items(item, sig, &shape));
+        return out;
+    }
     // A function with `__grad_acc_full` has its sweeps there only: its VJP
     // runs them at seed one and scales by the seed (one copy of the sweeps
     // for rustc to check, not two). One with more arguments than the
@@ -1690,7 +1710,8 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
             shape
                 .scalar
                 .accumulate(kind, quote!(#buffer), quote!(#adjoint), mixed)
-        });
+        })
+        .collect::<Vec<_>>();
     let (ret_ty, try_, ok) = match &sig.ret {
         Ret::Result { ok, err } => (
             quote!(::core::result::Result<#ok, #err>),
@@ -1699,9 +1720,29 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
         ),
         ret => (ret.seed(), TokenStream::new(), TokenStream::new()),
     };
-    let direct = shape.direct_acc.then(|| {
-        let acc_full = forward::hidden_path(&name.clone().into(), names::GRAD_ACC_FULL);
-        quote_spanned!(mixed=> #acc_full(#(#arg_names,)* #(#buffers,)* #one))
+    // In-out arguments: `NAME_grad` on them (reborrowed), then the adding.
+    let through_grad = sig.has_inout().then(|| {
+        let grad = names::public(name, "grad");
+        let passed = sig
+            .params
+            .iter()
+            .zip(&arg_names)
+            .map(|(p, x)| match p.inout {
+                true => quote!(&mut *#x),
+                false => quote!(#x),
+            });
+        let adjoints = slots.iter().filter(|s| s.to_string() != "_");
+        quote_spanned! {mixed=>
+            let (#value, #(#adjoints),*) = #grad(#(#passed),*);
+            #(#accumulate)*
+            #value
+        }
+    });
+    let direct = through_grad.or_else(|| {
+        shape.direct_acc.then(|| {
+            let acc_full = forward::hidden_path(&name.clone().into(), names::GRAD_ACC_FULL);
+            quote_spanned!(mixed=> #acc_full(#(#arg_names,)* #(#buffers,)* #one))
+        })
     });
     let thin = direct.or_else(|| {
         thin::applies(sig)

@@ -254,6 +254,13 @@ pub fn struct_call_item(item: &str) -> String {
     format!("{STRUCT_CALL}{item}")
 }
 
+pub use crate::ir::{INOUT_CALL, INOUT_RESULT};
+
+/// A hidden item of [`INOUT_CALL`] (`__inout_call__vjp_full`).
+pub fn inout_call_item(item: &str) -> String {
+    format!("{INOUT_CALL}{item}")
+}
+
 /// The hidden all-arguments VJP generated next to a function.
 pub const VJP_FULL: &str = "__vjp_full";
 

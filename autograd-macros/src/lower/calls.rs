@@ -287,6 +287,7 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn lower_call(&mut self, c: &syn::ExprCall) -> Operand {
+        let statement = std::mem::take(&mut self.inout_statement);
         if let Some(local) = self.local_closure(&c.func) {
             return match self.inline_closure(local, c) {
                 super::items::Item::Value(o) => o,
@@ -418,7 +419,9 @@ impl Lowerer<'_> {
             return self.missing(c.span());
         }
         let mut args = Vec::new();
-        for a in &c.args {
+        // The variable an in-out argument updates, with its position.
+        let mut updated: Option<(usize, syn::Ident)> = None;
+        for (k, a) in c.args.iter().enumerate() {
             if let Some(arg) = self.sub_slice_arg(a) {
                 args.push(arg);
                 continue;
@@ -426,8 +429,19 @@ impl Lowerer<'_> {
             let (expr, by_ref) = match a {
                 Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
                 Expr::Reference(r) => {
-                    self.cx
-                        .error_spanned_by(r, "`&mut` arguments are not supported");
+                    let Some(target) = self.inout_target(r, updated.is_some()) else {
+                        continue;
+                    };
+                    updated = Some((k, target.clone()));
+                    let operand = match self.lookup(&target) {
+                        Some(b) => Operand::Value(b.value),
+                        None => continue,
+                    };
+                    args.push(CallArg {
+                        operand,
+                        by_ref: false,
+                        span: a.span(),
+                    });
                     continue;
                 }
                 e => (e, false),
@@ -464,6 +478,57 @@ impl Lowerer<'_> {
             Some(_) => Kind::Float,
             None => Kind::Unknown,
         };
+        // `step(&mut y, dt);` is `y = step::__inout_call(y, dt);`: the
+        // value in, the final value out (see `ir::INOUT_CALL`); where the
+        // result is read, `step::__inout_result(y, dt)` before it.
+        if let Some((k, target)) = &updated {
+            let hidden = |item: &str| {
+                let mut func = path.clone();
+                let turbofish = func
+                    .segments
+                    .last_mut()
+                    .map(|s| std::mem::take(&mut s.arguments));
+                func.segments.push(syn::PathSegment {
+                    ident: syn::Ident::new(item, proc_macro2::Span::call_site()),
+                    arguments: turbofish.unwrap_or_default(),
+                });
+                func
+            };
+            let result = (!statement).then(|| {
+                let func = hidden(crate::ir::INOUT_RESULT);
+                let kind = match self.scalar {
+                    Some(_) => Kind::Float,
+                    None => Kind::Unknown,
+                };
+                let r = self.emit(
+                    Op::Call {
+                        func,
+                        args: args.clone(),
+                    },
+                    kind,
+                    c.span(),
+                );
+                self.values[r].float.clone_from(&self.scalar);
+                r
+            });
+            let func = hidden(crate::ir::INOUT_CALL);
+            let (kind, float) = match args[*k].operand.value() {
+                Some(u) => (self.values[u].kind, self.values[u].float.clone()),
+                None => (Kind::Unknown, None),
+            };
+            let v = self.emit(Op::Call { func, args }, kind, c.span());
+            self.values[v].float = float;
+            if crate::unannotated::is_plain_function(&self.caller, path) {
+                self.unannotated_calls
+                    .push((v, path.clone(), self.cfgs.clone()));
+            }
+            let target: Expr = syn::parse_quote!(#target);
+            self.assign(&target, Operand::Value(v), c.span());
+            return match result {
+                Some(r) => Operand::Value(r),
+                None => Operand::Const(quote::quote!(())),
+            };
+        }
         let v = self.emit(
             Op::Call {
                 func: path.clone(),
@@ -1125,5 +1190,48 @@ impl VisitMut for IntegerReads<'_, '_> {
             return;
         }
         syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+impl Lowerer<'_> {
+    /// The variable that the in-out argument `&mut y` (or `&mut *y` of the
+    /// function's own in-out `y`) of a call updates: a local variable (or
+    /// in-out argument) holding a float, an array, a `Vec` or a matrix,
+    /// one per call.
+    /// Anything else is reported, `None`.
+    fn inout_target(&mut self, r: &syn::ExprReference, second: bool) -> Option<syn::Ident> {
+        let mut inner = &*r.expr;
+        if let Expr::Unary(u) = inner
+            && matches!(u.op, syn::UnOp::Deref(_))
+        {
+            inner = &u.expr;
+        }
+        if second {
+            self.cx.error_spanned_by(
+                r,
+                "a call from a `#[differentiable]` body passes at most one in-out (`&mut`) argument; split the callee, or pass the others' values and return their new values",
+            );
+            return None;
+        }
+        let ident = match inner {
+            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+            _ => None,
+        };
+        let target = ident.filter(|i| {
+            self.lookup(i).is_some_and(|b| {
+                b.mutable
+                    && matches!(
+                        self.values[b.value].kind,
+                        Kind::Float | Kind::Array | Kind::Matrix
+                    )
+            })
+        });
+        if target.is_none() {
+            self.cx.error_spanned_by(
+                r,
+                "an in-out (`&mut`) argument passed from a `#[differentiable]` body is a `mut` local variable or an in-out argument holding a float, an array, a `Vec` or a nalgebra matrix (`step(&mut y, dt);`); copy anything else into such a variable first",
+            );
+        }
+        target
     }
 }

@@ -120,7 +120,7 @@ fn ret_init(ret: &Ret) -> Option<TokenStream> {
         // A generic scalar's zero, which lowering takes as a constant.
         Ret::Float(f) | Ret::Result { ok: f, .. } => Some(quote!(#f::zero())),
         Ret::Matrix(ty) => Some(zero_of(ty, None)),
-        Ret::Outputs(_) => None,
+        Ret::Outputs(_) | Ret::Unit => None,
     }
 }
 

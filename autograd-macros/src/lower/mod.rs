@@ -39,6 +39,7 @@ mod exits;
 mod expr;
 mod first_last;
 mod from_fn;
+mod inout;
 mod items;
 mod iter;
 mod iter_mut;
@@ -153,6 +154,9 @@ struct Lowerer<'a> {
     /// f_vjp(x);`), with the call's name: calling the pullback is an error
     /// saying to call `NAME_grad` instead.
     vjp_components: std::collections::HashMap<ValueId, String>,
+    /// The call being lowered is an expression statement, so it may pass
+    /// an in-out argument (`step(&mut y, dt);`, see `lower_inout_arg`).
+    inout_statement: bool,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -215,6 +219,7 @@ pub fn lower_in(
         cfgs: Vec::new(),
         foreign_reported: std::collections::HashSet::new(),
         vjp_components: std::collections::HashMap::new(),
+        inout_statement: false,
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -229,6 +234,8 @@ pub fn lower_in(
             ParamKind::Other => (Kind::Unknown, false),
         };
         let (mutable, ty) = match arg {
+            // An in-out argument is its owned value, written in place.
+            syn::FnArg::Typed(_) if param.inout => (true, None),
             syn::FnArg::Typed(pt) => (
                 matches!(&*pt.pat, Pat::Ident(pi) if pi.mutability.is_some()),
                 Some((*pt.ty).clone()),
@@ -259,6 +266,8 @@ pub fn lower_in(
     // of its branch's value, and `match` and the exits become branches,
     // before lowering sees them.
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
+    let derefs = inout::desugar(sig, body);
+    let body = derefs.as_ref().unwrap_or(body);
     let records = records::desugar(cx, body, &param_names);
     let body = records.as_ref().unwrap_or(body);
     let from_fn = from_fn::desugar(&sig.ret, body);
@@ -280,6 +289,7 @@ pub fn lower_in(
     let rewritten = exits::desugar(cx, &sig.ret, l.scalar.as_ref(), body_matched);
     let tail = l.lower_stmts(&rewritten.as_ref().unwrap_or(body_matched).stmts);
     let ret = match tail {
+        _ if matches!(sig.ret, crate::sig::Ret::Unit) => Operand::Const(quote!(())),
         Some(t) => t,
         None => {
             cx.error_at(
@@ -290,12 +300,28 @@ pub fn lower_in(
         }
     };
     l.return_of_another_float(&sig.ret, &ret, syn_sig);
+    // The final values of the in-out arguments: each the current value of
+    // the argument's own binding (the first of its name in the outermost
+    // scope, whatever shadows it later).
+    let outs = sig
+        .params
+        .iter()
+        .zip(&params)
+        .filter(|(p, _)| p.inout)
+        .map(|(p, v)| {
+            l.scopes[0]
+                .iter()
+                .find(|b| p.ident == b.name && b.context == hygiene(&p.ident))
+                .map_or(*v, |b| b.value)
+        })
+        .collect();
     let body = l.end_block();
     let f = Function {
         values: l.values,
         params,
         body,
         ret,
+        outs,
         captures: l.captures,
         items: l.body_items,
         unannotated_calls: l.unannotated_calls,

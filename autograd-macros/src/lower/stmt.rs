@@ -422,6 +422,12 @@ impl Lowerer<'_> {
                 }
                 self.scopes.pop();
             }
+            Expr::Call(_) => {
+                self.inout_statement = true;
+                let operand = self.lower_expr(e);
+                self.inout_statement = false;
+                self.value_unused(operand);
+            }
             other => {
                 let operand = self.lower_expr(other);
                 self.value_unused(operand);
@@ -557,7 +563,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn assign(&mut self, target: &Expr, operand: Operand, span: Span) {
+    pub(super) fn assign(&mut self, target: &Expr, operand: Operand, span: Span) {
         if self.assign_target(target).is_none() {
             return;
         }

@@ -1,0 +1,493 @@
+//! In-out (`&mut`) arguments: the hidden VJP works on owned copies of
+//! them and writes their final values back after the forward sweep; its
+//! pullback takes one seed for the result, then one for each in-out
+//! argument's final value. The public items of such a function.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+
+use super::names;
+use super::{Gen, Shape, generics, hygienic_inputs, many_arguments, where_clause};
+use crate::ir::{Function, Operand};
+use crate::sig::{ParamKind, Ret, Signature};
+
+/// Whether the argument `i` is a `&mut [..]` (not an owned `Vec`).
+fn is_slice(shape: &Shape, i: usize) -> bool {
+    matches!(&*shape.inputs[i].ty, syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Slice(_)))
+}
+
+/// The owned copy of each in-out argument, bound to the argument's name
+/// (the sweeps' value of it), its write-back after the forward sweep, and
+/// the pullback's seed for each final value with its type.
+pub(super) fn copies(
+    sig: &Signature,
+    shape: &Shape,
+    f: &Function,
+    g: &Gen<'_>,
+) -> (TokenStream, TokenStream, Vec<(Ident, TokenStream)>) {
+    let (mut copies, mut stores, mut seeds) = (TokenStream::new(), TokenStream::new(), Vec::new());
+    let mut outs = f.outs.iter();
+    for (i, p) in sig.params.iter().enumerate() {
+        if !p.inout {
+            continue;
+        }
+        let Some(out) = outs.next() else { break };
+        let x = &p.ident;
+        let place = format_ident!("__ad_inout_{}", x.to_string().trim_start_matches("r#"));
+        let last = g.operand(&Operand::Value(*out));
+        if is_slice(shape, i) {
+            copies.extend(quote!(let #place = #x; let mut #x = #place.to_vec();));
+            stores.extend(quote!(#place.copy_from_slice(&#last);));
+        } else {
+            copies.extend(
+                quote!(let #place = #x; let mut #x = ::core::clone::Clone::clone(&*#place);),
+            );
+            stores.extend(quote!(::core::clone::Clone::clone_from(#place, &#last);));
+        }
+        let seed = format_ident!("__ad_seed_{}", x.to_string().trim_start_matches("r#"));
+        seeds.push((seed, p.adjoint_ty().unwrap_or_else(|| quote!(()))));
+    }
+    (copies, stores, seeds)
+}
+
+/// The seed types of the in-out arguments' final values, in order.
+pub(super) fn seed_tys(sig: &Signature) -> Vec<TokenStream> {
+    sig.params
+        .iter()
+        .filter(|p| p.inout)
+        .map(|p| p.adjoint_ty().unwrap_or_else(|| quote!(())))
+        .collect()
+}
+
+/// What a pullback captures: the shape's, but the lifetime of an in-out
+/// argument's reference that no other argument names (the pullback holds
+/// copies of it, so the caller may read the argument before seeding).
+pub(super) fn captures(sig: &Signature, shape: &Shape) -> Vec<TokenStream> {
+    let lifetime = |ty: &syn::Type| match ty {
+        syn::Type::Reference(r) => r.lifetime.clone(),
+        _ => None,
+    };
+    let own: Vec<syn::Lifetime> = sig
+        .params
+        .iter()
+        .zip(&shape.inputs)
+        .filter(|(p, _)| p.inout)
+        .filter_map(|(_, pt)| lifetime(&pt.ty))
+        .filter(|lt| {
+            let named = sig
+                .params
+                .iter()
+                .zip(&shape.inputs)
+                .filter(|(p, pt)| !p.inout || lifetime(&pt.ty).as_ref() != Some(lt))
+                .any(|(_, pt)| {
+                    pt.ty
+                        .to_token_stream()
+                        .to_string()
+                        .contains(&lt.to_string())
+                });
+            !named
+        })
+        .collect();
+    shape
+        .lifetimes
+        .iter()
+        .filter(|lt| !own.contains(lt))
+        .map(ToTokens::to_token_stream)
+        .chain(shape.scalar.param().map(ToTokens::to_token_stream))
+        .collect()
+}
+
+/// `NAME_vjp` and, for a float result, `NAME_grad` and `NAME_check` of a
+/// function with in-out arguments.
+pub(super) fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
+    let mixed = proc_macro2::Span::mixed_site();
+    let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
+    let (value, pullback, seed) = (
+        local.local("value"),
+        local.local("pullback"),
+        local.local("seed"),
+    );
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let vjp_full = super::forward::hidden_path(&name.clone().into(), names::VJP_FULL);
+    let inputs = hygienic_inputs(&shape.inputs);
+    let many = many_arguments(inputs.len());
+    let captures = captures(sig, shape);
+    let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
+    let arg_names: Vec<Ident> = sig
+        .params
+        .iter()
+        .map(|p| names::hygienic(&p.ident))
+        .collect();
+    // The hidden VJP takes the in-out arguments reborrowed: the wrappers
+    // read them again.
+    let passed: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .zip(&arg_names)
+        .map(|(p, x)| {
+            if p.inout {
+                quote!(&mut *#x)
+            } else {
+                quote!(#x)
+            }
+        })
+        .collect();
+    let public_tys: Vec<TokenStream> = sig.params.iter().filter_map(|p| p.adjoint_ty()).collect();
+    let slots: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .map(|p| {
+            if p.differentiable {
+                local.adjoint(&p.ident).into_token_stream()
+            } else {
+                quote!(_)
+            }
+        })
+        .collect();
+    let adjoints: Vec<&TokenStream> = slots.iter().filter(|n| n.to_string() != "_").collect();
+    let out_tys = seed_tys(sig);
+    let out_seeds: Vec<Ident> = sig
+        .params
+        .iter()
+        .filter(|p| p.inout)
+        .map(|p| {
+            local.local(&format!(
+                "seed_{}",
+                p.ident.to_string().trim_start_matches("r#")
+            ))
+        })
+        .collect();
+    let ret_ty = sig.ret.seed();
+    let (seed_param, seed_arg, seed_ty) = match &sig.ret {
+        Ret::Unit => (None, quote!(()), None),
+        _ => (
+            Some(quote!(#seed: #ret_ty,)),
+            seed.to_token_stream(),
+            Some(quote!(#ret_ty,)),
+        ),
+    };
+    let inout_names: Vec<String> = sig
+        .params
+        .iter()
+        .filter(|p| p.inout)
+        .map(|p| format!("`{}`", p.ident))
+        .collect();
+    let doc_vjp = format!(
+        " The value of [`{name}`] and its pullback. The arguments are left as `{name}` leaves them (the in-out arguments {} hold their final values). The pullback takes {}one seed for the final value of each in-out argument, in argument order, and returns the adjoints of the differentiable arguments' values on entry, in argument order.\n\n Generated by `#[differentiable]`; the value is bit for bit what `{name}` returns.",
+        inout_names.join(", "),
+        if matches!(sig.ret, Ret::Unit) {
+            ""
+        } else {
+            "the adjoint of the result, then "
+        },
+    );
+    let vjp = names::public(name, "vjp");
+    let mut out = quote_spanned! {mixed=>
+        #[doc = #doc_vjp]
+        #[inline]
+        #many
+        #vis fn #vjp #generics (#(#inputs),*)
+            -> (#ret_ty, impl ::core::ops::FnOnce(#seed_ty #(#out_tys),*) -> (#(#public_tys,)*) + use<#(#captures),*>)
+            #where_clause
+        {
+            let (#value, #pullback) = #vjp_full(#(#passed),*);
+            (#value, move |#seed_param #(#out_seeds: #out_tys),*| {
+                let (#(#slots,)*) = #pullback(#seed_arg #(, #out_seeds)*);
+                (#(#adjoints,)*)
+            })
+        }
+    };
+    if !matches!(sig.ret, Ret::Float(_)) {
+        return out;
+    }
+    // Zeros of the final values' shapes, taken on entry (an in-out
+    // argument keeps its length).
+    let zeros: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.inout)
+        .map(|(i, p)| {
+            let x = &arg_names[i];
+            match p.kind {
+                _ if is_slice(shape, i) => quote!(::autograd::__private::zeros_like_slice(&*#x)),
+                _ => quote!(::autograd::__private::zero_like(&*#x)),
+            }
+        })
+        .collect();
+    let one = shape.scalar.one();
+    let grad = names::public(name, "grad");
+    let doc_grad = format!(
+        " The value of [`{name}`] followed by its gradient: one adjoint per differentiable argument, of its value on entry, in argument order. The arguments are left as `{name}` leaves them.\n\n Generated by `#[differentiable]`: `{vjp}` with seed 1 for the result and 0 for the in-out arguments' final values."
+    );
+    out.extend(quote_spanned! {mixed=>
+        #[doc = #doc_grad]
+        #[inline]
+        #many
+        #vis fn #grad #generics (#(#inputs),*) -> (#ret_ty, #(#public_tys),*) #where_clause {
+            #(let #out_seeds = #zeros;)*
+            let (#value, #pullback) = #vjp_full(#(#passed),*);
+            let (#(#slots,)*) = #pullback(#one #(, #out_seeds)*);
+            (#value, #(#adjoints),*)
+        }
+    });
+    out.extend(super::grad_acc(item, sig, shape));
+    out.extend(check(item, sig, shape, &local, &arg_names));
+    out
+}
+
+/// `NAME_check`: `NAME_grad` on the arguments (left as `NAME` leaves
+/// them), compared with central differences of `NAME` run on copies of
+/// the arguments' values on entry.
+fn check(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    local: &names::WrapperLocals,
+    arg_names: &[Ident],
+) -> TokenStream {
+    let mixed = proc_macro2::Span::mixed_site();
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let grad = names::public(name, "grad");
+    let check = names::public(name, "check");
+    let inputs = hygienic_inputs(&shape.inputs);
+    let many = many_arguments(inputs.len());
+    let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
+    let value = local.local("value");
+    let check_local = local.local("check");
+    // The values on entry, which every evaluation starts from.
+    let entry = |i: usize| local.local(&format!("entry{i}"));
+    let mut saved = TokenStream::new();
+    for (i, p) in sig.params.iter().enumerate() {
+        if p.inout {
+            let (e, x) = (entry(i), &arg_names[i]);
+            saved.extend(if is_slice(shape, i) {
+                quote_spanned!(mixed=> let #e = #x.to_vec();)
+            } else {
+                quote_spanned!(mixed=> let #e = ::core::clone::Clone::clone(&*#x);)
+            });
+        }
+    }
+    // The primal on copies of the entry values, `moved` (argument `k`) the
+    // closure's own.
+    let call = |moved: Option<usize>| {
+        let args = sig.params.iter().enumerate().map(|(i, p)| {
+            let x = &arg_names[i];
+            match (p.inout, moved == Some(i)) {
+                (true, true) if is_slice(shape, i) => quote!(&mut #x.to_vec()),
+                (true, true) if matches!(p.kind, ParamKind::Float(_)) => {
+                    quote!(&mut ::core::convert::identity(#x))
+                }
+                (true, true) => quote!(&mut ::core::clone::Clone::clone(#x)),
+                (true, false) => {
+                    let e = entry(i);
+                    quote!(&mut ::core::clone::Clone::clone(&#e))
+                }
+                (false, true) => match p.kind {
+                    ParamKind::Matrix { by_ref: false, .. }
+                    | ParamKind::Array { by_ref: false, .. } => {
+                        quote!(::core::clone::Clone::clone(#x))
+                    }
+                    _ => quote!(#x),
+                },
+                (false, false) => match p.kind {
+                    ParamKind::Matrix { by_ref: false, .. }
+                    | ParamKind::Array { by_ref: false, .. } => {
+                        quote!(::core::clone::Clone::clone(&#x))
+                    }
+                    _ => quote!(#x),
+                },
+            }
+        });
+        quote!(#name(#(#args),*))
+    };
+    let adjoints: Vec<Ident> = sig
+        .params
+        .iter()
+        .filter(|p| p.differentiable)
+        .map(|p| local.adjoint(&p.ident))
+        .collect();
+    let passed = sig.params.iter().zip(arg_names).map(|(p, x)| {
+        if p.inout {
+            quote!(&mut *#x)
+        } else {
+            match p.kind {
+                ParamKind::Matrix { by_ref: false, .. }
+                | ParamKind::Array { by_ref: false, .. } => {
+                    quote!(::core::clone::Clone::clone(&#x))
+                }
+                _ => quote!(#x),
+            }
+        }
+    });
+    let checks = sig.params.iter().enumerate().filter(|(_, p)| p.differentiable).map(|(i, p)| {
+        let x = &arg_names[i];
+        let label = p.ident.to_string();
+        let dx = local.adjoint(&p.ident);
+        let at = if p.inout { entry(i).to_token_stream() } else { x.to_token_stream() };
+        let fixed = matches!(&p.kind, ParamKind::Array { owned, .. } if matches!(**owned, syn::Type::Array(_)));
+        let method = match p.kind {
+            ParamKind::Slice(_) => quote!(slice),
+            ParamKind::Array { .. } if fixed => quote!(array),
+            ParamKind::Array { .. } => quote!(slice),
+            ParamKind::Matrix { vector: true, .. } => quote!(vector),
+            ParamKind::Matrix { .. } => quote!(matrix),
+            _ => quote!(scalar),
+        };
+        let (at, adjoint) = match p.kind {
+            ParamKind::Float(_) => (quote!(#at), quote!(#dx)),
+            ParamKind::Slice(_) => (quote!(#at), quote!(&#dx)),
+            _ => (quote!(&#at), quote!(&#dx)),
+        };
+        let body = call(Some(i));
+        quote_spanned! {mixed=>
+            #check_local.#method(#label, #at, #adjoint, |#x| #body);
+        }
+    });
+    let doc = format!(
+        " Compares [`{grad}`] at this point with central finite differences of [`{name}`] (each run on copies of the in-out arguments' values on entry), component by component. The arguments are left as `{name}` leaves them.\n\n Generated by `#[differentiable]`; see `autograd::GradientCheck` for the step and tolerance policy."
+    );
+    quote_spanned! {mixed=>
+        #[doc = #doc]
+        #[inline]
+        #many
+        #vis fn #check #generics (#(#inputs),*) -> ::autograd::GradientCheck #where_clause {
+            #saved
+            let (#value, #(#adjoints),*) = #grad(#(#passed),*);
+            let mut #check_local = ::autograd::GradientCheck::new(::autograd::__private::to_f64(#value));
+            #(#checks)*
+            #check_local
+        }
+    }
+}
+
+/// The hidden `__inout_call` of a function of one in-out argument, by
+/// which a differentiable body calls it (see `names::INOUT_CALL`): the
+/// function on the argument's value, returning its final value (the
+/// result is dropped, as the statement calling it drops it), with its VJP
+/// and the check that a caller's function is this one.
+pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
+    let inout: Vec<usize> = (0..sig.params.len())
+        .filter(|i| sig.params[*i].inout)
+        .collect();
+    let ([io], None, false) = (
+        inout.as_slice(),
+        &sig.scalar,
+        names::has_no_carrier(&item.sig.ident),
+    ) else {
+        return TokenStream::new();
+    };
+    let p = &sig.params[*io];
+    let owned = match &p.kind {
+        ParamKind::Float(t) => t.to_token_stream(),
+        ParamKind::Array { owned, .. } | ParamKind::Matrix { owned, .. } => owned.to_token_stream(),
+        _ => return TokenStream::new(),
+    };
+    let x = &p.ident;
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
+    let inputs = shape.inputs.iter().enumerate().map(|(i, pt)| {
+        if i == *io {
+            quote!(#x: #owned)
+        } else {
+            pt.to_token_stream()
+        }
+    });
+    let inputs: Vec<TokenStream> = inputs.collect();
+    let args: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let a = &p.ident;
+            if i == *io {
+                quote!(&mut #a)
+            } else {
+                quote!(#a)
+            }
+        })
+        .collect();
+    let full_tys = &shape.full_tys;
+    let captures = captures(sig, shape);
+    let call = format_ident!("{}", names::INOUT_CALL);
+    let vjp = format_ident!("{}", names::inout_call_item(names::VJP_FULL));
+    let same = format_ident!("{}", names::inout_call_item(names::SAME_CALLEE));
+    let vjp_full = names::hidden(name, names::VJP_FULL);
+    let zero = match &sig.ret {
+        Ret::Unit => quote!(()),
+        _ => quote!(::autograd::__private::zero_like(&__ad_value)),
+    };
+    // The result, where the caller reads it: the function again, its
+    // final value seeded with zero.
+    let result = (!matches!(sig.ret, Ret::Unit)).then(|| {
+        let ret_ty = sig.ret.seed();
+        let call = format_ident!("{}", names::INOUT_RESULT);
+        let vjp = format_ident!("{}{}", names::INOUT_RESULT, names::VJP_FULL);
+        let same = format_ident!("{}{}", names::INOUT_RESULT, names::SAME_CALLEE);
+        quote! {
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, clippy::all)]
+            #vis fn #call #generics (#(#inputs),*) -> #ret_ty #where_clause {
+                let mut #x = #x;
+                #name(#(#args),*)
+            }
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, unused_variables, clippy::all)]
+            #vis fn #vjp #generics (#(#inputs),*)
+                -> (#ret_ty, impl ::core::ops::FnOnce(#ret_ty) -> (#(#full_tys,)*) + use<#(#captures),*>)
+                #where_clause
+            {
+                let mut #x = #x;
+                let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
+                let __ad_final = ::autograd::__private::zero_like(&#x);
+                (__ad_value, move |__ad_seed: #ret_ty| __ad_pullback(__ad_seed, __ad_final))
+            }
+            #[doc(hidden)]
+            #[inline(always)]
+            #vis fn #same<F: 'static, V>(called: &F, _: &V) {
+                ::autograd::__private::same_function(
+                    called,
+                    ::autograd::__private::type_id_of(&Self::#call),
+                )
+            }
+        }
+    });
+    quote! {
+        #result
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_mut, clippy::all)]
+        #vis fn #call #generics (#(#inputs),*) -> #owned #where_clause {
+            let mut #x = #x;
+            let _ = #name(#(#args),*);
+            #x
+        }
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_mut, unused_variables, clippy::all)]
+        #vis fn #vjp #generics (#(#inputs),*)
+            -> (#owned, impl ::core::ops::FnOnce(#owned) -> (#(#full_tys,)*) + use<#(#captures),*>)
+            #where_clause
+        {
+            let mut #x = #x;
+            let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
+            (#x, move |__ad_seed: #owned| __ad_pullback(#zero, __ad_seed))
+        }
+        #[doc(hidden)]
+        #[inline(always)]
+        #vis fn #same<F: 'static, V>(called: &F, _: &V) {
+            ::autograd::__private::same_function(
+                called,
+                ::autograd::__private::type_id_of(&Self::#call),
+            )
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! In-out (`&mut`) arguments (SPEC "Arguments", the `&mut` row): the
+//! generated items leave the arguments as the primal does; the pullback
+//! takes a seed for the result, then one for each in-out argument's final
+//! value, and returns the adjoints of the values on entry. Expected values
+//! are closed forms or central differences of the primal (run on copies).
+// Index loops are the numerical style under test; `&mut Vec<f64>` is one
+// of the in-out types under test.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::ptr_arg,
+    clippy::assign_op_pattern
+)]
+
+use approx::assert_relative_eq;
+use autograd::differentiable;
+
+/// One explicit Euler step of y' = -k y, in place.
+#[differentiable]
+fn step(y: &mut [f64], k: f64, dt: f64) {
+    for i in 0..y.len() {
+        y[i] += dt * (-k * y[i]);
+    }
+}
+
+/// `n` Euler steps in place, then the sum of squares.
+#[differentiable]
+fn decay_loss(y: &mut Vec<f64>, k: f64, dt: f64, n: usize) -> f64 {
+    for _ in 0..n {
+        for i in 0..y.len() {
+            y[i] = y[i] - dt * k * y[i];
+        }
+    }
+    let mut s = 0.0;
+    for i in 0..y.len() {
+        s += y[i] * y[i];
+    }
+    s
+}
+
+/// Adds `v * w` into an accumulator; returns `sin v`.
+#[differentiable]
+fn accumulate(acc: &mut f64, v: f64, w: f64) -> f64 {
+    *acc += v * w;
+    v.sin()
+}
+
+/// Normalises `v` in place; returns its norm before.
+#[differentiable]
+fn normalise(v: &mut [f64; 3]) -> f64 {
+    let norm = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    for i in 0..3 {
+        v[i] /= norm;
+    }
+    norm
+}
+
+const H: f64 = 1e-6;
+
+fn close(a: f64, b: f64) {
+    assert_relative_eq!(a, b, epsilon = 1e-7, max_relative = 1e-6);
+}
+
+#[test]
+fn euler_loss_matches_the_closed_form() {
+    // y_n = y0 (1 - k dt)^n, loss = Σ y0² (1 - k dt)^(2n).
+    let (k, dt, n) = (0.7, 0.05, 20);
+    let y0 = vec![1.0, -2.0, 0.5];
+    let r = 1.0 - k * dt;
+    let s0: f64 = y0.iter().map(|v| v * v).sum();
+    let mut y = y0.clone();
+    let (loss, dy, dk, ddt) = decay_loss_grad(&mut y, k, dt, n);
+    close(loss, s0 * r.powi(2 * n as i32));
+    for i in 0..3 {
+        close(dy[i], 2.0 * y0[i] * r.powi(2 * n as i32));
+        close(y[i], y0[i] * r.powi(n as i32));
+    }
+    let dr = s0 * 2.0 * n as f64 * r.powi(2 * n as i32 - 1);
+    close(dk, dr * -dt);
+    close(ddt, dr * -k);
+}
+
+#[test]
+fn generated_items_leave_the_arguments_as_the_primal_does() {
+    let (k, dt) = (0.3, 0.1);
+    let y0 = vec![1.25, -0.75, 3.0];
+    let mut primal = y0.clone();
+    step(&mut primal, k, dt);
+    let mut by_vjp = y0.clone();
+    let ((), _) = step_vjp(&mut by_vjp, k, dt);
+    assert_eq!(
+        primal.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        by_vjp.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
+    let mut primal = y0.clone();
+    let value = decay_loss(&mut primal, k, dt, 7);
+    for run in [0, 1] {
+        let mut y = y0.clone();
+        let got = if run == 0 {
+            decay_loss_grad(&mut y, k, dt, 7).0
+        } else {
+            decay_loss_vjp(&mut y, k, dt, 7).0
+        };
+        assert_eq!(got.to_bits(), value.to_bits());
+        assert_eq!(
+            y.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            primal.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
+    }
+    let mut a = 1.5;
+    let mut b = 1.5;
+    let v = accumulate(&mut a, 0.4, -2.0);
+    let (w, _, _, _) = accumulate_grad(&mut b, 0.4, -2.0);
+    assert_eq!((a.to_bits(), v.to_bits()), (b.to_bits(), w.to_bits()));
+    let mut c = [3.0, 4.0, 12.0];
+    let mut d = c;
+    let _ = normalise(&mut c);
+    let _ = normalise_check(&mut d);
+    assert_eq!(c.map(f64::to_bits), d.map(f64::to_bits));
+}
+
+/// Seeding only a final value: the pullback is the derivative of that
+/// final value (its dot with the seed) with respect to the entry values.
+#[test]
+fn a_final_value_seed_matches_central_differences() {
+    let (k, dt) = (0.3, 0.1);
+    let y0 = vec![1.25, -0.75, 3.0];
+    let w = vec![0.5, -1.0, 2.0];
+    let mut y = y0.clone();
+    let ((), pullback) = step_vjp(&mut y, k, dt);
+    // The caller reads the final value before seeding.
+    assert!(y[2] < y0[2]);
+    let (dy, dk, ddt) = pullback(w.clone());
+    let out = |y: &[f64], k: f64, dt: f64| {
+        let mut y = y.to_vec();
+        step(&mut y, k, dt);
+        y.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>()
+    };
+    for i in 0..3 {
+        let (mut p, mut m) = (y0.clone(), y0.clone());
+        p[i] += H;
+        m[i] -= H;
+        close(dy[i], (out(&p, k, dt) - out(&m, k, dt)) / (2.0 * H));
+    }
+    close(dk, (out(&y0, k + H, dt) - out(&y0, k - H, dt)) / (2.0 * H));
+    close(ddt, (out(&y0, k, dt + H) - out(&y0, k, dt - H)) / (2.0 * H));
+
+    // The accumulator: seed its final value only, then the result only.
+    let mut acc = 1.0;
+    let (_, pullback) = accumulate_vjp(&mut acc, 0.4, -2.0);
+    let (da, dv, dw) = pullback(0.0, 1.0);
+    assert_eq!((da, dv, dw), (1.0, -2.0, 0.4));
+    let mut acc = 1.0;
+    let (_, pullback) = accumulate_vjp(&mut acc, 0.4, -2.0);
+    let (da, dv, dw) = pullback(1.0, 0.0);
+    close(da, 0.0);
+    close(dv, 0.4f64.cos());
+    close(dw, 0.0);
+}
+
+#[test]
+fn in_place_normalisation() {
+    let x = [3.0, 4.0, 12.0];
+    let seed_out = [1.0, -2.0, 0.5];
+    let mut v = x;
+    let (norm, pullback) = normalise_vjp(&mut v);
+    assert_eq!(norm, 13.0);
+    close(v[1], 4.0 / 13.0);
+    let (dv,) = pullback(0.5, seed_out);
+    let out = |x: [f64; 3]| {
+        let mut v = x;
+        let n = normalise(&mut v);
+        0.5 * n + v.iter().zip(&seed_out).map(|(a, b)| a * b).sum::<f64>()
+    };
+    for i in 0..3 {
+        let (mut p, mut m) = (x, x);
+        p[i] += H;
+        m[i] -= H;
+        close(dv[i], (out(p) - out(m)) / (2.0 * H));
+    }
+    let mut v = x;
+    let check = normalise_check(&mut v);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+}
+
+// ---- calls of in-out helpers from differentiable code ----
+
+/// The time stepper's loss: `n` calls of `step` on a local `Vec`.
+#[differentiable]
+fn stepped_loss(y0: &[f64], k: f64, dt: f64, n: usize) -> f64 {
+    let mut y = y0.to_vec();
+    for _ in 0..n {
+        step(&mut y, k, dt);
+    }
+    let mut s = 0.0;
+    for v in &y {
+        s += v * v;
+    }
+    s
+}
+
+/// The same through the caller's own in-out argument, passed on.
+#[differentiable]
+fn stepped_in_place(y: &mut [f64], k: f64, dt: f64, n: usize) -> f64 {
+    for _ in 0..n {
+        step(&mut *y, k, dt);
+    }
+    y[0] * y[0] + y[1] * y[1]
+}
+
+/// An accumulator helper called in a loop, on a local float and an array
+/// (their results unused: a call passing `&mut` is a statement).
+#[differentiable]
+fn weighted(x: &[f64], w: f64) -> f64 {
+    let mut acc = 0.5;
+    for i in 0..x.len() {
+        accumulate(&mut acc, x[i], w);
+    }
+    let mut v = [x[0], x[1], 1.0];
+    normalise(&mut v);
+    acc * v[0] + v[2]
+}
+
+/// The accumulator's result read too: `accumulate` runs twice per call in
+/// the sweeps (once for the result, once for the final value).
+#[differentiable]
+fn weighted_sines(x: &[f64], w: f64) -> f64 {
+    let mut acc = 0.5;
+    let mut sines = 0.0;
+    for i in 0..x.len() {
+        sines += accumulate(&mut acc, x[i], w);
+    }
+    let mut v = [x[0], x[1], 1.0];
+    let norm = normalise(&mut v);
+    acc * sines + norm * v[1]
+}
+
+#[test]
+fn a_helper_result_read_matches_central_differences() {
+    let x = [0.3, -0.8, 1.1];
+    let w = 0.6;
+    let (value, dx, dw) = weighted_sines_grad(&x, w);
+    assert_eq!(value.to_bits(), weighted_sines(&x, w).to_bits());
+    for i in 0..3 {
+        let (mut p, mut m) = (x, x);
+        p[i] += H;
+        m[i] -= H;
+        close(
+            dx[i],
+            (weighted_sines(&p, w) - weighted_sines(&m, w)) / (2.0 * H),
+        );
+    }
+    close(
+        dw,
+        (weighted_sines(&x, w + H) - weighted_sines(&x, w - H)) / (2.0 * H),
+    );
+}
+
+#[test]
+fn a_time_stepper_called_in_a_loop_matches_the_closed_form() {
+    let (k, dt, n) = (0.7, 0.05, 20);
+    let y0 = [1.0, -2.0, 0.5];
+    let r = 1.0 - k * dt;
+    let s0: f64 = y0.iter().map(|v| v * v).sum();
+    let (loss, dy, dk, ddt) = stepped_loss_grad(&y0, k, dt, n);
+    close(loss, s0 * r.powi(2 * n as i32));
+    for i in 0..3 {
+        close(dy[i], 2.0 * y0[i] * r.powi(2 * n as i32));
+    }
+    let dr = s0 * 2.0 * n as f64 * r.powi(2 * n as i32 - 1);
+    close(dk, dr * -dt);
+    close(ddt, dr * -k);
+
+    // Through the caller's own in-out argument; the final value seeded too.
+    let mut y = vec![1.0, -2.0];
+    let (value, pullback) = stepped_in_place_vjp(&mut y, k, dt, n);
+    let mut primal = vec![1.0, -2.0];
+    assert_eq!(
+        value.to_bits(),
+        stepped_in_place(&mut primal, k, dt, n).to_bits()
+    );
+    assert_eq!(y, primal);
+    let (dy, dk, _ddt) = pullback(1.0, vec![0.5, 0.25]);
+    // d/dy0 of Σ y_n² + 0.5 y_n,0 + 0.25 y_n,1 with y_n = y0 rⁿ.
+    let rn = r.powi(n as i32);
+    close(dy[0], 2.0 * rn * rn + 0.5 * rn);
+    close(dy[1], -4.0 * rn * rn + 0.25 * rn);
+    let drn = n as f64 * r.powi(n as i32 - 1) * -dt;
+    close(dk, (2.0 * 5.0 * rn + 0.5 * 1.0 - 0.25 * 2.0) * drn);
+}
+
+#[test]
+fn helpers_on_locals_match_central_differences() {
+    let x = [0.3, -0.8, 1.1];
+    let w = 0.6;
+    let (value, dx, dw) = weighted_grad(&x, w);
+    assert_eq!(value.to_bits(), weighted(&x, w).to_bits());
+    for i in 0..3 {
+        let (mut p, mut m) = (x, x);
+        p[i] += H;
+        m[i] -= H;
+        close(dx[i], (weighted(&p, w) - weighted(&m, w)) / (2.0 * H));
+    }
+    close(dw, (weighted(&x, w + H) - weighted(&x, w - H)) / (2.0 * H));
+}
+
+// ---- nalgebra in-out arguments, `_grad_acc` ----
+
+use autograd::nalgebra::{DMatrix, DVector};
+
+/// A gradient step on `x` in place; returns the loss before it.
+#[differentiable]
+fn descend(x: &mut DVector<f64>, a: &DMatrix<f64>, lr: f64) -> f64 {
+    let loss = (a * &*x).norm_squared();
+    *x = &*x * (1.0 - lr);
+    loss
+}
+
+/// Scales a matrix in place (a matrix is written whole).
+#[differentiable]
+fn scale_matrix(m: &mut DMatrix<f64>, k: f64) {
+    *m = &*m * k;
+}
+
+#[test]
+fn nalgebra_in_out_arguments() {
+    let a = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, -0.5, 1.5]);
+    let x0 = DVector::from_vec(vec![0.3, -0.7]);
+    let lr = 0.1;
+    let mut x = x0.clone();
+    let mut primal = x0.clone();
+    let loss = descend(&mut primal, &a, lr);
+    let (value, pullback) = descend_vjp(&mut x, &a, lr);
+    assert_eq!(value.to_bits(), loss.to_bits());
+    assert_eq!(x, primal);
+    let seed_x = DVector::from_vec(vec![1.0, 2.0]);
+    let (dx, _da, dlr) = pullback(1.0, seed_x.clone());
+    // d/dx0 of |A x0|² + seed·x0 (1 - lr): 2 Aᵀ A x0 + (1 - lr) seed.
+    let expected = 2.0 * a.transpose() * &a * &x0 + (1.0 - lr) * &seed_x;
+    for i in 0..2 {
+        close(dx[i], expected[i]);
+    }
+    close(dlr, -seed_x.dot(&x0));
+
+    let m0 = DMatrix::from_row_slice(2, 3, &[1.0, 2.0, 3.0, -1.0, 0.5, 4.0]);
+    let mut m = m0.clone();
+    let ((), pullback) = scale_matrix_vjp(&mut m, 3.0);
+    assert_eq!(m, &m0 * 3.0);
+    let seed = DMatrix::from_element(2, 3, 1.0);
+    let (dm, dk) = pullback(seed);
+    assert_eq!(dm, DMatrix::from_element(2, 3, 3.0));
+    close(dk, m0.sum());
+}
+
+#[test]
+fn grad_acc_adds_the_gradient_of_the_entry_values() {
+    let (k, dt, n) = (0.7, 0.05, 20);
+    let y0 = vec![1.0, -2.0, 0.5];
+    let mut y = y0.clone();
+    let (_, dy, dk, ddt) = decay_loss_grad(&mut y, k, dt, n);
+    let mut y = y0.clone();
+    let (mut by, mut bk, mut bdt) = (vec![1.0; 3], 2.0, 0.0);
+    let value = decay_loss_grad_acc(&mut y, k, dt, n, &mut by, &mut bk, &mut bdt);
+    let mut primal = y0.clone();
+    assert_eq!(value.to_bits(), decay_loss(&mut primal, k, dt, n).to_bits());
+    assert_eq!(y, primal);
+    for i in 0..3 {
+        assert_eq!(by[i], 1.0 + dy[i]);
+    }
+    assert_eq!((bk, bdt), (2.0 + dk, ddt));
+}
+
+// ---- generic, early return, untouched, passed on ----
+
+#[differentiable]
+fn generic_scale<T: num_traits::Float>(y: &mut [T], k: T) -> T {
+    for i in 0..y.len() {
+        y[i] = y[i] * k;
+    }
+    y[0]
+}
+
+/// Returns early, leaving the rest of `y` as it was.
+#[differentiable]
+fn scale_until(y: &mut Vec<f64>, k: f64) -> f64 {
+    for i in 0..y.len() {
+        y[i] = y[i] * k;
+        if y[i] > 10.0 {
+            return y[i];
+        }
+    }
+    y[0]
+}
+
+/// Never writes `y`: its final value is its value on entry.
+#[differentiable]
+fn read_only(y: &mut [f64], k: f64) -> f64 {
+    y[0] * k
+}
+
+/// Passes its own in-out float on to a helper.
+#[differentiable]
+fn sum_squares_into(acc: &mut f64, x: &[f64]) {
+    for i in 0..x.len() {
+        add_square(&mut *acc, x[i]);
+    }
+}
+
+#[differentiable]
+fn add_square(acc: &mut f64, v: f64) {
+    *acc += v * v;
+}
+
+#[test]
+fn generic_early_return_untouched_and_passed_on() {
+    let mut y = vec![1.0f32, 2.0];
+    let (v, dy, dk) = generic_scale_grad(&mut y, 3.0);
+    assert_eq!((v, dy, dk, y), (3.0, vec![3.0, 0.0], 1.0, vec![3.0, 6.0]));
+
+    let mut y = vec![1.0, 5.0, 1.0];
+    let (v, pullback) = scale_until_vjp(&mut y, 3.0);
+    assert_eq!((v, &y), (15.0, &vec![3.0, 15.0, 1.0]));
+    // d/d(y, k) of Σ final y: y0, y1 scaled, y2 untouched.
+    let (dy, dk) = pullback(0.0, vec![1.0, 1.0, 1.0]);
+    assert_eq!((dy, dk), (vec![3.0, 3.0, 1.0], 6.0));
+
+    let mut y = vec![2.0, 5.0];
+    let (_, pullback) = read_only_vjp(&mut y, 3.0);
+    assert_eq!(y, [2.0, 5.0]);
+    assert_eq!(pullback(1.0, vec![1.0, 1.0]), (vec![4.0, 1.0], 2.0));
+
+    let mut acc = 1.0;
+    let ((), pullback) = sum_squares_into_vjp(&mut acc, &[1.0, 2.0]);
+    assert_eq!(acc, 6.0);
+    assert_eq!(pullback(1.0), (1.0, vec![2.0, 4.0]));
+}
+
+// ---- forward mode ----
+
+/// Scales `y` by `k` in place; returns the product of the first two.
+#[differentiable(jvp)]
+fn scale_product(y: &mut [f64], k: f64) -> f64 {
+    for i in 0..y.len() {
+        y[i] = y[i] * k;
+    }
+    y[0] * y[1]
+}
+
+#[differentiable(jvp)]
+fn add_square_jvp_too(acc: &mut f64, v: f64) {
+    *acc += v * v;
+}
+
+/// `NAME_jvp(args.., tangents..)`: the value, the result's tangent, then
+/// each in-out argument's final tangent (a `()` function: no result
+/// tangent), against central differences of the primal along the
+/// direction, run on copies.
+#[test]
+fn jvp_gives_the_result_and_final_value_tangents() {
+    let (y0, k) = ([1.0, 2.0, -0.5], 3.0);
+    let (ty, tk) = ([1.0, -0.5, 2.0], 0.5);
+    let mut y = y0.to_vec();
+    let (value, t_value, t_y) = scale_product_jvp(&mut y, k, &ty, tk);
+    let mut primal = y0.to_vec();
+    assert_eq!(value.to_bits(), scale_product(&mut primal, k).to_bits());
+    assert_eq!(y, primal);
+    let along = |h: f64| {
+        let mut y: Vec<f64> = y0.iter().zip(&ty).map(|(a, t)| a + h * t).collect();
+        let v = scale_product(&mut y, k + h * tk);
+        (v, y)
+    };
+    let ((vp, yp), (vm, ym)) = (along(H), along(-H));
+    close(t_value, (vp - vm) / (2.0 * H));
+    for i in 0..3 {
+        close(t_y[i], (yp[i] - ym[i]) / (2.0 * H));
+    }
+
+    let mut acc = 1.0;
+    let ((), t_acc) = add_square_jvp_too_jvp(&mut acc, 2.0, 1.0, 0.5);
+    assert_eq!(acc, 5.0);
+    assert_eq!(t_acc, 1.0 + 2.0 * 2.0 * 0.5);
+}
