@@ -265,19 +265,6 @@ pub fn outputs(ty: &Type) -> bool {
     }
 }
 
-/// The float of a return type of several floats ([`outputs`]): its
-/// elements' (`f64` for the nalgebra vectors).
-pub fn outputs_float(ty: &Type) -> TokenStream {
-    let float = match ty {
-        Type::Tuple(t) => t.elems.first().and_then(|e| FloatTy::parse(e, None)),
-        ty => float_collection_elem(ty),
-    };
-    match float {
-        Some(f) => f.to_token_stream(),
-        None => quote!(f64),
-    }
-}
-
 /// `Result<f32|f64, E>`.
 fn result_of_float(ty: &Type, scalar: Option<&syn::Ident>) -> Option<(FloatTy, Type)> {
     let Type::Path(p) = ty else { return None };

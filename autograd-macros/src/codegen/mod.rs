@@ -560,7 +560,7 @@ fn sweeps(
                 .iter()
                 .zip(&out_seeds)
                 .filter(|(v, _)| an.active(**v))
-                .map(|(v, (s, _))| (*v, s.to_token_stream())),
+                .map(|(v, (s, _))| (*v, s.to_token_stream(), None)),
         )
         .collect();
     let mut reverse = g.reverse_block(&f.body, incoming);

@@ -441,6 +441,7 @@ impl Lowerer<'_> {
                         operand,
                         by_ref: false,
                         span: a.span(),
+                        range: None,
                     });
                     continue;
                 }
