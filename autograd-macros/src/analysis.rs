@@ -1122,7 +1122,11 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
     // of its own, all an arm's reverse needs of an arm's.
     let mut reverse_reads: HashMap<BlockId, HashSet<ValueId>> = an.needs.clone();
     reverse_reads.insert(f.body.id, captured(f, an));
-    struct LoopBodies<'b>(&'b Analysis, &'b mut HashMap<BlockId, HashSet<ValueId>>);
+    struct LoopBodies<'b>(
+        &'b Analysis,
+        &'b mut HashMap<BlockId, HashSet<ValueId>>,
+        &'b Function,
+    );
     impl<'a> Visitor<'a> for LoopBodies<'_> {
         fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
             if let Stmt::Loop(l) = stmt
@@ -1130,13 +1134,29 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
             {
                 let read = self.1.entry(l.body.id).or_default();
                 read.clear();
-                read.extend(saves.entries.iter().chain(&saves.kept).chain(&saves.cached));
-                read.extend(saves.recompute.iter().chain(&saves.cache_miss));
+                read.extend(saves.kept.iter().chain(&saves.cached));
+                read.extend(&saves.cache_miss);
+                // A `for` loop pushes its entry values as an iteration
+                // starts and its reverse recomputes in forward order, so
+                // only what the adjoint code reads must outlive a write.
+                // Elsewhere (a `while`, a checkpointed or fused loop, a
+                // push at the iteration's end) everything it saves or
+                // recomputes.
+                let plain = matches!(l.header, LoopHeader::Range { .. })
+                    && l.checkpoint.is_none()
+                    && saves.kept.is_empty()
+                    && !self.0.fused.contains_key(&l.id);
+                if plain {
+                    read.extend(adjoint_reads(self.2, self.0, &l.body));
+                } else {
+                    read.extend(&saves.entries);
+                    read.extend(&saves.recompute);
+                }
             }
             walk_stmt(self, stmt);
         }
     }
-    LoopBodies(an, &mut reverse_reads).visit_block(&f.body);
+    LoopBodies(an, &mut reverse_reads, f).visit_block(&f.body);
     up_to_write
         .0
         .into_iter()
@@ -1151,6 +1171,62 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
         })
         .map(|(v, _)| v)
         .collect()
+}
+
+/// What the adjoint code of block `b`'s reverse reads, after the block's
+/// recomputation (which runs in forward order, so an array it writes in
+/// place is not read again there): the backward reads of its active
+/// values, the zeros shaped like values, branch conditions and arms'
+/// reverse sweeps, and what inner loops' reverse sweeps read (their
+/// recomputation, their bounds, an initial value a zero adjoint is shaped
+/// like).
+fn adjoint_reads(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
+    let mut need: HashSet<ValueId> = zero_shaped(f, an, b).collect();
+    let declared = |v: ValueId| an.uses[v] > 0 || an.predeclare[v];
+    for stmt in &b.stmts {
+        match stmt {
+            Stmt::Let { dst, op, .. } => {
+                if an.active(*dst) {
+                    need.extend(backward_reads(f, an, *dst, op));
+                }
+            }
+            Stmt::If(i) => {
+                if has_work(an, stmt) {
+                    need.extend(i.cond.value());
+                    need.extend(an.needs(&i.then_blk));
+                    need.extend(an.needs(&i.else_blk));
+                }
+            }
+            Stmt::Loop(l) => {
+                if !has_work(an, stmt) {
+                    continue;
+                }
+                let saves = an.saves(l);
+                need.extend(&saves.recompute);
+                need.extend(&saves.cache_miss);
+                if let LoopHeader::Range { start, end, .. } = &l.header {
+                    need.extend(start.value());
+                    need.extend(end.value());
+                }
+                // The reverse starts a carried adjoint (or hands one
+                // back) as a zero shaped like the initial value where no
+                // adjoint of the result (or of the entry) exists.
+                need.extend(
+                    l.carried
+                        .iter()
+                        .filter(|c| {
+                            f.info(c.init).kind != Kind::Float
+                                && (!declared(c.after) || !declared(c.entry))
+                        })
+                        .map(|c| c.init),
+                );
+                if l.checkpoint.is_some() || an.fused.contains_key(&l.id) {
+                    all_reads(stmt, &mut need);
+                }
+            }
+        }
+    }
+    need
 }
 
 /// The values the pullback closure captures: what the reverse sweep reads,
