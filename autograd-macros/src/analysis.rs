@@ -711,6 +711,76 @@ pub struct LoopSaves {
     /// What computes the cached values when the cache is off: the cached
     /// values and what they read, but the kept values.
     pub cache_miss: HashSet<ValueId>,
+    /// Integer counters the reverse reads at iteration entry, computed
+    /// from the index instead of stacked (see [`Induction`]).
+    pub inductions: Vec<Induction>,
+}
+
+/// A carried integer that each iteration of a forward `for` loop steps by
+/// a literal (`li += 1`): at the entry of iteration `i` it is `init + step
+/// * (i - start)`, which the reverse computes from its own index, so the
+/// loop stacks nothing for it and need not run again to fill a stack.
+pub struct Induction {
+    pub entry: ValueId,
+    pub init: ValueId,
+    pub step: TokenStream,
+}
+
+/// The carried integers of `l` each iteration steps by a literal, at the
+/// top level of the body (`exit = entry + lit`); only in a forward `for`
+/// loop with a named index that is not checkpointed.
+fn inductions(f: &Function, l: &Loop) -> Vec<Induction> {
+    let LoopHeader::Range {
+        index: Some(_),
+        reversed: false,
+        ..
+    } = &l.header
+    else {
+        return Vec::new();
+    };
+    if l.checkpoint.is_some() {
+        return Vec::new();
+    }
+    l.carried
+        .iter()
+        .filter(|c| f.info(c.entry).kind == Kind::Int && f.info(c.init).kind == Kind::Int)
+        .filter_map(|c| {
+            let step = l.body.stmts.iter().find_map(|stmt| match stmt {
+                Stmt::Let {
+                    dst,
+                    op: Op::Rule { rule, args, .. },
+                    ..
+                } if *dst == c.exit && matches!(rule.operator, Some(Operator::Add)) => {
+                    literal_step(args, c.entry)
+                }
+                _ => None,
+            })?;
+            Some(Induction {
+                entry: c.entry,
+                init: c.init,
+                step,
+            })
+        })
+        .collect()
+}
+
+/// `lit` if the operands of an addition are `entry` and an integer
+/// literal, in either order.
+fn literal_step(args: &[Operand], entry: ValueId) -> Option<TokenStream> {
+    let [a, b] = args else {
+        return None;
+    };
+    let lit = match (a, b) {
+        (Operand::Value(v), Operand::Const(t)) | (Operand::Const(t), Operand::Value(v))
+            if *v == entry =>
+        {
+            t
+        }
+        _ => return None,
+    };
+    syn::parse2::<syn::LitInt>(lit.clone())
+        .ok()
+        .map(|_| lit.clone())
 }
 
 impl LoopSaves {
@@ -762,11 +832,16 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop, walk: LoopWalk) -> LoopSave
     }
     let kept_set: HashSet<ValueId> = kept.iter().copied().collect();
     let cache_miss = primal_closure(&l.body, &cached, &kept_set);
+    let read = |e: &ValueId| recompute.contains(e) || cache_miss.contains(e);
+    let inductions: Vec<Induction> = inductions(f, l)
+        .into_iter()
+        .filter(|i| read(&i.entry))
+        .collect();
     let entries = l
         .carried
         .iter()
         .map(|c| c.entry)
-        .filter(|e| recompute.contains(e) || cache_miss.contains(e))
+        .filter(|e| read(e) && !inductions.iter().any(|i| i.entry == *e))
         .collect();
     LoopSaves {
         entries,
@@ -774,6 +849,7 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop, walk: LoopWalk) -> LoopSave
         cached,
         recompute,
         cache_miss,
+        inductions,
     }
 }
 
@@ -961,6 +1037,36 @@ pub fn rerun_loop(an: &Analysis, l: &Loop, filter: &HashSet<ValueId>) -> bool {
     record || l.carried.iter().any(|c| filter.contains(&c.after))
 }
 
+/// The initial values of `l`'s carried collections that its reverse
+/// shapes a zero adjoint like: where the result (or an iteration's entry)
+/// receives no contribution, so no adjoint of it exists to carry.
+fn zero_shaped_inits<'a>(
+    f: &'a Function,
+    an: &'a Analysis,
+    l: &'a Loop,
+) -> impl Iterator<Item = ValueId> + 'a {
+    let declared = |v: ValueId| an.uses[v] > 0 || an.predeclare[v];
+    l.carried
+        .iter()
+        .filter(move |c| {
+            f.info(c.init).kind != Kind::Float && (!declared(c.after) || !declared(c.entry))
+        })
+        .map(|c| c.init)
+}
+
+/// What the reverse of loop `l` reads to compute its inductions: their
+/// initial values and the loop's start.
+fn induction_reads(l: &Loop, saves: &LoopSaves) -> Vec<ValueId> {
+    if saves.inductions.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<ValueId> = saves.inductions.iter().map(|i| i.init).collect();
+    if let LoopHeader::Range { start, .. } = &l.header {
+        out.extend(start.value());
+    }
+    out
+}
+
 /// [`Analysis::needs`] of `b`, not looking through `stops`: values that will be at hand
 /// without recomputing them.
 fn needs_stopping(
@@ -998,6 +1104,7 @@ fn needs_stopping(
                 if let Some(saves) = saves {
                     need.extend(&saves.recompute);
                     need.extend(&saves.cache_miss);
+                    need.extend(induction_reads(l, saves));
                 }
                 let wanted = l
                     .carried
@@ -1020,12 +1127,7 @@ fn needs_stopping(
                         need.extend(start.value());
                         need.extend(end.value());
                     }
-                    need.extend(
-                        l.carried
-                            .iter()
-                            .filter(|c| f.info(c.init).kind != Kind::Float)
-                            .map(|c| c.init),
-                    );
+                    need.extend(zero_shaped_inits(f, an, l));
                 }
             }
         }
@@ -1182,7 +1284,6 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
 /// like).
 fn adjoint_reads(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
     let mut need: HashSet<ValueId> = zero_shaped(f, an, b).collect();
-    let declared = |v: ValueId| an.uses[v] > 0 || an.predeclare[v];
     for stmt in &b.stmts {
         match stmt {
             Stmt::Let { dst, op, .. } => {
@@ -1204,6 +1305,7 @@ fn adjoint_reads(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
                 let saves = an.saves(l);
                 need.extend(&saves.recompute);
                 need.extend(&saves.cache_miss);
+                need.extend(induction_reads(l, saves));
                 if let LoopHeader::Range { start, end, .. } = &l.header {
                     need.extend(start.value());
                     need.extend(end.value());
@@ -1211,15 +1313,7 @@ fn adjoint_reads(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
                 // The reverse starts a carried adjoint (or hands one
                 // back) as a zero shaped like the initial value where no
                 // adjoint of the result (or of the entry) exists.
-                need.extend(
-                    l.carried
-                        .iter()
-                        .filter(|c| {
-                            f.info(c.init).kind != Kind::Float
-                                && (!declared(c.after) || !declared(c.entry))
-                        })
-                        .map(|c| c.init),
-                );
+                need.extend(zero_shaped_inits(f, an, l));
                 if l.checkpoint.is_some() || an.fused.contains_key(&l.id) {
                     all_reads(stmt, &mut need);
                 }
