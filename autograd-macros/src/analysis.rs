@@ -717,9 +717,10 @@ pub struct LoopSaves {
 }
 
 /// A carried integer that each iteration of a forward `for` loop steps by
-/// a literal (`li += 1`): at the entry of iteration `i` it is `init + step
-/// * (i - start)`, which the reverse computes from its own index, so the
-/// loop stacks nothing for it and need not run again to fill a stack.
+/// a literal (`li += 1`): at the entry of iteration `i` it is
+/// `init + step * (i - start)`, which the reverse computes from its own
+/// index, so the loop stacks nothing for it and need not run again to fill
+/// a stack.
 pub struct Induction {
     pub entry: ValueId,
     pub init: ValueId,
