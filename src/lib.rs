@@ -797,6 +797,22 @@ pub mod __private {
         pool::give(unit);
     }
 
+    /// A counter stepped by `step` on each of `trips` iterations from
+    /// `init`, as the reverse sweep computes it at an iteration's entry
+    /// instead of stacking it.
+    #[inline(always)]
+    pub fn induction<T>(init: T, step: T, trips: usize) -> T
+    where
+        T: Copy + core::ops::Add<Output = T> + core::ops::Mul<Output = T> + TryFrom<usize>,
+    {
+        match T::try_from(trips) {
+            Ok(t) => init + step * t,
+            Err(_) => unreachable!(
+                "autograd: a loop ran more iterations than its counter's type counts (a bug in autograd)"
+            ),
+        }
+    }
+
     /// Pops what the forward sweep pushed. The reverse sweep pops exactly
     /// as many values as the forward sweep pushed, so the stack is never
     /// empty here.

@@ -907,3 +907,46 @@ proptest! {
         prop_assert!(close(dy, fdy), "dy {} vs fd {}", dy, fdy);
     }
 }
+
+// ---------------------------------------------------------------------------
+// A counter stepped by a literal in a nested loop (ADBench GMM's `li`): the
+// reverse computes it from the loop index instead of stacking it.
+
+#[differentiable]
+fn triangle_with_counter(w: &[f64], x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut acc = 0.0;
+    let mut li = 1;
+    for i in 0..n {
+        for j in i + 1..n {
+            acc += w[li] * x[i] * x[j];
+            li += 2;
+        }
+    }
+    acc
+}
+
+#[test]
+fn a_counter_stepped_by_a_literal_is_recomputed_right() {
+    let x = [0.3, -1.2, 0.7, 2.0];
+    let w: Vec<f64> = (0..14).map(|k| 0.1 * k as f64 - 0.4).collect();
+    let (v, dw, dx) = triangle_with_counter_grad(&w, &x);
+    // Closed form: pair (i, j) in order uses w[1 + 2 p] for its rank p.
+    let mut expected_dw = vec![0.0; w.len()];
+    let mut expected_dx = [0.0; 4];
+    let mut expected_v = 0.0;
+    let mut p = 0;
+    for i in 0..4 {
+        for j in i + 1..4 {
+            let wi = w[1 + 2 * p];
+            expected_v += wi * x[i] * x[j];
+            expected_dw[1 + 2 * p] = x[i] * x[j];
+            expected_dx[i] += wi * x[j];
+            expected_dx[j] += wi * x[i];
+            p += 1;
+        }
+    }
+    assert_relative_eq!(v, expected_v, epsilon = 1e-14, max_relative = 1e-14);
+    assert_close_slices(&dw, &expected_dw, 1e-14, 1e-14);
+    assert_close_slices(&dx, &expected_dx, 1e-14, 1e-14);
+}

@@ -864,6 +864,77 @@ pub struct LoopSaves {
     /// What computes the cached values when the cache is off: the cached
     /// values and what they read, but the kept values.
     pub cache_miss: HashSet<ValueId>,
+    /// Integer counters the reverse reads at iteration entry, computed
+    /// from the index instead of stacked (see [`Induction`]).
+    pub inductions: Vec<Induction>,
+}
+
+/// A carried integer that each iteration of a forward `for` loop steps by
+/// a literal (`li += 1`): at the entry of iteration `i` it is
+/// `init + step * (i - start)`, which the reverse computes from its own
+/// index, so the loop stacks nothing for it and need not run again to fill
+/// a stack.
+pub struct Induction {
+    pub entry: ValueId,
+    pub init: ValueId,
+    pub step: TokenStream,
+}
+
+/// The carried integers of `l` each iteration steps by a literal, at the
+/// top level of the body (`exit = entry + lit`); only in a forward `for`
+/// loop with a named index that is not checkpointed.
+fn inductions(f: &Function, l: &Loop) -> Vec<Induction> {
+    let LoopHeader::Range {
+        index: Some(_),
+        reversed: false,
+        ..
+    } = &l.header
+    else {
+        return Vec::new();
+    };
+    if l.checkpoint.is_some() {
+        return Vec::new();
+    }
+    l.carried
+        .iter()
+        .filter(|c| f.info(c.entry).kind == Kind::Int && f.info(c.init).kind == Kind::Int)
+        .filter_map(|c| {
+            let step = l.body.stmts.iter().find_map(|stmt| match stmt {
+                Stmt::Let {
+                    dst,
+                    op: Op::Rule { rule, args, .. },
+                    ..
+                } if *dst == c.exit && matches!(rule.operator, Some(Operator::Add)) => {
+                    literal_step(args, c.entry)
+                }
+                _ => None,
+            })?;
+            Some(Induction {
+                entry: c.entry,
+                init: c.init,
+                step,
+            })
+        })
+        .collect()
+}
+
+/// `lit` if the operands of an addition are `entry` and an integer
+/// literal, in either order.
+fn literal_step(args: &[Operand], entry: ValueId) -> Option<TokenStream> {
+    let [a, b] = args else {
+        return None;
+    };
+    let lit = match (a, b) {
+        (Operand::Value(v), Operand::Const(t)) | (Operand::Const(t), Operand::Value(v))
+            if *v == entry =>
+        {
+            t
+        }
+        _ => return None,
+    };
+    syn::parse2::<syn::LitInt>(lit.clone())
+        .ok()
+        .map(|_| lit.clone())
 }
 
 impl LoopSaves {
@@ -915,11 +986,16 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop, walk: LoopWalk) -> LoopSave
     }
     let kept_set: HashSet<ValueId> = kept.iter().copied().collect();
     let cache_miss = primal_closure(&l.body, &cached, &kept_set);
+    let read = |e: &ValueId| recompute.contains(e) || cache_miss.contains(e);
+    let inductions: Vec<Induction> = inductions(f, l)
+        .into_iter()
+        .filter(|i| read(&i.entry))
+        .collect();
     let entries = l
         .carried
         .iter()
         .map(|c| c.entry)
-        .filter(|e| recompute.contains(e) || cache_miss.contains(e))
+        .filter(|e| read(e) && !inductions.iter().any(|i| i.entry == *e))
         .collect();
     LoopSaves {
         entries,
@@ -927,6 +1003,7 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop, walk: LoopWalk) -> LoopSave
         cached,
         recompute,
         cache_miss,
+        inductions,
     }
 }
 
@@ -1114,6 +1191,36 @@ pub fn rerun_loop(an: &Analysis, l: &Loop, filter: &HashSet<ValueId>) -> bool {
     record || l.carried.iter().any(|c| filter.contains(&c.after))
 }
 
+/// The initial values of `l`'s carried collections that its reverse
+/// shapes a zero adjoint like: where the result (or an iteration's entry)
+/// receives no contribution, so no adjoint of it exists to carry.
+fn zero_shaped_inits<'a>(
+    f: &'a Function,
+    an: &'a Analysis,
+    l: &'a Loop,
+) -> impl Iterator<Item = ValueId> + 'a {
+    let declared = |v: ValueId| an.uses[v] > 0 || an.predeclare[v];
+    l.carried
+        .iter()
+        .filter(move |c| {
+            f.info(c.init).kind != Kind::Float && (!declared(c.after) || !declared(c.entry))
+        })
+        .map(|c| c.init)
+}
+
+/// What the reverse of loop `l` reads to compute its inductions: their
+/// initial values and the loop's start.
+fn induction_reads(l: &Loop, saves: &LoopSaves) -> Vec<ValueId> {
+    if saves.inductions.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<ValueId> = saves.inductions.iter().map(|i| i.init).collect();
+    if let LoopHeader::Range { start, .. } = &l.header {
+        out.extend(start.value());
+    }
+    out
+}
+
 /// [`Analysis::needs`] of `b`, not looking through `stops`: values that will be at hand
 /// without recomputing them.
 fn needs_stopping(
@@ -1151,6 +1258,7 @@ fn needs_stopping(
                 if let Some(saves) = saves {
                     need.extend(&saves.recompute);
                     need.extend(&saves.cache_miss);
+                    need.extend(induction_reads(l, saves));
                 }
                 let wanted = l
                     .carried
@@ -1173,12 +1281,7 @@ fn needs_stopping(
                         need.extend(start.value());
                         need.extend(end.value());
                     }
-                    need.extend(
-                        l.carried
-                            .iter()
-                            .filter(|c| f.info(c.init).kind != Kind::Float)
-                            .map(|c| c.init),
-                    );
+                    need.extend(zero_shaped_inits(f, an, l));
                 }
             }
         }
@@ -1275,7 +1378,11 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
     // of its own, all an arm's reverse needs of an arm's.
     let mut reverse_reads: HashMap<BlockId, HashSet<ValueId>> = an.needs.clone();
     reverse_reads.insert(f.body.id, captured(f, an));
-    struct LoopBodies<'b>(&'b Analysis, &'b mut HashMap<BlockId, HashSet<ValueId>>);
+    struct LoopBodies<'b>(
+        &'b Analysis,
+        &'b mut HashMap<BlockId, HashSet<ValueId>>,
+        &'b Function,
+    );
     impl<'a> Visitor<'a> for LoopBodies<'_> {
         fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
             if let Stmt::Loop(l) = stmt
@@ -1283,13 +1390,29 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
             {
                 let read = self.1.entry(l.body.id).or_default();
                 read.clear();
-                read.extend(saves.entries.iter().chain(&saves.kept).chain(&saves.cached));
-                read.extend(saves.recompute.iter().chain(&saves.cache_miss));
+                read.extend(saves.kept.iter().chain(&saves.cached));
+                read.extend(&saves.cache_miss);
+                // A `for` loop pushes its entry values as an iteration
+                // starts and its reverse recomputes in forward order, so
+                // only what the adjoint code reads must outlive a write.
+                // Elsewhere (a `while`, a checkpointed or fused loop, a
+                // push at the iteration's end) everything it saves or
+                // recomputes.
+                let plain = matches!(l.header, LoopHeader::Range { .. })
+                    && l.checkpoint.is_none()
+                    && saves.kept.is_empty()
+                    && !self.0.fused.contains_key(&l.id);
+                if plain {
+                    read.extend(adjoint_reads(self.2, self.0, &l.body));
+                } else {
+                    read.extend(&saves.entries);
+                    read.extend(&saves.recompute);
+                }
             }
             walk_stmt(self, stmt);
         }
     }
-    LoopBodies(an, &mut reverse_reads).visit_block(&f.body);
+    LoopBodies(an, &mut reverse_reads, f).visit_block(&f.body);
     up_to_write
         .0
         .into_iter()
@@ -1304,6 +1427,54 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
         })
         .map(|(v, _)| v)
         .collect()
+}
+
+/// What the adjoint code of block `b`'s reverse reads, after the block's
+/// recomputation (which runs in forward order, so an array it writes in
+/// place is not read again there): the backward reads of its active
+/// values, the zeros shaped like values, branch conditions and arms'
+/// reverse sweeps, and what inner loops' reverse sweeps read (their
+/// recomputation, their bounds, an initial value a zero adjoint is shaped
+/// like).
+fn adjoint_reads(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
+    let mut need: HashSet<ValueId> = zero_shaped(f, an, b).collect();
+    for stmt in &b.stmts {
+        match stmt {
+            Stmt::Let { dst, op, .. } => {
+                if an.active(*dst) {
+                    need.extend(backward_reads(f, an, *dst, op));
+                }
+            }
+            Stmt::If(i) => {
+                if has_work(an, stmt) {
+                    need.extend(i.cond.value());
+                    need.extend(an.needs(&i.then_blk));
+                    need.extend(an.needs(&i.else_blk));
+                }
+            }
+            Stmt::Loop(l) => {
+                if !has_work(an, stmt) {
+                    continue;
+                }
+                let saves = an.saves(l);
+                need.extend(&saves.recompute);
+                need.extend(&saves.cache_miss);
+                need.extend(induction_reads(l, saves));
+                if let LoopHeader::Range { start, end, .. } = &l.header {
+                    need.extend(start.value());
+                    need.extend(end.value());
+                }
+                // The reverse starts a carried adjoint (or hands one
+                // back) as a zero shaped like the initial value where no
+                // adjoint of the result (or of the entry) exists.
+                need.extend(zero_shaped_inits(f, an, l));
+                if l.checkpoint.is_some() || an.fused.contains_key(&l.id) {
+                    all_reads(stmt, &mut need);
+                }
+            }
+        }
+    }
+    need
 }
 
 /// The values the pullback closure captures: what the reverse sweep reads,

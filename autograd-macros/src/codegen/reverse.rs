@@ -623,6 +623,28 @@ impl<'a> Gen<'a> {
             let pattern = self.tuple(&saved);
             quote!(let #pattern = ::autograd::__private::pop(&mut #stack);)
         });
+        // Counters stepped by a literal, from the index.
+        let inductions = match &l.header {
+            LoopHeader::Range {
+                index: Some(index),
+                start,
+                ..
+            } => {
+                let (index, start) = (names::value(self.f, *index), self.operand(start));
+                let lets = saves.inductions.iter().map(|i| {
+                    let (entry, init, step) = (
+                        names::value(self.f, i.entry),
+                        names::value(self.f, i.init),
+                        &i.step,
+                    );
+                    quote! {
+                        let #entry = ::autograd::__private::induction(#init, #step, #index - #start);
+                    }
+                });
+                quote!(#(#lets)*)
+            }
+            _ => TokenStream::new(),
+        };
         // The cached values, or their recomputation if the loop was too long
         // to cache them.
         let cache_pop = (!saves.cached.is_empty() && !recompute_all).then(|| {
@@ -715,6 +737,7 @@ impl<'a> Gen<'a> {
         };
         let iteration = quote! {
             #pop
+            #inductions
             #cache_pop
             #recompute
             #fresh
