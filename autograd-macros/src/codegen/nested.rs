@@ -38,6 +38,8 @@ pub fn differentiable_gradient(item: &syn::ItemFn, sig: &Signature) -> bool {
         && matches!(sig.ret, Ret::Float(_))
         && (1..=MAX_DIFFERENTIABLE).contains(&differentiable)
         && !names::has_no_carrier(&item.sig.ident)
+        // An in-out argument's final value is a second result.
+        && !sig.has_inout()
         && sig.params.iter().all(|p| {
             matches!(
                 p.kind,
