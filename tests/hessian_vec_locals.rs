@@ -358,7 +358,8 @@ fn a_collected_vec() {
     check("collect::<Vec<f64>>()", g, &X, h);
 }
 
-/// f = 0.5·x0·x1 + 0.5·x2² + 3·x1 (`let v: Vec<f64>` of each form).
+/// f = 0.5·x0·x1 + 0.5·x2² + 3·x1 (`let v: Vec<f64>` of each form, one
+/// left empty, whose element type only its declaration gives).
 #[differentiable(hessian)]
 fn annotated(x: &[f64]) -> f64 {
     let mut v: Vec<f64> = vec![0.5; 3];
@@ -366,7 +367,8 @@ fn annotated(x: &[f64]) -> f64 {
     let mut w: Vec<f64> = Vec::new();
     w.push(3.0);
     let u: Vec<f64> = vec![x[1], 1.0];
-    v[0] * v[1] + v[2] * x[2] * x[2] + w[0] * u[0] * u[1]
+    let empty: Vec<f64> = vec![];
+    v[0] * v[1] + v[2] * x[2] * x[2] + w[0] * u[0] * u[1] + empty.len() as f64 * x[0]
 }
 
 #[test]
@@ -505,6 +507,8 @@ fn generic_forms<T: Float>(x: &[T]) -> T {
     let mut copy = x.to_vec();
     copy[0] = T::one();
     let doubled: Vec<T> = x.iter().map(|a| *a * two).collect();
+    let empty: Vec<T> = Vec::new();
+    let _ = empty;
     listed[0] * listed[1] * listed[2] * pushed[0] * pushed[1] * copy[0] * doubled[0] / (two * x[0])
 }
 
