@@ -20,8 +20,14 @@
 //! colouring of `_hessian_pattern` entry for entry against the dense one
 //! (1e-12); every value bit for bit the primal's.
 
-// A differentiable body indexes slices in `for i in 0..n` loops.
-#![allow(clippy::needless_range_loop)]
+// A differentiable body indexes slices in `for i in 0..n` loops, and the
+// `Vec`s are built in the ways under test, not clippy's preferred ones.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::useless_vec,
+    clippy::vec_init_then_push,
+    clippy::iter_cloned_collect
+)]
 
 use approx::assert_relative_eq;
 use autograd::nalgebra_sparse::CscMatrix;
@@ -33,15 +39,22 @@ use nalgebra::{DMatrix, DVector};
 const X: [f64; 3] = [0.7, -1.3, 2.1];
 const DIR: [f64; 3] = [0.4, 1.1, -0.6];
 
+/// What `_grad`, `_hvp`, `_hessian` and `_hessian_sparse` return.
+type Gradient = (f64, Vec<f64>);
+type Hvp = (f64, Vec<f64>, Vec<f64>);
+type Hessian = (f64, DVector<f64>, DMatrix<f64>);
+type SparseHessian = (f64, DVector<f64>, CscMatrix<f64>);
+type SparseFn<'a> = &'a dyn Fn(&[f64]) -> SparseHessian;
+
 /// The generated items of one function of `x: &[f64]`.
 struct Generated<'a> {
     primal: &'a dyn Fn(&[f64]) -> f64,
-    grad: &'a dyn Fn(&[f64]) -> (f64, Vec<f64>),
-    hvp: &'a dyn Fn(&[f64], &[f64]) -> (f64, Vec<f64>, Vec<f64>),
-    hessian: &'a dyn Fn(&[f64]) -> (f64, DVector<f64>, DMatrix<f64>),
+    grad: &'a dyn Fn(&[f64]) -> Gradient,
+    hvp: &'a dyn Fn(&[f64], &[f64]) -> Hvp,
+    hessian: &'a dyn Fn(&[f64]) -> Hessian,
     /// `None` for a generic function: sparse Hessians are of `f64`
     /// functions (a generic one has no `f64` tracer to run at).
-    sparse: Option<&'a dyn Fn(&[f64]) -> (f64, DVector<f64>, CscMatrix<f64>)>,
+    sparse: Option<SparseFn<'a>>,
 }
 
 /// `generated(name)`: the items `#[differentiable(hessian)]` made of `name`.
@@ -66,11 +79,6 @@ macro_rules! generated {
     };
 }
 
-fn close(got: f64, want: f64, tol: f64, what: &str) {
-    assert_relative_eq!(got, want, epsilon = tol, max_relative = tol);
-    let _ = what;
-}
-
 /// Checks every second-order item of `g` at `x` against `closed`, the
 /// Hessian written by hand.
 fn check(what: &str, g: Generated, x: &[f64], closed: [[f64; 3]; 3]) {
@@ -87,7 +95,7 @@ fn check(what: &str, g: Generated, x: &[f64], closed: [[f64; 3]; 3]) {
     );
     assert_eq!(h.shape(), (n, n), "{what}");
     for i in 0..n {
-        close(hgrad[i], grad[i], 1e-12, what);
+        assert_relative_eq!(hgrad[i], grad[i], epsilon = 1e-12, max_relative = 1e-12);
         for j in 0..n {
             assert_relative_eq!(
                 h[(i, j)],
@@ -115,7 +123,7 @@ fn check(what: &str, g: Generated, x: &[f64], closed: [[f64; 3]; 3]) {
     let (vvalue, vgrad, hv) = (g.hvp)(x, &DIR);
     assert_eq!(vvalue.to_bits(), value.to_bits(), "{what}: _hvp's value");
     for i in 0..n {
-        close(vgrad[i], grad[i], 1e-12, what);
+        assert_relative_eq!(vgrad[i], grad[i], epsilon = 1e-12, max_relative = 1e-12);
         let want: f64 = (0..n).map(|j| closed[i][j] * DIR[j]).sum();
         assert_relative_eq!(hv[i], want, epsilon = 1e-12, max_relative = 1e-12);
     }
@@ -132,7 +140,7 @@ fn check(what: &str, g: Generated, x: &[f64], closed: [[f64; 3]; 3]) {
         d[(i, j)] = v;
     }
     for i in 0..n {
-        close(sgrad[i], grad[i], 1e-12, what);
+        assert_relative_eq!(sgrad[i], grad[i], epsilon = 1e-12, max_relative = 1e-12);
         for j in 0..n {
             assert_relative_eq!(d[(i, j)], h[(i, j)], epsilon = 1e-12, max_relative = 1e-12);
         }
@@ -385,6 +393,50 @@ fn a_vec_with_its_type_written() {
     check("let v: Vec<f64>", g, &X, h);
 }
 
+// ---- the remaining forms ----
+
+/// f = x0² + 1.5·x1·x2 + 4·x1·(1 + x2) + 2.25·x0²
+///   = 3.25·x0² + 4·x1 + 5.5·x1·x2: `vec![x[0]; 2]`, `vec![1.0 / 3.0; 1]`,
+/// `vec![]` pushed, `collect::<Vec<_>>()`, a range mapped and collected,
+/// compound element writes and a `while` loop writing a `Vec`.
+#[differentiable(hessian)]
+fn assorted(x: &[f64]) -> f64 {
+    let same = vec![x[0]; 2];
+    let third = vec![1.0 / 3.0; 1];
+    let mut pushed = vec![];
+    pushed.push(1.5);
+    pushed.push(x[1]);
+    let copies = x.iter().copied().collect::<Vec<_>>();
+    let indexed = (0..x.len()).map(|i| x[i] * 2.0).collect::<Vec<f64>>();
+    let mut w = vec![1.0; 2];
+    w[0] += x[2];
+    w[1] *= 2.0;
+    let mut scaled = vec![0.0; x.len()];
+    let mut k = 0;
+    while k < x.len() {
+        scaled[k] = x[k] * 1.5;
+        k += 1;
+    }
+    same[0] * same[1] * third[0] * 3.0
+        + pushed[0] * pushed[1] * copies[2]
+        + indexed[1] * w[0] * w[1]
+        + scaled[0] * scaled[0]
+}
+
+#[test]
+fn the_remaining_forms() {
+    let h = [[6.5, 0.0, 0.0], [0.0, 0.0, 5.5], [0.0, 5.5, 0.0]];
+    let g = generated!(
+        assorted,
+        assorted_grad,
+        assorted_hvp,
+        assorted_hessian,
+        assorted_hessian_pattern,
+        assorted_hessian_sparse
+    );
+    check("other forms", g, &X, h);
+}
+
 // ---- a Vec passed to a hessian callee ----
 
 /// v0·v1².
@@ -464,6 +516,35 @@ fn a_vec_written_in_a_checkpointed_loop() {
         checkpointed_hessian_sparse
     );
     check("#[checkpoint]", g, &X, cubic_sum_hessian(&X));
+}
+
+/// `Vec`s built inside a checkpointed loop's body (recomputed in its
+/// reverse sweep): f = Σ x_i·2·0.5·x_i = Σ x_i², H = 2I.
+#[differentiable(hessian)]
+fn checkpointed_body(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    #[checkpoint]
+    for i in 0..x.len() {
+        let w = vec![x[i], 2.0];
+        let mut u = Vec::new();
+        u.push(0.5);
+        s += w[0] * w[1] * u[0] * x[i];
+    }
+    s
+}
+
+#[test]
+fn vecs_built_in_a_checkpointed_loop_body() {
+    let h = [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0]];
+    let g = generated!(
+        checkpointed_body,
+        checkpointed_body_grad,
+        checkpointed_body_hvp,
+        checkpointed_body_hessian,
+        checkpointed_body_hessian_pattern,
+        checkpointed_body_hessian_sparse
+    );
+    check("#[checkpoint] body", g, &X, h);
 }
 
 // ---- a generic function, its own twin ----
