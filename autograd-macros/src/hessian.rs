@@ -2,8 +2,8 @@
 //!
 //! The function's reverse sweep is generated a second time, from a *twin*:
 //! the user's function rewritten generic over its scalar (`f64` becomes a
-//! type parameter, a literal `2.0` becomes `S::from(2.0f64).unwrap()`, a
-//! call of `g` a call of `g`'s twin). The twin goes through the ordinary
+//! type parameter, a literal `2.0` becomes `S::from(2.0f64).unwrap()`, in
+//! `vec![..]` too, a call of `g` a call of `g`'s twin). The twin goes through the ordinary
 //! generic pipeline, and `NAME_hvp` instantiates its gradient at the dual
 //! number `autograd::Dual<f64>`: the real parts are the value and the
 //! gradient, the dual parts the Hessian-vector product. No second
