@@ -2,8 +2,8 @@
 //!
 //! The function's reverse sweep is generated a second time, from a *twin*:
 //! the user's function rewritten generic over its scalar (`f64` becomes a
-//! type parameter, a literal `2.0` becomes `S::from(2.0f64).unwrap()`, a
-//! call of `g` a call of `g`'s twin). The twin goes through the ordinary
+//! type parameter, a literal `2.0` becomes `S::from(2.0f64).unwrap()`, in
+//! `vec![..]` too, a call of `g` a call of `g`'s twin). The twin goes through the ordinary
 //! generic pipeline, and `NAME_hvp` instantiates its gradient at the dual
 //! number `autograd::Dual<f64>`: the real parts are the value and the
 //! gradient, the dual parts the Hessian-vector product. No second
@@ -267,7 +267,19 @@ impl VisitMut for Generic {
                 let (left, right) = (&b.left, &b.right);
                 *e = syn::parse_quote_spanned!(b.op.span()=> #left = #left #op (#right));
             }
-            // Macros (`assert!`, `debug_assert!`) are left as written.
+            // `vec![0.0; n]`, `vec![1.0, x[0]]`: the elements are
+            // expressions of the body as `[0.0; n]`'s are, and lowering
+            // reads them with the same grammar (a literal left `{float}`
+            // would fill a `Vec` the scalar's sweep cannot write into).
+            syn::Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+                if let Ok(mut elems) = m.mac.parse_body::<crate::lower::VecMacro>() {
+                    for elem in elems.exprs_mut() {
+                        self.visit_expr_mut(elem);
+                    }
+                    m.mac.tokens = elems.into_token_stream();
+                }
+            }
+            // Other macros (`assert!`, `debug_assert!`) are left as written.
             _ => syn::visit_mut::visit_expr_mut(self, e),
         }
     }

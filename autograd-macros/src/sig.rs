@@ -218,7 +218,11 @@ fn float_array(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
 /// `Vec<f32|f64>`, by any path to `Vec`, or `Vec` of a second-order
 /// twin's scalar (see `crate::hessian`), whose `Vec<f64>` argument it is.
 fn float_vec(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
-    let twin_scalar = scalar.filter(|s| **s == scalar_param());
+    vec_of(ty, scalar.filter(|s| **s == scalar_param()))
+}
+
+/// `Vec<f32|f64>` or `Vec<scalar>`, by any path to `Vec`.
+fn vec_of(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
     if last.ident != "Vec" || p.qself.is_some() {
@@ -229,15 +233,17 @@ fn float_vec(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
     };
     match args.args.first() {
         Some(syn::GenericArgument::Type(elem)) if args.args.len() == 1 => {
-            FloatTy::parse(elem, twin_scalar)
+            FloatTy::parse(elem, scalar)
         }
         _ => None,
     }
 }
 
-/// The element type of `[f32|f64; N]` or `Vec<f32|f64>`.
-pub fn float_collection_elem(ty: &Type) -> Option<FloatTy> {
-    float_array(ty, None).or_else(|| float_vec(ty, None))
+/// The element type of a local's declared `[f32|f64; N]` or
+/// `Vec<f32|f64>`, or of `scalar` (a generic function's `T`, the
+/// second-order twin's scalar that `Vec<f64>` became).
+pub fn float_collection_elem(ty: &Type, scalar: Option<&syn::Ident>) -> Option<FloatTy> {
+    float_array(ty, scalar).or_else(|| vec_of(ty, scalar))
 }
 
 /// The longest tuple result (the runtime's `jacobian::Outputs` has an

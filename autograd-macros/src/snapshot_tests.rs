@@ -105,6 +105,25 @@ fn hessian_loop_call_and_cast() {
     );
 }
 
+/// Local `Vec`s under `hessian`: the twin's `vec!` elements are of its
+/// scalar as `[e; n]`'s are, and a declared `Vec<f64>` keeps its type, as
+/// `Vec` of the scalar.
+#[test]
+fn hessian_vec_locals() {
+    check_with(
+        "hessian_vec_locals",
+        "hessian",
+        "fn spread(x: &[f64]) -> f64 {
+            let mut v: Vec<f64> = vec![0.0; x.len()];
+            for i in 0..x.len() {
+                v[i] = x[i] * x[0];
+            }
+            let w = vec![1.5, x[1]];
+            v[1] * w[0] * w[1]
+        }",
+    );
+}
+
 /// `hessian` on a function of a matrix and a vector: the twin computes
 /// with matrices of its scalar (`rules::linalg::MatrixScalar`), `norm` by
 /// the runtime's helper; `_hvp` takes matrix directions and returns the

@@ -8,7 +8,7 @@ use syn::punctuated::Punctuated;
 use super::*;
 
 /// The elements of `vec![..]`: a list, or `elem; len`.
-enum VecMacro {
+pub(crate) enum VecMacro {
     List(Punctuated<Expr, syn::Token![,]>),
     Fill(Box<Expr>, Box<Expr>),
 }
@@ -34,6 +34,25 @@ impl syn::parse::Parse for VecMacro {
             list.push_value(input.parse()?);
         }
         Ok(VecMacro::List(list))
+    }
+}
+
+impl ToTokens for VecMacro {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            VecMacro::List(list) => list.to_tokens(tokens),
+            VecMacro::Fill(elem, len) => tokens.extend(quote!(#elem; #len)),
+        }
+    }
+}
+
+impl VecMacro {
+    /// The expressions written in the macro, to rewrite in place.
+    pub(crate) fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            VecMacro::List(list) => list.iter_mut().collect(),
+            VecMacro::Fill(elem, len) => vec![&mut **elem, &mut **len],
+        }
     }
 }
 

@@ -423,7 +423,7 @@ pub(crate) fn struct_locals(sig: &Signature, body: &syn::Block) -> Option<syn::B
     body
 }
 
-pub(crate) use arrays::builds_matrices;
+pub(crate) use arrays::{VecMacro, builds_matrices};
 pub(crate) use asserts::check_hoisted_items;
 
 pub(crate) fn float_ident(ty: &syn::Type) -> Option<syn::Ident> {

@@ -320,7 +320,9 @@ impl Lowerer<'_> {
                 if info.name.is_none() && info.param.is_none() {
                     info.name.clone_from(&name);
                 }
-                if let Some(elem) = ty.as_ref().and_then(crate::sig::float_collection_elem)
+                if let Some(elem) = ty
+                    .as_ref()
+                    .and_then(|t| crate::sig::float_collection_elem(t, self.scalar.as_ref()))
                     && matches!(info.kind, Kind::Unknown | Kind::Array)
                 {
                     info.kind = Kind::Array;
