@@ -375,3 +375,35 @@ fn fixed_size_array_arguments_trace_as_their_elements() {
     closed[(4, 3)] = 1.0;
     assert_same(&h, &closed);
 }
+
+/// An argument named like the sparse items' own parameter (`coloring`):
+/// theirs gives way (it was "identifier `coloring` is bound more than once").
+#[differentiable(hessian)]
+fn named_coloring(x: &[f64], coloring: f64) -> f64 {
+    coloring * x[0] * x[1]
+}
+
+#[differentiable(jvp)]
+fn residual_named_coloring(t: f64, coloring: f64, jac: f64) -> Vec<f64> {
+    vec![t * coloring, t * t + jac]
+}
+
+#[test]
+fn an_argument_named_coloring_or_jac() {
+    let x = [2.0, 3.0];
+    let c = named_coloring_hessian_pattern(&x, 1.5);
+    let (value, _, h) = named_coloring_hessian_sparse(&x, 1.5, &c);
+    assert_eq!(value, named_coloring(&x, 1.5));
+    // ∂²/∂x0∂x1 = coloring, ∂²/∂x0∂coloring = x1, ∂²/∂x1∂coloring = x0.
+    let want = DMatrix::from_row_slice(3, 3, &[0.0, 1.5, 3.0, 1.5, 0.0, 2.0, 3.0, 2.0, 0.0]);
+    assert_same(&h, &want);
+    let c = residual_named_coloring_jacobian_pattern(2.0, 3.0, 1.0);
+    let (value, j) = residual_named_coloring_jacobian_sparse(2.0, 3.0, 1.0, &c);
+    assert_eq!(value, vec![6.0, 5.0]);
+    // Rows (t·c, t² + jac), columns (t, c, jac).
+    let want = DMatrix::from_row_slice(2, 3, &[3.0, 2.0, 0.0, 4.0, 0.0, 1.0]);
+    assert_same(&j, &want);
+    let mut buffer = DMatrix::zeros(2, 3);
+    residual_named_coloring_jacobian_acc(2.0, 3.0, 1.0, &mut buffer);
+    assert_eq!(buffer, want);
+}

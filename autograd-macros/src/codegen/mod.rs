@@ -1300,12 +1300,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
         let jacobian = names::public(name, "jacobian");
         let jacobian_acc = names::public(name, "jacobian_acc");
         let matrix = local.local("jacobian");
-        // `jac`, lengthened while an argument has that name.
-        let mut jac = String::from("jac");
-        while sig.params.iter().any(|p| p.ident == jac) {
-            jac.push('_');
-        }
-        let jac = names::hygienic(&syn::Ident::new(&jac, proc_macro2::Span::call_site()));
+        let jac = names::extra_parameter("jac", sig.params.iter().map(|p| &p.ident));
         // `f64` whatever the function's float, as `NAME_jacobian`'s matrix.
         let entry = quote!(f64);
         // One body for both: into the caller's matrix (`Target::Add`), or
@@ -1382,8 +1377,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
                 #add
             }
         });
-        let coloring =
-            names::hygienic(&syn::Ident::new("coloring", proc_macro2::Span::call_site()));
+        let coloring = names::extra_parameter("coloring", sig.params.iter().map(|p| &p.ident));
         if let Some((pattern_body, sparse_body)) = jvp
             .then(|| jacobian::sparse_bodies(item, sig, shape, &local, &coloring))
             .flatten()

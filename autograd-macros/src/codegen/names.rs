@@ -332,6 +332,20 @@ impl WrapperLocals {
     }
 }
 
+/// A parameter a generated item adds after the function's own (`jac`,
+/// `coloring`): `base`, lengthened by `_` while an argument has that name
+/// (hygiene does not keep two bindings of one parameter list apart).
+pub fn extra_parameter<'a>(
+    base: &str,
+    arguments: impl Iterator<Item = &'a Ident> + Clone,
+) -> Ident {
+    let mut name = String::from(base);
+    while arguments.clone().any(|a| a == name.as_str()) {
+        name.push('_');
+    }
+    hygienic(&Ident::new(&name, Span::call_site()))
+}
+
 /// An argument's name as a generated wrapper binds it: where the user wrote
 /// it, but visible only to generated code, so the user's function and its
 /// siblings stay callable by name next to it.
