@@ -21,14 +21,30 @@
 //! - `shadowed-struct`: a struct local shadowed by `let`
 //!   (`let t = Lo { x: t.v, v: t.x * 0.5 };`), in `fields.rs`;
 //! - `large-array`: `&[f64; N]` and `[f64; N]` arguments with N up to 4096.
+//!
+//! The constructs the macro gained later each have their own small program
+//! over `(a0: f64, a1: f64, xs: &[f64])`, `xs` of a length the generator
+//! draws and the harness passes, with helpers in the same source
+//! (`build/today.rs`):
+//!
+//! - `sub-slice`: `&x[a..b]`, `&x[a..]`, `&x[..b]`, `&x[a..=b]` (always in
+//!   bounds for the drawn length) of the argument, of a local array and of a
+//!   local `Vec` written by loops, bound by `let`, indexed, `len()`, iterated
+//!   (`for v in s`, `for &v in s.iter()`, `.iter().sum::<f64>()`,
+//!   `.windows(2)`, zipped with another sub-slice), sliced again, and passed
+//!   to a `#[differentiable]` helper taking `&[f64]` (which may slice its
+//!   argument), or the whole local array passed where a slice is taken.
 
 use super::{Class, FnGen, Param, Program, Rng, Sig};
 use crate::ast::{Bin, Blk, C, Cmp, E, Fl, I, M, S, Style, Un, lit};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+#[path = "today.rs"]
+pub(super) mod today;
+
 impl Class {
-    pub const ALL: [Class; 7] = [
+    pub const ALL: [Class; 8] = [
         Class::Cfg,
         Class::Consts,
         Class::NonFinite,
@@ -36,6 +52,7 @@ impl Class {
         Class::SignedZeros,
         Class::ShadowedStruct,
         Class::LargeArray,
+        Class::SubSlice,
     ];
 
     pub fn name(self) -> &'static str {
@@ -47,6 +64,7 @@ impl Class {
             Class::SignedZeros => "signed-zeros",
             Class::ShadowedStruct => "shadowed-struct",
             Class::LargeArray => "large-array",
+            Class::SubSlice => "sub-slice",
         }
     }
 
@@ -59,6 +77,7 @@ impl Class {
             Class::SignedZeros => "class-signed-zeros",
             Class::ShadowedStruct => "class-shadowed-struct",
             Class::LargeArray => "class-large-array",
+            Class::SubSlice => "class-sub-slice",
         }
     }
 

@@ -50,6 +50,7 @@ pub enum Class {
     SignedZeros,
     ShadowedStruct,
     LargeArray,
+    SubSlice,
 }
 
 /// Bound past which a value is squashed (`f32` programs: a quarter of it,
@@ -3444,6 +3445,7 @@ pub fn generate(
             Some(Class::Consts) if is_shaped => shaped::gen_shaped(i, &mut own, true),
             Some(Class::ShadowedStruct) => shaped::gen_shadowed_struct(i, &mut own),
             Some(Class::LargeArray) => classes::gen_large_array(i, &mut own),
+            Some(Class::SubSlice) => classes::today::gen_sub_slice(i, &mut own),
             Some(c) => {
                 let r = Rng::new(own.next());
                 gen_program(i, &mut rng, &sigs, exits, Some((c, r)))
