@@ -33,7 +33,16 @@
 //!   (`for v in s`, `for &v in s.iter()`, `.iter().sum::<f64>()`,
 //!   `.windows(2)`, zipped with another sub-slice), sliced again, and passed
 //!   to a `#[differentiable]` helper taking `&[f64]` (which may slice its
-//!   argument), or the whole local array passed where a slice is taken.
+//!   argument), or the whole local array passed where a slice is taken;
+//! - `in-out`: a state `Vec` or array copied from `xs` (`to_vec`, a copy
+//!   loop, `push`), stepped in place by a helper taking `&mut [f64]`,
+//!   `&mut Vec<f64>` or `&mut [f64; N]` (`y[i] = y[i] + dt * g(y[i], p)`),
+//!   in a loop or once; a scalar stepped through `&mut f64`; an accumulator
+//!   `*acc += ..` through `&mut f64`; and the checked function itself
+//!   taking `y: &mut [f64]` or `y: &mut f64`, whose entry is the value plus
+//!   the final `y` weighed by fixed seeds: its gradient is `NAME_vjp`'s
+//!   pullback seeded with 1 and those weights (a local array passed as
+//!   `&mut [f64]`, finding 032, only with `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`).
 
 use super::{Class, FnGen, Param, Program, Rng, Sig};
 use crate::ast::{Bin, Blk, C, Cmp, E, Fl, I, M, S, Style, Un, lit};
@@ -44,7 +53,7 @@ use std::fmt::Write as _;
 pub(super) mod today;
 
 impl Class {
-    pub const ALL: [Class; 8] = [
+    pub const ALL: [Class; 9] = [
         Class::Cfg,
         Class::Consts,
         Class::NonFinite,
@@ -53,6 +62,7 @@ impl Class {
         Class::ShadowedStruct,
         Class::LargeArray,
         Class::SubSlice,
+        Class::InOut,
     ];
 
     pub fn name(self) -> &'static str {
@@ -65,6 +75,7 @@ impl Class {
             Class::ShadowedStruct => "shadowed-struct",
             Class::LargeArray => "large-array",
             Class::SubSlice => "sub-slice",
+            Class::InOut => "in-out",
         }
     }
 
@@ -78,6 +89,7 @@ impl Class {
             Class::ShadowedStruct => "class-shadowed-struct",
             Class::LargeArray => "class-large-array",
             Class::SubSlice => "class-sub-slice",
+            Class::InOut => "class-in-out",
         }
     }
 

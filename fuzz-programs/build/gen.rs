@@ -51,6 +51,7 @@ pub enum Class {
     ShadowedStruct,
     LargeArray,
     SubSlice,
+    InOut,
 }
 
 /// Bound past which a value is squashed (`f32` programs: a quarter of it,
@@ -3446,6 +3447,7 @@ pub fn generate(
             Some(Class::ShadowedStruct) => shaped::gen_shadowed_struct(i, &mut own),
             Some(Class::LargeArray) => classes::gen_large_array(i, &mut own),
             Some(Class::SubSlice) => classes::today::gen_sub_slice(i, &mut own),
+            Some(Class::InOut) => classes::today::gen_in_out(i, &mut own),
             Some(c) => {
                 let r = Rng::new(own.next());
                 gen_program(i, &mut rng, &sigs, exits, Some((c, r)))

