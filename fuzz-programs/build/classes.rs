@@ -42,7 +42,13 @@
 //!   taking `y: &mut [f64]` or `y: &mut f64`, whose entry is the value plus
 //!   the final `y` weighed by fixed seeds: its gradient is `NAME_vjp`'s
 //!   pullback seeded with 1 and those weights (a local array passed as
-//!   `&mut [f64]`, finding 032, only with `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`).
+//!   `&mut [f64]`, finding 032, only with `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`);
+//! - `unreached`: `sqrt` and `ln` of a sum of squares that is 0 at the points
+//!   drawn at kinks, read only in a branch arm not taken (`if`, `match`), a
+//!   loop that runs zero times, or through a step function (`floor ceil
+//!   round trunc signum`, a constant): the reverse must not multiply their
+//!   infinite partials by a zero adjoint (read by a helper only in an arm
+//!   not taken, finding 033, only with `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`).
 
 use super::{Class, FnGen, Param, Program, Rng, Sig};
 use crate::ast::{Bin, Blk, C, Cmp, E, Fl, I, M, S, Style, Un, lit};
@@ -53,7 +59,7 @@ use std::fmt::Write as _;
 pub(super) mod today;
 
 impl Class {
-    pub const ALL: [Class; 9] = [
+    pub const ALL: [Class; 10] = [
         Class::Cfg,
         Class::Consts,
         Class::NonFinite,
@@ -63,6 +69,7 @@ impl Class {
         Class::LargeArray,
         Class::SubSlice,
         Class::InOut,
+        Class::Unreached,
     ];
 
     pub fn name(self) -> &'static str {
@@ -76,6 +83,7 @@ impl Class {
             Class::LargeArray => "large-array",
             Class::SubSlice => "sub-slice",
             Class::InOut => "in-out",
+            Class::Unreached => "unreached",
         }
     }
 
@@ -90,6 +98,7 @@ impl Class {
             Class::LargeArray => "class-large-array",
             Class::SubSlice => "class-sub-slice",
             Class::InOut => "class-in-out",
+            Class::Unreached => "class-unreached",
         }
     }
 

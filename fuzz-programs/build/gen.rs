@@ -52,6 +52,7 @@ pub enum Class {
     LargeArray,
     SubSlice,
     InOut,
+    Unreached,
 }
 
 /// Bound past which a value is squashed (`f32` programs: a quarter of it,
@@ -3448,6 +3449,7 @@ pub fn generate(
             Some(Class::LargeArray) => classes::gen_large_array(i, &mut own),
             Some(Class::SubSlice) => classes::today::gen_sub_slice(i, &mut own),
             Some(Class::InOut) => classes::today::gen_in_out(i, &mut own),
+            Some(Class::Unreached) => classes::today::gen_unreached(i, &mut own),
             Some(c) => {
                 let r = Rng::new(own.next());
                 gen_program(i, &mut rng, &sigs, exits, Some((c, r)))

@@ -1,5 +1,5 @@
 //! The classes of the macro's newest constructs (see the module docs of
-//! `classes.rs`): `sub-slice`, `in-out`.
+//! `classes.rs`): `sub-slice`, `in-out`, `unreached`.
 //! Each is its own small program over `(a0: f64, a1: f64,
 //! xs: &[f64])` with `xs` of a length the generator knows (so every range
 //! it writes is in bounds), helpers in the same source, and a mirror written
@@ -107,7 +107,8 @@ fn range(
 }
 
 /// Whether to write the constructs of open findings (032: a local array
-/// passed as `&mut [f64]`), which the default run leaves out so that it stays green:
+/// passed as `&mut [f64]`; 033: a value read by a callee only in an arm
+/// not taken), which the default run leaves out so that it stays green:
 /// `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`.
 fn open_findings() -> bool {
     std::env::var("AUTOGRAD_FUZZ_OPEN_FINDINGS").is_ok_and(|v| v == "1")
@@ -534,6 +535,150 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
             mhelpers,
             mbody,
             result: (src, m),
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------
+// `unreached`
+
+pub(in crate::generator) fn gen_unreached(index: usize, rng: &mut Rng) -> Program {
+    let n = rng.range(2, 5) as usize;
+    let name = format!("f{index}");
+    let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    let (mut helpers, mut mhelpers) = (String::new(), String::new());
+    // `s` is 0 at the points drawn at kinks (`xs[1..]` zeros): `sqrt` and
+    // `ln` of it have an infinite derivative there.
+    let mut body = String::from(
+        "    let mut s = 0.0;\n    for i in 1..xs.len() {\n        s += xs[i] * xs[i];\n    }\n    let r = s.sqrt();\n",
+    );
+    let mut mbody = String::from(
+        "    let mut s = cx.k(0.0);\n    for i in 1..xs.len() {\n        let q = cx.mul(xs[i], xs[i]);\n        s = cx.add(s, q);\n    }\n    let r = cx.sqrt(s);\n",
+    );
+    let mut vals = vec!["r"];
+    if rng.chance(0.5) {
+        f.insert("unreached-ln-zero");
+        body.push_str("    let l = s.ln();\n");
+        mbody.push_str("    let l = cx.ln(s);\n");
+        vals.push("l");
+    }
+    body.push_str("    let mut out = xs[0] * a0;\n");
+    mbody.push_str("    let mut out = cx.mul(xs[0], a0);\n");
+    let mut helper = false;
+    for _ in 0..rng.range(2, 4) {
+        let v = rng.pick(&vals);
+        let form = match rng.below(6) {
+            // Through a call: finding 033.
+            3 if !open_findings() => 4,
+            k => k,
+        };
+        match form {
+            0 => {
+                f.insert("unreached-if-arm");
+                if rng.chance(0.5) {
+                    let _ = writeln!(body, "    if a0 > 10.0 {{\n        out += {v};\n    }}");
+                } else {
+                    let _ = writeln!(
+                        body,
+                        "    if xs[0] < -5.0 {{\n        out = out * {v};\n    }} else {{\n        out += a1 * 0.5;\n    }}"
+                    );
+                    // The mirror takes the branch the program takes (always
+                    // the `else`): `a1 * 0.5` added.
+                    let _ = writeln!(
+                        mbody,
+                        "    {{\n        let h = cx.k(0.5);\n        let t = cx.mul(a1, h);\n        out = cx.add(out, t);\n    }}"
+                    );
+                }
+            }
+            1 => {
+                f.insert("unreached-empty-loop");
+                match rng.below(3) {
+                    0 => {
+                        let _ = writeln!(
+                            body,
+                            "    for i in {n}..xs.len() {{\n        out += {v} * xs[i];\n    }}"
+                        );
+                    }
+                    1 => {
+                        let _ = writeln!(
+                            body,
+                            "    let steps = 0;\n    for _ in 0..steps {{\n        out += {v};\n    }}"
+                        );
+                    }
+                    _ => {
+                        let _ = writeln!(
+                            body,
+                            "    while out > 1.0e6 {{\n        out -= {v};\n    }}"
+                        );
+                    }
+                }
+            }
+            2 => {
+                f.insert("unreached-match-arm");
+                let _ = writeln!(
+                    body,
+                    "    out += match xs.len() {{\n        0 => {v},\n        _ => a1 * 0.25,\n    }};"
+                );
+                let _ = writeln!(
+                    mbody,
+                    "    {{\n        let h = cx.k(0.25);\n        let t = cx.mul(a1, h);\n        out = cx.add(out, t);\n    }}"
+                );
+            }
+            3 => {
+                f.insert("unreached-through-call");
+                if !helper {
+                    helper = true;
+                    let _ = writeln!(
+                        helpers,
+                        "#[differentiable]\nfn {name}_h(v: f64, x: f64) -> f64 {{\n    if x > 10.0 {{\n        v * x\n    }} else {{\n        x * x * 0.5\n    }}\n}}\n"
+                    );
+                    let _ = writeln!(
+                        mhelpers,
+                        "fn mirror_{name}_h(cx: &mut Mirror, _v: V, x: V) -> V {{\n    let ten = cx.k(10.0);\n    let _ = cx.gt(x, ten);\n    let q = cx.mul(x, x);\n    let h = cx.k(0.5);\n    cx.mul(q, h)\n}}\n"
+                    );
+                }
+                let x = if rng.chance(0.5) { "a0" } else { "a1" };
+                let _ = writeln!(body, "    out += {name}_h({v}, {x});");
+                let _ = writeln!(
+                    mbody,
+                    "    {{\n        let t = mirror_{name}_h(cx, {v}, {x});\n        out = cx.add(out, t);\n    }}"
+                );
+            }
+            _ => {
+                // A step function of the value: a constant, its infinite
+                // partial never used. The offset keeps it off its jumps at
+                // the kink points.
+                let (fun, tag) = rng.pick(&[
+                    ("floor", "unreached-step-floor"),
+                    ("ceil", "unreached-step-ceil"),
+                    ("round", "unreached-step-round"),
+                    ("trunc", "unreached-step-trunc"),
+                    ("signum", "unreached-step-signum"),
+                ]);
+                f.insert(tag);
+                let off = lit(*[0.25, 0.3, -0.3].get(rng.below(3)).expect("an offset"));
+                let _ = writeln!(body, "    out += (r + {off}).{fun}() * a1;");
+                let _ = writeln!(
+                    mbody,
+                    "    {{\n        let o = cx.k({off});\n        let t = cx.add(r, o);\n        let t = cx.{fun}(t);\n        let t = cx.mul(t, a1);\n        out = cx.add(out, t);\n    }}"
+                );
+            }
+        }
+    }
+    // Names the mirror computes and may not read.
+    mbody.push_str("    let _ = (r, &vals_unused);\n");
+    let mbody = mbody.replace("&vals_unused", if vals.len() > 1 { "l" } else { "r" });
+    emit(
+        index,
+        n,
+        f,
+        Class::Unreached,
+        Parts {
+            helpers,
+            body,
+            mhelpers,
+            mbody,
+            result: ("out".into(), "out".into()),
         },
     )
 }
