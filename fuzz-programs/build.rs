@@ -19,7 +19,8 @@
 //!
 //! `AUTOGRAD_FUZZ_CLASSES` (`all`, the default; `none`; or a
 //! comma-separated list of `cfg consts non-finite singular-det
-//! signed-zeros shadowed-struct large-array sub-slice in-out unreached`) are the classes of
+//! signed-zeros shadowed-struct large-array sub-slice in-out unreached
+//! nested-grad`) are the classes of
 //! `build/classes.rs`, drawn for a share `AUTOGRAD_FUZZ_CLASS_SHARE` (0.25
 //! by default; 1 makes every program one of the listed classes) of the
 //! programs, each tagged `class-NAME` in its features. `none` gives the

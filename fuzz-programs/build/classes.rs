@@ -48,7 +48,11 @@
 //!   loop that runs zero times, or through a step function (`floor ceil
 //!   round trunc signum`, a constant): the reverse must not multiply their
 //!   infinite partials by a zero adjoint (read by a helper only in an arm
-//!   not taken, finding 033, only with `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`).
+//!   not taken, finding 033, only with `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`);
+//! - `nested-grad`: `NAME_grad` of a `#[differentiable(hessian)]` helper of
+//!   two numbers called in the body (one gradient step, or a descent
+//!   loop); the mirror writes the helper's gradient in closed form over the
+//!   graph, so the graph differentiates it again.
 
 use super::{Class, FnGen, Param, Program, Rng, Sig};
 use crate::ast::{Bin, Blk, C, Cmp, E, Fl, I, M, S, Style, Un, lit};
@@ -59,7 +63,7 @@ use std::fmt::Write as _;
 pub(super) mod today;
 
 impl Class {
-    pub const ALL: [Class; 10] = [
+    pub const ALL: [Class; 11] = [
         Class::Cfg,
         Class::Consts,
         Class::NonFinite,
@@ -70,6 +74,7 @@ impl Class {
         Class::SubSlice,
         Class::InOut,
         Class::Unreached,
+        Class::NestedGrad,
     ];
 
     pub fn name(self) -> &'static str {
@@ -84,6 +89,7 @@ impl Class {
             Class::SubSlice => "sub-slice",
             Class::InOut => "in-out",
             Class::Unreached => "unreached",
+            Class::NestedGrad => "nested-grad",
         }
     }
 
@@ -99,6 +105,7 @@ impl Class {
             Class::SubSlice => "class-sub-slice",
             Class::InOut => "class-in-out",
             Class::Unreached => "class-unreached",
+            Class::NestedGrad => "class-nested-grad",
         }
     }
 

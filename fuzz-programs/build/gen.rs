@@ -53,6 +53,7 @@ pub enum Class {
     SubSlice,
     InOut,
     Unreached,
+    NestedGrad,
 }
 
 /// Bound past which a value is squashed (`f32` programs: a quarter of it,
@@ -3450,6 +3451,7 @@ pub fn generate(
             Some(Class::SubSlice) => classes::today::gen_sub_slice(i, &mut own),
             Some(Class::InOut) => classes::today::gen_in_out(i, &mut own),
             Some(Class::Unreached) => classes::today::gen_unreached(i, &mut own),
+            Some(Class::NestedGrad) => classes::today::gen_nested_grad(i, &mut own),
             Some(c) => {
                 let r = Rng::new(own.next());
                 gen_program(i, &mut rng, &sigs, exits, Some((c, r)))

@@ -1,5 +1,5 @@
 //! The classes of the macro's newest constructs (see the module docs of
-//! `classes.rs`): `sub-slice`, `in-out`, `unreached`.
+//! `classes.rs`): `sub-slice`, `in-out`, `unreached` and `nested-grad`.
 //! Each is its own small program over `(a0: f64, a1: f64,
 //! xs: &[f64])` with `xs` of a length the generator knows (so every range
 //! it writes is in bounds), helpers in the same source, and a mirror written
@@ -679,6 +679,108 @@ pub(in crate::generator) fn gen_unreached(index: usize, rng: &mut Rng) -> Progra
             mhelpers,
             mbody,
             result: ("out".into(), "out".into()),
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------
+// `nested-grad`
+
+/// An inner function of `(a0, a1)`: its source, and the mirror's value and
+/// closed-form gradient `(v, g0, g1)`.
+const INNER: [(&str, &str); 5] = [
+    (
+        "a0 * a0 * 0.75 + a0 * a1",
+        "let q = cx.mul(a0, a0);\n    let c = cx.k(0.75);\n    let q = cx.mul(q, c);\n    let p = cx.mul(a0, a1);\n    let v = cx.add(q, p);\n    let c = cx.k(1.5);\n    let g0 = cx.mul(c, a0);\n    let g0 = cx.add(g0, a1);\n    let g1 = a0;",
+    ),
+    (
+        "(a0 * a1).sin() + a1 * a1 * 0.5",
+        "let p = cx.mul(a0, a1);\n    let sp = cx.sin(p);\n    let q = cx.mul(a1, a1);\n    let h = cx.k(0.5);\n    let q = cx.mul(q, h);\n    let v = cx.add(sp, q);\n    let cp = cx.cos(p);\n    let g0 = cx.mul(cp, a1);\n    let g1 = cx.mul(cp, a0);\n    let g1 = cx.add(g1, a1);",
+    ),
+    (
+        "(a0 * 0.5).exp() * a1",
+        "let h = cx.k(0.5);\n    let e = cx.mul(a0, h);\n    let e = cx.exp(e);\n    let v = cx.mul(e, a1);\n    let g0 = cx.mul(e, h);\n    let g0 = cx.mul(g0, a1);\n    let g1 = e;",
+    ),
+    (
+        "(a0 * a0 + a1 * a1 + 1.0).ln()",
+        "let p = cx.mul(a0, a0);\n    let q = cx.mul(a1, a1);\n    let d = cx.add(p, q);\n    let one = cx.k(1.0);\n    let d = cx.add(d, one);\n    let v = cx.ln(d);\n    let two = cx.k(2.0);\n    let g0 = cx.mul(two, a0);\n    let g0 = cx.div(g0, d);\n    let g1 = cx.mul(two, a1);\n    let g1 = cx.div(g1, d);",
+    ),
+    (
+        "a0.tanh() * a1",
+        "let t = cx.tanh(a0);\n    let v = cx.mul(t, a1);\n    let one = cx.k(1.0);\n    let t2 = cx.mul(t, t);\n    let s = cx.sub(one, t2);\n    let g0 = cx.mul(s, a1);\n    let g1 = t;",
+    ),
+];
+
+pub(in crate::generator) fn gen_nested_grad(index: usize, rng: &mut Rng) -> Program {
+    let n = rng.range(2, 4) as usize;
+    let name = format!("f{index}");
+    let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    let (src, msrc) = rng.pick(&INNER);
+    let helpers = format!(
+        "#[differentiable(hessian)]\nfn {name}_inner(a0: f64, a1: f64) -> f64 {{\n    {src}\n}}\n\n"
+    );
+    let mhelpers = format!(
+        "fn mirror_{name}_inner(cx: &mut Mirror, a0: V, a1: V) -> (V, V, V) {{\n    {msrc}\n    (v, g0, g1)\n}}\n\n"
+    );
+    let lr = lit(*[0.1, 0.05, 0.25].get(rng.below(3)).expect("a rate"));
+    let (mut body, mut mbody) = (String::new(), String::new());
+    // The point the inner gradient is taken at: the scalar arguments or
+    // slice elements.
+    let (p0, p1) = if rng.chance(0.3) {
+        f.insert("nested-grad-at-slice-elements");
+        ("xs[0]", "xs[1]")
+    } else {
+        ("a0", "a1")
+    };
+    let _ = writeln!(mbody, "    let lr = cx.k({lr});");
+    let result;
+    if rng.chance(0.5) {
+        f.insert("nested-grad-one-step");
+        let _ = writeln!(
+            body,
+            "    let (v, g0, g1) = {name}_inner_grad({p0}, {p1});\n    let b0 = {p0} - {lr} * g0;\n    let b1 = {p1} - {lr} * g1;"
+        );
+        let _ = writeln!(
+            mbody,
+            "    let (v, g0, g1) = mirror_{name}_inner(cx, {p0}, {p1});\n    let t = cx.mul(lr, g0);\n    let b0 = cx.sub({p0}, t);\n    let t = cx.mul(lr, g1);\n    let b1 = cx.sub({p1}, t);"
+        );
+        result = (
+            format!("{name}_inner(b0, b1) + v * 0.5 + xs[{}] * g1", n - 1),
+            format!(
+                "{{\n        let (w, _, _) = mirror_{name}_inner(cx, b0, b1);\n        let h = cx.k(0.5);\n        let t = cx.mul(v, h);\n        let r = cx.add(w, t);\n        let t = cx.mul(xs[{}], g1);\n        cx.add(r, t)\n    }}",
+                n - 1
+            ),
+        );
+    } else {
+        f.insert("nested-grad-descent-loop");
+        let k = rng.range(2, 3);
+        let _ = writeln!(
+            body,
+            "    let mut x0 = {p0};\n    let mut x1 = {p1};\n    for _ in 0..{k} {{\n        let (_, g0, g1) = {name}_inner_grad(x0, x1);\n        x0 = x0 - {lr} * g0;\n        x1 -= {lr} * g1;\n    }}"
+        );
+        let _ = writeln!(
+            mbody,
+            "    let mut x0 = {p0};\n    let mut x1 = {p1};\n    for _ in 0..{k} {{\n        let (_, g0, g1) = mirror_{name}_inner(cx, x0, x1);\n        let t = cx.mul(lr, g0);\n        x0 = cx.sub(x0, t);\n        let t = cx.mul(lr, g1);\n        x1 = cx.sub(x1, t);\n    }}"
+        );
+        result = (
+            format!("{name}_inner(x0, x1) * a1 + x0 * xs[{}]", n - 1),
+            format!(
+                "{{\n        let (w, _, _) = mirror_{name}_inner(cx, x0, x1);\n        let r = cx.mul(w, a1);\n        let t = cx.mul(x0, xs[{}]);\n        cx.add(r, t)\n    }}",
+                n - 1
+            ),
+        );
+    }
+    emit(
+        index,
+        n,
+        f,
+        Class::NestedGrad,
+        Parts {
+            helpers,
+            body,
+            mhelpers,
+            mbody,
+            result,
         },
     )
 }
