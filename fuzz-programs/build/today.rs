@@ -733,8 +733,7 @@ pub(in crate::generator) fn gen_nested_grad(index: usize, rng: &mut Rng) -> Prog
         ("a0", "a1")
     };
     let _ = writeln!(mbody, "    let lr = cx.k({lr});");
-    let result;
-    if rng.chance(0.5) {
+    let result = if rng.chance(0.5) {
         f.insert("nested-grad-one-step");
         let _ = writeln!(
             body,
@@ -744,13 +743,13 @@ pub(in crate::generator) fn gen_nested_grad(index: usize, rng: &mut Rng) -> Prog
             mbody,
             "    let (v, g0, g1) = mirror_{name}_inner(cx, {p0}, {p1});\n    let t = cx.mul(lr, g0);\n    let b0 = cx.sub({p0}, t);\n    let t = cx.mul(lr, g1);\n    let b1 = cx.sub({p1}, t);"
         );
-        result = (
+        (
             format!("{name}_inner(b0, b1) + v * 0.5 + xs[{}] * g1", n - 1),
             format!(
                 "{{\n        let (w, _, _) = mirror_{name}_inner(cx, b0, b1);\n        let h = cx.k(0.5);\n        let t = cx.mul(v, h);\n        let r = cx.add(w, t);\n        let t = cx.mul(xs[{}], g1);\n        cx.add(r, t)\n    }}",
                 n - 1
             ),
-        );
+        )
     } else {
         f.insert("nested-grad-descent-loop");
         let k = rng.range(2, 3);
@@ -762,14 +761,14 @@ pub(in crate::generator) fn gen_nested_grad(index: usize, rng: &mut Rng) -> Prog
             mbody,
             "    let mut x0 = {p0};\n    let mut x1 = {p1};\n    for _ in 0..{k} {{\n        let (_, g0, g1) = mirror_{name}_inner(cx, x0, x1);\n        let t = cx.mul(lr, g0);\n        x0 = cx.sub(x0, t);\n        let t = cx.mul(lr, g1);\n        x1 = cx.sub(x1, t);\n    }}"
         );
-        result = (
+        (
             format!("{name}_inner(x0, x1) * a1 + x0 * xs[{}]", n - 1),
             format!(
                 "{{\n        let (w, _, _) = mirror_{name}_inner(cx, x0, x1);\n        let r = cx.mul(w, a1);\n        let t = cx.mul(x0, xs[{}]);\n        cx.add(r, t)\n    }}",
                 n - 1
             ),
-        );
-    }
+        )
+    };
     emit(
         index,
         n,
