@@ -21,14 +21,49 @@
 //! - `shadowed-struct`: a struct local shadowed by `let`
 //!   (`let t = Lo { x: t.v, v: t.x * 0.5 };`), in `fields.rs`;
 //! - `large-array`: `&[f64; N]` and `[f64; N]` arguments with N up to 4096.
+//!
+//! The constructs the macro gained later each have their own small program
+//! over `(a0: f64, a1: f64, xs: &[f64])`, `xs` of a length the generator
+//! draws and the harness passes, with helpers in the same source
+//! (`build/today.rs`):
+//!
+//! - `sub-slice`: `&x[a..b]`, `&x[a..]`, `&x[..b]`, `&x[a..=b]` (always in
+//!   bounds for the drawn length) of the argument, of a local array and of a
+//!   local `Vec` written by loops, bound by `let`, indexed, `len()`, iterated
+//!   (`for v in s`, `for &v in s.iter()`, `.iter().sum::<f64>()`,
+//!   `.windows(2)`, zipped with another sub-slice), sliced again, and passed
+//!   to a `#[differentiable]` helper taking `&[f64]` (which may slice its
+//!   argument), or the whole local array passed where a slice is taken;
+//! - `in-out`: a state `Vec` or array copied from `xs` (`to_vec`, a copy
+//!   loop, `push`), stepped in place by a helper taking `&mut [f64]`,
+//!   `&mut Vec<f64>` or `&mut [f64; N]` (`y[i] = y[i] + dt * g(y[i], p)`),
+//!   in a loop or once; a scalar stepped through `&mut f64`; an accumulator
+//!   `*acc += ..` through `&mut f64`; and the checked function itself
+//!   taking `y: &mut [f64]` or `y: &mut f64`, whose entry is the value plus
+//!   the final `y` weighed by fixed seeds: its gradient is `NAME_vjp`'s
+//!   pullback seeded with 1 and those weights (a local array passed as
+//!   `&mut [f64]`, finding 032, only with `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`);
+//! - `unreached`: `sqrt` and `ln` of a sum of squares that is 0 at the points
+//!   drawn at kinks, read only in a branch arm not taken (`if`, `match`), a
+//!   loop that runs zero times, or through a step function (`floor ceil
+//!   round trunc signum`, a constant): the reverse must not multiply their
+//!   infinite partials by a zero adjoint (read by a helper only in an arm
+//!   not taken, finding 033, only with `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`);
+//! - `nested-grad`: `NAME_grad` of a `#[differentiable(hessian)]` helper of
+//!   two numbers called in the body (one gradient step, or a descent
+//!   loop); the mirror writes the helper's gradient in closed form over the
+//!   graph, so the graph differentiates it again.
 
 use super::{Class, FnGen, Param, Program, Rng, Sig};
 use crate::ast::{Bin, Blk, C, Cmp, E, Fl, I, M, S, Style, Un, lit};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+#[path = "today.rs"]
+pub(super) mod today;
+
 impl Class {
-    pub const ALL: [Class; 7] = [
+    pub const ALL: [Class; 11] = [
         Class::Cfg,
         Class::Consts,
         Class::NonFinite,
@@ -36,6 +71,10 @@ impl Class {
         Class::SignedZeros,
         Class::ShadowedStruct,
         Class::LargeArray,
+        Class::SubSlice,
+        Class::InOut,
+        Class::Unreached,
+        Class::NestedGrad,
     ];
 
     pub fn name(self) -> &'static str {
@@ -47,6 +86,10 @@ impl Class {
             Class::SignedZeros => "signed-zeros",
             Class::ShadowedStruct => "shadowed-struct",
             Class::LargeArray => "large-array",
+            Class::SubSlice => "sub-slice",
+            Class::InOut => "in-out",
+            Class::Unreached => "unreached",
+            Class::NestedGrad => "nested-grad",
         }
     }
 
@@ -59,6 +102,10 @@ impl Class {
             Class::SignedZeros => "class-signed-zeros",
             Class::ShadowedStruct => "class-shadowed-struct",
             Class::LargeArray => "class-large-array",
+            Class::SubSlice => "class-sub-slice",
+            Class::InOut => "class-in-out",
+            Class::Unreached => "class-unreached",
+            Class::NestedGrad => "class-nested-grad",
         }
     }
 

@@ -50,6 +50,10 @@ pub enum Class {
     SignedZeros,
     ShadowedStruct,
     LargeArray,
+    SubSlice,
+    InOut,
+    Unreached,
+    NestedGrad,
 }
 
 /// Bound past which a value is squashed (`f32` programs: a quarter of it,
@@ -3444,6 +3448,10 @@ pub fn generate(
             Some(Class::Consts) if is_shaped => shaped::gen_shaped(i, &mut own, true),
             Some(Class::ShadowedStruct) => shaped::gen_shadowed_struct(i, &mut own),
             Some(Class::LargeArray) => classes::gen_large_array(i, &mut own),
+            Some(Class::SubSlice) => classes::today::gen_sub_slice(i, &mut own),
+            Some(Class::InOut) => classes::today::gen_in_out(i, &mut own),
+            Some(Class::Unreached) => classes::today::gen_unreached(i, &mut own),
+            Some(Class::NestedGrad) => classes::today::gen_nested_grad(i, &mut own),
             Some(c) => {
                 let r = Rng::new(own.next());
                 gen_program(i, &mut rng, &sigs, exits, Some((c, r)))

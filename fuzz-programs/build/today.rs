@@ -1,0 +1,883 @@
+//! The classes of the macro's newest constructs (see the module docs of
+//! `classes.rs`): `sub-slice`, `in-out`, `unreached` and `nested-grad`.
+//! Each is its own small program over `(a0: f64, a1: f64,
+//! xs: &[f64])` with `xs` of a length the generator knows (so every range
+//! it writes is in bounds), helpers in the same source, and a mirror written
+//! next to it term by term.
+
+use super::{Class, Param, Program, Rng, Sig};
+use crate::ast::lit;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+/// One program: `helpers` (source) before the checked function, whose
+/// body is `body`; the mirror's helpers and body likewise (the mirror sees
+/// `cx`, `a0`, `a1` and `xs: &[V]`).
+struct Parts {
+    helpers: String,
+    body: String,
+    mhelpers: String,
+    mbody: String,
+    /// The last statement of the body gives this expression (source) and
+    /// this `V` (mirror).
+    result: (String, String),
+}
+
+fn emit(
+    index: usize,
+    n: usize,
+    mut features: BTreeSet<&'static str>,
+    class: Class,
+    p: Parts,
+) -> Program {
+    let name = format!("f{index}");
+    let upper = name.to_uppercase();
+    features.insert(class.tag());
+    let source = format!(
+        "{}#[differentiable]\nfn {name}(a0: f64, a1: f64, xs: &[f64]) -> f64 {{\n{}    {}\n}}\n",
+        p.helpers, p.body, p.result.0
+    );
+    let mut code = String::new();
+    let _ = write!(
+        code,
+        "{}fn mirror_{name}(cx: &mut Mirror, a0: V, a1: V, xs: &[V]) -> V {{\n{}    {}\n}}\n\n\
+         fn primal_{name}(v: &[f64]) -> f64 {{\n    {name}(v[0], v[1], &v[2..])\n}}\n\n\
+         fn grad_{name}(v: &[f64]) -> (f64, Vec<f64>) {{\n    let (value, d0, d1, d2) = {name}_grad(v[0], v[1], &v[2..]);\n    let mut g = vec![d0, d1];\n    g.extend_from_slice(&d2[..]);\n    (value, g)\n}}\n\n\
+         fn vjp_{name}(v: &[f64], seed: f64) -> (f64, Vec<f64>) {{\n    let (value, pullback) = {name}_vjp(v[0], v[1], &v[2..]);\n    let (d0, d1, d2) = pullback(seed);\n    let mut g = vec![d0, d1];\n    g.extend_from_slice(&d2[..]);\n    (value, g)\n}}\n\n\
+         fn graph_{name}(cx: &mut Mirror, v: &[V]) -> V {{\n    mirror_{name}(cx, v[0], v[1], &v[2..])\n}}\n\n",
+        p.mhelpers, p.mbody, p.result.1
+    );
+    let feats: Vec<&str> = features.iter().copied().collect();
+    let _ = write!(
+        code,
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n})],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: None,\n    hvp: None,\n    hessian: None,\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
+        feats.join(" ")
+    );
+    let sig = Sig {
+        name,
+        fl: crate::ast::Fl::F64,
+        params: vec![Param::Scalar("a0".into()), Param::Scalar("a1".into())],
+        bound: 0.0,
+        matrix: false,
+        deps: BTreeSet::new(),
+        index,
+        stops: false,
+        cost: 0.0,
+        ret: None,
+        // Not called by the other programs.
+        shaped: true,
+    };
+    Program {
+        sig,
+        source,
+        code,
+        features: feats,
+    }
+}
+
+/// A range of at least `min` elements of a container of length `len`, as
+/// users write it: `a..b`, `a..`, `..b` or `a..=b`; with its `lo..hi`.
+fn range(
+    rng: &mut Rng,
+    len: usize,
+    min: usize,
+    features: &mut BTreeSet<&'static str>,
+) -> (String, usize, usize) {
+    let lo = rng.range(0, (len - min) as i64) as usize;
+    let hi = rng.range((lo + min) as i64, len as i64) as usize;
+    let text = match rng.below(4) {
+        0 if hi == len => {
+            features.insert("sub-slice-from");
+            format!("{lo}..")
+        }
+        1 if lo == 0 => {
+            features.insert("sub-slice-to");
+            format!("..{hi}")
+        }
+        2 => {
+            features.insert("sub-slice-inclusive");
+            format!("{lo}..={}", hi - 1)
+        }
+        _ => {
+            features.insert("sub-slice-range");
+            format!("{lo}..{hi}")
+        }
+    };
+    (text, lo, hi)
+}
+
+/// Whether to write the constructs of open findings (032: a local array
+/// passed as `&mut [f64]`; 033: a value read by a callee only in an arm
+/// not taken), which the default run leaves out so that it stays green:
+/// `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`.
+fn open_findings() -> bool {
+    std::env::var("AUTOGRAD_FUZZ_OPEN_FINDINGS").is_ok_and(|v| v == "1")
+}
+
+// ---------------------------------------------------------------------------
+// `sub-slice`
+
+pub(in crate::generator) fn gen_sub_slice(index: usize, rng: &mut Rng) -> Program {
+    let n = rng.range(4, 7) as usize;
+    let name = format!("f{index}");
+    let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    let (mut body, mut mbody) = (String::new(), String::new());
+    let (mut helpers, mut mhelpers) = (String::new(), String::new());
+    // The containers: the argument, a local array and a local `Vec`
+    // written by loops.
+    let mut conts = vec!["xs"];
+    if rng.chance(0.5) {
+        f.insert("sub-slice-of-array");
+        let c = lit(*[0.25, 0.5, -0.75].get(rng.below(3)).expect("a literal"));
+        let _ = writeln!(
+            body,
+            "    let mut w = [0.0; {n}];\n    for i in 0..{n} {{\n        w[i] = xs[i] * a0 + {c};\n    }}"
+        );
+        let _ = writeln!(
+            mbody,
+            "    let mut w: Vec<V> = Vec::new();\n    for i in 0..{n} {{\n        let t = cx.mul(xs[i], a0);\n        let c = cx.k({c});\n        w.push(cx.add(t, c));\n    }}"
+        );
+        conts.push("w");
+    }
+    if rng.chance(0.5) {
+        f.insert("sub-slice-of-vec");
+        if rng.chance(0.5) {
+            let _ = writeln!(
+                body,
+                "    let mut u = Vec::with_capacity(xs.len());\n    for i in 0..xs.len() {{\n        u.push((xs[i] * a1).sin());\n    }}"
+            );
+            let _ = writeln!(
+                mbody,
+                "    let mut u: Vec<V> = Vec::new();\n    for i in 0..xs.len() {{\n        let t = cx.mul(xs[i], a1);\n        u.push(cx.sin(t));\n    }}"
+            );
+        } else {
+            let _ = writeln!(
+                body,
+                "    let mut u = vec![0.0; xs.len()];\n    for i in 0..xs.len() {{\n        u[i] = xs[i].tanh() * a1;\n    }}"
+            );
+            let _ = writeln!(
+                mbody,
+                "    let mut u: Vec<V> = Vec::new();\n    for i in 0..xs.len() {{\n        let t = cx.tanh(xs[i]);\n        u.push(cx.mul(t, a1));\n    }}"
+            );
+        }
+        conts.push("u");
+    }
+    let mut helper = false;
+    let mut terms = Vec::new();
+    for t in 0..rng.range(2, 4) {
+        let c = rng.pick(&conts);
+        let s = format!("s{t}");
+        let r = format!("t{t}");
+        match rng.below(7) {
+            0 => {
+                f.insert("sub-slice-index-len");
+                let (rt, lo, hi) = range(rng, n, 1, &mut f);
+                let k = rng.below(hi - lo);
+                let _ = writeln!(
+                    body,
+                    "    let {s} = &{c}[{rt}];\n    let {r} = {s}[{k}] * a0 + {s}[{s}.len() - 1] * ({s}.len() as f64) * 0.25;"
+                );
+                let _ = writeln!(
+                    mbody,
+                    "    let {r} = {{\n        let p = cx.mul({c}[{}], a0);\n        let l = cx.k({});\n        let q = cx.mul({c}[{}], l);\n        let h = cx.k(0.25);\n        let q = cx.mul(q, h);\n        cx.add(p, q)\n    }};",
+                    lo + k,
+                    lit((hi - lo) as f64),
+                    hi - 1
+                );
+            }
+            1 => {
+                let (rt, lo, hi) = range(rng, n, 1, &mut f);
+                let (head, op, mop) = match rng.below(3) {
+                    0 => {
+                        f.insert("sub-slice-for-ref");
+                        (
+                            format!("for v in &{c}[{rt}]"),
+                            "v * v * 0.5",
+                            "let q = cx.mul(v, v);\n        let h = cx.k(0.5);\n        let q = cx.mul(q, h);",
+                        )
+                    }
+                    1 => {
+                        f.insert("sub-slice-for-bound");
+                        let _ = writeln!(body, "    let {s} = &{c}[{rt}];");
+                        (format!("for v in {s}"), "v.sin()", "let q = cx.sin(v);")
+                    }
+                    _ => {
+                        f.insert("sub-slice-for-iter-pattern");
+                        let _ = writeln!(body, "    let {s} = &{c}[{rt}];");
+                        (
+                            format!("for &v in {s}.iter()"),
+                            "v * a1",
+                            "let q = cx.mul(v, a1);",
+                        )
+                    }
+                };
+                let _ = writeln!(
+                    body,
+                    "    let mut {r} = 0.0;\n    {head} {{\n        {r} += {op};\n    }}"
+                );
+                let _ = writeln!(
+                    mbody,
+                    "    let mut {r} = cx.k(0.0);\n    for i in {lo}..{hi} {{\n        let v = {c}[i];\n        {mop}\n        {r} = cx.add({r}, q);\n    }}"
+                );
+            }
+            2 => {
+                f.insert("sub-slice-sum");
+                let (rt, lo, hi) = range(rng, n, 1, &mut f);
+                if rng.chance(0.5) {
+                    let _ = writeln!(body, "    let {r} = {c}[{rt}].iter().sum::<f64>();");
+                } else {
+                    let _ = writeln!(
+                        body,
+                        "    let {s} = &{c}[{rt}];\n    let {r}: f64 = {s}.iter().sum();"
+                    );
+                }
+                let _ = writeln!(
+                    mbody,
+                    "    let mut {r} = cx.k(0.0);\n    for i in {lo}..{hi} {{\n        {r} = cx.add({r}, {c}[i]);\n    }}"
+                );
+            }
+            3 => {
+                f.insert("sub-slice-windows");
+                let (rt, lo, hi) = range(rng, n, 2, &mut f);
+                let _ = writeln!(
+                    body,
+                    "    let {s} = &{c}[{rt}];\n    let mut {r} = 0.0;\n    for p in {s}.windows(2) {{\n        {r} += (p[1] - p[0]) * (p[1] - p[0]);\n    }}"
+                );
+                let _ = writeln!(
+                    mbody,
+                    "    let mut {r} = cx.k(0.0);\n    for i in {lo}..{} {{\n        let d = cx.sub({c}[i + 1], {c}[i]);\n        let q = cx.mul(d, d);\n        {r} = cx.add({r}, q);\n    }}",
+                    hi - 1
+                );
+            }
+            4 => {
+                f.insert("sub-slice-zip");
+                let (rt, lo, hi) = range(rng, n, 1, &mut f);
+                let c2 = rng.pick(&conts);
+                let (rt2, lo2, hi2) = range(rng, n, 1, &mut f);
+                let m = (hi - lo).min(hi2 - lo2);
+                let zip = if rng.chance(0.5) {
+                    format!("{s}.iter().zip(&{c2}[{rt2}])")
+                } else {
+                    format!("{s}.iter().zip({c2}[{rt2}].iter())")
+                };
+                let _ = writeln!(
+                    body,
+                    "    let {s} = &{c}[{rt}];\n    let mut {r} = 0.0;\n    for (p, q) in {zip} {{\n        {r} += p * q;\n    }}"
+                );
+                let _ = writeln!(
+                    mbody,
+                    "    let mut {r} = cx.k(0.0);\n    for j in 0..{m} {{\n        let q = cx.mul({c}[{lo} + j], {c2}[{lo2} + j]);\n        {r} = cx.add({r}, q);\n    }}"
+                );
+            }
+            5 => {
+                f.insert("sub-slice-of-sub-slice");
+                let (rt, lo, hi) = range(rng, n, 2, &mut f);
+                let (rt2, lo2, hi2) = range(rng, hi - lo, 1, &mut f);
+                let _ = writeln!(
+                    body,
+                    "    let {s} = &{c}[{rt}];\n    let {s}b = &{s}[{rt2}];\n    let {r} = {s}b[0] * {s}b[{s}b.len() - 1];"
+                );
+                let _ = writeln!(
+                    mbody,
+                    "    let {r} = cx.mul({c}[{}], {c}[{}]);",
+                    lo + lo2,
+                    lo + hi2 - 1
+                );
+            }
+            _ => {
+                f.insert("sub-slice-call");
+                if !helper {
+                    helper = true;
+                    if rng.chance(0.5) {
+                        let _ = writeln!(
+                            helpers,
+                            "#[differentiable]\nfn {name}_h(s: &[f64], c: f64) -> f64 {{\n    let mut r = 0.0;\n    for i in 0..s.len() {{\n        r += (s[i] * c).sin();\n    }}\n    r\n}}\n"
+                        );
+                        let _ = writeln!(
+                            mhelpers,
+                            "fn mirror_{name}_h(cx: &mut Mirror, s: &[V], c: V) -> V {{\n    let mut r = cx.k(0.0);\n    for i in 0..s.len() {{\n        let t = cx.mul(s[i], c);\n        let t = cx.sin(t);\n        r = cx.add(r, t);\n    }}\n    r\n}}\n"
+                        );
+                    } else {
+                        f.insert("sub-slice-in-callee");
+                        let _ = writeln!(
+                            helpers,
+                            "#[differentiable]\nfn {name}_h(s: &[f64], c: f64) -> f64 {{\n    let tail = &s[1..];\n    s[0] * c + tail.iter().map(|v| v * v).sum::<f64>()\n}}\n"
+                        );
+                        let _ = writeln!(
+                            mhelpers,
+                            "fn mirror_{name}_h(cx: &mut Mirror, s: &[V], c: V) -> V {{\n    let mut t = cx.k(0.0);\n    for i in 1..s.len() {{\n        let q = cx.mul(s[i], s[i]);\n        t = cx.add(t, q);\n    }}\n    let h = cx.mul(s[0], c);\n    cx.add(h, t)\n}}\n"
+                        );
+                    }
+                }
+                let (rt, lo, hi) = range(rng, n, 2, &mut f);
+                let arg = if c != "xs" && rng.chance(0.2) {
+                    f.insert("sub-slice-whole-local");
+                    let _ = writeln!(body, "    let {r} = {name}_h(&{c}, a0);");
+                    (0, n)
+                } else if rng.chance(0.5) {
+                    let _ = writeln!(body, "    let {r} = {name}_h(&{c}[{rt}], a0);");
+                    (lo, hi)
+                } else {
+                    let _ = writeln!(
+                        body,
+                        "    let {s} = &{c}[{rt}];\n    let {r} = {name}_h({s}, a0);"
+                    );
+                    (lo, hi)
+                };
+                let _ = writeln!(
+                    mbody,
+                    "    let {r} = mirror_{name}_h(cx, &{c}[{}..{}], a0);",
+                    arg.0, arg.1
+                );
+            }
+        }
+        terms.push(r);
+    }
+    let src = format!("a0 * a1 * 0.5 + {}", terms.join(" + "));
+    let mut m = String::from(
+        "{\n        let h = cx.mul(a0, a1);\n        let k = cx.k(0.5);\n        let mut r = cx.mul(h, k);\n",
+    );
+    for t in &terms {
+        let _ = writeln!(m, "        r = cx.add(r, {t});");
+    }
+    m.push_str("        r\n    }");
+    emit(
+        index,
+        n,
+        f,
+        Class::SubSlice,
+        Parts {
+            helpers,
+            body,
+            mhelpers,
+            mbody,
+            result: (src, m),
+        },
+    )
+}
+
+/// `a0 * a1 * 0.5 + t0 + t1 ..`, in source and mirror.
+fn sum_terms(terms: &[String]) -> (String, String) {
+    let src = format!("a0 * a1 * 0.5 + {}", terms.join(" + "));
+    let mut m = String::from(
+        "{\n        let h = cx.mul(a0, a1);\n        let k = cx.k(0.5);\n        let mut r = cx.mul(h, k);\n",
+    );
+    for t in terms {
+        let _ = writeln!(m, "        r = cx.add(r, {t});");
+    }
+    m.push_str("        r\n    }");
+    (src, m)
+}
+
+// ---------------------------------------------------------------------------
+// `in-out`
+
+/// `g(y, p)` of an Euler step, in source and mirror (`y`, `p` bound).
+const STEPS: [(&str, &str, &str); 4] = [
+    (
+        "(p * y[i]).sin()",
+        "(p * *y).sin()",
+        "let t = cx.mul(p, y);\n    let t = cx.sin(t);",
+    ),
+    (
+        "-p * y[i]",
+        "-p * *y",
+        "let t = cx.neg(p);\n    let t = cx.mul(t, y);",
+    ),
+    (
+        "p - y[i] * y[i] * 0.5",
+        "p - *y * *y * 0.5",
+        "let t = cx.mul(y, y);\n    let h = cx.k(0.5);\n    let t = cx.mul(t, h);\n    let t = cx.sub(p, t);",
+    ),
+    (
+        "y[i].tanh() * p",
+        "(*y).tanh() * p",
+        "let t = cx.tanh(y);\n    let t = cx.mul(t, p);",
+    ),
+];
+
+pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
+    if rng.chance(0.4) {
+        return gen_in_out_top(index, rng);
+    }
+    let n = rng.range(2, 5) as usize;
+    let name = format!("f{index}");
+    let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    let (mut helpers, mut mhelpers) = (String::new(), String::new());
+    let (mut body, mut mbody) = (String::new(), String::new());
+    let (g, g1, mg) = rng.pick(&STEPS);
+    // The state: a `Vec` or an array copied from the argument.
+    let array = rng.chance(0.4);
+    let state_ty;
+    match (array, rng.below(3)) {
+        (true, _) => {
+            f.insert("in-out-array-state");
+            // `&mut [f64]` of an array: finding 032.
+            let slice = rng.chance(0.5);
+            state_ty = if slice && open_findings() {
+                "slice"
+            } else {
+                "array"
+            };
+            let _ = writeln!(
+                body,
+                "    let mut state = [0.0; {n}];\n    for i in 0..{n} {{\n        state[i] = xs[i];\n    }}"
+            );
+        }
+        (false, k) => {
+            state_ty = if rng.chance(0.5) { "slice" } else { "vec" };
+            let init = match k {
+                0 => {
+                    f.insert("in-out-to-vec");
+                    "    let mut state = xs.to_vec();\n".to_owned()
+                }
+                1 => {
+                    f.insert("in-out-vec-copy");
+                    "    let mut state = vec![0.0; xs.len()];\n    for i in 0..xs.len() {\n        state[i] = xs[i];\n    }\n".to_owned()
+                }
+                _ => {
+                    f.insert("in-out-vec-push");
+                    "    let mut state = Vec::new();\n    for &v in xs {\n        state.push(v);\n    }\n".to_owned()
+                }
+            };
+            body.push_str(&init);
+        }
+    }
+    let _ = writeln!(mbody, "    let mut state: Vec<V> = xs.to_vec();");
+    let ty = match state_ty {
+        "slice" => "&mut [f64]".to_owned(),
+        "vec" => "&mut Vec<f64>".to_owned(),
+        _ => format!("&mut [f64; {n}]"),
+    };
+    f.insert(match state_ty {
+        "slice" => "in-out-mut-slice",
+        "vec" => "in-out-mut-vec",
+        _ => "in-out-mut-array",
+    });
+    let len = if state_ty == "array" {
+        n.to_string()
+    } else {
+        "y.len()".to_owned()
+    };
+    let _ = writeln!(
+        helpers,
+        "#[differentiable]\nfn {name}_step(y: {ty}, p: f64, dt: f64) {{\n    for i in 0..{len} {{\n        y[i] = y[i] + dt * ({g});\n    }}\n}}\n"
+    );
+    let _ = writeln!(
+        mhelpers,
+        "fn mirror_{name}_step(cx: &mut Mirror, y: &mut [V], p: V, dt: V) {{\n    for i in 0..y.len() {{\n        let yi = y[i];\n        let t = {{\n    let y = yi;\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        y[i] = cx.add(yi, t);\n    }}\n}}\n"
+    );
+    let steps = rng.range(1, 3);
+    let dt = lit(*[0.1, 0.25, 0.5].get(rng.below(3)).expect("a step"));
+    let p = if rng.chance(0.5) { "a0" } else { "a1" };
+    if rng.chance(0.5) {
+        f.insert("in-out-call-in-loop");
+        let _ = writeln!(
+            body,
+            "    let dt = {dt};\n    for _ in 0..{steps} {{\n        {name}_step(&mut state, {p}, dt);\n    }}"
+        );
+    } else {
+        let _ = writeln!(body, "    {name}_step(&mut state, {p}, {dt});");
+    }
+    let msteps = if body.contains("for _ in") { steps } else { 1 };
+    let _ = writeln!(
+        mbody,
+        "    let dt = cx.k({dt});\n    for _ in 0..{msteps} {{\n        mirror_{name}_step(cx, &mut state, {p}, dt);\n    }}"
+    );
+    let mut terms = vec!["total".to_owned()];
+    if rng.chance(0.6) {
+        // An accumulator through `&mut f64`.
+        f.insert("in-out-mut-f64");
+        let _ = writeln!(
+            helpers,
+            "#[differentiable]\nfn {name}_acc(acc: &mut f64, v: f64) {{\n    *acc += v * v * 0.5;\n}}\n"
+        );
+        let _ = writeln!(
+            body,
+            "    let mut total = 0.0;\n    for i in 0..{n} {{\n        {name}_acc(&mut total, state[i]);\n    }}"
+        );
+    } else {
+        let _ = writeln!(
+            body,
+            "    let mut total = 0.0;\n    for i in 0..{n} {{\n        total += state[i] * state[i] * 0.5;\n    }}"
+        );
+    }
+    let _ = writeln!(
+        mbody,
+        "    let mut total = cx.k(0.0);\n    for i in 0..{n} {{\n        let q = cx.mul(state[i], state[i]);\n        let h = cx.k(0.5);\n        let q = cx.mul(q, h);\n        total = cx.add(total, q);\n    }}"
+    );
+    if rng.chance(0.5) {
+        // A scalar state stepped by `&mut f64`.
+        f.insert("in-out-scalar-step");
+        let _ = writeln!(
+            helpers,
+            "#[differentiable]\nfn {name}_step1(y: &mut f64, p: f64, dt: f64) {{\n    *y = *y + dt * ({g1});\n}}\n"
+        );
+        let _ = writeln!(
+            body,
+            "    let mut z = a1;\n    for _ in 0..{steps} {{\n        {name}_step1(&mut z, {p}, {dt});\n    }}"
+        );
+        let _ = writeln!(
+            mbody,
+            "    let mut z = [a1];\n    let dt1 = cx.k({dt});\n    for _ in 0..{steps} {{\n        mirror_{name}_step(cx, &mut z, {p}, dt1);\n    }}\n    let z = z[0];"
+        );
+        terms.push("z".into());
+    }
+    let (src, m) = sum_terms(&terms);
+    emit(
+        index,
+        n,
+        f,
+        Class::InOut,
+        Parts {
+            helpers,
+            body,
+            mhelpers,
+            mbody,
+            result: (src, m),
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------
+// `unreached`
+
+pub(in crate::generator) fn gen_unreached(index: usize, rng: &mut Rng) -> Program {
+    let n = rng.range(2, 5) as usize;
+    let name = format!("f{index}");
+    let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    let (mut helpers, mut mhelpers) = (String::new(), String::new());
+    // `s` is 0 at the points drawn at kinks (`xs[1..]` zeros): `sqrt` and
+    // `ln` of it have an infinite derivative there.
+    let mut body = String::from(
+        "    let mut s = 0.0;\n    for i in 1..xs.len() {\n        s += xs[i] * xs[i];\n    }\n    let r = s.sqrt();\n",
+    );
+    let mut mbody = String::from(
+        "    let mut s = cx.k(0.0);\n    for i in 1..xs.len() {\n        let q = cx.mul(xs[i], xs[i]);\n        s = cx.add(s, q);\n    }\n    let r = cx.sqrt(s);\n",
+    );
+    let mut vals = vec!["r"];
+    if rng.chance(0.5) {
+        f.insert("unreached-ln-zero");
+        body.push_str("    let l = s.ln();\n");
+        mbody.push_str("    let l = cx.ln(s);\n");
+        vals.push("l");
+    }
+    body.push_str("    let mut out = xs[0] * a0;\n");
+    mbody.push_str("    let mut out = cx.mul(xs[0], a0);\n");
+    let mut helper = false;
+    for _ in 0..rng.range(2, 4) {
+        let v = rng.pick(&vals);
+        let form = match rng.below(6) {
+            // Through a call: finding 033.
+            3 if !open_findings() => 4,
+            k => k,
+        };
+        match form {
+            0 => {
+                f.insert("unreached-if-arm");
+                if rng.chance(0.5) {
+                    let _ = writeln!(body, "    if a0 > 10.0 {{\n        out += {v};\n    }}");
+                } else {
+                    let _ = writeln!(
+                        body,
+                        "    if xs[0] < -5.0 {{\n        out = out * {v};\n    }} else {{\n        out += a1 * 0.5;\n    }}"
+                    );
+                    // The mirror takes the branch the program takes (always
+                    // the `else`): `a1 * 0.5` added.
+                    let _ = writeln!(
+                        mbody,
+                        "    {{\n        let h = cx.k(0.5);\n        let t = cx.mul(a1, h);\n        out = cx.add(out, t);\n    }}"
+                    );
+                }
+            }
+            1 => {
+                f.insert("unreached-empty-loop");
+                match rng.below(3) {
+                    0 => {
+                        let _ = writeln!(
+                            body,
+                            "    for i in {n}..xs.len() {{\n        out += {v} * xs[i];\n    }}"
+                        );
+                    }
+                    1 => {
+                        let _ = writeln!(
+                            body,
+                            "    let steps = 0;\n    for _ in 0..steps {{\n        out += {v};\n    }}"
+                        );
+                    }
+                    _ => {
+                        let _ = writeln!(
+                            body,
+                            "    while out > 1.0e6 {{\n        out -= {v};\n    }}"
+                        );
+                    }
+                }
+            }
+            2 => {
+                f.insert("unreached-match-arm");
+                let _ = writeln!(
+                    body,
+                    "    out += match xs.len() {{\n        0 => {v},\n        _ => a1 * 0.25,\n    }};"
+                );
+                let _ = writeln!(
+                    mbody,
+                    "    {{\n        let h = cx.k(0.25);\n        let t = cx.mul(a1, h);\n        out = cx.add(out, t);\n    }}"
+                );
+            }
+            3 => {
+                f.insert("unreached-through-call");
+                if !helper {
+                    helper = true;
+                    let _ = writeln!(
+                        helpers,
+                        "#[differentiable]\nfn {name}_h(v: f64, x: f64) -> f64 {{\n    if x > 10.0 {{\n        v * x\n    }} else {{\n        x * x * 0.5\n    }}\n}}\n"
+                    );
+                    let _ = writeln!(
+                        mhelpers,
+                        "fn mirror_{name}_h(cx: &mut Mirror, _v: V, x: V) -> V {{\n    let ten = cx.k(10.0);\n    let _ = cx.gt(x, ten);\n    let q = cx.mul(x, x);\n    let h = cx.k(0.5);\n    cx.mul(q, h)\n}}\n"
+                    );
+                }
+                let x = if rng.chance(0.5) { "a0" } else { "a1" };
+                let _ = writeln!(body, "    out += {name}_h({v}, {x});");
+                let _ = writeln!(
+                    mbody,
+                    "    {{\n        let t = mirror_{name}_h(cx, {v}, {x});\n        out = cx.add(out, t);\n    }}"
+                );
+            }
+            _ => {
+                // A step function of the value: a constant, its infinite
+                // partial never used. The offset keeps it off its jumps at
+                // the kink points.
+                let (fun, tag) = rng.pick(&[
+                    ("floor", "unreached-step-floor"),
+                    ("ceil", "unreached-step-ceil"),
+                    ("round", "unreached-step-round"),
+                    ("trunc", "unreached-step-trunc"),
+                    ("signum", "unreached-step-signum"),
+                ]);
+                f.insert(tag);
+                let off = lit(*[0.25, 0.3, -0.3].get(rng.below(3)).expect("an offset"));
+                let _ = writeln!(body, "    out += (r + {off}).{fun}() * a1;");
+                let _ = writeln!(
+                    mbody,
+                    "    {{\n        let o = cx.k({off});\n        let t = cx.add(r, o);\n        let t = cx.{fun}(t);\n        let t = cx.mul(t, a1);\n        out = cx.add(out, t);\n    }}"
+                );
+            }
+        }
+    }
+    // Names the mirror computes and may not read.
+    mbody.push_str("    let _ = (r, &vals_unused);\n");
+    let mbody = mbody.replace("&vals_unused", if vals.len() > 1 { "l" } else { "r" });
+    emit(
+        index,
+        n,
+        f,
+        Class::Unreached,
+        Parts {
+            helpers,
+            body,
+            mhelpers,
+            mbody,
+            result: ("out".into(), "out".into()),
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------
+// `nested-grad`
+
+/// An inner function of `(a0, a1)`: its source, and the mirror's value and
+/// closed-form gradient `(v, g0, g1)`.
+const INNER: [(&str, &str); 5] = [
+    (
+        "a0 * a0 * 0.75 + a0 * a1",
+        "let q = cx.mul(a0, a0);\n    let c = cx.k(0.75);\n    let q = cx.mul(q, c);\n    let p = cx.mul(a0, a1);\n    let v = cx.add(q, p);\n    let c = cx.k(1.5);\n    let g0 = cx.mul(c, a0);\n    let g0 = cx.add(g0, a1);\n    let g1 = a0;",
+    ),
+    (
+        "(a0 * a1).sin() + a1 * a1 * 0.5",
+        "let p = cx.mul(a0, a1);\n    let sp = cx.sin(p);\n    let q = cx.mul(a1, a1);\n    let h = cx.k(0.5);\n    let q = cx.mul(q, h);\n    let v = cx.add(sp, q);\n    let cp = cx.cos(p);\n    let g0 = cx.mul(cp, a1);\n    let g1 = cx.mul(cp, a0);\n    let g1 = cx.add(g1, a1);",
+    ),
+    (
+        "(a0 * 0.5).exp() * a1",
+        "let h = cx.k(0.5);\n    let e = cx.mul(a0, h);\n    let e = cx.exp(e);\n    let v = cx.mul(e, a1);\n    let g0 = cx.mul(e, h);\n    let g0 = cx.mul(g0, a1);\n    let g1 = e;",
+    ),
+    (
+        "(a0 * a0 + a1 * a1 + 1.0).ln()",
+        "let p = cx.mul(a0, a0);\n    let q = cx.mul(a1, a1);\n    let d = cx.add(p, q);\n    let one = cx.k(1.0);\n    let d = cx.add(d, one);\n    let v = cx.ln(d);\n    let two = cx.k(2.0);\n    let g0 = cx.mul(two, a0);\n    let g0 = cx.div(g0, d);\n    let g1 = cx.mul(two, a1);\n    let g1 = cx.div(g1, d);",
+    ),
+    (
+        "a0.tanh() * a1",
+        "let t = cx.tanh(a0);\n    let v = cx.mul(t, a1);\n    let one = cx.k(1.0);\n    let t2 = cx.mul(t, t);\n    let s = cx.sub(one, t2);\n    let g0 = cx.mul(s, a1);\n    let g1 = t;",
+    ),
+];
+
+pub(in crate::generator) fn gen_nested_grad(index: usize, rng: &mut Rng) -> Program {
+    let n = rng.range(2, 4) as usize;
+    let name = format!("f{index}");
+    let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    let (src, msrc) = rng.pick(&INNER);
+    let helpers = format!(
+        "#[differentiable(hessian)]\nfn {name}_inner(a0: f64, a1: f64) -> f64 {{\n    {src}\n}}\n\n"
+    );
+    let mhelpers = format!(
+        "fn mirror_{name}_inner(cx: &mut Mirror, a0: V, a1: V) -> (V, V, V) {{\n    {msrc}\n    (v, g0, g1)\n}}\n\n"
+    );
+    let lr = lit(*[0.1, 0.05, 0.25].get(rng.below(3)).expect("a rate"));
+    let (mut body, mut mbody) = (String::new(), String::new());
+    // The point the inner gradient is taken at: the scalar arguments or
+    // slice elements.
+    let (p0, p1) = if rng.chance(0.3) {
+        f.insert("nested-grad-at-slice-elements");
+        ("xs[0]", "xs[1]")
+    } else {
+        ("a0", "a1")
+    };
+    let _ = writeln!(mbody, "    let lr = cx.k({lr});");
+    let result = if rng.chance(0.5) {
+        f.insert("nested-grad-one-step");
+        let _ = writeln!(
+            body,
+            "    let (v, g0, g1) = {name}_inner_grad({p0}, {p1});\n    let b0 = {p0} - {lr} * g0;\n    let b1 = {p1} - {lr} * g1;"
+        );
+        let _ = writeln!(
+            mbody,
+            "    let (v, g0, g1) = mirror_{name}_inner(cx, {p0}, {p1});\n    let t = cx.mul(lr, g0);\n    let b0 = cx.sub({p0}, t);\n    let t = cx.mul(lr, g1);\n    let b1 = cx.sub({p1}, t);"
+        );
+        (
+            format!("{name}_inner(b0, b1) + v * 0.5 + xs[{}] * g1", n - 1),
+            format!(
+                "{{\n        let (w, _, _) = mirror_{name}_inner(cx, b0, b1);\n        let h = cx.k(0.5);\n        let t = cx.mul(v, h);\n        let r = cx.add(w, t);\n        let t = cx.mul(xs[{}], g1);\n        cx.add(r, t)\n    }}",
+                n - 1
+            ),
+        )
+    } else {
+        f.insert("nested-grad-descent-loop");
+        let k = rng.range(2, 3);
+        let _ = writeln!(
+            body,
+            "    let mut x0 = {p0};\n    let mut x1 = {p1};\n    for _ in 0..{k} {{\n        let (_, g0, g1) = {name}_inner_grad(x0, x1);\n        x0 = x0 - {lr} * g0;\n        x1 -= {lr} * g1;\n    }}"
+        );
+        let _ = writeln!(
+            mbody,
+            "    let mut x0 = {p0};\n    let mut x1 = {p1};\n    for _ in 0..{k} {{\n        let (_, g0, g1) = mirror_{name}_inner(cx, x0, x1);\n        let t = cx.mul(lr, g0);\n        x0 = cx.sub(x0, t);\n        let t = cx.mul(lr, g1);\n        x1 = cx.sub(x1, t);\n    }}"
+        );
+        (
+            format!("{name}_inner(x0, x1) * a1 + x0 * xs[{}]", n - 1),
+            format!(
+                "{{\n        let (w, _, _) = mirror_{name}_inner(cx, x0, x1);\n        let r = cx.mul(w, a1);\n        let t = cx.mul(x0, xs[{}]);\n        cx.add(r, t)\n    }}",
+                n - 1
+            ),
+        )
+    };
+    emit(
+        index,
+        n,
+        f,
+        Class::NestedGrad,
+        Parts {
+            helpers,
+            body,
+            mhelpers,
+            mbody,
+            result,
+        },
+    )
+}
+
+/// `in-out` at the top: the checked function takes `y: &mut [f64]` (or
+/// `y: &mut f64`) and steps it in place. The harness checks the scalar
+/// `value + Σ c_i · y_i(final)`: its primal calls the function on a copy,
+/// its gradient is `NAME_vjp`'s pullback seeded with 1 for the value and
+/// `c` for the final state, its mirror the same sum over the graph.
+fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
+    let n = rng.range(2, 4) as usize;
+    let name = format!("f{index}");
+    let upper = name.to_uppercase();
+    let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    f.insert(Class::InOut.tag());
+    f.insert("in-out-top-level-vjp");
+    let (g, g1, mg) = rng.pick(&STEPS);
+    let dt = lit(*[0.1, 0.25, 0.5].get(rng.below(3)).expect("a step"));
+    let scalar = rng.chance(0.35);
+    let m = if scalar { 1 } else { n };
+    let seeds: Vec<f64> = (0..m).map(|i| [0.5, -0.75, 1.25, 0.25][i % 4]).collect();
+    let seeds_text = seeds.iter().map(|c| lit(*c)).collect::<Vec<_>>().join(", ");
+    let (source, mstate);
+    if scalar {
+        f.insert("in-out-top-mut-f64");
+        source = format!(
+            "#[differentiable]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        *y = *y + {dt} * ({g1}) * xs[i];\n    }}\n    *y * a1 + p\n}}\n"
+        );
+        mstate = format!(
+            "    let p = a0;\n    let dt = cx.k({dt});\n    let mut y = y[0];\n    for i in 0..xs.len() {{\n        let t = {{\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        let t = cx.mul(t, xs[i]);\n        y = cx.add(y, t);\n    }}\n    let value = {{\n        let t = cx.mul(y, a1);\n        cx.add(t, p)\n    }};\n    let finals = [y];\n"
+        );
+    } else {
+        f.insert("in-out-top-mut-slice");
+        source = format!(
+            "#[differentiable]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut [f64]) -> f64 {{\n    let p = a0;\n    for i in 0..y.len() {{\n        y[i] = y[i] + {dt} * ({g}) * xs[i];\n    }}\n    let mut total = 0.0;\n    for i in 0..y.len() {{\n        total += y[i] * a1;\n    }}\n    total\n}}\n"
+        );
+        mstate = format!(
+            "    let p = a0;\n    let dt = cx.k({dt});\n    let mut ys: Vec<V> = y.to_vec();\n    for i in 0..ys.len() {{\n        let t = {{\n    let y = ys[i];\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        let t = cx.mul(t, xs[i]);\n        ys[i] = cx.add(ys[i], t);\n    }}\n    let mut value = cx.k(0.0);\n    for i in 0..ys.len() {{\n        let t = cx.mul(ys[i], a1);\n        value = cx.add(value, t);\n    }}\n    let finals = ys;\n"
+        );
+    }
+    let (copy, call_y, seed_y, dy) = if scalar {
+        (
+            "let mut y = v[2 + N_{U}];",
+            "&mut y",
+            "S_{U}[0] * seed",
+            "g.push(dy);",
+        )
+    } else {
+        (
+            "let mut y = v[2 + N_{U}..].to_vec();",
+            "&mut y",
+            "S_{U}.iter().map(|c| c * seed).collect::<Vec<f64>>()",
+            "g.extend_from_slice(&dy[..]);",
+        )
+    };
+    let copy = copy.replace("{U}", &upper);
+    let seed_y = seed_y.replace("{U}", &upper);
+    let finals = if scalar { "[y]" } else { "y" };
+    let mut code = String::new();
+    let _ = write!(
+        code,
+        "const N_{upper}: usize = {n};\nconst S_{upper}: [f64; {m}] = [{seeds_text}];\n\n\
+         fn mirror_{name}(cx: &mut Mirror, a0: V, a1: V, xs: &[V], y: &[V]) -> V {{\n{mstate}    let mut r = value;\n    for (i, y) in finals.iter().enumerate() {{\n        let c = cx.k(S_{upper}[i]);\n        let t = cx.mul(c, *y);\n        r = cx.add(r, t);\n    }}\n    r\n}}\n\n\
+         /// The value plus the final state weighed by `S_{upper}`.\n\
+         fn weighed_{name}(value: f64, y: &[f64]) -> f64 {{\n    let mut r = value;\n    for (i, y) in y.iter().enumerate() {{\n        r += S_{upper}[i] * y;\n    }}\n    r\n}}\n\n\
+         fn primal_{name}(v: &[f64]) -> f64 {{\n    {copy}\n    let value = {name}(v[0], v[1], &v[2..2 + N_{upper}], {call_y});\n    weighed_{name}(value, &{finals})\n}}\n\n\
+         fn vjp_{name}(v: &[f64], seed: f64) -> (f64, Vec<f64>) {{\n    {copy}\n    let (value, pullback) = {name}_vjp(v[0], v[1], &v[2..2 + N_{upper}], {call_y});\n    let (d0, d1, dxs, dy) = pullback(seed, {seed_y});\n    let mut g = vec![d0, d1];\n    g.extend_from_slice(&dxs[..]);\n    {dy}\n    (weighed_{name}(value, &{finals}), g)\n}}\n\n\
+         fn grad_{name}(v: &[f64]) -> (f64, Vec<f64>) {{\n    vjp_{name}(v, 1.0)\n}}\n\n\
+         fn graph_{name}(cx: &mut Mirror, v: &[V]) -> V {{\n    mirror_{name}(cx, v[0], v[1], &v[2..2 + {n}], &v[2 + {n}..])\n}}\n\n"
+    );
+    let y_input = if scalar {
+        "Input::Scalar(\"y\")".to_owned()
+    } else {
+        format!("Input::Slice(\"y\", {n})")
+    };
+    let feats: Vec<&str> = f.iter().copied().collect();
+    let _ = write!(
+        code,
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n}), {y_input}],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: None,\n    hvp: None,\n    hessian: None,\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
+        feats.join(" ")
+    );
+    let sig = Sig {
+        name,
+        fl: crate::ast::Fl::F64,
+        params: vec![Param::Scalar("a0".into()), Param::Scalar("a1".into())],
+        bound: 0.0,
+        matrix: false,
+        deps: BTreeSet::new(),
+        index,
+        stops: false,
+        cost: 0.0,
+        ret: None,
+        shaped: true,
+    };
+    Program {
+        sig,
+        source,
+        code,
+        features: feats,
+    }
+}
