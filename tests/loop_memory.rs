@@ -396,6 +396,8 @@ fn a_write_in_a_nested_branch_has_the_right_gradient() {
 // zeroed array and miss the central differences.
 
 /// Writes elements 0..d-1, then reads all d: element d-1 carries over.
+/// (Indexed loops on purpose: the analysis reads `a[j]` stores.)
+#[allow(clippy::needless_range_loop)]
 #[differentiable]
 fn partly_overwritten(x: f64, w: &[f64], n: usize) -> f64 {
     let d = w.len();
