@@ -386,3 +386,122 @@ fn a_write_in_a_nested_branch_has_the_right_gradient() {
     assert_fd64_close("nested", dx, fd64(|x| nested_branch_passes(x, c, n, m), x));
     assert_fd64_close("nested", dc, fd64(|c| nested_branch_passes(x, c, n, m), c));
 }
+
+// ---------------------------------------------------------------------------
+// Arrays an iteration overwrites only in part (the save/recompute plan's
+// kill analysis): the entry value of a carried array is dead only when the
+// body writes every element before reading any. Each case reads some
+// element of the entry value, so the reverse must have it; an analysis that
+// took these writes for a full overwrite would compute from a stale or
+// zeroed array and miss the central differences.
+
+/// Writes elements 0..d-1, then reads all d: element d-1 carries over.
+/// (Indexed loops on purpose: the analysis reads `a[j]` stores.)
+#[allow(clippy::needless_range_loop)]
+#[differentiable]
+fn partly_overwritten(x: f64, w: &[f64], n: usize) -> f64 {
+    let d = w.len();
+    let mut a = vec![0.5; d];
+    let mut s = 0.0;
+    for _ in 0..n {
+        for j in 0..d - 1 {
+            a[j] = (x * w[j]).sin();
+        }
+        for j in 0..d {
+            s += a[j] * a[j];
+        }
+        a[d - 1] = a[d - 1] * x + a[0];
+    }
+    s
+}
+
+/// Writes every element, but reads a later one before it is written.
+#[differentiable]
+fn read_before_written(x: f64, w: &[f64], n: usize) -> f64 {
+    let d = w.len();
+    let mut a = vec![0.5; d];
+    let mut s = 0.0;
+    for _ in 0..n {
+        for j in 0..d {
+            a[j] = a[d - 1 - j] * x + w[j];
+        }
+        s += a[0] * a[d - 1];
+    }
+    s
+}
+
+/// Writes the first d elements of an array that grows by one each
+/// iteration, then reads the element the previous iteration pushed.
+#[differentiable]
+fn overwritten_then_grown(x: f64, w: &[f64], n: usize) -> f64 {
+    let d = w.len();
+    let mut a = vec![0.5; d];
+    let mut s = 0.0;
+    for _ in 0..n {
+        for j in 0..d {
+            a[j] = x * w[j] + 1.0;
+        }
+        s += a[a.len() - 1] * a[0];
+        a.push(s.sin());
+    }
+    s
+}
+
+/// Writes every element before reading any (GMM's `xcentered`): the
+/// entry value is dead, and the gradient is the same either way.
+#[differentiable]
+fn fully_overwritten(x: f64, w: &[f64], n: usize) -> f64 {
+    let d = w.len();
+    let mut a = vec![0.5; d];
+    let mut s = 0.0;
+    for i in 0..n {
+        for j in 0..d {
+            a[j] = (x * w[j] + i as f64).sin();
+        }
+        for j in 0..d {
+            s += a[j] * a[d - 1 - j] * x;
+        }
+    }
+    s
+}
+
+type Overwrite = fn(f64, &[f64], usize) -> f64;
+type OverwriteGrad = fn(f64, &[f64], usize) -> (f64, f64, Vec<f64>);
+
+#[test]
+fn a_partly_overwritten_array_keeps_its_entry_value() {
+    let forms: [(&str, Overwrite, OverwriteGrad); 3] = [
+        ("partly", partly_overwritten, partly_overwritten_grad),
+        ("read first", read_before_written, read_before_written_grad),
+        ("fully", fully_overwritten, fully_overwritten_grad),
+    ];
+    check_overwrites(&forms);
+}
+
+/// Found writing the test above: this gradient panics (an index out of
+/// bounds in the reverse of the push), before any kill analysis.
+#[test]
+#[ignore = "a Vec grown by push in a loop that also stores into it: the gradient panics"]
+fn an_overwritten_array_that_grows_keeps_its_entry_value() {
+    check_overwrites(&[("grown", overwritten_then_grown, overwritten_then_grown_grad)]);
+}
+
+fn check_overwrites(forms: &[(&str, Overwrite, OverwriteGrad)]) {
+    let (x, w, n) = (0.7, [0.3, -0.8, 1.1, 0.45], 5);
+    for &(form, f, grad) in forms {
+        let (value, dx, dw) = grad(x, &w, n);
+        assert_eq!(value, f(x, &w, n), "{form}");
+        assert_fd64_close(form, dx, fd64(|x| f(x, &w, n), x));
+        for k in 0..w.len() {
+            let fd = fd64(
+                |wk| {
+                    let mut w = w;
+                    w[k] = wk;
+                    f(x, &w, n)
+                },
+                w[k],
+            );
+            assert_fd64_close(form, dw[k], fd);
+        }
+    }
+}

@@ -53,6 +53,10 @@ pub struct Analysis {
     /// entry's adjoint as a zero shaped like the carried adjoint, not like
     /// the array, which it then need not have at hand.
     pub carried_arrays: HashMap<ValueId, (LoopId, String)>,
+    /// Arrays whose length is provably a value of the function (`vec![x;
+    /// d]`, stores into it, loop-carried versions of it no iteration
+    /// resizes): the length's value.
+    pub lengths: HashMap<ValueId, ValueId>,
     /// Errors that hold only in some configurations (a call of a function
     /// without the attribute in `#[cfg]` code), each under its `#[cfg]`:
     /// items the expansion emits next to the function.
@@ -140,6 +144,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         fused: HashMap::new(),
         kept_in_arms: HashSet::new(),
         carried_arrays: HashMap::new(),
+        lengths: HashMap::new(),
         conditional_errors,
         boxes_arrays: boxes_large_arrays(f),
     };
@@ -178,6 +183,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         }
     }
     an.zero_at_read = zero_at_read(f, &an, &sites, &element_reads, &incoming);
+    array_lengths(&f.body, &mut an.lengths);
     Planner { f, an: &mut an }.visit_block(&f.body);
     let body_needs = needs_stopping(f, &an, &f.body, &HashSet::new());
     an.needs.insert(f.body.id, body_needs);
@@ -867,6 +873,135 @@ pub struct LoopSaves {
     /// Integer counters the reverse reads at iteration entry, computed
     /// from the index instead of stacked (see [`Induction`]).
     pub inductions: Vec<Induction>,
+    /// Carried arrays (entry, initial value) whose every element the body
+    /// writes before reading any: the reverse needs a buffer of their
+    /// length, not their entry value, and copies the initial value for it.
+    pub overwritten: Vec<(ValueId, ValueId)>,
+}
+
+/// The lengths of arrays provable from the program (see
+/// [`Analysis::lengths`]), for the values of `b` and what it nests. A
+/// carried array keeps its initial value's length when each iteration's
+/// exit value has its entry's; branches and anything else give none.
+fn array_lengths(b: &Block, lens: &mut HashMap<ValueId, ValueId>) {
+    for stmt in &b.stmts {
+        match stmt {
+            Stmt::Let { dst, op, .. } => {
+                let len = match op {
+                    Op::Fill {
+                        len: Operand::Value(n),
+                        ..
+                    } => Some(*n),
+                    Op::Store { array, .. } | Op::Copy(Operand::Value(array)) => {
+                        lens.get(array).copied()
+                    }
+                    _ => None,
+                };
+                if let Some(len) = len {
+                    lens.insert(*dst, len);
+                }
+            }
+            Stmt::If(_) => {}
+            Stmt::Loop(l) => {
+                let before = lens.clone();
+                let mut assumed: Vec<&Carried> = l
+                    .carried
+                    .iter()
+                    .filter(|c| lens.contains_key(&c.init))
+                    .collect();
+                // Assume each carried array keeps its length, walk the body,
+                // drop those whose exit does not, until none is dropped.
+                loop {
+                    *lens = before.clone();
+                    for c in &assumed {
+                        lens.insert(c.entry, before[&c.init]);
+                    }
+                    array_lengths(&l.body, lens);
+                    let n = assumed.len();
+                    assumed.retain(|c| lens.get(&c.exit) == Some(&before[&c.init]));
+                    if assumed.len() == n {
+                        break;
+                    }
+                }
+                for c in assumed {
+                    lens.insert(c.after, before[&c.init]);
+                }
+            }
+        }
+    }
+}
+
+/// How many times `b` (and what it nests) reads `v`.
+fn reads_of(b: &Block, v: ValueId) -> usize {
+    let mut n = 0;
+    b.for_each_read(&mut |r| n += usize::from(*r == v));
+    n
+}
+
+/// The carried arrays of `l` (entry, initial value) whose entry value is
+/// dead: the body reads it once, as the initial value of an inner
+/// `for j in 0..n` loop at its top level, `n` the array's length, whose
+/// body reads its carried version once, by `a[j] = ..` at its top level
+/// producing the iteration's exit value, which nothing else in that body
+/// reads. Every element is then written before the array is read again.
+/// Or the initial value of an inner loop at the top level whose every
+/// iteration overwrites it so, that loop's result unread in the body.
+/// Not in a checkpointed loop (which re-runs from snapshots).
+fn overwritten(f: &Function, an: &Analysis, l: &Loop) -> Vec<(ValueId, ValueId)> {
+    if l.checkpoint.is_some() {
+        return Vec::new();
+    }
+    l.carried
+        .iter()
+        .filter(|c| f.info(c.entry).kind == Kind::Array && reads_of(&l.body, c.entry) == 1)
+        .filter(|c| {
+            let Some(len) = an.lengths.get(&c.entry) else {
+                return false;
+            };
+            l.body.stmts.iter().any(|stmt| {
+                let Stmt::Loop(inner) = stmt else {
+                    return false;
+                };
+                // An inner loop each of whose iterations overwrites it,
+                // its result unread here (after no iteration it would be
+                // the entry value).
+                let inner_kills = overwritten(f, an, inner);
+                if inner.carried.iter().any(|ic| {
+                    ic.init == c.entry
+                        && inner_kills.iter().any(|(e, _)| *e == ic.entry)
+                        && reads_of(&l.body, ic.after) == 0
+                }) {
+                    return true;
+                }
+                let LoopHeader::Range {
+                    index: Some(j),
+                    start: Operand::Const(start),
+                    end: Operand::Value(end),
+                    inclusive: false,
+                    reversed: false,
+                } = &inner.header
+                else {
+                    return false;
+                };
+                if start.to_string() != "0" || end != len || inner.checkpoint.is_some() {
+                    return false;
+                }
+                inner.carried.iter().any(|ic| {
+                    ic.init == c.entry
+                        && reads_of(&inner.body, ic.entry) == 1
+                        && reads_of(&inner.body, ic.exit) == 0
+                        && inner.body.stmts.iter().any(|s| {
+                            matches!(s, Stmt::Let {
+                                dst,
+                                op: Op::Store { array, index: Operand::Value(i), .. },
+                                ..
+                            } if *dst == ic.exit && *array == ic.entry && i == j)
+                        })
+                })
+            })
+        })
+        .map(|c| (c.entry, c.init))
+        .collect()
 }
 
 /// A carried integer that each iteration of a forward `for` loop steps by
@@ -991,13 +1126,22 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop, walk: LoopWalk) -> LoopSave
         .into_iter()
         .filter(|i| read(&i.entry))
         .collect();
+    let overwritten: Vec<(ValueId, ValueId)> = overwritten(f, an, l)
+        .into_iter()
+        .filter(|(e, _)| read(e))
+        .collect();
     let entries = l
         .carried
         .iter()
         .map(|c| c.entry)
-        .filter(|e| read(e) && !inductions.iter().any(|i| i.entry == *e))
+        .filter(|e| {
+            read(e)
+                && !inductions.iter().any(|i| i.entry == *e)
+                && !overwritten.iter().any(|(o, _)| o == e)
+        })
         .collect();
     LoopSaves {
+        overwritten,
         entries,
         kept,
         cached,
@@ -1221,6 +1365,14 @@ fn induction_reads(l: &Loop, saves: &LoopSaves) -> Vec<ValueId> {
     out
 }
 
+/// What the reverse of loop `l` reads besides its stack: the inductions'
+/// reads and the initial values it copies for overwritten arrays.
+fn reverse_reads(l: &Loop, saves: &LoopSaves) -> Vec<ValueId> {
+    let mut out = induction_reads(l, saves);
+    out.extend(saves.overwritten.iter().map(|(_, init)| *init));
+    out
+}
+
 /// [`Analysis::needs`] of `b`, not looking through `stops`: values that will be at hand
 /// without recomputing them.
 fn needs_stopping(
@@ -1258,7 +1410,7 @@ fn needs_stopping(
                 if let Some(saves) = saves {
                     need.extend(&saves.recompute);
                     need.extend(&saves.cache_miss);
-                    need.extend(induction_reads(l, saves));
+                    need.extend(reverse_reads(l, saves));
                 }
                 let wanted = l
                     .carried
@@ -1459,7 +1611,7 @@ fn adjoint_reads(f: &Function, an: &Analysis, b: &Block) -> HashSet<ValueId> {
                 let saves = an.saves(l);
                 need.extend(&saves.recompute);
                 need.extend(&saves.cache_miss);
-                need.extend(induction_reads(l, saves));
+                need.extend(reverse_reads(l, saves));
                 if let LoopHeader::Range { start, end, .. } = &l.header {
                     need.extend(start.value());
                     need.extend(end.value());

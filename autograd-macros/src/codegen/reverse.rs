@@ -645,6 +645,12 @@ impl<'a> Gen<'a> {
             }
             _ => TokenStream::new(),
         };
+        // An array the body overwrites whole: a buffer of its length.
+        let overwritten = saves.overwritten.iter().map(|(entry, init)| {
+            let (entry, init) = (names::value(self.f, *entry), names::value(self.f, *init));
+            quote!(let #entry = ::core::clone::Clone::clone(&#init);)
+        });
+        let overwritten = quote!(#(#overwritten)*);
         // The cached values, or their recomputation if the loop was too long
         // to cache them.
         let cache_pop = (!saves.cached.is_empty() && !recompute_all).then(|| {
@@ -738,6 +744,7 @@ impl<'a> Gen<'a> {
         let iteration = quote! {
             #pop
             #inductions
+            #overwritten
             #cache_pop
             #recompute
             #fresh
