@@ -181,8 +181,8 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
                 ((#value, #(#g,)*), (#(#g * #t_diff)+*, #(#h,)*))
             }
         }
-        #[doc(hidden)]
-        #[diagnostic::do_not_recommend]
+        // Not listed to the user as a candidate in another error (emitted
+        // with `hessian` only, as the twin's and the tangent's are).
         #[doc(hidden)]
         #[diagnostic::do_not_recommend]
         #[allow(clippy::type_complexity)]
@@ -205,6 +205,9 @@ fn trimmed(ident: &syn::Ident) -> String {
 /// sweeps, which reach the items through the alias, fail where they name
 /// it, at the call, with the trait's one message saying to add the option.
 pub fn stand_in(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
+    // No `#[diagnostic::..]` in these: they are written for every function
+    // without `hessian`, also in a `#[no_implicit_prelude]` module, where
+    // that namespace does not resolve.
     if !differentiable_gradient(item, sig) {
         return not_differentiated(item, sig, quote!(pub));
     }
@@ -242,7 +245,6 @@ pub fn stand_in(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
             }
         }
         #[doc(hidden)]
-        #[diagnostic::do_not_recommend]
         #[allow(clippy::type_complexity)]
         impl<T> #private::ForwardMode for #stand_in<T> {
             type Fn = fn(#(#input_tys,)* #(#tangents),*) -> (#outputs, #outputs);
@@ -291,7 +293,6 @@ fn not_differentiated(item: &syn::ItemFn, sig: &Signature, vis: TokenStream) -> 
         }
         // A caller's forward sweep finds its JVP as untyped as the rest.
         #[doc(hidden)]
-        #[diagnostic::do_not_recommend]
         impl<T: ::core::marker::Copy> ::autograd::__private::ForwardMode for #stand_in<T> {
             type Fn = T;
             const JVP: T = ::core::unreachable!();
