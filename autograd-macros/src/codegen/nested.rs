@@ -207,11 +207,13 @@ fn trimmed(ident: &syn::Ident) -> String {
 pub fn stand_in(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
     // No `#[diagnostic::..]` in these: they are written for every function
     // without `hessian`, also in a `#[no_implicit_prelude]` module, where
-    // that namespace does not resolve.
+    // that namespace does not resolve. So no `ForwardMode` either, which
+    // without `do_not_recommend` would be listed in every forward-mode
+    // error: a `jvp` caller gets a second error after the one that says
+    // what to write.
     if !differentiable_gradient(item, sig) {
         return not_differentiated(item, sig, quote!(pub));
     }
-    let private = quote!(::autograd::__private);
     let carrier = names::public(&item.sig.ident, "grad");
     let stand_in = names::public(&item.sig.ident, "grad_without_hessian");
     let GradientTypes {
@@ -243,12 +245,6 @@ pub fn stand_in(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
             pub fn #jvp_full(#(_: #input_tys,)* #(_: #tangents),*) -> (#outputs, #outputs) {
                 ::core::unreachable!()
             }
-        }
-        #[doc(hidden)]
-        #[allow(clippy::type_complexity)]
-        impl<T> #private::ForwardMode for #stand_in<T> {
-            type Fn = fn(#(#input_tys,)* #(#tangents),*) -> (#outputs, #outputs);
-            const JVP: Self::Fn = Self::#jvp_full;
         }
     }
 }
@@ -290,12 +286,6 @@ fn not_differentiated(item: &syn::ItemFn, sig: &Signature, vis: TokenStream) -> 
             #vis fn #vjp_full<#(#types,)* R>(#(_: #types),*) -> R {
                 ::core::unreachable!()
             }
-        }
-        // A caller's forward sweep finds its JVP as untyped as the rest.
-        #[doc(hidden)]
-        impl<T: ::core::marker::Copy> ::autograd::__private::ForwardMode for #stand_in<T> {
-            type Fn = T;
-            const JVP: T = ::core::unreachable!();
         }
     }
 }
