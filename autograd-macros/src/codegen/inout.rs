@@ -7,7 +7,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 
 use super::names;
-use super::{Gen, Shape, generics, hygienic_inputs, many_arguments, where_clause};
+use super::{Gen, Shape, adjoint_slots, generics, hygienic_inputs, many_arguments, where_clause};
 use crate::ir::{Function, Operand};
 use crate::sig::{ParamKind, Ret, Signature};
 
@@ -135,17 +135,7 @@ pub(super) fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -
         })
         .collect();
     let public_tys: Vec<TokenStream> = sig.params.iter().filter_map(|p| p.adjoint_ty()).collect();
-    let slots: Vec<TokenStream> = sig
-        .params
-        .iter()
-        .map(|p| {
-            if p.differentiable {
-                local.adjoint(&p.ident).into_token_stream()
-            } else {
-                quote!(_)
-            }
-        })
-        .collect();
+    let slots = adjoint_slots(sig, &local);
     let adjoints: Vec<&TokenStream> = slots.iter().filter(|n| n.to_string() != "_").collect();
     let out_tys = seed_tys(sig);
     let out_seeds: Vec<Ident> = sig

@@ -1225,17 +1225,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
         .map(|p| names::hygienic(&p.ident))
         .collect();
     let public_tys: Vec<TokenStream> = sig.params.iter().filter_map(|p| p.adjoint_ty()).collect();
-    let slots: Vec<TokenStream> = sig
-        .params
-        .iter()
-        .map(|p| {
-            if p.differentiable {
-                local.adjoint(&p.ident).into_token_stream()
-            } else {
-                quote!(_)
-            }
-        })
-        .collect();
+    let slots = adjoint_slots(sig, &local);
     let adjoints: Vec<_> = slots.iter().filter(|n| n.to_string() != "_").collect();
     // A fallible function (`Result<f64, E>`) wraps both in its `Result`.
     let (try_, ok, wrap) = match &sig.ret {
@@ -1678,14 +1668,7 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
         .iter()
         .map(|p| names::hygienic(&p.ident))
         .collect();
-    let slots: Vec<TokenStream> = sig
-        .params
-        .iter()
-        .map(|p| match p.differentiable {
-            true => local.adjoint(&p.ident).into_token_stream(),
-            false => quote!(_),
-        })
-        .collect();
+    let slots = adjoint_slots(sig, &local);
     let buffers = acc_buffer_names(sig);
     let buffer_tys = sig.params.iter().filter_map(|p| p.buffer_ty());
     let many_acc = many_arguments(inputs.len() + buffers.len());
@@ -2015,4 +1998,16 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
         });
     }
     out
+}
+
+/// The pattern binding a pullback's tuple: the wrapper's adjoint local of
+/// each differentiable argument, `_` for a constant one.
+fn adjoint_slots(sig: &Signature, local: &names::WrapperLocals) -> Vec<TokenStream> {
+    sig.params
+        .iter()
+        .map(|p| match p.differentiable {
+            true => local.adjoint(&p.ident).into_token_stream(),
+            false => quote!(_),
+        })
+        .collect()
 }
