@@ -111,7 +111,9 @@ pub mod __private {
         ForwardMode, IntoTangent, ScalarTangent, ZeroTangent, into_tangent, slice_tangent,
     };
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};
-    pub use crate::wrappers::{AddInto, Buffer, Prepend, grad, grad_acc};
+    pub use crate::wrappers::{
+        AddInto, Buffer, Prepend, Pulled, Reached, adjoints, grad, grad_acc, reached, vjp,
+    };
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::jacobian::{
         Direction, Entries, Flatten, Outputs, Target, check_seed, forward_jacobian_acc, jacobian,

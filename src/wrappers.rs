@@ -95,3 +95,104 @@ tuples! {
     (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9, A10 B10 10)
     (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9, A10 B10 10, A11 B11 11)
 }
+
+/// A pullback's adjoints with the arguments whose adjoint it reached on
+/// this run (`reached[k]`): a callee that may leave an argument's adjoint
+/// without any contribution (an argument it does not read for its result,
+/// or reads only in an arm or loop this run did not take) says so, and
+/// its caller then adds nothing through that argument, as the run's graph
+/// has no path there (a zero adjoint times an infinite partial is not
+/// NaN where no path multiplies them). Any other pullback returns its
+/// adjoints as a plain tuple: every one of them reached.
+pub struct Reached<T, const N: usize>(pub T, pub [bool; N]);
+
+/// What a hidden VJP's pullback returns: its adjoints, alone or with the
+/// arguments it reached (see [`Reached`]).
+pub trait Pulled {
+    /// The tuple of adjoints, one per argument.
+    type Adjoints;
+    /// `[bool; N]`, one per argument.
+    type Flags;
+    /// The adjoints and which of them were reached.
+    fn split(self) -> (Self::Adjoints, Self::Flags);
+}
+
+impl<T, const N: usize> Pulled for Reached<T, N> {
+    type Adjoints = T;
+    type Flags = [bool; N];
+    #[inline(always)]
+    fn split(self) -> (T, [bool; N]) {
+        (self.0, self.1)
+    }
+}
+
+// `NAME_grad` and `NAME_grad_acc` of a function whose pullback says which
+// arguments it reached take the adjoints and leave the flags.
+impl<V, T: Prepend<V>, const N: usize> Prepend<V> for Reached<T, N> {
+    type With = T::With;
+    #[inline(always)]
+    fn prepend(self, v: V) -> T::With {
+        self.0.prepend(v)
+    }
+}
+
+impl<B, T: AddInto<B>, const N: usize> AddInto<B> for Reached<T, N> {
+    #[inline(always)]
+    #[track_caller]
+    fn add_into(self, buffers: B) {
+        self.0.add_into(buffers);
+    }
+}
+
+/// The adjoints of a pullback's result, whether or not it says which
+/// arguments it reached.
+#[inline(always)]
+pub fn adjoints<P: Pulled>(pulled: P) -> P::Adjoints {
+    pulled.split().0
+}
+
+/// The adjoints of a pullback's result and which arguments it reached
+/// (all of them where it does not say).
+#[inline(always)]
+pub fn reached<P: Pulled>(pulled: P) -> (P::Adjoints, P::Flags) {
+    pulled.split()
+}
+
+/// `NAME_vjp` of a function whose hidden VJP says which arguments it
+/// reached: the same value and pullback, returning the adjoints only.
+#[inline(always)]
+pub fn vjp<V, P: Pulled>(
+    (value, pullback): (V, impl FnOnce(V) -> P),
+) -> (V, impl FnOnce(V) -> P::Adjoints) {
+    (value, move |seed: V| pullback(seed).split().0)
+}
+
+// A plain tuple is every argument reached, up to the most arguments a
+// callee is expected to take.
+macro_rules! all_reached {
+    ($n:expr;) => {
+        impl Pulled for () {
+            type Adjoints = ();
+            type Flags = [bool; 0];
+            #[inline(always)]
+            fn split(self) -> ((), [bool; 0]) {
+                ((), [])
+            }
+        }
+    };
+    ($n:expr; $a:ident $($rest:ident)*) => {
+        impl<$a, $($rest),*> Pulled for ($a, $($rest,)*) {
+            type Adjoints = Self;
+            type Flags = [bool; $n];
+            #[inline(always)]
+            fn split(self) -> (Self, [bool; $n]) {
+                (self, [true; $n])
+            }
+        }
+        all_reached!($n - 1; $($rest)*);
+    };
+}
+
+all_reached!(32;
+    A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15
+    A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27 A28 A29 A30 A31);

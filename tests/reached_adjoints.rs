@@ -242,11 +242,11 @@ fn a_callee_result_read_in_an_arm_not_taken_adds_nothing_f32() {
 }
 
 // Finding 033: a value with an infinite slope passed to a callee that does
-// not read that argument on this run. The callee's pullback gives 0 for it,
-// and the caller, treating the call as a user that always arrives, runs the
+// not read that argument on this run. The callee's pullback gives 0 for it;
+// a caller that took the call for a user that always arrives ran the
 // value's reverse: 0·∞ = NaN where the dynamic graph has no path at all.
-// OPEN: the callee would have to say which argument adjoints it reached
-// (see the finding); these tests are ignored until it does.
+// The pullback now says which arguments it reached, and the caller adds
+// nothing through one it did not.
 
 /// Reads `v` only when `x > 10`.
 #[differentiable]
@@ -279,7 +279,6 @@ fn norm_into_a_dropped_argument(xs: &[f64], b: f64) -> f64 {
 }
 
 #[test]
-#[ignore = "finding 033 is open: a callee's unreached argument adjoint is taken as reached"]
 fn an_argument_the_callee_does_not_read_on_this_run_adds_nothing() {
     // x ≤ 10: the result is x²/2, slope x, nothing through y.
     assert_eq!(root_into_an_arm_not_taken_grad(1.0, 0.0), (0.5, 1.0, 0.0));
@@ -288,11 +287,127 @@ fn an_argument_the_callee_does_not_read_on_this_run_adds_nothing() {
 }
 
 #[test]
-#[ignore = "finding 033 is open: a callee's unread argument adjoint is taken as reached"]
 fn a_callee_result_passed_to_an_argument_never_read_adds_nothing() {
     // The result is 2b whatever xs is.
     let (value, dxs, db) = norm_into_a_dropped_argument_grad(&[1.0, 0.0], 3.0);
     assert_eq!(value, 6.0);
     assert_eq!(dxs, vec![0.0, 0.0]);
     assert_eq!(db, 2.0);
+}
+
+/// A helper as users write one: `v` is read only when `limit > 0`.
+#[differentiable]
+fn scale_if_positive(v: f64, limit: f64) -> f64 {
+    if limit > 0.0 { v * limit } else { limit }
+}
+
+/// √x handed to the helper, x read again on the path.
+#[differentiable]
+fn root_scaled_if_positive(x: f64, limit: f64) -> f64 {
+    let r = x.sqrt();
+    scale_if_positive(r, limit) + x
+}
+
+/// x^0.5 by `powf`, whose slope at 0 is ∞ too.
+#[differentiable]
+fn power_scaled_if_positive(x: f64, limit: f64) -> f64 {
+    let p = x.powf(0.5);
+    scale_if_positive(p, limit) * 2.0
+}
+
+#[test]
+fn a_root_passed_to_a_helper_that_skips_it_adds_nothing() {
+    // limit ≤ 0: the result is limit + x, slopes (1, 1), at x = 0 too.
+    assert_eq!(root_scaled_if_positive_grad(0.0, -1.0), (-1.0, 1.0, 1.0));
+    // limit > 0: √x·limit + x, slope limit/(2√x) + 1, ∞ at 0, and
+    // ∂/∂limit = √x.
+    let (value, dx, dlimit) = root_scaled_if_positive_grad(4.0, 3.0);
+    assert_relative_eq!(value, 10.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dx, 1.75, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dlimit, 2.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_eq!(root_scaled_if_positive_grad(0.0, 3.0).1, f64::INFINITY);
+}
+
+#[test]
+fn a_power_passed_to_a_helper_that_skips_it_adds_nothing() {
+    // limit ≤ 0: the result is 2·limit, nothing through x.
+    assert_eq!(power_scaled_if_positive_grad(0.0, -0.5), (-1.0, 0.0, 2.0));
+    // limit > 0: 2·limit·x^0.5, slope limit·x^-0.5, ∂/∂limit = 2·x^0.5.
+    let (value, dx, dlimit) = power_scaled_if_positive_grad(0.25, 2.0);
+    assert_relative_eq!(value, 2.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dx, 4.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dlimit, 1.0, epsilon = 1e-12, max_relative = 1e-12);
+}
+
+/// The helper called in a loop, on each element's root.
+#[differentiable]
+fn sum_of_roots_scaled_if_positive(xs: &[f64], limit: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..xs.len() {
+        let r = xs[i].sqrt();
+        s = s + scale_if_positive(r, limit);
+    }
+    s
+}
+
+#[test]
+fn a_call_in_a_loop_that_skips_its_argument_adds_nothing() {
+    // limit ≤ 0: n·limit, nothing through xs.
+    let (value, dxs, dlimit) = sum_of_roots_scaled_if_positive_grad(&[0.0, 4.0, 0.0], -1.0);
+    assert_eq!(value, -3.0);
+    assert_eq!(dxs, vec![0.0, 0.0, 0.0]);
+    assert_eq!(dlimit, 3.0);
+    // limit > 0: limit·Σ√x_i, ∂/∂x_i = limit/(2√x_i), ∂/∂limit = Σ√x_i.
+    let (value, dxs, dlimit) = sum_of_roots_scaled_if_positive_grad(&[1.0, 4.0], 2.0);
+    assert_relative_eq!(value, 6.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dxs[0], 1.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dxs[1], 0.5, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dlimit, 3.0, epsilon = 1e-12, max_relative = 1e-12);
+}
+
+/// An argument read only in a loop that may run zero times, passed on
+/// through a second helper: the answer comes back through both pullbacks.
+#[differentiable]
+fn times_count(v: f64, n: usize) -> f64 {
+    let mut s = 0.0;
+    for _ in 0..n {
+        s = s + v;
+    }
+    s
+}
+
+#[differentiable]
+fn passes_on(v: f64, n: usize) -> f64 {
+    times_count(v, n) + 1.0
+}
+
+#[differentiable]
+fn root_through_two_helpers(x: f64, n: usize) -> f64 {
+    let r = x.sqrt();
+    passes_on(r, n) + x
+}
+
+#[test]
+fn a_loop_that_runs_zero_times_in_a_callee_of_a_callee_adds_nothing() {
+    // n = 0: the result is 1 + x, slope 1 at x = 0.
+    assert_eq!(root_through_two_helpers_grad(0.0, 0), (1.0, 1.0));
+    // n = 2: 2√x + 1 + x, slope 1/√x + 1.
+    let (value, dx) = root_through_two_helpers_grad(4.0, 2);
+    assert_relative_eq!(value, 9.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dx, 1.5, epsilon = 1e-12, max_relative = 1e-12);
+}
+
+/// `NAME_vjp` and `NAME_grad_acc` keep their shapes for a function whose
+/// pullback says which arguments it reached.
+#[test]
+fn the_public_items_of_a_helper_that_may_skip_an_argument_keep_their_shapes() {
+    let (value, pullback) = scale_if_positive_vjp(5.0, -2.0);
+    assert_eq!(value, -2.0);
+    assert_eq!(pullback(3.0), (0.0, 3.0));
+    let (mut dv, mut dlimit) = (1.0, 1.0);
+    assert_eq!(
+        scale_if_positive_grad_acc(5.0, 2.0, &mut dv, &mut dlimit),
+        10.0
+    );
+    assert_eq!((dv, dlimit), (3.0, 6.0));
 }

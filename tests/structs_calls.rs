@@ -573,3 +573,30 @@ fn paths_relative_to_the_users_module_in_methods_and_struct_functions() {
         fd64(|v| pricing::clean(&with(b.coupon, v), x), b.rate),
     );
 }
+
+/// Finding 033 through a struct-taking callee: `v` is read only when the
+/// line's slope is positive. Fails today with NaN (0·∞ through √x at 0).
+#[differentiable]
+fn along_if_rising(l: &Line, v: f64) -> f64 {
+    if l.slope > 0.0 { l.slope * v } else { l.offset }
+}
+
+#[differentiable]
+fn root_along_if_rising(l: &Line, x: f64) -> f64 {
+    let r = x.sqrt();
+    along_if_rising(l, r) + x
+}
+
+#[test]
+#[ignore = "finding 033 is open for struct-taking callees: their struct call's pullback (a `backward` rule over the public `_vjp`) does not say which arguments it reached"]
+fn a_root_passed_to_a_struct_callee_that_skips_it_adds_nothing() {
+    let falling = Line {
+        slope: -1.0,
+        offset: 2.0,
+        label: String::new(),
+    };
+    // The result is offset + x: slope 1 at x = 0, ∂/∂offset = 1.
+    let (value, dl, dx) = root_along_if_rising_grad(&falling, 0.0);
+    assert_eq!(value, 2.0);
+    assert_eq!((dl.slope, dl.offset, dx), (0.0, 1.0, 1.0));
+}

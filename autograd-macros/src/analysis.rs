@@ -25,8 +25,12 @@ pub struct Analysis {
     /// in a branch arm, a loop body, or behind such a value): each carries
     /// a `reached` flag, and the value's reverse runs only if a contribution
     /// arrived, so a value the result does not read on this run adds
-    /// nothing (not `0·∞ = NaN` through its own partials). Always false
-    /// in straight-line code; only scalars and call results are gated.
+    /// nothing (not `0·∞ = NaN` through its own partials). A call's
+    /// pullback may not reach an argument (see `Reached` in the facade's
+    /// runtime), so a call is a user that may not arrive. Always false in
+    /// straight-line code without calls; only scalars and call results
+    /// are gated, and scalar arguments, whose flag the pullback returns
+    /// (see [`unreached_argument`]).
     pub gated: ValueMap<bool>,
     /// Reads `a[i]` whose reverse creates the adjoint of the array `a`, as
     /// a zero shaped like `a` (see [`zero_at_read`]).
@@ -159,10 +163,16 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         users: Vec::new(),
         element_reads: HashMap::new(),
         incoming: HashSet::new(),
+        calls: HashSet::new(),
     };
     uses.visit_block(&f.body);
-    let (mut sites, mut users, element_reads, mut incoming) =
-        (uses.sites, uses.users, uses.element_reads, uses.incoming);
+    let (mut sites, mut users, element_reads, mut incoming, calls) = (
+        uses.sites,
+        uses.users,
+        uses.element_reads,
+        uses.incoming,
+        uses.calls,
+    );
     for r in f.outputs().filter(|r| an.active(*r)) {
         incoming.insert(sites.len());
         sites.push((r, f.body.id, false));
@@ -174,7 +184,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
             an.predeclare[v] = true;
         }
     }
-    an.gated = gated(f, &an, &sites, &users);
+    an.gated = gated(f, &an, &sites, &users, &calls);
     for (&(v, _, _), user) in sites.iter().zip(&users) {
         // A gated value's reverse is a block of its own: what it adds into
         // must exist before it.
@@ -463,8 +473,9 @@ enum User {
 /// The adjoints some run may leave without a contribution. A value is
 /// always reached if the reverse of its own block always contributes to
 /// it: a contribution at that block's top level by a user that is itself
-/// always reached, or one in both arms of a branch there (a loop body may
-/// run zero times). A carried adjoint is always reached if the value after
+/// always reached (not through a call's pullback, which says at run time
+/// whether it reached the argument), or one in both arms of a branch
+/// there (a loop body may run zero times). A carried adjoint is always reached if the value after
 /// the loop and the value at the start of an iteration are. The greatest
 /// such set, found by removing values until none changes.
 fn gated(
@@ -472,14 +483,19 @@ fn gated(
     an: &Analysis,
     sites: &[(ValueId, BlockId, bool)],
     users: &[User],
+    calls: &HashSet<usize>,
 ) -> ValueMap<bool> {
     let n = f.values.len();
     // Scalars and call results only: a collection's zero is shaped like
-    // its value, which the reverse sweep would then have to keep.
+    // its value, which the reverse sweep would then have to keep. A scalar
+    // argument's flag is the pullback's answer to its caller.
     let flaggable = |v: ValueId| {
+        let info = f.info(v);
         an.active(v)
-            && f.info(v).param.is_none()
-            && matches!(f.info(v).kind, Kind::Float | Kind::Unknown)
+            && match info.param {
+                None => matches!(info.kind, Kind::Float | Kind::Unknown),
+                Some(_) => info.kind == Kind::Float,
+            }
     };
     let mut by_block: HashMap<BlockId, Vec<usize>> = HashMap::new();
     for (k, &(_, b, _)) in sites.iter().enumerate() {
@@ -495,7 +511,8 @@ fn gated(
             }
         };
         let mut reached: HashMap<BlockId, HashSet<ValueId>> = HashMap::new();
-        surely_reached(&f.body, &by_block, sites, users, &user_sure, &mut reached);
+        let sure_site = |k: usize| !calls.contains(&k) && user_sure(users[k]);
+        surely_reached(&f.body, &by_block, sites, &sure_site, &mut reached);
         let mut changed = false;
         for (v, info) in f.values.iter() {
             if flaggable(v) && sure[v] && !reached.get(&info.block).is_some_and(|s| s.contains(&v))
@@ -521,35 +538,42 @@ fn surely_reached(
     b: &Block,
     by_block: &HashMap<BlockId, Vec<usize>>,
     sites: &[(ValueId, BlockId, bool)],
-    users: &[User],
-    user_sure: &dyn Fn(User) -> bool,
+    sure_site: &dyn Fn(usize) -> bool,
     out: &mut HashMap<BlockId, HashSet<ValueId>>,
 ) -> HashSet<ValueId> {
     let mut here: HashSet<ValueId> = by_block
         .get(&b.id)
         .into_iter()
         .flatten()
-        .filter(|&&k| user_sure(users[k]))
+        .filter(|&&k| sure_site(k))
         .map(|&k| sites[k].0)
         .collect();
     for stmt in &b.stmts {
         match stmt {
             Stmt::Let { .. } => {}
             Stmt::If(i) => {
-                let then = surely_reached(&i.then_blk, by_block, sites, users, user_sure, out);
-                let other = surely_reached(&i.else_blk, by_block, sites, users, user_sure, out);
+                let then = surely_reached(&i.then_blk, by_block, sites, sure_site, out);
+                let other = surely_reached(&i.else_blk, by_block, sites, sure_site, out);
                 here.extend(then.intersection(&other));
             }
             Stmt::Loop(l) => {
                 if let LoopHeader::While { cond_blk, .. } = &l.header {
-                    surely_reached(cond_blk, by_block, sites, users, user_sure, out);
+                    surely_reached(cond_blk, by_block, sites, sure_site, out);
                 }
-                surely_reached(&l.body, by_block, sites, users, user_sure, out);
+                surely_reached(&l.body, by_block, sites, sure_site, out);
             }
         }
     }
     out.insert(b.id, here.clone());
     here
+}
+
+/// Whether a run of the pullback may leave the adjoint of the scalar
+/// argument `v` (differentiable) without any contribution: it is not read
+/// for the result, or it is gated. The pullback then says whether it
+/// reached it, and a caller adds nothing through an argument it did not.
+pub fn unreached_argument(f: &Function, an: &Analysis, v: ValueId) -> bool {
+    f.info(v).kind == Kind::Float && (!an.active(v) || an.gated[v])
 }
 
 /// Whether a loop's carried adjoint may hold nothing that arrived: its
@@ -571,6 +595,9 @@ struct Uses<'a> {
     /// The sites whose contribution the reverse sweep of their block makes
     /// first: a φ's sources, a loop's exit values.
     incoming: HashSet<usize>,
+    /// The sites that are a call's arguments: their contribution comes
+    /// through the callee's pullback, which may not reach them.
+    calls: HashSet<usize>,
 }
 
 /// The reads `a[i]` of arrays whose reverse is the first contribution into
@@ -625,6 +652,7 @@ impl<'a> Visitor<'a> for Uses<'_> {
                     Op::Call { args, .. } => {
                         for a in args {
                             if let Some(v) = an.active_operand(&a.operand) {
+                                self.calls.insert(sites.len());
                                 sites.push((v, b.id, true));
                             }
                         }

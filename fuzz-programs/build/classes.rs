@@ -47,8 +47,8 @@
 //!   drawn at kinks, read only in a branch arm not taken (`if`, `match`), a
 //!   loop that runs zero times, or through a step function (`floor ceil
 //!   round trunc signum`, a constant): the reverse must not multiply their
-//!   infinite partials by a zero adjoint (read by a helper only in an arm
-//!   not taken, finding 033, only with `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`);
+//!   infinite partials by a zero adjoint (also when read by a helper only
+//!   in an arm not taken, finding 033);
 //! - `nested-grad`: `NAME_grad` of a `#[differentiable(hessian)]` helper of
 //!   two numbers called in the body (one gradient step, or a descent
 //!   loop); the mirror writes the helper's gradient in closed form over the

@@ -107,9 +107,8 @@ fn range(
 }
 
 /// Whether to write the constructs of open findings (032: a local array
-/// passed as `&mut [f64]`; 033: a value read by a callee only in an arm
-/// not taken), which the default run leaves out so that it stays green:
-/// `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`.
+/// passed as `&mut [f64]`), which the default run leaves out so that it
+/// stays green: `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`.
 fn open_findings() -> bool {
     std::env::var("AUTOGRAD_FUZZ_OPEN_FINDINGS").is_ok_and(|v| v == "1")
 }
@@ -567,12 +566,7 @@ pub(in crate::generator) fn gen_unreached(index: usize, rng: &mut Rng) -> Progra
     let mut helper = false;
     for _ in 0..rng.range(2, 4) {
         let v = rng.pick(&vals);
-        let form = match rng.below(6) {
-            // Through a call: finding 033.
-            3 if !open_findings() => 4,
-            k => k,
-        };
-        match form {
+        match rng.below(6) {
             0 => {
                 f.insert("unreached-if-arm");
                 if rng.chance(0.5) {

@@ -81,6 +81,9 @@ pub struct Gen<'a> {
     /// loop's forward sweep, whose reverse runs from a unit adjoint that
     /// always arrives.
     gate: bool,
+    /// Whether the pullback says which arguments it reached (see
+    /// `Shape::reach`): then a gated scalar argument carries its flag too.
+    reach: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -222,6 +225,32 @@ struct Shape {
     /// Whether the hidden `__grad_acc_full` exists, which `NAME_grad_acc`
     /// then calls.
     direct_acc: bool,
+    /// Whether the hidden VJP's pullback says which arguments it reached
+    /// (`__private::Reached`): some scalar argument's adjoint may get no
+    /// contribution on a run (see `analysis::unreached_argument`).
+    reach: bool,
+}
+
+impl Shape {
+    /// What the hidden VJP's pullback returns.
+    fn pulled_ty(&self) -> TokenStream {
+        let full_tys = &self.full_tys;
+        match self.reach {
+            true => {
+                let n = proc_macro2::Literal::usize_unsuffixed(full_tys.len());
+                quote!(::autograd::__private::Reached<(#(#full_tys,)*), #n>)
+            }
+            false => quote!((#(#full_tys,)*)),
+        }
+    }
+
+    /// The adjoints of `pulled`, a result of the hidden VJP's pullback.
+    fn adjoints_of(&self, pulled: TokenStream) -> TokenStream {
+        match self.reach {
+            true => quote!(::autograd::__private::adjoints(#pulled)),
+            false => pulled,
+        }
+    }
 }
 
 /// The φ-nodes one arm of a `#[cfg]` branch binds: with the arm's code,
@@ -297,6 +326,7 @@ fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
         scalar,
         captures,
         direct_acc: false,
+        reach: false,
     }
 }
 
@@ -462,7 +492,6 @@ fn sweeps(
         }
     }
     let seed_ty = sig.ret.seed();
-    let full_tys = &shape.full_tys;
     let mut g = Gen {
         f,
         an,
@@ -477,15 +506,19 @@ fn sweeps(
         windows: HashMap::new(),
         fresh_windows: HashSet::new(),
         recorded: forward::recorded_calls(f, an, primal, shape.lifetimes.len()),
-        recorded_pullback_ty: quote! {
-            ::autograd::__private::Box<
-                dyn ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) + '_
-            >
+        recorded_pullback_ty: {
+            let pulled = shape.pulled_ty();
+            quote! {
+                ::autograd::__private::Box<
+                    dyn ::core::ops::FnOnce(#seed_ty) -> #pulled + '_
+                >
+            }
         },
         in_pullback: false,
         buffers: acc.map(|a| &a.slices),
         scaled: Default::default(),
         gate: true,
+        reach: shape.reach,
     };
 
     let mut forward = g.forward_block(&f.body, Mode::Record, None);
@@ -582,6 +615,24 @@ fn sweeps(
             }
         })
         .collect();
+    // Which scalar arguments the sweep reached: not one the result does
+    // not read, a gated one if its flag says so, any other always.
+    let flags = g.reach.then(|| {
+        let flags = f.params.iter().zip(&sig.params).map(|(v, p)| {
+            if !(p.differentiable && crate::analysis::unreached_argument(f, an, *v)) {
+                quote!(true)
+            } else if let Some(r) = g.reached(*v).filter(|_| g.declared.contains(v)) {
+                r.into_token_stream()
+            } else {
+                quote!(false)
+            }
+        });
+        quote!([#(#flags),*])
+    });
+    let results = match &flags {
+        None => quote!((#(#results,)*)),
+        Some(flags) => quote!(::autograd::__private::Reached((#(#results,)*), #flags)),
+    };
     // The result is returned and may also be read by the reverse sweep.
     let ret = match f.ret.value() {
         Some(r) if !f.info(r).kind.is_copy() && an.needs(&f.body).contains(&r) => g.owned(r),
@@ -599,7 +650,7 @@ fn sweeps(
                 #(#slice_adjoints)*
                 #(#held_adjoints)*
                 #reverse
-                (#(#results,)*)
+                #results
             })
         },
         Some(acc) => {
@@ -635,6 +686,10 @@ fn sweeps(
                 Some(quote!(::autograd::__private::check_buffer(#buffer, #x.len());))
             });
             let result = names::result();
+            let result_and_flags = match &flags {
+                None => result.to_token_stream(),
+                Some(flags) => quote!((#result, #flags)),
+            };
             quote! {
                 #(#checks)*
                 #(#items)*
@@ -645,7 +700,7 @@ fn sweeps(
                 #(#held_adjoints)*
                 #reverse
                 #(#added)*
-                #result
+                #result_and_flags
             }
         }
     };
@@ -668,9 +723,8 @@ fn vjp_fn(
     let seed_ty = sig.ret.seed();
     let generics = generics(item, shape);
     let where_clause = where_clause(item, shape);
-    let Shape {
-        inputs, full_tys, ..
-    } = shape;
+    let inputs = &shape.inputs;
+    let pulled = shape.pulled_ty();
     let captures = inout::captures(sig, shape);
     let out_tys = inout::seed_tys(sig);
     // A local declared up front and assigned a value nothing reads is
@@ -685,7 +739,7 @@ fn vjp_fn(
         #[inline]
         #[allow(unused_variables, unused_mut, unused_parens, #unused_assignments clippy::all)]
         #vis fn #name #generics (#(#inputs),*)
-            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty #(, #out_tys)*) -> (#(#full_tys,)*) #reusable + use<#(#captures),*>)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty #(, #out_tys)*) -> #pulled #reusable + use<#(#captures),*>)
             #where_clause
         {
             let _ = #primal;
@@ -732,7 +786,6 @@ fn vjp_by_acc(
     let where_clause = where_clause(item, shape);
     let Shape {
         inputs,
-        full_tys,
         captures,
         scalar,
         ..
@@ -747,16 +800,26 @@ fn vjp_by_acc(
     } = acc_adjoints(sig, scalar, &args);
     let one = scalar.one();
     let reusable = f.reusable_pullback.then(|| quote!(+ ::core::clone::Clone));
+    let pulled = shape.pulled_ty();
+    // A second run at a non-finite seed takes the same paths: the first's
+    // flags stand.
+    let (value, adjoints) = match shape.reach {
+        true => (
+            quote!((__ad_value, __ad_reached)),
+            quote!(::autograd::__private::Reached((#(#adjoints,)*), __ad_reached)),
+        ),
+        false => (quote!(__ad_value), quote!((#(#adjoints,)*))),
+    };
     Some(quote! {
         #[doc(hidden)]
         #[inline]
         #[allow(unused_mut)]
         #vis fn #name #generics (#(#inputs),*)
-            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) #reusable + use<#(#captures),*>)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> #pulled #reusable + use<#(#captures),*>)
             #where_clause
         {
             #(#zeros)*
-            let __ad_value = #acc_full(#(#args,)* #(#buffers,)* #one);
+            let #value = #acc_full(#(#args,)* #(#buffers,)* #one);
             (__ad_value, move |#seed: #seed_ty| {
                 if ::autograd::__private::rules::Real::is_finite(#seed) {
                     #(#scaled)*
@@ -764,7 +827,7 @@ fn vjp_by_acc(
                     #(#rezeroed)*
                     #acc_full(#(#args,)* #(#buffers,)* #seed);
                 }
-                (#(#adjoints,)*)
+                #adjoints
             })
         }
     })
@@ -864,6 +927,11 @@ pub fn generate(
     jvp: bool,
 ) -> TokenStream {
     let mut shape = shape(item, sig);
+    shape.reach = f
+        .params
+        .iter()
+        .zip(&sig.params)
+        .any(|(v, p)| p.differentiable && crate::analysis::unreached_argument(f, an, *v));
     if sig.has_inout() {
         let mut hidden = vjp_fn(item, &shape, sig, f, an);
         hidden.extend(inout::call_items(item, sig, &shape));
@@ -958,6 +1026,7 @@ fn constant_struct_call(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> T
     let output = &item.sig.output;
     let seed_ty = sig.ret.seed();
     let captures = &shape.captures;
+    let pulled = shape.adjoints_of(quote!(__ad_pullback(__ad_seed)));
     quote! {
         #[doc(hidden)]
         #[allow(clippy::too_many_arguments)]
@@ -980,7 +1049,7 @@ fn constant_struct_call(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> T
         {
             let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
             (__ad_value, move |__ad_seed: #seed_ty| {
-                let (#(#slots,)*) = __ad_pullback(__ad_seed);
+                let (#(#slots,)*) = #pulled;
                 (#(#passed,)*)
             })
         }
@@ -1060,12 +1129,20 @@ fn grad_acc_fn(
     let where_clause = where_clause(item, shape);
     let inputs = &shape.inputs;
     let unused_assignments = declared_up_front.then(|| quote!(unused_assignments,));
+    // With the arguments the sweep reached, for the pullback to say.
+    let ret_ty = match shape.reach {
+        true => {
+            let n = proc_macro2::Literal::usize_unsuffixed(sig.params.len());
+            quote!((#seed_ty, [bool; #n]))
+        }
+        false => seed_ty.to_token_stream(),
+    };
     let primal = primal_value(item, shape);
     Some(quote! {
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, unused_mut, unused_parens, #unused_assignments clippy::all)]
-        #vis fn #name #generics (#(#inputs,)* #(#buffers,)* #seed: #seed_ty) -> #seed_ty #where_clause {
+        #vis fn #name #generics (#(#inputs,)* #(#buffers,)* #seed: #seed_ty) -> #ret_ty #where_clause {
             let _ = #primal;
             #body
         }
@@ -1263,14 +1340,15 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
     // constants a placeholder, which this one leaves out.
     let thin = thin::applies(sig);
     let vjp_body = if thin && check_seed.is_none() {
-        thin::vjp(&vjp_full, &arg_names)
+        thin::vjp(sig, &vjp_full, &arg_names, shape.reach)
     } else {
+        let pulled = shape.adjoints_of(quote_spanned!(mixed=> #pullback(#seed)));
         quote_spanned! {mixed=>
             let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
             #count_outputs
             #ok((#value, move |#seed: #seed_ty| {
                 #check_seed
-                let (#(#slots,)*) = #pullback(#seed);
+                let (#(#slots,)*) = #pulled;
                 (#(#adjoints,)*)
             }))
         }
@@ -1301,10 +1379,13 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
                 .iter()
                 .rev()
                 .fold(quote!(()), |rest, a| quote_spanned!(mixed=> (#a, #rest)));
+            let pulled = shape.adjoints_of(
+                quote_spanned!(mixed=> ::core::clone::Clone::clone(&#pullback)(#seed)),
+            );
             let reverse = quote_spanned! {mixed=>
                 let (#value, #pullback) = #vjp_full(#(#arg_names),*);
                 ::autograd::__private::jacobian_acc(&#value, #jac, #target, |#seed| {
-                    let (#(#slots,)*) = ::core::clone::Clone::clone(&#pullback)(#seed);
+                    let (#(#slots,)*) = #pulled;
                     #entries
                 });
                 #value
@@ -1418,17 +1499,19 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
             .zip(&sig.params)
             .filter(|(_, p)| p.differentiable)
             .map(|(a, _)| a);
+        let value_only = shape.reach.then(|| quote!(.0));
         quote_spanned! {mixed=>
             #(#zeros)*
-            let #value = #acc_full(#(#arg_names,)* #(#buffers,)* #one);
+            let #value = #acc_full(#(#arg_names,)* #(#buffers,)* #one)#value_only;
             (#value, #(#adjoints),*)
         }
     } else if thin {
         thin::grad(sig, &vjp_full, &arg_names)
     } else {
+        let pulled = shape.adjoints_of(quote_spanned!(mixed=> #pullback(#one)));
         quote_spanned! {mixed=>
             let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
-            let (#(#slots,)*) = #pullback(#one);
+            let (#(#slots,)*) = #pulled;
             #ok((#value, #(#adjoints),*))
         }
     };
@@ -1718,7 +1801,8 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
     let direct = through_grad.or_else(|| {
         shape.direct_acc.then(|| {
             let acc_full = forward::hidden_path(&name.clone().into(), names::GRAD_ACC_FULL);
-            quote_spanned!(mixed=> #acc_full(#(#arg_names,)* #(#buffers,)* #one))
+            let value_only = shape.reach.then(|| quote!(.0));
+            quote_spanned!(mixed=> #acc_full(#(#arg_names,)* #(#buffers,)* #one)#value_only)
         })
     });
     let thin = direct.or_else(|| {
@@ -1727,9 +1811,10 @@ fn grad_acc(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> TokenStream {
             .flatten()
     });
     let body = thin.unwrap_or_else(|| {
+        let pulled = shape.adjoints_of(quote_spanned!(mixed=> #pullback(#one)));
         quote_spanned! {mixed=>
             let (#value, #pullback) = #vjp_full(#(#arg_names),*)#try_;
-            let (#(#slots,)*) = #pullback(#one);
+            let (#(#slots,)*) = #pulled;
             #(#accumulate)*
             #ok(#value)
         }
@@ -1825,7 +1910,7 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
             #same_types
             let #solution = #solve;
             let (_, #pullback) = #residual_vjp(#solution, #(#arg_names),*);
-            let (#d_solution, #(#partials,)*) = #pullback(1.0);
+            let (#d_solution, #(#partials,)*) = #private::adjoints(#pullback(1.0));
             // dx/dθ = −(∂r/∂θ)/(∂r/∂x) as one quotient, never through
             // 1/(∂r/∂x); one that overflows (∂r/∂x subnormal against
             // ∂r/∂θ) is no derivative.

@@ -51,7 +51,15 @@ pub fn adjoint(f: &Function, v: ValueId) -> Ident {
 /// Whether a contribution reached a gated adjoint (see `Analysis::gated`).
 pub fn reached(f: &Function, v: ValueId) -> Ident {
     let info = f.info(v);
-    ident(format!("__ad_r{}{}", v.index(), hint(&info.name)))
+    match &info.param {
+        Some(p) => ident(format!("__ad_r_{}", p.to_string().trim_start_matches("r#"))),
+        None => ident(format!("__ad_r{}{}", v.index(), hint(&info.name))),
+    }
+}
+
+/// Which arguments a call's pullback reached (see `__private::Reached`).
+pub fn call_reached(call: ValueId) -> Ident {
+    ident(format!("__ad_reached{}", call.index()))
 }
 
 /// Whether a contribution reached a loop's carried adjoint.

@@ -30,7 +30,9 @@ impl<'a> Gen<'a> {
 
     /// The flag of a gated adjoint (see `Analysis::gated`), if `v`'s is.
     pub(super) fn reached(&self, v: ValueId) -> Option<proc_macro2::Ident> {
-        (self.gate && self.an.gated[v]).then(|| names::reached(self.f, v))
+        // An argument's flag is only the pullback's answer to its caller.
+        let flagged = self.reach || self.f.info(v).param.is_none();
+        (self.gate && self.an.gated[v] && flagged).then(|| names::reached(self.f, v))
     }
 
     /// Marks `v`'s adjoint as reached by a contribution that arrived, or
@@ -362,7 +364,23 @@ impl<'a> Gen<'a> {
                         None => quote!(_),
                     })
                     .collect();
-                out.extend(quote_spanned!(span=> let (#(#slots,)*) = #pb(#g);));
+                // The callee says which arguments it reached: a gated one
+                // is reached only if it did.
+                let reached = names::call_reached(dst);
+                let gated = args.iter().any(|a| {
+                    self.an
+                        .active_operand(&a.operand)
+                        .is_some_and(|u| self.reached(u).is_some())
+                });
+                let private = quote!(::autograd::__private);
+                out.extend(match gated {
+                    true => quote_spanned!(span=>
+                        let ((#(#slots,)*), #reached) = #private::reached(#pb(#g));
+                    ),
+                    false => quote_spanned!(span=>
+                        let (#(#slots,)*) = #private::adjoints(#pb(#g));
+                    ),
+                });
                 for (k, a) in args.iter().enumerate() {
                     if let Some(u) = self.an.active_operand(&a.operand) {
                         let adj = names::adjoint(self.f, u);
@@ -400,7 +418,9 @@ impl<'a> Gen<'a> {
                                 #accumulate
                             ),
                         });
-                        out.extend(self.mark(u, None));
+                        let k = proc_macro2::Literal::usize_unsuffixed(k);
+                        let from = quote!(#reached[#k]);
+                        out.extend(self.mark(u, Some(&from)));
                     }
                 }
             }

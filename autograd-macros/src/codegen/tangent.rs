@@ -61,6 +61,7 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'
         buffers: None,
         scaled: crate::analysis::scaled_products(f, an),
         gate: false,
+        reach: false,
     }
 }
 
@@ -1247,6 +1248,7 @@ fn hidden_wrapper(
         scalar: Scalar::of(sig),
         captures: shape.captures.clone(),
         direct_acc: false,
+        reach: false,
     };
     hidden_item(item, sig, &shape, tangents, body, ret_ty.clone())
 }

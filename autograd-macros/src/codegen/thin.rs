@@ -2,7 +2,8 @@
 //! generic runtime helper (`__private::grad`, `__private::grad_acc`)
 //! instead of taking its tuple apart and rebuilding it: less for rustc to
 //! check in every annotated function. They apply when the hidden VJP's
-//! adjoint tuple is the public one, every argument differentiable.
+//! adjoint tuple is the public one, every argument differentiable (with
+//! or without the arguments it reached, see `__private::Reached`).
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote_spanned;
@@ -24,9 +25,18 @@ pub fn applies(sig: &Signature) -> bool {
             .all(|p| p.differentiable && p.adjoint_ty().is_some())
 }
 
-/// `NAME_vjp`'s body: the hidden VJP's value and pullback as they are.
-pub fn vjp(vjp_full: &syn::Path, args: &[syn::Ident]) -> TokenStream {
-    quote_spanned!(Span::mixed_site()=> #vjp_full(#(#args),*))
+/// `NAME_vjp`'s body: the hidden VJP's value and pullback as they are,
+/// or (`reach`: the pullback says which arguments it reached) with a
+/// pullback returning the adjoints only.
+pub fn vjp(sig: &Signature, vjp_full: &syn::Path, args: &[syn::Ident], reach: bool) -> TokenStream {
+    let call = quote_spanned!(Span::mixed_site()=> #vjp_full(#(#args),*));
+    match (reach, &sig.ret) {
+        (false, _) => call,
+        (true, Ret::Result { .. }) => quote_spanned! {Span::mixed_site()=>
+            ::core::result::Result::map(#call, ::autograd::__private::vjp)
+        },
+        (true, _) => quote_spanned!(Span::mixed_site()=> ::autograd::__private::vjp(#call)),
+    }
 }
 
 /// `NAME_grad`'s body: the hidden VJP at seed one, its value in front.

@@ -29,7 +29,12 @@ impl discount {
         n: usize,
     ) -> (
         f64,
-        impl ::core::ops::FnOnce(f64) -> (f64, ::autograd::__private::NoGradient) + use<>,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> ::autograd::__private::Reached<
+                (f64, ::autograd::__private::NoGradient),
+                2,
+            > + use<>,
     ) {
         let _ = discount;
         use ::autograd::__private::rules as __ad_rules;
@@ -51,6 +56,7 @@ impl discount {
             __ad_v7_acc,
             move |__ad_seed: f64| {
                 let mut __ad_d_rate = 0.0;
+                let mut __ad_r_rate = false;
                 let __ad_d7_acc = __ad_seed;
                 let mut __ad_dc0_acc = __ad_d7_acc;
                 for _ in ::core::iter::Iterator::rev(0..n) {
@@ -62,9 +68,13 @@ impl discount {
                     let __ad_d5 = __ad_rules::mul_grad_rhs(__ad_d6_acc, __ad_v3_acc);
                     let __ad_d4 = __ad_rules::div_grad_rhs(__ad_d5, __ad_v4, __ad_v5);
                     __ad_d_rate += __ad_rules::add_grad_rhs(__ad_d4);
+                    __ad_r_rate = true;
                     __ad_dc0_acc = __ad_d3_acc;
                 }
-                (__ad_d_rate, ::autograd::__private::NoGradient)
+                ::autograd::__private::Reached(
+                    (__ad_d_rate, ::autograd::__private::NoGradient),
+                    [__ad_r_rate, true],
+                )
             },
         )
     }
@@ -81,7 +91,9 @@ fn discount_vjp(
     ((
         __ad_value,
         move |__ad_seed: f64| {
-            let (__ad_d_rate, _) = __ad_pullback(__ad_seed);
+            let (__ad_d_rate, _) = ::autograd::__private::adjoints(
+                __ad_pullback(__ad_seed),
+            );
             (__ad_d_rate,)
         },
     ))
@@ -92,7 +104,7 @@ fn discount_vjp(
 #[inline]
 fn discount_grad(rate: f64, n: usize) -> (f64, f64) {
     let (__ad_value, __ad_pullback) = discount::__vjp_full(rate, n);
-    let (__ad_d_rate, _) = __ad_pullback(1.0);
+    let (__ad_d_rate, _) = ::autograd::__private::adjoints(__ad_pullback(1.0));
     ((__ad_value, __ad_d_rate))
 }
 /** The value of [`discount`], its gradient added into one buffer per differentiable argument (`d_x += ∂discount/∂x`), in argument order: nothing is allocated for the result, so a loop over data points or an optimizer reuses its buffers.
@@ -105,7 +117,7 @@ fn discount_grad(rate: f64, n: usize) -> (f64, f64) {
 #[inline]
 fn discount_grad_acc(rate: f64, n: usize, d_rate: &mut f64) -> f64 {
     let (__ad_value, __ad_pullback) = discount::__vjp_full(rate, n);
-    let (__ad_d_rate, _) = __ad_pullback(1.0);
+    let (__ad_d_rate, _) = ::autograd::__private::adjoints(__ad_pullback(1.0));
     ::autograd::__private::accumulate(d_rate, __ad_d_rate);
     (__ad_value)
 }

@@ -26,7 +26,12 @@ impl euler_step {
         s: [f64; 2],
         h: f64,
         k: f64,
-    ) -> (f64, impl ::core::ops::FnOnce(f64) -> ([f64; 2], f64, f64) + use<>) {
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> ::autograd::__private::Reached<([f64; 2], f64, f64), 3> + use<>,
+    ) {
         let _ = euler_step;
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v3_out: [f64; 2] = [0.0; 2];
@@ -75,7 +80,9 @@ impl euler_step {
             move |__ad_seed: f64| {
                 let mut __ad_d_s = ::autograd::__private::zero_like(&s);
                 let mut __ad_d_h = 0.0;
+                let mut __ad_r_h = false;
                 let mut __ad_d_k = 0.0;
+                let mut __ad_r_k = false;
                 let mut __ad_d13_out = ::autograd::__private::zero_like(&__ad_v13_out);
                 let __ad_d25 = __ad_seed;
                 let __ad_d23 = __ad_rules::mul_grad_lhs(__ad_d25, __ad_v24);
@@ -93,6 +100,7 @@ impl euler_step {
                     let __ad_d17 = __ad_rules::add_grad_lhs(__ad_d20);
                     let __ad_d19 = __ad_rules::add_grad_rhs(__ad_d20);
                     __ad_d_h += __ad_rules::mul_grad_lhs(__ad_d19, __ad_v18);
+                    __ad_r_h = true;
                     let __ad_d18 = __ad_rules::mul_grad_rhs(__ad_d19, h);
                     __ad_d13_out[__ad_v16_i] += __ad_d18;
                     __ad_d_s[__ad_v16_i] += __ad_d17;
@@ -116,10 +124,14 @@ impl euler_step {
                         let __ad_d9 = __ad_rules::mul_grad_rhs(__ad_d10, __ad_v8);
                         __ad_d_s[0] += __ad_d9;
                         __ad_d_k += __ad_rules::neg_grad(__ad_d8);
+                        __ad_r_k = true;
                     }
                     __ad_dc0_out = __ad_d4_out;
                 }
-                (__ad_d_s, __ad_d_h, __ad_d_k)
+                ::autograd::__private::Reached(
+                    (__ad_d_s, __ad_d_h, __ad_d_k),
+                    [true, __ad_r_h, __ad_r_k],
+                )
             },
         )
     }
@@ -133,7 +145,7 @@ fn euler_step_vjp(
     h: f64,
     k: f64,
 ) -> (f64, impl ::core::ops::FnOnce(f64) -> ([f64; 2], f64, f64) + use<>) {
-    euler_step::__vjp_full(s, h, k)
+    ::autograd::__private::vjp(euler_step::__vjp_full(s, h, k))
 }
 /** The value of [`euler_step`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 

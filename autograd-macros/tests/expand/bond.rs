@@ -32,7 +32,7 @@ impl bond_price {
         __ad_b_r: &mut [f64],
         __ad_b_z: &mut f64,
         __ad_seed: f64,
-    ) -> f64 {
+    ) -> (f64, [bool; 4]) {
         let _ = bond_price;
         use ::autograd::__private::rules as __ad_rules;
         ::autograd::__private::check_buffer(__ad_b_r, r.len());
@@ -71,10 +71,14 @@ impl bond_price {
         let __ad_result = __ad_v17_p;
         let mut __ad_d_r = __ad_u0__r;
         let mut __ad_d_z = 0.0;
+        let mut __ad_r_z = false;
         let __ad_d17_p = __ad_seed;
         let __ad_dc0_p = __ad_d17_p;
         if __ad_dc0_p == 1.0 {
-            __ad_d_z += __ad_dc0_p * __ad_u0__z;
+            if !(0..__ad_v5).is_empty() {
+                __ad_d_z += __ad_dc0_p * __ad_u0__z;
+                __ad_r_z = true;
+            }
         } else {
             __ad_d_r.fill(0.0);
             let mut __ad_dc0_p = __ad_d17_p;
@@ -95,12 +99,13 @@ impl bond_price {
                 let __ad_d10 = __ad_rules::neg_grad(__ad_d11);
                 let __ad_d9 = __ad_rules::add_grad_lhs(__ad_d10);
                 __ad_d_z += __ad_rules::add_grad_rhs(__ad_d10);
+                __ad_r_z = true;
                 __ad_d_r[__ad_v7_i] += __ad_d9;
                 __ad_dc0_p = __ad_d6_p;
             }
         }
         *__ad_b_z += __ad_d_z;
-        __ad_result
+        (__ad_result, [true, __ad_r_z, true, true])
     }
     #[doc(hidden)]
     #[inline]
@@ -114,16 +119,19 @@ impl bond_price {
         f64,
         impl ::core::ops::FnOnce(
             f64,
-        ) -> (
-                ::autograd::__private::Vec<f64>,
-                f64,
-                ::autograd::__private::NoGradient,
-                ::autograd::__private::NoGradient,
-            ) + use<'r, 'cf, 't>,
+        ) -> ::autograd::__private::Reached<
+                (
+                    ::autograd::__private::Vec<f64>,
+                    f64,
+                    ::autograd::__private::NoGradient,
+                    ::autograd::__private::NoGradient,
+                ),
+                4,
+            > + use<'r, 'cf, 't>,
     ) {
         let mut __ad_b_r = ::autograd::__private::zeros_like_slice(r);
         let mut __ad_b_z = 0.0;
-        let __ad_value = bond_price::__grad_acc_full(
+        let (__ad_value, __ad_reached) = bond_price::__grad_acc_full(
             r,
             z,
             cf,
@@ -157,11 +165,14 @@ impl bond_price {
                         __ad_seed,
                     );
                 }
-                (
-                    __ad_b_r,
-                    __ad_b_z,
-                    ::autograd::__private::NoGradient,
-                    ::autograd::__private::NoGradient,
+                ::autograd::__private::Reached(
+                    (
+                        __ad_b_r,
+                        __ad_b_z,
+                        ::autograd::__private::NoGradient,
+                        ::autograd::__private::NoGradient,
+                    ),
+                    __ad_reached,
                 )
             },
         )
@@ -186,7 +197,9 @@ fn bond_price_vjp<'r, 'cf, 't>(
     ((
         __ad_value,
         move |__ad_seed: f64| {
-            let (__ad_d_r, __ad_d_z, _, _) = __ad_pullback(__ad_seed);
+            let (__ad_d_r, __ad_d_z, _, _) = ::autograd::__private::adjoints(
+                __ad_pullback(__ad_seed),
+            );
             (__ad_d_r, __ad_d_z)
         },
     ))
@@ -202,7 +215,7 @@ fn bond_price_grad<'r, 'cf, 't>(
     t: &'t [f64],
 ) -> (f64, ::autograd::__private::Vec<f64>, f64) {
     let (__ad_value, __ad_pullback) = bond_price::__vjp_full(r, z, cf, t);
-    let (__ad_d_r, __ad_d_z, _, _) = __ad_pullback(1.0);
+    let (__ad_d_r, __ad_d_z, _, _) = ::autograd::__private::adjoints(__ad_pullback(1.0));
     ((__ad_value, __ad_d_r, __ad_d_z))
 }
 /** The value of [`bond_price`], its gradient added into one buffer per differentiable argument (`d_x += ∂bond_price/∂x`), in argument order: nothing is allocated for the result, so a loop over data points or an optimizer reuses its buffers.
@@ -221,7 +234,7 @@ fn bond_price_grad_acc<'r, 'cf, 't>(
     d_r: &mut [f64],
     d_z: &mut f64,
 ) -> f64 {
-    bond_price::__grad_acc_full(r, z, cf, t, d_r, d_z, 1.0)
+    bond_price::__grad_acc_full(r, z, cf, t, d_r, d_z, 1.0).0
 }
 /** Compares [`bond_price_grad`] at this point with central finite differences of [`bond_price`], component by component.
 

@@ -37,7 +37,10 @@ impl decay {
         f64,
         impl ::core::ops::FnOnce(
             f64,
-        ) -> (f64, f64, ::autograd::__private::NoGradient) + use<>,
+        ) -> ::autograd::__private::Reached<
+                (f64, f64, ::autograd::__private::NoGradient),
+                3,
+            > + use<>,
     ) {
         let _ = decay;
         use ::autograd::__private::rules as __ad_rules;
@@ -90,6 +93,7 @@ impl decay {
             __ad_v17_x,
             move |__ad_seed: f64| {
                 let mut __ad_d_k = 0.0;
+                let mut __ad_r_k = false;
                 let __ad_d17_x = __ad_seed;
                 let mut __ad_dc1_x = __ad_d17_x;
                 __ad_stack1.reserve_exact(__ad_ck1.segment());
@@ -193,6 +197,7 @@ impl decay {
                             let __ad_d5 = __ad_rules::mul_grad_rhs(__ad_d6, __ad_v4);
                             __ad_d3_x += __ad_rules::sin_grad(__ad_d5, __ad_v3_x);
                             __ad_d_k += __ad_rules::mul_grad_rhs(__ad_d4, 1e-3);
+                            __ad_r_k = true;
                             __ad_dc0_x = __ad_d3_x;
                         }
                     } else {
@@ -200,7 +205,10 @@ impl decay {
                     }
                 }
                 let __ad_d_x0 = __ad_dc0_x;
-                (__ad_d_x0, __ad_d_k, ::autograd::__private::NoGradient)
+                ::autograd::__private::Reached(
+                    (__ad_d_x0, __ad_d_k, ::autograd::__private::NoGradient),
+                    [true, __ad_r_k, true],
+                )
             },
         )
     }
@@ -218,7 +226,9 @@ fn decay_vjp(
     ((
         __ad_value,
         move |__ad_seed: f64| {
-            let (__ad_d_x0, __ad_d_k, _) = __ad_pullback(__ad_seed);
+            let (__ad_d_x0, __ad_d_k, _) = ::autograd::__private::adjoints(
+                __ad_pullback(__ad_seed),
+            );
             (__ad_d_x0, __ad_d_k)
         },
     ))
@@ -229,7 +239,7 @@ fn decay_vjp(
 #[inline]
 fn decay_grad(x0: f64, k: f64, n: usize) -> (f64, f64, f64) {
     let (__ad_value, __ad_pullback) = decay::__vjp_full(x0, k, n);
-    let (__ad_d_x0, __ad_d_k, _) = __ad_pullback(1.0);
+    let (__ad_d_x0, __ad_d_k, _) = ::autograd::__private::adjoints(__ad_pullback(1.0));
     ((__ad_value, __ad_d_x0, __ad_d_k))
 }
 /** The value of [`decay`], its gradient added into one buffer per differentiable argument (`d_x += ∂decay/∂x`), in argument order: nothing is allocated for the result, so a loop over data points or an optimizer reuses its buffers.
@@ -242,7 +252,7 @@ fn decay_grad(x0: f64, k: f64, n: usize) -> (f64, f64, f64) {
 #[inline]
 fn decay_grad_acc(x0: f64, k: f64, n: usize, d_x0: &mut f64, d_k: &mut f64) -> f64 {
     let (__ad_value, __ad_pullback) = decay::__vjp_full(x0, k, n);
-    let (__ad_d_x0, __ad_d_k, _) = __ad_pullback(1.0);
+    let (__ad_d_x0, __ad_d_k, _) = ::autograd::__private::adjoints(__ad_pullback(1.0));
     ::autograd::__private::accumulate(d_x0, __ad_d_x0);
     ::autograd::__private::accumulate(d_k, __ad_d_k);
     (__ad_value)

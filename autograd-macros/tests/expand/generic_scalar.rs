@@ -33,7 +33,7 @@ impl generic_scalar {
         __ad_b_x: &mut T,
         __ad_b_y: &mut [T],
         __ad_seed: T,
-    ) -> T {
+    ) -> (T, [bool; 2]) {
         let _ = generic_scalar::<T>;
         use ::autograd::__private::rules as __ad_rules;
         ::autograd::__private::check_buffer(__ad_b_y, y.len());
@@ -53,6 +53,7 @@ impl generic_scalar {
         let __ad_result = __ad_v11;
         let mut __ad_d_y = __ad_b_y;
         let mut __ad_d_x = <T as ::autograd::__private::rules::Real>::zero();
+        let mut __ad_r_x = false;
         let __ad_d11 = __ad_seed;
         let __ad_d10_s = __ad_rules::mul_grad_lhs(__ad_d11, (T::from(2.0).unwrap()));
         let mut __ad_dc0_s = __ad_d10_s;
@@ -65,11 +66,12 @@ impl generic_scalar {
             let __ad_d6 = __ad_rules::mul_grad_lhs(__ad_d8, __ad_v7);
             let __ad_d7 = __ad_rules::mul_grad_rhs(__ad_d8, __ad_v6);
             __ad_d_x = __ad_d_x + (__ad_rules::exp_grad(__ad_d7, __ad_v7));
+            __ad_r_x = true;
             __ad_d_y[__ad_v5_i] = __ad_d_y[__ad_v5_i] + (__ad_d6);
             __ad_dc0_s = __ad_d4_s;
         }
         *__ad_b_x = *__ad_b_x + (__ad_d_x);
-        __ad_result
+        (__ad_result, [__ad_r_x, true])
     }
     #[doc(hidden)]
     #[inline]
@@ -79,11 +81,16 @@ impl generic_scalar {
         y: &'y [T],
     ) -> (
         T,
-        impl ::core::ops::FnOnce(T) -> (T, ::autograd::__private::Vec<T>) + use<'y, T>,
+        impl ::core::ops::FnOnce(
+            T,
+        ) -> ::autograd::__private::Reached<
+                (T, ::autograd::__private::Vec<T>),
+                2,
+            > + use<'y, T>,
     ) {
         let mut __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
         let mut __ad_b_y = ::autograd::__private::zeros_like_slice(y);
-        let __ad_value = generic_scalar::__grad_acc_full(
+        let (__ad_value, __ad_reached) = generic_scalar::__grad_acc_full(
             x,
             y,
             &mut __ad_b_x,
@@ -113,7 +120,7 @@ impl generic_scalar {
                         __ad_seed,
                     );
                 }
-                (__ad_b_x, __ad_b_y)
+                ::autograd::__private::Reached((__ad_b_x, __ad_b_y), __ad_reached)
             },
         )
     }
@@ -129,7 +136,7 @@ fn generic_scalar_vjp<'y, T: Float>(
     T,
     impl ::core::ops::FnOnce(T) -> (T, ::autograd::__private::Vec<T>) + use<'y, T>,
 ) {
-    generic_scalar::__vjp_full(x, y)
+    ::autograd::__private::vjp(generic_scalar::__vjp_full(x, y))
 }
 /** The value of [`generic_scalar`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 
@@ -156,12 +163,13 @@ fn generic_scalar_grad_acc<'y, T: Float>(
     d_y: &mut [T],
 ) -> T {
     generic_scalar::__grad_acc_full(
-        x,
-        y,
-        d_x,
-        d_y,
-        <T as ::autograd::__private::rules::Real>::one(),
-    )
+            x,
+            y,
+            d_x,
+            d_y,
+            <T as ::autograd::__private::rules::Real>::one(),
+        )
+        .0
 }
 /** Compares [`generic_scalar_grad`] at this point with central finite differences of [`generic_scalar`], component by component.
 

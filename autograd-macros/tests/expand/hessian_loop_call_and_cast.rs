@@ -63,7 +63,10 @@ impl energy {
             softplus::__same_callee(&softplus, &__ad_v10);
             let __ad_v11 = n as f64;
             let __ad_v12 = &__ad_v10 / __ad_v11;
+            let mut __ad_d8 = 0.0;
+            let mut __ad_r8 = false;
             let mut __ad_d9 = 0.0;
+            let mut __ad_r9 = false;
             let __ad_d14_s = __ad_dc0_s;
             let __ad_d6_s = __ad_rules::generic::add_grad_lhs(&__ad_d14_s);
             let __ad_d13 = __ad_rules::generic::add_grad_rhs_owned(__ad_d14_s);
@@ -74,12 +77,20 @@ impl energy {
                 &__ad_v11,
                 &__ad_v12,
             );
-            let (__ad_pb10_d0,) = __ad_pb10(__ad_d10);
+            let ((__ad_pb10_d0,), __ad_reached10) = ::autograd::__private::reached(
+                __ad_pb10(__ad_d10),
+            );
             let __ad_pb10_d0 = ::autograd::__private::contribution((__ad_pb10_d0));
             ::autograd::__private::accumulate(&mut __ad_d9, __ad_pb10_d0);
-            let __ad_d8 = __ad_rules::mul_grad_lhs(__ad_d9, x);
-            __ad_d_x += __ad_rules::mul_grad_rhs(__ad_d9, __ad_v8);
-            __ad_d_w[__ad_v7_i] += __ad_d8;
+            __ad_r9 |= __ad_reached10[0];
+            if __ad_r9 {
+                __ad_d8 += __ad_rules::mul_grad_lhs(__ad_d9, x);
+                __ad_r8 = true;
+                __ad_d_x += __ad_rules::mul_grad_rhs(__ad_d9, __ad_v8);
+            }
+            if __ad_r8 {
+                __ad_d_w[__ad_v7_i] += __ad_d8;
+            }
             __ad_dc0_s = __ad_d6_s;
         }
         let __ad_d4_s = __ad_dc0_s;
@@ -285,18 +296,29 @@ impl __ad_hessian_energy {
                 _,
             >>::vjp_full((__ad_v9,));
             let __ad_v11 = __AdScalar::from(n).unwrap();
+            let mut __ad_d8 = <__AdScalar as ::autograd::__private::rules::Real>::zero();
+            let mut __ad_r8 = false;
             let mut __ad_d9 = <__AdScalar as ::autograd::__private::rules::Real>::zero();
+            let mut __ad_r9 = false;
             let __ad_d14_s = __ad_dc0_s;
             let __ad_d6_s = __ad_rules::add_grad_lhs(__ad_d14_s);
             let __ad_d13 = __ad_rules::add_grad_rhs(__ad_d14_s);
             let __ad_d12 = __ad_rules::add_grad_lhs(__ad_d13);
             let __ad_d10 = __ad_rules::div_grad_lhs(__ad_d12, __ad_v11);
-            let (__ad_pb10_d0,) = __ad_pb10(__ad_d10);
+            let ((__ad_pb10_d0,), __ad_reached10) = ::autograd::__private::reached(
+                __ad_pb10(__ad_d10),
+            );
             let __ad_pb10_d0 = (__ad_pb10_d0);
             ::autograd::__private::accumulate_scalar(&mut __ad_d9, __ad_pb10_d0);
-            let __ad_d8 = __ad_rules::mul_grad_lhs(__ad_d9, x);
-            __ad_d_x = __ad_d_x + (__ad_rules::mul_grad_rhs(__ad_d9, __ad_v8));
-            __ad_d_w[__ad_v7_i] = __ad_d_w[__ad_v7_i] + (__ad_d8);
+            __ad_r9 |= __ad_reached10[0];
+            if __ad_r9 {
+                __ad_d8 = __ad_d8 + (__ad_rules::mul_grad_lhs(__ad_d9, x));
+                __ad_r8 = true;
+                __ad_d_x = __ad_d_x + (__ad_rules::mul_grad_rhs(__ad_d9, __ad_v8));
+            }
+            if __ad_r8 {
+                __ad_d_w[__ad_v7_i] = __ad_d_w[__ad_v7_i] + (__ad_d8);
+            }
             __ad_dc0_s = __ad_d6_s;
         }
         let __ad_d4_s = __ad_dc0_s;

@@ -24,7 +24,12 @@ impl huber {
     fn __vjp_full(
         r: f64,
         delta: f64,
-    ) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + use<>) {
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> ::autograd::__private::Reached<(f64, f64), 2> + use<>,
+    ) {
         let _ = huber;
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v2_a = r.abs();
@@ -43,7 +48,9 @@ impl huber {
             __ad_v9,
             move |__ad_seed: f64| {
                 let mut __ad_d_r = 0.0;
+                let mut __ad_r_r = false;
                 let mut __ad_d_delta = 0.0;
+                let mut __ad_r_delta = false;
                 let mut __ad_d2_a = 0.0;
                 let mut __ad_r2_a = false;
                 let __ad_d9 = __ad_seed;
@@ -52,22 +59,30 @@ impl huber {
                     let __ad_d5 = __ad_d9;
                     let __ad_d4 = __ad_rules::mul_grad_lhs(__ad_d5, r);
                     __ad_d_r += __ad_rules::mul_grad_rhs(__ad_d5, __ad_v4);
+                    __ad_r_r = true;
                     __ad_d_r += __ad_rules::mul_grad_rhs(__ad_d4, 0.5);
+                    __ad_r_r = true;
                 } else {
                     let __ad_v6 = 0.5 * delta;
                     let __ad_v7 = __ad_v2_a - __ad_v6;
                     let __ad_d8 = __ad_d9;
                     __ad_d_delta += __ad_rules::mul_grad_lhs(__ad_d8, __ad_v7);
+                    __ad_r_delta = true;
                     let __ad_d7 = __ad_rules::mul_grad_rhs(__ad_d8, delta);
                     __ad_d2_a += __ad_rules::sub_grad_lhs(__ad_d7);
                     __ad_r2_a = true;
                     let __ad_d6 = __ad_rules::sub_grad_rhs(__ad_d7);
                     __ad_d_delta += __ad_rules::mul_grad_rhs(__ad_d6, 0.5);
+                    __ad_r_delta = true;
                 }
                 if __ad_r2_a {
                     __ad_d_r += __ad_rules::abs_grad(__ad_d2_a, r);
+                    __ad_r_r = true;
                 }
-                (__ad_d_r, __ad_d_delta)
+                ::autograd::__private::Reached(
+                    (__ad_d_r, __ad_d_delta),
+                    [__ad_r_r, __ad_r_delta],
+                )
             },
         )
     }
@@ -80,7 +95,7 @@ fn huber_vjp(
     r: f64,
     delta: f64,
 ) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + use<>) {
-    huber::__vjp_full(r, delta)
+    ::autograd::__private::vjp(huber::__vjp_full(r, delta))
 }
 /** The value of [`huber`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 

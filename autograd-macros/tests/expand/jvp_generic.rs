@@ -37,7 +37,7 @@ impl weighted {
         __ad_b_x: &mut T,
         __ad_b_w: &mut [T],
         __ad_seed: T,
-    ) -> T
+    ) -> (T, [bool; 3])
     where
         T: num_traits::Float,
     {
@@ -65,32 +65,71 @@ impl weighted {
         let __ad_result = __ad_v15;
         let mut __ad_d_w = __ad_b_w;
         let mut __ad_d_x = <T as ::autograd::__private::rules::Real>::zero();
+        let mut __ad_r_x = false;
         let mut __ad_d12_s = <T as ::autograd::__private::rules::Real>::zero();
+        let mut __ad_r12_s = false;
         let __ad_d15 = __ad_seed;
         let __ad_d13 = __ad_rules::mul_grad_lhs(__ad_d15, __ad_v14);
         let __ad_d14 = __ad_rules::mul_grad_rhs(__ad_d15, __ad_v13);
-        let (__ad_pb14_d0, _) = __ad_pb14(__ad_d14);
+        let ((__ad_pb14_d0, _), __ad_reached14) = ::autograd::__private::reached(
+            __ad_pb14(__ad_d14),
+        );
         let __ad_pb14_d0 = (__ad_pb14_d0);
         ::autograd::__private::accumulate_scalar(&mut __ad_d_x, __ad_pb14_d0);
-        let (__ad_pb13_d0, _) = __ad_pb13(__ad_d13);
+        __ad_r_x |= __ad_reached14[0];
+        let ((__ad_pb13_d0, _), __ad_reached13) = ::autograd::__private::reached(
+            __ad_pb13(__ad_d13),
+        );
         let __ad_pb13_d0 = (__ad_pb13_d0);
         ::autograd::__private::accumulate_scalar(&mut __ad_d12_s, __ad_pb13_d0);
+        __ad_r12_s |= __ad_reached13[0];
         let mut __ad_dc0_s = __ad_d12_s;
+        let mut __ad_rc0_s = __ad_r12_s;
         for __ad_v6_i in ::core::iter::Iterator::rev(0..__ad_v4) {
             let __ad_v7 = w[__ad_v6_i];
             let __ad_v8 = x.sin();
-            let __ad_d11_s = __ad_dc0_s;
-            let __ad_d10 = __ad_rules::add_grad_lhs(__ad_d11_s);
-            let __ad_d5_s = __ad_rules::add_grad_lhs(__ad_d10);
-            let __ad_d9 = __ad_rules::add_grad_rhs(__ad_d10);
-            let __ad_d7 = __ad_rules::mul_grad_lhs(__ad_d9, __ad_v8);
-            let __ad_d8 = __ad_rules::mul_grad_rhs(__ad_d9, __ad_v7);
-            __ad_d_x = __ad_d_x + (__ad_rules::sin_grad(__ad_d8, x));
-            __ad_d_w[__ad_v6_i] = __ad_d_w[__ad_v6_i] + (__ad_d7);
+            let mut __ad_d5_s = <T as ::autograd::__private::rules::Real>::zero();
+            let mut __ad_r5_s = false;
+            let mut __ad_d7 = <T as ::autograd::__private::rules::Real>::zero();
+            let mut __ad_r7 = false;
+            let mut __ad_d8 = <T as ::autograd::__private::rules::Real>::zero();
+            let mut __ad_r8 = false;
+            let mut __ad_d9 = <T as ::autograd::__private::rules::Real>::zero();
+            let mut __ad_r9 = false;
+            let mut __ad_d10 = <T as ::autograd::__private::rules::Real>::zero();
+            let mut __ad_r10 = false;
+            let mut __ad_d11_s = <T as ::autograd::__private::rules::Real>::zero();
+            let mut __ad_r11_s = false;
+            __ad_d11_s = __ad_d11_s + (__ad_dc0_s);
+            __ad_r11_s |= __ad_rc0_s;
+            if __ad_r11_s {
+                __ad_d10 = __ad_d10 + (__ad_rules::add_grad_lhs(__ad_d11_s));
+                __ad_r10 = true;
+            }
+            if __ad_r10 {
+                __ad_d5_s = __ad_d5_s + (__ad_rules::add_grad_lhs(__ad_d10));
+                __ad_r5_s = true;
+                __ad_d9 = __ad_d9 + (__ad_rules::add_grad_rhs(__ad_d10));
+                __ad_r9 = true;
+            }
+            if __ad_r9 {
+                __ad_d7 = __ad_d7 + (__ad_rules::mul_grad_lhs(__ad_d9, __ad_v8));
+                __ad_r7 = true;
+                __ad_d8 = __ad_d8 + (__ad_rules::mul_grad_rhs(__ad_d9, __ad_v7));
+                __ad_r8 = true;
+            }
+            if __ad_r8 {
+                __ad_d_x = __ad_d_x + (__ad_rules::sin_grad(__ad_d8, x));
+                __ad_r_x = true;
+            }
+            if __ad_r7 {
+                __ad_d_w[__ad_v6_i] = __ad_d_w[__ad_v6_i] + (__ad_d7);
+            }
             __ad_dc0_s = __ad_d5_s;
+            __ad_rc0_s = __ad_r5_s;
         }
         *__ad_b_x = *__ad_b_x + (__ad_d_x);
-        __ad_result
+        (__ad_result, [__ad_r_x, true, true])
     }
     #[doc(hidden)]
     #[inline]
@@ -103,18 +142,17 @@ impl weighted {
         T,
         impl ::core::ops::FnOnce(
             T,
-        ) -> (
-                T,
-                ::autograd::__private::Vec<T>,
-                ::autograd::__private::NoGradient,
-            ) + use<'w, T>,
+        ) -> ::autograd::__private::Reached<
+                (T, ::autograd::__private::Vec<T>, ::autograd::__private::NoGradient),
+                3,
+            > + use<'w, T>,
     )
     where
         T: num_traits::Float,
     {
         let mut __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
         let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
-        let __ad_value = weighted::__grad_acc_full(
+        let (__ad_value, __ad_reached) = weighted::__grad_acc_full(
             x,
             w,
             c,
@@ -146,7 +184,10 @@ impl weighted {
                         __ad_seed,
                     );
                 }
-                (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient)
+                ::autograd::__private::Reached(
+                    (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient),
+                    __ad_reached,
+                )
             },
         )
     }
@@ -167,7 +208,9 @@ where
     ((
         __ad_value,
         move |__ad_seed: T| {
-            let (__ad_d_x, __ad_d_w, _) = __ad_pullback(__ad_seed);
+            let (__ad_d_x, __ad_d_w, _) = ::autograd::__private::adjoints(
+                __ad_pullback(__ad_seed),
+            );
             (__ad_d_x, __ad_d_w)
         },
     ))
@@ -181,8 +224,8 @@ where
     T: num_traits::Float,
 {
     let (__ad_value, __ad_pullback) = weighted::__vjp_full(x, w, c);
-    let (__ad_d_x, __ad_d_w, _) = __ad_pullback(
-        <T as ::autograd::__private::rules::Real>::one(),
+    let (__ad_d_x, __ad_d_w, _) = ::autograd::__private::adjoints(
+        __ad_pullback(<T as ::autograd::__private::rules::Real>::one()),
     );
     ((__ad_value, __ad_d_x, __ad_d_w))
 }
@@ -199,13 +242,14 @@ where
     T: num_traits::Float,
 {
     weighted::__grad_acc_full(
-        x,
-        w,
-        c,
-        d_x,
-        d_w,
-        <T as ::autograd::__private::rules::Real>::one(),
-    )
+            x,
+            w,
+            c,
+            d_x,
+            d_w,
+            <T as ::autograd::__private::rules::Real>::one(),
+        )
+        .0
 }
 /** Compares [`weighted_grad`] at this point with central finite differences of [`weighted`], component by component.
 

@@ -36,7 +36,10 @@ impl damped {
         f64,
         impl ::core::ops::FnOnce(
             f64,
-        ) -> (f64, f64, ::autograd::__private::NoGradient) + use<>,
+        ) -> ::autograd::__private::Reached<
+                (f64, f64, ::autograd::__private::NoGradient),
+                3,
+            > + use<>,
     ) {
         let _ = damped;
         use ::autograd::__private::rules as __ad_rules;
@@ -66,6 +69,7 @@ impl damped {
             move |__ad_seed: f64| {
                 let mut __ad_d_x = 0.0;
                 let mut __ad_d_k = 0.0;
+                let mut __ad_r_k = false;
                 let __ad_d11 = __ad_seed;
                 let __ad_d10_s = __ad_rules::exp_grad(__ad_d11, __ad_v11);
                 let mut __ad_dc0_s = __ad_d10_s;
@@ -79,6 +83,7 @@ impl damped {
                         let __ad_d6_s = __ad_d9_s;
                         let __ad_d5 = __ad_rules::mul_grad_lhs(__ad_d6_s, k);
                         __ad_d_k += __ad_rules::mul_grad_rhs(__ad_d6_s, __ad_v5);
+                        __ad_r_k = true;
                         __ad_d3_s += __ad_rules::sqrt_grad(__ad_d5, __ad_v5);
                     } else {
                         let __ad_d8_s = __ad_d9_s;
@@ -86,11 +91,15 @@ impl damped {
                         __ad_d_x += __ad_rules::add_grad_rhs(__ad_d8_s);
                         __ad_d3_s += __ad_rules::mul_grad_lhs(__ad_d7, k);
                         __ad_d_k += __ad_rules::mul_grad_rhs(__ad_d7, __ad_v3_s);
+                        __ad_r_k = true;
                     }
                     __ad_dc0_s = __ad_d3_s;
                 }
                 __ad_d_x += __ad_dc0_s;
-                (__ad_d_x, __ad_d_k, ::autograd::__private::NoGradient)
+                ::autograd::__private::Reached(
+                    (__ad_d_x, __ad_d_k, ::autograd::__private::NoGradient),
+                    [true, __ad_r_k, true],
+                )
             },
         )
     }
@@ -108,7 +117,9 @@ fn damped_vjp(
     ((
         __ad_value,
         move |__ad_seed: f64| {
-            let (__ad_d_x, __ad_d_k, _) = __ad_pullback(__ad_seed);
+            let (__ad_d_x, __ad_d_k, _) = ::autograd::__private::adjoints(
+                __ad_pullback(__ad_seed),
+            );
             (__ad_d_x, __ad_d_k)
         },
     ))
@@ -119,7 +130,7 @@ fn damped_vjp(
 #[inline]
 fn damped_grad(x: f64, k: f64, n: usize) -> (f64, f64, f64) {
     let (__ad_value, __ad_pullback) = damped::__vjp_full(x, k, n);
-    let (__ad_d_x, __ad_d_k, _) = __ad_pullback(1.0);
+    let (__ad_d_x, __ad_d_k, _) = ::autograd::__private::adjoints(__ad_pullback(1.0));
     ((__ad_value, __ad_d_x, __ad_d_k))
 }
 /** The value of [`damped`], its gradient added into one buffer per differentiable argument (`d_x += ∂damped/∂x`), in argument order: nothing is allocated for the result, so a loop over data points or an optimizer reuses its buffers.
@@ -132,7 +143,7 @@ fn damped_grad(x: f64, k: f64, n: usize) -> (f64, f64, f64) {
 #[inline]
 fn damped_grad_acc(x: f64, k: f64, n: usize, d_x: &mut f64, d_k: &mut f64) -> f64 {
     let (__ad_value, __ad_pullback) = damped::__vjp_full(x, k, n);
-    let (__ad_d_x, __ad_d_k, _) = __ad_pullback(1.0);
+    let (__ad_d_x, __ad_d_k, _) = ::autograd::__private::adjoints(__ad_pullback(1.0));
     ::autograd::__private::accumulate(d_x, __ad_d_x);
     ::autograd::__private::accumulate(d_k, __ad_d_k);
     (__ad_value)

@@ -27,7 +27,12 @@ impl covariance_trace {
     fn __vjp_full(
         q: f64,
         r: f64,
-    ) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + use<>) {
+    ) -> (
+        f64,
+        impl ::core::ops::FnOnce(
+            f64,
+        ) -> ::autograd::__private::Reached<(f64, f64), 2> + use<>,
+    ) {
         let _ = covariance_trace;
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v2_p = [1.0, 0.0, 0.0, 1.0];
@@ -55,7 +60,9 @@ impl covariance_trace {
             __ad_v14,
             move |__ad_seed: f64| {
                 let mut __ad_d_q = 0.0;
+                let mut __ad_r_q = false;
                 let mut __ad_d_r = 0.0;
+                let mut __ad_r_r = false;
                 let __ad_d14 = __ad_seed;
                 let __ad_d12 = __ad_rules::add_grad_lhs(__ad_d14);
                 let __ad_d13 = __ad_rules::add_grad_rhs(__ad_d14);
@@ -72,16 +79,21 @@ impl covariance_trace {
                     let __ad_d9 = __ad_d10_p[3usize];
                     let __ad_d8 = __ad_rules::add_grad_lhs(__ad_d9);
                     __ad_d_r += __ad_rules::add_grad_rhs(__ad_d9);
+                    __ad_r_r = true;
                     let mut __ad_d3_p = ::autograd::__private::zero_like(&__ad_v3_p);
                     __ad_d3_p[3] += __ad_d8;
                     __ad_d3_p[2] += __ad_d7;
                     __ad_d3_p[1] += __ad_d6;
                     let __ad_d4 = __ad_rules::add_grad_lhs(__ad_d5);
                     __ad_d_q += __ad_rules::add_grad_rhs(__ad_d5);
+                    __ad_r_q = true;
                     __ad_d3_p[0] += __ad_d4;
                     __ad_dc0_p = __ad_d3_p;
                 }
-                (__ad_d_q, __ad_d_r)
+                ::autograd::__private::Reached(
+                    (__ad_d_q, __ad_d_r),
+                    [__ad_r_q, __ad_r_r],
+                )
             },
         )
     }
@@ -94,7 +106,7 @@ fn covariance_trace_vjp(
     q: f64,
     r: f64,
 ) -> (f64, impl ::core::ops::FnOnce(f64) -> (f64, f64) + use<>) {
-    covariance_trace::__vjp_full(q, r)
+    ::autograd::__private::vjp(covariance_trace::__vjp_full(q, r))
 }
 /** The value of [`covariance_trace`] followed by its gradient: one adjoint per differentiable argument, in argument order.
 

@@ -36,7 +36,7 @@ impl total_variation {
         __ad_b_x: &mut [f64],
         __ad_b_t: &mut f64,
         __ad_seed: f64,
-    ) -> f64 {
+    ) -> (f64, [bool; 3]) {
         let _ = total_variation;
         use ::autograd::__private::rules as __ad_rules;
         ::autograd::__private::check_buffer(__ad_b_x, x.len());
@@ -118,7 +118,7 @@ impl total_variation {
             __ad_rc0_prev_value = __ad_r10_prev_value;
             __ad_dc0_tv = __ad_d11_tv;
         }
-        __ad_result
+        (__ad_result, [true, true, false])
     }
     #[doc(hidden)]
     #[inline]
@@ -131,15 +131,18 @@ impl total_variation {
         f64,
         impl ::core::ops::FnOnce(
             f64,
-        ) -> (
-                ::autograd::__private::Vec<f64>,
-                ::autograd::__private::NoGradient,
-                f64,
-            ) + use<'x, 'knots>,
+        ) -> ::autograd::__private::Reached<
+                (
+                    ::autograd::__private::Vec<f64>,
+                    ::autograd::__private::NoGradient,
+                    f64,
+                ),
+                3,
+            > + use<'x, 'knots>,
     ) {
         let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
         let mut __ad_b_t = 0.0;
-        let __ad_value = total_variation::__grad_acc_full(
+        let (__ad_value, __ad_reached) = total_variation::__grad_acc_full(
             x,
             knots,
             t,
@@ -171,7 +174,10 @@ impl total_variation {
                         __ad_seed,
                     );
                 }
-                (__ad_b_x, ::autograd::__private::NoGradient, __ad_b_t)
+                ::autograd::__private::Reached(
+                    (__ad_b_x, ::autograd::__private::NoGradient, __ad_b_t),
+                    __ad_reached,
+                )
             },
         )
     }
@@ -194,7 +200,9 @@ fn total_variation_vjp<'x, 'knots>(
     ((
         __ad_value,
         move |__ad_seed: f64| {
-            let (__ad_d_x, _, __ad_d_t) = __ad_pullback(__ad_seed);
+            let (__ad_d_x, _, __ad_d_t) = ::autograd::__private::adjoints(
+                __ad_pullback(__ad_seed),
+            );
             (__ad_d_x, __ad_d_t)
         },
     ))
@@ -209,7 +217,7 @@ fn total_variation_grad<'x, 'knots>(
     t: f64,
 ) -> (f64, ::autograd::__private::Vec<f64>, f64) {
     let (__ad_value, __ad_pullback) = total_variation::__vjp_full(x, knots, t);
-    let (__ad_d_x, _, __ad_d_t) = __ad_pullback(1.0);
+    let (__ad_d_x, _, __ad_d_t) = ::autograd::__private::adjoints(__ad_pullback(1.0));
     ((__ad_value, __ad_d_x, __ad_d_t))
 }
 /** The value of [`total_variation`], its gradient added into one buffer per differentiable argument (`d_x += ∂total_variation/∂x`), in argument order: nothing is allocated for the result, so a loop over data points or an optimizer reuses its buffers.
@@ -227,7 +235,7 @@ fn total_variation_grad_acc<'x, 'knots>(
     d_x: &mut [f64],
     d_t: &mut f64,
 ) -> f64 {
-    total_variation::__grad_acc_full(x, knots, t, d_x, d_t, 1.0)
+    total_variation::__grad_acc_full(x, knots, t, d_x, d_t, 1.0).0
 }
 /** Compares [`total_variation_grad`] at this point with central finite differences of [`total_variation`], component by component.
 

@@ -41,13 +41,16 @@ impl verlet {
         f64,
         impl ::core::ops::FnOnce(
             f64,
-        ) -> (
-                f64,
-                f64,
-                f64,
-                ::autograd::__private::NoGradient,
-                ::autograd::__private::NoGradient,
-            ) + use<>,
+        ) -> ::autograd::__private::Reached<
+                (
+                    f64,
+                    f64,
+                    f64,
+                    ::autograd::__private::NoGradient,
+                    ::autograd::__private::NoGradient,
+                ),
+                5,
+            > + use<>,
     ) {
         let _ = verlet;
         use ::autograd::__private::rules as __ad_rules;
@@ -90,6 +93,7 @@ impl verlet {
             move |__ad_seed: f64| {
                 let mut __ad_d_x0 = 0.0;
                 let mut __ad_d_k = 0.0;
+                let mut __ad_r_k = false;
                 let mut __ad_d5 = 0.0;
                 let mut __ad_r5 = false;
                 let mut __ad_d6_a = 0.0;
@@ -125,6 +129,7 @@ impl verlet {
                     let __ad_d16 = __ad_rules::mul_grad_lhs(__ad_d17_a_next, __ad_v15_x);
                     __ad_d15_x += __ad_rules::mul_grad_rhs(__ad_d17_a_next, __ad_v16);
                     __ad_d_k += __ad_rules::neg_grad(__ad_d16);
+                    __ad_r_k = true;
                     let __ad_d11 = __ad_rules::add_grad_lhs(__ad_d15_x);
                     let __ad_d14 = __ad_rules::add_grad_rhs(__ad_d15_x);
                     let __ad_d13 = __ad_rules::mul_grad_lhs(__ad_d14, dt);
@@ -149,13 +154,17 @@ impl verlet {
                 }
                 if __ad_r5 {
                     __ad_d_k += __ad_rules::neg_grad(__ad_d5);
+                    __ad_r_k = true;
                 }
-                (
-                    __ad_d_x0,
-                    __ad_d_v0,
-                    __ad_d_k,
-                    ::autograd::__private::NoGradient,
-                    ::autograd::__private::NoGradient,
+                ::autograd::__private::Reached(
+                    (
+                        __ad_d_x0,
+                        __ad_d_v0,
+                        __ad_d_k,
+                        ::autograd::__private::NoGradient,
+                        ::autograd::__private::NoGradient,
+                    ),
+                    [true, true, __ad_r_k, true, true],
                 )
             },
         )
@@ -176,7 +185,9 @@ fn verlet_vjp(
     ((
         __ad_value,
         move |__ad_seed: f64| {
-            let (__ad_d_x0, __ad_d_v0, __ad_d_k, _, _) = __ad_pullback(__ad_seed);
+            let (__ad_d_x0, __ad_d_v0, __ad_d_k, _, _) = ::autograd::__private::adjoints(
+                __ad_pullback(__ad_seed),
+            );
             (__ad_d_x0, __ad_d_v0, __ad_d_k)
         },
     ))
@@ -187,7 +198,9 @@ fn verlet_vjp(
 #[inline]
 fn verlet_grad(x0: f64, v0: f64, k: f64, dt: f64, steps: usize) -> (f64, f64, f64, f64) {
     let (__ad_value, __ad_pullback) = verlet::__vjp_full(x0, v0, k, dt, steps);
-    let (__ad_d_x0, __ad_d_v0, __ad_d_k, _, _) = __ad_pullback(1.0);
+    let (__ad_d_x0, __ad_d_v0, __ad_d_k, _, _) = ::autograd::__private::adjoints(
+        __ad_pullback(1.0),
+    );
     ((__ad_value, __ad_d_x0, __ad_d_v0, __ad_d_k))
 }
 /** The value of [`verlet`], its gradient added into one buffer per differentiable argument (`d_x += ∂verlet/∂x`), in argument order: nothing is allocated for the result, so a loop over data points or an optimizer reuses its buffers.
@@ -210,7 +223,9 @@ fn verlet_grad_acc(
     d_k: &mut f64,
 ) -> f64 {
     let (__ad_value, __ad_pullback) = verlet::__vjp_full(x0, v0, k, dt, steps);
-    let (__ad_d_x0, __ad_d_v0, __ad_d_k, _, _) = __ad_pullback(1.0);
+    let (__ad_d_x0, __ad_d_v0, __ad_d_k, _, _) = ::autograd::__private::adjoints(
+        __ad_pullback(1.0),
+    );
     ::autograd::__private::accumulate(d_x0, __ad_d_x0);
     ::autograd::__private::accumulate(d_v0, __ad_d_v0);
     ::autograd::__private::accumulate(d_k, __ad_d_k);
