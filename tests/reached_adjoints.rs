@@ -411,3 +411,74 @@ fn the_public_items_of_a_helper_that_may_skip_an_argument_keep_their_shapes() {
     );
     assert_eq!((dv, dlimit), (3.0, 6.0));
 }
+
+// ---------------------------------------------------------------------------
+// `max`, `min` and `clamp` take their value from one operand: the operand
+// not picked is not on the run's path, so its zero adjoint reaches
+// nothing before it (found by the random programs: a helper's √ of a sum
+// of squares at 0 whose result lost a `min` gave NaN for the inputs).
+
+/// The distance to the origin, floored at ½: near the origin the floor,
+/// a constant (gradient 0, Hessian 0); far from it the distance.
+#[differentiable(jvp, hessian)]
+fn floored_distance(x: f64, y: f64) -> f64 {
+    let d = (x * x + y * y).sqrt();
+    d.max(0.5)
+}
+
+#[test]
+fn an_operand_max_did_not_pick_adds_nothing() {
+    assert_eq!(floored_distance_grad(0.0, 0.0), (0.5, 0.0, 0.0));
+    let (_, g, h) = floored_distance_hessian(0.0, 0.0);
+    assert!(g.iter().all(|&e| e == 0.0), "{g}");
+    assert!(h.iter().all(|&e| e == 0.0), "{h}");
+    // Picked, the distance's slopes: (x, y)/d at (3, 4).
+    let (v, dx, dy) = floored_distance_grad(3.0, 4.0);
+    assert_eq!(v, 5.0);
+    assert_relative_eq!(dx, 0.6, epsilon = 1e-15, max_relative = 1e-15);
+    assert_relative_eq!(dy, 0.8, epsilon = 1e-15, max_relative = 1e-15);
+}
+
+/// √(x²) clamped to [¼, 2]: at x = 0 the lower bound, a constant.
+#[differentiable(hessian)]
+fn clamped_magnitude(x: f64, lo: f64) -> f64 {
+    (x * x).sqrt().clamp(lo, 2.0)
+}
+
+#[test]
+fn an_operand_clamp_did_not_pick_adds_nothing() {
+    // The value is `lo`: ∂/∂x = 0, ∂/∂lo = 1.
+    assert_eq!(clamped_magnitude_grad(0.0, 0.25), (0.25, 0.0, 1.0));
+    let (_, g, h) = clamped_magnitude_hessian(0.0, 0.25);
+    assert_eq!((g[0], g[1]), (0.0, 1.0));
+    assert!(h.iter().all(|&e| e == 0.0), "{h}");
+}
+
+/// The Euclidean norm of a slice, as users write it.
+#[differentiable]
+fn norm(xs: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..xs.len() {
+        s += xs[i] * xs[i];
+    }
+    s.sqrt()
+}
+
+/// The norm, capped at `c`: a helper's result that `min` may not pick.
+#[differentiable]
+fn capped_norm(xs: &[f64], c: f64) -> f64 {
+    norm(xs).min(c)
+}
+
+#[test]
+fn a_callee_result_min_did_not_pick_adds_nothing() {
+    // At the origin with c = −1 the value is c: ∂/∂xs = 0, ∂/∂c = 1.
+    let (v, dxs, dc) = capped_norm_grad(&[0.0, 0.0, 0.0], -1.0);
+    assert_eq!((v, dxs, dc), (-1.0, vec![0.0; 3], 1.0));
+    // Picked, the norm's slopes xs/|xs| at (1, 2, 2), |xs| = 3.
+    let (v, dxs, dc) = capped_norm_grad(&[1.0, 2.0, 2.0], 10.0);
+    assert_eq!((v, dc), (3.0, 0.0));
+    for (d, want) in dxs.iter().zip([1.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0]) {
+        assert_relative_eq!(*d, want, epsilon = 1e-15, max_relative = 1e-15);
+    }
+}

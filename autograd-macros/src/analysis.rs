@@ -28,7 +28,7 @@ pub struct Analysis {
     /// nothing (not `0·∞ = NaN` through its own partials). A call's
     /// pullback may not reach an argument (see `Reached` in the facade's
     /// runtime), so a call is a user that may not arrive. Always false in
-    /// straight-line code without calls; only scalars and call results
+    /// straight-line code without calls, `max`, `min` or `clamp`; only scalars and call results
     /// are gated, and scalar arguments, whose flag the pullback returns
     /// (see [`unreached_argument`]).
     pub gated: ValueMap<bool>,
@@ -163,15 +163,15 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         users: Vec::new(),
         element_reads: HashMap::new(),
         incoming: HashSet::new(),
-        calls: HashSet::new(),
+        may_not_arrive: HashSet::new(),
     };
     uses.visit_block(&f.body);
-    let (mut sites, mut users, element_reads, mut incoming, calls) = (
+    let (mut sites, mut users, element_reads, mut incoming, may_not_arrive) = (
         uses.sites,
         uses.users,
         uses.element_reads,
         uses.incoming,
-        uses.calls,
+        uses.may_not_arrive,
     );
     for r in f.outputs().filter(|r| an.active(*r)) {
         incoming.insert(sites.len());
@@ -184,7 +184,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
             an.predeclare[v] = true;
         }
     }
-    an.gated = gated(f, &an, &sites, &users, &calls);
+    an.gated = gated(f, &an, &sites, &users, &may_not_arrive);
     for (&(v, _, _), user) in sites.iter().zip(&users) {
         // A gated value's reverse is a block of its own: what it adds into
         // must exist before it.
@@ -474,7 +474,8 @@ enum User {
 /// always reached if the reverse of its own block always contributes to
 /// it: a contribution at that block's top level by a user that is itself
 /// always reached (not through a call's pullback, which says at run time
-/// whether it reached the argument), or one in both arms of a branch
+/// whether it reached the argument, nor as an operand of `max`, `min` or
+/// `clamp`, which may pick another), or one in both arms of a branch
 /// there (a loop body may run zero times). A carried adjoint is always reached if the value after
 /// the loop and the value at the start of an iteration are. The greatest
 /// such set, found by removing values until none changes.
@@ -483,7 +484,7 @@ fn gated(
     an: &Analysis,
     sites: &[(ValueId, BlockId, bool)],
     users: &[User],
-    calls: &HashSet<usize>,
+    may_not_arrive: &HashSet<usize>,
 ) -> ValueMap<bool> {
     let n = f.values.len();
     // Scalars and call results only: a collection's zero is shaped like
@@ -511,7 +512,7 @@ fn gated(
             }
         };
         let mut reached: HashMap<BlockId, HashSet<ValueId>> = HashMap::new();
-        let sure_site = |k: usize| !calls.contains(&k) && user_sure(users[k]);
+        let sure_site = |k: usize| !may_not_arrive.contains(&k) && user_sure(users[k]);
         surely_reached(&f.body, &by_block, sites, &sure_site, &mut reached);
         let mut changed = false;
         for (v, info) in f.values.iter() {
@@ -595,9 +596,11 @@ struct Uses<'a> {
     /// The sites whose contribution the reverse sweep of their block makes
     /// first: a φ's sources, a loop's exit values.
     incoming: HashSet<usize>,
-    /// The sites that are a call's arguments: their contribution comes
-    /// through the callee's pullback, which may not reach them.
-    calls: HashSet<usize>,
+    /// The sites whose contribution a run may not make: a call's
+    /// arguments (the callee's pullback may not reach them) and the
+    /// operands of a selecting rule (`max`, `min`, `clamp`: the operand
+    /// not picked is not on the run's path; see `Rule::selects`).
+    may_not_arrive: HashSet<usize>,
 }
 
 /// The reads `a[i]` of arrays whose reverse is the first contribution into
@@ -642,6 +645,9 @@ impl<'a> Visitor<'a> for Uses<'_> {
                     Op::Rule { rule, args, .. } => {
                         for (a, d) in args.iter().zip(rule.diff()) {
                             if d && let Some(v) = an.active_operand(a) {
+                                if rule.selects {
+                                    self.may_not_arrive.insert(sites.len());
+                                }
                                 sites.push((v, b.id, false));
                             }
                         }
@@ -652,7 +658,7 @@ impl<'a> Visitor<'a> for Uses<'_> {
                     Op::Call { args, .. } => {
                         for a in args {
                             if let Some(v) = an.active_operand(&a.operand) {
-                                self.calls.insert(sites.len());
+                                self.may_not_arrive.insert(sites.len());
                                 sites.push((v, b.id, true));
                             }
                         }

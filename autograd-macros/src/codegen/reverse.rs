@@ -45,6 +45,30 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Whether operand `i` (the value `u`) of a selecting rule (`max`,
+    /// `min`, `clamp`) is the one it picked on this run, where `u`'s adjoint
+    /// is gated: an operand not picked is not on the run's path, and its
+    /// zero adjoint reaches nothing (see `Rule::selects`).
+    fn taken(
+        &self,
+        rule: &Rule,
+        args: &[Operand],
+        i: usize,
+        u: ValueId,
+        span: proc_macro2::Span,
+    ) -> Option<TokenStream> {
+        if !rule.selects || self.reached(u).is_none() {
+            return None;
+        }
+        let takes = paths::runtime(rule, Func::Taken(i), span);
+        // A selection's pullbacks read its operands, never its value.
+        let reads = rule.params[i].reads.iter().filter_map(|r| match r {
+            Read::Arg(j) => Some(self.operand(&args[*j])),
+            Read::Out => None,
+        });
+        Some(quote_spanned!(span=> #takes(#(#reads),*)))
+    }
+
     /// [`Self::contribute`] of an adjoint that arrived only if `from` (a
     /// gated adjoint's flag) says so: a φ's, a carried one's.
     pub(super) fn contribute_from(
@@ -258,7 +282,10 @@ impl<'a> Gen<'a> {
                         let func = func(Form::Acc);
                         let adj = names::adjoint(self.f, u);
                         out.extend(quote_spanned!(span=> #func(&mut #adj, #g_ref #(, #refs)*);));
-                        out.extend(self.mark(u, None));
+                        let taken = rule
+                            .differentiable_operand(k)
+                            .and_then(|i| self.taken(rule, args, i, u, span));
+                        out.extend(self.mark(u, taken.as_ref()));
                         continue;
                     }
                     let expr = if owned_last && i + 1 == targets.len() {
@@ -268,7 +295,10 @@ impl<'a> Gen<'a> {
                         let func = func(Form::New);
                         quote_spanned!(span=> #func(#g_ref #(, #refs)*))
                     };
-                    out.extend(self.contribute(u, expr));
+                    let taken = rule
+                        .differentiable_operand(k)
+                        .and_then(|i| self.taken(rule, args, i, u, span));
+                    out.extend(self.contribute_from(u, expr, taken.as_ref()));
                 }
             }
             Op::Map {
@@ -319,7 +349,8 @@ impl<'a> Gen<'a> {
                         Read::Out => names::value(self.f, dst).into_token_stream(),
                     });
                     let expr = quote_spanned!(span=> #func(#g #(, #reads)*));
-                    out.extend(self.contribute(u, expr));
+                    let taken = self.taken(rule, args, i, u, span);
+                    out.extend(self.contribute_from(u, expr, taken.as_ref()));
                 }
             }
             Op::Index { .. } if self.windows.contains_key(&dst) => {

@@ -176,6 +176,12 @@ pub struct Rule {
     /// infinite or NaN derivative before it reaches nothing after it (not
     /// `0·∞ = NaN`).
     pub constant_valued: bool,
+    /// The value is one of its operands (`max`, `min`, `clamp`): an
+    /// operand not picked on this run is not on the run's path, so its
+    /// adjoint is reached only if picked ([`Func::Taken`]), and a zero
+    /// adjoint through an operand not taken reaches nothing before it (not
+    /// `0·∞ = NaN` through that operand's own partials).
+    pub selects: bool,
 }
 
 /// A runtime function of a rule.
@@ -191,6 +197,10 @@ pub enum Func {
     /// `_grad_lhs` / `_grad_rhs` with two differentiable operands,
     /// `_grad_NAME` with more).
     Pullback(usize),
+    /// Whether a selecting rule's value is operand `i` on this run
+    /// (`rules::STEM_takes_lhs`, named like the pullback; see
+    /// [`Rule::selects`]), taking what that pullback reads.
+    Taken(usize),
     /// `rules::STEM_tangent(ẋ.., reads..)`: the scalar tangent, taking one
     /// tangent per differentiable operand, then what the pullbacks read
     /// (see [`Rule::tangent_reads`]).
@@ -340,6 +350,10 @@ impl Rule {
                 let k = self.params[..i].iter().filter(|p| p.diff).count();
                 (Module::Rules, pullback(k)?)
             }
+            Func::Taken(i) if self.selects && self.params.get(i)?.diff => {
+                let k = self.params[..i].iter().filter(|p| p.diff).count();
+                (Module::Rules, pullback(k)?.replacen("_grad", "_takes", 1))
+            }
             Func::Tangent if self.has_scalar_form() => {
                 (Module::Rules, format!("{}_tangent", self.stem))
             }
@@ -449,6 +463,7 @@ const fn scalar(name: &'static str, params: &'static [Param]) -> Rule {
         dual_primal: false,
         generic_by_function: false,
         constant_valued: false,
+        selects: false,
     }
 }
 
@@ -573,8 +588,14 @@ table! {
     // doc comment says: abs the piece of `x`'s sign (so it reads `x`, a
     // zero's sign too), max/min the first operand's.
     ABS = unary("abs", READS_X);
-    MAX = scalar("max", &[float(&[Arg(0), Arg(1)]), float(&[Arg(0), Arg(1)])]);
-    MIN = scalar("min", &[float(&[Arg(0), Arg(1)]), float(&[Arg(0), Arg(1)])]);
+    MAX = Rule {
+        selects: true,
+        ..scalar("max", &[float(&[Arg(0), Arg(1)]), float(&[Arg(0), Arg(1)])])
+    };
+    MIN = Rule {
+        selects: true,
+        ..scalar("min", &[float(&[Arg(0), Arg(1)]), float(&[Arg(0), Arg(1)])])
+    };
     TRANSPOSE = matrix_method("transpose", "transpose", &[matrix(Pass::AsWritten)], Ty::Matrix);
     SUM = Rule {
         broadcasts: true,
@@ -662,11 +683,14 @@ table! {
     // Linear: a constant factor (`rules::angles`).
     TO_RADIANS = unary("to_radians", READS_NOTHING);
     TO_DEGREES = unary("to_degrees", READS_NOTHING);
-    CLAMP = scalar("clamp", &[
-        named("x", &[Arg(0), Arg(1), Arg(2)]),
-        named("lo", &[Arg(0), Arg(1)]),
-        named("hi", &[Arg(0), Arg(2)]),
-    ]);
+    CLAMP = Rule {
+        selects: true,
+        ..scalar("clamp", &[
+            named("x", &[Arg(0), Arg(1), Arg(2)]),
+            named("lo", &[Arg(0), Arg(1)]),
+            named("hi", &[Arg(0), Arg(2)]),
+        ])
+    };
     // Vector algebra (`rules::vectors`).
     DOT = Rule {
         takes: Takes::Operands,
@@ -1006,6 +1030,12 @@ mod tests {
         );
         assert_eq!(name(&POWI, Func::Pullback(0)).as_deref(), Some("powi_grad"));
         assert_eq!(name(&POWI, Func::Pullback(1)), None);
+        assert_eq!(name(&MAX, Func::Taken(1)).as_deref(), Some("max_takes_rhs"));
+        assert_eq!(
+            name(&CLAMP, Func::Taken(2)).as_deref(),
+            Some("clamp_takes_hi")
+        );
+        assert_eq!(name(&ADD, Func::Taken(0)), None);
         assert_eq!(
             name(&ADD, Func::Dispatched(0, Form::Ref)).as_deref(),
             Some("add_grad_lhs_ref")

@@ -272,10 +272,15 @@ pub fn max_takes_lhs<T: Real>(a: T, b: T) -> bool {
 pub fn max_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
     if max_takes_lhs(a, b) { grad } else { T::zero() }
 }
+/// Whether `a.max(b)` takes its value from `b`: not from `a`.
+#[inline(always)]
+pub fn max_takes_rhs<T: Real>(a: T, b: T) -> bool {
+    !max_takes_lhs(a, b)
+}
 /// d max(a,b)/db: 1 where `b` is the value `max` returned, else 0.
 #[inline(always)]
 pub fn max_grad_rhs<T: Real>(grad: T, a: T, b: T) -> T {
-    if max_takes_lhs(a, b) { T::zero() } else { grad }
+    if max_takes_rhs(a, b) { grad } else { T::zero() }
 }
 /// ẏ = the tangent of the operand `max` took: the pullbacks at seeds ȧ
 /// and ḃ.
@@ -300,10 +305,15 @@ pub fn min_takes_lhs<T: Real>(a: T, b: T) -> bool {
 pub fn min_grad_lhs<T: Real>(grad: T, a: T, b: T) -> T {
     if min_takes_lhs(a, b) { grad } else { T::zero() }
 }
+/// Whether `a.min(b)` takes its value from `b`: not from `a`.
+#[inline(always)]
+pub fn min_takes_rhs<T: Real>(a: T, b: T) -> bool {
+    !min_takes_lhs(a, b)
+}
 /// d min(a,b)/db: 1 where `b` is the value `min` returned, else 0.
 #[inline(always)]
 pub fn min_grad_rhs<T: Real>(grad: T, a: T, b: T) -> T {
-    if min_takes_lhs(a, b) { T::zero() } else { grad }
+    if min_takes_rhs(a, b) { grad } else { T::zero() }
 }
 /// ẏ = the tangent of the operand `min` took: the pullbacks at seeds ȧ
 /// and ḃ.

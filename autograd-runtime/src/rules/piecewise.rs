@@ -162,17 +162,37 @@ pub fn clamp_grad_x<T: Real>(grad: T, x: T, lo: T, hi: T) -> T {
         T::zero()
     }
 }
-/// ∂ clamp/∂lo: 1 where the value is `lo` (`x < lo`, strictly: a tie goes
-/// to `x`), else 0; reads `x` and `lo`.
+/// Whether `x.clamp(lo, hi)` takes its value from `lo`: `x < lo`,
+/// strictly (a tie goes to `x`).
+#[inline(always)]
+pub fn clamp_takes_lo<T: Real>(x: T, lo: T) -> bool {
+    x < lo
+}
+/// Whether `x.clamp(lo, hi)` takes its value from `hi`: `x > hi`,
+/// strictly.
+#[inline(always)]
+pub fn clamp_takes_hi<T: Real>(x: T, hi: T) -> bool {
+    x > hi
+}
+/// ∂ clamp/∂lo: 1 where the value is `lo` ([`clamp_takes_lo`]), else 0;
+/// reads `x` and `lo`.
 #[inline(always)]
 pub fn clamp_grad_lo<T: Real>(grad: T, x: T, lo: T) -> T {
-    if x < lo { grad } else { T::zero() }
+    if clamp_takes_lo(x, lo) {
+        grad
+    } else {
+        T::zero()
+    }
 }
-/// ∂ clamp/∂hi: 1 where the value is `hi` (`x > hi`, strictly), else 0;
+/// ∂ clamp/∂hi: 1 where the value is `hi` ([`clamp_takes_hi`]), else 0;
 /// reads `x` and `hi`.
 #[inline(always)]
 pub fn clamp_grad_hi<T: Real>(grad: T, x: T, hi: T) -> T {
-    if x > hi { grad } else { T::zero() }
+    if clamp_takes_hi(x, hi) {
+        grad
+    } else {
+        T::zero()
+    }
 }
 /// ẏ = the tangent of the operand the value came from: the three
 /// pullbacks at seeds ẋ, l̇o, ḣi (the two others give 0).
