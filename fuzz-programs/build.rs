@@ -25,7 +25,7 @@
 //! by default; 1 makes every program one of the listed classes) of the
 //! programs, each tagged `class-NAME` in its features. `none` gives the
 //! programs of the generator before the classes existed. The constructs
-//! of open findings (032, 033) are written only with
+//! of open findings (033) are written only with
 //! `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`.
 //!
 //! `AUTOGRAD_FUZZ_EXCLUDE` (comma-separated program indices) leaves those
