@@ -639,3 +639,35 @@ fn an_in_out_array_passed_on_as_a_mut_slice_matches_the_closed_form() {
     let check = advance_check(&mut y, p, n);
     assert!(check.max_abs_error() < 1e-6, "{check:?}");
 }
+
+// ---- an in-out `Vec` the function grows ----
+
+/// Appends `x` times the last element; returns the first plus the new one.
+#[differentiable]
+fn append_scaled(v: &mut Vec<f64>, x: f64) -> f64 {
+    let k = v.len();
+    v.push(v[k - 1] * x);
+    v[0] + v[k]
+}
+
+/// `NAME_grad` seeds the final value with a zero of its own length (it
+/// took the entry's, and the gradient panicked).
+#[test]
+fn an_in_out_vec_that_grows_has_its_gradient() {
+    let x = 3.0;
+    let mut v = vec![1.0, 2.0];
+    let (value, dv, dx) = append_scaled_grad(&mut v, x);
+    // f = v0 + v1·x.
+    assert_eq!((value, &v), (7.0, &vec![1.0, 2.0, 6.0]));
+    assert_eq!((dv, dx), (vec![1.0, x], 2.0));
+    let mut v = vec![1.0, 2.0];
+    let check = append_scaled_check(&mut v, x);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+    // The final value seeded: d/d(v, x) of f + w·(v0, v1, v1·x).
+    let mut v = vec![1.0, 2.0];
+    let (_, pullback) = append_scaled_vjp(&mut v, x);
+    let (dv, dx) = pullback(1.0, vec![0.5, -1.0, 2.0]);
+    close(dv[0], 1.0 + 0.5);
+    close(dv[1], x - 1.0 + 2.0 * x);
+    close(dx, 2.0 + 2.0 * 2.0);
+}

@@ -617,9 +617,48 @@ fn grown_by_an_inner_loop(x: f64, w: &[f64], n: usize) -> f64 {
     s
 }
 
+/// `v` and one more element.
+#[differentiable]
+fn pushed_copy(v: &[f64], x: f64) -> Vec<f64> {
+    let mut out = v.to_vec();
+    out.push(v[v.len() - 1] * x);
+    out
+}
+
+/// Replaced each iteration by a callee's longer result.
+#[differentiable]
+fn grown_by_a_callee(x: f64, w: &[f64], n: usize) -> f64 {
+    let mut a = vec![x];
+    let mut s = 0.0;
+    for _ in 0..n {
+        a = pushed_copy(&a, w[0]);
+        s += a[a.len() - 1] * x;
+    }
+    s
+}
+
+/// Pushes onto its in-out `Vec`.
+#[differentiable]
+fn push_scaled(v: &mut Vec<f64>, x: f64) {
+    let k = v.len();
+    v.push(v[k - 1] * x);
+}
+
+/// Grown through an in-out helper called each iteration.
+#[differentiable]
+fn grown_through_an_in_out_helper(x: f64, w: &[f64], n: usize) -> f64 {
+    let mut v = vec![x, w[0]];
+    let mut s = 0.0;
+    for _ in 0..n {
+        push_scaled(&mut v, w[1]);
+        s += v[v.len() - 1] * x;
+    }
+    s
+}
+
 #[test]
 fn a_vec_grown_in_a_loop_has_the_central_differences_gradient() {
-    let forms: [(&str, Overwrite, OverwriteGrad); 7] = [
+    let forms: [(&str, Overwrite, OverwriteGrad); 9] = [
         ("updated", grown_then_updated, grown_then_updated_grad),
         (
             "alternating",
@@ -631,6 +670,12 @@ fn a_vec_grown_in_a_loop_has_the_central_differences_gradient() {
         ("rebuilt", rebuilt_longer, rebuilt_longer_grad),
         ("inner", grown_in_an_inner_loop, grown_in_an_inner_loop_grad),
         ("outer", grown_by_an_inner_loop, grown_by_an_inner_loop_grad),
+        ("callee", grown_by_a_callee, grown_by_a_callee_grad),
+        (
+            "in-out",
+            grown_through_an_in_out_helper,
+            grown_through_an_in_out_helper_grad,
+        ),
     ];
     let w = [0.3, -0.8, 1.1];
     for (form, f, grad) in forms {

@@ -935,10 +935,11 @@ fn defs<'f>(b: &'f Block, out: &mut HashMap<ValueId, Def<'f>>) {
 /// The entries of carried arrays whose loop may change their length (see
 /// [`Analysis::resized`]): an iteration's exit value is not provably as
 /// long as its entry value. Element writes, copies, branches and inner
-/// loops that resize nothing keep the length; `push` does not, nor a `Vec`
-/// built anew (`vec![e; n]`, `vec![a, b]`) unless its length is written as
-/// the initial value's is. Any other operation is taken to keep it, as an
-/// array's type does.
+/// loops that resize nothing keep the length; `push` does not, nor a
+/// callee's result, nor a `Vec` built anew (`vec![e; n]`, `vec![a, b]`)
+/// unless its length is written as the initial value's is. Any other
+/// operation is taken to keep it, and so is any array built as a
+/// fixed-size one (`[e; N]`), whose type keeps it.
 fn resized_arrays(f: &Function) -> HashMap<ValueId, ValueId> {
     let mut defined = HashMap::new();
     defs(&f.body, &mut defined);
@@ -964,7 +965,10 @@ impl<'f> Visitor<'f> for Resized<'_, 'f> {
         walk_stmt(self, stmt);
         if let Stmt::Loop(l) = stmt {
             for c in &l.carried {
-                if self.f.info(c.entry).kind == Kind::Array && !self.keeps_length(c.exit, c) {
+                if self.f.info(c.entry).kind == Kind::Array
+                    && !self.fixed_size(c.init)
+                    && !self.keeps_length(c.exit, c)
+                {
                     self.out.insert(c.entry, c.after);
                 }
             }
@@ -1000,7 +1004,30 @@ impl Resized<'_, '_> {
             Some(Def::After(inner)) => {
                 !self.out.contains_key(&inner.entry) && self.keeps_length(inner.init, c)
             }
+            // A callee's result may have any length.
+            Some(Def::Op(Op::Call { .. })) => false,
             _ => true,
+        }
+    }
+
+    /// Whether `v` is built as a fixed-size array (`[e; N]`, `[a, b]`),
+    /// through element writes and copies: its type keeps its length.
+    fn fixed_size(&self, v: ValueId) -> bool {
+        match self.defs.get(&v) {
+            Some(Def::Op(Op::Store { array, .. } | Op::Copy(Operand::Value(array)))) => {
+                self.fixed_size(*array)
+            }
+            Some(Def::Op(
+                Op::Fill {
+                    collection: Collection::Array,
+                    ..
+                }
+                | Op::Pack {
+                    collection: Collection::Array,
+                    ..
+                },
+            )) => true,
+            _ => false,
         }
     }
 

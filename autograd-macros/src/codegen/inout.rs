@@ -16,6 +16,18 @@ fn is_slice(shape: &Shape, i: usize) -> bool {
     matches!(&*shape.inputs[i].ty, syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Slice(_)))
 }
 
+/// Whether the argument `i` is a `&mut Vec<..>`, which the function may
+/// resize.
+fn is_vec(shape: &Shape, i: usize) -> bool {
+    let syn::Type::Reference(r) = &*shape.inputs[i].ty else {
+        return false;
+    };
+    let syn::Type::Path(p) = &*r.elem else {
+        return false;
+    };
+    p.path.segments.last().is_some_and(|s| s.ident == "Vec")
+}
+
 /// The owned copy of each in-out argument, bound to the argument's name
 /// (the sweeps' value of it), its write-back after the forward sweep, and
 /// the pullback's seed for each final value with its type.
@@ -192,21 +204,28 @@ pub(super) fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -
     if !matches!(sig.ret, Ret::Float(_)) {
         return out;
     }
-    // Zeros of the final values' shapes, taken on entry (an in-out
-    // argument keeps its length).
-    let zeros: Vec<TokenStream> = sig
+    // Zeros of the final values' shapes, taken on entry (the argument
+    // keeps its length), or for a `&mut Vec<T>`, which may grow or shrink,
+    // from the final value.
+    let (mut zeros, mut final_zeros) = (Vec::new(), Vec::new());
+    for ((i, p), seed) in sig
         .params
         .iter()
         .enumerate()
         .filter(|(_, p)| p.inout)
-        .map(|(i, p)| {
-            let x = &arg_names[i];
-            match p.kind {
-                _ if is_slice(shape, i) => quote!(::autograd::__private::zeros_like_slice(&*#x)),
-                _ => quote!(::autograd::__private::zero_like(&*#x)),
+        .zip(&out_seeds)
+    {
+        let x = &arg_names[i];
+        match p.kind {
+            _ if is_slice(shape, i) => {
+                zeros.push(quote!(let #seed = ::autograd::__private::zeros_like_slice(&*#x);))
             }
-        })
-        .collect();
+            _ if is_vec(shape, i) => {
+                final_zeros.push(quote!(let #seed = ::autograd::__private::zero_like(&*#x);))
+            }
+            _ => zeros.push(quote!(let #seed = ::autograd::__private::zero_like(&*#x);)),
+        }
+    }
     let one = shape.scalar.one();
     let grad = names::public(name, "grad");
     let doc_grad = format!(
@@ -217,8 +236,9 @@ pub(super) fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -
         #[inline]
         #many
         #vis fn #grad #generics (#(#inputs),*) -> (#ret_ty, #(#public_tys),*) #where_clause {
-            #(let #out_seeds = #zeros;)*
+            #(#zeros)*
             let (#value, #pullback) = #vjp_full(#(#passed),*);
+            #(#final_zeros)*
             let (#(#slots,)*) = #pullback(#one #(, #out_seeds)*);
             (#value, #(#adjoints),*)
         }
