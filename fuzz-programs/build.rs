@@ -24,9 +24,7 @@
 //! `build/classes.rs`, drawn for a share `AUTOGRAD_FUZZ_CLASS_SHARE` (0.25
 //! by default; 1 makes every program one of the listed classes) of the
 //! programs, each tagged `class-NAME` in its features. `none` gives the
-//! programs of the generator before the classes existed. The constructs
-//! of open findings (032) are written only with
-//! `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`.
+//! programs of the generator before the classes existed.
 //!
 //! `AUTOGRAD_FUZZ_EXCLUDE` (comma-separated program indices) leaves those
 //! programs out, with every program that calls them: `run-long.sh` sets it
@@ -52,7 +50,6 @@ fn main() {
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_SHAPED");
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_CLASSES");
     println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_CLASS_SHARE");
-    println!("cargo:rerun-if-env-changed=AUTOGRAD_FUZZ_OPEN_FINDINGS");
     let n = env::var("AUTOGRAD_FUZZ_PROGRAMS")
         .ok()
         .and_then(|s| s.trim().parse().ok())

@@ -479,3 +479,195 @@ fn jvp_gives_the_result_and_final_value_tangents() {
     assert_eq!(acc, 5.0);
     assert_eq!(t_acc, 1.0 + 2.0 * 2.0 * 0.5);
 }
+
+// ---- a local array passed as `&mut [f64]` (fuzz finding 032) ----
+//
+// rustc coerces `&mut [f64; N]` to `&mut [f64]`; the call's hidden items
+// took and returned the helper's owned `Vec<f64>`, which did not compile
+// against the caller's array (E0308 at the attribute).
+
+/// One step of y' = p·y/2 in place: y ← y·(1 + p/2).
+#[differentiable]
+fn half_step(y: &mut [f64], p: f64) {
+    for i in 0..y.len() {
+        y[i] = y[i] + 0.5 * p * y[i];
+    }
+}
+
+/// Finding 032's program.
+#[allow(clippy::manual_memcpy)]
+#[differentiable]
+fn euler_on_array(p: f64, xs: &[f64]) -> f64 {
+    let mut state = [0.0; 2];
+    for i in 0..2 {
+        state[i] = xs[i];
+    }
+    half_step(&mut state, p);
+    state[0] + state[1]
+}
+
+/// The time stepper on a local array: `n` steps, then a product.
+#[differentiable]
+fn stepped_array(p: f64, xs: &[f64], n: usize) -> f64 {
+    let mut state = [xs[0], xs[1], 1.0];
+    for _ in 0..n {
+        half_step(&mut state, p);
+    }
+    state[0] * state[1] + state[2]
+}
+
+/// Relaxes `y` toward `sin(p·y[0])`; returns `(p·y[0])²`.
+#[differentiable]
+fn relax_step(y: &mut [f64], p: f64) -> f64 {
+    let e = y[0] * p;
+    for i in 0..y.len() {
+        y[i] = y[i] * (1.0 - p) + e.sin();
+    }
+    e * e
+}
+
+/// The helper's result read each step, on a local array.
+#[differentiable]
+fn relaxed_array(p: f64, xs: &[f64], n: usize) -> f64 {
+    let mut state = [xs[0], xs[1]];
+    let mut s = 0.0;
+    for _ in 0..n {
+        s += relax_step(&mut state, p);
+    }
+    s + state[1]
+}
+
+/// The caller's own in-out array, passed on as a slice.
+#[differentiable]
+fn advance(y: &mut [f64; 3], p: f64, n: usize) -> f64 {
+    for _ in 0..n {
+        half_step(&mut *y, p);
+    }
+    y[0]
+}
+
+#[test]
+fn a_local_array_passed_as_a_mut_slice_matches_the_closed_form() {
+    let (p, xs) = (0.3, [0.4, -1.3]);
+    let r = 1.0 + 0.5 * p;
+    // f = r·(x0 + x1).
+    let (value, dp, dxs) = euler_on_array_grad(p, &xs);
+    assert_eq!(value.to_bits(), euler_on_array(p, &xs).to_bits());
+    close(value, r * (xs[0] + xs[1]));
+    close(dp, 0.5 * (xs[0] + xs[1]));
+    close(dxs[0], r);
+    close(dxs[1], r);
+    let (_, pullback) = euler_on_array_vjp(p, &xs);
+    let (dp2, dxs2) = pullback(-2.0);
+    close(dp2, -2.0 * dp);
+    close(dxs2[1], -2.0 * r);
+    let (mut bp, mut bxs) = (1.0, vec![0.5, 0.0]);
+    let value = euler_on_array_grad_acc(p, &xs, &mut bp, &mut bxs);
+    assert_eq!(value.to_bits(), euler_on_array(p, &xs).to_bits());
+    close(bp, 1.0 + dp);
+    close(bxs[0], 0.5 + r);
+    close(bxs[1], r);
+    let check = euler_on_array_check(p, &xs);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+
+    // n steps: f = x0·x1·r²ⁿ + rⁿ.
+    for n in [0, 1, 7] {
+        let ni = n as i32;
+        let (value, dp, dxs) = stepped_array_grad(p, &xs, n);
+        assert_eq!(value.to_bits(), stepped_array(p, &xs, n).to_bits());
+        close(value, xs[0] * xs[1] * r.powi(2 * ni) + r.powi(ni));
+        let dr = 2.0 * n as f64 * xs[0] * xs[1] * r.powi(2 * ni - 1) + n as f64 * r.powi(ni - 1);
+        close(dp, 0.5 * dr);
+        close(dxs[0], xs[1] * r.powi(2 * ni));
+        close(dxs[1], xs[0] * r.powi(2 * ni));
+        let check = stepped_array_check(p, &xs, n);
+        assert!(check.max_abs_error() < 1e-6, "{check:?}");
+    }
+}
+
+#[test]
+fn a_local_array_through_a_helper_result_matches_central_differences() {
+    let (p, xs, n) = (0.3, [0.4, -1.3], 5);
+    let (value, dp, dxs) = relaxed_array_grad(p, &xs, n);
+    assert_eq!(value.to_bits(), relaxed_array(p, &xs, n).to_bits());
+    close(
+        dp,
+        (relaxed_array(p + H, &xs, n) - relaxed_array(p - H, &xs, n)) / (2.0 * H),
+    );
+    for i in 0..2 {
+        let (mut a, mut b) = (xs, xs);
+        a[i] += H;
+        b[i] -= H;
+        close(
+            dxs[i],
+            (relaxed_array(p, &a, n) - relaxed_array(p, &b, n)) / (2.0 * H),
+        );
+    }
+    let (mut bp, mut bxs) = (0.0, vec![0.0; 2]);
+    relaxed_array_grad_acc(p, &xs, n, &mut bp, &mut bxs);
+    assert_eq!((bp, bxs), (dp, dxs));
+}
+
+#[test]
+fn an_in_out_array_passed_on_as_a_mut_slice_matches_the_closed_form() {
+    let (p, n): (f64, usize) = (0.3, 4);
+    let y0 = [1.0, -2.0, 0.5];
+    let rn = (1.0 + 0.5 * p).powi(n as i32);
+    let drn = n as f64 * (1.0 + 0.5 * p).powi(n as i32 - 1) * 0.5;
+    let mut y = y0;
+    let (value, pullback) = advance_vjp(&mut y, p, n);
+    let mut primal = y0;
+    assert_eq!(value.to_bits(), advance(&mut primal, p, n).to_bits());
+    assert_eq!(y, primal);
+    for i in 0..3 {
+        close(y[i], y0[i] * rn);
+    }
+    close(value, y0[0] * rn);
+    // d/d(y0, p) of 2·y_n,0 + w·y_n with y_n = y0·rⁿ.
+    let w = [0.5, -1.0, 2.0];
+    let (dy, dp) = pullback(2.0, w);
+    close(dy[0], (2.0 + w[0]) * rn);
+    close(dy[1], w[1] * rn);
+    close(dy[2], w[2] * rn);
+    let seeded: f64 = 2.0 * y0[0] + (0..3).map(|i| w[i] * y0[i]).sum::<f64>();
+    close(dp, seeded * drn);
+    let mut y = y0;
+    let (_, dy, dp) = advance_grad(&mut y, p, n);
+    close(dy[0], rn);
+    close(dp, y0[0] * drn);
+    let mut y = y0;
+    let check = advance_check(&mut y, p, n);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+}
+
+// ---- an in-out `Vec` the function grows ----
+
+/// Appends `x` times the last element; returns the first plus the new one.
+#[differentiable]
+fn append_scaled(v: &mut Vec<f64>, x: f64) -> f64 {
+    let k = v.len();
+    v.push(v[k - 1] * x);
+    v[0] + v[k]
+}
+
+/// `NAME_grad` seeds the final value with a zero of its own length (it
+/// took the entry's, and the gradient panicked).
+#[test]
+fn an_in_out_vec_that_grows_has_its_gradient() {
+    let x = 3.0;
+    let mut v = vec![1.0, 2.0];
+    let (value, dv, dx) = append_scaled_grad(&mut v, x);
+    // f = v0 + v1·x.
+    assert_eq!((value, &v), (7.0, &vec![1.0, 2.0, 6.0]));
+    assert_eq!((dv, dx), (vec![1.0, x], 2.0));
+    let mut v = vec![1.0, 2.0];
+    let check = append_scaled_check(&mut v, x);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+    // The final value seeded: d/d(v, x) of f + w·(v0, v1, v1·x).
+    let mut v = vec![1.0, 2.0];
+    let (_, pullback) = append_scaled_vjp(&mut v, x);
+    let (dv, dx) = pullback(1.0, vec![0.5, -1.0, 2.0]);
+    close(dv[0], 1.0 + 0.5);
+    close(dv[1], x - 1.0 + 2.0 * x);
+    close(dx, 2.0 + 2.0 * 2.0);
+}

@@ -57,6 +57,12 @@ pub struct Analysis {
     /// entry's adjoint as a zero shaped like the carried adjoint, not like
     /// the array, which it then need not have at hand.
     pub carried_arrays: HashMap<ValueId, (LoopId, String)>,
+    /// The entry values of carried arrays whose loop may change their
+    /// length (see [`resized_arrays`]): their adjoints change length with
+    /// them, so the reverse shapes each of their zero adjoints like the
+    /// value it is the adjoint of, and none is in `carried_arrays`.
+    /// Each with the array's value after the loop.
+    pub resized: HashMap<ValueId, ValueId>,
     /// Arrays whose length is provably a value of the function (`vec![x;
     /// d]`, stores into it, loop-carried versions of it no iteration
     /// resizes): the length's value.
@@ -148,11 +154,12 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         fused: HashMap::new(),
         kept_in_arms: HashSet::new(),
         carried_arrays: HashMap::new(),
+        resized: resized_arrays(f),
         lengths: HashMap::new(),
         conditional_errors,
         boxes_arrays: boxes_large_arrays(f),
     };
-    CarriedArrays(&mut an.carried_arrays, f).visit_block(&f.body);
+    CarriedArrays(&mut an.carried_arrays, f, &an.resized).visit_block(&f.body);
     for (v, info) in f.values.iter() {
         an.defined_in.entry(info.block).or_default().push(v);
     }
@@ -201,13 +208,17 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     an
 }
 
-struct CarriedArrays<'a, 'f>(&'a mut HashMap<ValueId, (LoopId, String)>, &'f Function);
+struct CarriedArrays<'a, 'f>(
+    &'a mut HashMap<ValueId, (LoopId, String)>,
+    &'f Function,
+    &'a HashMap<ValueId, ValueId>,
+);
 
 impl<'f> Visitor<'f> for CarriedArrays<'_, 'f> {
     fn visit_stmt(&mut self, _: &'f Block, stmt: &'f Stmt) {
         if let Stmt::Loop(l) = stmt {
             for c in &l.carried {
-                if self.1.info(c.entry).kind == Kind::Array {
+                if self.1.info(c.entry).kind == Kind::Array && !self.2.contains_key(&c.entry) {
                     self.0.insert(c.entry, (l.id, c.name.clone()));
                 }
             }
@@ -862,11 +873,19 @@ fn zero_shaped<'a>(
         .copied()
         .filter(move |v| {
             let kind = f.info(*v).kind;
-            an.active(*v)
+            let predeclared = an.active(*v)
                 && an.predeclare[*v]
                 && !kind.is_copy()
                 && kind != Kind::Slice
-                && !an.carried_arrays.contains_key(v)
+                && !an.carried_arrays.contains_key(v);
+            // The entry of an array whose length the iteration changes,
+            // receiving nothing: the adjoint the iteration hands back is a
+            // zero of its length.
+            let resized_unreached = an
+                .resized
+                .get(v)
+                .is_some_and(|after| an.active(*after) && an.uses[*v] == 0 && !an.predeclare[*v]);
+            predeclared || resized_unreached
         })
 }
 
@@ -911,6 +930,168 @@ pub struct LoopSaves {
     /// writes before reading any: the reverse needs a buffer of their
     /// length, not their entry value, and copies the initial value for it.
     pub overwritten: Vec<(ValueId, ValueId)>,
+}
+
+/// How a value of the function is defined, for walks back from a use.
+enum Def<'f> {
+    Op(&'f Op),
+    Phi(ValueId, ValueId),
+    /// The value after a loop of one of its carried variables.
+    After(&'f Carried),
+}
+
+fn defs<'f>(b: &'f Block, out: &mut HashMap<ValueId, Def<'f>>) {
+    for stmt in &b.stmts {
+        match stmt {
+            Stmt::Let { dst, op, .. } => {
+                out.insert(*dst, Def::Op(op));
+            }
+            Stmt::If(i) => {
+                defs(&i.then_blk, out);
+                defs(&i.else_blk, out);
+                for p in &i.phis {
+                    out.insert(p.dst, Def::Phi(p.then_src, p.else_src));
+                }
+            }
+            Stmt::Loop(l) => {
+                if let LoopHeader::While { cond_blk, .. } = &l.header {
+                    defs(cond_blk, out);
+                }
+                defs(&l.body, out);
+                for c in &l.carried {
+                    out.insert(c.after, Def::After(c));
+                }
+            }
+        }
+    }
+}
+
+/// The entries of carried arrays whose loop may change their length (see
+/// [`Analysis::resized`]): an iteration's exit value is not provably as
+/// long as its entry value. Element writes, copies, branches and inner
+/// loops that resize nothing keep the length; `push` does not, nor a
+/// callee's result, nor a `Vec` built anew (`vec![e; n]`, `vec![a, b]`)
+/// unless its length is written as the initial value's is. Any other
+/// operation is taken to keep it, and so is any array built as a
+/// fixed-size one (`[e; N]`), whose type keeps it.
+fn resized_arrays(f: &Function) -> HashMap<ValueId, ValueId> {
+    let mut defined = HashMap::new();
+    defs(&f.body, &mut defined);
+    let mut out = HashMap::new();
+    Resized {
+        f,
+        defs: &defined,
+        out: &mut out,
+    }
+    .visit_block(&f.body);
+    out
+}
+
+struct Resized<'a, 'f> {
+    f: &'f Function,
+    defs: &'a HashMap<ValueId, Def<'f>>,
+    out: &'a mut HashMap<ValueId, ValueId>,
+}
+
+impl<'f> Visitor<'f> for Resized<'_, 'f> {
+    fn visit_stmt(&mut self, _: &'f Block, stmt: &'f Stmt) {
+        // Inner loops first: an outer loop reads what they resize.
+        walk_stmt(self, stmt);
+        if let Stmt::Loop(l) = stmt {
+            for c in &l.carried {
+                if self.f.info(c.entry).kind == Kind::Array
+                    && !self.fixed_size(c.init)
+                    && !self.keeps_length(c.exit, c)
+                {
+                    self.out.insert(c.entry, c.after);
+                }
+            }
+        }
+    }
+}
+
+impl Resized<'_, '_> {
+    /// Whether `v`, a value of the iteration of `c`'s loop, is provably as
+    /// long as `c`'s entry value.
+    fn keeps_length(&self, v: ValueId, c: &Carried) -> bool {
+        if v == c.entry {
+            return true;
+        }
+        match self.defs.get(&v) {
+            Some(Def::Op(
+                Op::Store { array, .. }
+                | Op::Copy(Operand::Value(array))
+                | Op::Map { recv: array, .. },
+            )) => self.keeps_length(*array, c),
+            Some(Def::Op(Op::Push { .. })) => false,
+            Some(Def::Op(
+                op @ (Op::Fill {
+                    collection: Collection::Vec,
+                    ..
+                }
+                | Op::Pack {
+                    collection: Collection::Vec,
+                    ..
+                }),
+            )) => written_length(op).is_some_and(|n| self.written_length_of(c.init) == Some(n)),
+            Some(Def::Phi(a, b)) => self.keeps_length(*a, c) && self.keeps_length(*b, c),
+            Some(Def::After(inner)) => {
+                !self.out.contains_key(&inner.entry) && self.keeps_length(inner.init, c)
+            }
+            // A callee's result may have any length.
+            Some(Def::Op(Op::Call { .. })) => false,
+            _ => true,
+        }
+    }
+
+    /// Whether `v` is built as a fixed-size array (`[e; N]`, `[a, b]`),
+    /// through element writes and copies: its type keeps its length.
+    fn fixed_size(&self, v: ValueId) -> bool {
+        match self.defs.get(&v) {
+            Some(Def::Op(Op::Store { array, .. } | Op::Copy(Operand::Value(array)))) => {
+                self.fixed_size(*array)
+            }
+            Some(Def::Op(
+                Op::Fill {
+                    collection: Collection::Array,
+                    ..
+                }
+                | Op::Pack {
+                    collection: Collection::Array,
+                    ..
+                },
+            )) => true,
+            _ => false,
+        }
+    }
+
+    /// The length a `Vec` was built with, through element writes and copies.
+    fn written_length_of(&self, v: ValueId) -> Option<String> {
+        match self.defs.get(&v)? {
+            Def::Op(Op::Store { array, .. } | Op::Copy(Operand::Value(array))) => {
+                self.written_length_of(*array)
+            }
+            Def::Op(op) => written_length(op),
+            _ => None,
+        }
+    }
+}
+
+/// The length of `vec![e; n]` (`n`, a value or as written) or of `vec![a,
+/// b]` (its element count).
+fn written_length(op: &Op) -> Option<String> {
+    match op {
+        Op::Fill {
+            len: Operand::Value(n),
+            ..
+        } => Some(format!("value {}", n.index())),
+        Op::Fill {
+            len: Operand::Const(n),
+            ..
+        } => Some(n.to_string()),
+        Op::Pack { elems, .. } => Some(elems.len().to_string()),
+        _ => None,
+    }
 }
 
 /// The lengths of arrays provable from the program (see
@@ -1369,9 +1550,12 @@ pub fn rerun_loop(an: &Analysis, l: &Loop, filter: &HashSet<ValueId>) -> bool {
     record || l.carried.iter().any(|c| filter.contains(&c.after))
 }
 
-/// The initial values of `l`'s carried collections that its reverse
-/// shapes a zero adjoint like: where the result (or an iteration's entry)
-/// receives no contribution, so no adjoint of it exists to carry.
+/// The values of `l`'s block (initial values, results) that its reverse
+/// shapes a zero adjoint of a carried collection like: where the result
+/// (or an iteration's entry) receives no contribution, so no adjoint of it
+/// exists to carry. The initial value, or for an array whose length the
+/// loop changes, the result (an iteration's entry is the body's; see
+/// `zero_shaped`).
 fn zero_shaped_inits<'a>(
     f: &'a Function,
     an: &'a Analysis,
@@ -1380,10 +1564,11 @@ fn zero_shaped_inits<'a>(
     let declared = |v: ValueId| an.uses[v] > 0 || an.predeclare[v];
     l.carried
         .iter()
-        .filter(move |c| {
-            f.info(c.init).kind != Kind::Float && (!declared(c.after) || !declared(c.entry))
+        .filter(move |c| f.info(c.init).kind != Kind::Float)
+        .filter_map(move |c| match an.resized.contains_key(&c.entry) {
+            false => (!declared(c.after) || !declared(c.entry)).then_some(c.init),
+            true => (!declared(c.after)).then_some(c.after),
         })
-        .map(|c| c.init)
 }
 
 /// What the reverse of loop `l` reads to compute its inductions: their
@@ -1445,6 +1630,10 @@ fn needs_stopping(
                     need.extend(&saves.recompute);
                     need.extend(&saves.cache_miss);
                     need.extend(reverse_reads(l, saves));
+                    // The initial values (or results) whose shape the
+                    // zero adjoints of its carried collections take: a
+                    // result so needed runs the loop again.
+                    need.extend(zero_shaped_inits(f, an, l));
                 }
                 let wanted = l
                     .carried
@@ -1461,13 +1650,12 @@ fn needs_stopping(
                 if rerun {
                     all_reads(stmt, &mut need);
                 } else if work {
-                    // The reverse alone: the range, and the initial values
-                    // whose adjoints start from a zero shaped like them.
+                    // The reverse alone: the range (and the initial values
+                    // above).
                     if let LoopHeader::Range { start, end, .. } = &l.header {
                         need.extend(start.value());
                         need.extend(end.value());
                     }
-                    need.extend(zero_shaped_inits(f, an, l));
                 }
             }
         }
@@ -1688,6 +1876,7 @@ fn captured(f: &Function, an: &Analysis) -> HashSet<ValueId> {
             Stmt::Loop(l) => {
                 if has_work(an, stmt) {
                     need.extend(an.needs(&l.body));
+                    need.extend(zero_shaped_inits(f, an, l));
                     all_reads(stmt, &mut need);
                 }
             }

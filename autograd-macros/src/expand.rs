@@ -260,7 +260,7 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &sig::Signature) -> TokenSt
             scalar.bound = sig::ScalarBound::DualMatrices;
         }
         let mut ir = lower::lower(&cx, &s, &twin.sig, &twin.block, Vec::new());
-        callees = hessian::call_twins(&mut ir);
+        callees = hessian::call_twins(&cx, &mut ir);
         let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
         let an = analysis::analyze(&cx, &ir, &differentiable);
         for arg in &mut twin.sig.inputs {

@@ -298,13 +298,14 @@ fn compound(op: &syn::BinOp) -> Option<TokenStream> {
 
 /// Calls `f` on the callee path of every call of another differentiable
 /// function in `block`.
-fn for_each_call(block: &mut Block, f: &mut impl FnMut(&mut syn::Path)) {
+fn for_each_call(block: &mut Block, f: &mut impl FnMut(&mut syn::Path, proc_macro2::Span)) {
     for stmt in &mut block.stmts {
         match stmt {
             Stmt::Let {
                 op: Op::Call { func, .. },
+                span,
                 ..
-            } => f(func),
+            } => f(func, *span),
             Stmt::Let { .. } => {}
             Stmt::If(i) => {
                 for_each_call(&mut i.then_blk, f);
@@ -341,9 +342,30 @@ pub fn twin_primal(twin: &syn::ItemFn, sig: &crate::sig::Signature) -> syn::Item
 /// The twin's calls go to the callees' twins: `m::g` becomes
 /// `m::__ad_hessian_g` in the lowered twin; `hessian_link` then routes them
 /// through the callees' `SecondOrder` implementations. Returns the callees.
-pub fn call_twins(f: &mut Function) -> crate::hessian_link::Callees {
+/// A call passing an in-out argument has no twin: one error at it.
+pub fn call_twins(cx: &crate::ctxt::Ctxt, f: &mut Function) -> crate::hessian_link::Callees {
     let mut twins = crate::hessian_link::Callees::new();
-    for_each_call(&mut f.body, &mut |func| {
+    for_each_call(&mut f.body, &mut |func, span| {
+        // Each such call is lowered to one `__inout_call` (and an
+        // `__inout_result` before it where its result is read).
+        if func
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == crate::ir::INOUT_RESULT)
+        {
+            return;
+        }
+        if func
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == crate::ir::INOUT_CALL)
+        {
+            cx.error_at(
+                span,
+                "`#[differentiable(hessian)]` does not go through a call passing an in-out (`&mut`) argument yet; use `#[differentiable]` here, or have the callee take the value and return the new one",
+            );
+            return;
+        }
         if let Some(last) = func.segments.last_mut() {
             twins.insert(twin_name(&last.ident).to_string(), last.ident.clone());
             last.ident = twin_name(&last.ident);

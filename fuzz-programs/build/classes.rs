@@ -42,7 +42,7 @@
 //!   taking `y: &mut [f64]` or `y: &mut f64`, whose entry is the value plus
 //!   the final `y` weighed by fixed seeds: its gradient is `NAME_vjp`'s
 //!   pullback seeded with 1 and those weights (a local array passed as
-//!   `&mut [f64]`, finding 032, only with `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`);
+//!   `&mut [f64]` too, finding 032);
 //! - `unreached`: `sqrt` and `ln` of a sum of squares that is 0 at the points
 //!   drawn at kinks, read only in a branch arm not taken (`if`, `match`), a
 //!   loop that runs zero times, or through a step function (`floor ceil

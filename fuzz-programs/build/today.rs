@@ -106,13 +106,6 @@ fn range(
     (text, lo, hi)
 }
 
-/// Whether to write the constructs of open findings (032: a local array
-/// passed as `&mut [f64]`), which the default run leaves out so that it
-/// stays green: `AUTOGRAD_FUZZ_OPEN_FINDINGS=1`.
-fn open_findings() -> bool {
-    std::env::var("AUTOGRAD_FUZZ_OPEN_FINDINGS").is_ok_and(|v| v == "1")
-}
-
 // ---------------------------------------------------------------------------
 // `sub-slice`
 
@@ -411,13 +404,8 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
     match (array, rng.below(3)) {
         (true, _) => {
             f.insert("in-out-array-state");
-            // `&mut [f64]` of an array: finding 032.
-            let slice = rng.chance(0.5);
-            state_ty = if slice && open_findings() {
-                "slice"
-            } else {
-                "array"
-            };
+            // `&mut [f64]` of an array: finding 032, fixed.
+            state_ty = if rng.chance(0.5) { "slice" } else { "array" };
             let _ = writeln!(
                 body,
                 "    let mut state = [0.0; {n}];\n    for i in 0..{n} {{\n        state[i] = xs[i];\n    }}"

@@ -16,6 +16,18 @@ fn is_slice(shape: &Shape, i: usize) -> bool {
     matches!(&*shape.inputs[i].ty, syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Slice(_)))
 }
 
+/// Whether the argument `i` is a `&mut Vec<..>`, which the function may
+/// resize.
+fn is_vec(shape: &Shape, i: usize) -> bool {
+    let syn::Type::Reference(r) = &*shape.inputs[i].ty else {
+        return false;
+    };
+    let syn::Type::Path(p) = &*r.elem else {
+        return false;
+    };
+    p.path.segments.last().is_some_and(|s| s.ident == "Vec")
+}
+
 /// The owned copy of each in-out argument, bound to the argument's name
 /// (the sweeps' value of it), its write-back after the forward sweep, and
 /// the pullback's seed for each final value with its type.
@@ -193,21 +205,28 @@ pub(super) fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -
     if !matches!(sig.ret, Ret::Float(_)) {
         return out;
     }
-    // Zeros of the final values' shapes, taken on entry (an in-out
-    // argument keeps its length).
-    let zeros: Vec<TokenStream> = sig
+    // Zeros of the final values' shapes, taken on entry (the argument
+    // keeps its length), or for a `&mut Vec<T>`, which may grow or shrink,
+    // from the final value.
+    let (mut zeros, mut final_zeros) = (Vec::new(), Vec::new());
+    for ((i, p), seed) in sig
         .params
         .iter()
         .enumerate()
         .filter(|(_, p)| p.inout)
-        .map(|(i, p)| {
-            let x = &arg_names[i];
-            match p.kind {
-                _ if is_slice(shape, i) => quote!(::autograd::__private::zeros_like_slice(&*#x)),
-                _ => quote!(::autograd::__private::zero_like(&*#x)),
+        .zip(&out_seeds)
+    {
+        let x = &arg_names[i];
+        match p.kind {
+            _ if is_slice(shape, i) => {
+                zeros.push(quote!(let #seed = ::autograd::__private::zeros_like_slice(&*#x);))
             }
-        })
-        .collect();
+            _ if is_vec(shape, i) => {
+                final_zeros.push(quote!(let #seed = ::autograd::__private::zero_like(&*#x);))
+            }
+            _ => zeros.push(quote!(let #seed = ::autograd::__private::zero_like(&*#x);)),
+        }
+    }
     let one = shape.scalar.one();
     let pulled_grad = shape.adjoints_of(quote!(#pullback(#one #(, #out_seeds)*)));
     let grad = names::public(name, "grad");
@@ -219,8 +238,9 @@ pub(super) fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -
         #[inline]
         #many
         #vis fn #grad #generics (#(#inputs),*) -> (#ret_ty, #(#public_tys),*) #where_clause {
-            #(let #out_seeds = #zeros;)*
+            #(#zeros)*
             let (#value, #pullback) = #vjp_full(#(#passed),*);
+            #(#final_zeros)*
             let (#(#slots,)*) = #pulled_grad;
             (#value, #(#adjoints),*)
         }
@@ -374,6 +394,12 @@ pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> 
         return TokenStream::new();
     };
     let p = &sig.params[*io];
+    if let ParamKind::Array { elem, .. } = &p.kind
+        && is_slice(shape, *io)
+        && p.differentiable
+    {
+        return slice_call_items(item, sig, shape, *io, &elem.0);
+    }
     let owned = match &p.kind {
         ParamKind::Float(t) => t.to_token_stream(),
         ParamKind::Array { owned, .. } | ParamKind::Matrix { owned, .. } => owned.to_token_stream(),
@@ -479,6 +505,184 @@ pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> 
             ::autograd::__private::same_function(
                 called,
                 ::autograd::__private::type_id_of(&Self::#call),
+            )
+        }
+    }
+}
+
+/// [`call_items`] of a function whose in-out argument is a `&mut [T]`: the
+/// caller may pass a `Vec<T>` or a `[T; N]` (rustc coerces either), so the
+/// items take and return the caller's own type, `__AdState`, any
+/// `AsMut<[T]>`, its final value's seed and its adjoint on entry too (the
+/// function's VJP holds them as `Vec<T>` inside).
+fn slice_call_items(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    io: usize,
+    t: &Ident,
+) -> TokenStream {
+    let p = &sig.params[io];
+    let x = &p.ident;
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let state = format_ident!("__AdState");
+    let vec = quote!(::autograd::__private::Vec<#t>);
+    let mut gens: syn::Generics = generics(item, shape)
+        .and_then(|g| syn::parse2(g).ok())
+        .unwrap_or_default();
+    gens.params
+        .push(syn::parse_quote!(#state: ::core::convert::AsMut<[#t]>));
+    let where_clause = where_clause(item, shape);
+    let inputs: Vec<TokenStream> = shape
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, pt)| match i == io {
+            true => quote!(#x: #state),
+            false => pt.to_token_stream(),
+        })
+        .collect();
+    // The other arguments' types for the bound by which the check names
+    // the function at one instance (any lifetime).
+    let others: Vec<TokenStream> = shape
+        .inputs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != io)
+        .map(|(_, pt)| {
+            let mut ty = (*pt.ty).clone();
+            syn::visit_mut::VisitMut::visit_type_mut(&mut super::ElideLifetimes, &mut ty);
+            ty.into_token_stream()
+        })
+        .collect();
+    let args: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let a = &p.ident;
+            match i == io {
+                true => quote!(::core::convert::AsMut::as_mut(&mut #a)),
+                false => quote!(#a),
+            }
+        })
+        .collect();
+    let slots: Vec<Ident> = (0..sig.params.len())
+        .map(|i| format_ident!("__ad_d{i}"))
+        .collect();
+    let d_io = &slots[io];
+    let returned: Vec<TokenStream> = slots
+        .iter()
+        .enumerate()
+        .map(|(i, d)| match i == io {
+            true => quote!(__ad_state),
+            false => quote!(#d),
+        })
+        .collect();
+    let full_tys: Vec<TokenStream> = shape
+        .full_tys
+        .iter()
+        .enumerate()
+        .map(|(i, ty)| match i == io {
+            true => state.to_token_stream(),
+            false => ty.clone(),
+        })
+        .collect();
+    let mut captures = captures(sig, shape);
+    captures.push(state.to_token_stream());
+    let call = format_ident!("{}", names::INOUT_CALL);
+    let vjp = format_ident!("{}", names::inout_call_item(names::VJP_FULL));
+    let same = format_ident!("{}", names::inout_call_item(names::SAME_CALLEE));
+    let vjp_full = names::hidden(name, names::VJP_FULL);
+    // The adjoint on entry, written into a buffer of the caller's type.
+    let back = quote! {
+        ::core::convert::AsMut::as_mut(&mut __ad_state).copy_from_slice(&#d_io);
+    };
+    let zero = match &sig.ret {
+        Ret::Unit => quote!(()),
+        _ => quote!(::autograd::__private::zero_like(&__ad_value)),
+    };
+    let result = (!matches!(sig.ret, Ret::Unit)).then(|| {
+        let ret_ty = sig.ret.seed();
+        let call = format_ident!("{}", names::INOUT_RESULT);
+        let vjp = format_ident!("{}{}", names::INOUT_RESULT, names::VJP_FULL);
+        let same = format_ident!("{}{}", names::INOUT_RESULT, names::SAME_CALLEE);
+        quote! {
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, clippy::all)]
+            #vis fn #call #gens (#(#inputs),*) -> #ret_ty #where_clause {
+                let mut #x = #x;
+                #name(#(#args),*)
+            }
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, unused_variables, clippy::all)]
+            #vis fn #vjp #gens (#(#inputs),*)
+                -> (#ret_ty, impl ::core::ops::FnOnce(#ret_ty) -> (#(#full_tys,)*) + use<#(#captures),*>)
+                #where_clause
+            {
+                let mut #x = #x;
+                let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
+                let __ad_final = ::autograd::__private::zeros_like_slice(
+                    ::core::convert::AsMut::as_mut(&mut #x),
+                );
+                let mut __ad_state = #x;
+                (__ad_value, move |__ad_seed: #ret_ty| {
+                    let (#(#slots,)*) = __ad_pullback(__ad_seed, __ad_final);
+                    #back
+                    (#(#returned,)*)
+                })
+            }
+            #[doc(hidden)]
+            #[inline(always)]
+            #vis fn #same<F: 'static, V>(called: &F, _: &V)
+            where
+                F: ::core::ops::Fn(#vec, #(#others),*) -> #ret_ty,
+            {
+                ::autograd::__private::same_function(
+                    called,
+                    ::autograd::__private::type_id_of(&Self::#call::<#vec>),
+                )
+            }
+        }
+    });
+    quote! {
+        #result
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_mut, clippy::all)]
+        #vis fn #call #gens (#(#inputs),*) -> #state #where_clause {
+            let mut #x = #x;
+            let _ = #name(#(#args),*);
+            #x
+        }
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_mut, unused_variables, clippy::all)]
+        #vis fn #vjp #gens (#(#inputs),*)
+            -> (#state, impl ::core::ops::FnOnce(#state) -> (#(#full_tys,)*) + use<#(#captures),*>)
+            #where_clause
+        {
+            let mut #x = #x;
+            let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
+            (#x, move |mut __ad_state: #state| {
+                let __ad_seed = ::core::convert::AsMut::as_mut(&mut __ad_state).to_vec();
+                let (#(#slots,)*) = __ad_pullback(#zero, __ad_seed);
+                #back
+                (#(#returned,)*)
+            })
+        }
+        #[doc(hidden)]
+        #[inline(always)]
+        #vis fn #same<F: 'static, V>(called: &F, _: &V)
+        where
+            F: ::core::ops::Fn(#vec, #(#others),*) -> #vec,
+        {
+            ::autograd::__private::same_function(
+                called,
+                ::autograd::__private::type_id_of(&Self::#call::<#vec>),
             )
         }
     }

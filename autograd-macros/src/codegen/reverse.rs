@@ -598,6 +598,9 @@ impl<'a> Gen<'a> {
             let dc = names::carried_adjoint(l.id, &c.name);
             let start = if self.declared.contains(&c.after) {
                 names::adjoint(self.f, c.after).into_token_stream()
+            } else if self.an.resized.contains_key(&c.entry) {
+                // The array grew or shrank: a zero of its final length.
+                self.zero(c.after)
             } else {
                 self.zero(c.init)
             };
@@ -747,7 +750,12 @@ impl<'a> Gen<'a> {
                 });
                 quote!(#dc = #adj; #flag)
             } else {
-                let zero = self.zero(c.init);
+                // A zero of the entry's length, the previous iteration's
+                // exit: the initial value's, unless the loop resizes it.
+                let zero = match self.an.resized.contains_key(&c.entry) {
+                    true => self.zero(c.entry),
+                    false => self.zero(c.init),
+                };
                 let flag = rc.map(|rc| quote!(#rc = false;));
                 quote!(#dc = #zero; #flag)
             }
