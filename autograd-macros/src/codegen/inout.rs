@@ -630,7 +630,8 @@ fn slice_call_items(
                 );
                 let mut __ad_state = #x;
                 (__ad_value, move |__ad_seed: #ret_ty| {
-                    let (#(#slots,)*) = __ad_pullback(__ad_seed, __ad_final);
+                    // A caller through these items takes every argument as reached.
+                    let (#(#slots,)*) = ::autograd::__private::adjoints(__ad_pullback(__ad_seed, __ad_final));
                     #back
                     (#(#returned,)*)
                 })
@@ -669,7 +670,7 @@ fn slice_call_items(
             let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
             (#x, move |mut __ad_state: #state| {
                 let __ad_seed = ::core::convert::AsMut::as_mut(&mut __ad_state).to_vec();
-                let (#(#slots,)*) = __ad_pullback(#zero, __ad_seed);
+                let (#(#slots,)*) = ::autograd::__private::adjoints(__ad_pullback(#zero, __ad_seed));
                 #back
                 (#(#returned,)*)
             })
