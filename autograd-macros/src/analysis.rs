@@ -74,6 +74,9 @@ pub struct Analysis {
     /// Whether the arrays the body declares longer than a stack frame
     /// should hold are built on the heap (see [`boxes_large_arrays`]).
     pub boxes_arrays: bool,
+    /// The analysis of each `map` closure's function, by the value its
+    /// `map` defines: its VJP is emitted from it.
+    pub closures: HashMap<ValueId, Analysis>,
 }
 
 impl Analysis {
@@ -99,6 +102,14 @@ impl Analysis {
 }
 
 pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
+    // A closure's element is its one differentiable argument.
+    let mut closures = MapClosures(Vec::new());
+    closures.visit_block(&f.body);
+    let closures = closures
+        .0
+        .into_iter()
+        .map(|(v, c)| (v, analyze(cx, c, &[true])))
+        .collect();
     let n = f.values.len();
     let mut varied = ValueMap::filled(n, false);
     for (p, d) in f.params.iter().zip(differentiable) {
@@ -158,6 +169,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         lengths: HashMap::new(),
         conditional_errors,
         boxes_arrays: boxes_large_arrays(f),
+        closures,
     };
     CarriedArrays(&mut an.carried_arrays, f, &an.resized).visit_block(&f.body);
     for (v, info) in f.values.iter() {
@@ -407,6 +419,22 @@ fn useful_pass(
     }
     let _ = f;
     changed
+}
+
+/// The `map` closures' functions, with the values their `map`s define.
+struct MapClosures<'a>(Vec<(ValueId, &'a Function)>);
+
+impl<'a> Visitor<'a> for MapClosures<'a> {
+    fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::Let {
+                dst,
+                op: Op::Map { closure, .. },
+                ..
+            } => self.0.push((*dst, closure)),
+            stmt => walk_stmt(self, stmt),
+        }
+    }
 }
 
 /// Primal-only code that computes a float from a differentiable value
@@ -2203,7 +2231,7 @@ mod scaled_product_tests {
         let item: syn::ItemFn = syn::parse_str(src).expect("test input parses");
         let cx = Ctxt::default();
         let sig = crate::sig::parse(&cx, &item.sig, false).expect("signature reads");
-        let f = crate::lower::lower(&cx, &sig, &item.sig, &item.block, Vec::new());
+        let f = crate::lower::lower(&cx, &sig, &item.sig, &item.block);
         let diff: Vec<bool> = sig.params.iter().map(|p| p.differentiable).collect();
         let an = analyze(&cx, &f, &diff);
         assert!(cx.check().is_ok());

@@ -80,7 +80,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         .filter(|_| matches!(mode, Mode::Generated))
         .map(|s| {
             lower::check_hoisted_items(&cx, &func.block);
-            let ir = lower::lower(&cx, s, &func.sig, &func.block, Vec::new());
+            let ir = lower::lower(&cx, s, &func.sig, &func.block);
             let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
             let an = analysis::analyze(&cx, &ir, &differentiable);
             (ir, an)
@@ -259,7 +259,7 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &sig::Signature) -> TokenSt
         {
             scalar.bound = sig::ScalarBound::DualMatrices;
         }
-        let mut ir = lower::lower(&cx, &s, &twin.sig, &twin.block, Vec::new());
+        let mut ir = lower::lower(&cx, &s, &twin.sig, &twin.block);
         callees = hessian::call_twins(&cx, &mut ir);
         let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
         let an = analysis::analyze(&cx, &ir, &differentiable);
@@ -284,22 +284,4 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &sig::Signature) -> TokenSt
         &callees,
         hessian::takes_matrices(item),
     )
-}
-
-/// Compiles the closure of a `map` (given as a scalar function) into its
-/// VJP, a closure; `outer` names the enclosing function's variables, which
-/// the closure reads as constants. Also returns those it reads.
-pub fn scalar_helper(
-    cx: &Ctxt,
-    item: &syn::ItemFn,
-    outer: Vec<String>,
-    caller: &str,
-) -> (TokenStream, Vec<syn::Ident>) {
-    let Some(s) = sig::parse(cx, &item.sig, false) else {
-        return (TokenStream::new(), Vec::new());
-    };
-    let ir = lower::lower_in(cx, &s, &item.sig, &item.block, outer, Some(caller));
-    let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
-    let an = analysis::analyze(cx, &ir, &differentiable);
-    (codegen::helper(item, &s, &ir, &an), ir.captures)
 }

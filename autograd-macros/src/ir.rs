@@ -313,12 +313,14 @@ pub enum Op {
         /// The cast as written, for an error that underlines all of it.
         written: TokenStream,
     },
-    /// `m.map(f)`: `forward` is `f` as written; `helper` is the scalar VJP
-    /// compiled from its body, a closure `|v| (value, pullback)`.
+    /// `m.map(f)`: `forward` is `f` as written, which the primal sweep
+    /// calls; `closure` is its body lowered as a function of one element
+    /// (`|v| body` as `fn(v) -> body`; `f64::exp` as `fn(v) -> f64::exp(v)`),
+    /// whose VJP the reverse and tangent sweeps apply element by element.
     Map {
         recv: ValueId,
         forward: TokenStream,
-        helper: TokenStream,
+        closure: Box<Function>,
         /// Variables of the function the closure reads (constants of the
         /// element-wise function), each as the closure names it.
         captures: Vec<(syn::Ident, ValueId)>,
@@ -777,6 +779,7 @@ impl fmt::Display for Op {
             } => write!(f, "fill {collection:?} {elem}; {len}"),
             Op::Store { array, index, elem } => write!(f, "store {array}[{index}] = {elem}"),
             Op::Push { array, elem } => write!(f, "push {array}, {elem}"),
+            // The closure follows, written by `Block::write`.
             Op::Map {
                 recv,
                 forward,
@@ -784,7 +787,9 @@ impl fmt::Display for Op {
                 ..
             } => {
                 write!(f, "map {recv} {{{forward}}}")?;
-                captures.iter().try_for_each(|(_, v)| write!(f, ", {v}"))
+                captures
+                    .iter()
+                    .try_for_each(|(name, v)| write!(f, ", {name} = {v}"))
             }
             Op::Call { func, args } => {
                 let func = quote::quote!(#func).to_string().replace(' ', "");
@@ -837,7 +842,12 @@ impl Block {
                     let ty = ty
                         .as_ref()
                         .map_or(String::new(), |t| format!(" (as `{}`)", quote::quote!(#t)));
-                    writeln!(f, "{pad}{}{ty} = {op}", value_decl(values, *dst))?;
+                    write!(f, "{pad}{}{ty} = {op}", value_decl(values, *dst))?;
+                    if let Op::Map { closure, .. } = op {
+                        write!(f, " ")?;
+                        closure.write(f, depth)?;
+                    }
+                    writeln!(f)?;
                 }
                 Stmt::If(i) => {
                     match &i.cfg {
@@ -901,11 +911,12 @@ impl Block {
     }
 }
 
-/// The text form: one line per statement, blocks indented, each value
-/// defined with the user's name and its kind; what is not a statement
-/// (items of the body, unannotated calls, captures) before the body.
-impl fmt::Display for Function {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Function {
+    /// The text form, its first line where the writer is and the rest
+    /// indented `depth` steps: a `map` closure's function is written in
+    /// the statement of its `map`.
+    fn write(&self, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
+        let pad = "    ".repeat(depth);
         let params = self.params.iter().map(|p| value_decl(&self.values, *p));
         let pullback = if self.reusable_pullback {
             " (reusable pullback)"
@@ -914,27 +925,37 @@ impl fmt::Display for Function {
         };
         writeln!(f, "fn({}){pullback} {{", join(params))?;
         for c in &self.captures {
-            writeln!(f, "    capture {c}")?;
+            writeln!(f, "{pad}    capture {c}")?;
         }
         for item in &self.items {
-            writeln!(f, "    item {{{}}}", quote::quote!(#item))?;
+            writeln!(f, "{pad}    item {{{}}}", quote::quote!(#item))?;
         }
         for (v, path, cfgs) in &self.unannotated_calls {
             let path = quote::quote!(#path).to_string().replace(' ', "");
-            write!(f, "    unannotated {v} {path}")?;
+            write!(f, "{pad}    unannotated {v} {path}")?;
             cfgs.iter().try_for_each(|c| write!(f, " cfg({c})"))?;
             writeln!(f)?;
         }
-        self.body.write(f, &self.values, 1)?;
-        writeln!(f, "    return {}", self.ret)?;
-        write!(f, "}}")
+        self.body.write(f, &self.values, depth + 1)?;
+        writeln!(f, "{pad}    return {}", self.ret)?;
+        write!(f, "{pad}}}")
+    }
+}
+
+/// The text form: one line per statement, blocks indented, each value
+/// defined with the user's name and its kind; what is not a statement
+/// (items of the body, unannotated calls, captures) before the body; a
+/// `map` closure's function in its statement.
+impl fmt::Display for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, 0)
     }
 }
 
 /// Each function lowered on this thread while a test listens, in its text
 /// form (see `ir_snapshot_tests`): the user's, and those the macro derives
-/// by lowering again (a struct function's flat copy, a `map` closure, the
-/// second-order twin).
+/// by lowering again (a struct function's flat copy, the second-order
+/// twin).
 #[cfg(test)]
 pub fn listen(run: impl FnOnce()) -> Vec<String> {
     LOWERED.with(|l| *l.borrow_mut() = Some(Vec::new()));
@@ -965,7 +986,7 @@ mod tests {
         let item: syn::ItemFn = syn::parse_str(src).expect("test input parses");
         let cx = crate::ctxt::Ctxt::default();
         let sig = crate::sig::parse(&cx, &item.sig, false).expect("signature reads");
-        let f = crate::lower::lower(&cx, &sig, &item.sig, &item.block, Vec::new());
+        let f = crate::lower::lower(&cx, &sig, &item.sig, &item.block);
         assert!(cx.check().is_ok());
         f
     }

@@ -1,7 +1,8 @@
 //! IR snapshots: what lowering makes of each construct, in the IR's text
 //! form (`impl Display for Function`), one small function per construct.
 //! Every function lowered while the macro expands is written, so a struct
-//! function shows its flat copy and a `map` its closure's own function.
+//! function shows its flat copy; a `map` shows its closure's function in
+//! its statement.
 //! A change to lowering is seen here in review, apart from the generated
 //! Rust (the expansion snapshots, `snapshot_tests.rs`).
 //! `UPDATE_SNAPSHOTS=1 cargo test -p autograd-macros ir_snapshot` rewrites
@@ -243,6 +244,25 @@ fn closures_and_map() {
             let sq = |v: f64| v * v * k;
             let y = x.map(|v| (c * v).exp());
             sq(y.sum())
+        }",
+    );
+}
+
+/// A `map` closure is a function nested in its `map`: its element the
+/// parameter, the enclosing function's variables it reads its captures
+/// (`k = v4` names the value each is), an element of a `#[constant]`
+/// argument a constant.
+#[test]
+fn map_closure() {
+    check(
+        "map_closure",
+        "fn f(m: &DMatrix<f64>, #[constant] w: &[f64], #[constant] c: f64) -> f64 {
+            let k = c * 2.0;
+            let y = m.map(|v| {
+                let s = if v > 0.0 { v * k } else { (v * w[0]).exp() };
+                s + v.sin()
+            });
+            y.sum()
         }",
     );
 }

@@ -45,6 +45,14 @@
 //! the twin and the flattening), and `analysis` with `fusion` form one of
 //! 2.
 //!
+//! After step 2 (a `map` closure lowered as a function nested in its
+//! `Op::Map`, its VJP emitted from that IR; `lower` no longer calls
+//! `expand`), on a tree grown to 60 files: 270 edges, 1 forbidden; the
+//! largest cycle is `lower/`'s own 25 files (`lower/mod.rs` and the
+//! construct files that extend its lowerer); among top-level modules,
+//! `expand` with `structs` (the flattening, step 4) and `analysis` with
+//! `fusion` are cycles of 2, and `hessian` is in none.
+//!
 //! `cargo test -p autograd-macros layer_tests -- --nocapture` prints the
 //! figures of the tree as it stands.
 
@@ -118,13 +126,12 @@ fn allowed_layers(from: Layer) -> &'static [Layer] {
 #[rustfmt::skip]
 const ALLOWED: &[(&str, &str, &str)] = &[
     ("analysis", "unannotated", "the unannotated-call error's words are front's"),
-    ("lower::nalgebra", "expand", "a `map` closure re-enters the driver (step 2)"),
 ];
 
 /// The largest import cycle today, in files and in top-level modules (a
 /// folder, `lower/`, as one); the test fails if one grows.
-const LARGEST_FILE_CYCLE: usize = 28;
-const LARGEST_MODULE_CYCLE: usize = 4;
+const LARGEST_FILE_CYCLE: usize = 25;
+const LARGEST_MODULE_CYCLE: usize = 2;
 
 fn layer_of(module: &str) -> Layer {
     LAYERS

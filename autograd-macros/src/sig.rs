@@ -15,6 +15,24 @@ pub fn scalar_param() -> syn::Ident {
     syn::Ident::new("__AdScalar", proc_macro2::Span::call_site())
 }
 
+/// The signature of the scalar function a `map` closure's body is: one
+/// element `param` in, one out, of `f64` or of the twin's scalar `elem`.
+/// Lowering reads the closure's body under it; emission writes the
+/// closure's VJP with its parameter.
+pub fn map_element_sig(
+    param: &syn::Ident,
+    elem: &syn::Ident,
+    span: proc_macro2::Span,
+) -> syn::Signature {
+    if elem == "f64" {
+        syn::parse_quote_spanned!(span=> fn __ad_map(#param: f64) -> f64)
+    } else {
+        syn::parse_quote_spanned! {span=>
+            fn __ad_map<#elem: ::autograd::__private::Float>(#param: #elem) -> #elem
+        }
+    }
+}
+
 /// What the name of a function's twin starts with.
 pub const TWIN_PREFIX: &str = "__ad_hessian_";
 

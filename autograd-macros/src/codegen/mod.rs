@@ -906,12 +906,27 @@ fn small_literal(len: &syn::Expr) -> bool {
         if n.base10_parse::<usize>().is_ok_and(|n| n <= crate::sig::STACK_ARRAY_LEN))
 }
 
-/// The compiled closure of a `map`: a closure `|v: f64| (value, pullback)`,
-/// written where the reverse sweep of the `map` applies it, so it may read
-/// the enclosing function's variables as that code sees them.
-pub fn helper(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
-    let shape = shape(item, sig);
-    let (body, _) = vjp_body(sig, f, an, None, &shape);
+/// The VJP of a `map` closure's function (see `Op::Map`) with its
+/// analysis: a closure `|v: f64| (value, pullback)`, written where the
+/// sweeps apply it, so it may read the enclosing function's variables as
+/// that code sees them.
+fn map_helper(closure: &Function, an: &Analysis, span: proc_macro2::Span) -> TokenStream {
+    let element = closure.info(closure.params[0]);
+    let (Some(param), Some(elem)) = (&element.param, &element.float) else {
+        return quote!(::core::unreachable!());
+    };
+    let sig = crate::sig::map_element_sig(param, elem, span);
+    let item: syn::ItemFn = syn::parse_quote!(#sig {});
+    // The signature lowering read the closure's body under, read again:
+    // lowering reported any error in it to the user.
+    let cx = crate::ctxt::Ctxt::default();
+    let sig = crate::sig::parse(&cx, &item.sig, false);
+    let _ = cx.check();
+    let Some(sig) = sig else {
+        return quote!(::core::unreachable!());
+    };
+    let shape = shape(&item, &sig);
+    let (body, _) = vjp_body(&sig, closure, an, None, &shape);
     let inputs = &shape.inputs;
     quote!(|#(#inputs),*| { #body })
 }

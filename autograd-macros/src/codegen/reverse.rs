@@ -303,11 +303,12 @@ impl<'a> Gen<'a> {
             }
             Op::Map {
                 recv,
-                helper,
+                closure,
                 captures,
                 ..
             } if self.an.active(*recv) => {
                 // The closure's VJP, where the variables it reads are at hand.
+                let helper = super::map_helper(closure, &self.an.closures[&dst], span);
                 let m = self.operand_ref(&Operand::Value(*recv));
                 let rebind = self.rebind(captures);
                 let h = names::map_helper(dst);

@@ -251,12 +251,13 @@ impl Gen<'_> {
             }
             Op::Map {
                 recv,
-                helper,
+                closure,
                 captures,
                 ..
             } if self.has_tangent(*recv) => {
                 // An element-wise function's Jacobian is diagonal: its
                 // pullback at the tangent is the tangent.
+                let helper = super::map_helper(closure, &self.an.closures[&dst], span);
                 let rebind = self.rebind(captures);
                 let h = names::map_helper(dst);
                 let (x, g) = (names::element(), names::element_adjoint());

@@ -168,19 +168,18 @@ enum ElementKey {
 }
 
 /// Lowers a function body whose signature has been read.
-pub fn lower(
-    cx: &Ctxt,
-    sig: &Signature,
-    syn_sig: &syn::Signature,
-    body: &syn::Block,
-    outer: Vec<String>,
-) -> Function {
-    lower_in(cx, sig, syn_sig, body, outer, None)
+pub fn lower(cx: &Ctxt, sig: &Signature, syn_sig: &syn::Signature, body: &syn::Block) -> Function {
+    let f = lower_fn(cx, sig, syn_sig, body, Vec::new(), None);
+    #[cfg(test)]
+    crate::ir::lowered(&f);
+    f
 }
 
-/// [`lower`] of a body written inside the user's function `caller` (a
-/// `map` closure), whose names the source file binds as the function's.
-pub fn lower_in(
+/// [`lower`], of the user's function or of a body written inside the
+/// user's function `caller` (a `map` closure, see [`nalgebra`]), whose
+/// names the source file binds as the function's; `outer` names the
+/// enclosing function's variables, which such a body reads as constants.
+fn lower_fn(
     cx: &Ctxt,
     sig: &Signature,
     syn_sig: &syn::Signature,
@@ -316,7 +315,7 @@ pub fn lower_in(
         })
         .collect();
     let body = l.end_block();
-    let f = Function {
+    Function {
         values: l.values,
         params,
         body,
@@ -326,10 +325,7 @@ pub fn lower_in(
         items: l.body_items,
         unannotated_calls: l.unannotated_calls,
         reusable_pullback: matches!(sig.ret, crate::sig::Ret::Outputs(_)),
-    };
-    #[cfg(test)]
-    crate::ir::lowered(&f);
-    f
+    }
 }
 
 /// A long sum nests to the left: visits its right operands, then the

@@ -1,5 +1,5 @@
 //! nalgebra values: `m.map(f)`, as one element-wise rule or as its closure
-//! compiled to a scalar function, the constants such a closure reads, and
+//! lowered to a scalar function, the constants such a closure reads, and
 //! the methods matrices do not have.
 
 use super::*;
@@ -50,9 +50,9 @@ impl Lowerer<'_> {
         self.missing(m.span())
     }
 
-    /// `m.map(|v| body)` or `m.map(f64::exp)`: the closure body is compiled
-    /// as a scalar function of its own, whose pullback the matrix rule
-    /// applies element by element.
+    /// `m.map(|v| body)` or `m.map(f64::exp)`: the closure's body is lowered
+    /// as a scalar function of its own, nested in the operation, whose
+    /// pullback the matrix rule applies element by element.
     pub(super) fn lower_map(&mut self, receiver: Operand, m: &syn::ExprMethodCall) -> Operand {
         let arg = &m.args[0];
         let (param, body): (syn::Ident, Expr) = match arg {
@@ -112,31 +112,25 @@ impl Lowerer<'_> {
             .collect();
         outer.extend(self.outer.iter().cloned());
         let elem = self.matrix_scalar();
-        let item: syn::ItemFn = if elem == "f64" {
-            syn::parse_quote_spanned! {m.span()=>
-                fn __ad_map(#param: f64) -> f64 { #body }
-            }
-        } else {
-            // A second-order twin's closure, of its scalar.
-            syn::parse_quote_spanned! {m.span()=>
-                fn __ad_map<#elem: ::autograd::__private::Float>(#param: #elem) -> #elem { #body }
-            }
+        let syn_sig = crate::sig::map_element_sig(&param, &elem, m.span());
+        let Some(sig) = crate::sig::parse(self.cx, &syn_sig, false) else {
+            return self.missing(m.span());
         };
-        let (helper, read) = crate::expand::scalar_helper(self.cx, &item, outer, &self.caller);
+        let block: syn::Block = syn::parse_quote_spanned!(m.span()=> { #body });
+        let closure = lower_fn(self.cx, &sig, &syn_sig, &block, outer, Some(&self.caller));
         let mut captures = Vec::new();
-        for ident in read {
-            match self.lookup(&ident) {
-                Some(b) => captures.push((ident, b.value)),
-                None if !self.captures.contains(&ident) => self.captures.push(ident),
+        for ident in &closure.captures {
+            match self.lookup(ident) {
+                Some(b) => captures.push((ident.clone(), b.value)),
+                None if !self.captures.contains(ident) => self.captures.push(ident.clone()),
                 None => {}
             }
         }
-        let forward = arg.to_token_stream();
         Operand::Value(self.emit(
             Op::Map {
                 recv,
-                forward,
-                helper,
+                forward: arg.to_token_stream(),
+                closure: Box::new(closure),
                 captures,
             },
             Kind::Matrix,
