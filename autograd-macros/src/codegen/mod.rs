@@ -81,6 +81,10 @@ pub struct Gen<'a> {
     /// loop's forward sweep, whose reverse runs from a unit adjoint that
     /// always arrives.
     gate: bool,
+    /// In forward mode, whether the sweep carries K-lane tangents (the
+    /// hidden `__jvp_lanes`, see `tangent::lanes`): a float's tangent is
+    /// `Lanes<f64, K>` and a scalar rule's tangent applies lane by lane.
+    lanes: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -486,6 +490,7 @@ fn sweeps(
         buffers: acc.map(|a| &a.slices),
         scaled: Default::default(),
         gate: true,
+        lanes: false,
     };
 
     let mut forward = g.forward_block(&f.body, Mode::Record, None);
@@ -891,7 +896,8 @@ pub fn generate(
     let mut hidden = hidden;
     hidden.extend(constant_struct_call(item, sig, &shape));
     let mut out = carrier(item, sig, hidden);
-    out.extend(public_items(item, sig, &shape, jvp));
+    let lanes = jvp && tangent::lanes(sig, f, an);
+    out.extend(public_items(item, sig, &shape, jvp, lanes));
     out
 }
 
@@ -1199,7 +1205,16 @@ fn unused_lifetime(generics: &syn::Generics, stem: &str) -> syn::Lifetime {
 
 /// `NAME_vjp`, `NAME_grad` and `NAME_check`, all built on the hidden
 /// all-arguments VJP, however that was made.
-fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -> TokenStream {
+///
+/// `jvp`: `NAME_jacobian` may sweep forward; `lanes`: through the hidden
+/// K-lane JVP (see `tangent::lanes`).
+fn public_items(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    jvp: bool,
+    lanes: bool,
+) -> TokenStream {
     // The wrappers' arguments and locals are hygienic: the user's names
     // neither meet them nor hide the functions they call.
     let mixed = proc_macro2::Span::mixed_site();
@@ -1310,7 +1325,9 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
                 #value
             };
             match jvp
-                .then(|| jacobian::forward_columns(item, sig, shape, &local, &jac, &target))
+                .then(|| {
+                    jacobian::forward_columns(item, sig, shape, &local, (&jac, &target), lanes)
+                })
                 .flatten()
             {
                 Some(forward) => (
@@ -1369,7 +1386,7 @@ fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape, jvp: bool) -
         });
         let coloring = names::extra_parameter("coloring", sig.params.iter().map(|p| &p.ident));
         if let Some((pattern_body, sparse_body)) = jvp
-            .then(|| jacobian::sparse_bodies(item, sig, shape, &local, &coloring))
+            .then(|| jacobian::sparse_bodies(item, sig, shape, &local, &coloring, lanes))
             .flatten()
         {
             let pattern = names::public(name, "jacobian_pattern");
@@ -1839,7 +1856,7 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
     };
     let mut out = same_names;
     out.extend(carrier(item, sig, hidden));
-    out.extend(public_items(item, sig, &shape, false));
+    out.extend(public_items(item, sig, &shape, false, false));
     out
 }
 
@@ -1907,7 +1924,7 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
         }
     };
     let mut out = carrier(item, sig, hidden);
-    out.extend(public_items(item, sig, &shape, false));
+    out.extend(public_items(item, sig, &shape, false, false));
     out
 }
 
