@@ -17,7 +17,7 @@ mod fd_support;
 use approx::assert_relative_eq;
 use autograd::differentiable;
 use autograd::lanes::LANES;
-use autograd::nalgebra::{DMatrix, DVector};
+use autograd::nalgebra::{DMatrix, DVector, Vector3};
 use fd_support::{FD64_ABS, FD64_REL};
 
 /// The hidden K-lane JVP exists: `NAME_jacobian` of this function sweeps
@@ -275,7 +275,10 @@ fn arrow(u: &[f64]) -> Vec<f64> {
     r
 }
 
-fn assert_sparse_equals_dense(sparse: &autograd::nalgebra_sparse::CscMatrix<f64>, dense: &DMatrix<f64>) {
+fn assert_sparse_equals_dense(
+    sparse: &autograd::nalgebra_sparse::CscMatrix<f64>,
+    dense: &DMatrix<f64>,
+) {
     let s = DMatrix::from(sparse);
     assert_same(&s, dense, 0.0, 1e-15);
 }
@@ -291,7 +294,12 @@ fn sparse_jacobians_sweep_k_colours_at_once() {
     assert_eq!(value, banded(&u, 0.1));
     let (_, dense) = banded_jacobian(&u, 0.1);
     assert_sparse_equals_dense(&sparse, &dense);
-    assert_same(&dense, &fd_jacobian(|y| banded(y, 0.1), &u), FD64_ABS, FD64_REL);
+    assert_same(
+        &dense,
+        &fd_jacobian(|y| banded(y, 0.1), &u),
+        FD64_ABS,
+        FD64_REL,
+    );
     for n in [1, LANES, 2 * LANES + 3] {
         let u = point(n);
         let coloring = arrow_jacobian_pattern(&u);
@@ -302,4 +310,43 @@ fn sparse_jacobians_sweep_k_colours_at_once() {
         assert_sparse_equals_dense(&sparse, &dense);
         assert_same(&dense, &fd_jacobian(arrow, &u), FD64_ABS, FD64_REL);
     }
+}
+
+#[differentiable(jvp)]
+fn bump(a: f64, b: f64) -> f64 {
+    a * b.exp()
+}
+
+/// A call: no K-lane JVP (the callee has none to call), one direction a
+/// sweep as before.
+#[differentiable(jvp)]
+fn with_a_call(x: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; 2 * x.len()];
+    for i in 0..x.len() {
+        out[2 * i] = bump(x[i], x[(i + 1) % x.len()]);
+        out[2 * i + 1] = x[i].cos();
+    }
+    out
+}
+
+/// A vector built from its elements: no K-lane JVP (a constructor may
+/// be written at `f64`), one direction a sweep as before.
+#[differentiable(jvp)]
+fn built(x: &[f64]) -> Vector3<f64> {
+    Vector3::new(bump(x[0], x[1]), x[0].cos(), x[0] * x[1])
+}
+
+#[test]
+fn calls_and_built_vectors_keep_one_direction_a_sweep() {
+    for n in [3, LANES + 1] {
+        let x = point(n);
+        let (value, j) = with_a_call_jacobian(&x);
+        assert_eq!(value, with_a_call(&x));
+        assert_same(&j, &fd_jacobian(with_a_call, &x), FD64_ABS, FD64_REL);
+    }
+    let x = [0.4, 1.3];
+    let (value, j) = built_jacobian(&x);
+    assert_eq!(value, built(&x));
+    let fd = fd_jacobian(|y| built(y).as_slice().to_vec(), &x);
+    assert_same(&j, &fd, FD64_ABS, FD64_REL);
 }

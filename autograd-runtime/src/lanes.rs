@@ -591,8 +591,7 @@ mod tests {
         // f(x) = (x0, x1, x2, x0 + x2, 2·x1): 3 inputs, 5 outputs, K = 2.
         let mut m = DMatrix::zeros(0, 0);
         let value = forward_jacobian_lanes_acc::<_, _, f64, 2>(3, &mut m, Target::Fresh, |first| {
-            let d =
-                |i: usize| Lanes::<f64, 2>::from_fn(|j| if first + j == i { 1.0 } else { 0.0 });
+            let d = |i: usize| Lanes::<f64, 2>::from_fn(|j| if first + j == i { 1.0 } else { 0.0 });
             (
                 vec![0.0; 5],
                 vec![d(0), d(1), d(2), d(0) + d(2), d(1) * 2.0],

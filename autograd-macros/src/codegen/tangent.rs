@@ -1167,8 +1167,8 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
 /// values of `f64`/`f32` returning several floats, whose tangents are
 /// floats and collections of them, built by scalar rules, element reads
 /// and writes. Elsewhere (a generic scalar, a call, a cast, `map`, a
-/// matrix rule, in-out arguments) the scalar JVP sweeps one direction at
-/// a time, as before.
+/// matrix rule, a matrix built from its elements, in-out arguments) the
+/// scalar JVP sweeps one direction at a time, as before.
 pub fn lanes(sig: &Signature, f: &Function, an: &Analysis) -> bool {
     fn block_ok(f: &Function, an: &Analysis, b: &Block) -> bool {
         b.stmts.iter().all(|stmt| match stmt {
@@ -1192,10 +1192,14 @@ pub fn lanes(sig: &Signature, f: &Function, an: &Analysis) -> bool {
                 Op::Rule {
                     rule, args, syntax, ..
                 } => !matches!(syntax, Syntax::Map(_)) && scalar_form(f, rule, args),
+                // A nalgebra value built from its elements is left out: its
+                // constructor may be written at `f64` (`DVector::<f64>::from_vec`,
+                // an alias), which lanes cannot go through.
+                Op::Pack { collection, .. } | Op::Fill { collection, .. } => {
+                    !matches!(collection, Collection::Matrix(_))
+                }
                 Op::Copy(_)
                 | Op::Index { .. }
-                | Op::Pack { .. }
-                | Op::Fill { .. }
                 | Op::Store { .. }
                 | Op::Push { .. }
                 | Op::StopGradient { .. }
