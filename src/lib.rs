@@ -118,8 +118,8 @@ pub mod __private {
         jacobian_acc,
     };
     pub use autograd_runtime::lanes::{
-        LaneDirection, LaneTangentOf, Lanes, forward_jacobian_lanes_acc, jacobian_sparse_lanes,
-        lane_zeros, per_lane,
+        LaneDirection, LaneTangentOf, Lanes, forward_jacobian_lanes_acc, jacobian_pattern_lanes,
+        jacobian_sparse_lanes, lane_zeros, per_lane,
     };
     use autograd_runtime::pool;
     pub use autograd_runtime::pool::Stack;

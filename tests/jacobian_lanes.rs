@@ -1,7 +1,8 @@
 //! Vector mode (issue 39): `NAME_jacobian` of a function with `jvp` and
 //! more outputs than inputs sweeps `K = autograd::lanes::LANES` flattened
 //! inputs at once through the hidden K-lane JVP, so `n` inputs cost
-//! `⌈n/K⌉` sweeps; `NAME_jacobian_sparse` sweeps `K` colours at once.
+//! `⌈n/K⌉` sweeps; `NAME_jacobian_sparse` sweeps `K` colours at once and
+//! `NAME_jacobian_pattern` `K` inputs.
 //!
 //! Every Jacobian is checked entry for entry against the columns of
 //! `NAME_jvp` at the unit tangents (the one-direction path, which applies
@@ -290,6 +291,8 @@ fn sparse_jacobians_sweep_k_colours_at_once() {
     let u = point(20);
     let coloring = banded_jacobian_pattern(&u, 0.1);
     assert_eq!(coloring.colors(), 5);
+    // The band of five, less the corners, and the last row's two.
+    assert_eq!(coloring.nnz(), 5 * 20 - 2 * (1 + 2) + 2);
     let (value, sparse) = banded_jacobian_sparse(&u, 0.1, &coloring);
     assert_eq!(value, banded(&u, 0.1));
     let (_, dense) = banded_jacobian(&u, 0.1);
@@ -304,6 +307,7 @@ fn sparse_jacobians_sweep_k_colours_at_once() {
         let u = point(n);
         let coloring = arrow_jacobian_pattern(&u);
         assert_eq!(coloring.colors(), n);
+        assert_eq!(coloring.nnz(), 2 * n);
         let (value, sparse) = arrow_jacobian_sparse(&u, &coloring);
         assert_eq!(value, arrow(&u));
         let (_, dense) = arrow_jacobian(&u);

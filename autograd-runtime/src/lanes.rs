@@ -11,10 +11,11 @@
 //! written twice. The lanes are a plain array, which LLVM keeps in vector
 //! registers once the per-lane loop is unrolled.
 //!
-//! `NAME_jacobian` and `NAME_jacobian_sparse` of a `#[differentiable(jvp)]`
-//! function use it when their forward sweeps can carry lanes
-//! ([`forward_jacobian_lanes_acc`], [`jacobian_sparse_lanes`]): `⌈n/K⌉`
-//! sweeps for `n` inputs, `⌈p/K⌉` for `p` colours, with `K =` [`LANES`].
+//! `NAME_jacobian`, `NAME_jacobian_pattern` and `NAME_jacobian_sparse` of
+//! a `#[differentiable(jvp)]` function use it when their forward sweeps
+//! can carry lanes ([`forward_jacobian_lanes_acc`],
+//! [`jacobian_pattern_lanes`], [`jacobian_sparse_lanes`]): `⌈n/K⌉` sweeps
+//! for `n` inputs, `⌈p/K⌉` for `p` colours, with `K =` [`LANES`].
 //!
 //! # Example
 //!
@@ -499,6 +500,42 @@ where
         add_columns(&sweep(first).1, jac, first, K.min(inputs - first));
     }
     Some(value)
+}
+
+/// [`crate::sparse::jacobian_pattern`] with `K` inputs a sweep:
+/// `sweep(seeds)` as for [`jacobian_sparse_lanes`], lane `j` NaN along
+/// input `first + j` (the lanes do not mix, so each lane's NaNs are the
+/// outputs that input reaches, as in one sweep of its own).
+pub fn jacobian_pattern_lanes<R, L, const K: usize>(
+    inputs: usize,
+    mut sweep: impl FnMut(&[[f64; K]]) -> (R, L),
+) -> Coloring
+where
+    R: Outputs,
+    L: LaneEntries<K>,
+{
+    let mut seeds = vec![[0.0; K]; inputs];
+    let mut entries = Vec::new();
+    let mut rows = None;
+    for first in (0..inputs).step_by(K) {
+        let count = K.min(inputs - first);
+        (0..count).for_each(|j| seeds[first + j][j] = f64::NAN);
+        let (value, t) = sweep(&seeds);
+        (0..count).for_each(|j| seeds[first + j][j] = 0.0);
+        rows = Some(value.count());
+        let mut i = 0;
+        t.each_entry(&mut |lanes| {
+            let reached = lanes.iter().take(count).enumerate();
+            entries.extend(
+                reached
+                    .filter(|(_, l)| l.is_nan())
+                    .map(|(j, _)| (i, first + j)),
+            );
+            i += 1;
+        });
+    }
+    let rows = rows.unwrap_or_else(|| sweep(&seeds).0.count());
+    Coloring::jacobian(rows, inputs, entries)
 }
 
 /// [`crate::sparse::jacobian_sparse`] with `K` colours a sweep:

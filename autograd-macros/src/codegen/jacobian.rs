@@ -77,9 +77,9 @@ pub fn forward_columns(
 /// The bodies of `NAME_jacobian_pattern` and `NAME_jacobian_sparse`
 /// (`coloring` the latter's argument): forward sweeps along flat
 /// directions (see `autograd_runtime::sparse::jacobian_pattern`), or
-/// `None` where [`forward_columns`] cannot build them. With `lanes`,
-/// `NAME_jacobian_sparse` sweeps K colours at once through the hidden
-/// K-lane JVP.
+/// `None` where [`forward_columns`] cannot build them. With `lanes`, K
+/// inputs (colours) a sweep through the hidden K-lane JVP (see
+/// `autograd_runtime::lanes::jacobian_sparse_lanes`).
 pub fn sparse_bodies(
     item: &syn::ItemFn,
     sig: &Signature,
@@ -99,47 +99,48 @@ pub fn sparse_bodies(
         buffers,
         directions,
         call,
-    } = sweep(item, sig, shape, local, false)?;
-    let setup = quote_spanned! {mixed=>
-        #(#buffers)*
-        let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
-    };
-    let closure = quote_spanned! {mixed=>
-        |#seed: &[f64]| {
-            let mut #start = 0;
-            #(#private::Direction::set(&mut #directions, #seed, &mut #start);)*
-            #call
-        }
-    };
-    let pattern = quote_spanned! {mixed=>
-        #setup
-        ::autograd::sparse::jacobian_pattern(#inputs, #closure)
-    };
-    if lanes {
-        let Sweep {
-            buffers,
-            directions,
-            call,
-        } = sweep(item, sig, shape, local, true)?;
-        let seeds = local.local("seeds");
-        return Some((
-            pattern,
+    } = sweep(item, sig, shape, local, lanes)?;
+    let (setup, closure, pattern, sparse) = match lanes {
+        // `seed` holds K lanes an input.
+        true => (
             quote_spanned! {mixed=>
                 #(#buffers)*
                 let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
-                #private::jacobian_sparse_lanes(#coloring, #inputs, |#seeds| {
-                    let mut #start = 0;
-                    #(#private::LaneDirection::set_lanes(&mut #directions, #seeds, &mut #start);)*
-                    #call
-                })
             },
-        ));
-    }
+            quote_spanned! {mixed=>
+                |#seed| {
+                    let mut #start = 0;
+                    #(#private::LaneDirection::set_lanes(&mut #directions, #seed, &mut #start);)*
+                    #call
+                }
+            },
+            quote_spanned!(mixed=> #private::jacobian_pattern_lanes),
+            quote_spanned!(mixed=> #private::jacobian_sparse_lanes),
+        ),
+        false => (
+            quote_spanned! {mixed=>
+                #(#buffers)*
+                let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
+            },
+            quote_spanned! {mixed=>
+                |#seed: &[f64]| {
+                    let mut #start = 0;
+                    #(#private::Direction::set(&mut #directions, #seed, &mut #start);)*
+                    #call
+                }
+            },
+            quote_spanned!(mixed=> ::autograd::sparse::jacobian_pattern),
+            quote_spanned!(mixed=> ::autograd::sparse::jacobian_sparse),
+        ),
+    };
     Some((
-        pattern,
         quote_spanned! {mixed=>
             #setup
-            ::autograd::sparse::jacobian_sparse(#coloring, #inputs, #closure)
+            #pattern(#inputs, #closure)
+        },
+        quote_spanned! {mixed=>
+            #setup
+            #sparse(#coloring, #inputs, #closure)
         },
     ))
 }
