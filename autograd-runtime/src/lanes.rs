@@ -40,9 +40,11 @@ use crate::pool;
 use crate::rules::Real;
 use crate::sparse::Coloring;
 
-/// The number of lanes of the generated sweeps: 8 `f64` fill two AVX2
-/// registers; at n = 16 inputs it measured faster than 4 (see
-/// `benches/jvp.rs`, group `jacobian`).
+/// The number of lanes of the generated sweeps. Measured on the dense
+/// Jacobian of 16 inputs (`benches/jvp.rs`, group `jacobian_n16`): 4 lanes
+/// took twice the time of 8; 16 (one sweep) about a fifth less than 8,
+/// but with twice the stack per tangent and most lanes idle below 16
+/// inputs or colours (a banded Jacobian has 5).
 pub const LANES: usize = 8;
 
 /// The tangent of one float along `K` directions: lane `j` along
