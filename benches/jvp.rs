@@ -8,6 +8,17 @@
 //! cargo bench --bench jvp -- rosenbrock   # one family
 //! ```
 //!
+//! Groups `jacobian_n16` (and `jacobian_n5`): the dense `NAME_jacobian`
+//! of a function of 16 (5) inputs and twice as many outputs (so it sweeps
+//! forward), whose sweeps carry `autograd::lanes::LANES` directions each
+//! (vector mode, ⌈n/K⌉ sweeps), against the n one-direction sweeps of
+//! `NAME_jvp` it took before, filling the same matrix; both checked equal
+//! first.
+//!
+//! ```text
+//! cargo bench --bench jvp -- jacobian
+//! ```
+//!
 //! `BENCH_CALLS=case/contender/count` (contender `primal` or `jvp`) runs
 //! that many calls of one contender and nothing else, for instruction
 //! counts (`benches/jvp_instructions.sh`).
@@ -25,6 +36,63 @@ use nalgebra::{DMatrix, DVector};
 mod cases;
 
 use cases::{black_scholes, bond, dense, rosenbrock, zspread};
+
+/// 2n outputs over n inputs, each reading three of them through a
+/// product, a quotient and `sin`/`exp`.
+#[autograd::differentiable(jvp)]
+fn field(x: &[f64]) -> Vec<f64> {
+    let n = x.len();
+    let mut out = Vec::new();
+    for i in 0..n {
+        let (a, b, c) = (x[i], x[(i + 1) % n], x[(i + 5) % n]);
+        out.push(a * b + (a - c).sin());
+        out.push((b * c).exp() / (1.0 + a * a));
+    }
+    out
+}
+
+/// `field`'s Jacobian from one `field_jvp` sweep per input, along the
+/// unit directions: the forward path before vector mode.
+fn field_jacobian_by_sweeps(x: &[f64], d: &mut [f64]) -> (Vec<f64>, DMatrix<f64>) {
+    let mut j = DMatrix::zeros(0, 0);
+    let mut value = Vec::new();
+    for k in 0..x.len() {
+        d[k] = 1.0;
+        let (v, t) = field_jvp(x, d);
+        d[k] = 0.0;
+        if k == 0 {
+            j = DMatrix::zeros(t.len(), x.len());
+            value = v;
+        }
+        j.column_mut(k)
+            .iter_mut()
+            .zip(&t)
+            .for_each(|(e, t)| *e = *t);
+    }
+    (value, j)
+}
+
+/// The `jacobian_nN` group: vector mode against one sweep per input.
+fn bench_jacobian(c: &mut Criterion, n: usize) {
+    let x: Vec<f64> = (0..n).map(|i| 0.2 + 0.05 * i as f64).collect();
+    let mut d = vec![0.0; x.len()];
+    let (value, j) = field_jacobian(&x);
+    let (by_value, by_sweeps) = field_jacobian_by_sweeps(&x, &mut d);
+    assert_eq!(value, by_value, "jacobian_n{n}: value");
+    for (a, b) in j.iter().zip(by_sweeps.iter()) {
+        assert!(
+            (a - b).abs() <= 1e-15 * b.abs(),
+            "jacobian_n{n}: {a} against {b}"
+        );
+    }
+    let mut g = c.benchmark_group(format!("jacobian_n{n}"));
+    g.sampling_mode(SamplingMode::Flat).sample_size(50);
+    g.bench_function("lanes", |b| b.iter(|| field_jacobian(black_box(&x))));
+    g.bench_function("scalar_sweeps", |b| {
+        b.iter(|| field_jacobian_by_sweeps(black_box(&x), &mut d))
+    });
+    g.finish();
+}
 
 /// A case: its primal, its JVP along the all-ones direction (directions
 /// built once, outside the timing), and its gradient summed (the same
@@ -189,6 +257,8 @@ fn main() {
         );
     }
     let mut c = Criterion::default().configure_from_args();
+    bench_jacobian(&mut c, 16);
+    bench_jacobian(&mut c, 5);
     for case in &every {
         let mut g = c.benchmark_group(format!("jvp_{}", case.name));
         g.sampling_mode(SamplingMode::Flat).sample_size(50);

@@ -119,6 +119,10 @@ pub mod __private {
         Direction, Entries, Flatten, Outputs, Target, check_seed, forward_jacobian_acc, jacobian,
         jacobian_acc,
     };
+    pub use autograd_runtime::lanes::{
+        LaneDirection, LaneTangentOf, Lanes, forward_jacobian_lanes_acc, jacobian_pattern_lanes,
+        jacobian_sparse_lanes, lane_zeros, per_lane,
+    };
     use autograd_runtime::pool;
     pub use autograd_runtime::pool::Stack;
     pub use autograd_runtime::rules;

@@ -532,7 +532,7 @@ impl_tuple_entries!(
 ///
 /// With [`Target::Add`], if `jac` has another shape.
 #[track_caller]
-fn prepare<E: Real + nalgebra::Scalar>(
+pub(crate) fn prepare<E: Real + nalgebra::Scalar>(
     jac: &mut DMatrix<E>,
     target: Target,
     outputs: usize,

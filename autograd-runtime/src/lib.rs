@@ -80,6 +80,7 @@ pub mod checkpoint;
 pub mod dual;
 pub mod graph;
 pub mod jacobian;
+pub mod lanes;
 #[doc(hidden)]
 pub mod pool;
 pub mod prelude;

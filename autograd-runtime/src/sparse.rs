@@ -355,13 +355,7 @@ pub fn jacobian_sparse<R: Outputs + Flatten>(
     inputs: usize,
     mut sweep: impl FnMut(&[f64]) -> (R, R),
 ) -> (R, CscMatrix<f64>) {
-    assert_eq!(
-        coloring.ncols(),
-        inputs,
-        "the colouring is of {} inputs, the function's arguments have {}",
-        coloring.ncols(),
-        inputs
-    );
+    check_columns(coloring, inputs);
     let mut seed = vec![0.0; inputs];
     let mut compressed = Vec::with_capacity(coloring.nrows() * coloring.colors());
     let mut value = None;
@@ -376,6 +370,26 @@ pub fn jacobian_sparse<R: Outputs + Flatten>(
         value.get_or_insert(v);
     }
     let value = value.unwrap_or_else(|| unreachable!("one sweep at least"));
+    check_rows(coloring, &value);
+    let m = coloring.recover(&compressed);
+    (value, m)
+}
+
+/// Checks that `coloring` is of `inputs` columns.
+#[track_caller]
+pub(crate) fn check_columns(coloring: &Coloring, inputs: usize) {
+    assert_eq!(
+        coloring.ncols(),
+        inputs,
+        "the colouring is of {} inputs, the function's arguments have {}",
+        coloring.ncols(),
+        inputs
+    );
+}
+
+/// Checks that `coloring` is of `value`'s outputs.
+#[track_caller]
+pub(crate) fn check_rows<R: Outputs>(coloring: &Coloring, value: &R) {
     assert_eq!(
         coloring.nrows(),
         value.count(),
@@ -383,8 +397,6 @@ pub fn jacobian_sparse<R: Outputs + Flatten>(
         coloring.nrows(),
         value.count()
     );
-    let m = coloring.recover(&compressed);
-    (value, m)
 }
 
 /// The column-compressed pattern of `entries`, rows sorted and unique.

@@ -1,6 +1,10 @@
-//! `NAME_jacobian` (and `NAME_jacobian_acc`) of a function with `jvp`: one forward sweep per
-//! flattened input when there are fewer inputs than outputs, else the
-//! reverse rows (see `autograd_runtime::jacobian::forward_jacobian_acc`).
+//! `NAME_jacobian` (and `NAME_jacobian_acc`) of a function with `jvp`: forward sweeps
+//! when there are fewer inputs than outputs, else the reverse rows (see
+//! `autograd_runtime::jacobian::forward_jacobian_acc`). The forward sweeps
+//! go through the hidden K-lane JVP where the function has one (see
+//! `tangent::lanes`), K flattened inputs a sweep
+//! (`autograd_runtime::lanes::forward_jacobian_lanes_acc`), else the
+//! hidden JVP, one input a sweep.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote_spanned;
@@ -15,13 +19,14 @@ use crate::sig::{ParamKind, Signature};
 /// forward sweeps cannot be built: a generic scalar (no unit tangent of an
 /// unknown type), or a constant argument of a type the macro does not
 /// know (each sweep takes the arguments again, which needs `Clone`).
+/// With `lanes`, through the hidden K-lane JVP.
 pub fn forward_columns(
     item: &syn::ItemFn,
     sig: &Signature,
     shape: &Shape,
     local: &names::WrapperLocals,
-    jac: &TokenStream,
-    target: &TokenStream,
+    (jac, target): (&TokenStream, &TokenStream),
+    lanes: bool,
 ) -> Option<TokenStream> {
     let mixed = Span::mixed_site();
     let private = quote_spanned!(mixed=> ::autograd::__private);
@@ -35,7 +40,23 @@ pub fn forward_columns(
         buffers,
         directions,
         call,
-    } = sweep(item, sig, shape, local)?;
+    } = sweep(item, sig, shape, local, lanes)?;
+    if lanes {
+        let first = local.local("first");
+        return Some(quote_spanned! {mixed=>
+            {
+                #(#buffers)*
+                let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
+                let #forward = #private::forward_jacobian_lanes_acc(#inputs, #jac, #target, |#first| {
+                    let mut #start = 0;
+                    #(#private::LaneDirection::aim_lanes(&mut #directions, #first, &mut #start);)*
+                    #call
+                });
+                #(#private::LaneDirection::release_lanes(#directions);)*
+                #forward
+            }
+        });
+    }
     // The directions' pooled buffers go back, so that a loop of calls
     // takes the same ones again.
     Some(quote_spanned! {mixed=>
@@ -56,13 +77,16 @@ pub fn forward_columns(
 /// The bodies of `NAME_jacobian_pattern` and `NAME_jacobian_sparse`
 /// (`coloring` the latter's argument): forward sweeps along flat
 /// directions (see `autograd_runtime::sparse::jacobian_pattern`), or
-/// `None` where [`forward_columns`] cannot build them.
+/// `None` where [`forward_columns`] cannot build them. With `lanes`, K
+/// inputs (colours) a sweep through the hidden K-lane JVP (see
+/// `autograd_runtime::lanes::jacobian_sparse_lanes`).
 pub fn sparse_bodies(
     item: &syn::ItemFn,
     sig: &Signature,
     shape: &Shape,
     local: &names::WrapperLocals,
     coloring: &syn::Ident,
+    lanes: bool,
 ) -> Option<(TokenStream, TokenStream)> {
     let mixed = Span::mixed_site();
     let private = quote_spanned!(mixed=> ::autograd::__private);
@@ -75,31 +99,54 @@ pub fn sparse_bodies(
         buffers,
         directions,
         call,
-    } = sweep(item, sig, shape, local)?;
-    let setup = quote_spanned! {mixed=>
-        #(#buffers)*
-        let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
-    };
-    let closure = quote_spanned! {mixed=>
-        |#seed: &[f64]| {
-            let mut #start = 0;
-            #(#private::Direction::set(&mut #directions, #seed, &mut #start);)*
-            #call
-        }
+    } = sweep(item, sig, shape, local, lanes)?;
+    let (setup, closure, pattern, sparse) = match lanes {
+        // `seed` holds K lanes an input.
+        true => (
+            quote_spanned! {mixed=>
+                #(#buffers)*
+                let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
+            },
+            quote_spanned! {mixed=>
+                |#seed| {
+                    let mut #start = 0;
+                    #(#private::LaneDirection::set_lanes(&mut #directions, #seed, &mut #start);)*
+                    #call
+                }
+            },
+            quote_spanned!(mixed=> #private::jacobian_pattern_lanes),
+            quote_spanned!(mixed=> #private::jacobian_sparse_lanes),
+        ),
+        false => (
+            quote_spanned! {mixed=>
+                #(#buffers)*
+                let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
+            },
+            quote_spanned! {mixed=>
+                |#seed: &[f64]| {
+                    let mut #start = 0;
+                    #(#private::Direction::set(&mut #directions, #seed, &mut #start);)*
+                    #call
+                }
+            },
+            quote_spanned!(mixed=> ::autograd::sparse::jacobian_pattern),
+            quote_spanned!(mixed=> ::autograd::sparse::jacobian_sparse),
+        ),
     };
     Some((
         quote_spanned! {mixed=>
             #setup
-            ::autograd::sparse::jacobian_pattern(#inputs, #closure)
+            #pattern(#inputs, #closure)
         },
         quote_spanned! {mixed=>
             #setup
-            ::autograd::sparse::jacobian_sparse(#coloring, #inputs, #closure)
+            #sparse(#coloring, #inputs, #closure)
         },
     ))
 }
 
-/// A forward sweep of the hidden JVP over owned direction buffers.
+/// A forward sweep of the hidden JVP (with `lanes`, the hidden K-lane
+/// JVP) over owned direction buffers.
 struct Sweep {
     /// The buffers' declarations.
     buffers: Vec<TokenStream>,
@@ -114,6 +161,7 @@ fn sweep(
     sig: &Signature,
     shape: &Shape,
     local: &names::WrapperLocals,
+    lanes: bool,
 ) -> Option<Sweep> {
     let unknown_by_value = sig.params.iter().zip(&shape.inputs).any(|(p, pt)| {
         matches!(p.kind, ParamKind::Other) && !matches!(*pt.ty, syn::Type::Reference(_))
@@ -124,7 +172,11 @@ fn sweep(
     let mixed = Span::mixed_site();
     let private = quote_spanned!(mixed=> ::autograd::__private);
     let name = &item.sig.ident;
-    let jvp_full = forward::hidden_path(&name.clone().into(), names::JVP_FULL);
+    let hidden = match lanes {
+        true => names::JVP_LANES,
+        false => names::JVP_FULL,
+    };
+    let jvp_full = forward::hidden_path(&name.clone().into(), hidden);
     let mut buffers = Vec::new();
     let mut directions = Vec::new();
     let tangents = sig.params.iter().map(|p| {
@@ -133,6 +185,16 @@ fn sweep(
         }
         let arg = names::hygienic(&p.ident);
         let buffer = local.adjoint(&p.ident);
+        if lanes {
+            // K lanes of zeros shaped like the argument; the hidden K-lane
+            // JVP takes a float's by value and every other by reference.
+            buffers.push(quote_spanned!(mixed=> let mut #buffer = #private::lane_zeros(&#arg);));
+            directions.push(buffer.clone());
+            return match p.kind {
+                ParamKind::Float(_) => quote_spanned!(mixed=> #buffer),
+                _ => quote_spanned!(mixed=> &#buffer),
+            };
+        }
         // An owned buffer of the argument's shape; the hidden JVP takes a
         // float's tangent by value and every other by reference.
         let (zero, pass) = match &p.kind {

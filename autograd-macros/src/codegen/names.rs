@@ -234,6 +234,12 @@ pub fn written_array() -> Ident {
 
 /// An element of a matrix, in the pullback a `map`'s reverse sweep
 /// applies element by element.
+/// The lane a K-lane sweep applies a scalar tangent rule at.
+pub fn lane() -> Ident {
+    ident("__ad_lane".into())
+}
+
+/// An element of a matrix `map` reads.
 pub fn element() -> Ident {
     ident("__ad_x".into())
 }
@@ -295,6 +301,9 @@ pub fn result() -> Ident {
 /// The hidden all-arguments JVP generated next to a function with `jvp`:
 /// one tangent per argument, `NoGradient` for a constant one.
 pub const JVP_FULL: &str = "__jvp_full";
+
+/// The hidden K-lane JVP of `NAME_jacobian`'s forward sweeps.
+pub const JVP_LANES: &str = "__jvp_lanes";
 
 /// The hidden list of a function's parameter names, which a solver naming
 /// the function as its residual compares with its own.

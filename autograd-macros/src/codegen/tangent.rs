@@ -39,7 +39,7 @@ fn private() -> TokenStream {
 
 /// A generator of primal code with nothing recorded: the forward sweep of
 /// the JVP reads every value after its operation.
-fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'a> {
+fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar, lanes: bool) -> Gen<'a> {
     Gen {
         f,
         an,
@@ -62,6 +62,7 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar) -> Gen<'
         scaled: crate::analysis::scaled_products(f, an),
         gate: false,
         reach: false,
+        lanes,
     }
 }
 
@@ -165,7 +166,6 @@ impl Gen<'_> {
 
     /// A zero shaped like the operand's value (free for a float).
     fn zero_like(&self, o: &Operand) -> TokenStream {
-        let private = private();
         let float = o
             .value()
             .is_some_and(|v| self.f.info(v).kind == Kind::Float);
@@ -173,7 +173,44 @@ impl Gen<'_> {
             return self.scalar.zero();
         }
         let r = self.operand_ref(o);
-        quote!(#private::zero_like(#r))
+        self.zero_of(r)
+    }
+
+    /// A zero tangent shaped like the value `r` refers to: K lanes of
+    /// zeros in a K-lane sweep.
+    fn zero_of(&self, r: TokenStream) -> TokenStream {
+        let private = private();
+        match self.lanes {
+            true => quote!(#private::lane_zeros(#r)),
+            false => quote!(#private::zero_like(#r)),
+        }
+    }
+
+    /// A float's tangent in a scalar rule's tangent expression: in a K-lane
+    /// sweep, its lane (see [`Self::per_lane`]).
+    fn scalar_tangent(&self, v: ValueId) -> TokenStream {
+        let t = self.tangent(v);
+        match self.lanes {
+            true => {
+                let lane = names::lane();
+                quote!(#t[#lane])
+            }
+            false => t,
+        }
+    }
+
+    /// A scalar rule's tangent expression over [`Self::scalar_tangent`]s:
+    /// in a K-lane sweep, applied lane by lane (the rule stays the
+    /// runtime's scalar one; the lanes' shared factors are computed once
+    /// where LLVM hoists them).
+    fn per_lane(&self, expr: TokenStream) -> TokenStream {
+        match self.lanes {
+            true => {
+                let (private, lane) = (private(), names::lane());
+                quote!(#private::per_lane(|#lane| #expr))
+            }
+            false => expr,
+        }
     }
 
     /// A zero like the value `v` defines.
@@ -233,7 +270,6 @@ impl Gen<'_> {
 
     /// The tangent of the value an operation defines.
     fn op_tangent(&self, dst: ValueId, op: &Op, span: Span) -> TokenStream {
-        let private = private();
         match op {
             Op::Copy(Operand::Value(a)) if self.has_tangent(*a) => self.tangent_owned(*a),
             Op::Rule { rule, args, syntax } => self.rule_tangent(dst, rule, args, syntax, span),
@@ -315,8 +351,9 @@ impl Gen<'_> {
                         names::value(self.f, dst),
                         syn::Ident::new("last", Span::mixed_site()),
                     );
+                    let zero = self.zero_of(quote!(&#v));
                     quote_spanned!(span=> {
-                        let mut #a = #private::zero_like(&#v);
+                        let mut #a = #zero;
                         let #last = #a.len() - 1;
                         #a[#last] = #e;
                         #a
@@ -393,7 +430,7 @@ impl Gen<'_> {
                 .zip(&active)
                 .enumerate()
                 .filter_map(|(i, (p, a))| {
-                    let t = self.tangent((*a)?);
+                    let t = self.scalar_tangent((*a)?);
                     let func = paths::runtime(rule, Func::Pullback(i), span);
                     let reads = p.reads.iter().map(|r| match r {
                         Read::Arg(i) => self.operand(&args[*i]),
@@ -402,18 +439,18 @@ impl Gen<'_> {
                     Some(quote_spanned!(span=> #func(#t #(, #reads)*)))
                 })
                 .collect::<Vec<_>>();
-            return match terms.as_slice() {
+            return self.per_lane(match terms.as_slice() {
                 [one] => one.clone(),
                 _ => quote_spanned!(span=> (#(#terms)+*)),
-            };
+            });
         }
         if let Some(&(u, v)) = self.scaled.products.get(&dst) {
             // `v * u` with `v = k * u`: `v̇·u = k·u̇·u` is `u̇·v` to
             // rounding, so the product's tangent is the rule's at
             // (u̇, u̇, v, v), `2·v·u̇`: one product, not three.
             let func = paths::runtime(rule, Func::Tangent, span);
-            let (t, v) = (self.tangent(u), names::value(self.f, v));
-            return quote_spanned!(span=> #func(#t, #t, #v, #v));
+            let (t, v) = (self.scalar_tangent(u), names::value(self.f, v));
+            return self.per_lane(quote_spanned!(span=> #func(#t, #t, #v, #v)));
         }
         if scalar_form(self.f, rule, args) {
             let func = paths::runtime(rule, Func::Tangent, span);
@@ -423,14 +460,14 @@ impl Gen<'_> {
                 .zip(&active)
                 .filter(|(p, _)| p.diff)
                 .map(|(_, a)| match a {
-                    Some(v) => self.tangent(*v),
+                    Some(v) => self.scalar_tangent(*v),
                     None => self.scalar.zero(),
                 });
             let reads = rule.tangent_reads().into_iter().map(|r| match r {
                 Read::Arg(i) => self.operand(&args[i]),
                 Read::Out => out.clone(),
             });
-            return quote_spanned!(span=> #func(#(#tangents,)* #(#reads),*));
+            return self.per_lane(quote_spanned!(span=> #func(#(#tangents,)* #(#reads),*)));
         }
         match rule.tangent {
             Tangent::Linear => {
@@ -889,7 +926,6 @@ fn other(args: &[Operand], i: usize) -> &Operand {
 /// The function's result and its tangent (a zero where it depends on no
 /// differentiable argument).
 fn result(g: &Gen<'_>, f: &Function) -> (TokenStream, TokenStream) {
-    let private = private();
     match &f.ret {
         Operand::Value(r) => {
             let value = if f.info(*r).by_ref {
@@ -904,7 +940,7 @@ fn result(g: &Gen<'_>, f: &Function) -> (TokenStream, TokenStream) {
             };
             (value, tangent)
         }
-        Operand::Const(c) => (c.clone(), quote!(#private::zero_like(&(#c)))),
+        Operand::Const(c) => (c.clone(), g.zero_of(quote!(&(#c)))),
     }
 }
 
@@ -1054,12 +1090,11 @@ fn tangent_params(f: &Function) -> Vec<syn::Ident> {
     f.params.iter().map(|v| names::tangent(f, *v)).collect()
 }
 
-/// `NAME_jvp` of a function whose derivative comes from its body.
-pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
-    let shape = shape(item, sig);
-    let g = plain_gen(f, an, &shape.scalar);
+/// The hidden JVP's body: the forward sweep and the value with its
+/// tangent (and an in-out argument's final tangents).
+fn sweep_body(g: &Gen<'_>, sig: &Signature, shape: &Shape, f: &Function) -> TokenStream {
     let sweep = g.tangent_block(&f.body);
-    let (value, tangent) = result(&g, f);
+    let (value, tangent) = result(g, f);
     let t = names::tangent_result();
     let checked = sig
         .params
@@ -1076,7 +1111,7 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
     // In-out arguments: the sweep on copies, written back after it; the
     // final values' tangents follow the result's (a `()` function has
     // none of its own).
-    let (copies, stores, _) = super::inout::copies(sig, &shape, f, &g);
+    let (copies, stores, _) = super::inout::copies(sig, shape, f, g);
     let finals: Vec<TokenStream> = f
         .outs
         .iter()
@@ -1100,7 +1135,15 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
     let (body, _) = scopes::declare_up_front(quote!(#rules #body));
     // The body's `const`, `static` and `use` items, as the VJP declares them.
     let items = &f.items;
-    let body = quote!(#(#items)* #body);
+    quote!(#(#items)* #body)
+}
+
+/// `NAME_jvp` of a function whose derivative comes from its body (and,
+/// where [`lanes`] holds, its hidden K-lane JVP).
+pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis) -> TokenStream {
+    let shape = shape(item, sig);
+    let g = plain_gen(f, an, &shape.scalar, false);
+    let body = sweep_body(&g, sig, &shape, f);
     let ret_ty = match sig.has_inout() {
         false => jvp_ret_ty(sig),
         true => {
@@ -1112,7 +1155,144 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
     };
     let mut out = hidden_item(item, sig, &shape, &tangent_params(f), body, ret_ty.clone());
     out.extend(public_item(item, sig, &shape, &ret_ty));
+    if lanes(sig, f, an) {
+        let g = plain_gen(f, an, &shape.scalar, true);
+        let body = sweep_body(&g, sig, &shape, f);
+        out.extend(lanes_item(item, sig, &shape, &tangent_params(f), body));
+    }
     out
+}
+
+/// Whether the function gets a hidden K-lane JVP (`__jvp_lanes`), through
+/// which `NAME_jacobian` and `NAME_jacobian_sparse` sweep `K` directions
+/// at once: a function of floats, slices, arrays, `Vec`s and nalgebra
+/// values of `f64`/`f32` returning several floats, whose tangents are
+/// floats and collections of them, built by scalar rules, element reads
+/// and writes. Elsewhere (a generic scalar, a call, a cast, `map`, a
+/// matrix rule, a matrix built from its elements, in-out arguments) the
+/// scalar JVP sweeps one direction at a time, as before.
+pub fn lanes(sig: &Signature, f: &Function, an: &Analysis) -> bool {
+    fn block_ok(f: &Function, an: &Analysis, b: &Block) -> bool {
+        b.stmts.iter().all(|stmt| match stmt {
+            Stmt::Let { dst, op, .. } => op_ok(f, an, *dst, op),
+            Stmt::If(i) => block_ok(f, an, &i.then_blk) && block_ok(f, an, &i.else_blk),
+            Stmt::Loop(l) => {
+                block_ok(f, an, &l.body)
+                    && match &l.header {
+                        LoopHeader::While { cond_blk, .. } => block_ok(f, an, cond_blk),
+                        LoopHeader::Range { .. } => true,
+                    }
+            }
+        })
+    }
+    fn op_ok(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> bool {
+        if !(an.varied[dst] && f.info(dst).kind.is_differentiable()) {
+            return true;
+        }
+        f.info(dst).kind != Kind::Unknown
+            && match op {
+                Op::Rule {
+                    rule, args, syntax, ..
+                } => !matches!(syntax, Syntax::Map(_)) && scalar_form(f, rule, args),
+                // A nalgebra value built from its elements is left out: its
+                // constructor may be written at `f64` (`DVector::<f64>::from_vec`,
+                // an alias), which lanes cannot go through.
+                Op::Pack { collection, .. } | Op::Fill { collection, .. } => {
+                    !matches!(collection, Collection::Matrix(_))
+                }
+                Op::Copy(_)
+                | Op::Index { .. }
+                | Op::Store { .. }
+                | Op::Push { .. }
+                | Op::StopGradient { .. }
+                | Op::Len { .. }
+                | Op::Primal { .. } => true,
+                _ => false,
+            }
+    }
+    let params_ok = sig
+        .params
+        .iter()
+        .all(|p| !p.differentiable || lanes_tangent_ty(p).is_some());
+    sig.scalar.is_none()
+        && !sig.has_inout()
+        && matches!(sig.ret, Ret::Outputs(_))
+        && params_ok
+        && block_ok(f, an, &f.body)
+}
+
+/// A differentiable argument's tangent type in the hidden K-lane JVP: the
+/// tangent type of `NAME_jvp` with `Lanes<f64, K>` for each float.
+fn lanes_tangent_ty(p: &Param) -> Option<TokenStream> {
+    if !p.differentiable {
+        return None;
+    }
+    let private = private();
+    let lanes = |t: &dyn ToTokens| quote!(#private::LaneTangentOf<#t>);
+    match &p.kind {
+        ParamKind::Float(t) => Some(lanes(t)),
+        ParamKind::Slice(t) => {
+            let t = lanes(t);
+            Some(quote!(&[#t]))
+        }
+        ParamKind::Matrix { owned, .. } => {
+            let t = lanes(owned);
+            Some(quote!(&#t))
+        }
+        ParamKind::Array { owned, .. } if matches!(**owned, syn::Type::Array(_)) => {
+            let t = lanes(owned);
+            Some(quote!(&#t))
+        }
+        ParamKind::Array { elem, .. } => {
+            let t = lanes(elem);
+            Some(quote!(&[#t]))
+        }
+        _ => None,
+    }
+}
+
+/// The hidden K-lane JVP, `__jvp_lanes(args.., tangents..) -> (value,
+/// tangent)`: the JVP's sweep with K lanes a tangent (see [`lanes`]),
+/// which only the function's own Jacobians call.
+fn lanes_item(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    tangent_params: &[syn::Ident],
+    body: TokenStream,
+) -> TokenStream {
+    let private = private();
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let jvp_lanes = names::hidden(name, names::JVP_LANES);
+    let generics = generics(item, shape);
+    let where_clause = where_clause(item, shape);
+    let inputs = &shape.inputs;
+    let tangent_tys = sig
+        .params
+        .iter()
+        .map(|p| lanes_tangent_ty(p).unwrap_or_else(|| quote!(#private::NoGradient)));
+    let seed = sig.ret.seed();
+    let func = quote! {
+        #[doc(hidden)]
+        #[inline]
+        #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+        #vis fn #jvp_lanes #generics (#(#inputs,)* #(#tangent_params: #tangent_tys),*)
+            -> (#seed, #private::LaneTangentOf<#seed>)
+            #where_clause
+        {
+            #body
+        }
+    };
+    if names::has_no_carrier(name) {
+        return func;
+    }
+    quote! {
+        #[doc(hidden)]
+        impl #name {
+            #func
+        }
+    }
 }
 
 /// The solver's hidden JVP's arguments: the user's, and one tangent each.

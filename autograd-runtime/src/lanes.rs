@@ -1,0 +1,651 @@
+//! Vector-mode tangents: `K` directional derivatives carried side by side
+//! through one forward sweep, so that the primal work (and every
+//! derivative factor a rule computes from it, such as `cos x` for `sin x`)
+//! is done once for `K` directions.
+//!
+//! [`Lanes<T, K>`] is the tangent of one float: a `[T; K]`, lane `j` the
+//! derivative along direction `j`. It is linear (`+`, `-`, unary `-`, and
+//! `*`, `/` by a scalar), which is all the element-wise rules need: the
+//! generated K-lane sweep applies each rule's scalar tangent from
+//! [`crate::rules`] lane by lane ([`Lanes::from_fn`]), so no derivative is
+//! written twice. The lanes are a plain array, which LLVM keeps in vector
+//! registers once the per-lane loop is unrolled.
+//!
+//! `NAME_jacobian`, `NAME_jacobian_pattern` and `NAME_jacobian_sparse` of
+//! a `#[differentiable(jvp)]` function use it when their forward sweeps
+//! can carry lanes ([`forward_jacobian_lanes_acc`],
+//! [`jacobian_pattern_lanes`], [`jacobian_sparse_lanes`]): `⌈n/K⌉` sweeps
+//! for `n` inputs, `⌈p/K⌉` for `p` colours, with `K =` [`LANES`].
+//!
+//! # Example
+//!
+//! ```
+//! use autograd_runtime::lanes::Lanes;
+//! use autograd_runtime::rules;
+//!
+//! // y = sin x along four directions at once: the scalar rule, lane by lane.
+//! let x = 0.5_f64;
+//! let dx = Lanes([1.0, 0.0, 2.0, -1.0]);
+//! let dy = Lanes::from_fn(|k| rules::sin_tangent(dx[k], x));
+//! assert_eq!(dy, dx * x.cos());
+//! ```
+
+use core::ops::{Add, AddAssign, Div, Index, IndexMut, Mul, Neg, Sub, SubAssign};
+
+use nalgebra::{DMatrix, DefaultAllocator, Dim, Matrix, OMatrix, RawStorage, RawStorageMut};
+use nalgebra_sparse::CscMatrix;
+
+use crate::jacobian::{Outputs, Target, prepare};
+use crate::pool;
+use crate::rules::Real;
+use crate::sparse::Coloring;
+
+/// The number of lanes of the generated sweeps. Measured on the dense
+/// Jacobian of 16 inputs (`benches/jvp.rs`, group `jacobian_n16`): 4 lanes
+/// took twice the time of 8; 16 (one sweep) about a fifth less than 8,
+/// but with twice the stack per tangent and most lanes idle below 16
+/// inputs or colours (a banded Jacobian has 5).
+pub const LANES: usize = 8;
+
+/// The tangent of one float along `K` directions: lane `j` along
+/// direction `j`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(transparent)]
+pub struct Lanes<T, const K: usize>(pub [T; K]);
+
+impl<T: Real, const K: usize> Lanes<T, K> {
+    /// Every lane zero.
+    #[inline(always)]
+    pub fn zero() -> Self {
+        Lanes([T::zero(); K])
+    }
+
+    /// Lane `k` is `f(k)`: a scalar tangent rule applied lane by lane.
+    #[inline(always)]
+    pub fn from_fn(mut f: impl FnMut(usize) -> T) -> Self {
+        let mut out = [T::zero(); K];
+        for (k, e) in out.iter_mut().enumerate() {
+            *e = f(k);
+        }
+        Lanes(out)
+    }
+}
+
+impl<T: Real, const K: usize> Default for Lanes<T, K> {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::zero()
+    }
+}
+
+impl<T, const K: usize> Index<usize> for Lanes<T, K> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, k: usize) -> &T {
+        &self.0[k]
+    }
+}
+
+impl<T, const K: usize> IndexMut<usize> for Lanes<T, K> {
+    #[inline(always)]
+    fn index_mut(&mut self, k: usize) -> &mut T {
+        &mut self.0[k]
+    }
+}
+
+impl<T: Real, const K: usize> Add for Lanes<T, K> {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        Self::from_fn(|k| self.0[k] + b.0[k])
+    }
+}
+
+impl<T: Real, const K: usize> Sub for Lanes<T, K> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        Self::from_fn(|k| self.0[k] - b.0[k])
+    }
+}
+
+impl<T: Real, const K: usize> Neg for Lanes<T, K> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Self::from_fn(|k| -self.0[k])
+    }
+}
+
+impl<T: Real, const K: usize> Mul<T> for Lanes<T, K> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, s: T) -> Self {
+        Self::from_fn(|k| self.0[k] * s)
+    }
+}
+
+impl<T: Real, const K: usize> Div<T> for Lanes<T, K> {
+    type Output = Self;
+    #[inline(always)]
+    fn div(self, s: T) -> Self {
+        Self::from_fn(|k| self.0[k] / s)
+    }
+}
+
+impl<T: Real, const K: usize> AddAssign for Lanes<T, K> {
+    #[inline(always)]
+    fn add_assign(&mut self, b: Self) {
+        *self = *self + b;
+    }
+}
+
+impl<T: Real, const K: usize> SubAssign for Lanes<T, K> {
+    #[inline(always)]
+    fn sub_assign(&mut self, b: Self) {
+        *self = *self - b;
+    }
+}
+
+/// A value's tangent along `K` directions: a float's is [`Lanes`], a
+/// collection's the same collection of its elements' (`Vec<f64>` gives
+/// `Vec<Lanes<f64, K>>`, a slice a `Vec`, a nalgebra matrix a matrix of
+/// lanes of its shape).
+pub trait LaneTangent<const K: usize> {
+    /// The tangent's type.
+    type Lanes;
+    /// A zero tangent shaped like `self`.
+    fn zero_lanes(&self) -> Self::Lanes;
+}
+
+/// The tangent along [`LANES`] directions of a value of type `X` (what the
+/// generated K-lane sweeps name).
+pub type LaneTangentOf<X> = <X as LaneTangent<LANES>>::Lanes;
+
+/// A float's tangent along [`LANES`] directions, lane `k` from `f(k)`:
+/// what the generated sweeps apply a scalar tangent rule with.
+#[inline(always)]
+pub fn per_lane<T: Real>(f: impl FnMut(usize) -> T) -> Lanes<T, LANES> {
+    Lanes::from_fn(f)
+}
+
+/// A zero tangent along [`LANES`] directions shaped like `x`.
+#[inline(always)]
+pub fn lane_zeros<X: LaneTangent<LANES> + ?Sized>(x: &X) -> X::Lanes {
+    x.zero_lanes()
+}
+
+macro_rules! impl_float_lanes {
+    ($($t:ty),*) => {$(
+        impl<const K: usize> LaneTangent<K> for $t {
+            type Lanes = Lanes<$t, K>;
+            #[inline(always)]
+            fn zero_lanes(&self) -> Self::Lanes {
+                Lanes::zero()
+            }
+        }
+    )*};
+}
+impl_float_lanes!(f32, f64);
+
+impl<X: LaneTangent<K> + ?Sized, const K: usize> LaneTangent<K> for &X {
+    type Lanes = X::Lanes;
+    #[inline(always)]
+    fn zero_lanes(&self) -> Self::Lanes {
+        (**self).zero_lanes()
+    }
+}
+
+impl<X: LaneTangent<K>, const K: usize> LaneTangent<K> for [X]
+where
+    X::Lanes: Clone,
+{
+    type Lanes = Vec<X::Lanes>;
+    #[inline]
+    fn zero_lanes(&self) -> Self::Lanes {
+        match self.first() {
+            // From the thread's pool, as a slice's scalar tangent.
+            Some(x) => pool::zeros(self.len(), x.zero_lanes()),
+            None => Vec::new(),
+        }
+    }
+}
+
+impl<X: LaneTangent<K>, const K: usize> LaneTangent<K> for Vec<X>
+where
+    X::Lanes: Clone,
+{
+    type Lanes = Vec<X::Lanes>;
+    #[inline]
+    fn zero_lanes(&self) -> Self::Lanes {
+        self.as_slice().zero_lanes()
+    }
+}
+
+impl<X: LaneTangent<K>, const K: usize, const N: usize> LaneTangent<K> for [X; N] {
+    type Lanes = [X::Lanes; N];
+    #[inline]
+    fn zero_lanes(&self) -> Self::Lanes {
+        self.each_ref().map(LaneTangent::zero_lanes)
+    }
+}
+
+impl<T, R, C, S, const K: usize> LaneTangent<K> for Matrix<T, R, C, S>
+where
+    T: Real + nalgebra::Scalar,
+    R: Dim,
+    C: Dim,
+    S: RawStorage<T, R, C>,
+    DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
+{
+    type Lanes = OMatrix<Lanes<T, K>, R, C>;
+    #[inline]
+    fn zero_lanes(&self) -> Self::Lanes {
+        let (r, c) = self.shape_generic();
+        OMatrix::from_element_generic(r, c, Lanes::zero())
+    }
+}
+
+macro_rules! impl_tuple_lanes {
+    ($(($($e:ident $k:tt),*)),*) => {$(
+        impl<$($e: LaneTangent<K>,)* const K: usize> LaneTangent<K> for ($($e,)*) {
+            type Lanes = ($($e::Lanes,)*);
+            #[inline(always)]
+            fn zero_lanes(&self) -> Self::Lanes {
+                ($(self.$k.zero_lanes(),)*)
+            }
+        }
+    )*};
+}
+impl_tuple_lanes!(
+    (A 0, B 1),
+    (A 0, B 1, C 2),
+    (A 0, B 1, C 2, D 3),
+    (A 0, B 1, C 2, D 3, E 4),
+    (A 0, B 1, C 2, D 3, E 4, F 5),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
+);
+
+/// A K-lane tangent of a result, entry by entry in the order of
+/// [`crate::jacobian::Flatten`] (a matrix column-major).
+pub trait LaneEntries<const K: usize> {
+    /// Calls `f` with each entry's lanes, in order.
+    fn each_entry(&self, f: &mut impl FnMut(&[f64; K]));
+}
+
+impl<T: Real, const K: usize> LaneEntries<K> for Lanes<T, K> {
+    #[inline(always)]
+    fn each_entry(&self, f: &mut impl FnMut(&[f64; K])) {
+        f(&self.0.map(|v| v.to_f64()));
+    }
+}
+
+impl<X: LaneEntries<K>, const K: usize> LaneEntries<K> for [X] {
+    #[inline]
+    fn each_entry(&self, f: &mut impl FnMut(&[f64; K])) {
+        self.iter().for_each(|x| x.each_entry(f));
+    }
+}
+
+impl<X: LaneEntries<K>, const K: usize> LaneEntries<K> for Vec<X> {
+    #[inline]
+    fn each_entry(&self, f: &mut impl FnMut(&[f64; K])) {
+        self.as_slice().each_entry(f);
+    }
+}
+
+impl<X: LaneEntries<K>, const K: usize, const N: usize> LaneEntries<K> for [X; N] {
+    #[inline]
+    fn each_entry(&self, f: &mut impl FnMut(&[f64; K])) {
+        self.as_slice().each_entry(f);
+    }
+}
+
+impl<T, R, C, S, const K: usize> LaneEntries<K> for Matrix<Lanes<T, K>, R, C, S>
+where
+    T: Real + nalgebra::Scalar,
+    R: Dim,
+    C: Dim,
+    S: RawStorage<Lanes<T, K>, R, C>,
+{
+    #[inline]
+    fn each_entry(&self, f: &mut impl FnMut(&[f64; K])) {
+        self.iter().for_each(|x| x.each_entry(f));
+    }
+}
+
+macro_rules! impl_tuple_entries {
+    ($(($($e:ident $k:tt),*)),*) => {$(
+        impl<$($e: LaneEntries<K>,)* const K: usize> LaneEntries<K> for ($($e,)*) {
+            #[inline(always)]
+            fn each_entry(&self, f: &mut impl FnMut(&[f64; K])) {
+                $(self.$k.each_entry(f);)*
+            }
+        }
+    )*};
+}
+impl_tuple_entries!(
+    (A 0, B 1),
+    (A 0, B 1, C 2),
+    (A 0, B 1, C 2, D 3),
+    (A 0, B 1, C 2, D 3, E 4),
+    (A 0, B 1, C 2, D 3, E 4, F 5),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
+);
+
+/// A differentiable argument's K-lane tangent as `K` directions among the
+/// flattened inputs (in the order of [`crate::jacobian::Flatten`]): the
+/// lane counterpart of [`crate::jacobian::Direction`].
+pub trait LaneDirection<const K: usize> {
+    /// How many flattened inputs this argument holds.
+    fn lane_entries(&self) -> usize;
+    /// Lane `j` becomes the unit tangent along flattened input `first + j`
+    /// (zero where that is not one of this argument's, counted from
+    /// `*start`); moves `*start` past this argument's entries.
+    fn aim_lanes(&mut self, first: usize, start: &mut usize);
+    /// Lane `j` becomes the part of the flat direction `seeds[..][j]` that
+    /// falls on this argument's entries (from `*start`); moves `*start`
+    /// past them.
+    fn set_lanes(&mut self, seeds: &[[f64; K]], start: &mut usize);
+    /// Done with: a pooled buffer (a slice argument's tangent) goes back
+    /// to the thread's pool.
+    #[inline]
+    fn release_lanes(self)
+    where
+        Self: Sized,
+    {
+    }
+}
+
+/// The entries `start..` of `lanes` aimed at inputs `first..first + K`.
+#[inline]
+fn aim_at<T: Real, const K: usize>(lanes: &mut [Lanes<T, K>], first: usize, start: &mut usize) {
+    for (i, e) in lanes.iter_mut().enumerate() {
+        *e = Lanes::zero();
+        if let Some(j) = (*start + i).checked_sub(first).filter(|j| *j < K) {
+            e.0[j] = T::one();
+        }
+    }
+    *start += lanes.len();
+}
+
+#[inline]
+fn set_from<'a, T: Real + 'a, const K: usize>(
+    lanes: impl Iterator<Item = &'a mut Lanes<T, K>>,
+    seeds: &[[f64; K]],
+    start: &mut usize,
+) {
+    for e in lanes {
+        let seed = seeds.get(*start).copied().unwrap_or([0.0; K]);
+        *e = Lanes(seed.map(T::from_f64));
+        *start += 1;
+    }
+}
+
+impl<T: Real, const K: usize> LaneDirection<K> for Lanes<T, K> {
+    fn lane_entries(&self) -> usize {
+        1
+    }
+    fn aim_lanes(&mut self, first: usize, start: &mut usize) {
+        aim_at(core::slice::from_mut(self), first, start);
+    }
+    fn set_lanes(&mut self, seeds: &[[f64; K]], start: &mut usize) {
+        set_from(core::iter::once(self), seeds, start);
+    }
+}
+
+impl<T: Real, const K: usize> LaneDirection<K> for Vec<Lanes<T, K>> {
+    fn lane_entries(&self) -> usize {
+        self.len()
+    }
+    fn aim_lanes(&mut self, first: usize, start: &mut usize) {
+        aim_at(self, first, start);
+    }
+    fn set_lanes(&mut self, seeds: &[[f64; K]], start: &mut usize) {
+        set_from(self.iter_mut(), seeds, start);
+    }
+    fn release_lanes(self) {
+        pool::give(self);
+    }
+}
+
+impl<T: Real, const K: usize, const N: usize> LaneDirection<K> for [Lanes<T, K>; N] {
+    fn lane_entries(&self) -> usize {
+        N
+    }
+    fn aim_lanes(&mut self, first: usize, start: &mut usize) {
+        aim_at(self, first, start);
+    }
+    fn set_lanes(&mut self, seeds: &[[f64; K]], start: &mut usize) {
+        set_from(self.iter_mut(), seeds, start);
+    }
+}
+
+impl<T, R, C, S, const K: usize> LaneDirection<K> for Matrix<Lanes<T, K>, R, C, S>
+where
+    T: Real + nalgebra::Scalar,
+    R: Dim,
+    C: Dim,
+    S: RawStorageMut<Lanes<T, K>, R, C>,
+{
+    fn lane_entries(&self) -> usize {
+        self.len()
+    }
+    fn aim_lanes(&mut self, first: usize, start: &mut usize) {
+        // Column-major, nalgebra's storage order, as `Flatten`.
+        for e in self.iter_mut() {
+            aim_at(core::slice::from_mut(e), first, start);
+        }
+    }
+    fn set_lanes(&mut self, seeds: &[[f64; K]], start: &mut usize) {
+        set_from(self.iter_mut(), seeds, start);
+    }
+}
+
+/// Adds lanes `0..count` of `tangent` into columns `first..first + count`
+/// of `jac`.
+#[inline]
+fn add_columns<L: LaneEntries<K> + ?Sized, E: Real + nalgebra::Scalar, const K: usize>(
+    tangent: &L,
+    jac: &mut DMatrix<E>,
+    first: usize,
+    count: usize,
+) {
+    let rows = jac.nrows();
+    let entries = jac.as_mut_slice();
+    let mut i = 0;
+    tangent.each_entry(&mut |lanes| {
+        for (j, v) in lanes.iter().take(count).enumerate() {
+            let e = &mut entries[(first + j) * rows + i];
+            *e = *e + E::from_f64(*v);
+        }
+        i += 1;
+    });
+}
+
+/// [`crate::jacobian::forward_jacobian_acc`] with `K` directions a sweep:
+/// `sweep(first)` runs one K-lane forward sweep, lane `j` along flattened
+/// input `first + j`, and returns the value and its K-lane tangent. The
+/// value if there are fewer inputs than outputs (the Jacobian is then in
+/// `jac`, from `⌈inputs / K⌉` sweeps), else `None` and `jac` untouched.
+///
+/// # Panics
+///
+/// With [`Target::Add`], if forward sweeps are taken and `jac` is not
+/// outputs × inputs (before anything is added).
+#[inline]
+#[track_caller]
+pub fn forward_jacobian_lanes_acc<R, L, E, const K: usize>(
+    inputs: usize,
+    jac: &mut DMatrix<E>,
+    target: Target,
+    mut sweep: impl FnMut(usize) -> (R, L),
+) -> Option<R>
+where
+    R: Outputs,
+    L: LaneEntries<K>,
+    E: Real + nalgebra::Scalar,
+{
+    if inputs == 0 {
+        return None;
+    }
+    let (value, tangent) = sweep(0);
+    let outputs = value.count();
+    if inputs >= outputs {
+        return None;
+    }
+    prepare(jac, target, outputs, inputs);
+    add_columns(&tangent, jac, 0, K.min(inputs));
+    for first in (K..inputs).step_by(K) {
+        add_columns(&sweep(first).1, jac, first, K.min(inputs - first));
+    }
+    Some(value)
+}
+
+/// [`crate::sparse::jacobian_pattern`] with `K` inputs a sweep:
+/// `sweep(seeds)` as for [`jacobian_sparse_lanes`], lane `j` NaN along
+/// input `first + j` (the lanes do not mix, so each lane's NaNs are the
+/// outputs that input reaches, as in one sweep of its own).
+pub fn jacobian_pattern_lanes<R, L, const K: usize>(
+    inputs: usize,
+    mut sweep: impl FnMut(&[[f64; K]]) -> (R, L),
+) -> Coloring
+where
+    R: Outputs,
+    L: LaneEntries<K>,
+{
+    let mut seeds = vec![[0.0; K]; inputs];
+    let mut entries = Vec::new();
+    let mut rows = None;
+    for first in (0..inputs).step_by(K) {
+        let count = K.min(inputs - first);
+        (0..count).for_each(|j| seeds[first + j][j] = f64::NAN);
+        let (value, t) = sweep(&seeds);
+        (0..count).for_each(|j| seeds[first + j][j] = 0.0);
+        rows = Some(value.count());
+        let mut i = 0;
+        t.each_entry(&mut |lanes| {
+            let reached = lanes.iter().take(count).enumerate();
+            entries.extend(
+                reached
+                    .filter(|(_, l)| l.is_nan())
+                    .map(|(j, _)| (i, first + j)),
+            );
+            i += 1;
+        });
+    }
+    let rows = rows.unwrap_or_else(|| sweep(&seeds).0.count());
+    Coloring::jacobian(rows, inputs, entries)
+}
+
+/// [`crate::sparse::jacobian_sparse`] with `K` colours a sweep:
+/// `sweep(seeds)` runs one K-lane forward sweep, lane `j` along the flat
+/// direction `seeds[..][j]` (`seeds` one entry per flattened input).
+///
+/// # Panics
+///
+/// If `coloring` is not of `inputs` columns and of the value's outputs.
+pub fn jacobian_sparse_lanes<R, L, const K: usize>(
+    coloring: &Coloring,
+    inputs: usize,
+    mut sweep: impl FnMut(&[[f64; K]]) -> (R, L),
+) -> (R, CscMatrix<f64>)
+where
+    R: Outputs,
+    L: LaneEntries<K>,
+{
+    crate::sparse::check_columns(coloring, inputs);
+    let colors = coloring.colors();
+    let rows = coloring.nrows();
+    let mut seeds = vec![[0.0; K]; inputs];
+    let mut column = vec![0.0; inputs];
+    let mut compressed = vec![0.0; rows * colors];
+    let mut value = None;
+    let mut first = 0;
+    loop {
+        let count = K.min(colors - first);
+        for (j, c) in (first..first + count).enumerate() {
+            coloring.seed_into(c, &mut column);
+            seeds.iter_mut().zip(&column).for_each(|(s, v)| s[j] = *v);
+        }
+        for s in &mut seeds {
+            s[count..].fill(0.0);
+        }
+        let (v, t) = sweep(&seeds);
+        let mut i = 0;
+        t.each_entry(&mut |lanes| {
+            for (j, l) in lanes.iter().take(count).enumerate() {
+                if let Some(e) = compressed.get_mut((first + j) * rows + i) {
+                    *e = *l;
+                }
+            }
+            i += 1;
+        });
+        value.get_or_insert(v);
+        first += K;
+        if first >= colors {
+            break;
+        }
+    }
+    let value = value.unwrap_or_else(|| unreachable!("one sweep at least"));
+    crate::sparse::check_rows(coloring, &value);
+    (value, coloring.recover(&compressed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules;
+
+    #[test]
+    fn a_rule_lane_by_lane_is_the_scalar_rule_per_direction() {
+        let (x, y) = (0.7_f64, -1.3_f64);
+        let (dx, dy) = (Lanes([1.0, 0.0, 0.5, -2.0]), Lanes([0.0, 1.0, 3.0, 0.25]));
+        let dz: Lanes<f64, 4> = Lanes::from_fn(|k| rules::mul_tangent(dx[k], dy[k], x, y));
+        for k in 0..4 {
+            assert_eq!(dz[k], rules::mul_tangent(dx[k], dy[k], x, y));
+        }
+        assert_eq!(dx + dy - dy, dx);
+        assert_eq!(-(dx * 2.0) / 2.0, -dx);
+    }
+
+    #[test]
+    fn aimed_lanes_are_the_unit_directions_in_flattened_order() {
+        let mut a = Lanes::<f64, 4>::zero();
+        let mut v = vec![Lanes::<f64, 4>::zero(); 3];
+        let mut start = 0;
+        a.aim_lanes(2, &mut start);
+        v.aim_lanes(2, &mut start);
+        assert_eq!(start, 4);
+        assert_eq!(a, Lanes::zero());
+        assert_eq!(v[0].0, [0.0; 4]);
+        assert_eq!(v[1].0, [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(v[2].0, [0.0, 1.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn columns_of_a_ragged_last_sweep_stay_inside_the_matrix() {
+        // f(x) = (x0, x1, x2, x0 + x2, 2·x1): 3 inputs, 5 outputs, K = 2.
+        let mut m = DMatrix::zeros(0, 0);
+        let value = forward_jacobian_lanes_acc::<_, _, f64, 2>(3, &mut m, Target::Fresh, |first| {
+            let d = |i: usize| Lanes::<f64, 2>::from_fn(|j| if first + j == i { 1.0 } else { 0.0 });
+            (
+                vec![0.0; 5],
+                vec![d(0), d(1), d(2), d(0) + d(2), d(1) * 2.0],
+            )
+        });
+        assert_eq!(value, Some(vec![0.0; 5]));
+        assert_eq!(
+            m,
+            nalgebra::dmatrix![
+                1.0, 0.0, 0.0;
+                0.0, 1.0, 0.0;
+                0.0, 0.0, 1.0;
+                1.0, 0.0, 1.0;
+                0.0, 2.0, 0.0
+            ]
+        );
+    }
+}
