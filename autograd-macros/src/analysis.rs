@@ -204,11 +204,32 @@ struct CarriedArrays<'a, 'f>(&'a mut HashMap<ValueId, (LoopId, String)>, &'f Fun
 impl<'f> Visitor<'f> for CarriedArrays<'_, 'f> {
     fn visit_stmt(&mut self, _: &'f Block, stmt: &'f Stmt) {
         if let Stmt::Loop(l) = stmt {
+            // A `Vec` the iteration grows is longer after it than on entry:
+            // the carried adjoint does not have the entry's shape, so the
+            // entry's adjoint is a zero of the array's own (finding 034 D).
+            let mut grows = Pushes(false);
+            grows.visit_block(&l.body);
             for c in &l.carried {
-                if self.1.info(c.entry).kind == Kind::Array {
+                if self.1.info(c.entry).kind == Kind::Array && !grows.0 {
                     self.0.insert(c.entry, (l.id, c.name.clone()));
                 }
             }
+        }
+        walk_stmt(self, stmt);
+    }
+}
+
+/// Whether a block pushes onto an array, at any depth.
+struct Pushes(bool);
+
+impl<'f> Visitor<'f> for Pushes {
+    fn visit_stmt(&mut self, _: &'f Block, stmt: &'f Stmt) {
+        if let Stmt::Let {
+            op: Op::Push { .. },
+            ..
+        } = stmt
+        {
+            self.0 = true;
         }
         walk_stmt(self, stmt);
     }
