@@ -995,6 +995,20 @@ pub mod __private {
             *self
         }
     }
+    /// An integer of a plain helper's tuple (`let (i, w) = bracket(t);`,
+    /// `i * n + j`): by value, as the primal reads it.
+    macro_rules! integer_operator_operand {
+        ($($t:ty),*) => {$(
+            impl OperatorOperand for $t {
+                type Operand<'a> = $t;
+                #[inline(always)]
+                fn operator_operand(&self) -> $t {
+                    *self
+                }
+            }
+        )*};
+    }
+    integer_operator_operand!(usize, isize, u8, u16, u32, u64, i8, i16, i32, i64);
     impl<T, R, C, S> OperatorOperand for nalgebra::Matrix<T, R, C, S>
     where
         T: nalgebra::Scalar,

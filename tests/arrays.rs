@@ -24,7 +24,7 @@ mod fd_support;
 use approx::assert_relative_eq;
 use autograd::differentiable;
 use autograd::nalgebra::{DMatrix, DVector};
-use fd_support::{FD32_ABS, FD32_REL, FD64_ABS, FD64_REL, fd32};
+use fd_support::{CF64_ABS, CF64_REL, FD32_ABS, FD32_REL, FD64_ABS, FD64_REL, fd32, fd64_slice};
 
 /// Five-point central difference of an `f64` function at `x`, as
 /// `fd_support::fd64` but with a ten times shorter step, `h = 10⁻⁴·max(1,
@@ -184,6 +184,30 @@ fn pushes(x: f64, n: usize) -> f64 {
     s
 }
 
+/// Products of a prefix: each pushed element reads the one before it, by
+/// index, in the loop that pushes (finding 034 D).
+#[differentiable]
+fn prefix_products(q: &[f64]) -> f64 {
+    let mut v: Vec<f64> = Vec::new();
+    for k in 0..q.len() {
+        let a = if k > 0 { v[k - 1] } else { 1.0 };
+        v.push(a * q[k]);
+    }
+    v.iter().sum::<f64>()
+}
+
+/// A bootstrap: each discount factor reads the sum of those before it
+/// (`dfs.iter().sum()`) in the loop that pushes them (finding 034 D).
+#[differentiable]
+fn bootstrap_reads_its_vec(q: &[f64]) -> f64 {
+    let mut dfs: Vec<f64> = Vec::new();
+    for &x in q {
+        let annuity: f64 = dfs.iter().sum();
+        dfs.push((1.0 - x * annuity) / (1.0 + x));
+    }
+    dfs.iter().sum::<f64>()
+}
+
 #[differentiable]
 fn vec_filled_in_loop(x: &[f64]) -> f64 {
     let n = x.len();
@@ -196,6 +220,26 @@ fn vec_filled_in_loop(x: &[f64]) -> f64 {
         s += v[i] * v[(i + 2) % n];
     }
     s
+}
+
+/// A `Vec` read inside the loop that pushes to it: every element's adjoint
+/// reaches its input. Since f8ce0d0 the entry's adjoint was a zero shaped
+/// like the carried adjoint, one element longer than the entry, and every
+/// element but the last got 0 (finding 034 D).
+#[test]
+fn a_vec_read_in_the_loop_that_pushes_it() {
+    let q = [0.03, 0.032, 0.035];
+    let (v, g) = prefix_products_grad(&q);
+    assert_eq!(v, prefix_products(&q));
+    // v = [q0, q0 q1, q0 q1 q2]: the closed form of the sum's gradient.
+    let want = [1.0 + q[1] + q[1] * q[2], q[0] + q[0] * q[2], q[0] * q[1]];
+    for (a, b) in g.iter().zip(&want) {
+        assert_relative_eq!(*a, *b, epsilon = CF64_ABS, max_relative = CF64_REL);
+    }
+    let q = [0.030, 0.032, 0.035, 0.037, 0.038];
+    let (v, g) = bootstrap_reads_its_vec_grad(&q);
+    assert_eq!(v, bootstrap_reads_its_vec(&q));
+    assert_close(&g, &fd64_slice(bootstrap_reads_its_vec, &q));
 }
 
 #[test]

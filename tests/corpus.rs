@@ -45,6 +45,10 @@ fn first_error(stderr: &str) -> String {
     format!("{head}{at}")
 }
 
+/// Each crate's manifest. Its nalgebra is the facade's default one
+/// (`nalgebra_v0_34`): a range such as `>=0.33, <0.36` lets cargo take 0.33
+/// from the copied lock, and every matrix file then fails to compile with
+/// "multiple different versions of crate `nalgebra`".
 fn write_crate(root: &Path, corpus: &Path, name: &str, fns_file: &Path) {
     let dir = corpus.join(name);
     fs::create_dir_all(dir.join("src")).unwrap();
@@ -57,7 +61,7 @@ publish = false
 
 [dependencies]
 autograd = {{ path = "{root}" }}
-nalgebra = {{ version = ">=0.33, <0.36", default-features = false, features = ["std"] }}
+nalgebra = {{ version = "0.34", default-features = false, features = ["std"] }}
 num-traits = {{ version = "0.2.19", default-features = false, features = ["std"] }}
 "#,
         root = root.display()

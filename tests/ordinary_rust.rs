@@ -370,6 +370,51 @@ fn a_called_tuple_is_destructured() {
 }
 
 // ---------------------------------------------------------------------------
+// A tuple that a plain function (no attribute) returns from constants,
+// holding an integer (finding 034, 1): its components are primal values of
+// the types rustc gives them, so `i` stays a `usize` for indexing and index
+// arithmetic. It was `untuple`d as floats: a type error naming
+// `autograd::__private::FloatTuple`, or "integer literal `1` in float
+// arithmetic" at `grid[i + 1]`.
+
+/// The cell of a uniform grid of step `h` holding `x`, and the weight of
+/// its right end.
+fn cell_of(x: f64, h: f64) -> (usize, f64) {
+    let s = x / h;
+    (s.floor() as usize, s.fract())
+}
+
+/// Linear interpolation on a grid of values, read at constant points.
+#[differentiable]
+fn grid_interpolation(values: &[f64], #[constant] xs: &[f64], #[constant] h: f64) -> f64 {
+    let n = values.len();
+    let mut total = 0.0;
+    for &x in xs {
+        let (i, w) = cell_of(x, h);
+        let right = (i + 1).min(n - 1);
+        total += ((1.0 - w) * values[i] + w * values[right]).powi(2);
+    }
+    total
+}
+
+#[test]
+fn a_plain_functions_tuple_of_an_index_and_a_weight() {
+    let values = [1.0, 3.0, 2.0, 5.0];
+    let xs = [0.25, 1.5, 2.75];
+    let (v, g) = grid_interpolation_grad(&values, &xs, 1.0);
+    assert_eq!(v.to_bits(), grid_interpolation(&values, &xs, 1.0).to_bits());
+    // Closed form: each point adds 2·yₖ·(1 − w) at i and 2·yₖ·w at i + 1.
+    let mut want = [0.0; 4];
+    for &x in &xs {
+        let (i, w) = (x.floor() as usize, x.fract());
+        let y = (1.0 - w) * values[i] + w * values[i + 1];
+        want[i] += 2.0 * y * (1.0 - w);
+        want[i + 1] += 2.0 * y * w;
+    }
+    close(&g, &want, CF64_ABS, CF64_REL);
+}
+
+// ---------------------------------------------------------------------------
 // `to_vec()`: a working copy of a slice or an array.
 
 /// Explicit diffusion steps on a copy of the initial profile; the energy.

@@ -125,11 +125,18 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
 
     let mut reported = HashSet::new();
     let mut conditional_errors = TokenStream::new();
+    // A plain function's tuple taken apart (`let (i, w) = cell_of(x);`) is
+    // read by primal code, which no derivative reaches: where its
+    // arguments vary, the error is the call's (not the primal code's).
+    let mut primal_reads = PrimalReads(f, HashSet::new());
+    primal_reads.visit_block(&f.body);
+    let mut unannotated_reported = HashSet::new();
     for (v, func, cfgs) in &f.unannotated_calls {
         let (written, message) = crate::unannotated::error(func);
-        if !(varied[*v] && useful[*v]) {
+        if !(varied[*v] && (useful[*v] || primal_reads.1.contains(v))) {
             continue;
         }
+        unannotated_reported.insert(*v);
         if cfgs.is_empty() {
             if reported.insert(written) {
                 cx.error_spanned_by(func, message);
@@ -149,6 +156,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         cx,
         f,
         varied: &varied,
+        unannotated: &unannotated_reported,
     }
     .visit_block(&f.body);
 
@@ -443,6 +451,29 @@ struct DroppedDerivatives<'a> {
     cx: &'a Ctxt,
     f: &'a Function,
     varied: &'a ValueMap<bool>,
+    /// Calls of plain functions already reported: what reads them says
+    /// nothing more.
+    unannotated: &'a HashSet<ValueId>,
+}
+
+/// The values read by primal code that computes neither an integer nor a
+/// `bool` (`Op::Primal`'s bindings): where one varies, its derivative
+/// would be dropped, which [`DroppedDerivatives`] rejects.
+struct PrimalReads<'a>(&'a Function, HashSet<ValueId>);
+
+impl<'a> Visitor<'a> for PrimalReads<'_> {
+    fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+        if let Stmt::Let {
+            dst,
+            op: Op::Primal { bindings, .. },
+            ..
+        } = stmt
+            && !matches!(self.0.info(*dst).kind, Kind::Bool | Kind::Int)
+        {
+            self.1.extend(bindings.iter().map(|(_, v)| *v));
+        }
+        walk_stmt(self, stmt);
+    }
 }
 
 impl<'a> Visitor<'a> for DroppedDerivatives<'_> {
@@ -454,7 +485,8 @@ impl<'a> Visitor<'a> for DroppedDerivatives<'_> {
                 op: Op::Primal { expr, bindings },
                 ..
             } if !matches!(self.f.info(*dst).kind, Kind::Bool | Kind::Int)
-                && bindings.iter().any(|(_, v)| varied[*v]) =>
+                && bindings.iter().any(|(_, v)| varied[*v])
+                && !bindings.iter().any(|(_, v)| self.unannotated.contains(v)) =>
             {
                 cx.error_spanned_by(
                     expr,

@@ -32,6 +32,10 @@ impl Lowerer<'_> {
         if self.cx.has_errors() && whole.value().is_none() {
             return true;
         }
+        if self.calls_plain_function(&call.func) {
+            self.bind_plain_tuple(pat, whole, span);
+            return true;
+        }
         let array = self.untuple(whole, span);
         let callee = match strip_parens(&call.func) {
             Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
@@ -60,6 +64,55 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
+    /// Whether `func` names a function the source shows without the
+    /// attribute (see [`crate::unannotated`]): its tuple may hold integers
+    /// (`fn bracket(t: &[f64], x: f64) -> (usize, f64)`) and has no
+    /// derivative.
+    fn calls_plain_function(&self, func: &Expr) -> bool {
+        match strip_parens(func) {
+            Expr::Path(p) if p.qself.is_none() => {
+                crate::unannotated::is_plain_function(&self.caller, &p.path)
+            }
+            _ => false,
+        }
+    }
+
+    /// `let (i, w) = bracket(times, t);` of a plain function: each
+    /// component is the primal `whole.k`, of the type rustc gives it (an
+    /// index stays an integer). A call whose arguments have a derivative
+    /// is the call's own error (a plain function has no derivative to
+    /// call), and a component reading it is rejected as primal code that
+    /// reads a differentiable value: never a dropped derivative.
+    fn bind_plain_tuple(&mut self, pat: &syn::PatTuple, whole: Operand, span: Span) {
+        let components: Vec<Item> = (0..pat.elems.len())
+            .map(|k| {
+                let k = syn::Index {
+                    index: k as u32,
+                    span,
+                };
+                Item::Value(match &whole {
+                    Operand::Const(c) => Operand::Const(quote::quote!((#c).#k)),
+                    Operand::Value(v) => {
+                        let p = super::primal::placeholder(0, span);
+                        let expr: Expr = syn::parse_quote_spanned!(span=> #p.#k);
+                        let bindings = vec![(p.to_string(), *v)];
+                        Operand::Value(self.emit(
+                            Op::Primal { expr, bindings },
+                            Kind::Unknown,
+                            span,
+                        ))
+                    }
+                })
+            })
+            .collect();
+        self.bind_pattern(
+            &Pat::Tuple(pat.clone()),
+            Item::Tuple(components),
+            None,
+            span,
+        );
+    }
+
     /// `helper(x).1`: one component of a call's tuple (`inner_grad(x, w).1`,
     /// a gradient's entry); `None` where `f` is not a component of a call
     /// of a function.
