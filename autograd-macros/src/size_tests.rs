@@ -50,18 +50,19 @@ fn sizes() -> (usize, usize) {
 }
 
 /// The most tokens the macro may add per token of the functions: what it
-/// adds today (16.25×: the forward and reverse sweeps about 9×, emitted
+/// adds today (16.64×: the forward and reverse sweeps about 9×, emitted
 /// once per function; a function with a slice argument has them in
 /// `__grad_acc_full` only, which writes the gradient into the caller's
 /// buffers in place, and its `__vjp_full` runs that at seed one, and again
 /// at a seed of ∞ or NaN, its pullback written out (14.57× when a generic
 /// helper scaled every seed; 16.20× before a value read only in a branch
-/// arm or loop body carried its `reached` flag); the wrappers and hidden
-/// items the rest), so
+/// arm or loop body carried its `reached` flag; 16.25× before a scalar
+/// argument read only so carried one too, which the pullback returns to
+/// its caller, finding 033); the wrappers and hidden items the rest), so
 /// a change that grows it fails
 /// here and is seen. Lower it as the expansion shrinks; the goal of issue
 /// #16 is 3×.
-const PINNED_RATIO: f64 = 16.26;
+const PINNED_RATIO: f64 = 16.65;
 
 #[test]
 fn the_generated_items_do_not_grow() {
