@@ -56,9 +56,11 @@ fn sizes() -> (usize, usize) {
 /// buffers in place, and its `__vjp_full` runs that at seed one, and again
 /// at a seed of ∞ or NaN, its pullback written out (14.57× when a generic
 /// helper scaled every seed; 16.20× before a value read only in a branch
-/// arm or loop body carried its `reached` flag; 16.26× before an operand
-/// of `max`, `min` or `clamp` carried one); the wrappers and hidden
-/// items the rest), so
+/// arm or loop body carried its `reached` flag; 16.25× before a scalar
+/// argument read only so carried one too, which the pullback returns to
+/// its caller, finding 033, and an operand of `max`, `min` or `clamp`
+/// one that says whether it was picked); the wrappers and hidden items
+/// the rest), so
 /// a change that grows it fails
 /// here and is seen. Lower it as the expansion shrinks; the goal of issue
 /// #16 is 3×.
