@@ -509,7 +509,6 @@ fn root_into_a_struct_helper(s: &State, x: f64, y: f64) -> f64 {
 }
 
 #[test]
-#[ignore = "a struct call's pullback does not yet say which arguments it reached"]
 fn an_argument_a_struct_helper_does_not_read_on_this_run_adds_nothing() {
     let s = State { k: 3.0 };
     // x ≤ 10: the result is k·x², ∂/∂k = x², ∂/∂x = 2kx, nothing through y.
@@ -569,7 +568,6 @@ fn damper_root_force(d: &Damper, x: f64, y: f64) -> f64 {
 }
 
 #[test]
-#[ignore = "a struct call's pullback does not yet say which arguments it reached"]
 fn an_argument_a_method_does_not_read_adds_nothing_from_a_free_caller() {
     // c ≤ 0: x² + x as above.
     let (value, dd, dx, dy) = damper_root_force_grad(&Damper { c: -1.0 }, 3.0, 0.0);
