@@ -618,3 +618,30 @@ fn an_argument_an_in_out_helper_does_not_read_on_this_run_adds_nothing() {
     assert_relative_eq!(dy, -4.0, epsilon = 1e-12, max_relative = 1e-12);
     assert_relative_eq!(ddt, 1.0, epsilon = 1e-12, max_relative = 1e-12);
 }
+
+/// `energy` with its struct `#[constant]`.
+#[differentiable]
+fn energy_at(#[constant] s: &State, v: f64, x: f64) -> f64 {
+    if x > 10.0 { v * s.k } else { s.k * x * x }
+}
+
+#[differentiable]
+fn root_into_a_constant_struct_helper(#[constant] s: &State, x: f64, y: f64) -> f64 {
+    let v = (y * y).sqrt();
+    energy_at(s, v, x)
+}
+
+#[test]
+fn an_argument_a_helper_of_a_constant_struct_does_not_read_adds_nothing() {
+    let s = State { k: 3.0 };
+    // x ≤ 10: k·x², ∂/∂x = 2kx, nothing through y.
+    assert_eq!(
+        root_into_a_constant_struct_helper_grad(&s, 2.0, 0.0),
+        (12.0, 12.0, 0.0)
+    );
+    assert!(
+        root_into_a_constant_struct_helper_grad(&s, 11.0, 0.0)
+            .2
+            .is_nan()
+    );
+}
