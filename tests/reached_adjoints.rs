@@ -645,3 +645,34 @@ fn an_argument_a_helper_of_a_constant_struct_does_not_read_adds_nothing() {
             .is_nan()
     );
 }
+
+/// An in-out float: `v` is added only when `c > 0`.
+#[differentiable]
+fn add_if_positive(acc: &mut f64, v: f64, c: f64) {
+    if c > 0.0 {
+        *acc = *acc + v * c;
+    }
+}
+
+#[differentiable]
+fn root_into_an_in_out_float_helper(x: f64, y: f64, c: f64) -> f64 {
+    let v = (y * y).sqrt();
+    let mut acc = x * x;
+    add_if_positive(&mut acc, v, c);
+    acc
+}
+
+#[test]
+fn an_argument_an_in_out_float_helper_does_not_read_adds_nothing() {
+    // c ≤ 0: x², ∂/∂x = 2x, nothing through y or c.
+    assert_eq!(
+        root_into_an_in_out_float_helper_grad(3.0, 0.0, -1.0),
+        (9.0, 6.0, 0.0, 0.0)
+    );
+    // c > 0: x² + c·|y|, ∂/∂y = c·sign(y) (NaN at 0, on the path).
+    assert!(
+        root_into_an_in_out_float_helper_grad(3.0, 0.0, 2.0)
+            .2
+            .is_nan()
+    );
+}
