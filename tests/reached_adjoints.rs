@@ -482,3 +482,197 @@ fn a_callee_result_min_did_not_pick_adds_nothing() {
         assert_relative_eq!(*d, want, epsilon = 1e-15, max_relative = 1e-15);
     }
 }
+
+// ---------------------------------------------------------------------------
+// Finding 033 through the two kinds of callee whose pullback said "every
+// argument reached": a helper taking a `Tangent` struct (its struct call)
+// and a helper with an in-out `&mut [f64]` argument (its `__inout_call`).
+// Each reads `v` only in an arm this run does not take, so `v = √(y²)`,
+// whose slope at y = 0 is infinite, adds nothing (0, not 0·∞ = NaN).
+
+/// A spring of stiffness `k`.
+#[derive(Clone, Debug, autograd::Tangent)]
+pub struct State {
+    pub k: f64,
+}
+
+/// Reads `v` only when `x > 10`.
+#[differentiable]
+fn energy(s: &State, v: f64, x: f64) -> f64 {
+    if x > 10.0 { v * s.k } else { s.k * x * x }
+}
+
+#[differentiable]
+fn root_into_a_struct_helper(s: &State, x: f64, y: f64) -> f64 {
+    let v = (y * y).sqrt();
+    energy(s, v, x)
+}
+
+#[test]
+fn an_argument_a_struct_helper_does_not_read_on_this_run_adds_nothing() {
+    let s = State { k: 3.0 };
+    // x ≤ 10: the result is k·x², ∂/∂k = x², ∂/∂x = 2kx, nothing through y.
+    let (value, ds, dx, dy) = root_into_a_struct_helper_grad(&s, 2.0, 0.0);
+    assert_eq!(value, 12.0);
+    assert_eq!((ds.k, dx, dy), (4.0, 12.0, 0.0));
+    // x > 10: v·k = |y|·k, ∂/∂y = k·y/|y|, 0·∞ at y = 0 on the path: NaN.
+    assert!(root_into_a_struct_helper_grad(&s, 11.0, 0.0).3.is_nan());
+    // Away from 0: ∂/∂y = k·sign(y), ∂/∂k = |y|, ∂/∂x = 0.
+    let (value, ds, dx, dy) = root_into_a_struct_helper_grad(&s, 11.0, -2.0);
+    assert_relative_eq!(value, 6.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(ds.k, 2.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_eq!(dx, 0.0);
+    assert_relative_eq!(dy, -3.0, epsilon = 1e-12, max_relative = 1e-12);
+}
+
+/// A damper of coefficient `c`: its method reads `v` only when `c > 0`.
+#[derive(Clone, Debug, autograd::Tangent)]
+pub struct Damper {
+    pub c: f64,
+}
+
+#[differentiable]
+impl Damper {
+    fn force(&self, v: f64, x: f64) -> f64 {
+        if self.c > 0.0 { self.c * v } else { x * x }
+    }
+
+    fn root_force(&self, x: f64, y: f64) -> f64 {
+        let v = (y * y).sqrt();
+        self.force(v, x) + x
+    }
+}
+
+#[test]
+fn an_argument_a_method_does_not_read_on_this_run_adds_nothing() {
+    // c ≤ 0: the result is x² + x, ∂/∂x = 2x + 1, ∂/∂c = 0, nothing through y.
+    let d = Damper { c: -1.0 };
+    let (value, dd, dx, dy) = d.root_force_grad(3.0, 0.0);
+    assert_eq!(value, 12.0);
+    assert_eq!((dd.c, dx, dy), (0.0, 7.0, 0.0));
+    // c > 0: c·|y| + x, ∂/∂y = c·sign(y) (NaN at 0, on the path), ∂/∂c = |y|.
+    let d = Damper { c: 2.0 };
+    assert!(d.root_force_grad(3.0, 0.0).3.is_nan());
+    let (value, dd, dx, dy) = d.root_force_grad(3.0, 0.5);
+    assert_relative_eq!(value, 4.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dd.c, 0.5, epsilon = 1e-12, max_relative = 1e-12);
+    assert_eq!(dx, 1.0);
+    assert_relative_eq!(dy, 2.0, epsilon = 1e-12, max_relative = 1e-12);
+}
+
+/// The method called from a free function, through its struct call.
+#[differentiable]
+fn damper_root_force(d: &Damper, x: f64, y: f64) -> f64 {
+    let v = (y * y).sqrt();
+    d.force(v, x) + x
+}
+
+#[test]
+fn an_argument_a_method_does_not_read_adds_nothing_from_a_free_caller() {
+    // c ≤ 0: x² + x as above.
+    let (value, dd, dx, dy) = damper_root_force_grad(&Damper { c: -1.0 }, 3.0, 0.0);
+    assert_eq!(value, 12.0);
+    assert_eq!((dd.c, dx, dy), (0.0, 7.0, 0.0));
+    assert!(
+        damper_root_force_grad(&Damper { c: 2.0 }, 3.0, 0.0)
+            .3
+            .is_nan()
+    );
+}
+
+/// An Euler step that pushes the state by `v` only when `dt > 1`.
+#[differentiable]
+fn step(state: &mut [f64], v: f64, dt: f64) {
+    for i in 0..state.len() {
+        if dt > 1.0 {
+            state[i] = state[i] + v * dt;
+        } else {
+            state[i] = state[i] * (1.0 - dt);
+        }
+    }
+}
+
+#[differentiable]
+fn root_into_an_in_out_helper(xs: &[f64], y: f64, dt: f64) -> f64 {
+    let v = (y * y).sqrt();
+    let mut state = xs.to_vec();
+    step(&mut state, v, dt);
+    state[0] + state[1]
+}
+
+#[test]
+fn an_argument_an_in_out_helper_does_not_read_on_this_run_adds_nothing() {
+    // dt ≤ 1: (x0 + x1)(1 − dt), ∂/∂xs = 1 − dt, ∂/∂dt = −(x0 + x1),
+    // nothing through y.
+    let (value, dxs, dy, ddt) = root_into_an_in_out_helper_grad(&[1.0, 2.0], 0.0, 0.5);
+    assert_eq!(value, 1.5);
+    assert_eq!((dxs, dy, ddt), (vec![0.5, 0.5], 0.0, -3.0));
+    // dt > 1: x0 + x1 + 2|y|·dt, ∂/∂y = 2·dt·sign(y) (NaN at 0, on the path).
+    assert!(
+        root_into_an_in_out_helper_grad(&[1.0, 2.0], 0.0, 2.0)
+            .2
+            .is_nan()
+    );
+    let (value, _, dy, ddt) = root_into_an_in_out_helper_grad(&[1.0, 2.0], -0.5, 2.0);
+    assert_relative_eq!(value, 5.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dy, -4.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(ddt, 1.0, epsilon = 1e-12, max_relative = 1e-12);
+}
+
+/// `energy` with its struct `#[constant]`.
+#[differentiable]
+fn energy_at(#[constant] s: &State, v: f64, x: f64) -> f64 {
+    if x > 10.0 { v * s.k } else { s.k * x * x }
+}
+
+#[differentiable]
+fn root_into_a_constant_struct_helper(#[constant] s: &State, x: f64, y: f64) -> f64 {
+    let v = (y * y).sqrt();
+    energy_at(s, v, x)
+}
+
+#[test]
+fn an_argument_a_helper_of_a_constant_struct_does_not_read_adds_nothing() {
+    let s = State { k: 3.0 };
+    // x ≤ 10: k·x², ∂/∂x = 2kx, nothing through y.
+    assert_eq!(
+        root_into_a_constant_struct_helper_grad(&s, 2.0, 0.0),
+        (12.0, 12.0, 0.0)
+    );
+    assert!(
+        root_into_a_constant_struct_helper_grad(&s, 11.0, 0.0)
+            .2
+            .is_nan()
+    );
+}
+
+/// An in-out float: `v` is added only when `c > 0`.
+#[differentiable]
+fn add_if_positive(acc: &mut f64, v: f64, c: f64) {
+    if c > 0.0 {
+        *acc = *acc + v * c;
+    }
+}
+
+#[differentiable]
+fn root_into_an_in_out_float_helper(x: f64, y: f64, c: f64) -> f64 {
+    let v = (y * y).sqrt();
+    let mut acc = x * x;
+    add_if_positive(&mut acc, v, c);
+    acc
+}
+
+#[test]
+fn an_argument_an_in_out_float_helper_does_not_read_adds_nothing() {
+    // c ≤ 0: x², ∂/∂x = 2x, nothing through y or c.
+    assert_eq!(
+        root_into_an_in_out_float_helper_grad(3.0, 0.0, -1.0),
+        (9.0, 6.0, 0.0, 0.0)
+    );
+    // c > 0: x² + c·|y|, ∂/∂y = c·sign(y) (NaN at 0, on the path).
+    assert!(
+        root_into_an_in_out_float_helper_grad(3.0, 0.0, 2.0)
+            .2
+            .is_nan()
+    );
+}

@@ -575,7 +575,8 @@ fn paths_relative_to_the_users_module_in_methods_and_struct_functions() {
 }
 
 /// Finding 033 through a struct-taking callee: `v` is read only when the
-/// line's slope is positive. Fails today with NaN (0·∞ through √x at 0).
+/// line's slope is positive: its struct call's pullback says it did not
+/// reach `v` (it gave NaN, 0·∞ through √x at 0).
 #[differentiable]
 fn along_if_rising(l: &Line, v: f64) -> f64 {
     if l.slope > 0.0 { l.slope * v } else { l.offset }
@@ -588,7 +589,6 @@ fn root_along_if_rising(l: &Line, x: f64) -> f64 {
 }
 
 #[test]
-#[ignore = "finding 033 is open for struct-taking callees: their struct call's pullback (a `backward` rule over the public `_vjp`) does not say which arguments it reached"]
 fn a_root_passed_to_a_struct_callee_that_skips_it_adds_nothing() {
     let falling = Line {
         slope: -1.0,

@@ -1480,20 +1480,84 @@ fn expand_with(
     // The wrappers reproduce the function without calling it; naming it
     // keeps a caller of only the generated items free of a dead-code warning.
     let primal = callee_path("");
+    // `_vjp` is the hidden VJP without the arguments its pullback reached,
+    // which the struct call passes on to its caller (finding 033): from
+    // the flat function's hidden VJP, whose pullback says so for each of
+    // its arguments. One of in-out arguments (a pullback of more seeds)
+    // takes the flat function's `_vjp`, every argument reached.
+    let reached_vjp = format_ident!("__autograd_{}_vjp", name);
+    let n_kept = proc_macro2::Literal::usize_unsuffixed(kept_slots.len());
+    let pulled = quote!(::autograd::__private::Reached<(#(#kept_tys,)*), #n_kept>);
+    let (flat_call, take) = match flat_sig.as_ref().filter(|s| !s.has_inout()) {
+        Some(_) => {
+            let path: syn::Path = syn::parse_quote!(#flat_path::#name);
+            let full = crate::codegen::forward::hidden_path(&path, names::VJP_FULL);
+            let first_other = reads.len() + casts.len() + consts.len() + 2 * wholes.len();
+            let mut full_slots: Vec<TokenStream> =
+                flat_grads.iter().map(|g| g.to_token_stream()).collect();
+            full_slots.extend((0..casts.len() + consts.len()).map(|_| quote!(_)));
+            for g in &whole_grads {
+                full_slots.push(quote!(_));
+                full_slots.push(g.to_token_stream());
+            }
+            let mut flags = Vec::new();
+            let mut k = first_other;
+            for ((a, slot), t) in args.iter().zip(&slots).zip(&slot_tys) {
+                match (&a.kind, t) {
+                    (ArgKind::Struct { .. }, _) => flags.push(quote!(true)),
+                    (ArgKind::Other { .. }, Some(_)) => {
+                        let k_lit = proc_macro2::Literal::usize_unsuffixed(k);
+                        full_slots.push(slot.to_token_stream());
+                        flags.push(quote_spanned!(mixed=> __ad_reached[#k_lit]));
+                        k += 1;
+                    }
+                    (ArgKind::Other { .. }, _) => {
+                        full_slots.push(quote!(_));
+                        k += 1;
+                    }
+                }
+            }
+            (
+                full.to_token_stream(),
+                quote_spanned! {mixed=>
+                    let ((#(#full_slots,)*), __ad_reached) =
+                        ::autograd::__private::reached(__ad_pullback(__ad_seed));
+                    let __ad_reached = [#(#flags),*];
+                },
+            )
+        }
+        None => (
+            quote!(#flat_path::#flat_vjp),
+            quote_spanned! {mixed=>
+                let (#(#flat_grads,)* #(#whole_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
+                let __ad_reached = [true; #n_kept];
+            },
+        ),
+    };
+    let reached_path = if is_method {
+        quote!(Self::#reached_vjp)
+    } else {
+        quote!(#reached_vjp)
+    };
     out.extend(quote_spanned! {mixed=>
         #[doc = #doc_vjp]
         #[allow(clippy::too_many_arguments)]
         #vis fn #vjp(#(#inputs),*) -> (#ret, impl ::core::ops::FnOnce(#ret) -> (#(#kept_tys,)*)) {
+            ::autograd::__private::vjp(#reached_path(#(#names),*))
+        }
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments)]
+        #vis fn #reached_vjp(#(#inputs),*) -> (#ret, impl ::core::ops::FnOnce(#ret) -> #pulled) {
             #nested
             let _ = #primal;
             #(#zeros)*
-            let (__ad_value, __ad_pullback) = #flat_path::#flat_vjp(#(#field_values,)* #(#cast_values,)* #(#whole_values,)* #(#other_values),*);
+            let (__ad_value, __ad_pullback) = #flat_call(#(#field_values,)* #(#cast_values,)* #(#whole_values,)* #(#other_values),*);
             (__ad_value, move |__ad_seed: #ret| {
-                let (#(#flat_grads,)* #(#whole_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
+                #take
                 #(#adds)*
                 #(#restores)*
                 #(#whole_adds)*
-                (#(#kept_slots,)*)
+                ::autograd::__private::Reached((#(#kept_slots,)*), __ad_reached)
             })
         }
     });
@@ -1508,17 +1572,13 @@ fn expand_with(
         let (primal, vjp_fn): (TokenStream, TokenStream) = match imp {
             Some(imp) => {
                 let ty = &imp.self_ty;
-                let vjp = format_ident!("{}_vjp", name);
                 let primal = match &imp.trait_ {
                     Some(trait_) => quote!(<#ty as #trait_>::#name),
                     None => quote!(<#ty>::#name),
                 };
-                (primal, quote!(<#ty>::#vjp))
+                (primal, quote!(<#ty>::#reached_vjp))
             }
-            None => (quote!(#name), {
-                let vjp = format_ident!("{}_vjp", name);
-                quote!(#vjp)
-            }),
+            None => (quote!(#name), quote!(#reached_vjp)),
         };
         let mut params = Vec::new();
         let mut rule_params = Vec::new();
@@ -1576,11 +1636,13 @@ fn expand_with(
         let rule: syn::ItemFn = syn::parse_quote! {
             #[doc(hidden)]
             #[allow(clippy::too_many_arguments)]
-            #call_vis fn #rule(__ad_seed: #ret, #(#rule_params,)* _: #ret) -> (#(#rule_tys,)*) {
+            #call_vis fn #rule(__ad_seed: #ret, #(#rule_params,)* _: #ret)
+                -> ::autograd::__private::Reached<(#(#rule_tys,)*), #n_kept>
+            {
                 #(#rebuild)*
                 let (_, __ad_pullback) = #vjp_fn(#(#call_args),*);
-                let (#(#all_slots,)*) = __ad_pullback(__ad_seed);
-                (#(#results,)*)
+                let ::autograd::__private::Reached((#(#all_slots,)*), __ad_reached) = __ad_pullback(__ad_seed);
+                ::autograd::__private::Reached((#(#results,)*), __ad_reached)
             }
         };
         struct_call_items(hidden, rule)

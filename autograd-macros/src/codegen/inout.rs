@@ -589,6 +589,23 @@ fn slice_call_items(
             false => ty.clone(),
         })
         .collect();
+    // The pullback passes on which arguments the function's reached (see
+    // `Shape::reach`): a caller adds nothing through one it did not.
+    let (pulled, take, give) = match shape.reach {
+        true => {
+            let n = proc_macro2::Literal::usize_unsuffixed(full_tys.len());
+            (
+                quote!(::autograd::__private::Reached<(#(#full_tys,)*), #n>),
+                quote!(let ((#(#slots,)*), __ad_reached) = ::autograd::__private::reached),
+                quote!(::autograd::__private::Reached((#(#returned,)*), __ad_reached)),
+            )
+        }
+        false => (
+            quote!((#(#full_tys,)*)),
+            quote!(let (#(#slots,)*) = ),
+            quote!((#(#returned,)*)),
+        ),
+    };
     let mut captures = captures(sig, shape);
     captures.push(state.to_token_stream());
     let call = format_ident!("{}", names::INOUT_CALL);
@@ -620,7 +637,7 @@ fn slice_call_items(
             #[inline]
             #[allow(unused_mut, unused_variables, clippy::all)]
             #vis fn #vjp #gens (#(#inputs),*)
-                -> (#ret_ty, impl ::core::ops::FnOnce(#ret_ty) -> (#(#full_tys,)*) + use<#(#captures),*>)
+                -> (#ret_ty, impl ::core::ops::FnOnce(#ret_ty) -> #pulled + use<#(#captures),*>)
                 #where_clause
             {
                 let mut #x = #x;
@@ -630,10 +647,9 @@ fn slice_call_items(
                 );
                 let mut __ad_state = #x;
                 (__ad_value, move |__ad_seed: #ret_ty| {
-                    // A caller through these items takes every argument as reached.
-                    let (#(#slots,)*) = ::autograd::__private::adjoints(__ad_pullback(__ad_seed, __ad_final));
+                    #take(__ad_pullback(__ad_seed, __ad_final));
                     #back
-                    (#(#returned,)*)
+                    #give
                 })
             }
             #[doc(hidden)]
@@ -663,16 +679,16 @@ fn slice_call_items(
         #[inline]
         #[allow(unused_mut, unused_variables, clippy::all)]
         #vis fn #vjp #gens (#(#inputs),*)
-            -> (#state, impl ::core::ops::FnOnce(#state) -> (#(#full_tys,)*) + use<#(#captures),*>)
+            -> (#state, impl ::core::ops::FnOnce(#state) -> #pulled + use<#(#captures),*>)
             #where_clause
         {
             let mut #x = #x;
             let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
             (#x, move |mut __ad_state: #state| {
                 let __ad_seed = ::core::convert::AsMut::as_mut(&mut __ad_state).to_vec();
-                let (#(#slots,)*) = ::autograd::__private::adjoints(__ad_pullback(#zero, __ad_seed));
+                #take(__ad_pullback(#zero, __ad_seed));
                 #back
-                (#(#returned,)*)
+                #give
             })
         }
         #[doc(hidden)]

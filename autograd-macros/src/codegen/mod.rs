@@ -3,7 +3,7 @@
 
 mod arrays;
 mod checkpoint;
-mod forward;
+pub(crate) mod forward;
 mod fused;
 pub mod hessian;
 mod inout;
@@ -1984,14 +1984,17 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
     let (output, seed) = (local.local("output"), local.local("seed"));
     let vis = &item.vis;
     let name = &item.sig.ident;
-    let shape = shape(item, sig);
+    let mut shape = shape(item, sig);
+    // A struct call's rule (see `structs`) says which arguments the
+    // function's pullback reached, for its caller.
+    shape.reach = item.sig.ident == names::STRUCT_CALL;
     let vjp_full = names::hidden(name, names::VJP_FULL);
     let seed_ty = sig.ret.seed();
     let generics = generics(item, &shape);
+    let pulled = shape.pulled_ty();
     let Shape {
         inputs,
         captures: lifetimes,
-        full_tys,
         ..
     } = &shape;
     let inputs = hygienic_inputs(inputs);
@@ -2022,17 +2025,42 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
     };
     // `NAME_jacobian` runs the pullback once per output.
     let reusable = matches!(sig.ret, Ret::Outputs(_)).then(|| quote!(+ ::core::clone::Clone));
+    let pullback = match shape.reach {
+        true => {
+            // The rule's flags are its adjoints'; a constant argument is
+            // reached.
+            let reached = local.local("reached");
+            let mut j = 0;
+            let flags = sig.params.iter().map(|p| match p.differentiable {
+                true => {
+                    let k = proc_macro2::Literal::usize_unsuffixed(j);
+                    j += 1;
+                    quote_spanned!(mixed=> #reached[#k])
+                }
+                false => quote!(true),
+            });
+            let flags: Vec<TokenStream> = flags.collect();
+            quote_spanned! {mixed=>
+                let ((#(#adjoints,)*), #reached) =
+                    ::autograd::__private::reached(#rule(#seed, #(#arg_names,)* #output));
+                ::autograd::__private::Reached((#(#results,)*), [#(#flags),*])
+            }
+        }
+        false => quote_spanned! {mixed=>
+            let (#(#adjoints,)*) = #rule(#seed, #(#arg_names,)* #output);
+            (#(#results,)*)
+        },
+    };
     let hidden = quote_spanned! {mixed=>
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, clippy::all)]
         #vis fn #vjp_full #generics (#(#inputs),*)
-            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> (#(#full_tys,)*) #reusable + use<#(#lifetimes),*>)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> #pulled #reusable + use<#(#lifetimes),*>)
         {
             let #output = #name(#(#args),*);
             (#value, move |#seed: #seed_ty| {
-                let (#(#adjoints,)*) = #rule(#seed, #(#arg_names,)* #output);
-                (#(#results,)*)
+                #pullback
             })
         }
     };

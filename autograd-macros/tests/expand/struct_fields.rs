@@ -9,6 +9,17 @@ fn line_vjp(
     p: &Params,
     x: f64,
 ) -> (f64, impl ::core::ops::FnOnce(f64) -> (Params, f64)) {
+    ::autograd::__private::vjp(__autograd_line_vjp(p, x))
+}
+#[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
+fn __autograd_line_vjp(
+    p: &Params,
+    x: f64,
+) -> (
+    f64,
+    impl ::core::ops::FnOnce(f64) -> ::autograd::__private::Reached<(Params, f64), 2>,
+) {
     #[allow(dead_code, unused_imports, non_snake_case, clippy::all)]
     mod __ad_flat {
         use super::*;
@@ -213,7 +224,7 @@ fn line_vjp(
     }
     let _ = line;
     let mut __ad_slot0 = <Params as ::autograd::TangentStruct>::zero_adjoint(p);
-    let (__ad_value, __ad_pullback) = __ad_flat::line_vjp(
+    let (__ad_value, __ad_pullback) = __ad_flat::line::__vjp_full(
         ::autograd::__private::float_field::<f64, _>(p.slope),
         ::autograd::__private::float_field::<f64, _>(p.intercept),
         ::autograd::__private::int_field(p.count) as f64,
@@ -222,7 +233,10 @@ fn line_vjp(
     (
         __ad_value,
         move |__ad_seed: f64| {
-            let (__ad_field0, __ad_field1, __ad_slot1) = __ad_pullback(__ad_seed);
+            let ((__ad_field0, __ad_field1, _, __ad_slot1), __ad_reached) = ::autograd::__private::reached(
+                __ad_pullback(__ad_seed),
+            );
+            let __ad_reached = [true, __ad_reached[3]];
             ::autograd::__private::add_float_field::<
                 f64,
                 _,
@@ -235,7 +249,7 @@ fn line_vjp(
                 &mut __ad_slot0,
                 p,
             );
-            (__ad_slot0, __ad_slot1)
+            ::autograd::__private::Reached((__ad_slot0, __ad_slot1), __ad_reached)
         },
     )
 }
@@ -271,24 +285,32 @@ impl line {
         f64,
         impl ::core::ops::FnOnce(
             f64,
-        ) -> (
-                ::autograd::__private::NoGradient,
-                ::autograd::__private::Vec<f64>,
-                f64,
-            ) + use<'__ad_whole0, '__ad_flat0>,
+        ) -> ::autograd::__private::Reached<
+                (
+                    ::autograd::__private::NoGradient,
+                    ::autograd::__private::Vec<f64>,
+                    f64,
+                ),
+                3,
+            > + use<'__ad_whole0, '__ad_flat0>,
     ) {
         let __ad__output = Self::__struct_call(__ad_whole0, __ad_flat0, x);
         (
             __ad__output,
             move |__ad__seed: f64| {
-                let (__ad__d___ad_flat0, __ad__d_x) = Self::__struct_rule(
-                    __ad__seed,
-                    __ad_whole0,
-                    __ad_flat0,
-                    x,
-                    __ad__output,
+                let ((__ad__d___ad_flat0, __ad__d_x), __ad__reached) = ::autograd::__private::reached(
+                    Self::__struct_rule(
+                        __ad__seed,
+                        __ad_whole0,
+                        __ad_flat0,
+                        x,
+                        __ad__output,
+                    ),
                 );
-                (::autograd::__private::NoGradient, __ad__d___ad_flat0, __ad__d_x)
+                ::autograd::__private::Reached(
+                    (::autograd::__private::NoGradient, __ad__d___ad_flat0, __ad__d_x),
+                    [true, __ad__reached[0], __ad__reached[1]],
+                )
             },
         )
     }
@@ -300,23 +322,28 @@ impl line {
         __ad_flat0: &[f64],
         x: f64,
         _: f64,
-    ) -> (::std::vec::Vec<f64>, f64) {
+    ) -> ::autograd::__private::Reached<(::std::vec::Vec<f64>, f64), 2> {
         let __ad_at0 = <Params as ::autograd::TangentStruct>::__from_flat(
             __ad_whole0,
             &mut &__ad_flat0[..],
         );
-        let (_, __ad_pullback) = line_vjp(&__ad_at0, x);
-        let (__ad_slot0, __ad_slot1) = __ad_pullback(__ad_seed);
-        (
-            {
-                let mut __ad_row = ::autograd::__private::Vec::new();
-                <Params as ::autograd::TangentStruct>::__flatten_into(
-                    &__ad_slot0,
-                    &mut __ad_row,
-                );
-                __ad_row
-            },
-            __ad_slot1,
+        let (_, __ad_pullback) = __autograd_line_vjp(&__ad_at0, x);
+        let ::autograd::__private::Reached((__ad_slot0, __ad_slot1), __ad_reached) = __ad_pullback(
+            __ad_seed,
+        );
+        ::autograd::__private::Reached(
+            (
+                {
+                    let mut __ad_row = ::autograd::__private::Vec::new();
+                    <Params as ::autograd::TangentStruct>::__flatten_into(
+                        &__ad_slot0,
+                        &mut __ad_row,
+                    );
+                    __ad_row
+                },
+                __ad_slot1,
+            ),
+            __ad_reached,
         )
     }
 }

@@ -980,9 +980,20 @@ fn line_vjp(
     p: &Params,
     x: f64,
 ) -> (f64, impl ::core::ops::FnOnce(f64) -> (Params, f64)) {
+    ::autograd::__private::vjp(__autograd_line_vjp(p, x))
+}
+#[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
+fn __autograd_line_vjp(
+    p: &Params,
+    x: f64,
+) -> (
+    f64,
+    impl ::core::ops::FnOnce(f64) -> ::autograd::__private::Reached<(Params, f64), 2>,
+) {
     let _ = line;
     let mut __ad_slot0 = <Params as ::autograd::TangentStruct>::zero_adjoint(p);
-    let (__ad_value, __ad_pullback) = __autograd_flat_line::line_vjp(
+    let (__ad_value, __ad_pullback) = __autograd_flat_line::line::__vjp_full(
         ::autograd::__private::float_field::<f64, _>(p.slope),
         ::autograd::__private::collection_field(&p.w),
         ::autograd::__private::float_field::<f64, _>(p.intercept),
@@ -991,9 +1002,10 @@ fn line_vjp(
     (
         __ad_value,
         move |__ad_seed: f64| {
-            let (__ad_field0, __ad_field1, __ad_field2, __ad_slot1) = __ad_pullback(
-                __ad_seed,
+            let ((__ad_field0, __ad_field1, __ad_field2, __ad_slot1), __ad_reached) = ::autograd::__private::reached(
+                __ad_pullback(__ad_seed),
             );
+            let __ad_reached = [true, __ad_reached[3]];
             ::autograd::__private::add_float_field::<
                 f64,
                 _,
@@ -1007,7 +1019,7 @@ fn line_vjp(
                 &mut __ad_slot0,
                 p,
             );
-            (__ad_slot0, __ad_slot1)
+            ::autograd::__private::Reached((__ad_slot0, __ad_slot1), __ad_reached)
         },
     )
 }
@@ -1043,24 +1055,32 @@ impl line {
         f64,
         impl ::core::ops::FnOnce(
             f64,
-        ) -> (
-                ::autograd::__private::NoGradient,
-                ::autograd::__private::Vec<f64>,
-                f64,
-            ) + use<'__ad_whole0, '__ad_flat0>,
+        ) -> ::autograd::__private::Reached<
+                (
+                    ::autograd::__private::NoGradient,
+                    ::autograd::__private::Vec<f64>,
+                    f64,
+                ),
+                3,
+            > + use<'__ad_whole0, '__ad_flat0>,
     ) {
         let __ad__output = Self::__struct_call(__ad_whole0, __ad_flat0, x);
         (
             __ad__output,
             move |__ad__seed: f64| {
-                let (__ad__d___ad_flat0, __ad__d_x) = Self::__struct_rule(
-                    __ad__seed,
-                    __ad_whole0,
-                    __ad_flat0,
-                    x,
-                    __ad__output,
+                let ((__ad__d___ad_flat0, __ad__d_x), __ad__reached) = ::autograd::__private::reached(
+                    Self::__struct_rule(
+                        __ad__seed,
+                        __ad_whole0,
+                        __ad_flat0,
+                        x,
+                        __ad__output,
+                    ),
                 );
-                (::autograd::__private::NoGradient, __ad__d___ad_flat0, __ad__d_x)
+                ::autograd::__private::Reached(
+                    (::autograd::__private::NoGradient, __ad__d___ad_flat0, __ad__d_x),
+                    [true, __ad__reached[0], __ad__reached[1]],
+                )
             },
         )
     }
@@ -1072,23 +1092,28 @@ impl line {
         __ad_flat0: &[f64],
         x: f64,
         _: f64,
-    ) -> (::std::vec::Vec<f64>, f64) {
+    ) -> ::autograd::__private::Reached<(::std::vec::Vec<f64>, f64), 2> {
         let __ad_at0 = <Params as ::autograd::TangentStruct>::__from_flat(
             __ad_whole0,
             &mut &__ad_flat0[..],
         );
-        let (_, __ad_pullback) = line_vjp(&__ad_at0, x);
-        let (__ad_slot0, __ad_slot1) = __ad_pullback(__ad_seed);
-        (
-            {
-                let mut __ad_row = ::autograd::__private::Vec::new();
-                <Params as ::autograd::TangentStruct>::__flatten_into(
-                    &__ad_slot0,
-                    &mut __ad_row,
-                );
-                __ad_row
-            },
-            __ad_slot1,
+        let (_, __ad_pullback) = __autograd_line_vjp(&__ad_at0, x);
+        let ::autograd::__private::Reached((__ad_slot0, __ad_slot1), __ad_reached) = __ad_pullback(
+            __ad_seed,
+        );
+        ::autograd::__private::Reached(
+            (
+                {
+                    let mut __ad_row = ::autograd::__private::Vec::new();
+                    <Params as ::autograd::TangentStruct>::__flatten_into(
+                        &__ad_slot0,
+                        &mut __ad_row,
+                    );
+                    __ad_row
+                },
+                __ad_slot1,
+            ),
+            __ad_reached,
         )
     }
 }
