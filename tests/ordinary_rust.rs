@@ -593,3 +593,43 @@ fn payloads_of_constants_are_bound() {
     let (_, d) = optional_weight_grad(0.4, None);
     close(&[d], &[0.4_f64.cos()], CF64_ABS, CF64_REL);
 }
+
+// ---------------------------------------------------------------------------
+// `std::mem::swap` of two float locals (finding 034, section 7): the
+// destructuring assignment `(a, b) = (b, a)` it is.
+
+#[differentiable]
+fn swapped_pair(x: f64, y: f64) -> f64 {
+    let mut a = x * x;
+    let mut b = 3.0 * y;
+    std::mem::swap(&mut a, &mut b);
+    2.0 * a + b.sin()
+}
+
+#[differentiable]
+fn swapped_in_a_loop(x: f64, y: f64, #[constant] n: usize) -> f64 {
+    use std::mem;
+    let mut a = x;
+    let mut b = y;
+    for _ in 0..n {
+        a += b;
+        mem::swap(&mut a, &mut b);
+    }
+    a * b
+}
+
+#[test]
+fn mem_swap_of_two_locals_exchanges_their_adjoints() {
+    // 2a + sin b after the swap is 6y + sin(x²): (2x cos x², 6).
+    let (x, y) = (0.7, -1.3);
+    let (v, dx, dy) = swapped_pair_grad(x, y);
+    assert_eq!(v.to_bits(), swapped_pair(x, y).to_bits());
+    close(&[dx, dy], &[2.0 * x * (x * x).cos(), 6.0], CF64_ABS, CF64_REL);
+    // Three steps of (a, b) ← (b, a + b) from (x, y): a = x + 2y,
+    // b = 2x + 3y, so d(ab)/dx = 2a + b, d(ab)/dy = 2b + 3a.
+    let (x, y) = (0.4, 1.1);
+    let (v, dx, dy) = swapped_in_a_loop_grad(x, y, 3);
+    assert_eq!(v.to_bits(), swapped_in_a_loop(x, y, 3).to_bits());
+    let (a, b) = (x + 2.0 * y, 2.0 * x + 3.0 * y);
+    close(&[dx, dy], &[2.0 * a + b, 2.0 * b + 3.0 * a], CF64_ABS, CF64_REL);
+}

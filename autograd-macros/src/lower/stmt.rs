@@ -52,6 +52,22 @@ fn yields_value(e: &Expr) -> bool {
     }
 }
 
+/// Whether a call is `std::mem::swap(x, y)` (or `core::mem::swap`,
+/// `mem::swap`): the path names the module, so a function of the user's
+/// own named `swap` is not taken for it.
+fn is_mem_swap(c: &syn::ExprCall) -> bool {
+    let Expr::Path(p) = &*c.func else {
+        return false;
+    };
+    let segments: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    c.args.len() == 2
+        && p.qself.is_none()
+        && matches!(
+            segments.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ["std" | "core", "mem", "swap"] | ["mem", "swap"]
+        )
+}
+
 impl Lowerer<'_> {
     /// Lowers statements; returns the block's tail value, if any.
     pub(super) fn lower_stmts(&mut self, stmts: &[SynStmt]) -> Option<Operand> {
@@ -424,6 +440,7 @@ impl Lowerer<'_> {
                 }
                 self.scopes.pop();
             }
+            Expr::Call(c) if is_mem_swap(c) => self.lower_mem_swap(c),
             Expr::Call(_) => {
                 self.inout_statement = true;
                 let operand = self.lower_expr(e);
@@ -435,6 +452,31 @@ impl Lowerer<'_> {
                 self.value_unused(operand);
             }
         }
+    }
+
+    /// `std::mem::swap(&mut a, &mut b);` of two local variables: the
+    /// destructuring assignment `(a, b) = (b, a);` it is, whose adjoints
+    /// the assignments carry.
+    fn lower_mem_swap(&mut self, c: &syn::ExprCall) {
+        let local = |e: &Expr| match e {
+            Expr::Reference(r) if r.mutability.is_some() => match &*r.expr {
+                Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                    Some((*r.expr).clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let (Some(a), Some(b)) = (local(&c.args[0]), local(&c.args[1])) else {
+            self.cx.error_spanned_by(
+                c,
+                "`std::mem::swap` is supported of two local variables, `std::mem::swap(&mut a, &mut b);`; swap two elements of an array with `v.swap(i, j);`, and anything else through a temporary, `let t = a; a = v[0]; v[0] = t;`",
+            );
+            return;
+        };
+        let targets: syn::ExprTuple = syn::parse_quote_spanned!(c.span()=> (#a, #b));
+        let value: Expr = syn::parse_quote_spanned!(c.span()=> (#b, #a));
+        self.lower_tuple_assign(&targets, &value, c.span());
     }
 
     /// `(a, b) = e;`, a destructuring assignment of local variables (or
