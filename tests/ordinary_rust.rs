@@ -633,3 +633,52 @@ fn mem_swap_of_two_locals_exchanges_their_adjoints() {
     let (a, b) = (x + 2.0 * y, 2.0 * x + 3.0 * y);
     close(&[dx, dy], &[2.0 * a + b, 2.0 * b + 3.0 * a], CF64_ABS, CF64_REL);
 }
+
+// ---------------------------------------------------------------------------
+// `matches!` on constant values (finding 034, section 8): the pattern test
+// `match k { PAT => true, _ => false }` it expands to, primal code.
+
+#[derive(Clone, Copy)]
+enum Payoff {
+    Call,
+    Put,
+    Straddle,
+}
+
+#[differentiable(hessian)]
+fn payoff_value(s: f64, k: f64, #[constant] kind: Payoff, #[constant] n: usize) -> f64 {
+    let mut v = 0.0;
+    if matches!(kind, Payoff::Call | Payoff::Straddle) {
+        v += s * s - k;
+    }
+    let put = matches!(kind, Payoff::Put | Payoff::Straddle);
+    if put {
+        v += k * k - s;
+    }
+    let scale = if matches!(n, m if m > 2) { 2.0 } else { 1.0 };
+    v * scale
+}
+
+#[test]
+fn matches_on_constants_is_a_primal_test() {
+    let (s, k) = (1.5, 0.5);
+    // Call: s² − k; put: k² − s; straddle: their sum; × 2 where n > 2.
+    let cases = [
+        (Payoff::Call, 1, [2.0 * s, -1.0]),
+        (Payoff::Put, 1, [-1.0, 2.0 * k]),
+        (Payoff::Straddle, 3, [2.0 * (2.0 * s - 1.0), 2.0 * (2.0 * k - 1.0)]),
+    ];
+    for (kind, n, expected) in cases {
+        let (v, ds, dk) = payoff_value_grad(s, k, kind, n);
+        assert_eq!(v.to_bits(), payoff_value(s, k, kind, n).to_bits());
+        close(&[ds, dk], &expected, CF64_ABS, CF64_REL);
+    }
+    // The Hessian of the straddle with n > 2: diag(4, 4).
+    let (_, _, h) = payoff_value_hessian(s, k, Payoff::Straddle, 3);
+    close(
+        &[h[(0, 0)], h[(0, 1)], h[(1, 0)], h[(1, 1)]],
+        &[4.0, 0.0, 0.0, 4.0],
+        CF64_ABS,
+        CF64_REL,
+    );
+}
