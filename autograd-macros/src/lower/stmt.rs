@@ -52,6 +52,76 @@ fn yields_value(e: &Expr) -> bool {
     }
 }
 
+/// `let (a, b) = x.split_at(k);` of a place `x`, as the two sub-slices
+/// it is: `let a = &x[..k]; let b = &x[k..];`, the split point bound
+/// first (in the macro's hygiene) unless it is a name or a literal.
+/// `None` for anything else.
+fn split_at_halves(components: &syn::PatTuple, e: &Expr) -> Option<Vec<SynStmt>> {
+    let Expr::MethodCall(m) = strip_parens(e) else {
+        return None;
+    };
+    if m.method != "split_at"
+        || m.args.len() != 1
+        || m.turbofish.is_some()
+        || components.elems.len() != 2
+        || !super::matching::is_place(&m.receiver)
+    {
+        return None;
+    }
+    let (x, k) = (&m.receiver, &m.args[0]);
+    let span = m.method.span();
+    let mut stmts = Vec::new();
+    let k: Expr = if matches!(strip_parens(k), Expr::Path(_) | Expr::Lit(_)) {
+        k.clone()
+    } else {
+        let at = syn::Ident::new("k", Span::mixed_site().located_at(span));
+        stmts.push(syn::parse_quote_spanned!(span=> let #at = #k;));
+        syn::parse_quote!(#at)
+    };
+    let halves: [Expr; 2] = [
+        syn::parse_quote_spanned!(span=> &#x[..#k]),
+        syn::parse_quote_spanned!(span=> &#x[#k..]),
+    ];
+    for (pat, half) in components.elems.iter().zip(halves) {
+        match pat {
+            Pat::Wild(_) => {}
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                stmts.push(syn::parse_quote_spanned!(pi.ident.span()=> let #pat = #half;));
+            }
+            _ => return None,
+        }
+    }
+    Some(stmts)
+}
+
+/// Whether `e` is `x.iter().enumerate().max_by(..)` (or `min_by`,
+/// `max_by_key`, `min_by_key`, after any adapters), unwrapped or not.
+fn is_enumerated_best(e: &Expr) -> bool {
+    let mut e = strip_parens(e);
+    if let Expr::MethodCall(m) = e
+        && (m.method == "unwrap" || m.method == "expect")
+    {
+        e = strip_parens(&m.receiver);
+    }
+    let Expr::MethodCall(best) = e else {
+        return false;
+    };
+    if !["max_by", "min_by", "max_by_key", "min_by_key"]
+        .iter()
+        .any(|name| best.method == name)
+    {
+        return false;
+    }
+    let mut receiver = strip_parens(&best.receiver);
+    while let Expr::MethodCall(m) = receiver {
+        if m.method == "enumerate" {
+            return true;
+        }
+        receiver = strip_parens(&m.receiver);
+    }
+    false
+}
+
 /// Whether a call is `std::mem::swap(x, y)` (or `core::mem::swap`,
 /// `mem::swap`): the path names the module, so a function of the user's
 /// own named `swap` is not taken for it.
@@ -59,7 +129,12 @@ fn is_mem_swap(c: &syn::ExprCall) -> bool {
     let Expr::Path(p) = &*c.func else {
         return false;
     };
-    let segments: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let segments: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
     c.args.len() == 2
         && p.qself.is_none()
         && matches!(
@@ -181,16 +256,32 @@ impl Lowerer<'_> {
         {
             return;
         }
+        if let (Pat::Tuple(components), Some(init)) = (pat, &local.init)
+            && init.diverge.is_none()
+            && let Some(halves) = split_at_halves(components, &init.expr)
+        {
+            for half in &halves {
+                if let SynStmt::Local(half) = half {
+                    self.lower_local(half);
+                }
+            }
+            return;
+        }
         if let (Pat::Tuple(_), Some(init)) = (pat, &local.init)
             && matches!(
                 strip_parens(&init.expr),
                 Expr::Call(_) | Expr::MethodCall(_)
             )
         {
-            self.cx.error_spanned_by(
-                &init.expr,
-                "destructuring a tuple that a call returns is not supported; destructure a tuple expression, `let (a, b) = (f(x), g(x));`",
-            );
+            let message = if is_enumerated_best(&init.expr) {
+                "an arg-max (or arg-min) of `enumerate()` is not supported as a tuple; take the index with an integer search and read the element by it, `let i = (0..x.len()).max_by(|&i, &j| x[i].total_cmp(&x[j])).unwrap(); let top = x[i];`"
+            } else if matches!(strip_parens(&init.expr), Expr::MethodCall(m) if m.method == "split_at")
+            {
+                "`split_at` is supported on a slice or array named by a variable; take the sub-slices, `let (a, b) = (&x[..k], &x[k..]);`"
+            } else {
+                "destructuring a tuple that a call returns is not supported; destructure a tuple expression, `let (a, b) = (f(x), g(x));`"
+            };
+            self.cx.error_spanned_by(&init.expr, message);
             return;
         }
         let (ident, mutable) = match pat {
