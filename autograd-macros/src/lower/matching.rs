@@ -565,7 +565,9 @@ fn pattern_test(mac: &syn::Macro) -> Option<Expr> {
     use syn::parse::Parser;
     if !(mac.path.is_ident("matches")
         || mac.path.segments.len() == 2
-            && ["std", "core"].iter().any(|k| mac.path.segments[0].ident == k)
+            && ["std", "core"]
+                .iter()
+                .any(|k| mac.path.segments[0].ident == k)
             && mac.path.segments[1].ident == "matches")
     {
         return None;
