@@ -635,3 +635,51 @@ fn an_array_pattern_takes_apart_a_computed_array() {
     assert!((d_log_sd[0] - 0.3 * e).abs() < 1e-15 && (d_log_sd[1] - 0.3 * e).abs() < 1e-15);
     assert!((d_rho - e).abs() < 1e-15, "{d_rho}");
 }
+
+/// `let Some((a, rest)) = x.split_first() else { .. };` and `split_last`
+/// (finding 034, section 3): the length test, the element read by index
+/// and the rest a sub-slice.
+#[differentiable(hessian)]
+fn head_squared_minus_rest(x: &[f64]) -> f64 {
+    let Some((first, rest)) = x.split_first() else {
+        return 0.0;
+    };
+    let s: f64 = rest.iter().sum();
+    *first * first - s
+}
+
+#[differentiable]
+fn last_times_product_of_rest(x: &[f64]) -> f64 {
+    let Some((&last, init)) = x.split_last() else {
+        return 1.0;
+    };
+    let mut p = 1.0;
+    for v in init {
+        p *= v;
+    }
+    last * p
+}
+
+#[test]
+fn let_else_on_split_first_and_split_last() {
+    // x₀² − Σᵢ₌₁ xᵢ: gradient (2x₀, −1, −1), Hessian diag(2, 0, 0).
+    let x = [1.5, 2.0, 0.5];
+    let (v, dx) = head_squared_minus_rest_grad(&x);
+    assert_eq!(v.to_bits(), head_squared_minus_rest(&x).to_bits());
+    assert_eq!(dx, vec![3.0, -1.0, -1.0]);
+    let (_, _, h) = head_squared_minus_rest_hessian(&x);
+    for i in 0..3 {
+        for j in 0..3 {
+            let expected = if i == 0 && j == 0 { 2.0 } else { 0.0 };
+            assert_eq!(h[(i, j)], expected, "h[({i}, {j})]");
+        }
+    }
+    let (v, dx) = head_squared_minus_rest_grad(&[]);
+    assert_eq!((v, dx.len()), (0.0, 0));
+    // x₂·x₀·x₁: each derivative the product of the other two.
+    let (v, dx) = last_times_product_of_rest_grad(&x);
+    assert_eq!(v.to_bits(), last_times_product_of_rest(&x).to_bits());
+    assert_eq!(dx, vec![1.0, 0.75, 3.0]);
+    let (v, dx) = last_times_product_of_rest_grad(&[]);
+    assert_eq!((v, dx.len()), (1.0, 0));
+}

@@ -593,3 +593,139 @@ fn payloads_of_constants_are_bound() {
     let (_, d) = optional_weight_grad(0.4, None);
     close(&[d], &[0.4_f64.cos()], CF64_ABS, CF64_REL);
 }
+
+// ---------------------------------------------------------------------------
+// `std::mem::swap` of two float locals (finding 034, section 7): the
+// destructuring assignment `(a, b) = (b, a)` it is.
+
+#[differentiable]
+fn swapped_pair(x: f64, y: f64) -> f64 {
+    let mut a = x * x;
+    let mut b = 3.0 * y;
+    std::mem::swap(&mut a, &mut b);
+    2.0 * a + b.sin()
+}
+
+#[differentiable]
+fn swapped_in_a_loop(x: f64, y: f64, #[constant] n: usize) -> f64 {
+    use std::mem;
+    let mut a = x;
+    let mut b = y;
+    for _ in 0..n {
+        a += b;
+        mem::swap(&mut a, &mut b);
+    }
+    a * b
+}
+
+#[test]
+fn mem_swap_of_two_locals_exchanges_their_adjoints() {
+    // 2a + sin b after the swap is 6y + sin(x²): (2x cos x², 6).
+    let (x, y) = (0.7, -1.3);
+    let (v, dx, dy) = swapped_pair_grad(x, y);
+    assert_eq!(v.to_bits(), swapped_pair(x, y).to_bits());
+    close(
+        &[dx, dy],
+        &[2.0 * x * (x * x).cos(), 6.0],
+        CF64_ABS,
+        CF64_REL,
+    );
+    // Three steps of (a, b) ← (b, a + b) from (x, y): a = x + 2y,
+    // b = 2x + 3y, so d(ab)/dx = 2a + b, d(ab)/dy = 2b + 3a.
+    let (x, y) = (0.4, 1.1);
+    let (v, dx, dy) = swapped_in_a_loop_grad(x, y, 3);
+    assert_eq!(v.to_bits(), swapped_in_a_loop(x, y, 3).to_bits());
+    let (a, b) = (x + 2.0 * y, 2.0 * x + 3.0 * y);
+    close(
+        &[dx, dy],
+        &[2.0 * a + b, 2.0 * b + 3.0 * a],
+        CF64_ABS,
+        CF64_REL,
+    );
+}
+
+// ---------------------------------------------------------------------------
+// `matches!` on constant values (finding 034, section 8): the pattern test
+// `match k { PAT => true, _ => false }` it expands to, primal code.
+
+#[derive(Clone, Copy)]
+enum Payoff {
+    Call,
+    Put,
+    Straddle,
+}
+
+#[differentiable(hessian)]
+fn payoff_value(s: f64, k: f64, #[constant] kind: Payoff, #[constant] n: usize) -> f64 {
+    let mut v = 0.0;
+    if matches!(kind, Payoff::Call | Payoff::Straddle) {
+        v += s * s - k;
+    }
+    let put = matches!(kind, Payoff::Put | Payoff::Straddle);
+    if put {
+        v += k * k - s;
+    }
+    let scale = if matches!(n, m if m > 2) { 2.0 } else { 1.0 };
+    v * scale
+}
+
+#[test]
+fn matches_on_constants_is_a_primal_test() {
+    let (s, k) = (1.5, 0.5);
+    // Call: s² − k; put: k² − s; straddle: their sum; × 2 where n > 2.
+    let cases = [
+        (Payoff::Call, 1, [2.0 * s, -1.0]),
+        (Payoff::Put, 1, [-1.0, 2.0 * k]),
+        (
+            Payoff::Straddle,
+            3,
+            [2.0 * (2.0 * s - 1.0), 2.0 * (2.0 * k - 1.0)],
+        ),
+    ];
+    for (kind, n, expected) in cases {
+        let (v, ds, dk) = payoff_value_grad(s, k, kind, n);
+        assert_eq!(v.to_bits(), payoff_value(s, k, kind, n).to_bits());
+        close(&[ds, dk], &expected, CF64_ABS, CF64_REL);
+    }
+    // The Hessian of the straddle with n > 2: diag(4, 4).
+    let (_, _, h) = payoff_value_hessian(s, k, Payoff::Straddle, 3);
+    close(
+        &[h[(0, 0)], h[(0, 1)], h[(1, 0)], h[(1, 1)]],
+        &[4.0, 0.0, 0.0, 4.0],
+        CF64_ABS,
+        CF64_REL,
+    );
+}
+
+// ---------------------------------------------------------------------------
+// `split_at` destructured, and the arg-max the enumerate error names
+// (finding 034, section 4).
+
+#[differentiable]
+fn halves_difference(r: &[f64]) -> f64 {
+    let (first, second) = r.split_at(r.len() / 2);
+    let a: f64 = first.iter().map(|v| v * v).sum();
+    let b: f64 = second.iter().sum();
+    a - b
+}
+
+#[differentiable]
+fn arg_max_weighted(x: &[f64]) -> f64 {
+    let i = (0..x.len()).max_by(|&i, &j| x[i].total_cmp(&x[j])).unwrap();
+    let top = x[i];
+    top * (i + 1) as f64
+}
+
+#[test]
+fn split_at_is_two_sub_slices_and_arg_max_an_integer_search() {
+    // Σ₍ᵢ<₂₎ xᵢ² − Σ₍ᵢ≥₂₎ xᵢ: (2x₀, 2x₁, −1, −1, −1).
+    let r = [0.5, -1.5, 2.0, 3.0, -0.25];
+    let (v, dr) = halves_difference_grad(&r);
+    assert_eq!(v.to_bits(), halves_difference(&r).to_bits());
+    assert_eq!(dr, vec![1.0, -3.0, -1.0, -1.0, -1.0]);
+    // The maximum 3.0 at index 1, times 2: derivative 2 there, 0 elsewhere.
+    let x = [0.5, 3.0, 2.0];
+    let (v, dx) = arg_max_weighted_grad(&x);
+    assert_eq!(v.to_bits(), arg_max_weighted(&x).to_bits());
+    assert_eq!(dx, vec![0.0, 2.0, 0.0]);
+}

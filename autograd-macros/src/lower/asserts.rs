@@ -130,7 +130,15 @@ impl Lowerer<'_> {
     /// are kept for the generated code; others are not supported.
     pub(super) fn lower_item_stmt(&mut self, item: &syn::Item) {
         match item {
-            syn::Item::Const(_) | syn::Item::Use(_) => self.body_items.push(item.clone()),
+            syn::Item::Const(_) => self.body_items.push(item.clone()),
+            // A name the rewritten body may no longer read (`use std::mem;`
+            // for a `mem::swap` lowered as assignments) must not warn in
+            // the generated functions.
+            syn::Item::Use(u) => {
+                let mut u = u.clone();
+                u.attrs.push(syn::parse_quote!(#[allow(unused_imports)]));
+                self.body_items.push(syn::Item::Use(u));
+            }
             syn::Item::Static(s) if matches!(s.mutability, syn::StaticMutability::None) => {
                 self.body_items.push(item.clone())
             }

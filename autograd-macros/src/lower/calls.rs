@@ -539,6 +539,11 @@ impl Lowerer<'_> {
             c.span(),
         );
         self.values[v].float.clone_from(&self.scalar);
+        if self.scalar.is_some()
+            && let Some(callee) = path.segments.last()
+        {
+            self.scalar_calls.insert(v, callee.ident.to_string());
+        }
         if crate::unannotated::is_plain_function(&self.caller, path) {
             self.unannotated_calls
                 .push((v, path.clone(), self.cfgs.clone()));

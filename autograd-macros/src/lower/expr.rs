@@ -576,6 +576,18 @@ impl Lowerer<'_> {
             if self.constant_field(&i.expr) {
                 self.cx
                     .error_spanned_by(&i.expr, super::CONSTANT_FIELD_ELEMENTS);
+            } else if let Some(callee) = named.and_then(|v| self.scalar_calls.remove(&v)) {
+                // Removed: one error for the value, not one per index.
+                let message = if self.lifts_constants {
+                    format!(
+                        "a `#[differentiable(hessian)]` function calls functions returning one number (`f64` or `f32`), and this value is the result of `{callee}`; compute its elements inline, return each from a function of its own, or remove `hessian`"
+                    )
+                } else {
+                    format!(
+                        "a function generic over its float type calls functions returning one number (`T`), and this value is the result of `{callee}`; compute its elements inline, or return each from a function of its own"
+                    )
+                };
+                self.cx.error_spanned_by(&i.expr, message);
             } else if !(named.is_some() && self.cx.has_errors()) {
                 self.cx.error_spanned_by(
                     &i.expr,

@@ -110,6 +110,10 @@ struct Lowerer<'a> {
     /// One that meets a float is a float (Rust mixes no other type with
     /// one), and is then of kind `Float`; see [`Self::lift_constant`].
     lifted: std::collections::HashSet<ValueId>,
+    /// In a generic function (the second-order twin too), the results of
+    /// calls, each one number of the scalar type, with the callee's name:
+    /// indexing one says the callee must return one number.
+    scalar_calls: HashMap<ValueId, String>,
     /// Names bound to a tuple or a window (`let t = (a, b);`, `for w in
     /// x.windows(2)`): the value the binding holds stands for the whole,
     /// which exists only here; reads of its parts resolve to IR values.
@@ -205,6 +209,7 @@ fn lower_fn(
         lifts_constants: sig.scalar.as_ref().is_some_and(|s| s.twin),
         opaque_primals: std::collections::HashSet::new(),
         lifted: std::collections::HashSet::new(),
+        scalar_calls: HashMap::new(),
         aggregates: HashMap::new(),
         body_items: Vec::new(),
         data: HashMap::new(),
@@ -265,6 +270,8 @@ fn lower_fn(
     // of its branch's value, and `match` and the exits become branches,
     // before lowering sees them.
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
+    let pattern_tests = matching::matches_macros(body);
+    let body = pattern_tests.as_ref().unwrap_or(body);
     let derefs = inout::desugar(sig, body);
     let body = derefs.as_ref().unwrap_or(body);
     let records = records::desugar(cx, body, &param_names);

@@ -52,6 +52,97 @@ fn yields_value(e: &Expr) -> bool {
     }
 }
 
+/// `let (a, b) = x.split_at(k);` of a place `x`, as the two sub-slices
+/// it is: `let a = &x[..k]; let b = &x[k..];`, the split point bound
+/// first (in the macro's hygiene) unless it is a name or a literal.
+/// `None` for anything else.
+fn split_at_halves(components: &syn::PatTuple, e: &Expr) -> Option<Vec<SynStmt>> {
+    let Expr::MethodCall(m) = strip_parens(e) else {
+        return None;
+    };
+    if m.method != "split_at"
+        || m.args.len() != 1
+        || m.turbofish.is_some()
+        || components.elems.len() != 2
+        || !super::matching::is_place(&m.receiver)
+    {
+        return None;
+    }
+    let (x, k) = (&m.receiver, &m.args[0]);
+    let span = m.method.span();
+    let mut stmts = Vec::new();
+    let k: Expr = if matches!(strip_parens(k), Expr::Path(_) | Expr::Lit(_)) {
+        k.clone()
+    } else {
+        let at = syn::Ident::new("k", Span::mixed_site().located_at(span));
+        stmts.push(syn::parse_quote_spanned!(span=> let #at = #k;));
+        syn::parse_quote!(#at)
+    };
+    let halves: [Expr; 2] = [
+        syn::parse_quote_spanned!(span=> &#x[..#k]),
+        syn::parse_quote_spanned!(span=> &#x[#k..]),
+    ];
+    for (pat, half) in components.elems.iter().zip(halves) {
+        match pat {
+            Pat::Wild(_) => {}
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                stmts.push(syn::parse_quote_spanned!(pi.ident.span()=> let #pat = #half;));
+            }
+            _ => return None,
+        }
+    }
+    Some(stmts)
+}
+
+/// Whether `e` is `x.iter().enumerate().max_by(..)` (or `min_by`,
+/// `max_by_key`, `min_by_key`, after any adapters), unwrapped or not.
+fn is_enumerated_best(e: &Expr) -> bool {
+    let mut e = strip_parens(e);
+    if let Expr::MethodCall(m) = e
+        && (m.method == "unwrap" || m.method == "expect")
+    {
+        e = strip_parens(&m.receiver);
+    }
+    let Expr::MethodCall(best) = e else {
+        return false;
+    };
+    if !["max_by", "min_by", "max_by_key", "min_by_key"]
+        .iter()
+        .any(|name| best.method == name)
+    {
+        return false;
+    }
+    let mut receiver = strip_parens(&best.receiver);
+    while let Expr::MethodCall(m) = receiver {
+        if m.method == "enumerate" {
+            return true;
+        }
+        receiver = strip_parens(&m.receiver);
+    }
+    false
+}
+
+/// Whether a call is `std::mem::swap(x, y)` (or `core::mem::swap`,
+/// `mem::swap`): the path names the module, so a function of the user's
+/// own named `swap` is not taken for it.
+fn is_mem_swap(c: &syn::ExprCall) -> bool {
+    let Expr::Path(p) = &*c.func else {
+        return false;
+    };
+    let segments: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    c.args.len() == 2
+        && p.qself.is_none()
+        && matches!(
+            segments.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ["std" | "core", "mem", "swap"] | ["mem", "swap"]
+        )
+}
+
 impl Lowerer<'_> {
     /// Lowers statements; returns the block's tail value, if any.
     pub(super) fn lower_stmts(&mut self, stmts: &[SynStmt]) -> Option<Operand> {
@@ -165,16 +256,32 @@ impl Lowerer<'_> {
         {
             return;
         }
+        if let (Pat::Tuple(components), Some(init)) = (pat, &local.init)
+            && init.diverge.is_none()
+            && let Some(halves) = split_at_halves(components, &init.expr)
+        {
+            for half in &halves {
+                if let SynStmt::Local(half) = half {
+                    self.lower_local(half);
+                }
+            }
+            return;
+        }
         if let (Pat::Tuple(_), Some(init)) = (pat, &local.init)
             && matches!(
                 strip_parens(&init.expr),
                 Expr::Call(_) | Expr::MethodCall(_)
             )
         {
-            self.cx.error_spanned_by(
-                &init.expr,
-                "destructuring a tuple that a call returns is not supported; destructure a tuple expression, `let (a, b) = (f(x), g(x));`",
-            );
+            let message = if is_enumerated_best(&init.expr) {
+                "an arg-max (or arg-min) of `enumerate()` is not supported as a tuple; take the index with an integer search and read the element by it, `let i = (0..x.len()).max_by(|&i, &j| x[i].total_cmp(&x[j])).unwrap(); let top = x[i];`"
+            } else if matches!(strip_parens(&init.expr), Expr::MethodCall(m) if m.method == "split_at")
+            {
+                "`split_at` is supported on a slice or array named by a variable; take the sub-slices, `let (a, b) = (&x[..k], &x[k..]);`"
+            } else {
+                "destructuring a tuple that a call returns is not supported; destructure a tuple expression, `let (a, b) = (f(x), g(x));`"
+            };
+            self.cx.error_spanned_by(&init.expr, message);
             return;
         }
         let (ident, mutable) = match pat {
@@ -424,6 +531,7 @@ impl Lowerer<'_> {
                 }
                 self.scopes.pop();
             }
+            Expr::Call(c) if is_mem_swap(c) => self.lower_mem_swap(c),
             Expr::Call(_) => {
                 self.inout_statement = true;
                 let operand = self.lower_expr(e);
@@ -435,6 +543,31 @@ impl Lowerer<'_> {
                 self.value_unused(operand);
             }
         }
+    }
+
+    /// `std::mem::swap(&mut a, &mut b);` of two local variables: the
+    /// destructuring assignment `(a, b) = (b, a);` it is, whose adjoints
+    /// the assignments carry.
+    fn lower_mem_swap(&mut self, c: &syn::ExprCall) {
+        let local = |e: &Expr| match e {
+            Expr::Reference(r) if r.mutability.is_some() => match &*r.expr {
+                Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                    Some((*r.expr).clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let (Some(a), Some(b)) = (local(&c.args[0]), local(&c.args[1])) else {
+            self.cx.error_spanned_by(
+                c,
+                "`std::mem::swap` is supported of two local variables, `std::mem::swap(&mut a, &mut b);`; swap two elements of an array with `v.swap(i, j);`, and anything else through a temporary, `let t = a; a = v[0]; v[0] = t;`",
+            );
+            return;
+        };
+        let targets: syn::ExprTuple = syn::parse_quote_spanned!(c.span()=> (#a, #b));
+        let value: Expr = syn::parse_quote_spanned!(c.span()=> (#b, #a));
+        self.lower_tuple_assign(&targets, &value, c.span());
     }
 
     /// `(a, b) = e;`, a destructuring assignment of local variables (or

@@ -1,0 +1,16 @@
+use autograd::differentiable;
+
+#[differentiable]
+fn rhs(s: [f64; 2], k: f64) -> [f64; 2] {
+    [s[1], -k * s[0]]
+}
+
+// `hessian` differentiates twice through callees returning one number; the
+// array `rhs` returns is one error at its first index, naming `rhs`.
+#[differentiable(hessian)]
+fn f(x: f64, k: f64) -> f64 {
+    let d = rhs([x, 0.0], k);
+    d[1] * d[1]
+}
+
+fn main() {}
