@@ -21,6 +21,19 @@ fn one_sided(u: &[f64], #[constant] i: usize) -> f64 {
     (r - l) * (r + l)
 }
 
+/// The finding's corpus form (laplacian_match_boundary): a `match` on a
+/// tuple of tests.
+#[differentiable]
+fn neighbours_at_edges(u: &[f64], #[constant] i: usize) -> f64 {
+    let n = u.len();
+    let (l, r) = match (i == 0, i == n - 1) {
+        (true, _) => (u[i], u[i + 1]),
+        (_, true) => (u[i - 1], u[i]),
+        _ => (u[i - 1], u[i + 1]),
+    };
+    r * r - l
+}
+
 /// A tuple from an `if` / `else if` chain, typed, one component ignored.
 #[differentiable(jvp, hessian)]
 fn piecewise(x: f64, y: f64) -> f64 {
@@ -75,6 +88,23 @@ fn a_tuple_from_an_if_or_match() {
                 };
                 assert_relative_eq!(h[(a, b)], want, epsilon = CF64_ABS, max_relative = CF64_REL);
             }
+        }
+    }
+
+    // r² - l: 2 u_r at r, -1 at l.
+    for i in 0..4 {
+        let (l, r) = match i {
+            0 => (0, 1),
+            3 => (2, 3),
+            _ => (i - 1, i + 1),
+        };
+        let (v, g) = neighbours_at_edges_grad(&u, i);
+        assert_eq!(v, neighbours_at_edges(&u, i));
+        let mut want = [0.0; 4];
+        want[r] += 2.0 * u[r];
+        want[l] -= 1.0;
+        for k in 0..4 {
+            assert_relative_eq!(g[k], want[k], epsilon = CF64_ABS, max_relative = CF64_REL);
         }
     }
 
