@@ -208,6 +208,66 @@ fn bootstrap_reads_its_vec(q: &[f64]) -> f64 {
     dfs.iter().sum::<f64>()
 }
 
+/// The sum of the squares pushed before each element, read inside the loop
+/// that pushes them and fed to an accumulator, not to the pushed value
+/// (finding 034 D, the third program: its reverse sweep panicked).
+#[differentiable(jvp, hessian)]
+fn prefix_square_sums(q: &[f64]) -> f64 {
+    let mut v: Vec<f64> = Vec::new();
+    let mut total = 0.0;
+    for &x in q {
+        let a: f64 = v.iter().sum();
+        total += a * x;
+        v.push(x * x);
+    }
+    total
+}
+
+/// The square pushed one iteration before, read by index (`v[k - 1]`) in
+/// the loop that pushes it (finding 034 D).
+#[differentiable(jvp, hessian)]
+fn lagged_square_products(q: &[f64]) -> f64 {
+    let mut v: Vec<f64> = Vec::new();
+    let mut total = 0.0;
+    for k in 0..q.len() {
+        if k > 0 {
+            total += v[k - 1] * q[k];
+        }
+        v.push(q[k] * q[k]);
+    }
+    total
+}
+
+/// The element two before the end, found by the `Vec`'s length, read in
+/// the loop that pushes it (finding 034 D).
+#[differentiable(jvp, hessian)]
+fn second_last_sines(q: &[f64]) -> f64 {
+    let mut v: Vec<f64> = Vec::new();
+    let mut total = 0.0;
+    for &x in q {
+        let n = v.len();
+        let a = if n >= 2 { v[n - 2] } else { 0.0 };
+        total += a * x + n as f64 * x;
+        v.push(x.sin());
+    }
+    total
+}
+
+/// `prefix_square_sums` as a `while` loop (finding 034 D).
+#[differentiable(jvp, hessian)]
+fn prefix_square_sums_while(q: &[f64]) -> f64 {
+    let mut v: Vec<f64> = Vec::new();
+    let mut total = 0.0;
+    let mut k = 0;
+    while k < q.len() {
+        let a: f64 = v.iter().sum();
+        total += a * q[k];
+        v.push(q[k] * q[k]);
+        k += 1;
+    }
+    total
+}
+
 #[differentiable]
 fn vec_filled_in_loop(x: &[f64]) -> f64 {
     let n = x.len();
@@ -240,6 +300,125 @@ fn a_vec_read_in_the_loop_that_pushes_it() {
     let (v, g) = bootstrap_reads_its_vec_grad(&q);
     assert_eq!(v, bootstrap_reads_its_vec(&q));
     assert_close(&g, &fd64_slice(bootstrap_reads_its_vec, &q));
+}
+
+/// Finding 034 D, the third program and its variants: a `Vec` read inside
+/// the loop that pushes it, the read feeding an accumulator. The reverse
+/// sweep panicked ("popped an empty stack").
+#[test]
+fn a_vec_read_in_the_loop_that_pushes_it_feeding_an_accumulator() {
+    let q = [0.7, -1.2, 0.4, 2.0, -0.3];
+    let n = q.len();
+    // total = Σ_k x_k Σ_{j<k} x_j²: ∂/∂x_m = Σ_{j<m} x_j² + 2 x_m Σ_{k>m} x_k,
+    // ∂²/∂x_m∂x_l = 2 x_min(l,m) off the diagonal, 2 Σ_{k>m} x_k on it.
+    let grad = |m: usize| {
+        let before: f64 = q[..m].iter().map(|x| x * x).sum();
+        let after: f64 = q[m + 1..].iter().sum();
+        before + 2.0 * q[m] * after
+    };
+    let hess = |m: usize, l: usize| match m.cmp(&l) {
+        std::cmp::Ordering::Equal => 2.0 * q[m + 1..].iter().sum::<f64>(),
+        _ => 2.0 * q[m.min(l)],
+    };
+    let dir = [0.3, -0.5, 1.1, 0.2, -0.7];
+    let along: f64 = (0..n).map(|m| grad(m) * dir[m]).sum();
+    for f in [prefix_square_sums, prefix_square_sums_while] {
+        assert!(f(&q).is_finite());
+    }
+    let runs = [
+        (
+            prefix_square_sums_grad(&q),
+            prefix_square_sums_jvp(&q, &dir),
+            prefix_square_sums_hessian(&q),
+        ),
+        (
+            prefix_square_sums_while_grad(&q),
+            prefix_square_sums_while_jvp(&q, &dir),
+            prefix_square_sums_while_hessian(&q),
+        ),
+    ];
+    for ((v, g), (vt, t), (vh, gh, h)) in runs {
+        assert_eq!(v, prefix_square_sums(&q));
+        assert_eq!((vt, vh), (v, v));
+        assert_relative_eq!(t, along, epsilon = CF64_ABS, max_relative = CF64_REL);
+        for m in 0..n {
+            assert_relative_eq!(g[m], grad(m), epsilon = CF64_ABS, max_relative = CF64_REL);
+            assert_relative_eq!(gh[m], grad(m), epsilon = CF64_ABS, max_relative = CF64_REL);
+            for l in 0..n {
+                let want = hess(m, l);
+                assert_relative_eq!(h[(m, l)], want, epsilon = CF64_ABS, max_relative = CF64_REL);
+            }
+        }
+    }
+    // The empty slice pushes nothing and reads nothing.
+    assert_eq!(prefix_square_sums_grad(&[]), (0.0, vec![]));
+
+    // total = Σ_{k≥1} x_{k-1}² x_k: ∂/∂x_m = x_{m-1}² + 2 x_m x_{m+1}.
+    let (v, g) = lagged_square_products_grad(&q);
+    assert_eq!(v, lagged_square_products(&q));
+    for m in 0..n {
+        let left = if m > 0 { q[m - 1] * q[m - 1] } else { 0.0 };
+        let right = if m + 1 < n {
+            2.0 * q[m] * q[m + 1]
+        } else {
+            0.0
+        };
+        assert_relative_eq!(
+            g[m],
+            left + right,
+            epsilon = CF64_ABS,
+            max_relative = CF64_REL
+        );
+    }
+    let (_, t) = lagged_square_products_jvp(&q, &dir);
+    let want: f64 = g.iter().zip(&dir).map(|(a, b)| a * b).sum();
+    assert_relative_eq!(t, want, epsilon = CF64_ABS, max_relative = CF64_REL);
+    let (_, _, h) = lagged_square_products_hessian(&q);
+    for m in 0..n {
+        for l in 0..n {
+            let want = fd64(
+                |s| {
+                    let mut p = q;
+                    p[l] = s;
+                    lagged_square_products_grad(&p).1[m]
+                },
+                q[l],
+            );
+            assert_relative_eq!(h[(m, l)], want, epsilon = FD64_ABS, max_relative = FD64_REL);
+        }
+    }
+
+    // total = Σ_{k≥2} sin(x_{k-2}) x_k + Σ_k k x_k:
+    // ∂/∂x_m = sin(x_{m-2}) + m + cos(x_m) x_{m+2}.
+    let (v, g) = second_last_sines_grad(&q);
+    assert_eq!(v, second_last_sines(&q));
+    for m in 0..n {
+        let left = if m >= 2 { q[m - 2].sin() } else { 0.0 };
+        let right = if m + 2 < n {
+            q[m].cos() * q[m + 2]
+        } else {
+            0.0
+        };
+        let want = left + m as f64 + right;
+        assert_relative_eq!(g[m], want, epsilon = CF64_ABS, max_relative = CF64_REL);
+    }
+    let (_, t) = second_last_sines_jvp(&q, &dir);
+    let want: f64 = g.iter().zip(&dir).map(|(a, b)| a * b).sum();
+    assert_relative_eq!(t, want, epsilon = CF64_ABS, max_relative = CF64_REL);
+    let (_, _, h) = second_last_sines_hessian(&q);
+    for m in 0..n {
+        for l in 0..n {
+            let want = fd64(
+                |s| {
+                    let mut p = q;
+                    p[l] = s;
+                    second_last_sines_grad(&p).1[m]
+                },
+                q[l],
+            );
+            assert_relative_eq!(h[(m, l)], want, epsilon = FD64_ABS, max_relative = FD64_REL);
+        }
+    }
 }
 
 #[test]

@@ -99,6 +99,20 @@ impl Lowerer<'_> {
         {
             return o;
         }
+        // `i.pow(2)`, `n.saturating_sub(1)`, `k.min(n - 1)`, `i.abs_diff(j)`:
+        // a method of an integer with integer arguments is integer
+        // arithmetic, primal code as `i + 1` is (finding 034, section 6).
+        // The receiver is an integer however computed (`x.floor() as
+        // usize`): it has no derivative to lose.
+        if receiver_kind == Some(Kind::Int) && !m.args.iter().any(|a| self.reads_differentiable(a))
+        {
+            let kind = match name.as_str() {
+                "is_power_of_two" | "is_positive" | "is_negative" | "is_lt" | "is_le" | "is_gt"
+                | "is_ge" | "is_eq" | "is_ne" => Kind::Bool,
+                _ => Kind::Int,
+            };
+            return self.primal_method(&receiver, m, kind);
+        }
         let arity = m.args.len();
         let nalgebra = matches!(receiver_kind, Some(Kind::Matrix | Kind::Unknown));
         match table::builtin(&name, arity) {
@@ -348,6 +362,16 @@ impl Lowerer<'_> {
 
         if segments.len() == 2 && self.scalar.as_ref().is_some_and(|t| *t == segments[0]) {
             return self.lower_scalar_path_call(c, func);
+        }
+
+        // `usize::min(a, b)`, `i64::from(k)`: a function of an integer type
+        // on integers is integer arithmetic, primal code (finding 034,
+        // section 6).
+        if segments.len() == 2
+            && super::data::is_integer_type(&segments[0])
+            && !c.args.iter().any(|a| self.reads_differentiable(a))
+        {
+            return self.lower_primal(&Expr::Call(c.clone()), Kind::Int);
         }
 
         if segments.len() == 2 && (segments[0] == "f64" || segments[0] == "f32") {
@@ -728,11 +752,22 @@ impl Lowerer<'_> {
                 return None;
             }
         };
+        Some(self.primal_method(receiver, m, kind))
+    }
+
+    /// `receiver.method(args)` as primal code of `kind`: the receiver
+    /// already lowered, the arguments integers or `bool`s, read by name.
+    fn primal_method(
+        &mut self,
+        receiver: &Operand,
+        m: &syn::ExprMethodCall,
+        kind: Kind,
+    ) -> Operand {
         for a in &m.args {
             if crate::lower::primal::has_value_blocks(a) {
                 self.cx
                     .error_spanned_by(a, "compute this in a `let` before the call");
-                return Some(self.missing(m.span()));
+                return self.missing(m.span());
             }
         }
         let mut call = m.clone();
@@ -751,13 +786,9 @@ impl Lowerer<'_> {
         }
         let expr = Expr::MethodCall(call);
         if bindings.is_empty() {
-            return Some(Operand::Const(quote!((#expr))));
+            return Operand::Const(quote!((#expr)));
         }
-        Some(Operand::Value(self.emit(
-            Op::Primal { expr, bindings },
-            kind,
-            m.span(),
-        )))
+        Operand::Value(self.emit(Op::Primal { expr, bindings }, kind, m.span()))
     }
 
     /// `T::NAME(args)` in a function generic over `T`: a float function

@@ -40,10 +40,27 @@ fn primitive_kind(ty: &syn::Type) -> Option<Kind> {
     let name = p.path.get_ident()?.to_string();
     match name.as_str() {
         "bool" => Some(Kind::Bool),
-        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
-        | "usize" => Some(Kind::Int),
+        n if is_integer_type(n) => Some(Kind::Int),
         _ => None,
     }
+}
+
+/// Whether `name` is one of Rust's integer types.
+pub(super) fn is_integer_type(name: &str) -> bool {
+    matches!(
+        name,
+        "i8" | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+            | "u8"
+            | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+    )
 }
 
 impl Lowerer<'_> {
