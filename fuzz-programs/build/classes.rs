@@ -52,7 +52,14 @@
 //! - `nested-grad`: `NAME_grad` of a `#[differentiable(hessian)]` helper of
 //!   two numbers called in the body (one gradient step, or a descent
 //!   loop); the mirror writes the helper's gradient in closed form over the
-//!   graph, so the graph differentiates it again.
+//!   graph, so the graph differentiates it again;
+//! - `selection`: values with an infinite slope at the points drawn at
+//!   kinks (`sqrt` and `powf(0.5)` of a sum of squares of `xs[1..]`, a
+//!   helper's norm, `sqrt(x²)` per element, `ln` of the sum) passed to
+//!   `max`, `min` and `clamp` in either operand position, against
+//!   constants, arguments and each other, as a running max/min, through
+//!   `fold(.., f64::max)` and inside a helper: picked, the adjoint is the
+//!   graph's; not picked, the operand adds nothing (finding 035).
 
 use super::{Class, FnGen, Param, Program, Rng, Sig};
 use crate::ast::{Bin, Blk, C, Cmp, E, Fl, I, M, S, Style, Un, lit};
@@ -63,7 +70,7 @@ use std::fmt::Write as _;
 pub(super) mod today;
 
 impl Class {
-    pub const ALL: [Class; 11] = [
+    pub const ALL: [Class; 12] = [
         Class::Cfg,
         Class::Consts,
         Class::NonFinite,
@@ -75,6 +82,7 @@ impl Class {
         Class::InOut,
         Class::Unreached,
         Class::NestedGrad,
+        Class::Selection,
     ];
 
     pub fn name(self) -> &'static str {
@@ -90,6 +98,7 @@ impl Class {
             Class::InOut => "in-out",
             Class::Unreached => "unreached",
             Class::NestedGrad => "nested-grad",
+            Class::Selection => "selection",
         }
     }
 
@@ -106,6 +115,7 @@ impl Class {
             Class::InOut => "class-in-out",
             Class::Unreached => "class-unreached",
             Class::NestedGrad => "class-nested-grad",
+            Class::Selection => "class-selection",
         }
     }
 

@@ -54,6 +54,7 @@ pub enum Class {
     InOut,
     Unreached,
     NestedGrad,
+    Selection,
 }
 
 /// Bound past which a value is squashed (`f32` programs: a quarter of it,
@@ -3452,6 +3453,7 @@ pub fn generate(
             Some(Class::InOut) => classes::today::gen_in_out(i, &mut own),
             Some(Class::Unreached) => classes::today::gen_unreached(i, &mut own),
             Some(Class::NestedGrad) => classes::today::gen_nested_grad(i, &mut own),
+            Some(Class::Selection) => classes::today::gen_selection(i, &mut own),
             Some(c) => {
                 let r = Rng::new(own.next());
                 gen_program(i, &mut rng, &sigs, exits, Some((c, r)))

@@ -1,5 +1,6 @@
 //! The classes of the macro's newest constructs (see the module docs of
-//! `classes.rs`): `sub-slice`, `in-out`, `unreached` and `nested-grad`.
+//! `classes.rs`): `sub-slice`, `in-out`, `unreached`, `nested-grad` and
+//! `selection`.
 //! Each is its own small program over `(a0: f64, a1: f64,
 //! xs: &[f64])` with `xs` of a length the generator knows (so every range
 //! it writes is in bounds), helpers in the same source, and a mirror written
@@ -862,4 +863,311 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
         code,
         features: feats,
     }
+}
+// ---------------------------------------------------------------------------
+// `selection`
+
+/// `max` or `min`, as the method or the path.
+fn select(rng: &mut Rng, f: &mut BTreeSet<&'static str>, max: bool, a: &str, b: &str) -> String {
+    let op = if max { "max" } else { "min" };
+    if rng.chance(0.3) {
+        f.insert("selection-path-call");
+        format!("f64::{op}({a}, {b})")
+    } else {
+        format!("{a}.{op}({b})")
+    }
+}
+
+/// Values whose partials are infinite at the points drawn at kinks
+/// (`xs[1..]` zeros: `sqrt` and `powf(0.5)` of a zero sum of squares, a
+/// helper's norm of the zero tail) flow into `max`, `min` and `clamp` in
+/// either operand position, against constants, arguments and each other,
+/// as a running max/min over the slice and through `fold(.., f64::max)`:
+/// picked, the adjoint is the graph's (NaN where it is); not picked, the
+/// operand is on no path of the run and adds nothing (finding 035). The
+/// first term never picks the value at the zero tail, so every program
+/// meets the unpicked case at those points.
+pub(in crate::generator) fn gen_selection(index: usize, rng: &mut Rng) -> Program {
+    let n = rng.range(2, 5) as usize;
+    let name = format!("f{index}");
+    let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    let (mut helpers, mut mhelpers) = (String::new(), String::new());
+    let mut body = String::from(
+        "    let mut s = 0.0;\n    for i in 1..xs.len() {\n        s += xs[i] * xs[i];\n    }\n    let r = s.sqrt();\n",
+    );
+    let mut mbody = String::from(
+        "    let mut s = cx.k(0.0);\n    for i in 1..xs.len() {\n        let q = cx.mul(xs[i], xs[i]);\n        s = cx.add(s, q);\n    }\n    let r = cx.sqrt(s);\n",
+    );
+    let mut vals = vec!["r"];
+    if rng.chance(0.5) {
+        f.insert("selection-powf-half");
+        body.push_str("    let p = s.powf(0.5);\n");
+        mbody
+            .push_str("    let p = {\n        let c = cx.k(0.5);\n        cx.powf(s, c)\n    };\n");
+        vals.push("p");
+    }
+    if rng.chance(0.5) {
+        f.insert("selection-helper-norm");
+        let _ = writeln!(
+            helpers,
+            "#[differentiable]\nfn {name}_norm(v: &[f64]) -> f64 {{\n    let mut t = 0.0;\n    for i in 0..v.len() {{\n        t += v[i] * v[i];\n    }}\n    t.sqrt()\n}}\n"
+        );
+        let _ = writeln!(
+            mhelpers,
+            "fn mirror_{name}_norm(cx: &mut Mirror, v: &[V]) -> V {{\n    let mut t = cx.k(0.0);\n    for i in 0..v.len() {{\n        let q = cx.mul(v[i], v[i]);\n        t = cx.add(t, q);\n    }}\n    cx.sqrt(t)\n}}\n"
+        );
+        body.push_str(&format!("    let nh = {name}_norm(&xs[1..]);\n"));
+        mbody.push_str(&format!("    let nh = mirror_{name}_norm(cx, &xs[1..]);\n"));
+        vals.push("nh");
+    }
+    body.push_str("    let mut out = xs[0] * a0;\n");
+    mbody.push_str("    let mut out = cx.mul(xs[0], a0);\n");
+    // The mirror's term `t`, added to `out`.
+    let add = |mbody: &mut String, m: &str| {
+        let _ = writeln!(mbody, "    {{\n{m}        out = cx.add(out, t);\n    }}");
+    };
+    let others = ["a0", "a1", "xs[0]"];
+    let mut cap: Option<bool> = None;
+    let terms = (rng.range(2, 4) as usize).max(vals.len());
+    for k in 0..terms {
+        // Each value in a term of its own first; the first term does not
+        // pick `r` where it is 0.
+        let (v, form) = if k == 0 {
+            ("r", 10 + rng.below(2))
+        } else if k < vals.len() {
+            (vals[k], rng.pick(&[0, 1, 2, 3, 7]))
+        } else {
+            (rng.pick(&vals), rng.below(9))
+        };
+        match form {
+            0 | 10 => {
+                // Against a constant, either side; at v = 0, `max` with a
+                // positive constant takes the constant.
+                let max = form == 10 || rng.chance(0.5);
+                let c = if form == 10 {
+                    rng.pick(&[0.25, 0.5, 1.0])
+                } else {
+                    rng.pick(&[0.25, 0.5, 1.0, 0.0, -0.5])
+                };
+                f.insert(if max {
+                    "selection-max-const"
+                } else {
+                    "selection-min-const"
+                });
+                let (src, mop) = if rng.chance(0.5) {
+                    f.insert("selection-const-lhs");
+                    let cl = if c > 0.0 && rng.chance(0.5) {
+                        format!("{}_f64", lit(c))
+                    } else {
+                        format!("({}_f64)", lit(c))
+                    };
+                    let op = if max { "max" } else { "min" };
+                    let src = if rng.chance(0.5) {
+                        format!("f64::{op}({}, {v})", lit(c))
+                    } else {
+                        format!("{cl}.{op}({v})")
+                    };
+                    (src, format!("cx.{op}(c, {v})"))
+                } else {
+                    let op = if max { "max" } else { "min" };
+                    (
+                        select(rng, &mut f, max, v, &lit(c)),
+                        format!("cx.{op}({v}, c)"),
+                    )
+                };
+                let _ = writeln!(body, "    out += {src};");
+                add(
+                    &mut mbody,
+                    &format!(
+                        "        let c = cx.k({});\n        let t = {mop};\n",
+                        lit(c)
+                    ),
+                );
+            }
+            1 => {
+                // Against an argument or another such value, either side.
+                let mut pool: Vec<&str> = others.to_vec();
+                pool.extend(vals.iter().filter(|w| **w != v));
+                let w = rng.pick(&pool);
+                let max = rng.chance(0.5);
+                f.insert(if max {
+                    "selection-max-value"
+                } else {
+                    "selection-min-value"
+                });
+                let (a, b) = if rng.chance(0.5) { (v, w) } else { (w, v) };
+                let src = select(rng, &mut f, max, a, b);
+                let op = if max { "max" } else { "min" };
+                let _ = writeln!(body, "    out += {src} * a1;");
+                add(
+                    &mut mbody,
+                    &format!(
+                        "        let t = cx.{op}({a}, {b});\n        let t = cx.mul(t, a1);\n"
+                    ),
+                );
+            }
+            2 | 11 => {
+                // `v.clamp(lo, hi)`: at v = 0 the lower bound when it is
+                // positive.
+                f.insert("selection-clamp-x");
+                let (lo, hi) = if form == 11 {
+                    rng.pick(&[(0.25, 2.0), (0.5, 1.5), (1.0, 3.0)])
+                } else {
+                    rng.pick(&[(0.25, 2.0), (-1.0, 0.5), (0.0, 1.0), (-0.5, 3.0)])
+                };
+                let _ = writeln!(body, "    out += {v}.clamp({}, {});", lit(lo), lit(hi));
+                add(
+                    &mut mbody,
+                    &format!(
+                        "        let lo = cx.k({});\n        let hi = cx.k({});\n        let t = cx.clamp({v}, lo, hi);\n",
+                        lit(lo),
+                        lit(hi)
+                    ),
+                );
+            }
+            3 => {
+                // `v` as a bound: `x.clamp(-v, v)` or `x.clamp(-1.0, v + 1.0)`.
+                f.insert("selection-clamp-bound");
+                let x = rng.pick(&others);
+                if rng.chance(0.5) {
+                    let _ = writeln!(body, "    out += {x}.clamp(-{v}, {v});");
+                    add(
+                        &mut mbody,
+                        &format!(
+                            "        let lo = cx.neg({v});\n        let t = cx.clamp({x}, lo, {v});\n"
+                        ),
+                    );
+                } else {
+                    let _ = writeln!(body, "    out += {x}.clamp(-1.0, {v} + 1.0);");
+                    add(
+                        &mut mbody,
+                        &format!(
+                            "        let lo = cx.k(-1.0);\n        let one = cx.k(1.0);\n        let hi = cx.add({v}, one);\n        let t = cx.clamp({x}, lo, hi);\n"
+                        ),
+                    );
+                }
+            }
+            4 | 5 => {
+                // A running max or min of each element's `sqrt(x²)` (slope
+                // ∞ at a zero element), from an infinity, a constant, an
+                // argument or `v`.
+                let max = form == 4;
+                f.insert(if max {
+                    "selection-running-max"
+                } else {
+                    "selection-running-min"
+                });
+                let (init, minit) = match rng.below(4) {
+                    0 => {
+                        let inf = if max {
+                            "f64::NEG_INFINITY"
+                        } else {
+                            "f64::INFINITY"
+                        };
+                        (inf.to_owned(), format!("cx.k({inf})"))
+                    }
+                    1 => ("0.25".to_owned(), "cx.k(0.25)".to_owned()),
+                    2 => ("a1".to_owned(), "a1".to_owned()),
+                    _ => {
+                        f.insert("selection-running-from-value");
+                        (v.to_owned(), v.to_owned())
+                    }
+                };
+                let op = if max { "max" } else { "min" };
+                let (step, mstep) = match rng.below(3) {
+                    0 => (format!("m = m.{op}(q);"), format!("m = cx.{op}(m, q);")),
+                    1 => (format!("m = q.{op}(m);"), format!("m = cx.{op}(q, m);")),
+                    _ => (
+                        format!("m = f64::{op}(m, q);"),
+                        format!("m = cx.{op}(m, q);"),
+                    ),
+                };
+                let _ = writeln!(
+                    body,
+                    "    {{\n        let mut m: f64 = {init};\n        for i in 1..xs.len() {{\n            let q = (xs[i] * xs[i]).sqrt();\n            {step}\n        }}\n        out += m * a0;\n    }}"
+                );
+                add(
+                    &mut mbody,
+                    &format!(
+                        "        let mut m = {minit};\n        for i in 1..xs.len() {{\n            let q = cx.mul(xs[i], xs[i]);\n            let q = cx.sqrt(q);\n            {mstep}\n        }}\n        let t = cx.mul(m, a0);\n"
+                    ),
+                );
+            }
+            6 => {
+                // `fold(init, f64::max)` over each element's `sqrt(x²)`.
+                f.insert("selection-fold-max");
+                let init = rng.pick(&["0.5", "f64::NEG_INFINITY", "f64::MIN"]);
+                let _ = writeln!(
+                    body,
+                    "    out += xs[1..].iter().map(|v| (v * v).sqrt()).fold({init}, f64::max) * a1;"
+                );
+                add(
+                    &mut mbody,
+                    &format!(
+                        "        let mut m = cx.k({init});\n        for i in 1..xs.len() {{\n            let q = cx.mul(xs[i], xs[i]);\n            let q = cx.sqrt(q);\n            m = cx.max(m, q);\n        }}\n        let t = cx.mul(m, a1);\n"
+                    ),
+                );
+            }
+            7 => {
+                // Selected in a helper the value is passed to (finding 033
+                // and 035 together).
+                f.insert("selection-in-callee");
+                let max = *cap.get_or_insert_with(|| rng.chance(0.5));
+                let op = if max { "max" } else { "min" };
+                if !helpers.contains(&format!("fn {name}_cap(")) {
+                    let _ = writeln!(
+                        helpers,
+                        "#[differentiable]\nfn {name}_cap(v: f64, c: f64) -> f64 {{\n    v.{op}(c) * 0.75\n}}\n"
+                    );
+                    let _ = writeln!(
+                        mhelpers,
+                        "fn mirror_{name}_cap(cx: &mut Mirror, v: V, c: V) -> V {{\n    let t = cx.{op}(v, c);\n    let h = cx.k(0.75);\n    cx.mul(t, h)\n}}\n"
+                    );
+                }
+                let c = rng.pick(&["a0", "a1", "0.5"]);
+                let mc = if c == "0.5" { "cx.k(0.5)" } else { c };
+                let _ = writeln!(body, "    out += {name}_cap({v}, {c});");
+                add(
+                    &mut mbody,
+                    &format!(
+                        "        let c = {mc};\n        let t = mirror_{name}_cap(cx, {v}, c);\n"
+                    ),
+                );
+            }
+            _ => {
+                // `ln` of the zero sum is -∞ (slope ∞): `max` with a
+                // finite bound never returns it there.
+                f.insert("selection-ln-max");
+                let c = rng.pick(&[-2.0, -3.0]);
+                let lhs = rng.chance(0.5);
+                let src = if lhs {
+                    select(rng, &mut f, true, "s.ln()", &lit(c))
+                } else {
+                    format!("f64::max({}, s.ln())", lit(c))
+                };
+                let mop = if lhs { "cx.max(l, c)" } else { "cx.max(c, l)" };
+                let _ = writeln!(body, "    out += {src};");
+                add(
+                    &mut mbody,
+                    &format!(
+                        "        let l = cx.ln(s);\n        let c = cx.k({});\n        let t = {mop};\n",
+                        lit(c)
+                    ),
+                );
+            }
+        }
+    }
+    emit(
+        index,
+        n,
+        f,
+        Class::Selection,
+        Parts {
+            helpers,
+            body,
+            mhelpers,
+            mbody,
+            result: ("out".into(), "out".into()),
+        },
+    )
 }

@@ -328,7 +328,7 @@ fn sample(entry: &Entry, rng: &mut SplitMix, at_kinks: bool) -> Vec<f64> {
 
 /// The classes' points at kinks (`build/classes.rs`): zeros of either
 /// sign (`signed-zeros`), a slice's tail all zeros, where a sum of its
-/// squares is 0 (`non-finite`, `unreached`), square matrices made singular or rank
+/// squares is 0 (`non-finite`, `unreached`, `selection`), square matrices made singular or rank
 /// deficient (`singular-det`).
 fn degenerate(entry: &Entry, rng: &mut SplitMix, x: &mut [f64]) {
     if has_feature(entry, "class-signed-zeros") {
@@ -338,7 +338,9 @@ fn degenerate(entry: &Entry, rng: &mut SplitMix, x: &mut [f64]) {
             }
         }
     }
-    let zeros = (has_feature(entry, "class-non-finite") || has_feature(entry, "class-unreached"))
+    let zeros = (has_feature(entry, "class-non-finite")
+        || has_feature(entry, "class-unreached")
+        || has_feature(entry, "class-selection"))
         && rng.next_u64().is_multiple_of(2);
     let singular = has_feature(entry, "class-singular-det");
     let mut k = 0;
