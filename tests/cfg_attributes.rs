@@ -860,3 +860,97 @@ fn configured_arms_inside_expressions() {
     let (_, _, h) = checkpoint_given_twice_alike_hessian(x);
     close!(h[(0, 0)], 48.0);
 }
+
+// ---------------------------------------------------------------------------
+// A `let` under a dead `#[cfg]` shadowing a mutable local that a later loop
+// assigns (fuzz-programs finding 036): the loop carried nothing, so every
+// generated item returned the value before the loop.
+
+/// The finding's program: three halvings of cos(a0) plus a1 each time.
+/// Value cos(a0)/8 + a1·(1 + 1/2 + 1/4); ∂/∂a0 = −sin(a0)/8,
+/// ∂/∂a1 = 7/4; ∂²/∂a0² = −cos(a0)/8, the other second derivatives 0.
+#[differentiable(jvp, hessian)]
+fn dead_shadow_before_a_loop(a0: f64, a1: f64) -> f64 {
+    let mut a0 = a0.cos();
+    #[cfg(any())]
+    let a0: f64 = 1000.0;
+    let mut c = 0;
+    while c < 3 {
+        a0 = a0 * 0.5 + a1;
+        c += 1;
+    }
+    a0
+}
+
+/// As the random program had it: the dead shadow under a compound
+/// predicate, two loops (a `while` and a `for`) assigning the name.
+/// x·2⁻² + 1 then ·3: 3x/4 + 3 (3/4; 0).
+#[differentiable(jvp, hessian)]
+fn dead_shadow_before_two_loops(x: f64) -> f64 {
+    let mut a = x;
+    #[cfg(all(any(), all()))]
+    let a: f64 = 1000.0;
+    let mut c = 0;
+    while c < 2 {
+        a = a * 0.5;
+        c += 1;
+    }
+    for _ in 0..1 {
+        a = (a + 1.0) * 3.0;
+    }
+    a
+}
+
+/// The shadow compiled in and itself mutable, the loop assigning it:
+/// x² doubled twice, 4x² (8x; 8).
+#[differentiable(jvp, hessian)]
+fn live_mutable_shadow_before_a_loop(x: f64) -> f64 {
+    let a = x;
+    #[cfg(all())]
+    let mut a: f64 = a * x;
+    for _ in 0..2 {
+        a = a * 2.0;
+    }
+    a
+}
+
+#[test]
+fn a_dead_shadow_keeps_the_loop_carrying_the_live_binding() {
+    let (x0, x1) = (0.3_f64, 0.7_f64);
+    let value = x0.cos() / 8.0 + x1 * 1.75;
+    let (da0, da1) = (-x0.sin() / 8.0, 1.75);
+    assert_eq!(dead_shadow_before_a_loop(x0, x1), value);
+    let (v, g0, g1) = dead_shadow_before_a_loop_grad(x0, x1);
+    close!(v, value);
+    close!(g0, da0);
+    close!(g1, da1);
+    let (v, t) = dead_shadow_before_a_loop_jvp(x0, x1, 1.0, 1.0);
+    close!(v, value);
+    close!(t, da0 + da1);
+    let (v, g, h) = dead_shadow_before_a_loop_hessian(x0, x1);
+    close!(v, value);
+    close!(g[0], da0);
+    close!(g[1], da1);
+    close!(h[(0, 0)], -x0.cos() / 8.0);
+    close!(h[(0, 1)], 0.0);
+    close!(h[(1, 1)], 0.0);
+
+    let x = 1.25;
+    let (v, d) = dead_shadow_before_two_loops_grad(x);
+    close!(v, 0.75 * x + 3.0);
+    close!(d, 0.75);
+    let (_, t) = dead_shadow_before_two_loops_jvp(x, 1.0);
+    close!(t, 0.75);
+    let (_, g, h) = dead_shadow_before_two_loops_hessian(x);
+    close!(g[0], 0.75);
+    close!(h[(0, 0)], 0.0);
+
+    let (v, d) = live_mutable_shadow_before_a_loop_grad(x);
+    close!(v, 4.0 * x * x);
+    close!(d, 8.0 * x);
+    let (_, t) = live_mutable_shadow_before_a_loop_jvp(x, 1.0);
+    close!(t, 8.0 * x);
+    let (_, g, h) = live_mutable_shadow_before_a_loop_hessian(x);
+    close!(g[0], 8.0 * x);
+    close!(h[(0, 0)], 8.0);
+}

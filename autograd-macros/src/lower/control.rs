@@ -597,9 +597,10 @@ impl Lowerer<'_> {
         self.restore(&before);
 
         self.begin_block();
-        // The previous binding of each introduced name, or a value that
-        // exists in no configuration where the statement is compiled out.
-        let else_sources: Vec<(ValueId, bool)> = introduced
+        // The previous binding of each introduced name (its value and
+        // mutability), or a value that exists in no configuration where
+        // the statement is compiled out.
+        let else_sources: Vec<(ValueId, bool, bool)> = introduced
             .iter()
             .map(|b| {
                 let outer = self
@@ -608,10 +609,10 @@ impl Lowerer<'_> {
                     .rev()
                     .flat_map(|s| s.iter().rev())
                     .find(|o| o.name == b.name && o.context == b.context)
-                    .map(|o| (o.value, false));
+                    .map(|o| (o.value, false, o.mutable));
                 outer.unwrap_or_else(|| {
                     let kind = self.values[b.value].kind;
-                    (self.emit(Op::Absent, kind, Span::call_site()), true)
+                    (self.emit(Op::Absent, kind, Span::call_site()), true, false)
                 })
             })
             .collect();
@@ -619,7 +620,7 @@ impl Lowerer<'_> {
 
         let mut phis = self.assignment_phis(&before, &after_then, &before);
         let mut rebound = Vec::new();
-        for (b, (else_src, absent)) in introduced.into_iter().zip(else_sources) {
+        for (b, (else_src, absent, outer_mutable)) in introduced.into_iter().zip(else_sources) {
             let kind = self.values[b.value].kind;
             let dst = self.new_value(kind, Some(b.name.clone()));
             self.values[dst].float = self.phi_float(b.value, else_src);
@@ -638,7 +639,15 @@ impl Lowerer<'_> {
                 then_src: b.value,
                 else_src,
             });
-            rebound.push(Binding { value: dst, ..b });
+            // Mutable where either binding is: where the statement is
+            // compiled out, a later loop assigns the previous binding, and
+            // must carry it.
+            let mutable = b.mutable || outer_mutable;
+            rebound.push(Binding {
+                value: dst,
+                mutable,
+                ..b
+            });
         }
         let cond = Operand::Const(quote!(::core::cfg!(#predicate)));
         self.push(Stmt::If(If {
