@@ -40,6 +40,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     let cx = Ctxt::default();
     let attr::Options { mode, jvp, hessian } = attr::parse(&cx, attr);
+    // Two nalgebras: one error, and stand-ins for the generated items.
+    if let Some((span, message)) = crate::nalgebra_versions::mismatch(&func.sig) {
+        cx.error_at(span, message);
+    }
     let signature = sig::parse(&cx, &func.sig, matches!(mode, Mode::Implicit(_)));
     // In-out arguments: reverse mode only, for now.
     if let Some(s) = &signature
@@ -94,8 +98,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let checks = checkpoint::strip(&cx, &mut func.block, matches!(mode, Mode::Generated));
-    let mut out = func.to_token_stream();
-    out.extend(checks.clone());
+    let mut primal = func.to_token_stream();
+    primal.extend(checks.clone());
+    // The generated items, after the function.
+    let mut out = TokenStream::new();
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => {
             let generated = codegen::generate(&func, &s, &ir, &an, matches!(jvp, Jvp::On));
@@ -151,8 +157,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             stand_in
                 .attrs
                 .push(syn::parse_quote!(#[allow(unused_variables, unused_mut)]));
-            out = stand_in.to_token_stream();
-            out.extend(checks);
+            primal = stand_in.to_token_stream();
+            primal.extend(checks);
             out.extend(e.to_compile_error());
             if let Some(s) = s {
                 out.extend(codegen::stubs(&func, &s));
@@ -165,7 +171,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             "`#[differentiable]` could not read this function"
         );)),
     }
-    out
+    primal.extend(out);
+    primal
 }
 
 /// A function naming `Self` with `#[differentiable]` on itself alone (an

@@ -27,6 +27,7 @@ mod hessian_link;
 mod ir;
 mod lower;
 mod missing;
+mod nalgebra_versions;
 mod sig;
 mod structs;
 mod table;
