@@ -660,3 +660,66 @@ fn constant_data_of_the_users_types_under_hessian() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// A float cast to an integer in a `hessian` body (`t.floor() as usize`, the
+// cell of a grid): the second order computes in dual numbers, which have
+// no `as`; it failed to compile inside the generated code (E0605).
+
+/// The square of the linear interpolation of `values` at `t`, the cell's
+/// index cast from `t`: y = (1 − w)·v[i] + w·v[i + 1] with i = ⌊t⌋,
+/// w = t − ⌊t⌋. ∇ = 2y·a, H = 2·a·aᵀ with a = (1 − w) at i and w at i + 1.
+#[differentiable(hessian)]
+fn interpolated_square(values: &[f64], #[constant] t: f64) -> f64 {
+    let i = t.floor() as usize;
+    let w = t - t.floor();
+    let y = (1.0 - w) * values[i] + w * values[i + 1];
+    y * y
+}
+
+/// The index cast from a differentiable value whose gradient is stopped,
+/// and an `as i32` power: x[k]³ + x[0]·x[1], k = ⌊x[2]⌋ (x[2] = 1.5, so
+/// k = 1). ∂²/∂x₁² = 6·x₁ + 0, ∂²/∂x₀∂x₁ = 1, the rest 0.
+#[differentiable(hessian)]
+fn stopped_index(x: &[f64]) -> f64 {
+    let k = autograd::stop_gradient(x[2]).floor() as usize;
+    let p = (autograd::stop_gradient(x[2]) * 2.0) as i32;
+    x[k].powi(p) + x[0] * x[1]
+}
+
+#[test]
+fn a_float_cast_to_an_integer_in_a_hessian_body() {
+    let values = [1.0, 3.0, 2.0, 5.0];
+    let t = 1.25;
+    let (i, w) = (1, 0.25);
+    let y = (1.0 - w) * values[i] + w * values[i + 1];
+    let mut a = [0.0; 4];
+    a[i] = 1.0 - w;
+    a[i + 1] = w;
+    let (v, g, h) = interpolated_square_hessian(&values, t);
+    assert_eq!(v.to_bits(), interpolated_square(&values, t).to_bits());
+    for r in 0..4 {
+        assert!(close(g[r], 2.0 * y * a[r], 1e-14), "∇[{r}] = {}", g[r]);
+        for c in 0..4 {
+            let want = 2.0 * a[r] * a[c];
+            assert!(close(h[(r, c)], want, 1e-14), "H[{r},{c}] = {}", h[(r, c)]);
+        }
+    }
+
+    // p = ⌊3.0⌋ = 3: x₁³ + x₀·x₁.
+    let x = [0.5, 2.0, 1.5];
+    let (v, g, h) = stopped_index_hessian(&x);
+    assert_eq!(v.to_bits(), stopped_index(&x).to_bits());
+    let want_g = [x[1], 3.0 * x[1] * x[1] + x[0], 0.0];
+    let want_h = [[0.0, 1.0, 0.0], [1.0, 6.0 * x[1], 0.0], [0.0, 0.0, 0.0]];
+    for r in 0..3 {
+        assert!(close(g[r], want_g[r], 1e-14), "∇[{r}] = {}", g[r]);
+        for c in 0..3 {
+            assert!(
+                close(h[(r, c)], want_h[r][c], 1e-14),
+                "H[{r},{c}] = {}",
+                h[(r, c)]
+            );
+        }
+    }
+}

@@ -261,6 +261,16 @@ impl Gen<'_> {
                 let args = self.call_args(args);
                 quote!(#func(#(#args),*))
             }
+            // A float cast to an integer in code of a type parameter (a
+            // second-order twin's dual number has no `as`).
+            Op::Cast { arg, ty, .. }
+                if self.scalar.param().is_some()
+                    && self.kind_of(arg) == Some(Kind::Float)
+                    && integer_type(ty) =>
+            {
+                let a = self.operand(arg);
+                quote!(::autograd::__private::rules::float_as::<#ty, _>(#a))
+            }
             Op::Cast { arg, ty, .. } => {
                 let a = self.receiver(arg);
                 quote!(#a as #ty)
@@ -900,4 +910,12 @@ pub fn hidden_path(func: &syn::Path, item: &str) -> syn::Path {
         });
     }
     path
+}
+
+/// `usize`, `i32`, ..: a primitive integer type.
+fn integer_type(ty: &syn::Type) -> bool {
+    const INTEGERS: &[&str] = &[
+        "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+    ];
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && INTEGERS.iter().any(|i| p.path.is_ident(i)))
 }

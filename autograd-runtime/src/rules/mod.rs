@@ -129,6 +129,6 @@ pub use arithmetic::*;
 pub use elementary::*;
 pub use hyperbolic::*;
 pub use piecewise::*;
-pub use real::Real;
+pub use real::{FromFloatAs, Real, float_as};
 pub use special::*;
 pub use trigonometric::*;

@@ -367,3 +367,32 @@ impl<T: Float> Real for T {
         <T as num_traits::NumCast>::from(x).unwrap_or_else(T::nan)
     }
 }
+
+/// `x as I` for a float `x` of any `num_traits::Float` type: Rust's `as`
+/// (towards zero, saturating at `I`'s range, NaN to 0) of its value. A
+/// second-order twin computes in a dual number, which has no `as`; its
+/// value is the real part.
+#[inline(always)]
+pub fn float_as<I: FromFloatAs, S: Float>(x: S) -> I {
+    I::from_f64_as(num_traits::ToPrimitive::to_f64(&x).unwrap_or(f64::NAN))
+}
+
+/// The integer types [`float_as`] casts to.
+pub trait FromFloatAs {
+    /// `x as Self`.
+    fn from_f64_as(x: f64) -> Self;
+}
+
+macro_rules! from_float_as {
+    ($($t:ty),*) => {$(
+        impl FromFloatAs for $t {
+            #[inline(always)]
+            fn from_f64_as(x: f64) -> Self {
+                x as $t
+            }
+        }
+    )*};
+}
+from_float_as!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
+);
