@@ -79,15 +79,14 @@ pub fn radial_distort(rad_params: &[f64], proj: &[f64]) -> [f64; 2] {
     [proj[0] * l, proj[1] * l]
 }
 
-/// The point `x` seen by camera `cam`, in pixels.
+/// The point `x` seen by camera `cam`, in pixels (as ADBench's C++,
+/// which passes `&cam[BA_ROT_IDX]` and `&cam[BA_RAD_IDX]`).
 #[differentiable]
 pub fn project(cam: &[f64], x: &[f64]) -> [f64; 2] {
     let xo = [x[0] - cam[3], x[1] - cam[4], x[2] - cam[5]];
-    let rot = [cam[0], cam[1], cam[2]];
-    let xcam = rodrigues_rotate_point(&rot, &xo);
+    let xcam = rodrigues_rotate_point(&cam[0..3], &xo);
     let proj = [xcam[0] / xcam[2], xcam[1] / xcam[2]];
-    let rad = [cam[9], cam[10]];
-    let distorted = radial_distort(&rad, &proj);
+    let distorted = radial_distort(&cam[9..11], &proj);
     [
         distorted[0] * cam[6] + cam[7],
         distorted[1] * cam[6] + cam[8],
