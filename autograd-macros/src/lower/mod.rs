@@ -271,8 +271,6 @@ fn lower_fn(
     // of its branch's value, and `match` and the exits become branches,
     // before lowering sees them.
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
-    let pattern_tests = matching::matches_macros(body);
-    let body = pattern_tests.as_ref().unwrap_or(body);
     let derefs = inout::desugar(sig, body);
     let body = derefs.as_ref().unwrap_or(body);
     let records = records::desugar(cx, body, &param_names);

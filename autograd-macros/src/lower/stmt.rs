@@ -21,19 +21,22 @@ fn if_yields_value(i: &syn::ExprIf) -> bool {
     let Some((_, else_branch)) = &i.else_branch else {
         return false;
     };
-    let then_value = matches!(
-        i.then_branch.stmts.last(),
-        Some(SynStmt::Expr(e, None)) if yields_value(e)
-    );
-    then_value
+    ends_in_value(&i.then_branch)
         && match &**else_branch {
             Expr::If(nested) => if_yields_value(nested),
-            Expr::Block(b) => matches!(
-                b.block.stmts.last(),
-                Some(SynStmt::Expr(e, None)) if yields_value(e)
-            ),
+            Expr::Block(b) => ends_in_value(&b.block),
             _ => true,
         }
+}
+
+/// Whether a block ends in a value: an expression, or `matches!(..)`
+/// (which parses as a macro statement there).
+fn ends_in_value(b: &syn::Block) -> bool {
+    match b.stmts.last() {
+        Some(SynStmt::Expr(e, None)) => yields_value(e),
+        Some(SynStmt::Macro(m)) => m.semi_token.is_none() && super::matching::is_matches(&m.mac),
+        _ => false,
+    }
 }
 
 /// Whether an expression in tail position is a value (not `()`).
@@ -44,10 +47,7 @@ fn yields_value(e: &Expr) -> bool {
         Expr::If(i) => if_yields_value(i),
         Expr::Macro(m) => !super::asserts::is_assert(&m.mac),
         // A rewritten `match` used as a statement.
-        Expr::Block(b) => matches!(
-            b.block.stmts.last(),
-            Some(SynStmt::Expr(e, None)) if yields_value(e)
-        ),
+        Expr::Block(b) => ends_in_value(&b.block),
         _ => true,
     }
 }
@@ -193,6 +193,15 @@ impl Lowerer<'_> {
                 }
                 SynStmt::Expr(e, _) => self.lower_stmt_expr(e),
                 SynStmt::Item(item) => self.lower_item_stmt(item),
+                // A block's tail `matches!(..)` parses as a macro statement.
+                SynStmt::Macro(m)
+                    if last && m.semi_token.is_none() && super::matching::is_matches(&m.mac) =>
+                {
+                    tail = self.lower_matches(&m.mac).or_else(|| {
+                        self.lower_macro_stmt(&m.mac, m.span());
+                        None
+                    });
+                }
                 SynStmt::Macro(m) => self.lower_macro_stmt(&m.mac, m.span()),
             }
         }
