@@ -167,6 +167,13 @@ impl Lowerer<'_> {
         }
     }
 
+    /// An `if` whose value is a tuple (`if c { (a, b) } else { (u, v) }`,
+    /// and a `match` giving tuples, an `if` chain by now): one φ per
+    /// component.
+    pub(super) fn lower_if_tuple(&mut self, i: &syn::ExprIf) -> Item {
+        self.lower_if_of(i, true, true)
+    }
+
     /// An `if`, its branches' values tuples where `tuples` (see
     /// [`Self::lower_block_item`]), one value otherwise.
     fn lower_if_of(&mut self, i: &syn::ExprIf, want_value: bool, tuples: bool) -> Item {

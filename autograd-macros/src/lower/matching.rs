@@ -4,6 +4,9 @@
 //! written) and its guard; the arm's bindings of the scrutinee become a
 //! `let` in the guard and the body. The sweeps then replay exactly the arm
 //! taken, as they do for any branch.
+//!
+//! `matches!(e, PAT if guard)` is lowered where it stands (no rewrite):
+//! the pattern test with its guard, one primal `bool`.
 
 use super::*;
 

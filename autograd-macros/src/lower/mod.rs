@@ -51,7 +51,6 @@ mod primal;
 mod records;
 mod sequence;
 mod stmt;
-mod tuple_branches;
 mod tuple_calls;
 
 use items::Item;
@@ -285,8 +284,6 @@ fn lower_fn(
     let body = option_locals.as_ref().unwrap_or(body);
     let options = first_last::desugar(body);
     let body = options.as_ref().unwrap_or(body);
-    let tuples = tuple_branches::desugar(cx, body);
-    let body = tuples.as_ref().unwrap_or(body);
     let diverging = diverging::desugar(body);
     let body = diverging.as_ref().unwrap_or(body);
     let deferred = deferred::desugar(body);
