@@ -698,11 +698,13 @@ fn matches_on_constants_is_a_primal_test() {
 }
 
 /// `matches!` lowered as a `match` arm decides (issue 36, "lower once"):
-/// an `|`-pattern with a guard, a guard reading the variant's field, a
+/// an `|`-pattern with a guard, a guard reading the variant's field (whose
+/// name a local of the body has too: the guard reads the field), a
 /// scrutinee computed once, and `matches!` as a block's value.
 #[differentiable(hessian)]
 fn guarded_matches(x: f64, #[constant] k: usize, #[constant] o: Option<usize>) -> f64 {
-    let a = matches!(k, 1 | 3..=5 if k % 2 == 1);
+    let j = k + 100;
+    let a = matches!(k, 1 | 3..=5 if k % 2 == 1) && j > k;
     let b = matches!(o, Some(j) if j + k > 3);
     let c = matches!(k * 2, m if m > 4);
     let d = {
