@@ -266,9 +266,9 @@ fn lower_fn(
         params.push(v);
     }
     // `if let Some(v) = x.first()` becomes a length test, an exit in a
-    // statement's value a statement of its own, a deferred `let` the `let`
-    // of its branch's value, and `match` and the exits become branches,
-    // before lowering sees them.
+    // statement's value a statement of its own, and `match` and the exits
+    // become branches, before lowering sees them (`matches!`, a tuple from
+    // a branch and a deferred `let` are lowered where they stand).
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let derefs = inout::desugar(sig, body);
     let body = derefs.as_ref().unwrap_or(body);
@@ -286,8 +286,6 @@ fn lower_fn(
     let body = options.as_ref().unwrap_or(body);
     let diverging = diverging::desugar(body);
     let body = diverging.as_ref().unwrap_or(body);
-    let deferred = deferred::desugar(body);
-    let body = deferred.as_ref().unwrap_or(body);
     let matched = matching::desugar(cx, body);
     let body_matched = matched.as_ref().unwrap_or(body);
     let rewritten = exits::desugar(cx, &sig.ret, l.scalar.as_ref(), body_matched);
