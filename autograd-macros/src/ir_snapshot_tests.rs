@@ -339,3 +339,15 @@ fn tuple_from_branches() {
         }",
     );
 }
+
+#[test]
+fn short_circuit() {
+    check(
+        "short_circuit",
+        "fn f(x: f64, k: usize) -> f64 {
+            let c = x > 0.0 && matches!(k, 1 | 2);
+            let d = k > 3 || { let t = x * x; t > 2.0 };
+            if c || d { x * 2.0 } else { x }
+        }",
+    );
+}
