@@ -357,14 +357,29 @@ impl Lowerer<'_> {
     }
 
     /// `a && b` or `a || b` whose operands hold `if` expressions or blocks:
-    /// an `if` that evaluates `b` only when the primal does.
+    /// two branches on `a`, the one that evaluates `b` taken only when the
+    /// primal evaluates it, the other giving the constant `false` or `true`.
     pub(super) fn lower_short_circuit(&mut self, b: &syn::ExprBinary) -> Operand {
-        let (l, r) = (&b.left, &b.right);
-        let desugared: syn::ExprIf = match b.op {
-            BinOp::And(_) => syn::parse_quote_spanned!(b.span()=> if #l { #r } else { false }),
-            _ => syn::parse_quote_spanned!(b.span()=> if #l { true } else { #r }),
+        let span = b.span();
+        let cond = self.lower_expr(&b.left);
+        let right = |l: &mut Self| Some(Item::Value(l.lower_expr(&b.right)));
+        let constant = |value: bool| {
+            move |l: &mut Self| {
+                let v = l.materialize(Operand::Const(quote!(#value)), Kind::Bool, span);
+                Some(Item::Value(Operand::Value(v)))
+            }
         };
-        self.lower_if(&desugared, true)
+        let joined = match b.op {
+            BinOp::And(_) => {
+                self.lower_branches(cond, None, true, (span, right), (span, constant(false)))
+            }
+            _ => self.lower_branches(cond, None, true, (span, constant(true)), (span, right)),
+        };
+        match joined {
+            Ok(Some(Item::Value(value))) => value,
+            // An operand that is no one value was reported.
+            _ => self.missing(span),
+        }
     }
 
     pub(super) fn lower_for(&mut self, f: &syn::ExprForLoop) {
