@@ -713,10 +713,10 @@ fn guarded_matches(x: f64, #[constant] k: usize, #[constant] o: Option<usize>) -
     };
     let mut v = x;
     if a && b {
-        v = v * x;
+        v *= x;
     }
     if c || d {
-        v = 3.0 * v;
+        v *= 3.0;
     }
     v
 }
