@@ -1316,6 +1316,74 @@ fn deferred_let_assigned_in_every_arm() {
     }
 }
 
+/// A deferred `let` lowered where it stands (issue 36): an arm whose last
+/// statement is itself a branch assigning it (rejected while it was
+/// rewritten into the `let` of the branch's value), a `match` with a guard
+/// on a computed scrutinee, in a loop with a `return` after it.
+#[allow(clippy::needless_late_init)]
+#[differentiable(jvp, hessian)]
+fn deferred_nested(x: f64, y: f64, #[constant] k: usize) -> f64 {
+    let mut total = 0.0;
+    for i in 0..k {
+        let z;
+        if x > y {
+            if i % 2 == 0 {
+                z = x * y;
+            } else {
+                z = x * x;
+            }
+        } else {
+            z = y.exp();
+        }
+        let w: f64;
+        match i * 2 {
+            0 => w = z,
+            m if m > 2 => w = z * x,
+            _ => {
+                let t = 2.0;
+                w = t * z;
+            }
+        }
+        if w > 100.0 {
+            return w;
+        }
+        total += w;
+    }
+    total
+}
+
+#[test]
+fn deferred_let_assigned_by_a_nested_branch() {
+    // (x, y): value, gradient, Hessian (xx, xy, yy), for k = 3.
+    let (x, y) = (1.5_f64, 0.8_f64);
+    // x > y: xy + 2x² + x²y.
+    let above = (
+        x * y + 2.0 * x * x + x * x * y,
+        [y + 4.0 * x + 2.0 * x * y, x + x * x],
+        [4.0 + 2.0 * y, 1.0 + 2.0 * x, 0.0],
+    );
+    // x ≤ y: (3 + x)·eʸ.
+    let (p, q) = (0.5_f64, 0.9_f64);
+    let e = q.exp();
+    let below = ((3.0 + p) * e, [e, (3.0 + p) * e], [0.0, e, (3.0 + p) * e]);
+    // x = 12, y = 1: the second iteration returns 2x².
+    let returned = (288.0, [48.0, 0.0], [4.0, 0.0, 0.0]);
+    for ((x, y), (v, g, h)) in [((x, y), above), ((p, q), below), ((12.0, 1.0), returned)] {
+        let (value, dx, dy) = deferred_nested_grad(x, y, 3);
+        assert_eq!(value.to_bits(), deferred_nested(x, y, 3).to_bits());
+        close(&[value, dx, dy], &[v, g[0], g[1]], CF64_ABS, CF64_REL);
+        let (_, t) = deferred_nested_jvp(x, y, 3, 0.7, -0.2);
+        close(&[t], &[0.7 * g[0] - 0.2 * g[1]], CF64_ABS, CF64_REL);
+        let (_, _, hess) = deferred_nested_hessian(x, y, 3);
+        close(
+            &[hess[(0, 0)], hess[(0, 1)], hess[(1, 0)], hess[(1, 1)]],
+            &[h[0], h[1], h[1], h[2]],
+            CF64_ABS,
+            CF64_REL,
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Float predicates (`is_nan`, `is_finite`, ...) as primal code.
 

@@ -697,6 +697,102 @@ fn matches_on_constants_is_a_primal_test() {
     );
 }
 
+/// `matches!` lowered as a `match` arm decides (issue 36, "lower once"):
+/// an `|`-pattern with a guard, a guard reading the variant's field (whose
+/// name a local of the body has too: the guard reads the field), a
+/// scrutinee computed once, and `matches!` as a block's value.
+#[differentiable(hessian)]
+fn guarded_matches(x: f64, #[constant] k: usize, #[constant] o: Option<usize>) -> f64 {
+    let j = k + 100;
+    let a = matches!(k, 1 | 3..=5 if k % 2 == 1) && j > k;
+    let b = matches!(o, Some(j) if j + k > 3);
+    let c = matches!(k * 2, m if m > 4);
+    let d = {
+        let t = k + 1;
+        matches!(t, 2 | 4)
+    };
+    let mut v = x;
+    if a && b {
+        v *= x;
+    }
+    if c || d {
+        v *= 3.0;
+    }
+    v
+}
+
+/// `matches!` on differentiable values: a bool, which nothing
+/// differentiates (a test of a computed `Option`, and a guard on a float).
+#[differentiable]
+fn matches_of_floats(x: f64, y: f64) -> f64 {
+    let below = matches!(x.partial_cmp(&y), Some(std::cmp::Ordering::Less));
+    let large = matches!(x * y, p if p > 1.0);
+    if below || large { x * y } else { x + y }
+}
+
+/// `matches!` with a guard on an `Option<f64>` local and on `x.first()`.
+#[differentiable]
+fn matches_of_options(x: &[f64]) -> f64 {
+    let mut last_positive: Option<f64> = None;
+    for &v in x {
+        if v > 0.0 {
+            last_positive = Some(v);
+        }
+    }
+    let high = matches!(last_positive, Some(p) if p > 1.0);
+    let starts_low = matches!(x.first(), Some(&f) if f < 0.5);
+    match (high, starts_low) {
+        (true, false) => x[0] * x[1],
+        (_, true) => x[1] * x[1],
+        _ => x[0],
+    }
+}
+
+#[test]
+fn matches_with_guards_and_computed_scrutinees() {
+    let x = 1.3;
+    // (k, o, power of x, factor): v = factor · x^power.
+    let cases = [
+        (3, Some(1), 2, 3.0),
+        (1, Some(1), 1, 3.0),
+        (4, None, 1, 3.0),
+        (0, Some(9), 1, 1.0),
+    ];
+    for (k, o, power, factor) in cases {
+        let (v, dx) = guarded_matches_grad(x, k, o);
+        assert_eq!(v.to_bits(), guarded_matches(x, k, o).to_bits());
+        let (want, dwant, hwant) = match power {
+            2 => (factor * x * x, 2.0 * factor * x, 2.0 * factor),
+            _ => (factor * x, factor, 0.0),
+        };
+        close(&[v, dx], &[want, dwant], CF64_ABS, CF64_REL);
+        let (_, _, h) = guarded_matches_hessian(x, k, o);
+        close(&[h[(0, 0)]], &[hwant], CF64_ABS, CF64_REL);
+    }
+    // x < y or x·y > 1: (y, x); otherwise (1, 1).
+    for (x, y, want) in [
+        (0.5, 0.9, [0.9, 0.5]),
+        (2.0, 0.6, [0.6, 2.0]),
+        (0.9, 0.3, [1.0, 1.0]),
+    ] {
+        let (v, dx, dy) = matches_of_floats_grad(x, y);
+        assert_eq!(v.to_bits(), matches_of_floats(x, y).to_bits());
+        close(&[dx, dy], &want, CF64_ABS, CF64_REL);
+    }
+    // The last positive element above 1 and x₀ ≥ 0.5: x₀x₁; x₀ < 0.5: x₁²;
+    // otherwise x₀.
+    for (x, want) in [
+        ([2.0, 3.0], [3.0, 2.0]),
+        ([0.2, 3.0], [0.0, 6.0]),
+        ([2.0, 0.5], [1.0, 0.0]),
+        ([0.7, -1.0], [1.0, 0.0]),
+    ] {
+        let (v, g) = matches_of_options_grad(&x);
+        assert_eq!(v.to_bits(), matches_of_options(&x).to_bits());
+        close(&g, &want, CF64_ABS, CF64_REL);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // `split_at` destructured, and the arg-max the enumerate error names
 // (finding 034, section 4).

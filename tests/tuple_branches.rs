@@ -1,7 +1,8 @@
 //! A `let` binding a tuple from an `if` or `match` value (finding 034,
-//! section 2): `let (l, r) = match .. { .. => (a, b), .. };` is one `let`
-//! per component, each of its own branch. Expected adjoints come from
-//! closed forms (tolerance `CF64_*`).
+//! section 2): `let (l, r) = match .. { .. => (a, b), .. };` is one branch
+//! with a φ per component (issue 36: lowered, no longer one `let` and one
+//! copy of the branch per component). Expected adjoints come from closed
+//! forms (tolerance `CF64_*`).
 
 #[path = "fd_support/mod.rs"]
 mod fd_support;
@@ -58,6 +59,116 @@ fn by_edges(u: &[f64], #[constant] i: usize) -> f64 {
         _ => (u[i - 1] * u[i + 1], 4.0),
     };
     c * w * u[i]
+}
+
+/// An arm that computes before its tuple (it was one error: the branch
+/// was copied per component, so its statements would have run twice).
+#[differentiable(jvp, hessian)]
+fn ends(u: &[f64], #[constant] i: usize) -> f64 {
+    let (l, r) = match i {
+        0 => {
+            let d = u[1] - u[0];
+            (u[0] - d, u[0])
+        }
+        _ => (u[i - 1], u[i]),
+    };
+    r * l
+}
+
+/// A nested tuple of three from a `match` of three arms, one arm a
+/// tuple-valued `if`, and a tuple bound whole by name.
+#[differentiable(jvp, hessian)]
+fn nested_parts(x: f64, y: f64, #[constant] k: usize) -> f64 {
+    let ((a, b), c) = match k {
+        0 => ((x * y, x), 1.0),
+        1 => {
+            if x > 0.0 {
+                ((x, y * y), 2.0)
+            } else {
+                ((-x, y), 3.0)
+            }
+        }
+        _ => ((y, x.exp()), 4.0),
+    };
+    let t = if a > b { (a, b) } else { (b, a) };
+    c * t.0 + t.1 * t.1
+}
+
+#[test]
+fn a_tuple_whose_arm_computes_first_and_nested_tuples() {
+    let u = [0.7, -1.2, 0.4];
+    // i = 0: (2u₀ − u₁)·u₀ = 2u₀² − u₀u₁; i > 0: u_{i−1}·u_i.
+    for i in 0..3 {
+        let (v, g) = ends_grad(&u, i);
+        assert_eq!(v, ends(&u, i));
+        let want = match i {
+            0 => [4.0 * u[0] - u[1], -u[0], 0.0],
+            1 => [u[1], u[0], 0.0],
+            _ => [0.0, u[2], u[1]],
+        };
+        for k in 0..3 {
+            assert_relative_eq!(g[k], want[k], epsilon = CF64_ABS, max_relative = CF64_REL);
+        }
+        let dir = [0.3, -0.5, 1.1];
+        let (_, t) = ends_jvp(&u, i, &dir);
+        let along: f64 = want.iter().zip(&dir).map(|(a, b)| a * b).sum();
+        assert_relative_eq!(t, along, epsilon = CF64_ABS, max_relative = CF64_REL);
+        let (_, _, h) = ends_hessian(&u, i);
+        let hwant = match i {
+            0 => [[4.0, -1.0, 0.0], [-1.0, 0.0, 0.0], [0.0; 3]],
+            1 => [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0; 3]],
+            _ => [[0.0; 3], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]],
+        };
+        for a in 0..3 {
+            for b in 0..3 {
+                assert_relative_eq!(
+                    h[(a, b)],
+                    hwant[a][b],
+                    epsilon = CF64_ABS,
+                    max_relative = CF64_REL
+                );
+            }
+        }
+    }
+
+    // Each case: the value's gradient (d/dx, d/dy) and Hessian entries
+    // (xx, xy, yy), from v = c·max(a, b) + min(a, b)².
+    let (x, y) = (1.5_f64, 0.8_f64);
+    // k = 0: a = xy = 1.2 < b = x: v = x + (xy)².
+    let k0 = (
+        (1.0 + 2.0 * x * y * y, 2.0 * x * x * y),
+        (2.0 * y * y, 4.0 * x * y, 2.0 * x * x),
+    );
+    // k = 1, x > 0: a = x > b = y²: v = 2x + y⁴.
+    let k1 = ((2.0, 4.0 * y.powi(3)), (0.0, 0.0, 12.0 * y * y));
+    // k = 2: a = y < b = eˣ: v = 4eˣ + y².
+    let k2 = ((4.0 * x.exp(), 2.0 * y), (4.0 * x.exp(), 0.0, 2.0));
+    for (k, ((gx, gy), (hxx, hxy, hyy))) in [(0, k0), (1, k1), (2, k2)] {
+        let (v, dx, dy) = nested_parts_grad(x, y, k);
+        assert_eq!(v, nested_parts(x, y, k));
+        assert_relative_eq!(dx, gx, epsilon = CF64_ABS, max_relative = CF64_REL);
+        assert_relative_eq!(dy, gy, epsilon = CF64_ABS, max_relative = CF64_REL);
+        let (_, t) = nested_parts_jvp(x, y, k, 0.7, -0.2);
+        assert_relative_eq!(
+            t,
+            0.7 * gx - 0.2 * gy,
+            epsilon = CF64_ABS,
+            max_relative = CF64_REL
+        );
+        let (_, _, h) = nested_parts_hessian(x, y, k);
+        for (got, want) in [
+            (h[(0, 0)], hxx),
+            (h[(0, 1)], hxy),
+            (h[(1, 0)], hxy),
+            (h[(1, 1)], hyy),
+        ] {
+            assert_relative_eq!(got, want, epsilon = CF64_ABS, max_relative = CF64_REL);
+        }
+    }
+    // k = 1, x < 0: a = −x = 0.5 < b = y = 0.8: v = 3y + x².
+    let (_, dx, dy) = nested_parts_grad(-0.5, 0.8, 1);
+    assert_relative_eq!(dx, -1.0, epsilon = CF64_ABS, max_relative = CF64_REL);
+    assert_relative_eq!(dy, 3.0, epsilon = CF64_ABS, max_relative = CF64_REL);
 }
 
 #[test]

@@ -310,3 +310,44 @@ fn hessian_twin() {
         }",
     );
 }
+
+#[test]
+fn matches_macro() {
+    check(
+        "matches_macro",
+        "fn f(x: f64, #[constant] k: usize, #[constant] o: Option<usize>) -> f64 {
+            let a = matches!(k, 1 | 3..=5);
+            let b = matches!(k, m if m > 2);
+            let c = matches!(o, Some(j) if j + k > 3);
+            if a && b || c { x * 2.0 } else { x }
+        }",
+    );
+}
+
+#[test]
+fn tuple_from_branches() {
+    check(
+        "tuple_from_branches",
+        "fn f(x: f64, y: f64, k: usize) -> f64 {
+            let (a, b) = if x > y { (x * y, x) } else { (y, x.sin()) };
+            let (c, d, e) = match k {
+                0 => (a, b, 1.0),
+                1 => (b, a, 2.0),
+                _ => (a * b, 0.0, 3.0),
+            };
+            c * d * e
+        }",
+    );
+}
+
+#[test]
+fn short_circuit() {
+    check(
+        "short_circuit",
+        "fn f(x: f64, k: usize) -> f64 {
+            let c = x > 0.0 && matches!(k, 1 | 2);
+            let d = k > 3 || { let t = x * x; t > 2.0 };
+            if c || d { x * 2.0 } else { x }
+        }",
+    );
+}

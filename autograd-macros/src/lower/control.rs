@@ -138,6 +138,19 @@ expr_attrs!(
     RawAddr, Reference, Repeat, Return, Struct, Try, TryBlock, Tuple, Unary, Unsafe, While, Yield
 );
 
+/// Whether two branches' items (materialized) are of one shape: values,
+/// or tuples of as many components of one shape. A sub-slice is chosen
+/// at run time by neither (see `chooses_sub_slice`).
+fn same_shape(a: &Item, b: &Item) -> bool {
+    match (a, b) {
+        (Item::Value(_), Item::Value(_)) => true,
+        (Item::Tuple(a), Item::Tuple(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_shape(a, b))
+        }
+        _ => false,
+    }
+}
+
 /// Replaces every read of a key of `map` with its value.
 fn substitute(v: &mut ValueId, map: &HashMap<ValueId, ValueId>) {
     if let Some(n) = map.get(v) {
@@ -147,28 +160,128 @@ fn substitute(v: &mut ValueId, map: &HashMap<ValueId, ValueId>) {
 
 impl Lowerer<'_> {
     pub(super) fn lower_if(&mut self, i: &syn::ExprIf, want_value: bool) -> Operand {
+        match self.lower_if_of(i, want_value, false) {
+            Item::Value(value) => value,
+            // Tuples are not looked for.
+            _ => self.missing(i.span()),
+        }
+    }
+
+    /// An `if` whose value is a tuple (`if c { (a, b) } else { (u, v) }`,
+    /// and a `match` giving tuples, an `if` chain by now): one φ per
+    /// component.
+    pub(super) fn lower_if_tuple(&mut self, i: &syn::ExprIf) -> Item {
+        self.lower_if_of(i, true, true)
+    }
+
+    /// An `if`, its branches' values tuples where `tuples` (see
+    /// [`Self::lower_block_item`]), one value otherwise.
+    fn lower_if_of(&mut self, i: &syn::ExprIf, want_value: bool, tuples: bool) -> Item {
         if let Expr::Let(l) = &*i.cond {
             self.cx
                 .error_spanned_by(l, "`if let` is not supported; compare values instead");
-            return self.missing(i.span());
+            return Item::Value(self.missing(i.span()));
         }
         let predicate = cfg_condition(&i.cond);
         let cond = match &predicate {
             Some(p) => Operand::Const(quote!(::core::cfg!(#p))),
             None => self.lower_expr(&i.cond),
         };
+        let then = |l: &mut Self| l.lower_block_item(&i.then_branch.stmts, tuples);
+        let otherwise = |l: &mut Self| match &i.else_branch {
+            None => None,
+            Some((_, e)) => match &**e {
+                Expr::Block(b) => l.lower_block_item(&b.block.stmts, tuples),
+                Expr::If(nested) => Some(l.lower_if_of(nested, want_value, tuples)),
+                other if tuples => Some(l.lower_item_expr(other)),
+                other => Some(Item::Value(l.lower_expr(other))),
+            },
+        };
+        let else_span = i.else_branch.as_ref().map_or(i.span(), |(_, e)| e.span());
+        match self.lower_branches(
+            cond,
+            predicate,
+            want_value,
+            (i.then_branch.span(), then),
+            (else_span, otherwise),
+        ) {
+            Ok(Some(item)) => item,
+            Ok(None) => Item::Value(Operand::Const(quote!(()))),
+            Err(()) => {
+                self.cx.error_spanned_by(
+                    i,
+                    if tuples {
+                        "an `if` or `match` giving a tuple needs a value of the same shape from every branch, `(a, b)` in each"
+                    } else {
+                        "an `if` used as a value needs an `else` branch, and both branches need a value"
+                    },
+                );
+                Item::Value(self.missing(i.span()))
+            }
+        }
+    }
+
+    /// A block's value: a tuple (see [`Self::lower_item`]) where `tuples`
+    /// and its tail gives one, otherwise the value of its tail, if any.
+    fn lower_block_item(&mut self, stmts: &[SynStmt], tuples: bool) -> Option<Item> {
+        if tuples
+            && let Some((SynStmt::Expr(tail, None), rest)) = stmts.split_last()
+            && self.yields_tuple(tail)
+        {
+            self.lower_stmts(rest);
+            self.nesting += 1;
+            let item = self.lower_item_expr(tail);
+            self.nesting -= 1;
+            return Some(item);
+        }
+        self.lower_stmts(stmts).map(Item::Value)
+    }
+
+    /// Whether an expression's value is a tuple, as its syntax (or the
+    /// name it reads) shows: a tuple expression, a tuple bound by name, or
+    /// an `if` or block with one at a branch's end.
+    pub(super) fn yields_tuple(&self, e: &Expr) -> bool {
+        let block = |b: &syn::Block| matches!(b.stmts.last(), Some(SynStmt::Expr(tail, None)) if self.yields_tuple(tail));
+        match strip_parens(e) {
+            Expr::Tuple(t) => !t.elems.is_empty(),
+            Expr::If(i) => {
+                block(&i.then_branch)
+                    || i.else_branch
+                        .as_ref()
+                        .is_some_and(|(_, e)| self.yields_tuple(e))
+            }
+            Expr::Block(b) => b.label.is_none() && block(&b.block),
+            e @ Expr::Path(_) => self
+                .local_ident(e)
+                .is_some_and(|v| matches!(self.aggregates.get(&v), Some(Item::Tuple(_)))),
+            _ => false,
+        }
+    }
+
+    /// Two branches on `cond` (decided at compile time where `predicate`
+    /// is a `cfg` predicate), each lowered by its closure in a block and a
+    /// scope of its own, its value materialized there; the `If` is pushed
+    /// with a φ for each variable either branch assigns and, where
+    /// `want_value`, one for each value of the branches' items, which must
+    /// have one shape. `Ok(None)` without `want_value`; `Err` where a
+    /// branch has no value or the shapes differ (the `If` pushed still).
+    pub(super) fn lower_branches(
+        &mut self,
+        cond: Operand,
+        predicate: Option<TokenStream>,
+        want_value: bool,
+        (then_span, then): (Span, impl FnOnce(&mut Self) -> Option<Item>),
+        (else_span, otherwise): (Span, impl FnOnce(&mut Self) -> Option<Item>),
+    ) -> Result<Option<Item>, ()> {
         let before = self.snapshot();
 
         self.begin_block();
         self.scopes.push(Vec::new());
         self.enter_cfg(predicate.as_ref(), true);
-        let then_tail = self.lower_stmts(&i.then_branch.stmts);
+        let then_item = then(self);
         self.leave_cfg(predicate.as_ref());
         self.scopes.pop();
-        let then_tail = then_tail.map(|t| {
-            let kind = self.kind(&t).unwrap_or(Kind::Float);
-            self.materialize(t, kind, i.then_branch.span())
-        });
+        let then_item = then_item.map(|t| self.materialize_item(t, then_span));
         let then_blk = self.end_block();
         let after_then = self.snapshot();
         self.restore(&before);
@@ -176,45 +289,20 @@ impl Lowerer<'_> {
         self.begin_block();
         self.scopes.push(Vec::new());
         self.enter_cfg(predicate.as_ref(), false);
-        let else_tail = match &i.else_branch {
-            None => None,
-            Some((_, e)) => match &**e {
-                Expr::Block(b) => self.lower_stmts(&b.block.stmts),
-                Expr::If(nested) => Some(self.lower_if(nested, want_value)),
-                other => Some(self.lower_expr(other)),
-            },
-        };
+        let else_item = otherwise(self);
         self.leave_cfg(predicate.as_ref());
         self.scopes.pop();
-        let else_span = i.else_branch.as_ref().map_or(i.span(), |(_, e)| e.span());
-        let else_tail = else_tail.map(|t| {
-            let kind = self.kind(&t).unwrap_or(Kind::Float);
-            self.materialize(t, kind, else_span)
-        });
+        let else_item = else_item.map(|t| self.materialize_item(t, else_span));
         let else_blk = self.end_block();
         let after_else = self.snapshot();
 
         let mut phis = self.assignment_phis(&before, &after_then, &after_else);
-        let result = match (want_value, then_tail, else_tail) {
-            (true, Some(t), Some(e)) => {
-                let kind = self.values[t].kind;
-                let dst = self.new_value(kind, None);
-                self.values[dst].float = self.phi_float(t, e);
-                phis.push(Phi {
-                    dst,
-                    then_src: t,
-                    else_src: e,
-                });
-                Operand::Value(dst)
+        let result = match (want_value, then_item, else_item) {
+            (true, Some(t), Some(e)) if same_shape(&t, &e) => {
+                Ok(Some(self.join_items(t, e, &mut phis)))
             }
-            (true, _, _) => {
-                self.cx.error_spanned_by(
-                    i,
-                    "an `if` used as a value needs an `else` branch, and both branches need a value",
-                );
-                self.missing(i.span())
-            }
-            (false, _, _) => Operand::Const(quote!(())),
+            (true, _, _) => Err(()),
+            (false, _, _) => Ok(None),
         };
         self.push(Stmt::If(If {
             cond,
@@ -226,15 +314,72 @@ impl Lowerer<'_> {
         result
     }
 
+    /// Each value of a branch's item bound in the branch's block.
+    fn materialize_item(&mut self, item: Item, span: Span) -> Item {
+        match item {
+            Item::Value(o) => {
+                let kind = self.kind(&o).unwrap_or(Kind::Float);
+                Item::Value(Operand::Value(self.materialize(o, kind, span)))
+            }
+            Item::Tuple(items) => Item::Tuple(
+                items
+                    .into_iter()
+                    .map(|i| self.materialize_item(i, span))
+                    .collect(),
+            ),
+            seq @ Item::Seq(_) => seq,
+        }
+    }
+
+    /// The item after two branches of one shape: a φ per value.
+    fn join_items(&mut self, then: Item, otherwise: Item, phis: &mut Vec<Phi>) -> Item {
+        match (then, otherwise) {
+            (Item::Value(Operand::Value(t)), Item::Value(Operand::Value(e))) => {
+                let kind = self.values[t].kind;
+                let dst = self.new_value(kind, None);
+                self.values[dst].float = self.phi_float(t, e);
+                phis.push(Phi {
+                    dst,
+                    then_src: t,
+                    else_src: e,
+                });
+                Item::Value(Operand::Value(dst))
+            }
+            (Item::Tuple(t), Item::Tuple(e)) => Item::Tuple(
+                t.into_iter()
+                    .zip(e)
+                    .map(|(t, e)| self.join_items(t, e, phis))
+                    .collect(),
+            ),
+            // Not of one shape: see `same_shape`.
+            (t, _) => t,
+        }
+    }
+
     /// `a && b` or `a || b` whose operands hold `if` expressions or blocks:
-    /// an `if` that evaluates `b` only when the primal does.
+    /// two branches on `a`, the one that evaluates `b` taken only when the
+    /// primal evaluates it, the other giving the constant `false` or `true`.
     pub(super) fn lower_short_circuit(&mut self, b: &syn::ExprBinary) -> Operand {
-        let (l, r) = (&b.left, &b.right);
-        let desugared: syn::ExprIf = match b.op {
-            BinOp::And(_) => syn::parse_quote_spanned!(b.span()=> if #l { #r } else { false }),
-            _ => syn::parse_quote_spanned!(b.span()=> if #l { true } else { #r }),
+        let span = b.span();
+        let cond = self.lower_expr(&b.left);
+        let right = |l: &mut Self| Some(Item::Value(l.lower_expr(&b.right)));
+        let constant = |value: bool| {
+            move |l: &mut Self| {
+                let v = l.materialize(Operand::Const(quote!(#value)), Kind::Bool, span);
+                Some(Item::Value(Operand::Value(v)))
+            }
         };
-        self.lower_if(&desugared, true)
+        let joined = match b.op {
+            BinOp::And(_) => {
+                self.lower_branches(cond, None, true, (span, right), (span, constant(false)))
+            }
+            _ => self.lower_branches(cond, None, true, (span, constant(true)), (span, right)),
+        };
+        match joined {
+            Ok(Some(Item::Value(value))) => value,
+            // An operand that is no one value was reported.
+            _ => self.missing(span),
+        }
     }
 
     pub(super) fn lower_for(&mut self, f: &syn::ExprForLoop) {

@@ -164,6 +164,7 @@ impl Lowerer<'_> {
             // `pos.x`, `m.m12` of a nalgebra value: the element it names.
             Expr::Field(f) if let Some(index) = self.named_element(f) => self.lower_index(&index),
             Expr::If(i) => self.lower_if(i, true),
+            Expr::Macro(m) if let Some(test) = self.lower_matches(&m.mac) => test,
             Expr::Match(m) if super::matching::is_pattern_test(m) => self.lower_pattern_test(m),
             Expr::Match(m) if super::matching::is_payload(m) => self.lower_payload(m),
             Expr::Block(b) if b.label.is_none() => {

@@ -88,13 +88,17 @@ impl Lowerer<'_> {
                 Some(Item::Value(self.window_element(&seq, &i.index)))
             }
             Expr::MethodCall(m) if self.is_iterator_fold(m) => Some(self.lower_fold(m)),
+            // `if c { (a, b) } else { (u, v) }`, and a `match` giving tuples
+            // (an `if` chain by now): one φ per component.
+            Expr::If(i) if self.yields_tuple(e) => Some(self.lower_if_tuple(i)),
             // `{ let t = ..; (acc + t, v) }`, a `fold` closure's body that
-            // binds a part first: the statements, then the tuple.
+            // binds a part first (or a `match` binding its scrutinee before
+            // its arms): the statements, then the tuple.
             Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
                 let (SynStmt::Expr(tail, None), rest) = b.block.stmts.split_last()? else {
                     return None;
                 };
-                if !matches!(strip_parens(tail), Expr::Tuple(_)) {
+                if !self.yields_tuple(tail) {
                     return None;
                 }
                 self.scopes.push(Vec::new());
@@ -280,6 +284,13 @@ impl Lowerer<'_> {
                     })
                     .collect();
                 self.bind_pattern(pat, Item::Tuple(components), ty, span);
+            }
+            // A value reported already: each name is bound to it, so that
+            // their uses report nothing more.
+            (Pat::Tuple(t), Item::Value(Operand::Value(v))) if self.missing.contains(&v) => {
+                for p in &t.elems {
+                    self.bind_pattern(p, Item::Value(Operand::Value(v)), None, span);
+                }
             }
             (Pat::Tuple(_) | Pat::Slice(_), _) => self.cx.error_spanned_by(
                 pat,

@@ -4,6 +4,9 @@
 //! written) and its guard; the arm's bindings of the scrutinee become a
 //! `let` in the guard and the body. The sweeps then replay exactly the arm
 //! taken, as they do for any branch.
+//!
+//! `matches!(e, PAT if guard)` is lowered where it stands (no rewrite):
+//! the pattern test with its guard, one primal `bool`.
 
 use super::*;
 
@@ -490,86 +493,22 @@ impl Lowerer<'_> {
     }
 }
 
-/// Rewrites every `matches!(e, PAT)` (also `PAT if guard`) of the body into
-/// the `match e { PAT => true, _ => false }` it expands to, a pattern test
-/// (primal code) that `desugar` then handles as one the user wrote; `None`
-/// if there is none. A malformed invocation is left for rustc to report.
-pub(super) fn matches_macros(body: &syn::Block) -> Option<syn::Block> {
-    struct Rewrite(bool);
-    impl VisitMut for Rewrite {
-        fn visit_expr_mut(&mut self, e: &mut Expr) {
-            if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
-                return;
-            }
-            if let Expr::Macro(m) = e
-                && let Some(test) = pattern_test(&m.mac)
-            {
-                *e = test;
-                self.0 = true;
-            }
-            // A closure's body is lowered on its own.
-            if !matches!(e, Expr::Closure(_)) {
-                syn::visit_mut::visit_expr_mut(self, e);
-            }
-        }
-        fn visit_stmt_mut(&mut self, s: &mut SynStmt) {
-            // A block's tail `matches!(..)` parses as a macro statement.
-            if let SynStmt::Macro(m) = s
-                && m.semi_token.is_none()
-                && m.attrs.is_empty()
-                && let Some(test) = pattern_test(&m.mac)
-            {
-                *s = SynStmt::Expr(test, None);
-                self.0 = true;
-            }
-            syn::visit_mut::visit_stmt_mut(self, s);
-        }
-        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-    }
-    /// Whether the body invokes `matches!`, found without a copy of it.
-    struct Find(bool);
-    impl<'ast> Visit<'ast> for Find {
-        fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            self.0 |= m.path.segments.last().is_some_and(|s| s.ident == "matches");
-        }
-        fn visit_expr(&mut self, e: &'ast Expr) {
-            match e {
-                Expr::Closure(_) => {}
-                // A long sum nests to the left: walked in a loop.
-                Expr::Binary(_) => {
-                    let mut spine = e;
-                    while let Expr::Binary(b) = spine {
-                        self.visit_expr(&b.right);
-                        spine = &b.left;
-                    }
-                    self.visit_expr(spine);
-                }
-                e => syn::visit::visit_expr(self, e),
-            }
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut find = Find(false);
-    find.visit_block(body);
-    if !find.0 {
-        return None;
-    }
-    let mut rewrite = Rewrite(false);
-    let mut body = body.clone();
-    rewrite.visit_block_mut(&mut body);
-    rewrite.0.then_some(body)
-}
-
-/// `matches!(e, PAT)` or `matches!(e, PAT if guard)` as its `match`.
-fn pattern_test(mac: &syn::Macro) -> Option<Expr> {
-    use syn::parse::Parser;
-    if !(mac.path.is_ident("matches")
+/// Whether a macro is `matches!` (also `std::matches!`, `core::matches!`).
+pub(super) fn is_matches(mac: &syn::Macro) -> bool {
+    mac.path.is_ident("matches")
         || mac.path.segments.len() == 2
             && ["std", "core"]
                 .iter()
                 .any(|k| mac.path.segments[0].ident == k)
-            && mac.path.segments[1].ident == "matches")
-    {
+            && mac.path.segments[1].ident == "matches"
+}
+
+/// The scrutinee, pattern and guard of `matches!(e, PAT)` or
+/// `matches!(e, PAT if guard)`; `None` for any other macro, or a
+/// malformed invocation (reported as an unsupported macro).
+fn matches_parts(mac: &syn::Macro) -> Option<(Expr, Pat, Option<Expr>)> {
+    use syn::parse::Parser;
+    if !is_matches(mac) {
         return None;
     }
     let parser = |input: syn::parse::ParseStream| {
@@ -585,12 +524,22 @@ fn pattern_test(mac: &syn::Macro) -> Option<Expr> {
         let _ = input.parse::<Option<syn::Token![,]>>()?;
         Ok((scrutinee, pat, guard))
     };
-    let (scrutinee, pat, guard) = parser.parse2(mac.tokens.clone()).ok()?;
-    let guard = guard.map(|g| quote!(if #g));
-    Some(syn::parse_quote_spanned!(mac.span()=>
-        match #scrutinee {
-            #pat #guard => true,
-            _ => false,
-        }
-    ))
+    parser.parse2(mac.tokens.clone()).ok()
+}
+
+impl Lowerer<'_> {
+    /// `matches!(e, PAT)` or `matches!(e, PAT if guard)`: the pattern test
+    /// `match e { PAT if guard => true, _ => false }` it is, a `bool` of
+    /// primal code as written (the names the pattern binds are the arm's in
+    /// the guard, see `Placeholders`). Nothing flows from it but the
+    /// `bool`, so its scrutinee may be any value, a differentiable one too
+    /// (`x.first()`, `x.partial_cmp(&y)`). `None` for any other macro.
+    pub(super) fn lower_matches(&mut self, mac: &syn::Macro) -> Option<Operand> {
+        let (scrutinee, pat, guard) = matches_parts(mac)?;
+        let guard = guard.map(|g| quote!(if #g));
+        let test: syn::ExprMatch = syn::parse_quote_spanned!(mac.span()=>
+            match #scrutinee { #pat #guard => true, _ => false }
+        );
+        Some(self.lower_pattern_test(&test))
+    }
 }

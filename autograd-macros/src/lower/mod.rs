@@ -51,7 +51,6 @@ mod primal;
 mod records;
 mod sequence;
 mod stmt;
-mod tuple_branches;
 mod tuple_calls;
 
 use items::Item;
@@ -267,12 +266,10 @@ fn lower_fn(
         params.push(v);
     }
     // `if let Some(v) = x.first()` becomes a length test, an exit in a
-    // statement's value a statement of its own, a deferred `let` the `let`
-    // of its branch's value, and `match` and the exits become branches,
-    // before lowering sees them.
+    // statement's value a statement of its own, and `match` and the exits
+    // become branches, before lowering sees them (`matches!`, a tuple from
+    // a branch and a deferred `let` are lowered where they stand).
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
-    let pattern_tests = matching::matches_macros(body);
-    let body = pattern_tests.as_ref().unwrap_or(body);
     let derefs = inout::desugar(sig, body);
     let body = derefs.as_ref().unwrap_or(body);
     let records = records::desugar(cx, body, &param_names);
@@ -287,12 +284,8 @@ fn lower_fn(
     let body = option_locals.as_ref().unwrap_or(body);
     let options = first_last::desugar(body);
     let body = options.as_ref().unwrap_or(body);
-    let tuples = tuple_branches::desugar(cx, body);
-    let body = tuples.as_ref().unwrap_or(body);
     let diverging = diverging::desugar(body);
     let body = diverging.as_ref().unwrap_or(body);
-    let deferred = deferred::desugar(body);
-    let body = deferred.as_ref().unwrap_or(body);
     let matched = matching::desugar(cx, body);
     let body_matched = matched.as_ref().unwrap_or(body);
     let rewritten = exits::desugar(cx, &sig.ret, l.scalar.as_ref(), body_matched);

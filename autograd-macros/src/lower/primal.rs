@@ -73,8 +73,8 @@ pub(super) fn placeholder(k: usize, span: Span) -> syn::Ident {
     syn::Ident::new(&format!("__ad_p{k}"), span)
 }
 
-/// Whether an expression holds an `if`, a block, a `match` or an iterator
-/// chain (outside closures): such a condition is lowered operand by
+/// Whether an expression holds an `if`, a block, a `match`, `matches!` or
+/// an iterator chain (outside closures): such a condition is lowered operand by
 /// operand, so the values its branches and loops compute are the sweep's
 /// own.
 pub(super) fn has_value_blocks(e: &Expr) -> bool {
@@ -83,6 +83,7 @@ pub(super) fn has_value_blocks(e: &Expr) -> bool {
         fn visit_expr(&mut self, e: &'ast Expr) {
             match e {
                 Expr::If(_) | Expr::Block(_) | Expr::Match(_) => self.0 = true,
+                Expr::Macro(m) if super::matching::is_matches(&m.mac) => self.0 = true,
                 Expr::MethodCall(m) if super::iter::is_consumer(m) || super::iter::is_search(m) => {
                     self.0 = true
                 }
@@ -103,8 +104,8 @@ pub(super) fn has_value_blocks(e: &Expr) -> bool {
 struct Placeholders<'a, 'b> {
     lowerer: &'a Lowerer<'b>,
     bindings: &'a mut Vec<(String, ValueId)>,
-    /// The parameters of the closures the visit is inside: they shadow the
-    /// body's variables of their names.
+    /// The parameters of the closures and the names of the `match` arms
+    /// the visit is inside: they shadow the body's variables of their names.
     shadowed: Vec<syn::Ident>,
 }
 
@@ -117,6 +118,17 @@ impl VisitMut for Placeholders<'_, '_> {
             }
             self.visit_expr_mut(&mut c.body);
             self.shadowed.truncate(outer);
+            return;
+        }
+        // An arm's pattern binds names for its guard and body.
+        if let Expr::Match(m) = e {
+            self.visit_expr_mut(&mut m.expr);
+            for arm in &mut m.arms {
+                let outer = self.shadowed.len();
+                pattern_idents(&arm.pat, &mut self.shadowed);
+                self.visit_arm_mut(arm);
+                self.shadowed.truncate(outer);
+            }
             return;
         }
         if let Expr::Path(p) = e

@@ -15,25 +15,45 @@ fn compound_rule(op: &BinOp) -> Option<(&'static Rule, TokenStream)> {
     })
 }
 
+/// `let z;` or `let mut z: T;`: its name, mutability and type.
+fn deferred_let(local: &syn::Local) -> Option<(syn::Ident, bool, Option<syn::Type>)> {
+    if local.init.is_some() || !local.attrs.is_empty() {
+        return None;
+    }
+    let (pat, ty) = match &local.pat {
+        Pat::Type(pt) => (&*pt.pat, Some((*pt.ty).clone())),
+        p => (p, None),
+    };
+    match pat {
+        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+            Some((pi.ident.clone(), pi.mutability.is_some(), ty))
+        }
+        _ => None,
+    }
+}
+
 /// Whether an `if` is an expression with a value rather than a statement
 /// (whose blocks end in statements, so its value is `()`).
 fn if_yields_value(i: &syn::ExprIf) -> bool {
     let Some((_, else_branch)) = &i.else_branch else {
         return false;
     };
-    let then_value = matches!(
-        i.then_branch.stmts.last(),
-        Some(SynStmt::Expr(e, None)) if yields_value(e)
-    );
-    then_value
+    ends_in_value(&i.then_branch)
         && match &**else_branch {
             Expr::If(nested) => if_yields_value(nested),
-            Expr::Block(b) => matches!(
-                b.block.stmts.last(),
-                Some(SynStmt::Expr(e, None)) if yields_value(e)
-            ),
+            Expr::Block(b) => ends_in_value(&b.block),
             _ => true,
         }
+}
+
+/// Whether a block ends in a value: an expression, or `matches!(..)`
+/// (which parses as a macro statement there).
+fn ends_in_value(b: &syn::Block) -> bool {
+    match b.stmts.last() {
+        Some(SynStmt::Expr(e, None)) => yields_value(e),
+        Some(SynStmt::Macro(m)) => m.semi_token.is_none() && super::matching::is_matches(&m.mac),
+        _ => false,
+    }
 }
 
 /// Whether an expression in tail position is a value (not `()`).
@@ -44,10 +64,7 @@ fn yields_value(e: &Expr) -> bool {
         Expr::If(i) => if_yields_value(i),
         Expr::Macro(m) => !super::asserts::is_assert(&m.mac),
         // A rewritten `match` used as a statement.
-        Expr::Block(b) => matches!(
-            b.block.stmts.last(),
-            Some(SynStmt::Expr(e, None)) if yields_value(e)
-        ),
+        Expr::Block(b) => ends_in_value(&b.block),
         _ => true,
     }
 }
@@ -154,8 +171,28 @@ impl Lowerer<'_> {
 
     fn lower_stmts_inner(&mut self, stmts: &[SynStmt]) -> Option<Operand> {
         let mut tail = None;
+        // A deferred `let` (see [`super::deferred`]) and the mutability
+        // it is declared with, given back after the statement assigning it.
+        let mut deferred: Option<(usize, syn::Ident, bool)> = None;
         for (i, stmt) in stmts.iter().enumerate() {
+            if let Some((_, ident, mutable)) = deferred.take_if(|(k, _, _)| *k + 1 < i)
+                && let Some(binding) = self.lookup_mut(&ident)
+            {
+                binding.mutable = mutable;
+            }
             let last = i + 1 == stmts.len();
+            if let SynStmt::Local(local) = stmt
+                && let Some((ident, mutable, ty)) = deferred_let(local)
+                && stmts
+                    .get(i + 1)
+                    .is_some_and(|next| super::deferred::assigned_by(next, &ident))
+            {
+                let v = self.emit(Op::Absent, Kind::Unknown, local.span());
+                self.values[v].name = Some(ident.to_string());
+                self.bind(&ident, v, true, ty);
+                deferred = Some((i, ident, mutable));
+                continue;
+            }
             // A `return` closing the body is its value whatever its
             // `#[cfg]`: where it is compiled out, the primal has no value
             // and does not compile.
@@ -193,8 +230,22 @@ impl Lowerer<'_> {
                 }
                 SynStmt::Expr(e, _) => self.lower_stmt_expr(e),
                 SynStmt::Item(item) => self.lower_item_stmt(item),
+                // A block's tail `matches!(..)` parses as a macro statement.
+                SynStmt::Macro(m)
+                    if last && m.semi_token.is_none() && super::matching::is_matches(&m.mac) =>
+                {
+                    tail = self.lower_matches(&m.mac).or_else(|| {
+                        self.lower_macro_stmt(&m.mac, m.span());
+                        None
+                    });
+                }
                 SynStmt::Macro(m) => self.lower_macro_stmt(&m.mac, m.span()),
             }
+        }
+        if let Some((_, ident, mutable)) = deferred
+            && let Some(binding) = self.lookup_mut(&ident)
+        {
+            binding.mutable = mutable;
         }
         tail
     }
