@@ -68,6 +68,11 @@ pub struct Coloring {
     /// For each stored entry, in storage order: the colour whose product
     /// holds it and the row of that product to read.
     source: Vec<(usize, usize)>,
+    /// `source` inverted, by the product's row: row `r`'s entries are
+    /// `by_row[row_start[r]..row_start[r + 1]]`, each (colour, stored
+    /// entry), so that a sweep's rows go straight into the matrix.
+    row_start: Vec<usize>,
+    by_row: Vec<(usize, usize)>,
 }
 
 impl Coloring {
@@ -134,6 +139,7 @@ impl Coloring {
             .map(|j| color[j] + 1)
             .max()
             .unwrap_or(0);
+        let (row_start, by_row) = invert(&source, pattern.minor_dim());
         Coloring {
             pattern,
             color,
@@ -141,6 +147,8 @@ impl Coloring {
             symmetric,
             global: false,
             source,
+            row_start,
+            by_row,
         }
     }
 
@@ -193,6 +201,18 @@ impl Coloring {
     /// If `j` is not a column.
     pub fn color_of(&self, j: usize) -> usize {
         self.color[j]
+    }
+
+    /// The colour of each column, in column order.
+    pub fn column_colors(&self) -> &[usize] {
+        &self.color
+    }
+
+    /// The stored entries product row `r` holds: (colour, index into the
+    /// matrix's values), for every colour.
+    #[inline]
+    pub(crate) fn row_entries(&self, r: usize) -> &[(usize, usize)] {
+        &self.by_row[self.row_start[r]..self.row_start[r + 1]]
     }
 
     /// The structural non-zeros, column-compressed (columns major).
@@ -373,6 +393,25 @@ pub fn jacobian_sparse<R: Outputs + Flatten>(
     check_rows(coloring, &value);
     let m = coloring.recover(&compressed);
     (value, m)
+}
+
+/// `source` grouped by product row (a counting sort): the start of each
+/// row's run and the runs of (colour, stored entry).
+fn invert(source: &[(usize, usize)], rows: usize) -> (Vec<usize>, Vec<(usize, usize)>) {
+    let mut start = vec![0; rows + 1];
+    for &(_, r) in source {
+        start[r + 1] += 1;
+    }
+    for r in 0..rows {
+        start[r + 1] += start[r];
+    }
+    let mut next = start.clone();
+    let mut by_row = vec![(0, 0); source.len()];
+    for (k, &(c, r)) in source.iter().enumerate() {
+        by_row[next[r]] = (c, k);
+        next[r] += 1;
+    }
+    (start, by_row)
 }
 
 /// Checks that `coloring` is of `inputs` columns.

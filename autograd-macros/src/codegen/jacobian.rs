@@ -100,47 +100,64 @@ pub fn sparse_bodies(
         directions,
         call,
     } = sweep(item, sig, shape, local, lanes)?;
-    let (setup, closure, pattern, sparse) = match lanes {
-        // `seed` holds K lanes an input.
-        true => (
+    let result = local.local("result");
+    if lanes {
+        // The pattern: `seed` holds K lanes an input (NaN along K inputs).
+        // The sparse Jacobian: lane `j` the seed of colour `first + j`,
+        // read from the colouring's colours (no seed is built). The
+        // directions' pooled buffers go back, so that the next call takes
+        // the same ones again.
+        let (colors, first) = (local.local("colors"), local.local("first"));
+        let setup = quote_spanned! {mixed=>
+            #(#buffers)*
+            let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
+        };
+        return Some((
             quote_spanned! {mixed=>
-                #(#buffers)*
-                let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
-            },
-            quote_spanned! {mixed=>
-                |#seed| {
+                #setup
+                let #result = #private::jacobian_pattern_lanes(#inputs, |#seed| {
                     let mut #start = 0;
                     #(#private::LaneDirection::set_lanes(&mut #directions, #seed, &mut #start);)*
                     #call
-                }
-            },
-            quote_spanned!(mixed=> #private::jacobian_pattern_lanes),
-            quote_spanned!(mixed=> #private::jacobian_sparse_lanes),
-        ),
-        false => (
-            quote_spanned! {mixed=>
-                #(#buffers)*
-                let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
+                });
+                #(#private::LaneDirection::release_lanes(#directions);)*
+                #result
             },
             quote_spanned! {mixed=>
-                |#seed: &[f64]| {
+                #setup
+                let #result = #private::jacobian_sparse_lanes(#coloring, #inputs, |#colors, #first| {
                     let mut #start = 0;
-                    #(#private::Direction::set(&mut #directions, #seed, &mut #start);)*
+                    #(#private::LaneDirection::color_lanes(&mut #directions, #colors, #first, &mut #start);)*
                     #call
-                }
+                });
+                #(#private::LaneDirection::release_lanes(#directions);)*
+                #result
             },
-            quote_spanned!(mixed=> ::autograd::sparse::jacobian_pattern),
-            quote_spanned!(mixed=> ::autograd::sparse::jacobian_sparse),
-        ),
+        ));
+    }
+    let setup = quote_spanned! {mixed=>
+        #(#buffers)*
+        let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
+    };
+    let closure = quote_spanned! {mixed=>
+        |#seed: &[f64]| {
+            let mut #start = 0;
+            #(#private::Direction::set(&mut #directions, #seed, &mut #start);)*
+            #call
+        }
     };
     Some((
         quote_spanned! {mixed=>
             #setup
-            #pattern(#inputs, #closure)
+            let #result = ::autograd::sparse::jacobian_pattern(#inputs, #closure);
+            #(#private::Direction::release(#directions);)*
+            #result
         },
         quote_spanned! {mixed=>
             #setup
-            #sparse(#coloring, #inputs, #closure)
+            let #result = ::autograd::sparse::jacobian_sparse(#coloring, #inputs, #closure);
+            #(#private::Direction::release(#directions);)*
+            #result
         },
     ))
 }

@@ -242,7 +242,7 @@ fn waves_jacobian_pattern(x: Vec<f64>, w: f64) -> ::autograd::sparse::Coloring {
     let mut __ad_d_w = ::autograd::__private::lane_zeros(&w);
     let __ad_inputs = 0 + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_x)
         + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_w);
-    ::autograd::__private::jacobian_pattern_lanes(
+    let __ad_result = ::autograd::__private::jacobian_pattern_lanes(
         __ad_inputs,
         |__ad_seed| {
             let mut __ad_start = 0;
@@ -263,7 +263,10 @@ fn waves_jacobian_pattern(x: Vec<f64>, w: f64) -> ::autograd::sparse::Coloring {
                 __ad_d_w,
             )
         },
-    )
+    );
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
+    __ad_result
 }
 /** The value of [`waves`] and its Jacobian as a sparse matrix of the pattern `coloring` holds ([`waves_jacobian_pattern`]); rows and columns as `waves_jacobian`'s.
 
@@ -281,19 +284,21 @@ fn waves_jacobian_sparse(
     let mut __ad_d_w = ::autograd::__private::lane_zeros(&w);
     let __ad_inputs = 0 + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_x)
         + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_w);
-    ::autograd::__private::jacobian_sparse_lanes(
+    let __ad_result = ::autograd::__private::jacobian_sparse_lanes(
         coloring,
         __ad_inputs,
-        |__ad_seed| {
+        |__ad_colors, __ad_first| {
             let mut __ad_start = 0;
-            ::autograd::__private::LaneDirection::set_lanes(
+            ::autograd::__private::LaneDirection::color_lanes(
                 &mut __ad_d_x,
-                __ad_seed,
+                __ad_colors,
+                __ad_first,
                 &mut __ad_start,
             );
-            ::autograd::__private::LaneDirection::set_lanes(
+            ::autograd::__private::LaneDirection::color_lanes(
                 &mut __ad_d_w,
-                __ad_seed,
+                __ad_colors,
+                __ad_first,
                 &mut __ad_start,
             );
             waves::__jvp_lanes(
@@ -303,7 +308,10 @@ fn waves_jacobian_sparse(
                 __ad_d_w,
             )
         },
-    )
+    );
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
+    __ad_result
 }
 #[doc(hidden)]
 impl waves {
