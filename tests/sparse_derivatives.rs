@@ -407,3 +407,90 @@ fn an_argument_named_coloring_or_jac() {
     residual_named_coloring_jacobian_acc(2.0, 3.0, 1.0, &mut buffer);
     assert_eq!(buffer, want);
 }
+
+// ---- Levenberg–Marquardt on Bratu's problem (examples/sparse_lm.rs) ----
+
+#[allow(dead_code)]
+#[path = "../examples/sparse_lm.rs"]
+mod sparse_lm;
+
+/// The example's solver on 50 interior points: from u = 0 it reaches
+/// ‖r‖ < 1e-10 (r scaled by h², so its entries are of the size of u,
+/// about 0.14; rounding leaves some 1e-16 each), and the discrete solution
+/// is the continuous one's up to the central differences' O(h²): the
+/// error is h²·|u⁗|/12 integrated against the discrete Green's function,
+/// below h² = 3.8e-4 here since |u⁗| ≤ 3 for λ = 1.
+#[test]
+fn levenberg_marquardt_with_the_sparse_jacobian_solves_bratu() {
+    let (n, lambda) = (50, 1.0);
+    let u = vec![0.0; n];
+    let coloring = sparse_lm::bratu_jacobian_pattern(&u, lambda);
+    let (u, iterations) =
+        sparse_lm::solve(u, lambda, &coloring, 1e-10, 50).expect("converges in 50 iterations");
+    assert!(iterations <= 10, "{iterations} iterations");
+    let residual = sparse_lm::bratu(&u, lambda);
+    let norm = residual.iter().map(|r| r * r).sum::<f64>().sqrt();
+    assert!(norm < 1e-10, "‖r‖ = {norm:e}");
+    let h = 1.0 / (n + 1) as f64;
+    for (i, &ui) in u.iter().enumerate() {
+        let exact = sparse_lm::exact((i + 1) as f64 * h, lambda);
+        assert_relative_eq!(ui, exact, epsilon = h * h, max_relative = 0.0);
+    }
+}
+
+/// θ of the exact solution satisfies θ = √(2λ)·cosh(θ/4); the example's
+/// u(½) = −2 ln(1 / cosh(θ/4)) for λ = 1 is 0.1405 (θ = 1.51716).
+#[test]
+fn the_exact_bratu_solution_solves_its_equation() {
+    let theta: f64 = 1.517_164_599_050_754_3;
+    assert_relative_eq!(
+        theta,
+        2f64.sqrt() * (theta / 4.0).cosh(),
+        epsilon = 1e-14,
+        max_relative = 1e-14
+    );
+    assert_relative_eq!(
+        sparse_lm::exact(0.5, 1.0),
+        2.0 * (theta / 4.0).cosh().ln(),
+        epsilon = 1e-14,
+        max_relative = 1e-12
+    );
+    // u″ + eᵘ = 0 at x = 0.3 by central differences (step 1e-4:
+    // truncation ≈ 1e-9, rounding ≈ 1e-16/1e-8 = 1e-8).
+    let (x, d) = (0.3, 1e-4);
+    let u = |x: f64| sparse_lm::exact(x, 1.0);
+    let second = (u(x + d) - 2.0 * u(x) + u(x - d)) / (d * d);
+    assert_relative_eq!(second + u(x).exp(), 0.0, epsilon = 1e-6, max_relative = 0.0);
+}
+
+/// The residual's sparse Jacobian with the pattern found at u = 0, at
+/// another point: tridiagonal in 3 colours, every stored entry equal to
+/// the dense `bratu_jacobian`'s (same arithmetic, to 1e-14) and to
+/// central differences of the residual (step 1e-6: the residual's third
+/// derivative is h²λeᵘ ≤ 1e-3, truncation ≈ 1e-15; rounding ≈ 1e-16/1e-6
+/// = 1e-10; checked to 1e-8).
+#[test]
+fn bratu_sparse_jacobian_against_the_dense_one_and_central_differences() {
+    let n = 40;
+    let coloring = sparse_lm::bratu_jacobian_pattern(&vec![0.0; n], 1.0);
+    assert_eq!(coloring.colors(), 3);
+    assert_eq!(coloring.nnz(), 3 * n - 2);
+    let u: Vec<f64> = points(n, 7).iter().map(|p| 0.3 * p + 0.1).collect();
+    let (r, j) = sparse_lm::bratu_jacobian_sparse(&u, 1.0, &coloring);
+    assert_eq!(r, sparse_lm::bratu(&u, 1.0));
+    let (_, full) = sparse_lm::bratu_jacobian(&u, 1.0);
+    assert_same(&j, &full);
+    let d = 1e-6;
+    let dense = dense(&j);
+    for k in 0..n {
+        let mut up = u.clone();
+        let mut down = u.clone();
+        up[k] += d;
+        down[k] -= d;
+        let (rp, rm) = (sparse_lm::bratu(&up, 1.0), sparse_lm::bratu(&down, 1.0));
+        for i in 0..n {
+            let fd = (rp[i] - rm[i]) / (2.0 * d);
+            assert_relative_eq!(dense[(i, k)], fd, epsilon = 1e-8, max_relative = 1e-8);
+        }
+    }
+}
