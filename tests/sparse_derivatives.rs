@@ -110,7 +110,8 @@ fn rosenbrock_sparse_hessian_is_tridiagonal_in_three_colours() {
         // A path of at most three vertices takes 2.
         assert_eq!(coloring.colors(), if n <= 3 { 2 } else { 3 });
         assert_eq!(coloring.nnz(), 3 * n - 2, "n = {n}");
-        assert!(!coloring.is_global());
+        // No branch on the inputs: the pattern holds at every point.
+        assert!(coloring.is_global());
         let (value, grad, h) = rosenbrock_hessian_sparse(&x, &coloring);
         let (dense_value, dense_grad, dense_h) = rosenbrock_hessian(&x);
         assert_eq!(value, rosenbrock(&x));
@@ -159,6 +160,7 @@ fn rastrigin_sparse_hessian_is_diagonal_in_one_colour() {
     let n = 40;
     let x = points(n, 11);
     let coloring = rastrigin_hessian_pattern(&x);
+    assert!(coloring.is_global());
     assert_eq!((coloring.colors(), coloring.nnz()), (1, n));
     let (value, grad, h) = rastrigin_hessian_sparse(&x, &coloring);
     let (dense_value, dense_grad, dense_h) = rastrigin_hessian(&x);
@@ -230,6 +232,8 @@ fn the_local_pattern_follows_the_branch_taken() {
     };
     assert_eq!(entries(&left), vec![(1, 0), (0, 1)]);
     assert_eq!(entries(&right), vec![(2, 1), (1, 2)]);
+    // Each holds only where `branchy` takes its branch.
+    assert!(!left.is_global() && !right.is_global());
     let x = [-1.0, 2.0, 3.0];
     let (_, _, h) = branchy_hessian_sparse(&x, &right);
     assert_same(&h, &branchy_hessian(&x).2);

@@ -113,18 +113,20 @@ impl Coloring {
         Coloring::finish(pattern, color, true, source)
     }
 
-    /// Every entry of a `rows × cols` Jacobian, one colour per column.
+    /// Every entry of a `rows × cols` Jacobian, one colour per column:
+    /// global (it holds at every point).
     pub fn dense_jacobian(rows: usize, cols: usize) -> Self {
         Coloring::jacobian(
             rows,
             cols,
             (0..cols).flat_map(|j| (0..rows).map(move |i| (i, j))),
         )
+        .with_global(true)
     }
 
-    /// Every entry of an `n × n` Hessian, one colour per column.
+    /// Every entry of an `n × n` Hessian, one colour per column: global.
     pub fn dense_hessian(n: usize) -> Self {
-        Coloring::hessian(n, (0..n).flat_map(|j| (0..n).map(move |i| (i, j))))
+        Coloring::hessian(n, (0..n).flat_map(|j| (0..n).map(move |i| (i, j)))).with_global(true)
     }
 
     fn finish(
@@ -172,9 +174,13 @@ impl Coloring {
         self.pattern.nnz()
     }
 
-    /// Whether the pattern holds for every branch of the function; a
-    /// local pattern (`false`) holds at points where the function takes
-    /// the branches it took where the pattern was detected.
+    /// Whether the pattern holds at every point; a local pattern
+    /// (`false`) holds at points where the function takes the branches it
+    /// took where the pattern was detected. `NAME_hessian_pattern` gives a
+    /// global one when the run decided nothing on a value that depends on
+    /// an input (no comparison, `max`/`min` pick, `clamp` or integer
+    /// conversion of one: the same path everywhere), or when it is dense;
+    /// `NAME_jacobian_pattern`'s are local.
     pub fn is_global(&self) -> bool {
         self.global
     }
@@ -624,6 +630,8 @@ mod tests {
         assert_eq!(c.nnz(), 10);
         assert!(!c.is_global());
         assert!(c.with_global(true).is_global());
+        assert!(Coloring::dense_hessian(3).is_global());
+        assert!(Coloring::dense_jacobian(2, 3).is_global());
         let empty = Coloring::jacobian(3, 2, []);
         assert_eq!((empty.colors(), empty.nnz()), (0, 0));
         assert_eq!(empty.evaluate(|_, _| unreachable!()).nnz(), 0);
