@@ -87,6 +87,10 @@ fn push(node: Node) -> u32 {
 pub struct Tracer {
     value: f64,
     node: u32,
+    /// The value depends on an input, even where its derivative is
+    /// structurally zero (`floor(x)`, `signum(x)`): deciding on it is a
+    /// branch on the inputs.
+    varies: bool,
 }
 
 impl Default for Tracer {
@@ -101,6 +105,7 @@ impl Tracer {
         Tracer {
             value,
             node: CONSTANT,
+            varies: false,
         }
     }
 
@@ -119,31 +124,36 @@ impl Tracer {
     }
 
     fn with(self, value: f64) -> Self {
-        Tracer {
-            value,
-            node: self.node,
-        }
+        Tracer { value, ..self }
+    }
+
+    /// Also varying if `other` does (a result of both).
+    fn varying(mut self, other: Self) -> Self {
+        self.varies |= other.varies;
+        self
     }
 
     /// A function of `self` with a structurally non-zero second derivative.
     fn nonlinear(self, value: f64) -> Self {
         if self.is_constant() {
-            return Tracer::constant(value);
+            return Tracer::constant(value).varying(self);
         }
         Tracer {
             value,
             node: push(Node::Nonlinear(self.node)),
+            varies: self.varies,
         }
     }
 
     /// A function of both, linear in each.
     fn linear(self, b: Self, value: f64) -> Self {
         match (self.is_constant(), b.is_constant()) {
-            (true, _) => b.with(value),
-            (_, true) => self.with(value),
+            (true, _) => b.with(value).varying(self),
+            (_, true) => self.with(value).varying(b),
             _ => Tracer {
                 value,
                 node: push(Node::Linear(self.node, b.node)),
+                varies: self.varies || b.varies,
             },
         }
     }
@@ -151,11 +161,12 @@ impl Tracer {
     /// A function of both, non-linear in each.
     fn nonlinear2(self, b: Self, value: f64) -> Self {
         match (self.is_constant(), b.is_constant()) {
-            (true, _) => b.nonlinear(value),
-            (_, true) => self.nonlinear(value),
+            (true, _) => b.nonlinear(value).varying(self),
+            (_, true) => self.nonlinear(value).varying(b),
             _ => Tracer {
                 value,
                 node: push(Node::Nonlinear2(self.node, b.node)),
+                varies: self.varies || b.varies,
             },
         }
     }
@@ -167,8 +178,8 @@ impl Tracer {
             decides(&[self, b]);
         }
         match keep_self {
-            Some(true) => self.with(value),
-            Some(false) => b.with(value),
+            Some(true) => self.with(value).varying(b),
+            Some(false) => b.with(value).varying(self),
             None => self.linear(b, value),
         }
     }
@@ -210,6 +221,7 @@ impl Session {
         Tracer {
             value: x,
             node: push(Node::Input(k)),
+            varies: true,
         }
     }
 
@@ -338,9 +350,10 @@ fn escape() {
 }
 
 /// The run read an input-dependent value to decide something, if one of
-/// `values` depends on an input: its pattern is the point's only.
+/// `values` depends on an input (structurally or only in value, as
+/// `floor(x)`): its pattern is the point's only.
 fn decides(values: &[Tracer]) {
-    if values.iter().any(|v| !v.is_constant()) {
+    if values.iter().any(|v| v.varies) {
         TAPE.with(|t| t.borrow_mut().branched = true);
     }
 }
@@ -378,11 +391,12 @@ impl Mul for Tracer {
     fn mul(self, b: Self) -> Self {
         let value = self.value * b.value;
         match (self.is_constant(), b.is_constant()) {
-            (true, _) => b.with(value),
-            (_, true) => self.with(value),
+            (true, _) => b.with(value).varying(self),
+            (_, true) => self.with(value).varying(b),
             _ => Tracer {
                 value,
                 node: push(Node::Product(self.node, b.node)),
+                varies: self.varies || b.varies,
             },
         }
     }
@@ -393,7 +407,7 @@ impl Div for Tracer {
     fn div(self, b: Self) -> Self {
         let value = self.value / b.value;
         if b.is_constant() {
-            self.with(value)
+            self.with(value).varying(b)
         } else {
             self.nonlinear2(b, value)
         }
@@ -505,7 +519,7 @@ macro_rules! linear {
 macro_rules! piecewise_constant {
     ($($name:ident;)*) => {$(
         fn $name(self) -> Self {
-            Tracer::constant(self.value.$name())
+            Tracer::constant(self.value.$name()).varying(self)
         }
     )*};
 }
@@ -606,7 +620,7 @@ impl Float for Tracer {
     fn powi(self, n: i32) -> Self {
         let value = self.value.powi(n);
         match n {
-            0 => Tracer::constant(value),
+            0 => Tracer::constant(value).varying(self),
             1 => self.with(value),
             _ => self.nonlinear(value),
         }
@@ -658,7 +672,7 @@ impl Float for Tracer {
 
     fn clamp(self, lo: Self, hi: Self) -> Self {
         decides(&[self, lo, hi]);
-        if self.value < lo.value {
+        let picked = if self.value < lo.value {
             lo.with(lo.value)
         } else if self.value > hi.value {
             hi.with(hi.value)
@@ -668,7 +682,8 @@ impl Float for Tracer {
             self.linear(hi, self.value)
         } else {
             self
-        }
+        };
+        picked.varying(self).varying(lo).varying(hi)
     }
 }
 
@@ -774,7 +789,7 @@ mod tests {
     fn a_run_that_decides_on_an_input_is_local() {
         type F = fn(&[Tracer]) -> Tracer;
         let at = [2.0, 1.0];
-        let cases: [(&str, F); 6] = [
+        let cases: [(&str, F); 8] = [
             (
                 "a comparison",
                 |x| if x[0] > x[1] { x[0] * x[0] } else { x[1] },
@@ -797,6 +812,21 @@ mod tests {
                     x[0]
                 } else {
                     x[1].exp()
+                }
+            }),
+            ("a comparison of floor(x)", |x| {
+                if x[0].floor() > Tracer::one() {
+                    x[1] * x[1]
+                } else {
+                    x[1]
+                }
+            }),
+            ("a comparison of signum(x) · 2", |x| {
+                let s = x[0].signum() * Tracer::constant(2.0);
+                if s == Tracer::constant(2.0) {
+                    x[1] * x[1]
+                } else {
+                    x[1]
                 }
             }),
         ];
