@@ -5,7 +5,8 @@
 //! each depending on the point and its two neighbours: a tridiagonal
 //! Jacobian. `bratu_jacobian_pattern` finds its non-zeros once (3
 //! colours); every iteration then costs one forward sweep carrying the 3
-//! colours as lanes (`bratu_jacobian_sparse`) where the dense
+//! colours as lanes (`bratu_jacobian_sparse`, then
+//! `bratu_jacobian_sparse_into` the same matrix) where the dense
 //! `bratu_jacobian` would take ⌈n / 8⌉ sweeps and an n × n matrix. Each
 //! step solves the damped normal equations (JᵀJ + μ·I)·δ = −Jᵀr with
 //! nalgebra-sparse's sparse Cholesky factorization; μ shrinks after a step
@@ -80,7 +81,8 @@ pub fn solve(
                 return None;
             }
         }
-        (r, j) = bratu_jacobian_sparse(&u, lambda, coloring);
+        // Into the same matrix: the pattern's storage is reused.
+        r = bratu_jacobian_sparse_into(&u, lambda, coloring, &mut j);
     }
     None
 }

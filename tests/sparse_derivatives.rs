@@ -412,6 +412,61 @@ fn an_argument_named_coloring_or_jac() {
     assert_eq!(buffer, want);
 }
 
+// ---- into a matrix of the pattern: NAME_jacobian_sparse_into ----
+
+#[differentiable(jvp)]
+fn softplus(a: f64) -> f64 {
+    (1.0 + a.exp()).ln()
+}
+
+/// A call: one direction a sweep (no K-lane sweep), the scalar path.
+#[differentiable(jvp)]
+fn chain_with_a_call(x: &[f64]) -> Vec<f64> {
+    let mut r = Vec::new();
+    for i in 0..x.len() - 1 {
+        r.push(softplus(x[i] * x[i + 1]));
+    }
+    r
+}
+
+/// `_jacobian_sparse_into` overwrites every value of a matrix of the
+/// pattern (set to NaN first) with `_jacobian_sparse`'s, in the K-lane
+/// sweep (the banded residual) and the one-direction one (a call), twice
+/// into the same matrix at two points.
+#[test]
+fn jacobian_sparse_into_refills_a_matrix_of_the_pattern() {
+    let (n, h) = (23, 0.1);
+    let coloring = banded_residual_jacobian_pattern(&vec![0.0; n], h);
+    let mut jac = coloring.zeros();
+    for seed in [3, 4] {
+        let u = points(n, seed);
+        jac.values_mut().fill(f64::NAN);
+        let value = banded_residual_jacobian_sparse_into(&u, h, &coloring, &mut jac);
+        let (fresh_value, fresh) = banded_residual_jacobian_sparse(&u, h, &coloring);
+        assert_eq!(value, fresh_value);
+        assert_eq!(jac.values(), fresh.values());
+        assert_same(&jac, &banded_residual_jacobian(&u, h).1);
+    }
+    let x = points(9, 5);
+    let coloring = chain_with_a_call_jacobian_pattern(&x);
+    assert_eq!(coloring.colors(), 2);
+    let mut jac = coloring.zeros();
+    jac.values_mut().fill(f64::NAN);
+    let value = chain_with_a_call_jacobian_sparse_into(&x, &coloring, &mut jac);
+    assert_eq!(value, chain_with_a_call(&x));
+    assert_same(&jac, &chain_with_a_call_jacobian(&x).1);
+}
+
+#[test]
+#[should_panic(expected = "the matrix's pattern is not the colouring's")]
+fn jacobian_sparse_into_refuses_a_matrix_of_another_pattern() {
+    let u = points(10, 6);
+    let coloring = banded_residual_jacobian_pattern(&u, 0.1);
+    let other = chain_with_a_call_jacobian_pattern(&points(11, 6));
+    let mut jac = other.zeros();
+    banded_residual_jacobian_sparse_into(&u, 0.1, &coloring, &mut jac);
+}
+
 // ---- Levenberg–Marquardt on Bratu's problem (examples/sparse_lm.rs) ----
 
 #[allow(dead_code)]

@@ -420,6 +420,47 @@ fn invert(source: &[(usize, usize)], rows: usize) -> (Vec<usize>, Vec<(usize, us
     (start, by_row)
 }
 
+/// [`jacobian_sparse`] into `matrix`, a matrix of the colouring's pattern
+/// (from [`Coloring::zeros`] or an earlier evaluation): its values are
+/// overwritten.
+///
+/// # Panics
+///
+/// If `coloring` is not of `inputs` columns and of the value's outputs,
+/// or `matrix` has another pattern.
+pub fn jacobian_sparse_into<R: Outputs + Flatten>(
+    coloring: &Coloring,
+    inputs: usize,
+    matrix: &mut CscMatrix<f64>,
+    mut sweep: impl FnMut(&[f64]) -> (R, R),
+) -> R {
+    check_columns(coloring, inputs);
+    coloring.check_pattern(matrix);
+    let mut seed = vec![0.0; inputs];
+    let mut out = Vec::with_capacity(coloring.nrows());
+    let mut value = None;
+    for c in 0..coloring.colors().max(1) {
+        if c < coloring.colors() {
+            coloring.seed_into(c, &mut seed);
+        }
+        let (v, t) = sweep(&seed);
+        if c < coloring.colors() {
+            out.clear();
+            t.flatten_into(&mut out);
+            let values = matrix.values_mut();
+            for (v, &(k, i)) in values.iter_mut().zip(&coloring.source) {
+                if k == c {
+                    *v = out.get(i).copied().unwrap_or(f64::NAN);
+                }
+            }
+        }
+        value.get_or_insert(v);
+    }
+    let value = value.unwrap_or_else(|| unreachable!("one sweep at least"));
+    check_rows(coloring, &value);
+    value
+}
+
 /// Checks that `coloring` is of `inputs` columns.
 #[track_caller]
 pub(crate) fn check_columns(coloring: &Coloring, inputs: usize) {

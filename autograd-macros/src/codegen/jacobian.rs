@@ -74,8 +74,9 @@ pub fn forward_columns(
     })
 }
 
-/// The bodies of `NAME_jacobian_pattern` and `NAME_jacobian_sparse`
-/// (`coloring` the latter's argument): forward sweeps along flat
+/// The bodies of `NAME_jacobian_pattern`, `NAME_jacobian_sparse` and
+/// `NAME_jacobian_sparse_into` (`coloring` and `jac` the latter's
+/// arguments): forward sweeps along flat
 /// directions (see `autograd_runtime::sparse::jacobian_pattern`), or
 /// `None` where [`forward_columns`] cannot build them. With `lanes`, K
 /// inputs (colours) a sweep through the hidden K-lane JVP (see
@@ -85,9 +86,9 @@ pub fn sparse_bodies(
     sig: &Signature,
     shape: &Shape,
     local: &names::WrapperLocals,
-    coloring: &syn::Ident,
+    (coloring, jac): (&syn::Ident, &syn::Ident),
     lanes: bool,
-) -> Option<(TokenStream, TokenStream)> {
+) -> Option<[TokenStream; 3]> {
     let mixed = Span::mixed_site();
     let private = quote_spanned!(mixed=> ::autograd::__private);
     let (inputs, start, seed) = (
@@ -112,7 +113,17 @@ pub fn sparse_bodies(
             #(#buffers)*
             let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
         };
-        return Some((
+        let by_colour = quote_spanned! {mixed=>
+            |#colors, #first| {
+                let mut #start = 0;
+                #(#private::LaneDirection::color_lanes(&mut #directions, #colors, #first, &mut #start);)*
+                #call
+            }
+        };
+        let release = quote_spanned! {mixed=>
+            #(#private::LaneDirection::release_lanes(#directions);)*
+        };
+        return Some([
             quote_spanned! {mixed=>
                 #setup
                 let #result = #private::jacobian_pattern_lanes(#inputs, |#seed| {
@@ -125,15 +136,17 @@ pub fn sparse_bodies(
             },
             quote_spanned! {mixed=>
                 #setup
-                let #result = #private::jacobian_sparse_lanes(#coloring, #inputs, |#colors, #first| {
-                    let mut #start = 0;
-                    #(#private::LaneDirection::color_lanes(&mut #directions, #colors, #first, &mut #start);)*
-                    #call
-                });
-                #(#private::LaneDirection::release_lanes(#directions);)*
+                let #result = #private::jacobian_sparse_lanes(#coloring, #inputs, #by_colour);
+                #release
                 #result
             },
-        ));
+            quote_spanned! {mixed=>
+                #setup
+                let #result = #private::jacobian_sparse_lanes_into(#coloring, #inputs, #jac, #by_colour);
+                #release
+                #result
+            },
+        ]);
     }
     let setup = quote_spanned! {mixed=>
         #(#buffers)*
@@ -146,20 +159,29 @@ pub fn sparse_bodies(
             #call
         }
     };
-    Some((
+    let release = quote_spanned! {mixed=>
+        #(#private::Direction::release(#directions);)*
+    };
+    Some([
         quote_spanned! {mixed=>
             #setup
             let #result = ::autograd::sparse::jacobian_pattern(#inputs, #closure);
-            #(#private::Direction::release(#directions);)*
+            #release
             #result
         },
         quote_spanned! {mixed=>
             #setup
             let #result = ::autograd::sparse::jacobian_sparse(#coloring, #inputs, #closure);
-            #(#private::Direction::release(#directions);)*
+            #release
             #result
         },
-    ))
+        quote_spanned! {mixed=>
+            #setup
+            let #result = ::autograd::sparse::jacobian_sparse_into(#coloring, #inputs, #jac, #closure);
+            #release
+            #result
+        },
+    ])
 }
 
 /// A forward sweep of the hidden JVP (with `lanes`, the hidden K-lane

@@ -313,6 +313,51 @@ fn waves_jacobian_sparse(
     ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
     __ad_result
 }
+/** The value of [`waves`], its Jacobian written into `jac`, a matrix of the pattern `coloring` holds (from `coloring.zeros()` or an earlier [`waves_jacobian_sparse`]): its values are overwritten, nothing is allocated for the matrix, so an iteration reuses it.
+
+ # Panics
+
+ If `coloring` is not of this function's inputs and outputs, or `jac` has another pattern.*/
+fn waves_jacobian_sparse_into(
+    x: Vec<f64>,
+    w: f64,
+    coloring: &::autograd::sparse::Coloring,
+    jac: &mut ::autograd::nalgebra_sparse::CscMatrix<f64>,
+) -> Vec<f64> {
+    let mut __ad_d_x = ::autograd::__private::lane_zeros(&x);
+    let mut __ad_d_w = ::autograd::__private::lane_zeros(&w);
+    let __ad_inputs = 0 + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_x)
+        + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_w);
+    let __ad_result = ::autograd::__private::jacobian_sparse_lanes_into(
+        coloring,
+        __ad_inputs,
+        jac,
+        |__ad_colors, __ad_first| {
+            let mut __ad_start = 0;
+            ::autograd::__private::LaneDirection::color_lanes(
+                &mut __ad_d_x,
+                __ad_colors,
+                __ad_first,
+                &mut __ad_start,
+            );
+            ::autograd::__private::LaneDirection::color_lanes(
+                &mut __ad_d_w,
+                __ad_colors,
+                __ad_first,
+                &mut __ad_start,
+            );
+            waves::__jvp_lanes(
+                ::core::clone::Clone::clone(&x),
+                ::core::clone::Clone::clone(&w),
+                &__ad_d_x,
+                __ad_d_w,
+            )
+        },
+    );
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
+    __ad_result
+}
 #[doc(hidden)]
 impl waves {
     #[doc(hidden)]
