@@ -121,7 +121,7 @@ pub mod __private {
     };
     pub use autograd_runtime::lanes::{
         LaneDirection, LaneTangentOf, Lanes, forward_jacobian_lanes_acc, jacobian_pattern_lanes,
-        jacobian_sparse_lanes, lane_zeros, per_lane,
+        jacobian_sparse_lanes, jacobian_sparse_lanes_into, lane_zeros, per_lane,
     };
     use autograd_runtime::pool;
     pub use autograd_runtime::pool::Stack;

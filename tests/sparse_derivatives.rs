@@ -110,7 +110,8 @@ fn rosenbrock_sparse_hessian_is_tridiagonal_in_three_colours() {
         // A path of at most three vertices takes 2.
         assert_eq!(coloring.colors(), if n <= 3 { 2 } else { 3 });
         assert_eq!(coloring.nnz(), 3 * n - 2, "n = {n}");
-        assert!(!coloring.is_global());
+        // No branch on the inputs: the pattern holds at every point.
+        assert!(coloring.is_global());
         let (value, grad, h) = rosenbrock_hessian_sparse(&x, &coloring);
         let (dense_value, dense_grad, dense_h) = rosenbrock_hessian(&x);
         assert_eq!(value, rosenbrock(&x));
@@ -159,6 +160,7 @@ fn rastrigin_sparse_hessian_is_diagonal_in_one_colour() {
     let n = 40;
     let x = points(n, 11);
     let coloring = rastrigin_hessian_pattern(&x);
+    assert!(coloring.is_global());
     assert_eq!((coloring.colors(), coloring.nnz()), (1, n));
     let (value, grad, h) = rastrigin_hessian_sparse(&x, &coloring);
     let (dense_value, dense_grad, dense_h) = rastrigin_hessian(&x);
@@ -230,6 +232,8 @@ fn the_local_pattern_follows_the_branch_taken() {
     };
     assert_eq!(entries(&left), vec![(1, 0), (0, 1)]);
     assert_eq!(entries(&right), vec![(2, 1), (1, 2)]);
+    // Each holds only where `branchy` takes its branch.
+    assert!(!left.is_global() && !right.is_global());
     let x = [-1.0, 2.0, 3.0];
     let (_, _, h) = branchy_hessian_sparse(&x, &right);
     assert_same(&h, &branchy_hessian(&x).2);
@@ -406,4 +410,146 @@ fn an_argument_named_coloring_or_jac() {
     let mut buffer = DMatrix::zeros(2, 3);
     residual_named_coloring_jacobian_acc(2.0, 3.0, 1.0, &mut buffer);
     assert_eq!(buffer, want);
+}
+
+// ---- into a matrix of the pattern: NAME_jacobian_sparse_into ----
+
+#[differentiable(jvp)]
+fn softplus(a: f64) -> f64 {
+    (1.0 + a.exp()).ln()
+}
+
+/// A call: one direction a sweep (no K-lane sweep), the scalar path.
+#[differentiable(jvp)]
+fn chain_with_a_call(x: &[f64]) -> Vec<f64> {
+    let mut r = Vec::new();
+    for i in 0..x.len() - 1 {
+        r.push(softplus(x[i] * x[i + 1]));
+    }
+    r
+}
+
+/// `_jacobian_sparse_into` overwrites every value of a matrix of the
+/// pattern (set to NaN first) with `_jacobian_sparse`'s, in the K-lane
+/// sweep (the banded residual) and the one-direction one (a call), twice
+/// into the same matrix at two points.
+#[test]
+fn jacobian_sparse_into_refills_a_matrix_of_the_pattern() {
+    let (n, h) = (23, 0.1);
+    let coloring = banded_residual_jacobian_pattern(&vec![0.0; n], h);
+    let mut jac = coloring.zeros();
+    for seed in [3, 4] {
+        let u = points(n, seed);
+        jac.values_mut().fill(f64::NAN);
+        let value = banded_residual_jacobian_sparse_into(&u, h, &coloring, &mut jac);
+        let (fresh_value, fresh) = banded_residual_jacobian_sparse(&u, h, &coloring);
+        assert_eq!(value, fresh_value);
+        assert_eq!(jac.values(), fresh.values());
+        assert_same(&jac, &banded_residual_jacobian(&u, h).1);
+    }
+    let x = points(9, 5);
+    let coloring = chain_with_a_call_jacobian_pattern(&x);
+    assert_eq!(coloring.colors(), 2);
+    let mut jac = coloring.zeros();
+    jac.values_mut().fill(f64::NAN);
+    let value = chain_with_a_call_jacobian_sparse_into(&x, &coloring, &mut jac);
+    assert_eq!(value, chain_with_a_call(&x));
+    assert_same(&jac, &chain_with_a_call_jacobian(&x).1);
+}
+
+#[test]
+#[should_panic(expected = "the matrix's pattern is not the colouring's")]
+fn jacobian_sparse_into_refuses_a_matrix_of_another_pattern() {
+    let u = points(10, 6);
+    let coloring = banded_residual_jacobian_pattern(&u, 0.1);
+    let other = chain_with_a_call_jacobian_pattern(&points(11, 6));
+    let mut jac = other.zeros();
+    banded_residual_jacobian_sparse_into(&u, 0.1, &coloring, &mut jac);
+}
+
+// ---- Levenberg–Marquardt on Bratu's problem (examples/sparse_lm.rs) ----
+
+#[allow(dead_code)]
+#[path = "../examples/sparse_lm.rs"]
+mod sparse_lm;
+
+/// The example's solver on 50 interior points: from u = 0 it reaches
+/// ‖r‖ < 1e-10 (r scaled by h², so its entries are of the size of u,
+/// about 0.14; rounding leaves some 1e-16 each), and the discrete solution
+/// is the continuous one's up to the central differences' O(h²): the
+/// error is h²·|u⁗|/12 integrated against the discrete Green's function,
+/// below h² = 3.8e-4 here since |u⁗| ≤ 3 for λ = 1.
+#[test]
+fn levenberg_marquardt_with_the_sparse_jacobian_solves_bratu() {
+    let (n, lambda) = (50, 1.0);
+    let u = vec![0.0; n];
+    let coloring = sparse_lm::bratu_jacobian_pattern(&u, lambda);
+    let (u, iterations) =
+        sparse_lm::solve(u, lambda, &coloring, 1e-10, 50).expect("converges in 50 iterations");
+    assert!(iterations <= 10, "{iterations} iterations");
+    let residual = sparse_lm::bratu(&u, lambda);
+    let norm = residual.iter().map(|r| r * r).sum::<f64>().sqrt();
+    assert!(norm < 1e-10, "‖r‖ = {norm:e}");
+    let h = 1.0 / (n + 1) as f64;
+    for (i, &ui) in u.iter().enumerate() {
+        let exact = sparse_lm::exact((i + 1) as f64 * h, lambda);
+        assert_relative_eq!(ui, exact, epsilon = h * h, max_relative = 0.0);
+    }
+}
+
+/// θ of the exact solution satisfies θ = √(2λ)·cosh(θ/4); the example's
+/// u(½) = −2 ln(1 / cosh(θ/4)) for λ = 1 is 0.1405 (θ = 1.51716).
+#[test]
+fn the_exact_bratu_solution_solves_its_equation() {
+    let theta: f64 = 1.517_164_599_050_754_3;
+    assert_relative_eq!(
+        theta,
+        2f64.sqrt() * (theta / 4.0).cosh(),
+        epsilon = 1e-14,
+        max_relative = 1e-14
+    );
+    assert_relative_eq!(
+        sparse_lm::exact(0.5, 1.0),
+        2.0 * (theta / 4.0).cosh().ln(),
+        epsilon = 1e-14,
+        max_relative = 1e-12
+    );
+    // u″ + eᵘ = 0 at x = 0.3 by central differences (step 1e-4:
+    // truncation ≈ 1e-9, rounding ≈ 1e-16/1e-8 = 1e-8).
+    let (x, d) = (0.3, 1e-4);
+    let u = |x: f64| sparse_lm::exact(x, 1.0);
+    let second = (u(x + d) - 2.0 * u(x) + u(x - d)) / (d * d);
+    assert_relative_eq!(second + u(x).exp(), 0.0, epsilon = 1e-6, max_relative = 0.0);
+}
+
+/// The residual's sparse Jacobian with the pattern found at u = 0, at
+/// another point: tridiagonal in 3 colours, every stored entry equal to
+/// the dense `bratu_jacobian`'s (same arithmetic, to 1e-14) and to
+/// central differences of the residual (step 1e-6: the residual's third
+/// derivative is h²λeᵘ ≤ 1e-3, truncation ≈ 1e-15; rounding ≈ 1e-16/1e-6
+/// = 1e-10; checked to 1e-8).
+#[test]
+fn bratu_sparse_jacobian_against_the_dense_one_and_central_differences() {
+    let n = 40;
+    let coloring = sparse_lm::bratu_jacobian_pattern(&vec![0.0; n], 1.0);
+    assert_eq!(coloring.colors(), 3);
+    assert_eq!(coloring.nnz(), 3 * n - 2);
+    let u: Vec<f64> = points(n, 7).iter().map(|p| 0.3 * p + 0.1).collect();
+    let (r, j) = sparse_lm::bratu_jacobian_sparse(&u, 1.0, &coloring);
+    assert_eq!(r, sparse_lm::bratu(&u, 1.0));
+    let (_, full) = sparse_lm::bratu_jacobian(&u, 1.0);
+    assert_same(&j, &full);
+    let d = 1e-6;
+    let dense = dense(&j);
+    for k in 0..n {
+        let mut up = u.clone();
+        let mut down = u.clone();
+        up[k] += d;
+        down[k] -= d;
+        let (rp, rm) = (sparse_lm::bratu(&up, 1.0), sparse_lm::bratu(&down, 1.0));
+        for i in 0..n {
+            let fd = (rp[i] - rm[i]) / (2.0 * d);
+            assert_relative_eq!(dense[(i, k)], fd, epsilon = 1e-8, max_relative = 1e-8);
+        }
+    }
 }

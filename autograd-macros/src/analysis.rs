@@ -1778,35 +1778,7 @@ pub fn movable(f: &Function, an: &Analysis) -> HashSet<ValueId> {
 /// recomputation of any block.
 pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
     let counts = read_counts(f);
-    // Per written array: its reads up to and including the write, in the
-    // write's block.
-    struct ReadsUpToWrite(HashMap<ValueId, usize>);
-    impl<'a> Visitor<'a> for ReadsUpToWrite {
-        fn visit_block(&mut self, b: &'a Block) {
-            let mut before: HashMap<ValueId, usize> = HashMap::new();
-            for stmt in &b.stmts {
-                stmt.for_each_deep_read(&mut |v| *before.entry(*v).or_default() += 1);
-                match stmt {
-                    Stmt::Let {
-                        op: Op::Store { array, .. } | Op::Push { array, .. },
-                        ..
-                    } => {
-                        self.0.insert(*array, before[array]);
-                    }
-                    // A loop's carried variable starts as its initial value.
-                    Stmt::Loop(l) => {
-                        for c in &l.carried {
-                            self.0.insert(c.init, before[&c.init]);
-                        }
-                    }
-                    _ => {}
-                }
-                walk_stmt(self, stmt);
-            }
-        }
-    }
-    let mut up_to_write = ReadsUpToWrite(HashMap::new());
-    up_to_write.visit_block(&f.body);
+    let up_to_write = reads_up_to_write(f);
     // What the reverse sweep reads of each block's values: the pullback's
     // captures of the top level's, a loop body's saves and recomputation
     // of its own, all an arm's reverse needs of an arm's.
@@ -1848,9 +1820,8 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
     }
     LoopBodies(an, &mut reverse_reads, f).visit_block(&f.body);
     up_to_write
-        .0
         .into_iter()
-        .filter(|(v, reads)| {
+        .filter(|(v, (reads, _))| {
             let info = f.info(*v);
             info.param.is_none()
                 && info.kind == Kind::Array
@@ -1861,6 +1832,58 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
         })
         .map(|(v, _)| v)
         .collect()
+}
+
+/// [`consumable_arrays`] for a sweep with no reverse (a JVP's): arrays
+/// whose last read is the write or the loop taking them as its initial
+/// value, in the block they are defined in (so a loop around that block
+/// does not move them twice).
+pub fn consumable_arrays_forward(f: &Function) -> HashSet<ValueId> {
+    let counts = read_counts(f);
+    reads_up_to_write(f)
+        .into_iter()
+        .filter(|(v, (reads, block))| {
+            let info = f.info(*v);
+            info.param.is_none()
+                && info.kind == Kind::Array
+                && info.block == *block
+                && counts[*v] == *reads
+        })
+        .map(|(v, _)| v)
+        .collect()
+}
+
+/// Per written array (and loop's initial value): its reads up to and
+/// including the write, in the write's block, and that block.
+fn reads_up_to_write(f: &Function) -> HashMap<ValueId, (usize, BlockId)> {
+    struct ReadsUpToWrite(HashMap<ValueId, (usize, BlockId)>);
+    impl<'a> Visitor<'a> for ReadsUpToWrite {
+        fn visit_block(&mut self, b: &'a Block) {
+            let mut before: HashMap<ValueId, usize> = HashMap::new();
+            for stmt in &b.stmts {
+                stmt.for_each_deep_read(&mut |v| *before.entry(*v).or_default() += 1);
+                match stmt {
+                    Stmt::Let {
+                        op: Op::Store { array, .. } | Op::Push { array, .. },
+                        ..
+                    } => {
+                        self.0.insert(*array, (before[array], b.id));
+                    }
+                    // A loop's carried variable starts as its initial value.
+                    Stmt::Loop(l) => {
+                        for c in &l.carried {
+                            self.0.insert(c.init, (before[&c.init], b.id));
+                        }
+                    }
+                    _ => {}
+                }
+                walk_stmt(self, stmt);
+            }
+        }
+    }
+    let mut up_to_write = ReadsUpToWrite(HashMap::new());
+    up_to_write.visit_block(&f.body);
+    up_to_write.0
 }
 
 /// What the adjoint code of block `b`'s reverse reads, after the block's

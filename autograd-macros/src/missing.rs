@@ -60,6 +60,7 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
             let count = match *suffix {
                 "grad_acc" | "hvp" | "jvp" => args + differentiable,
                 "jacobian_acc" | "hessian_sparse" | "jacobian_sparse" => args + 1,
+                "jacobian_sparse_into" => args + 2,
                 _ => args,
             };
             missing.push((suffix, count, marker.clone()));
@@ -77,6 +78,7 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
                         "jacobian_acc",
                         "jacobian_pattern",
                         "jacobian_sparse",
+                        "jacobian_sparse_into",
                     ],
                     quote!(OneResult),
                 );
@@ -102,7 +104,11 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
             if matches!(options.jvp, Jvp::Off) {
                 by_result(
                     &mut missing,
-                    &["jacobian_pattern", "jacobian_sparse"],
+                    &[
+                        "jacobian_pattern",
+                        "jacobian_sparse",
+                        "jacobian_sparse_into",
+                    ],
                     quote!(JvpOption),
                 );
             }

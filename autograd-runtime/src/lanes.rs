@@ -216,9 +216,14 @@ where
     X::Lanes: Clone,
 {
     type Lanes = Vec<X::Lanes>;
+    /// With the `Vec`'s spare capacity too: a tangent pushed to as the
+    /// value is (`Vec::with_capacity(n)`, then `push` in a loop) does not
+    /// grow by copies either.
     #[inline]
     fn zero_lanes(&self) -> Self::Lanes {
-        self.as_slice().zero_lanes()
+        let mut t = self.as_slice().zero_lanes();
+        t.reserve(self.capacity() - self.len());
+        t
     }
 }
 
@@ -349,6 +354,11 @@ pub trait LaneDirection<const K: usize> {
     /// falls on this argument's entries (from `*start`); moves `*start`
     /// past them.
     fn set_lanes(&mut self, seeds: &[[f64; K]], start: &mut usize);
+    /// Lane `j` becomes the seed of colour `first + j`: 1 at this
+    /// argument's entries whose column (counted from `*start`) has that
+    /// colour in `colors` (one per flattened input), 0 elsewhere; moves
+    /// `*start` past them.
+    fn color_lanes(&mut self, colors: &[usize], first: usize, start: &mut usize);
     /// Done with: a pooled buffer (a slice argument's tangent) goes back
     /// to the thread's pool.
     #[inline]
@@ -369,6 +379,24 @@ fn aim_at<T: Real, const K: usize>(lanes: &mut [Lanes<T, K>], first: usize, star
         }
     }
     *start += lanes.len();
+}
+
+/// The entries `start..` of `lanes` seeded with colours `first..first + K`.
+#[inline]
+fn color_from<'a, T: Real + 'a, const K: usize>(
+    lanes: impl Iterator<Item = &'a mut Lanes<T, K>>,
+    colors: &[usize],
+    first: usize,
+    start: &mut usize,
+) {
+    for e in lanes {
+        *e = Lanes::zero();
+        let lane = colors.get(*start).and_then(|c| c.checked_sub(first));
+        if let Some(j) = lane.filter(|j| *j < K) {
+            e.0[j] = T::one();
+        }
+        *start += 1;
+    }
 }
 
 #[inline]
@@ -394,6 +422,9 @@ impl<T: Real, const K: usize> LaneDirection<K> for Lanes<T, K> {
     fn set_lanes(&mut self, seeds: &[[f64; K]], start: &mut usize) {
         set_from(core::iter::once(self), seeds, start);
     }
+    fn color_lanes(&mut self, colors: &[usize], first: usize, start: &mut usize) {
+        color_from(core::iter::once(self), colors, first, start);
+    }
 }
 
 impl<T: Real, const K: usize> LaneDirection<K> for Vec<Lanes<T, K>> {
@@ -405,6 +436,9 @@ impl<T: Real, const K: usize> LaneDirection<K> for Vec<Lanes<T, K>> {
     }
     fn set_lanes(&mut self, seeds: &[[f64; K]], start: &mut usize) {
         set_from(self.iter_mut(), seeds, start);
+    }
+    fn color_lanes(&mut self, colors: &[usize], first: usize, start: &mut usize) {
+        color_from(self.iter_mut(), colors, first, start);
     }
     fn release_lanes(self) {
         pool::give(self);
@@ -420,6 +454,9 @@ impl<T: Real, const K: usize, const N: usize> LaneDirection<K> for [Lanes<T, K>;
     }
     fn set_lanes(&mut self, seeds: &[[f64; K]], start: &mut usize) {
         set_from(self.iter_mut(), seeds, start);
+    }
+    fn color_lanes(&mut self, colors: &[usize], first: usize, start: &mut usize) {
+        color_from(self.iter_mut(), colors, first, start);
     }
 }
 
@@ -441,6 +478,9 @@ where
     }
     fn set_lanes(&mut self, seeds: &[[f64; K]], start: &mut usize) {
         set_from(self.iter_mut(), seeds, start);
+    }
+    fn color_lanes(&mut self, colors: &[usize], first: usize, start: &mut usize) {
+        color_from(self.iter_mut(), colors, first, start);
     }
 }
 
@@ -541,8 +581,11 @@ where
 }
 
 /// [`crate::sparse::jacobian_sparse`] with `K` colours a sweep:
-/// `sweep(seeds)` runs one K-lane forward sweep, lane `j` along the flat
-/// direction `seeds[..][j]` (`seeds` one entry per flattened input).
+/// `sweep(colors, first)` runs one K-lane forward sweep, lane `j` along
+/// the seed of colour `first + j` (see [`LaneDirection::color_lanes`];
+/// `colors` the colouring's [`Coloring::column_colors`]). Each sweep's
+/// rows go straight into the matrix's values: no seed or compressed
+/// product is built.
 ///
 /// # Panics
 ///
@@ -550,35 +593,68 @@ where
 pub fn jacobian_sparse_lanes<R, L, const K: usize>(
     coloring: &Coloring,
     inputs: usize,
-    mut sweep: impl FnMut(&[[f64; K]]) -> (R, L),
+    sweep: impl FnMut(&[usize], usize) -> (R, L),
 ) -> (R, CscMatrix<f64>)
+where
+    R: Outputs,
+    L: LaneEntries<K>,
+{
+    let mut matrix = coloring.zeros();
+    let value = sparse_lanes_into(coloring, inputs, matrix.values_mut(), sweep);
+    (value, matrix)
+}
+
+/// [`jacobian_sparse_lanes`] into `matrix`, a matrix of the colouring's
+/// pattern (from [`Coloring::zeros`] or an earlier evaluation): its
+/// values are overwritten, nothing is allocated for them.
+///
+/// # Panics
+///
+/// If `coloring` is not of `inputs` columns and of the value's outputs,
+/// or `matrix` has another pattern.
+pub fn jacobian_sparse_lanes_into<R, L, const K: usize>(
+    coloring: &Coloring,
+    inputs: usize,
+    matrix: &mut CscMatrix<f64>,
+    sweep: impl FnMut(&[usize], usize) -> (R, L),
+) -> R
+where
+    R: Outputs,
+    L: LaneEntries<K>,
+{
+    assert!(
+        matrix.pattern() == coloring.pattern(),
+        "the matrix's pattern is not the colouring's"
+    );
+    sparse_lanes_into(coloring, inputs, matrix.values_mut(), sweep)
+}
+
+/// [`jacobian_sparse_lanes_into`] into the values of a matrix of the
+/// colouring's pattern.
+fn sparse_lanes_into<R, L, const K: usize>(
+    coloring: &Coloring,
+    inputs: usize,
+    values: &mut [f64],
+    mut sweep: impl FnMut(&[usize], usize) -> (R, L),
+) -> R
 where
     R: Outputs,
     L: LaneEntries<K>,
 {
     crate::sparse::check_columns(coloring, inputs);
     let colors = coloring.colors();
-    let rows = coloring.nrows();
-    let mut seeds = vec![[0.0; K]; inputs];
-    let mut column = vec![0.0; inputs];
-    let mut compressed = vec![0.0; rows * colors];
     let mut value = None;
     let mut first = 0;
     loop {
-        let count = K.min(colors - first);
-        for (j, c) in (first..first + count).enumerate() {
-            coloring.seed_into(c, &mut column);
-            seeds.iter_mut().zip(&column).for_each(|(s, v)| s[j] = *v);
-        }
-        for s in &mut seeds {
-            s[count..].fill(0.0);
-        }
-        let (v, t) = sweep(&seeds);
+        let (v, t) = sweep(coloring.column_colors(), first);
         let mut i = 0;
         t.each_entry(&mut |lanes| {
-            for (j, l) in lanes.iter().take(count).enumerate() {
-                if let Some(e) = compressed.get_mut((first + j) * rows + i) {
-                    *e = *l;
+            // Past the colouring's rows, `check_rows` below refuses.
+            if i < coloring.nrows() {
+                for &(c, k) in coloring.row_entries(i) {
+                    if let Some(l) = c.checked_sub(first).filter(|j| *j < K) {
+                        values[k] = lanes[l];
+                    }
                 }
             }
             i += 1;
@@ -591,7 +667,7 @@ where
     }
     let value = value.unwrap_or_else(|| unreachable!("one sweep at least"));
     crate::sparse::check_rows(coloring, &value);
-    (value, coloring.recover(&compressed))
+    value
 }
 
 #[cfg(test)]
@@ -623,6 +699,66 @@ mod tests {
         assert_eq!(v[0].0, [0.0; 4]);
         assert_eq!(v[1].0, [1.0, 0.0, 0.0, 0.0]);
         assert_eq!(v[2].0, [0.0, 1.0, 0.0, 0.0]);
+    }
+
+    /// f(x) = (x0·x3, x1 + x2, x2², x3): two colours of four columns,
+    /// its Jacobian from the colours' lanes `K` at a time (two sweeps at
+    /// `K = 1`, one with an idle lane at `K = 4`), each stored entry
+    /// against the closed form.
+    fn recover_colour_lanes<const K: usize>() {
+        let x = [2.0, -1.0, 3.0, 0.5];
+        let entries = [(0, 0), (0, 3), (1, 1), (1, 2), (2, 2), (3, 3)];
+        let coloring = Coloring::jacobian(4, 4, entries);
+        assert_eq!(coloring.colors(), 2);
+        let sweep = |colors: &[usize], first: usize| {
+            let mut d = [Lanes::<f64, K>::zero(); 4];
+            let mut start = 0;
+            d.color_lanes(colors, first, &mut start);
+            assert_eq!(start, 4);
+            let value = vec![x[0] * x[3], x[1] + x[2], x[2] * x[2], x[3]];
+            let tangent = vec![
+                d[0] * x[3] + d[3] * x[0],
+                d[1] + d[2],
+                d[2] * (2.0 * x[2]),
+                d[3],
+            ];
+            (value, tangent)
+        };
+        let (value, m) = jacobian_sparse_lanes(&coloring, 4, sweep);
+        assert_eq!(value, vec![1.0, 2.0, 9.0, 0.5]);
+        let expected = [
+            ((0, 0), 0.5),
+            ((0, 3), 2.0),
+            ((1, 1), 1.0),
+            ((1, 2), 1.0),
+            ((2, 2), 6.0),
+            ((3, 3), 1.0),
+        ];
+        assert_eq!(m.nnz(), expected.len());
+        for ((i, j), v) in expected {
+            assert_eq!(m.get_entry(i, j).map(|e| e.into_value()), Some(v));
+        }
+        // Into a matrix of the pattern: the same values, overwritten.
+        let mut into = coloring.zeros();
+        into.values_mut().fill(f64::NAN);
+        jacobian_sparse_lanes_into(&coloring, 4, &mut into, sweep);
+        assert_eq!(into.values(), m.values());
+    }
+
+    #[test]
+    fn colour_lanes_recover_each_entry_into_the_matrix() {
+        recover_colour_lanes::<1>();
+        recover_colour_lanes::<4>();
+    }
+
+    #[test]
+    #[should_panic(expected = "the matrix's pattern is not the colouring's")]
+    fn a_matrix_of_another_pattern_is_refused() {
+        let coloring = Coloring::jacobian(2, 2, [(0, 0), (1, 1)]);
+        let mut other = Coloring::dense_jacobian(2, 2).zeros();
+        jacobian_sparse_lanes_into::<_, _, 2>(&coloring, 2, &mut other, |_, _| {
+            (vec![0.0; 2], vec![Lanes::<f64, 2>::zero(); 2])
+        });
     }
 
     #[test]

@@ -68,6 +68,11 @@ pub struct Coloring {
     /// For each stored entry, in storage order: the colour whose product
     /// holds it and the row of that product to read.
     source: Vec<(usize, usize)>,
+    /// `source` inverted, by the product's row: row `r`'s entries are
+    /// `by_row[row_start[r]..row_start[r + 1]]`, each (colour, stored
+    /// entry), so that a sweep's rows go straight into the matrix.
+    row_start: Vec<usize>,
+    by_row: Vec<(usize, usize)>,
 }
 
 impl Coloring {
@@ -108,18 +113,20 @@ impl Coloring {
         Coloring::finish(pattern, color, true, source)
     }
 
-    /// Every entry of a `rows × cols` Jacobian, one colour per column.
+    /// Every entry of a `rows × cols` Jacobian, one colour per column:
+    /// global (it holds at every point).
     pub fn dense_jacobian(rows: usize, cols: usize) -> Self {
         Coloring::jacobian(
             rows,
             cols,
             (0..cols).flat_map(|j| (0..rows).map(move |i| (i, j))),
         )
+        .with_global(true)
     }
 
-    /// Every entry of an `n × n` Hessian, one colour per column.
+    /// Every entry of an `n × n` Hessian, one colour per column: global.
     pub fn dense_hessian(n: usize) -> Self {
-        Coloring::hessian(n, (0..n).flat_map(|j| (0..n).map(move |i| (i, j))))
+        Coloring::hessian(n, (0..n).flat_map(|j| (0..n).map(move |i| (i, j)))).with_global(true)
     }
 
     fn finish(
@@ -134,6 +141,7 @@ impl Coloring {
             .map(|j| color[j] + 1)
             .max()
             .unwrap_or(0);
+        let (row_start, by_row) = invert(&source, pattern.minor_dim());
         Coloring {
             pattern,
             color,
@@ -141,6 +149,8 @@ impl Coloring {
             symmetric,
             global: false,
             source,
+            row_start,
+            by_row,
         }
     }
 
@@ -164,9 +174,13 @@ impl Coloring {
         self.pattern.nnz()
     }
 
-    /// Whether the pattern holds for every branch of the function; a
-    /// local pattern (`false`) holds at points where the function takes
-    /// the branches it took where the pattern was detected.
+    /// Whether the pattern holds at every point; a local pattern
+    /// (`false`) holds at points where the function takes the branches it
+    /// took where the pattern was detected. `NAME_hessian_pattern` gives a
+    /// global one when the run decided nothing on a value that depends on
+    /// an input (no comparison, `max`/`min` pick, `clamp` or integer
+    /// conversion of one: the same path everywhere), or when it is dense;
+    /// `NAME_jacobian_pattern`'s are local.
     pub fn is_global(&self) -> bool {
         self.global
     }
@@ -193,6 +207,18 @@ impl Coloring {
     /// If `j` is not a column.
     pub fn color_of(&self, j: usize) -> usize {
         self.color[j]
+    }
+
+    /// The colour of each column, in column order.
+    pub fn column_colors(&self) -> &[usize] {
+        &self.color
+    }
+
+    /// The stored entries product row `r` holds: (colour, index into the
+    /// matrix's values), for every colour.
+    #[inline]
+    pub(crate) fn row_entries(&self, r: usize) -> &[(usize, usize)] {
+        &self.by_row[self.row_start[r]..self.row_start[r + 1]]
     }
 
     /// The structural non-zeros, column-compressed (columns major).
@@ -373,6 +399,66 @@ pub fn jacobian_sparse<R: Outputs + Flatten>(
     check_rows(coloring, &value);
     let m = coloring.recover(&compressed);
     (value, m)
+}
+
+/// `source` grouped by product row (a counting sort): the start of each
+/// row's run and the runs of (colour, stored entry).
+fn invert(source: &[(usize, usize)], rows: usize) -> (Vec<usize>, Vec<(usize, usize)>) {
+    let mut start = vec![0; rows + 1];
+    for &(_, r) in source {
+        start[r + 1] += 1;
+    }
+    for r in 0..rows {
+        start[r + 1] += start[r];
+    }
+    let mut next = start.clone();
+    let mut by_row = vec![(0, 0); source.len()];
+    for (k, &(c, r)) in source.iter().enumerate() {
+        by_row[next[r]] = (c, k);
+        next[r] += 1;
+    }
+    (start, by_row)
+}
+
+/// [`jacobian_sparse`] into `matrix`, a matrix of the colouring's pattern
+/// (from [`Coloring::zeros`] or an earlier evaluation): its values are
+/// overwritten.
+///
+/// # Panics
+///
+/// If `coloring` is not of `inputs` columns and of the value's outputs,
+/// or `matrix` has another pattern.
+pub fn jacobian_sparse_into<R: Outputs + Flatten>(
+    coloring: &Coloring,
+    inputs: usize,
+    matrix: &mut CscMatrix<f64>,
+    mut sweep: impl FnMut(&[f64]) -> (R, R),
+) -> R {
+    check_columns(coloring, inputs);
+    coloring.check_pattern(matrix);
+    let mut seed = vec![0.0; inputs];
+    let mut out = Vec::with_capacity(coloring.nrows());
+    let mut value = None;
+    for c in 0..coloring.colors().max(1) {
+        if c < coloring.colors() {
+            coloring.seed_into(c, &mut seed);
+        }
+        let (v, t) = sweep(&seed);
+        if c < coloring.colors() {
+            out.clear();
+            t.flatten_into(&mut out);
+            let values = matrix.values_mut();
+            for (v, &(k, i)) in values.iter_mut().zip(&coloring.source) {
+                if k == c {
+                    *v = out.get(i).copied().unwrap_or(f64::NAN);
+                }
+            }
+        }
+        value.get_or_insert(v);
+    }
+    let value = value.unwrap_or_else(|| unreachable!("one sweep at least"));
+    check_rows(coloring, &value);
+    value
 }
 
 /// Checks that `coloring` is of `inputs` columns.
@@ -585,6 +671,8 @@ mod tests {
         assert_eq!(c.nnz(), 10);
         assert!(!c.is_global());
         assert!(c.with_global(true).is_global());
+        assert!(Coloring::dense_hessian(3).is_global());
+        assert!(Coloring::dense_jacobian(2, 3).is_global());
         let empty = Coloring::jacobian(3, 2, []);
         assert_eq!((empty.colors(), empty.nnz()), (0, 0));
         assert_eq!(empty.evaluate(|_, _| unreachable!()).nnz(), 0);

@@ -74,8 +74,9 @@ pub fn forward_columns(
     })
 }
 
-/// The bodies of `NAME_jacobian_pattern` and `NAME_jacobian_sparse`
-/// (`coloring` the latter's argument): forward sweeps along flat
+/// The bodies of `NAME_jacobian_pattern`, `NAME_jacobian_sparse` and
+/// `NAME_jacobian_sparse_into` (`coloring` and `jac` the latter's
+/// arguments): forward sweeps along flat
 /// directions (see `autograd_runtime::sparse::jacobian_pattern`), or
 /// `None` where [`forward_columns`] cannot build them. With `lanes`, K
 /// inputs (colours) a sweep through the hidden K-lane JVP (see
@@ -85,9 +86,9 @@ pub fn sparse_bodies(
     sig: &Signature,
     shape: &Shape,
     local: &names::WrapperLocals,
-    coloring: &syn::Ident,
+    (coloring, jac): (&syn::Ident, &syn::Ident),
     lanes: bool,
-) -> Option<(TokenStream, TokenStream)> {
+) -> Option<[TokenStream; 3]> {
     let mixed = Span::mixed_site();
     let private = quote_spanned!(mixed=> ::autograd::__private);
     let (inputs, start, seed) = (
@@ -100,49 +101,87 @@ pub fn sparse_bodies(
         directions,
         call,
     } = sweep(item, sig, shape, local, lanes)?;
-    let (setup, closure, pattern, sparse) = match lanes {
-        // `seed` holds K lanes an input.
-        true => (
+    let result = local.local("result");
+    if lanes {
+        // The pattern: `seed` holds K lanes an input (NaN along K inputs).
+        // The sparse Jacobian: lane `j` the seed of colour `first + j`,
+        // read from the colouring's colours (no seed is built). The
+        // directions' pooled buffers go back, so that the next call takes
+        // the same ones again.
+        let (colors, first) = (local.local("colors"), local.local("first"));
+        let setup = quote_spanned! {mixed=>
+            #(#buffers)*
+            let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
+        };
+        let by_colour = quote_spanned! {mixed=>
+            |#colors, #first| {
+                let mut #start = 0;
+                #(#private::LaneDirection::color_lanes(&mut #directions, #colors, #first, &mut #start);)*
+                #call
+            }
+        };
+        let release = quote_spanned! {mixed=>
+            #(#private::LaneDirection::release_lanes(#directions);)*
+        };
+        return Some([
             quote_spanned! {mixed=>
-                #(#buffers)*
-                let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
-            },
-            quote_spanned! {mixed=>
-                |#seed| {
+                #setup
+                let #result = #private::jacobian_pattern_lanes(#inputs, |#seed| {
                     let mut #start = 0;
                     #(#private::LaneDirection::set_lanes(&mut #directions, #seed, &mut #start);)*
                     #call
-                }
-            },
-            quote_spanned!(mixed=> #private::jacobian_pattern_lanes),
-            quote_spanned!(mixed=> #private::jacobian_sparse_lanes),
-        ),
-        false => (
-            quote_spanned! {mixed=>
-                #(#buffers)*
-                let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
+                });
+                #(#private::LaneDirection::release_lanes(#directions);)*
+                #result
             },
             quote_spanned! {mixed=>
-                |#seed: &[f64]| {
-                    let mut #start = 0;
-                    #(#private::Direction::set(&mut #directions, #seed, &mut #start);)*
-                    #call
-                }
+                #setup
+                let #result = #private::jacobian_sparse_lanes(#coloring, #inputs, #by_colour);
+                #release
+                #result
             },
-            quote_spanned!(mixed=> ::autograd::sparse::jacobian_pattern),
-            quote_spanned!(mixed=> ::autograd::sparse::jacobian_sparse),
-        ),
+            quote_spanned! {mixed=>
+                #setup
+                let #result = #private::jacobian_sparse_lanes_into(#coloring, #inputs, #jac, #by_colour);
+                #release
+                #result
+            },
+        ]);
+    }
+    let setup = quote_spanned! {mixed=>
+        #(#buffers)*
+        let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
     };
-    Some((
+    let closure = quote_spanned! {mixed=>
+        |#seed: &[f64]| {
+            let mut #start = 0;
+            #(#private::Direction::set(&mut #directions, #seed, &mut #start);)*
+            #call
+        }
+    };
+    let release = quote_spanned! {mixed=>
+        #(#private::Direction::release(#directions);)*
+    };
+    Some([
         quote_spanned! {mixed=>
             #setup
-            #pattern(#inputs, #closure)
+            let #result = ::autograd::sparse::jacobian_pattern(#inputs, #closure);
+            #release
+            #result
         },
         quote_spanned! {mixed=>
             #setup
-            #sparse(#coloring, #inputs, #closure)
+            let #result = ::autograd::sparse::jacobian_sparse(#coloring, #inputs, #closure);
+            #release
+            #result
         },
-    ))
+        quote_spanned! {mixed=>
+            #setup
+            let #result = ::autograd::sparse::jacobian_sparse_into(#coloring, #inputs, #jac, #closure);
+            #release
+            #result
+        },
+    ])
 }
 
 /// A forward sweep of the hidden JVP (with `lanes`, the hidden K-lane

@@ -27,7 +27,9 @@ use super::{
     Gen, Shape, generics, hygienic_inputs, kept_args, names, paths, primal_value, scopes, shape,
     where_clause,
 };
-use crate::analysis::{Analysis, consumable_arrays, large_fill, scalar_form};
+use crate::analysis::{
+    Analysis, consumable_arrays, consumable_arrays_forward, large_fill, scalar_form,
+};
 use crate::ir::*;
 use crate::sig::{Param, ParamKind, Ret, Signature};
 use crate::table::{Form, Func, Pass, Read, Rule, Tangent};
@@ -45,8 +47,13 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar, lanes: b
         an,
         scalar,
         // Each tangent array is read where its value is: written in place
-        // where the value is.
-        consumable: consumable_arrays(f, an),
+        // where the value is. With no reverse sweep, also an array the
+        // reverse would read (a loop's initial `Vec::with_capacity(n)`,
+        // whose zero adjoint is shaped like it), in its own block.
+        consumable: consumable_arrays(f, an)
+            .union(&consumable_arrays_forward(f))
+            .copied()
+            .collect(),
         top_loops: HashSet::new(),
         declared: HashSet::new(),
         movable: HashSet::new(),
@@ -798,12 +805,30 @@ impl Gen<'_> {
             .iter()
             .map(|c| names::carried_tangent(l.id, &c.name))
             .collect();
-        let inits = l.carried.iter().map(|c| self.owned(c.init));
+        // An array nothing reads again is moved in, keeping its buffer
+        // (a `Vec::with_capacity(n)` pushed to in the loop keeps its
+        // capacity), unless it starts two carried variables.
+        let moved = |c: &Carried| {
+            self.consumable.contains(&c.init)
+                && l.carried.iter().filter(|d| d.init == c.init).count() == 1
+        };
+        let inits = l.carried.iter().map(|c| match moved(c) {
+            true => names::value(self.f, c.init).into_token_stream(),
+            false => self.owned(c.init),
+        });
         let init_ts = with_tangent.iter().map(|c| {
-            if self.has_tangent(c.init) {
-                self.tangent_owned(c.init)
-            } else {
-                self.zero_like(&Operand::Value(c.init))
+            if !self.has_tangent(c.init) {
+                if self.f.info(c.init).kind.is_copy() {
+                    return self.zero_like(&Operand::Value(c.init));
+                }
+                // Shaped like the carried value: the initial one may have
+                // moved into it.
+                let carried = names::carried(l.id, &c.name);
+                return self.zero_of(quote!(&#carried));
+            }
+            match moved(c) && !self.tangent_is_ref(c.init) {
+                true => self.tangent(c.init),
+                false => self.tangent_owned(c.init),
             }
         });
         let entries: Vec<_> = l

@@ -242,7 +242,7 @@ fn waves_jacobian_pattern(x: Vec<f64>, w: f64) -> ::autograd::sparse::Coloring {
     let mut __ad_d_w = ::autograd::__private::lane_zeros(&w);
     let __ad_inputs = 0 + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_x)
         + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_w);
-    ::autograd::__private::jacobian_pattern_lanes(
+    let __ad_result = ::autograd::__private::jacobian_pattern_lanes(
         __ad_inputs,
         |__ad_seed| {
             let mut __ad_start = 0;
@@ -263,7 +263,10 @@ fn waves_jacobian_pattern(x: Vec<f64>, w: f64) -> ::autograd::sparse::Coloring {
                 __ad_d_w,
             )
         },
-    )
+    );
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
+    __ad_result
 }
 /** The value of [`waves`] and its Jacobian as a sparse matrix of the pattern `coloring` holds ([`waves_jacobian_pattern`]); rows and columns as `waves_jacobian`'s.
 
@@ -281,19 +284,21 @@ fn waves_jacobian_sparse(
     let mut __ad_d_w = ::autograd::__private::lane_zeros(&w);
     let __ad_inputs = 0 + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_x)
         + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_w);
-    ::autograd::__private::jacobian_sparse_lanes(
+    let __ad_result = ::autograd::__private::jacobian_sparse_lanes(
         coloring,
         __ad_inputs,
-        |__ad_seed| {
+        |__ad_colors, __ad_first| {
             let mut __ad_start = 0;
-            ::autograd::__private::LaneDirection::set_lanes(
+            ::autograd::__private::LaneDirection::color_lanes(
                 &mut __ad_d_x,
-                __ad_seed,
+                __ad_colors,
+                __ad_first,
                 &mut __ad_start,
             );
-            ::autograd::__private::LaneDirection::set_lanes(
+            ::autograd::__private::LaneDirection::color_lanes(
                 &mut __ad_d_w,
-                __ad_seed,
+                __ad_colors,
+                __ad_first,
                 &mut __ad_start,
             );
             waves::__jvp_lanes(
@@ -303,7 +308,55 @@ fn waves_jacobian_sparse(
                 __ad_d_w,
             )
         },
-    )
+    );
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
+    __ad_result
+}
+/** The value of [`waves`], its Jacobian written into `jac`, a matrix of the pattern `coloring` holds (from `coloring.zeros()` or an earlier [`waves_jacobian_sparse`]): its values are overwritten, nothing is allocated for the matrix, so an iteration reuses it.
+
+ # Panics
+
+ If `coloring` is not of this function's inputs and outputs, or `jac` has another pattern.*/
+fn waves_jacobian_sparse_into(
+    x: Vec<f64>,
+    w: f64,
+    coloring: &::autograd::sparse::Coloring,
+    jac: &mut ::autograd::nalgebra_sparse::CscMatrix<f64>,
+) -> Vec<f64> {
+    let mut __ad_d_x = ::autograd::__private::lane_zeros(&x);
+    let mut __ad_d_w = ::autograd::__private::lane_zeros(&w);
+    let __ad_inputs = 0 + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_x)
+        + ::autograd::__private::LaneDirection::lane_entries(&__ad_d_w);
+    let __ad_result = ::autograd::__private::jacobian_sparse_lanes_into(
+        coloring,
+        __ad_inputs,
+        jac,
+        |__ad_colors, __ad_first| {
+            let mut __ad_start = 0;
+            ::autograd::__private::LaneDirection::color_lanes(
+                &mut __ad_d_x,
+                __ad_colors,
+                __ad_first,
+                &mut __ad_start,
+            );
+            ::autograd::__private::LaneDirection::color_lanes(
+                &mut __ad_d_w,
+                __ad_colors,
+                __ad_first,
+                &mut __ad_start,
+            );
+            waves::__jvp_lanes(
+                ::core::clone::Clone::clone(&x),
+                ::core::clone::Clone::clone(&w),
+                &__ad_d_x,
+                __ad_d_w,
+            )
+        },
+    );
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
+    ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
+    __ad_result
 }
 #[doc(hidden)]
 impl waves {

@@ -6,7 +6,12 @@
 //! step).
 //!
 //! Comparisons read the value, so the branches taken are the point's: the
-//! pattern is *local*. An operation whose derivative is structurally zero
+//! pattern is *local*. A run that reads no input-dependent value to decide
+//! anything (no comparison, `max`/`min` pick, `clamp`, integer conversion
+//! or `is_nan`-like test of a value that depends on an input) takes the
+//! same path at every point, so its pattern is *global*
+//! ([`Coloring::is_global`]); so is the dense pattern. A run that does is
+//! local only: the pattern of the union over branches is not computed. An operation whose derivative is structurally zero
 //! (`floor`, `signum`, a comparison) gives a constant; one whose second
 //! derivative is structurally zero (`+`, `−`, `abs`, a product with a
 //! constant) adds no interaction; every other one adds the pairs of its
@@ -47,6 +52,9 @@ struct Tape {
     nodes: Vec<Node>,
     /// A value was read out as a float: its dependencies are lost.
     escaped: bool,
+    /// An input-dependent value decided something (a comparison, a
+    /// `max` pick, an integer conversion): the path may differ elsewhere.
+    branched: bool,
     active: bool,
 }
 
@@ -79,6 +87,10 @@ fn push(node: Node) -> u32 {
 pub struct Tracer {
     value: f64,
     node: u32,
+    /// The value depends on an input, even where its derivative is
+    /// structurally zero (`floor(x)`, `signum(x)`): deciding on it is a
+    /// branch on the inputs.
+    varies: bool,
 }
 
 impl Default for Tracer {
@@ -93,6 +105,7 @@ impl Tracer {
         Tracer {
             value,
             node: CONSTANT,
+            varies: false,
         }
     }
 
@@ -111,31 +124,36 @@ impl Tracer {
     }
 
     fn with(self, value: f64) -> Self {
-        Tracer {
-            value,
-            node: self.node,
-        }
+        Tracer { value, ..self }
+    }
+
+    /// Also varying if `other` does (a result of both).
+    fn varying(mut self, other: Self) -> Self {
+        self.varies |= other.varies;
+        self
     }
 
     /// A function of `self` with a structurally non-zero second derivative.
     fn nonlinear(self, value: f64) -> Self {
         if self.is_constant() {
-            return Tracer::constant(value);
+            return Tracer::constant(value).varying(self);
         }
         Tracer {
             value,
             node: push(Node::Nonlinear(self.node)),
+            varies: self.varies,
         }
     }
 
     /// A function of both, linear in each.
     fn linear(self, b: Self, value: f64) -> Self {
         match (self.is_constant(), b.is_constant()) {
-            (true, _) => b.with(value),
-            (_, true) => self.with(value),
+            (true, _) => b.with(value).varying(self),
+            (_, true) => self.with(value).varying(b),
             _ => Tracer {
                 value,
                 node: push(Node::Linear(self.node, b.node)),
+                varies: self.varies || b.varies,
             },
         }
     }
@@ -143,11 +161,12 @@ impl Tracer {
     /// A function of both, non-linear in each.
     fn nonlinear2(self, b: Self, value: f64) -> Self {
         match (self.is_constant(), b.is_constant()) {
-            (true, _) => b.nonlinear(value),
-            (_, true) => self.nonlinear(value),
+            (true, _) => b.nonlinear(value).varying(self),
+            (_, true) => self.nonlinear(value).varying(b),
             _ => Tracer {
                 value,
                 node: push(Node::Nonlinear2(self.node, b.node)),
+                varies: self.varies || b.varies,
             },
         }
     }
@@ -155,9 +174,12 @@ impl Tracer {
     /// One of two operands chosen by value (`max`, `min`): the chosen one,
     /// or at a tie both (a superset of either side's pattern).
     fn select(self, b: Self, value: f64, keep_self: Option<bool>) -> Self {
+        if keep_self.is_some() {
+            decides(&[self, b]);
+        }
         match keep_self {
-            Some(true) => self.with(value),
-            Some(false) => b.with(value),
+            Some(true) => self.with(value).varying(b),
+            Some(false) => b.with(value).varying(self),
             None => self.linear(b, value),
         }
     }
@@ -199,6 +221,7 @@ impl Session {
         Tracer {
             value: x,
             node: push(Node::Input(k)),
+            varies: true,
         }
     }
 
@@ -215,14 +238,14 @@ impl Session {
     /// pattern if a value was read out as a float).
     pub fn hessian(self, out: Tracer) -> Coloring {
         let n = self.inputs;
-        let (nodes, escaped) = TAPE.with(|t| {
+        let (nodes, escaped, branched) = TAPE.with(|t| {
             let mut t = t.borrow_mut();
-            (core::mem::take(&mut t.nodes), t.escaped)
+            (core::mem::take(&mut t.nodes), t.escaped, t.branched)
         });
         if escaped {
             return Coloring::dense_hessian(n);
         }
-        Coloring::hessian(n, interactions(&nodes, out.node))
+        Coloring::hessian(n, interactions(&nodes, out.node)).with_global(!branched)
     }
 }
 
@@ -326,14 +349,25 @@ fn escape() {
     TAPE.with(|t| t.borrow_mut().escaped = true);
 }
 
+/// The run read an input-dependent value to decide something, if one of
+/// `values` depends on an input (structurally or only in value, as
+/// `floor(x)`): its pattern is the point's only.
+fn decides(values: &[Tracer]) {
+    if values.iter().any(|v| v.varies) {
+        TAPE.with(|t| t.borrow_mut().branched = true);
+    }
+}
+
 impl PartialEq for Tracer {
     fn eq(&self, other: &Self) -> bool {
+        decides(&[*self, *other]);
         self.value == other.value
     }
 }
 
 impl PartialOrd for Tracer {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        decides(&[*self, *other]);
         self.value.partial_cmp(&other.value)
     }
 }
@@ -357,11 +391,12 @@ impl Mul for Tracer {
     fn mul(self, b: Self) -> Self {
         let value = self.value * b.value;
         match (self.is_constant(), b.is_constant()) {
-            (true, _) => b.with(value),
-            (_, true) => self.with(value),
+            (true, _) => b.with(value).varying(self),
+            (_, true) => self.with(value).varying(b),
             _ => Tracer {
                 value,
                 node: push(Node::Product(self.node, b.node)),
+                varies: self.varies || b.varies,
             },
         }
     }
@@ -372,7 +407,7 @@ impl Div for Tracer {
     fn div(self, b: Self) -> Self {
         let value = self.value / b.value;
         if b.is_constant() {
-            self.with(value)
+            self.with(value).varying(b)
         } else {
             self.nonlinear2(b, value)
         }
@@ -416,6 +451,7 @@ impl Zero for Tracer {
         Tracer::constant(0.0)
     }
     fn is_zero(&self) -> bool {
+        decides(&[*self]);
         self.value == 0.0
     }
 }
@@ -434,11 +470,14 @@ impl Num for Tracer {
 }
 
 impl ToPrimitive for Tracer {
-    // An integer is piecewise constant in the value: no dependency lost.
+    // An integer is piecewise constant in the value: no dependency lost,
+    // but an index or a count from it may differ at another point.
     fn to_i64(&self) -> Option<i64> {
+        decides(&[*self]);
         self.value.to_i64()
     }
     fn to_u64(&self) -> Option<u64> {
+        decides(&[*self]);
         self.value.to_u64()
     }
     fn to_f64(&self) -> Option<f64> {
@@ -480,7 +519,7 @@ macro_rules! linear {
 macro_rules! piecewise_constant {
     ($($name:ident;)*) => {$(
         fn $name(self) -> Self {
-            Tracer::constant(self.value.$name())
+            Tracer::constant(self.value.$name()).varying(self)
         }
     )*};
 }
@@ -488,6 +527,7 @@ macro_rules! piecewise_constant {
 macro_rules! on_value {
     ($($name:ident -> $ty:ty;)*) => {$(
         fn $name(self) -> $ty {
+            decides(&[self]);
             self.value.$name()
         }
     )*};
@@ -580,7 +620,7 @@ impl Float for Tracer {
     fn powi(self, n: i32) -> Self {
         let value = self.value.powi(n);
         match n {
-            0 => Tracer::constant(value),
+            0 => Tracer::constant(value).varying(self),
             1 => self.with(value),
             _ => self.nonlinear(value),
         }
@@ -631,7 +671,8 @@ impl Float for Tracer {
     }
 
     fn clamp(self, lo: Self, hi: Self) -> Self {
-        if self.value < lo.value {
+        decides(&[self, lo, hi]);
+        let picked = if self.value < lo.value {
             lo.with(lo.value)
         } else if self.value > hi.value {
             hi.with(hi.value)
@@ -641,7 +682,8 @@ impl Float for Tracer {
             self.linear(hi, self.value)
         } else {
             self
-        }
+        };
+        picked.varying(self).varying(lo).varying(hi)
     }
 }
 
@@ -715,6 +757,82 @@ mod tests {
         let g = |x: &[Tracer]| x[0].max(x[1]).powi(2);
         assert_eq!(pattern_of(2, g, &[2.0, 1.0]), vec![(0, 0)]);
         assert_eq!(pattern_of(2, g, &[1.0, 1.0]), vec![(0, 0), (0, 1), (1, 1)]);
+    }
+
+    fn is_global(n: usize, f: impl FnOnce(&[Tracer]) -> Tracer, at: &[f64]) -> bool {
+        let session = Session::new(n);
+        let x = session.inputs(at, 0);
+        session.hessian(f(&x)).is_global()
+    }
+
+    #[test]
+    fn a_run_that_decides_nothing_on_the_inputs_is_global() {
+        // Arithmetic, piecewise-constant and kinked functions of the
+        // inputs, comparisons of constants only, a tie of `max` (both
+        // sides kept), integer loop bounds: the same path everywhere.
+        let f = |x: &[Tracer]| {
+            let c = Tracer::constant(2.0);
+            let k = if c > Tracer::one() { 3 } else { 1 };
+            let mut s = x[0].abs() + x[1].floor() * x[2];
+            for i in 0..k {
+                s += x[i].sin() * x[i + 1];
+            }
+            s + x[0].max(x[3]).powi(2)
+        };
+        assert!(is_global(4, f, &[1.0, 2.0, 3.0, 1.0]));
+        // Dense (a value read out as a float): global too.
+        let g = |x: &[Tracer]| Tracer::constant(x[0].to_f64().unwrap_or(0.0)) + x[1];
+        assert!(is_global(2, g, &[1.0, 1.0]));
+    }
+
+    #[test]
+    fn a_run_that_decides_on_an_input_is_local() {
+        type F = fn(&[Tracer]) -> Tracer;
+        let at = [2.0, 1.0];
+        let cases: [(&str, F); 8] = [
+            (
+                "a comparison",
+                |x| if x[0] > x[1] { x[0] * x[0] } else { x[1] },
+            ),
+            ("against a constant", |x| {
+                if x[0] == Tracer::zero() {
+                    x[1]
+                } else {
+                    x[0] * x[1]
+                }
+            }),
+            ("a max that picks", |x| x[0].max(x[1]).powi(2)),
+            ("a clamp", |x| x[0].clamp(Tracer::zero(), x[1]).exp()),
+            ("an index from a value", |x| {
+                let k = x[0].to_usize().unwrap_or(0).min(1);
+                x[k] * x[k]
+            }),
+            ("a test of the value", |x| {
+                if x[0].is_sign_negative() {
+                    x[0]
+                } else {
+                    x[1].exp()
+                }
+            }),
+            ("a comparison of floor(x)", |x| {
+                if x[0].floor() > Tracer::one() {
+                    x[1] * x[1]
+                } else {
+                    x[1]
+                }
+            }),
+            ("a comparison of signum(x) · 2", |x| {
+                let s = x[0].signum() * Tracer::constant(2.0);
+                if s == Tracer::constant(2.0) {
+                    x[1] * x[1]
+                } else {
+                    x[1]
+                }
+            }),
+        ];
+        for (what, f) in cases {
+            assert!(!is_global(2, f, &at), "{what}");
+        }
     }
 
     #[test]
