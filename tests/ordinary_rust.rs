@@ -722,12 +722,15 @@ fn guarded_matches(x: f64, #[constant] k: usize, #[constant] o: Option<usize>) -
 }
 
 /// `matches!` on differentiable values: a bool, which nothing
-/// differentiates (a test of a computed `Option`, and a guard on a float).
-#[differentiable]
-fn matches_of_floats(x: f64, y: f64) -> f64 {
+/// differentiates (a test of a computed `Option`, a guard on a float, a
+/// guard comparing floats with literals), also in the second-order copy,
+/// where the floats are dual numbers and the test reads their values.
+#[differentiable(hessian)]
+fn matches_of_floats(x: f64, y: f64, #[constant] k: i32) -> f64 {
     let below = matches!(x.partial_cmp(&y), Some(std::cmp::Ordering::Less));
     let large = matches!(x * y, p if p > 1.0);
-    if below || large { x * y } else { x + y }
+    let near = matches!(k, 1 | 2 if x > 0.5 && y * 2.0 <= 3.0);
+    if below || large || near { x * y } else { x + y }
 }
 
 /// `matches!` with a guard on an `Option<f64>` local and on `x.first()`.
@@ -769,15 +772,32 @@ fn matches_with_guards_and_computed_scrutinees() {
         let (_, _, h) = guarded_matches_hessian(x, k, o);
         close(&[h[(0, 0)]], &[hwant], CF64_ABS, CF64_REL);
     }
-    // x < y or x·y > 1: (y, x); otherwise (1, 1).
-    for (x, y, want) in [
-        (0.5, 0.9, [0.9, 0.5]),
-        (2.0, 0.6, [0.6, 2.0]),
-        (0.9, 0.3, [1.0, 1.0]),
+    // x < y, x·y > 1, or k ∈ {1, 2} with x > 0.5 and 2y ≤ 3: x·y, whose
+    // gradient is (y, x) and Hessian [[0, 1], [1, 0]]; otherwise x + y,
+    // (1, 1) and zero.
+    for (x, y, k, product) in [
+        (0.5, 0.9, 0, true),
+        (2.0, 0.6, 0, true),
+        (0.9, 0.3, 0, false),
+        (0.9, 0.3, 2, true),
+        (0.4, 0.3, 2, false),
+        (0.9, 0.3, 3, false),
     ] {
-        let (v, dx, dy) = matches_of_floats_grad(x, y);
-        assert_eq!(v.to_bits(), matches_of_floats(x, y).to_bits());
+        let (v, dx, dy) = matches_of_floats_grad(x, y, k);
+        assert_eq!(v.to_bits(), matches_of_floats(x, y, k).to_bits());
+        let (want, off_diagonal) = if product {
+            ([y, x], 1.0)
+        } else {
+            ([1.0, 1.0], 0.0)
+        };
         close(&[dx, dy], &want, CF64_ABS, CF64_REL);
+        let (_, _, h) = matches_of_floats_hessian(x, y, k);
+        close(
+            &[h[(0, 0)], h[(0, 1)], h[(1, 0)], h[(1, 1)]],
+            &[0.0, off_diagonal, off_diagonal, 0.0],
+            CF64_ABS,
+            CF64_REL,
+        );
     }
     // The last positive element above 1 and x₀ ≥ 0.5: x₀x₁; x₀ < 0.5: x₁²;
     // otherwise x₀.
