@@ -1,5 +1,5 @@
-//! `#[differentiable]` on one associated function or method of an `impl`
-//! block, on a whole block with an associated function without `self`
+//! `#[differentiable]` on one associated function (with or without
+//! `self`) or method of an `impl` block, on a whole block with an associated function without `self`
 //! and an associated constant, and on a trait impl (issue 36, item 3).
 //! Before this, `#[differentiable] impl Trait for Type` was rejected; a
 //! trait impl holds only the trait's items, so its generated items are
@@ -44,6 +44,29 @@ impl Spring {
     }
 
     pub const SCALE: f64 = 1.5;
+
+    /// An associated function with the attribute on itself alone: its
+    /// generated items are associated functions of `Spring`.
+    #[differentiable(jvp, hessian)]
+    pub fn energy_of(k: f64, c: f64, x: f64) -> f64 {
+        0.5 * k * x * x + c * x.sin()
+    }
+
+    /// The same, taking the struct as an argument rather than `self`.
+    #[differentiable(jvp, hessian)]
+    pub fn energy_at(spring: &Spring, x: f64) -> f64 {
+        0.5 * spring.k * x * x + spring.c * x.sin()
+    }
+
+    /// And with a slice: Σ energy over the points.
+    #[differentiable]
+    pub fn total_energy(k: f64, c: f64, xs: &[f64]) -> f64 {
+        let mut total = 0.0;
+        for &x in xs {
+            total += 0.5 * k * x * x + c * x.sin();
+        }
+        total
+    }
 
     /// An associated constant read by the type's name, as the method
     /// alone reads it (`Self::SCALE` is one error saying so).
@@ -111,6 +134,67 @@ fn a_method_alone_in_every_mode() {
         assert_relative_eq!(g[i], grad[i], epsilon = TOL, max_relative = TOL);
     }
     assert_hessian(&h, &hess, 1.0);
+}
+
+#[test]
+fn an_associated_function_alone_in_every_mode() {
+    let (k, c, x) = (2.0, 0.7, 0.9);
+    let (value, grad, hess) = energy_closed(k, c, x);
+
+    let (v, dk, dc, dx) = Spring::energy_of_grad(k, c, x);
+    assert_eq!(v.to_bits(), Spring::energy_of(k, c, x).to_bits());
+    for (got, want) in [(v, value), (dk, grad[0]), (dc, grad[1]), (dx, grad[2])] {
+        assert_relative_eq!(got, want, epsilon = TOL, max_relative = TOL);
+    }
+    let (_, pullback) = Spring::energy_of_vjp(k, c, x);
+    let (dk, _, dx) = pullback(-2.0);
+    assert_relative_eq!(dk, -2.0 * grad[0], epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(dx, -2.0 * grad[2], epsilon = TOL, max_relative = TOL);
+    let (mut ak, mut ac, mut ax) = (1.0, 1.0, 1.0);
+    Spring::energy_of_grad_acc(k, c, x, &mut ak, &mut ac, &mut ax);
+    assert_relative_eq!(ac, 1.0 + grad[1], epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(ax, 1.0 + grad[2], epsilon = TOL, max_relative = TOL);
+    assert!(Spring::energy_of_check(k, c, x).max_abs_error() < 1e-5);
+
+    let dir = [0.3, -0.4, 0.5];
+    let (_, tangent) = Spring::energy_of_jvp(k, c, x, dir[0], dir[1], dir[2]);
+    let want: f64 = (0..3).map(|i| grad[i] * dir[i]).sum();
+    assert_relative_eq!(tangent, want, epsilon = TOL, max_relative = TOL);
+    let (_, _, h) = Spring::energy_of_hessian(k, c, x);
+    assert_hessian(&h, &hess, 1.0);
+
+    let s = Spring::new(k, c);
+    let (v, ds, dx) = Spring::energy_at_grad(&s, x);
+    assert_relative_eq!(v, value, epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(ds.k, grad[0], epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(ds.c, grad[1], epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(dx, grad[2], epsilon = TOL, max_relative = TOL);
+    let (_, tangent) = Spring::energy_at_jvp(&s, x, &Spring::new(dir[0], dir[1]), dir[2]);
+    assert_relative_eq!(tangent, want, epsilon = TOL, max_relative = TOL);
+    let (_, _, h) = Spring::energy_at_hessian(&s, x);
+    assert_hessian(&h, &hess, 1.0);
+
+    let xs = [0.9, -0.3, 1.7];
+    let (v, dk, dc, dxs) = Spring::total_energy_grad(k, c, &xs);
+    let mut want = [0.0; 3];
+    let mut total = 0.0;
+    for &x in &xs {
+        let (value, grad, _) = energy_closed(k, c, x);
+        total += value;
+        want[0] += grad[0];
+        want[1] += grad[1];
+    }
+    assert_relative_eq!(v, total, epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(dk, want[0], epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(dc, want[1], epsilon = TOL, max_relative = TOL);
+    for (i, &x) in xs.iter().enumerate() {
+        assert_relative_eq!(
+            dxs[i],
+            k * x + c * x.cos(),
+            epsilon = TOL,
+            max_relative = TOL
+        );
+    }
 }
 
 #[test]

@@ -5,18 +5,64 @@ use quote::{ToTokens, quote};
 
 use crate::attr::{self, Jvp, Mode};
 use crate::ctxt::Ctxt;
+use crate::enclosing::Enclosing;
 use crate::{analysis, checkpoint, codegen, hessian, lower, sig};
 
 /// The attribute as the user wrote it: [`expand`], but for a function
 /// naming `Self` on its own (see [`self_outside_its_impl`]). Code the
 /// macro writes and expands again may name `Self` where it is in an impl.
-pub fn expand_user(attr: TokenStream, item: TokenStream) -> TokenStream {
-    if let Ok(func) = syn::parse2::<syn::ItemFn>(item.clone())
-        && let Some(out) = self_outside_its_impl(&func)
+/// `enclosing` is where the function stands, where the macro could tell
+/// (see [`Enclosing`]): a function of an `impl` block gets associated
+/// functions only, and one of a trait impl an error.
+pub fn expand_user(attr: TokenStream, item: TokenStream, enclosing: Enclosing) -> TokenStream {
+    let Ok(func) = syn::parse2::<syn::ItemFn>(item.clone()) else {
+        return expand(attr, item);
+    };
+    if let Enclosing::TraitImpl { header } = &enclosing {
+        return in_trait_impl(&func, header);
+    }
+    if let Some(out) = self_outside_its_impl(&func) {
+        return out;
+    }
+    if enclosing == Enclosing::Inherent
+        && let Some(out) = crate::structs::expand(&attr, &func, true)
     {
         return out;
     }
     expand(attr, item)
+}
+
+/// A function of a trait impl with `#[differentiable]` on itself alone:
+/// its generated items would be associated functions of the trait impl,
+/// which holds only the trait's. One error at its name, and the function
+/// as written.
+fn in_trait_impl(func: &syn::ItemFn, header: &str) -> TokenStream {
+    let name = &func.sig.ident;
+    let mut out = syn::Error::new(
+        name.span(),
+        format!(
+            "`#[differentiable]` on `{name}` alone, in `{header}`: a trait impl holds only the trait's items, so `{name}_grad` and the other generated functions cannot go there; put `#[differentiable]` on the block, `#[differentiable] {header} {{ .. }}`, which puts them in an inherent impl of the type"
+        ),
+    )
+    .to_compile_error();
+    out.extend(as_written(func));
+    out
+}
+
+/// The function as the user wrote it, without the macro's markers
+/// (`#[constant]`, `#[checkpoint]`): what compiles where the macro has
+/// reported an error instead of generating.
+fn as_written(func: &syn::ItemFn) -> TokenStream {
+    let mut user = func.clone();
+    for arg in &mut user.sig.inputs {
+        if let syn::FnArg::Typed(pt) = arg {
+            pt.attrs.retain(|a| !sig::is_constant_attr(a));
+        }
+    }
+    let cx = Ctxt::default();
+    let _ = checkpoint::strip(&cx, &mut user.block, false);
+    let _ = cx.check();
+    user.to_token_stream()
 }
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -35,7 +81,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             return out;
         }
     };
-    if let Some(out) = crate::structs::expand(&attr, &func) {
+    if let Some(out) = crate::structs::expand(&attr, &func, false) {
         return out;
     }
     let cx = Ctxt::default();
@@ -225,16 +271,7 @@ fn self_outside_its_impl(func: &syn::ItemFn) -> Option<TokenStream> {
         "`Self` in a function with `#[differentiable]` on itself alone: its derivative code is generated outside the `impl` block, where `Self` names nothing; write the type's name (`Model::K`), or put `#[differentiable]` on the `impl` block too",
     )
     .to_compile_error();
-    let mut user = func.clone();
-    for arg in &mut user.sig.inputs {
-        if let syn::FnArg::Typed(pt) = arg {
-            pt.attrs.retain(|a| !sig::is_constant_attr(a));
-        }
-    }
-    let cx = Ctxt::default();
-    let _ = checkpoint::strip(&cx, &mut user.block, false);
-    let _ = cx.check();
-    user.to_tokens(&mut out);
+    out.extend(as_written(func));
     Some(out)
 }
 

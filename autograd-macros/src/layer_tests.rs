@@ -92,6 +92,7 @@ const LAYERS: &[(&str, Layer)] = &[
     ("attr", Front),
     ("sig", Front),
     ("checkpoint", Front),
+    ("enclosing", Front),
     ("unannotated", Front),
     ("lower", Lower),
     ("analysis", Analysis),

@@ -19,6 +19,7 @@ mod attr;
 mod checkpoint;
 mod codegen;
 mod ctxt;
+mod enclosing;
 mod expand;
 mod facade;
 mod fusion;
@@ -129,12 +130,33 @@ use proc_macro::TokenStream;
 /// may contain (`body`) and what is rejected (`errors`).
 #[proc_macro_attribute]
 pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let enclosing = match function_name(&item) {
+        Some(name) => unannotated::enclosing(name.span().local_file(), &name.to_string()),
+        None => enclosing::Enclosing::Unknown,
+    };
     let (attr, item): (proc_macro2::TokenStream, proc_macro2::TokenStream) =
         (attr.into(), item.into());
-    let stand_ins = missing::stand_ins(attr.clone(), &item);
-    let mut out = expand::expand_user(attr, item);
+    // An `impl` block cannot hold the stand-ins' module.
+    let stand_ins = match enclosing {
+        enclosing::Enclosing::Free | enclosing::Enclosing::Unknown => {
+            missing::stand_ins(attr.clone(), &item)
+        }
+        _ => proc_macro2::TokenStream::new(),
+    };
+    let mut out = expand::expand_user(attr, item, enclosing);
     out.extend(stand_ins);
     facade::rename(out).into()
+}
+
+/// The name of the function an attribute is on: the identifier after the
+/// first `fn` (an attribute's or a visibility's group comes before it).
+fn function_name(item: &TokenStream) -> Option<proc_macro::Ident> {
+    let mut tokens = item.clone().into_iter();
+    tokens.find(|t| matches!(t, proc_macro::TokenTree::Ident(i) if i.to_string() == "fn"))?;
+    match tokens.next()? {
+        proc_macro::TokenTree::Ident(name) => Some(name),
+        _ => None,
+    }
 }
 
 /// `#[derive(Tangent)]`: a struct of parameters usable as an argument of a

@@ -887,10 +887,15 @@ impl VisitMut for Flatten<'_> {
 }
 
 /// The expansion of a function with a `Tangent` struct argument or a
-/// receiver, or `None` for every other function.
-pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
-    let args = args(func)?;
-    let e = expand_with(attr, func, args, None);
+/// receiver, or of any function `in_impl` (an associated function with
+/// the attribute on itself alone), or `None` for every other function.
+pub fn expand(attr: &TokenStream, func: &syn::ItemFn, in_impl: bool) -> Option<TokenStream> {
+    let args = if in_impl {
+        all_args(func)?
+    } else {
+        args(func)?
+    };
+    let e = expand_with(attr, func, args, None, in_impl);
     let mut out = e.user;
     out.extend(e.wrappers);
     Some(out)
@@ -913,9 +918,10 @@ fn expand_with(
     func: &syn::ItemFn,
     args: Vec<Arg>,
     imp: Option<&ImplCx>,
+    in_impl: bool,
 ) -> Expansion {
     let cx = Ctxt::default();
-    let is_method = imp.is_some() || args.iter().any(|a| a.ident == "self");
+    let is_method = in_impl || imp.is_some() || args.iter().any(|a| a.ident == "self");
     for input in &func.sig.inputs {
         if let FnArg::Receiver(r) = input
             && (r.mutability.is_some()
@@ -2374,7 +2380,7 @@ pub fn expand_impl(block_attr: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             let Some(args) = all_args(f) else {
                 continue;
             };
-            let e = expand_with(attr, f, args, Some(&cx));
+            let e = expand_with(attr, f, args, Some(&cx), true);
             cx.callees.push(e.callee.clone());
             done[i] = Some(e);
             progress = true;

@@ -24,6 +24,8 @@ use std::time::SystemTime;
 
 use syn::visit::Visit;
 
+use crate::enclosing::Enclosing;
+
 /// Whether the function a call names (`helper`, `self::helper`,
 /// `helpers::square` of an inline `mod helpers`), called from the function
 /// `caller`, is a plain function written without the attribute.
@@ -151,13 +153,32 @@ pub fn binding(caller: &str, name: &syn::Ident) -> Binding {
     Binding::Unknown
 }
 
-/// The error at a call of such a function, and the call as written (one
-/// error per function called).
+/// Whether a call names an associated function of a type (`Model::g`,
+/// `Self::g`: a type's name is capitalised). A free function's generated
+/// code reaches a callee through the items its attribute puts next to it
+/// (`g::__vjp_full`), which an associated function does not have.
+pub fn is_associated_function(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2 && {
+        let ty = path.segments[n - 2].ident.to_string();
+        ty == "Self" || ty.starts_with(|c: char| c.is_ascii_uppercase())
+    }
+}
+
+/// The error at a call of such a function (or of an associated function
+/// with an argument that carries a derivative), and the call as written
+/// (one error per function called).
 pub fn error(path: &syn::Path) -> (String, String) {
     let written = quote::ToTokens::to_token_stream(path)
         .to_string()
         .replace(' ', "");
     let name = &path.segments.last().expect("a called path").ident;
+    if is_associated_function(path) {
+        let message = format!(
+            "`{written}` is an associated function: a `#[differentiable]` body differentiates calls of free functions (`{name}(..)`) and of methods of the same `#[differentiable] impl` block; make `{name}` a free `#[differentiable]` function, or, if its value does not depend on the differentiable arguments, compute it outside and pass it in as a `#[constant]` argument"
+        );
+        return (written, message);
+    }
     let message = format!(
         "`{written}` is not `#[differentiable]`, so it has no derivative to call: put `#[differentiable]` on `fn {name}`; or, if its value does not depend on the differentiable arguments, compute it outside and pass it in as a `#[constant]` argument"
     );
@@ -172,6 +193,8 @@ pub fn error(path: &syn::Path) -> (String, String) {
 struct FileSummary {
     /// The file's modules, its root first, then every inline module.
     modules: Vec<ModuleSummary>,
+    /// Where each function with its own attribute stands.
+    places: HashMap<String, Enclosing>,
 }
 
 #[derive(Default)]
@@ -232,6 +255,14 @@ thread_local! {
         RefCell::new(HashMap::new());
 }
 
+/// Where the function `name` with `#[differentiable]` on itself alone
+/// stands in the source file `file` (see `enclosing`).
+pub fn enclosing(file: Option<PathBuf>, name: &str) -> Enclosing {
+    file.and_then(summary)
+        .and_then(|s| s.places.get(name).cloned())
+        .unwrap_or(Enclosing::Unknown)
+}
+
 /// The summary of a source file, read once per version of the file.
 fn summary(path: PathBuf) -> Option<Rc<FileSummary>> {
     let meta = std::fs::metadata(&path).ok()?;
@@ -248,7 +279,8 @@ fn summary(path: PathBuf) -> Option<Rc<FileSummary>> {
     let file = syn::parse_file(&text).ok()?;
     let mut modules = Vec::new();
     summarize(&file.items, &mut modules);
-    let summary = Rc::new(FileSummary { modules });
+    let places = crate::enclosing::places(&file);
+    let summary = Rc::new(FileSummary { modules, places });
     SUMMARIES.with_borrow_mut(|cache| cache.insert(path, (stamp, Rc::clone(&summary))));
     Some(summary)
 }

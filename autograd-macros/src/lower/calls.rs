@@ -568,7 +568,9 @@ impl Lowerer<'_> {
         {
             self.scalar_calls.insert(v, callee.ident.to_string());
         }
-        if crate::unannotated::is_plain_function(&self.caller, path) {
+        if crate::unannotated::is_plain_function(&self.caller, path)
+            || crate::unannotated::is_associated_function(path)
+        {
             self.unannotated_calls
                 .push((v, path.clone(), self.cfgs.clone()));
         }
