@@ -351,3 +351,48 @@ fn a_trait_impl_block_in_every_mode() {
     assert_relative_eq!(ds.c, 2.0 * grad[1], epsilon = TOL, max_relative = TOL);
     assert_relative_eq!(dx, 2.0 * grad[2], epsilon = TOL, max_relative = TOL);
 }
+
+/// A trait, and its impl with the attribute on one method alone: the
+/// generated items are associated functions of an inherent impl of the
+/// type (`m.value_grad(x)`), as for a marked trait impl block.
+pub trait Loss {
+    fn value(&self, x: f64) -> f64;
+}
+
+#[derive(Clone, Debug, Tangent)]
+pub struct Quadratic {
+    pub a: f64,
+    pub b: f64,
+}
+
+impl Loss for Quadratic {
+    #[differentiable(jvp, hessian)]
+    fn value(&self, x: f64) -> f64 {
+        self.a * x * x + self.b.exp() * x
+    }
+}
+
+#[test]
+fn a_trait_impl_method_alone_in_every_mode() {
+    let (a, b, x) = (1.5, -0.3, 0.8);
+    let q = Quadratic { a, b };
+    // v = a·x² + e^b·x: ∂a = x², ∂b = e^b·x, ∂x = 2a·x + e^b.
+    let value = a * x * x + b.exp() * x;
+    let grad = [x * x, b.exp() * x, 2.0 * a * x + b.exp()];
+    let hess = [
+        [0.0, 0.0, 2.0 * x],
+        [0.0, b.exp() * x, b.exp()],
+        [2.0 * x, b.exp(), 2.0 * a],
+    ];
+    let (v, dq, dx) = q.value_grad(x);
+    assert_eq!(v.to_bits(), Loss::value(&q, x).to_bits());
+    assert_relative_eq!(v, value, epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(dq.a, grad[0], epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(dq.b, grad[1], epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(dx, grad[2], epsilon = TOL, max_relative = TOL);
+    assert!(q.value_check(x).max_abs_error() < 1e-5);
+    let (_, tangent) = q.value_jvp(x, &Quadratic { a: 0.0, b: 1.0 }, 0.0);
+    assert_relative_eq!(tangent, grad[1], epsilon = TOL, max_relative = TOL);
+    let (_, _, h) = q.value_hessian(x);
+    assert_hessian(&h, &hess, 1.0);
+}

@@ -89,8 +89,15 @@ impl<'ast> Visit<'ast> for Places {
         let place = (!is_differentiable(&imp.attrs)).then(|| match &imp.trait_ {
             None => Enclosing::Inherent,
             Some((path, _)) => {
-                let self_ty = &imp.self_ty;
-                let header = quote::quote!(impl #path for #self_ty).to_string();
+                let (generics, self_ty) = (&imp.generics, &imp.self_ty);
+                let header = quote::quote!(impl #generics #path for #self_ty)
+                    .to_string()
+                    .replace(" < ", "<")
+                    .replace("< ", "<")
+                    .replace(" >", ">")
+                    .replace(" :: ", "::")
+                    .replace(" ,", ",")
+                    .replace(" : ", ": ");
                 Enclosing::TraitImpl { header }
             }
         });
@@ -130,6 +137,9 @@ mod tests {
             impl Loss for Model {
                 #[differentiable] fn value(&self, x: f64) -> f64 { x }
             }
+            impl<T: Float> Loss for Wrapper<T> {
+                #[differentiable] fn generic(&self, x: f64) -> f64 { x }
+            }
             #[differentiable] impl Other { fn marked(x: f64) -> f64 { x } }
             fn outer() { #[differentiable] fn inner(x: f64) -> f64 { x } }
         ";
@@ -139,6 +149,12 @@ mod tests {
             of_text(text, "value"),
             Enclosing::TraitImpl {
                 header: "impl Loss for Model".into()
+            }
+        );
+        assert_eq!(
+            of_text(text, "generic"),
+            Enclosing::TraitImpl {
+                header: "impl<T: Float> Loss for Wrapper<T>".into()
             }
         );
         assert_eq!(of_text(text, "marked"), Enclosing::Unknown);

@@ -18,11 +18,11 @@ pub fn expand_user(attr: TokenStream, item: TokenStream, enclosing: Enclosing) -
     let Ok(func) = syn::parse2::<syn::ItemFn>(item.clone()) else {
         return expand(attr, item);
     };
-    if let Enclosing::TraitImpl { header } = &enclosing {
-        return in_trait_impl(&func, header);
-    }
     if let Some(out) = self_outside_its_impl(&func) {
         return out;
+    }
+    if let Enclosing::TraitImpl { header } = &enclosing {
+        return in_trait_impl(&attr, &func, header);
     }
     if enclosing == Enclosing::Inherent
         && let Some(out) = crate::structs::expand(&attr, &func, true)
@@ -32,16 +32,45 @@ pub fn expand_user(attr: TokenStream, item: TokenStream, enclosing: Enclosing) -
     expand(attr, item)
 }
 
-/// A function of a trait impl with `#[differentiable]` on itself alone:
-/// its generated items would be associated functions of the trait impl,
-/// which holds only the trait's. One error at its name, and the function
-/// as written.
-fn in_trait_impl(func: &syn::ItemFn, header: &str) -> TokenStream {
+/// A function of a trait impl with `#[differentiable]` on itself alone.
+/// The trait impl holds only the trait's items, so the generated ones go
+/// where the block's attribute puts them, in an inherent impl of the type,
+/// written inside the function's body (an `impl` there is global): the
+/// expansion of the block holding the function alone, but for the trait
+/// impl itself. Where the block is generic (its parameters are not
+/// visible in the body), one error at the name saying what to write.
+fn in_trait_impl(attr: &TokenStream, func: &syn::ItemFn, header: &str) -> TokenStream {
     let name = &func.sig.ident;
+    let block: Option<syn::ItemImpl> = syn::parse_str(&format!("{header} {{}}")).ok();
+    if let Some(mut block) = block.filter(|b| {
+        b.generics.params.is_empty()
+            && matches!(&*b.self_ty, syn::Type::Path(p) if p.path.segments.iter().all(|s| s.arguments.is_none()))
+    }) {
+        let mut marked: syn::ImplItemFn = syn::parse_quote!(#func);
+        marked.attrs.push(syn::parse_quote!(#[differentiable(#attr)]));
+        block.items.push(syn::ImplItem::Fn(marked));
+        let expanded = crate::structs::expand_impl(TokenStream::new(), block);
+        if let Ok(file) = syn::parse2::<syn::File>(expanded) {
+            // Everything but the trait impl, whose function is the user's.
+            let generated = file.items.into_iter().filter_map(|item| match item {
+                syn::Item::Impl(i) if i.trait_.is_some() => None,
+                syn::Item::Impl(mut i) => {
+                    i.attrs.push(syn::parse_quote!(#[allow(non_local_definitions)]));
+                    Some(i.into_token_stream())
+                }
+                item => Some(item.into_token_stream()),
+            });
+            let mut user: syn::ItemFn = syn::parse2(as_written(func)).expect("a function");
+            let body = &user.block.stmts;
+            let block: syn::Block = syn::parse_quote!({ #(#generated)* #(#body)* });
+            user.block = Box::new(block);
+            return user.into_token_stream();
+        }
+    }
     let mut out = syn::Error::new(
         name.span(),
         format!(
-            "`#[differentiable]` on `{name}` alone, in `{header}`: a trait impl holds only the trait's items, so `{name}_grad` and the other generated functions cannot go there; put `#[differentiable]` on the block, `#[differentiable] {header} {{ .. }}`, which puts them in an inherent impl of the type"
+            "`#[differentiable]` on `{name}` alone, in the generic `{header}`: the generated functions (`{name}_grad`, ..) go in an inherent impl of the type, which the macro writes for a type without parameters only; write the body as a free `#[differentiable]` function generic over the scalar and call it from `{name}`"
         ),
     )
     .to_compile_error();

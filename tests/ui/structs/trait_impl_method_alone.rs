@@ -1,20 +1,22 @@
-// A method of a trait impl with `#[differentiable]` on itself alone: a
-// trait impl holds only the trait's items, so the generated functions have
-// nowhere to go. One error at the name, saying to mark the block.
-use autograd::{Tangent, differentiable};
+// A method of a generic trait impl with `#[differentiable]` on itself
+// alone: its generated functions go in an inherent impl of the type, which
+// the macro writes for a type without parameters only (a non-generic
+// trait impl's method alone is supported: tests/methods_assoc.rs). One
+// error at the name, saying what to write.
+use autograd::differentiable;
+use num_traits::Float;
 
-#[derive(Clone, Tangent)]
-struct Model {
-    w: f64,
+struct Model<T> {
+    w: T,
 }
 
-trait Loss {
-    fn value(&self, x: f64) -> f64;
+trait Loss<T> {
+    fn value(&self, x: T) -> T;
 }
 
-impl Loss for Model {
+impl<T: Float> Loss<T> for Model<T> {
     #[differentiable]
-    fn value(&self, x: f64) -> f64 {
+    fn value(&self, x: T) -> T {
         self.w * x * x
     }
 }
