@@ -114,6 +114,17 @@ pub fn generate(
     let dir_names: Vec<syn::Ident> = diff.iter().map(|p| direction_name(sig, p)).collect();
     let dir_tys: Vec<TokenStream> = diff.iter().filter_map(|p| direction_ty(p)).collect();
     let mut dirs = dir_names.iter();
+    // The dual argument made by `func` of the runtime from the argument
+    // (with its direction), passed as the user's is: by reference or by
+    // value.
+    let lifted = |x: &syn::Ident, by_ref: bool, func: TokenStream, dir: Option<&syn::Ident>| {
+        let dir = dir.map(|v| quote!(, #v));
+        if by_ref {
+            quote!(&#private::#func(#x #dir))
+        } else {
+            quote!(#private::#func(&#x #dir))
+        }
+    };
     let dual_args: Vec<TokenStream> = sig
         .params
         .iter()
@@ -139,34 +150,16 @@ pub fn generate(
             // A fixed-size array, `[f64; N]` or `&[f64; N]` (of a generic
             // scalar too): an array of dual numbers, its direction a slice.
             (ParamKind::Array { by_ref, .. }, true) => {
-                let v = dirs.next();
-                if *by_ref {
-                    quote!(&#private::dual_array(#x, #v))
-                } else {
-                    quote!(#private::dual_array(&#x, #v))
-                }
+                lifted(x, *by_ref, quote!(dual_array), dirs.next())
             }
             (ParamKind::Array { by_ref, .. }, false) => {
-                if *by_ref {
-                    quote!(&#private::dual_array_constant(#x))
-                } else {
-                    quote!(#private::dual_array_constant(&#x))
-                }
+                lifted(x, *by_ref, quote!(dual_array_constant), None)
             }
             (ParamKind::Matrix { by_ref, .. }, true) => {
-                let v = dirs.next();
-                if *by_ref {
-                    quote!(&#private::dual_matrix(#x, #v))
-                } else {
-                    quote!(#private::dual_matrix(&#x, #v))
-                }
+                lifted(x, *by_ref, quote!(dual_matrix), dirs.next())
             }
             (ParamKind::Matrix { by_ref, .. }, false) => {
-                if *by_ref {
-                    quote!(&#private::dual_matrix_constant(#x))
-                } else {
-                    quote!(#private::dual_matrix_constant(&#x))
-                }
+                lifted(x, *by_ref, quote!(dual_matrix_constant), None)
             }
             _ => x.to_token_stream(),
         })
