@@ -24,6 +24,7 @@
 
 use syn::visit_mut::VisitMut;
 
+use super::first_last::some_binding;
 use super::*;
 
 /// Rewrites every such statement of the body; `None` if there is none.
@@ -33,7 +34,7 @@ pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
         matches!(e, Expr::Return(_) | Expr::Break(_) | Expr::Continue(_))
     });
     syn::visit::Visit::visit_block(&mut finder, body);
-    if !finder.found {
+    if !finder.found && !has_some_let_else(body) {
         return None;
     }
     let mut rewrite = Diverging {
@@ -283,20 +284,156 @@ fn split_if(i: &syn::ExprIf) -> Option<(Vec<SynStmt>, Expr)> {
     Some((vec![SynStmt::Expr(exit, None)], if_chain(&value)))
 }
 
+/// `let Some(v) = e else { diverge };` (also `Some(&v)`, `Some(mut v)`,
+/// `Some(_)`) as the `match` that takes the value out, its other arm the
+/// exit, `let v = match e { Some(v) => v, _ => diverge };`, which the split
+/// below and `matching` then take apart; `x.split_first()`'s, see
+/// [`split_let_else`]. The `Option` of `x.first()` (bound once by the
+/// split) is then lowered as it is (see `first_last`), a search's index is
+/// primal code, and any other `Option` a constant's.
+fn let_else(local: &syn::Local) -> Option<Vec<SynStmt>> {
+    let init = local.init.as_ref()?;
+    let (_, diverge) = init.diverge.as_ref()?;
+    if !local.attrs.is_empty() {
+        return None;
+    }
+    if let Some(stmts) = split_let_else(local, &init.expr, diverge) {
+        return Some(stmts);
+    }
+    let (pat, e, span) = (&local.pat, &init.expr, local.let_token.span);
+    Some(vec![match some_binding(pat)? {
+        Some(pi) => {
+            let (m, v) = (&pi.mutability, &pi.ident);
+            // The element by value where the pattern takes it so
+            // (`Some(&v)`); `mut` is the `let`'s.
+            let and = matches!(pat, Pat::TupleStruct(t) if matches!(t.elems[0], Pat::Reference(_)))
+                .then(|| quote!(&));
+            syn::parse_quote_spanned!(span=> let #m #v = match #e { Some(#and #v) => #v, _ => #diverge };)
+        }
+        None => SynStmt::Expr(
+            syn::parse_quote_spanned!(span=> match #e { #pat => {} _ => #diverge }),
+            None,
+        ),
+    }])
+}
+
+/// What `Some((a, rest))` binds: the element's pattern and the rest's,
+/// each a name or `_` (the element also `&a`); `None` for any other
+/// pattern.
+fn split_binding(pat: &Pat) -> Option<(Option<&syn::PatIdent>, Option<&syn::PatIdent>)> {
+    let Pat::TupleStruct(ts) = pat else {
+        return None;
+    };
+    if !ts.path.is_ident("Some") || ts.qself.is_some() || ts.elems.len() != 1 {
+        return None;
+    }
+    let Pat::Tuple(pair) = &ts.elems[0] else {
+        return None;
+    };
+    fn name(p: &Pat, by_ref: bool) -> Option<Option<&syn::PatIdent>> {
+        let p = match p {
+            Pat::Reference(r) if by_ref => &*r.pat,
+            p => p,
+        };
+        match p {
+            Pat::Wild(_) => Some(None),
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(Some(pi)),
+            _ => None,
+        }
+    }
+    match pair.elems.iter().collect::<Vec<_>>()[..] {
+        [element, rest] => Some((name(element, true)?, name(rest, false)?)),
+        _ => None,
+    }
+}
+
+/// `let Some((a, rest)) = x.split_first() else { diverge };` (or
+/// `split_last`) of a place `x`: the test of its own, then the element and
+/// the sub-slice, `if x.len() == 0 { diverge } let a = x[0]; let rest =
+/// &x[1..];`.
+fn split_let_else(local: &syn::Local, e: &Expr, diverge: &Expr) -> Option<Vec<SynStmt>> {
+    let Expr::MethodCall(m) = strip_parens(e) else {
+        return None;
+    };
+    if !m.args.is_empty() || m.turbofish.is_some() || !super::matching::is_place(&m.receiver) {
+        return None;
+    }
+    let x = &*m.receiver;
+    let span = m.method.span();
+    let (index, rest): (Expr, Expr) = if m.method == "split_first" {
+        (
+            syn::parse_quote_spanned!(span=> 0),
+            syn::parse_quote_spanned!(span=> &#x[1..]),
+        )
+    } else if m.method == "split_last" {
+        (
+            syn::parse_quote_spanned!(span=> #x.len() - 1),
+            syn::parse_quote_spanned!(span=> &#x[..#x.len() - 1]),
+        )
+    } else {
+        return None;
+    };
+    let (element, tail) = split_binding(&local.pat)?;
+    let test_span = local.let_token.span;
+    let mut stmts: Vec<SynStmt> =
+        vec![syn::parse_quote_spanned!(test_span=> if #x.len() == 0 #diverge)];
+    if let Some(pi) = element {
+        let (m, v) = (&pi.mutability, &pi.ident);
+        stmts.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];));
+    }
+    if let Some(pi) = tail {
+        let (m, v) = (&pi.mutability, &pi.ident);
+        stmts.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #rest;));
+    }
+    Some(stmts)
+}
+
+/// Whether the body has a `let Some(v) = e else { .. };`.
+fn has_some_let_else(body: &syn::Block) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_local(&mut self, l: &'ast syn::Local) {
+            if l.init.as_ref().is_some_and(|i| i.diverge.is_some())
+                && (some_binding(&l.pat).is_some() || split_binding(&l.pat).is_some())
+            {
+                self.0 = true;
+            }
+            syn::visit::visit_local(self, l);
+        }
+        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+            // Not walked: a long sum nests thousands deep, and a `let` in
+            // one is rare (it then keeps its error).
+            let _ = b;
+        }
+    }
+    let mut find = Find(false);
+    syn::visit::Visit::visit_block(&mut find, body);
+    find.0
+}
+
 impl VisitMut for Diverging {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         syn::visit_mut::visit_block_mut(self, block);
         let mut out = Vec::with_capacity(block.stmts.len());
-        for mut stmt in std::mem::take(&mut block.stmts) {
-            // The value left may split again (an `else if` that exits).
-            while let Some(value) = value_of(&mut stmt)
-                && let Some((exits, rest)) = self.split(value)
-            {
-                *value = rest;
-                out.extend(exits);
-                self.changed = true;
+        for stmt in std::mem::take(&mut block.stmts) {
+            let stmts = match &stmt {
+                SynStmt::Local(local) if let Some(stmts) = let_else(local) => {
+                    self.changed = true;
+                    stmts
+                }
+                _ => vec![stmt],
+            };
+            for mut stmt in stmts {
+                // The value left may split again (an `else if` that exits).
+                while let Some(value) = value_of(&mut stmt)
+                    && let Some((exits, rest)) = self.split(value)
+                {
+                    *value = rest;
+                    out.extend(exits);
+                    self.changed = true;
+                }
+                out.push(stmt);
             }
-            out.push(stmt);
         }
         block.stmts = out;
     }
