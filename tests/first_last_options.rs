@@ -10,7 +10,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use autograd::differentiable;
+use autograd::{Tangent, differentiable};
 
 #[path = "fd_support/mod.rs"]
 mod fd_support;
@@ -329,4 +329,63 @@ fn a_held_first_of_a_local_is_taken_apart_where_tested() {
         epsilon = 1e-8,
         max_relative = 1e-8
     );
+}
+
+/// The ends of a `Vec` field of a `Tangent` struct: `if let`, a guarded
+/// `match`, `let .. else` and `unwrap_or` on `p.coef.first()` /
+/// `p.coef.last()` (issue 36: the field is the slice the test and the
+/// read are of).
+#[derive(Clone, Tangent)]
+struct Curve {
+    coef: Vec<f64>,
+    s: f64,
+}
+
+#[differentiable]
+fn curve_ends(p: &Curve) -> f64 {
+    let a = if let Some(&c) = p.coef.first() {
+        c * p.s
+    } else {
+        p.s
+    };
+    let b = match p.coef.last() {
+        Some(v) if *v > 0.0 => v.ln(),
+        _ => 0.0,
+    };
+    let Some(&z) = p.coef.first() else {
+        return a;
+    };
+    a + b + p.coef.last().copied().unwrap_or(1.0) + z
+}
+
+#[test]
+fn ends_of_a_struct_field() {
+    use approx::assert_relative_eq;
+    // c0·s + ln c1 + c1 + c0: ∂c0 = s + 1, ∂c1 = 1/c1 + 1, ∂s = c0.
+    let p = Curve {
+        coef: vec![2.0, 3.0],
+        s: 0.5,
+    };
+    let (v, g) = curve_ends_grad(&p);
+    assert_eq!(v.to_bits(), curve_ends(&p).to_bits());
+    assert_relative_eq!(
+        v,
+        1.0 + 3f64.ln() + 3.0 + 2.0,
+        epsilon = 1e-12,
+        max_relative = 1e-12
+    );
+    assert_relative_eq!(g.coef[0], 1.5, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(
+        g.coef[1],
+        1.0 / 3.0 + 1.0,
+        epsilon = 1e-12,
+        max_relative = 1e-12
+    );
+    assert_relative_eq!(g.s, 2.0, epsilon = 1e-12, max_relative = 1e-12);
+    // Empty: s, whose derivative is 1.
+    let (v, g) = curve_ends_grad(&Curve {
+        coef: vec![],
+        s: 0.5,
+    });
+    assert_eq!((v, g.coef.len(), g.s), (0.5, 0, 1.0));
 }
