@@ -389,3 +389,56 @@ fn ends_of_a_struct_field() {
     });
     assert_eq!((v, g.coef.len(), g.s), (0.5, 0, 1.0));
 }
+
+/// `if let` and a guarded `match` on `x.split_first()` / `x.split_last()`:
+/// the element and the rest (issue 36: lowered as the `let .. else` on them
+/// is, the rest a sub-slice; both were an error before).
+#[differentiable(jvp)]
+fn split_ends(x: &[f64]) -> f64 {
+    let a = if let Some((&h, rest)) = x.split_first() {
+        let s: f64 = rest.iter().sum();
+        h * s
+    } else {
+        0.0
+    };
+    let b = match x.split_last() {
+        Some((l, init)) if *l > 0.0 => {
+            let s: f64 = init.iter().sum();
+            l * s
+        }
+        Some((l, _)) => l.exp(),
+        None => 1.0,
+    };
+    a + b
+}
+
+#[test]
+fn if_let_and_match_on_split_first_and_split_last() {
+    use approx::assert_relative_eq;
+    // Four entries, the last positive: x0·(x1 + x2 + x3) + x3·(x0 + x1 + x2).
+    let x = [0.5, -1.0, 2.0, 1.5];
+    let (v, dx) = split_ends_grad(&x);
+    assert_eq!(v.to_bits(), split_ends(&x).to_bits());
+    let want = [
+        x[1] + x[2] + 2.0 * x[3],
+        x[0] + x[3],
+        x[0] + x[3],
+        2.0 * x[0] + x[1] + x[2],
+    ];
+    for i in 0..4 {
+        assert_relative_eq!(dx[i], want[i], epsilon = 1e-12, max_relative = 1e-12);
+    }
+    let dir = [0.3, -0.2, 0.7, 0.1];
+    let (tv, t) = split_ends_jvp(&x, &dir);
+    assert_eq!(tv.to_bits(), v.to_bits());
+    let along: f64 = (0..4).map(|i| want[i] * dir[i]).sum();
+    assert_relative_eq!(t, along, epsilon = 1e-12, max_relative = 1e-12);
+    // Two entries, the last negative: x0·x1 + e^x1 (the second arm).
+    let (v, dx) = split_ends_grad(&[0.5, -0.2]);
+    let e = (-0.2f64).exp();
+    assert_relative_eq!(v, -0.1 + e, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dx[0], -0.2, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dx[1], 0.5 + e, epsilon = 1e-12, max_relative = 1e-12);
+    // None: 1.
+    assert_eq!(split_ends_grad(&[]), (1.0, vec![]));
+}

@@ -287,20 +287,37 @@ fn split_if(i: &syn::ExprIf) -> Option<(Vec<SynStmt>, Expr)> {
 /// `let Some(v) = e else { diverge };` (also `Some(&v)`, `Some(mut v)`,
 /// `Some(_)`) as the `match` that takes the value out, its other arm the
 /// exit, `let v = match e { Some(v) => v, _ => diverge };`, which the split
-/// below and `matching` then take apart; `x.split_first()`'s, see
-/// [`split_let_else`]. The `Option` of `x.first()` (bound once by the
-/// split) is then lowered as it is (see `first_last`), a search's index is
-/// primal code, and any other `Option` a constant's.
-fn let_else(local: &syn::Local) -> Option<Vec<SynStmt>> {
+/// below and `matching` then take apart. The `Option` of `x.first()` (bound
+/// once by the split) is then lowered as it is (see `first_last`), a
+/// search's index is primal code, and any other `Option` a constant's.
+///
+/// `let Some((a, rest)) = x.split_first() else { diverge };` (or
+/// `split_last`) binds two names: the `Option` is bound once, `scrutinee`,
+/// its test is the exit's statement, and each name is read from it,
+/// `let a = match s { Some((a, rest)) => a, _ => unreachable!() };`.
+fn let_else(local: &syn::Local, scrutinee: &syn::Ident) -> Option<Vec<SynStmt>> {
     let init = local.init.as_ref()?;
     let (_, diverge) = init.diverge.as_ref()?;
     if !local.attrs.is_empty() {
         return None;
     }
-    if let Some(stmts) = split_let_else(local, &init.expr, diverge) {
+    let (pat, e, span) = (&local.pat, &init.expr, local.let_token.span);
+    if let Some((element, rest)) = super::first_last::split_binding(pat) {
+        let mut stmts: Vec<SynStmt> = vec![
+            syn::parse_quote_spanned!(span=> let #scrutinee = #e;),
+            SynStmt::Expr(
+                syn::parse_quote_spanned!(span=> match #scrutinee { Some(_) => {} _ => #diverge }),
+                None,
+            ),
+        ];
+        for pi in [element, rest].into_iter().flatten() {
+            let (m, v) = (&pi.mutability, &pi.ident);
+            stmts.push(syn::parse_quote_spanned!(v.span()=>
+                let #m #v = match #scrutinee { #pat => #v, _ => ::core::unreachable!() };
+            ));
+        }
         return Some(stmts);
     }
-    let (pat, e, span) = (&local.pat, &init.expr, local.let_token.span);
     Some(vec![match some_binding(pat)? {
         Some(pi) => {
             let (m, v) = (&pi.mutability, &pi.ident);
@@ -317,84 +334,14 @@ fn let_else(local: &syn::Local) -> Option<Vec<SynStmt>> {
     }])
 }
 
-/// What `Some((a, rest))` binds: the element's pattern and the rest's,
-/// each a name or `_` (the element also `&a`); `None` for any other
-/// pattern.
-fn split_binding(pat: &Pat) -> Option<(Option<&syn::PatIdent>, Option<&syn::PatIdent>)> {
-    let Pat::TupleStruct(ts) = pat else {
-        return None;
-    };
-    if !ts.path.is_ident("Some") || ts.qself.is_some() || ts.elems.len() != 1 {
-        return None;
-    }
-    let Pat::Tuple(pair) = &ts.elems[0] else {
-        return None;
-    };
-    fn name(p: &Pat, by_ref: bool) -> Option<Option<&syn::PatIdent>> {
-        let p = match p {
-            Pat::Reference(r) if by_ref => &*r.pat,
-            p => p,
-        };
-        match p {
-            Pat::Wild(_) => Some(None),
-            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(Some(pi)),
-            _ => None,
-        }
-    }
-    match pair.elems.iter().collect::<Vec<_>>()[..] {
-        [element, rest] => Some((name(element, true)?, name(rest, false)?)),
-        _ => None,
-    }
-}
-
-/// `let Some((a, rest)) = x.split_first() else { diverge };` (or
-/// `split_last`) of a place `x`: the test of its own, then the element and
-/// the sub-slice, `if x.len() == 0 { diverge } let a = x[0]; let rest =
-/// &x[1..];`.
-fn split_let_else(local: &syn::Local, e: &Expr, diverge: &Expr) -> Option<Vec<SynStmt>> {
-    let Expr::MethodCall(m) = strip_parens(e) else {
-        return None;
-    };
-    if !m.args.is_empty() || m.turbofish.is_some() || !super::matching::is_place(&m.receiver) {
-        return None;
-    }
-    let x = &*m.receiver;
-    let span = m.method.span();
-    let (index, rest): (Expr, Expr) = if m.method == "split_first" {
-        (
-            syn::parse_quote_spanned!(span=> 0),
-            syn::parse_quote_spanned!(span=> &#x[1..]),
-        )
-    } else if m.method == "split_last" {
-        (
-            syn::parse_quote_spanned!(span=> #x.len() - 1),
-            syn::parse_quote_spanned!(span=> &#x[..#x.len() - 1]),
-        )
-    } else {
-        return None;
-    };
-    let (element, tail) = split_binding(&local.pat)?;
-    let test_span = local.let_token.span;
-    let mut stmts: Vec<SynStmt> =
-        vec![syn::parse_quote_spanned!(test_span=> if #x.len() == 0 #diverge)];
-    if let Some(pi) = element {
-        let (m, v) = (&pi.mutability, &pi.ident);
-        stmts.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];));
-    }
-    if let Some(pi) = tail {
-        let (m, v) = (&pi.mutability, &pi.ident);
-        stmts.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #rest;));
-    }
-    Some(stmts)
-}
-
 /// Whether the body has a `let Some(v) = e else { .. };`.
 fn has_some_let_else(body: &syn::Block) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
         fn visit_local(&mut self, l: &'ast syn::Local) {
             if l.init.as_ref().is_some_and(|i| i.diverge.is_some())
-                && (some_binding(&l.pat).is_some() || split_binding(&l.pat).is_some())
+                && (some_binding(&l.pat).is_some()
+                    || super::first_last::split_binding(&l.pat).is_some())
             {
                 self.0 = true;
             }
@@ -417,7 +364,16 @@ impl VisitMut for Diverging {
         let mut out = Vec::with_capacity(block.stmts.len());
         for stmt in std::mem::take(&mut block.stmts) {
             let stmts = match &stmt {
-                SynStmt::Local(local) if let Some(stmts) = let_else(local) => {
+                SynStmt::Local(local)
+                    if let Some(stmts) = let_else(
+                        local,
+                        &syn::Ident::new(
+                            &format!("__ag_exit_scrutinee_{}", self.next),
+                            Span::mixed_site(),
+                        ),
+                    ) =>
+                {
+                    self.next += 1;
                     self.changed = true;
                     stmts
                 }

@@ -10,7 +10,9 @@
 //!
 //! as `x.first().unwrap()` is read as `x[0]`: the derivative flows into
 //! the element read, and an empty slice takes the `None` arm exactly as
-//! the function itself does.
+//! the function itself does. `x.split_first()` (`split_last`) is the same
+//! `Option`, `Some((element, rest))`, its rest the sub-slice beside the
+//! element.
 //!
 //! A `match` (and `if let`, and a tuple of them, `match (x.first(),
 //! x.last())`) reaches lowering as `matching` writes it: the scrutinee
@@ -37,12 +39,15 @@ pub(super) enum Pick {
     Read(Expr),
 }
 
-/// The `Option` of `x.first()`, `x.last()` (or a search's) bound to a name:
-/// the slice, as it was where the `Option` was made, and the element.
+/// The `Option` of `x.first()`, `x.last()` (or a search's, or
+/// `x.split_first()`'s) bound to a name: the slice, as it was where the
+/// `Option` was made, and the element.
 #[derive(Clone)]
 pub(super) struct End {
     seq: Sequence,
     pick: Pick,
+    /// `x.split_first()` / `x.split_last()`: `Some((element, rest))`.
+    split: bool,
 }
 
 /// Which element `x.first()` / `x.last()` reads, where the slice `x` is
@@ -182,6 +187,77 @@ pub(super) fn option_of(e: &Expr) -> Option<(&Expr, Pick)> {
     pick(m)
 }
 
+/// `x.split_first()` / `x.split_last()` of a place `x`: `x` and the
+/// element beside the rest.
+fn split_of(e: &Expr) -> Option<(&Expr, Pick)> {
+    let Expr::MethodCall(m) = strip_parens(e) else {
+        return None;
+    };
+    if !m.args.is_empty() || m.turbofish.is_some() || !super::matching::is_place(&m.receiver) {
+        return None;
+    }
+    match m.method.to_string().as_str() {
+        "split_first" => Some((&m.receiver, Pick::First)),
+        "split_last" => Some((&m.receiver, Pick::Last)),
+        _ => None,
+    }
+}
+
+/// What `Some((a, rest))` binds: the element's name and the rest's, each
+/// a name or `_` (the element also `&a`); `None` for any other pattern.
+pub(super) fn split_binding(pat: &Pat) -> Option<(Option<&syn::PatIdent>, Option<&syn::PatIdent>)> {
+    let Pat::TupleStruct(ts) = pat else {
+        return None;
+    };
+    if !ts.path.is_ident("Some") || ts.qself.is_some() || ts.elems.len() != 1 {
+        return None;
+    }
+    let Pat::Tuple(pair) = &ts.elems[0] else {
+        return None;
+    };
+    fn name(p: &Pat, by_ref: bool) -> Option<Option<&syn::PatIdent>> {
+        let p = match p {
+            Pat::Reference(r) if by_ref => &*r.pat,
+            p => p,
+        };
+        match p {
+            Pat::Wild(_) => Some(None),
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(Some(pi)),
+            _ => None,
+        }
+    }
+    match pair.elems.iter().collect::<Vec<_>>()[..] {
+        [element, rest] => Some((name(element, true)?, name(rest, false)?)),
+        _ => None,
+    }
+}
+
+/// What the payload read `match s { PAT => v, _ => unreachable!() }` of an
+/// [`End`] reads: the element (`Some(v)`, `Some(&v)`, or the element of a
+/// split, `Some((v, rest))`), or the rest of a split (`Some((a, v))`).
+enum Part {
+    Element,
+    Rest,
+}
+
+fn payload_part(m: &syn::ExprMatch, split: bool) -> Option<Part> {
+    let Expr::Path(body) = &*m.arms[0].body else {
+        return None;
+    };
+    let read = body.path.get_ident()?;
+    let named = |pi: Option<&syn::PatIdent>| pi.is_some_and(|pi| pi.ident == *read);
+    let pat = &m.arms[0].pat;
+    if !split {
+        return named(some_binding(pat)?).then_some(Part::Element);
+    }
+    let (element, rest) = split_binding(pat)?;
+    if named(element) {
+        Some(Part::Element)
+    } else {
+        named(rest).then_some(Part::Rest)
+    }
+}
+
 /// What `Some(..)` binds: `Some(v)`, `Some(&v)`, `Some(mut v)`: the name
 /// (with its `mut`), or `Some(_)`: nothing; `None` for any other pattern.
 pub(super) fn some_binding(pat: &Pat) -> Option<Option<&syn::PatIdent>> {
@@ -240,9 +316,10 @@ fn unwrap_or_of(m: &syn::ExprMethodCall) -> Option<((&Expr, Pick), &Expr)> {
 /// unreachable!() }` (or `Some(&v)`), which an [`End`] lowers; anything
 /// else (another pattern, passing it on, `name.map(..)`, a macro naming
 /// it) is not, and keeps the error of the `Option` as a value.
-fn only_taken_apart(name: &syn::Ident, rest: &[SynStmt]) -> bool {
+fn only_taken_apart(name: &syn::Ident, split: bool, rest: &[SynStmt]) -> bool {
     struct Reads<'a> {
         name: &'a syn::Ident,
+        split: bool,
         other: bool,
     }
     impl<'ast> Visit<'ast> for Reads<'_> {
@@ -250,9 +327,10 @@ fn only_taken_apart(name: &syn::Ident, rest: &[SynStmt]) -> bool {
             match e {
                 Expr::Match(m)
                     if matches!(strip_parens(&m.expr), Expr::Path(p) if p.path.get_ident().is_some_and(|i| same_binding(i, self.name)))
-                        && (super::matching::is_pattern_test(m) && is_end_test(&m.arms[0].pat)
+                        && (super::matching::is_pattern_test(m)
+                            && is_end_test(&m.arms[0].pat, self.split)
                             || super::matching::is_payload(m)
-                                && matches!(some_binding(&m.arms[0].pat), Some(Some(_)))) => {}
+                                && payload_part(m, self.split).is_some()) => {}
                 Expr::Path(p) if p.path.get_ident().is_some_and(|i| i == self.name) => {
                     self.other = true
                 }
@@ -273,7 +351,11 @@ fn only_taken_apart(name: &syn::Ident, rest: &[SynStmt]) -> bool {
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut reads = Reads { name, other: false };
+    let mut reads = Reads {
+        name,
+        split,
+        other: false,
+    };
     for stmt in rest {
         reads.visit_stmt(stmt);
     }
@@ -294,17 +376,19 @@ impl Lowerer<'_> {
         if !local.attrs.is_empty() || pi.by_ref.is_some() || pi.subpat.is_some() {
             return false;
         }
-        let Some((x, pick)) = option_of(&init.expr) else {
+        let split = split_of(&init.expr);
+        let Some((x, pick)) = split.clone().or_else(|| option_of(&init.expr)) else {
             return false;
         };
-        if !only_taken_apart(&pi.ident, rest) {
+        let split = split.is_some();
+        if !only_taken_apart(&pi.ident, split, rest) {
             return false;
         }
         let Some(seq) = self.sequence_or_field(x) else {
             return false;
         };
         let stand_in = self.new_value(Kind::Unknown, Some(pi.ident.to_string()));
-        self.ends.insert(stand_in, End { seq, pick });
+        self.ends.insert(stand_in, End { seq, pick, split });
         self.bind(&pi.ident, stand_in, false, None);
         true
     }
@@ -353,7 +437,7 @@ impl Lowerer<'_> {
         let span = pat.span();
         Some(if is_none_variant(pat) {
             self.end_test(&end.seq, false, span)
-        } else if is_end_test(pat) {
+        } else if is_end_test(pat, end.split) {
             self.end_test(&end.seq, true, span)
         } else {
             // `bind_end` has checked every pattern.
@@ -362,14 +446,42 @@ impl Lowerer<'_> {
     }
 
     /// The name `match s { Some(v) => v, _ => unreachable!() }` binds of
-    /// an [`End`]: its element (`Some(&v)` and `Some(mut v)` too).
+    /// an [`End`]: its element (`Some(&v)`, `Some(mut v)` and a split's
+    /// `Some((v, rest))` too).
     pub(super) fn lower_end_payload(&mut self, m: &syn::ExprMatch) -> Option<Operand> {
         let end = self.end_of(&m.expr)?;
-        let pat = &m.arms[0].pat;
-        Some(match some_binding(pat) {
-            Some(Some(pi)) => self.end_read(&end, pi.ident.span()),
-            // `bind_end` has checked every pattern.
-            _ => self.missing(pat.span()),
+        Some(match payload_part(m, end.split) {
+            Some(Part::Element) => self.end_read(&end, m.arms[0].body.span()),
+            // `bind_end` has checked every pattern; the rest of a split is
+            // an item (`lower_end_rest`), bound by the `let` that reads it.
+            _ => self.missing(m.span()),
+        })
+    }
+
+    /// The rest of a split, `match s { Some((a, rest)) => rest, _ =>
+    /// unreachable!() }`: the sub-slice beside the element, `&x[1..]` of
+    /// `split_first`, `&x[..x.len() - 1]` of `split_last`.
+    pub(super) fn lower_end_rest(&mut self, m: &syn::ExprMatch) -> Option<Sequence> {
+        let end = self.end_of(&m.expr)?;
+        if !matches!(payload_part(m, end.split), Some(Part::Rest)) {
+            return None;
+        }
+        let span = m.arms[0].body.span();
+        let one = Operand::Const(quote!(1));
+        let len = self.sequence_len(&end.seq, span);
+        let rest = match len {
+            Operand::Const(n) => Operand::Const(quote!((#n - 1))),
+            len => self.int_op(Operator::Sub, len, one.clone(), span),
+        };
+        let (start, end_at) = match end.pick {
+            Pick::Last => (Operand::Const(quote!(0)), rest.clone()),
+            _ => (one, self.sequence_len(&end.seq, span)),
+        };
+        Some(Sequence::Sub {
+            base: Box::new(end.seq),
+            start,
+            end: end_at,
+            len: rest,
         })
     }
 
@@ -394,7 +506,14 @@ impl Lowerer<'_> {
         let cond = self.end_test(&seq, true, span);
         let element = |l: &mut Self| {
             Some(Item::Value(match read {
-                Ok(pick) => l.end_read(&End { seq, pick }, span),
+                Ok(pick) => l.end_read(
+                    &End {
+                        seq,
+                        pick,
+                        split: false,
+                    },
+                    span,
+                ),
                 Err(folded) => l.lower_expr(&folded),
             }))
         };
@@ -415,10 +534,13 @@ impl Lowerer<'_> {
     }
 }
 
-/// The test of an arm on an [`End`]: `Some(_)` (or `Some(&_)`), the
-/// test of an arm binding the element, or `None`.
-fn is_end_test(pat: &Pat) -> bool {
-    matches!(some_binding(pat), Some(None)) || is_none_variant(pat)
+/// The test of an arm on an [`End`]: `Some(_)` (or `Some(&_)`, or a
+/// split's `Some((_, _))`), the test of an arm binding the element, or
+/// `None`.
+fn is_end_test(pat: &Pat, split: bool) -> bool {
+    matches!(some_binding(pat), Some(None))
+        || split && matches!(split_binding(pat), Some((None, None)))
+        || is_none_variant(pat)
 }
 
 /// `None` itself (not `_`, which [`is_none`] counts too).
