@@ -10,7 +10,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use autograd::differentiable;
+use autograd::{Tangent, differentiable};
 
 #[path = "fd_support/mod.rs"]
 mod fd_support;
@@ -173,4 +173,272 @@ fn match_on_first_with_guards() {
         guarded_head_grad(&[-0.5, 2.0], 0.3),
         (0.3, vec![0.0, 0.0], 1.0)
     );
+}
+
+/// The `Option`s of a slice's ends taken apart every way, through the
+/// second-order copy (`hessian`) and forward mode: `if let`, a `match`
+/// with a guard, a tuple of them with a guard, `unwrap_or`, `let .. else`
+/// with `return` (issue 36: each is lowered
+/// where it stands, in the body and in its copy at another scalar).
+#[differentiable(jvp, hessian)]
+fn ends_every_way(x: &[f64], k: f64) -> f64 {
+    let a = if let Some(&v) = x.first() {
+        v * v * k
+    } else {
+        k
+    };
+    let b = match x.last().copied() {
+        Some(v) if v > 0.0 => v.ln() * k,
+        Some(v) => v * k * k,
+        None => 0.0,
+    };
+    let c = match (x.first(), x.last()) {
+        (Some(&p), Some(&q)) if p < q => (q - p) * k,
+        _ => 0.0,
+    };
+    let d = x.last().copied().unwrap_or(k);
+    let Some(&e) = x.first() else {
+        return a + b + c + d * d;
+    };
+    let Some(z) = x.last().copied() else {
+        return -1.0;
+    };
+    a + b + c + d * d + e.sin() + z
+}
+
+/// `ends_every_way`'s value, gradient (x, then k) and Hessian, in closed
+/// form: k·x0² (or k), k·ln xl where xl > 0 (else xl·k²), k·(xl − x0)
+/// where x0 < xl, xl² (or k²), then sin x0 + xl, with x0 and xl the first
+/// and last entries.
+fn ends_every_way_closed(x: &[f64], k: f64) -> (f64, Vec<f64>, Vec<Vec<f64>>) {
+    let n = x.len();
+    let (mut f, mut g, mut h) = (0.0, vec![0.0; n + 1], vec![vec![0.0; n + 1]; n + 1]);
+    let add = |h: &mut Vec<Vec<f64>>, a: usize, b: usize, v: f64| {
+        h[a][b] += v;
+        if a != b {
+            h[b][a] += v;
+        }
+    };
+    if n == 0 {
+        f = k + k * k;
+        g[0] = 1.0 + 2.0 * k;
+        h[0][0] = 2.0;
+        return (f, g, h);
+    }
+    let (x0, xl, l) = (x[0], x[n - 1], n - 1);
+    f += k * x0 * x0;
+    g[0] += 2.0 * k * x0;
+    g[n] += x0 * x0;
+    add(&mut h, 0, 0, 2.0 * k);
+    add(&mut h, 0, n, 2.0 * x0);
+    if xl > 0.0 {
+        f += k * xl.ln();
+        g[l] += k / xl;
+        g[n] += xl.ln();
+        add(&mut h, l, l, -k / (xl * xl));
+        add(&mut h, l, n, 1.0 / xl);
+    } else {
+        f += xl * k * k;
+        g[l] += k * k;
+        g[n] += 2.0 * xl * k;
+        add(&mut h, l, n, 2.0 * k);
+        add(&mut h, n, n, 2.0 * xl);
+    }
+    if x0 < xl {
+        f += k * (xl - x0);
+        g[l] += k;
+        g[0] -= k;
+        g[n] += xl - x0;
+        add(&mut h, l, n, 1.0);
+        add(&mut h, 0, n, -1.0);
+    }
+    f += xl * xl + x0.sin() + xl;
+    g[l] += 2.0 * xl + 1.0;
+    g[0] += x0.cos();
+    add(&mut h, l, l, 2.0);
+    add(&mut h, 0, 0, -x0.sin());
+    (f, g, h)
+}
+
+#[test]
+fn ends_every_way_through_hessian_and_jvp() {
+    use approx::assert_relative_eq;
+    // Each arm: x0 < xl > 0; xl < 0 < x0 (the second arm, no pair);
+    // one element (first and last alike); none (every `None` path).
+    let cases = [vec![0.4, 1.3, 2.0], vec![0.5, -0.7], vec![1.5], vec![]];
+    let k = 0.8;
+    for x in cases {
+        let n = x.len();
+        let (f, g, h) = ends_every_way_closed(&x, k);
+        let close = |what: &str, got: f64, want: f64| {
+            assert_relative_eq!(got, want, epsilon = 1e-12, max_relative = 1e-12);
+            let _ = what;
+        };
+        let (v, dx, dk) = ends_every_way_grad(&x, k);
+        close("value", v, f);
+        assert_eq!(v.to_bits(), ends_every_way(&x, k).to_bits(), "{x:?}");
+        for i in 0..n {
+            close("dx", dx[i], g[i]);
+        }
+        close("dk", dk, g[n]);
+        let (v, _, hess) = ends_every_way_hessian(&x, k);
+        close("hessian value", v, f);
+        for i in 0..=n {
+            for j in 0..=n {
+                assert_relative_eq!(hess[(i, j)], h[i][j], epsilon = 1e-12, max_relative = 1e-12);
+            }
+        }
+        let dir: Vec<f64> = (0..n).map(|i| 0.3 - 0.2 * i as f64).collect();
+        let (v, t) = ends_every_way_jvp(&x, k, &dir, 0.7);
+        close("jvp value", v, f);
+        let want: f64 = (0..n).map(|i| g[i] * dir[i]).sum::<f64>() + g[n] * 0.7;
+        assert_relative_eq!(t, want, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}
+
+/// The `Option` of `first()` of a local the body builds, held in a
+/// variable and taken apart by `if let` (issue 36: lowered where it is
+/// tested; it was one error before, tests/ui/control/first-held-in-variable).
+#[differentiable]
+fn relative_move(prices: &[f64], scale: f64) -> f64 {
+    let mut moved = prices.to_vec();
+    moved[0] = scale;
+    let head = moved.first();
+    let base = if let Some(v) = head { *v } else { 1.0 };
+    moved.iter().map(|p| (p / base - 1.0) * scale).sum()
+}
+
+#[test]
+fn a_held_first_of_a_local_is_taken_apart_where_tested() {
+    use approx::assert_relative_eq;
+    let p = [2.0, 3.0, 5.0];
+    let s = 0.5;
+    let (v, dp, ds) = relative_move_grad(&p, s);
+    assert_eq!(v.to_bits(), relative_move(&p, s).to_bits());
+    // f = Σ_{i≥1} (p_i / s − 1)·s = Σ_{i≥1} p_i − (n − 1)·s (the first
+    // term is (s/s − 1)·s = 0): ∂p_i = 1 for i ≥ 1, ∂p_0 = 0, ∂s = −(n − 1)
+    // plus the first term's 0.
+    assert_eq!(dp[0], 0.0);
+    for i in 1..3 {
+        assert_relative_eq!(dp[i], 1.0, epsilon = 1e-12, max_relative = 1e-12);
+    }
+    assert_relative_eq!(ds, -2.0, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(
+        ds,
+        fd64(|q| relative_move(&p, q), s),
+        epsilon = 1e-8,
+        max_relative = 1e-8
+    );
+}
+
+/// The ends of a `Vec` field of a `Tangent` struct: `if let`, a guarded
+/// `match`, `let .. else` and `unwrap_or` on `p.coef.first()` /
+/// `p.coef.last()` (issue 36: the field is the slice the test and the
+/// read are of).
+#[derive(Clone, Tangent)]
+struct Curve {
+    coef: Vec<f64>,
+    s: f64,
+}
+
+#[differentiable]
+fn curve_ends(p: &Curve) -> f64 {
+    let a = if let Some(&c) = p.coef.first() {
+        c * p.s
+    } else {
+        p.s
+    };
+    let b = match p.coef.last() {
+        Some(v) if *v > 0.0 => v.ln(),
+        _ => 0.0,
+    };
+    let Some(&z) = p.coef.first() else {
+        return a;
+    };
+    a + b + p.coef.last().copied().unwrap_or(1.0) + z
+}
+
+#[test]
+fn ends_of_a_struct_field() {
+    use approx::assert_relative_eq;
+    // c0·s + ln c1 + c1 + c0: ∂c0 = s + 1, ∂c1 = 1/c1 + 1, ∂s = c0.
+    let p = Curve {
+        coef: vec![2.0, 3.0],
+        s: 0.5,
+    };
+    let (v, g) = curve_ends_grad(&p);
+    assert_eq!(v.to_bits(), curve_ends(&p).to_bits());
+    assert_relative_eq!(
+        v,
+        1.0 + 3f64.ln() + 3.0 + 2.0,
+        epsilon = 1e-12,
+        max_relative = 1e-12
+    );
+    assert_relative_eq!(g.coef[0], 1.5, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(
+        g.coef[1],
+        1.0 / 3.0 + 1.0,
+        epsilon = 1e-12,
+        max_relative = 1e-12
+    );
+    assert_relative_eq!(g.s, 2.0, epsilon = 1e-12, max_relative = 1e-12);
+    // Empty: s, whose derivative is 1.
+    let (v, g) = curve_ends_grad(&Curve {
+        coef: vec![],
+        s: 0.5,
+    });
+    assert_eq!((v, g.coef.len(), g.s), (0.5, 0, 1.0));
+}
+
+/// `if let` and a guarded `match` on `x.split_first()` / `x.split_last()`:
+/// the element and the rest (issue 36: lowered as the `let .. else` on them
+/// is, the rest a sub-slice; both were an error before).
+#[differentiable(jvp)]
+fn split_ends(x: &[f64]) -> f64 {
+    let a = if let Some((&h, rest)) = x.split_first() {
+        let s: f64 = rest.iter().sum();
+        h * s
+    } else {
+        0.0
+    };
+    let b = match x.split_last() {
+        Some((l, init)) if *l > 0.0 => {
+            let s: f64 = init.iter().sum();
+            l * s
+        }
+        Some((l, _)) => l.exp(),
+        None => 1.0,
+    };
+    a + b
+}
+
+#[test]
+fn if_let_and_match_on_split_first_and_split_last() {
+    use approx::assert_relative_eq;
+    // Four entries, the last positive: x0·(x1 + x2 + x3) + x3·(x0 + x1 + x2).
+    let x = [0.5, -1.0, 2.0, 1.5];
+    let (v, dx) = split_ends_grad(&x);
+    assert_eq!(v.to_bits(), split_ends(&x).to_bits());
+    let want = [
+        x[1] + x[2] + 2.0 * x[3],
+        x[0] + x[3],
+        x[0] + x[3],
+        2.0 * x[0] + x[1] + x[2],
+    ];
+    for i in 0..4 {
+        assert_relative_eq!(dx[i], want[i], epsilon = 1e-12, max_relative = 1e-12);
+    }
+    let dir = [0.3, -0.2, 0.7, 0.1];
+    let (tv, t) = split_ends_jvp(&x, &dir);
+    assert_eq!(tv.to_bits(), v.to_bits());
+    let along: f64 = (0..4).map(|i| want[i] * dir[i]).sum();
+    assert_relative_eq!(t, along, epsilon = 1e-12, max_relative = 1e-12);
+    // Two entries, the last negative: x0·x1 + e^x1 (the second arm).
+    let (v, dx) = split_ends_grad(&[0.5, -0.2]);
+    let e = (-0.2f64).exp();
+    assert_relative_eq!(v, -0.1 + e, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dx[0], -0.2, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dx[1], 0.5 + e, epsilon = 1e-12, max_relative = 1e-12);
+    // None: 1.
+    assert_eq!(split_ends_grad(&[]), (1.0, vec![]));
 }

@@ -651,6 +651,54 @@ fn reduce_folds_from_the_first_element() {
     assert!(std::panic::catch_unwind(|| twice_the_reduced_max_grad(&[])).is_err());
 }
 
+/// A method of the element `reduce` or `max_by` gives with `unwrap_or`
+/// (`.sqrt()`, `.exp()` after it): the chain is an element, not an
+/// iterator (the corpus's reduce_sum_squares; issue 36 lowers the
+/// `unwrap_or` where it stands, the method's receiver included).
+#[differentiable]
+fn rooted_reductions(x: &[f64], d: f64) -> f64 {
+    let squares: Vec<f64> = x.iter().map(|v| v * v).collect();
+    squares
+        .iter()
+        .copied()
+        .reduce(|a, b| a + b)
+        .unwrap_or(d)
+        .sqrt()
+        + x.iter()
+            .copied()
+            .max_by(|a, b| a.total_cmp(b))
+            .unwrap_or(d)
+            .exp()
+}
+
+#[test]
+fn a_method_of_a_reduced_or_best_element() {
+    // √(Σ x²) + e^max: ∂x_i = x_i / √(Σ x²), plus e^max at the largest.
+    let x = [0.5, -1.5, 1.2];
+    let (v, dx, dd) = rooted_reductions_grad(&x, 2.0);
+    assert_eq!(v.to_bits(), rooted_reductions(&x, 2.0).to_bits());
+    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    for i in 0..3 {
+        let best = if i == 2 { x[2].exp() } else { 0.0 };
+        assert_relative_eq!(
+            dx[i],
+            x[i] / norm + best,
+            epsilon = 1e-12,
+            max_relative = 1e-12
+        );
+    }
+    assert_eq!(dd, 0.0);
+    // Empty: √d + e^d.
+    let (v, dx, dd) = rooted_reductions_grad(&[], 2.0);
+    assert_eq!((v, dx.len()), (2f64.sqrt() + 2f64.exp(), 0));
+    assert_relative_eq!(
+        dd,
+        0.5 / 2f64.sqrt() + 2f64.exp(),
+        epsilon = 1e-12,
+        max_relative = 1e-12
+    );
+}
+
 /// A search under `hessian`: the index over a differentiable slice and
 /// over constant knots, and a count.
 #[differentiable(jvp, hessian)]

@@ -215,6 +215,36 @@ fn first_last() {
 }
 
 #[test]
+fn first_last_branches() {
+    check(
+        "first_last_branches",
+        "fn f(x: &[f64], y: &[f64], d: f64) -> f64 {
+            let a = if let Some(&v) = x.first() { v * d } else { d };
+            let b = match (x.last(), y.first().copied()) {
+                (Some(&u), Some(w)) if u > w => u * w,
+                (Some(u), _) => *u,
+                _ => 0.0,
+            };
+            let c = y.last().copied().unwrap_or(d);
+            let Some(&e) = y.last() else { return a; };
+            a + b + c + e
+        }",
+    );
+}
+
+#[test]
+fn first_last_searches() {
+    check(
+        "first_last_searches",
+        "fn f(x: &[f64], d: f64) -> f64 {
+            let m = if let Some(&m) = x.iter().max_by(|p, q| p.total_cmp(q)) { m } else { d };
+            let s = x.iter().copied().reduce(|a, b| a + b * b).unwrap_or(d);
+            m * s
+        }",
+    );
+}
+
+#[test]
 fn iter_mut() {
     check(
         "iter_mut",

@@ -9,6 +9,9 @@ impl Lowerer<'_> {
         if let Some(index) = first_or_last(m) {
             return self.lower_expr(&Expr::Index(index));
         }
+        if let Some(o) = self.lower_end_method(m) {
+            return o;
+        }
         if let Some(o) = self.lower_iterator_method(m) {
             return o;
         }
@@ -38,13 +41,13 @@ impl Lowerer<'_> {
                 .local_ident(strip_parens(&pick.receiver))
                 .is_some_and(|v| matches!(self.values[v].kind, Kind::Slice | Kind::Array))
         {
-            // `let o = x.first();`: the `Option` is taken apart where it
-            // is written, never held.
+            // `let o = x.first();` read otherwise than by the tests and
+            // reads `first_last` lowers.
             let x = pick.receiver.to_token_stream().to_string().replace(' ', "");
             self.cx.error_spanned_by(
                 &pick.method,
                 format!(
-                    "`{x}.{0}()` of a differentiable slice is read where it is tested or unwrapped, not held in a variable: write `if let Some(v) = {x}.{0}()`, `match {x}.{0}() {{ .. }}`, `let Some(v) = {x}.{0}() else {{ .. }};` or `{x}.{0}().copied().unwrap_or(d)`",
+                    "the `Option` of `{x}.{0}()` of a differentiable slice is read only by `if let Some(v) = ..`, `match .. {{ Some(v) => .., None => .. }}` (arms `Some(v)`, `Some(&v)`, `Some(_)`, `None` or `_`, with guards if wanted) or `let Some(v) = .. else {{ .. }};`, on the call or on a variable holding it, or as `{x}.{0}().copied().unwrap_or(d)`",
                     pick.method
                 ),
             );

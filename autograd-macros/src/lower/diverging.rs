@@ -24,6 +24,7 @@
 
 use syn::visit_mut::VisitMut;
 
+use super::first_last::some_binding;
 use super::*;
 
 /// Rewrites every such statement of the body; `None` if there is none.
@@ -33,7 +34,7 @@ pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
         matches!(e, Expr::Return(_) | Expr::Break(_) | Expr::Continue(_))
     });
     syn::visit::Visit::visit_block(&mut finder, body);
-    if !finder.found {
+    if !finder.found && !has_some_let_else(body) {
         return None;
     }
     let mut rewrite = Diverging {
@@ -283,20 +284,112 @@ fn split_if(i: &syn::ExprIf) -> Option<(Vec<SynStmt>, Expr)> {
     Some((vec![SynStmt::Expr(exit, None)], if_chain(&value)))
 }
 
+/// `let Some(v) = e else { diverge };` (also `Some(&v)`, `Some(mut v)`,
+/// `Some(_)`) as the `match` that takes the value out, its other arm the
+/// exit, `let v = match e { Some(v) => v, _ => diverge };`, which the split
+/// below and `matching` then take apart. The `Option` of `x.first()` (bound
+/// once by the split) is then lowered as it is (see `first_last`), a
+/// search's index is primal code, and any other `Option` a constant's.
+///
+/// `let Some((a, rest)) = x.split_first() else { diverge };` (or
+/// `split_last`) binds two names: the `Option` is bound once, `scrutinee`,
+/// its test is the exit's statement, and each name is read from it,
+/// `let a = match s { Some((a, rest)) => a, _ => unreachable!() };`.
+fn let_else(local: &syn::Local, scrutinee: &syn::Ident) -> Option<Vec<SynStmt>> {
+    let init = local.init.as_ref()?;
+    let (_, diverge) = init.diverge.as_ref()?;
+    if !local.attrs.is_empty() {
+        return None;
+    }
+    let (pat, e, span) = (&local.pat, &init.expr, local.let_token.span);
+    if let Some((element, rest)) = super::first_last::split_binding(pat) {
+        let mut stmts: Vec<SynStmt> = vec![
+            syn::parse_quote_spanned!(span=> let #scrutinee = #e;),
+            SynStmt::Expr(
+                syn::parse_quote_spanned!(span=> match #scrutinee { Some(_) => {} _ => #diverge }),
+                None,
+            ),
+        ];
+        for pi in [element, rest].into_iter().flatten() {
+            let (m, v) = (&pi.mutability, &pi.ident);
+            stmts.push(syn::parse_quote_spanned!(v.span()=>
+                let #m #v = match #scrutinee { #pat => #v, _ => ::core::unreachable!() };
+            ));
+        }
+        return Some(stmts);
+    }
+    Some(vec![match some_binding(pat)? {
+        Some(pi) => {
+            let (m, v) = (&pi.mutability, &pi.ident);
+            // The element by value where the pattern takes it so
+            // (`Some(&v)`); `mut` is the `let`'s.
+            let and = matches!(pat, Pat::TupleStruct(t) if matches!(t.elems[0], Pat::Reference(_)))
+                .then(|| quote!(&));
+            syn::parse_quote_spanned!(span=> let #m #v = match #e { Some(#and #v) => #v, _ => #diverge };)
+        }
+        None => SynStmt::Expr(
+            syn::parse_quote_spanned!(span=> match #e { #pat => {} _ => #diverge }),
+            None,
+        ),
+    }])
+}
+
+/// Whether the body has a `let Some(v) = e else { .. };`.
+fn has_some_let_else(body: &syn::Block) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_local(&mut self, l: &'ast syn::Local) {
+            if l.init.as_ref().is_some_and(|i| i.diverge.is_some())
+                && (some_binding(&l.pat).is_some()
+                    || super::first_last::split_binding(&l.pat).is_some())
+            {
+                self.0 = true;
+            }
+            syn::visit::visit_local(self, l);
+        }
+        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+            // Not walked: a long sum nests thousands deep, and a `let` in
+            // one is rare (it then keeps its error).
+            let _ = b;
+        }
+    }
+    let mut find = Find(false);
+    syn::visit::Visit::visit_block(&mut find, body);
+    find.0
+}
+
 impl VisitMut for Diverging {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         syn::visit_mut::visit_block_mut(self, block);
         let mut out = Vec::with_capacity(block.stmts.len());
-        for mut stmt in std::mem::take(&mut block.stmts) {
-            // The value left may split again (an `else if` that exits).
-            while let Some(value) = value_of(&mut stmt)
-                && let Some((exits, rest)) = self.split(value)
-            {
-                *value = rest;
-                out.extend(exits);
-                self.changed = true;
+        for stmt in std::mem::take(&mut block.stmts) {
+            let stmts = match &stmt {
+                SynStmt::Local(local)
+                    if let Some(stmts) = let_else(
+                        local,
+                        &syn::Ident::new(
+                            &format!("__ag_exit_scrutinee_{}", self.next),
+                            Span::mixed_site(),
+                        ),
+                    ) =>
+                {
+                    self.next += 1;
+                    self.changed = true;
+                    stmts
+                }
+                _ => vec![stmt],
+            };
+            for mut stmt in stmts {
+                // The value left may split again (an `else if` that exits).
+                while let Some(value) = value_of(&mut stmt)
+                    && let Some((exits, rest)) = self.split(value)
+                {
+                    *value = rest;
+                    out.extend(exits);
+                    self.changed = true;
+                }
+                out.push(stmt);
             }
-            out.push(stmt);
         }
         block.stmts = out;
     }

@@ -1,60 +1,71 @@
-//! `if let Some(v) = x.first() { a } else { b }` and the same `match`
-//! (also `last()`, `Some(&v)`, after `.copied()` / `.cloned()`, arms
-//! with guards, a tuple of them: `match (x.first(), x.last())`),
-//! rewritten before lowering into the test and the element it is:
+//! `x.first()` and `x.last()` of a slice (also after `.copied()` /
+//! `.cloned()`, and `x.iter().max_by(cmp)` / `min_by`), the `Option` of
+//! an element, lowered where the body takes it apart: its test is the
+//! length's, `x.len() != 0` (a primal `bool`), and its value the element
+//! read where the test held,
 //!
 //! ```text
-//! if let Some(v) = x.first() { a } else { b }   →   if !x.is_empty() { let v = x[0]; a } else { b }
+//! if let Some(v) = x.first() { a } else { b }   →   if x.len() != 0 { v = x[0]; a } else { b }
 //! ```
 //!
 //! as `x.first().unwrap()` is read as `x[0]`: the derivative flows into
 //! the element read, and an empty slice takes the `None` arm exactly as
-//! the function itself does. `x.first().copied().unwrap_or(d)` is `if
-//! !x.is_empty() { x[0] } else { d }`, and `let Some(v) = x.first() else {
-//! .. };` the test `if x.len() == 0 { .. }` then `let v = x[0];`. Any
-//! other pattern on an `Option` of a differentiable value keeps its error.
+//! the function itself does. `x.split_first()` (`split_last`) is the same
+//! `Option`, `Some((element, rest))`, its rest the sub-slice beside the
+//! element.
+//!
+//! A `match` (and `if let`, and a tuple of them, `match (x.first(),
+//! x.last())`) reaches lowering as `matching` writes it: the scrutinee
+//! bound once, `let s = x.first();`, each arm's test `match s { Some(_)
+//! => true, _ => false }` and the names it binds `match s { Some(v) => v,
+//! _ => unreachable!() }`. The `let` binds `s` to [`End`], which stands
+//! for the `Option` and is never emitted; the test and the read are
+//! lowered from it. `let Some(v) = x.first() else { .. };` arrives the same
+//! way (see `diverging`), and `x.first().copied().unwrap_or(d)` is two
+//! branches on the test where it stands. Any other use of such an `Option`
+//! keeps its error.
 
-use syn::visit_mut::VisitMut;
-
+use super::items::Item;
+use super::sequence::Sequence;
 use super::*;
 
-/// Rewrites every such `if let` and `match` of the body; `None` if there
-/// is none.
-pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
-    // Only a body that calls `first` or `last`, or searches, can have one.
-    let mut finder = super::exits::Finder::new(
-        |e: &Expr| matches!(e, Expr::MethodCall(m) if pick(m).is_some() || super::iter::is_search(m) || reduce_of(m).is_some()),
-    );
-    syn::visit::Visit::visit_block(&mut finder, body);
-    if !finder.found && !has_some_let_else(body) {
-        return None;
-    }
-    let mut rewrite = FirstLast { changed: false };
-    let mut body = body.clone();
-    rewrite.visit_block_mut(&mut body);
-    rewrite.changed.then_some(body)
+/// The element an [`End`] reads.
+#[derive(Clone)]
+pub(super) enum Pick {
+    First,
+    Last,
+    /// An element at an index computed where the slice is not empty
+    /// (`max_by`'s): its read as written, `x[i]`.
+    Read(Expr),
 }
 
-struct FirstLast {
-    changed: bool,
+/// The `Option` of `x.first()`, `x.last()` (or a search's, or
+/// `x.split_first()`'s) bound to a name: the slice, as it was where the
+/// `Option` was made, and the element.
+#[derive(Clone)]
+pub(super) struct End {
+    seq: Sequence,
+    pick: Pick,
+    /// `x.split_first()` / `x.split_last()`: `Some((element, rest))`.
+    split: bool,
 }
 
-/// Which end of the slice `x.first()` / `x.last()` reads: the slice and
-/// the element's index; `None` for any other call or a receiver that is
-/// not a place (it is read twice).
-fn pick(m: &syn::ExprMethodCall) -> Option<(&Expr, Expr)> {
-    if let Some(best) = best_index(m) {
-        return Some(best);
+/// Which element `x.first()` / `x.last()` reads, where the slice `x` is
+/// not empty: the slice and the pick; `None` for any other call or a
+/// receiver that is not a place.
+fn pick(m: &syn::ExprMethodCall) -> Option<(&Expr, Pick)> {
+    if let Some((x, index)) = best_index(m) {
+        let span = m.method.span();
+        return Some((x, Pick::Read(syn::parse_quote_spanned!(span=> #x[#index]))));
     }
     if !m.args.is_empty() || m.turbofish.is_some() || !super::matching::is_place(&m.receiver) {
         return None;
     }
     let x = &*m.receiver;
-    let span = m.method.span();
     if m.method == "first" {
-        Some((x, syn::parse_quote_spanned!(span=> 0)))
+        Some((x, Pick::First))
     } else if m.method == "last" {
-        Some((x, syn::parse_quote_spanned!(span=> #x.len() - 1)))
+        Some((x, Pick::Last))
     } else {
         None
     }
@@ -131,10 +142,11 @@ fn reduce_of(m: &syn::ExprMethodCall) -> Option<(&Expr, &Expr, &Expr)> {
 }
 
 /// `x.iter().copied().reduce(f).unwrap()` (`.expect(..)`) and
-/// `.unwrap_or(d)`: the fold of the rest from the first element,
-/// `chain.skip(1).fold(x[0], f)`, as `reduce` computes, where `x` is not
-/// empty (`unwrap` of an empty one panics as the function's does).
-fn unwrapped_reduce(m: &syn::ExprMethodCall) -> Option<Expr> {
+/// `.unwrap_or(d)`: `x`, the fold of the rest from the first element,
+/// `chain.skip(1).fold(x[0], f)`, as `reduce` computes, which is read
+/// where `x` is not empty (`unwrap` of an empty one panics as the
+/// function's does), and the default.
+fn unwrapped_reduce(m: &syn::ExprMethodCall) -> Option<(&Expr, Expr, Option<&Expr>)> {
     let default = match (m.method.to_string().as_str(), m.args.len()) {
         ("unwrap", 0) | ("expect", 1) => None,
         ("unwrap_or", 1) => Some(&m.args[0]),
@@ -146,10 +158,13 @@ fn unwrapped_reduce(m: &syn::ExprMethodCall) -> Option<Expr> {
     let (x, f, chain) = reduce_of(reduce)?;
     let span = reduce.method.span();
     let folded: Expr = syn::parse_quote_spanned!(span=> #chain.skip(1).fold(#x[0], #f));
-    Some(match default {
-        Some(d) => syn::parse_quote_spanned!(span=> if !#x.is_empty() { #folded } else { #d }),
-        None => folded,
-    })
+    Some((x, folded, default))
+}
+
+/// Whether `m` is an element [`Lowerer::lower_end_method`] lowers, never an
+/// iterator however its chain starts.
+pub(super) fn picks_element(m: &syn::ExprMethodCall) -> bool {
+    unwrapped_reduce(m).is_some() || unwrap_or_of(m).is_some()
 }
 
 /// Whether the `max_by`/`min_by` `m` searches items by value (`copied`).
@@ -159,7 +174,7 @@ fn best_by_value(m: &syn::ExprMethodCall) -> bool {
 
 /// The `Option` a scrutinee reads: `x.first()`, `x.last()`, also after
 /// `.copied()` / `.cloned()`.
-fn option_of(e: &Expr) -> Option<(&Expr, Expr)> {
+pub(super) fn option_of(e: &Expr) -> Option<(&Expr, Pick)> {
     let Expr::MethodCall(m) = strip_parens(e) else {
         return None;
     };
@@ -172,66 +187,75 @@ fn option_of(e: &Expr) -> Option<(&Expr, Expr)> {
     pick(m)
 }
 
-/// The `Option`s a scrutinee reads: one (`x.first()`), or a tuple of them
-/// (`(x.first(), x.last())`).
-fn options_of(e: &Expr) -> Option<Vec<(&Expr, Expr)>> {
-    match strip_parens(e) {
-        Expr::Tuple(t) if !t.elems.is_empty() => t.elems.iter().map(option_of).collect(),
-        e => Some(vec![option_of(e)?]),
+/// `x.split_first()` / `x.split_last()` of a place `x`: `x` and the
+/// element beside the rest.
+fn split_of(e: &Expr) -> Option<(&Expr, Pick)> {
+    let Expr::MethodCall(m) = strip_parens(e) else {
+        return None;
+    };
+    if !m.args.is_empty() || m.turbofish.is_some() || !super::matching::is_place(&m.receiver) {
+        return None;
+    }
+    match m.method.to_string().as_str() {
+        "split_first" => Some((&m.receiver, Pick::First)),
+        "split_last" => Some((&m.receiver, Pick::Last)),
+        _ => None,
     }
 }
 
-/// The test an arm's pattern (with its guard) makes of the `Option`s and
-/// the reads of the elements it binds, which come first in the arm's
-/// block (and in the guard, which may read them): `Some(v)` tests that
-/// the slice is not empty and reads `v`, `None` that it is, `_` nothing.
-/// `None` for any other pattern.
-fn arm_test(
-    options: &[(&Expr, Expr)],
-    pat: &Pat,
-    guard: Option<&Expr>,
-) -> Option<(Expr, Vec<SynStmt>)> {
-    let parts: Vec<&Pat> = match pat {
-        Pat::Tuple(t) if options.len() > 1 => {
-            if t.elems.len() != options.len() {
-                return None;
-            }
-            t.elems.iter().collect()
-        }
-        Pat::Wild(_) => vec![pat; options.len()],
-        pat if options.len() == 1 => vec![pat],
-        _ => return None,
+/// What `Some((a, rest))` binds: the element's name and the rest's, each
+/// a name or `_` (the element also `&a`); `None` for any other pattern.
+pub(super) fn split_binding(pat: &Pat) -> Option<(Option<&syn::PatIdent>, Option<&syn::PatIdent>)> {
+    let Pat::TupleStruct(ts) = pat else {
+        return None;
     };
-    let mut tests: Vec<Expr> = Vec::new();
-    let mut reads: Vec<SynStmt> = Vec::new();
-    for ((x, index), part) in options.iter().zip(parts) {
-        if let Some(binding) = some_binding(part) {
-            tests.push(syn::parse_quote!(!#x.is_empty()));
-            if let Some(pi) = binding {
-                let (m, v) = (&pi.mutability, &pi.ident);
-                reads.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];));
-            }
-        } else if matches!(part, Pat::Wild(_)) {
-        } else if is_none(part) {
-            tests.push(syn::parse_quote!(#x.len() == 0));
-        } else {
-            return None;
+    if !ts.path.is_ident("Some") || ts.qself.is_some() || ts.elems.len() != 1 {
+        return None;
+    }
+    let Pat::Tuple(pair) = &ts.elems[0] else {
+        return None;
+    };
+    fn name(p: &Pat, by_ref: bool) -> Option<Option<&syn::PatIdent>> {
+        let p = match p {
+            Pat::Reference(r) if by_ref => &*r.pat,
+            p => p,
+        };
+        match p {
+            Pat::Wild(_) => Some(None),
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(Some(pi)),
+            _ => None,
         }
     }
-    if let Some(g) = guard {
-        tests.push(if reads.is_empty() {
-            g.clone()
-        } else {
-            syn::parse_quote!({ #(#reads)* #g })
-        });
+    match pair.elems.iter().collect::<Vec<_>>()[..] {
+        [element, rest] => Some((name(element, true)?, name(rest, false)?)),
+        _ => None,
     }
-    let test = match tests.split_first() {
-        None => syn::parse_quote!(true),
-        Some((first, rest)) => rest
-            .iter()
-            .fold(first.clone(), |acc, t| syn::parse_quote!(#acc && #t)),
+}
+
+/// What the payload read `match s { PAT => v, _ => unreachable!() }` of an
+/// [`End`] reads: the element (`Some(v)`, `Some(&v)`, or the element of a
+/// split, `Some((v, rest))`), or the rest of a split (`Some((a, v))`).
+enum Part {
+    Element,
+    Rest,
+}
+
+fn payload_part(m: &syn::ExprMatch, split: bool) -> Option<Part> {
+    let Expr::Path(body) = &*m.arms[0].body else {
+        return None;
     };
-    Some((test, reads))
+    let read = body.path.get_ident()?;
+    let named = |pi: Option<&syn::PatIdent>| pi.is_some_and(|pi| pi.ident == *read);
+    let pat = &m.arms[0].pat;
+    if !split {
+        return named(some_binding(pat)?).then_some(Part::Element);
+    }
+    let (element, rest) = split_binding(pat)?;
+    if named(element) {
+        Some(Part::Element)
+    } else {
+        named(rest).then_some(Part::Rest)
+    }
 }
 
 /// What `Some(..)` binds: `Some(v)`, `Some(&v)`, `Some(mut v)`: the name
@@ -263,19 +287,11 @@ pub(super) fn is_none(pat: &Pat) -> bool {
     }
 }
 
-/// A block, or an arm's value as one.
-fn as_block(e: &Expr) -> syn::Block {
-    match e {
-        Expr::Block(b) if b.attrs.is_empty() && b.label.is_none() => b.block.clone(),
-        e => syn::parse_quote_spanned!(e.span()=> { #e }),
-    }
-}
-
 /// `x.first().copied().unwrap_or(d)` (or `.cloned()`, or `last()`): the
 /// element and the default, `None` for anything else. The `Option` of a
 /// reference, `x.first().unwrap_or(&d)`, is not one: its value is a
 /// reference.
-fn unwrap_or_of(m: &syn::ExprMethodCall) -> Option<((&Expr, Expr), &Expr)> {
+fn unwrap_or_of(m: &syn::ExprMethodCall) -> Option<((&Expr, Pick), &Expr)> {
     if m.method != "unwrap_or" || m.args.len() != 1 || m.turbofish.is_some() {
         return None;
     }
@@ -283,8 +299,8 @@ fn unwrap_or_of(m: &syn::ExprMethodCall) -> Option<((&Expr, Expr), &Expr)> {
         return None;
     };
     // `x.iter().copied().max_by(..).unwrap_or(d)`: the items are values.
-    if let Some(best) = best_index(by_value)
-        && best_by_value(by_value)
+    if best_by_value(by_value)
+        && let Some(best) = pick(by_value)
     {
         return Some((best, &m.args[0]));
     }
@@ -294,243 +310,240 @@ fn unwrap_or_of(m: &syn::ExprMethodCall) -> Option<((&Expr, Expr), &Expr)> {
     Some((option_of(&m.receiver)?, &m.args[0]))
 }
 
-/// `let Some(v) = x.first() else { diverge };` (also `Some(&v)`,
-/// `Some(mut v)`, `last()`, after `.copied()`): the test of its own, then
-/// the read, `if x.len() == 0 { diverge } let v = x[0];`.
-fn let_else(local: &syn::Local) -> Option<Vec<SynStmt>> {
-    let init = local.init.as_ref()?;
-    let (_, diverge) = init.diverge.as_ref()?;
-    if !local.attrs.is_empty() {
-        return None;
+/// Whether every read of `name` in `rest` (the statements after its `let`)
+/// is a pattern test or a payload read, `match name { Some(_) => true, _
+/// => false }` (or `None`) or `match name { Some(v) => v, _ =>
+/// unreachable!() }` (or `Some(&v)`), which an [`End`] lowers; anything
+/// else (another pattern, passing it on, `name.map(..)`, a macro naming
+/// it) is not, and keeps the error of the `Option` as a value.
+fn only_taken_apart(name: &syn::Ident, split: bool, rest: &[SynStmt]) -> bool {
+    struct Reads<'a> {
+        name: &'a syn::Ident,
+        split: bool,
+        other: bool,
     }
-    if let Expr::MethodCall(m) = strip_parens(&init.expr)
-        && super::iter::is_search(m)
-    {
-        return search_let_else(local, &init.expr, diverge);
-    }
-    if let Some(stmts) = split_let_else(local, &init.expr, diverge) {
-        return Some(stmts);
-    }
-    let Some((x, index)) = option_of(&init.expr) else {
-        return option_let_else(local, &init.expr, diverge);
-    };
-    let binding = some_binding(&local.pat)?;
-    let span = local.let_token.span;
-    let test: SynStmt = syn::parse_quote_spanned!(span=> if #x.len() == 0 #diverge);
-    let mut stmts = vec![test];
-    if let Some(pi) = binding {
-        let (m, v) = (&pi.mutability, &pi.ident);
-        stmts.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];));
-    }
-    Some(stmts)
-}
-
-/// What `Some((a, rest))` binds: the element's pattern and the rest's,
-/// each a name or `_` (the element also `&a`); `None` for any other
-/// pattern.
-fn split_binding(pat: &Pat) -> Option<(Option<&syn::PatIdent>, Option<&syn::PatIdent>)> {
-    let Pat::TupleStruct(ts) = pat else {
-        return None;
-    };
-    if !ts.path.is_ident("Some") || ts.qself.is_some() || ts.elems.len() != 1 {
-        return None;
-    }
-    let Pat::Tuple(pair) = &ts.elems[0] else {
-        return None;
-    };
-    fn name(p: &Pat, by_ref: bool) -> Option<Option<&syn::PatIdent>> {
-        let p = match p {
-            Pat::Reference(r) if by_ref => &*r.pat,
-            p => p,
-        };
-        match p {
-            Pat::Wild(_) => Some(None),
-            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(Some(pi)),
-            _ => None,
-        }
-    }
-    match pair.elems.iter().collect::<Vec<_>>()[..] {
-        [element, rest] => Some((name(element, true)?, name(rest, false)?)),
-        _ => None,
-    }
-}
-
-/// `let Some((a, rest)) = x.split_first() else { diverge };` (or
-/// `split_last`) of a place `x`: the test of its own, then the element and
-/// the sub-slice, `if x.len() == 0 { diverge } let a = x[0]; let rest =
-/// &x[1..];`.
-fn split_let_else(local: &syn::Local, e: &Expr, diverge: &Expr) -> Option<Vec<SynStmt>> {
-    let Expr::MethodCall(m) = strip_parens(e) else {
-        return None;
-    };
-    if !m.args.is_empty() || m.turbofish.is_some() || !super::matching::is_place(&m.receiver) {
-        return None;
-    }
-    let x = &*m.receiver;
-    let span = m.method.span();
-    let (index, rest): (Expr, Expr) = if m.method == "split_first" {
-        (
-            syn::parse_quote_spanned!(span=> 0),
-            syn::parse_quote_spanned!(span=> &#x[1..]),
-        )
-    } else if m.method == "split_last" {
-        (
-            syn::parse_quote_spanned!(span=> #x.len() - 1),
-            syn::parse_quote_spanned!(span=> &#x[..#x.len() - 1]),
-        )
-    } else {
-        return None;
-    };
-    let (element, tail) = split_binding(&local.pat)?;
-    let test_span = local.let_token.span;
-    let mut stmts: Vec<SynStmt> =
-        vec![syn::parse_quote_spanned!(test_span=> if #x.len() == 0 #diverge)];
-    if let Some(pi) = element {
-        let (m, v) = (&pi.mutability, &pi.ident);
-        stmts.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #x[#index];));
-    }
-    if let Some(pi) = tail {
-        let (m, v) = (&pi.mutability, &pi.ident);
-        stmts.push(syn::parse_quote_spanned!(v.span()=> let #m #v = #rest;));
-    }
-    Some(stmts)
-}
-
-/// Whether the body has a `let Some(v) = e else { .. };`.
-fn has_some_let_else(body: &syn::Block) -> bool {
-    struct Find(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Find {
-        fn visit_local(&mut self, l: &'ast syn::Local) {
-            if l.init.as_ref().is_some_and(|i| i.diverge.is_some())
-                && (some_binding(&l.pat).is_some() || split_binding(&l.pat).is_some())
-            {
-                self.0 = true;
+    impl<'ast> Visit<'ast> for Reads<'_> {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::Match(m)
+                    if matches!(strip_parens(&m.expr), Expr::Path(p) if p.path.get_ident().is_some_and(|i| same_binding(i, self.name)))
+                        && (super::matching::is_pattern_test(m)
+                            && is_end_test(&m.arms[0].pat, self.split)
+                            || super::matching::is_payload(m)
+                                && payload_part(m, self.split).is_some()) => {}
+                Expr::Path(p) if p.path.get_ident().is_some_and(|i| i == self.name) => {
+                    self.other = true
+                }
+                e => syn::visit::visit_expr(self, e),
             }
-            syn::visit::visit_local(self, l);
         }
-        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-            // Not walked: a long sum nests thousands deep, and a `let` in
-            // one is rare (it then keeps its error).
-            let _ = b;
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            fn mentions(tokens: TokenStream, name: &syn::Ident) -> bool {
+                tokens.into_iter().any(|t| match t {
+                    proc_macro2::TokenTree::Ident(i) => i == *name,
+                    proc_macro2::TokenTree::Group(g) => mentions(g.stream(), name),
+                    _ => false,
+                })
+            }
+            if mentions(m.tokens.clone(), self.name) {
+                self.other = true;
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut reads = Reads {
+        name,
+        split,
+        other: false,
+    };
+    for stmt in rest {
+        reads.visit_stmt(stmt);
+    }
+    !reads.other
+}
+
+impl Lowerer<'_> {
+    /// `let s = x.first();` (see [`End`]) whose every later read `rest`
+    /// takes it apart: `s` bound to the `Option` it stands for, nothing
+    /// emitted. `false`, binding nothing, for any other `let`.
+    pub(super) fn bind_end(&mut self, local: &syn::Local, rest: &[SynStmt]) -> bool {
+        let Some(init) = local.init.as_ref().filter(|i| i.diverge.is_none()) else {
+            return false;
+        };
+        let Pat::Ident(pi) = &local.pat else {
+            return false;
+        };
+        if !local.attrs.is_empty() || pi.by_ref.is_some() || pi.subpat.is_some() {
+            return false;
+        }
+        let split = split_of(&init.expr);
+        let Some((x, pick)) = split.clone().or_else(|| option_of(&init.expr)) else {
+            return false;
+        };
+        let split = split.is_some();
+        if !only_taken_apart(&pi.ident, split, rest) {
+            return false;
+        }
+        let Some(seq) = self.sequence_or_field(x) else {
+            return false;
+        };
+        let stand_in = self.new_value(Kind::Unknown, Some(pi.ident.to_string()));
+        self.ends.insert(stand_in, End { seq, pick, split });
+        self.bind(&pi.ident, stand_in, false, None);
+        true
+    }
+
+    /// The [`End`] a scrutinee names.
+    fn end_of(&self, scrutinee: &Expr) -> Option<End> {
+        let v = self.local_ident(strip_parens(scrutinee))?;
+        self.ends.get(&v).cloned()
+    }
+
+    /// Whether the slice is not empty (`some`) or empty: `x.len() != 0`, a
+    /// primal `bool`.
+    fn end_test(&mut self, seq: &Sequence, some: bool, span: Span) -> Operand {
+        let op = if some { quote!(!=) } else { quote!(==) };
+        match self.sequence_len(seq, span) {
+            Operand::Const(len) => Operand::Const(quote!((#len #op 0))),
+            Operand::Value(len) => {
+                let p = super::primal::placeholder(0, span);
+                let expr: Expr = syn::parse_quote!(#p #op 0);
+                let bindings = vec![(p.to_string(), len)];
+                Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Bool, span))
+            }
         }
     }
-    let mut find = Find(false);
-    syn::visit::Visit::visit_block(&mut find, body);
-    find.0
-}
 
-/// `let Some(v) = e else { diverge };` of any other `Option` (a
-/// `#[constant]` one, an element of constant data): the `match` that takes
-/// the value out, its other arm the exit, `let v = match e { Some(v) => v,
-/// _ => diverge };`, which `matching` and `diverging` then take apart.
-fn option_let_else(local: &syn::Local, e: &Expr, diverge: &Expr) -> Option<Vec<SynStmt>> {
-    let pi = some_binding(&local.pat)??;
-    let (m, v) = (&pi.mutability, &pi.ident);
-    let span = local.let_token.span;
-    Some(vec![syn::parse_quote_spanned!(span=>
-        let #m #v = match #e {
-            Some(#v) => #v,
-            _ => #diverge,
-        };
-    )])
-}
-
-/// `let Some(i) = x.iter().position(..) else { diverge };`: the index,
-/// primal code, taken out by a `match` whose other arm diverges.
-fn search_let_else(local: &syn::Local, search: &Expr, diverge: &Expr) -> Option<Vec<SynStmt>> {
-    let pi = some_binding(&local.pat)??;
-    let (m, v) = (&pi.mutability, &pi.ident);
-    let span = local.let_token.span;
-    Some(vec![syn::parse_quote_spanned!(span=>
-        let #m #v = match #search {
-            Some(#v) => #v,
-            _ => #diverge,
-        };
-    )])
-}
-
-impl FirstLast {
-    fn rewrite(&self, e: &Expr) -> Option<Expr> {
-        match e {
-            Expr::MethodCall(m) if let Some(folded) = unwrapped_reduce(m) => Some(folded),
-            Expr::MethodCall(m) => {
-                let ((x, index), default) = unwrap_or_of(m)?;
-                let span = m.method.span();
-                Some(
-                    syn::parse_quote_spanned!(span=> if !#x.is_empty() { #x[#index] } else { #default }),
-                )
-            }
-            Expr::If(i) if let Expr::Let(l) = &*i.cond => {
-                // `if let (Some(a), Some(b)) = (x.first(), y.last())`.
-                let options = options_of(&l.expr)?;
-                let (test, reads) = arm_test(&options, &l.pat, None)?;
-                let mut then = i.then_branch.clone();
-                then.stmts.splice(0..0, reads);
-                let none = match &i.else_branch {
-                    Some((_, e)) => as_block(e),
-                    None => syn::parse_quote!({}),
+    /// The element an [`End`] picks, read where its slice is not empty.
+    fn end_read(&mut self, end: &End, span: Span) -> Operand {
+        match &end.pick {
+            Pick::First => self.sequence_element(&end.seq, Operand::Const(quote!(0)), span),
+            Pick::Last => {
+                let index = match self.sequence_len(&end.seq, span) {
+                    Operand::Const(len) => Operand::Const(quote!((#len - 1))),
+                    len => self.int_op(Operator::Sub, len, Operand::Const(quote!(1)), span),
                 };
-                Some(syn::parse_quote_spanned!(i.if_token.span=> if #test #then else #none))
+                self.sequence_element(&end.seq, index, span)
             }
-            Expr::Match(m) => {
-                let options = options_of(&m.expr)?;
-                // Each arm a test and a block, in order; the last is taken
-                // when no other is (rustc has checked the `match` is
-                // exhaustive).
-                let mut arms = Vec::new();
-                for arm in &m.arms {
-                    let (pat, guard) = match &arm.pat {
-                        Pat::Guard(g) => (&*g.pat, Some(&*g.guard)),
-                        pat => (pat, None),
-                    };
-                    let (test, reads) = arm_test(&options, pat, guard)?;
-                    let mut block = as_block(&arm.body);
-                    block.stmts.splice(0..0, reads);
-                    arms.push((test, block));
-                }
-                let span = m.match_token.span;
-                let (_, last) = arms.pop()?;
-                let mut chain: Expr = syn::parse_quote!(#last);
-                for (test, block) in arms.into_iter().rev() {
-                    chain = syn::parse_quote_spanned!(span=> if #test #block else #chain);
-                }
-                Some(chain)
-            }
-            _ => None,
+            Pick::Read(read) => self.lower_expr(read),
         }
+    }
+
+    /// The test `match s { PAT => true, _ => false }` of an [`End`]:
+    /// `Some(..)` that the slice is not empty, `None` that it is.
+    pub(super) fn lower_end_test(&mut self, m: &syn::ExprMatch) -> Option<Operand> {
+        let end = self.end_of(&m.expr)?;
+        let pat = &m.arms[0].pat;
+        let span = pat.span();
+        Some(if is_none_variant(pat) {
+            self.end_test(&end.seq, false, span)
+        } else if is_end_test(pat, end.split) {
+            self.end_test(&end.seq, true, span)
+        } else {
+            // `bind_end` has checked every pattern.
+            self.missing(span)
+        })
+    }
+
+    /// The name `match s { Some(v) => v, _ => unreachable!() }` binds of
+    /// an [`End`]: its element (`Some(&v)`, `Some(mut v)` and a split's
+    /// `Some((v, rest))` too).
+    pub(super) fn lower_end_payload(&mut self, m: &syn::ExprMatch) -> Option<Operand> {
+        let end = self.end_of(&m.expr)?;
+        Some(match payload_part(m, end.split) {
+            Some(Part::Element) => self.end_read(&end, m.arms[0].body.span()),
+            // `bind_end` has checked every pattern; the rest of a split is
+            // an item (`lower_end_rest`), bound by the `let` that reads it.
+            _ => self.missing(m.span()),
+        })
+    }
+
+    /// The rest of a split, `match s { Some((a, rest)) => rest, _ =>
+    /// unreachable!() }`: the sub-slice beside the element, `&x[1..]` of
+    /// `split_first`, `&x[..x.len() - 1]` of `split_last`.
+    pub(super) fn lower_end_rest(&mut self, m: &syn::ExprMatch) -> Option<Sequence> {
+        let end = self.end_of(&m.expr)?;
+        if !matches!(payload_part(m, end.split), Some(Part::Rest)) {
+            return None;
+        }
+        let span = m.arms[0].body.span();
+        let one = Operand::Const(quote!(1));
+        let len = self.sequence_len(&end.seq, span);
+        let rest = match len {
+            Operand::Const(n) => Operand::Const(quote!((#n - 1))),
+            len => self.int_op(Operator::Sub, len, one.clone(), span),
+        };
+        let (start, end_at) = match end.pick {
+            Pick::Last => (Operand::Const(quote!(0)), rest.clone()),
+            _ => (one, self.sequence_len(&end.seq, span)),
+        };
+        Some(Sequence::Sub {
+            base: Box::new(end.seq),
+            start,
+            end: end_at,
+            len: rest,
+        })
+    }
+
+    /// `x.first().copied().unwrap_or(d)` (also of `last`, `max_by`,
+    /// `reduce`) and `x.iter().copied().reduce(f).unwrap()`: two branches
+    /// on the test where it stands, the element (or the fold) in one and
+    /// `d` in the other; `None` for any other call.
+    pub(super) fn lower_end_method(&mut self, m: &syn::ExprMethodCall) -> Option<Operand> {
+        let (x, read, default): (&Expr, Result<Pick, Expr>, &Expr) =
+            if let Some((x, folded, default)) = unwrapped_reduce(m) {
+                match default {
+                    // An empty slice panics in `unwrap` as the function's does.
+                    None => return Some(self.lower_expr(&folded)),
+                    Some(d) => (x, Err(folded), d),
+                }
+            } else {
+                let ((x, pick), d) = unwrap_or_of(m)?;
+                (x, Ok(pick), d)
+            };
+        let span = m.method.span();
+        let seq = self.sequence_or_field(x)?;
+        let cond = self.end_test(&seq, true, span);
+        let element = |l: &mut Self| {
+            Some(Item::Value(match read {
+                Ok(pick) => l.end_read(
+                    &End {
+                        seq,
+                        pick,
+                        split: false,
+                    },
+                    span,
+                ),
+                Err(folded) => l.lower_expr(&folded),
+            }))
+        };
+        let otherwise = |l: &mut Self| Some(Item::Value(l.lower_expr(default)));
+        Some(
+            match self.lower_branches(
+                cond,
+                None,
+                true,
+                (span, element),
+                (default.span(), otherwise),
+            ) {
+                Ok(Some(Item::Value(value))) => value,
+                // A part that is no one value was reported.
+                _ => self.missing(m.span()),
+            },
+        )
     }
 }
 
-impl VisitMut for FirstLast {
-    fn visit_expr_mut(&mut self, e: &mut Expr) {
-        // A closure's body is lowered on its own.
-        if matches!(e, Expr::Closure(_)) {
-            return;
-        }
-        if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
-            return;
-        }
-        if let Some(rewritten) = self.rewrite(e) {
-            *e = rewritten;
-            self.changed = true;
-        }
-        syn::visit_mut::visit_expr_mut(self, e);
-    }
+/// The test of an arm on an [`End`]: `Some(_)` (or `Some(&_)`, or a
+/// split's `Some((_, _))`), the test of an arm binding the element, or
+/// `None`.
+fn is_end_test(pat: &Pat, split: bool) -> bool {
+    matches!(some_binding(pat), Some(None))
+        || split && matches!(split_binding(pat), Some((None, None)))
+        || is_none_variant(pat)
+}
 
-    fn visit_block_mut(&mut self, b: &mut syn::Block) {
-        let mut stmts = Vec::with_capacity(b.stmts.len());
-        for stmt in b.stmts.drain(..) {
-            match &stmt {
-                SynStmt::Local(local) if let Some(pair) = let_else(local) => {
-                    stmts.extend(pair);
-                    self.changed = true;
-                }
-                _ => stmts.push(stmt),
-            }
-        }
-        b.stmts = stmts;
-        syn::visit_mut::visit_block_mut(self, b);
-    }
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+/// `None` itself (not `_`, which [`is_none`] counts too).
+fn is_none_variant(pat: &Pat) -> bool {
+    !matches!(pat, Pat::Wild(_)) && is_none(pat)
 }

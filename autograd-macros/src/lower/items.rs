@@ -78,6 +78,8 @@ impl Lowerer<'_> {
                 }
             }
             Expr::Reference(_) => self.sub_slice_of(e).map(Item::Seq),
+            // `rest` of `let Some((a, rest)) = x.split_first()`.
+            Expr::Match(m) => self.lower_end_rest(m).map(Item::Seq),
             Expr::Index(i) if matches!(strip_parens(&i.index), Expr::Range(_)) => {
                 self.sub_slice_of(e).map(Item::Seq)
             }

@@ -62,6 +62,10 @@ pub(super) fn is_iterator(e: &Expr) -> bool {
 }
 
 fn is_iterator_call(m: &syn::ExprMethodCall) -> bool {
+    // `x.iter().copied().reduce(f).unwrap_or(d)`: an element (see `first_last`).
+    if super::first_last::picks_element(m) {
+        return false;
+    }
     let name = m.method.to_string();
     ROOTS.contains(&name.as_str())
         || UNSUPPORTED_ROOTS.contains(&name.as_str())

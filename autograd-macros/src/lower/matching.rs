@@ -435,6 +435,9 @@ impl Lowerer<'_> {
     /// A pattern test: primal code, the scrutinee's variables replaced by
     /// the values they hold.
     pub(super) fn lower_pattern_test(&mut self, m: &syn::ExprMatch) -> Operand {
+        if let Some(test) = self.lower_end_test(m) {
+            return test;
+        }
         self.lower_primal_unchecked(&Expr::Match(m.clone()), Kind::Bool)
     }
 
@@ -442,6 +445,9 @@ impl Lowerer<'_> {
     /// code of a constant scrutinee (a `#[constant]` argument, or an
     /// integer); a differentiable one would lose its derivative there.
     pub(super) fn lower_payload(&mut self, m: &syn::ExprMatch) -> Operand {
+        if let Some(element) = self.lower_end_payload(m) {
+            return element;
+        }
         if !self.constant_base(&m.expr) && self.reads_differentiable(&m.expr) {
             // A variable bound to an unsupported expression (`let o =
             // x.first();`) was reported there already.

@@ -127,6 +127,10 @@ struct Lowerer<'a> {
     /// Names bound to closures (see [`closures`]): the value the binding
     /// holds stands for the closure, called inline.
     closures: HashMap<ValueId, closures::LocalClosure>,
+    /// Names bound to `x.first()`, `x.last()` (see [`first_last`]): the
+    /// value the binding holds stands for the `Option`, taken apart where
+    /// it is tested and read.
+    ends: HashMap<ValueId, first_last::End>,
     /// Elements of `const` and `static` arrays read at a run-time index
     /// (`EDGES[i]`): constants of a type the macro cannot see, which a
     /// pattern may take apart (`&(a, b)`).
@@ -214,6 +218,7 @@ fn lower_fn(
         body_items: Vec::new(),
         data: HashMap::new(),
         closures: HashMap::new(),
+        ends: HashMap::new(),
         constant_elements: Default::default(),
         float_casts: std::collections::HashSet::new(),
         constant_params: std::collections::HashSet::new(),
@@ -265,10 +270,11 @@ fn lower_fn(
         l.bind(&param.ident, v, mutable, ty);
         params.push(v);
     }
-    // `if let Some(v) = x.first()` becomes a length test, an exit in a
-    // statement's value a statement of its own, and `match` and the exits
-    // become branches, before lowering sees them (`matches!`, a tuple from
-    // a branch and a deferred `let` are lowered where they stand).
+    // An exit in a statement's value (a `let .. else` too) becomes a
+    // statement of its own, and `match` and the exits become branches,
+    // before lowering sees them (`matches!`, a tuple from a branch, a
+    // deferred `let` and the `Option` of `x.first()` are lowered where
+    // they stand).
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let derefs = inout::desugar(sig, body);
     let body = derefs.as_ref().unwrap_or(body);
@@ -282,8 +288,6 @@ fn lower_fn(
     let body = nested_arrays.as_ref().unwrap_or(body);
     let option_locals = options::desugar(cx, body, l.scalar.as_ref(), &param_names);
     let body = option_locals.as_ref().unwrap_or(body);
-    let options = first_last::desugar(body);
-    let body = options.as_ref().unwrap_or(body);
     let diverging = diverging::desugar(body);
     let body = diverging.as_ref().unwrap_or(body);
     let matched = matching::desugar(cx, body);

@@ -205,6 +205,12 @@ impl Lowerer<'_> {
                 self.lower_cfg_choice(predicate, &with, &without);
                 continue;
             }
+            // `let s = x.first();` taken apart by the statements after it.
+            if let SynStmt::Local(local) = stmt
+                && self.bind_end(local, &stmts[i + 1..])
+            {
+                continue;
+            }
             match stmt {
                 SynStmt::Local(local) => self.lower_local(local),
                 SynStmt::Expr(Expr::Return(r), _) => {
