@@ -279,6 +279,18 @@ impl VisitMut for Generic {
                     m.mac.tokens = elems.into_token_stream();
                 }
             }
+            // `matches!(x * y, p if p > 1.0)`: the scrutinee and the guard
+            // are the body's expressions, their literals the scalar's.
+            syn::Expr::Macro(m) if crate::lower::matches_parts(&m.mac).is_some() => {
+                if let Some((mut scrutinee, pat, guard)) = crate::lower::matches_parts(&m.mac) {
+                    self.visit_expr_mut(&mut scrutinee);
+                    let guard = guard.map(|mut g| {
+                        self.visit_expr_mut(&mut g);
+                        quote!(if #g)
+                    });
+                    m.mac.tokens = quote!(#scrutinee, #pat #guard);
+                }
+            }
             // Other macros (`assert!`, `debug_assert!`) are left as written.
             _ => syn::visit_mut::visit_expr_mut(self, e),
         }

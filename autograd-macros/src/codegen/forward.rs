@@ -27,42 +27,6 @@ pub enum Mode {
 struct Rename<'a> {
     gen_: &'a Gen<'a>,
     bindings: &'a [(String, ValueId)],
-    /// Inside an operand of a comparison, or a float scrutinee, in the
-    /// second-order twin: a float read there is the `f64` the user wrote
-    /// the test for (the dual number's value; duals compare by it), so
-    /// `x > 0.5` compiles.
-    compared: bool,
-}
-
-impl Rename<'_> {
-    /// Whether `e` is arithmetic of floats the function reads and literals:
-    /// a float, whichever scalar the reads are.
-    fn float_arithmetic(&self, e: &syn::Expr) -> bool {
-        match e {
-            syn::Expr::Paren(p) => self.float_arithmetic(&p.expr),
-            syn::Expr::Unary(u) => {
-                matches!(u.op, syn::UnOp::Neg(_)) && self.float_arithmetic(&u.expr)
-            }
-            syn::Expr::Binary(b) => {
-                matches!(
-                    b.op,
-                    syn::BinOp::Add(_)
-                        | syn::BinOp::Sub(_)
-                        | syn::BinOp::Mul(_)
-                        | syn::BinOp::Div(_)
-                ) && self.float_arithmetic(&b.left)
-                    && self.float_arithmetic(&b.right)
-            }
-            syn::Expr::Lit(l) => matches!(l.lit, syn::Lit::Float(_)),
-            syn::Expr::Path(p) => {
-                let key = p.to_token_stream().to_string();
-                self.bindings
-                    .iter()
-                    .any(|(k, v)| *k == key && self.gen_.f.info(*v).kind == Kind::Float)
-            }
-            _ => false,
-        }
-    }
 }
 
 impl VisitMut for Rename<'_> {
@@ -75,44 +39,9 @@ impl VisitMut for Rename<'_> {
             let key = p.to_token_stream().to_string();
             if let Some((_, v)) = self.bindings.iter().find(|(k, _)| *k == key) {
                 let ident = names::value(self.gen_.f, *v);
-                *e = if self.compared && self.gen_.f.info(*v).kind == Kind::Float {
-                    syn::Expr::Verbatim(quote!(::autograd::__private::to_f64(#ident)))
-                } else {
-                    syn::Expr::Verbatim(ident.into_token_stream())
-                };
+                *e = syn::Expr::Verbatim(ident.into_token_stream());
                 return;
             }
-        }
-        // `matches!(x * y, p if p > 1.0)`: the scrutinee is the user's
-        // `f64`, so the pattern binds one.
-        if let syn::Expr::Match(m) = e
-            && self.gen_.scalar.is_twin()
-            && self.float_arithmetic(&m.expr)
-        {
-            let outer = std::mem::replace(&mut self.compared, true);
-            self.visit_expr_mut(&mut m.expr);
-            self.compared = outer;
-            for arm in &mut m.arms {
-                syn::visit_mut::visit_arm_mut(self, arm);
-            }
-            return;
-        }
-        if let syn::Expr::Binary(b) = e
-            && self.gen_.scalar.is_twin()
-            && matches!(
-                b.op,
-                syn::BinOp::Lt(_)
-                    | syn::BinOp::Le(_)
-                    | syn::BinOp::Gt(_)
-                    | syn::BinOp::Ge(_)
-                    | syn::BinOp::Eq(_)
-                    | syn::BinOp::Ne(_)
-            )
-        {
-            let outer = std::mem::replace(&mut self.compared, true);
-            syn::visit_mut::visit_expr_mut(self, e);
-            self.compared = outer;
-            return;
         }
         syn::visit_mut::visit_expr_mut(self, e);
     }
@@ -351,7 +280,6 @@ impl Gen<'_> {
                 Rename {
                     gen_: self,
                     bindings,
-                    compared: false,
                 }
                 .visit_expr_mut(&mut expr);
                 expr.into_token_stream()

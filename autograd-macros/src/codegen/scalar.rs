@@ -26,12 +26,6 @@ impl Scalar {
         }
     }
 
-    /// Whether the scalar is the second-order twin's, standing in for the
-    /// user's `f64` or `f32`.
-    pub fn is_twin(&self) -> bool {
-        matches!(self, Scalar::Param(s) if s.twin)
-    }
-
     /// The type parameter, if the scalar is one.
     pub fn param(&self) -> Option<&syn::Ident> {
         match self {

@@ -512,7 +512,7 @@ pub(super) fn is_matches(mac: &syn::Macro) -> bool {
 /// The scrutinee, pattern and guard of `matches!(e, PAT)` or
 /// `matches!(e, PAT if guard)`; `None` for any other macro, or a
 /// malformed invocation (reported as an unsupported macro).
-fn matches_parts(mac: &syn::Macro) -> Option<(Expr, Pat, Option<Expr>)> {
+pub(crate) fn matches_parts(mac: &syn::Macro) -> Option<(Expr, Pat, Option<Expr>)> {
     use syn::parse::Parser;
     if !is_matches(mac) {
         return None;

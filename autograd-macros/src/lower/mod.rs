@@ -428,6 +428,7 @@ pub(crate) fn struct_locals(sig: &Signature, body: &syn::Block) -> Option<syn::B
 
 pub(crate) use arrays::{VecMacro, builds_matrices};
 pub(crate) use asserts::check_hoisted_items;
+pub(crate) use matching::matches_parts;
 
 pub(crate) fn float_ident(ty: &syn::Type) -> Option<syn::Ident> {
     match ty {
