@@ -103,9 +103,9 @@ pub mod __private {
     };
     pub use crate::tangent::{
         CollectionField, ConstantField, FloatField, IntField, KeepConstant, MatrixField,
-        ZeroConstant, add_float_field, add_to_collection, clone_tangent, collection_field,
-        float_field, int_field, matrix_field, range_field, take_collection, take_elements,
-        take_float,
+        ZeroConstant, add_flat_struct, add_float_field, add_to_collection, clone_tangent,
+        collection_field, flatten_struct, float_field, int_field, matrix_field, range_field,
+        take_collection, take_elements, take_float,
     };
     pub use crate::tangent_glue::{
         ForwardMode, IntoTangent, ScalarTangent, ZeroTangent, into_tangent, slice_tangent,

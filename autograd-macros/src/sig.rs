@@ -918,6 +918,30 @@ pub fn struct_type(ty: &Type, generics: &syn::Generics) -> Option<(Type, bool)> 
     .then(|| (owned.clone(), by_ref))
 }
 
+/// Types named with a capital that hold no float: constants in a `Tangent`
+/// struct.
+const CONSTANT_NAMES: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool",
+    "char", "String",
+];
+
+/// The name of the type of a field that `#[derive(Tangent)]` takes as a
+/// nested `Tangent` struct (a type name without generic arguments, not a
+/// primitive or `String`), by its type as written; a float or collection
+/// field is none. A `#[constant]` field is the caller's to exclude.
+pub fn nested_tangent_type(ty: &Type) -> Option<&syn::Ident> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    (p.qself.is_none()
+        && p.path.segments.iter().all(|s| s.arguments.is_none())
+        && !CONSTANT_NAMES.iter().any(|n| last.ident == n)
+        && last
+            .ident
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_uppercase()))
+    .then_some(&last.ident)
+}
+
 /// Whether `ty` is a struct, or a reference to one, in the sense of
 /// [`struct_type`].
 pub fn is_struct_type(ty: &Type, generics: &syn::Generics) -> bool {

@@ -167,8 +167,9 @@ struct Flatten<'a> {
     /// Whether the receiver's type was needed where it is not known.
     self_named: bool,
     /// Struct arguments passed on whole to another function taking a
-    /// `Tangent` struct, in the order of first use.
-    wholes: Vec<syn::Ident>,
+    /// `Tangent` struct, in the order of first use, each with the path of
+    /// the nested struct passed (`inner` of `g(&p.inner)`; empty for `p`).
+    wholes: Vec<(syn::Ident, Vec<syn::Ident>)>,
     /// Each struct argument's owned type.
     types: Vec<(syn::Ident, Type)>,
     /// Whether the function's float is `f32`.
@@ -285,12 +286,19 @@ fn copy_into_literals(body: &mut syn::Block, structs: &[(syn::Ident, Type)]) {
 }
 
 /// The flat function's arguments for a struct passed on whole: the struct
-/// (a constant: its constant fields and shapes) and its differentiable
-/// fields flattened into a `Vec<f64>`.
-fn whole_args(base: &syn::Ident) -> (syn::Ident, syn::Ident) {
+/// argument (a constant: its constant fields and shapes; for a nested
+/// struct `p.inner`, the argument `p` it is read from, since the macro
+/// cannot name the nested struct's type) and the differentiable fields of
+/// the struct passed flattened into a `Vec<f64>`.
+fn whole_args(base: &syn::Ident, path: &[syn::Ident]) -> (syn::Ident, syn::Ident) {
+    let mut name = base.to_string();
+    for f in path {
+        name.push('_');
+        name.push_str(&f.to_string());
+    }
     (
-        format_ident!("__ad_{}_whole", base, span = base.span()),
-        format_ident!("__ad_{}_flat", base, span = base.span()),
+        format_ident!("__ad_{}_whole", name, span = base.span()),
+        format_ident!("__ad_{}_flat", name, span = base.span()),
     )
 }
 
@@ -413,19 +421,44 @@ impl Flatten<'_> {
         Some(syn::parse_quote!(#arg))
     }
 
-    /// `p` or `&p` of a struct argument: passed on whole.
-    fn whole(&self, e: &syn::Expr) -> Option<syn::Ident> {
-        match strip_parens(e) {
-            syn::Expr::Reference(r) if r.mutability.is_none() => self.struct_of(&r.expr),
-            e => self.struct_of(e),
+    /// `p` or `&p` of a struct argument, or `&p.inner` (`p.inner`) of a
+    /// nested `Tangent` struct: passed on whole, with the nested struct's
+    /// path.
+    fn whole(&self, e: &syn::Expr) -> Option<(syn::Ident, Vec<syn::Ident>)> {
+        let e = match strip_parens(e) {
+            syn::Expr::Reference(r) if r.mutability.is_none() => strip_parens(&r.expr),
+            e => e,
+        };
+        if let Some(base) = self.struct_of(e) {
+            return Some((base, Vec::new()));
         }
+        let (base, path) = self.chain(e)?;
+        self.nested_type(&base, &path)?;
+        Some((base, path))
+    }
+
+    /// The name of the type of `base.path..`: the struct argument's own
+    /// type for an empty path, else that of the nested `Tangent` struct the
+    /// field chain names, where the source file shows it (see
+    /// [`crate::unannotated::nested_tangent_field`]).
+    fn nested_type(&self, base: &syn::Ident, path: &[syn::Ident]) -> Option<String> {
+        let (_, ty) = self.types.iter().find(|(b, _)| b == base)?;
+        let Type::Path(ty) = ty else { return None };
+        let mut name = ty.path.segments.last()?.ident.to_string();
+        if name == "Self" {
+            name = self.imp?.type_name.to_string();
+        }
+        if path.is_empty() {
+            return Some(name);
+        }
+        crate::unannotated::nested_tangent_field(&name, path)
     }
 
     /// The two arguments by which a struct passed on whole goes to the
     /// callee's struct call.
     /// `at` is the argument as written, where an error about what the
     /// callee does with it points.
-    fn pass_whole(&mut self, base: &syn::Ident, at: Span) -> [syn::Expr; 2] {
+    fn pass_whole(&mut self, base: &syn::Ident, path: &[syn::Ident], at: Span) -> [syn::Expr; 2] {
         self.names_self(base, "pass `self` on whole to another function");
         // The flattened fields are `f64`s.
         if self.f32 {
@@ -445,13 +478,21 @@ impl Flatten<'_> {
                 ),
             );
         }
-        if !self.wholes.contains(base) {
-            self.wholes.push(base.clone());
+        let key = (base.clone(), path.to_vec());
+        if !self.wholes.contains(&key) {
+            self.wholes.push(key);
         }
-        let (mut whole, mut flat) = whole_args(base);
+        let (mut whole, mut flat) = whole_args(base, path);
         whole.set_span(at);
         flat.set_span(at);
-        let whole: syn::Expr = if self.by_value(base) {
+        let whole: syn::Expr = if !path.is_empty() && self.by_value(base) {
+            // The nested struct, read from the struct argument; a copy of
+            // it where the flat function owns the argument, since the
+            // pullback keeps what it is passed.
+            syn::parse_quote_spanned!(at=> &#whole #(.#path)*.clone())
+        } else if !path.is_empty() {
+            syn::parse_quote_spanned!(at=> &#whole #(.#path)*)
+        } else if self.by_value(base) {
             syn::parse_quote_spanned!(at=> &#whole)
         } else {
             syn::parse_quote!(#whole)
@@ -498,7 +539,7 @@ impl Flatten<'_> {
                 let mut args = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::new();
                 for a in std::mem::take(&mut c.args) {
                     match self.whole(&a) {
-                        Some(base) => args.extend(self.pass_whole(&base, a.span())),
+                        Some((base, path)) => args.extend(self.pass_whole(&base, &path, a.span())),
                         None => {
                             let mut a = a;
                             self.visit_expr_mut(&mut a);
@@ -530,10 +571,11 @@ impl Flatten<'_> {
                 );
                 path.segments
                     .push(syn::PathSegment::from(struct_call_ident(m.method.span())));
-                let mut args: Vec<syn::Expr> = self.pass_whole(&base, m.receiver.span()).into();
+                let mut args: Vec<syn::Expr> =
+                    self.pass_whole(&base, &[], m.receiver.span()).into();
                 for a in &m.args {
                     match self.whole(a) {
-                        Some(b) => args.extend(self.pass_whole(&b, a.span())),
+                        Some((b, path)) => args.extend(self.pass_whole(&b, &path, a.span())),
                         None => {
                             let mut a = a.clone();
                             self.visit_expr_mut(&mut a);
@@ -555,12 +597,9 @@ impl Flatten<'_> {
         ty: &syn::Ident,
         args: impl IntoIterator<Item = &'e syn::Expr>,
     ) -> bool {
-        args.into_iter().filter_map(|a| self.whole(a)).any(|base| {
-            self.types.iter().any(|(b, t)| {
-                *b == base
-                    && matches!(t, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == *ty))
-            })
-        })
+        args.into_iter()
+            .filter_map(|a| self.whole(a))
+            .any(|(base, path)| self.nested_type(&base, &path).is_some_and(|t| *ty == t))
     }
 
     fn by_value(&self, base: &syn::Ident) -> bool {
@@ -1060,7 +1099,7 @@ fn expand_with(
     // A struct passed on whole goes as the caller received it, so its
     // fields are not written.
     for (base, _, at) in &flatten.written {
-        if wholes.contains(base) {
+        if wholes.iter().any(|(b, _)| b == base) {
             cx.error_spanned_by(
                 at,
                 format!(
@@ -1145,8 +1184,8 @@ fn expand_with(
     };
     let whole_inputs: Vec<TokenStream> = wholes
         .iter()
-        .map(|b| {
-            let (whole, flat) = whole_args(b);
+        .map(|(b, path)| {
+            let (whole, flat) = whole_args(b, path);
             let ty = struct_ty(b);
             let by_ref = (!by_value(b)).then(|| quote!(&));
             quote!(#[constant] #whole: #by_ref #ty, #flat: ::std::vec::Vec<f64>)
@@ -1394,12 +1433,17 @@ fn expand_with(
     });
     let whole_values: Vec<TokenStream> = wholes
         .iter()
-        .map(|b| {
+        .map(|(b, path)| {
             let whole = if by_value(b) {
                 quote_spanned!(mixed=> ::core::clone::Clone::clone(&#b))
             } else {
                 quote!(#b)
             };
+            // A nested struct, whose type the macro cannot name: through a
+            // function generic in it.
+            if !path.is_empty() {
+                return quote_spanned!(mixed=> #whole, ::autograd::__private::flatten_struct(&#b #(.#path)*));
+            }
             let at = if by_value(b) { quote!(&#b) } else { quote!(#b) };
             let ty = struct_ty(b);
             quote_spanned!(mixed=> #whole, {
@@ -1415,12 +1459,15 @@ fn expand_with(
     let whole_adds: Vec<TokenStream> = wholes
         .iter()
         .zip(&whole_grads)
-        .map(|(b, g)| {
+        .map(|((b, path), g)| {
             let i = args
                 .iter()
                 .position(|a| a.ident == *b)
                 .expect("a struct argument");
             let slot = &slots[i];
+            if !path.is_empty() {
+                return quote_spanned!(mixed=> ::autograd::__private::add_flat_struct(&mut #slot #(.#path)*, &#g););
+            }
             let ty = struct_ty(b);
             quote_spanned!(mixed=> <#ty as ::autograd::TangentStruct>::__add_flat(&mut #slot, &mut &#g[..]);)
         })

@@ -172,7 +172,16 @@ pub fn error(path: &syn::Path) -> (String, String) {
 struct FileSummary {
     /// The file's modules, its root first, then every inline module.
     modules: Vec<ModuleSummary>,
+    /// The `#[derive(Tangent)]` structs declared in the file (its modules
+    /// at any depth), by name: each field with the name of its type where
+    /// the derive takes it as a nested `Tangent` struct. `None` for a name
+    /// declared twice, which the file alone does not tell apart.
+    tangent_structs: HashMap<String, Option<TangentFields>>,
 }
+
+/// A `Tangent` struct's fields, each with the name of its type if the
+/// derive takes it as a nested struct.
+type TangentFields = Vec<(String, Option<String>)>;
 
 #[derive(Default)]
 struct ModuleSummary {
@@ -248,9 +257,83 @@ fn summary(path: PathBuf) -> Option<Rc<FileSummary>> {
     let file = syn::parse_file(&text).ok()?;
     let mut modules = Vec::new();
     summarize(&file.items, &mut modules);
-    let summary = Rc::new(FileSummary { modules });
+    let mut tangent_structs = HashMap::new();
+    record_tangent_structs(&file.items, &mut tangent_structs);
+    let summary = Rc::new(FileSummary {
+        modules,
+        tangent_structs,
+    });
     SUMMARIES.with_borrow_mut(|cache| cache.insert(path, (stamp, Rc::clone(&summary))));
     Some(summary)
+}
+
+/// The name of the nested `Tangent` struct a field chain names (`inner`
+/// in `p.inner` with `p: &Params`, `b` in `p.a.b`), where the source file
+/// of `path` declares `struct Params` once with `#[derive(Tangent)]` and
+/// the field's type is one the derive takes as a nested struct, itself so
+/// declared for a longer chain. `None` wherever the file does not show it
+/// (a struct declared in another file, a collection or float field): a
+/// field read then stays a read of its elements or value.
+pub fn nested_tangent_field(ty: &str, path: &[syn::Ident]) -> Option<String> {
+    if !proc_macro::is_available() {
+        return None;
+    }
+    let file = path
+        .first()?
+        .span()
+        .unwrap()
+        .local_file()
+        .and_then(summary)?;
+    let mut ty = ty.to_string();
+    for field in path {
+        let fields = file.tangent_structs.get(&ty)?.as_ref()?;
+        let (_, nested) = fields.iter().find(|(name, _)| field == name)?;
+        ty = nested.clone()?;
+    }
+    Some(ty)
+}
+
+/// Records the `#[derive(Tangent)]` structs of `items` and of their inline
+/// modules (see [`FileSummary::tangent_structs`]).
+fn record_tangent_structs(items: &[syn::Item], out: &mut HashMap<String, Option<TangentFields>>) {
+    for item in items {
+        match item {
+            syn::Item::Struct(s) => {
+                let derives_tangent = s.attrs.iter().any(|a| {
+                    a.path().is_ident("derive")
+                        && quote::ToTokens::to_token_stream(&a.meta)
+                            .into_iter()
+                            .any(|t| matches!(t, proc_macro2::TokenTree::Group(g) if g.stream().into_iter().any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "Tangent"))))
+                });
+                let name = s.ident.to_string();
+                let fields = match &s.fields {
+                    syn::Fields::Named(named) if derives_tangent => named
+                        .named
+                        .iter()
+                        .filter_map(|f| {
+                            let constant = f.attrs.iter().any(crate::sig::is_constant_attr);
+                            let nested = crate::sig::nested_tangent_type(&f.ty)
+                                .filter(|_| !constant)
+                                .map(|t| t.to_string());
+                            Some((f.ident.as_ref()?.to_string(), nested))
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                // Any struct of the name counts, so that two of one name
+                // (only one a `Tangent` struct) are not taken for certain.
+                out.entry(name)
+                    .and_modify(|seen| *seen = None)
+                    .or_insert(Some(fields));
+            }
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    record_tangent_structs(inner, out);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Appends the summary of a module and of every inline module in it to
