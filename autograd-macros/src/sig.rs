@@ -749,6 +749,10 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
                 result_of_float(ty, scalar_ident).map(|(ok, err)| Ret::Result { ok, err })
             }
             None if mentions_type_param(ty, &sig.generics) => None,
+            None if matches!(struct_type(ty, &sig.generics), Some((_, false))) => {
+                cx.error_spanned_by(ty, struct_return_message(ty));
+                None
+            }
             None => {
                 cx.error_spanned_by(
                     ty,
@@ -916,6 +920,15 @@ pub fn struct_type(ty: &Type, generics: &syn::Generics) -> Option<(Type, bool)> 
         && !known.iter().any(|k| last.ident == k)
         && !generics.type_params().any(|t| p.path.is_ident(&t.ident)))
     .then(|| (owned.clone(), by_ref))
+}
+
+/// The error at a function's result that is a struct (`-> Pair`): not
+/// differentiated yet, and what to write instead.
+pub fn struct_return_message(ty: &Type) -> String {
+    let ty = type_text(ty);
+    format!(
+        "a `#[differentiable]` function does not return a struct (`{ty}`) yet; return its fields as a tuple of floats (`-> (f64, f64)`) or an array, and build the `{ty}` where the result is used (`let (u, v) = make(a);`)"
+    )
 }
 
 /// Types named with a capital that hold no float: constants in a `Tangent`

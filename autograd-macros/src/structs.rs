@@ -1016,6 +1016,12 @@ fn expand_with(
             ((**ty).clone(), false)
         }
         syn::ReturnType::Type(_, ty) if sig::outputs(ty) => ((**ty).clone(), true),
+        syn::ReturnType::Type(_, ty)
+            if matches!(struct_type(ty, &func.sig.generics), Some((_, false))) =>
+        {
+            cx.error_spanned_by(ty, sig::struct_return_message(ty));
+            (syn::parse_quote!(f64), false)
+        }
         output => {
             cx.error_spanned_by(
                 output,
