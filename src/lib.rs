@@ -89,7 +89,7 @@ pub use tangent::TangentStruct;
 #[doc(hidden)]
 pub use hessian_glue::{HasSecondOrder, SecondOrder};
 #[doc(hidden)]
-pub use tangent_glue::ForwardMode;
+pub use tangent_glue::{ForwardMode, StructCall};
 
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
@@ -108,7 +108,8 @@ pub mod __private {
         take_collection, take_elements, take_float,
     };
     pub use crate::tangent_glue::{
-        ForwardMode, IntoTangent, ScalarTangent, ZeroTangent, into_tangent, slice_tangent,
+        ForwardMode, IntoTangent, ScalarTangent, StructCall, ZeroTangent, into_tangent,
+        slice_tangent,
     };
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use crate::wrappers::{

@@ -1,7 +1,7 @@
 //! A `Tangent` struct passed on whole from a differentiable body (issue 36,
 //! "What must work", item 6): a nested struct (`g(&p.inner, x)`), `self`
 //! passed on from a method of an annotated `impl` block, in `_grad`,
-//! `_grad_acc`, `_vjp` and `_check`.
+//! `_grad_acc`, `_vjp`, `_check` and `_jvp`.
 //!
 //! Expected derivatives are closed forms (tolerance `CF64_ABS` absolute or
 //! `CF64_REL` relative), each written out below from the functions'
@@ -35,7 +35,7 @@ pub struct Params {
     pub n: usize,
 }
 
-#[differentiable]
+#[differentiable(jvp)]
 pub fn leaf_energy(l: &Leaf, x: f64) -> f64 {
     let mut s = 0.0;
     for i in 0..l.w.len() {
@@ -45,26 +45,26 @@ pub fn leaf_energy(l: &Leaf, x: f64) -> f64 {
 }
 
 /// `a·c·k·S(x)`: passes its own nested struct on.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn inner_energy(q: &Inner, x: f64) -> f64 {
     q.a * leaf_energy(&q.leaf, x)
 }
 
 /// `a·c·k·S(x)·w + a·x`: the nested struct passed on whole and one of its
 /// fields read too.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn loss(p: &Params, x: f64) -> f64 {
     inner_energy(&p.inner, x) * p.w + p.inner.a * x
 }
 
 /// `c·k·S(x) + w·n`: a struct nested two deep.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn deep(p: &Params, x: f64) -> f64 {
     leaf_energy(&p.inner.leaf, x) + p.w * p.n as f64
 }
 
 /// `a·c·k·S(x)·w`, the struct taken by value.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn owned(p: Params, x: f64) -> f64 {
     inner_energy(&p.inner, x) * p.w
 }
@@ -195,7 +195,7 @@ fn nested_struct_of_a_struct_taken_by_value() {
 }
 
 /// `a·c·k·S(x) + w·x²`: what the methods below pass `self` on to.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn model_energy(m: &Params, x: f64) -> f64 {
     inner_energy(&m.inner, x) + m.w * x * x
 }
@@ -203,19 +203,19 @@ pub fn model_energy(m: &Params, x: f64) -> f64 {
 #[differentiable]
 impl Params {
     /// `(a·c·k·S(x) + w·x²)·w`: `self` passed on whole, and read.
-    #[differentiable]
+    #[differentiable(jvp)]
     pub fn fit(&self, x: f64) -> f64 {
         model_energy(self, x) * self.w
     }
 
     /// `a·c·k·S(x) + w`: a nested struct of `self` passed on whole.
-    #[differentiable]
+    #[differentiable(jvp)]
     pub fn inner_fit(&self, x: f64) -> f64 {
         inner_energy(&self.inner, x) + self.w
     }
 
     /// `a·c·k·S(x) + w·x²`, `self` taken by value and passed by reference.
-    #[differentiable]
+    #[differentiable(jvp)]
     pub fn consumed(self, x: f64) -> f64 {
         model_energy(&self, x)
     }
@@ -284,4 +284,100 @@ fn nested_struct_of_self_passed_on_whole() {
     assert_constants_kept(&dp, &p);
     let check = p.clone().consumed_check(x);
     assert!(check.max_abs_error() < 1e-6, "{check:?}");
+}
+
+/// A tangent of `Params`: its constant field `k` is set, and ignored.
+fn direction() -> Params {
+    Params {
+        inner: Inner {
+            a: -0.3,
+            leaf: Leaf {
+                c: 0.6,
+                w: vec![1.0, 0.25, -0.5],
+                k: 9.0,
+            },
+        },
+        w: 0.4,
+        n: 7,
+    }
+}
+
+/// The directional derivative of `a·c·k·S(x)·w + a·x` along `(t, tx)`,
+/// from the closed-form partials.
+fn loss_directional(p: &Params, x: f64, t: &Params, tx: f64) -> f64 {
+    let (a, c, k, w) = (p.inner.a, p.inner.leaf.c, p.inner.leaf.k, p.w);
+    let (s, ds) = poly(&p.inner.leaf.w, x);
+    let dw: f64 = (0..3)
+        .map(|i| a * c * k * x.powi(i) * w * t.inner.leaf.w[i as usize])
+        .sum();
+    (c * k * s * w + x) * t.inner.a
+        + a * k * s * w * t.inner.leaf.c
+        + dw
+        + a * c * k * s * t.w
+        + (a * c * k * ds * w + a) * tx
+}
+
+#[test]
+fn nested_struct_passed_on_whole_in_forward_mode() {
+    let (p, x, t, tx) = (params(), 0.7, direction(), -1.5);
+    let (value, tangent) = loss_jvp(&p, x, &t, tx);
+    assert_eq!(value.to_bits(), loss(&p, x).to_bits());
+    close(tangent, loss_directional(&p, x, &t, tx));
+
+    // Two deep: c·k·S(x) + w·n.
+    let (c, k) = (p.inner.leaf.c, p.inner.leaf.k);
+    let (s, ds) = poly(&p.inner.leaf.w, x);
+    let dw: f64 = (0..3)
+        .map(|i| c * k * x.powi(i) * t.inner.leaf.w[i as usize])
+        .sum();
+    let (_, tangent) = deep_jvp(&p, x, &t, tx);
+    close(
+        tangent,
+        k * s * t.inner.leaf.c + dw + p.n as f64 * t.w + c * k * ds * tx,
+    );
+
+    // By value: a·c·k·S(x)·w, the directional derivative of `loss` less
+    // that of a·x.
+    let (_, tangent) = owned_jvp(p.clone(), x, &t, tx);
+    close(
+        tangent,
+        loss_directional(&p, x, &t, tx) - (x * t.inner.a + p.inner.a * tx),
+    );
+}
+
+#[test]
+fn self_passed_on_whole_in_forward_mode() {
+    let (p, x, t, tx) = (params(), 1.1, direction(), 0.8);
+    let (a, c, k, w) = (p.inner.a, p.inner.leaf.c, p.inner.leaf.k, p.w);
+    let (s, ds) = poly(&p.inner.leaf.w, x);
+    let e = a * c * k * s + w * x * x;
+    // Partials of (a·c·k·S(x) + w·x²)·w, as in `self_passed_on_whole`.
+    let dw: f64 = (0..3)
+        .map(|i| a * c * k * x.powi(i) * w * t.inner.leaf.w[i as usize])
+        .sum();
+    let want = c * k * s * w * t.inner.a
+        + a * k * s * w * t.inner.leaf.c
+        + dw
+        + (e + w * x * x) * t.w
+        + (a * c * k * ds + 2.0 * w * x) * w * tx;
+    let (value, tangent) = p.fit_jvp(x, &t, tx);
+    assert_eq!(value.to_bits(), p.fit(x).to_bits());
+    close(tangent, want);
+
+    // a·c·k·S(x) + w, of `self.inner` passed on.
+    let dw: f64 = (0..3)
+        .map(|i| a * c * k * x.powi(i) * t.inner.leaf.w[i as usize])
+        .sum();
+    let want = c * k * s * t.inner.a + a * k * s * t.inner.leaf.c + dw + t.w + a * c * k * ds * tx;
+    let (_, tangent) = p.inner_fit_jvp(x, &t, tx);
+    close(tangent, want);
+
+    // a·c·k·S(x) + w·x², `self` by value.
+    let want = c * k * s * t.inner.a
+        + a * k * s * t.inner.leaf.c
+        + dw
+        + x * x * t.w
+        + (a * c * k * ds + 2.0 * w * x) * tx;
+    let (_, tangent) = p.clone().consumed_jvp(x, &t, tx);
+    close(tangent, want);
 }

@@ -174,8 +174,8 @@ struct Flatten<'a> {
     types: Vec<(syn::Ident, Type)>,
     /// Whether the function's float is `f32`.
     f32: bool,
-    /// Whether the function has `jvp` or `hessian`.
-    options: bool,
+    /// Whether the function has `hessian`.
+    hessian: bool,
     /// The fields the body assigns (`p.a = e`, `p.a += e`, `p.w[i] = e` of
     /// a struct taken by value), and where: their flat arguments are
     /// `mut`.
@@ -469,12 +469,13 @@ impl Flatten<'_> {
                 ),
             );
         }
-        // The struct call has a custom rule, which has no forward mode.
-        if self.options {
+        // The struct call has a custom rule and a tangent rule, no second
+        // order.
+        if self.hessian {
             self.cx.error_spanned_by(
                 base,
                 format!(
-                    "a function with `jvp` or `hessian` does not pass a `Tangent` struct on whole to another function; pass its fields (`{base}.a`), or write `#[differentiable]` without options"
+                    "a function with `hessian` does not pass a `Tangent` struct on whole to another function yet; pass its fields (`{base}.a`), or write the attribute without `hessian` (`jvp` passes it on)"
                 ),
             );
         }
@@ -1051,7 +1052,7 @@ fn expand_with(
     }
     let mut flatten = Flatten {
         f32: is_f32,
-        options: jvp || hessian,
+        hessian,
         written: Vec::new(),
         caller: func.sig.ident.to_string(),
         unannotated: Vec::new(),
@@ -1619,6 +1620,9 @@ fn expand_with(
     // calls, each struct argument passed as the struct (a constant) and
     // its flattened differentiable fields; its adjoint is this function's
     // pullback, run again at the struct rebuilt from those fields.
+    // A caller's forward sweep goes through the struct call too, of a
+    // function returning one float.
+    let call_jvp = jvp && !several;
     let struct_call = {
         let call_name = syn::Ident::new(names::STRUCT_CALL, Span::call_site());
         let rule = syn::Ident::new(names::STRUCT_RULE, Span::call_site());
@@ -1639,6 +1643,16 @@ fn expand_with(
         let mut rule_tys = Vec::new();
         let mut rebuild = Vec::new();
         let mut results = Vec::new();
+        // Of the tangent rule: a tangent per differentiable argument of the
+        // struct call (a struct's flattened fields), the structs' tangents
+        // rebuilt, `NAME_jvp`'s tangent arguments; and the types of the
+        // struct call's hidden JVP, for its `ForwardMode`.
+        let mut tangent_params = Vec::new();
+        let mut tangent_rebuild = Vec::new();
+        let mut tangent_args = Vec::new();
+        let mut jvp_input_tys = Vec::new();
+        let mut jvp_tangent_tys = Vec::new();
+        let no_gradient = quote!(::autograd::__private::NoGradient);
         for (i, (input, a)) in func.sig.inputs.iter().zip(&args).enumerate() {
             match &a.kind {
                 ArgKind::Struct { ty, by_ref } => {
@@ -1649,6 +1663,19 @@ fn expand_with(
                     rule_params.push(quote!(#whole: &#ty, #flat: &[f64]));
                     rebuild.push(quote!(let #at = <#ty as ::autograd::TangentStruct>::__from_flat(#whole, &mut &#flat[..]);));
                     call_args.push(if *by_ref { quote!(&#at) } else { quote!(#at) });
+                    let (t_flat, t_at) = (
+                        format_ident!("__ad_tflat{}", i),
+                        format_ident!("__ad_tat{}", i),
+                    );
+                    tangent_params.push(quote!(#t_flat: &[f64]));
+                    // A tangent moves no constant field.
+                    tangent_rebuild.push(quote! {
+                        let mut #t_at = <#ty as ::autograd::TangentStruct>::__from_flat(#whole, &mut &#t_flat[..]);
+                        <#ty as ::autograd::TangentStruct>::__zero_constants(&mut #t_at);
+                    });
+                    tangent_args.push(quote!(&#t_at));
+                    jvp_input_tys.extend([quote!(&#ty), quote!(&[f64])]);
+                    jvp_tangent_tys.extend([no_gradient.clone(), quote!(&[f64])]);
                     rule_tys.push(quote!(::std::vec::Vec<f64>));
                     let slot = &slots[i];
                     results.push(quote!({
@@ -1664,6 +1691,20 @@ fn expand_with(
                     params.push(input.to_token_stream());
                     rule_params.push(quote!(#x: #ty));
                     call_args.push(quote!(#x));
+                    jvp_input_tys.push(ty.to_token_stream());
+                    let tangent_ty = slot_tys[i]
+                        .as_ref()
+                        .and(others[i].as_ref())
+                        .and_then(crate::codegen::tangent::tangent_ty);
+                    match tangent_ty {
+                        Some(t) => {
+                            let t_x = format_ident!("__ad_t{}", i);
+                            tangent_params.push(quote!(#t_x: #t));
+                            tangent_args.push(quote!(#t_x));
+                            jvp_tangent_tys.push(t);
+                        }
+                        None => jvp_tangent_tys.push(no_gradient.clone()),
+                    }
                     if let Some(t) = &slot_tys[i] {
                         rule_tys.push(t.clone());
                         results.push(slots[i].to_token_stream());
@@ -1679,7 +1720,16 @@ fn expand_with(
                 #primal(#(#call_args),*)
             }
         };
-        let hidden = crate::expand::expand(quote!(backward = #rule), hidden.to_token_stream());
+        let jvp_rule = syn::Ident::new(names::STRUCT_JVP, Span::call_site());
+        let jvp_name = format_ident!("{}_jvp", name);
+        let hidden = crate::expand::expand(
+            if call_jvp {
+                quote!(backward = #rule, jvp = #jvp_rule)
+            } else {
+                quote!(backward = #rule)
+            },
+            hidden.to_token_stream(),
+        );
         let all_slots: Vec<&syn::Ident> = slots
             .iter()
             .zip(&slot_tys)
@@ -1698,19 +1748,80 @@ fn expand_with(
                 ::autograd::__private::Reached((#(#results,)*), __ad_reached)
             }
         };
-        struct_call_items(hidden, rule)
+        let mut rules = vec![rule];
+        if call_jvp {
+            let jvp_fn = match imp {
+                Some(imp) => {
+                    let ty = &imp.self_ty;
+                    quote!(<#ty>::#jvp_name)
+                }
+                None => quote!(#jvp_name),
+            };
+            rules.push(syn::parse_quote! {
+                #[doc(hidden)]
+                #[allow(clippy::too_many_arguments)]
+                #call_vis fn #jvp_rule(#(#rule_params,)* #(#tangent_params,)* _: #ret) -> #ret {
+                    #(#rebuild)*
+                    #(#tangent_rebuild)*
+                    #jvp_fn(#(#call_args,)* #(#tangent_args),*).1
+                }
+            });
+        }
+        (
+            struct_call_items(hidden, rules),
+            jvp_input_tys,
+            jvp_tangent_tys,
+        )
     };
+    let (struct_call, jvp_input_tys, jvp_tangent_tys) = struct_call;
+    // The struct call's forward mode, by which a caller's forward sweep
+    // finds its hidden JVP (see `jvp_of`); for a function without `jvp`
+    // the missing impl is the trait's error naming the option.
+    let forward_mode = |carrier: TokenStream, jvp_full: TokenStream| {
+        call_jvp.then(|| {
+            quote! {
+                #[doc(hidden)]
+                #[diagnostic::do_not_recommend]
+                #[allow(clippy::type_complexity)]
+                impl ::autograd::__private::ForwardMode<::autograd::__private::StructCall> for #carrier {
+                    type Fn = fn(#(#jvp_input_tys,)* #(#jvp_tangent_tys),*) -> (#ret, #ret);
+                    // The type again, not `Self::Fn`: in an impl block's
+                    // module every `Self` is replaced by the block's type.
+                    const JVP: fn(#(#jvp_input_tys,)* #(#jvp_tangent_tys),*) -> (#ret, #ret) = #jvp_full;
+                }
+            }
+        })
+    };
+    let struct_jvp_full =
+        syn::Ident::new(&names::struct_call_item(names::JVP_FULL), Span::call_site());
     let struct_call = match (&callee.module, is_method) {
         (Some(_), _) => {
             // In the module below the user's, which cannot name `Self`.
             let ty = module_ty.as_ref().expect("an impl block");
-            let items = struct_call
+            let mut items: TokenStream = struct_call
                 .into_iter()
                 .map(|mut f| {
                     Relocate.visit_item_fn_mut(&mut f);
                     f.to_token_stream()
                 })
                 .collect();
+            // The type a caller's forward sweep names the struct call by,
+            // as visible as the function (its `ForwardMode` names the
+            // function's argument types, which may be private).
+            let carrier = syn::Ident::new(names::STRUCT_CALL, Span::call_site());
+            let carrier_vis = match vis {
+                syn::Visibility::Inherited => quote!(pub(super)),
+                vis => vis.to_token_stream(),
+            };
+            items.extend(quote! {
+                #[doc(hidden)]
+                #[allow(non_camel_case_types)]
+                #carrier_vis struct #carrier {}
+            });
+            items.extend(forward_mode(
+                carrier.to_token_stream(),
+                struct_jvp_full.to_token_stream(),
+            ));
             module = module_of(replace_self_tokens(items, ty));
             TokenStream::new()
         }
@@ -1733,6 +1844,8 @@ fn expand_with(
                 SelfPaths.visit_impl_item_fn_mut(&mut f);
                 f
             });
+            let forward_mode =
+                forward_mode(name.to_token_stream(), quote!(#name::#struct_jvp_full));
             quote! {
                 #[doc(hidden)]
                 #[allow(non_camel_case_types, dead_code)]
@@ -1741,6 +1854,7 @@ fn expand_with(
                 impl #name {
                     #(#items)*
                 }
+                #forward_mode
             }
         }
     };
@@ -1760,6 +1874,8 @@ fn expand_with(
             nested: &nested,
             flat_path: &flat_path,
             values: [&field_values, &cast_values],
+            wholes: &wholes,
+            whole_values: &whole_values,
             other_values: &other_values,
             is_method,
             trait_: imp.and_then(|i| i.trait_.as_ref()),
@@ -2161,16 +2277,16 @@ impl ImplCx {
 /// callee is it), renamed to sit next to it (`__struct_call__vjp_full`).
 /// The ordinary expansion's public items (`_vjp`, `_grad`, ..) are dropped:
 /// nobody calls them.
-fn struct_call_items(expanded: TokenStream, rule: syn::ItemFn) -> Vec<syn::ItemFn> {
+fn struct_call_items(expanded: TokenStream, rules: Vec<syn::ItemFn>) -> Vec<syn::ItemFn> {
     let Ok(file) = syn::parse2::<syn::File>(expanded) else {
-        return vec![rule];
+        return rules;
     };
     let carrier = |ty: &Type| matches!(ty, Type::Path(p) if p.path.is_ident(names::STRUCT_CALL));
     let mut out = Vec::new();
     for item in file.items {
         match item {
             syn::Item::Fn(f) if f.sig.ident == names::STRUCT_CALL => out.push(f),
-            syn::Item::Impl(i) if carrier(&i.self_ty) => {
+            syn::Item::Impl(i) if carrier(&i.self_ty) && i.trait_.is_none() => {
                 for item in i.items {
                     let syn::ImplItem::Fn(f) = item else { continue };
                     let mut sig = f.sig;
@@ -2190,7 +2306,7 @@ fn struct_call_items(expanded: TokenStream, rule: syn::ItemFn) -> Vec<syn::ItemF
             _ => {}
         }
     }
-    out.push(rule);
+    out.extend(rules);
     for f in &mut out {
         let hidden = f.attrs.iter().any(|a| {
             a.path().is_ident("doc") && a.to_token_stream().to_string().contains("hidden")
@@ -2210,7 +2326,9 @@ impl VisitMut for SelfPaths {
     fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
         if p.qself.is_none()
             && let Some(ident) = p.path.get_ident()
-            && (ident == names::STRUCT_CALL || ident == names::STRUCT_RULE)
+            && (ident == names::STRUCT_CALL
+                || ident == names::STRUCT_RULE
+                || ident == names::STRUCT_JVP)
         {
             let ident = ident.clone();
             p.path = syn::parse_quote_spanned!(ident.span()=> Self::#ident);
@@ -2543,6 +2661,10 @@ struct Forward<'a> {
     /// The fields' values and the constant fields' values, as `_vjp`
     /// passes them.
     values: [&'a [TokenStream]; 2],
+    /// The structs passed on whole (`jvp` only), and their values as
+    /// `_vjp` passes them.
+    wholes: &'a [(syn::Ident, Vec<syn::Ident>)],
+    whole_values: &'a [TokenStream],
     other_values: &'a [&'a syn::Ident],
     is_method: bool,
     /// The trait of a trait impl, whose function as written is
@@ -2635,6 +2757,14 @@ impl Forward<'_> {
                 }
             })
             .collect();
+        // A struct passed on whole: its tangent's differentiable fields,
+        // flattened.
+        for (base, path) in self.wholes {
+            let l = local_of(base);
+            tangents.push(
+                quote_spanned!(mixed=> &::autograd::__private::flatten_struct(&#l #(.#path)*)),
+            );
+        }
         for (a, p) in self.args.iter().zip(params) {
             if let (ArgKind::Other { .. }, Some((t, _))) = (&a.kind, p) {
                 tangents.push(t.to_token_stream());
@@ -2659,6 +2789,7 @@ impl Forward<'_> {
         let (lets, tangents) = self.flat_tangents(&params, "t");
         let (pnames, ptys): (Vec<_>, Vec<_>) = params.into_iter().flatten().unzip();
         let [fields, casts] = self.values;
+        let wholes = self.whole_values;
         let others = self.other_values;
         let primal = self.path("");
         let jvp = format_ident!("{}_jvp", name);
@@ -2672,7 +2803,7 @@ impl Forward<'_> {
                 #nested
                 let _ = #primal;
                 #(#lets)*
-                #flat_path::#jvp(#(#fields,)* #(#casts,)* #(#others,)* #(#tangents),*)
+                #flat_path::#jvp(#(#fields,)* #(#casts,)* #(#wholes,)* #(#others,)* #(#tangents),*)
             }
         }
     }
