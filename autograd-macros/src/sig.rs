@@ -927,7 +927,7 @@ pub fn struct_type(ty: &Type, generics: &syn::Generics) -> Option<(Type, bool)> 
 pub fn struct_return_message(ty: &Type) -> String {
     let ty = type_text(ty);
     format!(
-        "a `#[differentiable]` function does not return a struct (`{ty}`) yet; return its fields as a tuple of floats (`-> (f64, f64)`) or an array, and build the `{ty}` where the result is used (`let (u, v) = make(a);`)"
+        "a `#[differentiable]` function returns a struct (`{ty}`) only where it takes no struct and this file declares `{ty}` with `#[derive(Tangent)]` and only `f64` fields; otherwise return its fields as a tuple of floats (`-> (f64, f64)`) or an array, and build the `{ty}` where the result is used (`let (u, v) = make(a);`)"
     )
 }
 

@@ -926,6 +926,285 @@ impl VisitMut for Flatten<'_> {
     }
 }
 
+/// A function of numbers returning a `Tangent` struct whose fields are
+/// all `f64` (`fn make(a: f64) -> Pair`), where the source file declares
+/// the struct: the function as written, and, for its callers, the struct
+/// call `make::__struct_call`, the same body returning the fields as an
+/// array in declaration order, with the hidden items of any
+/// `#[differentiable]` function. `None` for every other function.
+pub fn expand_struct_result(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
+    let syn::ReturnType::Type(_, ty) = &func.sig.output else {
+        return None;
+    };
+    let Some((Type::Path(p), false)) = struct_type(ty, &func.sig.generics) else {
+        return None;
+    };
+    let fields: Vec<syn::Ident> =
+        crate::unannotated::f64_tangent_fields(&p.path.segments.last()?.ident)?
+            .iter()
+            .map(|f| syn::Ident::new(f, Span::call_site()))
+            .collect();
+    let cx = Ctxt::default();
+    let options = crate::attr::parse(&cx, attr.clone());
+    if let Some(key) = &options.hessian {
+        cx.error_spanned_by(
+            key,
+            "`hessian` of a function returning a struct is not supported yet; write `#[differentiable]` (or with `jvp`), or return the fields as an array and use `hessian` on that function",
+        );
+    }
+    if !matches!(options.mode, crate::attr::Mode::Generated) {
+        cx.error_spanned_by(
+            attr,
+            "`implicit` and `backward` are not supported on a function returning a struct",
+        );
+    }
+    // The struct is the body's value: its fields, read where it is built.
+    let mut block = (*func.block).clone();
+    match block.stmts.pop() {
+        Some(syn::Stmt::Expr(tail, None)) => {
+            let result = match strip_parens(&tail) {
+                syn::Expr::Path(p) if p.path.get_ident().is_some() => tail.clone(),
+                _ => {
+                    block
+                        .stmts
+                        .push(syn::parse_quote_spanned!(tail.span()=> let __ad_result = #tail;));
+                    syn::parse_quote!(__ad_result)
+                }
+            };
+            block
+                .stmts
+                .push(syn::Stmt::Expr(syn::parse_quote!([#(#result.#fields),*]), None));
+        }
+        _ => cx.error_spanned_by(
+            &func.sig.output,
+            "a function returning a struct ends with the struct as its value (`Pair { u, v }` or a local holding it)",
+        ),
+    }
+    struct Returns<'a>(&'a Ctxt);
+    impl<'ast> syn::visit::Visit<'ast> for Returns<'_> {
+        fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
+            self.0.error_spanned_by(
+                r,
+                "a function returning a struct returns it as its last expression, not by `return`",
+            );
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    syn::visit::Visit::visit_block(&mut Returns(&cx), &block);
+    let mut user = func.clone();
+    for arg in &mut user.sig.inputs {
+        if let FnArg::Typed(pt) = arg {
+            pt.attrs.retain(|a| !sig::is_constant_attr(a));
+        }
+    }
+    let mut out = user.to_token_stream();
+    if let Err(e) = cx.check() {
+        out.extend(e.to_compile_error());
+        return Some(out);
+    }
+    let n = proc_macro2::Literal::usize_unsuffixed(fields.len());
+    let call_name = syn::Ident::new(names::STRUCT_CALL, Span::call_site());
+    let inputs = &func.sig.inputs;
+    let hidden: syn::ItemFn = syn::parse_quote! {
+        #[doc(hidden)]
+        pub fn #call_name(#inputs) -> [f64; #n] #block
+    };
+    let expanded = crate::expand::expand(attr.clone(), hidden.to_token_stream());
+    let items = struct_call_items(expanded, Vec::new())
+        .into_iter()
+        .map(|f| {
+            let mut f = syn::ImplItemFn {
+                attrs: f.attrs,
+                vis: f.vis,
+                modifiers: f.modifiers,
+                sig: f.sig,
+                block: *f.block,
+            };
+            SelfPaths.visit_impl_item_fn_mut(&mut f);
+            f
+        });
+    let (name, vis) = (&func.sig.ident, &func.vis);
+    out.extend(quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #name {}
+        #[doc(hidden)]
+        impl #name {
+            #(#items)*
+        }
+    });
+    // Its callers' forward sweeps find it as a struct call's (see
+    // `jvp_of`).
+    if matches!(options.jvp, crate::attr::Jvp::On) {
+        let scratch = Ctxt::default();
+        let parsed = sig::parse(&scratch, &hidden.sig, false);
+        let _ = scratch.check();
+        let no_gradient = quote!(::autograd::__private::NoGradient);
+        let tangent_tys: Vec<TokenStream> = parsed
+            .map(|s| {
+                s.params
+                    .iter()
+                    .map(|p| {
+                        crate::codegen::tangent::tangent_ty(p)
+                            .unwrap_or_else(|| no_gradient.clone())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let input_tys = hidden.sig.inputs.iter().filter_map(|a| match a {
+            FnArg::Typed(pt) => Some(&pt.ty),
+            FnArg::Receiver(_) => None,
+        });
+        let input_tys: Vec<&Box<Type>> = input_tys.collect();
+        let jvp_full =
+            syn::Ident::new(&names::struct_call_item(names::JVP_FULL), Span::call_site());
+        out.extend(quote! {
+            #[doc(hidden)]
+            #[diagnostic::do_not_recommend]
+            #[allow(clippy::type_complexity)]
+            impl ::autograd::__private::ForwardMode<::autograd::__private::StructCall> for #name {
+                type Fn = fn(#(#input_tys,)* #(#tangent_tys),*) -> ([f64; #n], [f64; #n]);
+                const JVP: Self::Fn = #name::#jvp_full;
+            }
+        });
+    }
+    Some(out)
+}
+
+/// `let p = make(a);` of a function returning a `Tangent` struct of `f64`
+/// fields (see [`expand_struct_result`]), in a differentiable body: the
+/// struct built in the body from the array its struct call returns,
+/// `let __ad_p = make::__struct_call(a); let p = Pair { u: __ad_p[0], ..
+/// };`, a struct local read by its fields.
+/// Returns the calls rewritten.
+pub fn rewrite_struct_results(caller: &syn::Ident, block: &mut syn::Block) -> Vec<Span> {
+    struct Rewrite<'a>(&'a str, Vec<Span>);
+    impl VisitMut for Rewrite<'_> {
+        fn visit_block_mut(&mut self, block: &mut syn::Block) {
+            syn::visit_mut::visit_block_mut(self, block);
+            let mut stmts = Vec::with_capacity(block.stmts.len());
+            for stmt in std::mem::take(&mut block.stmts) {
+                match self.rewritten(&stmt) {
+                    Some(pair) => stmts.extend(pair),
+                    None => stmts.push(stmt),
+                }
+            }
+            block.stmts = stmts;
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+        // Into the expressions that hold statements only: a long sum is a
+        // deep tree of binary expressions.
+        fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+            if matches!(
+                e,
+                syn::Expr::Block(_)
+                    | syn::Expr::If(_)
+                    | syn::Expr::ForLoop(_)
+                    | syn::Expr::While(_)
+                    | syn::Expr::Loop(_)
+                    | syn::Expr::Match(_)
+                    | syn::Expr::Unsafe(_)
+                    | syn::Expr::Closure(_)
+            ) {
+                syn::visit_mut::visit_expr_mut(self, e);
+            }
+        }
+    }
+    impl Rewrite<'_> {
+        fn rewritten(&mut self, stmt: &syn::Stmt) -> Option<[syn::Stmt; 2]> {
+            let syn::Stmt::Local(l) = stmt else {
+                return None;
+            };
+            let pi = match &l.pat {
+                syn::Pat::Ident(pi) => pi,
+                syn::Pat::Type(t) => match &*t.pat {
+                    syn::Pat::Ident(pi) => pi,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+            let syn::Expr::Call(c) = strip_parens(&init.expr) else {
+                return None;
+            };
+            let syn::Expr::Path(func) = &*c.func else {
+                return None;
+            };
+            if func.qself.is_some() {
+                return None;
+            }
+            let (ty, fields) = crate::unannotated::struct_result(self.0, &func.path)?;
+            let span = c.span();
+            self.1.push(span);
+            let array = format_ident!("__ad_{}_fields", pi.ident, span = span);
+            let ty = syn::Ident::new(&ty, span);
+            let fields: Vec<syn::Ident> = fields.iter().map(|f| syn::Ident::new(f, span)).collect();
+            let index = (0..fields.len()).map(proc_macro2::Literal::usize_unsuffixed);
+            let mut path = func.path.clone();
+            path.segments
+                .push(syn::PathSegment::from(struct_call_ident(span)));
+            let args = &c.args;
+            let (attrs, pat) = (&l.attrs, &l.pat);
+            Some([
+                syn::parse_quote_spanned!(span=> let #array = #path(#args);),
+                syn::parse_quote_spanned!(span=> #(#attrs)* let #pat = #ty { #(#fields: #array[#index]),* };),
+            ])
+        }
+    }
+    if !proc_macro::is_available() {
+        return Vec::new();
+    }
+    let mut rewrite = Rewrite(&caller.to_string(), Vec::new());
+    rewrite.visit_block_mut(block);
+    rewrite.1
+}
+
+/// Whether [`rewrite_struct_results`] would rewrite a call in `block`
+/// (read without copying it: a long sum is a deep tree).
+pub fn has_struct_results(caller: &syn::Ident, block: &syn::Block) -> bool {
+    use syn::visit::Visit;
+    struct Find<'a>(&'a str, bool);
+    impl<'ast> Visit<'ast> for Find<'_> {
+        fn visit_local(&mut self, l: &'ast syn::Local) {
+            if let Some(init) = &l.init
+                && let syn::Expr::Call(c) = strip_parens(&init.expr)
+                && let syn::Expr::Path(func) = &*c.func
+                && crate::unannotated::struct_result(self.0, &func.path).is_some()
+            {
+                self.1 = true;
+            }
+            syn::visit::visit_local(self, l);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+        fn visit_expr(&mut self, e: &'ast syn::Expr) {
+            if matches!(
+                e,
+                syn::Expr::Block(_)
+                    | syn::Expr::If(_)
+                    | syn::Expr::ForLoop(_)
+                    | syn::Expr::While(_)
+                    | syn::Expr::Loop(_)
+                    | syn::Expr::Match(_)
+                    | syn::Expr::Unsafe(_)
+                    | syn::Expr::Closure(_)
+            ) {
+                syn::visit::visit_expr(self, e);
+            }
+        }
+    }
+    if !proc_macro::is_available() {
+        return false;
+    }
+    let mut find = Find(&caller.to_string(), false);
+    find.visit_block(block);
+    find.1
+}
+
+/// The error at a call of a function returning a struct from a function
+/// with `hessian`.
+pub const HESSIAN_OF_STRUCT_RESULT: &str = "a function with `hessian` does not call a function returning a struct yet; have the function return the fields as an array (`-> [f64; 2]`) and read it by index, or write the attribute without `hessian`";
+
 /// The expansion of a function with a `Tangent` struct argument or a
 /// receiver, or `None` for every other function.
 pub fn expand(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
@@ -1080,6 +1359,11 @@ fn expand_with(
             .collect(),
     };
     let mut body = (*func.block).clone();
+    for call in rewrite_struct_results(&func.sig.ident, &mut body) {
+        if hessian {
+            cx.error_at(call, HESSIAN_OF_STRUCT_RESULT);
+        }
+    }
     copy_into_literals(&mut body, &flatten.types);
     flatten.visit_block_mut(&mut body);
     let (reads, casts, wholes) = (flatten.reads, flatten.casts, flatten.wholes);

@@ -11,7 +11,7 @@ pub fn make(a: f64) -> Pair {
     Pair { u: a.sin(), v: a * a }
 }
 
-#[differentiable]
+#[differentiable(hessian)]
 pub fn use_pair(a: f64, x: f64) -> f64 {
     let p = make(a);
     p.u * x + p.v
