@@ -140,7 +140,7 @@ pub fn int_field<T: IntField>(v: T) -> T {
     message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct by index or iterator",
     label = "this field is not `Vec<f64>`, `[f64; N]` or `DVector<f64>`",
     note = "read a float field as a value (`p.a * x`) and an integer field through a cast (`p.n as usize`)",
-    note = "a field that is itself a `Tangent` struct is passed on whole (`g(&m.curve)`) where the file of the call declares both structs with `#[derive(Tangent)]`; otherwise pass its fields (`g(m.curve.level, m.curve.slope)`) or the outer struct (`g(&m)`)"
+    note = "a field that is itself a `Tangent` struct is passed on whole (`g(&m.curve)`) where the file of the call declares the struct it is read from (`m`'s type) with `#[derive(Tangent)]`; otherwise pass its fields (`g(m.curve.level, m.curve.slope)`) or the outer struct (`g(&m)`)"
 )]
 #[doc(hidden)]
 pub trait CollectionField {
