@@ -89,7 +89,7 @@ pub use tangent::TangentStruct;
 #[doc(hidden)]
 pub use hessian_glue::{HasSecondOrder, SecondOrder};
 #[doc(hidden)]
-pub use tangent_glue::ForwardMode;
+pub use tangent_glue::{ForwardMode, StructCall};
 
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
@@ -103,12 +103,13 @@ pub mod __private {
     };
     pub use crate::tangent::{
         CollectionField, ConstantField, FloatField, IntField, KeepConstant, MatrixField,
-        ZeroConstant, add_float_field, add_to_collection, clone_tangent, collection_field,
-        float_field, int_field, matrix_field, range_field, take_collection, take_elements,
-        take_float,
+        ZeroConstant, add_flat_struct, add_float_field, add_to_collection, clone_tangent,
+        collection_field, flatten_struct, float_field, int_field, matrix_field, range_field,
+        take_collection, take_elements, take_float,
     };
     pub use crate::tangent_glue::{
-        ForwardMode, IntoTangent, ScalarTangent, ZeroTangent, into_tangent, slice_tangent,
+        ForwardMode, IntoTangent, ScalarTangent, StructCall, ZeroTangent, into_tangent,
+        slice_tangent,
     };
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use crate::wrappers::{

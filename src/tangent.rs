@@ -140,7 +140,7 @@ pub fn int_field<T: IntField>(v: T) -> T {
     message = "a `#[differentiable]` body reads a `{Self}` field of a `Tangent` struct by index or iterator",
     label = "this field is not `Vec<f64>`, `[f64; N]` or `DVector<f64>`",
     note = "read a float field as a value (`p.a * x`) and an integer field through a cast (`p.n as usize`)",
-    note = "a field that is itself a `Tangent` struct is not passed on whole (`g(&m.curve)`): pass its fields (`g(m.curve.level, m.curve.slope)`) or the outer struct (`g(&m)`)"
+    note = "a field that is itself a `Tangent` struct is passed on whole (`g(&m.curve)`) where the file of the call declares the struct it is read from (`m`'s type) with `#[derive(Tangent)]`; otherwise pass its fields (`g(m.curve.level, m.curve.slope)`) or the outer struct (`g(&m)`)"
 )]
 #[doc(hidden)]
 pub trait CollectionField {
@@ -425,6 +425,29 @@ impl<T: Tangent> TangentStruct for T {
     ) {
         Tangent::__check_fields(self, adjoint, name, check, f)
     }
+}
+
+/// The differentiable fields of a nested `Tangent` struct passed on whole
+/// (`g(&p.inner)`), flattened as the callee's struct call takes them; the
+/// generated code does not name the nested struct's type.
+#[doc(hidden)]
+#[inline]
+pub fn flatten_struct<T: TangentStruct>(t: &T) -> Vec<f64> {
+    let mut row = Vec::new();
+    t.__flatten_into(&mut row);
+    row
+}
+
+/// Adds the adjoint of a nested struct passed on whole, flattened, into
+/// that field of the outer struct's adjoint.
+///
+/// # Panics
+///
+/// If `flat` is shorter than the struct's differentiable fields.
+#[doc(hidden)]
+#[inline]
+pub fn add_flat_struct<T: TangentStruct>(t: &mut T, flat: &[f64]) {
+    t.__add_flat(&mut &flat[..]);
 }
 
 /// A copy of a `Tangent` struct. The derive's code clones through this

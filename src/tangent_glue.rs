@@ -24,6 +24,14 @@ pub trait ForwardMode<S = ()> {
     const JVP: Self::Fn;
 }
 
+/// The [`ForwardMode`] of a function taking a `Tangent` struct, as its
+/// callers' forward sweeps call it: through its struct call (each struct
+/// flattened). Implemented for the type named like the function (in an
+/// `impl` block, the type its struct call's module declares) when the
+/// function has `jvp`.
+#[doc(hidden)]
+pub struct StructCall;
+
 /// A caller's tangent as the callee's JVP takes it: the tangent itself
 /// for a differentiable parameter, `NoGradient` for a constant one (the
 /// caller cannot see which the callee's parameters are).

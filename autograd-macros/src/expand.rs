@@ -113,6 +113,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     if let Some(out) = crate::structs::expand(&attr, &func, false) {
         return out;
     }
+    if let Some(out) = crate::structs::expand_struct_result(&attr, &func) {
+        return out;
+    }
     let cx = Ctxt::default();
     let attr::Options { mode, jvp, hessian } = attr::parse(&cx, attr);
     // Two nalgebras: one error, and stand-ins for the generated items.
@@ -159,7 +162,19 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         .filter(|_| matches!(mode, Mode::Generated))
         .map(|s| {
             lower::check_hoisted_items(&cx, &func.block);
-            let ir = lower::lower(&cx, s, &func.sig, &func.block);
+            // Structs returned by calls, built as locals.
+            let rewritten =
+                crate::structs::has_struct_results(&func.sig.ident, &func.block).then(|| {
+                    let mut block = (*func.block).clone();
+                    for call in crate::structs::rewrite_struct_results(&func.sig.ident, &mut block)
+                    {
+                        if second_order.is_some() {
+                            cx.error_at(call, crate::structs::HESSIAN_OF_STRUCT_RESULT);
+                        }
+                    }
+                    block
+                });
+            let ir = lower::lower(&cx, s, &func.sig, rewritten.as_ref().unwrap_or(&func.block));
             let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
             let an = analysis::analyze(&cx, &ir, &differentiable);
             (ir, an)

@@ -749,6 +749,10 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
                 result_of_float(ty, scalar_ident).map(|(ok, err)| Ret::Result { ok, err })
             }
             None if mentions_type_param(ty, &sig.generics) => None,
+            None if matches!(struct_type(ty, &sig.generics), Some((_, false))) => {
+                cx.error_spanned_by(ty, struct_return_message(ty));
+                None
+            }
             None => {
                 cx.error_spanned_by(
                     ty,
@@ -916,6 +920,39 @@ pub fn struct_type(ty: &Type, generics: &syn::Generics) -> Option<(Type, bool)> 
         && !known.iter().any(|k| last.ident == k)
         && !generics.type_params().any(|t| p.path.is_ident(&t.ident)))
     .then(|| (owned.clone(), by_ref))
+}
+
+/// The error at a function's result that is a struct (`-> Pair`): not
+/// differentiated yet, and what to write instead.
+pub fn struct_return_message(ty: &Type) -> String {
+    let ty = type_text(ty);
+    format!(
+        "a `#[differentiable]` function returns a struct (`{ty}`) only where it takes no struct and this file declares `{ty}` with `#[derive(Tangent)]` and only `f64` fields; otherwise return its fields as a tuple of floats (`-> (f64, f64)`) or an array, and build the `{ty}` where the result is used (`let (u, v) = make(a);`)"
+    )
+}
+
+/// Types named with a capital that hold no float: constants in a `Tangent`
+/// struct.
+const CONSTANT_NAMES: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool",
+    "char", "String",
+];
+
+/// The name of the type of a field that `#[derive(Tangent)]` takes as a
+/// nested `Tangent` struct (a type name without generic arguments, not a
+/// primitive or `String`), by its type as written; a float or collection
+/// field is none. A `#[constant]` field is the caller's to exclude.
+pub fn nested_tangent_type(ty: &Type) -> Option<&syn::Ident> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    (p.qself.is_none()
+        && p.path.segments.iter().all(|s| s.arguments.is_none())
+        && !CONSTANT_NAMES.iter().any(|n| last.ident == n)
+        && last
+            .ident
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_uppercase()))
+    .then_some(&last.ident)
 }
 
 /// Whether `ty` is a struct, or a reference to one, in the sense of

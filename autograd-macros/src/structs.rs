@@ -167,14 +167,15 @@ struct Flatten<'a> {
     /// Whether the receiver's type was needed where it is not known.
     self_named: bool,
     /// Struct arguments passed on whole to another function taking a
-    /// `Tangent` struct, in the order of first use.
-    wholes: Vec<syn::Ident>,
+    /// `Tangent` struct, in the order of first use, each with the path of
+    /// the nested struct passed (`inner` of `g(&p.inner)`; empty for `p`).
+    wholes: Vec<(syn::Ident, Vec<syn::Ident>)>,
     /// Each struct argument's owned type.
     types: Vec<(syn::Ident, Type)>,
     /// Whether the function's float is `f32`.
     f32: bool,
-    /// Whether the function has `jvp` or `hessian`.
-    options: bool,
+    /// Whether the function has `hessian`.
+    hessian: bool,
     /// The fields the body assigns (`p.a = e`, `p.a += e`, `p.w[i] = e` of
     /// a struct taken by value), and where: their flat arguments are
     /// `mut`.
@@ -285,12 +286,19 @@ fn copy_into_literals(body: &mut syn::Block, structs: &[(syn::Ident, Type)]) {
 }
 
 /// The flat function's arguments for a struct passed on whole: the struct
-/// (a constant: its constant fields and shapes) and its differentiable
-/// fields flattened into a `Vec<f64>`.
-fn whole_args(base: &syn::Ident) -> (syn::Ident, syn::Ident) {
+/// argument (a constant: its constant fields and shapes; for a nested
+/// struct `p.inner`, the argument `p` it is read from, since the macro
+/// cannot name the nested struct's type) and the differentiable fields of
+/// the struct passed flattened into a `Vec<f64>`.
+fn whole_args(base: &syn::Ident, path: &[syn::Ident]) -> (syn::Ident, syn::Ident) {
+    let mut name = base.to_string();
+    for f in path {
+        name.push('_');
+        name.push_str(&f.to_string());
+    }
     (
-        format_ident!("__ad_{}_whole", base, span = base.span()),
-        format_ident!("__ad_{}_flat", base, span = base.span()),
+        format_ident!("__ad_{}_whole", name, span = base.span()),
+        format_ident!("__ad_{}_flat", name, span = base.span()),
     )
 }
 
@@ -413,19 +421,44 @@ impl Flatten<'_> {
         Some(syn::parse_quote!(#arg))
     }
 
-    /// `p` or `&p` of a struct argument: passed on whole.
-    fn whole(&self, e: &syn::Expr) -> Option<syn::Ident> {
-        match strip_parens(e) {
-            syn::Expr::Reference(r) if r.mutability.is_none() => self.struct_of(&r.expr),
-            e => self.struct_of(e),
+    /// `p` or `&p` of a struct argument, or `&p.inner` (`p.inner`) of a
+    /// nested `Tangent` struct: passed on whole, with the nested struct's
+    /// path.
+    fn whole(&self, e: &syn::Expr) -> Option<(syn::Ident, Vec<syn::Ident>)> {
+        let e = match strip_parens(e) {
+            syn::Expr::Reference(r) if r.mutability.is_none() => strip_parens(&r.expr),
+            e => e,
+        };
+        if let Some(base) = self.struct_of(e) {
+            return Some((base, Vec::new()));
         }
+        let (base, path) = self.chain(e)?;
+        self.nested_type(&base, &path)?;
+        Some((base, path))
+    }
+
+    /// The name of the type of `base.path..`: the struct argument's own
+    /// type for an empty path, else that of the nested `Tangent` struct the
+    /// field chain names, where the source file shows it (see
+    /// [`crate::unannotated::nested_tangent_field`]).
+    fn nested_type(&self, base: &syn::Ident, path: &[syn::Ident]) -> Option<String> {
+        let (_, ty) = self.types.iter().find(|(b, _)| b == base)?;
+        let Type::Path(ty) = ty else { return None };
+        let mut name = ty.path.segments.last()?.ident.to_string();
+        if name == "Self" {
+            name = self.imp?.type_name.to_string();
+        }
+        if path.is_empty() {
+            return Some(name);
+        }
+        crate::unannotated::nested_tangent_field(&name, path)
     }
 
     /// The two arguments by which a struct passed on whole goes to the
     /// callee's struct call.
     /// `at` is the argument as written, where an error about what the
     /// callee does with it points.
-    fn pass_whole(&mut self, base: &syn::Ident, at: Span) -> [syn::Expr; 2] {
+    fn pass_whole(&mut self, base: &syn::Ident, path: &[syn::Ident], at: Span) -> [syn::Expr; 2] {
         self.names_self(base, "pass `self` on whole to another function");
         // The flattened fields are `f64`s.
         if self.f32 {
@@ -436,22 +469,31 @@ impl Flatten<'_> {
                 ),
             );
         }
-        // The struct call has a custom rule, which has no forward mode.
-        if self.options {
+        // The struct call has a custom rule and a tangent rule, no second
+        // order.
+        if self.hessian {
             self.cx.error_spanned_by(
                 base,
                 format!(
-                    "a function with `jvp` or `hessian` does not pass a `Tangent` struct on whole to another function; pass its fields (`{base}.a`), or write `#[differentiable]` without options"
+                    "a function with `hessian` does not pass a `Tangent` struct on whole to another function yet; pass its fields (`{base}.a`), or write the attribute without `hessian` (`jvp` passes it on)"
                 ),
             );
         }
-        if !self.wholes.contains(base) {
-            self.wholes.push(base.clone());
+        let key = (base.clone(), path.to_vec());
+        if !self.wholes.contains(&key) {
+            self.wholes.push(key);
         }
-        let (mut whole, mut flat) = whole_args(base);
+        let (mut whole, mut flat) = whole_args(base, path);
         whole.set_span(at);
         flat.set_span(at);
-        let whole: syn::Expr = if self.by_value(base) {
+        let whole: syn::Expr = if !path.is_empty() && self.by_value(base) {
+            // The nested struct, read from the struct argument; a copy of
+            // it where the flat function owns the argument, since the
+            // pullback keeps what it is passed.
+            syn::parse_quote_spanned!(at=> &#whole #(.#path)*.clone())
+        } else if !path.is_empty() {
+            syn::parse_quote_spanned!(at=> &#whole #(.#path)*)
+        } else if self.by_value(base) {
             syn::parse_quote_spanned!(at=> &#whole)
         } else {
             syn::parse_quote!(#whole)
@@ -498,7 +540,7 @@ impl Flatten<'_> {
                 let mut args = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::new();
                 for a in std::mem::take(&mut c.args) {
                     match self.whole(&a) {
-                        Some(base) => args.extend(self.pass_whole(&base, a.span())),
+                        Some((base, path)) => args.extend(self.pass_whole(&base, &path, a.span())),
                         None => {
                             let mut a = a;
                             self.visit_expr_mut(&mut a);
@@ -530,10 +572,11 @@ impl Flatten<'_> {
                 );
                 path.segments
                     .push(syn::PathSegment::from(struct_call_ident(m.method.span())));
-                let mut args: Vec<syn::Expr> = self.pass_whole(&base, m.receiver.span()).into();
+                let mut args: Vec<syn::Expr> =
+                    self.pass_whole(&base, &[], m.receiver.span()).into();
                 for a in &m.args {
                     match self.whole(a) {
-                        Some(b) => args.extend(self.pass_whole(&b, a.span())),
+                        Some((b, path)) => args.extend(self.pass_whole(&b, &path, a.span())),
                         None => {
                             let mut a = a.clone();
                             self.visit_expr_mut(&mut a);
@@ -555,12 +598,9 @@ impl Flatten<'_> {
         ty: &syn::Ident,
         args: impl IntoIterator<Item = &'e syn::Expr>,
     ) -> bool {
-        args.into_iter().filter_map(|a| self.whole(a)).any(|base| {
-            self.types.iter().any(|(b, t)| {
-                *b == base
-                    && matches!(t, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == *ty))
-            })
-        })
+        args.into_iter()
+            .filter_map(|a| self.whole(a))
+            .any(|(base, path)| self.nested_type(&base, &path).is_some_and(|t| *ty == t))
     }
 
     fn by_value(&self, base: &syn::Ident) -> bool {
@@ -886,6 +926,285 @@ impl VisitMut for Flatten<'_> {
     }
 }
 
+/// A function of numbers returning a `Tangent` struct whose fields are
+/// all `f64` (`fn make(a: f64) -> Pair`), where the source file declares
+/// the struct: the function as written, and, for its callers, the struct
+/// call `make::__struct_call`, the same body returning the fields as an
+/// array in declaration order, with the hidden items of any
+/// `#[differentiable]` function. `None` for every other function.
+pub fn expand_struct_result(attr: &TokenStream, func: &syn::ItemFn) -> Option<TokenStream> {
+    let syn::ReturnType::Type(_, ty) = &func.sig.output else {
+        return None;
+    };
+    let Some((Type::Path(p), false)) = struct_type(ty, &func.sig.generics) else {
+        return None;
+    };
+    let fields: Vec<syn::Ident> =
+        crate::unannotated::f64_tangent_fields(&p.path.segments.last()?.ident)?
+            .iter()
+            .map(|f| syn::Ident::new(f, Span::call_site()))
+            .collect();
+    let cx = Ctxt::default();
+    let options = crate::attr::parse(&cx, attr.clone());
+    if let Some(key) = &options.hessian {
+        cx.error_spanned_by(
+            key,
+            "`hessian` of a function returning a struct is not supported yet; write `#[differentiable]` (or with `jvp`), or return the fields as an array and use `hessian` on that function",
+        );
+    }
+    if !matches!(options.mode, crate::attr::Mode::Generated) {
+        cx.error_spanned_by(
+            attr,
+            "`implicit` and `backward` are not supported on a function returning a struct",
+        );
+    }
+    // The struct is the body's value: its fields, read where it is built.
+    let mut block = (*func.block).clone();
+    match block.stmts.pop() {
+        Some(syn::Stmt::Expr(tail, None)) => {
+            let result = match strip_parens(&tail) {
+                syn::Expr::Path(p) if p.path.get_ident().is_some() => tail.clone(),
+                _ => {
+                    block
+                        .stmts
+                        .push(syn::parse_quote_spanned!(tail.span()=> let __ad_result = #tail;));
+                    syn::parse_quote!(__ad_result)
+                }
+            };
+            block
+                .stmts
+                .push(syn::Stmt::Expr(syn::parse_quote!([#(#result.#fields),*]), None));
+        }
+        _ => cx.error_spanned_by(
+            &func.sig.output,
+            "a function returning a struct ends with the struct as its value (`Pair { u, v }` or a local holding it)",
+        ),
+    }
+    struct Returns<'a>(&'a Ctxt);
+    impl<'ast> syn::visit::Visit<'ast> for Returns<'_> {
+        fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
+            self.0.error_spanned_by(
+                r,
+                "a function returning a struct returns it as its last expression, not by `return`",
+            );
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    syn::visit::Visit::visit_block(&mut Returns(&cx), &block);
+    let mut user = func.clone();
+    for arg in &mut user.sig.inputs {
+        if let FnArg::Typed(pt) = arg {
+            pt.attrs.retain(|a| !sig::is_constant_attr(a));
+        }
+    }
+    let mut out = user.to_token_stream();
+    if let Err(e) = cx.check() {
+        out.extend(e.to_compile_error());
+        return Some(out);
+    }
+    let n = proc_macro2::Literal::usize_unsuffixed(fields.len());
+    let call_name = syn::Ident::new(names::STRUCT_CALL, Span::call_site());
+    let inputs = &func.sig.inputs;
+    let hidden: syn::ItemFn = syn::parse_quote! {
+        #[doc(hidden)]
+        pub fn #call_name(#inputs) -> [f64; #n] #block
+    };
+    let expanded = crate::expand::expand(attr.clone(), hidden.to_token_stream());
+    let items = struct_call_items(expanded, Vec::new())
+        .into_iter()
+        .map(|f| {
+            let mut f = syn::ImplItemFn {
+                attrs: f.attrs,
+                vis: f.vis,
+                modifiers: f.modifiers,
+                sig: f.sig,
+                block: *f.block,
+            };
+            SelfPaths.visit_impl_item_fn_mut(&mut f);
+            f
+        });
+    let (name, vis) = (&func.sig.ident, &func.vis);
+    out.extend(quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #name {}
+        #[doc(hidden)]
+        impl #name {
+            #(#items)*
+        }
+    });
+    // Its callers' forward sweeps find it as a struct call's (see
+    // `jvp_of`).
+    if matches!(options.jvp, crate::attr::Jvp::On) {
+        let scratch = Ctxt::default();
+        let parsed = sig::parse(&scratch, &hidden.sig, false);
+        let _ = scratch.check();
+        let no_gradient = quote!(::autograd::__private::NoGradient);
+        let tangent_tys: Vec<TokenStream> = parsed
+            .map(|s| {
+                s.params
+                    .iter()
+                    .map(|p| {
+                        crate::codegen::tangent::tangent_ty(p)
+                            .unwrap_or_else(|| no_gradient.clone())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let input_tys = hidden.sig.inputs.iter().filter_map(|a| match a {
+            FnArg::Typed(pt) => Some(&pt.ty),
+            FnArg::Receiver(_) => None,
+        });
+        let input_tys: Vec<&Box<Type>> = input_tys.collect();
+        let jvp_full =
+            syn::Ident::new(&names::struct_call_item(names::JVP_FULL), Span::call_site());
+        out.extend(quote! {
+            #[doc(hidden)]
+            #[diagnostic::do_not_recommend]
+            #[allow(clippy::type_complexity)]
+            impl ::autograd::__private::ForwardMode<::autograd::__private::StructCall> for #name {
+                type Fn = fn(#(#input_tys,)* #(#tangent_tys),*) -> ([f64; #n], [f64; #n]);
+                const JVP: Self::Fn = #name::#jvp_full;
+            }
+        });
+    }
+    Some(out)
+}
+
+/// `let p = make(a);` of a function returning a `Tangent` struct of `f64`
+/// fields (see [`expand_struct_result`]), in a differentiable body: the
+/// struct built in the body from the array its struct call returns,
+/// `let __ad_p = make::__struct_call(a); let p = Pair { u: __ad_p[0], ..
+/// };`, a struct local read by its fields.
+/// Returns the calls rewritten.
+pub fn rewrite_struct_results(caller: &syn::Ident, block: &mut syn::Block) -> Vec<Span> {
+    struct Rewrite<'a>(&'a str, Vec<Span>);
+    impl VisitMut for Rewrite<'_> {
+        fn visit_block_mut(&mut self, block: &mut syn::Block) {
+            syn::visit_mut::visit_block_mut(self, block);
+            let mut stmts = Vec::with_capacity(block.stmts.len());
+            for stmt in std::mem::take(&mut block.stmts) {
+                match self.rewritten(&stmt) {
+                    Some(pair) => stmts.extend(pair),
+                    None => stmts.push(stmt),
+                }
+            }
+            block.stmts = stmts;
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+        // Into the expressions that hold statements only: a long sum is a
+        // deep tree of binary expressions.
+        fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+            if matches!(
+                e,
+                syn::Expr::Block(_)
+                    | syn::Expr::If(_)
+                    | syn::Expr::ForLoop(_)
+                    | syn::Expr::While(_)
+                    | syn::Expr::Loop(_)
+                    | syn::Expr::Match(_)
+                    | syn::Expr::Unsafe(_)
+                    | syn::Expr::Closure(_)
+            ) {
+                syn::visit_mut::visit_expr_mut(self, e);
+            }
+        }
+    }
+    impl Rewrite<'_> {
+        fn rewritten(&mut self, stmt: &syn::Stmt) -> Option<[syn::Stmt; 2]> {
+            let syn::Stmt::Local(l) = stmt else {
+                return None;
+            };
+            let pi = match &l.pat {
+                syn::Pat::Ident(pi) => pi,
+                syn::Pat::Type(t) => match &*t.pat {
+                    syn::Pat::Ident(pi) => pi,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+            let syn::Expr::Call(c) = strip_parens(&init.expr) else {
+                return None;
+            };
+            let syn::Expr::Path(func) = &*c.func else {
+                return None;
+            };
+            if func.qself.is_some() {
+                return None;
+            }
+            let (ty, fields) = crate::unannotated::struct_result(self.0, &func.path)?;
+            let span = c.span();
+            self.1.push(span);
+            let array = format_ident!("__ad_{}_fields", pi.ident, span = span);
+            let ty = syn::Ident::new(&ty, span);
+            let fields: Vec<syn::Ident> = fields.iter().map(|f| syn::Ident::new(f, span)).collect();
+            let index = (0..fields.len()).map(proc_macro2::Literal::usize_unsuffixed);
+            let mut path = func.path.clone();
+            path.segments
+                .push(syn::PathSegment::from(struct_call_ident(span)));
+            let args = &c.args;
+            let (attrs, pat) = (&l.attrs, &l.pat);
+            Some([
+                syn::parse_quote_spanned!(span=> let #array = #path(#args);),
+                syn::parse_quote_spanned!(span=> #(#attrs)* let #pat = #ty { #(#fields: #array[#index]),* };),
+            ])
+        }
+    }
+    if !proc_macro::is_available() {
+        return Vec::new();
+    }
+    let mut rewrite = Rewrite(&caller.to_string(), Vec::new());
+    rewrite.visit_block_mut(block);
+    rewrite.1
+}
+
+/// Whether [`rewrite_struct_results`] would rewrite a call in `block`
+/// (read without copying it: a long sum is a deep tree).
+pub fn has_struct_results(caller: &syn::Ident, block: &syn::Block) -> bool {
+    use syn::visit::Visit;
+    struct Find<'a>(&'a str, bool);
+    impl<'ast> Visit<'ast> for Find<'_> {
+        fn visit_local(&mut self, l: &'ast syn::Local) {
+            if let Some(init) = &l.init
+                && let syn::Expr::Call(c) = strip_parens(&init.expr)
+                && let syn::Expr::Path(func) = &*c.func
+                && crate::unannotated::struct_result(self.0, &func.path).is_some()
+            {
+                self.1 = true;
+            }
+            syn::visit::visit_local(self, l);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+        fn visit_expr(&mut self, e: &'ast syn::Expr) {
+            if matches!(
+                e,
+                syn::Expr::Block(_)
+                    | syn::Expr::If(_)
+                    | syn::Expr::ForLoop(_)
+                    | syn::Expr::While(_)
+                    | syn::Expr::Loop(_)
+                    | syn::Expr::Match(_)
+                    | syn::Expr::Unsafe(_)
+                    | syn::Expr::Closure(_)
+            ) {
+                syn::visit::visit_expr(self, e);
+            }
+        }
+    }
+    if !proc_macro::is_available() {
+        return false;
+    }
+    let mut find = Find(&caller.to_string(), false);
+    find.visit_block(block);
+    find.1
+}
+
+/// The error at a call of a function returning a struct from a function
+/// with `hessian`.
+pub const HESSIAN_OF_STRUCT_RESULT: &str = "a function with `hessian` does not call a function returning a struct yet; have the function return the fields as an array (`-> [f64; 2]`) and read it by index, or write the attribute without `hessian`";
+
 /// The expansion of a function with a `Tangent` struct argument or a
 /// receiver, or of any function `in_impl` (an associated function with
 /// the attribute on itself alone), or `None` for every other function.
@@ -983,6 +1302,12 @@ fn expand_with(
             ((**ty).clone(), false)
         }
         syn::ReturnType::Type(_, ty) if sig::outputs(ty) => ((**ty).clone(), true),
+        syn::ReturnType::Type(_, ty)
+            if matches!(struct_type(ty, &func.sig.generics), Some((_, false))) =>
+        {
+            cx.error_spanned_by(ty, sig::struct_return_message(ty));
+            (syn::parse_quote!(f64), false)
+        }
         output => {
             cx.error_spanned_by(
                 output,
@@ -1012,7 +1337,7 @@ fn expand_with(
     }
     let mut flatten = Flatten {
         f32: is_f32,
-        options: jvp || hessian,
+        hessian,
         written: Vec::new(),
         caller: func.sig.ident.to_string(),
         unannotated: Vec::new(),
@@ -1040,6 +1365,11 @@ fn expand_with(
             .collect(),
     };
     let mut body = (*func.block).clone();
+    for call in rewrite_struct_results(&func.sig.ident, &mut body) {
+        if hessian {
+            cx.error_at(call, HESSIAN_OF_STRUCT_RESULT);
+        }
+    }
     copy_into_literals(&mut body, &flatten.types);
     flatten.visit_block_mut(&mut body);
     let (reads, casts, wholes) = (flatten.reads, flatten.casts, flatten.wholes);
@@ -1066,7 +1396,7 @@ fn expand_with(
     // A struct passed on whole goes as the caller received it, so its
     // fields are not written.
     for (base, _, at) in &flatten.written {
-        if wholes.contains(base) {
+        if wholes.iter().any(|(b, _)| b == base) {
             cx.error_spanned_by(
                 at,
                 format!(
@@ -1151,8 +1481,8 @@ fn expand_with(
     };
     let whole_inputs: Vec<TokenStream> = wholes
         .iter()
-        .map(|b| {
-            let (whole, flat) = whole_args(b);
+        .map(|(b, path)| {
+            let (whole, flat) = whole_args(b, path);
             let ty = struct_ty(b);
             let by_ref = (!by_value(b)).then(|| quote!(&));
             quote!(#[constant] #whole: #by_ref #ty, #flat: ::std::vec::Vec<f64>)
@@ -1400,12 +1730,17 @@ fn expand_with(
     });
     let whole_values: Vec<TokenStream> = wholes
         .iter()
-        .map(|b| {
+        .map(|(b, path)| {
             let whole = if by_value(b) {
                 quote_spanned!(mixed=> ::core::clone::Clone::clone(&#b))
             } else {
                 quote!(#b)
             };
+            // A nested struct, whose type the macro cannot name: through a
+            // function generic in it.
+            if !path.is_empty() {
+                return quote_spanned!(mixed=> #whole, ::autograd::__private::flatten_struct(&#b #(.#path)*));
+            }
             let at = if by_value(b) { quote!(&#b) } else { quote!(#b) };
             let ty = struct_ty(b);
             quote_spanned!(mixed=> #whole, {
@@ -1421,12 +1756,15 @@ fn expand_with(
     let whole_adds: Vec<TokenStream> = wholes
         .iter()
         .zip(&whole_grads)
-        .map(|(b, g)| {
+        .map(|((b, path), g)| {
             let i = args
                 .iter()
                 .position(|a| a.ident == *b)
                 .expect("a struct argument");
             let slot = &slots[i];
+            if !path.is_empty() {
+                return quote_spanned!(mixed=> ::autograd::__private::add_flat_struct(&mut #slot #(.#path)*, &#g););
+            }
             let ty = struct_ty(b);
             quote_spanned!(mixed=> <#ty as ::autograd::TangentStruct>::__add_flat(&mut #slot, &mut &#g[..]);)
         })
@@ -1572,6 +1910,9 @@ fn expand_with(
     // calls, each struct argument passed as the struct (a constant) and
     // its flattened differentiable fields; its adjoint is this function's
     // pullback, run again at the struct rebuilt from those fields.
+    // A caller's forward sweep goes through the struct call too, of a
+    // function returning one float.
+    let call_jvp = jvp && !several;
     let struct_call = {
         let call_name = syn::Ident::new(names::STRUCT_CALL, Span::call_site());
         let rule = syn::Ident::new(names::STRUCT_RULE, Span::call_site());
@@ -1592,6 +1933,16 @@ fn expand_with(
         let mut rule_tys = Vec::new();
         let mut rebuild = Vec::new();
         let mut results = Vec::new();
+        // Of the tangent rule: a tangent per differentiable argument of the
+        // struct call (a struct's flattened fields), the structs' tangents
+        // rebuilt, `NAME_jvp`'s tangent arguments; and the types of the
+        // struct call's hidden JVP, for its `ForwardMode`.
+        let mut tangent_params = Vec::new();
+        let mut tangent_rebuild = Vec::new();
+        let mut tangent_args = Vec::new();
+        let mut jvp_input_tys = Vec::new();
+        let mut jvp_tangent_tys = Vec::new();
+        let no_gradient = quote!(::autograd::__private::NoGradient);
         for (i, (input, a)) in func.sig.inputs.iter().zip(&args).enumerate() {
             match &a.kind {
                 ArgKind::Struct { ty, by_ref } => {
@@ -1602,6 +1953,19 @@ fn expand_with(
                     rule_params.push(quote!(#whole: &#ty, #flat: &[f64]));
                     rebuild.push(quote!(let #at = <#ty as ::autograd::TangentStruct>::__from_flat(#whole, &mut &#flat[..]);));
                     call_args.push(if *by_ref { quote!(&#at) } else { quote!(#at) });
+                    let (t_flat, t_at) = (
+                        format_ident!("__ad_tflat{}", i),
+                        format_ident!("__ad_tat{}", i),
+                    );
+                    tangent_params.push(quote!(#t_flat: &[f64]));
+                    // A tangent moves no constant field.
+                    tangent_rebuild.push(quote! {
+                        let mut #t_at = <#ty as ::autograd::TangentStruct>::__from_flat(#whole, &mut &#t_flat[..]);
+                        <#ty as ::autograd::TangentStruct>::__zero_constants(&mut #t_at);
+                    });
+                    tangent_args.push(quote!(&#t_at));
+                    jvp_input_tys.extend([quote!(&#ty), quote!(&[f64])]);
+                    jvp_tangent_tys.extend([no_gradient.clone(), quote!(&[f64])]);
                     rule_tys.push(quote!(::std::vec::Vec<f64>));
                     let slot = &slots[i];
                     results.push(quote!({
@@ -1617,6 +1981,20 @@ fn expand_with(
                     params.push(input.to_token_stream());
                     rule_params.push(quote!(#x: #ty));
                     call_args.push(quote!(#x));
+                    jvp_input_tys.push(ty.to_token_stream());
+                    let tangent_ty = slot_tys[i]
+                        .as_ref()
+                        .and(others[i].as_ref())
+                        .and_then(crate::codegen::tangent::tangent_ty);
+                    match tangent_ty {
+                        Some(t) => {
+                            let t_x = format_ident!("__ad_t{}", i);
+                            tangent_params.push(quote!(#t_x: #t));
+                            tangent_args.push(quote!(#t_x));
+                            jvp_tangent_tys.push(t);
+                        }
+                        None => jvp_tangent_tys.push(no_gradient.clone()),
+                    }
                     if let Some(t) = &slot_tys[i] {
                         rule_tys.push(t.clone());
                         results.push(slots[i].to_token_stream());
@@ -1632,7 +2010,16 @@ fn expand_with(
                 #primal(#(#call_args),*)
             }
         };
-        let hidden = crate::expand::expand(quote!(backward = #rule), hidden.to_token_stream());
+        let jvp_rule = syn::Ident::new(names::STRUCT_JVP, Span::call_site());
+        let jvp_name = format_ident!("{}_jvp", name);
+        let hidden = crate::expand::expand(
+            if call_jvp {
+                quote!(backward = #rule, jvp = #jvp_rule)
+            } else {
+                quote!(backward = #rule)
+            },
+            hidden.to_token_stream(),
+        );
         let all_slots: Vec<&syn::Ident> = slots
             .iter()
             .zip(&slot_tys)
@@ -1651,19 +2038,80 @@ fn expand_with(
                 ::autograd::__private::Reached((#(#results,)*), __ad_reached)
             }
         };
-        struct_call_items(hidden, rule)
+        let mut rules = vec![rule];
+        if call_jvp {
+            let jvp_fn = match imp {
+                Some(imp) => {
+                    let ty = &imp.self_ty;
+                    quote!(<#ty>::#jvp_name)
+                }
+                None => quote!(#jvp_name),
+            };
+            rules.push(syn::parse_quote! {
+                #[doc(hidden)]
+                #[allow(clippy::too_many_arguments)]
+                #call_vis fn #jvp_rule(#(#rule_params,)* #(#tangent_params,)* _: #ret) -> #ret {
+                    #(#rebuild)*
+                    #(#tangent_rebuild)*
+                    #jvp_fn(#(#call_args,)* #(#tangent_args),*).1
+                }
+            });
+        }
+        (
+            struct_call_items(hidden, rules),
+            jvp_input_tys,
+            jvp_tangent_tys,
+        )
     };
+    let (struct_call, jvp_input_tys, jvp_tangent_tys) = struct_call;
+    // The struct call's forward mode, by which a caller's forward sweep
+    // finds its hidden JVP (see `jvp_of`); for a function without `jvp`
+    // the missing impl is the trait's error naming the option.
+    let forward_mode = |carrier: TokenStream, jvp_full: TokenStream| {
+        call_jvp.then(|| {
+            quote! {
+                #[doc(hidden)]
+                #[diagnostic::do_not_recommend]
+                #[allow(clippy::type_complexity)]
+                impl ::autograd::__private::ForwardMode<::autograd::__private::StructCall> for #carrier {
+                    type Fn = fn(#(#jvp_input_tys,)* #(#jvp_tangent_tys),*) -> (#ret, #ret);
+                    // The type again, not `Self::Fn`: in an impl block's
+                    // module every `Self` is replaced by the block's type.
+                    const JVP: fn(#(#jvp_input_tys,)* #(#jvp_tangent_tys),*) -> (#ret, #ret) = #jvp_full;
+                }
+            }
+        })
+    };
+    let struct_jvp_full =
+        syn::Ident::new(&names::struct_call_item(names::JVP_FULL), Span::call_site());
     let struct_call = match (&callee.module, is_method) {
         (Some(_), _) => {
             // In the module below the user's, which cannot name `Self`.
             let ty = module_ty.as_ref().expect("an impl block");
-            let items = struct_call
+            let mut items: TokenStream = struct_call
                 .into_iter()
                 .map(|mut f| {
                     Relocate.visit_item_fn_mut(&mut f);
                     f.to_token_stream()
                 })
                 .collect();
+            // The type a caller's forward sweep names the struct call by,
+            // as visible as the function (its `ForwardMode` names the
+            // function's argument types, which may be private).
+            let carrier = syn::Ident::new(names::STRUCT_CALL, Span::call_site());
+            let carrier_vis = match vis {
+                syn::Visibility::Inherited => quote!(pub(super)),
+                vis => vis.to_token_stream(),
+            };
+            items.extend(quote! {
+                #[doc(hidden)]
+                #[allow(non_camel_case_types)]
+                #carrier_vis struct #carrier {}
+            });
+            items.extend(forward_mode(
+                carrier.to_token_stream(),
+                struct_jvp_full.to_token_stream(),
+            ));
             module = module_of(replace_self_tokens(items, ty));
             TokenStream::new()
         }
@@ -1686,6 +2134,8 @@ fn expand_with(
                 SelfPaths.visit_impl_item_fn_mut(&mut f);
                 f
             });
+            let forward_mode =
+                forward_mode(name.to_token_stream(), quote!(#name::#struct_jvp_full));
             quote! {
                 #[doc(hidden)]
                 #[allow(non_camel_case_types, dead_code)]
@@ -1694,6 +2144,7 @@ fn expand_with(
                 impl #name {
                     #(#items)*
                 }
+                #forward_mode
             }
         }
     };
@@ -1713,6 +2164,8 @@ fn expand_with(
             nested: &nested,
             flat_path: &flat_path,
             values: [&field_values, &cast_values],
+            wholes: &wholes,
+            whole_values: &whole_values,
             other_values: &other_values,
             is_method,
             trait_: imp.and_then(|i| i.trait_.as_ref()),
@@ -2114,16 +2567,16 @@ impl ImplCx {
 /// callee is it), renamed to sit next to it (`__struct_call__vjp_full`).
 /// The ordinary expansion's public items (`_vjp`, `_grad`, ..) are dropped:
 /// nobody calls them.
-fn struct_call_items(expanded: TokenStream, rule: syn::ItemFn) -> Vec<syn::ItemFn> {
+fn struct_call_items(expanded: TokenStream, rules: Vec<syn::ItemFn>) -> Vec<syn::ItemFn> {
     let Ok(file) = syn::parse2::<syn::File>(expanded) else {
-        return vec![rule];
+        return rules;
     };
     let carrier = |ty: &Type| matches!(ty, Type::Path(p) if p.path.is_ident(names::STRUCT_CALL));
     let mut out = Vec::new();
     for item in file.items {
         match item {
             syn::Item::Fn(f) if f.sig.ident == names::STRUCT_CALL => out.push(f),
-            syn::Item::Impl(i) if carrier(&i.self_ty) => {
+            syn::Item::Impl(i) if carrier(&i.self_ty) && i.trait_.is_none() => {
                 for item in i.items {
                     let syn::ImplItem::Fn(f) = item else { continue };
                     let mut sig = f.sig;
@@ -2143,7 +2596,7 @@ fn struct_call_items(expanded: TokenStream, rule: syn::ItemFn) -> Vec<syn::ItemF
             _ => {}
         }
     }
-    out.push(rule);
+    out.extend(rules);
     for f in &mut out {
         let hidden = f.attrs.iter().any(|a| {
             a.path().is_ident("doc") && a.to_token_stream().to_string().contains("hidden")
@@ -2163,7 +2616,9 @@ impl VisitMut for SelfPaths {
     fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
         if p.qself.is_none()
             && let Some(ident) = p.path.get_ident()
-            && (ident == names::STRUCT_CALL || ident == names::STRUCT_RULE)
+            && (ident == names::STRUCT_CALL
+                || ident == names::STRUCT_RULE
+                || ident == names::STRUCT_JVP)
         {
             let ident = ident.clone();
             p.path = syn::parse_quote_spanned!(ident.span()=> Self::#ident);
@@ -2496,6 +2951,10 @@ struct Forward<'a> {
     /// The fields' values and the constant fields' values, as `_vjp`
     /// passes them.
     values: [&'a [TokenStream]; 2],
+    /// The structs passed on whole (`jvp` only), and their values as
+    /// `_vjp` passes them.
+    wholes: &'a [(syn::Ident, Vec<syn::Ident>)],
+    whole_values: &'a [TokenStream],
     other_values: &'a [&'a syn::Ident],
     is_method: bool,
     /// The trait of a trait impl, whose function as written is
@@ -2588,6 +3047,14 @@ impl Forward<'_> {
                 }
             })
             .collect();
+        // A struct passed on whole: its tangent's differentiable fields,
+        // flattened.
+        for (base, path) in self.wholes {
+            let l = local_of(base);
+            tangents.push(
+                quote_spanned!(mixed=> &::autograd::__private::flatten_struct(&#l #(.#path)*)),
+            );
+        }
         for (a, p) in self.args.iter().zip(params) {
             if let (ArgKind::Other { .. }, Some((t, _))) = (&a.kind, p) {
                 tangents.push(t.to_token_stream());
@@ -2612,6 +3079,7 @@ impl Forward<'_> {
         let (lets, tangents) = self.flat_tangents(&params, "t");
         let (pnames, ptys): (Vec<_>, Vec<_>) = params.into_iter().flatten().unzip();
         let [fields, casts] = self.values;
+        let wholes = self.whole_values;
         let others = self.other_values;
         let primal = self.path("");
         let jvp = format_ident!("{}_jvp", name);
@@ -2625,7 +3093,7 @@ impl Forward<'_> {
                 #nested
                 let _ = #primal;
                 #(#lets)*
-                #flat_path::#jvp(#(#fields,)* #(#casts,)* #(#others,)* #(#tangents),*)
+                #flat_path::#jvp(#(#fields,)* #(#casts,)* #(#wholes,)* #(#others,)* #(#tangents),*)
             }
         }
     }

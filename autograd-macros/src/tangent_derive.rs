@@ -124,11 +124,6 @@ fn holds_float_token(t: &proc_macro2::TokenTree) -> bool {
     }
 }
 
-const CONSTANT_NAMES: &[&str] = &[
-    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool",
-    "char", "String",
-];
-
 fn classify(field: &syn::Field) -> syn::Result<Field> {
     if field.attrs.iter().any(crate::sig::is_constant_attr) {
         return Ok(Field::Constant);
@@ -140,16 +135,7 @@ fn classify(field: &syn::Field) -> syn::Result<Field> {
     if is_collection(ty) {
         return Ok(Field::Collection);
     }
-    if let syn::Type::Path(p) = ty
-        && p.qself.is_none()
-        && p.path.segments.iter().all(|s| s.arguments.is_none())
-        && let Some(last) = p.path.segments.last()
-        && !CONSTANT_NAMES.iter().any(|n| last.ident == n)
-        && last
-            .ident
-            .to_string()
-            .starts_with(|c: char| c.is_ascii_uppercase())
-    {
+    if crate::sig::nested_tangent_type(ty).is_some() {
         return Ok(Field::Nested);
     }
     if holds_float(ty) {

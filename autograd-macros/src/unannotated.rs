@@ -195,7 +195,17 @@ struct FileSummary {
     modules: Vec<ModuleSummary>,
     /// Where each function with its own attribute stands.
     places: HashMap<String, Enclosing>,
+    /// The `#[derive(Tangent)]` structs declared in the file (its modules
+    /// at any depth), by name: each field with the name of its type where
+    /// the derive takes it as a nested `Tangent` struct. `None` for a name
+    /// declared twice, which the file alone does not tell apart.
+    tangent_structs: HashMap<String, Option<TangentFields>>,
 }
+
+/// A `Tangent` struct's fields, each with the name of its type if the
+/// derive takes it as a nested struct, and whether it is a differentiable
+/// `f64`.
+type TangentFields = Vec<(String, Option<String>, bool)>;
 
 #[derive(Default)]
 struct ModuleSummary {
@@ -219,6 +229,10 @@ struct ModuleSummary {
     own: HashSet<String>,
     /// Names the module imports explicitly, with the path each comes from.
     imports: HashMap<String, Vec<String>>,
+    /// Functions with the attribute, declared once, taking no struct and
+    /// returning one by value (`fn make(a: f64) -> Pair`): the name of the
+    /// struct returned.
+    struct_results: HashMap<String, String>,
 }
 
 /// The names a function body's own items and imports bind, and those of
@@ -279,10 +293,136 @@ fn summary(path: PathBuf) -> Option<Rc<FileSummary>> {
     let file = syn::parse_file(&text).ok()?;
     let mut modules = Vec::new();
     summarize(&file.items, &mut modules);
-    let places = crate::enclosing::places(&file);
-    let summary = Rc::new(FileSummary { modules, places });
+    let mut tangent_structs = HashMap::new();
+    record_tangent_structs(&file.items, &mut tangent_structs);
+    let summary = Rc::new(FileSummary {
+        modules,
+        places: crate::enclosing::places(&file),
+        tangent_structs,
+    });
     SUMMARIES.with_borrow_mut(|cache| cache.insert(path, (stamp, Rc::clone(&summary))));
     Some(summary)
+}
+
+/// The name of the nested `Tangent` struct a field chain names (`inner`
+/// in `p.inner` with `p: &Params`, `b` in `p.a.b`), where the source file
+/// of `path` declares `struct Params` once with `#[derive(Tangent)]` and
+/// the field's type is one the derive takes as a nested struct, itself so
+/// declared for a longer chain. `None` wherever the file does not show it
+/// (a struct declared in another file, a collection or float field): a
+/// field read then stays a read of its elements or value.
+pub fn nested_tangent_field(ty: &str, path: &[syn::Ident]) -> Option<String> {
+    if !proc_macro::is_available() {
+        return None;
+    }
+    let file = path
+        .first()?
+        .span()
+        .unwrap()
+        .local_file()
+        .and_then(summary)?;
+    let mut ty = ty.to_string();
+    for field in path {
+        let fields = file.tangent_structs.get(&ty)?.as_ref()?;
+        let (_, nested, _) = fields.iter().find(|(name, _, _)| field == name)?;
+        ty = nested.clone()?;
+    }
+    Some(ty)
+}
+
+/// The fields of the `#[derive(Tangent)]` struct `ty`, where the source
+/// file of `ty` declares it once and every field is a differentiable
+/// `f64`: what a function returning it returns as an array.
+pub fn f64_tangent_fields(ty: &syn::Ident) -> Option<Vec<String>> {
+    if !proc_macro::is_available() {
+        return None;
+    }
+    let file = ty.span().unwrap().local_file().and_then(summary)?;
+    f64_fields(&file, &ty.to_string())
+}
+
+fn f64_fields(file: &FileSummary, ty: &str) -> Option<Vec<String>> {
+    let fields = file.tangent_structs.get(ty)?.as_ref()?;
+    (!fields.is_empty() && fields.iter().all(|(_, _, float)| *float))
+        .then(|| fields.iter().map(|(name, _, _)| name.clone()).collect())
+}
+
+/// What a call `make(..)` in the function `caller` returns, where the
+/// caller's module declares `make` with the attribute, taking no struct
+/// and returning a `Tangent` struct of `f64` fields (see
+/// [`f64_tangent_fields`]): the struct's name and fields.
+pub fn struct_result(caller: &str, path: &syn::Path) -> Option<(String, Vec<String>)> {
+    if !proc_macro::is_available() || path.leading_colon.is_some() {
+        return None;
+    }
+    let mut segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    if segments.len() > 1 && segments[0] == "self" {
+        segments.remove(0);
+    }
+    let (callee, modules) = segments.split_last()?;
+    let source = path.segments.last()?.ident.span().unwrap().local_file()?;
+    let file = summary(source)?;
+    let mut declaring = file
+        .modules
+        .iter()
+        .filter(|m| m.callers.contains_key(caller));
+    let (Some(mut module), None) = (declaring.next(), declaring.next()) else {
+        return None;
+    };
+    let first = modules.first().unwrap_or(callee);
+    if module.callers[caller].iter().any(|body| body.binds(first)) {
+        return None;
+    }
+    for name in modules {
+        module = &file.modules[*module.children.get(name)?];
+    }
+    let ty = module.struct_results.get(callee)?;
+    Some((ty.clone(), f64_fields(&file, ty)?))
+}
+
+/// Records the `#[derive(Tangent)]` structs of `items` and of their inline
+/// modules (see [`FileSummary::tangent_structs`]).
+fn record_tangent_structs(items: &[syn::Item], out: &mut HashMap<String, Option<TangentFields>>) {
+    for item in items {
+        match item {
+            syn::Item::Struct(s) => {
+                let derives_tangent = s.attrs.iter().any(|a| {
+                    a.path().is_ident("derive")
+                        && quote::ToTokens::to_token_stream(&a.meta)
+                            .into_iter()
+                            .any(|t| matches!(t, proc_macro2::TokenTree::Group(g) if g.stream().into_iter().any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "Tangent"))))
+                });
+                let name = s.ident.to_string();
+                let fields = match &s.fields {
+                    syn::Fields::Named(named) if derives_tangent => named
+                        .named
+                        .iter()
+                        .filter_map(|f| {
+                            let constant = f.attrs.iter().any(crate::sig::is_constant_attr);
+                            let nested = crate::sig::nested_tangent_type(&f.ty)
+                                .filter(|_| !constant)
+                                .map(|t| t.to_string());
+                            let float = !constant
+                                && matches!(&f.ty, syn::Type::Path(p) if p.path.is_ident("f64"));
+                            Some((f.ident.as_ref()?.to_string(), nested, float))
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                // Any struct of the name counts, so that two of one name
+                // (only one a `Tangent` struct) are not taken for certain.
+                out.entry(name)
+                    .and_modify(|seen| *seen = None)
+                    .or_insert(Some(fields));
+            }
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    record_tangent_structs(inner, out);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Appends the summary of a module and of every inline module in it to
@@ -332,6 +472,37 @@ fn summarize(items: &[syn::Item], modules: &mut Vec<ModuleSummary>) -> usize {
             }),
         ..ModuleSummary::default()
     };
+    // Declared once, with the attribute, taking no struct.
+    summary.struct_results = items
+        .iter()
+        .filter_map(|item| {
+            let syn::Item::Fn(f) = item else { return None };
+            let name = f.sig.ident.to_string();
+            let marked = f.attrs.iter().any(|a| {
+                a.path()
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "differentiable")
+            });
+            let takes_struct = f.sig.inputs.iter().any(|a| match a {
+                syn::FnArg::Typed(pt) => {
+                    !pt.attrs.iter().any(crate::sig::is_constant_attr)
+                        && crate::sig::is_struct_type(&pt.ty, &f.sig.generics)
+                }
+                syn::FnArg::Receiver(_) => true,
+            });
+            let syn::ReturnType::Type(_, ty) = &f.sig.output else {
+                return None;
+            };
+            let Some((syn::Type::Path(p), false)) = crate::sig::struct_type(ty, &f.sig.generics)
+            else {
+                return None;
+            };
+            let ty = p.path.segments.last()?.ident.to_string();
+            (marked && !takes_struct && functions[&name].len() == 1 && !others.contains_key(&name))
+                .then_some((name, ty))
+        })
+        .collect();
     own.extend(functions.keys().cloned());
     summary.own = own;
     summary.imports = imports;

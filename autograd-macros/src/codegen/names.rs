@@ -260,6 +260,11 @@ pub const STRUCT_CALL: &str = "__struct_call";
 /// The backward rule of [`STRUCT_CALL`], next to it.
 pub const STRUCT_RULE: &str = "__struct_rule";
 
+/// The tangent rule of [`STRUCT_CALL`] of a function with `jvp`, next to
+/// it: the function's `NAME_jvp` at the structs rebuilt from their
+/// flattened fields and tangents.
+pub const STRUCT_JVP: &str = "__struct_jvp";
+
 /// A hidden item of [`STRUCT_CALL`] (`__struct_call__vjp_full`), next to
 /// it in the same carrier: a call `g::__struct_call(..)` finds its VJP as
 /// `g::__struct_call__vjp_full`, so every path a caller writes starts with

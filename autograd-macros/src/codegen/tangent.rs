@@ -648,6 +648,12 @@ impl Gen<'_> {
         let private = private();
         let (v, t) = (names::value(self.f, dst), names::tangent(self.f, dst));
         let values = self.call_args(args);
+        // A struct call's struct is a constant of the user's type, which
+        // has no zero tangent: its JVP takes none.
+        let struct_call = func
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == names::STRUCT_CALL);
         let tangents = args.iter().map(|a| {
             if let Some(range) = &a.range {
                 // A sub-slice's tangent is the same part of the whole's.
@@ -681,6 +687,9 @@ impl Gen<'_> {
                     }
                     _ => self.tangent_ref(u),
                 },
+                (Some(u), None) if struct_call && self.f.info(u).kind == Kind::Unknown => {
+                    quote!(#private::NoGradient)
+                }
                 (Some(u), None) => match self.f.info(u).kind {
                     Kind::Slice => {
                         let s = names::value(self.f, u);
@@ -928,6 +937,26 @@ impl Gen<'_> {
 /// none.
 fn jvp_of(func: &syn::Path) -> TokenStream {
     let private = private();
+    // A function taking a `Tangent` struct, called through its struct
+    // call (`g::__struct_call`): the forward mode of the type named like
+    // the function, or of the type its struct call's module declares
+    // (`__autograd_Model_g::__struct_call`, a method's).
+    let segments: Vec<&syn::PathSegment> = func.segments.iter().collect();
+    if let Some((last, carrier)) = segments.split_last()
+        && last.ident == names::STRUCT_CALL
+    {
+        let callee = last.ident.span();
+        let module = carrier
+            .last()
+            .is_some_and(|s| s.ident.to_string().starts_with("__autograd_"));
+        let ty = if module {
+            func.to_token_stream()
+        } else {
+            let colon = func.leading_colon;
+            quote!(#colon #(#carrier)::*)
+        };
+        return quote_spanned!(callee=> <#ty as #private::ForwardMode<#private::StructCall>>::JVP);
+    }
     let mut func = func.clone();
     let Some(last) = func.segments.last_mut() else {
         return quote!(::core::unreachable!());

@@ -267,7 +267,7 @@ impl Lowerer<'_> {
             {
                 "reading an element of a tuple is not supported; keep the parts in variables of their own (`let a = ..; let b = ..;`) or use an array (`v[0]`)".into()
             }
-            Expr::Field(_) => "field access is not supported; pass the value as an argument".into(),
+            Expr::Field(_) => "field access is supported on a `Tangent` struct argument (`p.a`), on a struct built in the body (`let s = State { x, v };`) and on one a `#[differentiable]` function of this module returns (`let p = make(a);`, its struct declared in this file with `f64` fields); otherwise have the function return the fields as a tuple of floats and bind them, `let (u, v) = make(a);`".into(),
             Expr::Struct(_) => {
                 "a struct is built in a `#[differentiable]` body as a local, `let s = State { x, v };` (named fields, no `..` but `..s` of itself when assigned anew), and used by its fields; pass or return its fields".into()
             }

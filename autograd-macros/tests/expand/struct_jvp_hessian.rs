@@ -1085,6 +1085,36 @@ impl line {
         )
     }
     #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_variables,
+        unused_mut,
+        unused_parens,
+        unused_assignments,
+        clippy::all
+    )]
+    pub fn __struct_call__jvp_full<'__ad_whole0, '__ad_flat0>(
+        __ad_whole0: &'__ad_whole0 Params,
+        __ad_flat0: &'__ad_flat0 [f64],
+        x: f64,
+        __ad__d___ad_whole0: ::autograd::__private::NoGradient,
+        __ad__d___ad_flat0: &[f64],
+        __ad__d_x: f64,
+    ) -> (f64, f64) {
+        let __ad__output = Self::__struct_call(__ad_whole0, __ad_flat0, x);
+        (
+            __ad__output,
+            Self::__struct_jvp(
+                __ad_whole0,
+                __ad_flat0,
+                x,
+                __ad__d___ad_flat0,
+                __ad__d_x,
+                __ad__output,
+            ),
+        )
+    }
+    #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
     pub fn __struct_rule(
         __ad_seed: f64,
@@ -1116,6 +1146,48 @@ impl line {
             __ad_reached,
         )
     }
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn __struct_jvp(
+        __ad_whole0: &Params,
+        __ad_flat0: &[f64],
+        x: f64,
+        __ad_tflat0: &[f64],
+        __ad_t1: f64,
+        _: f64,
+    ) -> f64 {
+        let __ad_at0 = <Params as ::autograd::TangentStruct>::__from_flat(
+            __ad_whole0,
+            &mut &__ad_flat0[..],
+        );
+        let mut __ad_tat0 = <Params as ::autograd::TangentStruct>::__from_flat(
+            __ad_whole0,
+            &mut &__ad_tflat0[..],
+        );
+        <Params as ::autograd::TangentStruct>::__zero_constants(&mut __ad_tat0);
+        line_jvp(&__ad_at0, x, &__ad_tat0, __ad_t1).1
+    }
+}
+#[doc(hidden)]
+#[diagnostic::do_not_recommend]
+#[allow(clippy::type_complexity)]
+impl ::autograd::__private::ForwardMode<::autograd::__private::StructCall> for line {
+    type Fn = fn(
+        &Params,
+        &[f64],
+        f64,
+        ::autograd::__private::NoGradient,
+        &[f64],
+        f64,
+    ) -> (f64, f64);
+    const JVP: fn(
+        &Params,
+        &[f64],
+        f64,
+        ::autograd::__private::NoGradient,
+        &[f64],
+        f64,
+    ) -> (f64, f64) = line::__struct_call__jvp_full;
 }
 /** The value of [`line`] and its directional derivative along the tangents, one per differentiable argument in argument order (a `Tangent` struct's is the struct, its constant fields ignored).
 

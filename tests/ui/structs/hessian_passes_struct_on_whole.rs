@@ -5,12 +5,12 @@ struct Params {
     a: f64,
 }
 
-#[differentiable(jvp)]
+#[differentiable(hessian)]
 fn inner(p: &Params, x: f64) -> f64 {
     p.a * x
 }
 
-#[differentiable(jvp)]
+#[differentiable(hessian)]
 fn outer(p: &Params, x: f64) -> f64 {
     inner(p, x).sin()
 }
