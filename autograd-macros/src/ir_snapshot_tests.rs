@@ -351,3 +351,39 @@ fn short_circuit() {
         }",
     );
 }
+
+/// Every place `from_fn`'s array type comes from: a typed `let`, a
+/// turbofish, an assignment to an array, a `return` and the tail of a
+/// function returning one; a `match` in the closure.
+#[test]
+fn from_fn_forms() {
+    check(
+        "from_fn_forms",
+        "fn f(a: [f64; 2], h: f64, k: [f64; 2], #[constant] n: usize) -> [f64; 2] {
+            let d: [f64; 2] = std::array::from_fn(|j| match j { 0 => a[1], _ => -h * a[0] });
+            let t = std::array::from_fn::<f64, 2, _>(|i| d[i] * k[i]);
+            let mut s = a;
+            s = std::array::from_fn(|i| s[i] + h * t[i]);
+            if n > 1 {
+                return std::array::from_fn(|i| s[i] * 2.0);
+            }
+            std::array::from_fn(|i| s[i] + t[i])
+        }",
+    );
+}
+
+/// `from_fn` in the second-order twin: its array holds the twin's scalar.
+#[test]
+fn from_fn_hessian() {
+    check_with(
+        "from_fn_hessian",
+        "hessian",
+        "fn f(x: &[f64], w: f64) -> f64 {
+            let sq: [f64; 2] = std::array::from_fn(|i| w * x[i] * x[i]);
+            let mut s = sq;
+            s = std::array::from_fn(|i| s[i] * sq[i]);
+            let c = std::array::from_fn::<f64, 2, _>(|i| s[i] + 1.0);
+            c[0] + c[1]
+        }",
+    );
+}
