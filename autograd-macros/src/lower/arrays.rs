@@ -533,8 +533,20 @@ impl Lowerer<'_> {
                 span,
             ));
         }
+        self.store_element(&ident, array, index, elem, span);
+    }
+
+    /// `ident[index] = elem` of the local array `ident` holding `array`.
+    pub(super) fn store_element(
+        &mut self,
+        ident: &syn::Ident,
+        array: ValueId,
+        index: Operand,
+        elem: Operand,
+        span: Span,
+    ) {
         let v = self.emit(Op::Store { array, index, elem }, Kind::Array, span);
-        self.rebind_array(&ident, v);
+        self.rebind_array(ident, v);
     }
 
     /// `v.push(e)`.
