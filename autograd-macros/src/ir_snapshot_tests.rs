@@ -387,3 +387,25 @@ fn from_fn_hessian() {
         }",
     );
 }
+
+/// `iter_mut()` as users write in-place updates: plain, enumerated (with
+/// `_` for the count), `for_each`, a compound assignment, a branch writing
+/// the element, a zip with a slice.
+#[test]
+fn iter_mut_forms() {
+    check(
+        "iter_mut_forms",
+        "fn f(x: &[f64], s: f64) -> f64 {
+            let mut u = x.to_vec();
+            for (i, v) in u.iter_mut().enumerate() {
+                if *v > 0.0 { *v = v.sin() * (i as f64); }
+            }
+            for (_, v) in u.iter_mut().enumerate() { *v += s; }
+            let mut w = [0.0; 2];
+            for v in w.iter_mut() { *v = s * s; }
+            u.iter_mut().for_each(|v| *v *= w[0]);
+            for (r, &xi) in u.iter_mut().zip(x) { *r = *r * xi; }
+            u[0] + u[1]
+        }",
+    );
+}
