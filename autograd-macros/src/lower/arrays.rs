@@ -449,7 +449,7 @@ impl Lowerer<'_> {
     /// The array variable an element write `v[i] ..= e` or `v.push(e)`
     /// writes into: a local array or `Vec` (or a call's result), with its
     /// current value.
-    fn written_array(
+    pub(super) fn written_array(
         &mut self,
         target: &Expr,
         write: &dyn ToTokens,

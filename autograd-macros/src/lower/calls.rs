@@ -6,6 +6,10 @@ use super::*;
 
 impl Lowerer<'_> {
     pub(super) fn lower_method(&mut self, m: &syn::ExprMethodCall) -> Operand {
+        if let Some((walk, closure)) = super::iter_mut::for_each_walk(m) {
+            self.lower_for_each(walk, closure);
+            return Operand::Const(quote!(()));
+        }
         if let Some(index) = first_or_last(m) {
             return self.lower_expr(&Expr::Index(index));
         }

@@ -399,6 +399,21 @@ impl Lowerer<'_> {
             self.cx
                 .error_spanned_by(label, "loop labels are not supported");
         }
+        if let Some(walk) = super::iter_mut::walk(&f.expr, &f.pat, &|v| {
+            syn::visit::Visit::visit_block(v, &f.body)
+        }) {
+            let syntax = Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block: f.body.clone(),
+            });
+            self.lower_walk(walk, &syntax, &mut |l| {
+                if let Some(t) = l.lower_stmts(&f.body.stmts) {
+                    l.value_unused(t);
+                }
+            });
+            return;
+        }
         let range = match strip_parens(&f.expr) {
             Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => {
                 strip_parens(&m.receiver)

@@ -167,6 +167,10 @@ struct Lowerer<'a> {
     /// next `lower_expr`, and passed on to the branches and the tail of an
     /// `if` or block that is that expression.
     expected: Option<syn::TypeArray>,
+    /// The elements of the `iter_mut()` walks being lowered, innermost
+    /// last: the element's name, the array's, the loop's index (see
+    /// [`iter_mut`]).
+    walked: Vec<(syn::Ident, syn::Ident, ValueId)>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -231,6 +235,7 @@ fn lower_fn(
         vjp_components: std::collections::HashMap::new(),
         inout_statement: false,
         expected: None,
+        walked: Vec::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -275,8 +280,8 @@ fn lower_fn(
     // `if let Some(v) = x.first()` becomes a length test, an exit in a
     // statement's value a statement of its own, and `match` and the exits
     // become branches, before lowering sees them (`matches!`, a tuple from
-    // a branch, a deferred `let` and `std::array::from_fn` are lowered
-    // where they stand).
+    // a branch, a deferred `let`, `std::array::from_fn` and a walk over
+    // `iter_mut()` are lowered where they stand).
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let derefs = inout::desugar(sig, body);
     let body = derefs.as_ref().unwrap_or(body);

@@ -557,6 +557,15 @@ impl Lowerer<'_> {
                 self.lower_tuple_assign(targets, &a.right, a.span());
             }
             Expr::Assign(a) if self.lower_from_fn_assign(&a.left, &a.right, a.span()) => {}
+            Expr::Assign(a) if self.lower_element_assign(&a.left, None, &a.right, a.span()) => {}
+            Expr::Binary(b)
+                if compound_rule(&b.op).is_some()
+                    && self.lower_element_assign(
+                        &b.left,
+                        compound_rule(&b.op),
+                        &b.right,
+                        b.span(),
+                    ) => {}
             Expr::Assign(a) => {
                 let operand = self.lower_expr(&a.right);
                 self.assign(&a.left, operand, a.span());
