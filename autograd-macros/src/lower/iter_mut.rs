@@ -328,6 +328,21 @@ impl VisitMut for Rewrite<'_> {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
+/// Said where the element of `iter_mut()` is used other than through `*v`
+/// or as a method's receiver.
+fn used_whole(ident: &syn::Ident) -> String {
+    format!(
+        "the element of `iter_mut()` is read and written here through `*{ident}` only; write `*{ident}`, or copy it first, `let x = *{ident};`"
+    )
+}
+
+/// Said where the loop's body binds the element's name again.
+fn bound_again(ident: &syn::Ident) -> String {
+    format!(
+        "`{ident}` names the element of `iter_mut()` in this loop; give this binding another name"
+    )
+}
+
 /// Rewrites the element's uses in a loop's body into the place's element.
 struct Elements<'a> {
     cx: &'a Ctxt,
@@ -364,13 +379,7 @@ impl VisitMut for Elements<'_> {
             }
             e if self.is_element(e) => {
                 self.failed = true;
-                self.cx.error_spanned_by(
-                    &*e,
-                    format!(
-                        "the element of `iter_mut()` is read and written here through `*{0}` only; write `*{0}`, or copy it first, `let x = *{0};`",
-                        self.ident
-                    ),
-                );
+                self.cx.error_spanned_by(&*e, used_whole(self.ident));
             }
             e => syn::visit_mut::visit_expr_mut(self, e),
         }
@@ -379,13 +388,7 @@ impl VisitMut for Elements<'_> {
     fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
         if same_binding(&p.ident, self.ident) {
             self.failed = true;
-            self.cx.error_spanned_by(
-                &p.ident,
-                format!(
-                    "`{}` names the element of `iter_mut()` in this loop; give this binding another name",
-                    self.ident
-                ),
-            );
+            self.cx.error_spanned_by(&p.ident, bound_again(self.ident));
         }
         syn::visit_mut::visit_pat_ident_mut(self, p);
     }
@@ -524,13 +527,7 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             }
             e if self.is_element(e) => {
                 self.failed = true;
-                self.cx.error_spanned_by(
-                    e,
-                    format!(
-                        "the element of `iter_mut()` is read and written here through `*{0}` only; write `*{0}`, or copy it first, `let x = *{0};`",
-                        self.ident
-                    ),
-                );
+                self.cx.error_spanned_by(e, used_whole(self.ident));
             }
             e => syn::visit::visit_expr(self, e),
         }
@@ -539,13 +536,7 @@ impl<'ast> Visit<'ast> for Uses<'_> {
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
         if same_binding(&p.ident, self.ident) {
             self.failed = true;
-            self.cx.error_spanned_by(
-                &p.ident,
-                format!(
-                    "`{}` names the element of `iter_mut()` in this loop; give this binding another name",
-                    self.ident
-                ),
-            );
+            self.cx.error_spanned_by(&p.ident, bound_again(self.ident));
         }
         syn::visit::visit_pat_ident(self, p);
     }
