@@ -6,6 +6,7 @@
 
 mod fd_support;
 
+use approx::assert_relative_eq;
 use autograd::differentiable;
 use fd_support::{FD64_ABS, FD64_REL, fd64};
 
@@ -152,4 +153,113 @@ fn from_fn_in_forward_mode_and_to_second_order() {
     assert_eq!(hw, 2.0 - 12.0);
     let by_hand = weighted_squares_by_hand_hvp(&x, w, &dx, dw);
     assert_eq!(by_hand, (7.0, gx, gw, hx, hw));
+}
+
+/// The closure's body is code of the body like any other: a `match` on the
+/// index, an arm that loops and `break`s, a `return` giving the element
+/// (issue 36: `from_fn` lowered where it stands, its closure's `match` and
+/// exits rewritten as a closure's). b = [w·x0, x0² + x1², w²] (w ≤ 10),
+/// f = b0·b1 + b2.
+#[differentiable(hessian)]
+fn banded(x: &[f64], w: f64) -> f64 {
+    let b: [f64; 3] = std::array::from_fn(|i| match i {
+        0 => w * x[0],
+        1 => {
+            let (mut s, mut j) = (0.0, 0);
+            while j < x.len() {
+                if j > 1 {
+                    break;
+                }
+                s += x[j] * x[j];
+                j += 1;
+            }
+            s
+        }
+        _ => {
+            if w > 10.0 {
+                return 0.0;
+            }
+            w * w
+        }
+    });
+    b[0] * b[1] + b[2]
+}
+
+/// The function's result from both branches of an `if`, and a typed `let`
+/// from both branches of another: each `from_fn` takes its type from the
+/// place the branch's value goes (rejected before, as untyped).
+#[differentiable]
+fn reflect(x: [f64; 2], s: f64) -> [f64; 2] {
+    let y: [f64; 2] = if s > 1.0 {
+        std::array::from_fn(|i| x[i] / s)
+    } else {
+        std::array::from_fn(|i| x[i])
+    };
+    if s > 0.0 {
+        std::array::from_fn(|i| s * y[i])
+    } else {
+        std::array::from_fn(|i| y[1 - i] * s * s)
+    }
+}
+
+#[test]
+fn from_fn_with_a_match_and_a_break_has_the_closed_form_derivatives() {
+    let (x, w) = ([1.5, -0.5, 4.0], 0.75);
+    let (x0, x1) = (x[0], x[1]);
+    let q = x0 * x0 + x1 * x1;
+    let (value, d_x, d_w) = banded_grad(&x, w);
+    assert_relative_eq!(
+        value,
+        w * x0 * q + w * w,
+        epsilon = 1e-14,
+        max_relative = 1e-14
+    );
+    // ∂/∂x0 = w(3x0² + x1²), ∂/∂x1 = 2w·x0·x1, ∂/∂x2 = 0, ∂/∂w = x0·q + 2w.
+    let want = [w * (3.0 * x0 * x0 + x1 * x1), 2.0 * w * x0 * x1, 0.0];
+    for (got, want) in d_x.iter().zip(want) {
+        assert_relative_eq!(*got, want, epsilon = 1e-14, max_relative = 1e-14);
+    }
+    assert_relative_eq!(d_w, x0 * q + 2.0 * w, epsilon = 1e-14, max_relative = 1e-14);
+    // H·v against the closed-form Hessian: H_x0x0 = 6w·x0, H_x0x1 = 2w·x1,
+    // H_x1x1 = 2w·x0, H_x0w = 3x0² + x1², H_x1w = 2x0·x1, H_ww = 2.
+    let (dx, dw) = ([0.5, 2.0, -1.0], 1.5);
+    let (_, _, _, hx, hw) = banded_hvp(&x, w, &dx, dw);
+    let h_x0w = 3.0 * x0 * x0 + x1 * x1;
+    let want_x = [
+        6.0 * w * x0 * dx[0] + 2.0 * w * x1 * dx[1] + h_x0w * dw,
+        2.0 * w * x1 * dx[0] + 2.0 * w * x0 * dx[1] + 2.0 * x0 * x1 * dw,
+        0.0,
+    ];
+    for (got, want) in hx.iter().zip(want_x) {
+        assert_relative_eq!(*got, want, epsilon = 1e-13, max_relative = 1e-13);
+    }
+    let want_w = h_x0w * dx[0] + 2.0 * x0 * x1 * dx[1] + 2.0 * dw;
+    assert_relative_eq!(hw, want_w, epsilon = 1e-13, max_relative = 1e-13);
+    // Past w = 10 the `return` makes b2 = 0: ∂/∂w = x0·q.
+    let (value, _, d_w) = banded_grad(&x, 12.0);
+    assert_relative_eq!(value, 12.0 * x0 * q, epsilon = 1e-14, max_relative = 1e-14);
+    assert_relative_eq!(d_w, x0 * q, epsilon = 1e-14, max_relative = 1e-14);
+}
+
+#[test]
+fn from_fn_in_branches_takes_the_type_of_their_value() {
+    let x = [3.0, -2.0];
+    for s in [2.0, 0.5, -0.5] {
+        let (value, jac) = reflect_jacobian(x, s);
+        assert_eq!(value, reflect(x, s));
+        // Columns: x[0], x[1], s.
+        let want: [[f64; 3]; 2] = if s > 1.0 {
+            // s·(x/s) = x: the identity, nothing in s.
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+        } else if s > 0.0 {
+            [[s, 0.0, x[0]], [0.0, s, x[1]]]
+        } else {
+            [[0.0, s * s, 2.0 * s * x[1]], [s * s, 0.0, 2.0 * s * x[0]]]
+        };
+        for (r, row) in want.iter().enumerate() {
+            for (c, &w) in row.iter().enumerate() {
+                assert_relative_eq!(jac[(r, c)], w, epsilon = 1e-14, max_relative = 1e-14);
+            }
+        }
+    }
 }

@@ -9,6 +9,7 @@
 
 mod fd_support;
 
+use approx::assert_relative_eq;
 use autograd::differentiable;
 
 /// Softmax cross-entropy through an in-place buffer.
@@ -271,4 +272,83 @@ fn a_sum_over_a_local_vec_compiles_under_hessian() {
         (h[(0, 0)], h[(0, 1)], h[(1, 0)], h[(1, 1)]),
         (4.0, 0.0, 0.0, 4.0)
     );
+}
+
+/// The element compared in a condition, written in a branch and read after
+/// it, written in a nested loop; then a `match`
+/// in an enumerated `for_each` closure (issue 36: `iter_mut()` lowered
+/// where it stands, its element a value that each write replaces).
+/// Per element: a = x·k if x > 0 else x, b = (a + 1)²·k²; then the first
+/// doubled and the others plus k, summed.
+#[differentiable(hessian)]
+fn damped(x: &[f64], k: f64) -> f64 {
+    let mut u = x.to_vec();
+    for (j, v) in u.iter_mut().enumerate() {
+        if *v > 0.0 && j < 10 {
+            *v *= k;
+        }
+        let y = *v + 1.0;
+        *v = y * y;
+        for _ in 0..2 {
+            *v *= k;
+        }
+    }
+    u.iter_mut().enumerate().for_each(|(i, v)| match i {
+        0 => *v *= 2.0,
+        _ => *v += k,
+    });
+    u.iter().sum()
+}
+
+#[test]
+fn element_reads_after_writes_have_the_closed_form_derivatives() {
+    let x = [0.5, -0.25, 1.5];
+    let k = 0.75;
+    let (value, gx, gk) = damped_grad(&x, k);
+    assert_eq!(value, damped(&x, k));
+    // Per element: s = ∂a/∂x, t = ∂a/∂k, A = a + 1, weight 2 for the first.
+    let parts: Vec<(f64, f64, f64, f64, f64)> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &xi)| {
+            let (a, s, t, ds) = if xi > 0.0 {
+                (xi * k, k, xi, 1.0)
+            } else {
+                (xi, 1.0, 0.0, 0.0)
+            };
+            let w = if i == 0 { 2.0 } else { 1.0 };
+            (w, s, t, ds, a + 1.0)
+        })
+        .collect();
+    let want_value: f64 = parts
+        .iter()
+        .map(|&(w, _, _, _, a1)| w * a1 * a1 * k * k)
+        .sum::<f64>()
+        + 2.0 * k;
+    assert_relative_eq!(value, want_value, epsilon = 1e-14, max_relative = 1e-14);
+    // ∂b/∂x = 2A·k²·s, ∂b/∂k = 2A·k²·t + 2A²·k; f = Σ w·b + (n − 1)·k.
+    for (i, &(w, s, _, _, a1)) in parts.iter().enumerate() {
+        let want = w * 2.0 * a1 * k * k * s;
+        assert_relative_eq!(gx[i], want, epsilon = 1e-14, max_relative = 1e-14);
+    }
+    let want_k: f64 = parts
+        .iter()
+        .map(|&(w, _, t, _, a1)| w * (2.0 * a1 * k * k * t + 2.0 * a1 * a1 * k))
+        .sum::<f64>()
+        + 2.0;
+    assert_relative_eq!(gk, want_k, epsilon = 1e-13, max_relative = 1e-13);
+    // H·v: ∂²b/∂x² = 2k²s², ∂²b/∂x∂k = 2t·k²·s + 4A·k·s + 2A·k²·∂s/∂k,
+    // ∂²b/∂k² = 2t²k² + 8A·k·t + 2A².
+    let (dx, dk) = ([1.0, -2.0, 0.5], 0.25);
+    let (_, _, _, hx, hk) = damped_hvp(&x, k, &dx, dk);
+    let mut want_hk = 0.0;
+    for (i, &(w, s, t, ds, a1)) in parts.iter().enumerate() {
+        let bxx = 2.0 * k * k * s * s;
+        let bxk = 2.0 * t * k * k * s + 4.0 * a1 * k * s + 2.0 * a1 * k * k * ds;
+        let bkk = 2.0 * t * t * k * k + 8.0 * a1 * k * t + 2.0 * a1 * a1;
+        let want = w * (bxx * dx[i] + bxk * dk);
+        assert_relative_eq!(hx[i], want, epsilon = 1e-13, max_relative = 1e-13);
+        want_hk += w * (bxk * dx[i] + bkk * dk);
+    }
+    assert_relative_eq!(hk, want_hk, epsilon = 1e-13, max_relative = 1e-13);
 }

@@ -322,16 +322,12 @@ fn self_outside_its_impl(func: &syn::ItemFn) -> Option<TokenStream> {
 /// The expansion of `item`'s twin (see [`hessian`]), all of it hidden:
 /// its errors, if any, are the rewriting's and reported as they are.
 fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &sig::Signature) -> TokenStream {
-    // Structs built in the body and `from_fn` loops first: their fields
-    // and `[0.0; N]` are then the twin's scalar.
-    let records = lower::struct_locals(sig, &item.block);
-    let block = records.as_ref().unwrap_or(&item.block);
-    let looped = lower::array_from_fn(sig, block)
-        .or(records.clone())
-        .map(|block| syn::ItemFn {
-            block: Box::new(block),
-            ..item.clone()
-        });
+    // Structs built in the body first: their fields are then the twin's
+    // scalar.
+    let looped = lower::struct_locals(sig, &item.block).map(|block| syn::ItemFn {
+        block: Box::new(block),
+        ..item.clone()
+    });
     let mut twin = hessian::twin(looped.as_ref().unwrap_or(item), float, sig);
     let cx = Ctxt::default();
     let mut out = TokenStream::new();

@@ -381,3 +381,61 @@ fn short_circuit() {
         }",
     );
 }
+
+/// Every place `from_fn`'s array type comes from: a typed `let`, a
+/// turbofish, an assignment to an array, a `return` and the tail of a
+/// function returning one; a `match` in the closure.
+#[test]
+fn from_fn_forms() {
+    check(
+        "from_fn_forms",
+        "fn f(a: [f64; 2], h: f64, k: [f64; 2], #[constant] n: usize) -> [f64; 2] {
+            let d: [f64; 2] = std::array::from_fn(|j| match j { 0 => a[1], _ => -h * a[0] });
+            let t = std::array::from_fn::<f64, 2, _>(|i| d[i] * k[i]);
+            let mut s = a;
+            s = std::array::from_fn(|i| s[i] + h * t[i]);
+            if n > 1 {
+                return std::array::from_fn(|i| s[i] * 2.0);
+            }
+            std::array::from_fn(|i| s[i] + t[i])
+        }",
+    );
+}
+
+/// `from_fn` in the second-order twin: its array holds the twin's scalar.
+#[test]
+fn from_fn_hessian() {
+    check_with(
+        "from_fn_hessian",
+        "hessian",
+        "fn f(x: &[f64], w: f64) -> f64 {
+            let sq: [f64; 2] = std::array::from_fn(|i| w * x[i] * x[i]);
+            let mut s = sq;
+            s = std::array::from_fn(|i| s[i] * sq[i]);
+            let c = std::array::from_fn::<f64, 2, _>(|i| s[i] + 1.0);
+            c[0] + c[1]
+        }",
+    );
+}
+
+/// `iter_mut()` as users write in-place updates: plain, enumerated (with
+/// `_` for the count), `for_each`, a compound assignment, a branch writing
+/// the element, a zip with a slice.
+#[test]
+fn iter_mut_forms() {
+    check(
+        "iter_mut_forms",
+        "fn f(x: &[f64], s: f64) -> f64 {
+            let mut u = x.to_vec();
+            for (i, v) in u.iter_mut().enumerate() {
+                if *v > 0.0 { *v = v.sin() * (i as f64); }
+            }
+            for (_, v) in u.iter_mut().enumerate() { *v += s; }
+            let mut w = [0.0; 2];
+            for v in w.iter_mut() { *v = s * s; }
+            u.iter_mut().for_each(|v| *v *= w[0]);
+            for (r, &xi) in u.iter_mut().zip(x) { *r = *r * xi; }
+            u[0] + u[1]
+        }",
+    );
+}

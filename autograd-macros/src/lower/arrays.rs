@@ -449,7 +449,7 @@ impl Lowerer<'_> {
     /// The array variable an element write `v[i] ..= e` or `v.push(e)`
     /// writes into: a local array or `Vec` (or a call's result), with its
     /// current value.
-    fn written_array(
+    pub(super) fn written_array(
         &mut self,
         target: &Expr,
         write: &dyn ToTokens,
@@ -533,8 +533,20 @@ impl Lowerer<'_> {
                 span,
             ));
         }
+        self.store_element(&ident, array, index, elem, span);
+    }
+
+    /// `ident[index] = elem` of the local array `ident` holding `array`.
+    pub(super) fn store_element(
+        &mut self,
+        ident: &syn::Ident,
+        array: ValueId,
+        index: Operand,
+        elem: Operand,
+        span: Span,
+    ) {
         let v = self.emit(Op::Store { array, index, elem }, Kind::Array, span);
-        self.rebind_array(&ident, v);
+        self.rebind_array(ident, v);
     }
 
     /// `v.push(e)`.

@@ -6,6 +6,10 @@ use super::*;
 
 impl Lowerer<'_> {
     pub(super) fn lower_method(&mut self, m: &syn::ExprMethodCall) -> Operand {
+        if let Some((walk, closure)) = super::iter_mut::for_each_walk(m) {
+            self.lower_for_each(walk, closure);
+            return Operand::Const(quote!(()));
+        }
         if let Some(index) = first_or_last(m) {
             return self.lower_expr(&Expr::Index(index));
         }
@@ -327,13 +331,10 @@ impl Lowerer<'_> {
         let path = &func.path;
         let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
 
-        // A `from_fn` whose array type is known is a loop by now (from_fn.rs).
+        // Where its place gives no type (lowered before `lower_call` where
+        // it does, from_fn.rs).
         if super::from_fn::is_from_fn(path) {
-            self.cx.error_spanned_by(
-                c,
-                "`std::array::from_fn` is supported where the array's type is known: `let a: [f64; N] = std::array::from_fn(|i| ..);`, `from_fn::<f64, N, _>(..)`, an assignment to an array, or the function's `[f64; N]` result; or write the loop, `for i in 0..N { a[i] = ..; }`",
-            );
-            return self.missing(c.span());
+            return self.lower_from_fn(c, None);
         }
         // `autograd::stop_gradient` (or `::autograd::..`): the value flows,
         // the adjoint does not; the sweeps call it as written and check

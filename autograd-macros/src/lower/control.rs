@@ -177,6 +177,8 @@ impl Lowerer<'_> {
     /// An `if`, its branches' values tuples where `tuples` (see
     /// [`Self::lower_block_item`]), one value otherwise.
     fn lower_if_of(&mut self, i: &syn::ExprIf, want_value: bool, tuples: bool) -> Item {
+        // The type expected of the `if`'s value is each branch's.
+        let expected = self.expected.take();
         if let Expr::Let(l) = &*i.cond {
             self.cx
                 .error_spanned_by(l, "`if let` is not supported; compare values instead");
@@ -187,12 +189,22 @@ impl Lowerer<'_> {
             Some(p) => Operand::Const(quote!(::core::cfg!(#p))),
             None => self.lower_expr(&i.cond),
         };
-        let then = |l: &mut Self| l.lower_block_item(&i.then_branch.stmts, tuples);
+        let then_expected = expected.clone();
+        let then = |l: &mut Self| {
+            l.expected = then_expected;
+            l.lower_block_item(&i.then_branch.stmts, tuples)
+        };
         let otherwise = |l: &mut Self| match &i.else_branch {
             None => None,
             Some((_, e)) => match &**e {
-                Expr::Block(b) => l.lower_block_item(&b.block.stmts, tuples),
-                Expr::If(nested) => Some(l.lower_if_of(nested, want_value, tuples)),
+                Expr::Block(b) => {
+                    l.expected = expected;
+                    l.lower_block_item(&b.block.stmts, tuples)
+                }
+                Expr::If(nested) => {
+                    l.expected = expected;
+                    Some(l.lower_if_of(nested, want_value, tuples))
+                }
                 other if tuples => Some(l.lower_item_expr(other)),
                 other => Some(Item::Value(l.lower_expr(other))),
             },
@@ -386,6 +398,21 @@ impl Lowerer<'_> {
         if let Some(label) = &f.label {
             self.cx
                 .error_spanned_by(label, "loop labels are not supported");
+        }
+        if let Some(walk) = super::iter_mut::walk(&f.expr, &f.pat, &|v| {
+            syn::visit::Visit::visit_block(v, &f.body)
+        }) {
+            let syntax = Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block: f.body.clone(),
+            });
+            self.lower_walk(walk, &syntax, &mut |l| {
+                if let Some(t) = l.lower_stmts(&f.body.stmts) {
+                    l.value_unused(t);
+                }
+            });
+            return;
         }
         let range = match strip_parens(&f.expr) {
             Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => {

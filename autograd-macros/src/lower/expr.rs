@@ -61,6 +61,13 @@ pub(super) const RETURN_IN_EXPRESSION: &str = "`return` is supported as a statem
 
 impl Lowerer<'_> {
     pub(super) fn lower_expr(&mut self, e: &Expr) -> Operand {
+        let expected = self.expected.take();
+        if let Expr::Call(c) = e
+            && let Expr::Path(p) = &*c.func
+            && super::from_fn::is_from_fn(&p.path)
+        {
+            return self.lower_from_fn(c, expected);
+        }
         if matches!(e, Expr::Path(_) | Expr::Field(_) | Expr::Index(_))
             && let Some(part) = self.lower_part(e)
         {
@@ -108,11 +115,17 @@ impl Lowerer<'_> {
                     Operand::Const(self.item_read(p.to_token_stream(), p.span()))
                 }
             },
-            Expr::Paren(p) => match self.lower_expr(&p.expr) {
-                Operand::Const(t) => Operand::Const(quote!((#t))),
-                v => v,
-            },
-            Expr::Group(g) => self.lower_expr(&g.expr),
+            Expr::Paren(p) => {
+                self.expected = expected;
+                match self.lower_expr(&p.expr) {
+                    Operand::Const(t) => Operand::Const(quote!((#t))),
+                    v => v,
+                }
+            }
+            Expr::Group(g) => {
+                self.expected = expected;
+                self.lower_expr(&g.expr)
+            }
             Expr::Unary(u) => self.lower_unary(u),
             Expr::Binary(b) => self.lower_binary(b),
             Expr::MethodCall(m) => self.lower_method(m),
@@ -163,12 +176,16 @@ impl Lowerer<'_> {
             }
             // `pos.x`, `m.m12` of a nalgebra value: the element it names.
             Expr::Field(f) if let Some(index) = self.named_element(f) => self.lower_index(&index),
-            Expr::If(i) => self.lower_if(i, true),
+            Expr::If(i) => {
+                self.expected = expected;
+                self.lower_if(i, true)
+            }
             Expr::Macro(m) if let Some(test) = self.lower_matches(&m.mac) => test,
             Expr::Match(m) if super::matching::is_pattern_test(m) => self.lower_pattern_test(m),
             Expr::Match(m) if super::matching::is_payload(m) => self.lower_payload(m),
             Expr::Block(b) if b.label.is_none() => {
                 self.scopes.push(Vec::new());
+                self.expected = expected;
                 let tail = self.lower_stmts(&b.block.stmts);
                 self.scopes.pop();
                 match tail {

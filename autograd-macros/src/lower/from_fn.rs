@@ -1,138 +1,27 @@
-//! `std::array::from_fn(|i| ..)` where the array's type is known, rewritten
-//! before lowering into the index loop it is:
+//! `std::array::from_fn(|i| ..)` where the array's type is known, lowered
+//! where it stands as the index loop it is:
 //!
 //! ```text
 //! let a: [f64; 3] = std::array::from_fn(|i| x[i] * w[i]);
-//!     →   let a: [f64; 3] = { let mut out: [f64; 3] = [0.0; 3];
-//!                             for i in 0..3 { out[i] = x[i] * w[i]; } out };
+//!     →   out = [0.0; 3]; loop for i in 0..3 { out[i] = x[i] * w[i] }; a = out
 //! s = std::array::from_fn(|i| s[i] + h * k[i]);
-//!     →   s = { let mut out = s; for i in 0..out.len() { out[i] = s[i] + h * k[i]; } out };
+//!     →   out = s; loop for i in 0..s.len() { out[i] = s[i] + h * k[i] }; s = out
 //! ```
 //!
 //! The type is known from a turbofish (`from_fn::<f64, 3, _>`), a typed
 //! `let`, the array assigned to, or the function's result (its tail and
-//! its `return`s); anywhere else the call is one error (lower/calls.rs).
-//! The closure's index becomes the loop's variable, the same binding; its
-//! body is the element. Every element is written before the array is read, as
+//! its `return`s, branches by the time they are lowered; see
+//! `Lowerer::expected`); anywhere else the call is one error. The
+//! closure's index is the loop's variable, the same binding; its body is
+//! the element. Every element is written before the array is read, as
 //! `from_fn` computes it; reads of the old array (`s[i]` above) read the
-//! old one, since `out` is a copy. A closure with `return` or `?` stays a
-//! call (a `return` in the loop would leave the function).
-
-use syn::visit_mut::VisitMut;
+//! old one, since `out` is another binding. The closure's body is lowered
+//! as a closure's (`Lowerer::inline_body`): a `return` in it gives the
+//! element.
 
 use super::*;
-use crate::sig::Ret;
 
-/// Rewrites every such `from_fn` of the body; `None` if there is none.
-pub(super) fn desugar(ret: &Ret, body: &syn::Block) -> Option<syn::Block> {
-    let mut finder = super::exits::Finder::new(|e: &Expr| from_fn_closure(e).is_some());
-    syn::visit::Visit::visit_block(&mut finder, body);
-    if !finder.found {
-        return None;
-    }
-    let result = match ret {
-        Ret::Outputs(syn::Type::Array(a)) => Some(a.clone()),
-        _ => None,
-    };
-    let mut rewrite = FromFn {
-        result,
-        changed: false,
-    };
-    let mut body = body.clone();
-    rewrite.visit_block_mut(&mut body);
-    // The function's tail.
-    if let Some(syn::Stmt::Expr(tail, None)) = body.stmts.last_mut() {
-        rewrite.with_array_type(tail);
-    }
-    rewrite.changed.then_some(body)
-}
-
-struct FromFn {
-    /// The function's result, where it is an array.
-    result: Option<syn::TypeArray>,
-    changed: bool,
-}
-
-impl FromFn {
-    fn with_array_type(&mut self, e: &mut Expr) {
-        if let Some(ty) = self.result.clone()
-            && let Some(looped) = with_type(e, &ty)
-        {
-            *e = looped;
-            self.changed = true;
-        }
-    }
-}
-
-impl VisitMut for FromFn {
-    fn visit_local_mut(&mut self, local: &mut syn::Local) {
-        syn::visit_mut::visit_local_mut(self, local);
-        if let (Pat::Type(pt), Some(init)) = (&local.pat, &mut local.init)
-            && init.diverge.is_none()
-            && let syn::Type::Array(ty) = &*pt.ty
-            && let Some(looped) = with_type(&init.expr, ty)
-        {
-            *init.expr = looped;
-            self.changed = true;
-        }
-    }
-
-    fn visit_expr_mut(&mut self, e: &mut Expr) {
-        if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
-            return;
-        }
-        syn::visit_mut::visit_expr_mut(self, e);
-        match e {
-            Expr::Assign(a) if matches!(strip_parens(&a.left), Expr::Path(_)) => {
-                if let Some((index, element)) = from_fn_closure(&a.right) {
-                    let (out, target) = (out(), &a.left);
-                    *a.right = syn::parse_quote_spanned!(a.right.span()=> {
-                        let mut #out = #target;
-                        for #index in 0..#out.len() {
-                            #out[#index] = #element;
-                        }
-                        #out
-                    });
-                    self.changed = true;
-                }
-            }
-            Expr::Call(_) if let Some(ty) = turbofish_type(e) => {
-                if let Some(looped) = with_type(e, &ty) {
-                    *e = looped;
-                    self.changed = true;
-                }
-            }
-            Expr::Return(r) => {
-                if let Some(value) = &mut r.expr {
-                    self.with_array_type(value);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    // A closure's `return` is its own, and its body is not the function's.
-    fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-}
-
-/// The loop writing `from_fn`'s array into a new local of type `ty`, a
-/// float array of a literal length.
-fn with_type(e: &Expr, ty: &syn::TypeArray) -> Option<Expr> {
-    let (index, element) = from_fn_closure(e)?;
-    // Of `f64` or `f32`: the zero below is a float literal.
-    float_ident(&ty.elem)?;
-    let len = &ty.len;
-    let out = out();
-    Some(syn::parse_quote_spanned!(e.span()=> {
-        let mut #out: #ty = [0.0; #len];
-        for #index in 0..#len {
-            #out[#index] = #element;
-        }
-        #out
-    }))
-}
+const NEEDS_TYPE: &str = "`std::array::from_fn` is supported where the array's type is known: `let a: [f64; N] = std::array::from_fn(|i| ..);`, `from_fn::<f64, N, _>(..)`, an assignment to an array, or the function's `[f64; N]` result; or write the loop, `for i in 0..N { a[i] = ..; }`";
 
 /// `std::array::from_fn` (also `core::` or `::std::`). Only the full path:
 /// a shorter one (`array::from_fn`, `from_fn`) may name a user's function,
@@ -144,10 +33,7 @@ pub(super) fn is_from_fn(path: &syn::Path) -> bool {
 }
 
 /// The array type a turbofish names, `from_fn::<f64, 3, _>`.
-fn turbofish_type(e: &Expr) -> Option<syn::TypeArray> {
-    let Expr::Call(c) = strip_parens(e) else {
-        return None;
-    };
+fn turbofish_type(c: &syn::ExprCall) -> Option<syn::TypeArray> {
     let Expr::Path(p) = &*c.func else { return None };
     let syn::PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else {
         return None;
@@ -169,17 +55,23 @@ fn turbofish_type(e: &Expr) -> Option<syn::TypeArray> {
     Some(syn::parse_quote!([#elem; #len]))
 }
 
+/// The hidden array the loop writes, as the user's code cannot name it.
 fn out() -> syn::Ident {
     syn::Ident::new("out", Span::mixed_site())
 }
 
 /// `std::array::from_fn(|i| element)` (also `core::` or `::std::`): the
-/// index's pattern and the element, where the closure has no `return` or
-/// `?` of its own.
-fn from_fn_closure(e: &Expr) -> Option<(Pat, Expr)> {
+/// call, its index's name and its closure.
+fn from_fn_call(e: &Expr) -> Option<(&syn::ExprCall, syn::Ident, &syn::ExprClosure)> {
     let Expr::Call(c) = strip_parens(e) else {
         return None;
     };
+    let (index, closure) = from_fn_closure(c)?;
+    Some((c, index, closure))
+}
+
+/// The index's name and the closure of a call of `from_fn`.
+fn from_fn_closure(c: &syn::ExprCall) -> Option<(syn::Ident, &syn::ExprClosure)> {
     let Expr::Path(p) = &*c.func else { return None };
     if !is_from_fn(&p.path) || p.qself.is_some() || c.args.len() != 1 {
         return None;
@@ -191,17 +83,124 @@ fn from_fn_closure(e: &Expr) -> Option<(Pat, Expr)> {
         return None;
     }
     let index = match &closure.inputs[0] {
-        Pat::Type(pt) => (*pt.pat).clone(),
-        p => p.clone(),
+        Pat::Type(pt) => &*pt.pat,
+        p => p,
     };
-    if !matches!(index, Pat::Ident(_)) {
+    let Pat::Ident(index) = index else {
+        return None;
+    };
+    if index.by_ref.is_some() || index.subpat.is_some() {
         return None;
     }
-    let mut exits =
-        super::exits::Finder::new(|e: &Expr| matches!(e, Expr::Return(_) | Expr::Try(_)));
-    syn::visit::Visit::visit_expr(&mut exits, &closure.body);
-    if exits.found {
-        return None;
+    Some((index.ident.clone(), closure))
+}
+
+impl Lowerer<'_> {
+    /// A call of `std::array::from_fn`, `expected` the array type its
+    /// place gives (a typed `let`, the function's result): the loop
+    /// writing a new array of that type, or of its turbofish's; otherwise
+    /// one error.
+    pub(super) fn lower_from_fn(
+        &mut self,
+        c: &syn::ExprCall,
+        expected: Option<syn::TypeArray>,
+    ) -> Operand {
+        let ty = turbofish_type(c).or(expected);
+        let (Some((index, closure)), Some(ty)) = (from_fn_closure(c), ty) else {
+            self.cx.error_spanned_by(c, NEEDS_TYPE);
+            return self.missing(c.span());
+        };
+        // Of floats (or of a generic function's scalar): the new array
+        // starts at zeros of them.
+        let zero = match (float_ident(&ty.elem), self.scalar_ident(&ty.elem)) {
+            (Some(_), _) => quote!(0.0),
+            (None, Some(s)) => quote!(#s::zero()),
+            (None, None) => {
+                self.cx.error_spanned_by(c, NEEDS_TYPE);
+                return self.missing(c.span());
+            }
+        };
+        let span = c.span();
+        let out = out();
+        self.scopes.push(Vec::new());
+        let fill = Op::Fill {
+            elem: Operand::Const(zero),
+            len: self.lower_expr(&ty.len),
+            collection: Collection::Array,
+        };
+        let fill = Operand::Value(self.emit(fill, Kind::Array, span));
+        self.bind_operand(
+            Some(&out),
+            true,
+            Some(syn::Type::Array(ty.clone())),
+            fill,
+            span,
+        );
+        let len = self.lower_expr(&ty.len);
+        let array = self.lower_element_loop(&out, len, index, closure, span);
+        self.scopes.pop();
+        array
     }
-    Some((index, (*closure.body).clone()))
+
+    /// `target = std::array::from_fn(|i| ..)` of a local array: the loop
+    /// writing a copy of it, then the assignment; `false` if `value` is
+    /// no such call.
+    pub(super) fn lower_from_fn_assign(&mut self, target: &Expr, value: &Expr, span: Span) -> bool {
+        let Some((c, index, closure)) = from_fn_call(value) else {
+            return false;
+        };
+        if turbofish_type(c).is_some() || !matches!(strip_parens(target), Expr::Path(_)) {
+            return false;
+        }
+        let Some(array) = self.assign_target(strip_parens(target)) else {
+            return true;
+        };
+        match self.values[array].kind {
+            Kind::Array => {}
+            // An array a call returned, written from here on.
+            Kind::Unknown => self.values[array].kind = Kind::Array,
+            // Not an array: the call's own error.
+            _ => return false,
+        }
+        let out = out();
+        self.scopes.push(Vec::new());
+        self.bind_operand(Some(&out), true, None, Operand::Value(array), span);
+        let len = Operand::Value(self.emit(Op::Len { slice: array }, Kind::Int, span));
+        let written = self.lower_element_loop(&out, len, index, closure, c.span());
+        self.scopes.pop();
+        self.assign(target, written, span);
+        true
+    }
+
+    /// `for index in 0..len { out[index] = element; }`, `out` bound
+    /// mutable in the innermost scope; the array written.
+    fn lower_element_loop(
+        &mut self,
+        out: &syn::Ident,
+        len: Operand,
+        index: syn::Ident,
+        closure: &syn::ExprClosure,
+        span: Span,
+    ) -> Operand {
+        let element = self.inline_body(closure);
+        self.lower_loop_with(None, closure.body.span(), |l| {
+            let i = l.new_value(Kind::Int, Some(index.to_string()));
+            l.bind(&index, i, false, None);
+            let elem = l.lower_expr(&element);
+            if let Some(array) = l.lookup(out).map(|b| b.value) {
+                l.store_element(out, array, Operand::Value(i), elem, span);
+            }
+            LoopHeader::Range {
+                index: Some(i),
+                start: super::iter::int_const(0, span),
+                end: len,
+                inclusive: false,
+                reversed: false,
+            }
+        });
+        match self.lookup(out) {
+            Some(b) => Operand::Value(b.value),
+            None => self.missing(span),
+        }
+    }
 }

@@ -1,23 +1,32 @@
-//! `iter_mut()` of a local array or `Vec`, rewritten before lowering into
-//! the index loop it is, whose element writes the ordinary pipeline keeps:
+//! `iter_mut()` of a local array or `Vec`: the index loop it is, whose
+//! element writes the ordinary pipeline keeps.
+//!
+//! A walk over a local's elements, `for v in p.iter_mut()` or
+//! `for (i, v) in p.iter_mut().enumerate()` and their `for_each` forms, is
+//! lowered where it stands ([`Walk`], `Lowerer::lower_walk`): a loop over
+//! `0..p.len()` whose element `v` is a value, read once from `p` where
+//! the body reads it, and replaced by each write `*v = e` (`*v op= e`),
+//! which also writes `p`'s element. Rust lets the body touch `p` only
+//! through `v` while `iter_mut()` borrows it, so `v` is always its element.
+//!
+//! The other forms are still rewritten before lowering into the index loop
+//! they are: a chain with `zip`, `rev`, `skip`, `take` or `step_by`, a
+//! place other than a name (`g[r]`, `self.p`), and the rows of an array of
+//! arrays (a body calling its element's `iter_mut()`), which the nested
+//! arrays' rewrite (nested.rs) must see as indexing:
 //!
 //! ```text
-//! for v in p.iter_mut() { *v = (*v - m).exp(); }
-//!     →   for v in 0..p.len() { p[v] = (p[v] - m).exp(); }
-//! for (i, d) in df.iter_mut().enumerate() { *d = f(i); }
-//!     →   for i in 0..df.len() { df[i] = f(i); }
 //! for (r, &x) in res.iter_mut().zip(xs) { *r = x * w; }
 //!     →   for (r, &x) in (0..res.len()).zip(xs) { res[r] = x * w; }
-//! u.iter_mut().for_each(|v| *v *= 2.0);
-//!     →   for v in 0..u.len() { u[v] *= 2.0; }
+//! for row in g.iter_mut() { for v in row.iter_mut() { *v = 1.0; } }
+//!     →   for row in 0..g.len() { for v in 0..g[row].len() { g[row][v] = 1.0; } }
 //! ```
 //!
-//! The element's name becomes its index (or the counter of `enumerate`
-//! does), the same binding, so no name is made up; `*v` and
-//! `v.method(..)` become `p[v]`. Any other use of the
-//! element (`let w = v;`, `f(v)`) or a second binding of its name in the
-//! loop's body is one error, since the name then no longer means the
-//! element. The adapters kept are those that move positions only
+//! There the element's name becomes its index (or the counter of
+//! `enumerate` does), the same binding, so no name is made up; `*v` and
+//! `v.method(..)` become `p[v]`. Either way, any other use of the element
+//! (`let w = v;`, `f(v)`) or a second binding of its name in the loop's
+//! body is one error. The adapters kept are those that move positions only
 //! (`enumerate`, `zip`, `rev`, `skip`, `take`, `step_by`); with any other
 //! the chain is left as written, for the iterator error.
 
@@ -26,7 +35,8 @@ use syn::visit_mut::VisitMut;
 
 use super::*;
 
-/// The rewritten body; `None` if it iterates no `iter_mut()`.
+/// The body with the forms no walk covers rewritten; `None` if it has
+/// none.
 pub(super) fn desugar(cx: &Ctxt, body: &syn::Block) -> Option<syn::Block> {
     let mut finder = Finder::default();
     finder.visit_block(body);
@@ -39,15 +49,18 @@ pub(super) fn desugar(cx: &Ctxt, body: &syn::Block) -> Option<syn::Block> {
     rewrite.changed.then_some(body)
 }
 
-/// Whether a body calls `iter_mut()` anywhere (closures included).
+/// Whether a body calls `iter_mut()` anywhere (closures included), or
+/// of `element` where it is set.
 #[derive(Default)]
-struct Finder {
+pub(super) struct Finder {
     found: bool,
+    element: Option<syn::Ident>,
 }
 
 impl<'ast> Visit<'ast> for Finder {
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-        if m.method == "iter_mut" {
+        let of_element = |e: &Expr| matches!(strip_parens(e), Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.element.as_ref().is_some_and(|el| same_binding(el, i))));
+        if m.method == "iter_mut" && (self.element.is_none() || of_element(&m.receiver)) {
             self.found = true;
         }
         syn::visit::visit_expr_method_call(self, m);
@@ -295,6 +308,11 @@ impl Rewrite<'_> {
 impl VisitMut for Rewrite<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         let looped = match &*e {
+            // Lowered where it stands (`Lowerer::lower_walk`).
+            Expr::ForLoop(f) if walk(&f.expr, &f.pat, &|v| v.visit_block(&f.body)).is_some() => {
+                None
+            }
+            Expr::MethodCall(m) if for_each_walk(m).is_some() => None,
             Expr::ForLoop(f) => self.for_loop(f).map(Expr::ForLoop),
             e => self.for_each(e),
         };
@@ -308,6 +326,21 @@ impl VisitMut for Rewrite<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// Said where the element of `iter_mut()` is used other than through `*v`
+/// or as a method's receiver.
+fn used_whole(ident: &syn::Ident) -> String {
+    format!(
+        "the element of `iter_mut()` is read and written here through `*{ident}` only; write `*{ident}`, or copy it first, `let x = *{ident};`"
+    )
+}
+
+/// Said where the loop's body binds the element's name again.
+fn bound_again(ident: &syn::Ident) -> String {
+    format!(
+        "`{ident}` names the element of `iter_mut()` in this loop; give this binding another name"
+    )
 }
 
 /// Rewrites the element's uses in a loop's body into the place's element.
@@ -346,13 +379,7 @@ impl VisitMut for Elements<'_> {
             }
             e if self.is_element(e) => {
                 self.failed = true;
-                self.cx.error_spanned_by(
-                    &*e,
-                    format!(
-                        "the element of `iter_mut()` is read and written here through `*{0}` only; write `*{0}`, or copy it first, `let x = *{0};`",
-                        self.ident
-                    ),
-                );
+                self.cx.error_spanned_by(&*e, used_whole(self.ident));
             }
             e => syn::visit_mut::visit_expr_mut(self, e),
         }
@@ -361,13 +388,7 @@ impl VisitMut for Elements<'_> {
     fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
         if same_binding(&p.ident, self.ident) {
             self.failed = true;
-            self.cx.error_spanned_by(
-                &p.ident,
-                format!(
-                    "`{}` names the element of `iter_mut()` in this loop; give this binding another name",
-                    self.ident
-                ),
-            );
+            self.cx.error_spanned_by(&p.ident, bound_again(self.ident));
         }
         syn::visit_mut::visit_pat_ident_mut(self, p);
     }
@@ -377,4 +398,331 @@ impl VisitMut for Elements<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// A walk over a local array's elements that lowering takes where it
+/// stands: `for v in p.iter_mut()`, `for (i, v) in p.iter_mut().enumerate()`
+/// (`_` for either), `p.iter_mut().for_each(|v| ..)` and its enumerated
+/// form, `p` a local's name whose element's own `iter_mut()` the body does
+/// not call (a row of an array of arrays, left to the rewrite above).
+pub(super) struct Walk<'e> {
+    /// The array walked.
+    array: syn::Ident,
+    /// The name of `enumerate`'s count.
+    count: Option<syn::Ident>,
+    /// The element's pattern.
+    element: &'e Pat,
+    span: Span,
+}
+
+/// `chain` walked with `pat` as a [`Walk`], `body` the loop's body.
+pub(super) fn walk<'e>(
+    chain: &'e Expr,
+    pat: &'e Pat,
+    body: &dyn Fn(&mut Finder),
+) -> Option<Walk<'e>> {
+    let pat = match pat {
+        Pat::Paren(p) => &*p.pat,
+        p => p,
+    };
+    let Expr::MethodCall(m) = strip_parens(chain) else {
+        return None;
+    };
+    let (root, count, element) = if m.method == "enumerate" && m.args.is_empty() {
+        let Pat::Tuple(t) = pat else { return None };
+        let [count, element] = t.elems.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let count = match count {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
+            Pat::Wild(_) => None,
+            _ => return None,
+        };
+        let Expr::MethodCall(root) = strip_parens(&m.receiver) else {
+            return None;
+        };
+        (root, count, element)
+    } else {
+        (m, None, pat)
+    };
+    if root.method != "iter_mut" || !root.args.is_empty() {
+        return None;
+    }
+    let Expr::Path(p) = strip_parens(&root.receiver) else {
+        return None;
+    };
+    let array = p.path.get_ident().filter(|_| p.qself.is_none())?.clone();
+    // A row's elements walked in the body: the rewrite above.
+    if let Pat::Ident(pi) = element {
+        let mut finder = Finder {
+            found: false,
+            element: Some(pi.ident.clone()),
+        };
+        body(&mut finder);
+        if finder.found {
+            return None;
+        }
+    }
+    Some(Walk {
+        array,
+        count,
+        element,
+        span: root.method.span(),
+    })
+}
+
+/// `chain.for_each(|pat| body)` as a [`Walk`] and its closure.
+pub(super) fn for_each_walk(m: &syn::ExprMethodCall) -> Option<(Walk<'_>, &syn::ExprClosure)> {
+    if m.method != "for_each" || m.args.len() != 1 {
+        return None;
+    }
+    let Expr::Closure(c) = &m.args[0] else {
+        return None;
+    };
+    let [input] = c.inputs.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    // `|v: &mut f64|`: the pattern without its type.
+    let pat = match input {
+        Pat::Type(t) => &*t.pat,
+        p => p,
+    };
+    let w = walk(&m.receiver, pat, &|f| f.visit_expr(&c.body))?;
+    Some((w, c))
+}
+
+/// The uses of a walk's element in its body: one error for each that is
+/// not `*v` or `v.method(..)`, or that binds its name again; whether any
+/// reads it.
+struct Uses<'a> {
+    cx: &'a Ctxt,
+    ident: &'a syn::Ident,
+    reads: bool,
+    failed: bool,
+}
+
+impl Uses<'_> {
+    fn is_element(&self, e: &Expr) -> bool {
+        matches!(strip_parens(e), Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| same_binding(i, self.ident)))
+    }
+
+    fn is_deref(&self, e: &Expr) -> bool {
+        matches!(strip_parens(e), Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) && self.is_element(&u.expr))
+    }
+}
+
+impl<'ast> Visit<'ast> for Uses<'_> {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            // `*v = e` writes without reading.
+            Expr::Assign(a) if self.is_deref(&a.left) => self.visit_expr(&a.right),
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) && self.is_element(&u.expr) => {
+                self.reads = true;
+            }
+            Expr::MethodCall(m) if self.is_element(&m.receiver) => {
+                self.reads = true;
+                for a in &m.args {
+                    self.visit_expr(a);
+                }
+            }
+            e if self.is_element(e) => {
+                self.failed = true;
+                self.cx.error_spanned_by(e, used_whole(self.ident));
+            }
+            e => syn::visit::visit_expr(self, e),
+        }
+    }
+
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        if same_binding(&p.ident, self.ident) {
+            self.failed = true;
+            self.cx.error_spanned_by(&p.ident, bound_again(self.ident));
+        }
+        syn::visit::visit_pat_ident(self, p);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if let Ok(args) = mac
+            .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+        {
+            for a in &args {
+                self.visit_expr(a);
+            }
+        }
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+impl Lowerer<'_> {
+    /// A [`Walk`]: the index loop over the array's positions, its element
+    /// bound to the element's value, read once where the body reads it,
+    /// and written through `*v` (see [`Self::lower_element_assign`]).
+    /// `syntax` is the body as written, `body` lowers it.
+    pub(super) fn lower_walk(&mut self, w: Walk, syntax: &Expr, body: &mut dyn FnMut(&mut Self)) {
+        let element = match w.element {
+            Pat::Wild(_) => None,
+            Pat::Ident(pi)
+                if pi.by_ref.is_none() && pi.mutability.is_none() && pi.subpat.is_none() =>
+            {
+                Some(pi.ident.clone())
+            }
+            other => {
+                self.cx.error_spanned_by(
+                    other,
+                    "bind the element of `iter_mut()` to a name and write it through `*v`, `for v in a.iter_mut() { *v = .. }`",
+                );
+                return;
+            }
+        };
+        let mut reads = false;
+        if let Some(ident) = &element {
+            let mut uses = Uses {
+                cx: self.cx,
+                ident,
+                reads: false,
+                failed: false,
+            };
+            uses.visit_expr(syntax);
+            if uses.failed {
+                return;
+            }
+            reads = uses.reads;
+        }
+        let target: Expr = Expr::Path(syn::ExprPath {
+            attrs: Vec::new(),
+            qself: None,
+            path: w.array.clone().into(),
+        });
+        let Some((array, value)) = self.written_array(&target, &target, "`iter_mut()`") else {
+            return;
+        };
+        let span = w.span;
+        let len = Operand::Value(self.emit(Op::Len { slice: value }, Kind::Int, span));
+        let name = w.count.as_ref().or(element.as_ref()).map(|i| i.to_string());
+        let with_index = w.count.is_some() || element.is_some();
+        self.lower_loop_with(None, span, |l| {
+            let index = with_index.then(|| l.new_value(Kind::Int, name));
+            if let (Some(count), Some(i)) = (&w.count, index) {
+                l.bind(count, i, false, None);
+            }
+            if let (Some(ident), Some(i)) = (&element, index) {
+                if reads && let Some(current) = l.lookup(&array).map(|b| b.value) {
+                    let read = l.slice_element(current, Operand::Value(i), ident.span());
+                    let v = l.materialize(read, Kind::Float, ident.span());
+                    l.bind(ident, v, true, None);
+                }
+                l.walked.push((ident.clone(), array.clone(), i));
+            }
+            body(l);
+            if element.is_some() {
+                l.walked.pop();
+            }
+            LoopHeader::Range {
+                index,
+                start: super::iter::int_const(0, span),
+                end: len,
+                inclusive: false,
+                reversed: false,
+            }
+        });
+    }
+
+    /// `*v = rhs`, or `*v op= rhs` with the operator's rule and token, of
+    /// the element of a walk: the array's element written, and `v` the
+    /// value written; `false` if `target` is no walk's element.
+    pub(super) fn lower_element_assign(
+        &mut self,
+        target: &Expr,
+        compound: Option<(&'static Rule, TokenStream)>,
+        rhs: &Expr,
+        span: Span,
+    ) -> bool {
+        let Expr::Unary(u) = strip_parens(target) else {
+            return false;
+        };
+        let Expr::Path(p) = strip_parens(&u.expr) else {
+            return false;
+        };
+        let Some(found) = p.path.get_ident().and_then(|ident| {
+            self.walked
+                .iter()
+                .rev()
+                .find(|(e, _, _)| same_binding(e, ident))
+                .cloned()
+        }) else {
+            return false;
+        };
+        if !matches!(u.op, UnOp::Deref(_)) {
+            return false;
+        }
+        let (element, array, index) = found;
+        let mut elem = self.lower_expr(rhs);
+        if let Some((rule, token)) = compound {
+            let old = match self.lookup(&element).map(|b| b.value) {
+                Some(v) => Operand::Value(v),
+                None => self.missing(span),
+            };
+            let args = vec![old, elem];
+            let kind = self.result_kind(&args);
+            elem = Operand::Value(self.emit(
+                Op::Rule {
+                    rule,
+                    args,
+                    syntax: Syntax::Operator(token),
+                },
+                kind,
+                span,
+            ));
+        }
+        let Some(current) = self.lookup(&array).map(|b| b.value) else {
+            return true;
+        };
+        self.store_element(&array, current, Operand::Value(index), elem.clone(), span);
+        // `v` reads what was written (the array is not read otherwise
+        // while `iter_mut()` borrows it).
+        let Some(previous) = self.lookup(&element).map(|b| b.value) else {
+            return true;
+        };
+        let value = match elem {
+            Operand::Value(v) => v,
+            // A literal takes the element's type, as the write does.
+            c => {
+                let float = self.values[previous].float.clone();
+                let dst = self.new_value(Kind::Float, None);
+                self.values[dst].float = float.clone();
+                self.push(Stmt::Let {
+                    dst,
+                    op: Op::Copy(c),
+                    span,
+                    ty: float.map(|f| Box::new(syn::Type::Verbatim(f.into_token_stream()))),
+                });
+                dst
+            }
+        };
+        if let Some(b) = self.lookup_mut(&element) {
+            b.value = value;
+        }
+        true
+    }
+}
+
+impl Lowerer<'_> {
+    /// `p.iter_mut().for_each(|v| body)`: the loop it is, the closure's
+    /// body its body; a `return` in the closure (the end of one item) is
+    /// one error.
+    pub(super) fn lower_for_each(&mut self, w: Walk, closure: &syn::ExprClosure) {
+        let mut exits =
+            super::exits::Finder::new(|e: &Expr| matches!(e, Expr::Return(_) | Expr::Try(_)));
+        exits.visit_expr(&closure.body);
+        if exits.found {
+            self.cx.error_spanned_by(
+                &closure.body,
+                "a `return` or `?` in the closure of `iter_mut().for_each(..)` is not supported; write the `for` loop, `for v in a.iter_mut() { .. }`, with `continue`",
+            );
+            return;
+        }
+        let body = self.inline_body(closure);
+        self.lower_walk(w, &closure.body, &mut |l| l.lower_stmt_expr(&body));
+    }
 }

@@ -165,6 +165,16 @@ struct Lowerer<'a> {
     /// The call being lowered is an expression statement, so it may pass
     /// an in-out argument (`step(&mut y, dt);`, see `lower_inout_arg`).
     inout_statement: bool,
+    /// The array type the next expression lowered has, where its place
+    /// says so (a typed `let`, the function's `[f64; N]` result): what a
+    /// `std::array::from_fn` there builds (see [`from_fn`]). Taken by the
+    /// next `lower_expr`, and passed on to the branches and the tail of an
+    /// `if` or block that is that expression.
+    expected: Option<syn::TypeArray>,
+    /// The elements of the `iter_mut()` walks being lowered, innermost
+    /// last: the element's name, the array's, the loop's index (see
+    /// [`iter_mut`]).
+    walked: Vec<(syn::Ident, syn::Ident, ValueId)>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -229,6 +239,8 @@ fn lower_fn(
         foreign_reported: std::collections::HashSet::new(),
         vjp_components: std::collections::HashMap::new(),
         inout_statement: false,
+        expected: None,
+        walked: Vec::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -273,15 +285,14 @@ fn lower_fn(
     // An exit in a statement's value (a `let .. else` too) becomes a
     // statement of its own, and `match` and the exits become branches,
     // before lowering sees them (`matches!`, a tuple from a branch, a
-    // deferred `let` and the `Option` of `x.first()` are lowered where
-    // they stand).
+    // deferred `let`, the `Option` of `x.first()`, `std::array::from_fn`
+    // and a walk over `iter_mut()` of a local are lowered where they
+    // stand).
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let derefs = inout::desugar(sig, body);
     let body = derefs.as_ref().unwrap_or(body);
     let records = records::desugar(cx, body, &param_names);
     let body = records.as_ref().unwrap_or(body);
-    let from_fn = from_fn::desugar(&sig.ret, body);
-    let body = from_fn.as_ref().unwrap_or(body);
     let positions = iter_mut::desugar(cx, body);
     let body = positions.as_ref().unwrap_or(body);
     let nested_arrays = nested::desugar(cx, body, &param_names);
@@ -293,6 +304,9 @@ fn lower_fn(
     let matched = matching::desugar(cx, body);
     let body_matched = matched.as_ref().unwrap_or(body);
     let rewritten = exits::desugar(cx, &sig.ret, l.scalar.as_ref(), body_matched);
+    if let crate::sig::Ret::Outputs(syn::Type::Array(a)) = &sig.ret {
+        l.expected = Some(a.clone());
+    }
     let tail = l.lower_stmts(&rewritten.as_ref().unwrap_or(body_matched).stmts);
     let ret = match tail {
         _ if matches!(sig.ret, crate::sig::Ret::Unit) => Operand::Const(quote!(())),
@@ -409,12 +423,6 @@ fn kind_of_lit(lit: &syn::Lit) -> bool {
 }
 
 /// `f32` or `f64` as a type's identifier.
-/// `std::array::from_fn` of a known type as the loop it is (from_fn.rs),
-/// for the second-order twin, which is rewritten before it is lowered.
-pub(crate) fn array_from_fn(sig: &Signature, body: &syn::Block) -> Option<syn::Block> {
-    from_fn::desugar(&sig.ret, body)
-}
-
 /// Structs built in the body as one local per field (records.rs), for the
 /// second-order twin, which is rewritten before it is lowered; the main
 /// lowering has reported any error already.

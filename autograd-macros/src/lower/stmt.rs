@@ -170,6 +170,8 @@ impl Lowerer<'_> {
     }
 
     fn lower_stmts_inner(&mut self, stmts: &[SynStmt]) -> Option<Operand> {
+        // The type expected of the block's value is its tail's.
+        let expected = self.expected.take();
         let mut tail = None;
         // A deferred `let` (see [`super::deferred`]) and the mutability
         // it is declared with, given back after the statement assigning it.
@@ -221,13 +223,17 @@ impl Lowerer<'_> {
                             .error_spanned_by(r, super::expr::RETURN_IN_EXPRESSION);
                     }
                     match &r.expr {
-                        Some(e) => tail = Some(self.lower_expr(e)),
+                        Some(e) => {
+                            self.expected = expected.clone();
+                            tail = Some(self.lower_expr(e));
+                        }
                         None => self.cx.error_spanned_by(r, "`return` needs a value"),
                     }
                 }
                 SynStmt::Expr(e, None) if last => {
                     // A trailing loop, assignment or statement-`if` is `()`.
                     tail = if yields_value(e) {
+                        self.expected = expected.clone();
                         Some(self.lower_expr(e))
                     } else {
                         self.lower_stmt_expr(e);
@@ -418,7 +424,12 @@ impl Lowerer<'_> {
         };
         let operand = match data {
             Some(_) => self.lower_primal(&init.expr, Kind::Unknown),
-            None => self.lower_expr(&init.expr),
+            None => {
+                if let Some(syn::Type::Array(a)) = &ty {
+                    self.expected = Some(a.clone());
+                }
+                self.lower_expr(&init.expr)
+            }
         };
         // `let r: f64 = market.rate;` in the twin: the data's float
         // converted to the scalar the annotation now names.
@@ -551,6 +562,16 @@ impl Lowerer<'_> {
             Expr::Assign(a) if let Expr::Tuple(targets) = &*a.left => {
                 self.lower_tuple_assign(targets, &a.right, a.span());
             }
+            Expr::Assign(a) if self.lower_from_fn_assign(&a.left, &a.right, a.span()) => {}
+            Expr::Assign(a) if self.lower_element_assign(&a.left, None, &a.right, a.span()) => {}
+            Expr::Binary(b)
+                if compound_rule(&b.op).is_some()
+                    && self.lower_element_assign(
+                        &b.left,
+                        compound_rule(&b.op),
+                        &b.right,
+                        b.span(),
+                    ) => {}
             Expr::Assign(a) => {
                 let operand = self.lower_expr(&a.right);
                 self.assign(&a.left, operand, a.span());
@@ -719,7 +740,7 @@ impl Lowerer<'_> {
     pub(super) fn value_unused(&mut self, _operand: Operand) {}
 
     /// The current value of an assignment's target.
-    fn assign_target(&mut self, target: &Expr) -> Option<ValueId> {
+    pub(super) fn assign_target(&mut self, target: &Expr) -> Option<ValueId> {
         match target {
             Expr::Path(_) => {
                 let v = self.local_ident(target);
