@@ -381,3 +381,31 @@ fn self_passed_on_whole_in_forward_mode() {
     let (_, tangent) = p.clone().consumed_jvp(x, &t, tx);
     close(tangent, want);
 }
+
+/// A `pub` function with `jvp` taking a private struct: its generated
+/// items name no private type where rustc forbids it (E0446, when the
+/// struct call's forward mode named the struct).
+#[derive(Clone, Debug, Tangent)]
+struct Hidden {
+    a: f64,
+}
+
+#[differentiable(jvp)]
+#[allow(private_interfaces)]
+pub fn hidden_energy(h: &Hidden, x: f64) -> f64 {
+    h.a * x * x
+}
+
+#[test]
+fn a_pub_function_of_a_private_struct_keeps_its_items() {
+    let (a, x) = (1.5, -0.7);
+    let h = Hidden { a };
+    let (v, dh, dx) = hidden_energy_grad(&h, x);
+    assert_relative_eq!(v, a * x * x, epsilon = CF64_ABS, max_relative = CF64_REL);
+    assert_relative_eq!(dh.a, x * x, epsilon = CF64_ABS, max_relative = CF64_REL);
+    assert_relative_eq!(dx, 2.0 * a * x, epsilon = CF64_ABS, max_relative = CF64_REL);
+    // Tangent (ȧ, ẋ) = (0.5, 2): x²·0.5 + 2a·x·2.
+    let (_, t) = hidden_energy_jvp(&h, x, &Hidden { a: 0.5 }, 2.0);
+    let want = x * x * 0.5 + 2.0 * a * x * 2.0;
+    assert_relative_eq!(t, want, epsilon = CF64_ABS, max_relative = CF64_REL);
+}

@@ -2134,8 +2134,26 @@ fn expand_with(
                 SelfPaths.visit_impl_item_fn_mut(&mut f);
                 f
             });
+            // Its `ForwardMode` names the argument types in an associated
+            // type, which must be as public as the function's type (E0446):
+            // for a `pub` function, only where each struct is declared
+            // `pub` in its file; elsewhere a caller's forward sweep passing
+            // the struct on whole is the trait's error naming `jvp`.
+            let public_enough = matches!(vis, syn::Visibility::Inherited)
+                || args.iter().all(|a| match &a.kind {
+                    ArgKind::Struct { ty, .. } => match &**ty {
+                        Type::Path(p) => p
+                            .path
+                            .segments
+                            .last()
+                            .is_some_and(|s| crate::unannotated::declared_pub(&s.ident)),
+                        _ => false,
+                    },
+                    ArgKind::Other { .. } => true,
+                });
             let forward_mode =
-                forward_mode(name.to_token_stream(), quote!(#name::#struct_jvp_full));
+                forward_mode(name.to_token_stream(), quote!(#name::#struct_jvp_full))
+                    .filter(|_| public_enough);
             quote! {
                 #[doc(hidden)]
                 #[allow(non_camel_case_types, dead_code)]

@@ -200,6 +200,10 @@ struct FileSummary {
     /// the derive takes it as a nested `Tangent` struct. `None` for a name
     /// declared twice, which the file alone does not tell apart.
     tangent_structs: HashMap<String, Option<TangentFields>>,
+    /// The names of the structs the file declares `pub` (in any of its
+    /// modules), and of those it declares otherwise.
+    public_structs: HashSet<String>,
+    other_structs: HashSet<String>,
 }
 
 /// A `Tangent` struct's fields, each with the name of its type if the
@@ -295,10 +299,14 @@ fn summary(path: PathBuf) -> Option<Rc<FileSummary>> {
     summarize(&file.items, &mut modules);
     let mut tangent_structs = HashMap::new();
     record_tangent_structs(&file.items, &mut tangent_structs);
+    let (mut public_structs, mut other_structs) = (HashSet::new(), HashSet::new());
+    record_struct_visibility(&file.items, &mut public_structs, &mut other_structs);
     let summary = Rc::new(FileSummary {
         modules,
         places: crate::enclosing::places(&file),
         tangent_structs,
+        public_structs,
+        other_structs,
     });
     SUMMARIES.with_borrow_mut(|cache| cache.insert(path, (stamp, Rc::clone(&summary))));
     Some(summary)
@@ -339,6 +347,43 @@ pub fn f64_tangent_fields(ty: &syn::Ident) -> Option<Vec<String>> {
     }
     let file = ty.span().unwrap().local_file().and_then(summary)?;
     f64_fields(&file, &ty.to_string())
+}
+
+/// Whether the source file of `ty` declares a struct of that name, and
+/// only as `pub`: what an item as public as a `pub` function may name in a
+/// trait impl's associated type (E0446 otherwise).
+pub fn declared_pub(ty: &syn::Ident) -> bool {
+    if !proc_macro::is_available() {
+        return false;
+    }
+    let Some(file) = ty.span().unwrap().local_file().and_then(summary) else {
+        return false;
+    };
+    let name = ty.to_string();
+    file.public_structs.contains(&name) && !file.other_structs.contains(&name)
+}
+
+fn record_struct_visibility(
+    items: &[syn::Item],
+    public: &mut HashSet<String>,
+    other: &mut HashSet<String>,
+) {
+    for item in items {
+        match item {
+            syn::Item::Struct(s) if matches!(s.vis, syn::Visibility::Public(_)) => {
+                public.insert(s.ident.to_string());
+            }
+            syn::Item::Struct(s) => {
+                other.insert(s.ident.to_string());
+            }
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    record_struct_visibility(inner, public, other);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 fn f64_fields(file: &FileSummary, ty: &str) -> Option<Vec<String>> {
