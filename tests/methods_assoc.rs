@@ -396,3 +396,30 @@ fn a_trait_impl_method_alone_in_every_mode() {
     let (_, _, h) = q.value_hessian(x);
     assert_hessian(&h, &hess, 1.0);
 }
+
+/// A private struct with a marked trait impl: the generated items (all
+/// `pub`, as a trait's methods are) name no private type where rustc
+/// forbids it (E0446).
+#[derive(Clone, Debug, Tangent)]
+struct Private {
+    a: f64,
+}
+
+#[differentiable(jvp)]
+impl Loss for Private {
+    fn value(&self, x: f64) -> f64 {
+        self.a * x * x
+    }
+}
+
+#[test]
+fn a_trait_impl_of_a_private_struct_keeps_its_items() {
+    let (a, x) = (0.8, 1.7);
+    let p = Private { a };
+    let (v, dp, dx) = p.value_grad(x);
+    assert_relative_eq!(v, a * x * x, epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(dp.a, x * x, epsilon = TOL, max_relative = TOL);
+    assert_relative_eq!(dx, 2.0 * a * x, epsilon = TOL, max_relative = TOL);
+    let (_, t) = p.value_jvp(x, &Private { a: 1.0 }, 0.0);
+    assert_relative_eq!(t, x * x, epsilon = TOL, max_relative = TOL);
+}

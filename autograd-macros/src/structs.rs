@@ -2067,8 +2067,28 @@ fn expand_with(
     // The struct call's forward mode, by which a caller's forward sweep
     // finds its hidden JVP (see `jvp_of`); for a function without `jvp`
     // the missing impl is the trait's error naming the option.
+    // The `ForwardMode` names the argument types in an associated type,
+    // which must be as public as the carrier (E0446): for a carrier more
+    // public than private, only where the file declares each struct `pub`;
+    // elsewhere a caller's forward sweep passing the struct on whole is the
+    // trait's error naming `jvp`.
+    let public_enough = matches!(vis, syn::Visibility::Inherited)
+        || args.iter().all(|a| match &a.kind {
+            ArgKind::Struct { ty, .. } => {
+                let ty = match (&**ty, imp) {
+                    (Type::Path(p), Some(imp)) if p.path.is_ident("Self") => &imp.type_name,
+                    (Type::Path(p), _) => match p.path.segments.last() {
+                        Some(s) => &s.ident,
+                        None => return false,
+                    },
+                    _ => return false,
+                };
+                crate::unannotated::declared_pub(ty)
+            }
+            ArgKind::Other { .. } => true,
+        });
     let forward_mode = |carrier: TokenStream, jvp_full: TokenStream| {
-        call_jvp.then(|| {
+        (call_jvp && public_enough).then(|| {
             quote! {
                 #[doc(hidden)]
                 #[diagnostic::do_not_recommend]
@@ -2134,26 +2154,8 @@ fn expand_with(
                 SelfPaths.visit_impl_item_fn_mut(&mut f);
                 f
             });
-            // Its `ForwardMode` names the argument types in an associated
-            // type, which must be as public as the function's type (E0446):
-            // for a `pub` function, only where each struct is declared
-            // `pub` in its file; elsewhere a caller's forward sweep passing
-            // the struct on whole is the trait's error naming `jvp`.
-            let public_enough = matches!(vis, syn::Visibility::Inherited)
-                || args.iter().all(|a| match &a.kind {
-                    ArgKind::Struct { ty, .. } => match &**ty {
-                        Type::Path(p) => p
-                            .path
-                            .segments
-                            .last()
-                            .is_some_and(|s| crate::unannotated::declared_pub(&s.ident)),
-                        _ => false,
-                    },
-                    ArgKind::Other { .. } => true,
-                });
             let forward_mode =
-                forward_mode(name.to_token_stream(), quote!(#name::#struct_jvp_full))
-                    .filter(|_| public_enough);
+                forward_mode(name.to_token_stream(), quote!(#name::#struct_jvp_full));
             quote! {
                 #[doc(hidden)]
                 #[allow(non_camel_case_types, dead_code)]
