@@ -256,9 +256,11 @@ impl Gen<'_> {
             && self.has_tangent(dst)
         {
             // A call passing an in-out argument has no forward item yet.
-            if func.segments.last().is_some_and(|s| {
-                s.ident == crate::ir::INOUT_CALL || s.ident == crate::ir::INOUT_RESULT
-            }) {
+            if func
+                .segments
+                .last()
+                .is_some_and(|s| crate::ir::is_inout_item(&s.ident))
+            {
                 return quote_spanned!(span=> ::core::compile_error!(
                     "`jvp` does not go through a call passing an in-out (`&mut`) argument yet; differentiate this function without `jvp`, or have the callee take the value and return the new one"
                 ););
