@@ -1008,3 +1008,32 @@ fn a_function_of_several_in_out_arguments_seeds_each_final_value() {
     let check = scale_into_check(&mut s, &mut y, k);
     assert!(check.max_abs_error() < 1e-6, "{check:?}");
 }
+
+/// `float_step` under `jvp`: two in-out arguments at the top level.
+#[differentiable(jvp)]
+fn float_step_jvp_too(x: &mut f64, v: &mut f64, dt: f64) {
+    *v -= dt * (*x).sin();
+    *x += dt * *v;
+}
+
+/// `NAME_jvp` of a function of two in-out arguments: each final value's
+/// tangent, against central differences of the primal along the direction
+/// (run on copies).
+#[test]
+fn jvp_gives_each_final_value_tangent() {
+    let (x0, v0, dt) = (0.7, -0.4, 0.2);
+    let (tx, tv, tdt) = (1.0, -0.5, 0.25);
+    let (mut x, mut v) = (x0, v0);
+    let ((), t_x, t_v) = float_step_jvp_too_jvp(&mut x, &mut v, dt, tx, tv, tdt);
+    let (mut px, mut pv) = (x0, v0);
+    float_step_jvp_too(&mut px, &mut pv, dt);
+    assert_eq!((x.to_bits(), v.to_bits()), (px.to_bits(), pv.to_bits()));
+    let along = |h: f64| {
+        let (mut x, mut v) = (x0 + h * tx, v0 + h * tv);
+        float_step_jvp_too(&mut x, &mut v, dt + h * tdt);
+        (x, v)
+    };
+    let ((xp, vp), (xm, vm)) = (along(H), along(-H));
+    close(t_x, (xp - xm) / (2.0 * H));
+    close(t_v, (vp - vm) / (2.0 * H));
+}
