@@ -1037,3 +1037,78 @@ fn jvp_gives_each_final_value_tangent() {
     close(t_x, (xp - xm) / (2.0 * H));
     close(t_v, (vp - vm) / (2.0 * H));
 }
+
+/// A gradient step on `x` whose loss goes into an accumulator: a vector
+/// and a float in-out argument.
+#[differentiable]
+fn descend_into(x: &mut DVector<f64>, total: &mut f64, a: &DMatrix<f64>, lr: f64) {
+    *total += (a * &*x).norm_squared();
+    *x = &*x * (1.0 - lr);
+}
+
+#[differentiable]
+fn descent_loss(x0: &DVector<f64>, a: &DMatrix<f64>, lr: f64, n: usize) -> f64 {
+    let mut x = x0.clone();
+    let mut total = 0.0;
+    for _ in 0..n {
+        descend_into(&mut x, &mut total, a, lr);
+    }
+    total + x.sum()
+}
+
+/// Appends `x` times the last element (`v` grows), and adds it into `s`.
+#[differentiable]
+fn append_into(v: &mut Vec<f64>, s: &mut f64, x: f64) {
+    let k = v.len();
+    v.push(v[k - 1] * x);
+    *s += v[k];
+}
+
+#[differentiable]
+fn appended(x: f64, y: f64) -> f64 {
+    let mut v = vec![1.0, y];
+    let mut s = 0.0;
+    append_into(&mut v, &mut s, x);
+    append_into(&mut v, &mut s, x);
+    s + v[3]
+}
+
+#[test]
+fn a_matrix_or_a_growing_vec_beside_a_float_matches_the_closed_form() {
+    // One step: L = |A x0|² + (1 - lr) Σ x0.
+    let a = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, -0.5, 1.5]);
+    let x0 = DVector::from_vec(vec![0.3, -0.7]);
+    let lr = 0.1;
+    let (value, dx, _da, dlr) = descent_loss_grad(&x0, &a, lr, 1);
+    assert_eq!(value.to_bits(), descent_loss(&x0, &a, lr, 1).to_bits());
+    close(value, (&a * &x0).norm_squared() + (1.0 - lr) * x0.sum());
+    let expected = 2.0 * a.transpose() * &a * &x0;
+    for i in 0..2 {
+        close(dx[i], expected[i] + (1.0 - lr));
+    }
+    close(dlr, -x0.sum());
+    // Several steps: central differences (1e-6 relative).
+    let n = 4;
+    let (_, dx, _da, dlr) = descent_loss_grad(&x0, &a, lr, n);
+    for i in 0..2 {
+        let (mut p, mut m) = (x0.clone(), x0.clone());
+        p[i] += H;
+        m[i] -= H;
+        close(
+            dx[i],
+            (descent_loss(&p, &a, lr, n) - descent_loss(&m, &a, lr, n)) / (2.0 * H),
+        );
+    }
+    close(
+        dlr,
+        (descent_loss(&x0, &a, lr + H, n) - descent_loss(&x0, &a, lr - H, n)) / (2.0 * H),
+    );
+
+    // v = [1, y, yx, yx²], s = yx + yx²: L = yx + 2yx².
+    let (x, y) = (0.6, -1.3);
+    let (value, dx, dy) = appended_grad(x, y);
+    assert_eq!(value.to_bits(), appended(x, y).to_bits());
+    close(value, y * x + 2.0 * y * x * x);
+    close(dx, y + 4.0 * y * x);
+    close(dy, x + 2.0 * x * x);
+}
