@@ -671,3 +671,444 @@ fn an_in_out_vec_that_grows_has_its_gradient() {
     close(dv[1], x - 1.0 + 2.0 * x);
     close(dx, 2.0 + 2.0 * 2.0);
 }
+
+// ---- calls passing several in-out arguments (issue 36, item 4) ----
+//
+// `step(&mut q, &mut p, dt)` from a differentiable body was one error (a
+// call passed at most one in-out argument). Each final value is now a call
+// of its own on the values before the call (`__inout_call`,
+// `__inout_call_1`, ..), differentiated as any call.
+
+/// One symplectic Euler step of q'' = -w² q on two state slices, in place:
+/// p ← p - dt·w²·q, then q ← q + dt·p.
+#[differentiable]
+fn symplectic_step(q: &mut [f64], p: &mut [f64], w: f64, dt: f64) {
+    for i in 0..q.len() {
+        p[i] -= dt * w * w * q[i];
+        q[i] += dt * p[i];
+    }
+}
+
+/// `n` symplectic steps on local `Vec`s, then Σ q² + p²/2.
+#[differentiable]
+fn orbit_loss(q0: &[f64], p0: &[f64], w: f64, dt: f64, n: usize) -> f64 {
+    let mut q = q0.to_vec();
+    let mut p = p0.to_vec();
+    for _ in 0..n {
+        symplectic_step(&mut q, &mut p, w, dt);
+    }
+    let mut s = 0.0;
+    for i in 0..q.len() {
+        s += q[i] * q[i] + 0.5 * p[i] * p[i];
+    }
+    s
+}
+
+/// One leapfrog (kick-drift-kick) step of the pendulum q'' = -sin q.
+#[differentiable]
+fn leapfrog(q: &mut [f64], p: &mut [f64], dt: f64) {
+    for i in 0..q.len() {
+        p[i] -= 0.5 * dt * q[i].sin();
+        q[i] += dt * p[i];
+        p[i] -= 0.5 * dt * q[i].sin();
+    }
+}
+
+/// `n` leapfrog steps on local arrays, then the energy weighted per pendulum.
+#[differentiable]
+fn pendulum_loss(q0: &[f64], p0: &[f64], dt: f64, n: usize) -> f64 {
+    let mut q = [q0[0], q0[1]];
+    let mut p = [p0[0], p0[1]];
+    for _ in 0..n {
+        leapfrog(&mut q, &mut p, dt);
+    }
+    (0.5 * p[0] * p[0] - q[0].cos()) + 2.0 * (0.5 * p[1] * p[1] - q[1].cos())
+}
+
+/// The caller's own in-out slices, passed on.
+#[differentiable]
+fn leapfrog_n(q: &mut [f64], p: &mut [f64], dt: f64, n: usize) -> f64 {
+    for _ in 0..n {
+        leapfrog(&mut *q, &mut *p, dt);
+    }
+    q[0] * p[1]
+}
+
+/// One semi-implicit Euler step of x'' = -sin x on two floats.
+#[differentiable]
+fn float_step(x: &mut f64, v: &mut f64, dt: f64) {
+    *v -= dt * (*x).sin();
+    *x += dt * *v;
+}
+
+/// `n` steps, then the energy.
+#[differentiable]
+fn float_energy(x0: f64, v0: f64, dt: f64, n: usize) -> f64 {
+    let mut x = x0;
+    let mut v = v0;
+    for _ in 0..n {
+        float_step(&mut x, &mut v, dt);
+    }
+    0.5 * v * v - x.cos()
+}
+
+/// Scales `y` by `k` and adds its new sum into `s`; returns `s·k`.
+#[differentiable]
+fn scale_into(s: &mut f64, y: &mut [f64], k: f64) -> f64 {
+    for i in 0..y.len() {
+        y[i] *= k;
+        *s += y[i];
+    }
+    *s * k
+}
+
+/// A float and an array updated by one call whose result is read.
+#[differentiable]
+fn mixed_loss(a: f64, xs: &[f64], k: f64) -> f64 {
+    let mut s = a;
+    let mut y = [xs[0], xs[1]];
+    let e = scale_into(&mut s, &mut y, k);
+    e + s * y[0] + y[1]
+}
+
+/// The program the ui case `calls/inout-call-two` pinned as an error.
+#[differentiable]
+fn swap_scaled(a: &mut f64, b: &mut f64, k: f64) {
+    let t = *a;
+    *a = *b * k;
+    *b = t * k;
+}
+
+#[differentiable]
+fn swapped_loss(x: f64, y: f64) -> f64 {
+    let mut a = x;
+    let mut b = y;
+    swap_scaled(&mut a, &mut b, 2.0);
+    a * b * b
+}
+
+#[test]
+fn a_symplectic_step_on_two_slices_matches_the_closed_form() {
+    let (q0, p0) = ([0.8, -0.3], [0.1, 0.6]);
+    let (w, dt) = (1.3, 0.1);
+    // p1 = p0 - dt w² q0, q1 = q0 + dt p1; L = Σ q1² + p1²/2.
+    let p1: Vec<f64> = (0..2).map(|i| p0[i] - dt * w * w * q0[i]).collect();
+    let q1: Vec<f64> = (0..2).map(|i| q0[i] + dt * p1[i]).collect();
+    let loss: f64 = (0..2).map(|i| q1[i] * q1[i] + 0.5 * p1[i] * p1[i]).sum();
+    let (value, dq, dp, dw, ddt) = orbit_loss_grad(&q0, &p0, w, dt, 1);
+    assert_eq!(value.to_bits(), orbit_loss(&q0, &p0, w, dt, 1).to_bits());
+    close(value, loss);
+    let (mut gw, mut gdt) = (0.0, 0.0);
+    for i in 0..2 {
+        close(
+            dq[i],
+            2.0 * q1[i] * (1.0 - dt * dt * w * w) - p1[i] * dt * w * w,
+        );
+        close(dp[i], 2.0 * q1[i] * dt + p1[i]);
+        let (dp1_dw, dp1_ddt) = (-2.0 * dt * w * q0[i], -w * w * q0[i]);
+        gw += 2.0 * q1[i] * dt * dp1_dw + p1[i] * dp1_dw;
+        gdt += 2.0 * q1[i] * (p1[i] + dt * dp1_ddt) + p1[i] * dp1_ddt;
+    }
+    close(dw, gw);
+    close(ddt, gdt);
+
+    // The same through `_vjp`, `_grad_acc` and `_check`.
+    let (v, pullback) = orbit_loss_vjp(&q0, &p0, w, dt, 1);
+    assert_eq!(v.to_bits(), value.to_bits());
+    let (dq2, dp2, dw2, ddt2) = pullback(-2.0);
+    close(dq2[1], -2.0 * dq[1]);
+    close(dp2[0], -2.0 * dp[0]);
+    close(dw2, -2.0 * dw);
+    close(ddt2, -2.0 * ddt);
+    let (mut bq, mut bp, mut bw, mut bdt) = (vec![1.0, 0.0], vec![0.0; 2], 0.5, 0.0);
+    let v = orbit_loss_grad_acc(&q0, &p0, w, dt, 1, &mut bq, &mut bp, &mut bw, &mut bdt);
+    assert_eq!(v.to_bits(), value.to_bits());
+    close(bq[0], 1.0 + dq[0]);
+    close(bp[1], dp[1]);
+    close(bw, 0.5 + dw);
+    close(bdt, ddt);
+    let check = orbit_loss_check(&q0, &p0, w, dt, 1);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+}
+
+/// Central differences of the primal with step `H`: agreement to 1e-6
+/// relative (the loss is smooth and of order one).
+#[test]
+fn a_symplectic_loop_on_two_slices_matches_central_differences() {
+    let (q0, p0) = ([0.8, -0.3], [0.1, 0.6]);
+    let (w, dt, n) = (1.3, 0.1, 25);
+    let (value, dq, dp, dw, ddt) = orbit_loss_grad(&q0, &p0, w, dt, n);
+    assert_eq!(value.to_bits(), orbit_loss(&q0, &p0, w, dt, n).to_bits());
+    let f = |q: [f64; 2], p: [f64; 2], w: f64, dt: f64| orbit_loss(&q, &p, w, dt, n);
+    for i in 0..2 {
+        let (mut a, mut b) = (q0, q0);
+        a[i] += H;
+        b[i] -= H;
+        close(dq[i], (f(a, p0, w, dt) - f(b, p0, w, dt)) / (2.0 * H));
+        let (mut a, mut b) = (p0, p0);
+        a[i] += H;
+        b[i] -= H;
+        close(dp[i], (f(q0, a, w, dt) - f(q0, b, w, dt)) / (2.0 * H));
+    }
+    close(
+        dw,
+        (f(q0, p0, w + H, dt) - f(q0, p0, w - H, dt)) / (2.0 * H),
+    );
+    close(
+        ddt,
+        (f(q0, p0, w, dt + H) - f(q0, p0, w, dt - H)) / (2.0 * H),
+    );
+    let check = orbit_loss_check(&q0, &p0, w, dt, n);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+
+    // Leapfrog on local arrays.
+    let (dt, n) = (0.05, 30);
+    let (value, dq, dp, ddt) = pendulum_loss_grad(&q0, &p0, dt, n);
+    assert_eq!(value.to_bits(), pendulum_loss(&q0, &p0, dt, n).to_bits());
+    let f = |q: [f64; 2], p: [f64; 2], dt: f64| pendulum_loss(&q, &p, dt, n);
+    for i in 0..2 {
+        let (mut a, mut b) = (q0, q0);
+        a[i] += H;
+        b[i] -= H;
+        close(dq[i], (f(a, p0, dt) - f(b, p0, dt)) / (2.0 * H));
+        let (mut a, mut b) = (p0, p0);
+        a[i] += H;
+        b[i] -= H;
+        close(dp[i], (f(q0, a, dt) - f(q0, b, dt)) / (2.0 * H));
+    }
+    close(ddt, (f(q0, p0, dt + H) - f(q0, p0, dt - H)) / (2.0 * H));
+    let (mut bq, mut bp, mut bdt) = (vec![0.0; 2], vec![0.0; 2], 0.0);
+    pendulum_loss_grad_acc(&q0, &p0, dt, n, &mut bq, &mut bp, &mut bdt);
+    assert_eq!((bq, bp, bdt), (dq, dp, ddt));
+}
+
+/// The caller's own two in-out slices passed on, each final value seeded:
+/// against central differences of the primal (run on copies) of
+/// `r + wq·q_n + wp·p_n`.
+#[test]
+fn in_out_slices_passed_on_match_central_differences() {
+    let (q0, p0, dt, n) = ([0.8, -0.3], [0.1, 0.6], 0.05, 12);
+    let (wq, wp) = ([0.5, -1.0], [2.0, 0.25]);
+    let (mut q, mut p) = (q0, p0);
+    let (value, pullback) = leapfrog_n_vjp(&mut q, &mut p, dt, n);
+    let (mut pq, mut pp) = (q0, p0);
+    assert_eq!(
+        value.to_bits(),
+        leapfrog_n(&mut pq, &mut pp, dt, n).to_bits()
+    );
+    assert_eq!((q, p), (pq, pp));
+    let (dq, dp, ddt) = pullback(1.0, wq.to_vec(), wp.to_vec());
+    let f = |mut q: [f64; 2], mut p: [f64; 2], dt: f64| {
+        let r = leapfrog_n(&mut q, &mut p, dt, n);
+        r + (0..2).map(|i| wq[i] * q[i] + wp[i] * p[i]).sum::<f64>()
+    };
+    for i in 0..2 {
+        let (mut a, mut b) = (q0, q0);
+        a[i] += H;
+        b[i] -= H;
+        close(dq[i], (f(a, p0, dt) - f(b, p0, dt)) / (2.0 * H));
+        let (mut a, mut b) = (p0, p0);
+        a[i] += H;
+        b[i] -= H;
+        close(dp[i], (f(q0, a, dt) - f(q0, b, dt)) / (2.0 * H));
+    }
+    close(ddt, (f(q0, p0, dt + H) - f(q0, p0, dt - H)) / (2.0 * H));
+    let (mut q, mut p) = (q0, p0);
+    let check = leapfrog_n_check(&mut q, &mut p, dt, n);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+}
+
+#[test]
+fn two_in_out_floats_match_the_closed_form() {
+    let (x0, v0, dt): (f64, f64, f64) = (0.7, -0.4, 0.2);
+    // v1 = v0 - dt sin x0, x1 = x0 + dt v1; E = v1²/2 - cos x1.
+    let v1 = v0 - dt * x0.sin();
+    let x1 = x0 + dt * v1;
+    let (value, dx, dv, ddt) = float_energy_grad(x0, v0, dt, 1);
+    assert_eq!(value.to_bits(), float_energy(x0, v0, dt, 1).to_bits());
+    close(value, 0.5 * v1 * v1 - x1.cos());
+    close(
+        dx,
+        v1 * -dt * x0.cos() + x1.sin() * (1.0 - dt * dt * x0.cos()),
+    );
+    close(dv, v1 + x1.sin() * dt);
+    close(ddt, -v1 * x0.sin() + x1.sin() * (v1 - dt * x0.sin()));
+    let check = float_energy_check(x0, v0, dt, 1);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+    // Many steps: central differences (1e-6 relative).
+    let n = 40;
+    let (_, dx, dv, ddt) = float_energy_grad(x0, v0, dt, n);
+    let f = |x: f64, v: f64, dt: f64| float_energy(x, v, dt, n);
+    close(dx, (f(x0 + H, v0, dt) - f(x0 - H, v0, dt)) / (2.0 * H));
+    close(dv, (f(x0, v0 + H, dt) - f(x0, v0 - H, dt)) / (2.0 * H));
+    close(ddt, (f(x0, v0, dt + H) - f(x0, v0, dt - H)) / (2.0 * H));
+
+    // The former ui case's program: L = (2y)(2x)².
+    let (x, y) = (0.3, -1.1);
+    let (value, dx, dy) = swapped_loss_grad(x, y);
+    close(value, 8.0 * y * x * x);
+    close(dx, 16.0 * y * x);
+    close(dy, 8.0 * x * x);
+}
+
+#[test]
+fn a_float_and_a_slice_with_the_result_read_match_the_closed_form() {
+    let (a, xs, k) = (0.4, [1.5, -0.5], 1.7);
+    // s1 = a + k Y, e = k s1, L = e + s1 k x0 + k x1 (Y = x0 + x1).
+    let y = xs[0] + xs[1];
+    let s1 = a + k * y;
+    let (value, da, dxs, dk) = mixed_loss_grad(a, &xs, k);
+    assert_eq!(value.to_bits(), mixed_loss(a, &xs, k).to_bits());
+    close(value, k * s1 * (1.0 + xs[0]) + k * xs[1]);
+    close(da, k * (1.0 + xs[0]));
+    close(dxs[0], k * k * (1.0 + xs[0]) + k * s1);
+    close(dxs[1], k * k * (1.0 + xs[0]) + k);
+    close(dk, (s1 + k * y) * (1.0 + xs[0]) + xs[1]);
+    let (mut ba, mut bxs, mut bk) = (0.0, vec![0.0; 2], 0.0);
+    mixed_loss_grad_acc(a, &xs, k, &mut ba, &mut bxs, &mut bk);
+    assert_eq!((ba, bxs, bk), (da, dxs, dk));
+    let check = mixed_loss_check(a, &xs, k);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+}
+
+/// A top-level function of several in-out arguments: its `_vjp` takes a
+/// seed for the result, then one for each in-out argument's final value
+/// in argument order (SPEC "Arguments").
+#[test]
+fn a_function_of_several_in_out_arguments_seeds_each_final_value() {
+    let (s0, y0, k) = (0.4, [1.5, -0.5], 1.7);
+    let (mut s, mut y) = (s0, y0);
+    let (value, pullback) = scale_into_vjp(&mut s, &mut y, k);
+    let (mut ps, mut py) = (s0, y0);
+    assert_eq!(value.to_bits(), scale_into(&mut ps, &mut py, k).to_bits());
+    assert_eq!((s, y), (ps, py));
+    // e = k (s0 + k Y), s1 = s0 + k Y, y1 = k y0: seeds (2, 3, w).
+    let w = [0.5, -1.0];
+    let (ds, dy, dk) = pullback(2.0, 3.0, w.to_vec());
+    let yy = y0[0] + y0[1];
+    close(ds, 2.0 * k + 3.0);
+    for i in 0..2 {
+        close(dy[i], 2.0 * k * k + 3.0 * k + w[i] * k);
+    }
+    close(
+        dk,
+        2.0 * (s0 + 2.0 * k * yy) + 3.0 * yy + w[0] * y0[0] + w[1] * y0[1],
+    );
+    let ((), pullback) = symplectic_step_vjp(&mut [0.8], &mut [0.1], 1.3, 0.1);
+    // q1 = q0(1 - dt²w²) + dt p0, p1 = p0 - dt w² q0: seeds (1, 0) and (0, 1).
+    let (w, dt) = (1.3f64, 0.1f64);
+    let (dq, dp, _, _) = pullback(vec![1.0], vec![0.0]);
+    close(dq[0], 1.0 - dt * dt * w * w);
+    close(dp[0], dt);
+    let ((), pullback) = symplectic_step_vjp(&mut [0.8], &mut [0.1], w, dt);
+    let (dq, dp, _, _) = pullback(vec![0.0], vec![1.0]);
+    close(dq[0], -dt * w * w);
+    close(dp[0], 1.0);
+    let (mut s, mut y) = (s0, y0);
+    let check = scale_into_check(&mut s, &mut y, k);
+    assert!(check.max_abs_error() < 1e-6, "{check:?}");
+}
+
+/// `float_step` under `jvp`: two in-out arguments at the top level.
+#[differentiable(jvp)]
+fn float_step_jvp_too(x: &mut f64, v: &mut f64, dt: f64) {
+    *v -= dt * (*x).sin();
+    *x += dt * *v;
+}
+
+/// `NAME_jvp` of a function of two in-out arguments: each final value's
+/// tangent, against central differences of the primal along the direction
+/// (run on copies).
+#[test]
+fn jvp_gives_each_final_value_tangent() {
+    let (x0, v0, dt) = (0.7, -0.4, 0.2);
+    let (tx, tv, tdt) = (1.0, -0.5, 0.25);
+    let (mut x, mut v) = (x0, v0);
+    let ((), t_x, t_v) = float_step_jvp_too_jvp(&mut x, &mut v, dt, tx, tv, tdt);
+    let (mut px, mut pv) = (x0, v0);
+    float_step_jvp_too(&mut px, &mut pv, dt);
+    assert_eq!((x.to_bits(), v.to_bits()), (px.to_bits(), pv.to_bits()));
+    let along = |h: f64| {
+        let (mut x, mut v) = (x0 + h * tx, v0 + h * tv);
+        float_step_jvp_too(&mut x, &mut v, dt + h * tdt);
+        (x, v)
+    };
+    let ((xp, vp), (xm, vm)) = (along(H), along(-H));
+    close(t_x, (xp - xm) / (2.0 * H));
+    close(t_v, (vp - vm) / (2.0 * H));
+}
+
+/// A gradient step on `x` whose loss goes into an accumulator: a vector
+/// and a float in-out argument.
+#[differentiable]
+fn descend_into(x: &mut DVector<f64>, total: &mut f64, a: &DMatrix<f64>, lr: f64) {
+    *total += (a * &*x).norm_squared();
+    *x = &*x * (1.0 - lr);
+}
+
+#[differentiable]
+fn descent_loss(x0: &DVector<f64>, a: &DMatrix<f64>, lr: f64, n: usize) -> f64 {
+    let mut x = x0.clone();
+    let mut total = 0.0;
+    for _ in 0..n {
+        descend_into(&mut x, &mut total, a, lr);
+    }
+    total + x.sum()
+}
+
+/// Appends `x` times the last element (`v` grows), and adds it into `s`.
+#[differentiable]
+fn append_into(v: &mut Vec<f64>, s: &mut f64, x: f64) {
+    let k = v.len();
+    v.push(v[k - 1] * x);
+    *s += v[k];
+}
+
+#[differentiable]
+fn appended(x: f64, y: f64) -> f64 {
+    let mut v = vec![1.0, y];
+    let mut s = 0.0;
+    append_into(&mut v, &mut s, x);
+    append_into(&mut v, &mut s, x);
+    s + v[3]
+}
+
+#[test]
+fn a_matrix_or_a_growing_vec_beside_a_float_matches_the_closed_form() {
+    // One step: L = |A x0|² + (1 - lr) Σ x0.
+    let a = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, -0.5, 1.5]);
+    let x0 = DVector::from_vec(vec![0.3, -0.7]);
+    let lr = 0.1;
+    let (value, dx, _da, dlr) = descent_loss_grad(&x0, &a, lr, 1);
+    assert_eq!(value.to_bits(), descent_loss(&x0, &a, lr, 1).to_bits());
+    close(value, (&a * &x0).norm_squared() + (1.0 - lr) * x0.sum());
+    let expected = 2.0 * a.transpose() * &a * &x0;
+    for i in 0..2 {
+        close(dx[i], expected[i] + (1.0 - lr));
+    }
+    close(dlr, -x0.sum());
+    // Several steps: central differences (1e-6 relative).
+    let n = 4;
+    let (_, dx, _da, dlr) = descent_loss_grad(&x0, &a, lr, n);
+    for i in 0..2 {
+        let (mut p, mut m) = (x0.clone(), x0.clone());
+        p[i] += H;
+        m[i] -= H;
+        close(
+            dx[i],
+            (descent_loss(&p, &a, lr, n) - descent_loss(&m, &a, lr, n)) / (2.0 * H),
+        );
+    }
+    close(
+        dlr,
+        (descent_loss(&x0, &a, lr + H, n) - descent_loss(&x0, &a, lr - H, n)) / (2.0 * H),
+    );
+
+    // v = [1, y, yx, yx²], s = yx + yx²: L = yx + 2yx².
+    let (x, y) = (0.6, -1.3);
+    let (value, dx, dy) = appended_grad(x, y);
+    assert_eq!(value.to_bits(), appended(x, y).to_bits());
+    close(value, y * x + 2.0 * y * x * x);
+    close(dx, y + 4.0 * y * x);
+    close(dy, x + 2.0 * x * x);
+}

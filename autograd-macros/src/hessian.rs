@@ -358,12 +358,14 @@ pub fn twin_primal(twin: &syn::ItemFn, sig: &crate::sig::Signature) -> syn::Item
 pub fn call_twins(cx: &crate::ctxt::Ctxt, f: &mut Function) -> crate::hessian_link::Callees {
     let mut twins = crate::hessian_link::Callees::new();
     for_each_call(&mut f.body, &mut |func, span| {
-        // Each such call is lowered to one `__inout_call` (and an
-        // `__inout_result` before it where its result is read).
+        // Each such call is lowered to one `__inout_call` (then
+        // `__inout_call_1`, .. for its other in-out arguments, and an
+        // `__inout_result` before them where its result is read): the
+        // error at the first.
         if func
             .segments
             .last()
-            .is_some_and(|s| s.ident == crate::ir::INOUT_RESULT)
+            .is_some_and(|s| s.ident != crate::ir::INOUT_CALL && crate::ir::is_inout_item(&s.ident))
         {
             return;
         }

@@ -696,6 +696,33 @@ pub const INOUT_CALL: &str = "__inout_call";
 /// argument's value in, the result out.
 pub const INOUT_RESULT: &str = "__inout_result";
 
+/// The hidden function returning the final value of the in-out argument
+/// `j` (counted among the in-out arguments) of a call passing `count` of
+/// them: [`INOUT_CALL`] for the first, `__inout_call_1`, `__inout_call_2`,
+/// .. for the others (`step(&mut q, &mut p, dt);` is lowered as
+/// `q = step::__inout_call(q, p, dt); p = step::__inout_call_1(q₀, p₀, dt);`,
+/// both on the values before the call).
+pub fn inout_call(j: usize) -> String {
+    match j {
+        0 => INOUT_CALL.to_owned(),
+        _ => format!("{INOUT_CALL}_{j}"),
+    }
+}
+
+/// Whether `ident` names a hidden function by which a differentiable body
+/// calls a function of in-out arguments ([`INOUT_CALL`], [`inout_call`],
+/// [`INOUT_RESULT`]).
+pub fn is_inout_item(ident: &proc_macro2::Ident) -> bool {
+    let s = ident.to_string();
+    s == INOUT_RESULT
+        || s.strip_prefix(INOUT_CALL).is_some_and(|rest| {
+            rest.is_empty()
+                || rest
+                    .strip_prefix('_')
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
 /// A lowered function.
 #[derive(Clone)]
 pub struct Function {

@@ -556,3 +556,19 @@ fn struct_local_verlet() {
         }",
     );
 }
+
+/// A callee of two in-out slices (issue 36, item 4): its `__inout_call`
+/// and `__inout_call_1`, each returning one final value, taking the
+/// caller's own buffers (`__AdState0`, `__AdState1`).
+#[test]
+fn inout_two_slices() {
+    check(
+        "inout_two_slices",
+        "fn symplectic(q: &mut [f64], p: &mut [f64], dt: f64) {
+            for i in 0..q.len() {
+                p[i] -= dt * q[i];
+                q[i] += dt * p[i];
+            }
+        }",
+    );
+}

@@ -892,7 +892,7 @@ pub fn hidden_path(func: &syn::Path, item: &str) -> syn::Path {
         last.ident = proc_macro2::Ident::new(&names::struct_call_item(item), span);
         return path;
     }
-    if last.ident == names::INOUT_CALL || last.ident == names::INOUT_RESULT {
+    if crate::ir::is_inout_item(&last.ident) {
         last.ident = proc_macro2::Ident::new(&format!("{}{item}", last.ident), span);
         return path;
     }

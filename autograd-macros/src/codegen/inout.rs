@@ -386,12 +386,11 @@ pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> 
     let inout: Vec<usize> = (0..sig.params.len())
         .filter(|i| sig.params[*i].inout)
         .collect();
-    let ([io], None, false) = (
-        inout.as_slice(),
-        &sig.scalar,
-        names::has_no_carrier(&item.sig.ident),
-    ) else {
+    if sig.scalar.is_some() || names::has_no_carrier(&item.sig.ident) {
         return TokenStream::new();
+    }
+    let [io] = inout.as_slice() else {
+        return multi_call_items(item, sig, shape, &inout);
     };
     let p = &sig.params[*io];
     if let ParamKind::Array { elem, .. } = &p.kind
@@ -703,4 +702,296 @@ fn slice_call_items(
             )
         }
     }
+}
+
+/// How [`multi_call_items`] takes an in-out argument: a `&mut [T]` as the
+/// caller's own type (`__AdStateI: AsMut<[T]>`, see [`slice_call_items`]),
+/// anything else as its owned type.
+enum Taken {
+    Slice { state: Ident, vec: TokenStream },
+    Owned(TokenStream),
+}
+
+impl Taken {
+    /// The type the items take and return it as.
+    fn ty(&self) -> TokenStream {
+        match self {
+            Taken::Slice { state, .. } => state.to_token_stream(),
+            Taken::Owned(t) => t.clone(),
+        }
+    }
+
+    /// The type the same-callee check instantiates it at.
+    fn instance(&self) -> TokenStream {
+        match self {
+            Taken::Slice { vec, .. } => vec.clone(),
+            Taken::Owned(t) => t.clone(),
+        }
+    }
+}
+
+/// [`call_items`] of a function of several in-out arguments: for the
+/// `j`-th of them, `ir::inout_call(j)` (`__inout_call`, `__inout_call_1`,
+/// ..), the function on the arguments' values returning that one's final
+/// value, whose pullback seeds it and gives the others' final values a
+/// zero seed; and `__inout_result` where the caller reads the result. A
+/// caller's `step(&mut q, &mut p, dt);` calls the first two on the same
+/// values: the function runs once for each final value in the sweeps.
+fn multi_call_items(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    inout: &[usize],
+) -> TokenStream {
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let mut gens: syn::Generics = generics(item, shape)
+        .and_then(|g| syn::parse2(g).ok())
+        .unwrap_or_default();
+    let mut taken: Vec<Taken> = Vec::new();
+    for &i in inout {
+        let p = &sig.params[i];
+        taken.push(match &p.kind {
+            ParamKind::Array { elem, .. } if is_slice(shape, i) && p.differentiable => {
+                let t = &elem.0;
+                let state = format_ident!("__AdState{i}");
+                gens.params
+                    .push(syn::parse_quote!(#state: ::core::convert::AsMut<[#t]>));
+                let vec = quote!(::autograd::__private::Vec<#t>);
+                Taken::Slice { state, vec }
+            }
+            ParamKind::Float(t) => Taken::Owned(t.to_token_stream()),
+            ParamKind::Array { owned, .. } | ParamKind::Matrix { owned, .. } => {
+                Taken::Owned(owned.to_token_stream())
+            }
+            _ => return TokenStream::new(),
+        });
+    }
+    let how = |i: usize| inout.iter().position(|&k| k == i).map(|j| &taken[j]);
+    let where_clause = where_clause(item, shape);
+    let inputs: Vec<TokenStream> = (shape.inputs.iter().enumerate())
+        .map(|(i, pt)| match how(i) {
+            Some(t) => {
+                let (x, ty) = (&sig.params[i].ident, t.ty());
+                quote!(#x: #ty)
+            }
+            None => pt.to_token_stream(),
+        })
+        .collect();
+    let args: Vec<TokenStream> = (sig.params.iter().enumerate())
+        .map(|(i, p)| {
+            let a = &p.ident;
+            match how(i) {
+                Some(Taken::Slice { .. }) => quote!(::core::convert::AsMut::as_mut(&mut #a)),
+                Some(Taken::Owned(_)) => quote!(&mut #a),
+                None => quote!(#a),
+            }
+        })
+        .collect();
+    let xs: Vec<&Ident> = inout.iter().map(|&i| &sig.params[i].ident).collect();
+    let rebind = quote!(#(let mut #xs = #xs;)*);
+    // The same-callee check names the function at one instance: the
+    // caller's buffers as `Vec`s, any lifetime of the other arguments.
+    let states: Vec<&Ident> = (taken.iter())
+        .filter_map(|t| match t {
+            Taken::Slice { state, .. } => Some(state),
+            Taken::Owned(_) => None,
+        })
+        .collect();
+    let vecs: Vec<TokenStream> = (taken.iter())
+        .filter_map(|t| match t {
+            Taken::Slice { vec, .. } => Some(vec.clone()),
+            Taken::Owned(_) => None,
+        })
+        .collect();
+    let instance: Vec<TokenStream> = (shape.inputs.iter().enumerate())
+        .map(|(i, pt)| match how(i) {
+            Some(t) => t.instance(),
+            None => {
+                let mut ty = (*pt.ty).clone();
+                syn::visit_mut::VisitMut::visit_type_mut(&mut super::ElideLifetimes, &mut ty);
+                ty.into_token_stream()
+            }
+        })
+        .collect();
+    let same_check = |call: &Ident, same: &Ident, out: &TokenStream| match states.is_empty() {
+        true => quote! {
+            #[doc(hidden)]
+            #[inline(always)]
+            #vis fn #same<F: 'static, V>(called: &F, _: &V) {
+                ::autograd::__private::same_function(
+                    called,
+                    ::autograd::__private::type_id_of(&Self::#call),
+                )
+            }
+        },
+        false => quote! {
+            #[doc(hidden)]
+            #[inline(always)]
+            #vis fn #same<F: 'static, V>(called: &F, _: &V)
+            where
+                F: ::core::ops::Fn(#(#instance),*) -> #out,
+            {
+                ::autograd::__private::same_function(
+                    called,
+                    ::autograd::__private::type_id_of(&Self::#call::<#(#vecs),*>),
+                )
+            }
+        },
+    };
+    // The pullback gives a slice's adjoint on entry in a buffer of the
+    // caller's type, and passes on which arguments the function reached
+    // (see `Shape::reach`).
+    let slots: Vec<Ident> = (0..sig.params.len())
+        .map(|i| format_ident!("__ad_d{i}"))
+        .collect();
+    let buffer = |i: usize| format_ident!("__ad_state{i}");
+    let full_tys: Vec<TokenStream> = (shape.full_tys.iter().enumerate())
+        .map(|(i, ty)| match how(i) {
+            Some(Taken::Slice { state, .. }) => state.to_token_stream(),
+            _ => ty.clone(),
+        })
+        .collect();
+    let returned: Vec<TokenStream> = (slots.iter().enumerate())
+        .map(|(i, d)| match how(i) {
+            Some(Taken::Slice { .. }) => buffer(i).to_token_stream(),
+            _ => d.to_token_stream(),
+        })
+        .collect();
+    let (pulled, take, give) = match shape.reach {
+        true => {
+            let n = proc_macro2::Literal::usize_unsuffixed(full_tys.len());
+            (
+                quote!(::autograd::__private::Reached<(#(#full_tys,)*), #n>),
+                quote!(let ((#(#slots,)*), __ad_reached) = ::autograd::__private::reached),
+                quote!(::autograd::__private::Reached((#(#returned,)*), __ad_reached)),
+            )
+        }
+        false => (
+            quote!((#(#full_tys,)*)),
+            quote!(let (#(#slots,)*) = ),
+            quote!((#(#returned,)*)),
+        ),
+    };
+    let backs: Vec<TokenStream> = (inout.iter().zip(&taken))
+        .filter(|(_, t)| matches!(t, Taken::Slice { .. }))
+        .map(|(&i, _)| {
+            let (b, d) = (buffer(i), &slots[i]);
+            quote!(::core::convert::AsMut::as_mut(&mut #b).copy_from_slice(&#d);)
+        })
+        .collect();
+    let mut captures = captures(sig, shape);
+    captures.extend(states.iter().map(|s| s.to_token_stream()));
+    let vjp_full = names::hidden(name, names::VJP_FULL);
+    let finals: Vec<Ident> = inout
+        .iter()
+        .map(|&i| format_ident!("__ad_final{i}"))
+        .collect();
+    // Before the pullback: a zero seed for each final value but `seeded`'s,
+    // and a slice's buffer for its adjoint (the final value moved in).
+    let zeros = |seeded: Option<usize>| -> TokenStream {
+        let mut out = TokenStream::new();
+        for ((&i, t), f) in inout.iter().zip(&taken).zip(&finals) {
+            let (x, b) = (&sig.params[i].ident, buffer(i));
+            if seeded == Some(i) {
+                continue;
+            }
+            out.extend(match t {
+                Taken::Slice { .. } => quote! {
+                    let #f = ::autograd::__private::zeros_like_slice(
+                        ::core::convert::AsMut::as_mut(&mut #x),
+                    );
+                    let mut #b = #x;
+                },
+                Taken::Owned(_) => quote!(let #f = ::autograd::__private::zero_like(&#x);),
+            });
+        }
+        out
+    };
+    let mut out = TokenStream::new();
+    if !matches!(sig.ret, Ret::Unit) {
+        let ret_ty = sig.ret.seed();
+        let call = format_ident!("{}", names::INOUT_RESULT);
+        let vjp = format_ident!("{}{}", names::INOUT_RESULT, names::VJP_FULL);
+        let same = format_ident!("{}{}", names::INOUT_RESULT, names::SAME_CALLEE);
+        let zeros = zeros(None);
+        out.extend(quote! {
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, clippy::all)]
+            #vis fn #call #gens (#(#inputs),*) -> #ret_ty #where_clause {
+                #rebind
+                #name(#(#args),*)
+            }
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, unused_variables, clippy::all)]
+            #vis fn #vjp #gens (#(#inputs),*)
+                -> (#ret_ty, impl ::core::ops::FnOnce(#ret_ty) -> #pulled + use<#(#captures),*>)
+                #where_clause
+            {
+                #rebind
+                let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
+                #zeros
+                (__ad_value, move |__ad_seed: #ret_ty| {
+                    #take(__ad_pullback(__ad_seed, #(#finals),*));
+                    #(#backs)*
+                    #give
+                })
+            }
+        });
+        out.extend(same_check(&call, &same, &ret_ty));
+    }
+    let zero = match &sig.ret {
+        Ret::Unit => quote!(()),
+        _ => quote!(::autograd::__private::zero_like(&__ad_value)),
+    };
+    for (j, (&i, t)) in inout.iter().zip(&taken).enumerate() {
+        let call_name = crate::ir::inout_call(j);
+        let call = format_ident!("{call_name}");
+        let vjp = format_ident!("{call_name}{}", names::VJP_FULL);
+        let same = format_ident!("{call_name}{}", names::SAME_CALLEE);
+        let (x, ty, f) = (&sig.params[i].ident, t.ty(), &finals[j]);
+        let zeros = zeros(Some(i));
+        // The seed of this final value, and for a slice its buffer too.
+        let seed = match t {
+            Taken::Slice { .. } => {
+                let b = buffer(i);
+                quote! {
+                    let mut #b = __ad_seed;
+                    let #f = ::core::convert::AsMut::as_mut(&mut #b).to_vec();
+                }
+            }
+            Taken::Owned(_) => quote!(let #f = __ad_seed;),
+        };
+        out.extend(quote! {
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, clippy::all)]
+            #vis fn #call #gens (#(#inputs),*) -> #ty #where_clause {
+                #rebind
+                let _ = #name(#(#args),*);
+                #x
+            }
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, unused_variables, clippy::all)]
+            #vis fn #vjp #gens (#(#inputs),*)
+                -> (#ty, impl ::core::ops::FnOnce(#ty) -> #pulled + use<#(#captures),*>)
+                #where_clause
+            {
+                #rebind
+                let (__ad_value, __ad_pullback) = Self::#vjp_full(#(#args),*);
+                #zeros
+                (#x, move |__ad_seed: #ty| {
+                    #seed
+                    #take(__ad_pullback(#zero, #(#finals),*));
+                    #(#backs)*
+                    #give
+                })
+            }
+        });
+        out.extend(same_check(&call, &same, &t.instance()));
+    }
+    out
 }

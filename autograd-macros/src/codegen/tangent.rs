@@ -34,6 +34,39 @@ use crate::ir::*;
 use crate::sig::{Param, ParamKind, Ret, Signature};
 use crate::table::{Form, Func, Pass, Read, Rule, Tangent};
 
+/// One error at each call passing in-out (`&mut`) arguments whose final
+/// values have tangents: forward mode does not go through such a call yet.
+/// Reported before any code is written, so that it is the only error (the
+/// call's sweeps would name values never bound).
+pub fn report_inout_calls(cx: &crate::ctxt::Ctxt, f: &Function, an: &Analysis) {
+    struct Calls<'a> {
+        cx: &'a crate::ctxt::Ctxt,
+        an: &'a Analysis,
+    }
+    impl<'a> Visitor<'a> for Calls<'_> {
+        fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+            // One `__inout_call` per call, however many in-out arguments
+            // it passes.
+            if let Stmt::Let {
+                dst,
+                op: Op::Call { func, .. },
+                span,
+                ..
+            } = stmt
+                && self.an.varied[*dst]
+                && func.segments.last().is_some_and(|s| s.ident == INOUT_CALL)
+            {
+                self.cx.error_at(
+                    *span,
+                    "`jvp` does not go through a call passing an in-out (`&mut`) argument yet; differentiate this function without `jvp`, or have the callee take the values and return the new ones",
+                );
+            }
+            walk_stmt(self, stmt);
+        }
+    }
+    Calls { cx, an }.visit_block(&f.body);
+}
+
 /// The facade's hidden module, which the generated code calls into.
 fn private() -> TokenStream {
     quote!(::autograd::__private)
@@ -256,9 +289,11 @@ impl Gen<'_> {
             && self.has_tangent(dst)
         {
             // A call passing an in-out argument has no forward item yet.
-            if func.segments.last().is_some_and(|s| {
-                s.ident == crate::ir::INOUT_CALL || s.ident == crate::ir::INOUT_RESULT
-            }) {
+            if func
+                .segments
+                .last()
+                .is_some_and(|s| crate::ir::is_inout_item(&s.ident))
+            {
                 return quote_spanned!(span=> ::core::compile_error!(
                     "`jvp` does not go through a call passing an in-out (`&mut`) argument yet; differentiate this function without `jvp`, or have the callee take the value and return the new one"
                 ););

@@ -447,8 +447,8 @@ impl Lowerer<'_> {
             return self.missing(c.span());
         }
         let mut args = Vec::new();
-        // The variable an in-out argument updates, with its position.
-        let mut updated: Option<(usize, syn::Ident)> = None;
+        // The variables the in-out arguments update, with their positions.
+        let mut updated: Vec<(usize, syn::Ident)> = Vec::new();
         for (k, a) in c.args.iter().enumerate() {
             if let Some(arg) = self.sub_slice_arg(a) {
                 args.push(arg);
@@ -457,10 +457,10 @@ impl Lowerer<'_> {
             let (expr, by_ref) = match a {
                 Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
                 Expr::Reference(r) => {
-                    let Some(target) = self.inout_target(r, updated.is_some()) else {
+                    let Some(target) = self.inout_target(r) else {
                         continue;
                     };
-                    updated = Some((k, target.clone()));
+                    updated.push((k, target.clone()));
                     let operand = match self.lookup(&target) {
                         Some(b) => Operand::Value(b.value),
                         None => continue,
@@ -509,8 +509,10 @@ impl Lowerer<'_> {
         };
         // `step(&mut y, dt);` is `y = step::__inout_call(y, dt);`: the
         // value in, the final value out (see `ir::INOUT_CALL`); where the
-        // result is read, `step::__inout_result(y, dt)` before it.
-        if let Some((k, target)) = &updated {
+        // result is read, `step::__inout_result(y, dt)` before it. With
+        // several, one call for each final value, all on the values before
+        // the call, then the assignments (`ir::inout_call`).
+        if !updated.is_empty() {
             let hidden = |item: &str| {
                 let mut func = path.clone();
                 let turbofish = func
@@ -540,19 +542,30 @@ impl Lowerer<'_> {
                 self.values[r].float.clone_from(&self.scalar);
                 r
             });
-            let func = hidden(crate::ir::INOUT_CALL);
-            let (kind, float) = match args[*k].operand.value() {
-                Some(u) => (self.values[u].kind, self.values[u].float.clone()),
-                None => (Kind::Unknown, None),
-            };
-            let v = self.emit(Op::Call { func, args }, kind, c.span());
-            self.values[v].float = float;
-            if crate::unannotated::is_plain_function(&self.caller, path) {
-                self.unannotated_calls
-                    .push((v, path.clone(), self.cfgs.clone()));
+            let finals: Vec<ValueId> = (updated.iter().enumerate())
+                .map(|(j, (k, _))| {
+                    let func = hidden(&crate::ir::inout_call(j));
+                    let (kind, float) = match args[*k].operand.value() {
+                        Some(u) => (self.values[u].kind, self.values[u].float.clone()),
+                        None => (Kind::Unknown, None),
+                    };
+                    let call = Op::Call {
+                        func,
+                        args: args.clone(),
+                    };
+                    let v = self.emit(call, kind, c.span());
+                    self.values[v].float = float;
+                    if crate::unannotated::is_plain_function(&self.caller, path) {
+                        self.unannotated_calls
+                            .push((v, path.clone(), self.cfgs.clone()));
+                    }
+                    v
+                })
+                .collect();
+            for ((_, target), v) in updated.iter().zip(finals) {
+                let target: Expr = syn::parse_quote!(#target);
+                self.assign(&target, Operand::Value(v), c.span());
             }
-            let target: Expr = syn::parse_quote!(#target);
-            self.assign(&target, Operand::Value(v), c.span());
             return match result {
                 Some(r) => Operand::Value(r),
                 None => Operand::Const(quote::quote!(())),
@@ -1239,22 +1252,14 @@ impl VisitMut for IntegerReads<'_, '_> {
 impl Lowerer<'_> {
     /// The variable that the in-out argument `&mut y` (or `&mut *y` of the
     /// function's own in-out `y`) of a call updates: a local variable (or
-    /// in-out argument) holding a float, an array, a `Vec` or a matrix,
-    /// one per call.
+    /// in-out argument) holding a float, an array, a `Vec` or a matrix.
     /// Anything else is reported, `None`.
-    fn inout_target(&mut self, r: &syn::ExprReference, second: bool) -> Option<syn::Ident> {
+    fn inout_target(&mut self, r: &syn::ExprReference) -> Option<syn::Ident> {
         let mut inner = &*r.expr;
         if let Expr::Unary(u) = inner
             && matches!(u.op, syn::UnOp::Deref(_))
         {
             inner = &u.expr;
-        }
-        if second {
-            self.cx.error_spanned_by(
-                r,
-                "a call from a `#[differentiable]` body passes at most one in-out (`&mut`) argument; split the callee, or pass the others' values and return their new values",
-            );
-            return None;
         }
         let ident = match inner {
             Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
