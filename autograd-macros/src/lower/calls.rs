@@ -6,6 +6,9 @@ use super::*;
 
 impl Lowerer<'_> {
     pub(super) fn lower_method(&mut self, m: &syn::ExprMethodCall) -> Operand {
+        if let Some(o) = self.lower_option_method(m) {
+            return o;
+        }
         if let Some(index) = first_or_last(m) {
             return self.lower_expr(&Expr::Index(index));
         }
