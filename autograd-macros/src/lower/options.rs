@@ -240,6 +240,9 @@ impl Lowerer<'_> {
 
     /// The `Option` local an expression names.
     pub(super) fn option_named(&self, e: &Expr) -> Option<OptionLocal> {
+        if self.option_locals.is_empty() {
+            return None;
+        }
         let Expr::Path(p) = strip_parens(e) else {
             return None;
         };
@@ -518,7 +521,8 @@ impl Lowerer<'_> {
 
 /// How often each name is bound in a body, and the names in its macros'
 /// tokens (which a rewrite cannot see): a local bound once, that no macro
-/// names and that is no argument, is named by every path naming it.
+/// names and that is no argument, is named by every path naming it. Read
+/// by the `records` and `nested` rewrites, which still run before lowering.
 #[derive(Default)]
 pub(super) struct BodyNames {
     bindings: HashMap<String, usize>,
