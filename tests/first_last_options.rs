@@ -442,3 +442,40 @@ fn if_let_and_match_on_split_first_and_split_last() {
     // None: 1.
     assert_eq!(split_ends_grad(&[]), (1.0, vec![]));
 }
+
+/// `x.first()` held in a variable and read by `.copied().unwrap_or(d)`,
+/// beside `x.last()` held and taken apart by `if let` (issue 36, step 5:
+/// the options rewrite substituted the call for such a name before
+/// lowering; the held `Option` is now lowered as the call's).
+#[differentiable]
+fn held_first_or(x: &[f64], d: f64) -> f64 {
+    let head = x.first();
+    let tail = x.last();
+    let h = head.copied().unwrap_or(d);
+    if let Some(&t) = tail { h * t } else { h * d }
+}
+
+#[test]
+fn held_first_unwrapped_with_a_default() {
+    use approx::assert_relative_eq;
+    let d = 0.7;
+    // f = x0·x_last (x0² for one element), d² for none.
+    for x in [vec![1.5, -0.4, 2.5], vec![0.8], vec![]] {
+        let n = x.len();
+        let mut g = vec![0.0; n];
+        let (f, dd) = if n == 0 {
+            (d * d, 2.0 * d)
+        } else {
+            g[0] += x[n - 1];
+            g[n - 1] += x[0];
+            (x[0] * x[n - 1], 0.0)
+        };
+        let (v, dx, gd) = held_first_or_grad(&x, d);
+        assert_eq!(v.to_bits(), held_first_or(&x, d).to_bits());
+        assert_relative_eq!(v, f, epsilon = 1e-12, max_relative = 1e-12);
+        for k in 0..n {
+            assert_relative_eq!(dx[k], g[k], epsilon = 1e-12, max_relative = 1e-12);
+        }
+        assert_relative_eq!(gd, dd, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}

@@ -223,3 +223,176 @@ fn an_option_assigned_from_a_guarded_match_and_an_if() {
         assert_fd64_close("temp", dt, fd64(|u| best_smoothed(&x, u), t));
     }
 }
+
+/// One name for two `Option` locals and, after each, for the value it
+/// unwraps to (`let best = best.unwrap_or(c);`), a test of one beside a
+/// comparison with its value (`low.is_none() || v * c < low.unwrap_or(0.0)`).
+/// Each `let` binds its own local where it stands (issue 36, step 5: the
+/// rewrite before lowering took only a name bound once in the body, and
+/// this function did not compile).
+#[differentiable(jvp, hessian)]
+fn peak_times_floor(x: &[f64], c: f64) -> f64 {
+    let mut best = None;
+    for &v in x {
+        best = Some(match best {
+            Some(b) if b > v => b,
+            _ => v,
+        });
+    }
+    let best = best.unwrap_or(c);
+    let mut low: Option<f64> = None;
+    for &v in x {
+        if low.is_none() || v * c < low.unwrap_or(0.0) {
+            low = Some(v * c);
+        }
+    }
+    let low = low.unwrap_or(1.0);
+    best * low
+}
+
+/// `peak_times_floor` in closed form, for `c > 0`: `c·x[i]·x[j]` with `x[i]`
+/// the maximum and `x[j]` the minimum, `c` for an empty `x`; its gradient
+/// over `(x, c)` and Hessian.
+fn peak_times_floor_closed(x: &[f64], c: f64) -> (f64, Vec<f64>, Vec<Vec<f64>>) {
+    let n = x.len();
+    let mut g = vec![0.0; n + 1];
+    let mut h = vec![vec![0.0; n + 1]; n + 1];
+    if n == 0 {
+        g[0] = 1.0;
+        return (c, g, h);
+    }
+    let i = (0..n).fold(0, |i, k| if x[k] > x[i] { k } else { i });
+    let j = (0..n).fold(0, |j, k| if x[k] < x[j] { k } else { j });
+    g[i] += c * x[j];
+    g[j] += c * x[i];
+    g[n] = x[i] * x[j];
+    h[i][j] += c;
+    h[j][i] += c;
+    h[i][n] += x[j];
+    h[n][i] += x[j];
+    h[j][n] += x[i];
+    h[n][j] += x[i];
+    (c * x[i] * x[j], g, h)
+}
+
+#[test]
+fn one_name_for_several_option_locals() {
+    use approx::assert_relative_eq;
+    let c = 0.6;
+    for x in [vec![0.5, 2.0, -0.3, 1.1], vec![1.5], vec![]] {
+        let n = x.len();
+        let (f, g, h) = peak_times_floor_closed(&x, c);
+        let (v, dx, dc) = peak_times_floor_grad(&x, c);
+        assert_eq!(v.to_bits(), peak_times_floor(&x, c).to_bits());
+        assert_relative_eq!(v, f, epsilon = 1e-12, max_relative = 1e-12);
+        for k in 0..n {
+            assert_relative_eq!(dx[k], g[k], epsilon = 1e-12, max_relative = 1e-12);
+        }
+        assert_relative_eq!(dc, g[n], epsilon = 1e-12, max_relative = 1e-12);
+        let (_, _, hess) = peak_times_floor_hessian(&x, c);
+        for a in 0..=n {
+            for b in 0..=n {
+                assert_relative_eq!(hess[(a, b)], h[a][b], epsilon = 1e-12, max_relative = 1e-12);
+            }
+        }
+        let dir: Vec<f64> = (0..n).map(|k| 0.4 - 0.3 * k as f64).collect();
+        let (v, t) = peak_times_floor_jvp(&x, c, &dir, -0.7);
+        assert_relative_eq!(v, f, epsilon = 1e-12, max_relative = 1e-12);
+        let want = (0..n).map(|k| g[k] * dir[k]).sum::<f64>() - 0.7 * g[n];
+        assert_relative_eq!(t, want, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}
+
+/// Two `Option` locals matched as a pair, one copied into another local,
+/// the copy tested by `matches!` with a guard and by a guarded `match`
+/// (issue 36, step 5: the pair's scrutinees and the copy are copies of the
+/// locals, lowered as such; before, a read other than a test was an error,
+/// and a local named in `matches!` was left an `Option` no arm could read).
+#[differentiable(jvp)]
+fn above_and_below(x: &[f64], t: f64) -> f64 {
+    let mut above = None;
+    let mut below: Option<f64> = None;
+    for &v in x {
+        if v > t {
+            above = Some(v);
+        } else {
+            below = Some(v);
+        }
+    }
+    let last_above = above;
+    let s = match (above, below) {
+        (Some(a), Some(b)) => a * b,
+        (Some(a), None) => a * t,
+        (None, Some(b)) => b + t,
+        (None, None) => t,
+    };
+    let big = matches!(last_above, Some(a) if a > 2.0 * t);
+    match last_above {
+        Some(a) if big => s + a * a,
+        _ => s,
+    }
+}
+
+/// `above_and_below` in closed form: `a` the last element above `t`, `b`
+/// the last other one; its gradient over `(x, t)`.
+fn above_and_below_closed(x: &[f64], t: f64) -> (f64, Vec<f64>) {
+    let n = x.len();
+    let mut g = vec![0.0; n + 1];
+    let ia = (0..n).rev().find(|&k| x[k] > t);
+    let ib = (0..n).rev().find(|&k| x[k] <= t);
+    let mut f = match (ia, ib) {
+        (Some(i), Some(j)) => {
+            g[i] += x[j];
+            g[j] += x[i];
+            x[i] * x[j]
+        }
+        (Some(i), None) => {
+            g[i] += t;
+            g[n] += x[i];
+            x[i] * t
+        }
+        (None, Some(j)) => {
+            g[j] += 1.0;
+            g[n] += 1.0;
+            x[j] + t
+        }
+        (None, None) => {
+            g[n] += 1.0;
+            t
+        }
+    };
+    if let Some(i) = ia.filter(|&i| x[i] > 2.0 * t) {
+        g[i] += 2.0 * x[i];
+        f += x[i] * x[i];
+    }
+    (f, g)
+}
+
+#[test]
+fn option_locals_matched_as_a_pair_and_copied() {
+    use approx::assert_relative_eq;
+    let t = 0.8;
+    // Both, a big `above`; both, a small one; above only; below only; none.
+    for x in [
+        vec![0.3, 2.5, 0.1],
+        vec![1.2, 0.4, 0.2],
+        vec![0.9, 1.0],
+        vec![0.5, -0.2],
+        vec![],
+    ] {
+        let n = x.len();
+        let (f, g) = above_and_below_closed(&x, t);
+        let (v, dx, dt) = above_and_below_grad(&x, t);
+        assert_eq!(v.to_bits(), above_and_below(&x, t).to_bits());
+        assert_relative_eq!(v, f, epsilon = 1e-12, max_relative = 1e-12);
+        for k in 0..n {
+            assert_relative_eq!(dx[k], g[k], epsilon = 1e-12, max_relative = 1e-12);
+        }
+        assert_relative_eq!(dt, g[n], epsilon = 1e-12, max_relative = 1e-12);
+        let dir: Vec<f64> = (0..n).map(|k| 0.5 + 0.25 * k as f64).collect();
+        let (v, tangent) = above_and_below_jvp(&x, t, &dir, 0.3);
+        assert_relative_eq!(v, f, epsilon = 1e-12, max_relative = 1e-12);
+        let want = (0..n).map(|k| g[k] * dir[k]).sum::<f64>() + 0.3 * g[n];
+        assert_relative_eq!(tangent, want, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}

@@ -402,6 +402,32 @@ fn from_fn_forms() {
     );
 }
 
+/// `Option` locals rebuilt whole: untyped and assigned from a `match` on
+/// itself, assigned from a guarded `match` and from an `if` keeping
+/// itself, then `let .. else` and `unwrap_or`.
+#[test]
+fn option_locals_assigned() {
+    check(
+        "option_locals_assigned",
+        "fn f(x: &[f64], t: f64) -> f64 {
+            let mut best = None;
+            let mut top: Option<f64> = None;
+            let mut low = None;
+            for &v in x {
+                best = Some(match best { Some(b) => v.max(b), None => v });
+                top = match top {
+                    None => Some(v * t),
+                    Some(b) if v > b => Some(v),
+                    Some(b) => Some(b),
+                };
+                low = if v < t { Some(v * t) } else { low };
+            }
+            let Some(b) = best else { return 0.0 };
+            b * top.unwrap_or(t) + low.unwrap_or(1.0)
+        }",
+    );
+}
+
 /// `from_fn` in the second-order twin: its array holds the twin's scalar.
 #[test]
 fn from_fn_hessian() {
@@ -414,6 +440,55 @@ fn from_fn_hessian() {
             s = std::array::from_fn(|i| s[i] * sq[i]);
             let c = std::array::from_fn::<f64, 2, _>(|i| s[i] + 1.0);
             c[0] + c[1]
+        }",
+    );
+}
+
+/// `Option` locals tested: `is_some`, `is_none`, reset to `None`, a
+/// `match` with a guard, a local started with `Some(..)`.
+#[test]
+fn option_locals_tests() {
+    check(
+        "option_locals_tests",
+        "fn f(x: &[f64], gate: f64) -> f64 {
+            let mut pending: Option<f64> = None;
+            let mut last = Some(gate);
+            let mut s = 0.0;
+            for &v in x {
+                if v > gate {
+                    pending = Some(v * gate);
+                } else if pending.is_some() {
+                    s += pending.unwrap_or(0.0) * v;
+                    pending = None;
+                }
+                last = Some(v);
+            }
+            let r = match last {
+                Some(l) if l > s => l * s,
+                Some(_) => s,
+                None => 1.0,
+            };
+            if pending.is_none() { r } else { s }
+        }",
+    );
+}
+
+/// An `Option` local of a generic scalar (its value starts at the
+/// scalar's zero), under `hessian`: the second-order copy too.
+#[test]
+fn option_locals_generic() {
+    check_with(
+        "option_locals_generic",
+        "hessian",
+        "fn f(x: &[f64]) -> f64 {
+            let mut last: Option<f64> = None;
+            for &v in x {
+                if v > 0.0 { last = Some(v); }
+            }
+            match last {
+                Some(v) => v * v,
+                None => 0.5,
+            }
         }",
     );
 }
@@ -436,6 +511,22 @@ fn iter_mut_forms() {
             u.iter_mut().for_each(|v| *v *= w[0]);
             for (r, &xi) in u.iter_mut().zip(x) { *r = *r * xi; }
             u[0] + u[1]
+        }",
+    );
+}
+
+/// `matches!` with a guard on an `Option` local.
+#[test]
+fn option_locals_matches() {
+    check(
+        "option_locals_matches",
+        "fn f(x: &[f64]) -> f64 {
+            let mut last: Option<f64> = None;
+            for &v in x {
+                if v > 0.0 { last = Some(v); }
+            }
+            let high = matches!(last, Some(p) if p > 1.0);
+            if high { x[0] * x[1] } else { x[0] }
         }",
     );
 }

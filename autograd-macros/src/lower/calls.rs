@@ -10,6 +10,9 @@ impl Lowerer<'_> {
             self.lower_for_each(walk, closure);
             return Operand::Const(quote!(()));
         }
+        if let Some(o) = self.lower_option_method(m) {
+            return o;
+        }
         if let Some(index) = first_or_last(m) {
             return self.lower_expr(&Expr::Index(index));
         }

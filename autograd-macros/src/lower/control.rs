@@ -102,7 +102,7 @@ pub(super) fn adds_cfg(meta: &syn::Meta) -> bool {
 /// a `match` with `#[cfg]` arms writes: a branch decided at compile time,
 /// emitted as its arms under `#[cfg(P)]` and `#[cfg(not(P))]` (so code
 /// that exists in one configuration only is compiled in that one only).
-fn cfg_condition(cond: &Expr) -> Option<TokenStream> {
+pub(super) fn cfg_condition(cond: &Expr) -> Option<TokenStream> {
     let Expr::Macro(m) = cond else {
         return None;
     };

@@ -2,7 +2,7 @@
 //! and the errors for what a body may not contain.
 
 use super::calls::is_split_call;
-use super::primal::{has_value_blocks, placeholder};
+use super::primal::placeholder;
 use super::sequence::Sequence;
 use super::*;
 use proc_macro2::Literal;
@@ -67,6 +67,11 @@ impl Lowerer<'_> {
             && super::from_fn::is_from_fn(&p.path)
         {
             return self.lower_from_fn(c, expected);
+        }
+        if let Expr::Path(_) = e
+            && let Some(o) = self.option_named(e)
+        {
+            return self.option_misread(e, &o);
         }
         if matches!(e, Expr::Path(_) | Expr::Field(_) | Expr::Index(_))
             && let Some(part) = self.lower_part(e)
@@ -323,7 +328,7 @@ impl Lowerer<'_> {
                     ))
                 }
             },
-            UnOp::Not(not) if has_value_blocks(&u.expr) => match self.lower_expr(&u.expr) {
+            UnOp::Not(not) if self.by_operands(&u.expr) => match self.lower_expr(&u.expr) {
                 Operand::Const(t) => Operand::Const(quote!((#not #t))),
                 Operand::Value(v) => {
                     let p = placeholder(0, not.span);
@@ -365,8 +370,8 @@ impl Lowerer<'_> {
         match &b.op {
             BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_) => {}
             BinOp::And(_) | BinOp::Or(_)
-                if has_value_blocks(&b.left)
-                    || has_value_blocks(&b.right)
+                if self.by_operands(&b.left)
+                    || self.by_operands(&b.right)
                     || self.compares_constant_parts(b) =>
             {
                 return self.lower_short_circuit(b);
@@ -377,8 +382,8 @@ impl Lowerer<'_> {
             | BinOp::Le(_)
             | BinOp::Gt(_)
             | BinOp::Ge(_)
-                if has_value_blocks(&b.left)
-                    || has_value_blocks(&b.right)
+                if self.by_operands(&b.left)
+                    || self.by_operands(&b.right)
                     || self.compares_constant_parts(b) =>
             {
                 return self.lower_comparison(b);

@@ -21,9 +21,9 @@
 //! _ => unreachable!() }`. The `let` binds `s` to [`End`], which stands
 //! for the `Option` and is never emitted; the test and the read are
 //! lowered from it. `let Some(v) = x.first() else { .. };` arrives the same
-//! way (see `diverging`), and `x.first().copied().unwrap_or(d)` is two
-//! branches on the test where it stands. Any other use of such an `Option`
-//! keeps its error.
+//! way (see `diverging`), and `x.first().copied().unwrap_or(d)` (or
+//! `s.copied().unwrap_or(d)` of the name) is two branches on the test
+//! where it stands. Any other use of such an `Option` keeps its error.
 
 use super::items::Item;
 use super::sequence::Sequence;
@@ -310,10 +310,29 @@ fn unwrap_or_of(m: &syn::ExprMethodCall) -> Option<((&Expr, Pick), &Expr)> {
     Some((option_of(&m.receiver)?, &m.args[0]))
 }
 
+/// `s.copied().unwrap_or(d)` (or `.cloned()`) of a name `s`, which may
+/// hold an [`End`]: the name's path and the default.
+fn held_unwrap_or(m: &syn::ExprMethodCall) -> Option<(&Expr, &Expr)> {
+    if m.method != "unwrap_or" || m.args.len() != 1 || m.turbofish.is_some() {
+        return None;
+    }
+    let Expr::MethodCall(by_value) = strip_parens(&m.receiver) else {
+        return None;
+    };
+    if by_value.method != "copied" && by_value.method != "cloned" || !by_value.args.is_empty() {
+        return None;
+    }
+    match strip_parens(&by_value.receiver) {
+        held @ Expr::Path(p) if p.path.get_ident().is_some() => Some((held, &m.args[0])),
+        _ => None,
+    }
+}
+
 /// Whether every read of `name` in `rest` (the statements after its `let`)
 /// is a pattern test or a payload read, `match name { Some(_) => true, _
 /// => false }` (or `None`) or `match name { Some(v) => v, _ =>
-/// unreachable!() }` (or `Some(&v)`), which an [`End`] lowers; anything
+/// unreachable!() }` (or `Some(&v)`), or `name.copied().unwrap_or(d)`
+/// (not of a split), which an [`End`] lowers; anything
 /// else (another pattern, passing it on, `name.map(..)`, a macro naming
 /// it) is not, and keeps the error of the `Option` as a value.
 fn only_taken_apart(name: &syn::Ident, split: bool, rest: &[SynStmt]) -> bool {
@@ -331,6 +350,15 @@ fn only_taken_apart(name: &syn::Ident, split: bool, rest: &[SynStmt]) -> bool {
                             && is_end_test(&m.arms[0].pat, self.split)
                             || super::matching::is_payload(m)
                                 && payload_part(m, self.split).is_some()) => {}
+                Expr::MethodCall(m)
+                    if !self.split
+                        && let Some((Expr::Path(p), default)) = held_unwrap_or(m)
+                        && p.path
+                            .get_ident()
+                            .is_some_and(|i| same_binding(i, self.name)) =>
+                {
+                    self.visit_expr(default)
+                }
                 Expr::Path(p) if p.path.get_ident().is_some_and(|i| i == self.name) => {
                     self.other = true
                 }
@@ -490,19 +518,23 @@ impl Lowerer<'_> {
     /// on the test where it stands, the element (or the fold) in one and
     /// `d` in the other; `None` for any other call.
     pub(super) fn lower_end_method(&mut self, m: &syn::ExprMethodCall) -> Option<Operand> {
-        let (x, read, default): (&Expr, Result<Pick, Expr>, &Expr) =
-            if let Some((x, folded, default)) = unwrapped_reduce(m) {
+        // `s.copied().unwrap_or(d)` of `let s = x.first();`.
+        let held = held_unwrap_or(m)
+            .and_then(|(s, d)| Some((self.end_of(s).filter(|end| !end.split)?, d)));
+        let (seq, read, default): (Sequence, Result<Pick, Expr>, &Expr) =
+            if let Some((end, d)) = held {
+                (end.seq, Ok(end.pick), d)
+            } else if let Some((x, folded, default)) = unwrapped_reduce(m) {
                 match default {
                     // An empty slice panics in `unwrap` as the function's does.
                     None => return Some(self.lower_expr(&folded)),
-                    Some(d) => (x, Err(folded), d),
+                    Some(d) => (self.sequence_or_field(x)?, Err(folded), d),
                 }
             } else {
                 let ((x, pick), d) = unwrap_or_of(m)?;
-                (x, Ok(pick), d)
+                (self.sequence_or_field(x)?, Ok(pick), d)
             };
         let span = m.method.span();
-        let seq = self.sequence_or_field(x)?;
         let cond = self.end_test(&seq, true, span);
         let element = |l: &mut Self| {
             Some(Item::Value(match read {

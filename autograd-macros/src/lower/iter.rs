@@ -642,6 +642,7 @@ impl Lowerer<'_> {
                 value,
                 mutable: true,
                 ty: None,
+                option: None,
             });
         }
         let count = self.scopes[scope].len();

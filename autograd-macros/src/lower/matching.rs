@@ -438,6 +438,9 @@ impl Lowerer<'_> {
         if let Some(test) = self.lower_end_test(m) {
             return test;
         }
+        if let Some(test) = self.lower_option_test(m) {
+            return test;
+        }
         self.lower_primal_unchecked(&Expr::Match(m.clone()), Kind::Bool)
     }
 
@@ -447,6 +450,9 @@ impl Lowerer<'_> {
     pub(super) fn lower_payload(&mut self, m: &syn::ExprMatch) -> Operand {
         if let Some(element) = self.lower_end_payload(m) {
             return element;
+        }
+        if let Some(value) = self.lower_option_payload(m) {
+            return value;
         }
         if !self.constant_base(&m.expr) && self.reads_differentiable(&m.expr) {
             // A variable bound to an unsupported expression (`let o =

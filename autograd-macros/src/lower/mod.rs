@@ -73,6 +73,9 @@ struct Binding {
     /// assigned later must be given: `v = 0.5; v.cos()` is otherwise an
     /// ambiguous `{float}` in the generated code.
     ty: Option<syn::Type>,
+    /// An `Option` local (see [`options`]): its index in
+    /// `Lowerer::option_locals`. Its value is then no value of the name.
+    option: Option<usize>,
 }
 
 struct Lowerer<'a> {
@@ -131,6 +134,9 @@ struct Lowerer<'a> {
     /// value the binding holds stands for the `Option`, taken apart where
     /// it is tested and read.
     ends: HashMap<ValueId, first_last::End>,
+    /// The `Option` locals (see [`options`]), which their names' bindings
+    /// point to.
+    option_locals: Vec<options::OptionLocal>,
     /// Elements of `const` and `static` arrays read at a run-time index
     /// (`EDGES[i]`): constants of a type the macro cannot see, which a
     /// pattern may take apart (`&(a, b)`).
@@ -229,6 +235,7 @@ fn lower_fn(
         data: HashMap::new(),
         closures: HashMap::new(),
         ends: HashMap::new(),
+        option_locals: Vec::new(),
         constant_elements: Default::default(),
         float_casts: std::collections::HashSet::new(),
         constant_params: std::collections::HashSet::new(),
@@ -285,9 +292,9 @@ fn lower_fn(
     // An exit in a statement's value (a `let .. else` too) becomes a
     // statement of its own, and `match` and the exits become branches,
     // before lowering sees them (`matches!`, a tuple from a branch, a
-    // deferred `let`, the `Option` of `x.first()`, `std::array::from_fn`
-    // and a walk over `iter_mut()` of a local are lowered where they
-    // stand).
+    // deferred `let`, the `Option` of `x.first()`, `Option` locals,
+    // `std::array::from_fn` and a walk over `iter_mut()` of a local are
+    // lowered where they stand).
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let derefs = inout::desugar(sig, body);
     let body = derefs.as_ref().unwrap_or(body);
@@ -297,8 +304,6 @@ fn lower_fn(
     let body = positions.as_ref().unwrap_or(body);
     let nested_arrays = nested::desugar(cx, body, &param_names);
     let body = nested_arrays.as_ref().unwrap_or(body);
-    let option_locals = options::desugar(cx, body, l.scalar.as_ref(), &param_names);
-    let body = option_locals.as_ref().unwrap_or(body);
     let diverging = diverging::desugar(body);
     let body = diverging.as_ref().unwrap_or(body);
     let matched = matching::desugar(cx, body);
@@ -762,6 +767,7 @@ impl Lowerer<'_> {
                 value,
                 mutable,
                 ty,
+                option: None,
             });
         }
     }
@@ -776,6 +782,7 @@ impl Lowerer<'_> {
                 value,
                 mutable: false,
                 ty: None,
+                option: None,
             });
         }
     }

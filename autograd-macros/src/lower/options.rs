@@ -1,99 +1,55 @@
-//! `Option` locals of a float, rewritten before lowering into a flag and
-//! a value:
+//! `Option` locals, lowered where the body writes them:
 //!
 //! ```text
-//! let mut prev: Option<f64> = None;      →   let mut prev_is_some = false; let mut prev_value: f64 = 0.0;
-//! prev = Some(v);                        →   { prev_value = v; prev_is_some = true; }
-//! if let Some(p) = prev { a } else { b } →   if prev_is_some { let p = prev_value; a } else { b }
+//! let mut prev: Option<f64> = None;      →   a flag (a primal `bool`, false) and a value (the float's zero)
+//! prev = Some(v);                        →   the value assigned v, the flag true
+//! prev = None;                           →   the flag false
+//! if let Some(p) = prev { a } else { b } →   a branch on the flag, `p` the value in its arm
 //! ```
 //!
-//! (the two names are the macro's, invisible to the body), and likewise
-//! `match prev { Some(p) => a, None => b }`, `prev.unwrap_or(d)`,
-//! `prev.is_some()`, `prev.is_none()` and `let Some(p) = prev else { .. };`.
-//! The derivative flows through the value where the flag holds, as the
-//! function's own `Option` does; the value stands unused while the flag is
-//! false. A local holding a slice's end, `let head = x.first();` of a slice
-//! the body never rebinds or changes, is that call where it is read, which
-//! `first_last` takes apart.
+//! The two are variables of the lowering (named `prev_is_some` and
+//! `prev_value` in the macro's hygiene, which no path of the body can
+//! spell), so loops carry them and branches join them as they do any
+//! variable; the `let` binds the user's name to the pair. The derivative
+//! flows through the value where the flag holds, as the function's own
+//! `Option` does; the value stands unused while the flag is false.
 //!
-//! Only a name bound once in the body is rewritten, so every path naming it
-//! is the local; any other read of it is one error saying what to write.
+//! `if let`, `match` and `let .. else` on such a local reach lowering as
+//! `matching` and `diverging` write every `match`: each arm's test, `match
+//! prev { Some(_) => true, _ => false }` (the flag, or its negation for
+//! `None`), and the names it binds, `match prev { Some(p) => p, _ =>
+//! unreachable!() }` (the value). `prev.unwrap_or(d)` is two branches on the
+//! flag, `prev.is_some()` the flag, `prev.is_none()` its negation,
+//! `matches!(prev, Some(p) if p > 1.0)` the guard read where the flag
+//! holds. An assignment of an `if`, a block (or a `match`, an `if` chain by
+//! then) assigns the value of each branch in the branch; `let q = prev;` is
+//! a copy of the pair. Any other read of the local is one error saying what
+//! to write. A local named in a macro other than `matches!` is left to the
+//! general lowering, as the macro's tokens read the local itself.
 
 use std::collections::HashMap;
 
 use syn::visit::Visit;
-use syn::visit_mut::VisitMut;
 
 use super::first_last::{is_none, some_binding};
+use super::items::Item;
 use super::*;
 
-/// The rewritten body; `None` if it has no `Option` local.
-pub(super) fn desugar(
-    cx: &Ctxt,
-    body: &syn::Block,
-    scalar: Option<&syn::Ident>,
-    params: &[String],
-) -> Option<syn::Block> {
-    let mut scan = Scan::default();
-    scan.visit_block(body);
-    let options: Vec<OptionLocal> = scan
-        .candidates
-        .into_iter()
-        .filter(|c| scan.names.rewritable(&c.name.to_string(), params))
-        .filter(|c| match &c.init {
-            Init::End(x) => params.contains(x) && !scan.names.binds(x) && !scan.changed.contains(x),
-            _ => true,
-        })
-        .collect();
-    if options.is_empty() {
-        return None;
-    }
-    let mut rewrite = Rewrite {
-        cx,
-        options: options
-            .into_iter()
-            .map(|o| (o.name.to_string(), o))
-            .collect(),
-        scalar: scalar.cloned(),
-    };
-    let mut body = body.clone();
-    rewrite.visit_block_mut(&mut body);
-    Some(body)
+/// An `Option` local: its name, and the identifiers of the two variables it
+/// is, in the macro's hygiene.
+#[derive(Clone)]
+pub(super) struct OptionLocal {
+    pub(super) name: syn::Ident,
+    flag: syn::Ident,
+    value: syn::Ident,
 }
 
-#[derive(Clone)]
-enum Init {
-    /// `None`, `Some(e)`.
+/// What the `let` of an `Option` local starts from.
+enum Start<'a> {
     None,
-    Some(Expr),
-    /// `x.first()`, `x.last()` (maybe `.copied()`): the slice's name.
-    End(String),
-}
-
-#[derive(Clone)]
-struct OptionLocal {
-    name: syn::Ident,
-    /// The annotated float, `Option<f64>`.
-    float: Option<syn::Type>,
-    init: Init,
-    /// The whole initialiser as written (for `Init::End`).
-    expr: Expr,
-}
-
-impl OptionLocal {
-    fn flag(&self) -> syn::Ident {
-        syn::Ident::new(
-            &format!("{}_is_some", self.name),
-            Span::mixed_site().located_at(self.name.span()),
-        )
-    }
-
-    fn value(&self) -> syn::Ident {
-        syn::Ident::new(
-            &format!("{}_value", self.name),
-            Span::mixed_site().located_at(self.name.span()),
-        )
-    }
+    Some(&'a Expr),
+    /// `let q = prev;` of another `Option` local.
+    Copy(OptionLocal),
 }
 
 /// `Option<F>` with `F` one identifier (a float, or the function's scalar).
@@ -116,23 +72,6 @@ fn option_float(ty: &syn::Type) -> Option<syn::Type> {
     }
 }
 
-/// `x.first()`, `x.last()`, `x.first().copied()` of a plain name `x`.
-fn slice_end(e: &Expr) -> Option<String> {
-    let Expr::MethodCall(m) = strip_parens(e) else {
-        return None;
-    };
-    if (m.method == "copied" || m.method == "cloned") && m.args.is_empty() {
-        return slice_end(&m.receiver);
-    }
-    if !(m.method == "first" || m.method == "last") || !m.args.is_empty() {
-        return None;
-    }
-    let Expr::Path(p) = strip_parens(&m.receiver) else {
-        return None;
-    };
-    p.path.get_ident().map(|i| i.to_string())
-}
-
 fn is_none_path(e: &Expr) -> bool {
     matches!(strip_parens(e), Expr::Path(p) if p.path.is_ident("None"))
 }
@@ -147,68 +86,443 @@ fn some_arg(e: &Expr) -> Option<&Expr> {
     }
 }
 
-/// `o = e` with `e` an `if` with an `else`, a `match` or a block whose
-/// values are the `Option`: the assignment of each value, in its branch;
-/// `o = o` is nothing, an arm that exits (`return`, `break`, `continue`)
-/// stays as it is. `None` for anything else.
-fn assign_in_branches(target: &Expr, e: &Expr) -> Option<Expr> {
-    let assign = |value: &Expr| -> Option<Expr> {
-        match strip_parens(value) {
-            Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => Some(value.clone()),
-            v if v.to_token_stream().to_string() == target.to_token_stream().to_string() => {
-                Some(syn::parse_quote!({}))
+/// The error at a read of the `Option` local `name` that is none of the
+/// forms lowered.
+pub(super) fn misread_message(name: &syn::Ident) -> String {
+    format!(
+        "the `Option` local `{name}` is read with `if let Some(v) = {name}`, `match {name} {{ Some(v) => .., None => .. }}`, `{name}.unwrap_or(d)`, `{name}.is_some()`, `{name}.is_none()` or `let Some(v) = {name} else {{ .. }};`, and set with `{name} = Some(e)` or `{name} = None`"
+    )
+}
+
+/// Whether a macro in `rest` (the statements after the `let` of `name`)
+/// names it otherwise than as the scrutinee of `matches!(name, PAT)`
+/// (whose test is lowered): its tokens then read the local itself.
+fn named_in_macros(name: &syn::Ident, rest: &[SynStmt]) -> bool {
+    struct Macros<'a> {
+        name: &'a syn::Ident,
+        found: bool,
+    }
+    fn mentions(tokens: TokenStream, name: &syn::Ident) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == *name,
+            proc_macro2::TokenTree::Group(g) => mentions(g.stream(), name),
+            _ => false,
+        })
+    }
+    impl<'ast> Visit<'ast> for Macros<'_> {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            if let Some((scrutinee, pat, guard)) = matching::matches_parts(m)
+                && matches!(strip_parens(&scrutinee), Expr::Path(p) if p.path.is_ident(self.name))
+                && !mentions(pat.to_token_stream(), self.name)
+                && !guard.is_some_and(|g| mentions(g.to_token_stream(), self.name))
+            {
+                return;
             }
-            v @ (Expr::If(_) | Expr::Match(_) | Expr::Block(_)) => assign_in_branches(target, v),
-            v => Some(syn::parse_quote_spanned!(v.span()=> #target = #v)),
-        }
-    };
-    let in_block = |b: &syn::Block| -> Option<syn::Block> {
-        let mut b = b.clone();
-        let Some(SynStmt::Expr(tail, None)) = b.stmts.pop() else {
-            return None;
-        };
-        let assigned = assign(&tail)?;
-        b.stmts.push(syn::parse_quote!(#assigned;));
-        Some(b)
-    };
-    match strip_parens(e) {
-        Expr::If(i) => {
-            let (_, otherwise) = i.else_branch.as_ref()?;
-            let mut i = i.clone();
-            i.then_branch = in_block(&i.then_branch)?;
-            *i.else_branch.as_mut()?.1 = assign(otherwise)?;
-            Some(Expr::If(i))
-        }
-        Expr::Match(m) => {
-            let mut m = m.clone();
-            for arm in m.arms.iter_mut() {
-                let body = assign(&arm.body)?;
-                *arm.body = syn::parse_quote!({ #body; });
-                arm.comma = Some(Default::default());
+            if mentions(m.tokens.clone(), self.name) {
+                self.found = true;
             }
-            Some(Expr::Match(m))
         }
-        Expr::Block(b) if b.label.is_none() => {
-            let mut b = b.clone();
-            b.block = in_block(&b.block)?;
-            Some(Expr::Block(b))
-        }
-        _ => None,
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut macros = Macros { name, found: false };
+    for stmt in rest {
+        macros.visit_stmt(stmt);
+    }
+    macros.found
+}
+
+/// The flag's test a pattern makes, what `Some(..)` binds with it.
+enum Test<'a> {
+    Some(Option<&'a syn::PatIdent>),
+    None,
+    Any,
+}
+
+fn pattern_test(pat: &Pat) -> Option<Test<'_>> {
+    if let Some(binding) = some_binding(pat) {
+        Some(Test::Some(binding))
+    } else if matches!(pat, Pat::Wild(_)) {
+        Some(Test::Any)
+    } else if is_none(pat) {
+        Some(Test::None)
+    } else {
+        None
     }
 }
 
-/// Counts the bindings of every name, finds the `Option` locals and the
-/// names that are assigned, borrowed mutably or changed by a method.
-#[derive(Default)]
-struct Scan {
-    names: BodyNames,
-    candidates: Vec<OptionLocal>,
-    changed: Vec<String>,
+impl Lowerer<'_> {
+    /// `let [mut] o[: Option<F>] = None;` (or `Some(e)`, or another
+    /// `Option` local): the flag and the value bound where the `let`
+    /// stands, `o` bound to them. `false`, binding nothing, for any other
+    /// `let`, and for a local a macro after it names (see
+    /// [`named_in_macros`]).
+    pub(super) fn bind_option(&mut self, local: &syn::Local, rest: &[SynStmt]) -> bool {
+        let Some(init) = local.init.as_ref().filter(|i| i.diverge.is_none()) else {
+            return false;
+        };
+        let (pat, ty) = match &local.pat {
+            Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
+            p => (p, None),
+        };
+        let Pat::Ident(pi) = pat else { return false };
+        if !local.attrs.is_empty() || pi.by_ref.is_some() || pi.subpat.is_some() {
+            return false;
+        }
+        let float = ty.and_then(option_float);
+        if ty.is_some() && float.is_none() {
+            return false;
+        }
+        let start = if is_none_path(&init.expr) {
+            Start::None
+        } else if let Some(e) = some_arg(&init.expr) {
+            Start::Some(e)
+        } else if let Some(o) = self.option_named(&init.expr) {
+            Start::Copy(o)
+        } else {
+            return false;
+        };
+        if named_in_macros(&pi.ident, rest) {
+            return false;
+        }
+        let mutable = pi.mutability.is_some();
+        let at = Span::mixed_site().located_at(pi.ident.span());
+        let o = OptionLocal {
+            name: pi.ident.clone(),
+            flag: syn::Ident::new(&format!("{}_is_some", pi.ident), at),
+            value: syn::Ident::new(&format!("{}_value", pi.ident), at),
+        };
+        let span = init.expr.span();
+        let (flag, value) = match start {
+            Start::Copy(from) => (
+                Operand::Value(self.option_flag(&from)),
+                Operand::Value(self.option_value(&from)),
+            ),
+            Start::None => (
+                Operand::Const(quote!(false)),
+                self.option_zero(float.as_ref()),
+            ),
+            Start::Some(e) => (Operand::Const(quote!(true)), self.lower_expr(e)),
+        };
+        self.bind_operand(Some(&o.flag), mutable, None, flag, span);
+        // `let v: f64 = ..` of a float, as `let` lowers it.
+        let value = match &float {
+            Some(t) if self.scalar_ident(t).is_some() => self.lift_opaque(value, span),
+            _ => value,
+        };
+        self.bind_operand(Some(&o.value), mutable, float, value, span);
+        let flag = self.option_flag(&o);
+        let k = self.option_locals.len();
+        self.option_locals.push(o);
+        if let Some(scope) = self.scopes.last_mut() {
+            // Never assigned itself: its two variables are.
+            scope.push(Binding {
+                name: pi.ident.to_string(),
+                context: hygiene(&pi.ident),
+                value: flag,
+                mutable: false,
+                ty: None,
+                option: Some(k),
+            });
+        }
+        true
+    }
+
+    /// The value's start where the flag is false: `0.0`, or the scalar's
+    /// zero in a generic function.
+    fn option_zero(&mut self, float: Option<&syn::Type>) -> Operand {
+        let zero: Expr = match (float, &self.scalar) {
+            (Some(t), _) if float_ident(t).is_none() => syn::parse_quote!(#t::zero()),
+            (None, Some(s)) => syn::parse_quote!(#s::zero()),
+            _ => syn::parse_quote!(0.0),
+        };
+        self.lower_expr(&zero)
+    }
+
+    /// The `Option` local an expression names.
+    pub(super) fn option_named(&self, e: &Expr) -> Option<OptionLocal> {
+        if self.option_locals.is_empty() {
+            return None;
+        }
+        let Expr::Path(p) = strip_parens(e) else {
+            return None;
+        };
+        if p.qself.is_some() {
+            return None;
+        }
+        let k = self.lookup(p.path.get_ident()?)?.option?;
+        self.option_locals.get(k).cloned()
+    }
+
+    /// The flag's current value.
+    fn option_flag(&mut self, o: &OptionLocal) -> ValueId {
+        self.option_part(&o.flag)
+    }
+
+    /// The value's current value.
+    fn option_value(&mut self, o: &OptionLocal) -> ValueId {
+        self.option_part(&o.value)
+    }
+
+    fn option_part(&mut self, ident: &syn::Ident) -> ValueId {
+        match self.lookup(ident) {
+            Some(b) => b.value,
+            // Bound beside the local's name, in its scope: never missing
+            // where the name is found.
+            None => {
+                let v = self.emit(Op::Missing, Kind::Unknown, ident.span());
+                self.missing.insert(v);
+                v
+            }
+        }
+    }
+
+    /// `!flag`, a primal `bool`.
+    fn flag_negated(&mut self, flag: ValueId, span: Span) -> Operand {
+        let p = super::primal::placeholder(0, span);
+        let expr: Expr = syn::parse_quote!(!#p);
+        let bindings = vec![(p.to_string(), flag)];
+        Operand::Value(self.emit(Op::Primal { expr, bindings }, Kind::Bool, span))
+    }
+
+    /// A read of an `Option` local that is none of the forms lowered.
+    pub(super) fn option_misread(&mut self, at: &Expr, o: &OptionLocal) -> Operand {
+        self.cx.error_spanned_by(at, misread_message(&o.name));
+        self.missing(at.span())
+    }
+
+    /// `o = e;` of an `Option` local; `false` for any other assignment.
+    pub(super) fn lower_option_assign(&mut self, a: &syn::ExprAssign) -> bool {
+        let Some(o) = self.option_named(&a.left) else {
+            return false;
+        };
+        self.assign_option(&o, &a.right, a.span());
+        true
+    }
+
+    /// `o = e`: `None` sets the flag false, `Some(v)` the value and the
+    /// flag; another `Option` local is copied, `o` itself is nothing; an
+    /// `if` (a `match` is one by now) or a block assigns the value of each
+    /// branch in the branch.
+    fn assign_option(&mut self, o: &OptionLocal, e: &Expr, span: Span) {
+        let place = |ident: &syn::Ident| -> Expr { syn::parse_quote!(#ident) };
+        let (flag, value) = (place(&o.flag), place(&o.value));
+        match strip_parens(e) {
+            e if is_none_path(e) => self.assign(&flag, Operand::Const(quote!(false)), span),
+            e if let Some(v) = some_arg(e) => {
+                let v = self.lower_expr(v);
+                self.assign(&value, v, span);
+                self.assign(&flag, Operand::Const(quote!(true)), span);
+            }
+            e if let Some(from) = self.option_named(e) => {
+                if from.flag != o.flag {
+                    let (f, v) = (self.option_flag(&from), self.option_value(&from));
+                    self.assign(&value, Operand::Value(v), span);
+                    self.assign(&flag, Operand::Value(f), span);
+                }
+            }
+            Expr::Block(b) if b.label.is_none() => {
+                self.scopes.push(Vec::new());
+                self.assign_option_block(o, &b.block);
+                self.scopes.pop();
+            }
+            Expr::If(i) if i.else_branch.is_some() && !matches!(*i.cond, Expr::Let(_)) => {
+                let predicate = super::control::cfg_condition(&i.cond);
+                let cond = match &predicate {
+                    Some(p) => Operand::Const(quote!(::core::cfg!(#p))),
+                    None => self.lower_expr(&i.cond),
+                };
+                let then = |l: &mut Self| {
+                    l.assign_option_block(o, &i.then_branch);
+                    None
+                };
+                let otherwise = |l: &mut Self| {
+                    if let Some((_, e)) = &i.else_branch {
+                        match &**e {
+                            Expr::Block(b) if b.label.is_none() => {
+                                l.assign_option_block(o, &b.block)
+                            }
+                            e => l.assign_option(o, e, e.span()),
+                        }
+                    }
+                    None
+                };
+                let else_span = i.else_branch.as_ref().map_or(span, |(_, e)| e.span());
+                let _ = self.lower_branches(
+                    cond,
+                    predicate,
+                    false,
+                    (i.then_branch.span(), then),
+                    (else_span, otherwise),
+                );
+            }
+            // `unreachable!()` in an arm: no value.
+            e @ Expr::Macro(_) => self.lower_stmt_expr(e),
+            e => {
+                self.cx.error_spanned_by(e, misread_message(&o.name));
+            }
+        }
+    }
+
+    /// A block assigned to an `Option` local: its statements, then its
+    /// value assigned; a block without a value (one that diverges)
+    /// assigns nothing.
+    fn assign_option_block(&mut self, o: &OptionLocal, b: &syn::Block) {
+        match b.stmts.split_last() {
+            Some((SynStmt::Expr(tail, None), rest)) => {
+                self.lower_stmts(rest);
+                self.nesting += 1;
+                self.assign_option(o, tail, tail.span());
+                self.nesting -= 1;
+            }
+            _ => {
+                self.lower_stmts(&b.stmts);
+            }
+        }
+    }
+
+    /// The test `match o { PAT => true, _ => false }` of an `Option`
+    /// local (a guard too, from `matches!(o, PAT if g)`): `Some(..)` the
+    /// flag, `None` its negation, the guard read where they hold with what
+    /// `Some(v)` binds. `None` for any other scrutinee.
+    pub(super) fn lower_option_test(&mut self, m: &syn::ExprMatch) -> Option<Operand> {
+        let o = self.option_named(&m.expr)?;
+        let (pat, guard) = match &m.arms[0].pat {
+            Pat::Guard(g) => (&*g.pat, Some(&*g.guard)),
+            pat => (pat, None),
+        };
+        let span = pat.span();
+        let Some(test) = pattern_test(pat) else {
+            return Some(self.option_misread(&m.expr, &o));
+        };
+        let flag = self.option_flag(&o);
+        let cond = match test {
+            Test::Some(_) => Operand::Value(flag),
+            Test::None => self.flag_negated(flag, span),
+            Test::Any => {
+                return Some(guard.map_or(Operand::Const(quote!(true)), |g| self.lower_expr(g)));
+            }
+        };
+        let Some(guard) = guard else {
+            return Some(cond);
+        };
+        let binding = match test {
+            Test::Some(binding) => binding,
+            _ => None,
+        };
+        let then = |l: &mut Self| {
+            if let Some(pi) = binding {
+                let v = l.option_value(&o);
+                l.bind(&pi.ident, v, pi.mutability.is_some(), None);
+            }
+            Some(Item::Value(l.lower_expr(guard)))
+        };
+        let otherwise = |l: &mut Self| {
+            let no = l.materialize(Operand::Const(quote!(false)), Kind::Bool, span);
+            Some(Item::Value(Operand::Value(no)))
+        };
+        Some(
+            match self.lower_branches(cond, None, true, (guard.span(), then), (span, otherwise)) {
+                Ok(Some(Item::Value(v))) => v,
+                // A guard that is no one value was reported.
+                _ => self.missing(span),
+            },
+        )
+    }
+
+    /// The name `match o { Some(v) => v, _ => unreachable!() }` binds of an
+    /// `Option` local: its value. `None` for any other scrutinee.
+    pub(super) fn lower_option_payload(&mut self, m: &syn::ExprMatch) -> Option<Operand> {
+        let o = self.option_named(&m.expr)?;
+        match (some_binding(&m.arms[0].pat), &*m.arms[0].body) {
+            (Some(Some(pi)), Expr::Path(read)) if read.path.is_ident(&pi.ident) => {
+                Some(Operand::Value(self.option_value(&o)))
+            }
+            _ => Some(self.option_misread(&m.expr, &o)),
+        }
+    }
+
+    /// `o.is_some()`, `o.is_none()` and `o.unwrap_or(d)` of an `Option`
+    /// local: the flag, its negation, two branches on it; any other method
+    /// is the error. `None` for any other receiver.
+    pub(super) fn lower_option_method(&mut self, m: &syn::ExprMethodCall) -> Option<Operand> {
+        let o = self.option_named(&m.receiver)?;
+        let flag = self.option_flag(&o);
+        let span = m.span();
+        Some(match (m.method.to_string().as_str(), m.args.len()) {
+            _ if m.turbofish.is_some() => self.option_misread(&m.receiver, &o),
+            ("is_some", 0) => Operand::Value(flag),
+            ("is_none", 0) => self.flag_negated(flag, span),
+            ("unwrap_or", 1) => {
+                let value = |l: &mut Self| Some(Item::Value(Operand::Value(l.option_value(&o))));
+                let default = |l: &mut Self| Some(Item::Value(l.lower_expr(&m.args[0])));
+                match self.lower_branches(
+                    Operand::Value(flag),
+                    None,
+                    true,
+                    (span, value),
+                    (m.args[0].span(), default),
+                ) {
+                    Ok(Some(Item::Value(v))) => v,
+                    // A default that is no one value was reported.
+                    _ => self.missing(span),
+                }
+            }
+            _ => self.option_misread(&m.receiver, &o),
+        })
+    }
+
+    /// `o.is_some()` or `o.is_none()` of an `Option` local in primal code:
+    /// the flag's current value, and whether it is negated.
+    pub(super) fn option_flag_read(&self, m: &syn::ExprMethodCall) -> Option<(ValueId, bool)> {
+        let o = self.option_named(&m.receiver)?;
+        let negated = match m.method.to_string().as_str() {
+            "is_some" => false,
+            "is_none" => true,
+            _ => return None,
+        };
+        let flag = self.lookup(&o.flag)?.value;
+        (m.args.is_empty() && m.turbofish.is_none()).then_some((flag, negated))
+    }
+
+    /// Whether an expression reads an `Option` local's value by
+    /// `unwrap_or` (outside closures): a comparison or a logical operator
+    /// with one is lowered operand by operand, as one with an `if`.
+    pub(super) fn reads_option_value(&self, e: &Expr) -> bool {
+        struct Finder<'a, 'b> {
+            lowerer: &'a Lowerer<'b>,
+            found: bool,
+        }
+        impl<'ast> Visit<'ast> for Finder<'_, '_> {
+            fn visit_expr(&mut self, e: &'ast Expr) {
+                match e {
+                    Expr::MethodCall(m)
+                        if m.method == "unwrap_or"
+                            && self.lowerer.option_named(&m.receiver).is_some() =>
+                    {
+                        self.found = true
+                    }
+                    Expr::Closure(_) => {}
+                    e => syn::visit::visit_expr(self, e),
+                }
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        if self.option_locals.is_empty() {
+            return false;
+        }
+        let mut finder = Finder {
+            lowerer: self,
+            found: false,
+        };
+        finder.visit_expr(e);
+        finder.found
+    }
 }
 
 /// How often each name is bound in a body, and the names in its macros'
 /// tokens (which a rewrite cannot see): a local bound once, that no macro
-/// names and that is no argument, is named by every path naming it.
+/// names and that is no argument, is named by every path naming it. Read
+/// by the `records` and `nested` rewrites, which still run before lowering.
 #[derive(Default)]
 pub(super) struct BodyNames {
     bindings: HashMap<String, usize>,
@@ -248,356 +562,4 @@ impl BodyNames {
             && !params.iter().any(|p| p == name)
             && !self.in_macros.iter().any(|m| m == name)
     }
-
-    /// Whether the body binds `name` anywhere.
-    pub(super) fn binds(&self, name: &str) -> bool {
-        self.bindings.contains_key(name)
-    }
-}
-
-fn root_name(e: &Expr) -> Option<String> {
-    match strip_parens(e) {
-        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-        Expr::Field(f) => root_name(&f.base),
-        Expr::Index(i) => root_name(&i.expr),
-        _ => None,
-    }
-}
-
-impl<'ast> Visit<'ast> for Scan {
-    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        self.names.bind(p);
-        syn::visit::visit_pat_ident(self, p);
-    }
-
-    fn visit_local(&mut self, l: &'ast syn::Local) {
-        let (pat, ty) = match &l.pat {
-            Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
-            p => (p, None),
-        };
-        if let (Pat::Ident(pi), Some(init)) = (pat, &l.init)
-            && pi.by_ref.is_none()
-            && pi.subpat.is_none()
-            && init.diverge.is_none()
-        {
-            let float = ty.and_then(option_float);
-            let typed = ty.is_none() || float.is_some();
-            let kind = if is_none_path(&init.expr) {
-                Some(Init::None)
-            } else if let Some(e) = some_arg(&init.expr) {
-                Some(Init::Some(e.clone()))
-            } else {
-                slice_end(&init.expr).map(Init::End)
-            };
-            if let (Some(init_kind), true) = (kind, typed) {
-                // `let o = None;` without a type is only an `Option` the
-                // body assigns later: rustc has its type from there.
-                self.candidates.push(OptionLocal {
-                    name: pi.ident.clone(),
-                    float,
-                    init: init_kind,
-                    expr: (*init.expr).clone(),
-                });
-            }
-        }
-        syn::visit::visit_local(self, l);
-    }
-
-    fn visit_expr(&mut self, e: &'ast Expr) {
-        match e {
-            Expr::Assign(a) => {
-                if let Some(n) = root_name(&a.left) {
-                    self.changed.push(n);
-                }
-            }
-            Expr::Reference(r) if r.mutability.is_some() => {
-                if let Some(n) = root_name(&r.expr) {
-                    self.changed.push(n);
-                }
-            }
-            Expr::MethodCall(m)
-                if !matches!(
-                    m.method.to_string().as_str(),
-                    "first" | "last" | "len" | "is_empty" | "iter" | "copied" | "cloned"
-                ) =>
-            {
-                if let Some(n) = root_name(&m.receiver) {
-                    self.changed.push(n);
-                }
-            }
-            Expr::Binary(_) => {
-                // A long sum nests to the left: walked in a loop.
-                let mut spine = e;
-                while let Expr::Binary(b) = spine {
-                    if let Some(n) = matches!(
-                        b.op,
-                        BinOp::AddAssign(_)
-                            | BinOp::SubAssign(_)
-                            | BinOp::MulAssign(_)
-                            | BinOp::DivAssign(_)
-                    )
-                    .then(|| root_name(&b.left))
-                    .flatten()
-                    {
-                        self.changed.push(n);
-                    }
-                    self.visit_expr(&b.right);
-                    spine = &b.left;
-                }
-                return self.visit_expr(spine);
-            }
-            _ => {}
-        }
-        syn::visit::visit_expr(self, e);
-    }
-
-    fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        self.names.read_macro(m);
-    }
-}
-
-struct Rewrite<'a> {
-    cx: &'a Ctxt,
-    options: HashMap<String, OptionLocal>,
-    scalar: Option<syn::Ident>,
-}
-
-impl Rewrite<'_> {
-    /// The `Option` local an expression names.
-    fn option(&self, e: &Expr) -> Option<OptionLocal> {
-        let Expr::Path(p) = strip_parens(e) else {
-            return None;
-        };
-        let ident = p.path.get_ident()?;
-        self.options.get(&ident.to_string()).cloned()
-    }
-
-    /// The value's start where the flag is false: `0.0`, or the scalar's
-    /// zero in a generic function.
-    fn zero(&self, float: Option<&syn::Type>) -> Expr {
-        match (float, &self.scalar) {
-            (Some(t), _) if float_ident(t).is_none() => syn::parse_quote!(#t::zero()),
-            (None, Some(s)) => syn::parse_quote!(#s::zero()),
-            _ => syn::parse_quote!(0.0),
-        }
-    }
-
-    /// The statements a `let` of an `Option` local becomes.
-    fn declare(&mut self, o: &OptionLocal, mutable: bool) -> Vec<SynStmt> {
-        let (flag, value) = (o.flag(), o.value());
-        let m = mutable.then(|| quote!(mut));
-        let ty = o.float.as_ref().map(|t| quote!(: #t));
-        match &o.init {
-            Init::End(_) => Vec::new(),
-            Init::None => {
-                let zero = self.zero(o.float.as_ref());
-                vec![
-                    syn::parse_quote!(let #m #flag = false;),
-                    syn::parse_quote!(let #m #value #ty = #zero;),
-                ]
-            }
-            Init::Some(e) => {
-                let mut e = e.clone();
-                self.visit_expr_mut(&mut e);
-                vec![
-                    syn::parse_quote!(let #m #flag = true;),
-                    syn::parse_quote!(let #m #value #ty = #e;),
-                ]
-            }
-        }
-    }
-
-    /// `let p = value;` for what a `Some(..)` pattern binds.
-    fn bind(o: &OptionLocal, binding: Option<&syn::PatIdent>) -> Vec<SynStmt> {
-        let value = o.value();
-        match binding {
-            Some(pi) => {
-                let (m, v) = (&pi.mutability, &pi.ident);
-                vec![syn::parse_quote_spanned!(v.span()=> let #m #v = #value;)]
-            }
-            None => Vec::new(),
-        }
-    }
-
-    fn error(&self, at: &Expr, name: &str) {
-        self.cx.error_spanned_by(
-            at,
-            format!(
-                "the `Option` local `{name}` is read with `if let Some(v) = {name}`, `match {name} {{ Some(v) => .., None => .. }}`, `{name}.unwrap_or(d)`, `{name}.is_some()`, `{name}.is_none()` or `let Some(v) = {name} else {{ .. }};`, and set with `{name} = Some(e)` or `{name} = None`"
-            ),
-        );
-    }
-
-    /// The rewrite of `e` if it is one of the forms, else `None`.
-    fn rewrite(&mut self, e: &Expr) -> Option<Expr> {
-        match e {
-            Expr::Assign(a) => {
-                let o = self.option(&a.left)?;
-                if matches!(o.init, Init::End(_)) {
-                    return None;
-                }
-                let (flag, value) = (o.flag(), o.value());
-                if is_none_path(&a.right) {
-                    return Some(syn::parse_quote_spanned!(a.span()=> #flag = false));
-                }
-                let Some(v) = some_arg(&a.right) else {
-                    // `o = if c { Some(a) } else { None }`, `o = match ..`:
-                    // the assignment in each branch.
-                    let mut spread = assign_in_branches(&a.left, &a.right)?;
-                    self.visit_expr_mut(&mut spread);
-                    return Some(spread);
-                };
-                let mut v = v.clone();
-                self.visit_expr_mut(&mut v);
-                Some(syn::parse_quote_spanned!(a.span()=> { #value = #v; #flag = true; }))
-            }
-            Expr::MethodCall(m) => {
-                let o = self.option(&m.receiver)?;
-                if let Init::End(_) = o.init {
-                    return None;
-                }
-                let (flag, value) = (o.flag(), o.value());
-                match (m.method.to_string().as_str(), m.args.len()) {
-                    ("is_some", 0) => Some(syn::parse_quote!(#flag)),
-                    ("is_none", 0) => Some(syn::parse_quote!((!#flag))),
-                    ("unwrap_or", 1) => {
-                        let mut d = m.args[0].clone();
-                        self.visit_expr_mut(&mut d);
-                        Some(syn::parse_quote!((if #flag { #value } else { #d })))
-                    }
-                    _ => None,
-                }
-            }
-            Expr::If(i) => {
-                let Expr::Let(l) = &*i.cond else {
-                    return None;
-                };
-                let o = self.option(&l.expr)?;
-                if let Init::End(_) = o.init {
-                    return None;
-                }
-                let binding = some_binding(&l.pat)?;
-                let flag = o.flag();
-                let mut then = i.then_branch.clone();
-                then.stmts.splice(0..0, Self::bind(&o, binding));
-                self.visit_block_mut(&mut then);
-                let otherwise = match &i.else_branch {
-                    Some((_, e)) => {
-                        let mut e = (**e).clone();
-                        self.visit_expr_mut(&mut e);
-                        quote!(else #e)
-                    }
-                    None => TokenStream::new(),
-                };
-                Some(syn::parse_quote_spanned!(i.if_token.span=> if #flag #then #otherwise))
-            }
-            // Each arm a test and a block, in order, the last taken when no
-            // other is (rustc has checked the `match` is exhaustive).
-            Expr::Match(m) => {
-                let o = self.option(&m.expr)?;
-                if let Init::End(_) = o.init {
-                    return None;
-                }
-                let flag = o.flag();
-                let mut arms = Vec::new();
-                for arm in &m.arms {
-                    let (pat, guard) = match &arm.pat {
-                        Pat::Guard(g) => (&*g.pat, Some(&*g.guard)),
-                        pat => (pat, None),
-                    };
-                    let (test, binds): (Expr, Vec<SynStmt>) =
-                        if let Some(binding) = some_binding(pat) {
-                            (syn::parse_quote!(#flag), Self::bind(&o, binding))
-                        } else if matches!(pat, Pat::Wild(_)) {
-                            (syn::parse_quote!(true), Vec::new())
-                        } else if is_none(pat) {
-                            (syn::parse_quote!((!#flag)), Vec::new())
-                        } else {
-                            return None;
-                        };
-                    let mut body = (*arm.body).clone();
-                    self.visit_expr_mut(&mut body);
-                    let cond: Expr = match guard {
-                        None => test,
-                        Some(g) => {
-                            let mut g = g.clone();
-                            self.visit_expr_mut(&mut g);
-                            syn::parse_quote_spanned!(g.span()=> if #test { #(#binds)* #g } else { false })
-                        }
-                    };
-                    arms.push((cond, quote!({ #(#binds)* #body })));
-                }
-                let (_, last) = arms.pop()?;
-                let mut chain: Expr = syn::parse_quote!(#last);
-                for (cond, block) in arms.into_iter().rev() {
-                    chain =
-                        syn::parse_quote_spanned!(m.match_token.span=> if #cond #block else #chain);
-                }
-                Some(chain)
-            }
-            _ => None,
-        }
-    }
-}
-
-impl VisitMut for Rewrite<'_> {
-    fn visit_expr_mut(&mut self, e: &mut Expr) {
-        if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
-            return;
-        }
-        if let Some(rewritten) = self.rewrite(e) {
-            *e = rewritten;
-            return;
-        }
-        if let Some(o) = self.option(e) {
-            match &o.init {
-                // `head` of `let head = x.first();` is the call itself.
-                Init::End(_) => *e = o.expr.clone(),
-                _ => self.error(e, &o.name.to_string()),
-            }
-            return;
-        }
-        syn::visit_mut::visit_expr_mut(self, e);
-    }
-
-    fn visit_block_mut(&mut self, b: &mut syn::Block) {
-        let mut stmts = Vec::with_capacity(b.stmts.len());
-        for mut stmt in b.stmts.drain(..) {
-            if let SynStmt::Local(l) = &stmt {
-                let (pat, _) = match &l.pat {
-                    Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
-                    p => (p, None),
-                };
-                // The `let` of an `Option` local.
-                if let Pat::Ident(pi) = pat
-                    && let Some(o) = self.options.get(&pi.ident.to_string()).cloned()
-                    && l.init.is_some()
-                {
-                    stmts.extend(self.declare(&o, pi.mutability.is_some()));
-                    continue;
-                }
-                // `let Some(p) = o else { diverge };`
-                if let Some(init) = &l.init
-                    && let Some((_, diverge)) = &init.diverge
-                    && let Some(o) = self.option(&init.expr)
-                    && !matches!(o.init, Init::End(_))
-                    && let Some(binding) = some_binding(pat)
-                {
-                    let flag = o.flag();
-                    let mut diverge = (**diverge).clone();
-                    self.visit_expr_mut(&mut diverge);
-                    stmts.push(
-                        syn::parse_quote_spanned!(l.let_token.span=> if !#flag { #diverge; }),
-                    );
-                    stmts.extend(Self::bind(&o, binding));
-                    continue;
-                }
-            }
-            self.visit_stmt_mut(&mut stmt);
-            stmts.push(stmt);
-        }
-        b.stmts = stmts;
-    }
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }

@@ -97,6 +97,16 @@ pub(super) fn has_value_blocks(e: &Expr) -> bool {
     finder.0
 }
 
+impl Lowerer<'_> {
+    /// Whether an operand of `!`, a comparison or `&&` / `||` is lowered as a
+    /// value rather than primal code: it holds a value block (see
+    /// [`has_value_blocks`]) or reads an `Option` local's value
+    /// (`o.unwrap_or(d)`, two branches).
+    pub(super) fn by_operands(&self, e: &Expr) -> bool {
+        has_value_blocks(e) || self.reads_option_value(e)
+    }
+}
+
 /// Replaces each local variable a primal expression reads, resolved with
 /// its hygiene, by a placeholder naming the value it holds: the code
 /// generator then writes the value's local, whatever text the user's
@@ -107,6 +117,23 @@ struct Placeholders<'a, 'b> {
     /// The parameters of the closures and the names of the `match` arms
     /// the visit is inside: they shadow the body's variables of their names.
     shadowed: Vec<syn::Ident>,
+    /// Reads of `Option` locals that no value holds, and what to say there.
+    misread: Vec<(Span, String)>,
+}
+
+impl Placeholders<'_, '_> {
+    /// The placeholder of the `k`-th value read, `v`, the same for each read.
+    fn placeholder_of(&mut self, v: ValueId, span: Span) -> syn::Ident {
+        let k = match self.bindings.iter().position(|b| b.1 == v) {
+            Some(k) => k,
+            None => {
+                let name = placeholder(self.bindings.len(), span).to_string();
+                self.bindings.push((name, v));
+                self.bindings.len() - 1
+            }
+        };
+        placeholder(k, span)
+    }
 }
 
 impl VisitMut for Placeholders<'_, '_> {
@@ -137,18 +164,31 @@ impl VisitMut for Placeholders<'_, '_> {
         {
             return;
         }
+        // `o.is_some()`, `o.is_none()` of an `Option` local: its flag.
+        if let Expr::MethodCall(m) = e
+            && !matches!(&*m.receiver, Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.shadowed.contains(i)))
+            && let Some((flag, negated)) = self.lowerer.option_flag_read(m)
+        {
+            let ident = self.placeholder_of(flag, e.span());
+            *e = if negated {
+                syn::parse_quote!((!#ident))
+            } else {
+                syn::parse_quote!(#ident)
+            };
+            return;
+        }
+        // Any other read of one: no value holds it.
+        if matches!(e, Expr::Path(_))
+            && let Some(o) = self.lowerer.option_named(e)
+        {
+            self.misread
+                .push((e.span(), super::options::misread_message(&o.name)));
+            return;
+        }
         if matches!(e, Expr::Path(_))
             && let Some(v) = self.lowerer.local_ident(e)
         {
-            let k = match self.bindings.iter().position(|b| b.1 == v) {
-                Some(k) => k,
-                None => {
-                    let name = placeholder(self.bindings.len(), e.span()).to_string();
-                    self.bindings.push((name, v));
-                    self.bindings.len() - 1
-                }
-            };
-            let ident = placeholder(k, e.span());
+            let ident = self.placeholder_of(v, e.span());
             *e = syn::parse_quote!(#ident);
             return;
         }
@@ -449,6 +489,7 @@ impl Lowerer<'_> {
             lowerer: self,
             bindings: &mut bindings,
             shadowed: Vec::new(),
+            misread: Vec::new(),
         }
         .visit_expr_mut(&mut e.clone());
         !bindings.is_empty()
@@ -496,12 +537,16 @@ impl Lowerer<'_> {
     /// Replaces each variable `e` reads by a placeholder, adding it to
     /// `bindings`.
     pub(super) fn placeholders_in(&self, e: &mut Expr, bindings: &mut Vec<(String, ValueId)>) {
-        Placeholders {
+        let mut placeholders = Placeholders {
             lowerer: self,
             bindings,
             shadowed: Vec::new(),
+            misread: Vec::new(),
+        };
+        placeholders.visit_expr_mut(e);
+        for (span, message) in placeholders.misread {
+            self.cx.error_at(span, message);
         }
-        .visit_expr_mut(e);
     }
 
     /// Rewrites what primal code reads of tuples and windows (`t.0`,

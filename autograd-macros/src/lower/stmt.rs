@@ -213,6 +213,12 @@ impl Lowerer<'_> {
             {
                 continue;
             }
+            // `let mut o: Option<f64> = None;`, its flag and value.
+            if let SynStmt::Local(local) = stmt
+                && self.bind_option(local, &stmts[i + 1..])
+            {
+                continue;
+            }
             match stmt {
                 SynStmt::Local(local) => self.lower_local(local),
                 SynStmt::Expr(Expr::Return(r), _) => {
@@ -562,6 +568,7 @@ impl Lowerer<'_> {
             Expr::Assign(a) if let Expr::Tuple(targets) = &*a.left => {
                 self.lower_tuple_assign(targets, &a.right, a.span());
             }
+            Expr::Assign(a) if self.lower_option_assign(a) => {}
             Expr::Assign(a) if self.lower_from_fn_assign(&a.left, &a.right, a.span()) => {}
             Expr::Assign(a) if self.lower_element_assign(&a.left, None, &a.right, a.span()) => {}
             Expr::Binary(b)
