@@ -723,3 +723,41 @@ fn a_float_cast_to_an_integer_in_a_hessian_body() {
         }
     }
 }
+
+/// Assertions in a `hessian` body: their conditions compare floats with
+/// literals, which the second-order copy reads at its own scalar, and
+/// their messages print floats (a dual number prints its value).
+#[differentiable(hessian)]
+fn asserted(x: f64, y: f64, #[constant] n: usize) -> f64 {
+    debug_assert!(x > 0.0, "x = {x} must be positive");
+    assert!(n > 0 && y * 2.0 >= -10.0, "y = {}", y);
+    assert_ne!(x, 0.0);
+    debug_assert_eq!(n.max(1), n);
+    x.ln() * y * y
+}
+
+#[test]
+fn assertions_compile_and_run_under_hessian() {
+    let (x, y) = (1.5, -0.8);
+    // f = ln x · y²: ∇f = (y²/x, 2y ln x); H = [[-y²/x², 2y/x], [2y/x, 2 ln x]].
+    let (v, g, h) = asserted_hessian(x, y, 3);
+    assert!(close(v, x.ln() * y * y, 1e-15));
+    let want_g = [y * y / x, 2.0 * y * x.ln()];
+    let want_h = [[-y * y / (x * x), 2.0 * y / x], [2.0 * y / x, 2.0 * x.ln()]];
+    for i in 0..2 {
+        assert!(close(g[i], want_g[i], 1e-14), "{} vs {}", g[i], want_g[i]);
+        for j in 0..2 {
+            assert!(
+                close(h[(i, j)], want_h[i][j], 1e-14),
+                "{} vs {}",
+                h[(i, j)],
+                want_h[i][j]
+            );
+        }
+    }
+    let bad = std::panic::catch_unwind(|| asserted_hessian(1.0, -6.0, 1));
+    assert!(
+        bad.is_err(),
+        "the assertion runs in the second-order copy too"
+    );
+}

@@ -31,17 +31,20 @@ pub fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &crate::sig::Signature)
         .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("inline"));
     twin.sig.ident = twin_name(&item.sig.ident);
     let s = scalar_param();
+    // An assertion's message may print a float, and `assert_eq!` shows
+    // both sides: the scalars the copy runs at print their values.
+    let printed = asserts(&item.block).then(|| quote!(+ ::core::fmt::Debug + ::core::fmt::Display));
     // Matrices of the scalar multiply, and scale from the left, as
     // nalgebra's of `f64` do.
     if takes_matrices(item) {
         twin.sig.generics.params.push(syn::parse_quote!(
-            #s: ::autograd::__private::Float + ::autograd::__private::rules::linalg::MatrixScalar + 'static
+            #s: ::autograd::__private::Float + ::autograd::__private::rules::linalg::MatrixScalar #printed + 'static
         ));
     } else {
         twin.sig
             .generics
             .params
-            .push(syn::parse_quote!(#s: ::autograd::__private::Float + 'static));
+            .push(syn::parse_quote!(#s: ::autograd::__private::Float #printed + 'static));
     }
     let mut rewrite = Generic {
         float: float.clone(),
@@ -291,10 +294,46 @@ impl VisitMut for Generic {
                     m.mac.tokens = quote!(#scrutinee, #pat #guard);
                 }
             }
-            // Other macros (`assert!`, `debug_assert!`) are left as written.
             _ => syn::visit_mut::visit_expr_mut(self, e),
         }
     }
+
+    /// `debug_assert!(x > 0.0, "..")`, `assert_eq!(a, 1.0)`: the compared
+    /// expressions are the body's, their literals the scalar's; the
+    /// message is left as written. Other macros are left as written.
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        let compared = match m.path.segments.last().map(|s| s.ident.to_string()) {
+            Some(name) if name == "assert" || name == "debug_assert" => 1,
+            Some(name) if name.ends_with("assert_eq") || name.ends_with("assert_ne") => 2,
+            _ => return,
+        };
+        let Ok(mut args) = m.parse_body_with(
+            syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+        ) else {
+            return;
+        };
+        for arg in args.iter_mut().take(compared) {
+            self.visit_expr_mut(arg);
+        }
+        m.tokens = args.into_token_stream();
+    }
+}
+
+/// Whether a body asserts (`assert!`, `debug_assert_eq!`, ..).
+fn asserts(body: &syn::Block) -> bool {
+    struct Found(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Found {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            self.0 |= m
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident.to_string().contains("assert"));
+        }
+    }
+    let mut found = Found(false);
+    syn::visit::Visit::visit_block(&mut found, body);
+    found.0
 }
 
 /// The operator of a compound assignment: `+` for `+=`.

@@ -47,6 +47,14 @@ impl<T: Float> Dual<T> {
     }
 }
 
+/// The value, as the function's own float prints (an assertion's message
+/// in a second-order body); the derivative is not shown.
+impl<T: std::fmt::Display> std::fmt::Display for Dual<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.re.fmt(f)
+    }
+}
+
 impl<T: Float> From<T> for Dual<T> {
     fn from(re: T) -> Self {
         Dual::constant(re)

@@ -93,6 +93,14 @@ pub struct Tracer {
     varies: bool,
 }
 
+/// The value, as the function's own float prints (an assertion's message
+/// in a traced body).
+impl std::fmt::Display for Tracer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.value, f)
+    }
+}
+
 impl Default for Tracer {
     fn default() -> Self {
         Tracer::constant(0.0)
