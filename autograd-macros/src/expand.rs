@@ -13,7 +13,8 @@ use crate::{analysis, checkpoint, codegen, hessian, lower, sig};
 /// macro writes and expands again may name `Self` where it is in an impl.
 /// `enclosing` is where the function stands, where the macro could tell
 /// (see [`Enclosing`]): a function of an `impl` block gets associated
-/// functions only, and one of a trait impl an error.
+/// functions only, and one of a trait impl gets them in an inherent impl
+/// written in its body ([`in_trait_impl`]).
 pub fn expand_user(attr: TokenStream, item: TokenStream, enclosing: Enclosing) -> TokenStream {
     let Ok(func) = syn::parse2::<syn::ItemFn>(item.clone()) else {
         return expand(attr, item);
