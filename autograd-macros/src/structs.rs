@@ -1096,17 +1096,7 @@ pub fn rewrite_struct_results(caller: &syn::Ident, block: &mut syn::Block) -> Ve
         // Into the expressions that hold statements only: a long sum is a
         // deep tree of binary expressions.
         fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-            if matches!(
-                e,
-                syn::Expr::Block(_)
-                    | syn::Expr::If(_)
-                    | syn::Expr::ForLoop(_)
-                    | syn::Expr::While(_)
-                    | syn::Expr::Loop(_)
-                    | syn::Expr::Match(_)
-                    | syn::Expr::Unsafe(_)
-                    | syn::Expr::Closure(_)
-            ) {
+            if holds_statements(e) {
                 syn::visit_mut::visit_expr_mut(self, e);
             }
         }
@@ -1178,17 +1168,7 @@ pub fn has_struct_results(caller: &syn::Ident, block: &syn::Block) -> bool {
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
         fn visit_expr(&mut self, e: &'ast syn::Expr) {
-            if matches!(
-                e,
-                syn::Expr::Block(_)
-                    | syn::Expr::If(_)
-                    | syn::Expr::ForLoop(_)
-                    | syn::Expr::While(_)
-                    | syn::Expr::Loop(_)
-                    | syn::Expr::Match(_)
-                    | syn::Expr::Unsafe(_)
-                    | syn::Expr::Closure(_)
-            ) {
+            if holds_statements(e) {
                 syn::visit::visit_expr(self, e);
             }
         }
@@ -1204,6 +1184,23 @@ pub fn has_struct_results(caller: &syn::Ident, block: &syn::Block) -> bool {
 /// The error at a call of a function returning a struct from a function
 /// with `hessian`.
 pub const HESSIAN_OF_STRUCT_RESULT: &str = "a function with `hessian` does not call a function returning a struct yet; have the function return the fields as an array (`-> [f64; 2]`) and read it by index, or write the attribute without `hessian`";
+
+/// Whether an expression may hold statements (a block, a branch, a loop,
+/// a closure): the only ones a walk for calls goes into, as a long sum is
+/// a deep tree of binary expressions.
+fn holds_statements(e: &syn::Expr) -> bool {
+    matches!(
+        e,
+        syn::Expr::Block(_)
+            | syn::Expr::If(_)
+            | syn::Expr::ForLoop(_)
+            | syn::Expr::While(_)
+            | syn::Expr::Loop(_)
+            | syn::Expr::Match(_)
+            | syn::Expr::Unsafe(_)
+            | syn::Expr::Closure(_)
+    )
+}
 
 /// The expansion of a function with a `Tangent` struct argument or a
 /// receiver, or of any function `in_impl` (an associated function with
