@@ -1013,17 +1013,7 @@ pub fn expand_struct_result(attr: &TokenStream, func: &syn::ItemFn) -> Option<To
     let expanded = crate::expand::expand(attr.clone(), hidden.to_token_stream());
     let items = struct_call_items(expanded, Vec::new())
         .into_iter()
-        .map(|f| {
-            let mut f = syn::ImplItemFn {
-                attrs: f.attrs,
-                vis: f.vis,
-                modifiers: f.modifiers,
-                sig: f.sig,
-                block: *f.block,
-            };
-            SelfPaths.visit_impl_item_fn_mut(&mut f);
-            f
-        });
+        .map(associated);
     let (name, vis) = (&func.sig.ident, &func.vis);
     out.extend(quote! {
         #[doc(hidden)]
@@ -1184,6 +1174,20 @@ pub fn has_struct_results(caller: &syn::Ident, block: &syn::Block) -> bool {
 /// The error at a call of a function returning a struct from a function
 /// with `hessian`.
 pub const HESSIAN_OF_STRUCT_RESULT: &str = "a function with `hessian` does not call a function returning a struct yet; have the function return the fields as an array (`-> [f64; 2]`) and read it by index, or write the attribute without `hessian`";
+
+/// A hidden function as an associated function of the type named like the
+/// user's function, its `Self` paths made to name that type.
+fn associated(f: syn::ItemFn) -> syn::ImplItemFn {
+    let mut f = syn::ImplItemFn {
+        attrs: f.attrs,
+        vis: f.vis,
+        modifiers: f.modifiers,
+        sig: f.sig,
+        block: *f.block,
+    };
+    SelfPaths.visit_impl_item_fn_mut(&mut f);
+    f
+}
 
 /// Whether an expression may hold statements (a block, a branch, a loop,
 /// a closure): the only ones a walk for calls goes into, as a long sum is
@@ -2140,17 +2144,7 @@ fn expand_with(
         // (`m::g::__struct_call`); a call of a function without the
         // attribute is the error of any such call, at its name.
         (None, false) => {
-            let items = struct_call.into_iter().map(|f| {
-                let mut f = syn::ImplItemFn {
-                    attrs: f.attrs,
-                    vis: f.vis,
-                    modifiers: f.modifiers,
-                    sig: f.sig,
-                    block: *f.block,
-                };
-                SelfPaths.visit_impl_item_fn_mut(&mut f);
-                f
-            });
+            let items = struct_call.into_iter().map(associated);
             let forward_mode =
                 forward_mode(name.to_token_stream(), quote!(#name::#struct_jvp_full));
             quote! {
