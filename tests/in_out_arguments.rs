@@ -1112,3 +1112,61 @@ fn a_matrix_or_a_growing_vec_beside_a_float_matches_the_closed_form() {
     close(dx, y + 4.0 * y * x);
     close(dy, x + 2.0 * x * x);
 }
+
+// ---- `*acc` wherever a statement or expression may stand ----
+
+/// An in-out float read and written through `*` in a `match` arm, a
+/// `while` condition, a branch with an early exit, a closure and a
+/// compound assignment in a loop.
+#[differentiable]
+fn relax_into(acc: &mut f64, x: &[f64], mode: u8) -> f64 {
+    match mode {
+        0 => *acc *= 2.0,
+        _ => *acc = (*acc).sin() + 1.0,
+    }
+    let mut n = 0;
+    while *acc < 4.0 && n < 3 {
+        *acc += x[n] * x[n];
+        n += 1;
+    }
+    for i in 0..x.len() {
+        if x[i] < 0.0 {
+            *acc -= x[i] * *acc;
+            break;
+        }
+    }
+    let scaled: f64 = x.iter().map(|v| v * *acc).sum();
+    if scaled > 100.0 {
+        return *acc;
+    }
+    scaled + *acc
+}
+
+#[test]
+fn deref_of_an_in_out_float_anywhere_matches_central_differences() {
+    // f(acc0, x) = result + 0.5 · final acc, differenced on copies.
+    let f = |acc0: f64, x: &[f64], mode: u8| {
+        let mut acc = acc0;
+        let r = relax_into(&mut acc, x, mode);
+        r + 0.5 * acc
+    };
+    for mode in [0u8, 1] {
+        for (acc0, x) in [(0.3, vec![1.2, -0.4, 0.7]), (1.1, vec![0.5, 0.25, 2.0])] {
+            let mut acc = acc0;
+            let (value, pullback) = relax_into_vjp(&mut acc, &x, mode);
+            let mut copy = acc0;
+            assert_eq!(value, relax_into(&mut copy, &x, mode));
+            assert_eq!(acc, copy);
+            let (dacc, dx) = pullback(1.0, 0.5);
+            let central = (f(acc0 + H, &x, mode) - f(acc0 - H, &x, mode)) / (2.0 * H);
+            close(dacc, central);
+            for i in 0..x.len() {
+                let (mut up, mut down) = (x.clone(), x.clone());
+                up[i] += H;
+                down[i] -= H;
+                let central = (f(acc0, &up, mode) - f(acc0, &down, mode)) / (2.0 * H);
+                close(dx[i], central);
+            }
+        }
+    }
+}

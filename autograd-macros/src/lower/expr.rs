@@ -346,6 +346,7 @@ impl Lowerer<'_> {
                 self.lower_primal(&Expr::Unary(u.clone()), kind)
             }
             // `*v` of an iterator's item: items are values here.
+            UnOp::Deref(_) if self.is_inout(strip_parens(&u.expr)) => self.lower_expr(&u.expr),
             UnOp::Deref(_) => match self.lower_expr(&u.expr) {
                 Operand::Value(v) if self.values[v].by_ref => {
                     self.cx.error_spanned_by(

@@ -643,6 +643,7 @@ impl Lowerer<'_> {
                 mutable: true,
                 ty: None,
                 option: None,
+                inout: false,
             });
         }
         let count = self.scopes[scope].len();

@@ -39,7 +39,6 @@ mod exits;
 mod expr;
 mod first_last;
 mod from_fn;
-mod inout;
 mod items;
 mod iter;
 mod iter_mut;
@@ -76,6 +75,9 @@ struct Binding {
     /// An `Option` local (see [`options`]): its index in
     /// `Lowerer::option_locals`. Its value is then no value of the name.
     option: Option<usize>,
+    /// The function's own in-out argument (`x: &mut f64`): `*x` reads and
+    /// writes its value, which the body holds as the variable `x`.
+    inout: bool,
 }
 
 struct Lowerer<'a> {
@@ -287,6 +289,11 @@ fn lower_fn(
             l.record_data(v, ty);
         }
         l.bind(&param.ident, v, mutable, ty);
+        if param.inout
+            && let Some(b) = l.lookup_mut(&param.ident)
+        {
+            b.inout = true;
+        }
         params.push(v);
     }
     // An exit in a statement's value (a `let .. else` too) becomes a
@@ -296,8 +303,6 @@ fn lower_fn(
     // `std::array::from_fn` and a walk over `iter_mut()` of a local are
     // lowered where they stand).
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
-    let derefs = inout::desugar(sig, body);
-    let body = derefs.as_ref().unwrap_or(body);
     let records = records::desugar(cx, body, &param_names);
     let body = records.as_ref().unwrap_or(body);
     let positions = iter_mut::desugar(cx, body);
@@ -768,6 +773,7 @@ impl Lowerer<'_> {
                 mutable,
                 ty,
                 option: None,
+                inout: false,
             });
         }
     }
@@ -783,6 +789,7 @@ impl Lowerer<'_> {
                 mutable: false,
                 ty: None,
                 option: None,
+                inout: false,
             });
         }
     }
@@ -830,6 +837,50 @@ impl Lowerer<'_> {
             for (b, v) in scope.iter_mut().zip(values) {
                 b.value = *v;
             }
+        }
+    }
+
+    /// The place `x` that `*x` names, for the function's own in-out
+    /// argument `x`: its value is the body's variable `x`.
+    fn inout_deref<'e>(&self, expr: &'e Expr) -> Option<&'e Expr> {
+        let Expr::Unary(u) = strip_parens(expr) else {
+            return None;
+        };
+        if !matches!(u.op, UnOp::Deref(_)) {
+            return None;
+        }
+        let inner = strip_parens(&u.expr);
+        self.is_inout(inner).then_some(inner)
+    }
+
+    /// Whether `expr` names the function's own in-out argument.
+    fn is_inout(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Path(p) if p.qself.is_none() => p
+                .path
+                .get_ident()
+                .and_then(|i| self.lookup(i))
+                .is_some_and(|b| b.inout),
+            _ => false,
+        }
+    }
+
+    /// An assignment's target written through an in-out argument (`*x`,
+    /// `(*x)[i]`) as the place it names in the body (`x`, `x[i]`).
+    fn inout_target_place(&self, target: &Expr) -> Option<Expr> {
+        if let Some(place) = self.inout_deref(target) {
+            return Some(place.clone());
+        }
+        match target {
+            Expr::Index(ix) => {
+                let base = self.inout_target_place(&ix.expr)?;
+                Some(Expr::Index(syn::ExprIndex {
+                    expr: Box::new(base),
+                    ..ix.clone()
+                }))
+            }
+            Expr::Paren(p) => self.inout_target_place(&p.expr),
+            _ => None,
         }
     }
 

@@ -222,6 +222,7 @@ impl Lowerer<'_> {
                 mutable: false,
                 ty: None,
                 option: Some(k),
+                inout: false,
             });
         }
         true

@@ -561,10 +561,13 @@ impl Lowerer<'_> {
             fn derefs_local(&self, e: &Expr) -> bool {
                 match strip_parens(e) {
                     Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.derefs_local(&u.expr),
-                    e => self
-                        .lowerer
-                        .local_ident(e)
-                        .is_some_and(|v| !self.lowerer.values[v].by_ref),
+                    e => {
+                        self.lowerer.is_inout(e)
+                            || self
+                                .lowerer
+                                .local_ident(e)
+                                .is_some_and(|v| !self.lowerer.values[v].by_ref)
+                    }
                 }
             }
         }

@@ -546,6 +546,27 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn lower_stmt_expr(&mut self, e: &Expr) {
+        // `*x = e;`, `*x += e;` of an in-out argument assign its variable.
+        let through_inout = match e {
+            Expr::Assign(a) => self.inout_target_place(&a.left).map(|left| {
+                Expr::Assign(syn::ExprAssign {
+                    left: Box::new(left),
+                    ..a.clone()
+                })
+            }),
+            Expr::Binary(b) if compound_rule(&b.op).is_some() => {
+                self.inout_target_place(&b.left).map(|left| {
+                    Expr::Binary(syn::ExprBinary {
+                        left: Box::new(left),
+                        ..b.clone()
+                    })
+                })
+            }
+            _ => None,
+        };
+        if let Some(e) = through_inout {
+            return self.lower_stmt_expr(&e);
+        }
         match e {
             Expr::Assign(a) if matches!(&*a.left, Expr::Index(_)) => {
                 if let Expr::Index(target) = &*a.left {
