@@ -709,6 +709,14 @@ pub mod __private {
         }
     }
 
+    /// An empty row for a struct's adjoint flattened (`__flatten_into`),
+    /// with room for `len` fields, from the thread's pool (the caller's
+    /// `accumulate` gives it back).
+    #[inline]
+    pub fn flat_row(len: usize) -> Vec<f64> {
+        pool::empty(len)
+    }
+
     /// The adjoint of a slice argument: zeros of the same length, in a
     /// buffer from the thread's pool (`NAME_grad_acc` and a caller's
     /// `accumulate` give it back).

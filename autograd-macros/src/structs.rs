@@ -1970,7 +1970,7 @@ fn expand_with(
                     rule_tys.push(quote!(::std::vec::Vec<f64>));
                     let slot = &slots[i];
                     results.push(quote!({
-                        let mut __ad_row = ::autograd::__private::Vec::new();
+                        let mut __ad_row = ::autograd::__private::flat_row(#flat.len());
                         <#ty as ::autograd::TangentStruct>::__flatten_into(&#slot, &mut __ad_row);
                         __ad_row
                     }));
@@ -2006,6 +2006,7 @@ fn expand_with(
         let call_vis = quote!(pub);
         let hidden: syn::ItemFn = syn::parse_quote! {
             #[doc(hidden)]
+            #[inline]
             #call_vis fn #call_name(#(#params),*) -> #ret {
                 #(#rebuild)*
                 #primal(#(#call_args),*)
@@ -2029,6 +2030,7 @@ fn expand_with(
             .collect();
         let rule: syn::ItemFn = syn::parse_quote! {
             #[doc(hidden)]
+            #[inline]
             #[allow(clippy::too_many_arguments)]
             #call_vis fn #rule(__ad_seed: #ret, #(#rule_params,)* _: #ret)
                 -> ::autograd::__private::Reached<(#(#rule_tys,)*), #n_kept>

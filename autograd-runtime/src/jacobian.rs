@@ -155,30 +155,35 @@ pub trait Flatten {
 }
 
 impl Flatten for f64 {
+    #[inline]
     fn flatten_into(&self, row: &mut Vec<f64>) {
         row.push(*self);
     }
 }
 
 impl Flatten for f32 {
+    #[inline]
     fn flatten_into(&self, row: &mut Vec<f64>) {
         row.push(f64::from(*self));
     }
 }
 
 impl<T: Flatten> Flatten for [T] {
+    #[inline]
     fn flatten_into(&self, row: &mut Vec<f64>) {
         self.iter().for_each(|v| v.flatten_into(row));
     }
 }
 
 impl<T: Flatten> Flatten for Vec<T> {
+    #[inline]
     fn flatten_into(&self, row: &mut Vec<f64>) {
         self.as_slice().flatten_into(row);
     }
 }
 
 impl<T: Flatten, const N: usize> Flatten for [T; N] {
+    #[inline]
     fn flatten_into(&self, row: &mut Vec<f64>) {
         self.as_slice().flatten_into(row);
     }

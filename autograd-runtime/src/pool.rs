@@ -314,6 +314,14 @@ pub fn give<T>(mut v: Vec<T>) {
     });
 }
 
+/// An empty `Vec<T>` with room for `len` elements, in a pooled buffer of
+/// at most twice that capacity (a struct's adjoint flattened into a row,
+/// which its caller adds into its own and gives back).
+#[inline]
+pub fn empty<T>(len: usize) -> Vec<T> {
+    take::<T>(len, len.saturating_mul(2)).unwrap_or_else(|| Vec::with_capacity(len))
+}
+
 /// `len` zeros, in a pooled buffer of at most twice that capacity (the
 /// adjoint of a slice argument, which `NAME_grad` hands to its caller: a
 /// small adjoint does not keep a large block).
@@ -533,6 +541,21 @@ mod tests {
         let many: Vec<Vec<f64>> = (0..2 * SMALL_DEPTH).map(|_| zeros(5, 0.0)).collect();
         many.into_iter().for_each(give);
         assert_eq!(pooled_blocks(), blocks + SMALL_DEPTH);
+    }
+
+    #[test]
+    fn an_empty_buffer_given_back_is_taken_again() {
+        // A struct adjoint's row, flattened and added into its caller's
+        // each call: one block, no allocation after the first.
+        let mut row = empty::<f64>(2);
+        row.extend([1.0, 2.0]);
+        let ptr = row.as_ptr();
+        give(row);
+        for _ in 0..4 * SMALL_DEPTH {
+            let row = empty::<f64>(2);
+            assert_eq!((row.as_ptr(), row.len(), row.capacity()), (ptr, 0, 2));
+            give(row);
+        }
     }
 
     #[test]

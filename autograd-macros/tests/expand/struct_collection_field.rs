@@ -317,6 +317,7 @@ struct affine {}
 #[doc(hidden)]
 impl affine {
     #[doc(hidden)]
+    #[inline]
     pub fn __struct_call(__ad_whole0: &Layer, __ad_flat0: &[f64], x: &[f64]) -> f64 {
         let __ad_at0 = <Layer as ::autograd::TangentStruct>::__from_flat(
             __ad_whole0,
@@ -373,6 +374,7 @@ impl affine {
         )
     }
     #[doc(hidden)]
+    #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn __struct_rule(
         __ad_seed: f64,
@@ -395,7 +397,7 @@ impl affine {
         ::autograd::__private::Reached(
             (
                 {
-                    let mut __ad_row = ::autograd::__private::Vec::new();
+                    let mut __ad_row = ::autograd::__private::flat_row(__ad_flat0.len());
                     <Layer as ::autograd::TangentStruct>::__flatten_into(
                         &__ad_slot0,
                         &mut __ad_row,

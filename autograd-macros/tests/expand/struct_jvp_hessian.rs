@@ -1029,6 +1029,7 @@ struct line {}
 #[doc(hidden)]
 impl line {
     #[doc(hidden)]
+    #[inline]
     pub fn __struct_call(__ad_whole0: &Params, __ad_flat0: &[f64], x: f64) -> f64 {
         let __ad_at0 = <Params as ::autograd::TangentStruct>::__from_flat(
             __ad_whole0,
@@ -1115,6 +1116,7 @@ impl line {
         )
     }
     #[doc(hidden)]
+    #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn __struct_rule(
         __ad_seed: f64,
@@ -1134,7 +1136,7 @@ impl line {
         ::autograd::__private::Reached(
             (
                 {
-                    let mut __ad_row = ::autograd::__private::Vec::new();
+                    let mut __ad_row = ::autograd::__private::flat_row(__ad_flat0.len());
                     <Params as ::autograd::TangentStruct>::__flatten_into(
                         &__ad_slot0,
                         &mut __ad_row,
