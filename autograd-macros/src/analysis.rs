@@ -131,20 +131,21 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     let mut primal_reads = PrimalReads(f, HashSet::new());
     primal_reads.visit_block(&f.body);
     let mut unannotated_reported = HashSet::new();
-    for (v, func, cfgs) in &f.unannotated_calls {
-        let (written, message) = crate::unannotated::error(func);
-        if !(varied[*v] && (useful[*v] || primal_reads.1.contains(v))) {
+    for call in &f.unannotated_calls {
+        let v = call.value;
+        if !(varied[v] && (useful[v] || primal_reads.1.contains(&v))) {
             continue;
         }
-        unannotated_reported.insert(*v);
+        unannotated_reported.insert(v);
+        let (cfgs, message) = (&call.cfgs, &call.message);
         if cfgs.is_empty() {
-            if reported.insert(written) {
-                cx.error_spanned_by(func, message);
+            if reported.insert(&call.written) {
+                cx.error_spanned_by(&call.path, message);
             }
         } else {
             // In code that may be compiled out: the error where it is
             // compiled in, which rustc decides.
-            let span = syn::spanned::Spanned::span(func);
+            let span = syn::spanned::Spanned::span(&call.path);
             conditional_errors.extend(quote::quote_spanned! {span=>
                 #[cfg(all(#(#cfgs),*))]
                 ::core::compile_error!(#message);

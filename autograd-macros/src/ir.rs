@@ -744,11 +744,28 @@ pub struct Function {
     /// call has a derivative to take, a plain call where it has none.
     /// Each with the `#[cfg]` predicates of the branches decided at compile
     /// time around it (empty: none), under which the error is emitted.
-    pub unannotated_calls: Vec<(ValueId, syn::Path, Vec<TokenStream>)>,
+    pub unannotated_calls: Vec<UnannotatedCall>,
     /// The pullback runs once per output (`NAME_jacobian`), so it must be
     /// `Clone`: it holds no callee's pullback (calls are made in the
     /// reverse sweep, see `analysis::deferred_call`).
     pub reusable_pullback: bool,
+}
+
+/// A call of a function the source shows without `#[differentiable]`:
+/// where the call has a derivative to take, the analysis reports it in
+/// the words the lowering found for it.
+#[derive(Clone)]
+pub struct UnannotatedCall {
+    /// The call's value.
+    pub value: ValueId,
+    /// The callee's path, the error's span.
+    pub path: syn::Path,
+    /// The callee as written (`m::f`): one error per callee.
+    pub written: String,
+    pub message: String,
+    /// The `#[cfg]` predicates of the branches decided at compile time
+    /// around the call (empty: none), under which the error is emitted.
+    pub cfgs: Vec<TokenStream>,
 }
 
 impl Function {
@@ -957,10 +974,9 @@ impl Function {
         for item in &self.items {
             writeln!(f, "{pad}    item {{{}}}", quote::quote!(#item))?;
         }
-        for (v, path, cfgs) in &self.unannotated_calls {
-            let path = quote::quote!(#path).to_string().replace(' ', "");
-            write!(f, "{pad}    unannotated {v} {path}")?;
-            cfgs.iter().try_for_each(|c| write!(f, " cfg({c})"))?;
+        for call in &self.unannotated_calls {
+            write!(f, "{pad}    unannotated {} {}", call.value, call.written)?;
+            call.cfgs.iter().try_for_each(|c| write!(f, " cfg({c})"))?;
             writeln!(f)?;
         }
         self.body.write(f, &self.values, depth + 1)?;

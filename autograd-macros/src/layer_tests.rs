@@ -53,6 +53,11 @@
 //! `expand` with `structs` (the flattening, step 4) and `analysis` with
 //! `fusion` are cycles of 2, and `hessian` is in none.
 //!
+//! With the unannotated-call error's words found by the lowering and
+//! carried in the IR (the analysis read them from `front`), on 61 files:
+//! 292 edges, none forbidden, and the list below is empty; the cycles are
+//! as after step 2.
+//!
 //! `cargo test -p autograd-macros layer_tests -- --nocapture` prints the
 //! figures of the tree as it stands.
 
@@ -126,7 +131,6 @@ fn allowed_layers(from: Layer) -> &'static [Layer] {
 /// is there. Delete an entry when its edge goes.
 #[rustfmt::skip]
 const ALLOWED: &[(&str, &str, &str)] = &[
-    ("analysis", "unannotated", "the unannotated-call error's words are front's"),
 ];
 
 /// The largest import cycle today, in files and in top-level modules (a

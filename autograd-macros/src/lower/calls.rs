@@ -559,8 +559,7 @@ impl Lowerer<'_> {
                     let v = self.emit(call, kind, c.span());
                     self.values[v].float = float;
                     if crate::unannotated::is_plain_function(&self.caller, path) {
-                        self.unannotated_calls
-                            .push((v, path.clone(), self.cfgs.clone()));
+                        self.unannotated_call(v, path);
                     }
                     v
                 })
@@ -591,8 +590,7 @@ impl Lowerer<'_> {
         if crate::unannotated::is_plain_function(&self.caller, path)
             || crate::unannotated::is_associated_function(path)
         {
-            self.unannotated_calls
-                .push((v, path.clone(), self.cfgs.clone()));
+            self.unannotated_call(v, path);
         }
         if let Some(message) = crate::unannotated::unresolved_prelude_function(&self.caller, path) {
             self.cx.error_spanned_by(path, message);
@@ -1253,6 +1251,20 @@ impl VisitMut for IntegerReads<'_, '_> {
 }
 
 impl Lowerer<'_> {
+    /// Records `v`, a call of `path`, which the source shows without
+    /// `#[differentiable]`, with the error the analysis gives where the
+    /// call has a derivative to take.
+    fn unannotated_call(&mut self, v: ValueId, path: &syn::Path) {
+        let (written, message) = crate::unannotated::error(path);
+        self.unannotated_calls.push(UnannotatedCall {
+            value: v,
+            path: path.clone(),
+            written,
+            message,
+            cfgs: self.cfgs.clone(),
+        });
+    }
+
     /// The variable that the in-out argument `&mut y` (or `&mut *y` of the
     /// function's own in-out `y`) of a call updates: a local variable (or
     /// in-out argument) holding a float, an array, a `Vec` or a matrix.

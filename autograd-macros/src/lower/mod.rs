@@ -159,7 +159,7 @@ struct Lowerer<'a> {
     caller: String,
     /// Calls of functions the source shows without the attribute, with
     /// the predicates of `cfgs` where each is.
-    unannotated_calls: Vec<(ValueId, syn::Path, Vec<TokenStream>)>,
+    unannotated_calls: Vec<UnannotatedCall>,
     /// The predicates of the `#[cfg]` branches being lowered (`not(P)` in
     /// the arm where `P` does not hold), innermost last.
     cfgs: Vec<TokenStream>,
