@@ -22,7 +22,6 @@ mod ctxt;
 mod enclosing;
 mod expand;
 mod facade;
-mod fusion;
 mod hessian;
 mod hessian_link;
 mod ir;

@@ -1,4 +1,4 @@
-//! The two halves of a fused loop (see `crate::fusion`): the forward sweep
+//! The two halves of a fused loop (see `crate::analysis::fusion`): the forward sweep
 //! runs the body and, in the same iteration, its reverse with the
 //! accumulator's adjoint one, adding into unit adjoints; the reverse sweep
 //! scales those by the accumulator's actual adjoint.
@@ -9,8 +9,8 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
 use super::{Gen, names};
+use crate::analysis::fusion::Fusion;
 use crate::analysis::stencils;
-use crate::fusion::Fusion;
 use crate::ir::*;
 
 impl<'a> Gen<'a> {

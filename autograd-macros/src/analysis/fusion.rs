@@ -17,7 +17,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::analysis::{Analysis, carry_active, scalar_form};
+use super::{Analysis, carry_active, scalar_form};
 use crate::ir::*;
 use crate::table::Operator;
 

@@ -5,6 +5,8 @@
 //! values get an adjoint and reverse code. A *use* is a place where the
 //! reverse sweep adds a contribution into an active value's adjoint.
 
+pub mod fusion;
+
 use std::collections::{HashMap, HashSet};
 
 use proc_macro2::TokenStream;
@@ -44,8 +46,8 @@ pub struct Analysis {
     /// What the reverse sweep of each branch arm, loop body and the
     /// function's body reads (see [`Analysis::needs`]), by block.
     needs: HashMap<BlockId, HashSet<ValueId>>,
-    /// The loops that run as one fused pass (see `crate::fusion`).
-    pub fused: HashMap<LoopId, crate::fusion::Fusion>,
+    /// The loops that run as one fused pass (see [`fusion`]).
+    pub fused: HashMap<LoopId, fusion::Fusion>,
     /// Elements read in a branch arm of a loop body from an array the
     /// iteration changes, which the loop keeps on its stack (see
     /// [`LoopSaves::kept`]): the forward sweep hands each out of its
@@ -225,7 +227,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     Planner { f, an: &mut an }.visit_block(&f.body);
     let body_needs = needs_stopping(f, &an, &f.body, &HashSet::new());
     an.needs.insert(f.body.id, body_needs);
-    an.fused = crate::fusion::fused_loops(f, &an);
+    an.fused = fusion::fused_loops(f, &an);
     an
 }
 
