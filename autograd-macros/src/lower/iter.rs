@@ -643,6 +643,7 @@ impl Lowerer<'_> {
                 mutable: true,
                 ty: None,
                 option: None,
+                nested: None,
             });
         }
         let count = self.scopes[scope].len();
@@ -970,6 +971,9 @@ impl Lowerer<'_> {
     }
 
     fn not_a_sequence(&self, e: &Expr) {
+        if self.nested_misused(e) {
+            return;
+        }
         if self.constant_field(e) || self.opaque_element(e) {
             self.cx.error_spanned_by(e, super::CONSTANT_FIELD_ELEMENTS);
             return;

@@ -12,8 +12,8 @@
 //! The other forms are still rewritten before lowering into the index loop
 //! they are: a chain with `zip`, `rev`, `skip`, `take` or `step_by`, a
 //! place other than a name (`g[r]`, `self.p`), and the rows of an array of
-//! arrays (a body calling its element's `iter_mut()`), which the nested
-//! arrays' rewrite (nested.rs) must see as indexing:
+//! arrays (a body calling its element's `iter_mut()`), which the lowering
+//! of arrays of arrays (nested.rs) reads only by element, `g[r][c]`:
 //!
 //! ```text
 //! for (r, &x) in res.iter_mut().zip(xs) { *r = x * w; }
@@ -560,6 +560,15 @@ impl Lowerer<'_> {
     /// and written through `*v` (see [`Self::lower_element_assign`]).
     /// `syntax` is the body as written, `body` lowers it.
     pub(super) fn lower_walk(&mut self, w: Walk, syntax: &Expr, body: &mut dyn FnMut(&mut Self)) {
+        // The rows of an array of arrays, which the rewrite above indexes
+        // only where the body walks each row.
+        if self.nested_misused(&Expr::Path(syn::ExprPath {
+            attrs: Vec::new(),
+            qself: None,
+            path: w.array.clone().into(),
+        })) {
+            return;
+        }
         let element = match w.element {
             Pat::Wild(_) => None,
             Pat::Ident(pi)
