@@ -585,3 +585,24 @@ fn nested_arrays_forms() {
         }",
     );
 }
+
+/// The rows of an array of arrays walked by `iter_mut()`, each row's
+/// elements walked in turn: enumerated, by `for_each`, a row's `len()`,
+/// an element compared and written in a branch.
+#[test]
+fn nested_arrays_rows_walked() {
+    check(
+        "nested_arrays_rows_walked",
+        "fn f(x: f64, y: f64) -> f64 {
+            let mut g = [[x, y, 1.0], [y, 2.0, x]];
+            for (r, row) in g.iter_mut().enumerate() {
+                let w = row.len() as f64;
+                for (c, v) in row.iter_mut().enumerate() {
+                    if *v > 1.0 { *v = *v * x + (r * c) as f64 / w; }
+                }
+            }
+            g.iter_mut().for_each(|row| row.iter_mut().for_each(|v| *v *= y));
+            g[0][1] * g[1][2]
+        }",
+    );
+}
