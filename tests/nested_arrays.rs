@@ -196,7 +196,7 @@ fn in_match_arms(x: f64, #[constant] k: usize) -> f64 {
 /// An array of arrays bound under `#[cfg]`, one binding compiled in.
 #[differentiable]
 fn under_cfg(x: f64, y: f64) -> f64 {
-    #[cfg(all())]
+    #[cfg(not(any()))]
     let mut g = [[x, y], [y, x]];
     #[cfg(any())]
     let mut g = [[y, y], [y, y]];
@@ -297,6 +297,57 @@ fn hessians_through_arrays_of_arrays() {
     let want_h = [
         [2.0 * x[1] * x[1], 4.0 * x[0] * x[1]],
         [4.0 * x[0] * x[1], 2.0 * x[0] * x[0] + 2.0],
+    ];
+    for i in 0..2 {
+        assert_relative_eq!(grad[i], want_grad[i], epsilon = 1e-14, max_relative = 1e-14);
+        for j in 0..2 {
+            assert_relative_eq!(
+                h[(i, j)],
+                want_h[i][j],
+                epsilon = 1e-14,
+                max_relative = 1e-14
+            );
+        }
+    }
+}
+
+/// Rows walked by `iter_mut()`, each row's elements by their own walk
+/// (compared, written in a branch; by `for_each`), under `hessian`.
+#[differentiable(hessian)]
+fn rows_walked(x: &[f64]) -> f64 {
+    let mut g = [[x[0], x[1]], [x[1], 1.0]];
+    for (r, row) in g.iter_mut().enumerate() {
+        for v in row.iter_mut() {
+            if *v > 0.5 {
+                *v = *v * *v + r as f64;
+            }
+        }
+    }
+    g.iter_mut()
+        .for_each(|row| row.iter_mut().for_each(|v| *v *= x[0]));
+    g[0][0] + g[0][1] * g[1][0] + g[1][1]
+}
+
+#[test]
+fn rows_walked_by_iter_mut() {
+    // Every element is above 0.5 at x: f = x0³ + x0²x1²(x1² + 1) + 2x0.
+    let x = [0.8, 0.7];
+    let (value, grad, h) = rows_walked_hessian(&x);
+    assert_eq!(value.to_bits(), rows_walked(&x).to_bits());
+    let (a, b) = (x[0], x[1]);
+    let want_grad = [
+        3.0 * a * a + 2.0 * a * b.powi(4) + 2.0 * a * b * b + 2.0,
+        4.0 * a * a * b.powi(3) + 2.0 * a * a * b,
+    ];
+    let want_h = [
+        [
+            6.0 * a + 2.0 * b.powi(4) + 2.0 * b * b,
+            8.0 * a * b.powi(3) + 4.0 * a * b,
+        ],
+        [
+            8.0 * a * b.powi(3) + 4.0 * a * b,
+            12.0 * a * a * b * b + 2.0 * a * a,
+        ],
     ];
     for i in 0..2 {
         assert_relative_eq!(grad[i], want_grad[i], epsilon = 1e-14, max_relative = 1e-14);

@@ -195,6 +195,10 @@ struct Lowerer<'a> {
     /// index's value and the range's exclusive end where known (see
     /// `Lowerer::within_row`).
     range_ends: Vec<(ValueId, Option<Expr>)>,
+    /// The rows of arrays of arrays walked by `iter_mut()`, innermost
+    /// last: the row's name, the array's shape, the row's index (see
+    /// [`iter_mut`]).
+    rows_walked: Vec<(syn::Ident, nested::Shape, ValueId)>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -265,6 +269,7 @@ fn lower_fn(
         nested_locals: Vec::new(),
         macro_idents: nested::macro_idents(body),
         range_ends: Vec::new(),
+        rows_walked: Vec::new(),
     };
     l.begin_block();
     let mut params = Vec::new();

@@ -28,6 +28,20 @@ pub(super) struct Shape {
     cols: Expr,
 }
 
+impl Shape {
+    pub(super) fn name(&self) -> &syn::Ident {
+        &self.name
+    }
+
+    pub(super) fn rows(&self) -> &Expr {
+        &self.rows
+    }
+
+    pub(super) fn cols(&self) -> &Expr {
+        &self.cols
+    }
+}
+
 /// The elements of a nested array expression in row order.
 enum Elements {
     /// `[[a, b], [c, d]]`; `[[a, b]; 3]` is its row `times` times.
@@ -316,6 +330,18 @@ impl Lowerer<'_> {
                 if let Some(shape) = self.nested_named(&m.receiver) {
                     let rows = &shape.rows;
                     return Some(self.lower_expr(&syn::parse_quote!((#rows))));
+                }
+                // `row.len()` of a row walked by `iter_mut()`.
+                if let Expr::Path(p) = strip_parens(&m.receiver)
+                    && let Some(ident) = p.path.get_ident()
+                    && let Some((_, shape, _)) = self
+                        .rows_walked
+                        .iter()
+                        .rev()
+                        .find(|(r, _, _)| same_binding(r, ident))
+                {
+                    let cols = shape.cols.clone();
+                    return Some(self.lower_expr(&syn::parse_quote!((#cols))));
                 }
                 // `p[i].len()`
                 let Expr::Index(row) = strip_parens(&m.receiver) else {
