@@ -530,3 +530,79 @@ fn option_locals_matches() {
         }",
     );
 }
+
+/// Local arrays of arrays as users write grids and small matrices: filled
+/// in loops over `0..g.len()` and `0..g[i].len()`, written, accumulated and
+/// scaled by element, assigned whole in a branch, read at literal indices;
+/// a typed identity whose diagonal a loop over `0..2` writes.
+#[test]
+fn nested_arrays_loops() {
+    check(
+        "nested_arrays_loops",
+        "fn f(x: f64, y: f64) -> f64 {
+            let mut g = [[0.0; 3]; 2];
+            for i in 0..g.len() {
+                for j in 0..g[i].len() {
+                    g[i][j] = x * (i + j) as f64 + y;
+                }
+            }
+            g[1][2] += x * x;
+            if x > y { g[0][1] *= y; } else { g = [[x, y, x], [y, x, y]]; }
+            let mut p: [[f64; 2]; 2] = [[1.0, 0.0], [0.0, 1.0]];
+            for k in 0..2 { p[k][k] = g[k][k] - p[k][k]; }
+            let mut s = 0.0;
+            for i in 0..p.len() {
+                for j in 0..2 { s += p[i][j] * g[i][j]; }
+            }
+            s + g[0][1] * g[1][2] + (g.len() * g[0].len()) as f64
+        }",
+    );
+}
+
+/// The other shapes of a nested literal (`[[a, b]; 3]`, rows of a constant
+/// width `[[0.0; N]; M]`), a column bounded by `0..=1`, and the rows walked
+/// by `iter_mut()` (rewritten into indexing before lowering).
+#[test]
+fn nested_arrays_forms() {
+    check(
+        "nested_arrays_forms",
+        "fn f(x: f64, #[constant] n: usize) -> f64 {
+            const N: usize = 2;
+            let mut a = [[x, 1.0]; 3];
+            let mut b = [[0.0; N]; 4];
+            for i in 0..a.len() {
+                for j in 0..N { b[i][j] = x * b[i][j] + 1.0; }
+                for j in 0..=1 { a[i][j] += a[i][0] * x; }
+            }
+            for row in a.iter_mut() {
+                for v in row.iter_mut() { *v *= x; }
+            }
+            let mut t = 0.0;
+            for _ in 0..n {
+                for k in 0..N { t += a[2][1] * b[3][k] / b[k].len() as f64; }
+            }
+            t
+        }",
+    );
+}
+
+/// The rows of an array of arrays walked by `iter_mut()`, each row's
+/// elements walked in turn: enumerated, by `for_each`, a row's `len()`,
+/// an element compared and written in a branch.
+#[test]
+fn nested_arrays_rows_walked() {
+    check(
+        "nested_arrays_rows_walked",
+        "fn f(x: f64, y: f64) -> f64 {
+            let mut g = [[x, y, 1.0], [y, 2.0, x]];
+            for (r, row) in g.iter_mut().enumerate() {
+                let w = row.len() as f64;
+                for (c, v) in row.iter_mut().enumerate() {
+                    if *v > 1.0 { *v = *v * x + (r * c) as f64 / w; }
+                }
+            }
+            g.iter_mut().for_each(|row| row.iter_mut().for_each(|v| *v *= y));
+            g[0][1] * g[1][2]
+        }",
+    );
+}

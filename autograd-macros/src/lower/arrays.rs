@@ -406,7 +406,10 @@ impl Lowerer<'_> {
 
     /// The elements of a collection, reporting the first that is not a
     /// float (one error per collection).
-    fn lower_elements(&mut self, elems: &Punctuated<Expr, syn::Token![,]>) -> Vec<Operand> {
+    pub(super) fn lower_elements(
+        &mut self,
+        elems: &Punctuated<Expr, syn::Token![,]>,
+    ) -> Vec<Operand> {
         let mut reported = false;
         elems
             .iter()
@@ -422,7 +425,7 @@ impl Lowerer<'_> {
     }
 
     /// The element of `[elem; n]` or `vec![elem; n]`.
-    fn lower_element(&mut self, e: &Expr) -> Operand {
+    pub(super) fn lower_element(&mut self, e: &Expr) -> Operand {
         let operand = self.lower_expr(e);
         if self.nested(&operand) {
             self.report_nested(e);
@@ -506,6 +509,9 @@ impl Lowerer<'_> {
         rhs: &Expr,
         span: Span,
     ) {
+        if self.lower_nested_write(target, compound.clone(), rhs, span) {
+            return;
+        }
         let Some((ident, array)) = self.written_array(&target.expr, target, "writing an element")
         else {
             return;

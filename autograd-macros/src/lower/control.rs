@@ -451,13 +451,18 @@ impl Lowerer<'_> {
             return;
         };
         let start = self.lower_expr(start);
-        let end = self.lower_expr(end);
         let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+        // The index is below the end: what a column of an array of arrays
+        // may be (see `nested`).
+        let exclusive_end = self.range_end(end, inclusive);
+        let end = self.lower_expr(end);
         let checkpoint = crate::checkpoint::of_loop(self.cx, &f.attrs);
+        let bounded = index_ident.is_some();
         self.lower_loop(&f.body, checkpoint, |l| {
             let index = index_ident.map(|ident| {
                 let v = l.new_value(Kind::Int, Some(ident.to_string()));
                 l.bind(&ident, v, false, None);
+                l.range_ends.push((v, exclusive_end));
                 v
             });
             LoopHeader::Range {
@@ -468,6 +473,9 @@ impl Lowerer<'_> {
                 reversed,
             }
         });
+        if bounded {
+            self.range_ends.pop();
+        }
     }
 
     pub(super) fn lower_while(&mut self, w: &syn::ExprWhile) {

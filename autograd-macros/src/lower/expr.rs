@@ -73,6 +73,11 @@ impl Lowerer<'_> {
         {
             return self.option_misread(e, &o);
         }
+        if matches!(e, Expr::Path(_) | Expr::Index(_) | Expr::MethodCall(_))
+            && let Some(o) = self.lower_nested_read(e)
+        {
+            return o;
+        }
         if matches!(e, Expr::Path(_) | Expr::Field(_) | Expr::Index(_))
             && let Some(part) = self.lower_part(e)
         {

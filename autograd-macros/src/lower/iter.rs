@@ -644,6 +644,7 @@ impl Lowerer<'_> {
                 ty: None,
                 option: None,
                 inout: false,
+                nested: None,
             });
         }
         let count = self.scopes[scope].len();
@@ -971,6 +972,9 @@ impl Lowerer<'_> {
     }
 
     fn not_a_sequence(&self, e: &Expr) {
+        if self.nested_misused(e) {
+            return;
+        }
         if self.constant_field(e) || self.opaque_element(e) {
             self.cx.error_spanned_by(e, super::CONSTANT_FIELD_ELEMENTS);
             return;

@@ -8,18 +8,23 @@
 //! the body reads it, and replaced by each write `*v = e` (`*v op= e`),
 //! which also writes `p`'s element. Rust lets the body touch `p` only
 //! through `v` while `iter_mut()` borrows it, so `v` is always its element.
+//! The rows of a local array of arrays are walked so too
+//! (`Lowerer::lower_rows_walk`): a loop over the rows' indices whose row
+//! `row` is read only by its own walks (`row.iter_mut()`, as above, over
+//! the flat array from the row's start) and its `len()`.
 //!
 //! The other forms are still rewritten before lowering into the index loop
 //! they are: a chain with `zip`, `rev`, `skip`, `take` or `step_by`, a
 //! place other than a name (`g[r]`, `self.p`), and the rows of an array of
-//! arrays (a body calling its element's `iter_mut()`), which the nested
-//! arrays' rewrite (nested.rs) must see as indexing:
+//! arrays whose elements the body walks by such a chain, which the
+//! lowering of arrays of arrays (nested.rs) reads only by element,
+//! `g[r][c]`:
 //!
 //! ```text
 //! for (r, &x) in res.iter_mut().zip(xs) { *r = x * w; }
 //!     →   for (r, &x) in (0..res.len()).zip(xs) { res[r] = x * w; }
-//! for row in g.iter_mut() { for v in row.iter_mut() { *v = 1.0; } }
-//!     →   for row in 0..g.len() { for v in 0..g[row].len() { g[row][v] = 1.0; } }
+//! for row in g.iter_mut() { for v in row.iter_mut().rev() { *v = 1.0; } }
+//!     →   for row in 0..g.len() { for v in (0..g[row].len()).rev() { g[row][v] = 1.0; } }
 //! ```
 //!
 //! There the element's name becomes its index (or the counter of
@@ -50,17 +55,45 @@ pub(super) fn desugar(cx: &Ctxt, body: &syn::Block) -> Option<syn::Block> {
 }
 
 /// Whether a body calls `iter_mut()` anywhere (closures included), or
-/// of `element` where it is set.
+/// of `element` where it is set, other than in a walk.
 #[derive(Default)]
 pub(super) struct Finder {
     found: bool,
     element: Option<syn::Ident>,
 }
 
+impl Finder {
+    fn of_element(&self, e: &Expr) -> bool {
+        matches!(strip_parens(e), Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.element.as_ref().is_some_and(|el| same_binding(el, i))))
+    }
+}
+
 impl<'ast> Visit<'ast> for Finder {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        if self.element.is_some() {
+            // The element's own walks are lowered (`Lowerer::lower_walk`).
+            let walked = |w: &Walk| {
+                self.of_element(&Expr::Path(syn::ExprPath {
+                    attrs: Vec::new(),
+                    qself: None,
+                    path: w.array.clone().into(),
+                }))
+            };
+            match e {
+                Expr::ForLoop(f) if walk(&f.expr, &f.pat, &|_| {}).is_some_and(|w| walked(&w)) => {
+                    return self.visit_block(&f.body);
+                }
+                Expr::MethodCall(m) if for_each_walk(m).is_some_and(|(w, _)| walked(&w)) => {
+                    return self.visit_expr(&m.args[0]);
+                }
+                _ => {}
+            }
+        }
+        syn::visit::visit_expr(self, e);
+    }
+
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-        let of_element = |e: &Expr| matches!(strip_parens(e), Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.element.as_ref().is_some_and(|el| same_binding(el, i))));
-        if m.method == "iter_mut" && (self.element.is_none() || of_element(&m.receiver)) {
+        if m.method == "iter_mut" && (self.element.is_none() || self.of_element(&m.receiver)) {
             self.found = true;
         }
         syn::visit::visit_expr_method_call(self, m);
@@ -403,8 +436,9 @@ impl VisitMut for Elements<'_> {
 /// A walk over a local array's elements that lowering takes where it
 /// stands: `for v in p.iter_mut()`, `for (i, v) in p.iter_mut().enumerate()`
 /// (`_` for either), `p.iter_mut().for_each(|v| ..)` and its enumerated
-/// form, `p` a local's name whose element's own `iter_mut()` the body does
-/// not call (a row of an array of arrays, left to the rewrite above).
+/// form, `p` a local's name whose element's own `iter_mut()` the body calls
+/// only in such walks (the rows of an array of arrays; any other chain on
+/// a row is left to the rewrite above).
 pub(super) struct Walk<'e> {
     /// The array walked.
     array: syn::Ident,
@@ -452,7 +486,8 @@ pub(super) fn walk<'e>(
         return None;
     };
     let array = p.path.get_ident().filter(|_| p.qself.is_none())?.clone();
-    // A row's elements walked in the body: the rewrite above.
+    // A row's elements walked in the body other than by a walk (with
+    // `zip`, `rev`, ..): the rewrite above, which indexes them.
     if let Pat::Ident(pi) = element {
         let mut finder = Finder {
             found: false,
@@ -575,6 +610,22 @@ impl Lowerer<'_> {
                 return;
             }
         };
+        let target: Expr = Expr::Path(syn::ExprPath {
+            attrs: Vec::new(),
+            qself: None,
+            path: w.array.clone().into(),
+        });
+        if let Some(shape) = self.nested_named(&target) {
+            self.lower_rows_walk(&w, shape, element, syntax, body);
+            return;
+        }
+        // A row of an array of arrays being walked: its elements.
+        let row = self
+            .rows_walked
+            .iter()
+            .rev()
+            .find(|(r, _, _)| same_binding(r, &w.array))
+            .cloned();
         let mut reads = false;
         if let Some(ident) = &element {
             let mut uses = Uses {
@@ -589,16 +640,24 @@ impl Lowerer<'_> {
             }
             reads = uses.reads;
         }
-        let target: Expr = Expr::Path(syn::ExprPath {
-            attrs: Vec::new(),
-            qself: None,
-            path: w.array.clone().into(),
-        });
-        let Some((array, value)) = self.written_array(&target, &target, "`iter_mut()`") else {
-            return;
-        };
         let span = w.span;
-        let len = Operand::Value(self.emit(Op::Len { slice: value }, Kind::Int, span));
+        // The array written, the elements' count, and where a row starts
+        // in the flat array (its index times the width).
+        let (array, len, row) = match row {
+            Some((_, shape, r)) => {
+                let cols = shape.cols();
+                let len = self.lower_expr(&syn::parse_quote!((#cols)));
+                (shape.name().clone(), len.clone(), Some((r, len)))
+            }
+            None => {
+                let Some((array, value)) = self.written_array(&target, &target, "`iter_mut()`")
+                else {
+                    return;
+                };
+                let len = Operand::Value(self.emit(Op::Len { slice: value }, Kind::Int, span));
+                (array, len, None)
+            }
+        };
         let name = w.count.as_ref().or(element.as_ref()).map(|i| i.to_string());
         let with_index = w.count.is_some() || element.is_some();
         self.lower_loop_with(None, span, |l| {
@@ -606,7 +665,20 @@ impl Lowerer<'_> {
             if let (Some(count), Some(i)) = (&w.count, index) {
                 l.bind(count, i, false, None);
             }
-            if let (Some(ident), Some(i)) = (&element, index) {
+            // The element's position in the flat array: `r * cols + i`.
+            let at = match (row, index) {
+                (Some((r, cols)), Some(i)) => {
+                    let start = l.int_rule(Operator::Mul, Operand::Value(r), cols, span);
+                    Some(l.int_rule(
+                        Operator::Add,
+                        Operand::Value(start),
+                        Operand::Value(i),
+                        span,
+                    ))
+                }
+                _ => index,
+            };
+            if let (Some(ident), Some(i)) = (&element, at) {
                 if reads && let Some(current) = l.lookup(&array).map(|b| b.value) {
                     let read = l.slice_element(current, Operand::Value(i), ident.span());
                     let v = l.materialize(read, Kind::Float, ident.span());
@@ -724,5 +796,122 @@ impl Lowerer<'_> {
         }
         let body = self.inline_body(closure);
         self.lower_walk(w, &closure.body, &mut |l| l.lower_stmt_expr(&body));
+    }
+}
+
+/// The uses of the row of a walk over an array of arrays that are not the
+/// walk of its elements (`row.iter_mut()`, with its adapters) or its
+/// `len()`, with what to say at each; whether the body walks the row.
+struct RowUses<'a> {
+    ident: &'a syn::Ident,
+    walks: bool,
+    others: Vec<(Span, String)>,
+}
+
+impl<'ast> Visit<'ast> for RowUses<'_> {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        let is_row = |e: &Expr| matches!(strip_parens(e), Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| same_binding(i, self.ident)));
+        match e {
+            Expr::MethodCall(m)
+                if is_row(&m.receiver) && m.args.is_empty() && m.method == "len" => {}
+            Expr::MethodCall(m)
+                if is_row(&m.receiver) && m.args.is_empty() && m.method == "iter_mut" =>
+            {
+                self.walks = true;
+            }
+            e if is_row(e) => self.others.push((e.span(), used_whole(self.ident))),
+            e => syn::visit::visit_expr(self, e),
+        }
+    }
+
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        if same_binding(&p.ident, self.ident) {
+            self.others.push((p.ident.span(), bound_again(self.ident)));
+        }
+        syn::visit::visit_pat_ident(self, p);
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+impl Lowerer<'_> {
+    /// A [`Walk`] over the rows of an array of arrays (`for row in
+    /// p.iter_mut()`, enumerated or by `for_each`): the loop over the rows'
+    /// indices, in which each walk of the row's elements (`row.iter_mut()`)
+    /// walks the flat array from the row's start (see `rows_walked`).
+    fn lower_rows_walk(
+        &mut self,
+        w: &Walk,
+        shape: super::nested::Shape,
+        element: Option<syn::Ident>,
+        syntax: &Expr,
+        body: &mut dyn FnMut(&mut Self),
+    ) {
+        if let Some(ident) = &element {
+            let mut uses = RowUses {
+                ident,
+                walks: false,
+                others: Vec::new(),
+            };
+            uses.visit_expr(syntax);
+            if !uses.others.is_empty() {
+                if uses.walks {
+                    // As the element of a walk is said.
+                    for (span, message) in uses.others {
+                        self.cx.error_at(span, message);
+                    }
+                } else {
+                    // A row used as an array: the array of arrays is read by
+                    // element.
+                    self.nested_misused(&Expr::Path(syn::ExprPath {
+                        attrs: Vec::new(),
+                        qself: None,
+                        path: w.array.clone().into(),
+                    }));
+                }
+                return;
+            }
+        }
+        let span = w.span;
+        let rows = shape.rows();
+        let rows = self.lower_expr(&syn::parse_quote!((#rows)));
+        let name = w.count.as_ref().or(element.as_ref()).map(|i| i.to_string());
+        self.lower_loop_with(None, span, |l| {
+            let index = l.new_value(Kind::Int, name);
+            if let Some(count) = &w.count {
+                l.bind(count, index, false, None);
+            }
+            if let Some(ident) = &element {
+                l.rows_walked.push((ident.clone(), shape.clone(), index));
+            }
+            body(l);
+            if element.is_some() {
+                l.rows_walked.pop();
+            }
+            LoopHeader::Range {
+                index: Some(index),
+                start: super::iter::int_const(0, span),
+                end: rows,
+                inclusive: false,
+                reversed: false,
+            }
+        });
+    }
+
+    /// `a op b` of integers.
+    fn int_rule(&mut self, op: Operator, a: Operand, b: Operand, span: Span) -> ValueId {
+        let token = match op {
+            Operator::Mul => quote!(*),
+            _ => quote!(+),
+        };
+        self.emit(
+            Op::Rule {
+                rule: table::operator_rule(op),
+                args: vec![a, b],
+                syntax: Syntax::Operator(token),
+            },
+            Kind::Int,
+            span,
+        )
     }
 }

@@ -11,7 +11,8 @@
 //! [`nalgebra`] (`map` and matrix methods), [`primal`] (code the sweeps
 //! run as written), [`items`] (tuples and patterns), [`sequence`] (what
 //! can be iterated and indexed), [`iter`] (iterator chains as index
-//! loops) and [`asserts`] (assertions and `const` items in the body).
+//! loops), [`nested`] (local arrays of arrays) and [`asserts`]
+//! (assertions and `const` items in the body).
 
 use std::collections::HashMap;
 
@@ -78,6 +79,9 @@ struct Binding {
     /// The function's own in-out argument (`x: &mut f64`): `*x` reads and
     /// writes its value, which the body holds as the variable `x`.
     inout: bool,
+    /// An array of arrays (see [`nested`]): its shape's index in
+    /// `Lowerer::nested_locals`. Its value is the flat array.
+    nested: Option<usize>,
 }
 
 struct Lowerer<'a> {
@@ -183,6 +187,20 @@ struct Lowerer<'a> {
     /// last: the element's name, the array's, the loop's index (see
     /// [`iter_mut`]).
     walked: Vec<(syn::Ident, syn::Ident, ValueId)>,
+    /// The shapes of the arrays of arrays (see [`nested`]), which their
+    /// names' bindings point to.
+    nested_locals: Vec<nested::Shape>,
+    /// The identifiers the body's macros hold: an array of arrays of
+    /// such a name is left as written.
+    macro_idents: std::collections::HashSet<String>,
+    /// The `for` loops over ranges being lowered, innermost last: the
+    /// index's value and the range's exclusive end where known (see
+    /// `Lowerer::within_row`).
+    range_ends: Vec<(ValueId, Option<Expr>)>,
+    /// The rows of arrays of arrays walked by `iter_mut()`, innermost
+    /// last: the row's name, the array's shape, the row's index (see
+    /// [`iter_mut`]).
+    rows_walked: Vec<(syn::Ident, nested::Shape, ValueId)>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -250,6 +268,10 @@ fn lower_fn(
         inout_statement: false,
         expected: None,
         walked: Vec::new(),
+        nested_locals: Vec::new(),
+        macro_idents: nested::macro_idents(body),
+        range_ends: Vec::new(),
+        rows_walked: Vec::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -300,15 +322,13 @@ fn lower_fn(
     // statement of its own, and `match` and the exits become branches,
     // before lowering sees them (`matches!`, a tuple from a branch, a
     // deferred `let`, the `Option` of `x.first()`, `Option` locals,
-    // `std::array::from_fn` and a walk over `iter_mut()` of a local are
-    // lowered where they stand).
+    // `std::array::from_fn`, a walk over `iter_mut()` of a local and
+    // local arrays of arrays are lowered where they stand).
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let records = records::desugar(cx, body, &param_names);
     let body = records.as_ref().unwrap_or(body);
     let positions = iter_mut::desugar(cx, body);
     let body = positions.as_ref().unwrap_or(body);
-    let nested_arrays = nested::desugar(cx, body, &param_names);
-    let body = nested_arrays.as_ref().unwrap_or(body);
     let diverging = diverging::desugar(body);
     let body = diverging.as_ref().unwrap_or(body);
     let matched = matching::desugar(cx, body);
@@ -774,6 +794,7 @@ impl Lowerer<'_> {
                 ty,
                 option: None,
                 inout: false,
+                nested: None,
             });
         }
     }
@@ -790,6 +811,7 @@ impl Lowerer<'_> {
                 ty: None,
                 option: None,
                 inout: false,
+                nested: None,
             });
         }
     }

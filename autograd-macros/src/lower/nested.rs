@@ -1,59 +1,70 @@
 //! Local arrays of arrays of floats (`let mut p = [[1.0, 0.0], [0.0, 1.0]];`,
-//! `[[0.0; 3]; 4]`), rewritten before lowering into one array in row
-//! order, as a 2×2 covariance is written by hand:
+//! `[[0.0; 3]; 4]`), lowered as one local array in row order, as a 2×2
+//! covariance is written by hand:
 //!
 //! ```text
-//! let mut p = [[a, b], [c, d]];   →   let mut p = [a, b, c, d];
-//! p[i][j]                         →   p[i * 2 + j]
-//! p = [[e, f], [g, h]];           →   p = [e, f, g, h];
-//! p.len(), p[i].len()             →   p.len() / 2, 2
+//! let mut p = [[a, b], [c, d]];   →   the local array [a, b, c, d]
+//! p[i][j], p[i][j] = e, += e      →   its element i * 2 + j (integer code)
+//! p = [[e, f], [g, h]];           →   the local assigned [e, f, g, h]
+//! p.len(), p[i].len()             →   the rows, 2; the columns, 2
 //! ```
 //!
-//! Reads and writes of an element (`p[i][j] = e`, `+=`) are then those of
-//! a local array, whose adjoints the ordinary pipeline keeps. Only a name
-//! bound once in the body (and no argument's) is rewritten, so every path
-//! naming it is the local; any other use of it (a row as a value, passing
-//! it on) is one error saying what to write.
+//! The `let` binds the name to the flat array, an ordinary variable that
+//! loops carry and branches join, and records its shape ([`Shape`]) on
+//! the binding, so every form is found by the binding the path resolves
+//! to, not by its text. Reads and writes of an element are then those of
+//! a local array, whose adjoints the ordinary pipeline keeps. Any other use
+//! of the name (a row as a value, passing it on) is one error saying what
+//! to write. A name some macro of the body mentions is left as written
+//! (the macro's tokens would read the array of arrays itself).
 
-use std::collections::HashMap;
-
-use syn::visit::Visit;
-use syn::visit_mut::VisitMut;
-
-use super::options::BodyNames;
 use super::*;
 
-/// The rewritten body; `None` if it has no local array of arrays.
-pub(super) fn desugar(cx: &Ctxt, body: &syn::Block, params: &[String]) -> Option<syn::Block> {
-    let mut scan = Scan::default();
-    scan.visit_block(body);
-    let locals: HashMap<String, Nested> = scan
-        .candidates
-        .into_iter()
-        .filter(|(name, _)| scan.names.rewritable(name, params))
-        .collect();
-    if locals.is_empty() {
-        return None;
-    }
-    let mut body = body.clone();
-    Rewrite {
-        cx,
-        locals,
-        loops: Vec::new(),
-    }
-    .visit_block_mut(&mut body);
-    Some(body)
-}
-
-/// A local array of arrays: the length of its rows.
+/// The shape of a local array of arrays, in row order.
 #[derive(Clone)]
-struct Nested {
-    width: Expr,
+pub(super) struct Shape {
+    name: syn::Ident,
+    rows: Expr,
+    cols: Expr,
 }
 
-/// The rows of a nested array expression flattened in row order, and the
-/// width of a row; `None` for anything else.
-fn flatten(e: &Expr) -> Option<(Expr, Expr)> {
+impl Shape {
+    pub(super) fn name(&self) -> &syn::Ident {
+        &self.name
+    }
+
+    pub(super) fn rows(&self) -> &Expr {
+        &self.rows
+    }
+
+    pub(super) fn cols(&self) -> &Expr {
+        &self.cols
+    }
+}
+
+/// The elements of a nested array expression in row order.
+enum Elements {
+    /// `[[a, b], [c, d]]`; `[[a, b]; 3]` is its row `times` times.
+    Rows { row: Vec<Expr>, times: usize },
+    /// `[[e; n]; m]`: `e`, `n * m` times.
+    Fill { elem: Box<Expr>, len: Box<Expr> },
+}
+
+/// A nested array expression flattened.
+struct Flat {
+    elements: Elements,
+    rows: Expr,
+    cols: Expr,
+}
+
+fn literal(n: usize) -> Expr {
+    let n = syn::LitInt::new(&n.to_string(), Span::call_site());
+    syn::parse_quote!(#n)
+}
+
+/// The rows of a nested array expression flattened in row order, and its
+/// shape; `None` for anything else.
+fn flatten(e: &Expr) -> Option<Flat> {
     match strip_parens(e) {
         // `[[a, b], [c, d]]`, `[[0.0; 2], [1.0; 2]]` with a literal width.
         Expr::Array(rows) if !rows.elems.is_empty() => {
@@ -66,8 +77,14 @@ fn flatten(e: &Expr) -> Option<(Expr, Expr)> {
                 }
                 flat.extend(elems);
             }
-            let width = syn::LitInt::new(&width?.to_string(), Span::call_site());
-            Some((syn::parse_quote!([#(#flat),*]), syn::parse_quote!(#width)))
+            Some(Flat {
+                elements: Elements::Rows {
+                    row: flat,
+                    times: 1,
+                },
+                rows: literal(rows.elems.len()),
+                cols: literal(width?),
+            })
         }
         Expr::Repeat(outer) => match strip_parens(&outer.expr) {
             // `[[e; n]; m]`: `[e; n * m]`.
@@ -76,15 +93,28 @@ fn flatten(e: &Expr) -> Option<(Expr, Expr)> {
                 if is_collection(e) {
                     return None;
                 }
-                Some((syn::parse_quote!([#e; (#n) * (#m)]), (**n).clone()))
+                Some(Flat {
+                    elements: Elements::Fill {
+                        elem: e.clone(),
+                        len: Box::new(syn::parse_quote!((#n) * (#m))),
+                    },
+                    rows: (**m).clone(),
+                    cols: (**n).clone(),
+                })
             }
             // `[[a, b]; 3]` with a literal count.
             row => {
                 let elems = row_elements(row)?;
                 let count = int_literal(&outer.len)?;
-                let flat: Vec<&Expr> = (0..count).flat_map(|_| elems.iter()).collect();
-                let width = syn::LitInt::new(&elems.len().to_string(), Span::call_site());
-                Some((syn::parse_quote!([#(#flat),*]), syn::parse_quote!(#width)))
+                let cols = literal(elems.len());
+                Some(Flat {
+                    elements: Elements::Rows {
+                        row: elems,
+                        times: count,
+                    },
+                    rows: literal(count),
+                    cols,
+                })
             }
         },
         _ => None,
@@ -130,246 +160,373 @@ fn flat_type(ty: &syn::Type) -> Option<syn::Type> {
     Some(syn::parse_quote!([#f; (#n) * (#m)]))
 }
 
-#[derive(Default)]
-struct Scan {
-    names: BodyNames,
-    candidates: Vec<(String, Nested)>,
+fn same(a: &Expr, b: &Expr) -> bool {
+    a.to_token_stream().to_string() == b.to_token_stream().to_string()
 }
 
-impl<'ast> Visit<'ast> for Scan {
-    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        self.names.bind(p);
-        syn::visit::visit_pat_ident(self, p);
-    }
-
-    fn visit_local(&mut self, l: &'ast syn::Local) {
-        let (pat, ty) = match &l.pat {
-            Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
-            p => (p, None),
-        };
-        if let (Pat::Ident(pi), Some(init)) = (pat, &l.init)
-            && pi.by_ref.is_none()
-            && pi.subpat.is_none()
-            && init.diverge.is_none()
-            && ty.is_none_or(|t| flat_type(t).is_some())
-            && let Some((_, width)) = flatten(&init.expr)
-        {
-            self.candidates
-                .push((pi.ident.to_string(), Nested { width }));
-        }
-        syn::visit::visit_local(self, l);
-    }
-
-    fn visit_expr(&mut self, e: &'ast Expr) {
-        // A long sum nests to the left: walked in a loop.
-        if !visit_binary_spine(e, &mut |x| self.visit_expr(x)) {
-            syn::visit::visit_expr(self, e);
+/// Every identifier the body's macros hold, by text (nested ones too).
+pub(super) fn macro_idents(body: &syn::Block) -> std::collections::HashSet<String> {
+    struct Macros(std::collections::HashSet<String>);
+    fn collect(t: proc_macro2::TokenTree, out: &mut std::collections::HashSet<String>) {
+        match t {
+            proc_macro2::TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            proc_macro2::TokenTree::Group(g) => {
+                g.stream().into_iter().for_each(|t| collect(t, out))
+            }
+            _ => {}
         }
     }
-
-    fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        self.names.read_macro(m);
+    impl<'ast> Visit<'ast> for Macros {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            m.tokens
+                .clone()
+                .into_iter()
+                .for_each(|t| collect(t, &mut self.0));
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
+    let mut macros = Macros(Default::default());
+    macros.visit_block(body);
+    macros.0
 }
 
-struct Rewrite<'a> {
-    cx: &'a Ctxt,
-    locals: HashMap<String, Nested>,
-    /// The variables of the enclosing `for` loops over ranges, each with
-    /// its range's end (exclusive).
-    loops: Vec<(syn::Ident, Expr)>,
+/// The error at a use of the array of arrays `name` that is none of the
+/// forms lowered.
+fn misuse_message(name: &syn::Ident) -> String {
+    format!(
+        "the array of arrays `{name}` is read and written by element, `{name}[i][j]`, or assigned whole, `{name} = [[..], [..]];`; for a row, read its elements (`{name}[i][0]`, `{name}[i][1]`)"
+    )
 }
 
-impl Rewrite<'_> {
-    fn local(&self, e: &Expr) -> Option<(syn::Ident, Nested)> {
+/// An element `p[a][b]`, as the row and column and the local's path.
+fn element_parts(outer: &syn::ExprIndex) -> Option<(&Expr, &Expr, &Expr)> {
+    let Expr::Index(inner) = strip_parens(&outer.expr) else {
+        return None;
+    };
+    Some((&inner.expr, &inner.index, &outer.index))
+}
+
+fn is_range(e: &Expr) -> bool {
+    matches!(strip_parens(e), Expr::Range(_))
+}
+
+impl Lowerer<'_> {
+    /// The shape of the array of arrays an expression names.
+    pub(super) fn nested_named(&self, e: &Expr) -> Option<Shape> {
+        if self.nested_locals.is_empty() {
+            return None;
+        }
         let Expr::Path(p) = strip_parens(e) else {
             return None;
         };
-        let ident = p.path.get_ident()?;
-        self.locals
-            .get(&ident.to_string())
-            .map(|n| (ident.clone(), n.clone()))
+        if p.qself.is_some() {
+            return None;
+        }
+        let k = self.lookup(p.path.get_ident()?)?.nested?;
+        self.nested_locals.get(k).cloned()
+    }
+
+    /// `let [mut] p[: [[F; n]; m]] = [[..], ..];`: the flat array bound
+    /// to `p`, its shape recorded on the binding. `false`, binding
+    /// nothing, for any other `let`.
+    pub(super) fn bind_nested(&mut self, local: &syn::Local) -> bool {
+        let (pat, ty) = match &local.pat {
+            Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
+            p => (p, None),
+        };
+        let (Pat::Ident(pi), Some(init)) = (pat, &local.init) else {
+            return false;
+        };
+        if pi.by_ref.is_some() || pi.subpat.is_some() || init.diverge.is_some() {
+            return false;
+        }
+        let flat_ty = match ty {
+            Some(t) => match flat_type(t) {
+                Some(f) => Some(f),
+                None => return false,
+            },
+            None => None,
+        };
+        let Some(flat) = flatten(&init.expr) else {
+            return false;
+        };
+        if self.macro_idents.contains(&pi.ident.to_string()) {
+            return false;
+        }
+        let span = init.expr.span();
+        let array = self.lower_flat(&flat, span);
+        self.bind_operand(
+            Some(&pi.ident),
+            pi.mutability.is_some(),
+            flat_ty,
+            array,
+            span,
+        );
+        let k = self.nested_locals.len();
+        self.nested_locals.push(Shape {
+            name: pi.ident.clone(),
+            rows: flat.rows,
+            cols: flat.cols,
+        });
+        if let Some(b) = self.lookup_mut(&pi.ident) {
+            b.nested = Some(k);
+        }
+        true
+    }
+
+    /// The flat array of a nested array expression.
+    fn lower_flat(&mut self, flat: &Flat, span: Span) -> Operand {
+        let op = match &flat.elements {
+            Elements::Rows { row, times } => {
+                let row: syn::punctuated::Punctuated<Expr, syn::Token![,]> =
+                    row.iter().cloned().collect();
+                // `[[a, b]; 3]` evaluates its row once.
+                let row = self.lower_elements(&row);
+                Op::Pack {
+                    elems: (0..*times).flat_map(|_| row.iter().cloned()).collect(),
+                    collection: Collection::Array,
+                }
+            }
+            Elements::Fill { elem, len } => Op::Fill {
+                elem: self.lower_element(elem),
+                len: self.lower_expr(len),
+                collection: Collection::Array,
+            },
+        };
+        Operand::Value(self.emit(op, Kind::Array, span))
+    }
+
+    /// A use of an array of arrays in an expression: an element read, the
+    /// rows' or a row's `len()`, or the error for any other; `None` where
+    /// `e` uses none.
+    pub(super) fn lower_nested_read(&mut self, e: &Expr) -> Option<Operand> {
+        if self.nested_locals.is_empty() {
+            return None;
+        }
+        match e {
+            Expr::Path(_) => {
+                let shape = self.nested_named(e)?;
+                Some(self.nested_misuse(e, &shape))
+            }
+            Expr::Index(outer) => {
+                if let Some(shape) = self.nested_named(&outer.expr) {
+                    // A row as a value.
+                    return Some(self.nested_misuse(&outer.expr, &shape));
+                }
+                let (place, row, col) = element_parts(outer)?;
+                let shape = self.nested_named(place)?;
+                if is_range(row) || is_range(col) {
+                    return Some(self.nested_misuse(place, &shape));
+                }
+                let Some(index) = self.nested_index(row, col, &shape) else {
+                    return Some(self.missing(outer.span()));
+                };
+                let array = self.local_ident(strip_parens(place))?;
+                Some(self.slice_element(array, index, outer.span()))
+            }
+            Expr::MethodCall(m) if m.method == "len" && m.args.is_empty() => {
+                if let Some(shape) = self.nested_named(&m.receiver) {
+                    let rows = &shape.rows;
+                    return Some(self.lower_expr(&syn::parse_quote!((#rows))));
+                }
+                // `row.len()` of a row walked by `iter_mut()`.
+                if let Expr::Path(p) = strip_parens(&m.receiver)
+                    && let Some(ident) = p.path.get_ident()
+                    && let Some((_, shape, _)) = self
+                        .rows_walked
+                        .iter()
+                        .rev()
+                        .find(|(r, _, _)| same_binding(r, ident))
+                {
+                    let cols = shape.cols.clone();
+                    return Some(self.lower_expr(&syn::parse_quote!((#cols))));
+                }
+                // `p[i].len()`
+                let Expr::Index(row) = strip_parens(&m.receiver) else {
+                    return None;
+                };
+                let cols = self.nested_named(&row.expr)?.cols;
+                Some(self.lower_expr(&syn::parse_quote!((#cols))))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `e` (behind `&` or `*`) names an array of arrays where a
+    /// sequence is wanted (iterated, walked): the error said if so.
+    pub(super) fn nested_misused(&self, e: &Expr) -> bool {
+        match strip_parens(e) {
+            Expr::Reference(r) => self.nested_misused(&r.expr),
+            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.nested_misused(&u.expr),
+            e => match self.nested_named(e) {
+                Some(shape) => {
+                    self.cx.error_spanned_by(e, misuse_message(&shape.name));
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+
+    fn nested_misuse(&mut self, at: &Expr, shape: &Shape) -> Operand {
+        self.cx.error_spanned_by(at, misuse_message(&shape.name));
+        self.missing(at.span())
+    }
+
+    /// `p[a][b] = e` or `p[a][b] op= e` (the operator's rule and token) of
+    /// an array of arrays, its flat element written; `false` where the
+    /// target is no part of one.
+    pub(super) fn lower_nested_write(
+        &mut self,
+        target: &syn::ExprIndex,
+        compound: Option<(&'static Rule, TokenStream)>,
+        rhs: &Expr,
+        span: Span,
+    ) -> bool {
+        if self.nested_locals.is_empty() {
+            return false;
+        }
+        if let Some(shape) = self.nested_named(&target.expr) {
+            // A row written whole.
+            self.nested_misuse(&target.expr, &shape);
+            return true;
+        }
+        let Some((place, row, col)) = element_parts(target) else {
+            return false;
+        };
+        let Some(shape) = self.nested_named(place) else {
+            return false;
+        };
+        if is_range(row) || is_range(col) {
+            self.nested_misuse(place, &shape);
+            return true;
+        }
+        let Expr::Path(p) = strip_parens(place) else {
+            return false;
+        };
+        let (Some(ident), Some(array)) =
+            (p.path.get_ident(), self.local_ident(strip_parens(place)))
+        else {
+            return false;
+        };
+        let Some(index) = self.nested_index(row, col, &shape) else {
+            return true;
+        };
+        let mut elem = self.lower_expr(rhs);
+        if let Some((rule, token)) = compound {
+            let old = self.emit(
+                Op::Index {
+                    slice: array,
+                    index: index.clone(),
+                },
+                Kind::Float,
+                target.span(),
+            );
+            let args = vec![Operand::Value(old), elem];
+            let kind = self.result_kind(&args);
+            elem = Operand::Value(self.emit(
+                Op::Rule {
+                    rule,
+                    args,
+                    syntax: Syntax::Operator(token),
+                },
+                kind,
+                span,
+            ));
+        }
+        self.store_element(ident, array, index, elem, span);
+        true
+    }
+
+    /// `p = [[..], [..]];` of an array of arrays: the flat array assigned;
+    /// `false` where `a` assigns no array of arrays.
+    pub(super) fn lower_nested_assign(&mut self, a: &syn::ExprAssign) -> bool {
+        let Some(shape) = self.nested_named(&a.left) else {
+            return false;
+        };
+        match flatten(&a.right) {
+            Some(flat) if same(&flat.cols, &shape.cols) => {
+                let array = self.lower_flat(&flat, a.right.span());
+                self.assign(strip_parens(&a.left), array, a.span());
+            }
+            _ => {
+                self.cx
+                    .error_spanned_by(&a.right, misuse_message(&shape.name));
+            }
+        }
+        true
+    }
+
+    /// The flat index of `p[row][col]`, `row * cols + col` as integer
+    /// code (one literal where all three are); `None`, with the error,
+    /// where the column may not be below the width: a column Rust would
+    /// reject with a panic must not read the next row.
+    fn nested_index(&mut self, row: &Expr, col: &Expr, shape: &Shape) -> Option<Operand> {
+        if !self.within_row(col, shape) {
+            let name = &shape.name;
+            self.cx.error_spanned_by(
+                col,
+                format!(
+                    "the column of `{name}[i][j]` is a literal below the row's width or the variable of a `for` loop over `0..{name}[i].len()` (or `0..N`, the width); read other columns through such a loop"
+                ),
+            );
+            return None;
+        }
+        let cols = &shape.cols;
+        let index: Expr = match (int_literal(row), int_literal(cols), int_literal(col)) {
+            (Some(i), Some(n), Some(j)) => literal(i * n + j),
+            _ => syn::parse_quote!((#row) * (#cols) + (#col)),
+        };
+        Some(self.lower_expr(&index))
     }
 
     /// Whether a column index is provably below the rows' width: a literal
-    /// below a literal width, or the variable of an enclosing `for` loop
+    /// below a literal width, or the index of an enclosing `for` loop
     /// whose range ends at most there (`0..2`, `0..N`, `0..p[i].len()`).
-    fn within_row(&self, column: &Expr, name: &syn::Ident, nested: &Nested) -> bool {
-        let width = int_literal(&nested.width);
-        match strip_parens(column) {
+    fn within_row(&self, col: &Expr, shape: &Shape) -> bool {
+        let width = int_literal(&shape.cols);
+        match strip_parens(col) {
             e @ Expr::Lit(_) => matches!((int_literal(e), width), (Some(j), Some(n)) if j < n),
-            Expr::Path(p) => {
-                let Some(ident) = p.path.get_ident() else {
+            Expr::Path(p) if p.qself.is_none() => {
+                let Some(v) = p
+                    .path
+                    .get_ident()
+                    .and_then(|i| self.lookup(i))
+                    .map(|b| b.value)
+                else {
                     return false;
                 };
-                // The innermost loop of that name.
-                let Some((_, end)) = self.loops.iter().rev().find(|(v, _)| v == ident) else {
+                // The loop whose index the name is bound to.
+                let Some((_, Some(end))) = self.range_ends.iter().rev().find(|(i, _)| *i == v)
+                else {
                     return false;
-                };
-                let same = |a: &Expr, b: &Expr| {
-                    a.to_token_stream().to_string() == b.to_token_stream().to_string()
                 };
                 match (int_literal(end), width) {
                     (Some(e), Some(n)) => e <= n,
-                    _ => {
-                        same(end, &nested.width)
-                            || matches!(strip_parens(end), Expr::MethodCall(m)
-                                if m.method == "len"
-                                    && matches!(strip_parens(&m.receiver), Expr::Index(r)
-                                        if self.local(&r.expr).is_some_and(|(n, _)| n == *name)))
-                    }
+                    _ => same(end, &shape.cols),
                 }
             }
             _ => false,
         }
     }
 
-    fn error(&self, at: &Expr, name: &syn::Ident) {
-        self.cx.error_spanned_by(
-            at,
-            format!(
-                "the array of arrays `{name}` is read and written by element, `{name}[i][j]`, or assigned whole, `{name} = [[..], [..]];`; for a row, read its elements (`{name}[i][0]`, `{name}[i][1]`)"
-            ),
-        );
-    }
-
-    fn rewrite(&mut self, e: &Expr) -> Option<Expr> {
-        match e {
-            // `p[a][b]`
-            Expr::Index(outer) => {
-                let Expr::Index(inner) = strip_parens(&outer.expr) else {
-                    return None;
-                };
-                let (name, nested) = self.local(&inner.expr)?;
-                if matches!(strip_parens(&outer.index), Expr::Range(_))
-                    || matches!(strip_parens(&inner.index), Expr::Range(_))
-                {
-                    return None;
-                }
-                // The flat index stays in the element's row only where the
-                // column is below the width: a column Rust would reject with a
-                // panic must not read the next row.
-                if !self.within_row(&outer.index, &name, &nested) {
-                    self.cx.error_spanned_by(
-                        &outer.index,
-                        format!(
-                            "the column of `{name}[i][j]` is a literal below the row's width or the variable of a `for` loop over `0..{name}[i].len()` (or `0..N`, the width); read other columns through such a loop"
-                        ),
-                    );
-                    return Some(e.clone());
-                }
-                let (mut a, mut b) = ((*inner.index).clone(), (*outer.index).clone());
-                self.visit_expr_mut(&mut a);
-                self.visit_expr_mut(&mut b);
-                let width = &nested.width;
-                // Literal rows and columns (`p[1][0]`) are one literal index.
-                let index: Expr = match (int_literal(&a), int_literal(width), int_literal(&b)) {
-                    (Some(i), Some(n), Some(j)) => {
-                        let k = syn::LitInt::new(&(i * n + j).to_string(), outer.span());
-                        syn::parse_quote!(#k)
-                    }
-                    _ => syn::parse_quote!((#a) * (#width) + (#b)),
-                };
-                Some(syn::parse_quote_spanned!(outer.span()=> #name[#index]))
-            }
-            // `p = [[..], [..]]`
-            Expr::Assign(a) => {
-                let (name, nested) = self.local(&a.left)?;
-                let Some((mut flat, width)) = flatten(&a.right) else {
-                    self.error(&a.right, &name);
-                    return Some(e.clone());
-                };
-                if width.to_token_stream().to_string() != nested.width.to_token_stream().to_string()
-                {
-                    self.error(&a.right, &name);
-                    return Some(e.clone());
-                }
-                self.visit_expr_mut(&mut flat);
-                Some(syn::parse_quote_spanned!(a.span()=> #name = #flat))
-            }
-            Expr::MethodCall(m) if m.method == "len" && m.args.is_empty() => {
-                if let Some((name, nested)) = self.local(&m.receiver) {
-                    let width = &nested.width;
-                    return Some(syn::parse_quote!((#name.len() / (#width))));
-                }
-                // `p[i].len()`
-                let Expr::Index(row) = strip_parens(&m.receiver) else {
-                    return None;
-                };
-                let (_, nested) = self.local(&row.expr)?;
-                let width = &nested.width;
-                Some(syn::parse_quote!((#width)))
-            }
-            _ => None,
+    /// The exclusive end of a `for` loop's range, for [`Self::within_row`]:
+    /// as written, `a..=n` as `n + 1` of a literal, `0..q[i].len()` of an
+    /// array of arrays as its width; `None` where unknown.
+    pub(super) fn range_end(&self, end: &Expr, inclusive: bool) -> Option<Expr> {
+        if inclusive {
+            return int_literal(end).map(|n| literal(n + 1));
         }
-    }
-}
-
-impl VisitMut for Rewrite<'_> {
-    fn visit_expr_mut(&mut self, e: &mut Expr) {
-        if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
-            return;
-        }
-        // `for j in a..b` (also `a..=b`, as the end b + 1): `j` is below `b`
-        // in the body, unless the body rebinds it.
-        if let Expr::ForLoop(f) = e
-            && let Pat::Ident(pi) = &*f.pat
-            && pi.mutability.is_none()
-            && let Expr::Range(r) = strip_parens(&f.expr)
-            && let Some(end) = &r.end
+        if let Expr::MethodCall(m) = strip_parens(end)
+            && m.method == "len"
+            && m.args.is_empty()
+            && let Expr::Index(row) = strip_parens(&m.receiver)
+            && let Some(shape) = self.nested_named(&row.expr)
         {
-            let end: Expr = match r.limits {
-                syn::RangeLimits::HalfOpen(_) => (**end).clone(),
-                syn::RangeLimits::Closed(_) => match int_literal(end) {
-                    Some(n) => {
-                        let n = syn::LitInt::new(&(n + 1).to_string(), Span::call_site());
-                        syn::parse_quote!(#n)
-                    }
-                    None => syn::parse_quote!(usize::MAX),
-                },
-            };
-            self.visit_expr_mut(&mut f.expr);
-            self.loops.push((pi.ident.clone(), end));
-            self.visit_block_mut(&mut f.body);
-            self.loops.pop();
-            return;
+            return Some(shape.cols);
         }
-        if let Some(rewritten) = self.rewrite(e) {
-            *e = rewritten;
-            return;
-        }
-        if let Some((name, _)) = self.local(e) {
-            self.error(e, &name);
-            return;
-        }
-        syn::visit_mut::visit_expr_mut(self, e);
+        Some(end.clone())
     }
-
-    fn visit_local_mut(&mut self, l: &mut syn::Local) {
-        let name = match &l.pat {
-            Pat::Type(pt) => match &*pt.pat {
-                Pat::Ident(pi) => Some(pi.ident.to_string()),
-                _ => None,
-            },
-            Pat::Ident(pi) => Some(pi.ident.to_string()),
-            _ => None,
-        };
-        if let Some(name) = name
-            && self.locals.contains_key(&name)
-            && let Some(init) = &mut l.init
-            && let Some((mut flat, _)) = flatten(&init.expr)
-        {
-            self.visit_expr_mut(&mut flat);
-            *init.expr = flat;
-            if let Pat::Type(pt) = &mut l.pat
-                && let Some(ty) = flat_type(&pt.ty)
-            {
-                *pt.ty = ty;
-            }
-            return;
-        }
-        syn::visit_mut::visit_local_mut(self, l);
-    }
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }

@@ -223,6 +223,7 @@ impl Lowerer<'_> {
                 ty: None,
                 option: Some(k),
                 inout: false,
+                nested: None,
             });
         }
         true
@@ -523,7 +524,7 @@ impl Lowerer<'_> {
 /// How often each name is bound in a body, and the names in its macros'
 /// tokens (which a rewrite cannot see): a local bound once, that no macro
 /// names and that is no argument, is named by every path naming it. Read
-/// by the `records` and `nested` rewrites, which still run before lowering.
+/// by the `records` rewrite, which still runs before lowering.
 #[derive(Default)]
 pub(super) struct BodyNames {
     bindings: HashMap<String, usize>,
@@ -549,11 +550,6 @@ impl BodyNames {
             .clone()
             .into_iter()
             .for_each(|t| collect(t, &mut self.in_macros));
-    }
-
-    /// Whether every path naming `name` in the body is its one local.
-    pub(super) fn rewritable(&self, name: &str, params: &[String]) -> bool {
-        self.rewritable_bound(name, params, 1)
     }
 
     /// Whether every path naming `name` in the body is one of its `n`

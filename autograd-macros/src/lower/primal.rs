@@ -582,8 +582,15 @@ impl Lowerer<'_> {
                         *e = (*u.expr).clone();
                         return self.visit_expr_mut(e);
                     }
-                    Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => {
-                        if let Some(part) = self.lowerer.lower_part(e) {
+                    Expr::Path(_) | Expr::Field(_) | Expr::Index(_) | Expr::MethodCall(_) => {
+                        // An element (or the shape) of an array of arrays
+                        // is read as a value too.
+                        let part = match self.lowerer.lower_nested_read(e) {
+                            Some(o) => Some(o),
+                            None if matches!(e, Expr::MethodCall(_)) => None,
+                            None => self.lowerer.lower_part(e),
+                        };
+                        if let Some(part) = part {
                             *e = match part {
                                 Operand::Const(t) => syn::parse_quote!((#t)),
                                 Operand::Value(v) => {

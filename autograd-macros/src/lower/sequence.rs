@@ -55,6 +55,8 @@ impl Lowerer<'_> {
                     _ => None,
                 }
             }
+            // An array of arrays is iterated by rows, which no sequence is.
+            e @ Expr::Path(_) if self.nested_named(e).is_some() => None,
             e @ Expr::Path(p) => match self.local_ident(e) {
                 Some(v) => match self.aggregates.get(&v) {
                     Some(Item::Seq(s)) => Some(s.clone()),

@@ -269,6 +269,9 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn lower_local(&mut self, local: &syn::Local) {
+        if self.bind_nested(local) {
+            return;
+        }
         let (pat, ty) = match &local.pat {
             Pat::Type(pt) => (&*pt.pat, Some((*pt.ty).clone())),
             p => (p, None),
@@ -589,6 +592,7 @@ impl Lowerer<'_> {
             Expr::Assign(a) if let Expr::Tuple(targets) = &*a.left => {
                 self.lower_tuple_assign(targets, &a.right, a.span());
             }
+            Expr::Assign(a) if self.lower_nested_assign(a) => {}
             Expr::Assign(a) if self.lower_option_assign(a) => {}
             Expr::Assign(a) if self.lower_from_fn_assign(&a.left, &a.right, a.span()) => {}
             Expr::Assign(a) if self.lower_element_assign(&a.left, None, &a.right, a.span()) => {}
@@ -745,7 +749,10 @@ impl Lowerer<'_> {
             return None;
         }
         let v = self.local_ident(&m.receiver)?;
-        if !matches!(self.values[v].kind, Kind::Array | Kind::Unknown) {
+        // `p.swap(i, j)` of an array of arrays swaps rows.
+        if self.nested_named(&m.receiver).is_some()
+            || !matches!(self.values[v].kind, Kind::Array | Kind::Unknown)
+        {
             return None;
         }
         let (a, b, array) = (&m.args[0], &m.args[1], &m.receiver);
