@@ -1248,35 +1248,57 @@ fn overwritten(f: &Function, an: &Analysis, l: &Loop) -> Vec<(ValueId, ValueId)>
                 }) {
                     return true;
                 }
-                let LoopHeader::Range {
-                    index: Some(j),
-                    start: Operand::Const(start),
-                    end: Operand::Value(end),
-                    inclusive: false,
-                    reversed: false,
-                } = &inner.header
-                else {
-                    return false;
-                };
-                if start.to_string() != "0" || end != len || inner.checkpoint.is_some() {
-                    return false;
-                }
                 inner.carried.iter().any(|ic| {
                     ic.init == c.entry
+                        && fills(inner, ic, *len)
                         && reads_of(&inner.body, ic.entry) == 1
                         && reads_of(&inner.body, ic.exit) == 0
-                        && inner.body.stmts.iter().any(|s| {
-                            matches!(s, Stmt::Let {
-                                dst,
-                                op: Op::Store { array, index: Operand::Value(i), .. },
-                                ..
-                            } if *dst == ic.exit && *array == ic.entry && i == j)
-                        })
                 })
             })
         })
         .map(|c| (c.entry, c.init))
         .collect()
+}
+
+/// Whether a block holds a loop, a call or an expensive operation (at any
+/// depth): work worth keeping a result of rather than doing again.
+fn costly(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match s {
+        Stmt::Loop(_) => true,
+        Stmt::If(i) => costly(&i.then_blk) || costly(&i.else_blk),
+        Stmt::Let { op, .. } => match op {
+            Op::Rule { rule, .. } => rule.expensive,
+            Op::Call { .. } => true,
+            _ => false,
+        },
+    })
+}
+
+/// Whether `l` is `for j in 0..len` (not checkpointed) and its body's top
+/// level stores `a[j] = ..` into the carried array `c`, the store's result
+/// the iteration's exit value: each iteration writes one element, the
+/// loop every element of an array of length `len`.
+fn fills(l: &Loop, c: &Carried, len: ValueId) -> bool {
+    let LoopHeader::Range {
+        index: Some(j),
+        start: Operand::Const(start),
+        end: Operand::Value(end),
+        inclusive: false,
+        reversed: false,
+    } = &l.header
+    else {
+        return false;
+    };
+    start.to_string() == "0"
+        && *end == len
+        && l.checkpoint.is_none()
+        && l.body.stmts.iter().any(|s| {
+            matches!(s, Stmt::Let {
+                dst,
+                op: Op::Store { array, index: Operand::Value(i), .. },
+                ..
+            } if *dst == c.exit && *array == c.entry && i == j)
+        })
 }
 
 /// A carried integer that each iteration of a forward `for` loop steps by
@@ -1515,6 +1537,18 @@ fn loop_walk(f: &Function, an: &Analysis, l: &Loop) -> LoopWalk {
                     from_inner.extend(afters.clone());
                     if matches!(inner.header, LoopHeader::Range { .. }) && !an.saves(inner).any() {
                         keepable.extend(afters.filter(|a| f.info(*a).kind == Kind::Float));
+                        // An array the inner loop fills, one element per
+                        // iteration (`for k in 0..n { a[k] = .. }`), each
+                        // element costing a loop or an expensive operation:
+                        // one float per iteration to keep, where recovering
+                        // it would run that work again. An array of cheap
+                        // elements is recomputed.
+                        if costly(&inner.body) {
+                            keepable.extend(inner.carried.iter().filter_map(|c| {
+                                let len = an.lengths.get(&c.entry)?;
+                                fills(inner, c, *len).then_some(c.after)
+                            }));
+                        }
                     }
                 }
             }
@@ -1798,18 +1832,20 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
                 read.clear();
                 read.extend(saves.kept.iter().chain(&saves.cached));
                 read.extend(&saves.cache_miss);
-                // A `for` loop pushes its entry values as an iteration
-                // starts and its reverse recomputes in forward order, so
-                // only what the adjoint code reads must outlive a write.
-                // Elsewhere (a `while`, a checkpointed or fused loop, a
-                // push at the iteration's end) everything it saves or
-                // recomputes.
+                // A `for` loop's reverse recomputes in forward order, so
+                // only what the adjoint code reads must outlive a write,
+                // and what it pushes: its entry values as an iteration
+                // starts, or, with kept values, at the iteration's end.
+                // Elsewhere (a `while`, a checkpointed or fused loop)
+                // everything it saves or recomputes.
                 let plain = matches!(l.header, LoopHeader::Range { .. })
                     && l.checkpoint.is_none()
-                    && saves.kept.is_empty()
                     && !self.0.fused.contains_key(&l.id);
                 if plain {
                     read.extend(adjoint_reads(self.2, self.0, &l.body));
+                    if !saves.kept.is_empty() {
+                        read.extend(&saves.entries);
+                    }
                 } else {
                     read.extend(&saves.entries);
                     read.extend(&saves.recompute);

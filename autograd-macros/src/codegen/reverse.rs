@@ -1,6 +1,8 @@
 //! The adjoint sweep: the operations in reverse order, each adding its
 //! contributions into its operands' adjoints.
 
+use std::collections::HashSet;
+
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 
@@ -102,8 +104,9 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Values of this block whose adjoints start at zero.
-    fn predeclare(&mut self, b: &Block) -> TokenStream {
+    /// Values of this block whose adjoints start at zero, but those in
+    /// `taken` (whose adjoints start as an incoming one).
+    fn predeclare(&mut self, b: &Block, taken: &HashSet<ValueId>) -> TokenStream {
         let mut out = TokenStream::new();
         let values = self.an.defined_in.get(&b.id).cloned().unwrap_or_default();
         for v in values {
@@ -112,6 +115,7 @@ impl<'a> Gen<'a> {
                 && self.an.predeclare[v]
                 && self.f.info(v).kind != Kind::Slice
                 && !self.declared.contains(&v)
+                && !taken.contains(&v)
             {
                 let adj = names::adjoint(self.f, v);
                 let zero = match self.an.carried_arrays.get(&v) {
@@ -142,7 +146,15 @@ impl<'a> Gen<'a> {
         b: &Block,
         incoming: Vec<(ValueId, TokenStream, Option<TokenStream>)>,
     ) -> TokenStream {
-        let mut out = self.predeclare(b);
+        // An array adjoint that starts as the adjoint arriving from outside
+        // (a carried adjoint into the iteration's exit value) takes it
+        // over, instead of starting as a zero it is then added into.
+        let taken: HashSet<ValueId> = incoming
+            .iter()
+            .filter(|(v, _, from)| from.is_none() && self.f.info(*v).kind == Kind::Array)
+            .map(|(v, _, _)| *v)
+            .collect();
+        let mut out = self.predeclare(b, &taken);
         for (v, expr, from) in incoming {
             out.extend(self.contribute_from(v, expr, from.as_ref()));
         }
@@ -700,11 +712,40 @@ impl<'a> Gen<'a> {
             }
             _ => TokenStream::new(),
         };
-        // An array the body overwrites whole: a buffer of its length.
+        // An array the body overwrites whole: a buffer of its length. The
+        // iteration's exit value, when the reverse recomputes it, is dead
+        // once the iteration's reverse is done: the next reverse iteration
+        // takes it as its buffer, so only the first copies the initial
+        // value.
+        let mut spares = TokenStream::new();
+        let mut spare_back = TokenStream::new();
         let overwritten = saves.overwritten.iter().map(|(entry, init)| {
-            let (entry, init) = (names::value(self.f, *entry), names::value(self.f, *init));
-            quote!(let #entry = ::core::clone::Clone::clone(&#init);)
+            let (entry_id, init) = (*entry, names::value(self.f, *init));
+            let entry = names::value(self.f, entry_id);
+            let exit = l
+                .carried
+                .iter()
+                .find(|c| c.entry == entry_id)
+                .map(|c| (c.exit, &c.name))
+                .filter(|(exit, _)| {
+                    self.f.info(*exit).block == l.body.id && saves.recompute.contains(exit)
+                });
+            match exit {
+                Some((exit, name)) => {
+                    let (spare, exit) = (names::spare(l.id, name), names::value(self.f, exit));
+                    spares.extend(quote!(let mut #spare = ::core::option::Option::None;));
+                    spare_back.extend(quote!(#spare = ::core::option::Option::Some(#exit);));
+                    quote! {
+                        let #entry = match #spare.take() {
+                            ::core::option::Option::Some(__ad_buffer) => __ad_buffer,
+                            ::core::option::Option::None => ::core::clone::Clone::clone(&#init),
+                        };
+                    }
+                }
+                None => quote!(let #entry = ::core::clone::Clone::clone(&#init);),
+            }
         });
+        let overwritten: Vec<_> = overwritten.collect();
         let overwritten = quote!(#(#overwritten)*);
         // The cached values, or their recomputation if the loop was too long
         // to cache them.
@@ -811,7 +852,9 @@ impl<'a> Gen<'a> {
             #reverse
             #write
             #(#carry_back)*
+            #spare_back
         };
+        out.extend(spares);
         out.extend(if self.checkpointed(l) {
             self.reverse_checkpointed(l, iteration)
         } else {
