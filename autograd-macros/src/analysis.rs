@@ -2105,6 +2105,78 @@ pub fn stencils(f: &Function, an: &Analysis, l: &Loop) -> Vec<Stencil> {
     out
 }
 
+/// Reads `a[k]` at the top level of a `for` loop's body of an array or
+/// slice `a` defined outside the loop, at an index `k` defined outside it:
+/// every iteration adds into the same element of `a`'s adjoint, which
+/// stays in place through the loop's reverse (only values of the loop
+/// move their adjoints from one iteration to the next). The reverse sweep
+/// adds into a local and the element once, after the loop, instead of
+/// going through memory each iteration (the triangle's `x[i]` read in its
+/// `j` loop).
+pub struct InvariantRead {
+    pub slice: ValueId,
+    pub index: ValueId,
+    /// The reads of `slice[index]`, the values they define.
+    pub reads: Vec<ValueId>,
+}
+
+/// The invariant reads of a loop (see [`InvariantRead`]); not in a
+/// checkpointed loop, whose reverse runs in segments.
+pub fn invariant_reads(f: &Function, an: &Analysis, l: &Loop) -> Vec<InvariantRead> {
+    if !matches!(l.header, LoopHeader::Range { .. }) || l.checkpoint.is_some() {
+        return Vec::new();
+    }
+    struct Blocks(HashSet<BlockId>);
+    impl<'a> Visitor<'a> for Blocks {
+        fn visit_block(&mut self, b: &'a Block) {
+            self.0.insert(b.id);
+            walk_block(self, b);
+        }
+    }
+    let mut blocks = Blocks(HashSet::new());
+    blocks.visit_block(&l.body);
+    let inside = blocks.0;
+    let outside = |v: ValueId| !inside.contains(&f.info(v).block);
+    let mut out: Vec<InvariantRead> = Vec::new();
+    for stmt in &l.body.stmts {
+        let Stmt::Let {
+            dst,
+            op:
+                Op::Index {
+                    slice,
+                    index: Operand::Value(index),
+                },
+            ..
+        } = stmt
+        else {
+            continue;
+        };
+        if !(an.active(*dst)
+            && an.active(*slice)
+            && f.info(*dst).kind == Kind::Float
+            && matches!(f.info(*slice).kind, Kind::Slice | Kind::Array)
+            && f.info(*index).kind == Kind::Int
+            && outside(*slice)
+            && outside(*index)
+            && !an.zero_at_read.contains(dst))
+        {
+            continue;
+        }
+        match out
+            .iter_mut()
+            .find(|r| r.slice == *slice && r.index == *index)
+        {
+            Some(r) => r.reads.push(*dst),
+            None => out.push(InvariantRead {
+                slice: *slice,
+                index: *index,
+                reads: vec![*dst],
+            }),
+        }
+    }
+    out
+}
+
 /// The largest offset from the loop index a stencil read may have: far
 /// beyond any useful window, and small enough that offsets, their
 /// differences and their negations never overflow.

@@ -105,6 +105,18 @@ pub fn carried_adjoint(loop_id: LoopId, name: &str) -> Ident {
     ))
 }
 
+/// The adjoint a reversed loop adds up for the element `slice[index]` its
+/// body reads at an index fixed through the loop (see
+/// `analysis::InvariantRead`).
+pub fn invariant_window(loop_id: LoopId, f: &Function, slice: ValueId, index: ValueId) -> Ident {
+    let name = value(f, slice).to_string();
+    ident(format!(
+        "__ad_dw{loop_id}_{}_at{}",
+        name.trim_start_matches("r#"),
+        index.index()
+    ))
+}
+
 /// A reversed loop's spare buffer for a carried array its body overwrites
 /// whole (see `analysis::LoopSaves::overwritten`).
 pub fn spare(loop_id: LoopId, name: &str) -> Ident {

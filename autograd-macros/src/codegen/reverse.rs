@@ -8,7 +8,9 @@ use quote::{ToTokens, quote, quote_spanned};
 
 use super::forward::Mode;
 use super::{Gen, names, paths};
-use crate::analysis::{carry_active, carry_gated, deferred_call, has_work, scalar_form, stencils};
+use crate::analysis::{
+    carry_active, carry_gated, deferred_call, has_work, invariant_reads, scalar_form, stencils,
+};
 use crate::ir::*;
 use crate::table::{Form, Func, Read, Rule};
 
@@ -681,6 +683,34 @@ impl<'a> Gen<'a> {
                     ));
                 }
             }
+        }
+
+        // Elements read at an index fixed through the loop: their adjoints
+        // add up in locals, each written once after the loop.
+        for r in invariant_reads(self.f, self.an, l) {
+            // Only into an adjoint that exists before the loop's reverse (an
+            // array's may start at its last read, in the loop).
+            let exists = match self.f.info(r.slice).kind {
+                Kind::Array => self.declared.contains(&r.slice),
+                _ => self.f.info(r.slice).param.is_some(),
+            };
+            if !exists {
+                continue;
+            }
+            let w = names::invariant_window(l.id, self.f, r.slice, r.index);
+            let zero = self.scalar.zero();
+            out.extend(quote!(let mut #w = #zero;));
+            for dst in &r.reads {
+                self.windows.insert(*dst, w.clone());
+            }
+            let (adj, index) = (
+                names::adjoint(self.f, r.slice),
+                names::value(self.f, r.index),
+            );
+            flush.extend(
+                self.scalar
+                    .add_assign(Kind::Slice, quote!(#adj[#index]), quote!(#w)),
+            );
         }
 
         let saves = self.saves(l);
