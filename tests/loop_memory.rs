@@ -717,6 +717,7 @@ fn a_vec_grown_in_a_loop_has_the_central_differences_gradient() {
 // it is then added into.
 
 /// `ln Σ exp(v)`.
+#[allow(clippy::needless_range_loop)]
 #[differentiable]
 fn lse(v: &[f64]) -> f64 {
     let mut s = 0.0;
@@ -729,6 +730,7 @@ fn lse(v: &[f64]) -> f64 {
 /// Σ over points of `lse` of the squared norms of `w_c ∘ x_p`, and their
 /// product (whose reverse reads the carried product: the point loop stacks
 /// it with `scores`).
+#[allow(clippy::needless_range_loop)]
 #[differentiable]
 fn soft_scores(w: &[f64], #[constant] x: &[f64], k: usize, n: usize) -> f64 {
     let mut scores = vec![0.0; k];
@@ -748,7 +750,7 @@ fn soft_scores(w: &[f64], #[constant] x: &[f64], k: usize, n: usize) -> f64 {
         }
         let l = lse(&scores);
         total += l;
-        product = product * (0.1 * l);
+        product *= 0.1 * l;
     }
     total + product
 }
