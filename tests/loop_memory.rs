@@ -790,9 +790,10 @@ fn an_array_an_inner_loop_fills_is_kept_per_outer_iteration() {
     fd_support::assert_all_fd64_close("soft_scores", &dw, &fd);
     // After a warm-up call, per point the copy of `scores` the point loop
     // stacks and the buffers its reverse starts from: a few per point,
-    // none per point and component (copying `t`'s initial value for each
-    // component's reverse and starting its adjoint as a zero made 2 per
-    // point and component more).
+    // none per point and component (34 here; re-running the component
+    // loop per point, copying `t`'s initial value for each component's
+    // reverse and starting its adjoint as a zero made 83, 2 per point and
+    // component more and 1 per point).
     let mut dw = vec![0.0; w.len()];
     soft_scores_grad_acc(&w, &x, k, n, &mut dw);
     let (_, count) = alloc_support::allocations_during(|| {
