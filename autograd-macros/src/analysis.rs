@@ -1842,7 +1842,17 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
                     && l.checkpoint.is_none()
                     && !self.0.fused.contains_key(&l.id);
                 if plain {
-                    read.extend(adjoint_reads(self.2, self.0, &l.body));
+                    // What the reverse reads but only the forward sweep
+                    // consumes (the write or inner loop taking it is not
+                    // run again in the reverse) may be consumed.
+                    let body = &l.body;
+                    let forward_only = |v: &ValueId| {
+                        body.stmts
+                            .iter()
+                            .any(|s| consumes(s, *v) && !rerun_in_reverse(self.0, saves, s))
+                    };
+                    let reads = adjoint_reads(self.2, self.0, body);
+                    read.extend(reads.into_iter().filter(|v| !forward_only(v)));
                     if !saves.kept.is_empty() {
                         read.extend(&saves.entries);
                     }
@@ -1868,6 +1878,34 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
         })
         .map(|(v, _)| v)
         .collect()
+}
+
+/// Whether a statement takes array `v` by value when it may: an element
+/// write or `push` into it, or a loop starting a carried variable at it.
+fn consumes(stmt: &Stmt, v: ValueId) -> bool {
+    match stmt {
+        Stmt::Let {
+            op: Op::Store { array, .. } | Op::Push { array, .. },
+            ..
+        } => *array == v,
+        Stmt::Loop(l) => l.carried.iter().any(|c| c.init == v),
+        _ => false,
+    }
+}
+
+/// Whether a loop body's reverse runs a statement of the body's top level
+/// again (its recomputation or cache miss); a branch is taken to be.
+fn rerun_in_reverse(an: &Analysis, saves: &LoopSaves, stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Let { dst, .. } => saves.recompute.contains(dst) || saves.cache_miss.contains(dst),
+        Stmt::Loop(l) => {
+            rerun_loop(an, l, &saves.recompute)
+                || l.carried
+                    .iter()
+                    .any(|c| saves.cache_miss.contains(&c.after))
+        }
+        Stmt::If(_) => true,
+    }
 }
 
 /// [`consumable_arrays`] for a sweep with no reverse (a JVP's): arrays
