@@ -1251,35 +1251,57 @@ fn overwritten(f: &Function, an: &Analysis, l: &Loop) -> Vec<(ValueId, ValueId)>
                 }) {
                     return true;
                 }
-                let LoopHeader::Range {
-                    index: Some(j),
-                    start: Operand::Const(start),
-                    end: Operand::Value(end),
-                    inclusive: false,
-                    reversed: false,
-                } = &inner.header
-                else {
-                    return false;
-                };
-                if start.to_string() != "0" || end != len || inner.checkpoint.is_some() {
-                    return false;
-                }
                 inner.carried.iter().any(|ic| {
                     ic.init == c.entry
+                        && fills(inner, ic, *len)
                         && reads_of(&inner.body, ic.entry) == 1
                         && reads_of(&inner.body, ic.exit) == 0
-                        && inner.body.stmts.iter().any(|s| {
-                            matches!(s, Stmt::Let {
-                                dst,
-                                op: Op::Store { array, index: Operand::Value(i), .. },
-                                ..
-                            } if *dst == ic.exit && *array == ic.entry && i == j)
-                        })
                 })
             })
         })
         .map(|c| (c.entry, c.init))
         .collect()
+}
+
+/// Whether a block holds a loop, a call or an expensive operation (at any
+/// depth): work worth keeping a result of rather than doing again.
+fn costly(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match s {
+        Stmt::Loop(_) => true,
+        Stmt::If(i) => costly(&i.then_blk) || costly(&i.else_blk),
+        Stmt::Let { op, .. } => match op {
+            Op::Rule { rule, .. } => rule.expensive,
+            Op::Call { .. } => true,
+            _ => false,
+        },
+    })
+}
+
+/// Whether `l` is `for j in 0..len` (not checkpointed) and its body's top
+/// level stores `a[j] = ..` into the carried array `c`, the store's result
+/// the iteration's exit value: each iteration writes one element, the
+/// loop every element of an array of length `len`.
+fn fills(l: &Loop, c: &Carried, len: ValueId) -> bool {
+    let LoopHeader::Range {
+        index: Some(j),
+        start: Operand::Const(start),
+        end: Operand::Value(end),
+        inclusive: false,
+        reversed: false,
+    } = &l.header
+    else {
+        return false;
+    };
+    start.to_string() == "0"
+        && *end == len
+        && l.checkpoint.is_none()
+        && l.body.stmts.iter().any(|s| {
+            matches!(s, Stmt::Let {
+                dst,
+                op: Op::Store { array, index: Operand::Value(i), .. },
+                ..
+            } if *dst == c.exit && *array == c.entry && i == j)
+        })
 }
 
 /// A carried integer that each iteration of a forward `for` loop steps by
@@ -1518,6 +1540,18 @@ fn loop_walk(f: &Function, an: &Analysis, l: &Loop) -> LoopWalk {
                     from_inner.extend(afters.clone());
                     if matches!(inner.header, LoopHeader::Range { .. }) && !an.saves(inner).any() {
                         keepable.extend(afters.filter(|a| f.info(*a).kind == Kind::Float));
+                        // An array the inner loop fills, one element per
+                        // iteration (`for k in 0..n { a[k] = .. }`), each
+                        // element costing a loop or an expensive operation:
+                        // one float per iteration to keep, where recovering
+                        // it would run that work again. An array of cheap
+                        // elements is recomputed.
+                        if costly(&inner.body) {
+                            keepable.extend(inner.carried.iter().filter_map(|c| {
+                                let len = an.lengths.get(&c.entry)?;
+                                fills(inner, c, *len).then_some(c.after)
+                            }));
+                        }
                     }
                 }
             }
@@ -1801,18 +1835,30 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
                 read.clear();
                 read.extend(saves.kept.iter().chain(&saves.cached));
                 read.extend(&saves.cache_miss);
-                // A `for` loop pushes its entry values as an iteration
-                // starts and its reverse recomputes in forward order, so
-                // only what the adjoint code reads must outlive a write.
-                // Elsewhere (a `while`, a checkpointed or fused loop, a
-                // push at the iteration's end) everything it saves or
-                // recomputes.
+                // A `for` loop's reverse recomputes in forward order, so
+                // only what the adjoint code reads must outlive a write,
+                // and what it pushes: its entry values as an iteration
+                // starts, or, with kept values, at the iteration's end.
+                // Elsewhere (a `while`, a checkpointed or fused loop)
+                // everything it saves or recomputes.
                 let plain = matches!(l.header, LoopHeader::Range { .. })
                     && l.checkpoint.is_none()
-                    && saves.kept.is_empty()
                     && !self.0.fused.contains_key(&l.id);
                 if plain {
-                    read.extend(adjoint_reads(self.2, self.0, &l.body));
+                    // What the reverse reads but only the forward sweep
+                    // consumes (the write or inner loop taking it is not
+                    // run again in the reverse) may be consumed.
+                    let body = &l.body;
+                    let forward_only = |v: &ValueId| {
+                        body.stmts
+                            .iter()
+                            .any(|s| consumes(s, *v) && !rerun_in_reverse(self.0, saves, s))
+                    };
+                    let reads = adjoint_reads(self.2, self.0, body);
+                    read.extend(reads.into_iter().filter(|v| !forward_only(v)));
+                    if !saves.kept.is_empty() {
+                        read.extend(&saves.entries);
+                    }
                 } else {
                     read.extend(&saves.entries);
                     read.extend(&saves.recompute);
@@ -1835,6 +1881,34 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
         })
         .map(|(v, _)| v)
         .collect()
+}
+
+/// Whether a statement takes array `v` by value when it may: an element
+/// write or `push` into it, or a loop starting a carried variable at it.
+fn consumes(stmt: &Stmt, v: ValueId) -> bool {
+    match stmt {
+        Stmt::Let {
+            op: Op::Store { array, .. } | Op::Push { array, .. },
+            ..
+        } => *array == v,
+        Stmt::Loop(l) => l.carried.iter().any(|c| c.init == v),
+        _ => false,
+    }
+}
+
+/// Whether a loop body's reverse runs a statement of the body's top level
+/// again (its recomputation or cache miss); a branch is taken to be.
+fn rerun_in_reverse(an: &Analysis, saves: &LoopSaves, stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Let { dst, .. } => saves.recompute.contains(dst) || saves.cache_miss.contains(dst),
+        Stmt::Loop(l) => {
+            rerun_loop(an, l, &saves.recompute)
+                || l.carried
+                    .iter()
+                    .any(|c| saves.cache_miss.contains(&c.after))
+        }
+        Stmt::If(_) => true,
+    }
 }
 
 /// [`consumable_arrays`] for a sweep with no reverse (a JVP's): arrays
@@ -2068,6 +2142,78 @@ pub fn stencils(f: &Function, an: &Analysis, l: &Loop) -> Vec<Stencil> {
             max,
             last,
         });
+    }
+    out
+}
+
+/// Reads `a[k]` at the top level of a `for` loop's body of an array or
+/// slice `a` defined outside the loop, at an index `k` defined outside it:
+/// every iteration adds into the same element of `a`'s adjoint, which
+/// stays in place through the loop's reverse (only values of the loop
+/// move their adjoints from one iteration to the next). The reverse sweep
+/// adds into a local and the element once, after the loop, instead of
+/// going through memory each iteration (the triangle's `x[i]` read in its
+/// `j` loop).
+pub struct InvariantRead {
+    pub slice: ValueId,
+    pub index: ValueId,
+    /// The reads of `slice[index]`, the values they define.
+    pub reads: Vec<ValueId>,
+}
+
+/// The invariant reads of a loop (see [`InvariantRead`]); not in a
+/// checkpointed loop, whose reverse runs in segments.
+pub fn invariant_reads(f: &Function, an: &Analysis, l: &Loop) -> Vec<InvariantRead> {
+    if !matches!(l.header, LoopHeader::Range { .. }) || l.checkpoint.is_some() {
+        return Vec::new();
+    }
+    struct Blocks(HashSet<BlockId>);
+    impl<'a> Visitor<'a> for Blocks {
+        fn visit_block(&mut self, b: &'a Block) {
+            self.0.insert(b.id);
+            walk_block(self, b);
+        }
+    }
+    let mut blocks = Blocks(HashSet::new());
+    blocks.visit_block(&l.body);
+    let inside = blocks.0;
+    let outside = |v: ValueId| !inside.contains(&f.info(v).block);
+    let mut out: Vec<InvariantRead> = Vec::new();
+    for stmt in &l.body.stmts {
+        let Stmt::Let {
+            dst,
+            op:
+                Op::Index {
+                    slice,
+                    index: Operand::Value(index),
+                },
+            ..
+        } = stmt
+        else {
+            continue;
+        };
+        if !(an.active(*dst)
+            && an.active(*slice)
+            && f.info(*dst).kind == Kind::Float
+            && matches!(f.info(*slice).kind, Kind::Slice | Kind::Array)
+            && f.info(*index).kind == Kind::Int
+            && outside(*slice)
+            && outside(*index)
+            && !an.zero_at_read.contains(dst))
+        {
+            continue;
+        }
+        match out
+            .iter_mut()
+            .find(|r| r.slice == *slice && r.index == *index)
+        {
+            Some(r) => r.reads.push(*dst),
+            None => out.push(InvariantRead {
+                slice: *slice,
+                index: *index,
+                reads: vec![*dst],
+            }),
+        }
     }
     out
 }

@@ -132,6 +132,9 @@ impl Gen<'_> {
         let g = names::adjoint(self.f, dst).into_token_stream();
         let mut out = TokenStream::new();
         match op {
+            // A read whose adjoint a loop adds up in a local (see
+            // `analysis::InvariantRead`).
+            Op::Index { .. } if self.windows.contains_key(&dst) => return None,
             Op::Index { slice, index } if self.f.info(*slice).kind == Kind::Array => {
                 let Some(array) = self.an.active(*slice).then_some(*slice) else {
                     return Some(out);

@@ -105,6 +105,27 @@ pub fn carried_adjoint(loop_id: LoopId, name: &str) -> Ident {
     ))
 }
 
+/// The adjoint a reversed loop adds up for the element `slice[index]` its
+/// body reads at an index fixed through the loop (see
+/// `analysis::InvariantRead`).
+pub fn invariant_window(loop_id: LoopId, f: &Function, slice: ValueId, index: ValueId) -> Ident {
+    let name = value(f, slice).to_string();
+    ident(format!(
+        "__ad_dw{loop_id}_{}_at{}",
+        name.trim_start_matches("r#"),
+        index.index()
+    ))
+}
+
+/// A reversed loop's spare buffer for a carried array its body overwrites
+/// whole (see `analysis::LoopSaves::overwritten`).
+pub fn spare(loop_id: LoopId, name: &str) -> Ident {
+    ident(format!(
+        "__ad_spare{loop_id}_{}",
+        name.trim_start_matches("r#")
+    ))
+}
+
 /// The adjoint a reversed loop keeps pending for the slice element at its
 /// index plus `offset` (`dw1_x_1` for `x[i + 1]`, `dw1_x_m1` for `x[i - 1]`).
 pub fn window(loop_id: LoopId, f: &Function, slice: ValueId, offset: i64) -> Ident {

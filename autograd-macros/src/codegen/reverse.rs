@@ -1,12 +1,16 @@
 //! The adjoint sweep: the operations in reverse order, each adding its
 //! contributions into its operands' adjoints.
 
+use std::collections::HashSet;
+
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 
 use super::forward::Mode;
 use super::{Gen, names, paths};
-use crate::analysis::{carry_active, carry_gated, deferred_call, has_work, scalar_form, stencils};
+use crate::analysis::{
+    carry_active, carry_gated, deferred_call, has_work, invariant_reads, scalar_form, stencils,
+};
 use crate::ir::*;
 use crate::table::{Form, Func, Read, Rule};
 
@@ -102,8 +106,9 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Values of this block whose adjoints start at zero.
-    fn predeclare(&mut self, b: &Block) -> TokenStream {
+    /// Values of this block whose adjoints start at zero, but those in
+    /// `taken` (whose adjoints start as an incoming one).
+    fn predeclare(&mut self, b: &Block, taken: &HashSet<ValueId>) -> TokenStream {
         let mut out = TokenStream::new();
         let values = self.an.defined_in.get(&b.id).cloned().unwrap_or_default();
         for v in values {
@@ -112,6 +117,7 @@ impl<'a> Gen<'a> {
                 && self.an.predeclare[v]
                 && self.f.info(v).kind != Kind::Slice
                 && !self.declared.contains(&v)
+                && !taken.contains(&v)
             {
                 let adj = names::adjoint(self.f, v);
                 let zero = match self.an.carried_arrays.get(&v) {
@@ -142,7 +148,15 @@ impl<'a> Gen<'a> {
         b: &Block,
         incoming: Vec<(ValueId, TokenStream, Option<TokenStream>)>,
     ) -> TokenStream {
-        let mut out = self.predeclare(b);
+        // An array adjoint that starts as the adjoint arriving from outside
+        // (a carried adjoint into the iteration's exit value) takes it
+        // over, instead of starting as a zero it is then added into.
+        let taken: HashSet<ValueId> = incoming
+            .iter()
+            .filter(|(v, _, from)| from.is_none() && self.f.info(*v).kind == Kind::Array)
+            .map(|(v, _, _)| *v)
+            .collect();
+        let mut out = self.predeclare(b, &taken);
         for (v, expr, from) in incoming {
             out.extend(self.contribute_from(v, expr, from.as_ref()));
         }
@@ -671,6 +685,34 @@ impl<'a> Gen<'a> {
             }
         }
 
+        // Elements read at an index fixed through the loop: their adjoints
+        // add up in locals, each written once after the loop.
+        for r in invariant_reads(self.f, self.an, l) {
+            // Only into an adjoint that exists before the loop's reverse (an
+            // array's may start at its last read, in the loop).
+            let exists = match self.f.info(r.slice).kind {
+                Kind::Array => self.declared.contains(&r.slice),
+                _ => self.f.info(r.slice).param.is_some(),
+            };
+            if !exists {
+                continue;
+            }
+            let w = names::invariant_window(l.id, self.f, r.slice, r.index);
+            let zero = self.scalar.zero();
+            out.extend(quote!(let mut #w = #zero;));
+            for dst in &r.reads {
+                self.windows.insert(*dst, w.clone());
+            }
+            let (adj, index) = (
+                names::adjoint(self.f, r.slice),
+                names::value(self.f, r.index),
+            );
+            flush.extend(
+                self.scalar
+                    .add_assign(Kind::Slice, quote!(#adj[#index]), quote!(#w)),
+            );
+        }
+
         let saves = self.saves(l);
         let pop = (saves.stacked() && !recompute_all).then(|| {
             let stack = names::stack(l.id);
@@ -700,11 +742,40 @@ impl<'a> Gen<'a> {
             }
             _ => TokenStream::new(),
         };
-        // An array the body overwrites whole: a buffer of its length.
+        // An array the body overwrites whole: a buffer of its length. The
+        // iteration's exit value, when the reverse recomputes it, is dead
+        // once the iteration's reverse is done: the next reverse iteration
+        // takes it as its buffer, so only the first copies the initial
+        // value.
+        let mut spares = TokenStream::new();
+        let mut spare_back = TokenStream::new();
         let overwritten = saves.overwritten.iter().map(|(entry, init)| {
-            let (entry, init) = (names::value(self.f, *entry), names::value(self.f, *init));
-            quote!(let #entry = ::core::clone::Clone::clone(&#init);)
+            let (entry_id, init) = (*entry, names::value(self.f, *init));
+            let entry = names::value(self.f, entry_id);
+            let exit = l
+                .carried
+                .iter()
+                .find(|c| c.entry == entry_id)
+                .map(|c| (c.exit, &c.name))
+                .filter(|(exit, _)| {
+                    self.f.info(*exit).block == l.body.id && saves.recompute.contains(exit)
+                });
+            match exit {
+                Some((exit, name)) => {
+                    let (spare, exit) = (names::spare(l.id, name), names::value(self.f, exit));
+                    spares.extend(quote!(let mut #spare = ::core::option::Option::None;));
+                    spare_back.extend(quote!(#spare = ::core::option::Option::Some(#exit);));
+                    quote! {
+                        let #entry = match #spare.take() {
+                            ::core::option::Option::Some(__ad_buffer) => __ad_buffer,
+                            ::core::option::Option::None => ::core::clone::Clone::clone(&#init),
+                        };
+                    }
+                }
+                None => quote!(let #entry = ::core::clone::Clone::clone(&#init);),
+            }
         });
+        let overwritten: Vec<_> = overwritten.collect();
         let overwritten = quote!(#(#overwritten)*);
         // The cached values, or their recomputation if the loop was too long
         // to cache them.
@@ -811,7 +882,9 @@ impl<'a> Gen<'a> {
             #reverse
             #write
             #(#carry_back)*
+            #spare_back
         };
+        out.extend(spares);
         out.extend(if self.checkpointed(l) {
             self.reverse_checkpointed(l, iteration)
         } else {
