@@ -80,7 +80,7 @@ macro_rules! tuples {
 }
 
 // As many differentiable arguments as the generated wrappers call these
-// with (see `autograd-macros`' `codegen::wrappers::MAX_ARITY`).
+// with (see `autograd-macros`' `emit::thin::MAX_ARITY`).
 tuples! {
     (A0 B0 0)
     (A0 B0 0, A1 B1 1)

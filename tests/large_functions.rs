@@ -2,7 +2,7 @@
 //! they compile without it, and give the right gradient: a sum of 2 049
 //! terms and a body of 1 537 `let`s. One `let` per operation in the sweeps
 //! nested so many scopes that rustc's debug info overflowed its stack (see
-//! `codegen/scopes.rs`; the unit tests there count the nesting).
+//! `emit/scopes.rs`; the unit tests there count the nesting).
 //!
 //! The bodies are written by `repeated!` from a short unit, so this file
 //! stays small. Expected values are closed forms.

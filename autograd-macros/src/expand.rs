@@ -6,7 +6,7 @@ use quote::{ToTokens, quote};
 use crate::attr::{self, Jvp, Mode};
 use crate::ctxt::Ctxt;
 use crate::enclosing::Enclosing;
-use crate::{analysis, checkpoint, codegen, hessian, lower, sig};
+use crate::{analysis, checkpoint, emit, hessian, lower, sig};
 
 /// The attribute as the user wrote it: [`expand`], but for a function
 /// naming `Self` on its own (see [`self_outside_its_impl`]). Code the
@@ -179,7 +179,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
             let an = analysis::analyze(&cx, &ir, &differentiable);
             if let Jvp::On = jvp {
-                codegen::tangent::report_inout_calls(&cx, &ir, &an);
+                emit::tangent::report_inout_calls(&cx, &ir, &an);
             }
             (ir, an)
         });
@@ -198,20 +198,20 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut out = TokenStream::new();
     match (cx.check(), signature, generated) {
         (Ok(()), Some(s), Some((ir, an))) => {
-            let generated = codegen::generate(&func, &s, &ir, &an, matches!(jvp, Jvp::On));
+            let generated = emit::generate(&func, &s, &ir, &an, matches!(jvp, Jvp::On));
             if second_order.is_some() && s.scalar.is_some() {
                 out.extend(hessian::own_twin(&generated, &func.sig.ident));
             }
             out.extend(generated);
             out.extend(an.conditional_errors.clone());
             if let Jvp::On = jvp {
-                out.extend(codegen::tangent::generate(&func, &s, &ir, &an));
+                out.extend(emit::tangent::generate(&func, &s, &ir, &an));
             }
             if let (Some(float), Some(original)) = (&second_order, &original) {
                 if s.scalar.is_none() && s.params.iter().any(|p| p.differentiable) {
                     out.extend(twin(original, float, &s));
                 }
-                out.extend(codegen::hessian::generate(
+                out.extend(emit::hessian::generate(
                     &func,
                     &s,
                     float,
@@ -221,19 +221,17 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
         (Ok(()), Some(s), None) => {
             out.extend(match &mode {
-                Mode::Implicit(residual) => codegen::implicit(&func, &s, residual),
-                Mode::Backward(rule) => codegen::custom(&func, &s, rule),
+                Mode::Implicit(residual) => emit::implicit(&func, &s, residual),
+                Mode::Backward(rule) => emit::custom(&func, &s, rule),
                 Mode::Generated => TokenStream::new(),
             });
             out.extend(match (&mode, &jvp) {
-                (Mode::Implicit(residual), Jvp::On) => {
-                    codegen::tangent::implicit(&func, &s, residual)
-                }
-                (Mode::Backward(_), Jvp::Rule(rule)) => codegen::tangent::custom(&func, &s, rule),
+                (Mode::Implicit(residual), Jvp::On) => emit::tangent::implicit(&func, &s, residual),
+                (Mode::Backward(_), Jvp::Rule(rule)) => emit::tangent::custom(&func, &s, rule),
                 _ => TokenStream::new(),
             });
             if let (Mode::Implicit(residual), Some(float)) = (&mode, &second_order) {
-                out.extend(codegen::hessian::implicit(&func, &s, residual, float));
+                out.extend(emit::hessian::implicit(&func, &s, residual, float));
             }
         }
         (Err(e), s, _) => {
@@ -255,9 +253,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             primal.extend(checks);
             out.extend(e.to_compile_error());
             if let Some(s) = s {
-                out.extend(codegen::stubs(&func, &s));
+                out.extend(emit::stubs(&func, &s));
                 if !matches!(jvp, Jvp::Off) {
-                    out.extend(codegen::tangent::stub(&func, &s));
+                    out.extend(emit::tangent::stub(&func, &s));
                 }
             }
         }
@@ -360,7 +358,7 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &sig::Signature) -> TokenSt
         out.extend(hessian::twin_primal(&twin, &s).to_token_stream());
         out.extend(checks);
         if !cx.has_errors() {
-            out.extend(codegen::generate(&twin, &s, &ir, &an, false));
+            out.extend(emit::generate(&twin, &s, &ir, &an, false));
         }
     }
     if let Err(e) = cx.check() {

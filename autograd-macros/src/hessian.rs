@@ -11,7 +11,7 @@
 //! derivatives from the runtime's tangent rules, applied to the generated
 //! reverse sweep.
 //!
-//! The twin is rewritten rather than the codegen parameterised on a dual
+//! The twin is rewritten rather than the emitter parameterised on a dual
 //! scalar because the generic pipeline already produces a sweep with no
 //! `f64` literal in it, and the twin's items are hidden and unused at
 //! `f64`, so the plain expansion stays byte for byte what it was.
@@ -376,7 +376,7 @@ fn for_each_call(block: &mut Block, f: &mut impl FnMut(&mut syn::Path, proc_macr
 /// as written, which need not compile at a generic scalar (`a * b` of two
 /// `&f64`, `.sum()` of floats: `Float` has neither).
 pub fn twin_primal(twin: &syn::ItemFn, sig: &crate::sig::Signature) -> syn::ItemFn {
-    use crate::codegen::names;
+    use crate::emit::names;
     let name = &twin.sig.ident;
     let vjp_full = names::hidden(name, names::VJP_FULL);
     let path = if names::has_no_carrier(name) {
@@ -444,7 +444,7 @@ pub fn hide(
     if matrices {
         // A twin's gradient check compares with `f64` differences, which
         // a matrix of its scalar has none of; the twin's check is unused.
-        let check = crate::codegen::names::public(&twin_name(name), "check");
+        let check = crate::emit::names::public(&twin_name(name), "check");
         file.items
             .retain(|item| !matches!(item, syn::Item::Fn(f) if f.sig.ident == check));
     }
@@ -461,7 +461,7 @@ pub fn hide(
         attrs.push(syn::parse_quote!(#[allow(dead_code, non_snake_case, unused_mut, clippy::all)]));
     }
     let mut out = file.to_token_stream();
-    if !crate::codegen::names::has_no_carrier(name) {
+    if !crate::emit::names::has_no_carrier(name) {
         out.extend(crate::hessian_link::implementation(
             &file,
             name,
@@ -475,7 +475,7 @@ pub fn hide(
 /// from its expansion `generated`.
 pub fn own_twin(generated: &TokenStream, name: &syn::Ident) -> TokenStream {
     match syn::parse2::<syn::File>(generated.clone()) {
-        Ok(file) if !crate::codegen::names::has_no_carrier(name) => {
+        Ok(file) if !crate::emit::names::has_no_carrier(name) => {
             crate::hessian_link::implementation(&file, name, name)
         }
         _ => TokenStream::new(),

@@ -11,7 +11,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
-use crate::codegen::names;
+use crate::emit::names;
 
 /// The twins a twin calls: each twin's name, and the callee's own name.
 pub type Callees = HashMap<String, syn::Ident>;

@@ -10,15 +10,15 @@
 // A small compiler: the function is parsed (`sig`, syn), lowered to an IR
 // of operations with structured control flow (`lower`, `ir`), analyzed for
 // activity (`analysis`), and emitted as a primal sweep and an adjoint
-// sweep that call the runtime's rules (`codegen`). Which syntax maps to
+// sweep that call the runtime's rules (`emit`). Which syntax maps to
 // which rule, and everything else the macro knows of a rule, is in one
 // table (`table`).
 
 mod analysis;
 mod attr;
 mod checkpoint;
-mod codegen;
 mod ctxt;
+mod emit;
 mod enclosing;
 mod expand;
 mod facade;

@@ -6,7 +6,7 @@
 //! error saying what generates it or what to call instead, where it was
 //! rustc's bare "cannot find function". Without
 //! `hessian`, also the hidden items through which a differentiable body
-//! differentiates a call of `NAME_grad` (see `codegen::nested`): such a
+//! differentiates a call of `NAME_grad` (see `emit::nested`): such a
 //! call is one error saying to add the option.
 //!
 //! Each stand-in takes the item's number of arguments, bounds the first
@@ -19,8 +19,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::attr::{self, Jvp, Mode};
-use crate::codegen::names;
 use crate::ctxt::Ctxt;
+use crate::emit::names;
 use crate::sig;
 
 /// The stand-ins for `item`'s missing items, or nothing where the function
@@ -136,7 +136,7 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
         items.extend(stand_in(name, suffix, count, marker));
     }
     if options.hessian.is_none() {
-        items.extend(crate::codegen::nested::stand_in(&func, &signature));
+        items.extend(crate::emit::nested::stand_in(&func, &signature));
     }
     if items.is_empty() {
         return TokenStream::new();

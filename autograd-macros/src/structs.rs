@@ -19,8 +19,8 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{FnArg, Type};
 
-use crate::codegen::names;
 use crate::ctxt::Ctxt;
+use crate::emit::names;
 use crate::sig::{self, ParamKind, struct_type};
 
 /// An argument of the user's function, as the wrappers see it.
@@ -1036,8 +1036,7 @@ pub fn expand_struct_result(attr: &TokenStream, func: &syn::ItemFn) -> Option<To
                 s.params
                     .iter()
                     .map(|p| {
-                        crate::codegen::tangent::tangent_ty(p)
-                            .unwrap_or_else(|| no_gradient.clone())
+                        crate::emit::tangent::tangent_ty(p).unwrap_or_else(|| no_gradient.clone())
                     })
                     .collect()
             })
@@ -1257,7 +1256,7 @@ fn expand_with(
         }
     }
     // In-out arguments are generated for free functions of plain values
-    // only (`crate::codegen::inout`), not yet through the flattened struct
+    // only (`crate::emit::inout`), not yet through the flattened struct
     // function.
     for input in &func.sig.inputs {
         if let FnArg::Typed(pt) = input
@@ -1836,7 +1835,7 @@ fn expand_with(
     let (flat_call, take) = match flat_sig.as_ref().filter(|s| !s.has_inout()) {
         Some(_) => {
             let path: syn::Path = syn::parse_quote!(#flat_path::#name);
-            let full = crate::codegen::forward::hidden_path(&path, names::VJP_FULL);
+            let full = crate::emit::forward::hidden_path(&path, names::VJP_FULL);
             let first_other = reads.len() + casts.len() + consts.len() + 2 * wholes.len();
             let mut full_slots: Vec<TokenStream> =
                 flat_grads.iter().map(|g| g.to_token_stream()).collect();
@@ -1986,7 +1985,7 @@ fn expand_with(
                     let tangent_ty = slot_tys[i]
                         .as_ref()
                         .and(others[i].as_ref())
-                        .and_then(crate::codegen::tangent::tangent_ty);
+                        .and_then(crate::emit::tangent::tangent_ty);
                     match tangent_ty {
                         Some(t) => {
                             let t_x = format_ident!("__ad_t{}", i);
@@ -3088,7 +3087,7 @@ impl Forward<'_> {
             self.nested,
             self.flat_path,
         );
-        let params = self.params("t", crate::codegen::tangent::tangent_ty);
+        let params = self.params("t", crate::emit::tangent::tangent_ty);
         let (lets, tangents) = self.flat_tangents(&params, "t");
         let (pnames, ptys): (Vec<_>, Vec<_>) = params.into_iter().flatten().unzip();
         let [fields, casts] = self.values;
@@ -3169,7 +3168,7 @@ impl Forward<'_> {
             self.nested,
             self.flat_path,
         );
-        let params = self.params("v", crate::codegen::hessian::direction_ty);
+        let params = self.params("v", crate::emit::hessian::direction_ty);
         let (lets, directions) = self.flat_tangents(&params, "v");
         let (pnames, ptys): (Vec<_>, Vec<_>) = params.into_iter().flatten().unzip();
         let [fields, casts] = self.values;

@@ -3,7 +3,7 @@
 //! not compile.
 //!
 //! Both operands are results of calls, whose types the macro cannot see
-//! (`Kind::Unknown`). `binary_operand` (codegen/forward.rs) wraps an unknown
+//! (`Kind::Unknown`). `binary_operand` (emit/forward.rs) wraps an unknown
 //! operand in `operator_operand` only when the *other* operand is known to be
 //! a matrix; with two unknowns both are passed by reference, and nalgebra has
 //! no `&DMatrix<f64> * &f64`, `&DMatrix<f64> / &f64` nor `&f64 * &DMatrix<f64>`:

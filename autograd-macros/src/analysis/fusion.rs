@@ -13,7 +13,7 @@
 //! inner loop, call, write, `#[cfg]` statement or other carried adjoint);
 //! anything else runs as two passes. Its reverse sweep scales only by a
 //! finite adjoint; by ∞ or NaN it runs the two-pass sweep (see
-//! `codegen::fused`), whose products alone put NaN where it belongs.
+//! `emit::fused`), whose products alone put NaN where it belongs.
 
 use std::collections::{HashMap, HashSet};
 

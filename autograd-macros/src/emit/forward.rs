@@ -865,7 +865,7 @@ pub fn vjp_path(func: &syn::Path) -> syn::Path {
 /// function. They are resolved apart (a local item or an explicit import
 /// can shadow the one but not the other), and stable Rust cannot compare
 /// function items at compile time, so the callee's hidden check compares
-/// them at run time (see `codegen::carrier`). `value` is the call's value,
+/// them at run time (see `emit::carrier`). `value` is the call's value,
 /// from which a generic callee's check learns its scalar type.
 pub fn same_callee(func: &syn::Path, value: &TokenStream, span: proc_macro2::Span) -> TokenStream {
     let mut carrier = func.clone();

@@ -1035,7 +1035,7 @@ fn result(g: &Gen<'_>, f: &Function) -> (TokenStream, TokenStream) {
 
 /// The `impl ForwardMode for NAME` through which callers' forward sweeps find the
 /// hidden JVP, and the hidden JVP itself (in the type named like the
-/// function, as `codegen::carrier` places the hidden VJP).
+/// function, as `emit::carrier` places the hidden VJP).
 fn hidden_item(
     item: &syn::ItemFn,
     sig: &Signature,

@@ -4,7 +4,7 @@
 //! step, `w - lr * inner_grad(x, w).2`).
 //!
 //! A caller's sweeps reach a callee through the type named like it
-//! (`codegen::carrier`): `inner_grad::__vjp_full`, `inner_grad::__same_callee`
+//! (`emit::carrier`): `inner_grad::__vjp_full`, `inner_grad::__same_callee`
 //! and `<inner_grad as ForwardMode>::JVP`. Here that type is written for the
 //! gradient. The gradient's outputs are the value v and the gradient g of
 //! `NAME`; its derivative is second order, one `NAME_hvp` (forward over

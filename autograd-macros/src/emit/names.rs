@@ -224,7 +224,7 @@ pub fn has_no_carrier(func: &Ident) -> bool {
 }
 
 /// A hidden item of the function `func` as it is defined: an associated
-/// item of the type named like the function (see `codegen::carrier`),
+/// item of the type named like the function (see `emit::carrier`),
 /// reached as `f::__vjp_full` and resolved relative to that type, so it
 /// carries no hygiene; or, for a function named like a primitive type, a
 /// free item named after it (`__f64_vjp_full`).
