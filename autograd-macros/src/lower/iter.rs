@@ -643,6 +643,8 @@ impl Lowerer<'_> {
                 mutable: true,
                 ty: None,
                 option: None,
+                record: None,
+                field: None,
             });
         }
         let count = self.scopes[scope].len();

@@ -222,6 +222,8 @@ impl Lowerer<'_> {
                 mutable: false,
                 ty: None,
                 option: Some(k),
+                record: None,
+                field: None,
             });
         }
         true
@@ -522,7 +524,8 @@ impl Lowerer<'_> {
 /// How often each name is bound in a body, and the names in its macros'
 /// tokens (which a rewrite cannot see): a local bound once, that no macro
 /// names and that is no argument, is named by every path naming it. Read
-/// by the `records` and `nested` rewrites, which still run before lowering.
+/// by the `records` rewrite (for the struct locals it still takes) and the
+/// `nested` rewrite, which run before lowering.
 #[derive(Default)]
 pub(super) struct BodyNames {
     bindings: HashMap<String, usize>,

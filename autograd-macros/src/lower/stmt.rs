@@ -269,6 +269,10 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn lower_local(&mut self, local: &syn::Local) {
+        // `let s = State { x, v };`: a struct local, one binding per field.
+        if self.bind_record(local) {
+            return;
+        }
         let (pat, ty) = match &local.pat {
             Pat::Type(pt) => (&*pt.pat, Some((*pt.ty).clone())),
             p => (p, None),
@@ -547,6 +551,11 @@ impl Lowerer<'_> {
 
     pub(super) fn lower_stmt_expr(&mut self, e: &Expr) {
         match e {
+            // `s.x = e`, `s = State { .. }`, `s.x += e` of a struct local.
+            Expr::Assign(a) if self.lower_record_assign(a) => {}
+            Expr::Binary(b)
+                if let Some(compound) = compound_rule(&b.op)
+                    && self.lower_record_compound(b, compound) => {}
             Expr::Assign(a) if matches!(&*a.left, Expr::Index(_)) => {
                 if let Expr::Index(target) = &*a.left {
                     self.lower_element_write(target, None, &a.right, a.span());
@@ -791,10 +800,16 @@ impl Lowerer<'_> {
         let Some(ident) = p.path.get_ident() else {
             return;
         };
-        let name = ident.to_string();
-        let Some((previous, declared)) = self.lookup(ident).map(|b| (b.value, b.ty.clone())) else {
-            return;
-        };
+        if let Some(at) = self.position(ident) {
+            self.assign_at(at, operand, span);
+        }
+    }
+
+    /// Assigns the binding at `(scope, index)` (a variable's, a struct
+    /// local's field's) a new value.
+    pub(super) fn assign_at(&mut self, (s, b): (usize, usize), operand: Operand, span: Span) {
+        let binding = &self.scopes[s][b];
+        let (name, previous, declared) = (binding.name.clone(), binding.value, binding.ty.clone());
         let mut kind = self.values[previous].kind;
         let literal = match &operand {
             Operand::Const(t) => syn::parse2::<Expr>(t.clone()).ok().map(|e| const_kind(&e)),
@@ -837,9 +852,7 @@ impl Lowerer<'_> {
             }
             operand => self.materialize(operand, kind, span),
         };
-        if let Some(b) = self.lookup_mut(ident) {
-            b.value = value;
-        }
+        self.scopes[s][b].value = value;
         let info = &mut self.values[value];
         if info.name.is_none() && info.param.is_none() {
             info.name = Some(name);
