@@ -412,3 +412,46 @@ fn a_struct_local_shadowed_under_cfg_has_the_closed_form() {
     approx::assert_relative_eq!(da, 2.0 * a * b, epsilon = 1e-12, max_relative = 1e-12);
     approx::assert_relative_eq!(db, a * a, epsilon = 1e-12, max_relative = 1e-12);
 }
+
+/// A model's buffers as fields.
+struct Buffers {
+    w: Vec<f64>,
+    acc: f64,
+}
+
+/// A `Vec` field read as a collection every way (its length, iterated by
+/// `for` and by a chain, a sub-slice, pushed to, two elements swapped, an
+/// element updated), each lowered on the field's own variable. With w =
+/// (a, b, ab) pushed: acc = a + b + ab, then w = (b, a, ab + acc), and the
+/// value is Σw + w₁·w₂ + acc·len = 2(a + b + ab) + a(2ab + a + b) + 3(a + b + ab).
+#[differentiable]
+fn vec_field_as_collection(a: f64, b: f64) -> f64 {
+    let mut s = Buffers {
+        w: vec![a, b],
+        acc: 0.0,
+    };
+    s.w.push(a * b);
+    for v in s.w.iter() {
+        s.acc += *v;
+    }
+    s.w.swap(0, 1);
+    s.w[2] += s.acc;
+    let total: f64 = s.w.iter().sum();
+    let tail = &s.w[1..];
+    total + tail[0] * tail[1] + s.acc * s.w.len() as f64
+}
+
+#[test]
+fn a_vec_field_read_as_a_collection_has_the_closed_form() {
+    for (a, b) in [(0.7, -1.3), (1.5, 0.25)] {
+        let (value, da, db) = vec_field_as_collection_grad(a, b);
+        assert_eq!(value.to_bits(), vec_field_as_collection(a, b).to_bits());
+        // f = 5(a + b + ab) + a(2ab + a + b).
+        let want = 5.0 * (a + b + a * b) + a * (2.0 * a * b + a + b);
+        approx::assert_relative_eq!(value, want, epsilon = 1e-12, max_relative = 1e-12);
+        let want_a = 5.0 * (1.0 + b) + (2.0 * a * b + a + b) + a * (2.0 * b + 1.0);
+        let want_b = 5.0 * (1.0 + a) + a * (2.0 * a + 1.0);
+        approx::assert_relative_eq!(da, want_a, epsilon = 1e-12, max_relative = 1e-12);
+        approx::assert_relative_eq!(db, want_b, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}

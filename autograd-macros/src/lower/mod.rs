@@ -865,6 +865,11 @@ impl Lowerer<'_> {
     }
 
     fn local_ident(&self, expr: &Expr) -> Option<ValueId> {
+        // `s.w` of a struct local: its field's variable.
+        if let Expr::Field(f) = expr {
+            let (s, b) = self.field_place(f)?;
+            return Some(self.scopes[s][b].value);
+        }
         let Expr::Path(p) = expr else { return None };
         if p.qself.is_some() {
             return None;

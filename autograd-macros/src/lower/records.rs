@@ -19,11 +19,15 @@
 //! the generated locals). The struct used whole (passed on, returned, a
 //! method called on it) is one error saying to use its fields.
 //!
+//! A field is a variable wherever one is read or written by name: `s.w[i]`,
+//! `s.w[i] += e`, `s.w.push(e)`, `s.w.len()`, `for v in s.w.iter()`,
+//! `&s.w[1..]` (`Lowerer::local_ident`, `sequence_of`, `written_place`).
+//!
 //! Not lowered yet, and rewritten before lowering into one local per field
 //! (`s_x`, in the macro's own hygiene) by [`desugar`]: a name with a field
-//! read as a collection (`s.w[i]`, `s.w.len()`, `&s.w`, `for v in s.w`),
-//! assigned by destructuring, or read in a closure or a macro other than
-//! an assertion or `vec!`; a field holding a closure or an `Option`. Only a
+//! walked by `iter_mut()` or borrowed `&mut`, assigned by destructuring
+//! (`(s.x, s.v) = ..`), or read in a closure or a macro other than an
+//! assertion or `vec!`; a field holding a closure or an `Option`. Only a
 //! name every binding of which in the body is such a `let` (and no
 //! argument's) is rewritten.
 
@@ -125,12 +129,11 @@ fn field_local(base: &syn::Ident, field: &syn::Ident) -> syn::Ident {
 struct Scan {
     names: BodyNames,
     candidates: Vec<(String, Shape)>,
-    /// The names whose fields are read where the lowering does not take
-    /// them yet (an element of a field, a field iterated or borrowed, a
-    /// method of a field that is no float's, a destructuring assignment
-    /// into fields, a field in a closure or a macro other than an
-    /// assertion or `vec!`, a field holding a closure or an `Option`):
-    /// those the rewrite still makes locals of.
+    /// The names whose fields are used where the lowering does not take
+    /// them yet (a field walked by `iter_mut()` or borrowed `&mut`, a
+    /// destructuring assignment into fields, a field in a closure or a
+    /// macro other than an assertion or `vec!`, a field holding a closure
+    /// or an `Option`): those the rewrite still makes locals of.
     unlowered: HashSet<String>,
     /// How many closures and macros deep the visit is.
     opaque: u32,
@@ -194,18 +197,8 @@ impl<'ast> Visit<'ast> for Scan {
 
     fn visit_expr(&mut self, e: &'ast Expr) {
         let fields: Vec<&Expr> = match e {
-            Expr::Index(i) => vec![&i.expr],
-            // A float's method (`s.x.sin()`, `s.x.is_finite()`) reads
-            // the value; any other, a collection.
-            Expr::MethodCall(m)
-                if !float_method(m)
-                    && !m.method.to_string().starts_with("is_")
-                    && m.method != "to_bits" =>
-            {
-                vec![&m.receiver]
-            }
-            Expr::Reference(r) => vec![&r.expr],
-            Expr::ForLoop(f) => vec![&f.expr],
+            Expr::MethodCall(m) if m.method == "iter_mut" => vec![&m.receiver],
+            Expr::Reference(r) if r.mutability.is_some() => vec![&r.expr],
             Expr::Assign(a) => match strip_parens(&a.left) {
                 Expr::Tuple(t) => t.elems.iter().collect(),
                 _ => Vec::new(),
@@ -484,6 +477,16 @@ impl Lowerer<'_> {
             })?;
             Some((s, b))
         })
+    }
+
+    /// Where the binding of the field `f` reads is (`s.w` of a struct
+    /// local), if it is one.
+    pub(super) fn field_place(&self, f: &syn::ExprField) -> Option<(usize, usize)> {
+        let r = self.record_named(&f.base)?;
+        match &f.member {
+            syn::Member::Named(field) => self.field_position(r, field),
+            syn::Member::Unnamed(_) => None,
+        }
     }
 
     /// The struct local `r` used whole at `at`: one error saying to use
