@@ -455,3 +455,36 @@ fn a_vec_field_read_as_a_collection_has_the_closed_form() {
         approx::assert_relative_eq!(db, want_b, epsilon = 1e-12, max_relative = 1e-12);
     }
 }
+
+/// Fields assigned by destructuring, `(s.x, s.v) = (s.v, s.x * a)`, in a
+/// loop, and a struct local built in a `match` arm. With two steps from
+/// (a, b): (b, a²) then (a², ab); the arm for `k = 1` gives x·v = a³b.
+#[differentiable]
+fn destructured_into_fields(a: f64, b: f64, k: usize) -> f64 {
+    let mut s = State { x: a, v: b };
+    for _ in 0..2 {
+        (s.x, s.v) = (s.v, s.x * a);
+    }
+    match k {
+        0 => s.x,
+        _ => {
+            let p = State {
+                x: s.x * s.v,
+                v: 0.0,
+            };
+            p.x + p.v
+        }
+    }
+}
+
+#[test]
+fn fields_assigned_by_destructuring_have_the_closed_form() {
+    let (a, b) = (0.8, -1.7);
+    let (value, da, db) = destructured_into_fields_grad(a, b, 1);
+    assert_eq!(value.to_bits(), destructured_into_fields(a, b, 1).to_bits());
+    approx::assert_relative_eq!(da, 3.0 * a * a * b, epsilon = 1e-12, max_relative = 1e-12);
+    approx::assert_relative_eq!(db, a * a * a, epsilon = 1e-12, max_relative = 1e-12);
+    let (_, da, db) = destructured_into_fields_grad(a, b, 0);
+    approx::assert_relative_eq!(da, 2.0 * a, epsilon = 1e-12, max_relative = 1e-12);
+    assert_eq!(db, 0.0);
+}

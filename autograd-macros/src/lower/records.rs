@@ -21,13 +21,13 @@
 //!
 //! A field is a variable wherever one is read or written by name: `s.w[i]`,
 //! `s.w[i] += e`, `s.w.push(e)`, `s.w.len()`, `for v in s.w.iter()`,
-//! `&s.w[1..]` (`Lowerer::local_ident`, `sequence_of`, `written_place`).
+//! `&s.w[1..]` (`Lowerer::local_ident`, `sequence_of`, `written_place`),
+//! and a destructuring assignment assigns fields, `(s.x, s.v) = (s.v, s.x)`.
 //!
 //! Not lowered yet, and rewritten before lowering into one local per field
 //! (`s_x`, in the macro's own hygiene) by [`desugar`]: a name with a field
-//! walked by `iter_mut()` or borrowed `&mut`, assigned by destructuring
-//! (`(s.x, s.v) = ..`), or read in a closure or a macro other than an
-//! assertion or `vec!`; a field holding a closure or an `Option`. Only a
+//! walked by `iter_mut()` or borrowed `&mut`, or read in a closure or a
+//! macro other than an assertion or `vec!`; a field holding a closure or an `Option`. Only a
 //! name every binding of which in the body is such a `let` (and no
 //! argument's) is rewritten.
 
@@ -131,7 +131,7 @@ struct Scan {
     candidates: Vec<(String, Shape)>,
     /// The names whose fields are used where the lowering does not take
     /// them yet (a field walked by `iter_mut()` or borrowed `&mut`, a
-    /// destructuring assignment into fields, a field in a closure or a
+    /// field in a closure or a
     /// macro other than an assertion or `vec!`, a field holding a closure
     /// or an `Option`): those the rewrite still makes locals of.
     unlowered: HashSet<String>,
@@ -199,10 +199,6 @@ impl<'ast> Visit<'ast> for Scan {
         let fields: Vec<&Expr> = match e {
             Expr::MethodCall(m) if m.method == "iter_mut" => vec![&m.receiver],
             Expr::Reference(r) if r.mutability.is_some() => vec![&r.expr],
-            Expr::Assign(a) => match strip_parens(&a.left) {
-                Expr::Tuple(t) => t.elems.iter().collect(),
-                _ => Vec::new(),
-            },
             Expr::Path(p) if self.opaque > 0 => {
                 if let Some(i) = p.path.get_ident() {
                     self.unlowered.insert(i.to_string());

@@ -671,11 +671,18 @@ impl Lowerer<'_> {
     /// evaluated (`(a, b) = (b, a)` swaps).
     fn lower_tuple_assign(&mut self, targets: &syn::ExprTuple, value: &Expr, span: Span) {
         let mut pats: Vec<Pat> = Vec::new();
-        for target in &targets.elems {
+        // A struct local's field (`(s.x, s.v) = ..`) is bound to a name of
+        // the macro's hygiene, then assigned.
+        let field_name = |k: usize| syn::Ident::new(&format!("field{k}"), Span::mixed_site());
+        for (k, target) in targets.elems.iter().enumerate() {
             match target {
                 Expr::Infer(_) => pats.push(syn::parse_quote!(_)),
                 Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
                     let ident = p.path.get_ident();
+                    pats.push(syn::parse_quote!(#ident));
+                }
+                Expr::Field(f) if self.field_place(f).is_some() => {
+                    let ident = field_name(k);
                     pats.push(syn::parse_quote!(#ident));
                 }
                 other => {
@@ -693,7 +700,19 @@ impl Lowerer<'_> {
         self.scopes.push(Vec::new());
         self.lower_local(&local);
         let bound = self.scopes.pop().unwrap_or_default();
-        for target in &targets.elems {
+        for (k, target) in targets.elems.iter().enumerate() {
+            if let Expr::Field(f) = target {
+                let ident = field_name(k);
+                let context = hygiene(&ident);
+                let value = bound
+                    .iter()
+                    .rev()
+                    .find(|b| ident == b.name && b.context == context);
+                if let (Some(b), Some(place)) = (value, self.field_place(f)) {
+                    self.assign_at(place, Operand::Value(b.value), span);
+                }
+                continue;
+            }
             let Expr::Path(p) = target else { continue };
             let Some(ident) = p.path.get_ident() else {
                 continue;
