@@ -488,3 +488,24 @@ fn fields_assigned_by_destructuring_have_the_closed_form() {
     approx::assert_relative_eq!(da, 2.0 * a, epsilon = 1e-12, max_relative = 1e-12);
     assert_eq!(db, 0.0);
 }
+
+/// `std::mem::swap` of two fields, in a loop: (a, b) → (ab, a) → (a², ab)
+/// after two steps, so x·v = a³b.
+#[differentiable]
+fn fields_swapped(a: f64, b: f64) -> f64 {
+    let mut s = State { x: a, v: b };
+    for _ in 0..2 {
+        std::mem::swap(&mut s.x, &mut s.v);
+        s.x *= a;
+    }
+    s.x * s.v
+}
+
+#[test]
+fn fields_swapped_by_mem_swap_have_the_closed_form() {
+    let (a, b) = (1.2, -0.6);
+    let (value, da, db) = fields_swapped_grad(a, b);
+    assert_eq!(value.to_bits(), fields_swapped(a, b).to_bits());
+    approx::assert_relative_eq!(da, 3.0 * a * a * b, epsilon = 1e-12, max_relative = 1e-12);
+    approx::assert_relative_eq!(db, a * a * a, epsilon = 1e-12, max_relative = 1e-12);
+}

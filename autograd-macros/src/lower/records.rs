@@ -22,11 +22,13 @@
 //! A field is a variable wherever one is read or written by name: `s.w[i]`,
 //! `s.w[i] += e`, `s.w.push(e)`, `s.w.len()`, `for v in s.w.iter()`,
 //! `&s.w[1..]` (`Lowerer::local_ident`, `sequence_of`, `written_place`),
-//! and a destructuring assignment assigns fields, `(s.x, s.v) = (s.v, s.x)`.
+//! and a destructuring assignment assigns fields, `(s.x, s.v) = (s.v, s.x)`,
+//! as `std::mem::swap(&mut s.x, &mut s.v)` does.
 //!
 //! Not lowered yet, and rewritten before lowering into one local per field
 //! (`s_x`, in the macro's own hygiene) by [`desugar`]: a name with a field
-//! walked by `iter_mut()` or borrowed `&mut`, or read in a closure or a
+//! walked by `iter_mut()` or borrowed `&mut` (an in-out argument), or read
+//! in a closure or a
 //! macro other than an assertion or `vec!`; a field holding a closure or an `Option`. Only a
 //! name every binding of which in the body is such a `let` (and no
 //! argument's) is rewritten.
@@ -130,7 +132,8 @@ struct Scan {
     names: BodyNames,
     candidates: Vec<(String, Shape)>,
     /// The names whose fields are used where the lowering does not take
-    /// them yet (a field walked by `iter_mut()` or borrowed `&mut`, a
+    /// them yet (a field walked by `iter_mut()` or borrowed `&mut` but by
+    /// `std::mem::swap`, a
     /// field in a closure or a
     /// macro other than an assertion or `vec!`, a field holding a closure
     /// or an `Option`): those the rewrite still makes locals of.
@@ -196,6 +199,19 @@ impl<'ast> Visit<'ast> for Scan {
     }
 
     fn visit_expr(&mut self, e: &'ast Expr) {
+        // `std::mem::swap(&mut s.x, &mut s.v)` is lowered as `(s.x, s.v)
+        // = (s.v, s.x)`.
+        if let Expr::Call(c) = e
+            && super::stmt::is_mem_swap(c)
+        {
+            for arg in &c.args {
+                match strip_parens(arg) {
+                    Expr::Reference(r) => self.visit_expr(&r.expr),
+                    arg => self.visit_expr(arg),
+                }
+            }
+            return;
+        }
         let fields: Vec<&Expr> = match e {
             Expr::MethodCall(m) if m.method == "iter_mut" => vec![&m.receiver],
             Expr::Reference(r) if r.mutability.is_some() => vec![&r.expr],

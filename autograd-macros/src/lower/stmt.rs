@@ -142,7 +142,7 @@ fn is_enumerated_best(e: &Expr) -> bool {
 /// Whether a call is `std::mem::swap(x, y)` (or `core::mem::swap`,
 /// `mem::swap`): the path names the module, so a function of the user's
 /// own named `swap` is not taken for it.
-fn is_mem_swap(c: &syn::ExprCall) -> bool {
+pub(super) fn is_mem_swap(c: &syn::ExprCall) -> bool {
     let Expr::Path(p) = &*c.func else {
         return false;
     };
@@ -643,11 +643,13 @@ impl Lowerer<'_> {
     /// destructuring assignment `(a, b) = (b, a);` it is, whose adjoints
     /// the assignments carry.
     fn lower_mem_swap(&mut self, c: &syn::ExprCall) {
+        // A variable, or a struct local's field (`&mut s.x`).
         let local = |e: &Expr| match e {
             Expr::Reference(r) if r.mutability.is_some() => match &*r.expr {
                 Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
                     Some((*r.expr).clone())
                 }
+                Expr::Field(f) if self.field_place(f).is_some() => Some((*r.expr).clone()),
                 _ => None,
             },
             _ => None,
