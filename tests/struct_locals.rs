@@ -319,3 +319,193 @@ fn a_struct_local_shadowed_by_its_own_update() {
         }
     }
 }
+
+/// A struct local whose name a float held before it (the records rewrite
+/// took only a name every binding of which built a struct, so this was
+/// "field access is supported on .."): lowered where it stands, each `s`
+/// the binding it names. f = sin(ab) + (b·sin(ab))².
+#[differentiable]
+fn rebinds_a_float_name(a: f64, b: f64) -> f64 {
+    let s = a * b;
+    let mut s = State { x: s.sin(), v: b };
+    s.v *= s.x;
+    s.x + s.v * s.v
+}
+
+#[test]
+fn a_struct_local_rebinding_a_float_name_has_the_closed_form() {
+    for (a, b) in [(0.7, -1.3), (1.9, 0.4)] {
+        let (value, da, db) = rebinds_a_float_name_grad(a, b);
+        assert_eq!(value.to_bits(), rebinds_a_float_name(a, b).to_bits());
+        let (u, c) = ((a * b).sin(), (a * b).cos());
+        // ∂/∂a = c·b·(1 + 2b²u), ∂/∂b = c·a + 2b·u² + 2b²·u·c·a.
+        let want_a = c * b * (1.0 + 2.0 * b * b * u);
+        let want_b = c * a + 2.0 * b * u * u + 2.0 * b * b * u * c * a;
+        approx::assert_relative_eq!(da, want_a, epsilon = 1e-12, max_relative = 1e-12);
+        approx::assert_relative_eq!(db, want_b, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}
+
+/// A struct local named as an argument it reads (`fn f(s: f64, ..) { let
+/// s = State { x: s * b, v: s }; .. }`, rejected as the previous one was),
+/// under `jvp` and `hessian`: f = s·exp(s·b).
+#[differentiable(jvp, hessian)]
+fn named_as_its_argument(s: f64, b: f64) -> f64 {
+    let s = State { x: s * b, v: s };
+    s.x.exp() * s.v
+}
+
+#[test]
+fn a_struct_local_named_as_an_argument_has_the_closed_form() {
+    let (s, b) = (0.6_f64, -0.9_f64);
+    let e = (s * b).exp();
+    let grad = [e * (1.0 + s * b), s * s * e];
+    // ∂²/∂s² = e·b·(2 + sb), ∂²/∂s∂b = e·s·(2 + sb), ∂²/∂b² = s³·e.
+    let hess = [
+        [e * b * (2.0 + s * b), e * s * (2.0 + s * b)],
+        [e * s * (2.0 + s * b), s * s * s * e],
+    ];
+    let (value, ds, db) = named_as_its_argument_grad(s, b);
+    assert_eq!(value.to_bits(), named_as_its_argument(s, b).to_bits());
+    approx::assert_relative_eq!(ds, grad[0], epsilon = 1e-12, max_relative = 1e-12);
+    approx::assert_relative_eq!(db, grad[1], epsilon = 1e-12, max_relative = 1e-12);
+    let (_, tangent) = named_as_its_argument_jvp(s, b, 0.5, -2.0);
+    let want = 0.5 * grad[0] - 2.0 * grad[1];
+    approx::assert_relative_eq!(tangent, want, epsilon = 1e-12, max_relative = 1e-12);
+    let (_, g, h) = named_as_its_argument_hessian(s, b);
+    for i in 0..2 {
+        approx::assert_relative_eq!(g[i], grad[i], epsilon = 1e-12, max_relative = 1e-12);
+        for j in 0..2 {
+            approx::assert_relative_eq!(
+                h[(i, j)],
+                hess[i][j],
+                epsilon = 1e-12,
+                max_relative = 1e-12
+            );
+        }
+    }
+}
+
+/// A struct local shadowed under `#[cfg]`: where the predicate does not
+/// hold, the shadow is not there (the records rewrite dropped the
+/// attribute, so the derivative was of `State { x: 100.0 * s.x, ..s }`
+/// whatever the configuration, and the value not the function's). The
+/// function is f = a·(a·b) = a²b.
+#[differentiable]
+fn shadowed_under_cfg(a: f64, b: f64) -> f64 {
+    let s = State { x: a, v: b };
+    #[cfg(any())]
+    let s = State {
+        x: 100.0 * s.x,
+        ..s
+    };
+    #[cfg(not(any()))]
+    let s = State { v: s.v * s.x, ..s };
+    s.x * s.v
+}
+
+#[test]
+fn a_struct_local_shadowed_under_cfg_has_the_closed_form() {
+    let (a, b) = (1.3, -0.7);
+    let (value, da, db) = shadowed_under_cfg_grad(a, b);
+    assert_eq!(value.to_bits(), shadowed_under_cfg(a, b).to_bits());
+    approx::assert_relative_eq!(da, 2.0 * a * b, epsilon = 1e-12, max_relative = 1e-12);
+    approx::assert_relative_eq!(db, a * a, epsilon = 1e-12, max_relative = 1e-12);
+}
+
+/// A model's buffers as fields.
+struct Buffers {
+    w: Vec<f64>,
+    acc: f64,
+}
+
+/// A `Vec` field read as a collection every way (its length, iterated by
+/// `for` and by a chain, a sub-slice, pushed to, two elements swapped, an
+/// element updated), each lowered on the field's own variable. With w =
+/// (a, b, ab) pushed: acc = a + b + ab, then w = (b, a, ab + acc), and the
+/// value is Σw + w₁·w₂ + acc·len = 2(a + b + ab) + a(2ab + a + b) + 3(a + b + ab).
+#[differentiable]
+fn vec_field_as_collection(a: f64, b: f64) -> f64 {
+    let mut s = Buffers {
+        w: vec![a, b],
+        acc: 0.0,
+    };
+    s.w.push(a * b);
+    for v in s.w.iter() {
+        s.acc += *v;
+    }
+    s.w.swap(0, 1);
+    s.w[2] += s.acc;
+    let total: f64 = s.w.iter().sum();
+    let tail = &s.w[1..];
+    total + tail[0] * tail[1] + s.acc * s.w.len() as f64
+}
+
+#[test]
+fn a_vec_field_read_as_a_collection_has_the_closed_form() {
+    for (a, b) in [(0.7, -1.3), (1.5, 0.25)] {
+        let (value, da, db) = vec_field_as_collection_grad(a, b);
+        assert_eq!(value.to_bits(), vec_field_as_collection(a, b).to_bits());
+        // f = 5(a + b + ab) + a(2ab + a + b).
+        let want = 5.0 * (a + b + a * b) + a * (2.0 * a * b + a + b);
+        approx::assert_relative_eq!(value, want, epsilon = 1e-12, max_relative = 1e-12);
+        let want_a = 5.0 * (1.0 + b) + (2.0 * a * b + a + b) + a * (2.0 * b + 1.0);
+        let want_b = 5.0 * (1.0 + a) + a * (2.0 * a + 1.0);
+        approx::assert_relative_eq!(da, want_a, epsilon = 1e-12, max_relative = 1e-12);
+        approx::assert_relative_eq!(db, want_b, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}
+
+/// Fields assigned by destructuring, `(s.x, s.v) = (s.v, s.x * a)`, in a
+/// loop, and a struct local built in a `match` arm. With two steps from
+/// (a, b): (b, a²) then (a², ab); the arm for `k = 1` gives x·v = a³b.
+#[differentiable]
+fn destructured_into_fields(a: f64, b: f64, k: usize) -> f64 {
+    let mut s = State { x: a, v: b };
+    for _ in 0..2 {
+        (s.x, s.v) = (s.v, s.x * a);
+    }
+    match k {
+        0 => s.x,
+        _ => {
+            let p = State {
+                x: s.x * s.v,
+                v: 0.0,
+            };
+            p.x + p.v
+        }
+    }
+}
+
+#[test]
+fn fields_assigned_by_destructuring_have_the_closed_form() {
+    let (a, b) = (0.8, -1.7);
+    let (value, da, db) = destructured_into_fields_grad(a, b, 1);
+    assert_eq!(value.to_bits(), destructured_into_fields(a, b, 1).to_bits());
+    approx::assert_relative_eq!(da, 3.0 * a * a * b, epsilon = 1e-12, max_relative = 1e-12);
+    approx::assert_relative_eq!(db, a * a * a, epsilon = 1e-12, max_relative = 1e-12);
+    let (_, da, db) = destructured_into_fields_grad(a, b, 0);
+    approx::assert_relative_eq!(da, 2.0 * a, epsilon = 1e-12, max_relative = 1e-12);
+    assert_eq!(db, 0.0);
+}
+
+/// `std::mem::swap` of two fields, in a loop: (a, b) → (ab, a) → (a², ab)
+/// after two steps, so x·v = a³b.
+#[differentiable]
+fn fields_swapped(a: f64, b: f64) -> f64 {
+    let mut s = State { x: a, v: b };
+    for _ in 0..2 {
+        std::mem::swap(&mut s.x, &mut s.v);
+        s.x *= a;
+    }
+    s.x * s.v
+}
+
+#[test]
+fn fields_swapped_by_mem_swap_have_the_closed_form() {
+    let (a, b) = (1.2, -0.6);
+    let (value, da, db) = fields_swapped_grad(a, b);
+    assert_eq!(value.to_bits(), fields_swapped(a, b).to_bits());
+    approx::assert_relative_eq!(da, 3.0 * a * a * b, epsilon = 1e-12, max_relative = 1e-12);
+    approx::assert_relative_eq!(db, a * a * a, epsilon = 1e-12, max_relative = 1e-12);
+}

@@ -606,3 +606,95 @@ fn nested_arrays_rows_walked() {
         }",
     );
 }
+
+/// A struct built in the body, written by field in a loop and a branch
+/// (`=`, `+=`, `*=`), assigned anew from its fields and with `..s`, and
+/// read by field at the end.
+#[test]
+fn struct_locals_branches_loops() {
+    check(
+        "struct_locals_branches_loops",
+        "fn f(x0: f64, v0: f64, k: f64, steps: usize) -> f64 {
+            let mut s = State { x: x0, v: v0 };
+            for _ in 0..steps {
+                let a = -k * s.x;
+                s.v += a * 0.1;
+                if s.x > 1.0 {
+                    s.v = -s.v;
+                } else {
+                    s.x *= 0.5;
+                }
+                s = State { x: s.x + s.v * 0.1, ..s };
+            }
+            s = State { v: s.x, x: s.v };
+            s.x * s.v
+        }",
+    );
+}
+
+/// Struct locals shadowed: by a struct reading the one before, in a block
+/// (the shadow ends with it), by its own update (`..s`), by another
+/// struct; a `mut` shadow written in a loop.
+#[test]
+fn struct_locals_shadowing() {
+    check(
+        "struct_locals_shadowing",
+        "fn f(a: f64, b: f64, steps: usize) -> f64 {
+            let s = State { x: a, v: b };
+            let s = State { x: s.v, v: s.x * 2.0 };
+            let inner = {
+                let s = State { x: s.x * s.v, v: s.x.sin() };
+                s.x + s.v
+            };
+            let s = State { v: s.x * inner, ..s };
+            let mut s = State { x: s.x + inner, ..s };
+            for _ in 0..steps {
+                s.x = s.x * 0.5 + s.v * 0.25;
+            }
+            let s = Interval { lo: s.x.min(s.v), hi: s.x.max(s.v) };
+            s.hi * s.hi - s.lo
+        }",
+    );
+}
+
+/// A struct with a `Vec` field written by element, an integer field
+/// counted and cast, and fields read in an assertion.
+#[test]
+fn struct_locals_field_arrays() {
+    check(
+        "struct_locals_field_arrays",
+        "fn f(x: &[f64], r: f64) -> f64 {
+            let mut w = Work { total: 0.0, weights: vec![1.0; x.len()], count: 0, scale: r };
+            for i in 0..x.len() {
+                w.weights[i] = w.scale * x[i];
+                if x[i] > 0.0 {
+                    w.total += w.weights[i] * x[i];
+                    w.count += 1;
+                } else {
+                    w.total -= w.weights[i];
+                }
+                w.scale *= 0.9;
+            }
+            debug_assert!(w.total.is_finite());
+            w = Work { total: w.total / (w.count as f64 + 1.0), ..w };
+            w.total + w.scale * w.weights[0]
+        }",
+    );
+}
+
+/// A struct local of a generic scalar under `hessian`: the second-order
+/// copy too.
+#[test]
+fn struct_locals_hessian() {
+    check_with(
+        "struct_locals_hessian",
+        "hessian",
+        "fn f(a: f64, b: f64, theta: f64) -> f64 {
+            let p = Point { x: a, y: b };
+            let (s, c) = theta.sin_cos();
+            let mut q = Point { x: c * p.x - s * p.y, y: s * p.x + c * p.y };
+            if q.x > 0.0 { q.y = q.y * 2.0; }
+            q.x * q.x * q.y + p.y
+        }",
+    );
+}

@@ -965,10 +965,13 @@ pub fn expand_struct_result(attr: &TokenStream, func: &syn::ItemFn) -> Option<To
             let result = match strip_parens(&tail) {
                 syn::Expr::Path(p) if p.path.get_ident().is_some() => tail.clone(),
                 _ => {
+                    // One identifier, bound and read: the two resolve to
+                    // the same variable whatever the spans' hygiene.
+                    let result = syn::Ident::new("__ad_result", tail.span());
                     block
                         .stmts
-                        .push(syn::parse_quote_spanned!(tail.span()=> let __ad_result = #tail;));
-                    syn::parse_quote!(__ad_result)
+                        .push(syn::parse_quote_spanned!(tail.span()=> let #result = #tail;));
+                    syn::parse_quote!(#result)
                 }
             };
             block

@@ -462,7 +462,24 @@ impl Lowerer<'_> {
             Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
             _ => None,
         };
-        let found = ident.and_then(|i| self.lookup(&i).map(|b| (i, b.value)));
+        let (_, v) = self.written_place(target, write, what)?;
+        Some((ident?, v))
+    }
+
+    /// [`Self::written_array`], of a variable or of a struct local's field
+    /// (`s.w[i] = e`): where its binding is.
+    pub(super) fn written_place(
+        &mut self,
+        target: &Expr,
+        write: &dyn ToTokens,
+        what: &str,
+    ) -> Option<((usize, usize), ValueId)> {
+        let place = match strip_parens(target) {
+            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().and_then(|i| self.position(i)),
+            Expr::Field(f) => self.field_place(f),
+            _ => None,
+        };
+        let found = place.map(|(s, b)| ((s, b), self.scopes[s][b].value));
         match found {
             Some((i, v)) if matches!(self.values[v].kind, Kind::Array | Kind::Unknown) => {
                 if self.values[v].param.is_some() && self.values[v].by_ref {
@@ -492,12 +509,11 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Rebinds `ident` to the array's new value after a write.
-    fn rebind_array(&mut self, ident: &syn::Ident, v: ValueId) {
-        let name = ident.to_string();
-        if let Some(b) = self.lookup_mut(ident) {
-            b.value = v;
-        }
+    /// Rebinds the binding at `(scope, index)` to the array's new value
+    /// after a write.
+    fn rebind_array(&mut self, (s, b): (usize, usize), v: ValueId) {
+        let name = self.scopes[s][b].name.clone();
+        self.scopes[s][b].value = v;
         self.values[v].name.get_or_insert(name);
     }
 
@@ -512,7 +528,7 @@ impl Lowerer<'_> {
         if self.lower_nested_write(target, compound.clone(), rhs, span) {
             return;
         }
-        let Some((ident, array)) = self.written_array(&target.expr, target, "writing an element")
+        let Some((place, array)) = self.written_place(&target.expr, target, "writing an element")
         else {
             return;
         };
@@ -539,29 +555,30 @@ impl Lowerer<'_> {
                 span,
             ));
         }
-        self.store_element(&ident, array, index, elem, span);
+        self.store_element(place, array, index, elem, span);
     }
 
-    /// `ident[index] = elem` of the local array `ident` holding `array`.
+    /// `a[index] = elem` of the local array (or field) whose binding is at
+    /// `place`, holding `array`.
     pub(super) fn store_element(
         &mut self,
-        ident: &syn::Ident,
+        place: (usize, usize),
         array: ValueId,
         index: Operand,
         elem: Operand,
         span: Span,
     ) {
         let v = self.emit(Op::Store { array, index, elem }, Kind::Array, span);
-        self.rebind_array(ident, v);
+        self.rebind_array(place, v);
     }
 
     /// `v.push(e)`.
     pub(super) fn lower_push(&mut self, m: &syn::ExprMethodCall) {
-        let Some((ident, array)) = self.written_array(&m.receiver, m, "`push`") else {
+        let Some((place, array)) = self.written_place(&m.receiver, m, "`push`") else {
             return;
         };
         let elem = self.lower_expr(&m.args[0]);
         let v = self.emit(Op::Push { array, elem }, Kind::Array, m.span());
-        self.rebind_array(&ident, v);
+        self.rebind_array(place, v);
     }
 }

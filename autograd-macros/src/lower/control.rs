@@ -783,12 +783,18 @@ impl Lowerer<'_> {
         let else_sources: Vec<(ValueId, bool, bool)> = introduced
             .iter()
             .map(|b| {
+                // A struct local's own binding holds no value (its
+                // fields' bindings do).
+                if b.record.is_some() {
+                    return (b.value, false, false);
+                }
                 let outer = self
                     .scopes
                     .iter()
                     .rev()
                     .flat_map(|s| s.iter().rev())
                     .find(|o| o.name == b.name && o.context == b.context)
+                    .filter(|o| o.record.is_none())
                     .map(|o| (o.value, false, o.mutable));
                 outer.unwrap_or_else(|| {
                     let kind = self.values[b.value].kind;
@@ -801,6 +807,10 @@ impl Lowerer<'_> {
         let mut phis = self.assignment_phis(&before, &after_then, &before);
         let mut rebound = Vec::new();
         for (b, (else_src, absent, outer_mutable)) in introduced.into_iter().zip(else_sources) {
+            if b.record.is_some() {
+                rebound.push(b);
+                continue;
+            }
             let kind = self.values[b.value].kind;
             let dst = self.new_value(kind, Some(b.name.clone()));
             self.values[dst].float = self.phi_float(b.value, else_src);

@@ -68,6 +68,11 @@ impl Lowerer<'_> {
         {
             return self.lower_from_fn(c, expected);
         }
+        if matches!(e, Expr::Reference(_) | Expr::MethodCall(_))
+            && let Some(whole) = self.lower_record_whole(e)
+        {
+            return whole;
+        }
         if let Expr::Path(_) = e
             && let Some(o) = self.option_named(e)
         {
@@ -146,7 +151,9 @@ impl Lowerer<'_> {
                 // declared, not in the twin's scalar (which has no `as`).
                 let arg = match strip_parens(&c.expr) {
                     item @ Expr::Path(p)
-                        if self.local_ident(item).is_none() && !self.captured(p) =>
+                        if self.local_ident(item).is_none()
+                            && self.record_named(item).is_none()
+                            && !self.captured(p) =>
                     {
                         Operand::Const(p.to_token_stream())
                     }

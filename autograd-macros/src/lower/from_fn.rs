@@ -187,8 +187,9 @@ impl Lowerer<'_> {
             let i = l.new_value(Kind::Int, Some(index.to_string()));
             l.bind(&index, i, false, None);
             let elem = l.lower_expr(&element);
-            if let Some(array) = l.lookup(out).map(|b| b.value) {
-                l.store_element(out, array, Operand::Value(i), elem, span);
+            if let Some(place) = l.position(out) {
+                let array = l.scopes[place.0][place.1].value;
+                l.store_element(place, array, Operand::Value(i), elem, span);
             }
             LoopHeader::Range {
                 index: Some(i),

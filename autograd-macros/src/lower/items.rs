@@ -47,6 +47,8 @@ impl Lowerer<'_> {
     /// expression.
     pub(super) fn lower_item(&mut self, e: &Expr) -> Option<Item> {
         match strip_parens(e) {
+            // `s.x` of a struct local.
+            Expr::Field(f) if let Some(item) = self.record_field(f) => Some(item),
             Expr::Tuple(t) => Some(Item::Tuple(
                 t.elems.iter().map(|e| self.lower_item_expr(e)).collect(),
             )),
@@ -162,6 +164,12 @@ impl Lowerer<'_> {
     /// component, if `e` reads one (`t.0`, `w[1]`); an error if `e` names
     /// the whole. `None` where `e` reads no tuple or window.
     pub(super) fn lower_part(&mut self, e: &Expr) -> Option<Operand> {
+        // A struct local is read by its fields, never whole.
+        if matches!(e, Expr::Path(_))
+            && let Some(whole) = self.lower_record_whole(e)
+        {
+            return Some(whole);
+        }
         if self.aggregates.is_empty() && matches!(e, Expr::Path(_)) {
             return None;
         }

@@ -645,6 +645,8 @@ impl Lowerer<'_> {
                 option: None,
                 inout: false,
                 nested: None,
+                record: None,
+                field: None,
             });
         }
         let count = self.scopes[scope].len();

@@ -747,10 +747,11 @@ impl Lowerer<'_> {
                 span,
             ));
         }
-        let Some(current) = self.lookup(&array).map(|b| b.value) else {
+        let Some(place) = self.position(&array) else {
             return true;
         };
-        self.store_element(&array, current, Operand::Value(index), elem.clone(), span);
+        let current = self.scopes[place.0][place.1].value;
+        self.store_element(place, current, Operand::Value(index), elem.clone(), span);
         // `v` reads what was written (the array is not read otherwise
         // while `iter_mut()` borrows it).
         let Some(previous) = self.lookup(&element).map(|b| b.value) else {

@@ -82,6 +82,14 @@ struct Binding {
     /// An array of arrays (see [`nested`]): its shape's index in
     /// `Lowerer::nested_locals`. Its value is the flat array.
     nested: Option<usize>,
+    /// A struct local (see [`records`]): its index in `Lowerer::records`.
+    /// Its value is then no value of the name; its fields' bindings hold
+    /// the values.
+    record: Option<usize>,
+    /// The binding of a field of the struct local `records[r]`: `(r,
+    /// field)`. No path names it: [`Lowerer::lookup`] passes it by, and
+    /// `s.x` finds it through `s`'s own binding.
+    field: Option<(usize, String)>,
 }
 
 struct Lowerer<'a> {
@@ -201,6 +209,9 @@ struct Lowerer<'a> {
     /// last: the row's name, the array's shape, the row's index (see
     /// [`iter_mut`]).
     rows_walked: Vec<(syn::Ident, nested::Shape, ValueId)>,
+    /// The struct locals (see [`records`]), which their names' bindings
+    /// and their fields' bindings point to.
+    records: Vec<records::Record>,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -272,6 +283,7 @@ fn lower_fn(
         macro_idents: nested::macro_idents(body),
         range_ends: Vec::new(),
         rows_walked: Vec::new(),
+        records: Vec::new(),
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -322,8 +334,10 @@ fn lower_fn(
     // statement of its own, and `match` and the exits become branches,
     // before lowering sees them (`matches!`, a tuple from a branch, a
     // deferred `let`, the `Option` of `x.first()`, `Option` locals,
-    // `std::array::from_fn`, a walk over `iter_mut()` of a local and
-    // local arrays of arrays are lowered where they stand).
+    // `std::array::from_fn`, a walk over `iter_mut()` of a local, local
+    // arrays of arrays and a struct built in the body are lowered where
+    // they stand; the records rewrite takes the struct locals whose fields
+    // are read as collections, see [`records`]).
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let records = records::desugar(cx, body, &param_names);
     let body = records.as_ref().unwrap_or(body);
@@ -453,9 +467,10 @@ fn kind_of_lit(lit: &syn::Lit) -> bool {
 }
 
 /// `f32` or `f64` as a type's identifier.
-/// Structs built in the body as one local per field (records.rs), for the
-/// second-order twin, which is rewritten before it is lowered; the main
-/// lowering has reported any error already.
+/// The struct locals the records rewrite still takes (those whose fields
+/// are read as collections, see [`records`]) as one local per field, for
+/// the second-order twin, which is rewritten before it is lowered; the
+/// main lowering has reported any error already.
 pub(crate) fn struct_locals(sig: &Signature, body: &syn::Block) -> Option<syn::Block> {
     let params: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let scratch = Ctxt::default();
@@ -795,6 +810,8 @@ impl Lowerer<'_> {
                 option: None,
                 inout: false,
                 nested: None,
+                record: None,
+                field: None,
             });
         }
     }
@@ -812,6 +829,8 @@ impl Lowerer<'_> {
                 option: None,
                 inout: false,
                 nested: None,
+                record: None,
+                field: None,
             });
         }
     }
@@ -828,23 +847,35 @@ impl Lowerer<'_> {
     }
 
     /// The binding an identifier resolves to: the innermost one of the
-    /// same text and hygiene.
+    /// same text and hygiene. A struct local's is none: no value holds it
+    /// (see [`records`]).
     fn lookup(&self, ident: &syn::Ident) -> Option<&Binding> {
+        let (s, b) = self.position(ident)?;
+        Some(&self.scopes[s][b])
+    }
+
+    /// Where the binding an identifier resolves to is: its scope and its
+    /// index there.
+    fn position(&self, ident: &syn::Ident) -> Option<(usize, usize)> {
+        self.named(ident)
+            .filter(|&(s, b)| self.scopes[s][b].record.is_none())
+    }
+
+    /// Where the innermost binding of an identifier is, a struct local's
+    /// too; never a field's, which no path names.
+    fn named(&self, ident: &syn::Ident) -> Option<(usize, usize)> {
         let context = hygiene(ident);
-        self.scopes
-            .iter()
-            .rev()
-            .flat_map(|s| s.iter().rev())
-            .find(|b| ident == &b.name && b.context == context)
+        self.scopes.iter().enumerate().rev().find_map(|(s, scope)| {
+            let b = scope
+                .iter()
+                .rposition(|b| b.field.is_none() && ident == &b.name && b.context == context)?;
+            Some((s, b))
+        })
     }
 
     fn lookup_mut(&mut self, ident: &syn::Ident) -> Option<&mut Binding> {
-        let context = hygiene(ident);
-        self.scopes
-            .iter_mut()
-            .rev()
-            .flat_map(|s| s.iter_mut().rev())
-            .find(|b| ident == &b.name && b.context == context)
+        let (s, b) = self.position(ident)?;
+        Some(&mut self.scopes[s][b])
     }
 
     fn snapshot(&self) -> Vec<Vec<ValueId>> {
@@ -907,6 +938,11 @@ impl Lowerer<'_> {
     }
 
     fn local_ident(&self, expr: &Expr) -> Option<ValueId> {
+        // `s.w` of a struct local: its field's variable.
+        if let Expr::Field(f) = expr {
+            let (s, b) = self.field_place(f)?;
+            return Some(self.scopes[s][b].value);
+        }
         let Expr::Path(p) = expr else { return None };
         if p.qself.is_some() {
             return None;

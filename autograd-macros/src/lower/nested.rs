@@ -411,6 +411,9 @@ impl Lowerer<'_> {
         else {
             return false;
         };
+        let Some(at) = self.position(ident) else {
+            return false;
+        };
         let Some(index) = self.nested_index(row, col, &shape) else {
             return true;
         };
@@ -436,7 +439,7 @@ impl Lowerer<'_> {
                 span,
             ));
         }
-        self.store_element(ident, array, index, elem, span);
+        self.store_element(at, array, index, elem, span);
         true
     }
 

@@ -224,6 +224,8 @@ impl Lowerer<'_> {
                 option: Some(k),
                 inout: false,
                 nested: None,
+                record: None,
+                field: None,
             });
         }
         true
@@ -524,7 +526,8 @@ impl Lowerer<'_> {
 /// How often each name is bound in a body, and the names in its macros'
 /// tokens (which a rewrite cannot see): a local bound once, that no macro
 /// names and that is no argument, is named by every path naming it. Read
-/// by the `records` rewrite, which still runs before lowering.
+/// by the `records` rewrite (for the struct locals it still takes), which
+/// runs before lowering.
 #[derive(Default)]
 pub(super) struct BodyNames {
     bindings: HashMap<String, usize>,

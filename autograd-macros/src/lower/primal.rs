@@ -439,7 +439,9 @@ impl Lowerer<'_> {
         impl<'ast> Visit<'ast> for Finder<'_, '_> {
             fn visit_expr(&mut self, e: &'ast Expr) {
                 let item = matches!(e, Expr::Path(p)
-                    if self.lowerer.local_ident(e).is_none() && !self.lowerer.captured(p));
+                    if self.lowerer.local_ident(e).is_none()
+                        && self.lowerer.record_named(e).is_none()
+                        && !self.lowerer.captured(p));
                 if item || self.lowerer.constant_field(e) {
                     self.found = true;
                 } else {

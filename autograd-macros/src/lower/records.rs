@@ -1,29 +1,44 @@
-//! A struct built in the body from its fields (`let mut s = State { x, v:
-//! 0.0 };`), rewritten before lowering into one local per field, as a
-//! simulation's state is written by hand:
+//! A struct built in the body from its fields (`let mut s = State { x,
+//! v: 0.0 };`), lowered where it stands, as a simulation's state is
+//! written by hand, one variable per field:
 //!
 //! ```text
-//! let mut s = State { x: a, v: b };   →   let (mut s_x, mut s_v) = (a, b);
-//! s.x, s.x = e, s.v += e, s.w[i]      →   s_x, s_x = e, s_v += e, s_w[i]
-//! s = State { x: e, ..s };            →   (s_x, s_v) = (e, s_v);
+//! let mut s = State { x: a, v: b };   →   s's binding, and one binding per field holding a, b
+//! s.x, s.x = e, s.v += e              →   the field's value read, assigned, updated
+//! s = State { x: e, ..s };            →   each field assigned its value (`..s`: its own)
 //! ```
 //!
-//! The struct exists at compile time only, as a tuple does; every field is
-//! then an ordinary local whose adjoint the pipeline keeps. The field
-//! locals are named `s_x` at `s`'s place, in the macro's own hygiene, so
-//! they never meet a user's variable of that name. Only a name every
-//! binding of which in the body is such a `let` (and no argument's) is
-//! rewritten, so every path naming it is one of them: a `let` shadowing
-//! the struct (`let s = State { x: s.v, v: s.x };`) reads the fields of
-//! the `s` before it and binds its own field locals, which shadow those as
-//! `s` does. The struct used whole (passed on, returned, a method called
-//! on it) is one error saying to use its fields.
+//! The struct exists at compile time only, as a tuple does. The fields'
+//! bindings are found through `s`'s own (`Binding::record`), never by a
+//! name: no path names them (`Binding::field`), and `s.x` reads the field
+//! of the `s` it resolves to, so a `let` shadowing the struct (`let s =
+//! State { x: s.v, v: s.x };`, `let s = State { v: e, ..s };`, or any
+//! other `let s`) reads the fields of the `s` before it and binds its own,
+//! which shadow those as `s` does, in a block until its end. Branches join
+//! and loops carry the fields as any variable (named `s_x` in the IR, for
+//! the generated locals). The struct used whole (passed on, returned, a
+//! method called on it) is one error saying to use its fields.
+//!
+//! A field is a variable wherever one is read or written by name: `s.w[i]`,
+//! `s.w[i] += e`, `s.w.push(e)`, `s.w.len()`, `for v in s.w.iter()`,
+//! `&s.w[1..]` (`Lowerer::local_ident`, `sequence_of`, `written_place`),
+//! and a destructuring assignment assigns fields, `(s.x, s.v) = (s.v, s.x)`,
+//! as `std::mem::swap(&mut s.x, &mut s.v)` does.
+//!
+//! Not lowered yet, and rewritten before lowering into one local per field
+//! (`s_x`, in the macro's own hygiene) by [`desugar`]: a name with a field
+//! walked by `iter_mut()` or borrowed `&mut` (an in-out argument), or read
+//! in a closure or a
+//! macro other than an assertion or `vec!`; a field holding a closure or an `Option`. Only a
+//! name every binding of which in the body is such a `let` (and no
+//! argument's) is rewritten.
 
 use std::collections::{HashMap, HashSet};
 
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 
+use super::items::Item;
 use super::options::BodyNames;
 use super::*;
 
@@ -37,7 +52,9 @@ pub(crate) fn desugar(cx: &Ctxt, body: &syn::Block, params: &[String]) -> Option
     }
     let names: HashSet<String> = lets
         .into_iter()
-        .filter(|&(name, n)| scan.names.rewritable_bound(name, params, n))
+        .filter(|&(name, n)| {
+            scan.unlowered.contains(name) && scan.names.rewritable_bound(name, params, n)
+        })
         .map(|(name, _)| name.to_string())
         .collect();
     if names.is_empty() {
@@ -53,17 +70,17 @@ pub(crate) fn desugar(cx: &Ctxt, body: &syn::Block, params: &[String]) -> Option
     Some(body)
 }
 
-/// A struct local: its fields in the order its literal writes them, and
-/// its type's name as written there (for messages).
+/// A struct local's shape: its fields in the order its literal writes
+/// them, and its type's name as written there (for messages).
 #[derive(Clone)]
-struct Record {
+pub(super) struct Shape {
     fields: Vec<syn::Ident>,
     ty: String,
 }
 
 /// A struct literal's record, if it has only named fields, no `..base`
 /// and no struct literal in a field.
-fn literal_fields(e: &Expr) -> Option<Record> {
+fn literal_fields(e: &Expr) -> Option<Shape> {
     let Expr::Struct(s) = strip_parens(e) else {
         return None;
     };
@@ -82,13 +99,13 @@ fn literal_fields(e: &Expr) -> Option<Record> {
         .collect::<Option<Vec<_>>>()
         .filter(|f| !f.is_empty())?;
     let ty = s.path.segments.last()?.ident.to_string();
-    Some(Record { fields, ty })
+    Some(Shape { fields, ty })
 }
 
 /// A literal updating the struct local `name` bound before it
 /// (`let s = State { v: s.x, ..s };`, shadowing `s`): the fields of
 /// `before`, that `s`'s record.
-fn update_of_itself(e: &Expr, name: &syn::Ident, before: Option<&Record>) -> Option<Record> {
+fn update_of_itself(e: &Expr, name: &syn::Ident, before: Option<&Shape>) -> Option<Shape> {
     let Expr::Struct(s) = strip_parens(e) else {
         return None;
     };
@@ -113,7 +130,42 @@ fn field_local(base: &syn::Ident, field: &syn::Ident) -> syn::Ident {
 #[derive(Default)]
 struct Scan {
     names: BodyNames,
-    candidates: Vec<(String, Record)>,
+    candidates: Vec<(String, Shape)>,
+    /// The names whose fields are used where the lowering does not take
+    /// them yet (a field walked by `iter_mut()` or borrowed `&mut` but by
+    /// `std::mem::swap`, a
+    /// field in a closure or a
+    /// macro other than an assertion or `vec!`, a field holding a closure
+    /// or an `Option`): those the rewrite still makes locals of.
+    unlowered: HashSet<String>,
+    /// How many closures and macros deep the visit is.
+    opaque: u32,
+}
+
+/// `s` of `s.x`.
+fn field_base(e: &Expr) -> Option<String> {
+    match strip_parens(e) {
+        Expr::Field(f) => match strip_parens(&f.base) {
+            Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A field's value a struct local's lowering does not bind yet: a
+/// closure, an `Option`, what a `let` of its own takes apart.
+fn unlowered_value(e: &Expr) -> bool {
+    match strip_parens(e) {
+        Expr::Closure(_) => true,
+        Expr::Path(p) => p.path.is_ident("None"),
+        Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if p.path.is_ident("Some")),
+        Expr::MethodCall(m) => matches!(
+            m.method.to_string().as_str(),
+            "first" | "last" | "split_first" | "split_last" | "sin_cos" | "split_at"
+        ),
+        _ => false,
+    }
 }
 
 impl<'ast> Visit<'ast> for Scan {
@@ -136,12 +188,49 @@ impl<'ast> Visit<'ast> for Scan {
                 update_of_itself(&init.expr, &pi.ident, before.map(|(_, r)| r))
             })
         {
+            if let Expr::Struct(s) = strip_parens(&init.expr)
+                && s.fields.iter().any(|f| unlowered_value(&f.expr))
+            {
+                self.unlowered.insert(pi.ident.to_string());
+            }
             self.candidates.push((pi.ident.to_string(), record));
         }
         syn::visit::visit_local(self, l);
     }
 
     fn visit_expr(&mut self, e: &'ast Expr) {
+        // `std::mem::swap(&mut s.x, &mut s.v)` is lowered as `(s.x, s.v)
+        // = (s.v, s.x)`.
+        if let Expr::Call(c) = e
+            && super::stmt::is_mem_swap(c)
+        {
+            for arg in &c.args {
+                match strip_parens(arg) {
+                    Expr::Reference(r) => self.visit_expr(&r.expr),
+                    arg => self.visit_expr(arg),
+                }
+            }
+            return;
+        }
+        let fields: Vec<&Expr> = match e {
+            Expr::MethodCall(m) if m.method == "iter_mut" => vec![&m.receiver],
+            Expr::Reference(r) if r.mutability.is_some() => vec![&r.expr],
+            Expr::Path(p) if self.opaque > 0 => {
+                if let Some(i) = p.path.get_ident() {
+                    self.unlowered.insert(i.to_string());
+                }
+                Vec::new()
+            }
+            _ => Vec::new(),
+        };
+        self.unlowered
+            .extend(fields.into_iter().filter_map(field_base));
+        if let Expr::Closure(c) = e {
+            self.opaque += 1;
+            syn::visit::visit_expr_closure(self, c);
+            self.opaque -= 1;
+            return;
+        }
         // A long sum nests to the left: walked in a loop.
         if !visit_binary_spine(e, &mut |x| self.visit_expr(x)) {
             syn::visit::visit_expr(self, e);
@@ -153,10 +242,13 @@ impl<'ast> Visit<'ast> for Scan {
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         let mut args = m.clone();
         let mut parsed = false;
+        let opaque = !(m.path.is_ident("vec") || super::asserts::is_assert(m));
+        self.opaque += u32::from(opaque);
         crate::ir::visit_macro_args(&mut args, &mut |a| {
             parsed = true;
             self.visit_expr(a);
         });
+        self.opaque -= u32::from(opaque);
         if !parsed {
             self.names.read_macro(m);
         }
@@ -168,7 +260,7 @@ struct Rewrite<'a> {
     /// The names rewritten.
     names: HashSet<String>,
     /// Those bound at this point of the walk, each to its latest `let`.
-    locals: HashMap<String, Record>,
+    locals: HashMap<String, Shape>,
 }
 
 impl Rewrite<'_> {
@@ -353,5 +445,327 @@ impl VisitMut for Rewrite<'_> {
         let outer = self.locals.clone();
         syn::visit_mut::visit_block_mut(self, b);
         self.locals = outer;
+    }
+}
+
+/// A struct local, as the lowering holds it: its name and shape. Its
+/// binding points here; each field is a binding of its own (see
+/// `Binding::field`), which the lowering assigns, branches join and loops
+/// carry as any variable.
+pub(super) struct Record {
+    name: syn::Ident,
+    shape: Shape,
+}
+
+/// The message at a use of the struct local `name` whole.
+fn whole_use_message(name: &syn::Ident, shape: &Shape) -> String {
+    let (ty, field) = (&shape.ty, &shape.fields[0]);
+    format!(
+        "the local struct `{name}` is used by its fields: read and write `{name}.{field}`, assign it anew with `{name} = {ty} {{ {field}: .., ..{name} }}`; passing it on, returning it or calling its methods is not supported (pass or return its fields)"
+    )
+}
+
+impl Lowerer<'_> {
+    /// The struct local `e` names (`s`), by its binding.
+    pub(super) fn record_named(&self, e: &Expr) -> Option<usize> {
+        let Expr::Path(p) = strip_parens(e) else {
+            return None;
+        };
+        if p.qself.is_some() {
+            return None;
+        }
+        let (s, b) = self.named(p.path.get_ident()?)?;
+        self.scopes[s][b].record
+    }
+
+    /// Where the binding of field `field` of the struct local `r` is.
+    fn field_position(&self, r: usize, field: &syn::Ident) -> Option<(usize, usize)> {
+        let field = field.to_string();
+        self.scopes.iter().enumerate().rev().find_map(|(s, scope)| {
+            let b = scope.iter().rposition(|b| {
+                b.field
+                    .as_ref()
+                    .is_some_and(|(k, f)| *k == r && *f == field)
+            })?;
+            Some((s, b))
+        })
+    }
+
+    /// Where the binding of the field `f` reads is (`s.w` of a struct
+    /// local), if it is one.
+    pub(super) fn field_place(&self, f: &syn::ExprField) -> Option<(usize, usize)> {
+        let r = self.record_named(&f.base)?;
+        match &f.member {
+            syn::Member::Named(field) => self.field_position(r, field),
+            syn::Member::Unnamed(_) => None,
+        }
+    }
+
+    /// The struct local `r` used whole at `at`: one error saying to use
+    /// its fields, and a value reported already.
+    fn record_whole_use(&mut self, at: &dyn ToTokens, r: usize) -> Operand {
+        let record = &self.records[r];
+        let message = whole_use_message(&record.name, &record.shape);
+        self.cx.error_spanned_by(at, message);
+        self.missing(at.span())
+    }
+
+    /// `s` of a struct local where one value is read (`f(s)`, `&s`,
+    /// `s.norm()`, `s.y` of no field of it): the error; `None` where `e`
+    /// names no struct local.
+    pub(super) fn lower_record_whole(&mut self, e: &Expr) -> Option<Operand> {
+        match strip_parens(e) {
+            e @ Expr::Path(_) => {
+                let r = self.record_named(e)?;
+                Some(self.record_whole_use(e, r))
+            }
+            Expr::Reference(r) => self.lower_record_whole(&r.expr),
+            Expr::MethodCall(m) => {
+                let r = self.record_named(&m.receiver)?;
+                Some(self.record_whole_use(&*m.receiver, r))
+            }
+            _ => None,
+        }
+    }
+
+    /// `s.x` of a struct local: the item its field's binding holds (an
+    /// error at `s.y` of no field of it); `None` where `f` reads no struct
+    /// local.
+    pub(super) fn record_field(&mut self, f: &syn::ExprField) -> Option<Item> {
+        let r = self.record_named(&f.base)?;
+        let at = match &f.member {
+            syn::Member::Named(field) => self.field_position(r, field),
+            syn::Member::Unnamed(_) => None,
+        };
+        let Some((s, b)) = at else {
+            return Some(Item::Value(self.record_whole_use(f, r)));
+        };
+        let v = self.scopes[s][b].value;
+        Some(match self.aggregates.get(&v) {
+            Some(item) => item.clone(),
+            None => Item::Value(Operand::Value(v)),
+        })
+    }
+
+    /// `let [mut] s = State { x: a, v: b };`, or `let s = State { v: e, ..s
+    /// };` updating the struct local `s` before it: the fields' values
+    /// (read before the new `s` binds), each bound as the field of a new
+    /// struct local. Whether `local` is one.
+    pub(super) fn bind_record(&mut self, local: &syn::Local) -> bool {
+        let pat = match &local.pat {
+            Pat::Type(pt) => &*pt.pat,
+            p => p,
+        };
+        let (Pat::Ident(pi), Some(init)) = (pat, &local.init) else {
+            return false;
+        };
+        if pi.by_ref.is_some() || pi.subpat.is_some() || init.diverge.is_some() {
+            return false;
+        }
+        let Expr::Struct(literal) = strip_parens(&init.expr) else {
+            return false;
+        };
+        let name = &pi.ident;
+        let before = self.record_named(&syn::parse_quote!(#name));
+        let Some(shape) = literal_fields(&init.expr).or_else(|| {
+            let before = before.map(|r| &self.records[r].shape);
+            update_of_itself(&init.expr, name, before)
+        }) else {
+            return false;
+        };
+        let span = local.span();
+        let items = self.record_values(literal, name, &shape, before);
+        let r = self.records.len();
+        self.records.push(Record {
+            name: name.clone(),
+            shape: shape.clone(),
+        });
+        let mutability = pi.mutability;
+        let mut whole = None;
+        for (field, item) in shape.fields.iter().zip(items) {
+            // Bound as `let s_x = ..;` would be, then made the field's
+            // binding, which no path names.
+            let local = field_local(name, field);
+            let pat: Pat = syn::parse_quote!(#mutability #local);
+            let bound = self.scopes.last().map_or(0, Vec::len);
+            self.bind_pattern(&pat, item, None, span);
+            if let Some(scope) = self.scopes.last_mut() {
+                for b in &mut scope[bound..] {
+                    b.context = format!("{}.{field}", hygiene(name));
+                    b.field = Some((r, field.to_string()));
+                    whole.get_or_insert(b.value);
+                }
+            }
+        }
+        // The struct's own binding, which no value holds: a path naming it
+        // resolves to no variable (`Lowerer::lookup`), and the reads of its
+        // fields go to the fields' bindings. The value kept is any of
+        // theirs, never read.
+        if let (Some(scope), Some(whole)) = (self.scopes.last_mut(), whole) {
+            scope.push(Binding {
+                name: name.to_string(),
+                context: hygiene(name),
+                value: whole,
+                mutable: false,
+                ty: None,
+                option: None,
+                record: Some(r),
+                field: None,
+                inout: false,
+                nested: None,
+            });
+        }
+        true
+    }
+
+    /// The values of `literal`'s fields in the order of `shape`: a field
+    /// left out is `..base`'s, the struct local `before` (`name` before
+    /// this literal). After an error, at the literal, the field's value
+    /// before stands in, so that no other error follows.
+    fn record_values(
+        &mut self,
+        literal: &syn::ExprStruct,
+        name: &syn::Ident,
+        shape: &Shape,
+        before: Option<usize>,
+    ) -> Vec<Item> {
+        let rest = match &literal.rest {
+            Some(rest) => {
+                if before.is_none() || self.record_named(rest) != before {
+                    self.cx.error_spanned_by(
+                        rest,
+                        format!("a struct built in this body is assigned from its fields, and `..` takes the rest from `{name}` itself"),
+                    );
+                }
+                true
+            }
+            None => false,
+        };
+        let mut values = Vec::new();
+        for field in &shape.fields {
+            let written = literal.fields.iter().find(|f| match &f.member {
+                syn::Member::Named(n) => n == field,
+                syn::Member::Unnamed(_) => false,
+            });
+            let value = match written {
+                Some(f) => self.lower_item_expr(&f.expr),
+                None => {
+                    if !rest {
+                        self.cx.error_spanned_by(
+                            literal,
+                            format!("`{name}` is assigned a struct without its field `{field}`"),
+                        );
+                    }
+                    let at = before.and_then(|r| self.field_position(r, field));
+                    match at {
+                        Some((s, b)) => {
+                            let v = self.scopes[s][b].value;
+                            match self.aggregates.get(&v) {
+                                Some(item) => item.clone(),
+                                None => Item::Value(Operand::Value(v)),
+                            }
+                        }
+                        None => Item::Value(self.missing(literal.span())),
+                    }
+                }
+            };
+            values.push(value);
+        }
+        let known = |f: &syn::FieldValue| match &f.member {
+            syn::Member::Named(n) => shape.fields.contains(n),
+            syn::Member::Unnamed(_) => false,
+        };
+        if let Some(extra) = literal.fields.iter().find(|f| !known(f)) {
+            self.cx.error_spanned_by(
+                &extra.member,
+                format!("`{name}` was built without this field"),
+            );
+        }
+        values
+    }
+
+    /// `s.x = e` and `s = State { x: e, ..s }` of a struct local (an
+    /// error where `s` is assigned anything else). Whether `a` is one.
+    pub(super) fn lower_record_assign(&mut self, a: &syn::ExprAssign) -> bool {
+        match strip_parens(&a.left) {
+            Expr::Field(f) if let Some(r) = self.record_named(&f.base) => {
+                let at = match &f.member {
+                    syn::Member::Named(field) => self.field_position(r, field),
+                    syn::Member::Unnamed(_) => None,
+                };
+                let value = self.lower_expr(&a.right);
+                match at {
+                    Some(at) => self.assign_at(at, value, a.span()),
+                    None => {
+                        self.record_whole_use(f, r);
+                    }
+                }
+                true
+            }
+            left @ Expr::Path(_) if let Some(r) = self.record_named(left) => {
+                let Expr::Struct(literal) = strip_parens(&a.right) else {
+                    self.record_whole_use(left, r);
+                    self.lower_expr(&a.right);
+                    return true;
+                };
+                let (name, shape) = (self.records[r].name.clone(), self.records[r].shape.clone());
+                let items = self.record_values(literal, &name, &shape, Some(r));
+                // Every value first, then the fields assigned: `s = State {
+                // x: s.v, v: s.x }` swaps.
+                for (field, item) in shape.fields.iter().zip(items) {
+                    let value = match item {
+                        Item::Value(o) => o,
+                        _ => {
+                            self.cx.error_spanned_by(
+                                literal,
+                                "a field holding a tuple is not assigned anew; build the struct with `let`",
+                            );
+                            continue;
+                        }
+                    };
+                    if let Some(at) = self.field_position(r, field) {
+                        self.assign_at(at, value, a.span());
+                    }
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `s.x op= e` of a struct local's field. Whether `b` is one.
+    pub(super) fn lower_record_compound(
+        &mut self,
+        b: &syn::ExprBinary,
+        (rule, token): (&'static Rule, TokenStream),
+    ) -> bool {
+        let Expr::Field(f) = strip_parens(&b.left) else {
+            return false;
+        };
+        let Some(r) = self.record_named(&f.base) else {
+            return false;
+        };
+        let at = match &f.member {
+            syn::Member::Named(field) => self.field_position(r, field),
+            syn::Member::Unnamed(_) => None,
+        };
+        let Some((s, i)) = at else {
+            self.record_whole_use(f, r);
+            return true;
+        };
+        let current = self.scopes[s][i].value;
+        let rhs = self.lower_expr(&b.right);
+        let kind = self.result_kind(&[Operand::Value(current), rhs.clone()]);
+        let v = self.emit(
+            Op::Rule {
+                rule,
+                args: vec![Operand::Value(current), rhs],
+                syntax: Syntax::Operator(token),
+            },
+            kind,
+            b.span(),
+        );
+        self.assign_at((s, i), Operand::Value(v), b.span());
+        true
     }
 }

@@ -57,6 +57,18 @@ impl Lowerer<'_> {
             }
             // An array of arrays is iterated by rows, which no sequence is.
             e @ Expr::Path(_) if self.nested_named(e).is_some() => None,
+            // `s.w` of a struct local: as the variable it is.
+            e @ Expr::Field(_) => {
+                let v = self.local_ident(e)?;
+                match self.aggregates.get(&v) {
+                    Some(Item::Seq(s)) => Some(s.clone()),
+                    Some(_) => None,
+                    None => match self.values[v].kind {
+                        Kind::Array | Kind::Matrix => Some(Sequence::Array(v)),
+                        _ => self.data_sequence(v),
+                    },
+                }
+            }
             e @ Expr::Path(p) => match self.local_ident(e) {
                 Some(v) => match self.aggregates.get(&v) {
                     Some(Item::Seq(s)) => Some(s.clone()),

@@ -142,7 +142,7 @@ fn is_enumerated_best(e: &Expr) -> bool {
 /// Whether a call is `std::mem::swap(x, y)` (or `core::mem::swap`,
 /// `mem::swap`): the path names the module, so a function of the user's
 /// own named `swap` is not taken for it.
-fn is_mem_swap(c: &syn::ExprCall) -> bool {
+pub(super) fn is_mem_swap(c: &syn::ExprCall) -> bool {
     let Expr::Path(p) = &*c.func else {
         return false;
     };
@@ -270,6 +270,10 @@ impl Lowerer<'_> {
 
     pub(super) fn lower_local(&mut self, local: &syn::Local) {
         if self.bind_nested(local) {
+            return;
+        }
+        // `let s = State { x, v };`: a struct local, one binding per field.
+        if self.bind_record(local) {
             return;
         }
         let (pat, ty) = match &local.pat {
@@ -571,6 +575,11 @@ impl Lowerer<'_> {
             return self.lower_stmt_expr(&e);
         }
         match e {
+            // `s.x = e`, `s = State { .. }`, `s.x += e` of a struct local.
+            Expr::Assign(a) if self.lower_record_assign(a) => {}
+            Expr::Binary(b)
+                if let Some(compound) = compound_rule(&b.op)
+                    && self.lower_record_compound(b, compound) => {}
             Expr::Assign(a) if matches!(&*a.left, Expr::Index(_)) => {
                 if let Expr::Index(target) = &*a.left {
                     self.lower_element_write(target, None, &a.right, a.span());
@@ -659,11 +668,13 @@ impl Lowerer<'_> {
     /// destructuring assignment `(a, b) = (b, a);` it is, whose adjoints
     /// the assignments carry.
     fn lower_mem_swap(&mut self, c: &syn::ExprCall) {
+        // A variable, or a struct local's field (`&mut s.x`).
         let local = |e: &Expr| match e {
             Expr::Reference(r) if r.mutability.is_some() => match &*r.expr {
                 Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
                     Some((*r.expr).clone())
                 }
+                Expr::Field(f) if self.field_place(f).is_some() => Some((*r.expr).clone()),
                 _ => None,
             },
             _ => None,
@@ -687,11 +698,18 @@ impl Lowerer<'_> {
     /// evaluated (`(a, b) = (b, a)` swaps).
     fn lower_tuple_assign(&mut self, targets: &syn::ExprTuple, value: &Expr, span: Span) {
         let mut pats: Vec<Pat> = Vec::new();
-        for target in &targets.elems {
+        // A struct local's field (`(s.x, s.v) = ..`) is bound to a name of
+        // the macro's hygiene, then assigned.
+        let field_name = |k: usize| syn::Ident::new(&format!("field{k}"), Span::mixed_site());
+        for (k, target) in targets.elems.iter().enumerate() {
             match target {
                 Expr::Infer(_) => pats.push(syn::parse_quote!(_)),
                 Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
                     let ident = p.path.get_ident();
+                    pats.push(syn::parse_quote!(#ident));
+                }
+                Expr::Field(f) if self.field_place(f).is_some() => {
+                    let ident = field_name(k);
                     pats.push(syn::parse_quote!(#ident));
                 }
                 other => {
@@ -709,7 +727,19 @@ impl Lowerer<'_> {
         self.scopes.push(Vec::new());
         self.lower_local(&local);
         let bound = self.scopes.pop().unwrap_or_default();
-        for target in &targets.elems {
+        for (k, target) in targets.elems.iter().enumerate() {
+            if let Expr::Field(f) = target {
+                let ident = field_name(k);
+                let context = hygiene(&ident);
+                let value = bound
+                    .iter()
+                    .rev()
+                    .find(|b| ident == b.name && b.context == context);
+                if let (Some(b), Some(place)) = (value, self.field_place(f)) {
+                    self.assign_at(place, Operand::Value(b.value), span);
+                }
+                continue;
+            }
             let Expr::Path(p) = target else { continue };
             let Some(ident) = p.path.get_ident() else {
                 continue;
@@ -819,10 +849,16 @@ impl Lowerer<'_> {
         let Some(ident) = p.path.get_ident() else {
             return;
         };
-        let name = ident.to_string();
-        let Some((previous, declared)) = self.lookup(ident).map(|b| (b.value, b.ty.clone())) else {
-            return;
-        };
+        if let Some(at) = self.position(ident) {
+            self.assign_at(at, operand, span);
+        }
+    }
+
+    /// Assigns the binding at `(scope, index)` (a variable's, a struct
+    /// local's field's) a new value.
+    pub(super) fn assign_at(&mut self, (s, b): (usize, usize), operand: Operand, span: Span) {
+        let binding = &self.scopes[s][b];
+        let (name, previous, declared) = (binding.name.clone(), binding.value, binding.ty.clone());
         let mut kind = self.values[previous].kind;
         let literal = match &operand {
             Operand::Const(t) => syn::parse2::<Expr>(t.clone()).ok().map(|e| const_kind(&e)),
@@ -865,9 +901,7 @@ impl Lowerer<'_> {
             }
             operand => self.materialize(operand, kind, span),
         };
-        if let Some(b) = self.lookup_mut(ident) {
-            b.value = value;
-        }
+        self.scopes[s][b].value = value;
         let info = &mut self.values[value];
         if info.name.is_none() && info.param.is_none() {
             info.name = Some(name);
