@@ -909,3 +909,46 @@ fn a_lifted_name_meeting_a_float_through_any_expression_in_every_mode() {
         );
     }
 }
+
+// ---- sums and products over arrays of constants, under `hessian` ----
+//
+// Fuzz seed 0x360f, program f77: `let arr = [K, K, K]; let s: f64 =
+// arr.iter().sum();` in a `hessian` function was two rustc errors naming
+// the second-order copy's scalar: the running sum started from a bare
+// `-0.0` while the lifted constants were of that scalar.
+
+/// Σ of an array of a module constant, times `a`: f = 3K·a.
+#[differentiable(hessian)]
+fn sum_of_constants(a: f64) -> f64 {
+    let arr = [K, K, K];
+    let s: f64 = arr.iter().sum();
+    s * a
+}
+
+/// A constant array's sum and a product with a literal: f = ΣC·a + 2K.
+#[differentiable(hessian)]
+fn constant_array_reductions(a: f64) -> f64 {
+    let s: f64 = C.iter().sum();
+    let p: f64 = [K, 2.0].iter().product();
+    s * a + p
+}
+
+#[test]
+fn reductions_over_constants_under_hessian_match_the_closed_form() {
+    let a = 1.3;
+    let (v, g, h) = sum_of_constants_hessian(a);
+    assert_relative_eq!(v, 3.0 * K * a, epsilon = ABS, max_relative = REL);
+    assert_relative_eq!(g[0], 3.0 * K, epsilon = ABS, max_relative = REL);
+    assert_eq!(h[(0, 0)], 0.0);
+    let sum_c: f64 = C.iter().sum();
+    let (v, g, h) = constant_array_reductions_hessian(a);
+    assert_relative_eq!(v, sum_c * a + 2.0 * K, epsilon = ABS, max_relative = REL);
+    assert_relative_eq!(g[0], sum_c, epsilon = ABS, max_relative = REL);
+    assert_eq!(h[(0, 0)], 0.0);
+    assert_relative_eq!(
+        constant_array_reductions_grad(a).1,
+        sum_c,
+        epsilon = ABS,
+        max_relative = REL
+    );
+}

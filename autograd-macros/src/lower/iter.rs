@@ -397,10 +397,14 @@ impl Lowerer<'_> {
             });
             Operand::Value(dst)
         } else {
+            // In the second-order copy every float of the body is its
+            // scalar, constants read by name included (lifted where read):
+            // a running value of items of no known type is one too.
             let float = turbofish
                 .as_ref()
                 .and_then(|ty| float_ident(ty).or_else(|| self.scalar_param(ty)))
-                .or_else(|| self.chain_float(&chain));
+                .or_else(|| self.chain_float(&chain))
+                .or_else(|| self.scalar.clone().filter(|_| self.lifts_constants));
             let init: Expr = match &self.scalar {
                 // A generic scalar has no literals: its own zero (negated)
                 // and one.
