@@ -533,6 +533,21 @@ impl Lowerer<'_> {
             return;
         };
         let index = self.lower_expr(&target.index);
+        self.write_element(place, array, index, compound, rhs, (target.span(), span));
+    }
+
+    /// `array[index] = rhs`, or `array[index] op= rhs` with the operator's
+    /// rule and token, of the array whose binding is at `place`; `spans`
+    /// are the element's and the statement's.
+    pub(super) fn write_element(
+        &mut self,
+        place: (usize, usize),
+        array: ValueId,
+        index: Operand,
+        compound: Option<(&'static Rule, TokenStream)>,
+        rhs: &Expr,
+        (at, span): (Span, Span),
+    ) {
         let mut elem = self.lower_expr(rhs);
         if let Some((rule, token)) = compound {
             let old = self.emit(
@@ -541,7 +556,7 @@ impl Lowerer<'_> {
                     index: index.clone(),
                 },
                 Kind::Float,
-                target.span(),
+                at,
             );
             let args = vec![Operand::Value(old), elem];
             let kind = self.result_kind(&args);

@@ -417,29 +417,7 @@ impl Lowerer<'_> {
         let Some(index) = self.nested_index(row, col, &shape) else {
             return true;
         };
-        let mut elem = self.lower_expr(rhs);
-        if let Some((rule, token)) = compound {
-            let old = self.emit(
-                Op::Index {
-                    slice: array,
-                    index: index.clone(),
-                },
-                Kind::Float,
-                target.span(),
-            );
-            let args = vec![Operand::Value(old), elem];
-            let kind = self.result_kind(&args);
-            elem = Operand::Value(self.emit(
-                Op::Rule {
-                    rule,
-                    args,
-                    syntax: Syntax::Operator(token),
-                },
-                kind,
-                span,
-            ));
-        }
-        self.store_element(at, array, index, elem, span);
+        self.write_element(at, array, index, compound, rhs, (target.span(), span));
         true
     }
 
