@@ -21,8 +21,15 @@ fn ui() {
     t.compile_fail("tests/ui/hessian/*.rs");
     // The rule table's compile-time check against a broken runtime.
     t.compile_fail("tests/ui/table/*.rs");
-    // Programs that must compile and compute the right values.
-    t.pass("tests/ui/pass/*.rs");
+}
+
+/// Programs that must compile and compute the right values. Apart from the
+/// rejections: trybuild checks a suite without `pass` cases in one
+/// `cargo check` of all its files, and one with them file by file, a
+/// compiler run each (minutes longer for the rejections above).
+#[test]
+fn ui_pass() {
+    trybuild::TestCases::new().pass("tests/ui/pass/*.rs");
 }
 
 /// `Tangent` structs and methods: what they reject.
