@@ -3,10 +3,9 @@
 //! without the attribute, whose reverse sweep keeps 24 bytes an iteration.
 //!
 //! A global allocator counts the bytes the test's thread holds (allocated
-//! and not yet freed) and their peak. In a release build (`cargo test
-//! --release --test checkpoint_memory`, which `.ci/run` runs) the loops take
-//! 10⁷ steps: 240 MB without checkpoints, under 1 MB with; a debug build
-//! runs 10⁵ steps with the same bounds in proportion.
+//! and not yet freed) and their peak. The loops take 10⁷ steps: 240 MB
+//! without checkpoints, under 1 MB with (a second or two in the test
+//! profile, which optimizes).
 
 use std::hint::black_box;
 
@@ -15,18 +14,15 @@ use autograd::differentiable;
 mod alloc_support;
 use alloc_support::peak_during;
 
-/// Time steps: 10⁷ in a release build, 10⁵ in a debug build.
-#[cfg(not(debug_assertions))]
+/// Time steps.
 const STEPS: usize = 10_000_000;
-#[cfg(debug_assertions)]
-const STEPS: usize = 100_000;
 
 /// What the reverse sweep of an un-checkpointed step keeps: x, y and z.
 const PER_STEP: usize = 3 * 8;
 
-/// The bound of the issue: under 1 MB at 10⁷ steps; the default schedule
-/// holds about 2√n states of 24 bytes (snapshots and one segment's
-/// records) and its bookkeeping, so a debug run's bound is in proportion.
+/// The bound: under 1 MB at 10⁷ steps; the default schedule holds about
+/// 2√n states of 24 bytes (snapshots and one segment's records) and its
+/// bookkeeping.
 fn bound(steps: usize) -> usize {
     let root = (steps as f64).sqrt().ceil() as usize;
     (12 * PER_STEP * root).min(1_000_000)
