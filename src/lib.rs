@@ -61,7 +61,11 @@ impl stop_gradient {
     /// function, at the type of the call's value (`stop_gradient::<T>`).
     #[inline(always)]
     #[track_caller]
-    pub fn __same_callee<T: 'static, F: Fn(T) -> T + 'static>(called: &F, _value: &T) {
+    pub fn __same_callee<T: 'static, F: Fn(T) -> T + 'static, P>(
+        called: &F,
+        _value: &T,
+        _pullback: &P,
+    ) {
         __private::same_function(called, __private::type_id_of(&stop_gradient::<T>))
     }
 }

@@ -9,14 +9,15 @@ use nalgebra::{DMatrix, DVector};
 /// like it: its hidden all-arguments JVP, which a caller's forward sweep
 /// calls. A function without the option has none, and calling it from a
 /// forward sweep is this one error. `S` is a generic function's scalar
-/// (`()` for a function of `f64` or `f32`): the call's arguments choose the
-/// instantiation.
+/// (`()` for a function of `f64` or `f32`) and `L` its lengths
+/// (`([(); N],)` for `const N: usize`, `()` for none): the call's
+/// arguments choose the instantiation.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no forward mode: add `jvp` to its attribute, `#[differentiable(jvp)]`",
     label = "called from a `#[differentiable(jvp)]` function",
     note = "the forward mode of a function calls the forward mode of every differentiable function it calls"
 )]
-pub trait ForwardMode<S = ()> {
+pub trait ForwardMode<S = (), L = ()> {
     /// `fn(args.., tangents..) -> (value, tangent)`, one tangent per
     /// argument (`NoGradient` for a constant one).
     type Fn: Copy;

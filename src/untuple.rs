@@ -88,7 +88,7 @@ impl untuple {
     /// array is the call's value.
     #[inline(always)]
     #[track_caller]
-    pub fn __same_callee<A, F>(called: &F, _value: &A)
+    pub fn __same_callee<A, F, P>(called: &F, _value: &A, _pullback: &P)
     where
         A: FloatArray + 'static,
         F: Fn(A::Tuple) -> A + 'static,

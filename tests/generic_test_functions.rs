@@ -432,8 +432,7 @@ where
 
 // ---------------------------------------------------------------------------
 // `T::epsilon()`, a longer fixed-size array, and an `f64` function over
-// `&[f64; 2]`. (A const-generic `&[T; N]` is one error at its `const N`,
-// `tests/ui/types/generic-const-array.rs`.)
+// `&[f64; 2]`. (A const-generic `&[T; N]`: `tests/const_generics.rs`.)
 
 /// The Euclidean norm kept away from its kink at 0 by `T::epsilon()`:
 /// `√(Σ x_i² + ε)`.

@@ -36,16 +36,24 @@ pub fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &crate::sig::Signature)
     let printed = asserts(&item.block).then(|| quote!(+ ::core::fmt::Debug + ::core::fmt::Display));
     // Matrices of the scalar multiply, and scale from the left, as
     // nalgebra's of `f64` do.
-    if takes_matrices(item) {
-        twin.sig.generics.params.push(syn::parse_quote!(
+    let scalar: syn::GenericParam = if takes_matrices(item) {
+        syn::parse_quote!(
             #s: ::autograd::__private::Float + ::autograd::__private::rules::linalg::MatrixScalar #printed + 'static
-        ));
+        )
     } else {
-        twin.sig
-            .generics
-            .params
-            .push(syn::parse_quote!(#s: ::autograd::__private::Float #printed + 'static));
-    }
+        syn::parse_quote!(#s: ::autograd::__private::Float #printed + 'static)
+    };
+    // Before the lengths (`const N: usize`), where the generated items put
+    // a scalar parameter.
+    let params = std::mem::take(&mut twin.sig.generics.params);
+    let (lengths, others): (Vec<_>, Vec<_>) = params
+        .into_iter()
+        .partition(|p| matches!(p, syn::GenericParam::Const(_)));
+    twin.sig.generics.params = others
+        .into_iter()
+        .chain(std::iter::once(scalar))
+        .chain(lengths)
+        .collect();
     let mut rewrite = Generic {
         float: float.clone(),
         scalar: s,

@@ -799,6 +799,33 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             ),
         );
     }
+    // The generated items are called without a turbofish: a length is
+    // inferred from an argument's type.
+    for length in sig.generics.const_params().filter(|c| is_usize(&c.ty)) {
+        let named = sig.inputs.iter().any(|arg| {
+            let mut finder = IdentFinder(&length.ident, false);
+            syn::visit::Visit::visit_fn_arg(&mut finder, arg);
+            finder.1
+        });
+        if !named {
+            cx.error_spanned_by(
+                length,
+                format!(
+                    "the length `{0}` must be the length of an argument (`x: &[f64; {0}]`), from which a call infers it",
+                    length.ident
+                ),
+            );
+        }
+    }
+    // The in-out call items are not generic over lengths (yet).
+    if let Some(length) = sig.generics.const_params().next()
+        && params.iter().any(|p| p.inout)
+    {
+        cx.error_spanned_by(
+            length,
+            "a function generic over a length cannot take `&mut` arguments yet: write the length as a number (`&mut [f64; 3]`) or take a slice (`&mut [f64]`)",
+        );
+    }
 
     if cx.has_errors() && !before {
         return None;
@@ -808,6 +835,15 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
         ret: ret?,
         scalar,
     })
+}
+
+/// Finds an identifier anywhere in what it visits.
+struct IdentFinder<'a>(&'a syn::Ident, bool);
+
+impl<'ast> syn::visit::Visit<'ast> for IdentFinder<'_> {
+    fn visit_ident(&mut self, i: &'ast syn::Ident) {
+        self.1 |= i == self.0;
+    }
 }
 
 /// Whether a type names a type parameter of the function.
@@ -826,7 +862,12 @@ fn mentions_type_param(ty: &Type, generics: &syn::Generics) -> bool {
     finder.1
 }
 
-const GENERICS_SUPPORTED: &str = "a `#[differentiable]` function may be generic over one scalar type, `fn f<T: num_traits::Float>(x: T, y: &[T]) -> T` or `T: nalgebra::RealField + Copy`, and over lifetimes";
+const GENERICS_SUPPORTED: &str = "a `#[differentiable]` function may be generic over one scalar type, `fn f<T: num_traits::Float>(x: T, y: &[T]) -> T` or `T: nalgebra::RealField + Copy`, over lengths, `fn f<const N: usize>(x: &[f64; N]) -> f64`, and over lifetimes";
+
+/// `usize`, the type of an array's length.
+fn is_usize(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"))
+}
 
 /// The one type parameter of a generic function, which must be its scalar:
 /// bounded by `Float` or `RealField` (by any path, inline or in `where`).
@@ -842,10 +883,12 @@ fn generic_scalar(cx: &Ctxt, generics: &syn::Generics) -> Option<GenericScalar> 
                 t,
                 format!("one type parameter is supported; {GENERICS_SUPPORTED}"),
             ),
+            // A length (`&[f64; N]`): carried to every generated item.
+            syn::GenericParam::Const(c) if is_usize(&c.ty) && c.default.is_none() => {}
             syn::GenericParam::Const(c) => cx.error_spanned_by(
                 c,
                 format!(
-                    "const generic parameters are not supported: write the size as a number (`&[T; 3]`, `[f64; 3]`, `SVector<f64, 3>`) or take a slice `&[T]`, `&[f64]` or a dynamically sized `DVector<f64>`; {GENERICS_SUPPORTED}"
+                    "a const generic parameter must be a length, `const N: usize` without a default; {GENERICS_SUPPORTED}"
                 ),
             ),
         }

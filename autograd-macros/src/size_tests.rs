@@ -50,7 +50,7 @@ fn sizes() -> (usize, usize) {
 }
 
 /// The most tokens the macro may add per token of the functions: what it
-/// adds today (16.64×: the forward and reverse sweeps about 9×, emitted
+/// adds today (16.74×: the forward and reverse sweeps about 9×, emitted
 /// once per function; a function with a slice argument has them in
 /// `__grad_acc_full` only, which writes the gradient into the caller's
 /// buffers in place, and its `__vjp_full` runs that at seed one, and again
@@ -59,12 +59,13 @@ fn sizes() -> (usize, usize) {
 /// arm or loop body carried its `reached` flag; 16.25× before a scalar
 /// argument read only so carried one too, which the pullback returns to
 /// its caller, finding 033, and an operand of `max`, `min` or `clamp`
-/// one that says whether it was picked); the wrappers and hidden items
-/// the rest), so
+/// one that says whether it was picked; 16.65× before a call's check of
+/// its callee took the call's pullback, from which a function generic
+/// over a length learns it); the wrappers and hidden items the rest), so
 /// a change that grows it fails
 /// here and is seen. Lower it as the expansion shrinks; the goal of issue
 /// #16 is 3×.
-const PINNED_RATIO: f64 = 16.65;
+const PINNED_RATIO: f64 = 16.75;
 
 #[test]
 fn the_generated_items_do_not_grow() {

@@ -394,7 +394,12 @@ impl Gen<'_> {
                         let vjp = vjp_path(func);
                         let args = self.call_args(args);
                         out.extend(quote_spanned!(*span=> let (#v, #pb) = #vjp(#(#args),*);));
-                        out.extend(same_callee(func, &v.to_token_stream(), *span));
+                        out.extend(same_callee(
+                            func,
+                            &v.to_token_stream(),
+                            &pb.to_token_stream(),
+                            *span,
+                        ));
                         continue;
                     }
                     let expr = self.primal_expr(op);
@@ -866,14 +871,20 @@ pub fn vjp_path(func: &syn::Path) -> syn::Path {
 /// can shadow the one but not the other), and stable Rust cannot compare
 /// function items at compile time, so the callee's hidden check compares
 /// them at run time (see `emit::carrier`). `value` is the call's value,
-/// from which a generic callee's check learns its scalar type.
-pub fn same_callee(func: &syn::Path, value: &TokenStream, span: proc_macro2::Span) -> TokenStream {
+/// from which a generic callee's check learns its scalar type, and
+/// `pullback` the call's, from which it learns its lengths.
+pub fn same_callee(
+    func: &syn::Path,
+    value: &TokenStream,
+    pullback: &TokenStream,
+    span: proc_macro2::Span,
+) -> TokenStream {
     let mut carrier = func.clone();
     if let Some(last) = carrier.segments.last_mut() {
         last.arguments = syn::PathArguments::None;
     }
     let check = hidden_path(&carrier, names::SAME_CALLEE);
-    quote_spanned!(span=> #check(&#func, &#value);)
+    quote_spanned!(span=> #check(&#func, &#value, &#pullback);)
 }
 
 /// The path of a hidden item of the function `func` names: an associated

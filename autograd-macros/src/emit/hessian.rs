@@ -169,17 +169,16 @@ pub fn generate(
     let reals = grads.iter().map(|g| quote!(#private::real_part(&#g)));
     let tangents = grads.iter().map(|g| quote!(#private::dual_part(&#g)));
     let grad_tys: Vec<TokenStream> = diff.iter().filter_map(|p| p.adjoint_ty()).collect();
-    let turbofish = sig.scalar.as_ref().map(|s| {
-        let t = &s.ident;
-        quote!(::<#t>)
-    });
+    let instance = super::instance(item);
+    let turbofish = (!instance.is_empty()).then(|| quote!(::<#(#instance),*>));
+    let lengths: Vec<&syn::Ident> = item.sig.generics.const_params().map(|c| &c.ident).collect();
     // A generic function is its own twin, its scalar inferred from the
     // dual arguments.
     let grad = if sig.scalar.is_some() {
         names::public(name, "grad").into_token_stream()
     } else {
         let twin_grad = names::public(&crate::sig::twin_name(name), "grad");
-        quote!(#twin_grad::<#dual>)
+        quote!(#twin_grad::<#dual #(, #lengths)*>)
     };
     let hvp = names::public(name, "hvp");
     let doc_hvp = format!(
@@ -310,9 +309,10 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
             })
             .collect();
         let twin = crate::sig::twin_name(name);
+        let lengths = item.sig.generics.const_params().map(|c| &c.ident);
         quote! {
             let #session = #sparse::Session::new(#n);
-            let #traced = #twin::<#sparse::Tracer>(#(#tracer_args),*);
+            let #traced = #twin::<#sparse::Tracer #(, #lengths)*>(#(#tracer_args),*);
             #session.hessian(#traced)
         }
     };

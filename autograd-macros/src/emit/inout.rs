@@ -100,12 +100,15 @@ pub(super) fn captures(sig: &Signature, shape: &Shape) -> Vec<TokenStream> {
             !named
         })
         .collect();
-    shape
-        .lifetimes
+    let own: Vec<String> = own
         .iter()
-        .filter(|lt| !own.contains(lt))
-        .map(ToTokens::to_token_stream)
-        .chain(shape.scalar.param().map(ToTokens::to_token_stream))
+        .map(|lt| lt.to_token_stream().to_string())
+        .collect();
+    shape
+        .captures
+        .iter()
+        .filter(|c| !own.contains(&c.to_string()))
+        .cloned()
         .collect()
 }
 
@@ -469,7 +472,7 @@ pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> 
             }
             #[doc(hidden)]
             #[inline(always)]
-            #vis fn #same<F: 'static, V>(called: &F, _: &V) {
+            #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P) {
                 ::autograd::__private::same_function(
                     called,
                     ::autograd::__private::type_id_of(&Self::#call),
@@ -500,7 +503,7 @@ pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> 
         }
         #[doc(hidden)]
         #[inline(always)]
-        #vis fn #same<F: 'static, V>(called: &F, _: &V) {
+        #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P) {
             ::autograd::__private::same_function(
                 called,
                 ::autograd::__private::type_id_of(&Self::#call),
@@ -653,7 +656,7 @@ fn slice_call_items(
             }
             #[doc(hidden)]
             #[inline(always)]
-            #vis fn #same<F: 'static, V>(called: &F, _: &V)
+            #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P)
             where
                 F: ::core::ops::Fn(#vec, #(#others),*) -> #ret_ty,
             {
@@ -692,7 +695,7 @@ fn slice_call_items(
         }
         #[doc(hidden)]
         #[inline(always)]
-        #vis fn #same<F: 'static, V>(called: &F, _: &V)
+        #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P)
         where
             F: ::core::ops::Fn(#vec, #(#others),*) -> #vec,
         {
@@ -818,7 +821,7 @@ fn multi_call_items(
         true => quote! {
             #[doc(hidden)]
             #[inline(always)]
-            #vis fn #same<F: 'static, V>(called: &F, _: &V) {
+            #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P) {
                 ::autograd::__private::same_function(
                     called,
                     ::autograd::__private::type_id_of(&Self::#call),
@@ -828,7 +831,7 @@ fn multi_call_items(
         false => quote! {
             #[doc(hidden)]
             #[inline(always)]
-            #vis fn #same<F: 'static, V>(called: &F, _: &V)
+            #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P)
             where
                 F: ::core::ops::Fn(#(#instance),*) -> #out,
             {

@@ -322,6 +322,12 @@ fn shape(item: &syn::ItemFn, sig: &Signature) -> Shape {
         .iter()
         .map(ToTokens::to_token_stream)
         .chain(scalar.param().map(ToTokens::to_token_stream))
+        .chain(
+            item.sig
+                .generics
+                .const_params()
+                .map(|c| c.ident.to_token_stream()),
+        )
         .collect();
     Shape {
         inputs,
@@ -368,8 +374,43 @@ fn generics(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
             quote!(#lt: #(#bounds)+*)
         }
     });
-    let params: Vec<TokenStream> = params.chain(scalar_param(item, shape)).collect();
+    let params: Vec<TokenStream> = params.chain(scalar_and_lengths(item, shape)).collect();
     (!params.is_empty()).then(|| quote!(<#(#params),*>))
+}
+
+/// The scalar type parameter (see [`scalar_param`]) and the lengths
+/// (`const N: usize`), in the function's order.
+fn scalar_and_lengths(item: &syn::ItemFn, shape: &Shape) -> Vec<TokenStream> {
+    let scalar = scalar_param(item, shape);
+    item.sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(_) => scalar.clone(),
+            syn::GenericParam::Const(c) => {
+                let mut c = c.clone();
+                c.attrs.clear();
+                Some(c.into_token_stream())
+            }
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect()
+}
+
+/// The function's generic arguments but lifetimes, in its order: `T, N`
+/// of `fn f<T: Float, const N: usize>`, for a turbofish.
+pub fn instance(item: &syn::ItemFn) -> Vec<&syn::Ident> {
+    item.sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(&t.ident),
+            syn::GenericParam::Const(c) => Some(&c.ident),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect()
 }
 
 /// The scalar type parameter with its inline bounds, and the one the
@@ -387,12 +428,6 @@ fn scalar_param(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
         }
         t.into_token_stream()
     })
-}
-
-/// `<T: ..>` of an `impl` for a generic function (no lifetimes: those are
-/// the binder of a function pointer type), nothing for another function.
-fn scalar_generics(item: &syn::ItemFn, shape: &Shape) -> Option<TokenStream> {
-    scalar_param(item, shape).map(|t| quote!(<#t>))
 }
 
 /// The `where` clause of the generated items: the function's own bounds
@@ -427,12 +462,14 @@ fn where_clause(item: &syn::ItemFn, shape: &Shape) -> TokenStream {
 }
 
 /// The user's function as a value, instantiated at the generated item's
-/// scalar (`f::<T>`): a generic function is named with its type.
-fn primal_value(item: &syn::ItemFn, shape: &Shape) -> TokenStream {
+/// scalar and lengths (`f::<T, N>`): a generic function is named with its
+/// parameters.
+fn primal_value(item: &syn::ItemFn) -> TokenStream {
     let name = &item.sig.ident;
-    match shape.scalar.param() {
-        Some(t) => quote!(#name::<#t>),
-        None => quote!(#name),
+    let args = instance(item);
+    match args.is_empty() {
+        true => quote!(#name),
+        false => quote!(#name::<#(#args),*>),
     }
 }
 
@@ -738,7 +775,7 @@ fn vjp_fn(
     let reusable = f.reusable_pullback.then(|| quote!(+ ::core::clone::Clone));
     // The sweeps reproduce the primal without calling it; naming it keeps
     // a caller of only the generated functions free of a dead-code warning.
-    let primal = primal_value(item, shape);
+    let primal = primal_value(item);
     quote! {
         #[doc(hidden)]
         #[inline]
@@ -955,7 +992,7 @@ pub fn generate(
     if sig.has_inout() {
         let mut hidden = vjp_fn(item, &shape, sig, f, an);
         hidden.extend(inout::call_items(item, sig, &shape));
-        let mut out = carrier(item, sig, hidden);
+        let mut out = carrier(item, sig, &shape, hidden);
         out.extend(inout::public_items(item, sig, &shape));
         return out;
     }
@@ -978,7 +1015,7 @@ pub fn generate(
     };
     let mut hidden = hidden;
     hidden.extend(constant_struct_call(item, sig, &shape));
-    let mut out = carrier(item, sig, hidden);
+    let mut out = carrier(item, sig, &shape, hidden);
     let lanes = jvp && tangent::lanes(sig, f, an);
     out.extend(public_items(item, sig, &shape, jvp, lanes));
     out
@@ -1056,7 +1093,7 @@ fn constant_struct_call(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> T
         }
         #[doc(hidden)]
         #[inline(always)]
-        #vis fn #same<F: 'static, V>(called: &F, _: &V) {
+        #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P) {
             ::autograd::__private::same_function(
                 called,
                 ::autograd::__private::type_id_of(&Self::#call),
@@ -1158,7 +1195,7 @@ fn grad_acc_fn(
         }
         false => seed_ty.to_token_stream(),
     };
-    let primal = primal_value(item, shape);
+    let primal = primal_value(item);
     Some(quote! {
         #[doc(hidden)]
         #[inline]
@@ -1178,16 +1215,17 @@ fn grad_acc_fn(
 /// without `#[differentiable]` has none: calling it is an error at its
 /// name. A function named like a primitive type keeps them as free items
 /// (see `names::hidden`).
-fn carrier(item: &syn::ItemFn, sig: &Signature, hidden: TokenStream) -> TokenStream {
+fn carrier(item: &syn::ItemFn, sig: &Signature, shape: &Shape, hidden: TokenStream) -> TokenStream {
     let vis = &item.vis;
     let name = &item.sig.ident;
     let same_callee = names::hidden(name, names::SAME_CALLEE);
     let params = names::hidden(name, names::PARAMS);
     let param_names = written_names(item);
-    let check = match &sig.scalar {
+    let consts: Vec<&syn::ConstParam> = item.sig.generics.const_params().collect();
+    let check = match (&sig.scalar, consts.is_empty()) {
         // The function items compared by `TypeId`, the value ignored.
-        None => quote! {
-            #vis fn #same_callee<F: 'static, V>(called: &F, _: &V) {
+        (None, true) => quote! {
+            #vis fn #same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
                 ::autograd::__private::same_function(
                     called,
                     ::autograd::__private::type_id_of(&#name),
@@ -1196,11 +1234,12 @@ fn carrier(item: &syn::ItemFn, sig: &Signature, hidden: TokenStream) -> TokenStr
         },
         // A generic function's item type is `'static` only if its scalar
         // is: compared by name, instantiated at the scalar of the call's
-        // value, which the bound on `called` relates to the caller's item.
-        Some(scalar) => {
-            let t = &scalar.ident;
-            let mut type_param = item.sig.generics.type_params().next().cloned();
-            if let Some(tp) = &mut type_param {
+        // value and at the lengths of its pullback's adjoints, which the
+        // bounds relate to the caller's item.
+        _ => {
+            let mut type_param: Vec<syn::TypeParam> =
+                item.sig.generics.type_params().take(1).cloned().collect();
+            for tp in &mut type_param {
                 tp.attrs.clear();
             }
             let own_where = item
@@ -1218,16 +1257,22 @@ fn carrier(item: &syn::ItemFn, sig: &Signature, hidden: TokenStream) -> TokenStr
                 }
                 syn::FnArg::Receiver(_) => None,
             });
-            // The callee's type, named apart from the function's own
-            // parameters (`fn f<F: Float>`).
+            let value = sig.ret.seed();
+            // The callee's type and its pullback's, named apart from the
+            // function's own parameters (`fn f<F: Float>`).
             let called = unused_type_param(&item.sig.generics, "Called");
+            let pullback = unused_type_param(&item.sig.generics, "Pullback");
+            let pulled = shape.pulled_ty();
+            let pullback_bound =
+                (!consts.is_empty()).then(|| quote!(: ::core::ops::FnOnce(#value) -> #pulled));
+            let instance = instance(item);
             quote! {
-                #vis fn #same_callee<#type_param, #called: ::core::ops::Fn(#(#tys),*) -> #t>(called: &#called, _: &#t)
+                #vis fn #same_callee<#(#type_param,)* #(#consts,)* #called: ::core::ops::Fn(#(#tys),*) -> #value, #pullback #pullback_bound>(called: &#called, _: &#value, _: &#pullback)
                 where #(#own_where),*
                 {
                     ::autograd::__private::same_generic_function(
                         called,
-                        ::core::any::type_name_of_val(&#name::<#t>),
+                        ::core::any::type_name_of_val(&#name::<#(#instance),*>),
                     )
                 }
             }
@@ -1983,7 +2028,7 @@ pub fn implicit(item: &syn::ItemFn, sig: &Signature, residual: &syn::Path) -> To
         }
     };
     let mut out = same_names;
-    out.extend(carrier(item, sig, hidden));
+    out.extend(carrier(item, sig, &shape, hidden));
     out.extend(public_items(item, sig, &shape, false, false));
     out
 }
@@ -2079,7 +2124,7 @@ pub fn custom(item: &syn::ItemFn, sig: &Signature, rule: &syn::Path) -> TokenStr
             })
         }
     };
-    let mut out = carrier(item, sig, hidden);
+    let mut out = carrier(item, sig, &shape, hidden);
     out.extend(public_items(item, sig, &shape, false, false));
     out
 }
@@ -2117,11 +2162,12 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
     let vjp = names::public(name, "vjp");
     let grad = names::public(name, "grad");
     let check = names::public(name, "check");
-    // Only lifetime parameters get this far (see `sig::parse`).
+    // Only lifetime and length parameters get this far (see `sig::parse`).
     let (generics, _, where_clause) = item.sig.generics.split_for_impl();
     let mut out = carrier(
         item,
         sig,
+        &shape(item, sig),
         quote! {
             #[doc(hidden)]
             #[allow(unused_variables, unreachable_code, clippy::all)]

@@ -157,7 +157,7 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
         impl #carrier {
             #[doc(hidden)]
             #[inline(always)]
-            #vis fn #same_callee<F: 'static, V>(called: &F, _: &V) {
+            #vis fn #same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
                 #private::same_function(called, #private::type_id_of(&#grad))
             }
             #[doc(hidden)]
@@ -238,7 +238,7 @@ pub fn stand_in(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
         #[doc(hidden)]
         #[allow(dead_code, clippy::too_many_arguments, clippy::type_complexity)]
         impl<T> #stand_in<T> {
-            pub fn #same_callee<F, V>(_: &F, _: &V) {}
+            pub fn #same_callee<F, V, P>(_: &F, _: &V, _: &P) {}
             pub fn #vjp_full(#(_: #input_tys),*) -> (#outputs, fn(#outputs) -> (#(#adjoints,)*)) {
                 ::core::unreachable!()
             }
@@ -282,7 +282,7 @@ fn not_differentiated(item: &syn::ItemFn, sig: &Signature, vis: TokenStream) -> 
         #[doc(hidden)]
         #[allow(dead_code, clippy::too_many_arguments)]
         impl<T> #stand_in<T> {
-            #vis fn #same_callee<F, V>(_: &F, _: &V) {}
+            #vis fn #same_callee<F, V, P>(_: &F, _: &V, _: &P) {}
             #vis fn #vjp_full<#(#types,)* R>(#(_: #types),*) -> R {
                 ::core::unreachable!()
             }

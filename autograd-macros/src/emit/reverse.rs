@@ -399,6 +399,7 @@ impl<'a> Gen<'a> {
                     out.extend(super::forward::same_callee(
                         func,
                         &value.into_token_stream(),
+                        &pb,
                         span,
                     ));
                 }

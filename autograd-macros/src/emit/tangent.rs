@@ -968,8 +968,8 @@ impl Gen<'_> {
 /// The hidden JVP of the function `func` names, through its `ForwardMode`
 /// implementation, spanned at its name (where the trait's error for a
 /// callee without `jvp` points). A generic callee's turbofish (`g::<T>`)
-/// becomes the trait's parameter: the type named like the function has
-/// none.
+/// is dropped: the type named like the function has none, and the
+/// trait's parameters are inferred from the call's arguments.
 fn jvp_of(func: &syn::Path) -> TokenStream {
     let private = private();
     // A function taking a `Tangent` struct, called through its struct
@@ -997,14 +997,10 @@ fn jvp_of(func: &syn::Path) -> TokenStream {
         return quote!(::core::unreachable!());
     };
     let callee = last.ident.span();
-    let scalar = match std::mem::take(&mut last.arguments) {
-        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
-            Some(syn::GenericArgument::Type(t)) if a.args.len() == 1 => t.to_token_stream(),
-            _ => quote!(_),
-        },
-        _ => quote!(_),
-    };
-    quote_spanned!(callee=> <#func as #private::ForwardMode<#scalar>>::JVP)
+    // The scalar and lengths are the call's arguments' (a turbofish's `N`
+    // may be a type or a length: the path cannot say).
+    last.arguments = syn::PathArguments::None;
+    quote_spanned!(callee=> <#func as #private::ForwardMode<_, _>>::JVP)
 }
 
 /// The other operand of a binary operation (a unary one's own).
@@ -1070,9 +1066,18 @@ fn hidden_item(
     let input_tys = shape.inputs.iter().map(|pt| &pt.ty);
     // A generic function's JVP is found at the scalar of the call, which
     // the trait's parameter carries (`()` for a function of `f64`/`f32`).
-    let (impl_generics, scalar) = match shape.scalar.param() {
-        Some(t) => (super::scalar_generics(item, shape), Some(quote!(<#t>))),
-        None => (None, None),
+    // A function generic over lengths names them in the trait's second
+    // parameter (`[(); N]` each), which the call's arguments choose too.
+    let impl_params = super::scalar_and_lengths(item, shape);
+    let impl_generics = (!impl_params.is_empty()).then(|| quote!(<#(#impl_params),*>));
+    let lengths: Vec<&syn::Ident> = item.sig.generics.const_params().map(|c| &c.ident).collect();
+    let scalar = match (shape.scalar.param(), lengths.is_empty()) {
+        (Some(t), true) => Some(quote!(<#t>)),
+        (None, true) => None,
+        (t, false) => {
+            let t = t.map_or_else(|| quote!(()), |t| t.to_token_stream());
+            Some(quote!(<#t, (#([(); #lengths],)*)>))
+        }
     };
     quote! {
         #[doc(hidden)]
@@ -1134,7 +1139,7 @@ fn public_item(
     });
     let jvp = names::public(name, "jvp");
     let where_clause = where_clause(item, shape);
-    let primal = primal_value(item, shape);
+    let primal = primal_value(item);
     let panics = if sig
         .params
         .iter()

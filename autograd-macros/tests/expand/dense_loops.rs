@@ -20,7 +20,7 @@ impl dense_loops {
     const __PARAMS: &[&str] = &["w", "x", "b"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&dense_loops),

@@ -11,7 +11,7 @@ impl dense_nalgebra {
     const __PARAMS: &[&str] = &["w", "x", "b"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&dense_nalgebra),

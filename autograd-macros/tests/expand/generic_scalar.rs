@@ -15,9 +15,10 @@ impl generic_scalar {
     const __PARAMS: &[&str] = &["x", "y"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<T: Float, Called: ::core::ops::Fn(T, &[T]) -> T>(
+    fn __same_callee<T: Float, Called: ::core::ops::Fn(T, &[T]) -> T, Pullback>(
         called: &Called,
         _: &T,
+        _: &Pullback,
     ) {
         ::autograd::__private::same_generic_function(
             called,

@@ -15,7 +15,7 @@ impl energy {
     const __PARAMS: &[&str] = &["x", "w", "n"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&energy),
@@ -60,7 +60,7 @@ impl energy {
             let __ad_v8 = w[__ad_v7_i];
             let __ad_v9 = __ad_v8 * x;
             let (__ad_v10, __ad_pb10) = softplus::__vjp_full(__ad_v9);
-            softplus::__same_callee(&softplus, &__ad_v10);
+            softplus::__same_callee(&softplus, &__ad_v10, &__ad_pb10);
             let __ad_v11 = n as f64;
             let __ad_v12 = &__ad_v10 / __ad_v11;
             let mut __ad_d8 = 0.0;
@@ -244,7 +244,8 @@ impl __ad_hessian_energy {
     fn __same_callee<
         __AdScalar: ::autograd::__private::Float + 'static,
         Called: ::core::ops::Fn(__AdScalar, &[__AdScalar], usize) -> __AdScalar,
-    >(called: &Called, _: &__AdScalar) {
+        Pullback,
+    >(called: &Called, _: &__AdScalar, _: &Pullback) {
         ::autograd::__private::same_generic_function(
             called,
             ::core::any::type_name_of_val(&__ad_hessian_energy::<__AdScalar>),
@@ -570,7 +571,7 @@ struct energy_grad_not_differentiated<T>(::core::marker::PhantomData<T>);
 #[doc(hidden)]
 #[allow(dead_code, clippy::too_many_arguments)]
 impl<T> energy_grad_not_differentiated<T> {
-    fn __same_callee<F, V>(_: &F, _: &V) {}
+    fn __same_callee<F, V, P>(_: &F, _: &V, _: &P) {}
     fn __vjp_full<A0, A1, A2, R>(_: A0, _: A1, _: A2) -> R {
         ::core::unreachable!()
     }

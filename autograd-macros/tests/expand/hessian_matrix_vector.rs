@@ -11,7 +11,7 @@ impl quad {
     const __PARAMS: &[&str] = &["x", "a"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&quad),
@@ -139,8 +139,12 @@ impl __ad_hessian_quad {
     fn __same_callee<
         __AdScalar: ::autograd::__private::Float
             + ::autograd::__private::rules::linalg::MatrixScalar + 'static,
-        Called: ::core::ops::Fn(&DVector<__AdScalar>, &DMatrix<__AdScalar>) -> __AdScalar,
-    >(called: &Called, _: &__AdScalar) {
+        Called: ::core::ops::Fn(
+                &DVector<__AdScalar>,
+                &DMatrix<__AdScalar>,
+            ) -> __AdScalar,
+        Pullback,
+    >(called: &Called, _: &__AdScalar, _: &Pullback) {
         ::autograd::__private::same_generic_function(
             called,
             ::core::any::type_name_of_val(&__ad_hessian_quad::<__AdScalar>),
@@ -362,7 +366,7 @@ struct quad_grad_not_differentiated<T>(::core::marker::PhantomData<T>);
 #[doc(hidden)]
 #[allow(dead_code, clippy::too_many_arguments)]
 impl<T> quad_grad_not_differentiated<T> {
-    fn __same_callee<F, V>(_: &F, _: &V) {}
+    fn __same_callee<F, V, P>(_: &F, _: &V, _: &P) {}
     fn __vjp_full<A0, A1, R>(_: A0, _: A1) -> R {
         ::core::unreachable!()
     }

@@ -16,7 +16,7 @@ impl spread {
     const __PARAMS: &[&str] = &["x"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&spread),
@@ -175,7 +175,8 @@ impl __ad_hessian_spread {
     fn __same_callee<
         __AdScalar: ::autograd::__private::Float + 'static,
         Called: ::core::ops::Fn(&[__AdScalar]) -> __AdScalar,
-    >(called: &Called, _: &__AdScalar) {
+        Pullback,
+    >(called: &Called, _: &__AdScalar, _: &Pullback) {
         ::autograd::__private::same_generic_function(
             called,
             ::core::any::type_name_of_val(&__ad_hessian_spread::<__AdScalar>),
@@ -421,7 +422,7 @@ struct spread_grad_not_differentiated<T>(::core::marker::PhantomData<T>);
 #[doc(hidden)]
 #[allow(dead_code, clippy::too_many_arguments)]
 impl<T> spread_grad_not_differentiated<T> {
-    fn __same_callee<F, V>(_: &F, _: &V) {}
+    fn __same_callee<F, V, P>(_: &F, _: &V, _: &P) {}
     fn __vjp_full<A0, R>(_: A0) -> R {
         ::core::unreachable!()
     }

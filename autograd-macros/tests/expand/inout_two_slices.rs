@@ -14,7 +14,7 @@ impl symplectic {
     const __PARAMS: &[&str] = &["q", "p", "dt"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&symplectic),
@@ -202,7 +202,7 @@ impl symplectic {
     }
     #[doc(hidden)]
     #[inline(always)]
-    fn __inout_call__same_callee<F: 'static, V>(called: &F, _: &V)
+    fn __inout_call__same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P)
     where
         F: ::core::ops::Fn(
             ::autograd::__private::Vec<f64>,
@@ -292,7 +292,7 @@ impl symplectic {
     }
     #[doc(hidden)]
     #[inline(always)]
-    fn __inout_call_1__same_callee<F: 'static, V>(called: &F, _: &V)
+    fn __inout_call_1__same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P)
     where
         F: ::core::ops::Fn(
             ::autograd::__private::Vec<f64>,

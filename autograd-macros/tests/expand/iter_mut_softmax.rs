@@ -17,7 +17,7 @@ impl softmax_loss {
     const __PARAMS: &[&str] = &["z", "label"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&softmax_loss),

@@ -18,7 +18,11 @@ impl weighted {
     const __PARAMS: &[&str] = &["x", "w", "c"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<T, Called: ::core::ops::Fn(T, &[T], T) -> T>(called: &Called, _: &T)
+    fn __same_callee<T, Called: ::core::ops::Fn(T, &[T], T) -> T, Pullback>(
+        called: &Called,
+        _: &T,
+        _: &Pullback,
+    )
     where
         T: num_traits::Float,
     {
@@ -58,9 +62,9 @@ impl weighted {
         }
         let __ad_v12_s = __ad_c0_s;
         let (__ad_v13, __ad_pb13) = logistic::__vjp_full::<T>(__ad_v12_s, c);
-        logistic::__same_callee(&logistic::<T>, &__ad_v13);
+        logistic::__same_callee(&logistic::<T>, &__ad_v13, &__ad_pb13);
         let (__ad_v14, __ad_pb14) = logistic::__vjp_full(x, (T::one()));
-        logistic::__same_callee(&logistic, &__ad_v14);
+        logistic::__same_callee(&logistic, &__ad_v14, &__ad_pb14);
         let __ad_v15 = __ad_v13 * __ad_v14;
         let __ad_result = __ad_v15;
         let mut __ad_d_w = __ad_b_w;
@@ -314,7 +318,8 @@ impl weighted {
         let __ad_v12_s = __ad_c0_s;
         let __ad_t12_s = __ad_tc0_s;
         let (__ad_v13, __ad_t13) = (<logistic as ::autograd::__private::ForwardMode<
-            T,
+            _,
+            _,
         >>::JVP)(
             __ad_v12_s,
             c,
@@ -324,6 +329,7 @@ impl weighted {
             ::autograd::__private::into_tangent(::autograd::__private::ZeroTangent),
         );
         let (__ad_v14, __ad_t14) = (<logistic as ::autograd::__private::ForwardMode<
+            _,
             _,
         >>::JVP)(
             x,

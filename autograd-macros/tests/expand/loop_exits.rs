@@ -18,7 +18,7 @@ impl sum_squares_until {
     const __PARAMS: &[&str] = &["xs", "t"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&sum_squares_until),

@@ -13,7 +13,7 @@ impl map_reads_constants {
     const __PARAMS: &[&str] = &["m", "c", "n"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&map_reads_constants),

@@ -15,7 +15,7 @@ impl covariance_trace {
     const __PARAMS: &[&str] = &["q", "r"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&covariance_trace),

@@ -20,7 +20,7 @@ impl total_variation {
     const __PARAMS: &[&str] = &["x", "knots", "t"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&total_variation),

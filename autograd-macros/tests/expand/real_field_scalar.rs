@@ -14,7 +14,11 @@ impl real_field_scalar {
     const __PARAMS: &[&str] = &["x"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<T, Called: ::core::ops::Fn(T) -> T>(called: &Called, _: &T)
+    fn __same_callee<T, Called: ::core::ops::Fn(T) -> T, Pullback>(
+        called: &Called,
+        _: &T,
+        _: &Pullback,
+    )
     where
         T: RealField + Copy,
     {

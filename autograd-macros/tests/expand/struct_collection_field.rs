@@ -46,7 +46,7 @@ fn __autograd_affine_vjp(
             pub const __PARAMS: &[&str] = &["__ad_p_bias_b", "__ad_p_w", "x"];
             #[doc(hidden)]
             #[inline(always)]
-            pub fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+            pub fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
                 ::autograd::__private::same_function(
                     called,
                     ::autograd::__private::type_id_of(&affine),
@@ -327,7 +327,7 @@ impl affine {
     }
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __struct_call__same_callee<F: 'static, V>(called: &F, _: &V) {
+    pub fn __struct_call__same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&Self::__struct_call),

@@ -46,7 +46,7 @@ fn __autograd_line_vjp(
             ];
             #[doc(hidden)]
             #[inline(always)]
-            pub fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+            pub fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
                 ::autograd::__private::same_function(
                     called,
                     ::autograd::__private::type_id_of(&line),
@@ -269,7 +269,7 @@ impl line {
     }
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __struct_call__same_callee<F: 'static, V>(called: &F, _: &V) {
+    pub fn __struct_call__same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&Self::__struct_call),

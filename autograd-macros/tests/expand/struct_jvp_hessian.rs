@@ -28,7 +28,7 @@ mod __autograd_flat_line {
         ];
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+        pub fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
             ::autograd::__private::same_function(
                 called,
                 ::autograd::__private::type_id_of(&line),
@@ -389,7 +389,8 @@ mod __autograd_flat_line {
                     __AdScalar,
                     __AdScalar,
                 ) -> __AdScalar,
-        >(called: &Called, _: &__AdScalar) {
+            Pullback,
+        >(called: &Called, _: &__AdScalar, _: &Pullback) {
             ::autograd::__private::same_generic_function(
                 called,
                 ::core::any::type_name_of_val(&__ad_hessian_line::<__AdScalar>),
@@ -845,7 +846,7 @@ mod __autograd_flat_line {
     #[doc(hidden)]
     #[allow(dead_code, clippy::too_many_arguments)]
     impl<T> line_grad_not_differentiated<T> {
-        pub fn __same_callee<F, V>(_: &F, _: &V) {}
+        pub fn __same_callee<F, V, P>(_: &F, _: &V, _: &P) {}
         pub fn __vjp_full<A0, A1, A2, A3, R>(_: A0, _: A1, _: A2, _: A3) -> R {
             ::core::unreachable!()
         }
@@ -1039,7 +1040,7 @@ impl line {
     }
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __struct_call__same_callee<F: 'static, V>(called: &F, _: &V) {
+    pub fn __struct_call__same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&Self::__struct_call),

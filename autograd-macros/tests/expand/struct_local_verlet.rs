@@ -22,7 +22,7 @@ impl verlet {
     const __PARAMS: &[&str] = &["x0", "v0", "k", "dt", "steps"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&verlet),

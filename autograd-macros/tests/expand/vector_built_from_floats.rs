@@ -13,7 +13,7 @@ impl spring_energy {
     const __PARAMS: &[&str] = &["x1", "y1", "x2", "y2", "rest"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&spring_energy),

@@ -1,3 +1,4 @@
+// A length that no argument's type names: calls could not infer it.
 use autograd::differentiable;
 use autograd::num_traits::Float;
 
