@@ -7,6 +7,9 @@
 //! You never call them. They are named here so that rustc's messages
 //! name them by this path: what each one checks is in its documentation.
 
+#[doc(hidden)]
+pub mod not_generated;
+
 pub use crate::__private::{Checked, Contribution, NoGradient, contribution};
 pub use crate::missing_options::{
     FunctionWithoutHessian, GradientOfArrays, GradientOfGradient, GradientOfNumbers, HessianOption,

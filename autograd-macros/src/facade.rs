@@ -28,6 +28,15 @@ pub fn rename(tokens: TokenStream) -> TokenStream {
     }
 }
 
+/// Whether the code expanded is the facade's own (its library, examples
+/// and doctests), where `autograd` names the crate being compiled.
+pub fn within_facade() -> bool {
+    matches!(
+        proc_macro_crate::crate_name(PACKAGE),
+        Ok(proc_macro_crate::FoundCrate::Itself)
+    )
+}
+
 /// The user's name for the facade where it is not `autograd`.
 fn user_name() -> Option<String> {
     match proc_macro_crate::crate_name(PACKAGE) {

@@ -12,8 +12,9 @@
 //! Each stand-in takes the item's number of arguments, bounds the first
 //! one's type by a trait nothing implements (its `on_unimplemented` message
 //! is the error) and returns any type, so the call's other uses raise
-//! nothing more. They are reached through a glob import: an item the user
-//! writes under the same name shadows a glob without a conflict.
+//! nothing more: one of `autograd::checks::not_generated`, re-exported
+//! under the item's name. They are reached through a glob import: an item
+//! the user writes under the same name shadows a glob without a conflict.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -52,10 +53,10 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
     let generated = matches!(options.mode, Mode::Generated);
     // Each missing item: its suffix, its number of arguments, the marker
     // whose message is the error.
-    let mut missing: Vec<(&str, usize, TokenStream)> = Vec::new();
-    let by_result = |missing: &mut Vec<(&str, usize, TokenStream)>,
+    let mut missing: Vec<(&str, usize, &str)> = Vec::new();
+    let by_result = |missing: &mut Vec<(&str, usize, &str)>,
                      suffixes: &[&'static str],
-                     marker: TokenStream| {
+                     marker: &'static str| {
         for suffix in suffixes {
             let count = match *suffix {
                 "grad_acc" | "hvp" | "jvp" => args + differentiable,
@@ -63,7 +64,7 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
                 "jacobian_sparse_into" => args + 2,
                 _ => args,
             };
-            missing.push((suffix, count, marker.clone()));
+            missing.push((suffix, count, marker));
         }
     };
     let second_order = ["hessian", "hvp", "hessian_pattern", "hessian_sparse"];
@@ -80,16 +81,16 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
                         "jacobian_sparse",
                         "jacobian_sparse_into",
                     ],
-                    quote!(OneResult),
+                    "OneResult",
                 );
             }
             if options.hessian.is_none() {
-                by_result(&mut missing, &second_order, quote!(HessianOption));
+                by_result(&mut missing, &second_order, "HessianOption");
             } else if float.0 != "f64" || signature.scalar.is_some() {
                 by_result(
                     &mut missing,
                     &["hessian_pattern", "hessian_sparse"],
-                    quote!(SparseOfF64),
+                    "SparseOfF64",
                 );
             }
         }
@@ -98,9 +99,9 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
             by_result(
                 &mut missing,
                 &["grad", "grad_acc", "check"],
-                quote!(SeveralResults),
+                "SeveralResults",
             );
-            by_result(&mut missing, &second_order, quote!(SeveralResults));
+            by_result(&mut missing, &second_order, "SeveralResults");
             if matches!(options.jvp, Jvp::Off) {
                 by_result(
                     &mut missing,
@@ -109,7 +110,7 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
                         "jacobian_sparse",
                         "jacobian_sparse_into",
                     ],
-                    quote!(JvpOption),
+                    "JvpOption",
                 );
             }
         }
@@ -118,22 +119,23 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
             by_result(
                 &mut missing,
                 &["grad", "grad_acc", "check", "jacobian", "jacobian_acc"],
-                quote!(MatrixResult),
+                "MatrixResult",
             );
-            by_result(&mut missing, &second_order, quote!(MatrixResult));
+            by_result(&mut missing, &second_order, "MatrixResult");
         }
         _ => {
             if options.hessian.is_none() {
-                by_result(&mut missing, &["hessian", "hvp"], quote!(HessianOption));
+                by_result(&mut missing, &["hessian", "hvp"], "HessianOption");
             }
         }
     }
     if matches!(options.jvp, Jvp::Off) {
-        by_result(&mut missing, &["jvp"], quote!(JvpOption));
+        by_result(&mut missing, &["jvp"], "JvpOption");
     }
     let mut items = TokenStream::new();
+    let runtime = !crate::facade::within_facade();
     for (suffix, count, marker) in missing {
-        items.extend(stand_in(name, suffix, count, marker));
+        items.extend(stand_in(name, suffix, count, marker, runtime));
     }
     if options.hessian.is_none() {
         items.extend(crate::emit::nested::stand_in(&func, &signature));
@@ -155,9 +157,30 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
     }
 }
 
-/// `pub fn NAME_suffix<A0: marker, A1, .., R>(_: A0, _: A1, ..) -> R`.
-fn stand_in(name: &syn::Ident, suffix: &str, args: usize, marker: TokenStream) -> TokenStream {
+/// `NAME_suffix`: the runtime's stand-in for `marker` and `args`
+/// arguments, re-exported under that name (nothing for rustc to check in
+/// the user's crate, where an item of its own is one more body to
+/// type-check, borrow-check and encode per missing item and function); or
+/// `pub fn NAME_suffix<A0: marker, A1, .., R>(_: A0, _: A1, ..) -> R` of
+/// its own, beyond the runtime's arities and where `runtime` is false: in
+/// the facade's own code, whose re-export of a runtime stand-in
+/// (`relu_jacobian`) rustc would name in every user's error instead of
+/// the stand-in's path.
+fn stand_in(
+    name: &syn::Ident,
+    suffix: &str,
+    args: usize,
+    marker: &str,
+    runtime: bool,
+) -> TokenStream {
     let item = names::public(name, suffix);
+    if runtime && args <= RUNTIME_ARITY {
+        let stand_in = format_ident!("{}_{}", snake_case(marker), args);
+        return quote! {
+            pub use ::autograd::checks::not_generated::#stand_in as #item;
+        };
+    }
+    let marker = format_ident!("{}", marker);
     let types: Vec<syn::Ident> = (0..args).map(|i| format_ident!("A{}", i)).collect();
     let first = &types[0];
     let rest = &types[1..];
@@ -168,4 +191,25 @@ fn stand_in(name: &syn::Ident, suffix: &str, args: usize, marker: TokenStream) -
             ::core::unreachable!()
         }
     }
+}
+
+/// The most arguments a stand-in of `autograd::checks::not_generated`
+/// takes (its `MAX_ARGUMENTS`).
+const RUNTIME_ARITY: usize = 12;
+
+/// `one_result` for `OneResult`: the runtime's stand-ins are named after
+/// their bound.
+fn snake_case(marker: &str) -> String {
+    let mut out = String::new();
+    for c in marker.chars() {
+        if c.is_ascii_uppercase() {
+            if !out.is_empty() {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -1,0 +1,706 @@
+//! The stand-ins `#[differentiable]` names for the items a function does
+//! not have (`NAME_jvp` without `jvp`, `NAME_jacobian` of a function
+//! returning one number, ..): the macro re-exports the one of the right
+//! bound and number of arguments under the item's name, so a user's crate
+//! compiles no body for them. Each takes its arguments as any types, the
+//! first bound by a trait of `checks` that nothing implements (its message
+//! is the error, at the call), and returns any type, so the call's other
+//! uses raise nothing more. One per trait and number of arguments, up to
+//! twelve (the macro writes a stand-in of its own beyond).
+
+use crate::checks::{
+    HessianOption, JvpOption, MatrixResult, OneResult, SeveralResults, SparseOfF64,
+};
+
+/// The most arguments a stand-in here takes.
+pub const MAX_ARGUMENTS: usize = 12;
+
+pub fn jvp_option_1<A0: JvpOption, R>(_: A0) -> R {
+    unreachable!()
+}
+pub fn jvp_option_2<A0: JvpOption, A1, R>(_: A0, _: A1) -> R {
+    unreachable!()
+}
+pub fn jvp_option_3<A0: JvpOption, A1, A2, R>(_: A0, _: A1, _: A2) -> R {
+    unreachable!()
+}
+pub fn jvp_option_4<A0: JvpOption, A1, A2, A3, R>(_: A0, _: A1, _: A2, _: A3) -> R {
+    unreachable!()
+}
+pub fn jvp_option_5<A0: JvpOption, A1, A2, A3, A4, R>(_: A0, _: A1, _: A2, _: A3, _: A4) -> R {
+    unreachable!()
+}
+pub fn jvp_option_6<A0: JvpOption, A1, A2, A3, A4, A5, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+) -> R {
+    unreachable!()
+}
+pub fn jvp_option_7<A0: JvpOption, A1, A2, A3, A4, A5, A6, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn jvp_option_8<A0: JvpOption, A1, A2, A3, A4, A5, A6, A7, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn jvp_option_9<A0: JvpOption, A1, A2, A3, A4, A5, A6, A7, A8, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn jvp_option_10<A0: JvpOption, A1, A2, A3, A4, A5, A6, A7, A8, A9, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn jvp_option_11<A0: JvpOption, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn jvp_option_12<A0: JvpOption, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+    _: A11,
+) -> R {
+    unreachable!()
+}
+
+pub fn hessian_option_1<A0: HessianOption, R>(_: A0) -> R {
+    unreachable!()
+}
+pub fn hessian_option_2<A0: HessianOption, A1, R>(_: A0, _: A1) -> R {
+    unreachable!()
+}
+pub fn hessian_option_3<A0: HessianOption, A1, A2, R>(_: A0, _: A1, _: A2) -> R {
+    unreachable!()
+}
+pub fn hessian_option_4<A0: HessianOption, A1, A2, A3, R>(_: A0, _: A1, _: A2, _: A3) -> R {
+    unreachable!()
+}
+pub fn hessian_option_5<A0: HessianOption, A1, A2, A3, A4, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+) -> R {
+    unreachable!()
+}
+pub fn hessian_option_6<A0: HessianOption, A1, A2, A3, A4, A5, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+) -> R {
+    unreachable!()
+}
+pub fn hessian_option_7<A0: HessianOption, A1, A2, A3, A4, A5, A6, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn hessian_option_8<A0: HessianOption, A1, A2, A3, A4, A5, A6, A7, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn hessian_option_9<A0: HessianOption, A1, A2, A3, A4, A5, A6, A7, A8, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn hessian_option_10<A0: HessianOption, A1, A2, A3, A4, A5, A6, A7, A8, A9, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn hessian_option_11<A0: HessianOption, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn hessian_option_12<A0: HessianOption, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+    _: A11,
+) -> R {
+    unreachable!()
+}
+
+pub fn one_result_1<A0: OneResult, R>(_: A0) -> R {
+    unreachable!()
+}
+pub fn one_result_2<A0: OneResult, A1, R>(_: A0, _: A1) -> R {
+    unreachable!()
+}
+pub fn one_result_3<A0: OneResult, A1, A2, R>(_: A0, _: A1, _: A2) -> R {
+    unreachable!()
+}
+pub fn one_result_4<A0: OneResult, A1, A2, A3, R>(_: A0, _: A1, _: A2, _: A3) -> R {
+    unreachable!()
+}
+pub fn one_result_5<A0: OneResult, A1, A2, A3, A4, R>(_: A0, _: A1, _: A2, _: A3, _: A4) -> R {
+    unreachable!()
+}
+pub fn one_result_6<A0: OneResult, A1, A2, A3, A4, A5, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+) -> R {
+    unreachable!()
+}
+pub fn one_result_7<A0: OneResult, A1, A2, A3, A4, A5, A6, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn one_result_8<A0: OneResult, A1, A2, A3, A4, A5, A6, A7, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn one_result_9<A0: OneResult, A1, A2, A3, A4, A5, A6, A7, A8, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn one_result_10<A0: OneResult, A1, A2, A3, A4, A5, A6, A7, A8, A9, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn one_result_11<A0: OneResult, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn one_result_12<A0: OneResult, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+    _: A11,
+) -> R {
+    unreachable!()
+}
+
+pub fn several_results_1<A0: SeveralResults, R>(_: A0) -> R {
+    unreachable!()
+}
+pub fn several_results_2<A0: SeveralResults, A1, R>(_: A0, _: A1) -> R {
+    unreachable!()
+}
+pub fn several_results_3<A0: SeveralResults, A1, A2, R>(_: A0, _: A1, _: A2) -> R {
+    unreachable!()
+}
+pub fn several_results_4<A0: SeveralResults, A1, A2, A3, R>(_: A0, _: A1, _: A2, _: A3) -> R {
+    unreachable!()
+}
+pub fn several_results_5<A0: SeveralResults, A1, A2, A3, A4, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+) -> R {
+    unreachable!()
+}
+pub fn several_results_6<A0: SeveralResults, A1, A2, A3, A4, A5, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+) -> R {
+    unreachable!()
+}
+pub fn several_results_7<A0: SeveralResults, A1, A2, A3, A4, A5, A6, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn several_results_8<A0: SeveralResults, A1, A2, A3, A4, A5, A6, A7, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn several_results_9<A0: SeveralResults, A1, A2, A3, A4, A5, A6, A7, A8, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn several_results_10<A0: SeveralResults, A1, A2, A3, A4, A5, A6, A7, A8, A9, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn several_results_11<A0: SeveralResults, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn several_results_12<A0: SeveralResults, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+    _: A11,
+) -> R {
+    unreachable!()
+}
+
+pub fn matrix_result_1<A0: MatrixResult, R>(_: A0) -> R {
+    unreachable!()
+}
+pub fn matrix_result_2<A0: MatrixResult, A1, R>(_: A0, _: A1) -> R {
+    unreachable!()
+}
+pub fn matrix_result_3<A0: MatrixResult, A1, A2, R>(_: A0, _: A1, _: A2) -> R {
+    unreachable!()
+}
+pub fn matrix_result_4<A0: MatrixResult, A1, A2, A3, R>(_: A0, _: A1, _: A2, _: A3) -> R {
+    unreachable!()
+}
+pub fn matrix_result_5<A0: MatrixResult, A1, A2, A3, A4, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+) -> R {
+    unreachable!()
+}
+pub fn matrix_result_6<A0: MatrixResult, A1, A2, A3, A4, A5, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+) -> R {
+    unreachable!()
+}
+pub fn matrix_result_7<A0: MatrixResult, A1, A2, A3, A4, A5, A6, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn matrix_result_8<A0: MatrixResult, A1, A2, A3, A4, A5, A6, A7, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn matrix_result_9<A0: MatrixResult, A1, A2, A3, A4, A5, A6, A7, A8, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn matrix_result_10<A0: MatrixResult, A1, A2, A3, A4, A5, A6, A7, A8, A9, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn matrix_result_11<A0: MatrixResult, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn matrix_result_12<A0: MatrixResult, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+    _: A11,
+) -> R {
+    unreachable!()
+}
+
+pub fn sparse_of_f64_1<A0: SparseOfF64, R>(_: A0) -> R {
+    unreachable!()
+}
+pub fn sparse_of_f64_2<A0: SparseOfF64, A1, R>(_: A0, _: A1) -> R {
+    unreachable!()
+}
+pub fn sparse_of_f64_3<A0: SparseOfF64, A1, A2, R>(_: A0, _: A1, _: A2) -> R {
+    unreachable!()
+}
+pub fn sparse_of_f64_4<A0: SparseOfF64, A1, A2, A3, R>(_: A0, _: A1, _: A2, _: A3) -> R {
+    unreachable!()
+}
+pub fn sparse_of_f64_5<A0: SparseOfF64, A1, A2, A3, A4, R>(_: A0, _: A1, _: A2, _: A3, _: A4) -> R {
+    unreachable!()
+}
+pub fn sparse_of_f64_6<A0: SparseOfF64, A1, A2, A3, A4, A5, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+) -> R {
+    unreachable!()
+}
+pub fn sparse_of_f64_7<A0: SparseOfF64, A1, A2, A3, A4, A5, A6, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn sparse_of_f64_8<A0: SparseOfF64, A1, A2, A3, A4, A5, A6, A7, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn sparse_of_f64_9<A0: SparseOfF64, A1, A2, A3, A4, A5, A6, A7, A8, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn sparse_of_f64_10<A0: SparseOfF64, A1, A2, A3, A4, A5, A6, A7, A8, A9, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn sparse_of_f64_11<A0: SparseOfF64, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+) -> R {
+    unreachable!()
+}
+#[allow(clippy::too_many_arguments)]
+pub fn sparse_of_f64_12<A0: SparseOfF64, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+    _: A11,
+) -> R {
+    unreachable!()
+}
