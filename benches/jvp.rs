@@ -15,6 +15,10 @@
 //! `NAME_jvp` it took before, filling the same matrix; both checked equal
 //! first.
 //!
+//! Group `jacobian_call_n16`: the same with the second output computed
+//! by a call of another `#[differentiable(jvp)]` function, whose K-lane
+//! JVP the caller's sweeps go through.
+//!
 //! ```text
 //! cargo bench --bench jvp -- jacobian
 //! ```
@@ -51,14 +55,38 @@ fn field(x: &[f64]) -> Vec<f64> {
     out
 }
 
-/// `field`'s Jacobian from one `field_jvp` sweep per input, along the
+/// `field`'s second output, as a helper of its own.
+#[autograd::differentiable(jvp)]
+fn scaled_exp(a: f64, b: f64, c: f64) -> f64 {
+    (b * c).exp() / (1.0 + a * a)
+}
+
+/// `field` with its second output computed by a call of `scaled_exp`:
+/// the caller's K-lane sweep goes through the helper's.
+#[autograd::differentiable(jvp)]
+fn field_with_call(x: &[f64]) -> Vec<f64> {
+    let n = x.len();
+    let mut out = Vec::new();
+    for i in 0..n {
+        let (a, b, c) = (x[i], x[(i + 1) % n], x[(i + 5) % n]);
+        out.push(a * b + (a - c).sin());
+        out.push(scaled_exp(a, b, c));
+    }
+    out
+}
+
+/// A function's Jacobian from one sweep of its `jvp` per input, along the
 /// unit directions: the forward path before vector mode.
-fn field_jacobian_by_sweeps(x: &[f64], d: &mut [f64]) -> (Vec<f64>, DMatrix<f64>) {
+fn jacobian_by_sweeps(
+    jvp: impl Fn(&[f64], &[f64]) -> (Vec<f64>, Vec<f64>),
+    x: &[f64],
+    d: &mut [f64],
+) -> (Vec<f64>, DMatrix<f64>) {
     let mut j = DMatrix::zeros(0, 0);
     let mut value = Vec::new();
     for k in 0..x.len() {
         d[k] = 1.0;
-        let (v, t) = field_jvp(x, d);
+        let (v, t) = jvp(x, d);
         d[k] = 0.0;
         if k == 0 {
             j = DMatrix::zeros(t.len(), x.len());
@@ -72,24 +100,28 @@ fn field_jacobian_by_sweeps(x: &[f64], d: &mut [f64]) -> (Vec<f64>, DMatrix<f64>
     (value, j)
 }
 
-/// The `jacobian_nN` group: vector mode against one sweep per input.
-fn bench_jacobian(c: &mut Criterion, n: usize) {
+/// The `jacobian_nN` group (`jacobian_call_nN` of `field_with_call`):
+/// vector mode against one sweep per input.
+fn bench_jacobian(
+    c: &mut Criterion,
+    group: &str,
+    n: usize,
+    jacobian: impl Fn(&[f64]) -> (Vec<f64>, DMatrix<f64>),
+    jvp: impl Fn(&[f64], &[f64]) -> (Vec<f64>, Vec<f64>) + Copy,
+) {
     let x: Vec<f64> = (0..n).map(|i| 0.2 + 0.05 * i as f64).collect();
     let mut d = vec![0.0; x.len()];
-    let (value, j) = field_jacobian(&x);
-    let (by_value, by_sweeps) = field_jacobian_by_sweeps(&x, &mut d);
-    assert_eq!(value, by_value, "jacobian_n{n}: value");
+    let (value, j) = jacobian(&x);
+    let (by_value, by_sweeps) = jacobian_by_sweeps(jvp, &x, &mut d);
+    assert_eq!(value, by_value, "{group}: value");
     for (a, b) in j.iter().zip(by_sweeps.iter()) {
-        assert!(
-            (a - b).abs() <= 1e-15 * b.abs(),
-            "jacobian_n{n}: {a} against {b}"
-        );
+        assert!((a - b).abs() <= 1e-15 * b.abs(), "{group}: {a} against {b}");
     }
-    let mut g = c.benchmark_group(format!("jacobian_n{n}"));
+    let mut g = c.benchmark_group(group);
     g.sampling_mode(SamplingMode::Flat).sample_size(50);
-    g.bench_function("lanes", |b| b.iter(|| field_jacobian(black_box(&x))));
+    g.bench_function("lanes", |b| b.iter(|| jacobian(black_box(&x))));
     g.bench_function("scalar_sweeps", |b| {
-        b.iter(|| field_jacobian_by_sweeps(black_box(&x), &mut d))
+        b.iter(|| jacobian_by_sweeps(jvp, black_box(&x), &mut d))
     });
     g.finish();
 }
@@ -257,8 +289,15 @@ fn main() {
         );
     }
     let mut c = Criterion::default().configure_from_args();
-    bench_jacobian(&mut c, 16);
-    bench_jacobian(&mut c, 5);
+    bench_jacobian(&mut c, "jacobian_n16", 16, field_jacobian, field_jvp);
+    bench_jacobian(&mut c, "jacobian_n5", 5, field_jacobian, field_jvp);
+    bench_jacobian(
+        &mut c,
+        "jacobian_call_n16",
+        16,
+        field_with_call_jacobian,
+        field_with_call_jvp,
+    );
     for case in &every {
         let mut g = c.benchmark_group(format!("jvp_{}", case.name));
         g.sampling_mode(SamplingMode::Flat).sample_size(50);

@@ -112,8 +112,8 @@ pub mod __private {
         take_collection, take_elements, take_float,
     };
     pub use crate::tangent_glue::{
-        ForwardMode, IntoTangent, ScalarTangent, StructCall, ZeroTangent, into_tangent,
-        slice_tangent,
+        ForwardMode, IntoLanes, IntoTangent, NoLanes, ScalarTangent, StructCall, ZeroTangent,
+        into_lanes, into_tangent, slice_tangent,
     };
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use crate::wrappers::{
@@ -125,8 +125,9 @@ pub mod __private {
         jacobian_acc,
     };
     pub use autograd_runtime::lanes::{
-        LaneDirection, LaneTangentOf, Lanes, forward_jacobian_lanes_acc, jacobian_pattern_lanes,
-        jacobian_sparse_lanes, jacobian_sparse_lanes_into, lane_zeros, per_lane,
+        LANES, LaneDirection, LaneTangentOf, Lanes, Swept, forward_jacobian_lanes_acc,
+        jacobian_pattern_lanes, jacobian_sparse_lanes, jacobian_sparse_lanes_into, lane_float,
+        lane_zeros, lanes_of, per_lane, tangent_lanes,
     };
     use autograd_runtime::pool;
     pub use autograd_runtime::pool::Stack;
@@ -1036,6 +1037,17 @@ pub mod __private {
         #[inline(always)]
         fn operator_operand(&self) -> &Self {
             self
+        }
+    }
+    /// A K-lane tangent, by value (it is `Copy`), as a float's.
+    impl<T: Copy, const K: usize> OperatorOperand for Lanes<T, K> {
+        type Operand<'a>
+            = Lanes<T, K>
+        where
+            Self: 'a;
+        #[inline(always)]
+        fn operator_operand(&self) -> Lanes<T, K> {
+            *self
         }
     }
     impl<X: OperatorOperand + ?Sized> OperatorOperand for &X {

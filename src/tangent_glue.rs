@@ -1,8 +1,8 @@
 //! What forward-mode code (`#[differentiable(jvp)]`) uses: re-exported
 //! from `__private`, not part of the public API.
 
-use crate::__private::NoGradient;
 use crate::__private::rules::Real;
+use crate::__private::{Lanes, NoGradient};
 use nalgebra::{DMatrix, DVector};
 
 /// A function generated with `#[differentiable(jvp)]`, by the type named
@@ -23,6 +23,109 @@ pub trait ForwardMode<S = (), L = ()> {
     type Fn: Copy;
     /// The hidden JVP.
     const JVP: Self::Fn;
+    /// `fn(args.., lane tangents..) -> Option<(value, lane tangent)>`:
+    /// the hidden K-lane JVP, through which a caller's K-lane sweep goes
+    /// (`NoLanes` where no caller's K-lane sweep can reach the function).
+    type Lanes: Copy;
+    /// The hidden K-lane JVP: `None`, at once, for a function whose body
+    /// cannot carry lanes (or reaches a callee that cannot), so that the
+    /// caller's Jacobian sweeps one direction at a time instead.
+    const JVP_LANES: Self::Lanes;
+}
+
+/// The `ForwardMode::Lanes` of a function no caller's K-lane sweep calls:
+/// a function taking `Tangent` structs (reached through its struct call)
+/// and the tuple-to-array step of a call returning a tuple.
+#[derive(Copy, Clone, Debug)]
+pub struct NoLanes;
+
+/// A caller's K-lane tangent as the callee's K-lane JVP takes it (see
+/// [`IntoTangent`]): the tangent itself, or `NoGradient` for a constant
+/// parameter (and every parameter of a JVP that returns `None` at once).
+pub trait IntoLanes<T> {
+    /// The conversion.
+    fn into_lanes(self) -> T;
+}
+
+impl<T> IntoLanes<NoGradient> for T {
+    #[inline(always)]
+    fn into_lanes(self) -> NoGradient {
+        NoGradient
+    }
+}
+
+impl<T: Real, const K: usize> IntoLanes<Lanes<T, K>> for Lanes<T, K> {
+    #[inline(always)]
+    fn into_lanes(self) -> Lanes<T, K> {
+        self
+    }
+}
+
+/// The lanes of a value whose type the caller cannot see, by reference.
+impl<T: Real, const K: usize> IntoLanes<Lanes<T, K>> for &Lanes<T, K> {
+    #[inline(always)]
+    fn into_lanes(self) -> Lanes<T, K> {
+        *self
+    }
+}
+
+/// A float that carries no tangent: zero in every lane.
+impl<T: Real, const K: usize> IntoLanes<Lanes<T, K>> for ZeroTangent {
+    #[inline(always)]
+    fn into_lanes(self) -> Lanes<T, K> {
+        Lanes::zero()
+    }
+}
+
+impl<'a, T: Real, const K: usize> IntoLanes<&'a [Lanes<T, K>]> for &'a [Lanes<T, K>] {
+    #[inline(always)]
+    fn into_lanes(self) -> &'a [Lanes<T, K>] {
+        self
+    }
+}
+
+impl<'a, T: Real, const K: usize> IntoLanes<&'a [Lanes<T, K>]> for &'a Vec<Lanes<T, K>> {
+    #[inline(always)]
+    fn into_lanes(self) -> &'a [Lanes<T, K>] {
+        self
+    }
+}
+
+impl<'a, T: Real, const K: usize, const N: usize> IntoLanes<&'a [Lanes<T, K>]>
+    for &'a [Lanes<T, K>; N]
+{
+    #[inline(always)]
+    fn into_lanes(self) -> &'a [Lanes<T, K>] {
+        self
+    }
+}
+
+impl<'a, T: Real, const K: usize, const N: usize> IntoLanes<&'a [Lanes<T, K>; N]>
+    for &'a [Lanes<T, K>; N]
+{
+    #[inline(always)]
+    fn into_lanes(self) -> &'a [Lanes<T, K>; N] {
+        self
+    }
+}
+
+impl<'a, T, R, C, S> IntoLanes<&'a nalgebra::Matrix<T, R, C, S>>
+    for &'a nalgebra::Matrix<T, R, C, S>
+where
+    T: nalgebra::Scalar,
+    R: nalgebra::Dim,
+    C: nalgebra::Dim,
+{
+    #[inline(always)]
+    fn into_lanes(self) -> &'a nalgebra::Matrix<T, R, C, S> {
+        self
+    }
+}
+
+/// See [`IntoLanes`].
+#[inline(always)]
+pub fn into_lanes<T, U: IntoLanes<T>>(u: U) -> T {
+    u.into_lanes()
 }
 
 /// The [`ForwardMode`] of a function taking a `Tangent` struct, as its

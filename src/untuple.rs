@@ -102,6 +102,9 @@ impl untuple {
 impl<T: FloatTuple + Copy> crate::__private::ForwardMode<T> for untuple {
     type Fn = for<'a> fn(T, &'a T) -> (T::Array, T::Array);
     const JVP: Self::Fn = untuple::__jvp_full;
+    // A caller whose body calls this sweeps one direction at a time.
+    type Lanes = crate::__private::NoLanes;
+    const JVP_LANES: Self::Lanes = crate::__private::NoLanes;
 }
 
 /// A tuple's tangent, by reference (the caller cannot see its type).

@@ -16,16 +16,23 @@
 mod fd_support;
 
 use approx::assert_relative_eq;
+use autograd::__private::{NoGradient, lane_zeros};
 use autograd::differentiable;
 use autograd::lanes::LANES;
 use autograd::nalgebra::{DMatrix, DVector, Vector3};
 use fd_support::{FD64_ABS, FD64_REL};
 
-/// The hidden K-lane JVP exists: `NAME_jacobian` of this function sweeps
-/// lanes (a function without it sweeps one direction at a time).
+/// `NAME_jacobian` of this function sweeps lanes: its hidden K-lane JVP
+/// (here at zero tangents, `NoGradient` for a constant argument) sweeps.
+/// A function whose body cannot carry lanes has one that returns `None`
+/// at once, and its Jacobian sweeps one direction at a time.
 macro_rules! sweeps_lanes {
-    ($f:ident) => {
-        let _ = $f::__jvp_lanes;
+    ($f:ident($($arg:expr),*)) => {
+        assert!(
+            $f::__jvp_lanes($($arg),*).is_some(),
+            "`{}` sweeps lanes",
+            stringify!($f)
+        )
     };
 }
 
@@ -78,9 +85,9 @@ fn point(n: usize) -> Vec<f64> {
 
 #[test]
 fn a_slice_of_every_size_around_the_lane_count() {
-    sweeps_lanes!(wave);
     for n in [1, 3, LANES - 1, LANES, LANES + 1, 2 * LANES + 3] {
         let (x, a) = (point(n), 0.8);
+        sweeps_lanes!(wave(&x, a, &lane_zeros(&x[..]), NoGradient));
         let (value, j) = wave_jacobian(&x, a);
         assert_eq!(value, wave(&x, a));
         assert_eq!(j.shape(), (2 * n + 1, n));
@@ -116,8 +123,17 @@ fn mixed(s: f64, p: [f64; 3], #[constant] c: &[f64], v: Vec<f64>) -> [f64; 12] {
 
 #[test]
 fn floats_arrays_and_vecs_with_a_constant_between_them() {
-    sweeps_lanes!(mixed);
     let (s, p, c, v) = (0.7, [1.1, -0.4, 0.9], [0.5, 2.0], vec![0.3, -0.8, 1.4, 0.2]);
+    sweeps_lanes!(mixed(
+        s,
+        p,
+        &c,
+        v.clone(),
+        lane_zeros(&s),
+        &lane_zeros(&p),
+        NoGradient,
+        &lane_zeros(&v)
+    ));
     let (value, j) = mixed_jacobian(s, p, &c, v.clone());
     assert_eq!(value, mixed(s, p, &c, v.clone()));
     assert_eq!(j.shape(), (12, 8));
@@ -149,8 +165,8 @@ fn from_vector(x: &DVector<f64>, t: f64) -> (f64, f64, f64, f64, f64, f64, f64, 
 
 #[test]
 fn a_dvector_argument_and_a_tuple_result() {
-    sweeps_lanes!(from_vector);
     let (x, t) = (DVector::from_vec(vec![0.4, -1.1, 0.9, 2.0, 0.1]), 0.35);
+    sweeps_lanes!(from_vector(&x, t, &lane_zeros(&x), lane_zeros(&t)));
     let (value, j) = from_vector_jacobian(&x, t);
     assert_eq!(value, from_vector(&x, t));
     assert_eq!(j.shape(), (8, 6));
@@ -183,9 +199,9 @@ fn single(x: &[f32]) -> Vec<f32> {
 
 #[test]
 fn an_f32_function() {
-    sweeps_lanes!(single);
     for n in [3, LANES + 1] {
         let x: Vec<f32> = (0..n).map(|i| 0.25 + 0.125 * i as f32).collect();
+        sweeps_lanes!(single(&x, &lane_zeros(&x[..])));
         let (value, j) = single_jacobian(&x);
         assert_eq!(value, single(&x));
         let columns = DMatrix::from_fn(2 * n, n, |r, c| {
@@ -234,9 +250,9 @@ fn steps(x: &[f64], #[constant] limit: f64) -> Vec<f64> {
 
 #[test]
 fn branches_and_loops() {
-    sweeps_lanes!(steps);
     for n in [LANES - 1, 2 * LANES + 3] {
         let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.9 + 0.3).sin() * 1.7).collect();
+        sweeps_lanes!(steps(&x, 2.0, &lane_zeros(&x[..]), NoGradient));
         let (value, j) = steps_jacobian(&x, 2.0);
         assert_eq!(value, steps(&x, 2.0));
         let columns = DMatrix::from_fn(2 * n, n, |r, c| steps_jvp(&x, 2.0, &unit(n, c)).1[r]);
@@ -286,9 +302,9 @@ fn assert_sparse_equals_dense(
 
 #[test]
 fn sparse_jacobians_sweep_k_colours_at_once() {
-    sweeps_lanes!(banded);
-    sweeps_lanes!(arrow);
     let u = point(20);
+    sweeps_lanes!(banded(&u, 0.1, &lane_zeros(&u[..]), NoGradient));
+    sweeps_lanes!(arrow(&u, &lane_zeros(&u[..])));
     let coloring = banded_jacobian_pattern(&u, 0.1);
     assert_eq!(coloring.colors(), 5);
     // The band of five, less the corners, and the last row's two.
@@ -321,8 +337,8 @@ fn bump(a: f64, b: f64) -> f64 {
     a * b.exp()
 }
 
-/// A call: no K-lane JVP (the callee has none to call), one direction a
-/// sweep as before.
+/// A call: through the callee's K-lane JVP (see
+/// `tests/jacobian_lanes_calls.rs`).
 #[differentiable(jvp)]
 fn with_a_call(x: &[f64]) -> Vec<f64> {
     let mut out = vec![0.0; 2 * x.len()];
@@ -341,14 +357,17 @@ fn built(x: &[f64]) -> Vector3<f64> {
 }
 
 #[test]
-fn calls_and_built_vectors_keep_one_direction_a_sweep() {
+fn calls_sweep_lanes_and_built_vectors_one_direction_at_a_time() {
     for n in [3, LANES + 1] {
         let x = point(n);
+        sweeps_lanes!(with_a_call(&x, &lane_zeros(&x[..])));
         let (value, j) = with_a_call_jacobian(&x);
         assert_eq!(value, with_a_call(&x));
         assert_same(&j, &fd_jacobian(with_a_call, &x), FD64_ABS, FD64_REL);
     }
     let x = [0.4, 1.3];
+    // Its K-lane JVP returns `None` at once (and takes no tangents).
+    assert!(built::__jvp_lanes(&x, NoGradient).is_none());
     let (value, j) = built_jacobian(&x);
     assert_eq!(value, built(&x));
     let fd = fd_jacobian(|y| built(y).as_slice().to_vec(), &x);

@@ -156,6 +156,23 @@ fn jvp_array_writes_and_push() {
 }
 
 /// Forward mode over slices: the benchmark's Rosenbrock.
+/// A call in a K-lane sweep: through the callee's K-lane JVP, giving up
+/// (`None`) where it does; its float result in scalar rules lane by lane.
+#[test]
+fn jvp_lanes_through_a_call() {
+    check_with(
+        "jvp_lanes_through_a_call",
+        "jvp",
+        "fn with_helper(x: &[f64]) -> Vec<f64> {
+            let mut out = Vec::new();
+            for i in 0..x.len() {
+                out.push(2.0 * bump(x[i], x[0]) + x[i].sin());
+            }
+            out
+        }",
+    );
+}
+
 #[test]
 fn jvp_rosenbrock() {
     check_with(

@@ -1058,6 +1058,9 @@ pub fn expand_struct_result(attr: &TokenStream, func: &syn::ItemFn) -> Option<To
             impl ::autograd::__private::ForwardMode<::autograd::__private::StructCall> for #name {
                 type Fn = fn(#(#input_tys,)* #(#tangent_tys),*) -> ([f64; #n], [f64; #n]);
                 const JVP: Self::Fn = #name::#jvp_full;
+                // A caller's K-lane sweep does not go through a struct call.
+                type Lanes = ::autograd::__private::NoLanes;
+                const JVP_LANES: ::autograd::__private::NoLanes = ::autograd::__private::NoLanes;
             }
         });
     }
@@ -2103,6 +2106,9 @@ fn expand_with(
                     // The type again, not `Self::Fn`: in an impl block's
                     // module every `Self` is replaced by the block's type.
                     const JVP: fn(#(#jvp_input_tys,)* #(#jvp_tangent_tys),*) -> (#ret, #ret) = #jvp_full;
+                    // A caller's K-lane sweep does not go through a struct call.
+                    type Lanes = ::autograd::__private::NoLanes;
+                    const JVP_LANES: ::autograd::__private::NoLanes = ::autograd::__private::NoLanes;
                 }
             }
         })

@@ -133,6 +133,105 @@ impl<T: Real, const K: usize> Div<T> for Lanes<T, K> {
     }
 }
 
+// A value whose type the macro cannot see (a call's result) is an
+// operand by reference, as a float's or a matrix's may be: the same
+// operators on `&Lanes`, and a float times lanes from either side.
+macro_rules! impl_ref_operators {
+    ($($op:ident $method:ident),*) => {$(
+        impl<T: Real, const K: usize> $op<&Lanes<T, K>> for Lanes<T, K> {
+            type Output = Self;
+            #[inline(always)]
+            fn $method(self, b: &Self) -> Self {
+                $op::$method(self, *b)
+            }
+        }
+        impl<T: Real, const K: usize> $op<Lanes<T, K>> for &Lanes<T, K> {
+            type Output = Lanes<T, K>;
+            #[inline(always)]
+            fn $method(self, b: Lanes<T, K>) -> Lanes<T, K> {
+                $op::$method(*self, b)
+            }
+        }
+        impl<T: Real, const K: usize> $op<&Lanes<T, K>> for &Lanes<T, K> {
+            type Output = Lanes<T, K>;
+            #[inline(always)]
+            fn $method(self, b: &Lanes<T, K>) -> Lanes<T, K> {
+                $op::$method(*self, *b)
+            }
+        }
+    )*};
+}
+impl_ref_operators!(Add add, Sub sub);
+
+macro_rules! impl_scaled_ref {
+    ($($op:ident $method:ident),*) => {$(
+        impl<T: Real, const K: usize> $op<T> for &Lanes<T, K> {
+            type Output = Lanes<T, K>;
+            #[inline(always)]
+            fn $method(self, s: T) -> Lanes<T, K> {
+                $op::$method(*self, s)
+            }
+        }
+        impl<T: Real, const K: usize> $op<&T> for Lanes<T, K> {
+            type Output = Self;
+            #[inline(always)]
+            fn $method(self, s: &T) -> Self {
+                $op::$method(self, *s)
+            }
+        }
+        impl<T: Real, const K: usize> $op<&T> for &Lanes<T, K> {
+            type Output = Lanes<T, K>;
+            #[inline(always)]
+            fn $method(self, s: &T) -> Lanes<T, K> {
+                $op::$method(*self, *s)
+            }
+        }
+    )*};
+}
+impl_scaled_ref!(Mul mul, Div div);
+
+impl<T: Real, const K: usize> Neg for &Lanes<T, K> {
+    type Output = Lanes<T, K>;
+    #[inline(always)]
+    fn neg(self) -> Lanes<T, K> {
+        -*self
+    }
+}
+
+macro_rules! impl_float_times_lanes {
+    ($($t:ty),*) => {$(
+        impl<const K: usize> Mul<Lanes<$t, K>> for $t {
+            type Output = Lanes<$t, K>;
+            #[inline(always)]
+            fn mul(self, l: Lanes<$t, K>) -> Lanes<$t, K> {
+                l * self
+            }
+        }
+        impl<const K: usize> Mul<&Lanes<$t, K>> for $t {
+            type Output = Lanes<$t, K>;
+            #[inline(always)]
+            fn mul(self, l: &Lanes<$t, K>) -> Lanes<$t, K> {
+                *l * self
+            }
+        }
+        impl<const K: usize> Mul<Lanes<$t, K>> for &$t {
+            type Output = Lanes<$t, K>;
+            #[inline(always)]
+            fn mul(self, l: Lanes<$t, K>) -> Lanes<$t, K> {
+                l * *self
+            }
+        }
+        impl<const K: usize> Mul<&Lanes<$t, K>> for &$t {
+            type Output = Lanes<$t, K>;
+            #[inline(always)]
+            fn mul(self, l: &Lanes<$t, K>) -> Lanes<$t, K> {
+                *l * *self
+            }
+        }
+    )*};
+}
+impl_float_times_lanes!(f32, f64);
+
 impl<T: Real, const K: usize> AddAssign for Lanes<T, K> {
     #[inline(always)]
     fn add_assign(&mut self, b: Self) {
@@ -271,6 +370,99 @@ impl_tuple_lanes!(
     (A 0, B 1, C 2, D 3, E 4, F 5, G 6),
     (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
 );
+
+/// A value whose type the generated code cannot see (a call's result) in
+/// a scalar rule of a K-lane sweep: a float is one, with its lanes; a
+/// matrix is not (`None`, and the sweep gives up: its Jacobian sweeps one
+/// direction at a time).
+pub trait LaneValue<const K: usize>: LaneTangent<K> {
+    /// The float it is.
+    type Float: Real;
+    /// The value as a float.
+    fn lane_float(&self) -> Option<Self::Float>;
+    /// Its tangent as a float's lanes.
+    fn tangent_lanes(tangent: &Self::Lanes) -> Option<Lanes<Self::Float, K>>;
+    /// A float's lanes as its tangent.
+    fn lanes_of(&self, lanes: Lanes<Self::Float, K>) -> Option<Self::Lanes>;
+}
+
+macro_rules! impl_float_value {
+    ($($t:ty),*) => {$(
+        impl<const K: usize> LaneValue<K> for $t {
+            type Float = $t;
+            #[inline(always)]
+            fn lane_float(&self) -> Option<$t> {
+                Some(*self)
+            }
+            #[inline(always)]
+            fn tangent_lanes(tangent: &Lanes<$t, K>) -> Option<Lanes<$t, K>> {
+                Some(*tangent)
+            }
+            #[inline(always)]
+            fn lanes_of(&self, lanes: Lanes<$t, K>) -> Option<Lanes<$t, K>> {
+                Some(lanes)
+            }
+        }
+    )*};
+}
+impl_float_value!(f32, f64);
+
+impl<X: LaneValue<K> + ?Sized, const K: usize> LaneValue<K> for &X {
+    type Float = X::Float;
+    #[inline(always)]
+    fn lane_float(&self) -> Option<X::Float> {
+        (**self).lane_float()
+    }
+    #[inline(always)]
+    fn tangent_lanes(tangent: &X::Lanes) -> Option<Lanes<X::Float, K>> {
+        X::tangent_lanes(tangent)
+    }
+    #[inline(always)]
+    fn lanes_of(&self, lanes: Lanes<X::Float, K>) -> Option<X::Lanes> {
+        (**self).lanes_of(lanes)
+    }
+}
+
+impl<T, R, C, S, const K: usize> LaneValue<K> for Matrix<T, R, C, S>
+where
+    T: Real + nalgebra::Scalar,
+    R: Dim,
+    C: Dim,
+    S: RawStorage<T, R, C>,
+    DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
+{
+    type Float = T;
+    #[inline(always)]
+    fn lane_float(&self) -> Option<T> {
+        None
+    }
+    #[inline(always)]
+    fn tangent_lanes(_: &Self::Lanes) -> Option<Lanes<T, K>> {
+        None
+    }
+    #[inline(always)]
+    fn lanes_of(&self, _: Lanes<T, K>) -> Option<Self::Lanes> {
+        None
+    }
+}
+
+/// See [`LaneValue::lane_float`].
+#[inline(always)]
+pub fn lane_float<X: LaneValue<LANES>>(x: &X) -> Option<X::Float> {
+    x.lane_float()
+}
+
+/// See [`LaneValue::tangent_lanes`]: the tangent `t` of the value `x`.
+#[inline(always)]
+pub fn tangent_lanes<X: LaneValue<LANES>>(_x: &X, t: &X::Lanes) -> Option<Lanes<X::Float, LANES>> {
+    X::tangent_lanes(t)
+}
+
+/// See [`LaneValue::lanes_of`].
+#[inline(always)]
+pub fn lanes_of<X: LaneValue<LANES>>(x: &X, lanes: Lanes<X::Float, LANES>) -> Option<X::Lanes> {
+    x.lanes_of(lanes)
+}
 
 /// A K-lane tangent of a result, entry by entry in the order of
 /// [`crate::jacobian::Flatten`] (a matrix column-major).
@@ -505,11 +697,39 @@ fn add_columns<L: LaneEntries<K> + ?Sized, E: Real + nalgebra::Scalar, const K: 
     });
 }
 
+/// A K-lane sweep's result: the value and its K-lane tangent, or `None`
+/// where the sweep reached a call of a function without a K-lane JVP of
+/// its own (see [`Swept`]).
+pub type Sweep<R, L> = Option<(R, L)>;
+
+/// What a Jacobian through K-lane sweeps gave: its result, or
+/// [`Swept::Unavailable`] where the first sweep reached a callee without a
+/// K-lane JVP (nothing was written; the caller sweeps one direction at a
+/// time instead). The primal does not depend on the tangents, so every
+/// sweep of one evaluation reaches the same calls: the first decides.
+#[derive(Debug, PartialEq)]
+pub enum Swept<T> {
+    /// The K-lane sweeps ran.
+    Done(T),
+    /// A callee has no K-lane JVP.
+    Unavailable,
+}
+
+/// The value of a later sweep, which reaches the calls the first did.
+#[inline]
+#[track_caller]
+fn same_calls<R, L>(sweep: Sweep<R, L>) -> (R, L) {
+    sweep.unwrap_or_else(|| {
+        unreachable!("a K-lane sweep reached a call the first sweep went through")
+    })
+}
+
 /// [`crate::jacobian::forward_jacobian_acc`] with `K` directions a sweep:
 /// `sweep(first)` runs one K-lane forward sweep, lane `j` along flattened
 /// input `first + j`, and returns the value and its K-lane tangent. The
 /// value if there are fewer inputs than outputs (the Jacobian is then in
-/// `jac`, from `⌈inputs / K⌉` sweeps), else `None` and `jac` untouched.
+/// `jac`, from `⌈inputs / K⌉` sweeps), else `None` and `jac` untouched;
+/// [`Swept::Unavailable`] (`jac` untouched) if the first sweep does.
 ///
 /// # Panics
 ///
@@ -521,27 +741,34 @@ pub fn forward_jacobian_lanes_acc<R, L, E, const K: usize>(
     inputs: usize,
     jac: &mut DMatrix<E>,
     target: Target,
-    mut sweep: impl FnMut(usize) -> (R, L),
-) -> Option<R>
+    mut sweep: impl FnMut(usize) -> Sweep<R, L>,
+) -> Swept<Option<R>>
 where
     R: Outputs,
     L: LaneEntries<K>,
     E: Real + nalgebra::Scalar,
 {
     if inputs == 0 {
-        return None;
+        return Swept::Done(None);
     }
-    let (value, tangent) = sweep(0);
+    let Some((value, tangent)) = sweep(0) else {
+        return Swept::Unavailable;
+    };
     let outputs = value.count();
     if inputs >= outputs {
-        return None;
+        return Swept::Done(None);
     }
     prepare(jac, target, outputs, inputs);
     add_columns(&tangent, jac, 0, K.min(inputs));
     for first in (K..inputs).step_by(K) {
-        add_columns(&sweep(first).1, jac, first, K.min(inputs - first));
+        add_columns(
+            &same_calls(sweep(first)).1,
+            jac,
+            first,
+            K.min(inputs - first),
+        );
     }
-    Some(value)
+    Swept::Done(Some(value))
 }
 
 /// [`crate::sparse::jacobian_pattern`] with `K` inputs a sweep:
@@ -550,8 +777,8 @@ where
 /// outputs that input reaches, as in one sweep of its own).
 pub fn jacobian_pattern_lanes<R, L, const K: usize>(
     inputs: usize,
-    mut sweep: impl FnMut(&[[f64; K]]) -> (R, L),
-) -> Coloring
+    mut sweep: impl FnMut(&[[f64; K]]) -> Sweep<R, L>,
+) -> Swept<Coloring>
 where
     R: Outputs,
     L: LaneEntries<K>,
@@ -562,7 +789,9 @@ where
     for first in (0..inputs).step_by(K) {
         let count = K.min(inputs - first);
         (0..count).for_each(|j| seeds[first + j][j] = f64::NAN);
-        let (value, t) = sweep(&seeds);
+        let Some((value, t)) = sweep(&seeds) else {
+            return Swept::Unavailable;
+        };
         (0..count).for_each(|j| seeds[first + j][j] = 0.0);
         rows = Some(value.count());
         let mut i = 0;
@@ -576,8 +805,14 @@ where
             i += 1;
         });
     }
-    let rows = rows.unwrap_or_else(|| sweep(&seeds).0.count());
-    Coloring::jacobian(rows, inputs, entries)
+    let rows = match rows {
+        Some(rows) => rows,
+        None => match sweep(&seeds) {
+            Some((value, _)) => value.count(),
+            None => return Swept::Unavailable,
+        },
+    };
+    Swept::Done(Coloring::jacobian(rows, inputs, entries))
 }
 
 /// [`crate::sparse::jacobian_sparse`] with `K` colours a sweep:
@@ -593,15 +828,17 @@ where
 pub fn jacobian_sparse_lanes<R, L, const K: usize>(
     coloring: &Coloring,
     inputs: usize,
-    sweep: impl FnMut(&[usize], usize) -> (R, L),
-) -> (R, CscMatrix<f64>)
+    sweep: impl FnMut(&[usize], usize) -> Sweep<R, L>,
+) -> Swept<(R, CscMatrix<f64>)>
 where
     R: Outputs,
     L: LaneEntries<K>,
 {
     let mut matrix = coloring.zeros();
-    let value = sparse_lanes_into(coloring, inputs, matrix.values_mut(), sweep);
-    (value, matrix)
+    match sparse_lanes_into(coloring, inputs, matrix.values_mut(), sweep) {
+        Swept::Done(value) => Swept::Done((value, matrix)),
+        Swept::Unavailable => Swept::Unavailable,
+    }
 }
 
 /// [`jacobian_sparse_lanes`] into `matrix`, a matrix of the colouring's
@@ -616,8 +853,8 @@ pub fn jacobian_sparse_lanes_into<R, L, const K: usize>(
     coloring: &Coloring,
     inputs: usize,
     matrix: &mut CscMatrix<f64>,
-    sweep: impl FnMut(&[usize], usize) -> (R, L),
-) -> R
+    sweep: impl FnMut(&[usize], usize) -> Sweep<R, L>,
+) -> Swept<R>
 where
     R: Outputs,
     L: LaneEntries<K>,
@@ -635,8 +872,8 @@ fn sparse_lanes_into<R, L, const K: usize>(
     coloring: &Coloring,
     inputs: usize,
     values: &mut [f64],
-    mut sweep: impl FnMut(&[usize], usize) -> (R, L),
-) -> R
+    mut sweep: impl FnMut(&[usize], usize) -> Sweep<R, L>,
+) -> Swept<R>
 where
     R: Outputs,
     L: LaneEntries<K>,
@@ -646,7 +883,11 @@ where
     let mut value = None;
     let mut first = 0;
     loop {
-        let (v, t) = sweep(coloring.column_colors(), first);
+        let swept = sweep(coloring.column_colors(), first);
+        if first == 0 && swept.is_none() {
+            return Swept::Unavailable;
+        }
+        let (v, t) = same_calls(swept);
         let mut i = 0;
         t.each_entry(&mut |lanes| {
             // Past the colouring's rows, `check_rows` below refuses.
@@ -667,7 +908,7 @@ where
     }
     let value = value.unwrap_or_else(|| unreachable!("one sweep at least"));
     crate::sparse::check_rows(coloring, &value);
-    value
+    Swept::Done(value)
 }
 
 #[cfg(test)]
@@ -722,9 +963,11 @@ mod tests {
                 d[2] * (2.0 * x[2]),
                 d[3],
             ];
-            (value, tangent)
+            Some((value, tangent))
         };
-        let (value, m) = jacobian_sparse_lanes(&coloring, 4, sweep);
+        let Swept::Done((value, m)) = jacobian_sparse_lanes(&coloring, 4, sweep) else {
+            panic!("every sweep carries lanes");
+        };
         assert_eq!(value, vec![1.0, 2.0, 9.0, 0.5]);
         let expected = [
             ((0, 0), 0.5),
@@ -741,7 +984,8 @@ mod tests {
         // Into a matrix of the pattern: the same values, overwritten.
         let mut into = coloring.zeros();
         into.values_mut().fill(f64::NAN);
-        jacobian_sparse_lanes_into(&coloring, 4, &mut into, sweep);
+        let swept = jacobian_sparse_lanes_into(&coloring, 4, &mut into, sweep);
+        assert_eq!(swept, Swept::Done(vec![1.0, 2.0, 9.0, 0.5]));
         assert_eq!(into.values(), m.values());
     }
 
@@ -757,7 +1001,7 @@ mod tests {
         let coloring = Coloring::jacobian(2, 2, [(0, 0), (1, 1)]);
         let mut other = Coloring::dense_jacobian(2, 2).zeros();
         jacobian_sparse_lanes_into::<_, _, 2>(&coloring, 2, &mut other, |_, _| {
-            (vec![0.0; 2], vec![Lanes::<f64, 2>::zero(); 2])
+            Some((vec![0.0; 2], vec![Lanes::<f64, 2>::zero(); 2]))
         });
     }
 
@@ -767,12 +1011,12 @@ mod tests {
         let mut m = DMatrix::zeros(0, 0);
         let value = forward_jacobian_lanes_acc::<_, _, f64, 2>(3, &mut m, Target::Fresh, |first| {
             let d = |i: usize| Lanes::<f64, 2>::from_fn(|j| if first + j == i { 1.0 } else { 0.0 });
-            (
+            Some((
                 vec![0.0; 5],
                 vec![d(0), d(1), d(2), d(0) + d(2), d(1) * 2.0],
-            )
+            ))
         });
-        assert_eq!(value, Some(vec![0.0; 5]));
+        assert_eq!(value, Swept::Done(Some(vec![0.0; 5])));
         assert_eq!(
             m,
             nalgebra::dmatrix![
@@ -783,5 +1027,44 @@ mod tests {
                 0.0, 2.0, 0.0
             ]
         );
+    }
+
+    #[test]
+    fn a_first_sweep_without_lanes_leaves_the_matrix_untouched() {
+        let start = DMatrix::from_element(2, 3, 7.0);
+        let mut m = start.clone();
+        let mut sweeps = 0;
+        let swept = forward_jacobian_lanes_acc::<Vec<f64>, Vec<Lanes<f64, 2>>, f64, 2>(
+            3,
+            &mut m,
+            Target::Add,
+            |_| {
+                sweeps += 1;
+                None
+            },
+        );
+        assert_eq!(swept, Swept::Unavailable);
+        assert_eq!((sweeps, m), (1, start));
+        let coloring = Coloring::jacobian(2, 2, [(0, 0), (1, 1)]);
+        let none = |_: &[usize], _: usize| -> Sweep<Vec<f64>, Vec<Lanes<f64, 2>>> { None };
+        assert_eq!(
+            jacobian_sparse_lanes::<_, _, 2>(&coloring, 2, none),
+            Swept::Unavailable
+        );
+        let pattern = jacobian_pattern_lanes::<Vec<f64>, Vec<Lanes<f64, 2>>, 2>(3, |_| None);
+        assert!(matches!(pattern, Swept::Unavailable));
+    }
+
+    #[test]
+    #[allow(clippy::op_ref)]
+    fn operators_on_references_are_the_operators_on_values() {
+        let (a, b) = (Lanes([1.0, -2.0, 0.5]), Lanes([0.25, 4.0, -1.0]));
+        assert_eq!(&a + &b, a + b);
+        assert_eq!(&a - b, a - b);
+        assert_eq!(a + &b, a + b);
+        assert_eq!(&a * 3.0, a * 3.0);
+        assert_eq!(3.0 * &a, a * 3.0);
+        assert_eq!(&a / &2.0, a / 2.0);
+        assert_eq!(-&a, -a);
     }
 }

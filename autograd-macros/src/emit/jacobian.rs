@@ -40,26 +40,10 @@ pub fn forward_columns(
         buffers,
         directions,
         call,
-    } = sweep(item, sig, shape, local, lanes)?;
-    if lanes {
-        let first = local.local("first");
-        return Some(quote_spanned! {mixed=>
-            {
-                #(#buffers)*
-                let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
-                let #forward = #private::forward_jacobian_lanes_acc(#inputs, #jac, #target, |#first| {
-                    let mut #start = 0;
-                    #(#private::LaneDirection::aim_lanes(&mut #directions, #first, &mut #start);)*
-                    #call
-                });
-                #(#private::LaneDirection::release_lanes(#directions);)*
-                #forward
-            }
-        });
-    }
+    } = sweep(item, sig, shape, local, false)?;
     // The directions' pooled buffers go back, so that a loop of calls
     // takes the same ones again.
-    Some(quote_spanned! {mixed=>
+    let one_at_a_time = quote_spanned! {mixed=>
         {
             #(#buffers)*
             let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;
@@ -70,6 +54,33 @@ pub fn forward_columns(
             });
             #(#private::Direction::release(#directions);)*
             #forward
+        }
+    };
+    if !lanes {
+        return Some(one_at_a_time);
+    }
+    let Sweep {
+        buffers,
+        directions,
+        call,
+    } = sweep(item, sig, shape, local, true)?;
+    let (first, swept) = (local.local("first"), local.local("swept"));
+    // Where a callee has no K-lane JVP, the first K-lane sweep says so
+    // before anything is written, and the sweeps go one direction at a time.
+    Some(quote_spanned! {mixed=>
+        {
+            #(#buffers)*
+            let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
+            let #forward = #private::forward_jacobian_lanes_acc(#inputs, #jac, #target, |#first| {
+                let mut #start = 0;
+                #(#private::LaneDirection::aim_lanes(&mut #directions, #first, &mut #start);)*
+                #call
+            });
+            #(#private::LaneDirection::release_lanes(#directions);)*
+            match #forward {
+                #private::Swept::Done(#swept) => #swept,
+                #private::Swept::Unavailable => #one_at_a_time,
+            }
         }
     })
 }
@@ -96,58 +107,101 @@ pub fn sparse_bodies(
         local.local("start"),
         local.local("seed"),
     );
+    let one_at_a_time = one_at_a_time_bodies(item, sig, shape, local, (coloring, jac))?;
+    if !lanes {
+        return Some(one_at_a_time);
+    }
     let Sweep {
         buffers,
         directions,
         call,
-    } = sweep(item, sig, shape, local, lanes)?;
-    let result = local.local("result");
-    if lanes {
-        // The pattern: `seed` holds K lanes an input (NaN along K inputs).
-        // The sparse Jacobian: lane `j` the seed of colour `first + j`,
-        // read from the colouring's colours (no seed is built). The
-        // directions' pooled buffers go back, so that the next call takes
-        // the same ones again.
-        let (colors, first) = (local.local("colors"), local.local("first"));
-        let setup = quote_spanned! {mixed=>
-            #(#buffers)*
-            let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
-        };
-        let by_colour = quote_spanned! {mixed=>
-            |#colors, #first| {
-                let mut #start = 0;
-                #(#private::LaneDirection::color_lanes(&mut #directions, #colors, #first, &mut #start);)*
-                #call
+    } = sweep(item, sig, shape, local, true)?;
+    let (result, swept) = (local.local("result"), local.local("swept"));
+    // Where a callee has no K-lane JVP, the first K-lane sweep says so
+    // before anything is written, and the sweeps go one direction (one
+    // colour) at a time.
+    let [pattern, sparse, sparse_into] = one_at_a_time;
+    let or_one_at_a_time = |body: TokenStream| {
+        quote_spanned! {mixed=>
+            match #result {
+                #private::Swept::Done(#swept) => #swept,
+                #private::Swept::Unavailable => { #body }
             }
-        };
-        let release = quote_spanned! {mixed=>
+        }
+    };
+    let (pattern, sparse, sparse_into) = (
+        or_one_at_a_time(pattern),
+        or_one_at_a_time(sparse),
+        or_one_at_a_time(sparse_into),
+    );
+    // The pattern: `seed` holds K lanes an input (NaN along K inputs).
+    // The sparse Jacobian: lane `j` the seed of colour `first + j`,
+    // read from the colouring's colours (no seed is built). The
+    // directions' pooled buffers go back, so that the next call takes
+    // the same ones again.
+    let (colors, first) = (local.local("colors"), local.local("first"));
+    let setup = quote_spanned! {mixed=>
+        #(#buffers)*
+        let #inputs = 0 #(+ #private::LaneDirection::lane_entries(&#directions))*;
+    };
+    let by_colour = quote_spanned! {mixed=>
+        |#colors, #first| {
+            let mut #start = 0;
+            #(#private::LaneDirection::color_lanes(&mut #directions, #colors, #first, &mut #start);)*
+            #call
+        }
+    };
+    let release = quote_spanned! {mixed=>
+        #(#private::LaneDirection::release_lanes(#directions);)*
+    };
+    Some([
+        quote_spanned! {mixed=>
+            #setup
+            let #result = #private::jacobian_pattern_lanes(#inputs, |#seed| {
+                let mut #start = 0;
+                #(#private::LaneDirection::set_lanes(&mut #directions, #seed, &mut #start);)*
+                #call
+            });
             #(#private::LaneDirection::release_lanes(#directions);)*
-        };
-        return Some([
-            quote_spanned! {mixed=>
-                #setup
-                let #result = #private::jacobian_pattern_lanes(#inputs, |#seed| {
-                    let mut #start = 0;
-                    #(#private::LaneDirection::set_lanes(&mut #directions, #seed, &mut #start);)*
-                    #call
-                });
-                #(#private::LaneDirection::release_lanes(#directions);)*
-                #result
-            },
-            quote_spanned! {mixed=>
-                #setup
-                let #result = #private::jacobian_sparse_lanes(#coloring, #inputs, #by_colour);
-                #release
-                #result
-            },
-            quote_spanned! {mixed=>
-                #setup
-                let #result = #private::jacobian_sparse_lanes_into(#coloring, #inputs, #jac, #by_colour);
-                #release
-                #result
-            },
-        ]);
-    }
+            #pattern
+        },
+        quote_spanned! {mixed=>
+            #setup
+            let #result = #private::jacobian_sparse_lanes(#coloring, #inputs, #by_colour);
+            #release
+            #sparse
+        },
+        quote_spanned! {mixed=>
+            #setup
+            let #result = #private::jacobian_sparse_lanes_into(#coloring, #inputs, #jac, #by_colour);
+            #release
+            #sparse_into
+        },
+    ])
+}
+
+/// [`sparse_bodies`] one direction (one colour) a sweep, through the
+/// hidden JVP.
+fn one_at_a_time_bodies(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    local: &names::WrapperLocals,
+    (coloring, jac): (&syn::Ident, &syn::Ident),
+) -> Option<[TokenStream; 3]> {
+    let mixed = Span::mixed_site();
+    let private = quote_spanned!(mixed=> ::autograd::__private);
+    let (inputs, start, seed, result) = (
+        local.local("inputs"),
+        local.local("start"),
+        local.local("seed"),
+        local.local("result"),
+    );
+    let Sweep {
+        buffers,
+        directions,
+        call,
+    } = sweep(item, sig, shape, local, false)?;
     let setup = quote_spanned! {mixed=>
         #(#buffers)*
         let #inputs = 0 #(+ #private::Direction::entries(&#directions))*;

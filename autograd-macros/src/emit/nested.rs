@@ -147,6 +147,8 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
         .collect();
     let carrier = &grad;
     let jvp_full = syn::Ident::new(names::JVP_FULL, Span::call_site());
+    let jvp_lanes = syn::Ident::new(names::JVP_LANES, Span::call_site());
+    let no_gradients = t.iter().map(|_| quote!(#private::NoGradient));
     let vjp_full = syn::Ident::new(names::VJP_FULL, Span::call_site());
     let same_callee = syn::Ident::new(names::SAME_CALLEE, Span::call_site());
     quote::quote_spanned! {mixed=>
@@ -172,6 +174,17 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
                     (#(#adjoint_of,)*)
                 })
             }
+            /// No K-lane JVP: a caller's K-lane sweep reaching a call of
+            /// the gradient gives up, and its Jacobian sweeps one
+            /// direction at a time.
+            #[doc(hidden)]
+            #[inline]
+            #[allow(clippy::too_many_arguments, unused_variables, clippy::type_complexity)]
+            #vis fn #jvp_lanes(#(#inputs,)* #(#t: #private::NoGradient),*)
+                -> ::core::option::Option<(#outputs, #private::LaneTangentOf<#outputs>)>
+            {
+                ::core::option::Option::None
+            }
             #[doc(hidden)]
             #[inline]
             #[allow(clippy::too_many_arguments, unused_variables)]
@@ -189,6 +202,9 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
         impl #private::ForwardMode for #carrier {
             type Fn = fn(#(#input_tys,)* #(#tangents),*) -> (#outputs, #outputs);
             const JVP: Self::Fn = #carrier::#jvp_full;
+            type Lanes = fn(#(#input_tys,)* #(#no_gradients),*)
+                -> ::core::option::Option<(#outputs, #private::LaneTangentOf<#outputs>)>;
+            const JVP_LANES: Self::Lanes = #carrier::#jvp_lanes;
         }
     }
 }

@@ -314,6 +314,9 @@ impl Gen<'_> {
     fn op_tangent(&self, dst: ValueId, op: &Op, span: Span) -> TokenStream {
         match op {
             Op::Copy(Operand::Value(a)) if self.has_tangent(*a) => self.tangent_owned(*a),
+            Op::Rule { rule, args, syntax } if self.lanes && self.any_unknown(args) => {
+                self.unknown_rule_lanes(dst, rule, args, syntax, span)
+            }
             Op::Rule { rule, args, syntax } => self.rule_tangent(dst, rule, args, syntax, span),
             Op::Index { slice, index } if self.has_tangent(*slice) => {
                 let (s, i) = (self.tangent(*slice), self.operand(index));
@@ -407,6 +410,73 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether an operand is a value whose type the macro cannot see (a
+    /// call's result).
+    fn any_unknown(&self, args: &[Operand]) -> bool {
+        args.iter().any(|a| {
+            a.value()
+                .is_some_and(|v| self.f.info(v).kind == Kind::Unknown)
+        })
+    }
+
+    /// Whether a rule's tangent is its scalar form, lane by lane in a
+    /// K-lane sweep: on floats, and in a K-lane sweep also on values whose
+    /// type the macro cannot see (see [`Self::unknown_rule_lanes`]).
+    fn scalar_rule(&self, rule: &Rule, args: &[Operand]) -> bool {
+        scalar_form(self.f, rule, args) || (self.lanes && lanes_scalar_form(self.f, rule, args))
+    }
+
+    /// A K-lane sweep's scalar rule on values whose type the macro cannot
+    /// see (a call's result, `2.0 * bump(x, y)`): each such operand, its
+    /// tangent and the rule's value as a float and its lanes, the rule
+    /// lane by lane on them, and its lanes as the value's tangent. Where
+    /// one is no float after all (a callee returning a matrix) the
+    /// conversion says so and the sweep gives up (`None`), so the Jacobian
+    /// sweeps one direction at a time.
+    fn unknown_rule_lanes(
+        &self,
+        dst: ValueId,
+        rule: &Rule,
+        args: &[Operand],
+        syntax: &Syntax,
+        span: Span,
+    ) -> TokenStream {
+        let private = private();
+        let or_give_up = |e: TokenStream| {
+            quote! {
+                match #e {
+                    ::core::option::Option::Some(x) => x,
+                    ::core::option::Option::None => return ::core::option::Option::None,
+                }
+            }
+        };
+        let mut unknown: Vec<ValueId> = args
+            .iter()
+            .filter_map(Operand::value)
+            .filter(|v| self.f.info(*v).kind == Kind::Unknown)
+            .collect();
+        unknown.dedup();
+        let mut floats = TokenStream::new();
+        for v in unknown.iter().copied().chain(std::iter::once(dst)) {
+            let value = names::value(self.f, v);
+            if v != dst && self.has_tangent(v) {
+                let t = names::tangent(self.f, v);
+                let lanes = or_give_up(quote!(#private::tangent_lanes(&#value, &#t)));
+                floats.extend(quote!(let #t = #lanes;));
+            }
+            let float = or_give_up(quote!(#private::lane_float(&#value)));
+            floats.extend(quote!(let #value = #float;));
+        }
+        let lanes = self.rule_tangent(dst, rule, args, syntax, span);
+        let value = names::value(self.f, dst);
+        or_give_up(quote_spanned! {span=>
+            #private::lanes_of(&#value, {
+                #floats
+                #lanes
+            })
+        })
+    }
+
     /// An element's tangent in a collection, a zero if it has none.
     fn element_tangent(&self, e: &Operand) -> TokenStream {
         match self.tangent_of(e) {
@@ -461,8 +531,7 @@ impl Gen<'_> {
             .iter()
             .zip(&active)
             .any(|(p, a)| p.diff && a.is_none());
-        if scalar_form(self.f, rule, args) && constant_operand && active.iter().any(Option::is_some)
-        {
+        if self.scalar_rule(rule, args) && constant_operand && active.iter().any(Option::is_some) {
             // Every scalar `STEM_tangent` is the sum of the operands'
             // pullbacks at their tangents: a constant operand's term is
             // exactly zero, and `c * x` costs one product, not two and a sum.
@@ -494,7 +563,7 @@ impl Gen<'_> {
             let (t, v) = (self.scalar_tangent(u), names::value(self.f, v));
             return self.per_lane(quote_spanned!(span=> #func(#t, #t, #v, #v)));
         }
-        if scalar_form(self.f, rule, args) {
+        if self.scalar_rule(rule, args) {
             let func = paths::runtime(rule, Func::Tangent, span);
             let tangents = rule
                 .params
@@ -683,6 +752,14 @@ impl Gen<'_> {
         let private = private();
         let (v, t) = (names::value(self.f, dst), names::tangent(self.f, dst));
         let values = self.call_args(args);
+        // A K-lane sweep passes K-lane tangents, a slice's zeros K lanes wide.
+        let (convert, slice_zeros) = match self.lanes {
+            true => (quote!(#private::into_lanes), quote!(#private::lane_zeros)),
+            false => (
+                quote!(#private::into_tangent),
+                quote!(#private::zeros_like_slice),
+            ),
+        };
         // A struct call's struct is a constant of the user's type, which
         // has no zero tangent: its JVP takes none.
         let struct_call = func
@@ -704,10 +781,10 @@ impl Gen<'_> {
                     }
                     _ => {
                         let part = self.sub_slice(a, false);
-                        quote!(&#private::zeros_like_slice(#part))
+                        quote!(&#slice_zeros(#part))
                     }
                 };
-                return quote_spanned!(a.span=> #private::into_tangent(#tangent));
+                return quote_spanned!(a.span=> #convert(#tangent));
             }
             let tangent = match (a.operand.value(), self.tangent_of(&a.operand)) {
                 (_, Some(u)) => match self.f.info(u).kind {
@@ -728,7 +805,7 @@ impl Gen<'_> {
                 (Some(u), None) => match self.f.info(u).kind {
                     Kind::Slice => {
                         let s = names::value(self.f, u);
-                        quote!(&#private::zeros_like_slice(#s))
+                        quote!(&#slice_zeros(#s))
                     }
                     Kind::Matrix | Kind::Array | Kind::Unknown => {
                         let zero = self.zero_like(&a.operand);
@@ -738,8 +815,21 @@ impl Gen<'_> {
                 },
                 (None, None) => quote!(#private::ZeroTangent),
             };
-            quote_spanned!(a.span=> #private::into_tangent(#tangent))
+            quote_spanned!(a.span=> #convert(#tangent))
         });
+        if self.lanes {
+            // Through the callee's hidden K-lane JVP; where it has none
+            // (`None`), this sweep gives up and the Jacobian sweeps one
+            // direction at a time.
+            let jvp = lanes_of(func);
+            let swept = syn::Ident::new("swept", Span::mixed_site());
+            return quote_spanned! {span=>
+                let (#v, #t) = match (#jvp)(#(#values,)* #(#tangents),*) {
+                    ::core::option::Option::Some(#swept) => #swept,
+                    ::core::option::Option::None => return ::core::option::Option::None,
+                };
+            };
+        }
         let jvp = jvp_of(func);
         quote_spanned!(span=> let (#v, #t) = (#jvp)(#(#values,)* #(#tangents),*);)
     }
@@ -1003,6 +1093,24 @@ fn jvp_of(func: &syn::Path) -> TokenStream {
     quote_spanned!(callee=> <#func as #private::ForwardMode<_, _>>::JVP)
 }
 
+/// The hidden K-lane JVP of the function `func` names (see [`jvp_of`]).
+fn lanes_of(func: &syn::Path) -> TokenStream {
+    let private = private();
+    let mut func = func.clone();
+    let Some(last) = func.segments.last_mut() else {
+        return quote!(::core::unreachable!());
+    };
+    let callee = last.ident.span();
+    let scalar = match std::mem::take(&mut last.arguments) {
+        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+            Some(syn::GenericArgument::Type(t)) if a.args.len() == 1 => t.to_token_stream(),
+            _ => quote!(_),
+        },
+        _ => quote!(_),
+    };
+    quote_spanned!(callee=> <#func as #private::ForwardMode<#scalar>>::JVP_LANES)
+}
+
 /// The other operand of a binary operation (a unary one's own).
 fn other(args: &[Operand], i: usize) -> &Operand {
     args.get(usize::from(i == 0)).unwrap_or(&args[i])
@@ -1037,10 +1145,11 @@ fn hidden_item(
     sig: &Signature,
     shape: &Shape,
     tangent_params: &[syn::Ident],
-    body: TokenStream,
+    (body, lanes_body): (TokenStream, Option<TokenStream>),
     ret_ty: TokenStream,
 ) -> TokenStream {
     let private = private();
+    let lanes = lanes_item(item, sig, shape, tangent_params, lanes_body.clone());
     let vis = &item.vis;
     let name = &item.sig.ident;
     let jvp_full = names::hidden(name, names::JVP_FULL);
@@ -1059,11 +1168,25 @@ fn hidden_item(
         }
     };
     if names::has_no_carrier(name) {
-        return func;
+        return quote!(#func #lanes);
     }
     let lifetimes = &shape.lifetimes;
     let binder = (!lifetimes.is_empty()).then(|| quote!(for<#(#lifetimes),*>));
-    let input_tys = shape.inputs.iter().map(|pt| &pt.ty);
+    let input_tys: Vec<_> = shape.inputs.iter().map(|pt| &pt.ty).collect();
+    let lanes_mode = match lanes_signature(sig, lanes_body.is_some()) {
+        Some((tangent_tys, ret)) => {
+            let jvp_lanes = names::hidden(name, names::JVP_LANES);
+            quote! {
+                type Lanes = #binder fn(#(#input_tys,)* #(#tangent_tys),*) -> #ret;
+                const JVP_LANES: Self::Lanes = #name::#jvp_lanes;
+            }
+        }
+        // No caller's K-lane sweep reaches it: see `lanes_callee`.
+        None => quote! {
+            type Lanes = #private::NoLanes;
+            const JVP_LANES: Self::Lanes = #private::NoLanes;
+        },
+    };
     // A generic function's JVP is found at the scalar of the call, which
     // the trait's parameter carries (`()` for a function of `f64`/`f32`).
     // A function generic over lengths names them in the trait's second
@@ -1084,6 +1207,7 @@ fn hidden_item(
         impl #name {
             #func
         }
+        #lanes
         // Not listed to the user as a candidate when a callee lacks `jvp`.
         #[doc(hidden)]
         #[diagnostic::do_not_recommend]
@@ -1091,6 +1215,7 @@ fn hidden_item(
         impl #impl_generics #private::ForwardMode #scalar for #name #where_clause {
             type Fn = #binder fn(#(#input_tys,)* #(#tangent_tys),*) -> #ret_ty;
             const JVP: Self::Fn = #name::#jvp_full;
+            #lanes_mode
         }
     }
 }
@@ -1217,13 +1342,19 @@ fn sweep_body(g: &Gen<'_>, sig: &Signature, shape: &Shape, f: &Function) -> Toke
     let unit = matches!(sig.ret, Ret::Unit);
     let own = (!unit).then(|| quote!(#t,));
     let bind = (!unit).then(|| quote!(let #t = #tangent;));
+    let result = quote!((#value, #own #(#finals,)*));
+    // A K-lane sweep returns `None` where a callee has no K-lane JVP.
+    let result = match g.lanes {
+        true => quote!(::core::option::Option::Some(#result)),
+        false => result,
+    };
     let body = quote! {
         #copies
         #(#checked)*
         #sweep
         #stores
         #bind
-        (#value, #own #(#finals,)*)
+        #result
     };
     let rules = paths::import_rules(&body);
     let (body, _) = scopes::declare_up_front(quote!(#rules #body));
@@ -1247,72 +1378,156 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
             quote!((#seed, #own #(#finals,)*))
         }
     };
-    let mut out = hidden_item(item, sig, &shape, &tangent_params(f), body, ret_ty.clone());
-    out.extend(public_item(item, sig, &shape, &ret_ty));
-    if lanes(sig, f, an) {
+    let lanes_body = lanes_body(sig, f, an).then(|| {
         let g = plain_gen(f, an, &shape.scalar, true);
-        let body = sweep_body(&g, sig, &shape, f);
-        out.extend(lanes_item(item, sig, &shape, &tangent_params(f), body));
-    }
+        sweep_body(&g, sig, &shape, f)
+    });
+    let params = tangent_params(f);
+    let mut out = hidden_item(
+        item,
+        sig,
+        &shape,
+        &params,
+        (body, lanes_body),
+        ret_ty.clone(),
+    );
+    out.extend(public_item(item, sig, &shape, &ret_ty));
     out
 }
 
-/// Whether the function gets a hidden K-lane JVP (`__jvp_lanes`), through
-/// which `NAME_jacobian` and `NAME_jacobian_sparse` sweep `K` directions
-/// at once: a function of floats, slices, arrays, `Vec`s and nalgebra
-/// values of `f64`/`f32` returning several floats, whose tangents are
-/// floats and collections of them, built by scalar rules, element reads
-/// and writes. Elsewhere (a generic scalar, a call, a cast, `map`, a
-/// matrix rule, a matrix built from its elements, in-out arguments) the
-/// scalar JVP sweeps one direction at a time, as before.
+/// Whether `NAME_jacobian` and `NAME_jacobian_sparse` sweep `K`
+/// directions at once through the hidden K-lane JVP (`__jvp_lanes`): a
+/// function returning several floats whose body carries lanes (see
+/// [`lanes_body`]). Its callees' K-lane JVPs decide at run time: where one
+/// has none, the first sweep says so and the Jacobian sweeps one
+/// direction at a time.
 pub fn lanes(sig: &Signature, f: &Function, an: &Analysis) -> bool {
-    fn block_ok(f: &Function, an: &Analysis, b: &Block) -> bool {
+    matches!(sig.ret, Ret::Outputs(_)) && lanes_body(sig, f, an)
+}
+
+/// Whether the function's hidden K-lane JVP sweeps lanes (else it returns
+/// `None` at once): a function of floats, slices, arrays, `Vec`s and
+/// nalgebra values of `f64`/`f32` returning one float or several, whose
+/// tangents are floats and collections of them, built by scalar rules,
+/// element reads and writes, and calls of other functions with `jvp`
+/// (through their K-lane JVPs), whose results scalar rules take as
+/// floats. Elsewhere (a generic scalar, a cast, `map`, a matrix rule, a
+/// matrix built from its elements, in-out arguments, a call passing a
+/// `Tangent` struct or one of a tuple's components) the scalar JVP sweeps
+/// one direction at a time, as before.
+pub fn lanes_body(sig: &Signature, f: &Function, an: &Analysis) -> bool {
+    fn block_ok(f: &Function, an: &Analysis, calls: &HashSet<ValueId>, b: &Block) -> bool {
         b.stmts.iter().all(|stmt| match stmt {
-            Stmt::Let { dst, op, .. } => op_ok(f, an, *dst, op),
-            Stmt::If(i) => block_ok(f, an, &i.then_blk) && block_ok(f, an, &i.else_blk),
+            Stmt::Let { dst, op, .. } => op_ok(f, an, calls, *dst, op),
+            Stmt::If(i) => {
+                block_ok(f, an, calls, &i.then_blk) && block_ok(f, an, calls, &i.else_blk)
+            }
             Stmt::Loop(l) => {
-                block_ok(f, an, &l.body)
+                block_ok(f, an, calls, &l.body)
                     && match &l.header {
-                        LoopHeader::While { cond_blk, .. } => block_ok(f, an, cond_blk),
+                        LoopHeader::While { cond_blk, .. } => block_ok(f, an, calls, cond_blk),
                         LoopHeader::Range { .. } => true,
                     }
             }
         })
     }
-    fn op_ok(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> bool {
+    fn op_ok(f: &Function, an: &Analysis, calls: &HashSet<ValueId>, dst: ValueId, op: &Op) -> bool {
         if !(an.varied[dst] && f.info(dst).kind.is_differentiable()) {
             return true;
         }
-        f.info(dst).kind != Kind::Unknown
-            && match op {
-                Op::Rule {
-                    rule, args, syntax, ..
-                } => !matches!(syntax, Syntax::Map(_)) && scalar_form(f, rule, args),
-                // A nalgebra value built from its elements is left out: its
-                // constructor may be written at `f64` (`DVector::<f64>::from_vec`,
-                // an alias), which lanes cannot go through.
-                Op::Pack { collection, .. } | Op::Fill { collection, .. } => {
-                    !matches!(collection, Collection::Matrix(_))
-                }
-                Op::Copy(_)
-                | Op::Index { .. }
-                | Op::Store { .. }
-                | Op::Push { .. }
-                | Op::StopGradient { .. }
-                | Op::Len { .. }
-                | Op::Primal { .. } => true,
-                _ => false,
+        if let Op::Call { func, .. } = op {
+            return lanes_callee(func);
+        }
+        // A value whose type the macro cannot see (a call's result): its
+        // tangent is what the callee's K-lane JVP returns, read element by
+        // element or, in a scalar rule, as a float's lanes (see
+        // `Gen::unknown_rule_lanes`).
+        let unknown = f.info(dst).kind == Kind::Unknown;
+        match op {
+            Op::Rule {
+                rule, args, syntax, ..
+            } => {
+                !matches!(syntax, Syntax::Map(_))
+                    && (scalar_form(f, rule, args) || lanes_scalar_form(f, rule, args))
+                    && args.iter().filter_map(Operand::value).all(|v| {
+                        f.info(v).kind != Kind::Unknown || an.varied[v] || calls.contains(&v)
+                    })
             }
+            _ if unknown => matches!(op, Op::Copy(_) | Op::Index { .. }),
+            // A nalgebra value built from its elements is left out: its
+            // constructor may be written at `f64` (`DVector::<f64>::from_vec`,
+            // an alias), which lanes cannot go through.
+            Op::Pack { collection, .. } | Op::Fill { collection, .. } => {
+                !matches!(collection, Collection::Matrix(_))
+            }
+            Op::Copy(_)
+            | Op::Index { .. }
+            | Op::Store { .. }
+            | Op::Push { .. }
+            | Op::StopGradient { .. }
+            | Op::Len { .. }
+            | Op::Primal { .. } => true,
+            _ => false,
+        }
     }
+    // The values calls define: a plain helper's result (`counted(0.5)`)
+    // is a float in a rule as a callee's is.
+    struct Calls(HashSet<ValueId>);
+    impl<'a> Visitor<'a> for Calls {
+        fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+            if let Stmt::Let {
+                dst,
+                op: Op::Call { .. },
+                ..
+            } = stmt
+            {
+                self.0.insert(*dst);
+            }
+            walk_stmt(self, stmt);
+        }
+    }
+    let mut calls = Calls(HashSet::new());
+    calls.visit_block(&f.body);
     let params_ok = sig
         .params
         .iter()
         .all(|p| !p.differentiable || lanes_tangent_ty(p).is_some());
+    // Large arrays are boxed (`HeapArray`), which has no K-lane tangent.
     sig.scalar.is_none()
         && !sig.has_inout()
-        && matches!(sig.ret, Ret::Outputs(_))
+        && !an.boxes_arrays
+        && matches!(sig.ret, Ret::Outputs(_) | Ret::Float(_))
         && params_ok
-        && block_ok(f, an, &f.body)
+        && block_ok(f, an, &calls.0, &f.body)
+}
+
+/// [`scalar_form`] in a K-lane sweep: a differentiable operand may also
+/// be a value whose type the macro cannot see, taken as a float (see
+/// `Gen::unknown_rule_lanes`).
+fn lanes_scalar_form(f: &Function, rule: &Rule, args: &[Operand]) -> bool {
+    rule.has_scalar_form()
+        && args.iter().zip(rule.diff()).all(|(a, d)| match a.value() {
+            None => true,
+            Some(v) => match f.info(v).kind {
+                Kind::Float => true,
+                Kind::Int => !d,
+                Kind::Unknown => d,
+                _ => false,
+            },
+        })
+}
+
+/// Whether a K-lane sweep goes through a call of `func`: not a call
+/// passing an in-out argument or a `Tangent` struct, nor the tuple-to-array
+/// step of a call returning a tuple (none of which has a K-lane JVP).
+fn lanes_callee(func: &syn::Path) -> bool {
+    let Some(last) = func.segments.last() else {
+        return false;
+    };
+    let untuple = last.ident == "untuple"
+        && func.segments.iter().any(|s| s.ident == "__private")
+        && func.segments.len() > 1;
+    !(untuple || last.ident == names::STRUCT_CALL || crate::ir::is_inout_item(&last.ident))
 }
 
 /// A differentiable argument's tangent type in the hidden K-lane JVP: the
@@ -1345,34 +1560,116 @@ fn lanes_tangent_ty(p: &Param) -> Option<TokenStream> {
     }
 }
 
-/// The hidden K-lane JVP, `__jvp_lanes(args.., tangents..) -> (value,
-/// tangent)`: the JVP's sweep with K lanes a tangent (see [`lanes`]),
-/// which only the function's own Jacobians call.
+/// The hidden K-lane JVP's tangent types and result, `Option<(value,
+/// tangent)>`: with `sweeps`, one K-lane tangent per differentiable
+/// argument (see [`lanes_body`]); else (a JVP that returns `None` at
+/// once) `NoGradient` for every argument. `None` where no caller's sweep
+/// reaches it (in-out arguments, a `()` result) or its tangent's type
+/// cannot be written (a generic function's matrix).
+fn lanes_signature(sig: &Signature, sweeps: bool) -> Option<(Vec<TokenStream>, TokenStream)> {
+    let private = private();
+    if sig.has_inout() {
+        return None;
+    }
+    let tangent_of = |value: &TokenStream| match &sig.scalar {
+        None => Some(quote!(#private::LaneTangentOf<#value>)),
+        Some(t) => syn::parse2::<syn::Type>(value.clone())
+            .ok()
+            .and_then(|ty| generic_lanes(&ty, &t.ident)),
+    };
+    let result = match &sig.ret {
+        Ret::Float(_) | Ret::Matrix(_) | Ret::Outputs(_) => {
+            let seed = sig.ret.seed();
+            let lanes = tangent_of(&seed)?;
+            quote!((#seed, #lanes))
+        }
+        Ret::Result { ok, err } => {
+            let ok = ok.to_token_stream();
+            let lanes = tangent_of(&ok)?;
+            quote!(::core::result::Result<(#ok, #lanes), #err>)
+        }
+        Ret::Unit => return None,
+    };
+    let tangents = sig
+        .params
+        .iter()
+        .map(|p| match sweeps {
+            true => lanes_tangent_ty(p),
+            false => None,
+        })
+        .map(|t| t.unwrap_or_else(|| quote!(#private::NoGradient)))
+        .collect();
+    Some((tangents, quote!(::core::option::Option<#result>)))
+}
+
+/// The K-lane tangent of a generic function's value of type `ty`: the
+/// scalar `t`'s is `Lanes<t, LANES>` (which, unlike `LaneTangentOf<t>`,
+/// asks nothing of `t`), a `Vec`'s, an array's or a tuple's that of their
+/// elements. `None` for any other type.
+fn generic_lanes(ty: &syn::Type, t: &syn::Ident) -> Option<TokenStream> {
+    let private = private();
+    match ty {
+        syn::Type::Path(p) if p.path.is_ident(t) => {
+            Some(quote!(#private::Lanes<#t, { #private::LANES }>))
+        }
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+                return None;
+            };
+            match (last.ident == "Vec", a.args.first()) {
+                (true, Some(syn::GenericArgument::Type(e))) if a.args.len() == 1 => {
+                    let e = generic_lanes(e, t)?;
+                    Some(quote!(#private::Vec<#e>))
+                }
+                _ => None,
+            }
+        }
+        syn::Type::Array(a) => {
+            let (e, len) = (generic_lanes(&a.elem, t)?, &a.len);
+            Some(quote!([#e; #len]))
+        }
+        syn::Type::Tuple(tuple) => {
+            let elems = tuple
+                .elems
+                .iter()
+                .map(|e| generic_lanes(e, t))
+                .collect::<Option<Vec<_>>>()?;
+            Some(quote!((#(#elems,)*)))
+        }
+        syn::Type::Paren(p) => generic_lanes(&p.elem, t),
+        _ => None,
+    }
+}
+
+/// The hidden K-lane JVP, `__jvp_lanes(args.., tangents..) ->
+/// Option<(value, tangent)>`: with a `body`, the JVP's sweep with K lanes
+/// a tangent (see [`lanes_body`]), through which the function's own
+/// Jacobians and its callers' K-lane sweeps go; without, `None` at once,
+/// so that a caller's Jacobian sweeps one direction at a time. Nothing
+/// where [`lanes_signature`] has none.
 fn lanes_item(
     item: &syn::ItemFn,
     sig: &Signature,
     shape: &Shape,
     tangent_params: &[syn::Ident],
-    body: TokenStream,
+    body: Option<TokenStream>,
 ) -> TokenStream {
-    let private = private();
+    let Some((tangent_tys, ret)) = lanes_signature(sig, body.is_some()) else {
+        return TokenStream::new();
+    };
     let vis = &item.vis;
     let name = &item.sig.ident;
     let jvp_lanes = names::hidden(name, names::JVP_LANES);
     let generics = generics(item, shape);
     let where_clause = where_clause(item, shape);
     let inputs = &shape.inputs;
-    let tangent_tys = sig
-        .params
-        .iter()
-        .map(|p| lanes_tangent_ty(p).unwrap_or_else(|| quote!(#private::NoGradient)));
-    let seed = sig.ret.seed();
+    let body = body.unwrap_or_else(|| quote!(::core::option::Option::None));
     let func = quote! {
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
-        #vis fn #jvp_lanes #generics (#(#inputs,)* #(#tangent_params: #tangent_tys),*)
-            -> (#seed, #private::LaneTangentOf<#seed>)
+        #vis fn #jvp_lanes #generics (#(#inputs,)* #(#tangent_params: #tangent_tys),*) -> #ret
             #where_clause
         {
             #body
@@ -1525,7 +1822,7 @@ fn hidden_wrapper(
         direct_acc: false,
         reach: false,
     };
-    hidden_item(item, sig, &shape, tangents, body, ret_ty.clone())
+    hidden_item(item, sig, &shape, tangents, (body, None), ret_ty.clone())
 }
 
 /// A stand-in `NAME_jvp` with the right signature, next to a compile
@@ -1535,7 +1832,7 @@ pub fn stub(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
     let (_, tangents) = wrapper_params(sig);
     let ret_ty = jvp_ret_ty(sig);
     let body = quote!(::core::unreachable!());
-    let mut out = hidden_item(item, sig, &shape, &tangents, body, ret_ty.clone());
+    let mut out = hidden_item(item, sig, &shape, &tangents, (body, None), ret_ty.clone());
     out.extend(public_item(item, sig, &shape, &ret_ty));
     out
 }

@@ -147,7 +147,43 @@ fn waves_jacobian(
         );
         ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
         ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
-        __ad_forward
+        match __ad_forward {
+            ::autograd::__private::Swept::Done(__ad_swept) => __ad_swept,
+            ::autograd::__private::Swept::Unavailable => {
+                let mut __ad_d_x = ::autograd::__private::zeros_like_slice(&x);
+                let mut __ad_d_w = ::autograd::__private::zero_like(&w);
+                let __ad_inputs = 0
+                    + ::autograd::__private::Direction::entries(&__ad_d_x)
+                    + ::autograd::__private::Direction::entries(&__ad_d_w);
+                let __ad_forward = ::autograd::__private::forward_jacobian_acc(
+                    __ad_inputs,
+                    &mut __ad_jacobian,
+                    ::autograd::__private::Target::Fresh,
+                    |__ad_k| {
+                        let mut __ad_start = 0;
+                        ::autograd::__private::Direction::aim(
+                            &mut __ad_d_x,
+                            __ad_k,
+                            &mut __ad_start,
+                        );
+                        ::autograd::__private::Direction::aim(
+                            &mut __ad_d_w,
+                            __ad_k,
+                            &mut __ad_start,
+                        );
+                        waves::__jvp_full(
+                            ::core::clone::Clone::clone(&x),
+                            ::core::clone::Clone::clone(&w),
+                            &__ad_d_x,
+                            __ad_d_w,
+                        )
+                    },
+                );
+                ::autograd::__private::Direction::release(__ad_d_x);
+                ::autograd::__private::Direction::release(__ad_d_w);
+                __ad_forward
+            }
+        }
     } {
         ::core::option::Option::Some(__ad_value) => __ad_value,
         ::core::option::Option::None => {
@@ -214,7 +250,43 @@ fn waves_jacobian_acc(
         );
         ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
         ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
-        __ad_forward
+        match __ad_forward {
+            ::autograd::__private::Swept::Done(__ad_swept) => __ad_swept,
+            ::autograd::__private::Swept::Unavailable => {
+                let mut __ad_d_x = ::autograd::__private::zeros_like_slice(&x);
+                let mut __ad_d_w = ::autograd::__private::zero_like(&w);
+                let __ad_inputs = 0
+                    + ::autograd::__private::Direction::entries(&__ad_d_x)
+                    + ::autograd::__private::Direction::entries(&__ad_d_w);
+                let __ad_forward = ::autograd::__private::forward_jacobian_acc(
+                    __ad_inputs,
+                    jac,
+                    ::autograd::__private::Target::Add,
+                    |__ad_k| {
+                        let mut __ad_start = 0;
+                        ::autograd::__private::Direction::aim(
+                            &mut __ad_d_x,
+                            __ad_k,
+                            &mut __ad_start,
+                        );
+                        ::autograd::__private::Direction::aim(
+                            &mut __ad_d_w,
+                            __ad_k,
+                            &mut __ad_start,
+                        );
+                        waves::__jvp_full(
+                            ::core::clone::Clone::clone(&x),
+                            ::core::clone::Clone::clone(&w),
+                            &__ad_d_x,
+                            __ad_d_w,
+                        )
+                    },
+                );
+                ::autograd::__private::Direction::release(__ad_d_x);
+                ::autograd::__private::Direction::release(__ad_d_w);
+                __ad_forward
+            }
+        }
     } {
         ::core::option::Option::Some(__ad_value) => __ad_value,
         ::core::option::Option::None => {
@@ -266,7 +338,40 @@ fn waves_jacobian_pattern(x: Vec<f64>, w: f64) -> ::autograd::sparse::Coloring {
     );
     ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
     ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
-    __ad_result
+    match __ad_result {
+        ::autograd::__private::Swept::Done(__ad_swept) => __ad_swept,
+        ::autograd::__private::Swept::Unavailable => {
+            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(&x);
+            let mut __ad_d_w = ::autograd::__private::zero_like(&w);
+            let __ad_inputs = 0 + ::autograd::__private::Direction::entries(&__ad_d_x)
+                + ::autograd::__private::Direction::entries(&__ad_d_w);
+            let __ad_result = ::autograd::sparse::jacobian_pattern(
+                __ad_inputs,
+                |__ad_seed: &[f64]| {
+                    let mut __ad_start = 0;
+                    ::autograd::__private::Direction::set(
+                        &mut __ad_d_x,
+                        __ad_seed,
+                        &mut __ad_start,
+                    );
+                    ::autograd::__private::Direction::set(
+                        &mut __ad_d_w,
+                        __ad_seed,
+                        &mut __ad_start,
+                    );
+                    waves::__jvp_full(
+                        ::core::clone::Clone::clone(&x),
+                        ::core::clone::Clone::clone(&w),
+                        &__ad_d_x,
+                        __ad_d_w,
+                    )
+                },
+            );
+            ::autograd::__private::Direction::release(__ad_d_x);
+            ::autograd::__private::Direction::release(__ad_d_w);
+            __ad_result
+        }
+    }
 }
 /** The value of [`waves`] and its Jacobian as a sparse matrix of the pattern `coloring` holds ([`waves_jacobian_pattern`]); rows and columns as `waves_jacobian`'s.
 
@@ -311,7 +416,41 @@ fn waves_jacobian_sparse(
     );
     ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
     ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
-    __ad_result
+    match __ad_result {
+        ::autograd::__private::Swept::Done(__ad_swept) => __ad_swept,
+        ::autograd::__private::Swept::Unavailable => {
+            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(&x);
+            let mut __ad_d_w = ::autograd::__private::zero_like(&w);
+            let __ad_inputs = 0 + ::autograd::__private::Direction::entries(&__ad_d_x)
+                + ::autograd::__private::Direction::entries(&__ad_d_w);
+            let __ad_result = ::autograd::sparse::jacobian_sparse(
+                coloring,
+                __ad_inputs,
+                |__ad_seed: &[f64]| {
+                    let mut __ad_start = 0;
+                    ::autograd::__private::Direction::set(
+                        &mut __ad_d_x,
+                        __ad_seed,
+                        &mut __ad_start,
+                    );
+                    ::autograd::__private::Direction::set(
+                        &mut __ad_d_w,
+                        __ad_seed,
+                        &mut __ad_start,
+                    );
+                    waves::__jvp_full(
+                        ::core::clone::Clone::clone(&x),
+                        ::core::clone::Clone::clone(&w),
+                        &__ad_d_x,
+                        __ad_d_w,
+                    )
+                },
+            );
+            ::autograd::__private::Direction::release(__ad_d_x);
+            ::autograd::__private::Direction::release(__ad_d_w);
+            __ad_result
+        }
+    }
 }
 /** The value of [`waves`], its Jacobian written into `jac`, a matrix of the pattern `coloring` holds (from `coloring.zeros()` or an earlier [`waves_jacobian_sparse`]): its values are overwritten, nothing is allocated for the matrix, so an iteration reuses it.
 
@@ -356,7 +495,42 @@ fn waves_jacobian_sparse_into(
     );
     ::autograd::__private::LaneDirection::release_lanes(__ad_d_x);
     ::autograd::__private::LaneDirection::release_lanes(__ad_d_w);
-    __ad_result
+    match __ad_result {
+        ::autograd::__private::Swept::Done(__ad_swept) => __ad_swept,
+        ::autograd::__private::Swept::Unavailable => {
+            let mut __ad_d_x = ::autograd::__private::zeros_like_slice(&x);
+            let mut __ad_d_w = ::autograd::__private::zero_like(&w);
+            let __ad_inputs = 0 + ::autograd::__private::Direction::entries(&__ad_d_x)
+                + ::autograd::__private::Direction::entries(&__ad_d_w);
+            let __ad_result = ::autograd::sparse::jacobian_sparse_into(
+                coloring,
+                __ad_inputs,
+                jac,
+                |__ad_seed: &[f64]| {
+                    let mut __ad_start = 0;
+                    ::autograd::__private::Direction::set(
+                        &mut __ad_d_x,
+                        __ad_seed,
+                        &mut __ad_start,
+                    );
+                    ::autograd::__private::Direction::set(
+                        &mut __ad_d_w,
+                        __ad_seed,
+                        &mut __ad_start,
+                    );
+                    waves::__jvp_full(
+                        ::core::clone::Clone::clone(&x),
+                        ::core::clone::Clone::clone(&w),
+                        &__ad_d_x,
+                        __ad_d_w,
+                    )
+                },
+            );
+            ::autograd::__private::Direction::release(__ad_d_x);
+            ::autograd::__private::Direction::release(__ad_d_w);
+            __ad_result
+        }
+    }
 }
 #[doc(hidden)]
 impl waves {
@@ -418,22 +592,6 @@ impl waves {
     }
 }
 #[doc(hidden)]
-#[diagnostic::do_not_recommend]
-#[allow(clippy::type_complexity)]
-impl ::autograd::__private::ForwardMode for waves {
-    type Fn = fn(Vec<f64>, f64, &[f64], f64) -> (Vec<f64>, Vec<f64>);
-    const JVP: Self::Fn = waves::__jvp_full;
-}
-/** The value of [`waves`] and its directional derivative: one tangent per differentiable argument, in argument order, gives the result's tangent `J·ẋ` in one forward sweep.
-
- Generated by `#[differentiable(jvp)]`; the value is bit for bit what `waves` returns.*/
-#[inline]
-#[allow(clippy::too_many_arguments)]
-fn waves_jvp(x: Vec<f64>, w: f64, d_x: &[f64], d_w: f64) -> (Vec<f64>, Vec<f64>) {
-    let _ = waves;
-    waves::__jvp_full(x, w, d_x, d_w)
-}
-#[doc(hidden)]
 impl waves {
     #[doc(hidden)]
     #[inline]
@@ -449,7 +607,9 @@ impl waves {
         w: f64,
         __ad_t_x: &[::autograd::__private::LaneTangentOf<f64>],
         __ad_t_w: ::autograd::__private::LaneTangentOf<f64>,
-    ) -> (Vec<f64>, ::autograd::__private::LaneTangentOf<Vec<f64>>) {
+    ) -> ::core::option::Option<
+        (Vec<f64>, ::autograd::__private::LaneTangentOf<Vec<f64>>),
+    > {
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v2 = x.len();
         let mut __ad_c0_v = ::core::clone::Clone::clone(&x);
@@ -497,6 +657,31 @@ impl waves {
             __ad_a
         };
         let __ad_tr = __ad_t10_v;
-        (__ad_v10_v, __ad_tr)
+        ::core::option::Option::Some((__ad_v10_v, __ad_tr))
     }
+}
+#[doc(hidden)]
+#[diagnostic::do_not_recommend]
+#[allow(clippy::type_complexity)]
+impl ::autograd::__private::ForwardMode for waves {
+    type Fn = fn(Vec<f64>, f64, &[f64], f64) -> (Vec<f64>, Vec<f64>);
+    const JVP: Self::Fn = waves::__jvp_full;
+    type Lanes = fn(
+        Vec<f64>,
+        f64,
+        &[::autograd::__private::LaneTangentOf<f64>],
+        ::autograd::__private::LaneTangentOf<f64>,
+    ) -> ::core::option::Option<
+        (Vec<f64>, ::autograd::__private::LaneTangentOf<Vec<f64>>),
+    >;
+    const JVP_LANES: Self::Lanes = waves::__jvp_lanes;
+}
+/** The value of [`waves`] and its directional derivative: one tangent per differentiable argument, in argument order, gives the result's tangent `J·ẋ` in one forward sweep.
+
+ Generated by `#[differentiable(jvp)]`; the value is bit for bit what `waves` returns.*/
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn waves_jvp(x: Vec<f64>, w: f64, d_x: &[f64], d_w: f64) -> (Vec<f64>, Vec<f64>) {
+    let _ = waves;
+    waves::__jvp_full(x, w, d_x, d_w)
 }

@@ -346,6 +346,33 @@ impl weighted {
     }
 }
 #[doc(hidden)]
+impl weighted {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_variables,
+        unused_mut,
+        unused_parens,
+        unused_assignments,
+        clippy::all
+    )]
+    fn __jvp_lanes<'w, T>(
+        x: T,
+        w: &'w [T],
+        c: T,
+        __ad_t_x: ::autograd::__private::NoGradient,
+        __ad_t_w: ::autograd::__private::NoGradient,
+        __ad_t_c: ::autograd::__private::NoGradient,
+    ) -> ::core::option::Option<
+        (T, ::autograd::__private::Lanes<T, { ::autograd::__private::LANES }>),
+    >
+    where
+        T: num_traits::Float,
+    {
+        ::core::option::Option::None
+    }
+}
+#[doc(hidden)]
 #[diagnostic::do_not_recommend]
 #[allow(clippy::type_complexity)]
 impl<T> ::autograd::__private::ForwardMode<T> for weighted
@@ -361,6 +388,17 @@ where
         ::autograd::__private::NoGradient,
     ) -> (T, T);
     const JVP: Self::Fn = weighted::__jvp_full;
+    type Lanes = for<'w> fn(
+        T,
+        &'w [T],
+        T,
+        ::autograd::__private::NoGradient,
+        ::autograd::__private::NoGradient,
+        ::autograd::__private::NoGradient,
+    ) -> ::core::option::Option<
+        (T, ::autograd::__private::Lanes<T, { ::autograd::__private::LANES }>),
+    >;
+    const JVP_LANES: Self::Lanes = weighted::__jvp_lanes;
 }
 /** The value of [`weighted`] and its directional derivative: one tangent per differentiable argument, in argument order, gives the result's tangent `J·ẋ` in one forward sweep.
 

@@ -212,6 +212,75 @@ impl damped {
     }
 }
 #[doc(hidden)]
+impl damped {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_variables,
+        unused_mut,
+        unused_parens,
+        unused_assignments,
+        clippy::all
+    )]
+    fn __jvp_lanes(
+        x: f64,
+        k: f64,
+        n: usize,
+        __ad_t_x: ::autograd::__private::LaneTangentOf<f64>,
+        __ad_t_k: ::autograd::__private::LaneTangentOf<f64>,
+        __ad_t_n: ::autograd::__private::NoGradient,
+    ) -> ::core::option::Option<(f64, ::autograd::__private::LaneTangentOf<f64>)> {
+        use ::autograd::__private::rules as __ad_rules;
+        let mut __ad_c0_s = x;
+        let mut __ad_tc0_s = __ad_t_x;
+        for _ in 0..n {
+            let __ad_v3_s = __ad_c0_s;
+            let __ad_t3_s = __ad_tc0_s;
+            let __ad_v4 = __ad_v3_s > 1.0;
+            let (__ad_t9_s, __ad_v9_s) = if __ad_v4 {
+                let __ad_v5 = __ad_v3_s.sqrt();
+                let __ad_t5 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::sqrt_tangent(
+                    __ad_t3_s[__ad_lane],
+                    __ad_v5,
+                ));
+                let __ad_v6_s = __ad_v5 * k;
+                let __ad_t6_s = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::mul_tangent(
+                    __ad_t5[__ad_lane],
+                    __ad_t_k[__ad_lane],
+                    __ad_v5,
+                    k,
+                ));
+                (__ad_t6_s, __ad_v6_s)
+            } else {
+                let __ad_v7 = __ad_v3_s * k;
+                let __ad_t7 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::mul_tangent(
+                    __ad_t3_s[__ad_lane],
+                    __ad_t_k[__ad_lane],
+                    __ad_v3_s,
+                    k,
+                ));
+                let __ad_v8_s = __ad_v7 + x;
+                let __ad_t8_s = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::add_tangent(
+                    __ad_t7[__ad_lane],
+                    __ad_t_x[__ad_lane],
+                ));
+                (__ad_t8_s, __ad_v8_s)
+            };
+            __ad_tc0_s = __ad_t9_s;
+            __ad_c0_s = __ad_v9_s;
+        }
+        let __ad_v10_s = __ad_c0_s;
+        let __ad_t10_s = __ad_tc0_s;
+        let __ad_v11 = __ad_v10_s.exp();
+        let __ad_t11 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::exp_tangent(
+            __ad_t10_s[__ad_lane],
+            __ad_v11,
+        ));
+        let __ad_tr = __ad_t11;
+        ::core::option::Option::Some((__ad_v11, __ad_tr))
+    }
+}
+#[doc(hidden)]
 #[diagnostic::do_not_recommend]
 #[allow(clippy::type_complexity)]
 impl ::autograd::__private::ForwardMode for damped {
@@ -224,6 +293,15 @@ impl ::autograd::__private::ForwardMode for damped {
         ::autograd::__private::NoGradient,
     ) -> (f64, f64);
     const JVP: Self::Fn = damped::__jvp_full;
+    type Lanes = fn(
+        f64,
+        f64,
+        usize,
+        ::autograd::__private::LaneTangentOf<f64>,
+        ::autograd::__private::LaneTangentOf<f64>,
+        ::autograd::__private::NoGradient,
+    ) -> ::core::option::Option<(f64, ::autograd::__private::LaneTangentOf<f64>)>;
+    const JVP_LANES: Self::Lanes = damped::__jvp_lanes;
 }
 /** The value of [`damped`] and its directional derivative: one tangent per differentiable argument, in argument order, gives the result's tangent `J·ẋ` in one forward sweep.
 

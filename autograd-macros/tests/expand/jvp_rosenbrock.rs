@@ -253,11 +253,96 @@ impl rosenbrock {
     }
 }
 #[doc(hidden)]
+impl rosenbrock {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_variables,
+        unused_mut,
+        unused_parens,
+        unused_assignments,
+        clippy::all
+    )]
+    fn __jvp_lanes<'x>(
+        x: &'x [f64],
+        __ad_t_x: &[::autograd::__private::LaneTangentOf<f64>],
+    ) -> ::core::option::Option<(f64, ::autograd::__private::LaneTangentOf<f64>)> {
+        use ::autograd::__private::rules as __ad_rules;
+        ::autograd::__private::slice_tangent(x.len(), __ad_t_x);
+        let __ad_v1_s = 0.0;
+        let __ad_v2 = x.len();
+        let __ad_v3 = __ad_v2 - 1;
+        let mut __ad_c0_s = __ad_v1_s;
+        let mut __ad_tc0_s = ::autograd::__private::lane_zeros(&__ad_v1_s);
+        for __ad_v5_i in 0..__ad_v3 {
+            let __ad_v4_s = __ad_c0_s;
+            let __ad_t4_s = __ad_tc0_s;
+            let __ad_v6 = x[__ad_v5_i];
+            let __ad_t6 = __ad_t_x[__ad_v5_i];
+            let __ad_v7_a = 1.0 - __ad_v6;
+            let __ad_t7_a = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::sub_grad_rhs(
+                __ad_t6[__ad_lane],
+            ));
+            let __ad_v8 = __ad_v5_i + 1;
+            let __ad_v9 = x[__ad_v8];
+            let __ad_t9 = __ad_t_x[__ad_v8];
+            let __ad_v10 = __ad_v6 * __ad_v6;
+            let __ad_t10 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::mul_tangent(
+                __ad_t6[__ad_lane],
+                __ad_t6[__ad_lane],
+                __ad_v6,
+                __ad_v6,
+            ));
+            let __ad_v11_b = __ad_v9 - __ad_v10;
+            let __ad_t11_b = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::sub_tangent(
+                __ad_t9[__ad_lane],
+                __ad_t10[__ad_lane],
+            ));
+            let __ad_v12 = __ad_v7_a * __ad_v7_a;
+            let __ad_t12 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::mul_tangent(
+                __ad_t7_a[__ad_lane],
+                __ad_t7_a[__ad_lane],
+                __ad_v7_a,
+                __ad_v7_a,
+            ));
+            let __ad_v13 = 100.0 * __ad_v11_b;
+            let __ad_v14 = __ad_v13 * __ad_v11_b;
+            let __ad_t14 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::mul_tangent(
+                __ad_t11_b[__ad_lane],
+                __ad_t11_b[__ad_lane],
+                __ad_v13,
+                __ad_v13,
+            ));
+            let __ad_v15 = __ad_v12 + __ad_v14;
+            let __ad_t15 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::add_tangent(
+                __ad_t12[__ad_lane],
+                __ad_t14[__ad_lane],
+            ));
+            let __ad_v16_s = __ad_v4_s + __ad_v15;
+            let __ad_t16_s = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::add_tangent(
+                __ad_t4_s[__ad_lane],
+                __ad_t15[__ad_lane],
+            ));
+            __ad_tc0_s = __ad_t16_s;
+            __ad_c0_s = __ad_v16_s;
+        }
+        let __ad_v17_s = __ad_c0_s;
+        let __ad_t17_s = __ad_tc0_s;
+        let __ad_tr = __ad_t17_s;
+        ::core::option::Option::Some((__ad_v17_s, __ad_tr))
+    }
+}
+#[doc(hidden)]
 #[diagnostic::do_not_recommend]
 #[allow(clippy::type_complexity)]
 impl ::autograd::__private::ForwardMode for rosenbrock {
     type Fn = for<'x> fn(&'x [f64], &[f64]) -> (f64, f64);
     const JVP: Self::Fn = rosenbrock::__jvp_full;
+    type Lanes = for<'x> fn(
+        &'x [f64],
+        &[::autograd::__private::LaneTangentOf<f64>],
+    ) -> ::core::option::Option<(f64, ::autograd::__private::LaneTangentOf<f64>)>;
+    const JVP_LANES: Self::Lanes = rosenbrock::__jvp_lanes;
 }
 /** The value of [`rosenbrock`] and its directional derivative: one tangent per differentiable argument, in argument order, gives the result's tangent `J·ẋ` in one forward sweep.
 

@@ -308,6 +308,59 @@ mod __autograd_flat_line {
         }
     }
     #[doc(hidden)]
+    impl line {
+        #[doc(hidden)]
+        #[inline]
+        #[allow(
+            unused_variables,
+            unused_mut,
+            unused_parens,
+            unused_assignments,
+            clippy::all
+        )]
+        pub fn __jvp_lanes<'__ad_p_w>(
+            __ad_p_slope: f64,
+            __ad_p_w: &'__ad_p_w [f64],
+            __ad_p_intercept: f64,
+            x: f64,
+            __ad_t___ad_p_slope: ::autograd::__private::LaneTangentOf<f64>,
+            __ad_t___ad_p_w: &[::autograd::__private::LaneTangentOf<f64>],
+            __ad_t___ad_p_intercept: ::autograd::__private::LaneTangentOf<f64>,
+            __ad_t_x: ::autograd::__private::LaneTangentOf<f64>,
+        ) -> ::core::option::Option<(f64, ::autograd::__private::LaneTangentOf<f64>)> {
+            use ::autograd::__private::rules as __ad_rules;
+            ::autograd::__private::slice_tangent(__ad_p_w.len(), __ad_t___ad_p_w);
+            let __ad_v4 = __ad_p_slope * x;
+            let __ad_t4 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::mul_tangent(
+                __ad_t___ad_p_slope[__ad_lane],
+                __ad_t_x[__ad_lane],
+                __ad_p_slope,
+                x,
+            ));
+            let __ad_v5 = __ad_v4.sin();
+            let __ad_t5 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::sin_tangent(
+                __ad_t4[__ad_lane],
+                __ad_v4,
+            ));
+            let __ad_v6 = __ad_p_w[0];
+            let __ad_t6 = __ad_t___ad_p_w[0];
+            let __ad_v7 = __ad_v6 * __ad_p_intercept;
+            let __ad_t7 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::mul_tangent(
+                __ad_t6[__ad_lane],
+                __ad_t___ad_p_intercept[__ad_lane],
+                __ad_v6,
+                __ad_p_intercept,
+            ));
+            let __ad_v8 = __ad_v5 + __ad_v7;
+            let __ad_t8 = ::autograd::__private::per_lane(|__ad_lane| __ad_rules::add_tangent(
+                __ad_t5[__ad_lane],
+                __ad_t7[__ad_lane],
+            ));
+            let __ad_tr = __ad_t8;
+            ::core::option::Option::Some((__ad_v8, __ad_tr))
+        }
+    }
+    #[doc(hidden)]
     #[diagnostic::do_not_recommend]
     #[allow(clippy::type_complexity)]
     impl ::autograd::__private::ForwardMode for line {
@@ -322,6 +375,17 @@ mod __autograd_flat_line {
             f64,
         ) -> (f64, f64);
         const JVP: Self::Fn = line::__jvp_full;
+        type Lanes = for<'__ad_p_w> fn(
+            f64,
+            &'__ad_p_w [f64],
+            f64,
+            f64,
+            ::autograd::__private::LaneTangentOf<f64>,
+            &[::autograd::__private::LaneTangentOf<f64>],
+            ::autograd::__private::LaneTangentOf<f64>,
+            ::autograd::__private::LaneTangentOf<f64>,
+        ) -> ::core::option::Option<(f64, ::autograd::__private::LaneTangentOf<f64>)>;
+        const JVP_LANES: Self::Lanes = line::__jvp_lanes;
     }
     /** The value of [`line`] and its directional derivative: one tangent per differentiable argument, in argument order, gives the result's tangent `J·ẋ` in one forward sweep.
 
@@ -1118,6 +1182,25 @@ impl line {
     }
     #[doc(hidden)]
     #[inline]
+    #[allow(
+        unused_variables,
+        unused_mut,
+        unused_parens,
+        unused_assignments,
+        clippy::all
+    )]
+    pub fn __struct_call__jvp_lanes<'__ad_whole0, '__ad_flat0>(
+        __ad_whole0: &'__ad_whole0 Params,
+        __ad_flat0: &'__ad_flat0 [f64],
+        x: f64,
+        __ad__d___ad_whole0: ::autograd::__private::NoGradient,
+        __ad__d___ad_flat0: ::autograd::__private::NoGradient,
+        __ad__d_x: ::autograd::__private::NoGradient,
+    ) -> ::core::option::Option<(f64, ::autograd::__private::LaneTangentOf<f64>)> {
+        ::core::option::Option::None
+    }
+    #[doc(hidden)]
+    #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn __struct_rule(
         __ad_seed: f64,
@@ -1191,6 +1274,8 @@ impl ::autograd::__private::ForwardMode<::autograd::__private::StructCall> for l
         &[f64],
         f64,
     ) -> (f64, f64) = line::__struct_call__jvp_full;
+    type Lanes = ::autograd::__private::NoLanes;
+    const JVP_LANES: ::autograd::__private::NoLanes = ::autograd::__private::NoLanes;
 }
 /** The value of [`line`] and its directional derivative along the tangents, one per differentiable argument in argument order (a `Tangent` struct's is the struct, its constant fields ignored).
 

@@ -1,0 +1,228 @@
+//! Vector mode through calls: `NAME_jacobian` and `NAME_jacobian_sparse`
+//! of a body calling other `#[differentiable(jvp)]` functions sweep
+//! `K = autograd::lanes::LANES` directions at once through each callee's
+//! hidden K-lane JVP. A callee whose body cannot carry lanes has a K-lane
+//! JVP that says so, and the caller's Jacobian sweeps one direction at a
+//! time, as before.
+//!
+//! Every Jacobian is checked entry for entry against the columns of
+//! `NAME_jvp` at the unit tangents (the one-direction path: 1e-12
+//! relative) and against central differences of the primal (`FD64_*`:
+//! 1e-9 absolute, 1e-8 relative), at n = 1, 3, K − 1, K + 3 and 2K + 3.
+//! Which path was taken is a count: a plain helper called in the callees'
+//! bodies counts the callees' sweeps, `⌈n/K⌉` a call site with lanes and
+//! `n` without.
+
+// The bodies index slices in `for i in 0..n` loops.
+#![allow(clippy::needless_range_loop)]
+
+mod fd_support;
+
+use std::cell::Cell;
+
+use approx::assert_relative_eq;
+use autograd::differentiable;
+use autograd::lanes::LANES;
+use autograd::nalgebra::DMatrix;
+use fd_support::{FD64_ABS, FD64_REL};
+
+thread_local! {
+    /// How many times the callees' bodies ran on this thread.
+    static SWEEPS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// `w`, counting the calls: primal code of the callees, which runs once
+/// per sweep through them.
+fn counted(w: f64) -> f64 {
+    SWEEPS.with(|c| c.set(c.get() + 1));
+    w
+}
+
+/// The callees' sweeps that `f` runs.
+fn sweeps_of(f: impl FnOnce()) -> usize {
+    SWEEPS.with(|c| c.set(0));
+    f();
+    SWEEPS.with(Cell::get)
+}
+
+/// The Jacobian of `f` at `x` by central differences, step 10⁻⁶.
+fn fd_jacobian(f: impl Fn(&[f64]) -> Vec<f64>, x: &[f64]) -> DMatrix<f64> {
+    let h = 1e-6;
+    let m = f(x).len();
+    DMatrix::from_fn(m, x.len(), |r, c| {
+        let moved = |d: f64| {
+            let mut y = x.to_vec();
+            y[c] += d;
+            f(&y)[r]
+        };
+        (moved(h) - moved(-h)) / (2.0 * h)
+    })
+}
+
+fn assert_same(a: &DMatrix<f64>, b: &DMatrix<f64>, abs: f64, rel: f64) {
+    assert_eq!(a.shape(), b.shape());
+    for (x, y) in a.iter().zip(b.iter()) {
+        assert_relative_eq!(x, y, epsilon = abs, max_relative = rel);
+    }
+}
+
+/// A unit vector of `n` entries along `k`.
+fn unit(n: usize, k: usize) -> Vec<f64> {
+    (0..n).map(|i| f64::from(u8::from(i == k))).collect()
+}
+
+fn point(n: usize) -> Vec<f64> {
+    (0..n).map(|i| 0.3 + 0.7 * (i as f64 * 1.3).sin()).collect()
+}
+
+const SIZES: [usize; 5] = [1, 3, LANES - 1, LANES + 3, 2 * LANES + 3];
+
+/// A helper of two floats.
+#[differentiable(jvp)]
+fn bump(a: f64, b: f64) -> f64 {
+    let w = counted(0.5);
+    a * b.exp() + w * a * a
+}
+
+/// A helper of a slice, calling another helper.
+#[differentiable(jvp)]
+fn energy(x: &[f64], #[constant] k: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += k * x[i] * x[i] + bump(x[i], 0.1 * x[i]);
+    }
+    s.sqrt()
+}
+
+/// A helper returning several floats, read element by element.
+#[differentiable(jvp)]
+fn pair(a: f64, b: f64) -> [f64; 2] {
+    let w = counted(1.0);
+    [a.sin() * b, w * a + b.cos()]
+}
+
+/// 2n + 2 outputs through every kind of call: a helper's float scaled,
+/// added and negated, a helper of the whole slice, a helper's array.
+#[differentiable(jvp)]
+fn with_calls(x: &[f64], #[constant] c: f64) -> Vec<f64> {
+    let n = x.len();
+    let mut out = Vec::new();
+    for i in 0..n {
+        let next = x[(i + 1) % n];
+        let p = pair(x[i], next);
+        out.push(2.0 * bump(x[i], next) - x[i].cos() * c);
+        out.push(p[0] - p[1] * next);
+    }
+    out.push(energy(x, c));
+    out.push(-bump(x[0], c));
+    out
+}
+
+#[test]
+fn calls_sweep_lanes_at_every_size_around_the_lane_count() {
+    for n in SIZES {
+        let (x, c) = (point(n), 0.7);
+        let (value, j) = with_calls_jacobian(&x, c);
+        assert_eq!(value, with_calls(&x, c));
+        assert_eq!(j.shape(), (2 * n + 2, n));
+        let columns =
+            DMatrix::from_fn(2 * n + 2, n, |r, k| with_calls_jvp(&x, c, &unit(n, k)).1[r]);
+        assert_same(&j, &columns, 0.0, 1e-12);
+        let fd = fd_jacobian(|y| with_calls(y, c), &x);
+        assert_same(&j, &fd, FD64_ABS, FD64_REL);
+    }
+}
+
+#[test]
+fn the_callees_run_once_per_k_directions() {
+    for n in SIZES {
+        let (x, c) = (point(n), 0.7);
+        // One evaluation: n calls of `pair`, n + 1 of `bump` and n more
+        // inside `energy`.
+        let per_sweep = sweeps_of(|| {
+            with_calls(&x, c);
+        });
+        assert_eq!(per_sweep, 3 * n + 1);
+        let jacobian = sweeps_of(|| {
+            with_calls_jacobian(&x, c);
+        });
+        assert_eq!(jacobian, n.div_ceil(LANES) * per_sweep, "n = {n}");
+    }
+}
+
+/// A generic helper: its K-lane JVP returns `None`, so the caller's
+/// Jacobian sweeps one direction at a time.
+#[differentiable(jvp)]
+fn generic_bump<T: num_traits::Float>(a: T, b: T) -> T {
+    a * b.exp()
+}
+
+#[differentiable(jvp)]
+fn through_generic(x: &[f64]) -> Vec<f64> {
+    let mut out = Vec::new();
+    for i in 0..x.len() {
+        out.push(bump(x[i], 1.0) + generic_bump(x[i], x[(i + 1) % x.len()]));
+        out.push(x[i] * x[i]);
+    }
+    out
+}
+
+#[test]
+fn a_callee_without_lanes_sweeps_one_direction_at_a_time() {
+    for n in SIZES {
+        let x = point(n);
+        let (value, j) = through_generic_jacobian(&x);
+        assert_eq!(value, through_generic(&x));
+        let columns = DMatrix::from_fn(2 * n, n, |r, k| through_generic_jvp(&x, &unit(n, k)).1[r]);
+        assert_same(&j, &columns, 0.0, 1e-12);
+        assert_same(&j, &fd_jacobian(through_generic, &x), FD64_ABS, FD64_REL);
+        // The first K-lane sweep calls `bump` once and stops at the
+        // generic call; then n sweeps of one direction, n calls each.
+        let sweeps = sweeps_of(|| {
+            through_generic_jacobian(&x);
+        });
+        assert_eq!(sweeps, 1 + n * n, "n = {n}");
+    }
+}
+
+/// A banded residual through a helper: 3 colours whatever n.
+#[differentiable(jvp)]
+fn link(l: f64, m: f64, r: f64) -> f64 {
+    let w = counted(2.0);
+    (l - w * m + r) + m.sin() * r
+}
+
+#[differentiable(jvp)]
+fn chain(u: &[f64]) -> Vec<f64> {
+    let n = u.len();
+    let mut r = Vec::new();
+    for i in 0..n {
+        let l = if i >= 1 { u[i - 1] } else { 0.0 };
+        let right = if i + 1 < n { u[i + 1] } else { 0.0 };
+        r.push(link(l, u[i], right));
+    }
+    r.push(u[0]);
+    r
+}
+
+#[test]
+fn a_sparse_jacobian_through_a_call() {
+    for n in [3, LANES - 1, 2 * LANES + 3] {
+        let u = point(n);
+        let coloring = chain_jacobian_pattern(&u);
+        assert_eq!(coloring.colors(), 3);
+        let (value, sparse) = chain_jacobian_sparse(&u, &coloring);
+        assert_eq!(value, chain(&u));
+        let columns = DMatrix::from_fn(n + 1, n, |r, k| chain_jvp(&u, &unit(n, k)).1[r]);
+        assert_same(&DMatrix::from(&sparse), &columns, 0.0, 1e-12);
+        assert_same(&columns, &fd_jacobian(chain, &u), FD64_ABS, FD64_REL);
+        // Three colours: one K-lane sweep.
+        let sweeps = sweeps_of(|| {
+            chain_jacobian_sparse(&u, &coloring);
+        });
+        assert_eq!(sweeps, n);
+        let mut into = coloring.zeros();
+        chain_jacobian_sparse_into(&u, &coloring, &mut into);
+        assert_eq!(into.values(), sparse.values());
+    }
+}
