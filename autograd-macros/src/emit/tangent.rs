@@ -1101,14 +1101,9 @@ fn lanes_of(func: &syn::Path) -> TokenStream {
         return quote!(::core::unreachable!());
     };
     let callee = last.ident.span();
-    let scalar = match std::mem::take(&mut last.arguments) {
-        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
-            Some(syn::GenericArgument::Type(t)) if a.args.len() == 1 => t.to_token_stream(),
-            _ => quote!(_),
-        },
-        _ => quote!(_),
-    };
-    quote_spanned!(callee=> <#func as #private::ForwardMode<#scalar>>::JVP_LANES)
+    // As in `jvp_of`: the trait's parameters are the call's.
+    last.arguments = syn::PathArguments::None;
+    quote_spanned!(callee=> <#func as #private::ForwardMode<_, _>>::JVP_LANES)
 }
 
 /// The other operand of a binary operation (a unary one's own).

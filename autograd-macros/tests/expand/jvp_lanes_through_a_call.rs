@@ -15,7 +15,7 @@ impl with_helper {
     const __PARAMS: &[&str] = &["x"];
     #[doc(hidden)]
     #[inline(always)]
-    fn __same_callee<F: 'static, V>(called: &F, _: &V) {
+    fn __same_callee<F: 'static, V, P>(called: &F, _: &V, _: &P) {
         ::autograd::__private::same_function(
             called,
             ::autograd::__private::type_id_of(&with_helper),
@@ -81,7 +81,7 @@ impl with_helper {
                         __ad_v5,
                         __ad_v6,
                     );
-                    bump::__same_callee(&bump, &__ad_callee_value);
+                    bump::__same_callee(&bump, &__ad_callee_value, &__ad_pb7);
                     let ((__ad_pb7_d0, __ad_pb7_d1), __ad_reached7) = ::autograd::__private::reached(
                         __ad_pb7(__ad_d7),
                     );
@@ -445,6 +445,7 @@ impl with_helper {
             let __ad_t6 = __ad_t_x[0];
             let (__ad_v7, __ad_t7) = (<bump as ::autograd::__private::ForwardMode<
                 _,
+                _,
             >>::JVP)(
                 __ad_v5,
                 __ad_v6,
@@ -507,6 +508,7 @@ impl with_helper {
             let __ad_v6 = x[0];
             let __ad_t6 = __ad_t_x[0];
             let (__ad_v7, __ad_t7) = match (<bump as ::autograd::__private::ForwardMode<
+                _,
                 _,
             >>::JVP_LANES)(
                 __ad_v5,
