@@ -47,6 +47,11 @@ use crate::sparse::Coloring;
 /// inputs or colours (a banded Jacobian has 5).
 pub const LANES: usize = 8;
 
+/// The number of lanes of the generated second-order sweeps
+/// (`NAME_hessian`, `NAME_hessian_sparse` at
+/// [`crate::dual::DualLanes`]).
+pub const HESSIAN_LANES: usize = 8;
+
 /// The tangent of one float along `K` directions: lane `j` along
 /// direction `j`.
 #[derive(Clone, Copy, Debug, PartialEq)]
