@@ -363,10 +363,24 @@ pub fn lane_slice<T: Float, const K: usize>(
     seed: LaneSeed<'_, K>,
     offset: usize,
 ) -> Vec<DualLanes<T, K>> {
-    x.iter()
-        .enumerate()
-        .map(|(i, &x)| seed.dual(x, offset + i))
-        .collect()
+    if seed.colors.is_some() {
+        return x
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| seed.dual(x, offset + i))
+            .collect();
+    }
+    // Unit columns: at most `K` entries are seeded, the rest constants.
+    let mut out: Vec<DualLanes<T, K>> = x.iter().map(|&x| DualLanes::constant_lanes(x)).collect();
+    for j in 0..K {
+        if let Some(d) = (seed.first + j)
+            .checked_sub(offset)
+            .and_then(|i| out.get_mut(i))
+        {
+            d.eps[j] = T::one();
+        }
+    }
+    out
 }
 
 /// A fixed-size array argument from flattened input `offset` on, seeded
@@ -400,7 +414,7 @@ pub fn lane_array_constant<T: Float, const K: usize, const N: usize>(
 /// its lanes (`K` columns of the Hessian, or of the compressed Hessian).
 pub trait LaneParts<T> {
     /// The entry's duals, flattened.
-    fn duals(&self) -> &[DualLanes<T, { LANES }>];
+    fn duals(&self) -> &[DualLanes<T, LANES>];
 }
 
 impl<T: Float> LaneParts<T> for DualLanes<T, LANES> {

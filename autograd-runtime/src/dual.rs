@@ -168,24 +168,28 @@ impl<T: Float, E: Directions<T>> Dual<T, E> {
 /// The value, as the function's own float prints (an assertion's message
 /// in a second-order body); the derivative is not shown.
 impl<T: std::fmt::Display, E> std::fmt::Display for Dual<T, E> {
+    #[inline]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.re.fmt(f)
     }
 }
 
 impl<T: Float, E: Directions<T>> From<T> for Dual<T, E> {
+    #[inline]
     fn from(re: T) -> Self {
         Dual::real(re)
     }
 }
 
 impl<T: Float, E: Directions<T>> PartialEq for Dual<T, E> {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.re == other.re
     }
 }
 
 impl<T: Float, E: Directions<T>> PartialOrd for Dual<T, E> {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         self.re.partial_cmp(&other.re)
     }
@@ -193,6 +197,7 @@ impl<T: Float, E: Directions<T>> PartialOrd for Dual<T, E> {
 
 impl<T: Float, E: Directions<T>> Add for Dual<T, E> {
     type Output = Self;
+    #[inline]
     fn add(self, b: Self) -> Self {
         Dual::new(self.re + b.re, self.eps.zip(b.eps, rules::add_tangent))
     }
@@ -200,6 +205,7 @@ impl<T: Float, E: Directions<T>> Add for Dual<T, E> {
 
 impl<T: Float, E: Directions<T>> Sub for Dual<T, E> {
     type Output = Self;
+    #[inline]
     fn sub(self, b: Self) -> Self {
         Dual::new(self.re - b.re, self.eps.zip(b.eps, rules::sub_tangent))
     }
@@ -207,6 +213,7 @@ impl<T: Float, E: Directions<T>> Sub for Dual<T, E> {
 
 impl<T: Float, E: Directions<T>> Mul for Dual<T, E> {
     type Output = Self;
+    #[inline]
     fn mul(self, b: Self) -> Self {
         let (x, y) = (self.re, b.re);
         Dual::new(
@@ -219,6 +226,7 @@ impl<T: Float, E: Directions<T>> Mul for Dual<T, E> {
 
 impl<T: Float, E: Directions<T>> Div for Dual<T, E> {
     type Output = Self;
+    #[inline]
     fn div(self, b: Self) -> Self {
         let out = self.re / b.re;
         let y = b.re;
@@ -233,6 +241,7 @@ impl<T: Float, E: Directions<T>> Div for Dual<T, E> {
 impl<T: Float, E: Directions<T>> Rem for Dual<T, E> {
     type Output = Self;
     /// `a % b = a − trunc(a/b)·b`, with `trunc` piecewise constant.
+    #[inline]
     fn rem(self, b: Self) -> Self {
         let (q, y) = ((self.re / b.re).trunc(), b.re);
         Dual::new(
@@ -246,6 +255,7 @@ impl<T: Float, E: Directions<T>> Rem for Dual<T, E> {
 
 impl<T: Float, E: Directions<T>> Neg for Dual<T, E> {
     type Output = Self;
+    #[inline]
     fn neg(self) -> Self {
         Dual::new(-self.re, self.eps.map(rules::neg_tangent))
     }
@@ -270,15 +280,18 @@ assign_ops! {
 }
 
 impl<T: Float, E: Directions<T>> Zero for Dual<T, E> {
+    #[inline]
     fn zero() -> Self {
         Dual::real(T::zero())
     }
+    #[inline]
     fn is_zero(&self) -> bool {
         self.re.is_zero()
     }
 }
 
 impl<T: Float, E: Directions<T>> One for Dual<T, E> {
+    #[inline]
     fn one() -> Self {
         Dual::real(T::one())
     }
@@ -286,27 +299,33 @@ impl<T: Float, E: Directions<T>> One for Dual<T, E> {
 
 impl<T: Float, E: Directions<T>> Num for Dual<T, E> {
     type FromStrRadixErr = T::FromStrRadixErr;
+    #[inline]
     fn from_str_radix(s: &str, radix: u32) -> Result<Self, Self::FromStrRadixErr> {
         T::from_str_radix(s, radix).map(Dual::real)
     }
 }
 
 impl<T: Float, E: Directions<T>> ToPrimitive for Dual<T, E> {
+    #[inline]
     fn to_i64(&self) -> Option<i64> {
         ToPrimitive::to_i64(&self.re)
     }
+    #[inline]
     fn to_u64(&self) -> Option<u64> {
         ToPrimitive::to_u64(&self.re)
     }
+    #[inline]
     fn to_f64(&self) -> Option<f64> {
         ToPrimitive::to_f64(&self.re)
     }
+    #[inline]
     fn to_f32(&self) -> Option<f32> {
         ToPrimitive::to_f32(&self.re)
     }
 }
 
 impl<T: Float, E: Directions<T>> NumCast for Dual<T, E> {
+    #[inline]
     fn from<N: ToPrimitive>(n: N) -> Option<Self> {
         <T as NumCast>::from(n).map(Dual::real)
     }
@@ -321,45 +340,59 @@ impl<T: Float, E: Directions<T>> NumCast for Dual<T, E> {
 // rules.
 
 impl<T: Float + FromPrimitive, E: Directions<T>> FromPrimitive for Dual<T, E> {
+    #[inline]
     fn from_isize(n: isize) -> Option<Self> {
         T::from_isize(n).map(Dual::real)
     }
+    #[inline]
     fn from_i8(n: i8) -> Option<Self> {
         T::from_i8(n).map(Dual::real)
     }
+    #[inline]
     fn from_i16(n: i16) -> Option<Self> {
         T::from_i16(n).map(Dual::real)
     }
+    #[inline]
     fn from_i32(n: i32) -> Option<Self> {
         T::from_i32(n).map(Dual::real)
     }
+    #[inline]
     fn from_i64(n: i64) -> Option<Self> {
         T::from_i64(n).map(Dual::real)
     }
+    #[inline]
     fn from_i128(n: i128) -> Option<Self> {
         T::from_i128(n).map(Dual::real)
     }
+    #[inline]
     fn from_usize(n: usize) -> Option<Self> {
         T::from_usize(n).map(Dual::real)
     }
+    #[inline]
     fn from_u8(n: u8) -> Option<Self> {
         T::from_u8(n).map(Dual::real)
     }
+    #[inline]
     fn from_u16(n: u16) -> Option<Self> {
         T::from_u16(n).map(Dual::real)
     }
+    #[inline]
     fn from_u32(n: u32) -> Option<Self> {
         T::from_u32(n).map(Dual::real)
     }
+    #[inline]
     fn from_u64(n: u64) -> Option<Self> {
         T::from_u64(n).map(Dual::real)
     }
+    #[inline]
     fn from_u128(n: u128) -> Option<Self> {
         T::from_u128(n).map(Dual::real)
     }
+    #[inline]
     fn from_f32(n: f32) -> Option<Self> {
         T::from_f32(n).map(Dual::real)
     }
+    #[inline]
     fn from_f64(n: f64) -> Option<Self> {
         T::from_f64(n).map(Dual::real)
     }
@@ -383,9 +416,11 @@ impl<T: Float + FloatConst, E: Directions<T>> FloatConst for Dual<T, E> {
 }
 
 impl<T: Float, E: Directions<T>> Bounded for Dual<T, E> {
+    #[inline]
     fn min_value() -> Self {
         Dual::real(T::min_value())
     }
+    #[inline]
     fn max_value() -> Self {
         Dual::real(T::max_value())
     }
@@ -393,18 +428,23 @@ impl<T: Float, E: Directions<T>> Bounded for Dual<T, E> {
 
 /// `Signed` by `Float`'s methods of the same names.
 impl<T: Float, E: Directions<T>> Signed for Dual<T, E> {
+    #[inline]
     fn abs(&self) -> Self {
         Float::abs(*self)
     }
+    #[inline]
     fn abs_sub(&self, other: &Self) -> Self {
         Float::abs_sub(*self, *other)
     }
+    #[inline]
     fn signum(&self) -> Self {
         Float::signum(*self)
     }
+    #[inline]
     fn is_positive(&self) -> bool {
         self.re > T::zero()
     }
+    #[inline]
     fn is_negative(&self) -> bool {
         self.re < T::zero()
     }
@@ -412,12 +452,14 @@ impl<T: Float, E: Directions<T>> Signed for Dual<T, E> {
 
 impl<T: Float, E: Directions<T>> MulAdd for Dual<T, E> {
     type Output = Self;
+    #[inline]
     fn mul_add(self, a: Self, b: Self) -> Self {
         Float::mul_add(self, a, b)
     }
 }
 
 impl<T: Float, E: Directions<T>> MulAddAssign for Dual<T, E> {
+    #[inline]
     fn mul_add_assign(&mut self, a: Self, b: Self) {
         *self = Float::mul_add(*self, a, b);
     }
@@ -427,12 +469,14 @@ impl<T: Float, E: Directions<T>> MulAddAssign for Dual<T, E> {
 /// part is its sum bit for bit, the sign of an empty or all-`−0` sum
 /// included).
 impl<T: Float, E: Directions<T>> Sum for Dual<T, E> {
+    #[inline]
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
         iter.fold(Dual::real(T::neg_zero()), |s, x| s + x)
     }
 }
 
 impl<'a, T: Float, E: Directions<T>> Sum<&'a Dual<T, E>> for Dual<T, E> {
+    #[inline]
     fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
         iter.fold(Dual::real(T::neg_zero()), |s, x| s + *x)
     }
@@ -440,12 +484,14 @@ impl<'a, T: Float, E: Directions<T>> Sum<&'a Dual<T, E>> for Dual<T, E> {
 
 /// A product from `1` by `*`, in order, as `f64`'s `Product` multiplies.
 impl<T: Float, E: Directions<T>> Product for Dual<T, E> {
+    #[inline]
     fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
         iter.fold(<Self as One>::one(), |p, x| p * x)
     }
 }
 
 impl<'a, T: Float, E: Directions<T>> Product<&'a Dual<T, E>> for Dual<T, E> {
+    #[inline]
     fn product<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
         iter.fold(<Self as One>::one(), |p, x| p * *x)
     }
@@ -560,6 +606,7 @@ impl<T: Float, E: Directions<T>> Float for Dual<T, E> {
         to_radians to_radians_tangent;
     }
 
+    #[inline]
     fn mul_add(self, b: Self, c: Self) -> Self {
         let (x, y) = (self.re, b.re);
         Dual::new(
@@ -570,11 +617,13 @@ impl<T: Float, E: Directions<T>> Float for Dual<T, E> {
         )
     }
 
+    #[inline]
     fn powi(self, n: i32) -> Self {
         let x = self.re;
         Dual::new(x.powi(n), self.eps.map(|dx| rules::powi_tangent(dx, x, n)))
     }
 
+    #[inline]
     fn powf(self, b: Self) -> Self {
         let (x, y) = (self.re, b.re);
         let out = x.powf(y);
@@ -585,6 +634,7 @@ impl<T: Float, E: Directions<T>> Float for Dual<T, E> {
         )
     }
 
+    #[inline]
     fn log(self, base: Self) -> Self {
         let (x, b) = (self.re, base.re);
         let out = x.log(b);
@@ -595,6 +645,7 @@ impl<T: Float, E: Directions<T>> Float for Dual<T, E> {
         )
     }
 
+    #[inline]
     fn max(self, b: Self) -> Self {
         let (x, y) = (self.re, b.re);
         Dual::new(
@@ -604,6 +655,7 @@ impl<T: Float, E: Directions<T>> Float for Dual<T, E> {
         )
     }
 
+    #[inline]
     fn min(self, b: Self) -> Self {
         let (x, y) = (self.re, b.re);
         Dual::new(
@@ -614,10 +666,12 @@ impl<T: Float, E: Directions<T>> Float for Dual<T, E> {
     }
 
     /// `max(a − b, 0)`, composed from the rules of `−` and `max`.
+    #[inline]
     fn abs_sub(self, b: Self) -> Self {
         (self - b).max(<Self as Zero>::zero())
     }
 
+    #[inline]
     fn hypot(self, b: Self) -> Self {
         let (x, y) = (self.re, b.re);
         let out = x.hypot(y);
@@ -628,6 +682,7 @@ impl<T: Float, E: Directions<T>> Float for Dual<T, E> {
         )
     }
 
+    #[inline]
     fn sin_cos(self) -> (Self, Self) {
         let x = self.re;
         let (s, c) = x.sin_cos();
@@ -635,6 +690,7 @@ impl<T: Float, E: Directions<T>> Float for Dual<T, E> {
         (Dual::new(s, ds), Dual::new(c, dc))
     }
 
+    #[inline]
     fn atan2(self, x: Self) -> Self {
         let (y, xr) = (self.re, x.re);
         Dual::new(
@@ -644,6 +700,7 @@ impl<T: Float, E: Directions<T>> Float for Dual<T, E> {
         )
     }
 
+    #[inline]
     fn clamp(self, lo: Self, hi: Self) -> Self {
         let (x, l, h) = (self.re, lo.re, hi.re);
         Dual::new(
@@ -657,6 +714,7 @@ impl<T: Float, E: Directions<T>> Float for Dual<T, E> {
 
 // `Real` comes to `Dual` through its blanket impl over `Float`.
 const _: fn() = || {
+    #[inline]
     fn is_real<R: rules::Real>() {}
     is_real::<Dual<f64>>();
     is_real::<Dual<f32>>();
