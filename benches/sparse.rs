@@ -47,6 +47,23 @@ fn rastrigin(x: &[f64]) -> f64 {
     s
 }
 
+/// Every pair of inputs at most 8 apart interacts (half-bandwidth 8):
+/// more colours than a sweep has lanes.
+#[differentiable(hessian)]
+fn wide_band(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    for i in 0..n {
+        s += x[i].powi(4) * 0.25;
+        for k in 1..9 {
+            if i + k < n {
+                s += (x[i] - 0.5 * x[i + k]).cos() * (k as f64).recip();
+            }
+        }
+    }
+    s
+}
+
 /// −u″ + u³ − 1 on a grid with a fourth-order stencil: bandwidth 5.
 #[differentiable(jvp)]
 fn banded(u: &[f64], #[constant] h: f64) -> Vec<f64> {
@@ -220,6 +237,20 @@ fn main() {
     });
     gr.bench_function("hand_diagonal", |b| {
         b.iter(|| rastrigin_hand(black_box(&x), &template))
+    });
+    gr.finish();
+
+    let x = point(n, 4);
+    let coloring = wide_band_hessian_pattern(&x);
+    assert!(coloring.colors() > 8);
+    let (_, _, h) = wide_band_hessian_sparse(&x, &coloring);
+    same(&h, &by_colours(&x, &coloring, wide_band_hvp).2, "wide band");
+    let mut gr = group(&mut c, &format!("wide_band_1000_{}_colours", coloring.colors()));
+    gr.bench_function("sparse", |b| {
+        b.iter(|| wide_band_hessian_sparse(black_box(&x), &coloring))
+    });
+    gr.bench_function("hvp_per_colour", |b| {
+        b.iter(|| by_colours(black_box(&x), &coloring, wide_band_hvp))
     });
     gr.finish();
 
