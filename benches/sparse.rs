@@ -153,13 +153,12 @@ fn same(a: &CscMatrix<f64>, b: &CscMatrix<f64>, what: &str) {
     }
 }
 
+/// A slice function's `_hvp`: value, gradient, H·v.
+type Hvp = fn(&[f64], &[f64]) -> (f64, Vec<f64>, Vec<f64>);
+
 /// The sparse Hessian one colour a sweep: `_hvp` along each colour's
 /// seed, recovered (the path `_hessian_sparse` took before vector mode).
-fn by_colours(
-    x: &[f64],
-    coloring: &Coloring,
-    hvp: fn(&[f64], &[f64]) -> (f64, Vec<f64>, Vec<f64>),
-) -> (f64, DVector<f64>, CscMatrix<f64>) {
+fn by_colours(x: &[f64], coloring: &Coloring, hvp: Hvp) -> (f64, DVector<f64>, CscMatrix<f64>) {
     let n = x.len();
     let mut compressed = Vec::with_capacity(n * coloring.colors());
     let mut seed = vec![0.0; n];
@@ -245,7 +244,10 @@ fn main() {
     assert!(coloring.colors() > 8);
     let (_, _, h) = wide_band_hessian_sparse(&x, &coloring);
     same(&h, &by_colours(&x, &coloring, wide_band_hvp).2, "wide band");
-    let mut gr = group(&mut c, &format!("wide_band_1000_{}_colours", coloring.colors()));
+    let mut gr = group(
+        &mut c,
+        &format!("wide_band_1000_{}_colours", coloring.colors()),
+    );
     gr.bench_function("sparse", |b| {
         b.iter(|| wide_band_hessian_sparse(black_box(&x), &coloring))
     });

@@ -219,7 +219,7 @@ pub fn generate(
     // A function of matrices keeps one direction a sweep: its twin
     // computes with matrices of the scalar, which only `Dual<f64>` is an
     // element of (`MatrixScalar`: products, the determinant's cofactors).
-    let lanes = !diff.is_empty() && !(takes_matrices(sig) || builds_matrices);
+    let lanes = !(diff.is_empty() || takes_matrices(sig) || builds_matrices);
     out.extend(hessian_fn(item, sig, float, None, lanes));
     out.extend(super::nested::generate(item, sig));
     // The sparse Hessian is of `f64` (nalgebra-sparse's matrices of the
