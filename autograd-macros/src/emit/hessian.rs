@@ -1,6 +1,8 @@
 //! `NAME_hvp` and `NAME_hessian` of a `#[differentiable(hessian)]`
 //! function: its twin's gradient (see `crate::hessian`) at
-//! `Dual<f64>` (forward over reverse).
+//! `Dual<f64>` (forward over reverse), and for the full sweeps of
+//! `NAME_hessian` and `NAME_hessian_sparse` at `HessianDual<f64>`, a dual
+//! number of `HESSIAN_LANES` tangent lanes.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
