@@ -3,6 +3,9 @@
 //! twin's gradient at a dual number of `K` lanes) and the last `n mod K`
 //! columns one `NAME_hvp` each, so `n` inputs cost `⌊n/K⌋ + n mod K`
 //! sweeps; `NAME_hessian_sparse` sweeps `K` colours at once the same way.
+//! A function taking a fixed-size array keeps one `NAME_hvp` per column
+//! (its lane copies would be arrays on the stack); `mixed` and `owned`
+//! check that path at the same sizes.
 //!
 //! Every Hessian is checked entry for entry against the one-column path
 //! (`NAME_hvp` along each unit direction, or along each colour's seed: to
@@ -154,7 +157,7 @@ fn mixed_flat(z: &[f64]) -> (f64, &[f64], [f64; 3]) {
 }
 
 #[test]
-fn branches_numbers_slices_and_arrays_sweep_lanes() {
+fn branches_numbers_slices_and_an_array_agree_with_the_columns() {
     // Flattened: 1 + w.len() + 3; every size around K.
     for m in [0, 1, K - 5, K - 4, K - 3, 2 * K] {
         let z = point(m + 4, 7 + m as u64);

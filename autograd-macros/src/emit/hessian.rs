@@ -221,7 +221,16 @@ pub fn generate(
     // A function of matrices keeps one direction a sweep: its twin
     // computes with matrices of the scalar, which only `Dual<f64>` is an
     // element of (`MatrixScalar`: products, the determinant's cofactors).
-    let lanes = !(diff.is_empty() || takes_matrices(sig) || builds_matrices);
+    // So does one taking a fixed-size array: its dual copy and its
+    // gradient are arrays on the stack, 9 times the `f64` array's at 8
+    // lanes (`tests/large_arrays.rs` runs a 2048-element one on 256 kB).
+    let lanes = !(diff.is_empty()
+        || takes_matrices(sig)
+        || builds_matrices
+        || sig
+            .params
+            .iter()
+            .any(|p| matches!(p.kind, ParamKind::Array { .. }) && !is_owned_vec(p)));
     out.extend(hessian_fn(item, sig, float, None, lanes));
     out.extend(super::nested::generate(item, sig));
     // The sparse Hessian is of `f64` (nalgebra-sparse's matrices of the
