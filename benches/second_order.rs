@@ -1,7 +1,8 @@
 //! Second order, `#[differentiable(hessian)]`: what `NAME_hvp` costs next
 //! to `NAME_grad`, and `NAME_hessian` next to num-dual's second-order
 //! Hessian (`num_dual::hessian`, `Dual2Vec` over `Dyn`) and a hand-written
-//! Hessian.
+//! Hessian; and `NAME_hessian`'s vector mode (K columns a reverse sweep)
+//! next to one `NAME_hvp` per column.
 //!
 //! ```text
 //! cargo bench --bench second_order                  # everything
@@ -80,6 +81,21 @@ fn hand_hessian(x: &[f64]) -> (f64, DVector<f64>, DMatrix<f64>) {
         }
     }
     (value, DVector::from_vec(grad), h)
+}
+
+/// Rosenbrock's Hessian one column a sweep: `_hvp` along each unit
+/// direction (the path `_hessian` took before vector mode).
+fn hessian_by_columns(x: &[f64]) -> DMatrix<f64> {
+    let n = x.len();
+    let mut h = DMatrix::zeros(n, n);
+    let mut v = vec![0.0; n];
+    for j in 0..n {
+        v[j] = 1.0;
+        let (_, _, column) = rosenbrock_hvp(x, &v);
+        h.column_mut(j).copy_from_slice(&column);
+        v[j] = 0.0;
+    }
+    h
 }
 
 /// The three Hessians agree, and the hand-written one is the central
@@ -260,6 +276,23 @@ fn benches(c: &mut Criterion) {
         });
         g.bench_function("hvp", |b| {
             b.iter(|| dense_layer_hvp(black_box(&inp.w), &inp.x, &inp.b, &dw, &dx, &db))
+        });
+        g.finish();
+    }
+
+    // Vector mode: `_hessian` (⌈n/K⌉ reverse sweeps of K lanes) against
+    // the one-column path, n `_hvp` calls along the unit directions.
+    for n in [16, 100] {
+        let x = rosenbrock::Inputs::new(n).x;
+        let (_, _, lanes) = rosenbrock_hessian(&x);
+        let columns = hessian_by_columns(&x);
+        if (&lanes - &columns).amax() > 1e-12 * columns.amax() {
+            panic!("the lane Hessian differs from the `_hvp` columns at n = {n}");
+        }
+        let mut g = group(c, &format!("hessian_lanes_n{n}"));
+        g.bench_function("lanes", |b| b.iter(|| rosenbrock_hessian(black_box(&x))));
+        g.bench_function("hvp_columns", |b| {
+            b.iter(|| hessian_by_columns(black_box(&x)))
         });
         g.finish();
     }

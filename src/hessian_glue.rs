@@ -2,6 +2,8 @@
 //! from `__private`, not part of the public API.
 
 use autograd_runtime::Dual;
+use autograd_runtime::dual::DualLanes;
+use autograd_runtime::lanes::HESSIAN_LANES as LANES;
 use num_traits::Float;
 
 /// A function generated with `#[differentiable(hessian)]`, by the type
@@ -295,6 +297,169 @@ pub fn take_scalar<T: Float>(flat: &mut std::vec::IntoIter<T>) -> T {
 /// The next `len` entries of a flattened gradient, for a slice.
 pub fn take_slice<T: Float>(flat: &mut std::vec::IntoIter<T>, len: usize) -> Vec<T> {
     flat.by_ref().take(len).collect()
+}
+
+// ---- K directions a sweep (`NAME_hessian`, `NAME_hessian_sparse`) ----
+
+/// Which direction each of a second-order sweep's `K` lanes carries, over
+/// the flattened inputs: lane `j` along input `first + j` (a dense
+/// Hessian's columns) or along the sum of the inputs of colour
+/// `first + j` (a compressed Hessian's).
+#[derive(Clone, Copy, Debug)]
+pub struct LaneSeed<'a, const K: usize> {
+    colors: Option<&'a [usize]>,
+    first: usize,
+}
+
+impl<'a, const K: usize> LaneSeed<'a, K> {
+    /// Lane `j` along flattened input `first + j`.
+    pub fn columns(first: usize) -> Self {
+        LaneSeed {
+            colors: None,
+            first,
+        }
+    }
+
+    /// Lane `j` along the inputs whose colour in `colors` (one per
+    /// flattened input) is `first + j`.
+    pub fn colors(colors: &'a [usize], first: usize) -> Self {
+        LaneSeed {
+            colors: Some(colors),
+            first,
+        }
+    }
+
+    /// The lane flattened input `i` is seeded in, if any.
+    fn lane(&self, i: usize) -> Option<usize> {
+        let column = match self.colors {
+            Some(colors) => *colors.get(i)?,
+            None => i,
+        };
+        column.checked_sub(self.first).filter(|j| *j < K)
+    }
+
+    /// `x` at flattened input `i`: its lane's derivative 1, the others 0.
+    fn dual<T: Float>(&self, x: T, i: usize) -> DualLanes<T, K> {
+        let mut d = DualLanes::constant_lanes(x);
+        if let Some(j) = self.lane(i) {
+            d.eps[j] = T::one();
+        }
+        d
+    }
+}
+
+/// A number argument at flattened input `offset`, seeded by `seed`.
+pub fn lane_scalar<T: Float, const K: usize>(
+    x: T,
+    seed: LaneSeed<'_, K>,
+    offset: usize,
+) -> DualLanes<T, K> {
+    seed.dual(x, offset)
+}
+
+/// A slice argument from flattened input `offset` on, seeded by `seed`.
+pub fn lane_slice<T: Float, const K: usize>(
+    x: &[T],
+    seed: LaneSeed<'_, K>,
+    offset: usize,
+) -> Vec<DualLanes<T, K>> {
+    if seed.colors.is_some() {
+        return x
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| seed.dual(x, offset + i))
+            .collect();
+    }
+    // Unit columns: at most `K` entries are seeded, the rest constants.
+    let mut out: Vec<DualLanes<T, K>> = x.iter().map(|&x| DualLanes::constant_lanes(x)).collect();
+    for j in 0..K {
+        if let Some(d) = (seed.first + j)
+            .checked_sub(offset)
+            .and_then(|i| out.get_mut(i))
+        {
+            d.eps[j] = T::one();
+        }
+    }
+    out
+}
+
+/// A fixed-size array argument from flattened input `offset` on, seeded
+/// by `seed`.
+pub fn lane_array<T: Float, const K: usize, const N: usize>(
+    x: &[T; N],
+    seed: LaneSeed<'_, K>,
+    offset: usize,
+) -> [DualLanes<T, K>; N] {
+    core::array::from_fn(|i| seed.dual(x[i], offset + i))
+}
+
+/// A constant number argument: derivative 0 in every lane.
+pub fn lane_constant<T: Float, const K: usize>(x: T) -> DualLanes<T, K> {
+    DualLanes::constant_lanes(x)
+}
+
+/// The elements of a constant slice argument: derivative 0 in every lane.
+pub fn lane_constants<T: Float, const K: usize>(x: &[T]) -> Vec<DualLanes<T, K>> {
+    x.iter().map(|&x| DualLanes::constant_lanes(x)).collect()
+}
+
+/// The elements of a constant fixed-size array argument.
+pub fn lane_array_constant<T: Float, const K: usize, const N: usize>(
+    x: &[T; N],
+) -> [DualLanes<T, K>; N] {
+    x.map(DualLanes::constant_lanes)
+}
+
+/// A gradient entry of a `K`-lane sweep: its values (the gradient) and
+/// its lanes (`K` columns of the Hessian, or of the compressed Hessian).
+pub trait LaneParts<T> {
+    /// The entry's duals, flattened.
+    fn duals(&self) -> &[DualLanes<T, LANES>];
+}
+
+impl<T: Float> LaneParts<T> for DualLanes<T, LANES> {
+    fn duals(&self) -> &[DualLanes<T, LANES>] {
+        core::slice::from_ref(self)
+    }
+}
+
+impl<T: Float> LaneParts<T> for Vec<DualLanes<T, LANES>> {
+    fn duals(&self) -> &[DualLanes<T, LANES>] {
+        self
+    }
+}
+
+impl<T: Float, const N: usize> LaneParts<T> for [DualLanes<T, LANES>; N] {
+    fn duals(&self) -> &[DualLanes<T, LANES>] {
+        self
+    }
+}
+
+/// Appends a gradient entry's values, flattened.
+pub fn push_lane_values<T: Float, D: LaneParts<T>>(out: &mut Vec<T>, entry: &D) {
+    out.extend(entry.duals().iter().map(|d| d.re));
+}
+
+/// Writes lane `j` of each of a gradient entry's duals (at flattened rows
+/// `offset..`) into column `first + j` of `out`, a column-major matrix of
+/// `rows` rows, for the lanes `seed` gave a column of it.
+pub fn put_lanes<T: Float, D: LaneParts<T>>(
+    out: &mut [T],
+    rows: usize,
+    entry: &D,
+    offset: usize,
+    seed: LaneSeed<'_, LANES>,
+) {
+    if rows == 0 {
+        return;
+    }
+    let first = seed.first;
+    let count = LANES.min((out.len() / rows).saturating_sub(first));
+    for (i, d) in entry.duals().iter().enumerate() {
+        for j in 0..count {
+            out[(first + j) * rows + offset + i] = d.eps[j];
+        }
+    }
 }
 
 /// The second order of an implicit solution z(θ) of r(z, θ) = 0, over the

@@ -100,11 +100,18 @@ pub use tangent_glue::{ForwardMode, StructCall};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::hessian_glue::{
-        HasSecondOrder, ImplicitSecondOrder, Lift, LiftAsIs, LiftFloat, LiftFloats, SecondOrder,
-        TwinArg, assert_hessian, dual_array, dual_array_constant, dual_constants, dual_matrix,
-        dual_matrix_constant, dual_part, dual_slice, implicit_second_order, push_flat, real_part,
-        take_matrix, take_scalar, take_slice, twin_arg, unit_matrix, unit_scalar, unit_slice,
+        HasSecondOrder, ImplicitSecondOrder, LaneSeed, Lift, LiftAsIs, LiftFloat, LiftFloats,
+        SecondOrder, TwinArg, assert_hessian, dual_array, dual_array_constant, dual_constants,
+        dual_matrix, dual_matrix_constant, dual_part, dual_slice, implicit_second_order,
+        lane_array, lane_array_constant, lane_constant, lane_constants, lane_scalar, lane_slice,
+        push_flat, push_lane_values, put_lanes, real_part, take_matrix, take_scalar, take_slice,
+        twin_arg, unit_matrix, unit_scalar, unit_slice,
     };
+    pub use autograd_runtime::dual::DualLanes;
+    pub use autograd_runtime::lanes::HESSIAN_LANES;
+    /// The scalar `NAME_hessian` and `NAME_hessian_sparse` run a twin's
+    /// reverse sweep at: a dual number of [`HESSIAN_LANES`] lanes.
+    pub type HessianDual<T> = DualLanes<T, HESSIAN_LANES>;
     pub use crate::tangent::{
         CollectionField, ConstantField, FloatField, IntField, KeepConstant, MatrixField,
         ZeroConstant, add_flat_struct, add_float_field, add_to_collection, clone_tangent,

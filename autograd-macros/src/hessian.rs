@@ -6,7 +6,8 @@
 //! `vec![..]` too, a call of `g` a call of `g`'s twin). The twin goes through the ordinary
 //! generic pipeline, and `NAME_hvp` instantiates its gradient at the dual
 //! number `autograd::Dual<f64>`: the real parts are the value and the
-//! gradient, the dual parts the Hessian-vector product. No second
+//! gradient, the dual parts the Hessian-vector product (`NAME_hessian`
+//! runs it at `autograd::dual::DualLanes<f64, 8>`, eight products a sweep). No second
 //! derivative rule exists anywhere: `Dual`'s arithmetic takes its
 //! derivatives from the runtime's tangent rules, applied to the generated
 //! reverse sweep.

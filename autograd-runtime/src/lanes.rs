@@ -47,6 +47,19 @@ use crate::sparse::Coloring;
 /// inputs or colours (a banded Jacobian has 5).
 pub const LANES: usize = 8;
 
+/// The number of lanes of the generated second-order sweeps
+/// (`NAME_hessian`, `NAME_hessian_sparse` at
+/// [`crate::dual::DualLanes`]). Measured on Rosenbrock's dense Hessian
+/// (`benches/second_order.rs`, groups `hessian_lanes_n16` and `_n100`):
+/// 4 and 8 lanes cost the same per column. A lane costs about what a
+/// one-direction sweep's tangent does (two lanes an instruction at the
+/// default target's SSE2, and the register pressure of the lanes), so
+/// what a sweep of lanes saves is the work done once per sweep: the
+/// value, the gradient, the arguments' dual copies. An idle lane costs
+/// as much as a used one, so the generated code sweeps lanes only while
+/// all are used.
+pub const HESSIAN_LANES: usize = 8;
+
 /// The tangent of one float along `K` directions: lane `j` along
 /// direction `j`.
 #[derive(Clone, Copy, Debug, PartialEq)]
