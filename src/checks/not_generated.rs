@@ -6,7 +6,9 @@
 //! first bound by a trait of `checks` that nothing implements (its message
 //! is the error, at the call), and returns any type, so the call's other
 //! uses raise nothing more. One per trait and number of arguments, up to
-//! twelve (the macro writes a stand-in of its own beyond).
+//! twelve (the macro writes a stand-in of its own beyond). Written out,
+//! not by a macro: rustc quotes the stand-in's line in its error ("required
+//! by a bound in .."), which then reads as one plain signature.
 
 use crate::checks::{
     HessianOption, JvpOption, MatrixResult, OneResult, SeveralResults, SparseOfF64,
