@@ -316,7 +316,7 @@ fn const_and_static_items_in_the_body_in_every_mode() {
 /// A `const` of an inner block, named like nothing outside it: the
 /// generated code declares it for the whole function, which changes no
 /// read. f = 4x² + K·x: f' = 8x + K, f'' = 8. (One named like a module
-/// constant read outside the block is an error: tests/ui/const_shadowed_in_block.rs.)
+/// constant read outside the block is an error: ui-tests/tests/ui/const_shadowed_in_block.rs.)
 #[differentiable(jvp, hessian)]
 fn inner_block_const(x: f64) -> f64 {
     let y = K * x;

@@ -298,7 +298,7 @@ fn ends_every_way_through_hessian_and_jvp() {
 
 /// The `Option` of `first()` of a local the body builds, held in a
 /// variable and taken apart by `if let` (issue 36: lowered where it is
-/// tested; it was one error before, tests/ui/control/first-held-in-variable).
+/// tested; it was one error before, ui-tests/tests/ui/control/first-held-in-variable).
 #[differentiable]
 fn relative_move(prices: &[f64], scale: f64) -> f64 {
     let mut moved = prices.to_vec();

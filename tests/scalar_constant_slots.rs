@@ -2,7 +2,7 @@
 //!
 //! The callee's pullback has no adjoint for a constant argument. A constant
 //! value may be passed there; a differentiable one is a compile error
-//! (tests/ui/calls), since its gradient would be lost. `stop_gradient` says
+//! (ui-tests/tests/ui/calls), since its gradient would be lost. `stop_gradient` says
 //! that is intended.
 //!
 //! Tolerances: closed form `epsilon = 1e-13`, `max_relative = 1e-12`;

@@ -181,7 +181,7 @@ fn macro_hygiene_is_respected() {
 // ---------------------------------------------------------------------------
 // Conditions: `if` expressions inside a condition are values of the sweep;
 // a pattern binding inside a condition is rejected rather than confused with
-// an outer variable (see tests/ui).
+// an outer variable (see ui-tests/tests/ui).
 
 #[differentiable]
 fn if_inside_condition(a: f64, b: f64, c: f64) -> f64 {
@@ -291,7 +291,7 @@ fn a_glob_imported_differentiable_function_is_differentiated() {
 // `stop_gradient` is resolved by rustc, not by name: any path to autograd's
 // works, a user's `#[differentiable] fn stop_gradient` is differentiated as
 // any other function, and a user's plain one is never given autograd's
-// derivative (a call of it does not compile: tests/ui/calls).
+// derivative (a call of it does not compile: ui-tests/tests/ui/calls).
 
 mod renamed_facade {
     use autograd as ag;

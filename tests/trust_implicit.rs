@@ -6,7 +6,7 @@
 //!   quotient that is not finite while its partial is reports
 //!   `SolveError::SingularDerivative` (NaN for a plain-float solver);
 //! - the residual is matched to the solver's arguments by name (see
-//!   `tests/ui/calls/implicit-residual-arguments-in-another-order.rs` for
+//!   `ui-tests/tests/ui/calls/implicit-residual-arguments-in-another-order.rs` for
 //!   the compile error): a residual taking them in the solver's order, under
 //!   the same names, gives the closed-form derivatives.
 //!
@@ -143,7 +143,7 @@ fn an_infinite_partial_of_the_residual_gives_an_infinite_derivative() {
 /// The example written as the hook reads it: the residual takes
 /// the solver's arguments after the solution, in the solver's order and
 /// under its names (in another order it is a compile error, see
-/// `tests/ui/calls/implicit-residual-arguments-in-another-order.rs`).
+/// `ui-tests/tests/ui/calls/implicit-residual-arguments-in-another-order.rs`).
 #[differentiable]
 fn res(x: f64, b: f64, a: f64) -> f64 {
     x * a - b

@@ -3,7 +3,7 @@
 //! what it accepts, with values checked against closed forms.
 //!
 //! Regenerate the pinned output after an intended change with
-//! `TRYBUILD=overwrite cargo test --test ui`, then read every diff.
+//! `TRYBUILD=overwrite cargo test -p ui-tests --test ui`, then read every diff.
 
 #[test]
 fn ui() {
