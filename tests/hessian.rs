@@ -789,7 +789,11 @@ fn weighted_call(x: &[f64], y: f64) -> f64 {
 /// H[xᵢ][y] 0 instead of 2xᵢ.
 #[test]
 fn a_callee_gradient_entry_of_zero_and_an_adjoint_of_one_are_scaled() {
-    for (x, y) in [([0.0, 1.0, -0.5], 3.0), ([0.5, 1.0, 0.0], 1.0), ([0.0, -2.0, 0.25], 1.0)] {
+    for (x, y) in [
+        ([0.0, 1.0, -0.5], 3.0),
+        ([0.5, 1.0, 0.0], 1.0),
+        ([0.0, -2.0, 0.25], 1.0),
+    ] {
         let (_, g, h) = weighted_call_hessian(&x, y);
         let n = x.len();
         let s: f64 = x.iter().map(|v| v * v).sum();
