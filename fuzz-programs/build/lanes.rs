@@ -337,7 +337,7 @@ fn sum_loop(e: &mut Em, seq: &Seq, scalars: &[X], others: &[Seq]) -> X {
             // On the inputs: the mirror records the decision.
             e.features.insert("lanes-branch-data");
             let a = leaves[0].clone();
-            let b = e.rng.pick(&leaves[1..].to_vec());
+            let b = e.rng.pick(&leaves[1..]);
             let b = e.read(&b);
             let m = format!("if cx.gt({}, {}) {{", a.m, b.m);
             e.open(&format!("if {} > {} {{", a.s, b.s), &m);
