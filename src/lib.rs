@@ -753,9 +753,14 @@ pub mod __private {
     /// pullback of a function whose sweeps ran in its `__grad_acc_full`):
     /// the adjoints are linear in the seed, so this is what the reverse
     /// sweep at `s` gives, to rounding (exactly at seed one, which
-    /// `NAME_grad` uses). An adjoint left at zero stays zero, as the sweep
-    /// at a finite `s` leaves it. At ∞ or NaN the pullback runs the sweep
-    /// again instead.
+    /// `NAME_grad` uses). At ∞ or NaN the pullback runs the sweep again
+    /// instead.
+    ///
+    /// Every entry is multiplied, zeros and seed one included: in the
+    /// second-order twin the scalar is a dual number, whose comparisons
+    /// see its real part only, so an entry `0 + 2ε` (a zero gradient
+    /// entry with a non-zero `H·v` entry) is no zero, and a seed `1 + ε`
+    /// no one.
     pub trait Seeded<S> {
         /// `self · s`.
         fn seeded(self, s: S) -> Self;
@@ -764,14 +769,22 @@ pub mod __private {
     impl<T: rules::Real> Seeded<T> for T {
         #[inline(always)]
         fn seeded(self, s: T) -> T {
-            if self == T::zero() { self } else { self * s }
+            self * s
+        }
+    }
+
+    /// Each element times `s` (see [`Seeded`]).
+    #[inline]
+    fn scale_all<T: rules::Real>(d: &mut [T], s: T) {
+        for e in d.iter_mut() {
+            *e = *e * s;
         }
     }
 
     impl<T: rules::Real> Seeded<T> for Vec<T> {
         #[inline]
         fn seeded(mut self, s: T) -> Self {
-            scale_unit(&mut self, s);
+            scale_all(&mut self, s);
             self
         }
     }
@@ -779,7 +792,7 @@ pub mod __private {
     impl<T: rules::Real, const N: usize> Seeded<T> for [T; N] {
         #[inline]
         fn seeded(mut self, s: T) -> Self {
-            scale_unit(&mut self, s);
+            scale_all(&mut self, s);
             self
         }
     }
@@ -787,7 +800,7 @@ pub mod __private {
     impl<T: rules::Real, const N: usize> Seeded<T> for Box<[T; N]> {
         #[inline]
         fn seeded(mut self, s: T) -> Self {
-            scale_unit(&mut *self, s);
+            scale_all(&mut *self, s);
             self
         }
     }
@@ -801,7 +814,7 @@ pub mod __private {
     {
         #[inline]
         fn seeded(mut self, s: T) -> Self {
-            scale_unit(self.as_mut_slice(), s);
+            scale_all(self.as_mut_slice(), s);
             self
         }
     }

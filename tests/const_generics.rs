@@ -305,3 +305,32 @@ fn a_fixed_size_vector_of_a_generic_length() {
     let (_, _, hessian) = half_norm_squared_hessian(&x);
     assert_eq!(hessian, autograd::nalgebra::DMatrix::identity(4, 4));
 }
+
+/// A local array of the generic length, `[0.0; N]`, under `hessian`: the
+/// second-order copy read the length `N` as a number to convert (an error
+/// at `N`, found by the fuzz class `const-len`). x₀²·x_{N−1}²: at N = 2,
+/// H = [[2x₁², 4x₀x₁], [4x₀x₁, 2x₀²]].
+#[differentiable(jvp, hessian)]
+fn squares_local<const N: usize>(x: &[f64; N]) -> f64 {
+    let mut w = [0.0; N];
+    for i in 0..N {
+        w[i] = x[i] * x[i];
+    }
+    w[0] * w[N - 1]
+}
+
+#[test]
+fn a_local_array_of_the_generic_length_under_hessian() {
+    let x = [1.5, -0.5];
+    let (value, _, h) = squares_local_hessian(&x);
+    close("value", value, x[0] * x[0] * x[1] * x[1]);
+    let want = [
+        [2.0 * x[1] * x[1], 4.0 * x[0] * x[1]],
+        [4.0 * x[0] * x[1], 2.0 * x[0] * x[0]],
+    ];
+    for i in 0..2 {
+        for j in 0..2 {
+            close("H", h[(i, j)], want[i][j]);
+        }
+    }
+}

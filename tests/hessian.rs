@@ -761,3 +761,67 @@ fn assertions_compile_and_run_under_hessian() {
         "the assertion runs in the second-order copy too"
     );
 }
+
+// ---- A callee's gradient scaled by the caller's adjoint ----
+
+/// Σ xᵢ², a helper taking a slice: its gradient reaches the caller
+/// computed at seed one and scaled by the caller's adjoint.
+#[differentiable(hessian)]
+fn sum_squares(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += x[i] * x[i];
+    }
+    s
+}
+
+/// y·Σ xᵢ²: ∇ = (2y·x, Σ xᵢ²); H = [[2y·I, 2x], [2xᵀ, 0]].
+#[differentiable(hessian)]
+fn weighted_call(x: &[f64], y: f64) -> f64 {
+    sum_squares(x) * y
+}
+
+/// Second order through a call at the two seeds a dual number's real part
+/// alone would misjudge (found by the fuzz class `lanes`): a gradient entry
+/// of the callee that is zero (x₀ = 0) while its `H·v` entry is not, and a
+/// caller adjoint whose real part is one (y = 1) while its dual part is
+/// not. Either was left unscaled: H[x₀][x₀] came out 2 instead of 2y, and
+/// H[xᵢ][y] 0 instead of 2xᵢ.
+#[test]
+fn a_callee_gradient_entry_of_zero_and_an_adjoint_of_one_are_scaled() {
+    for (x, y) in [
+        ([0.0, 1.0, -0.5], 3.0),
+        ([0.5, 1.0, 0.0], 1.0),
+        ([0.0, -2.0, 0.25], 1.0),
+    ] {
+        let (_, g, h) = weighted_call_hessian(&x, y);
+        let n = x.len();
+        let s: f64 = x.iter().map(|v| v * v).sum();
+        for i in 0..n {
+            assert_eq!(g[i], 2.0 * y * x[i], "∂/∂x{i} at {x:?}, y = {y}");
+            for j in 0..n {
+                let want = if i == j { 2.0 * y } else { 0.0 };
+                assert_eq!(h[(i, j)], want, "H[x{i}][x{j}] at {x:?}, y = {y}");
+            }
+            assert_eq!(h[(i, n)], 2.0 * x[i], "H[x{i}][y] at {x:?}, y = {y}");
+            assert_eq!(h[(n, i)], 2.0 * x[i], "H[y][x{i}] at {x:?}, y = {y}");
+        }
+        assert_eq!(g[n], s);
+        assert_eq!(h[(n, n)], 0.0);
+        // NAME_hvp along each axis: the same columns.
+        for j in 0..=n {
+            let mut v = [0.0; 3];
+            let mut vy = 0.0;
+            if j < n {
+                v[j] = 1.0;
+            } else {
+                vy = 1.0;
+            }
+            let (_, _, _, hx, hy) = weighted_call_hvp(&x, y, &v, vy);
+            for i in 0..n {
+                assert_eq!(hx[i], h[(i, j)], "(H·e{j})[x{i}] at {x:?}, y = {y}");
+            }
+            assert_eq!(hy, h[(n, j)], "(H·e{j})[y] at {x:?}, y = {y}");
+        }
+    }
+}

@@ -60,6 +60,28 @@
 //!   constants, arguments and each other, as a running max/min, through
 //!   `fold(.., f64::max)` and inside a helper: picked, the adjoint is the
 //!   graph's; not picked, the operand adds nothing (finding 035).
+//!
+//! Vector mode and lengths (`build/lanes.rs`):
+//!
+//! - `lanes`: `f(a0: f64, xs: &[f64], [ys: &[f64]])` with 8 to 24 inputs,
+//!   so that `NAME_hessian` (eight columns a sweep) and `NAME_jacobian`
+//!   (eight directions a sweep, also through the `jvp` helpers it calls)
+//!   run their lanes: `jvp, hessian` returning a number, or `jvp`
+//!   returning a `Vec` or an array; sum loops (`for`, `while`, stencils
+//!   `xs[i - 1]`), branches on the inputs (mirrored) and on `i`, `Vec`
+//!   locals (`vec![0.0; n]` written by index, or `push`), recurrences,
+//!   and calls of helpers taking `&[f64]` (the argument or a `Vec` local)
+//!   that call each other; each column of `NAME_hessian` is held to
+//!   `NAME_hvp` and to central differences of `NAME_grad`, of
+//!   `NAME_jacobian` to `NAME_jvp`;
+//! - `const-len`: functions generic over a length, `f<const N: usize>(a0,
+//!   xs: &[S; N])` (or of a fixed length calling generic ones), `S` `f64`
+//!   or a generic `T: Float` (checked at `f64` and `f32`), `jvp` and
+//!   `hessian` or `jvp` alone (then maybe an `[f64; N]` result and its
+//!   Jacobian), calling helpers generic over a length (by reference or by
+//!   value, returning a number or an array, `T` first or `N` first) at
+//!   `N`, at a local array's length and at a literal array's, the length
+//!   inferred or by turbofish; `N` read as a value.
 
 use super::{Class, FnGen, Param, Program, Rng, Sig};
 use crate::ast::{Bin, Blk, C, Cmp, E, Fl, I, M, S, Style, Un, lit};
@@ -69,8 +91,11 @@ use std::fmt::Write as _;
 #[path = "today.rs"]
 pub(super) mod today;
 
+#[path = "lanes.rs"]
+pub(super) mod lanes;
+
 impl Class {
-    pub const ALL: [Class; 12] = [
+    pub const ALL: [Class; 14] = [
         Class::Cfg,
         Class::Consts,
         Class::NonFinite,
@@ -83,6 +108,8 @@ impl Class {
         Class::Unreached,
         Class::NestedGrad,
         Class::Selection,
+        Class::Lanes,
+        Class::ConstLen,
     ];
 
     pub fn name(self) -> &'static str {
@@ -99,6 +126,8 @@ impl Class {
             Class::Unreached => "unreached",
             Class::NestedGrad => "nested-grad",
             Class::Selection => "selection",
+            Class::Lanes => "lanes",
+            Class::ConstLen => "const-len",
         }
     }
 
@@ -116,6 +145,8 @@ impl Class {
             Class::Unreached => "class-unreached",
             Class::NestedGrad => "class-nested-grad",
             Class::Selection => "class-selection",
+            Class::Lanes => "class-lanes",
+            Class::ConstLen => "class-const-len",
         }
     }
 

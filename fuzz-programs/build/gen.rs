@@ -55,6 +55,8 @@ pub enum Class {
     Unreached,
     NestedGrad,
     Selection,
+    Lanes,
+    ConstLen,
 }
 
 /// Bound past which a value is squashed (`f32` programs: a quarter of it,
@@ -3454,6 +3456,8 @@ pub fn generate(
             Some(Class::Unreached) => classes::today::gen_unreached(i, &mut own),
             Some(Class::NestedGrad) => classes::today::gen_nested_grad(i, &mut own),
             Some(Class::Selection) => classes::today::gen_selection(i, &mut own),
+            Some(Class::Lanes) => classes::lanes::gen_lanes(i, &mut own),
+            Some(Class::ConstLen) => classes::lanes::gen_const_len(i, &mut own),
             Some(c) => {
                 let r = Rng::new(own.next());
                 gen_program(i, &mut rng, &sigs, exits, Some((c, r)))

@@ -43,6 +43,17 @@
 //! `AUTOGRAD_FUZZ_CLASSES=cfg AUTOGRAD_FUZZ_CLASS_SHARE=1 FUZZ_CHUNK=300
 //! fuzz-programs/run-long.sh 300 0x35C0`. `abs` at ±0 is checked against
 //! `copysign(1, x)`, the runtime's convention.
+//!
+//! The classes (`cfg consts non-finite singular-det signed-zeros
+//! shadowed-struct large-array sub-slice in-out unreached nested-grad
+//! selection lanes const-len`) are described in `build/classes.rs`; two
+//! aim at the vector mode and the lengths: `lanes`, programs of 8 to 24
+//! inputs whose `NAME_hessian` and `NAME_jacobian` sweep eight lanes at
+//! once (also through calls), each column checked against `NAME_hvp` or
+//! `NAME_jvp` along the axis and against central differences (up to
+//! [`COLUMNS_UP_TO`] inputs); and `const-len`, functions generic over a
+//! length (`fn f<const N: usize>(x: &[f64; N])`, also over `T: Float`)
+//! calling each other at the length inferred or by turbofish.
 
 pub mod mirror;
 
@@ -754,16 +765,16 @@ fn check_point(
     }
     msgs.push_str(&check_fd(entry, x, trace, &grad, fd, tol, report));
     if let Some(jvp) = entry.jvp {
-        check_jvp(entry, jvp, x, &grad, tol, &mut msgs);
+        check_jvp(entry, jvp, x, trace, &grad, tol, &mut msgs);
     }
     if let Some(hvp) = entry.hvp {
-        check_hvp(entry, hvp, x, &grad, tol, &mut msgs);
+        check_hvp(entry, hvp, x, trace, &grad, tol, &mut msgs);
         if let Some(hessian) = entry.hessian {
-            check_hessian(entry, hessian, hvp, x, &grad, &mut msgs);
+            check_hessian(entry, hessian, hvp, x, trace, &grad, &mut msgs);
         }
     }
     if let (Some(jacobian), Some(outputs)) = (entry.jacobian, entry.outputs) {
-        check_jacobian(entry, jacobian, outputs, x, &grad, tol, &mut msgs);
+        check_jacobian(entry, jacobian, outputs, x, trace, &grad, tol, &mut msgs);
     }
     if let Some(grad_f32) = entry.grad_f32 {
         check_f32(entry, grad_f32, x, p, &grad, &mut msgs);
@@ -948,6 +959,16 @@ fn along(x: &[f64], v: &[f64], t: f64) -> Vec<f64> {
     y
 }
 
+/// Whether the program decides otherwise anywhere [`directional`] looks,
+/// `x ± h·v` and `x ± 2h·v`, than at `x` (a point drawn at kinks, where a
+/// branch ties): its differences along `v` are then not taken.
+fn straddles_along(entry: &Entry, x: &[f64], v: &[f64], h: f64, trace: &Trace) -> bool {
+    entry.mirror.is_some()
+        && [h, -h, 2.0 * h, -2.0 * h]
+            .iter()
+            .any(|&t| trace_at(entry, &along(x, v, t), None).decisions != trace.decisions)
+}
+
 /// Central differences of `f` along `v` at steps `h` and `2h`, and their
 /// Richardson extrapolation: three estimates of each component of ∂f/∂v.
 fn directional(f: impl Fn(&[f64]) -> Vec<f64>, x: &[f64], v: &[f64], h: f64) -> [Vec<f64>; 3] {
@@ -978,6 +999,7 @@ fn check_jvp(
     entry: &Entry,
     jvp: FlatJvp,
     x: &[f64],
+    trace: &Trace,
     grad: &[f64],
     tol: Tolerances,
     msgs: &mut String,
@@ -999,6 +1021,9 @@ fn check_jvp(
         );
     }
     let h = step(1.0, entry.f32);
+    if straddles_along(entry, x, &v, h, trace) {
+        return;
+    }
     let fd = directional(|y| vec![(entry.primal)(y)], x, &v, h);
     let abs = tol.fd_abs * p.abs().max(1.0) * scale;
     if !agrees(tangent, &fd, 0, abs, tol.fd_rel) {
@@ -1032,6 +1057,7 @@ fn check_hvp(
     entry: &Entry,
     hvp: FlatHvp,
     x: &[f64],
+    trace: &Trace,
     grad: &[f64],
     tol: Tolerances,
     msgs: &mut String,
@@ -1056,7 +1082,8 @@ fn check_hvp(
     let fd = directional(|y| (entry.grad)(y).1, x, &v, h);
     let gmax = grad.iter().fold(1.0f64, |m, g| m.max(g.abs()));
     let abs = tol.fd_abs * gmax * dot(&v, &v).1.sqrt();
-    for (i, &a) in hv.iter().enumerate().take(nd) {
+    let straddles = straddles_along(entry, x, &v, h, trace);
+    for (i, &a) in hv.iter().enumerate().take(nd).filter(|_| !straddles) {
         if !agrees(a, &fd, i, abs, tol.fd_rel) {
             let _ = writeln!(
                 msgs,
@@ -1080,12 +1107,13 @@ fn check_hvp(
 /// (as `NAME_hvp`'s), symmetric, and H·v equal to `NAME_hvp`'s (which
 /// [`check_hvp`] holds to central differences of `NAME_grad`).
 // H[i][j] against H[j][i]: indices on both sides of the diagonal.
-#[allow(clippy::needless_range_loop)]
+#[allow(clippy::needless_range_loop, clippy::too_many_arguments)]
 fn check_hessian(
     entry: &Entry,
     hessian: FlatHessian,
     hvp: FlatHvp,
     x: &[f64],
+    trace: &Trace,
     grad: &[f64],
     msgs: &mut String,
 ) {
@@ -1138,7 +1166,58 @@ fn check_hessian(
             );
         }
     }
+    if nd > COLUMNS_UP_TO {
+        return;
+    }
+    // Column by column: `NAME_hessian` sweeps eight columns at once (full
+    // groups of eight), `NAME_hvp` one; and central differences of
+    // `NAME_grad` along each axis.
+    let tol = if entry.f32 {
+        Tolerances::F32
+    } else {
+        Tolerances::F64
+    };
+    let gmax = grad.iter().fold(1.0f64, |m, g| m.max(g.abs()));
+    for j in 0..nd {
+        let mut e = vec![0.0; nd];
+        e[j] = 1.0;
+        let (_, _, column) = hvp(x, &e);
+        let hstep = step(x[j], entry.f32);
+        let fd = (!straddles_along(entry, x, &e, hstep, trace))
+            .then(|| directional(|y| (entry.grad)(y).1, x, &e, hstep));
+        for i in 0..nd {
+            if !close(h[i][j], column[i], 1e-10 * hmax, 0.0) {
+                let _ = writeln!(
+                    msgs,
+                    "  NAME_hessian[{}][{}] = {:e}, NAME_hvp along the axis {:e}",
+                    entry.component_name(i),
+                    entry.component_name(j),
+                    h[i][j],
+                    column[i]
+                );
+            }
+            let Some(fd) = fd.as_ref() else {
+                continue;
+            };
+            if !agrees(h[i][j], fd, i, tol.fd_abs * gmax, tol.fd_rel) {
+                let _ = writeln!(
+                    msgs,
+                    "  NAME_hessian[{}][{}] = {:e}, central differences of NAME_grad {:e} (Richardson {:e})",
+                    entry.component_name(i),
+                    entry.component_name(j),
+                    h[i][j],
+                    fd[0][i],
+                    fd[2][i]
+                );
+            }
+        }
+    }
 }
+
+/// Up to this many differentiable inputs, [`check_hessian`] and
+/// [`check_jacobian`] check every column against `NAME_hvp` or `NAME_jvp`
+/// along the axis.
+pub const COLUMNS_UP_TO: usize = 32;
 
 /// A generic function's `NAME_jvp` at `f32`: its value `NAME_grad`'s at
 /// `f32` bit for bit, its tangent ⟨∇f, v⟩ from `NAME_grad` at `f32` (the
@@ -1186,11 +1265,13 @@ fn check_jvp_f32(
 /// `NAME_jacobian` of a vector result: its outputs bit for bit the
 /// function's, each column against central differences of the outputs,
 /// and the weighed rows against the gradient of the weighed outputs.
+#[allow(clippy::too_many_arguments)]
 fn check_jacobian(
     entry: &Entry,
     jacobian: FlatJacobian,
     outputs: FlatOutputs,
     x: &[f64],
+    trace: &Trace,
     grad: &[f64],
     tol: Tolerances,
     msgs: &mut String,
@@ -1225,9 +1306,27 @@ fn check_jacobian(
                 grad[j]
             );
         }
+        // `NAME_jacobian` sweeps eight directions at once (full groups of
+        // eight), `NAME_jvp` one: its weighed tangent along the axis.
+        if let Some(jvp) = entry.jvp.filter(|_| nd <= COLUMNS_UP_TO) {
+            let mut e = vec![0.0; nd];
+            e[j] = 1.0;
+            let (_, tangent) = jvp(x, &e);
+            if !close(weighed, tangent, 1e-10 * scale, 0.0) {
+                let _ = writeln!(
+                    msgs,
+                    "  Σ wᵢ·J[i][{}] = {weighed:e}, NAME_jvp along the axis {tangent:e}",
+                    entry.component_name(j)
+                );
+            }
+        }
         let mut e = vec![0.0; nd];
         e[j] = 1.0;
-        let fd = directional(outputs, x, &e, step(x[j], entry.f32));
+        let h = step(x[j], entry.f32);
+        if straddles_along(entry, x, &e, h, trace) {
+            continue;
+        }
+        let fd = directional(outputs, x, &e, h);
         for (i, &a) in column.iter().enumerate() {
             let abs = tol.fd_abs * out[i].abs().max(1.0);
             if !agrees(a, &fd, i, abs, tol.fd_rel) {
@@ -1483,6 +1582,38 @@ mod tests {
             ..SMOOTH
         });
         assert!(msg.contains("(NAME_hessian·v)[a]"), "{msg}");
+        // Column by column, against `NAME_hvp` and differences of the
+        // gradient.
+        assert!(
+            msg.contains("NAME_hessian[xs[1]][a] = 0e0, NAME_hvp along the axis"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("NAME_hessian[xs[1]][a] = 0e0, central differences of NAME_grad"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn a_jacobian_column_unlike_the_jvp_along_its_axis_fails() {
+        // The weighed outputs' tangent, its a-component doubled: the
+        // Jacobian (right) no longer matches it along the axis of a.
+        fn wrong(v: &[f64], t: &[f64]) -> (f64, f64) {
+            let (_, rows) = jacobian(v);
+            let w = weights(2, 1.0);
+            let tangent = (0..3)
+                .map(|j| {
+                    (w[0] * rows[0][j] + w[1] * rows[1][j]) * t[j] * if j == 0 { 2.0 } else { 1.0 }
+                })
+                .sum();
+            (weighed(v), tangent)
+        }
+        let msg = failures(&Entry {
+            jvp: Some(wrong),
+            ..VECTOR
+        });
+        assert!(msg.contains("Σ wᵢ·J[i][a] = "), "{msg}");
+        assert!(!msg.contains("Σ wᵢ·J[i][xs[0]] = "), "{msg}");
     }
 
     #[test]

@@ -182,12 +182,10 @@ fn program_map_matches_the_generated_file() {
                 .iter()
                 .any(|p| lines[src_start - 1].starts_with(p))
         );
-        assert!(
-            lines[src_start - 1..src_end]
-                .iter()
-                .any(|l| l.trim_start().starts_with(&format!("fn {name}(")))
-                || lines[src_start].starts_with(&format!("fn {name}<"))
-        );
+        assert!(lines[src_start - 1..src_end].iter().any(|l| {
+            let l = l.trim_start();
+            l.starts_with(&format!("fn {name}(")) || l.starts_with(&format!("fn {name}<"))
+        }));
         assert_eq!(lines[src_end - 1], "}");
         let entry = ENTRIES.iter().find(|e| e.name == name).expect("an entry");
         assert_eq!(

@@ -323,9 +323,12 @@ impl Lowerer<'_> {
                 elems: self.lower_elements(&t.elems),
                 collection: Collection::Tuple,
             },
+            // An array's length is a constant expression (`4`, `N`, `K`):
+            // written as it is, never converted to the second-order twin's
+            // scalar (`[0.0; N]` in a function generic over `N`).
             Expr::Repeat(r) => Op::Fill {
                 elem: self.lower_element(&r.expr),
-                len: self.lower_expr(&r.len),
+                len: Operand::Const(r.len.to_token_stream()),
                 collection: Collection::Array,
             },
             Expr::Macro(m) if m.mac.path.is_ident("vec") => match m.mac.parse_body::<VecMacro>() {
