@@ -825,3 +825,46 @@ fn a_callee_gradient_entry_of_zero_and_an_adjoint_of_one_are_scaled() {
         }
     }
 }
+
+/// The same sum inside the function itself, where it is one fused loop:
+/// the loop's adjoints are made at an accumulator adjoint of one and
+/// scaled to the actual one (`y`) afterwards; an entry whose value is
+/// zero but whose `H·v` part is not, or an adjoint whose real part is
+/// one, must be scaled all the same.
+#[differentiable(hessian)]
+fn weighted_sum_of_squares(x: &[f64], y: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += x[i] * x[i];
+    }
+    s * y
+}
+
+#[test]
+fn a_fused_loop_entry_of_zero_and_an_accumulator_adjoint_of_one_are_scaled() {
+    // Nine inputs and more: the Hessian's eight-lane sweep runs too.
+    for (x, y) in [
+        (vec![0.0, 1.0, -0.5], 3.0),
+        (vec![0.5, 1.0, 0.0], 1.0),
+        (vec![0.0, -2.0, 0.25, 0.0, 1.0, 0.5, -1.0, 0.0, 2.0], 1.0),
+        (
+            vec![0.0, -2.0, 0.25, 0.0, 1.0, 0.5, -1.0, 0.0, 2.0, 0.0],
+            -0.5,
+        ),
+    ] {
+        let (_, g, h) = weighted_sum_of_squares_hessian(&x, y);
+        let n = x.len();
+        let s: f64 = x.iter().map(|v| v * v).sum();
+        for i in 0..n {
+            assert_eq!(g[i], 2.0 * y * x[i], "∂/∂x{i} at {x:?}, y = {y}");
+            for j in 0..n {
+                let want = if i == j { 2.0 * y } else { 0.0 };
+                assert_eq!(h[(i, j)], want, "H[x{i}][x{j}] at {x:?}, y = {y}");
+            }
+            assert_eq!(h[(i, n)], 2.0 * x[i], "H[x{i}][y] at {x:?}, y = {y}");
+            assert_eq!(h[(n, i)], 2.0 * x[i], "H[y][x{i}] at {x:?}, y = {y}");
+        }
+        assert_eq!(g[n], s);
+        assert_eq!(h[(n, n)], 0.0);
+    }
+}
