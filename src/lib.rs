@@ -493,6 +493,90 @@ pub mod __private {
         }
     }
 
+    /// How a caller whose own pullback is reused (`NAME_jacobian` runs it
+    /// once per output, so it must be `Clone`) makes a call: `of(&vjp)`
+    /// learns the callee's pullback type `P` from its VJP without calling
+    /// it, then `.make(vjp, plain)` is [`KeepCloned::make`] where `P` is
+    /// `Clone` (the call through its VJP, the pullback kept), else
+    /// [`KeepRerun::make`] (found by auto-reference only when the first does
+    /// not apply: the plain call, the reverse sweep makes the call again).
+    /// The caller's reverse sweep takes either through
+    /// [`KeptPullback::pullback`].
+    pub struct KeepPullback<V, P>(::core::marker::PhantomData<fn() -> (V, P)>);
+
+    impl<V, P> KeepPullback<V, P> {
+        #[inline(always)]
+        pub fn of<F: FnOnce() -> (V, P)>(_: &F) -> Self {
+            KeepPullback(::core::marker::PhantomData)
+        }
+    }
+
+    /// A callee's pullback the caller's forward sweep kept.
+    pub struct Kept<P>(P);
+
+    /// No pullback kept (it is not `Clone`): the reverse sweep makes the call
+    /// again.
+    pub struct Rerun<P>(::core::marker::PhantomData<fn() -> P>);
+
+    impl<P: Clone> Clone for Kept<P> {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            Kept(self.0.clone())
+        }
+    }
+
+    impl<P> Clone for Rerun<P> {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            Rerun(::core::marker::PhantomData)
+        }
+    }
+
+    /// See [`KeepPullback`].
+    pub trait KeepCloned<V, P> {
+        fn make<F: FnOnce() -> (V, P), G: FnOnce() -> V>(self, vjp: F, plain: G) -> (V, Kept<P>);
+    }
+
+    impl<V, P: Clone> KeepCloned<V, P> for KeepPullback<V, P> {
+        #[inline(always)]
+        fn make<F: FnOnce() -> (V, P), G: FnOnce() -> V>(self, vjp: F, _: G) -> (V, Kept<P>) {
+            let (value, pullback) = vjp();
+            (value, Kept(pullback))
+        }
+    }
+
+    /// See [`KeepPullback`].
+    pub trait KeepRerun<V, P> {
+        fn make<F: FnOnce() -> (V, P), G: FnOnce() -> V>(&self, vjp: F, plain: G) -> (V, Rerun<P>);
+    }
+
+    impl<V, P> KeepRerun<V, P> for KeepPullback<V, P> {
+        #[inline(always)]
+        fn make<F: FnOnce() -> (V, P), G: FnOnce() -> V>(&self, _: F, plain: G) -> (V, Rerun<P>) {
+            (plain(), Rerun(::core::marker::PhantomData))
+        }
+    }
+
+    /// The pullback of a call made through [`KeepPullback`].
+    pub trait KeptPullback<P> {
+        /// The kept pullback, else `call()`'s.
+        fn pullback(self, call: impl FnOnce() -> P) -> P;
+    }
+
+    impl<P> KeptPullback<P> for Kept<P> {
+        #[inline(always)]
+        fn pullback(self, _: impl FnOnce() -> P) -> P {
+            self.0
+        }
+    }
+
+    impl<P> KeptPullback<P> for Rerun<P> {
+        #[inline(always)]
+        fn pullback(self, call: impl FnOnce() -> P) -> P {
+            call()
+        }
+    }
+
     /// The `TypeId` of a function item (every function item has a type of
     /// its own).
     #[inline(always)]

@@ -746,8 +746,9 @@ pub struct Function {
     /// time around it (empty: none), under which the error is emitted.
     pub unannotated_calls: Vec<UnannotatedCall>,
     /// The pullback runs once per output (`NAME_jacobian`), so it must be
-    /// `Clone`: it holds no callee's pullback (calls are made in the
-    /// reverse sweep, see `analysis::deferred_call`).
+    /// `Clone`: it holds a callee's pullback only where that is `Clone`
+    /// (see `analysis::kept_call`); other calls are made in the reverse
+    /// sweep (see `analysis::deferred_call`).
     pub reusable_pullback: bool,
 }
 

@@ -589,3 +589,19 @@ fn inout_two_slices() {
         }",
     );
 }
+
+#[test]
+fn vector_result_keeps_callee_pullback() {
+    // A function with a vector result makes its calls through the callee's
+    // VJP and keeps the pullback where it is `Clone`; a call borrowing a
+    // local is made again in the reverse sweep.
+    check(
+        "vector_result_keeps_callee_pullback",
+        "fn reproj(cam: &[f64], x: &[f64], w: f64) -> [f64; 2] {
+            let p = project(cam, x);
+            let q = [p[0] * w, p[1] * w];
+            let r = scale(&q, &cam[0..2]);
+            [r[0] + q[0], r[1]]
+        }",
+    );
+}

@@ -846,14 +846,30 @@ pub fn scalar_form(f: &Function, rule: &Rule, args: &[Operand]) -> bool {
 /// reverse sweep instead, where the value is owned. So is every call of a
 /// function whose pullback is reused (see `Function::reusable_pullback`).
 pub fn deferred_call(f: &Function, args: &[CallArg]) -> bool {
-    f.reusable_pullback
-        || args.iter().any(|a| {
-            a.by_ref
-                && a.operand.value().is_some_and(|v| {
-                    let info = f.info(v);
-                    info.param.is_none() || !(info.by_ref || info.kind.is_copy())
-                })
-        })
+    f.reusable_pullback || borrows_own_value(f, args)
+}
+
+/// Whether a call borrows one of the function's own locals or by-value
+/// parameters (see `deferred_call`).
+fn borrows_own_value(f: &Function, args: &[CallArg]) -> bool {
+    args.iter().any(|a| {
+        a.by_ref
+            && a.operand.value().is_some_and(|v| {
+                let info = f.info(v);
+                info.param.is_none() || !(info.by_ref || info.kind.is_copy())
+            })
+    })
+}
+
+/// A deferred call, at the top level of a function whose pullback is
+/// reused, that borrows nothing of the function's own: the forward sweep
+/// makes it through the callee's VJP and keeps the callee's pullback where
+/// that is `Clone` (a callee with a reusable pullback), so that each reverse
+/// sweep does not make the call again; where it is not, the reverse sweep
+/// makes the call as for any deferred call
+/// (`autograd::__private::KeepPullback`).
+pub fn kept_call(f: &Function, dst: ValueId, args: &[CallArg]) -> bool {
+    f.reusable_pullback && f.info(dst).block == f.body.id && !borrows_own_value(f, args)
 }
 
 /// The primal values the reverse code of one operation reads.

@@ -7,7 +7,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 
 use super::{Gen, names, paths};
-use crate::analysis::{Analysis, deferred_call, has_work, rerun_loop};
+use crate::analysis::{Analysis, deferred_call, has_work, kept_call, rerun_loop};
 use crate::ir::*;
 use crate::table::{Func, Pass, Rule};
 
@@ -400,6 +400,39 @@ impl Gen<'_> {
                             &pb.to_token_stream(),
                             *span,
                         ));
+                        continue;
+                    }
+                    if let Op::Call { func, args } = op
+                        && mode == Mode::Record
+                        && self.an.active(*dst)
+                        && kept_call(self.f, *dst, args)
+                    {
+                        // Through the VJP, its pullback kept, where that
+                        // pullback is `Clone`; else the plain call.
+                        let pb = names::pullback(*dst);
+                        let vjp = vjp_path(func);
+                        let call_args = self.call_args(args);
+                        let plain = self.primal_expr(op);
+                        let (value, make) = (names::callee_value(), names::keep_vjp());
+                        let check = same_callee(
+                            func,
+                            &value.to_token_stream(),
+                            &pb.to_token_stream(),
+                            *span,
+                        );
+                        let private = quote!(::autograd::__private);
+                        out.extend(quote_spanned! {*span=>
+                            let (#v, #pb) = {
+                                #[allow(unused_imports)]
+                                use #private::{KeepCloned as _, KeepRerun as _};
+                                let #make = || {
+                                    let (#value, #pb) = #vjp(#(#call_args),*);
+                                    #check
+                                    (#value, #pb)
+                                };
+                                #private::KeepPullback::of(&#make).make(#make, || #plain)
+                            };
+                        });
                         continue;
                     }
                     let expr = self.primal_expr(op);

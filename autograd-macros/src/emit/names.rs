@@ -202,6 +202,12 @@ pub fn callee_value() -> Ident {
     ident("__ad_callee_value".into())
 }
 
+/// A call's VJP as a closure, from which `__private::KeepPullback`
+/// learns the callee's pullback type before making the call.
+pub fn keep_vjp() -> Ident {
+    ident("__ad_keep_vjp".into())
+}
+
 /// The runtime's rules module as a function body imports it once (see
 /// `paths::import_rules`): a rule call is `__ad_rules::mul_grad_lhs(..)`,
 /// not the full path, in a third of the tokens.

@@ -9,7 +9,8 @@ use quote::{ToTokens, quote, quote_spanned};
 use super::forward::Mode;
 use super::{Gen, names, paths};
 use crate::analysis::{
-    carry_active, carry_gated, deferred_call, has_work, invariant_reads, scalar_form, stencils,
+    carry_active, carry_gated, deferred_call, has_work, invariant_reads, kept_call, scalar_form,
+    stencils,
 };
 use crate::ir::*;
 use crate::table::{Form, Func, Read, Rule};
@@ -391,7 +392,21 @@ impl<'a> Gen<'a> {
                     let rec = names::recorded_call(dst);
                     pb = quote!(::autograd::__private::recorded_pullback(#rec));
                 }
-                if deferred_call(self.f, args) {
+                if kept_call(self.f, dst, args) && self.an.active(dst) {
+                    // The pullback the forward sweep kept, else the call again.
+                    let vjp = super::forward::vjp_path(func);
+                    let call_args = self.call_args(args);
+                    let value = names::callee_value();
+                    let check =
+                        super::forward::same_callee(func, &value.to_token_stream(), &pb, span);
+                    out.extend(quote_spanned!(span=>
+                        let #pb = ::autograd::__private::KeptPullback::pullback(#pb, || {
+                            let (#value, #pb) = #vjp(#(#call_args),*);
+                            #check
+                            #pb
+                        });
+                    ));
+                } else if deferred_call(self.f, args) {
                     let vjp = super::forward::vjp_path(func);
                     let call_args = self.call_args(args);
                     let value = names::callee_value();
