@@ -270,3 +270,63 @@ fn f32_in_out_calls_match_the_closed_form() {
     // f32 rounding over a handful of operations.
     assert_relative_eq!(tangent, expected, max_relative = 1e-5);
 }
+
+use autograd::nalgebra::{DMatrix, DVector};
+
+/// A gradient step on `x` in place; returns the loss before it.
+#[differentiable(jvp)]
+fn descend(x: &mut DVector<f64>, a: &DMatrix<f64>, lr: f64) -> f64 {
+    let loss = (a * &*x).norm_squared();
+    *x = &*x * (1.0 - lr);
+    loss
+}
+
+/// Two steps from `x0`, the losses summed, then the final `x[0]`: the
+/// helper's result read, its `&mut DVector` updated.
+#[differentiable(jvp)]
+fn descend_twice(x0: &DVector<f64>, a: &DMatrix<f64>, lr: f64) -> f64 {
+    let mut x = x0.clone();
+    let mut s = descend(&mut x, a, lr);
+    s += descend(&mut x, a, lr);
+    s + x[0]
+}
+
+/// Appends to and scales a `&mut Vec<f64>` (a constant count `n`).
+#[differentiable(jvp)]
+fn grow(v: &mut Vec<f64>, x: f64, n: usize) {
+    for _ in 0..n {
+        v.push(x * x);
+    }
+    for i in 0..v.len() {
+        v[i] *= x;
+    }
+}
+
+#[differentiable(jvp)]
+fn grown(x: f64) -> f64 {
+    let mut v = vec![1.0];
+    grow(&mut v, x, 2);
+    v[0] + v[1] * v[2]
+}
+
+#[test]
+fn nalgebra_in_out_call_with_its_result_read_matches_central_differences() {
+    let a = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, -0.5, 1.5]);
+    let x0 = DVector::from_vec(vec![0.3, -0.7]);
+    let dx0 = DVector::from_vec(vec![1.0, 0.5]);
+    let da = DMatrix::from_row_slice(2, 2, &[0.1, 0.0, -0.2, 0.3]);
+    let (lr, dlr) = (0.1, 0.7);
+    let (value, tangent) = descend_twice_jvp(&x0, &a, lr, &dx0, &da, dlr);
+    assert_eq!(value, descend_twice(&x0, &a, lr));
+    let expected = central(|t| descend_twice(&(&x0 + t * &dx0), &(&a + t * &da), lr + t * dlr));
+    assert_relative_eq!(tangent, expected, epsilon = 1e-8, max_relative = 1e-7);
+}
+
+#[test]
+fn growing_vec_in_out_call_matches_the_closed_form() {
+    // v = [x, x³, x³]: value x + x⁶, tangent 1 + 6 x⁵.
+    let x: f64 = 0.9;
+    let (value, tangent) = grown_jvp(x, 1.0);
+    assert_eq!(value, grown(x));
+    assert_relative_eq!(tangent, 1.0 + 6.0 * x.powi(5), max_relative = 1e-14);
+}
