@@ -38,7 +38,8 @@ pub trait ForwardMode<S = (), L = ()> {
 /// [`InOutCall<J>`] the final value of its `J`-th in-out argument or
 /// [`InOutResult`] its result, and `St` the types in which the caller holds
 /// the callee's `&mut [T]` arguments (a `Vec<T>`, a `[T; N]`), a tuple of
-/// them (`()` for none), which the call's arguments choose. A function
+/// them (`()` for none), and `L` the callee's lengths as in [`ForwardMode`],
+/// both of which the call's arguments choose. A function
 /// without `jvp` has none, and such a call from a forward sweep is this
 /// one error, as for [`ForwardMode`].
 #[diagnostic::on_unimplemented(
@@ -46,7 +47,7 @@ pub trait ForwardMode<S = (), L = ()> {
     label = "called from a `#[differentiable(jvp)]` function",
     note = "the forward mode of a function calls the forward mode of every differentiable function it calls"
 )]
-pub trait ForwardInOut<Item, St = ()> {
+pub trait ForwardInOut<Item, St = (), L = ()> {
     /// `fn(args.., tangents..) -> (value, tangent)`: the in-out arguments'
     /// values on entry in, the item's value and tangent out.
     type Fn: Copy;

@@ -392,7 +392,10 @@ pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> 
     if sig.scalar.is_some() || names::has_no_carrier(&item.sig.ident) {
         return TokenStream::new();
     }
-    let [io] = inout.as_slice() else {
+    // A function generic over lengths: the items' check names them (see
+    // `multi_call_items`), however many in-out arguments it takes.
+    let lengths = item.sig.generics.const_params().next().is_some();
+    let ([io], false) = (inout.as_slice(), lengths) else {
         return multi_call_items(item, sig, shape, &inout);
     };
     let p = &sig.params[*io];
@@ -858,8 +861,47 @@ fn multi_call_items(
             }
         })
         .collect();
-    let same_check = |call: &Ident, same: &Ident, out: &TokenStream| match states.is_empty() {
-        true => quote! {
+    // The pullback's adjoints at that instance: a slice's in a `Vec`.
+    let instance_tys = (shape.full_tys.iter().enumerate()).map(|(i, ty)| match how(i) {
+        Some(t @ Taken::Slice { .. }) => t.instance(),
+        _ => ty.clone(),
+    });
+    let pulled_instance = match shape.reach {
+        true => {
+            let n = proc_macro2::Literal::usize_unsuffixed(shape.full_tys.len());
+            quote!(::autograd::__private::Reached<(#(#instance_tys,)*), #n>)
+        }
+        false => quote!((#(#instance_tys,)*)),
+    };
+    let lengths: Vec<syn::ConstParam> = (item.sig.generics.const_params())
+        .map(|c| syn::ConstParam {
+            attrs: Vec::new(),
+            ..c.clone()
+        })
+        .collect();
+    let length_idents: Vec<&Ident> = lengths.iter().map(|c| &c.ident).collect();
+    let same_check = |call: &Ident, same: &Ident, out: &TokenStream| match (
+        states.is_empty(),
+        lengths.is_empty(),
+    ) {
+        // Generic over lengths: instantiated at the lengths of the call's
+        // pullback's adjoints, which the bounds relate to the caller's
+        // item, and compared by name (as `emit::carrier`'s check).
+        (_, false) => quote! {
+            #[doc(hidden)]
+            #[inline(always)]
+            #vis fn #same<#(#lengths,)* __AdCalled, V, P>(called: &__AdCalled, _: &V, _: &P)
+            where
+                __AdCalled: ::core::ops::Fn(#(#instance),*) -> #out,
+                P: ::core::ops::FnOnce(#out) -> #pulled_instance,
+            {
+                ::autograd::__private::same_generic_function(
+                    called,
+                    ::core::any::type_name_of_val(&Self::#call::<#(#length_idents,)* #(#vecs),*>),
+                )
+            }
+        },
+        (true, true) => quote! {
             #[doc(hidden)]
             #[inline(always)]
             #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P) {
@@ -869,7 +911,7 @@ fn multi_call_items(
                 )
             }
         },
-        false => quote! {
+        (false, true) => quote! {
             #[doc(hidden)]
             #[inline(always)]
             #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P)
@@ -1127,13 +1169,22 @@ pub(super) fn forward_call_items(
     let lifetimes = &shape.lifetimes;
     let binder = (!lifetimes.is_empty()).then(|| quote!(for<#(#lifetimes),*>));
     let private = quote!(::autograd::__private);
+    // The lengths (`[(); N]` each), as `ForwardMode` names them.
+    let lengths: Vec<syn::ConstParam> = (item.sig.generics.const_params())
+        .map(|c| syn::ConstParam {
+            attrs: Vec::new(),
+            ..c.clone()
+        })
+        .collect();
+    let length_idents = lengths.iter().map(|c| &c.ident);
+    let length_tuple = quote!((#([(); #length_idents],)*));
     let mode = |call: &Ident, marker: TokenStream, ty: &TokenStream| {
         let jvp = format_ident!("{call}{}", names::JVP_FULL);
         quote! {
             #[doc(hidden)]
             #[diagnostic::do_not_recommend]
             #[allow(clippy::type_complexity)]
-            impl<#(#states),*> #private::ForwardInOut<#marker, #state_tuple> for #name #where_clause {
+            impl<#(#states,)* #(#lengths),*> #private::ForwardInOut<#marker, #state_tuple, #length_tuple> for #name #where_clause {
                 type Fn = #binder fn(#(#input_tys,)* #(#tangent_tys),*) -> (#ty, #ty);
                 const JVP: Self::Fn = #name::#jvp;
             }

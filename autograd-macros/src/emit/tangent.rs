@@ -1037,7 +1037,7 @@ fn jvp_of(func: &syn::Path) -> TokenStream {
         };
         let colon = func.leading_colon;
         let carrier = carrier.iter().map(|s| &s.ident);
-        return quote_spanned!(callee=> <#colon #(#carrier)::* as #private::ForwardInOut<#marker, _>>::JVP);
+        return quote_spanned!(callee=> <#colon #(#carrier)::* as #private::ForwardInOut<#marker, _, _>>::JVP);
     }
     // A function taking a `Tangent` struct, called through its struct
     // call (`g::__struct_call`): the forward mode of the type named like
