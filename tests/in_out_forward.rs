@@ -330,3 +330,30 @@ fn growing_vec_in_out_call_matches_the_closed_form() {
     assert_eq!(value, grown(x));
     assert_relative_eq!(tangent, 1.0 + 6.0 * x.powi(5), max_relative = 1e-14);
 }
+
+/// The Euler loop under `#[checkpoint]`: reverse mode keeps snapshots,
+/// forward mode runs the loop as written.
+#[differentiable(jvp)]
+fn euler_checkpointed(y0: f64, k: f64, n: usize) -> f64 {
+    let mut y = vec![y0, 1.0];
+    #[checkpoint(snapshots = 4)]
+    for _ in 0..n {
+        step(&mut y, k, 0.05);
+    }
+    y[0] * y[1]
+}
+
+#[test]
+fn checkpointed_loop_of_in_out_calls_in_both_modes() {
+    // y = (y0 r^n, r^n), r = 1 - 0.05 k: value y0 r^(2n).
+    let (y0, k, n) = (1.2, 0.8, 40);
+    let r: f64 = 1.0 - 0.05 * k;
+    let (value, dy0, dk) = euler_checkpointed_grad(y0, k, n);
+    assert_eq!(value, euler_checkpointed(y0, k, n));
+    let dr = 2.0 * n as f64 * y0 * r.powi(2 * n as i32 - 1);
+    assert_relative_eq!(dy0, r.powi(2 * n as i32), max_relative = 1e-12);
+    assert_relative_eq!(dk, dr * -0.05, max_relative = 1e-12);
+    let (v, tangent) = euler_checkpointed_jvp(y0, k, n, 0.5, -1.0);
+    assert_eq!(v, value);
+    assert_relative_eq!(tangent, 0.5 * dy0 - dk, max_relative = 1e-12);
+}
