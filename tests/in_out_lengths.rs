@@ -1,7 +1,9 @@
 //! In-out (`&mut`) arguments of functions generic over a length
 //! (`const N: usize`), in reverse and forward mode. Expected values are
 //! closed forms or central differences of the primal.
-#![allow(clippy::needless_range_loop)]
+// A body copies an array argument with `clone` (it does not dereference
+// one).
+#![allow(clippy::needless_range_loop, clippy::clone_on_copy)]
 
 use approx::assert_relative_eq;
 use autograd::differentiable;
