@@ -93,7 +93,7 @@ pub use tangent::TangentStruct;
 #[doc(hidden)]
 pub use hessian_glue::{HasSecondOrder, SecondOrder};
 #[doc(hidden)]
-pub use tangent_glue::{ForwardMode, StructCall};
+pub use tangent_glue::{ForwardInOut, ForwardMode, InOutCall, InOutResult, StructCall};
 
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
@@ -119,8 +119,8 @@ pub mod __private {
         take_collection, take_elements, take_float,
     };
     pub use crate::tangent_glue::{
-        ForwardMode, IntoLanes, IntoTangent, NoLanes, ScalarTangent, StructCall, ZeroTangent,
-        into_lanes, into_tangent, slice_tangent,
+        ForwardInOut, ForwardMode, InOutCall, InOutResult, IntoLanes, IntoTangent, NoLanes,
+        ScalarTangent, StructCall, ZeroTangent, into_lanes, into_tangent, slice_tangent,
     };
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use crate::wrappers::{

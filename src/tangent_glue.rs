@@ -33,6 +33,37 @@ pub trait ForwardMode<S = (), L = ()> {
     const JVP_LANES: Self::Lanes;
 }
 
+/// The forward mode of a call passing in-out (`&mut`) arguments, by the
+/// type named like the callee: `Item` is the value the call gives,
+/// [`InOutCall<J>`] the final value of its `J`-th in-out argument or
+/// [`InOutResult`] its result, and `St` the types in which the caller holds
+/// the callee's `&mut [T]` arguments (a `Vec<T>`, a `[T; N]`), a tuple of
+/// them (`()` for none), and `L` the callee's lengths as in [`ForwardMode`],
+/// both of which the call's arguments choose. A function
+/// without `jvp` has none, and such a call from a forward sweep is this
+/// one error, as for [`ForwardMode`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no forward mode: add `jvp` to its attribute, `#[differentiable(jvp)]`",
+    label = "called from a `#[differentiable(jvp)]` function",
+    note = "the forward mode of a function calls the forward mode of every differentiable function it calls"
+)]
+pub trait ForwardInOut<Item, St = (), L = ()> {
+    /// `fn(args.., tangents..) -> (value, tangent)`: the in-out arguments'
+    /// values on entry in, the item's value and tangent out.
+    type Fn: Copy;
+    /// The hidden forward item.
+    const JVP: Self::Fn;
+}
+
+/// The final value of a call's `J`-th in-out argument (see
+/// [`ForwardInOut`]).
+#[derive(Copy, Clone, Debug)]
+pub struct InOutCall<const J: usize>;
+
+/// The result of a call passing in-out arguments (see [`ForwardInOut`]).
+#[derive(Copy, Clone, Debug)]
+pub struct InOutResult;
+
 /// The `ForwardMode::Lanes` of a function no caller's K-lane sweep calls:
 /// a function taking `Tangent` structs (reached through its struct call)
 /// and the tuple-to-array step of a call returning a tuple.

@@ -178,9 +178,6 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             let ir = lower::lower(&cx, s, &func.sig, rewritten.as_ref().unwrap_or(&func.block));
             let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
             let an = analysis::analyze(&cx, &ir, &differentiable);
-            if let Jvp::On = jvp {
-                emit::tangent::report_inout_calls(&cx, &ir, &an);
-            }
             (ir, an)
         });
 

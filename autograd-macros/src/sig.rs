@@ -817,15 +817,6 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
             );
         }
     }
-    // The in-out call items are not generic over lengths (yet).
-    if let Some(length) = sig.generics.const_params().next()
-        && params.iter().any(|p| p.inout)
-    {
-        cx.error_spanned_by(
-            length,
-            "a function generic over a length cannot take `&mut` arguments yet: write the length as a number (`&mut [f64; 3]`) or take a slice (`&mut [f64]`)",
-        );
-    }
 
     if cx.has_errors() && !before {
         return None;

@@ -392,7 +392,10 @@ pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> 
     if sig.scalar.is_some() || names::has_no_carrier(&item.sig.ident) {
         return TokenStream::new();
     }
-    let [io] = inout.as_slice() else {
+    // A function generic over lengths: the items' check names them (see
+    // `multi_call_items`), however many in-out arguments it takes.
+    let lengths = item.sig.generics.const_params().next().is_some();
+    let ([io], false) = (inout.as_slice(), lengths) else {
         return multi_call_items(item, sig, shape, &inout);
     };
     let p = &sig.params[*io];
@@ -733,21 +736,27 @@ impl Taken {
     }
 }
 
-/// [`call_items`] of a function of several in-out arguments: for the
-/// `j`-th of them, `ir::inout_call(j)` (`__inout_call`, `__inout_call_1`,
-/// ..), the function on the arguments' values returning that one's final
-/// value, whose pullback seeds it and gives the others' final values a
-/// zero seed; and `__inout_result` where the caller reads the result. A
-/// caller's `step(&mut q, &mut p, dt);` calls the first two on the same
-/// values: the function runs once for each final value in the sweeps.
-fn multi_call_items(
+/// How the items by which a caller calls a function of in-out arguments
+/// take them (see [`multi_call_items`]): their generics (a `&mut [T]`'s
+/// caller type added), each in-out argument as [`Taken`], their inputs,
+/// the function's arguments built from them, and the rebinding of the
+/// taken values as mutable locals.
+struct CallShape {
+    gens: syn::Generics,
+    taken: Vec<Taken>,
+    inputs: Vec<TokenStream>,
+    args: Vec<TokenStream>,
+    rebind: TokenStream,
+}
+
+/// The [`CallShape`] of the in-out arguments `inout`; `None` where one
+/// has a type the items do not take.
+fn call_shape(
     item: &syn::ItemFn,
     sig: &Signature,
     shape: &Shape,
     inout: &[usize],
-) -> TokenStream {
-    let vis = &item.vis;
-    let name = &item.sig.ident;
+) -> Option<CallShape> {
     let mut gens: syn::Generics = generics(item, shape)
         .and_then(|g| syn::parse2(g).ok())
         .unwrap_or_default();
@@ -767,11 +776,10 @@ fn multi_call_items(
             ParamKind::Array { owned, .. } | ParamKind::Matrix { owned, .. } => {
                 Taken::Owned(owned.to_token_stream())
             }
-            _ => return TokenStream::new(),
+            _ => return None,
         });
     }
     let how = |i: usize| inout.iter().position(|&k| k == i).map(|j| &taken[j]);
-    let where_clause = where_clause(item, shape);
     let inputs: Vec<TokenStream> = (shape.inputs.iter().enumerate())
         .map(|(i, pt)| match how(i) {
             Some(t) => {
@@ -793,6 +801,42 @@ fn multi_call_items(
         .collect();
     let xs: Vec<&Ident> = inout.iter().map(|&i| &sig.params[i].ident).collect();
     let rebind = quote!(#(let mut #xs = #xs;)*);
+    Some(CallShape {
+        gens,
+        taken,
+        inputs,
+        args,
+        rebind,
+    })
+}
+
+/// [`call_items`] of a function of several in-out arguments: for the
+/// `j`-th of them, `ir::inout_call(j)` (`__inout_call`, `__inout_call_1`,
+/// ..), the function on the arguments' values returning that one's final
+/// value, whose pullback seeds it and gives the others' final values a
+/// zero seed; and `__inout_result` where the caller reads the result. A
+/// caller's `step(&mut q, &mut p, dt);` calls the first two on the same
+/// values: the function runs once for each final value in the sweeps.
+fn multi_call_items(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    inout: &[usize],
+) -> TokenStream {
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let Some(CallShape {
+        gens,
+        taken,
+        inputs,
+        args,
+        rebind,
+    }) = call_shape(item, sig, shape, inout)
+    else {
+        return TokenStream::new();
+    };
+    let how = |i: usize| inout.iter().position(|&k| k == i).map(|j| &taken[j]);
+    let where_clause = where_clause(item, shape);
     // The same-callee check names the function at one instance: the
     // caller's buffers as `Vec`s, any lifetime of the other arguments.
     let states: Vec<&Ident> = (taken.iter())
@@ -817,8 +861,47 @@ fn multi_call_items(
             }
         })
         .collect();
-    let same_check = |call: &Ident, same: &Ident, out: &TokenStream| match states.is_empty() {
-        true => quote! {
+    // The pullback's adjoints at that instance: a slice's in a `Vec`.
+    let instance_tys = (shape.full_tys.iter().enumerate()).map(|(i, ty)| match how(i) {
+        Some(t @ Taken::Slice { .. }) => t.instance(),
+        _ => ty.clone(),
+    });
+    let pulled_instance = match shape.reach {
+        true => {
+            let n = proc_macro2::Literal::usize_unsuffixed(shape.full_tys.len());
+            quote!(::autograd::__private::Reached<(#(#instance_tys,)*), #n>)
+        }
+        false => quote!((#(#instance_tys,)*)),
+    };
+    let lengths: Vec<syn::ConstParam> = (item.sig.generics.const_params())
+        .map(|c| syn::ConstParam {
+            attrs: Vec::new(),
+            ..c.clone()
+        })
+        .collect();
+    let length_idents: Vec<&Ident> = lengths.iter().map(|c| &c.ident).collect();
+    let same_check = |call: &Ident, same: &Ident, out: &TokenStream| match (
+        states.is_empty(),
+        lengths.is_empty(),
+    ) {
+        // Generic over lengths: instantiated at the lengths of the call's
+        // pullback's adjoints, which the bounds relate to the caller's
+        // item, and compared by name (as `emit::carrier`'s check).
+        (_, false) => quote! {
+            #[doc(hidden)]
+            #[inline(always)]
+            #vis fn #same<#(#lengths,)* __AdCalled, V, P>(called: &__AdCalled, _: &V, _: &P)
+            where
+                __AdCalled: ::core::ops::Fn(#(#instance),*) -> #out,
+                P: ::core::ops::FnOnce(#out) -> #pulled_instance,
+            {
+                ::autograd::__private::same_generic_function(
+                    called,
+                    ::core::any::type_name_of_val(&Self::#call::<#(#length_idents,)* #(#vecs),*>),
+                )
+            }
+        },
+        (true, true) => quote! {
             #[doc(hidden)]
             #[inline(always)]
             #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P) {
@@ -828,7 +911,7 @@ fn multi_call_items(
                 )
             }
         },
-        false => quote! {
+        (false, true) => quote! {
             #[doc(hidden)]
             #[inline(always)]
             #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P)
@@ -997,4 +1080,156 @@ fn multi_call_items(
         out.extend(same_check(&call, &same, &t.instance()));
     }
     out
+}
+
+/// The forward mode of [`call_items`], for a function with `jvp`: next to
+/// each call item `ITEM` (`__inout_call`, `__inout_call_1`, ..,
+/// `__inout_result`), `ITEM__jvp_full(values.., tangents..) -> (value,
+/// tangent)`, through which a caller's forward sweep goes. It runs the
+/// function's hidden JVP on the values (a tangent for each argument,
+/// `NoGradient` for a constant one, an in-out argument's that of its value
+/// on entry) and gives the item's value with its tangent: the final value
+/// of its in-out argument, in the caller's type, or the result.
+pub(super) fn forward_call_items(
+    item: &syn::ItemFn,
+    sig: &Signature,
+    shape: &Shape,
+    tangent_tys: &[TokenStream],
+) -> TokenStream {
+    let inout: Vec<usize> = (0..sig.params.len())
+        .filter(|i| sig.params[*i].inout)
+        .collect();
+    let name = &item.sig.ident;
+    if sig.scalar.is_some() || names::has_no_carrier(name) {
+        return TokenStream::new();
+    }
+    let Some(CallShape {
+        mut gens,
+        taken,
+        inputs,
+        args,
+        rebind,
+    }) = call_shape(item, sig, shape, &inout)
+    else {
+        return TokenStream::new();
+    };
+    // A slice's final tangent goes back in the caller's type (a copy of
+    // the final value, the tangent written into it), as its value does:
+    // the caller's sweep holds a value and its tangent alike.
+    for t in &taken {
+        if let Taken::Slice { state, .. } = t {
+            for param in gens.type_params_mut() {
+                if param.ident == *state {
+                    param.bounds.push(syn::parse_quote!(::core::clone::Clone));
+                }
+            }
+        }
+    }
+    let vis = &item.vis;
+    let where_clause = where_clause(item, shape);
+    let jvp_full = names::hidden(name, names::JVP_FULL);
+    let tangents: Vec<Ident> = (0..sig.params.len())
+        .map(|i| format_ident!("__ad_t{i}"))
+        .collect();
+    let finals: Vec<Ident> = inout
+        .iter()
+        .map(|&i| format_ident!("__ad_final{i}"))
+        .collect();
+    let own = (!matches!(sig.ret, Ret::Unit)).then(|| quote!(__ad_tangent,));
+    let swept = quote! {
+        #rebind
+        let (__ad_value, #own #(#finals,)*) =
+            Self::#jvp_full(#(#args,)* #(#tangents),*);
+    };
+    let head = |call: &Ident, ty: &TokenStream| {
+        let jvp = format_ident!("{call}{}", names::JVP_FULL);
+        quote! {
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, unused_variables, clippy::all)]
+            #vis fn #jvp #gens (#(#inputs,)* #(#tangents: #tangent_tys),*) -> (#ty, #ty)
+                #where_clause
+        }
+    };
+    // Each item's `ForwardInOut`, through which a caller's sweep finds it
+    // (a callee without `jvp` has none: the trait's error at the call).
+    let how = |i: usize| inout.iter().position(|&k| k == i).map(|j| &taken[j]);
+    let input_tys: Vec<TokenStream> = (shape.inputs.iter().enumerate())
+        .map(|(i, pt)| match how(i) {
+            Some(t) => t.ty(),
+            None => pt.ty.to_token_stream(),
+        })
+        .collect();
+    let states: Vec<&syn::TypeParam> = gens
+        .type_params()
+        .filter(|p| p.ident.to_string().starts_with("__AdState"))
+        .collect();
+    let state_idents = states.iter().map(|p| &p.ident);
+    let state_tuple = quote!((#(#state_idents,)*));
+    let lifetimes = &shape.lifetimes;
+    let binder = (!lifetimes.is_empty()).then(|| quote!(for<#(#lifetimes),*>));
+    let private = quote!(::autograd::__private);
+    // The lengths (`[(); N]` each), as `ForwardMode` names them.
+    let lengths: Vec<syn::ConstParam> = (item.sig.generics.const_params())
+        .map(|c| syn::ConstParam {
+            attrs: Vec::new(),
+            ..c.clone()
+        })
+        .collect();
+    let length_idents = lengths.iter().map(|c| &c.ident);
+    let length_tuple = quote!((#([(); #length_idents],)*));
+    let mode = |call: &Ident, marker: TokenStream, ty: &TokenStream| {
+        let jvp = format_ident!("{call}{}", names::JVP_FULL);
+        quote! {
+            #[doc(hidden)]
+            #[diagnostic::do_not_recommend]
+            #[allow(clippy::type_complexity)]
+            impl<#(#states,)* #(#lengths),*> #private::ForwardInOut<#marker, #state_tuple, #length_tuple> for #name #where_clause {
+                type Fn = #binder fn(#(#input_tys,)* #(#tangent_tys),*) -> (#ty, #ty);
+                const JVP: Self::Fn = #name::#jvp;
+            }
+        }
+    };
+    let mut out = TokenStream::new();
+    let mut modes = TokenStream::new();
+    if own.is_some() {
+        let call = format_ident!("{}", names::INOUT_RESULT);
+        let ret_ty = sig.ret.seed();
+        let head = head(&call, &ret_ty);
+        out.extend(quote! {
+            #head {
+                #swept
+                (__ad_value, __ad_tangent)
+            }
+        });
+        modes.extend(mode(&call, quote!(#private::InOutResult), &ret_ty));
+    }
+    for (j, (&i, t)) in inout.iter().zip(&taken).enumerate() {
+        let call = format_ident!("{}", crate::ir::inout_call(j));
+        let head = head(&call, &t.ty());
+        let marker = proc_macro2::Literal::usize_unsuffixed(j);
+        modes.extend(mode(&call, quote!(#private::InOutCall<#marker>), &t.ty()));
+        let (x, f) = (&sig.params[i].ident, &finals[j]);
+        let tangent = match t {
+            Taken::Slice { .. } => quote! {
+                let mut __ad_final = ::core::clone::Clone::clone(&#x);
+                ::core::convert::AsMut::as_mut(&mut __ad_final).copy_from_slice(&#f);
+            },
+            Taken::Owned(_) => quote!(let __ad_final = #f;),
+        };
+        out.extend(quote! {
+            #head {
+                #swept
+                #tangent
+                (#x, __ad_final)
+            }
+        });
+    }
+    quote! {
+        #[doc(hidden)]
+        impl #name {
+            #out
+        }
+        #modes
+    }
 }

@@ -34,39 +34,6 @@ use crate::ir::*;
 use crate::sig::{Param, ParamKind, Ret, Signature};
 use crate::table::{Form, Func, Pass, Read, Rule, Tangent};
 
-/// One error at each call passing in-out (`&mut`) arguments whose final
-/// values have tangents: forward mode does not go through such a call yet.
-/// Reported before any code is written, so that it is the only error (the
-/// call's sweeps would name values never bound).
-pub fn report_inout_calls(cx: &crate::ctxt::Ctxt, f: &Function, an: &Analysis) {
-    struct Calls<'a> {
-        cx: &'a crate::ctxt::Ctxt,
-        an: &'a Analysis,
-    }
-    impl<'a> Visitor<'a> for Calls<'_> {
-        fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
-            // One `__inout_call` per call, however many in-out arguments
-            // it passes.
-            if let Stmt::Let {
-                dst,
-                op: Op::Call { func, .. },
-                span,
-                ..
-            } = stmt
-                && self.an.varied[*dst]
-                && func.segments.last().is_some_and(|s| s.ident == INOUT_CALL)
-            {
-                self.cx.error_at(
-                    *span,
-                    "`jvp` does not go through a call passing an in-out (`&mut`) argument yet; differentiate this function without `jvp`, or have the callee take the values and return the new ones",
-                );
-            }
-            walk_stmt(self, stmt);
-        }
-    }
-    Calls { cx, an }.visit_block(&f.body);
-}
-
 /// The facade's hidden module, which the generated code calls into.
 fn private() -> TokenStream {
     quote!(::autograd::__private)
@@ -127,7 +94,7 @@ pub fn tangent_ty(p: &Param) -> Option<TokenStream> {
 
 /// Every argument's tangent type in the hidden JVP, `NoGradient` for a
 /// constant one.
-fn full_tangent_tys(sig: &Signature) -> Vec<TokenStream> {
+pub(super) fn full_tangent_tys(sig: &Signature) -> Vec<TokenStream> {
     let private = private();
     sig.params
         .iter()
@@ -288,16 +255,6 @@ impl Gen<'_> {
         if let Op::Call { func, args } = op
             && self.has_tangent(dst)
         {
-            // A call passing an in-out argument has no forward item yet.
-            if func
-                .segments
-                .last()
-                .is_some_and(|s| crate::ir::is_inout_item(&s.ident))
-            {
-                return quote_spanned!(span=> ::core::compile_error!(
-                    "`jvp` does not go through a call passing an in-out (`&mut`) argument yet; differentiate this function without `jvp`, or have the callee take the value and return the new one"
-                ););
-            }
             return self.tangent_call(dst, func, args, span);
         }
         let ty = ty.as_ref().map(|t| quote!(: #t));
@@ -1062,6 +1019,26 @@ impl Gen<'_> {
 /// trait's parameters are inferred from the call's arguments.
 fn jvp_of(func: &syn::Path) -> TokenStream {
     let private = private();
+    // A call passing in-out arguments (`step::__inout_call_1`): the
+    // forward item of the type named like the callee for that final value
+    // (see `inout::forward_call_items`), the caller's buffers inferred.
+    if let Some((last, carrier)) = func.segments.iter().collect::<Vec<_>>().split_last()
+        && crate::ir::is_inout_item(&last.ident)
+    {
+        let callee = carrier.last().map_or(last.ident.span(), |s| s.ident.span());
+        let item = last.ident.to_string();
+        let marker = match item.strip_prefix(INOUT_CALL) {
+            Some(j) => {
+                let j: usize = j.trim_start_matches('_').parse().unwrap_or(0);
+                let j = proc_macro2::Literal::usize_unsuffixed(j);
+                quote!(#private::InOutCall<#j>)
+            }
+            None => quote!(#private::InOutResult),
+        };
+        let colon = func.leading_colon;
+        let carrier = carrier.iter().map(|s| &s.ident);
+        return quote_spanned!(callee=> <#colon #(#carrier)::* as #private::ForwardInOut<#marker, _, _>>::JVP);
+    }
     // A function taking a `Tangent` struct, called through its struct
     // call (`g::__struct_call`): the forward mode of the type named like
     // the function, or of the type its struct call's module declares
@@ -1387,6 +1364,15 @@ pub fn generate(item: &syn::ItemFn, sig: &Signature, f: &Function, an: &Analysis
         ret_ty.clone(),
     );
     out.extend(public_item(item, sig, &shape, &ret_ty));
+    if sig.has_inout() {
+        let tangent_tys = full_tangent_tys(sig);
+        out.extend(super::inout::forward_call_items(
+            item,
+            sig,
+            &shape,
+            &tangent_tys,
+        ));
+    }
     out
 }
 
