@@ -781,6 +781,29 @@ fn weighted_call(x: &[f64], y: f64) -> f64 {
     sum_squares(x) * y
 }
 
+/// The gradient and Hessian of y·Σ xᵢ², exactly: products of small
+/// dyadic numbers, no rounding.
+fn assert_weighted_squares_derivatives(
+    x: &[f64],
+    y: f64,
+    g: &nalgebra::DVector<f64>,
+    h: &nalgebra::DMatrix<f64>,
+) {
+    let n = x.len();
+    let s: f64 = x.iter().map(|v| v * v).sum();
+    for i in 0..n {
+        assert_eq!(g[i], 2.0 * y * x[i], "∂/∂x{i} at {x:?}, y = {y}");
+        for j in 0..n {
+            let want = if i == j { 2.0 * y } else { 0.0 };
+            assert_eq!(h[(i, j)], want, "H[x{i}][x{j}] at {x:?}, y = {y}");
+        }
+        assert_eq!(h[(i, n)], 2.0 * x[i], "H[x{i}][y] at {x:?}, y = {y}");
+        assert_eq!(h[(n, i)], 2.0 * x[i], "H[y][x{i}] at {x:?}, y = {y}");
+    }
+    assert_eq!(g[n], s);
+    assert_eq!(h[(n, n)], 0.0);
+}
+
 /// Second order through a call at the two seeds a dual number's real part
 /// alone would misjudge (found by the fuzz class `lanes`): a gradient entry
 /// of the callee that is zero (x₀ = 0) while its `H·v` entry is not, and a
@@ -795,19 +818,8 @@ fn a_callee_gradient_entry_of_zero_and_an_adjoint_of_one_are_scaled() {
         ([0.0, -2.0, 0.25], 1.0),
     ] {
         let (_, g, h) = weighted_call_hessian(&x, y);
+        assert_weighted_squares_derivatives(&x, y, &g, &h);
         let n = x.len();
-        let s: f64 = x.iter().map(|v| v * v).sum();
-        for i in 0..n {
-            assert_eq!(g[i], 2.0 * y * x[i], "∂/∂x{i} at {x:?}, y = {y}");
-            for j in 0..n {
-                let want = if i == j { 2.0 * y } else { 0.0 };
-                assert_eq!(h[(i, j)], want, "H[x{i}][x{j}] at {x:?}, y = {y}");
-            }
-            assert_eq!(h[(i, n)], 2.0 * x[i], "H[x{i}][y] at {x:?}, y = {y}");
-            assert_eq!(h[(n, i)], 2.0 * x[i], "H[y][x{i}] at {x:?}, y = {y}");
-        }
-        assert_eq!(g[n], s);
-        assert_eq!(h[(n, n)], 0.0);
         // NAME_hvp along each axis: the same columns.
         for j in 0..=n {
             let mut v = [0.0; 3];
@@ -853,18 +865,6 @@ fn a_fused_loop_entry_of_zero_and_an_accumulator_adjoint_of_one_are_scaled() {
         ),
     ] {
         let (_, g, h) = weighted_sum_of_squares_hessian(&x, y);
-        let n = x.len();
-        let s: f64 = x.iter().map(|v| v * v).sum();
-        for i in 0..n {
-            assert_eq!(g[i], 2.0 * y * x[i], "∂/∂x{i} at {x:?}, y = {y}");
-            for j in 0..n {
-                let want = if i == j { 2.0 * y } else { 0.0 };
-                assert_eq!(h[(i, j)], want, "H[x{i}][x{j}] at {x:?}, y = {y}");
-            }
-            assert_eq!(h[(i, n)], 2.0 * x[i], "H[x{i}][y] at {x:?}, y = {y}");
-            assert_eq!(h[(n, i)], 2.0 * x[i], "H[y][x{i}] at {x:?}, y = {y}");
-        }
-        assert_eq!(g[n], s);
-        assert_eq!(h[(n, n)], 0.0);
+        assert_weighted_squares_derivatives(&x, y, &g, &h);
     }
 }
