@@ -26,5 +26,8 @@ fn main() {
     let (value, dx) = grow_grad(2.0, 50);
     assert_eq!(value, grow(2.0, 50));
     let expected = 1.01_f64.powi(100);
-    assert!((dx - expected).abs() <= 1e-12 * expected, "{dx} vs {expected}");
+    assert!(
+        (dx - expected).abs() <= 1e-12 * expected,
+        "{dx} vs {expected}"
+    );
 }
