@@ -471,3 +471,108 @@ fn a_fused_loop_with_an_unused_read_of_an_argument_compiles_and_differentiates()
     let t = a2.tanh();
     assert!((d2 - (1.0 - t * t)).abs() < 1e-6, "{d2}");
 }
+
+// ---------------------------------------------------------------------------
+// Finding 040 (seed 0x3615): a function with a vector result keeps its
+// callees' pullbacks, or makes the call again in each reverse sweep; where
+// a branch in a later loop had its bindings declared up front, the reverse
+// sweep's pullback was assigned to the kept one's variable, of another
+// type (E0277 on valid code).
+
+/// c·Σ xᵢ.
+#[differentiable(jvp, hessian)]
+fn sum_scaled(x: &[f64], c: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += x[i] * c;
+    }
+    s
+}
+
+/// h = a·Σ xᵢ; s = Σ (xᵢ > a ? xᵢ·h : xᵢ²); then forty steps
+/// t ↦ sin(0.9 t + 0.1) from t₀ = s, long enough (more than 64 `let`s in
+/// the sweeps) for the generated block to declare its locals up front;
+/// [t₄₀·a, h].
+#[differentiable(jvp)]
+fn call_then_branchy_loop(a: f64, xs: &[f64]) -> [f64; 2] {
+    let h = sum_scaled(xs, a);
+    let mut s = 0.0;
+    for i in 0..xs.len() {
+        if xs[i] > a {
+            s += xs[i] * h;
+        } else {
+            s += xs[i] * xs[i];
+        }
+    }
+    let t0 = s;
+    let t1 = (t0 * 0.9 + 0.1).sin();
+    let t2 = (t1 * 0.9 + 0.1).sin();
+    let t3 = (t2 * 0.9 + 0.1).sin();
+    let t4 = (t3 * 0.9 + 0.1).sin();
+    let t5 = (t4 * 0.9 + 0.1).sin();
+    let t6 = (t5 * 0.9 + 0.1).sin();
+    let t7 = (t6 * 0.9 + 0.1).sin();
+    let t8 = (t7 * 0.9 + 0.1).sin();
+    let t9 = (t8 * 0.9 + 0.1).sin();
+    let t10 = (t9 * 0.9 + 0.1).sin();
+    let t11 = (t10 * 0.9 + 0.1).sin();
+    let t12 = (t11 * 0.9 + 0.1).sin();
+    let t13 = (t12 * 0.9 + 0.1).sin();
+    let t14 = (t13 * 0.9 + 0.1).sin();
+    let t15 = (t14 * 0.9 + 0.1).sin();
+    let t16 = (t15 * 0.9 + 0.1).sin();
+    let t17 = (t16 * 0.9 + 0.1).sin();
+    let t18 = (t17 * 0.9 + 0.1).sin();
+    let t19 = (t18 * 0.9 + 0.1).sin();
+    let t20 = (t19 * 0.9 + 0.1).sin();
+    let t21 = (t20 * 0.9 + 0.1).sin();
+    let t22 = (t21 * 0.9 + 0.1).sin();
+    let t23 = (t22 * 0.9 + 0.1).sin();
+    let t24 = (t23 * 0.9 + 0.1).sin();
+    let t25 = (t24 * 0.9 + 0.1).sin();
+    let t26 = (t25 * 0.9 + 0.1).sin();
+    let t27 = (t26 * 0.9 + 0.1).sin();
+    let t28 = (t27 * 0.9 + 0.1).sin();
+    let t29 = (t28 * 0.9 + 0.1).sin();
+    let t30 = (t29 * 0.9 + 0.1).sin();
+    let t31 = (t30 * 0.9 + 0.1).sin();
+    let t32 = (t31 * 0.9 + 0.1).sin();
+    let t33 = (t32 * 0.9 + 0.1).sin();
+    let t34 = (t33 * 0.9 + 0.1).sin();
+    let t35 = (t34 * 0.9 + 0.1).sin();
+    let t36 = (t35 * 0.9 + 0.1).sin();
+    let t37 = (t36 * 0.9 + 0.1).sin();
+    let t38 = (t37 * 0.9 + 0.1).sin();
+    let t39 = (t38 * 0.9 + 0.1).sin();
+    let t40 = (t39 * 0.9 + 0.1).sin();
+    [t40 * a, h]
+}
+
+#[test]
+fn a_vector_result_after_a_kept_call_and_a_branchy_loop_compiles_and_differentiates() {
+    let (a, xs) = (0.5, [1.0, 0.25, 2.0]);
+    let (value, jac) = call_then_branchy_loop_jacobian(a, &xs);
+    assert_eq!(value, call_then_branchy_loop(a, &xs));
+    // Central differences of the primal (h = 1e-6; the function is
+    // quadratic in each input away from the branch, so the error is
+    // rounding only: 1e-8 relative).
+    let eps = 1e-6;
+    let mut inputs = vec![a];
+    inputs.extend(xs);
+    for j in 0..inputs.len() {
+        let at = |d: f64| {
+            let mut p = inputs.clone();
+            p[j] += d;
+            call_then_branchy_loop(p[0], &p[1..])
+        };
+        let (up, down) = (at(eps), at(-eps));
+        for i in 0..2 {
+            let fd = (up[i] - down[i]) / (2.0 * eps);
+            assert!(
+                (jac[(i, j)] - fd).abs() <= 1e-8 * fd.abs().max(1.0),
+                "∂y{i}/∂input{j}: {} against {fd}",
+                jac[(i, j)]
+            );
+        }
+    }
+}

@@ -196,6 +196,12 @@ pub fn seed() -> Ident {
     ident("__ad_seed".into())
 }
 
+/// The pullback of a kept call as the reverse sweep takes it: the kept
+/// one, else the call's again (`__private::KeptPullback`).
+pub fn resolved_pullback(v: ValueId) -> Ident {
+    ident(format!("__ad_resolved_pb{}", v.index()))
+}
+
 /// The value of a call the reverse sweep makes again for its pullback,
 /// read only by the check of its callee.
 pub fn callee_value() -> Ident {

@@ -399,13 +399,18 @@ impl<'a> Gen<'a> {
                     let value = names::callee_value();
                     let check =
                         super::forward::same_callee(func, &value.to_token_stream(), &pb, span);
+                    // A name of its own: where the forward sweep's bindings
+                    // are declared up front, a `let` of `pb` would become an
+                    // assignment to the kept one, of another type.
+                    let resolved = names::resolved_pullback(dst);
                     out.extend(quote_spanned!(span=>
-                        let #pb = ::autograd::__private::KeptPullback::pullback(#pb, || {
+                        let #resolved = ::autograd::__private::KeptPullback::pullback(#pb, || {
                             let (#value, #pb) = #vjp(#(#call_args),*);
                             #check
                             #pb
                         });
                     ));
+                    pb = resolved.into_token_stream();
                 } else if deferred_call(self.f, args) {
                     let vjp = super::forward::vjp_path(func);
                     let call_args = self.call_args(args);
