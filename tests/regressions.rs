@@ -480,6 +480,7 @@ fn a_fused_loop_with_an_unused_read_of_an_argument_compiles_and_differentiates()
 // type (E0277 on valid code).
 
 /// c·Σ xᵢ.
+#[allow(clippy::needless_range_loop)]
 #[differentiable(jvp, hessian)]
 fn sum_scaled(x: &[f64], c: f64) -> f64 {
     let mut s = 0.0;
@@ -493,6 +494,7 @@ fn sum_scaled(x: &[f64], c: f64) -> f64 {
 /// t ↦ sin(0.9 t + 0.1) from t₀ = s, long enough (more than 64 `let`s in
 /// the sweeps) for the generated block to declare its locals up front;
 /// [t₄₀·a, h].
+#[allow(clippy::needless_range_loop)]
 #[differentiable(jvp)]
 fn call_then_branchy_loop(a: f64, xs: &[f64]) -> [f64; 2] {
     let h = sum_scaled(xs, a);
