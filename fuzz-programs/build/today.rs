@@ -910,7 +910,8 @@ pub(in crate::generator) fn gen_nested_grad(index: usize, rng: &mut Rng) -> Prog
 }
 
 /// `in-out` at the top: the checked function takes `y: &mut [f64]` (or
-/// `y: &mut f64`) and steps it in place. The harness checks the scalar
+/// `y: &mut f64`) and steps it in place, in its body or through a helper
+/// (`step(&mut *y, ..)`). The harness checks the scalar
 /// `value + Σ c_i · y_i(final)`: its primal calls the function on a copy,
 /// its gradient is `NAME_vjp`'s pullback seeded with 1 for the value and
 /// `c` for the final state, its mirror the same sum over the graph.
@@ -926,21 +927,50 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
     let dt = lit(*[0.1, 0.25, 0.5].get(rng.below(3)).expect("a step"));
     let scalar = rng.chance(0.35);
     let m = if scalar { 1 } else { n };
+    // `y` stepped by a helper of its own (in-out through a call, also in
+    // forward mode) or in the body.
+    let via = rng.chance(0.5);
+    if via {
+        f.insert("in-out-top-via-helper");
+    }
     let seeds: Vec<f64> = (0..m).map(|i| [0.5, -0.75, 1.25, 0.25][i % 4]).collect();
     let seeds_text = seeds.iter().map(|c| lit(*c)).collect::<Vec<_>>().join(", ");
     let (source, mstate);
     if scalar {
         f.insert("in-out-top-mut-f64");
-        source = format!(
-            "#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        *y = *y + {dt} * ({g1}) * xs[i];\n    }}\n    *y * a1 + p\n}}\n"
-        );
+        source = if via {
+            // Reborrowed: `y` as it is is an error (finding 039).
+            let arg = "&mut *y";
+            format!(
+                "#[differentiable(jvp)]\nfn {name}_step(y: &mut f64, p: f64, dt: f64, x: f64) {{\n    *y = *y + dt * ({g1}) * x;\n}}\n\n#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        {name}_step({arg}, p, {dt}, xs[i]);\n    }}\n    *y * a1 + p\n}}\n"
+            )
+        } else {
+            format!(
+                "#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        *y = *y + {dt} * ({g1}) * xs[i];\n    }}\n    *y * a1 + p\n}}\n"
+            )
+        };
         mstate = format!(
             "    let p = a0;\n    let dt = cx.k({dt});\n    let mut y = y[0];\n    for i in 0..xs.len() {{\n        let t = {{\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        let t = cx.mul(t, xs[i]);\n        y = cx.add(y, t);\n    }}\n    let value = {{\n        let t = cx.mul(y, a1);\n        cx.add(t, p)\n    }};\n    let finals = [y];\n"
         );
     } else {
         f.insert("in-out-top-mut-slice");
+        let step = if via {
+            let arg = "&mut *y";
+            format!("    {name}_step({arg}, p, {dt}, xs);\n")
+        } else {
+            format!(
+                "    for i in 0..y.len() {{\n        y[i] = y[i] + {dt} * ({g}) * xs[i];\n    }}\n"
+            )
+        };
+        let helper = if via {
+            format!(
+                "#[differentiable(jvp)]\nfn {name}_step(y: &mut [f64], p: f64, dt: f64, xs: &[f64]) {{\n    for i in 0..y.len() {{\n        y[i] = y[i] + dt * ({g}) * xs[i];\n    }}\n}}\n\n"
+            )
+        } else {
+            String::new()
+        };
         source = format!(
-            "#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut [f64]) -> f64 {{\n    let p = a0;\n    for i in 0..y.len() {{\n        y[i] = y[i] + {dt} * ({g}) * xs[i];\n    }}\n    let mut total = 0.0;\n    for i in 0..y.len() {{\n        total += y[i] * a1;\n    }}\n    total\n}}\n"
+            "{helper}#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut [f64]) -> f64 {{\n    let p = a0;\n{step}    let mut total = 0.0;\n    for i in 0..y.len() {{\n        total += y[i] * a1;\n    }}\n    total\n}}\n"
         );
         mstate = format!(
             "    let p = a0;\n    let dt = cx.k({dt});\n    let mut ys: Vec<V> = y.to_vec();\n    for i in 0..ys.len() {{\n        let t = {{\n    let y = ys[i];\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        let t = cx.mul(t, xs[i]);\n        ys[i] = cx.add(ys[i], t);\n    }}\n    let mut value = cx.k(0.0);\n    for i in 0..ys.len() {{\n        let t = cx.mul(ys[i], a1);\n        value = cx.add(value, t);\n    }}\n    let finals = ys;\n"
