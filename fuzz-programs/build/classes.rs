@@ -47,7 +47,7 @@
 //!   the helpers' forward items (the stepper called once, in a loop, twice
 //!   at two parameters, or in the arms of a branch on `a0 > a1`) and, for
 //!   the function taking `y`, with `y`'s tangent on entry in and its final
-//!   tangent weighed like its value; a third of the functions return
+//!   tangent weighed like its value; a third of the others return
 //!   `[f64; 2]` (the sum and the last state component), checked through
 //!   `NAME_jacobian` too;
 //! - `unreached`: `sqrt` and `ln` of a sum of squares that is 0 at the points
