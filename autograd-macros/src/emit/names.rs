@@ -180,6 +180,15 @@ pub fn pullback(v: ValueId) -> Ident {
     ident(format!("__ad_pb{}", v.index()))
 }
 
+/// The pullback of a kept call (see `analysis::kept_call`) as the reverse
+/// sweep takes it out of what the forward sweep kept: a name of its own,
+/// since a long block's `let`s become assignments to locals declared up
+/// front (`scopes`), and a `let` reading the name it shadows would then
+/// read the new, unassigned local.
+pub fn kept_pullback(v: ValueId) -> Ident {
+    ident(format!("__ad_pbk{}", v.index()))
+}
+
 /// A recursive call's value and boxed pullback, recorded by the forward
 /// sweep in the branch that made it.
 pub fn recorded_call(v: ValueId) -> Ident {

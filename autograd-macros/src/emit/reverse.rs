@@ -399,13 +399,15 @@ impl<'a> Gen<'a> {
                     let value = names::callee_value();
                     let check =
                         super::forward::same_callee(func, &value.to_token_stream(), &pb, span);
+                    let kept = names::kept_pullback(dst);
                     out.extend(quote_spanned!(span=>
-                        let #pb = ::autograd::__private::KeptPullback::pullback(#pb, || {
+                        let #kept = ::autograd::__private::KeptPullback::pullback(#pb, || {
                             let (#value, #pb) = #vjp(#(#call_args),*);
                             #check
                             #pb
                         });
                     ));
+                    pb = kept.into_token_stream();
                 } else if deferred_call(self.f, args) {
                     let vjp = super::forward::vjp_path(func);
                     let call_args = self.call_args(args);

@@ -97,7 +97,7 @@ impl reproj {
                 let __ad_d4 = __ad_rules::mul_grad_lhs(__ad_d5, w);
                 __ad_d_w += __ad_rules::mul_grad_rhs(__ad_d5, __ad_v4);
                 __ad_d3_p[0] += __ad_d4;
-                let __ad_pb3 = ::autograd::__private::KeptPullback::pullback(
+                let __ad_pbk3 = ::autograd::__private::KeptPullback::pullback(
                     __ad_pb3,
                     || {
                         let (__ad_callee_value, __ad_pb3) = project::__vjp_full(cam, x);
@@ -106,7 +106,7 @@ impl reproj {
                     },
                 );
                 let (__ad_pb3_d0, __ad_pb3_d1) = ::autograd::__private::adjoints(
-                    __ad_pb3(__ad_d3_p),
+                    __ad_pbk3(__ad_d3_p),
                 );
                 let __ad_pb3_d0 = ::autograd::__private::contribution((__ad_pb3_d0));
                 ::autograd::__private::accumulate(&mut __ad_d_cam, __ad_pb3_d0);
