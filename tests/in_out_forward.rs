@@ -357,3 +357,40 @@ fn checkpointed_loop_of_in_out_calls_in_both_modes() {
     assert_eq!(v, value);
     assert_relative_eq!(tangent, 0.5 * dy0 - dk, max_relative = 1e-12);
 }
+
+/// A read-only helper of a slice.
+#[differentiable(jvp)]
+fn pair_sum(y: &[f64]) -> f64 {
+    y[0] + y[1]
+}
+
+/// The function's own in-out argument passed on read-only (`&*y`, which
+/// the error for `y` as it is suggests) after an update in place.
+#[differentiable(jvp)]
+fn scaled_then_read(a: f64, y: &mut [f64]) -> f64 {
+    y[0] *= a;
+    pair_sum(&*y)
+}
+
+#[test]
+fn in_out_argument_passed_on_read_only_in_both_modes() {
+    // value a y0 + y1; final y = (a y0, y1).
+    let (a, y0, y1) = (3.0, 1.5, -2.0);
+    let (da, dy) = (0.5, [0.25, -1.0]);
+    let mut y = [y0, y1];
+    let (value, tangent, dy_final) = scaled_then_read_jvp(a, &mut y, da, &dy);
+    assert_eq!(value, a * y0 + y1);
+    assert_eq!(y, [a * y0, y1]);
+    assert_relative_eq!(tangent, da * y0 + a * dy[0] + dy[1], max_relative = 1e-15);
+    assert_relative_eq!(dy_final[0], da * y0 + a * dy[0], max_relative = 1e-15);
+    assert_relative_eq!(dy_final[1], dy[1], max_relative = 1e-15);
+    // Reverse, the result seeded with 1 and the final y with (w0, w1):
+    // d/da = y0 (1 + w0), d/dy0 = a (1 + w0), d/dy1 = 1 + w1.
+    let (w0, w1) = (0.5, -0.25);
+    let mut y = [y0, y1];
+    let (_, pullback) = scaled_then_read_vjp(a, &mut y);
+    let (d_a, d_y) = pullback(1.0, vec![w0, w1]);
+    assert_relative_eq!(d_a, y0 * (1.0 + w0), max_relative = 1e-15);
+    assert_relative_eq!(d_y[0], a * (1.0 + w0), max_relative = 1e-15);
+    assert_relative_eq!(d_y[1], 1.0 + w1, max_relative = 1e-15);
+}

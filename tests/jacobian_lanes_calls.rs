@@ -226,3 +226,67 @@ fn a_sparse_jacobian_through_a_call() {
         assert_eq!(into.values(), sparse.values());
     }
 }
+
+/// A helper with a loop and an unused argument, as the fuzz generator
+/// writes them.
+#[differentiable(jvp)]
+fn wavy(x: &[f64], _c: f64) -> f64 {
+    let mut s1 = 0.0;
+    let mut i2 = 1;
+    while i2 < x.len() {
+        let i = i2;
+        i2 += 1;
+        if i % 2 == 0 {
+            s1 += (x[i] * x[i] + 1.0).ln();
+        }
+        s1 += ((x[i - 1]) * -0.25).sin();
+    }
+    ((s1 * 0.125) * 0.2554828622248366).tanh()
+}
+
+/// Finding 040 (reduced from the fuzz CI seed's f23): a kept call
+/// (`wavy(xs, r2)`, borrowing nothing of the function's own) in a reverse
+/// sweep long enough that its `let`s are declared up front. The `let`
+/// taking the kept pullback out read the name it shadowed, which became
+/// the new, unassigned local: it did not compile.
+#[differentiable(jvp)]
+#[rustfmt::skip]
+fn kept_in_a_long_sweep(a0: f64, xs: &[f64]) -> Vec<f64> {
+    let w1 = vec![a0, a0];
+    let mut r2 = a0;
+    for i in 0..xs.len() {
+        r2 = r2.tanh() * 0.5 + (xs[i] * 0.25);
+    }
+    let h3 = wavy(xs, r2);
+    let mut s5 = 0.0;
+    let mut i6 = 0;
+    while i6 < w1.len() {
+        let i = i6;
+        i6 += 1;
+        s5 += w1[i] / (w1[i] * w1[i] + 1.0);
+    }
+    let h7 = wavy(&w1, (h3 * 0.25).tanh());
+    vec![
+        (a0 * a0) * 0.25 + (((h7 * 0.25).tanh()) * 1.5) + ((((h3 * 0.25).tanh()) * ((h3 * 0.25).tanh())) * 0.5) + ((((h3 * 0.25).tanh()) * ((h3 * 0.25).tanh()) + 1.0).ln()),
+        (a0 * a0) * 0.25 + (((h7 * 0.25).tanh()) * 1.5) + (a0 / (a0 * a0 + 1.0)) + (((s5 * 0.058823529411764705).tanh()) / (((h3 * 0.25).tanh()) * ((h3 * 0.25).tanh()) + 1.0)),
+    ]
+}
+
+#[test]
+fn a_kept_call_in_a_long_reverse_sweep_matches_central_differences() {
+    let (a, xs) = (0.7, [0.4, -1.2, 0.9, 1.5]);
+    let f = |v: &[f64]| kept_in_a_long_sweep(v[0], &v[1..]);
+    let mut x = vec![a];
+    x.extend_from_slice(&xs);
+    let (value, jac) = kept_in_a_long_sweep_jacobian(a, &xs);
+    assert_eq!(value, f(&x));
+    assert_same(&jac, &fd_jacobian(f, &x), FD64_ABS, FD64_REL);
+    // The pullback (the reverse sweep with the kept call) gives Jᵀ·w.
+    let (_, pullback) = kept_in_a_long_sweep_vjp(a, &xs);
+    let (da, dxs) = pullback(vec![0.75, -0.5]);
+    let row = |c: usize| 0.75 * jac[(0, c)] - 0.5 * jac[(1, c)];
+    assert_relative_eq!(da, row(0), epsilon = 1e-12, max_relative = 1e-12);
+    for (j, d) in dxs.iter().enumerate() {
+        assert_relative_eq!(*d, row(j + 1), epsilon = 1e-12, max_relative = 1e-12);
+    }
+}

@@ -42,7 +42,14 @@
 //!   taking `y: &mut [f64]` or `y: &mut f64`, whose entry is the value plus
 //!   the final `y` weighed by fixed seeds: its gradient is `NAME_vjp`'s
 //!   pullback seeded with 1 and those weights (a local array passed as
-//!   `&mut [f64]` too, finding 032);
+//!   `&mut [f64]` too, finding 032). Everything is `#[differentiable(jvp)]`:
+//!   `NAME_jvp` is held to `NAME_vjp` and central differences, through
+//!   the helpers' forward items (the stepper called once, in a loop, twice
+//!   at two parameters, or in the arms of a branch on `a0 > a1`) and, for
+//!   the function taking `y`, with `y`'s tangent on entry in and its final
+//!   tangent weighed like its value; a third of the others return
+//!   `[f64; 2]` (the sum and the last state component), checked through
+//!   `NAME_jacobian` too;
 //! - `unreached`: `sqrt` and `ln` of a sum of squares that is 0 at the points
 //!   drawn at kinks, read only in a branch arm not taken (`if`, `match`), a
 //!   loop that runs zero times, or through a step function (`floor ceil

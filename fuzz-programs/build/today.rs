@@ -76,6 +76,95 @@ fn emit(
     }
 }
 
+/// [`emit`] for a `#[differentiable(jvp)]` function: also `NAME_jvp`
+/// (the checker holds it to `NAME_vjp` and central differences along
+/// random directions), and with `outputs` a result `[f64; 2]`, checked as
+/// its [`weights`](fuzz_programs::weights)-weighed sum and through
+/// `NAME_jacobian`. The mirror's result is then that weighed sum.
+fn emit_jvp(
+    index: usize,
+    n: usize,
+    mut features: BTreeSet<&'static str>,
+    class: Class,
+    p: Parts,
+    outputs: bool,
+) -> Program {
+    let name = format!("f{index}");
+    let upper = name.to_uppercase();
+    features.insert(class.tag());
+    let ret = if outputs { "[f64; 2]" } else { "f64" };
+    let source = format!(
+        "{}#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64]) -> {ret} {{\n{}    {}\n}}\n",
+        p.helpers, p.body, p.result.0
+    );
+    let (weigh, seed) = if outputs {
+        (
+            "fuzz_programs::weigh(&{x})",
+            "<[f64; 2]>::try_from(fuzz_programs::weights(2, seed)).unwrap()",
+        )
+    } else {
+        ("{x}", "seed")
+    };
+    let w = |x: &str| weigh.replace("{x}", x);
+    let args = "v[0], v[1], &v[2..]";
+    let mut code = String::new();
+    let _ = write!(
+        code,
+        "{}fn mirror_{name}(cx: &mut Mirror, a0: V, a1: V, xs: &[V]) -> V {{\n{}    {}\n}}\n\n\
+         fn primal_{name}(v: &[f64]) -> f64 {{\n    {}\n}}\n\n\
+         fn vjp_{name}(v: &[f64], seed: f64) -> (f64, Vec<f64>) {{\n    let (value, pullback) = {name}_vjp({args});\n    let (d0, d1, d2) = pullback({seed});\n    let mut g = vec![d0, d1];\n    g.extend_from_slice(&d2[..]);\n    ({}, g)\n}}\n\n\
+         fn grad_{name}(v: &[f64]) -> (f64, Vec<f64>) {{\n    vjp_{name}(v, 1.0)\n}}\n\n\
+         fn jvp_{name}(v: &[f64], t: &[f64]) -> (f64, f64) {{\n    let (value, tangent) = {name}_jvp({args}, t[0], t[1], &t[2..]);\n    ({}, {})\n}}\n\n\
+         fn graph_{name}(cx: &mut Mirror, v: &[V]) -> V {{\n    mirror_{name}(cx, v[0], v[1], &v[2..])\n}}\n\n",
+        p.mhelpers,
+        p.mbody,
+        p.result.1,
+        w(&format!("{name}({args})")),
+        w("value"),
+        w("value"),
+        w("tangent"),
+    );
+    let (outs, jac) = if outputs {
+        let _ = write!(
+            code,
+            "fn outputs_{name}(v: &[f64]) -> Vec<f64> {{\n    {name}({args}).to_vec()\n}}\n\n\
+             fn jacobian_{name}(v: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {{\n    let (value, j) = {name}_jacobian({args});\n    (value.to_vec(), (0..j.nrows()).map(|r| j.row(r).iter().copied().collect()).collect())\n}}\n\n"
+        );
+        (
+            format!("Some(outputs_{name})"),
+            format!("Some(jacobian_{name})"),
+        )
+    } else {
+        ("None".to_owned(), "None".to_owned())
+    };
+    let feats: Vec<&str> = features.iter().copied().collect();
+    let _ = write!(
+        code,
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n})],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: Some(jvp_{name}),\n    hvp: None,\n    hessian: None,\n    outputs: {outs},\n    jacobian: {jac},\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
+        feats.join(" ")
+    );
+    let sig = Sig {
+        name,
+        fl: crate::ast::Fl::F64,
+        params: vec![Param::Scalar("a0".into()), Param::Scalar("a1".into())],
+        bound: 0.0,
+        matrix: false,
+        deps: BTreeSet::new(),
+        index,
+        stops: false,
+        cost: 0.0,
+        ret: None,
+        // Not called by the other programs.
+        shaped: true,
+    };
+    Program {
+        sig,
+        source,
+        code,
+        features: feats,
+    }
+}
+
 /// A range of at least `min` elements of a container of length `len`, as
 /// users write it: `a..b`, `a..`, `..b` or `a..=b`; with its `lo..hi`.
 fn range(
@@ -449,7 +538,7 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
     };
     let _ = writeln!(
         helpers,
-        "#[differentiable]\nfn {name}_step(y: {ty}, p: f64, dt: f64) {{\n    for i in 0..{len} {{\n        y[i] = y[i] + dt * ({g});\n    }}\n}}\n"
+        "#[differentiable(jvp)]\nfn {name}_step(y: {ty}, p: f64, dt: f64) {{\n    for i in 0..{len} {{\n        y[i] = y[i] + dt * ({g});\n    }}\n}}\n"
     );
     let _ = writeln!(
         mhelpers,
@@ -457,28 +546,63 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
     );
     let steps = rng.range(1, 3);
     let dt = lit(*[0.1, 0.25, 0.5].get(rng.below(3)).expect("a step"));
-    let p = if rng.chance(0.5) { "a0" } else { "a1" };
-    if rng.chance(0.5) {
-        f.insert("in-out-call-in-loop");
-        let _ = writeln!(
-            body,
-            "    let dt = {dt};\n    for _ in 0..{steps} {{\n        {name}_step(&mut state, {p}, dt);\n    }}"
-        );
+    let (p, q) = if rng.chance(0.5) {
+        ("a0", "a1")
     } else {
-        let _ = writeln!(body, "    {name}_step(&mut state, {p}, {dt});");
+        ("a1", "a0")
+    };
+    // How the checked function calls the stepper: once, in a loop, twice
+    // (at two parameters), or in the arms of a branch.
+    match rng.below(4) {
+        0 => {
+            let _ = writeln!(body, "    {name}_step(&mut state, {p}, {dt});");
+            let _ = writeln!(
+                mbody,
+                "    let dt = cx.k({dt});\n    mirror_{name}_step(cx, &mut state, {p}, dt);"
+            );
+        }
+        1 => {
+            f.insert("in-out-call-in-loop");
+            let _ = writeln!(
+                body,
+                "    let dt = {dt};\n    for _ in 0..{steps} {{\n        {name}_step(&mut state, {p}, dt);\n    }}"
+            );
+            let _ = writeln!(
+                mbody,
+                "    let dt = cx.k({dt});\n    for _ in 0..{steps} {{\n        mirror_{name}_step(cx, &mut state, {p}, dt);\n    }}"
+            );
+        }
+        2 => {
+            f.insert("in-out-call-twice");
+            let _ = writeln!(
+                body,
+                "    {name}_step(&mut state, {p}, {dt});\n    {name}_step(&mut state, {q}, {dt});"
+            );
+            let _ = writeln!(
+                mbody,
+                "    let dt = cx.k({dt});\n    mirror_{name}_step(cx, &mut state, {p}, dt);\n    mirror_{name}_step(cx, &mut state, {q}, dt);"
+            );
+        }
+        _ => {
+            // `a0 > a1` splits the points drawn: both arms are met.
+            f.insert("in-out-call-in-branch");
+            let _ = writeln!(
+                body,
+                "    if a0 > a1 {{\n        {name}_step(&mut state, {p}, {dt});\n    }} else {{\n        {name}_step(&mut state, {q}, {dt});\n        {name}_step(&mut state, {p}, {dt});\n    }}"
+            );
+            let _ = writeln!(
+                mbody,
+                "    let dt = cx.k({dt});\n    if cx.gt(a0, a1) {{\n        mirror_{name}_step(cx, &mut state, {p}, dt);\n    }} else {{\n        mirror_{name}_step(cx, &mut state, {q}, dt);\n        mirror_{name}_step(cx, &mut state, {p}, dt);\n    }}"
+            );
+        }
     }
-    let msteps = if body.contains("for _ in") { steps } else { 1 };
-    let _ = writeln!(
-        mbody,
-        "    let dt = cx.k({dt});\n    for _ in 0..{msteps} {{\n        mirror_{name}_step(cx, &mut state, {p}, dt);\n    }}"
-    );
     let mut terms = vec!["total".to_owned()];
     if rng.chance(0.6) {
         // An accumulator through `&mut f64`.
         f.insert("in-out-mut-f64");
         let _ = writeln!(
             helpers,
-            "#[differentiable]\nfn {name}_acc(acc: &mut f64, v: f64) {{\n    *acc += v * v * 0.5;\n}}\n"
+            "#[differentiable(jvp)]\nfn {name}_acc(acc: &mut f64, v: f64) {{\n    *acc += v * v * 0.5;\n}}\n"
         );
         let _ = writeln!(
             body,
@@ -499,7 +623,7 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
         f.insert("in-out-scalar-step");
         let _ = writeln!(
             helpers,
-            "#[differentiable]\nfn {name}_step1(y: &mut f64, p: f64, dt: f64) {{\n    *y = *y + dt * ({g1});\n}}\n"
+            "#[differentiable(jvp)]\nfn {name}_step1(y: &mut f64, p: f64, dt: f64) {{\n    *y = *y + dt * ({g1});\n}}\n"
         );
         let _ = writeln!(
             body,
@@ -512,7 +636,24 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
         terms.push("z".into());
     }
     let (src, m) = sum_terms(&terms);
-    emit(
+    // Two outputs, the second the stepped state's last component: checked
+    // through `NAME_jacobian` too.
+    let outputs = rng.chance(0.35);
+    let result = if outputs {
+        f.insert("in-out-jacobian");
+        let last = n - 1;
+        // The first two of `fuzz_programs::weights`.
+        let (w0, w1) = (lit(0.75), lit(-0.5));
+        (
+            format!("[{src}, state[{last}] * a1]"),
+            format!(
+                "{{\n        let r0 = {m};\n        let r1 = cx.mul(state[{last}], a1);\n        let w0 = cx.k({w0});\n        let w1 = cx.k({w1});\n        let r0 = cx.mul(w0, r0);\n        let r1 = cx.mul(w1, r1);\n        cx.add(r0, r1)\n    }}"
+            ),
+        )
+    } else {
+        (src, m)
+    };
+    emit_jvp(
         index,
         n,
         f,
@@ -522,8 +663,9 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
             body,
             mhelpers,
             mbody,
-            result: (src, m),
+            result,
         },
+        outputs,
     )
 }
 
@@ -768,7 +910,8 @@ pub(in crate::generator) fn gen_nested_grad(index: usize, rng: &mut Rng) -> Prog
 }
 
 /// `in-out` at the top: the checked function takes `y: &mut [f64]` (or
-/// `y: &mut f64`) and steps it in place. The harness checks the scalar
+/// `y: &mut f64`) and steps it in place, in its body or through a helper
+/// (`step(&mut *y, ..)`). The harness checks the scalar
 /// `value + Σ c_i · y_i(final)`: its primal calls the function on a copy,
 /// its gradient is `NAME_vjp`'s pullback seeded with 1 for the value and
 /// `c` for the final state, its mirror the same sum over the graph.
@@ -779,30 +922,69 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
     let mut f: BTreeSet<&'static str> = BTreeSet::new();
     f.insert(Class::InOut.tag());
     f.insert("in-out-top-level-vjp");
+    f.insert("in-out-top-level-jvp");
     let (g, g1, mg) = rng.pick(&STEPS);
     let dt = lit(*[0.1, 0.25, 0.5].get(rng.below(3)).expect("a step"));
     let scalar = rng.chance(0.35);
     let m = if scalar { 1 } else { n };
+    // `y` stepped by a helper of its own (in-out through a call, also in
+    // forward mode) or in the body.
+    let via = rng.chance(0.5);
+    if via {
+        f.insert("in-out-top-via-helper");
+    }
     let seeds: Vec<f64> = (0..m).map(|i| [0.5, -0.75, 1.25, 0.25][i % 4]).collect();
     let seeds_text = seeds.iter().map(|c| lit(*c)).collect::<Vec<_>>().join(", ");
     let (source, mstate);
     if scalar {
         f.insert("in-out-top-mut-f64");
-        source = format!(
-            "#[differentiable]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        *y = *y + {dt} * ({g1}) * xs[i];\n    }}\n    *y * a1 + p\n}}\n"
-        );
+        source = if via {
+            // Reborrowed: `y` as it is is an error (finding 039).
+            let arg = "&mut *y";
+            format!(
+                "#[differentiable(jvp)]\nfn {name}_step(y: &mut f64, p: f64, dt: f64, x: f64) {{\n    *y = *y + dt * ({g1}) * x;\n}}\n\n#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        {name}_step({arg}, p, {dt}, xs[i]);\n    }}\n    *y * a1 + p\n}}\n"
+            )
+        } else {
+            format!(
+                "#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        *y = *y + {dt} * ({g1}) * xs[i];\n    }}\n    *y * a1 + p\n}}\n"
+            )
+        };
         mstate = format!(
             "    let p = a0;\n    let dt = cx.k({dt});\n    let mut y = y[0];\n    for i in 0..xs.len() {{\n        let t = {{\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        let t = cx.mul(t, xs[i]);\n        y = cx.add(y, t);\n    }}\n    let value = {{\n        let t = cx.mul(y, a1);\n        cx.add(t, p)\n    }};\n    let finals = [y];\n"
         );
     } else {
         f.insert("in-out-top-mut-slice");
+        let step = if via {
+            let arg = "&mut *y";
+            format!("    {name}_step({arg}, p, {dt}, xs);\n")
+        } else {
+            format!(
+                "    for i in 0..y.len() {{\n        y[i] = y[i] + {dt} * ({g}) * xs[i];\n    }}\n"
+            )
+        };
+        let helper = if via {
+            format!(
+                "#[differentiable(jvp)]\nfn {name}_step(y: &mut [f64], p: f64, dt: f64, xs: &[f64]) {{\n    for i in 0..y.len() {{\n        y[i] = y[i] + dt * ({g}) * xs[i];\n    }}\n}}\n\n"
+            )
+        } else {
+            String::new()
+        };
         source = format!(
-            "#[differentiable]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut [f64]) -> f64 {{\n    let p = a0;\n    for i in 0..y.len() {{\n        y[i] = y[i] + {dt} * ({g}) * xs[i];\n    }}\n    let mut total = 0.0;\n    for i in 0..y.len() {{\n        total += y[i] * a1;\n    }}\n    total\n}}\n"
+            "{helper}#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut [f64]) -> f64 {{\n    let p = a0;\n{step}    let mut total = 0.0;\n    for i in 0..y.len() {{\n        total += y[i] * a1;\n    }}\n    total\n}}\n"
         );
         mstate = format!(
             "    let p = a0;\n    let dt = cx.k({dt});\n    let mut ys: Vec<V> = y.to_vec();\n    for i in 0..ys.len() {{\n        let t = {{\n    let y = ys[i];\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        let t = cx.mul(t, xs[i]);\n        ys[i] = cx.add(ys[i], t);\n    }}\n    let mut value = cx.k(0.0);\n    for i in 0..ys.len() {{\n        let t = cx.mul(ys[i], a1);\n        value = cx.add(value, t);\n    }}\n    let finals = ys;\n"
         );
     }
+    // `NAME_jvp` takes the tangent of `y`'s value on entry and gives the
+    // result's and the final `y`'s: the weighed scalar's tangent is
+    // `t_value + Σ S_i · t_y_i`.
+    let (ty_in, ty_out) = if scalar {
+        ("t[2 + N_{U}]", "[ty]")
+    } else {
+        ("&t[2 + N_{U}..]", "ty")
+    };
+    let ty_in = ty_in.replace("{U}", &upper);
     let (copy, call_y, seed_y, dy) = if scalar {
         (
             "let mut y = v[2 + N_{U}];",
@@ -831,6 +1013,7 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
          fn primal_{name}(v: &[f64]) -> f64 {{\n    {copy}\n    let value = {name}(v[0], v[1], &v[2..2 + N_{upper}], {call_y});\n    weighed_{name}(value, &{finals})\n}}\n\n\
          fn vjp_{name}(v: &[f64], seed: f64) -> (f64, Vec<f64>) {{\n    {copy}\n    let (value, pullback) = {name}_vjp(v[0], v[1], &v[2..2 + N_{upper}], {call_y});\n    let (d0, d1, dxs, dy) = pullback(seed, {seed_y});\n    let mut g = vec![d0, d1];\n    g.extend_from_slice(&dxs[..]);\n    {dy}\n    (weighed_{name}(value, &{finals}), g)\n}}\n\n\
          fn grad_{name}(v: &[f64]) -> (f64, Vec<f64>) {{\n    vjp_{name}(v, 1.0)\n}}\n\n\
+         fn jvp_{name}(v: &[f64], t: &[f64]) -> (f64, f64) {{\n    {copy}\n    let (value, tv, ty) = {name}_jvp(v[0], v[1], &v[2..2 + N_{upper}], {call_y}, t[0], t[1], &t[2..2 + N_{upper}], {ty_in});\n    let mut tangent = tv;\n    for (i, ty) in {ty_out}.iter().enumerate() {{\n        tangent += S_{upper}[i] * ty;\n    }}\n    (weighed_{name}(value, &{finals}), tangent)\n}}\n\n\
          fn graph_{name}(cx: &mut Mirror, v: &[V]) -> V {{\n    mirror_{name}(cx, v[0], v[1], &v[2..2 + {n}], &v[2 + {n}..])\n}}\n\n"
     );
     let y_input = if scalar {
@@ -841,7 +1024,7 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
     let feats: Vec<&str> = f.iter().copied().collect();
     let _ = write!(
         code,
-        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n}), {y_input}],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: None,\n    hvp: None,\n    hessian: None,\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n}), {y_input}],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: Some(jvp_{name}),\n    hvp: None,\n    hessian: None,\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
         feats.join(" ")
     );
     let sig = Sig {

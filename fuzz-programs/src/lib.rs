@@ -53,7 +53,10 @@
 //! `NAME_jvp` along the axis and against central differences (up to
 //! [`COLUMNS_UP_TO`] inputs); and `const-len`, functions generic over a
 //! length (`fn f<const N: usize>(x: &[f64; N])`, also over `T: Float`)
-//! calling each other at the length inferred or by turbofish.
+//! calling each other at the length inferred or by turbofish. `in-out`
+//! writes `#[differentiable(jvp)]` functions whose helpers update state
+//! through `&mut` arguments: their `NAME_jvp` (and a two-output result's
+//! `NAME_jacobian`) are checked through those calls.
 
 pub mod mirror;
 

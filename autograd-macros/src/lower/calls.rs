@@ -476,6 +476,20 @@ impl Lowerer<'_> {
                     });
                     continue;
                 }
+                // The function's own in-out argument as it is (`step(y,
+                // dt)`): whether the callee updates it or only reads it
+                // (`&mut` coerced to `&`) is in its signature, which the
+                // macro does not see here; the reborrow says it.
+                e if self.is_inout(strip_parens(e)) => {
+                    let name = e.to_token_stream().to_string();
+                    self.cx.error_spanned_by(
+                        e,
+                        format!(
+                            "pass the in-out argument `{name}` on as `&mut *{name}` where the callee updates it, or as `&*{name}` where it only reads it"
+                        ),
+                    );
+                    continue;
+                }
                 e => (e, false),
             };
             // `&p.v` of a `#[constant]` struct: the field's type is the
