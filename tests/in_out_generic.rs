@@ -269,3 +269,28 @@ fn array_buffer_passed_to_generic_slice_helpers() {
     let (_, tangent) = halved_steps_jvp(&y0, k, &[0.0, 0.0], 1.0);
     assert_relative_eq!(tangent, dk, max_relative = 1e-12);
 }
+
+/// The helpers called with a turbofish, as generic code often names them.
+#[differentiable(jvp)]
+fn named_steps<T: Float>(y0: &[T], k: T) -> T {
+    let mut y = y0.to_vec();
+    halve::<T>(&mut y);
+    step::<T>(&mut y, k, T::from(0.1).unwrap());
+    let mut acc = T::zero();
+    accumulate::<T>(&mut acc, y[0], y[1]);
+    acc
+}
+
+#[test]
+fn helpers_called_with_a_turbofish() {
+    // The same value as `halved_steps`: y0₀ y0₁ r² / 4, r = 1 - 0.1 k.
+    let (y0, k) = ([1.5f32, -0.8], 0.3f32);
+    let r = 1.0 - 0.1 * k;
+    let (value, dy0, dk) = named_steps_grad(&y0, k);
+    assert_relative_eq!(value, y0[0] * y0[1] * r * r / 4.0, max_relative = 1e-6);
+    assert_relative_eq!(dy0[0], y0[1] * r * r / 4.0, max_relative = 1e-6);
+    assert_relative_eq!(dy0[1], y0[0] * r * r / 4.0, max_relative = 1e-6);
+    assert_relative_eq!(dk, y0[0] * y0[1] * r * -0.1 / 2.0, max_relative = 1e-5);
+    let (_, tangent) = named_steps_jvp(&y0, k, &[1.0, 0.0], 0.0);
+    assert_relative_eq!(tangent, dy0[0], max_relative = 1e-6);
+}
