@@ -5,8 +5,13 @@
 //! differences of the primal.
 
 // The bodies are written as generic numeric code is: indexed loops, and
-// `s = s + ..` (`Float` has no `+=`).
-#![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
+// `s = s + ..` (`Float` has no `+=`); a body copies an array argument
+// with `clone` (it does not dereference one).
+#![allow(
+    clippy::needless_range_loop,
+    clippy::assign_op_pattern,
+    clippy::clone_on_copy
+)]
 
 use approx::assert_relative_eq;
 use autograd::differentiable;
