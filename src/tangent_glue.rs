@@ -38,8 +38,9 @@ pub trait ForwardMode<S = (), L = ()> {
 /// [`InOutCall<J>`] the final value of its `J`-th in-out argument or
 /// [`InOutResult`] its result, and `St` the types in which the caller holds
 /// the callee's `&mut [T]` arguments (a `Vec<T>`, a `[T; N]`), a tuple of
-/// them (`()` for none), and `L` the callee's lengths as in [`ForwardMode`],
-/// both of which the call's arguments choose. A function
+/// them (`()` for none), and `L` the callee's scalar and lengths in its
+/// order (`(T, [(); N])` for `fn f<T: Float, const N: usize>`, `()` for
+/// none), both of which the call's arguments choose. A function
 /// without `jvp` has none, and such a call from a forward sweep is this
 /// one error, as for [`ForwardMode`].
 #[diagnostic::on_unimplemented(

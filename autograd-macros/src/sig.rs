@@ -656,6 +656,21 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
                         );
                         continue;
                     }
+                    // `&mut Vec<T>`, `&mut DVector<T>`: a function generic
+                    // over its scalar takes neither by value either.
+                    None if scalar_ident.is_some()
+                        && mentions_type_param(&r.elem, &sig.generics) =>
+                    {
+                        let t = scalar_ident.map(ToString::to_string).unwrap_or_default();
+                        cx.error_spanned_by(
+                            &pt.ty,
+                            format!(
+                                "an in-out argument of type `{}` is not supported in a function generic over its scalar; take `{ident}: &mut [{t}]` (a caller's `Vec<{t}>` passes as `&mut v`, its length kept) or `&mut [{t}; N]`, or write the function for `f64`, where `&mut Vec<f64>`, `&mut DVector<f64>` and `&mut DMatrix<f64>` are in-out arguments",
+                                type_text(&pt.ty)
+                            ),
+                        );
+                        continue;
+                    }
                     None => {
                         cx.error_spanned_by(
                             &pt.ty,

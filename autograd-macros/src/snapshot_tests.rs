@@ -590,6 +590,26 @@ fn inout_two_slices() {
     );
 }
 
+/// A callee generic over its scalar with an in-out slice and a result:
+/// its `__inout_call` and `__inout_result` generic over `T` and the
+/// caller's buffer (`__AdState0: AsMut<[T]>`), their check instantiated
+/// at the call's value and pullback, and their `ForwardInOut` impls
+/// choosing `T` by the caller's arguments.
+#[test]
+fn inout_generic_scalar() {
+    check_with(
+        "inout_generic_scalar",
+        "jvp",
+        "fn step<T: Float>(y: &mut [T], k: T, dt: T) -> T {
+            let first = y[0];
+            for i in 0..y.len() {
+                y[i] = y[i] + dt * (-k * y[i]);
+            }
+            first
+        }",
+    );
+}
+
 #[test]
 fn vector_result_keeps_callee_pullback() {
     // A function with a vector result makes its calls through the callee's

@@ -227,6 +227,11 @@ pub(super) fn public_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -
             _ if is_vec(shape, i) => {
                 final_zeros.push(quote!(let #seed = ::autograd::__private::zero_like(&*#x);))
             }
+            // A generic scalar has no `ZeroLike`: its zero by `Real`.
+            ParamKind::Float(_) if sig.scalar.is_some() => {
+                let zero = shape.scalar.zero();
+                zeros.push(quote!(let #seed = #zero;))
+            }
             _ => zeros.push(quote!(let #seed = ::autograd::__private::zero_like(&*#x);)),
         }
     }
@@ -389,12 +394,13 @@ pub(super) fn call_items(item: &syn::ItemFn, sig: &Signature, shape: &Shape) -> 
     let inout: Vec<usize> = (0..sig.params.len())
         .filter(|i| sig.params[*i].inout)
         .collect();
-    if sig.scalar.is_some() || names::has_no_carrier(&item.sig.ident) {
+    if names::has_no_carrier(&item.sig.ident) {
         return TokenStream::new();
     }
-    // A function generic over lengths: the items' check names them (see
-    // `multi_call_items`), however many in-out arguments it takes.
-    let lengths = item.sig.generics.const_params().next().is_some();
+    // A function generic over its scalar or lengths: the items' check
+    // names them (see `multi_call_items`), however many in-out arguments
+    // it takes.
+    let lengths = item.sig.generics.const_params().next().is_some() || sig.scalar.is_some();
     let ([io], false) = (inout.as_slice(), lengths) else {
         return multi_call_items(item, sig, shape, &inout);
     };
@@ -880,6 +886,45 @@ fn multi_call_items(
         })
         .collect();
     let length_idents: Vec<&Ident> = lengths.iter().map(|c| &c.ident).collect();
+    // Generic over its scalar: the check is generic as the items are, the
+    // caller's buffer types included, instantiated at the call's value
+    // and pullback (whose adjoints name the scalar and the lengths).
+    let scalar_and_lengths = super::scalar_and_lengths(item, shape);
+    let instance_args = super::instance(item);
+    let state_params: Vec<&syn::TypeParam> = (gens.type_params())
+        .filter(|p| states.contains(&&p.ident))
+        .collect();
+    let called_tys: Vec<TokenStream> = (shape.inputs.iter().enumerate())
+        .map(|(i, pt)| {
+            let mut ty = match how(i) {
+                Some(t) => syn::parse2(t.ty()).unwrap_or_else(|_| (*pt.ty).clone()),
+                None => (*pt.ty).clone(),
+            };
+            syn::visit_mut::VisitMut::visit_type_mut(&mut super::ElideLifetimes, &mut ty);
+            ty.into_token_stream()
+        })
+        .collect();
+    let generic_check = |call: &Ident, same: &Ident, out: &TokenStream, pulled: &TokenStream| {
+        quote! {
+            #[doc(hidden)]
+            #[inline(always)]
+            #vis fn #same<
+                #(#scalar_and_lengths,)*
+                #(#state_params,)*
+                __AdCalled: ::core::ops::Fn(#(#called_tys),*) -> #out,
+                P: ::core::ops::FnOnce(#out) -> #pulled,
+            >(called: &__AdCalled, _: &#out, _: &P)
+            #where_clause
+            {
+                ::autograd::__private::same_generic_function(
+                    called,
+                    ::core::any::type_name_of_val(
+                        &Self::#call::<#(#instance_args,)* #(#states),*>,
+                    ),
+                )
+            }
+        }
+    };
     let same_check = |call: &Ident, same: &Ident, out: &TokenStream| match (
         states.is_empty(),
         lengths.is_empty(),
@@ -973,6 +1018,10 @@ fn multi_call_items(
         .iter()
         .map(|&i| format_ident!("__ad_final{i}"))
         .collect();
+    // A generic scalar has no `ZeroLike`: its zero by `Real`.
+    let scalar_zero = shape.scalar.zero();
+    let generic_float =
+        |i: usize| sig.scalar.is_some() && matches!(sig.params[i].kind, ParamKind::Float(_));
     // Before the pullback: a zero seed for each final value but `seeded`'s,
     // and a slice's buffer for its adjoint (the final value moved in).
     let zeros = |seeded: Option<usize>| -> TokenStream {
@@ -989,6 +1038,7 @@ fn multi_call_items(
                     );
                     let mut #b = #x;
                 },
+                Taken::Owned(_) if generic_float(i) => quote!(let #f = #scalar_zero;),
                 Taken::Owned(_) => quote!(let #f = ::autograd::__private::zero_like(&#x);),
             });
         }
@@ -1026,10 +1076,14 @@ fn multi_call_items(
                 })
             }
         });
-        out.extend(same_check(&call, &same, &ret_ty));
+        out.extend(match sig.scalar {
+            Some(_) => generic_check(&call, &same, &ret_ty, &pulled),
+            None => same_check(&call, &same, &ret_ty),
+        });
     }
     let zero = match &sig.ret {
         Ret::Unit => quote!(()),
+        Ret::Float(_) if sig.scalar.is_some() => scalar_zero.clone(),
         _ => quote!(::autograd::__private::zero_like(&__ad_value)),
     };
     for (j, (&i, t)) in inout.iter().zip(&taken).enumerate() {
@@ -1077,7 +1131,10 @@ fn multi_call_items(
                 })
             }
         });
-        out.extend(same_check(&call, &same, &t.instance()));
+        out.extend(match sig.scalar {
+            Some(_) => generic_check(&call, &same, &t.ty(), &pulled),
+            None => same_check(&call, &same, &t.instance()),
+        });
     }
     out
 }
@@ -1100,7 +1157,7 @@ pub(super) fn forward_call_items(
         .filter(|i| sig.params[*i].inout)
         .collect();
     let name = &item.sig.ident;
-    if sig.scalar.is_some() || names::has_no_carrier(name) {
+    if names::has_no_carrier(name) {
         return TokenStream::new();
     }
     let Some(CallShape {
@@ -1169,15 +1226,18 @@ pub(super) fn forward_call_items(
     let lifetimes = &shape.lifetimes;
     let binder = (!lifetimes.is_empty()).then(|| quote!(for<#(#lifetimes),*>));
     let private = quote!(::autograd::__private);
-    // The lengths (`[(); N]` each), as `ForwardMode` names them.
-    let lengths: Vec<syn::ConstParam> = (item.sig.generics.const_params())
-        .map(|c| syn::ConstParam {
-            attrs: Vec::new(),
-            ..c.clone()
-        })
-        .collect();
-    let length_idents = lengths.iter().map(|c| &c.ident);
-    let length_tuple = quote!((#([(); #length_idents],)*));
+    // The scalar and the lengths (`T`, `[(); N]` each), in the function's
+    // order: the caller's arguments choose them.
+    let lengths = super::scalar_and_lengths(item, shape);
+    let length_args = (item.sig.generics.params.iter()).filter_map(|p| match p {
+        syn::GenericParam::Type(t) => Some(t.ident.to_token_stream()),
+        syn::GenericParam::Const(c) => {
+            let n = &c.ident;
+            Some(quote!([(); #n]))
+        }
+        syn::GenericParam::Lifetime(_) => None,
+    });
+    let length_tuple = quote!((#(#length_args,)*));
     let mode = |call: &Ident, marker: TokenStream, ty: &TokenStream| {
         let jvp = format_ident!("{call}{}", names::JVP_FULL);
         quote! {

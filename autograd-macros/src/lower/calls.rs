@@ -530,15 +530,19 @@ impl Lowerer<'_> {
         // several, one call for each final value, all on the values before
         // the call, then the assignments (`ir::inout_call`).
         if !updated.is_empty() {
+            // The items go without the call's turbofish (`step::<T>`):
+            // their generics name the caller's buffers too (`__AdState0`),
+            // which it does not give, and the arguments choose the
+            // instance; the primal's call keeps it, and rustc checks it
+            // there.
             let hidden = |item: &str| {
                 let mut func = path.clone();
-                let turbofish = func
-                    .segments
-                    .last_mut()
-                    .map(|s| std::mem::take(&mut s.arguments));
+                if let Some(s) = func.segments.last_mut() {
+                    s.arguments = syn::PathArguments::None;
+                }
                 func.segments.push(syn::PathSegment {
                     ident: syn::Ident::new(item, proc_macro2::Span::call_site()),
-                    arguments: turbofish.unwrap_or_default(),
+                    arguments: syn::PathArguments::None,
                 });
                 func
             };
