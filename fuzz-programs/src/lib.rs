@@ -1217,8 +1217,8 @@ fn check_hessian(
     }
 }
 
-/// Up to this many differentiable inputs, [`check_hessian`] and
-/// [`check_jacobian`] check every column against `NAME_hvp` or `NAME_jvp`
+/// Up to this many differentiable inputs, the Hessian check and
+/// the Jacobian check hold every column against `NAME_hvp` or `NAME_jvp`
 /// along the axis.
 pub const COLUMNS_UP_TO: usize = 32;
 
