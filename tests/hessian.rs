@@ -838,11 +838,9 @@ fn a_callee_gradient_entry_of_zero_and_an_adjoint_of_one_are_scaled() {
     }
 }
 
-/// The same sum inside the function itself, where it is one fused loop:
-/// the loop's adjoints are made at an accumulator adjoint of one and
-/// scaled to the actual one (`y`) afterwards; an entry whose value is
-/// zero but whose `H·v` part is not, or an adjoint whose real part is
-/// one, must be scaled all the same.
+/// The same sum written inside the function, at the same seeds: an entry
+/// whose value is zero but whose `H·v` part is not, or an adjoint whose
+/// real part is one, must be scaled by `y` all the same.
 #[differentiable(hessian)]
 fn weighted_sum_of_squares(x: &[f64], y: f64) -> f64 {
     let mut s = 0.0;
