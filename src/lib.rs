@@ -822,11 +822,16 @@ pub mod __private {
     }
 
     /// A fused loop's adjoint of a slice, filled for an accumulator adjoint
-    /// of one, scaled to the actual adjoint `ds`; elements the loop never
-    /// read stay zero whatever `ds` is.
+    /// of one, scaled to the actual adjoint `ds`; at an infinite or NaN
+    /// `ds`, elements the loop never read stay zero. At a finite one every
+    /// element is multiplied, as [`Seeded`] does: a dual number's
+    /// comparisons see its real part only, so `0 + 2ε` is no zero and
+    /// `1 + ε` no one.
     #[inline]
     pub fn scale_unit<T: rules::Real>(d: &mut [T], ds: T) {
-        if ds != T::one() {
+        if ds.is_finite() {
+            scale_all(d, ds);
+        } else {
             for e in d.iter_mut().filter(|e| **e != T::zero()) {
                 *e = *e * ds;
             }
