@@ -16,6 +16,36 @@ use num_traits::Float;
 )]
 pub trait HasSecondOrder {}
 
+/// A function with in-out (`&mut`) arguments generated with
+/// `#[differentiable(hessian)]`, by the type named like it: `Twin` is the
+/// type whose [`InOutSecondOrder`] items a caller's second order calls (its
+/// twin's, or its own when it is generic over the scalar). A function
+/// without the option has none: one error at the call, however many in-out
+/// arguments it passes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no second order: add `hessian` to its attribute, `#[differentiable(hessian)]`",
+    label = "called from a `#[differentiable(hessian)]` function",
+    note = "the second order of a function differentiates the gradient of every differentiable function it calls"
+)]
+pub trait InOutTwin {
+    type Twin;
+}
+
+/// A call passing in-out arguments, as a caller's second order makes it:
+/// `Item` is the call's hidden item (`InOutCall<J>`, the final value of
+/// its `J`-th in-out argument, or `InOutResult`, its result), `A` its
+/// arguments as a tuple (the in-out ones by value).
+pub trait InOutSecondOrder<Item, A> {
+    /// The item's value.
+    type Out;
+    /// What the pullback returns: one adjoint per argument.
+    type Adjoints;
+    /// The item's value.
+    fn call(args: A) -> Self::Out;
+    /// The item's value and pullback.
+    fn vjp_full(args: A) -> (Self::Out, impl FnOnce(Self::Out) -> Self::Adjoints);
+}
+
 /// Compiles only if `F` is a function with `hessian`.
 pub const fn assert_hessian<F: HasSecondOrder + ?Sized>() {}
 

@@ -91,7 +91,7 @@ pub use tangent::TangentStruct;
 // `__private`): rustc's message for a callee without them names the trait
 // by this path rather than by a hidden one.
 #[doc(hidden)]
-pub use hessian_glue::{HasSecondOrder, SecondOrder};
+pub use hessian_glue::{HasSecondOrder, InOutTwin, SecondOrder};
 #[doc(hidden)]
 pub use tangent_glue::{ForwardInOut, ForwardMode, InOutCall, InOutResult, StructCall};
 
@@ -100,12 +100,12 @@ pub use tangent_glue::{ForwardInOut, ForwardMode, InOutCall, InOutResult, Struct
 #[doc(hidden)]
 pub mod __private {
     pub use crate::hessian_glue::{
-        HasSecondOrder, ImplicitSecondOrder, LaneSeed, Lift, LiftAsIs, LiftFloat, LiftFloats,
-        SecondOrder, TwinArg, assert_hessian, dual_array, dual_array_constant, dual_constants,
-        dual_matrix, dual_matrix_constant, dual_part, dual_slice, implicit_second_order,
-        lane_array, lane_array_constant, lane_constant, lane_constants, lane_scalar, lane_slice,
-        push_flat, push_lane_values, put_lanes, real_part, take_matrix, take_scalar, take_slice,
-        twin_arg, unit_matrix, unit_scalar, unit_slice,
+        HasSecondOrder, ImplicitSecondOrder, InOutSecondOrder, InOutTwin, LaneSeed, Lift, LiftAsIs,
+        LiftFloat, LiftFloats, SecondOrder, TwinArg, assert_hessian, dual_array,
+        dual_array_constant, dual_constants, dual_matrix, dual_matrix_constant, dual_part,
+        dual_slice, implicit_second_order, lane_array, lane_array_constant, lane_constant,
+        lane_constants, lane_scalar, lane_slice, push_flat, push_lane_values, put_lanes, real_part,
+        take_matrix, take_scalar, take_slice, twin_arg, unit_matrix, unit_scalar, unit_slice,
     };
     pub use autograd_runtime::dual::DualLanes;
     pub use autograd_runtime::lanes::HESSIAN_LANES;

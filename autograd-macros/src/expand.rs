@@ -124,21 +124,20 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         cx.error_at(span, message);
     }
     let signature = sig::parse(&cx, &func.sig, matches!(mode, Mode::Implicit(_)));
-    // In-out arguments: reverse mode only, for now.
+    // In-out arguments: of a body the macro differentiates.
     if let Some(s) = &signature
         && let Some(p) = s.params.iter().find(|p| p.inout)
     {
-        let option = match (&mode, &jvp, &hessian) {
-            (Mode::Implicit(_), ..) => Some("implicit"),
-            (Mode::Backward(_), ..) => Some("backward"),
-            (_, Jvp::Rule(_), _) => Some("jvp = rule"),
-            (_, _, Some(_)) => Some("hessian"),
+        let option = match (&mode, &jvp) {
+            (Mode::Implicit(_), _) => Some("implicit"),
+            (Mode::Backward(_), _) => Some("backward"),
+            (_, Jvp::Rule(_)) => Some("jvp = rule"),
             _ => None,
         };
         if let Some(option) = option {
             cx.error_spanned_by(
                 &p.ident,
-                format!("`#[differentiable({option})]` does not support in-out (`&mut`) arguments yet; use `#[differentiable]` or `#[differentiable(jvp)]`, or take `{}` by value and return its new value", p.ident),
+                format!("`#[differentiable({option})]` does not support in-out (`&mut`) arguments yet; use `#[differentiable]` (with `jvp`, `hessian`), or take `{}` by value and return its new value", p.ident),
             );
         }
     }
@@ -343,7 +342,7 @@ fn twin(item: &syn::ItemFn, float: &syn::Ident, sig: &sig::Signature) -> TokenSt
             scalar.bound = sig::ScalarBound::DualMatrices;
         }
         let mut ir = lower::lower(&cx, &s, &twin.sig, &twin.block);
-        callees = hessian::call_twins(&cx, &mut ir);
+        callees = hessian::call_twins(&mut ir);
         let differentiable: Vec<bool> = s.params.iter().map(|p| p.differentiable).collect();
         let an = analysis::analyze(&cx, &ir, &differentiable);
         for arg in &mut twin.sig.inputs {

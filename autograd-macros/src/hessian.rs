@@ -358,14 +358,13 @@ fn compound(op: &syn::BinOp) -> Option<TokenStream> {
 
 /// Calls `f` on the callee path of every call of another differentiable
 /// function in `block`.
-fn for_each_call(block: &mut Block, f: &mut impl FnMut(&mut syn::Path, proc_macro2::Span)) {
+fn for_each_call(block: &mut Block, f: &mut impl FnMut(&mut syn::Path)) {
     for stmt in &mut block.stmts {
         match stmt {
             Stmt::Let {
                 op: Op::Call { func, .. },
-                span,
                 ..
-            } => f(func, *span),
+            } => f(func),
             Stmt::Let { .. } => {}
             Stmt::If(i) => {
                 for_each_call(&mut i.then_blk, f);
@@ -400,38 +399,25 @@ pub fn twin_primal(twin: &syn::ItemFn, sig: &crate::sig::Signature) -> syn::Item
 }
 
 /// The twin's calls go to the callees' twins: `m::g` becomes
-/// `m::__ad_hessian_g` in the lowered twin; `hessian_link` then routes them
-/// through the callees' `SecondOrder` implementations. Returns the callees.
-/// A call passing an in-out argument has no twin: one error at it.
-pub fn call_twins(cx: &crate::ctxt::Ctxt, f: &mut Function) -> crate::hessian_link::Callees {
+/// `m::__ad_hessian_g` in the lowered twin, and a call passing in-out
+/// arguments, lowered to the callee's hidden items (`m::g::__inout_call`),
+/// goes to its twin's (`m::__ad_hessian_g::__inout_call`); `hessian_link`
+/// then routes them through the callees' `SecondOrder` and
+/// `InOutSecondOrder` implementations. Returns the callees.
+pub fn call_twins(f: &mut Function) -> crate::hessian_link::Callees {
     let mut twins = crate::hessian_link::Callees::new();
-    for_each_call(&mut f.body, &mut |func, span| {
-        // Each such call is lowered to one `__inout_call` (then
-        // `__inout_call_1`, .. for its other in-out arguments, and an
-        // `__inout_result` before them where its result is read): the
-        // error at the first.
-        if func
-            .segments
-            .last()
-            .is_some_and(|s| s.ident != crate::ir::INOUT_CALL && crate::ir::is_inout_item(&s.ident))
-        {
+    for_each_call(&mut f.body, &mut |func| {
+        let n = func.segments.len();
+        let at = if n >= 2 && crate::ir::is_inout_item(&func.segments[n - 1].ident) {
+            n - 2
+        } else if n >= 1 {
+            n - 1
+        } else {
             return;
-        }
-        if func
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == crate::ir::INOUT_CALL)
-        {
-            cx.error_at(
-                span,
-                "`#[differentiable(hessian)]` does not go through a call passing an in-out (`&mut`) argument yet; use `#[differentiable]` here, or have the callee take the value and return the new one",
-            );
-            return;
-        }
-        if let Some(last) = func.segments.last_mut() {
-            twins.insert(twin_name(&last.ident).to_string(), last.ident.clone());
-            last.ident = twin_name(&last.ident);
-        }
+        };
+        let callee = &mut func.segments[at].ident;
+        twins.insert(twin_name(callee).to_string(), callee.clone());
+        *callee = twin_name(callee);
     });
     twins
 }
@@ -526,6 +512,19 @@ pub fn float_of(
         // at `Dual<T>`.
         Ret::Float(_) if let Some(scalar) = &sig.scalar => Some(scalar.ident.clone()),
         Ret::Float(f) | Ret::Result { ok: f, .. } => Some(f.0.clone()),
+        // A helper updating its in-out arguments: no Hessian of its own,
+        // but a twin its callers' second order goes through.
+        Ret::Unit if let Some(scalar) = &sig.scalar => Some(scalar.ident.clone()),
+        Ret::Unit => {
+            sig.params
+                .iter()
+                .filter(|p| p.inout)
+                .find_map(|p| match &p.kind {
+                    crate::sig::ParamKind::Float(f)
+                    | crate::sig::ParamKind::Array { elem: f, .. } => Some(f.0.clone()),
+                    _ => None,
+                })
+        }
         _ => reject("`hessian` needs a function returning one number (`f64` or `f32`)"),
     }
 }

@@ -59,6 +59,27 @@ impl ThroughTrait<'_> {
         callee.segments.push(syn::PathSegment::from(own));
         Some((callee, item, span))
     }
+
+    /// For a hidden item of a call passing in-out arguments
+    /// (`__ad_hessian_step::__inout_call`, `..::__inout_call__vjp_full`):
+    /// the callee's path (its name back) and the item's name.
+    fn inout_item(&self, path: &syn::Path) -> Option<(syn::Path, syn::Ident)> {
+        let n = path.segments.len();
+        let last = &path.segments.last()?.ident;
+        let twin = &path.segments.get(n.checked_sub(2)?)?.ident;
+        let own = self.callees.get(&twin.to_string())?;
+        let name = last.to_string();
+        if !name.starts_with(crate::ir::INOUT_CALL) && !name.starts_with(crate::ir::INOUT_RESULT) {
+            return None;
+        }
+        let mut own = own.clone();
+        own.set_span(twin.span());
+        let mut callee = path.clone();
+        callee.segments.pop();
+        callee.segments.pop();
+        callee.segments.push(syn::PathSegment::from(own));
+        Some((callee, last.clone()))
+    }
 }
 
 impl VisitMut for ThroughTrait<'_> {
@@ -70,7 +91,10 @@ impl VisitMut for ThroughTrait<'_> {
             let syn::Expr::Path(p) = &*call.func else {
                 return true;
             };
-            !matches!(self.callee(&p.path), Some((_, Hidden::SameCallee, _)))
+            let in_out_check = self
+                .inout_item(&p.path)
+                .is_some_and(|(_, item)| item.to_string().ends_with(names::SAME_CALLEE));
+            !in_out_check && !matches!(self.callee(&p.path), Some((_, Hidden::SameCallee, _)))
         });
         syn::visit_mut::visit_block_mut(self, b);
     }
@@ -84,10 +108,37 @@ impl VisitMut for ThroughTrait<'_> {
         if p.qself.is_some() {
             return;
         }
+        let args = call.args.iter();
+        // A call passing in-out arguments: through the `InOutSecondOrder`
+        // of the type the callee's `InOutTwin` names, for the item.
+        if let Some((callee, item)) = self.inout_item(&p.path) {
+            let Some((hidden, method)) = inout_trait_item(&item) else {
+                return;
+            };
+            let span = callee
+                .segments
+                .last()
+                .map_or(item.span(), |s| s.ident.span());
+            let path = respan(
+                quote!(<<#callee as ::autograd::__private::InOutTwin>::Twin as ::autograd::__private::InOutSecondOrder<#hidden, _>>::#method),
+                span,
+            );
+            let mut tuple =
+                proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, quote!(#(#args,)*));
+            tuple.set_span(span);
+            let mut list = proc_macro2::Group::new(
+                proc_macro2::Delimiter::Parenthesis,
+                tuple.into_token_stream(),
+            );
+            list.set_span(span);
+            if let Ok(through) = syn::parse2(quote!(#path #list)) {
+                *e = through;
+            }
+            return;
+        }
         let Some((callee, item, span)) = self.callee(&p.path) else {
             return;
         };
-        let args = call.args.iter();
         let through = |method: TokenStream| {
             // Every token of the path at the call's name: the trait's
             // error, if any, is reported there, once.
@@ -119,6 +170,28 @@ impl VisitMut for ThroughTrait<'_> {
     }
 }
 
+/// For a hidden item of a call passing in-out arguments (see
+/// `ir::INOUT_CALL`), the `Item` of its `InOutSecondOrder` and the method:
+/// `__inout_call_1__vjp_full` is `(InOutCall<1>, vjp_full)`.
+fn inout_trait_item(item: &syn::Ident) -> Option<(TokenStream, TokenStream)> {
+    let name = item.to_string();
+    let (base, method) = match name.strip_suffix(names::VJP_FULL) {
+        Some(base) => (base, quote!(vjp_full)),
+        None => (name.as_str(), quote!(call)),
+    };
+    let private = quote!(::autograd::__private);
+    let hidden = if base == crate::ir::INOUT_RESULT {
+        quote!(#private::InOutResult)
+    } else {
+        let j: usize = match base.strip_prefix(crate::ir::INOUT_CALL)? {
+            "" => 0,
+            rest => rest.strip_prefix('_')?.parse().ok()?,
+        };
+        quote!(#private::InOutCall<#j>)
+    };
+    Some((hidden, method))
+}
+
 fn respan(tokens: TokenStream, span: Span) -> TokenStream {
     tokens
         .into_iter()
@@ -136,8 +209,18 @@ fn respan(tokens: TokenStream, span: Span) -> TokenStream {
 }
 
 /// `impl SecondOrder<S, (args..)> for NAME`, forwarding to the twin `twin`,
-/// whose hidden all-arguments VJP is read from the twin's expansion.
+/// whose hidden all-arguments VJP is read from the twin's expansion (and
+/// `InOutSecondOrder` for the hidden items of a call passing in-out
+/// arguments, if it takes any).
 pub fn implementation(file: &syn::File, name: &syn::Ident, twin: &syn::Ident) -> TokenStream {
+    let mut out = inout_implementations(file, twin);
+    out.extend(own_implementation(file, name, twin));
+    out
+}
+
+/// `implementation`'s `SecondOrder` part: none for a function of in-out
+/// arguments, which callers reach through `InOutSecondOrder`.
+fn own_implementation(file: &syn::File, name: &syn::Ident, twin: &syn::Ident) -> TokenStream {
     let Some(vjp) = file.items.iter().find_map(|item| match item {
         syn::Item::Impl(i) if matches!(&*i.self_ty, syn::Type::Path(t) if t.path.is_ident(twin)) => {
             i.items.iter().find_map(|f| match f {
@@ -190,6 +273,98 @@ pub fn implementation(file: &syn::File, name: &syn::Ident, twin: &syn::Ident) ->
     }
 }
 
+/// `impl InOutSecondOrder<ITEM, (args..)> for TWIN`, one per hidden item
+/// of a call passing in-out arguments in the twin `twin`'s expansion,
+/// forwarding to it (the function's `InOutTwin` names `twin`).
+fn inout_implementations(file: &syn::File, twin: &syn::Ident) -> TokenStream {
+    let Some(items) = file.items.iter().find_map(|item| match item {
+        syn::Item::Impl(i)
+            if i.trait_.is_none()
+                && matches!(&*i.self_ty, syn::Type::Path(t) if t.path.is_ident(twin))
+                && i.items.iter().any(
+                    |f| matches!(f, syn::ImplItem::Fn(f) if crate::ir::is_inout_item(&f.sig.ident)),
+                ) =>
+        {
+            Some(&i.items)
+        }
+        _ => None,
+    }) else {
+        return TokenStream::new();
+    };
+    let fns: Vec<&syn::Signature> = items
+        .iter()
+        .filter_map(|f| match f {
+            syn::ImplItem::Fn(f) => Some(&f.sig),
+            _ => None,
+        })
+        .collect();
+    let private = quote!(::autograd::__private);
+    let mut out = TokenStream::new();
+    for call in fns.iter().filter(|f| crate::ir::is_inout_item(&f.ident)) {
+        let vjp_name = format!("{}{}", call.ident, names::VJP_FULL);
+        let Some(vjp) = fns.iter().find(|f| f.ident == vjp_name) else {
+            continue;
+        };
+        let syn::ReturnType::Type(_, ret) = &vjp.output else {
+            continue;
+        };
+        let Some((out_ty, adjoints)) = value_and_adjoints(ret) else {
+            continue;
+        };
+        let Some((hidden, _)) = inout_trait_item(&call.ident) else {
+            continue;
+        };
+        let tys: Vec<&syn::Type> = vjp
+            .inputs
+            .iter()
+            .filter_map(|a| match a {
+                syn::FnArg::Typed(pt) => Some(&*pt.ty),
+                syn::FnArg::Receiver(_) => None,
+            })
+            .collect();
+        let args: Vec<syn::Ident> = (0..tys.len())
+            .map(|i| syn::Ident::new(&format!("__ad_a{i}"), Span::mixed_site()))
+            .collect();
+        // The items name the function's lifetimes; an impl may take only
+        // those its argument types use.
+        let used = quote!(#(#tys)*).to_string();
+        let used: Vec<&str> = used
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '\''))
+            .collect();
+        let mut generics = vjp.generics.clone();
+        generics.params = generics
+            .params
+            .into_iter()
+            .filter(|p| match p {
+                syn::GenericParam::Lifetime(l) => used.contains(&l.lifetime.to_string().as_str()),
+                _ => true,
+            })
+            .collect();
+        let (impl_generics, _, where_clause) = generics.split_for_impl();
+        let call_name = &call.ident;
+        let vjp_name = &vjp.ident;
+        out.extend(quote_spanned! {Span::mixed_site()=>
+            #[doc(hidden)]
+            #[diagnostic::do_not_recommend]
+            impl #impl_generics #private::InOutSecondOrder<#hidden, (#(#tys,)*)> for #twin #where_clause {
+                type Out = #out_ty;
+                type Adjoints = #adjoints;
+                #[inline(always)]
+                fn call((#(#args,)*): (#(#tys,)*)) -> #out_ty {
+                    #twin::#call_name(#(#args),*)
+                }
+                #[inline(always)]
+                fn vjp_full((#(#args,)*): (#(#tys,)*))
+                    -> (#out_ty, impl ::core::ops::FnOnce(#out_ty) -> Self::Adjoints)
+                {
+                    #twin::#vjp_name(#(#args),*)
+                }
+            }
+        });
+    }
+    out
+}
+
 /// From `(S, impl FnOnce(S) -> ADJOINTS + use<..>)`: `S` and `ADJOINTS`.
 fn value_and_adjoints(ret: &syn::Type) -> Option<(syn::Type, syn::Type)> {
     let syn::Type::Tuple(t) = ret else {
@@ -201,6 +376,10 @@ fn value_and_adjoints(ret: &syn::Type) -> Option<(syn::Type, syn::Type)> {
     };
     pullback.bounds.iter().find_map(|b| match b {
         syn::TypeParamBound::Trait(tb) => match &tb.path.segments.last()?.arguments {
+            // A function of in-out arguments (whose pullback takes their
+            // final values' seeds too) is called through its twin's own
+            // hidden items instead.
+            syn::PathArguments::Parenthesized(p) if p.inputs.len() != 1 => None,
             syn::PathArguments::Parenthesized(p) => match &p.output {
                 syn::ReturnType::Type(_, adj) => Some((scalar.clone(), (**adj).clone())),
                 syn::ReturnType::Default => None,

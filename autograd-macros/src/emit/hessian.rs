@@ -26,6 +26,18 @@ struct Wrapper<'a> {
     local: names::WrapperLocals,
     args: Vec<syn::Ident>,
     diff: Vec<&'a Param>,
+    in_out: InOut,
+}
+
+/// An in-out (`&mut`) argument's value on entry, which every sweep starts
+/// from: `entry` rebinds each such argument to a copy of its value (of
+/// its owned type, as its `kind` says), so the wrapper's code reads it as
+/// an argument taken by value; the function itself runs last, on
+/// `primal_args` (the arguments as the caller passed them), and leaves them
+/// as it does.
+struct InOut {
+    entry: TokenStream,
+    primal_args: Vec<TokenStream>,
 }
 
 impl<'a> Wrapper<'a> {
@@ -42,8 +54,60 @@ impl<'a> Wrapper<'a> {
                 .map(|p| names::hygienic(&p.ident))
                 .collect(),
             diff: sig.params.iter().filter(|p| p.differentiable).collect(),
+            in_out: InOut::new(sig),
         }
     }
+}
+
+impl InOut {
+    fn new(sig: &Signature) -> Self {
+        let local = names::WrapperLocals::new(sig.params.iter().map(|p| &p.ident));
+        let mut entry = TokenStream::new();
+        let primal_args = sig
+            .params
+            .iter()
+            .map(|p| {
+                let x = names::hygienic(&p.ident);
+                if !p.inout {
+                    return x.into_token_stream();
+                }
+                let written = local.local(&format!("written_{}", p.ident));
+                entry.extend(quote! {
+                    let #written = #x;
+                    let #x = ::std::borrow::ToOwned::to_owned(&*#written);
+                });
+                written.into_token_stream()
+            })
+            .collect();
+        InOut { entry, primal_args }
+    }
+}
+
+/// A sweep's argument `lifted` (made from the value on entry): an in-out
+/// argument is passed by `&mut`, as the function takes it.
+fn passed(p: &Param, lifted: TokenStream) -> TokenStream {
+    if p.inout {
+        quote!(&mut #lifted)
+    } else {
+        lifted
+    }
+}
+
+/// The arguments of each call of `NAME_hvp` a wrapper makes: a constant
+/// taken by value is cloned, and so is an in-out argument's value on
+/// entry, which each call updates.
+fn kept_args(sig: &Signature, args: &[syn::Ident]) -> Vec<TokenStream> {
+    sig.params
+        .iter()
+        .zip(args)
+        .map(|(p, x)| match p.kind {
+            _ if p.inout => quote!(&mut ::core::clone::Clone::clone(&#x)),
+            ParamKind::Other
+            | ParamKind::Matrix { by_ref: false, .. }
+            | ParamKind::Array { by_ref: false, .. } => quote!(::core::clone::Clone::clone(&#x)),
+            _ => x.to_token_stream(),
+        })
+        .collect()
 }
 
 /// `v_x` for `x`, lengthened while an argument has that name.
@@ -102,15 +166,38 @@ pub fn generate(
         local,
         args,
         diff,
+        in_out,
     } = Wrapper::new(item, sig);
     let dual = quote!(::autograd::Dual<#float>);
 
+    // The type whose hidden items a caller's second order calls when it
+    // passes in-out arguments: the twin, or a generic function itself.
+    let twin = if sig.scalar.is_some() {
+        name.clone()
+    } else {
+        crate::sig::twin_name(name)
+    };
+    let in_out_twin = sig.has_inout().then(|| {
+        quote! {
+            #[doc(hidden)]
+            impl #private::InOutTwin for #name {
+                type Twin = #twin;
+            }
+        }
+    });
     let mark = (!names::has_no_carrier(name)).then(|| {
         quote! {
             #[doc(hidden)]
             impl #private::HasSecondOrder for #name {}
+            #in_out_twin
         }
     });
+
+    // A helper that only updates its in-out arguments has no Hessian of
+    // its own: callers' second order goes through its twin.
+    if matches!(sig.ret, crate::sig::Ret::Unit) {
+        return mark.into_token_stream();
+    }
 
     // ---- NAME_hvp ----
     let dir_names: Vec<syn::Ident> = diff.iter().map(|p| direction_name(sig, p)).collect();
@@ -166,6 +253,12 @@ pub fn generate(
             _ => x.to_token_stream(),
         })
         .collect();
+    let dual_args: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .zip(dual_args)
+        .map(|(p, a)| passed(p, a))
+        .collect();
     let grads: Vec<syn::Ident> = diff.iter().map(|p| local.adjoint(&p.ident)).collect();
     let value = local.local("value");
     let reals = grads.iter().map(|g| quote!(#private::real_part(&#g)));
@@ -188,8 +281,17 @@ pub fn generate(
     );
     // Without a differentiable argument there is nothing to differentiate
     // (and no twin): the value alone.
+    let InOut { entry, primal_args } = &in_out;
     let hvp_body = if diff.is_empty() {
-        quote!((#name(#(#args),*),))
+        quote!((#name(#(#primal_args),*),))
+    } else if sig.has_inout() {
+        // Every sweep starts from the in-out arguments' values on entry;
+        // the function runs last, on the arguments themselves.
+        quote! {
+            #entry
+            let (_, #(#grads),*) = #grad(#(#dual_args),*);
+            (#name(#(#primal_args),*), #(#reals,)* #(#tangents),*)
+        }
     } else if takes_matrices(sig) || builds_matrices {
         // The twin's products of dual matrices run nalgebra's generic
         // kernel, which sums in another order than `f64`'s blocked one for
@@ -294,6 +396,12 @@ fn lane_gradient(
             _ => x.to_token_stream(),
         })
         .collect();
+    let lane_args: Vec<TokenStream> = sig
+        .params
+        .iter()
+        .zip(lane_args)
+        .map(|(p, a)| passed(p, a))
+        .collect();
     // A generic function is its own twin, its scalar inferred from the
     // dual arguments.
     let grad = if sig.scalar.is_some() {
@@ -322,6 +430,7 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
         local,
         args,
         diff,
+        in_out,
     } = Wrapper::new(item, sig);
     let sparse = quote!(::autograd::sparse);
     let (n, session, traced, c, seed, flat, compressed, grad, value, column, v) = (
@@ -388,6 +497,12 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
                 _ => x.to_token_stream(),
             })
             .collect();
+        let tracer_args: Vec<TokenStream> = sig
+            .params
+            .iter()
+            .zip(tracer_args)
+            .map(|(p, a)| passed(p, a))
+            .collect();
         let twin = crate::sig::twin_name(name);
         let lengths = item.sig.generics.const_params().map(|c| &c.ident);
         quote! {
@@ -414,17 +529,7 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
             }
         })
         .collect();
-    let kept: Vec<TokenStream> = sig
-        .params
-        .iter()
-        .zip(&args)
-        .map(|(p, x)| match p.kind {
-            ParamKind::Other
-            | ParamKind::Matrix { by_ref: false, .. }
-            | ParamKind::Array { by_ref: false, .. } => quote!(::core::clone::Clone::clone(&#x)),
-            _ => x.to_token_stream(),
-        })
-        .collect();
+    let kept = kept_args(sig, &args);
     let grads: Vec<syn::Ident> = diff.iter().map(|p| local.adjoint(&p.ident)).collect();
     let hs: Vec<syn::Ident> = diff
         .iter()
@@ -524,12 +629,24 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
             }
         }
     };
+    let InOut { entry, primal_args } = &in_out;
+    // The function itself runs last, on the in-out arguments as passed.
+    let run = sig.has_inout().then(|| quote!(#name(#(#primal_args),*);));
+    let pattern_body = match &run {
+        Some(run) => quote!({
+            let #c = { #pattern_body };
+            #run
+            #c
+        }),
+        None => pattern_body,
+    };
     quote_spanned! {mixed=>
         #[doc = #doc_pattern]
         #[allow(clippy::too_many_arguments, clippy::all)]
         #vis fn #pattern_name #generics (#(#inputs),*) -> #sparse::Coloring
             #where_clause
         {
+            #entry
             #(#offset_lets)*
             let #n: usize = 0usize #(+ #lens)*;
             #pattern_body
@@ -541,6 +658,7 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
             -> (f64, ::autograd::nalgebra::DVector<f64>, ::autograd::nalgebra_sparse::CscMatrix<f64>)
             #where_clause
         {
+            #entry
             let #n: usize = 0usize #(+ #lens)*;
             ::core::assert_eq!(
                 #coloring.ncols(), #n,
@@ -552,6 +670,7 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
                 ::core::option::Option::Some(v) => v,
                 ::core::option::Option::None => ::core::unreachable!("one product at least"),
             };
+            #run
             (#value, #grad, #coloring.recover(&#compressed))
         }
     }
@@ -579,6 +698,7 @@ fn hessian_fn(
         local,
         args,
         diff,
+        in_out,
     } = Wrapper::new(item, sig);
     let grads: Vec<syn::Ident> = diff.iter().map(|p| local.adjoint(&p.ident)).collect();
     let value = local.local("value");
@@ -643,20 +763,16 @@ fn hessian_fn(
         .iter()
         .map(|p| local.adjoint(&syn::Ident::new(&format!("h_{}", p.ident), p.ident.span())))
         .collect();
-    // Arguments go to every column's call: a constant taken by value is
-    // cloned.
-    let kept: Vec<TokenStream> = sig
-        .params
-        .iter()
-        .zip(&args)
-        .map(|(p, x)| match p.kind {
-            ParamKind::Other
-            | ParamKind::Matrix { by_ref: false, .. }
-            | ParamKind::Array { by_ref: false, .. } => quote!(::core::clone::Clone::clone(&#x)),
-            _ => x.to_token_stream(),
-        })
-        .collect();
+    let kept = kept_args(sig, &args);
     let v = local.local("v");
+    let InOut { entry, primal_args } = &in_out;
+    // Without a differentiable input, the value alone; the function itself
+    // runs last, on the in-out arguments as passed.
+    let (alone, run) = if sig.has_inout() {
+        (&kept, Some(quote!(#name(#(#primal_args),*);)))
+    } else {
+        (&args.iter().map(|a| a.to_token_stream()).collect(), None)
+    };
     let how = if lanes {
         format!(
             "column j is the derivative of the gradient along input j, `autograd::lanes::HESSIAN_LANES` columns a reverse sweep (forward over reverse at a dual number of that many lanes, vector mode), the last n mod HESSIAN_LANES columns one `{hvp}` each: ⌊n / HESSIAN_LANES⌋ + n mod HESSIAN_LANES sweeps for n inputs, each column equal to `{hvp}` along its input"
@@ -681,6 +797,7 @@ fn hessian_fn(
                 -> #ret_ty
                 #where_clause
             {
+                #entry
                 #(#offset_lets)*
                 let #n: usize = 0usize #(+ #lens)*;
                 let mut #grad = ::autograd::nalgebra::DVector::<#float>::zeros(#n);
@@ -715,8 +832,9 @@ fn hessian_fn(
                 }
                 let #value = match #value {
                     ::core::option::Option::Some(v) => v,
-                    ::core::option::Option::None => #name(#(#args),*),
+                    ::core::option::Option::None => #name(#(#alone),*),
                 };
+                #run
                 (#value, #grad, #h)
             }
         };
@@ -728,6 +846,7 @@ fn hessian_fn(
             -> #ret_ty
             #where_clause
         {
+            #entry
             #(#offset_lets)*
             let #n: usize = 0usize #(+ #lens)*;
             let mut #grad = ::autograd::nalgebra::DVector::<#float>::zeros(#n);
@@ -747,8 +866,9 @@ fn hessian_fn(
             }
             let #value = match #value {
                 ::core::option::Option::Some(v) => v,
-                ::core::option::Option::None => #name(#(#args),*)#try_,
+                ::core::option::Option::None => #name(#(#alone),*)#try_,
             };
+            #run
             #ok((#value, #grad, #h))
         }
     }
@@ -777,6 +897,7 @@ pub fn implicit(
         local,
         args,
         diff,
+        ..
     } = Wrapper::new(item, sig);
     let dir_names: Vec<syn::Ident> = diff.iter().map(|p| direction_name(sig, p)).collect();
     let dir_tys: Vec<TokenStream> = diff.iter().filter_map(|p| direction_ty(p)).collect();

@@ -29,11 +29,12 @@ const MAX_DIFFERENTIABLE: usize = 7;
 
 /// Whether a caller can differentiate a call of the function's `NAME_grad`:
 /// a function of `f64`/`f32` arguments (integers, `bool`s and `#[constant]`
-/// floats beside them) returning one number, not generic, whose gradient
+/// floats beside them, none in-out) returning one number, not generic, whose gradient
 /// is a tuple of floats.
 pub fn differentiable_gradient(item: &syn::ItemFn, sig: &Signature) -> bool {
     let differentiable = sig.params.iter().filter(|p| p.differentiable).count();
     sig.scalar.is_none()
+        && !sig.has_inout()
         && item.sig.generics.params.is_empty()
         && matches!(sig.ret, Ret::Float(_))
         && (1..=MAX_DIFFERENTIABLE).contains(&differentiable)

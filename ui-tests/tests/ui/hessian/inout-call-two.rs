@@ -8,8 +8,8 @@ fn step(q: &mut [f64], p: &mut [f64], dt: f64) {
     }
 }
 
-// Second order does not go through a call passing in-out arguments yet:
-// one error at the call, however many it passes.
+// A callee passed in-out arguments from a `hessian` function needs
+// `hessian` too: one error at the call, however many it passes.
 #[differentiable(hessian)]
 fn stepped(dt: f64, xs: &[f64]) -> f64 {
     let mut q = xs.to_vec();

@@ -7,7 +7,8 @@ fn step(y: &mut [f64], p: f64) {
     }
 }
 
-// Second order does not go through a call passing an in-out argument yet.
+// Second order goes through a call passing an in-out argument when the
+// callee has `hessian` too: one error at the call, naming the callee.
 #[differentiable(hessian)]
 fn stepped(p: f64, xs: &[f64]) -> f64 {
     let mut s = xs.to_vec();
