@@ -360,6 +360,15 @@ impl Lowerer<'_> {
             // `*v` of an iterator's item: items are values here.
             UnOp::Deref(_) if self.is_inout(strip_parens(&u.expr)) => self.lower_expr(&u.expr),
             UnOp::Deref(_) => match self.lower_expr(&u.expr) {
+                // `*y0` of a `&[f64; N]` or a fixed-size nalgebra argument:
+                // a copy, as `y0.clone()`.
+                Operand::Value(v)
+                    if self.values[v].by_ref
+                        && matches!(self.values[v].kind, Kind::Array | Kind::Matrix) =>
+                {
+                    let kind = self.values[v].kind;
+                    Operand::Value(self.emit(Op::Copy(Operand::Value(v)), kind, u.span()))
+                }
                 Operand::Value(v) if self.values[v].by_ref => {
                     self.cx.error_spanned_by(
                         u,
