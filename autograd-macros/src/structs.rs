@@ -1287,7 +1287,11 @@ fn expand_with(
     if !func.sig.generics.params.is_empty() {
         cx.error_spanned_by(
             &func.sig.generics,
-            "a `#[differentiable]` function taking a `Tangent` struct cannot be generic",
+            if is_method {
+                "a `#[differentiable]` function of an `impl` block cannot be generic yet (over its scalar or a length); write the generic code as a free `#[differentiable]` function and call it from this one"
+            } else {
+                "a `#[differentiable]` function taking a `Tangent` struct cannot be generic yet (over its scalar or a length); write the generic code as a free `#[differentiable]` function of the struct's fields and call it from this one"
+            },
         );
     }
     // Its callers reach it through a type named like it, which would
