@@ -212,6 +212,21 @@ fn generic_energy<T: Float>(y: &mut [T], k: T) -> T {
     s
 }
 
+/// A state of any length N, squared element by element in place.
+#[differentiable(hessian)]
+fn square_all<const N: usize>(y: &mut [f64; N], dt: f64) {
+    for i in 0..N {
+        y[i] = y[i] * y[i] * dt;
+    }
+}
+
+#[differentiable(hessian)]
+fn squared_sum(y0: &[f64; 2], dt: f64) -> f64 {
+    let mut y = y0.clone();
+    square_all(&mut y, dt);
+    y[0] + y[1]
+}
+
 /// The Hessian of `grad_at` (the flattened gradient as a function of the
 /// flattened inputs) by central differences.
 fn fd_hessian(grad_at: impl Fn(&[f64]) -> Vec<f64>, x: &[f64]) -> DMatrix<f64> {
@@ -581,4 +596,14 @@ fn generic_in_out_argument_with_a_result_at_f64_and_f32() {
     let (_, _, h32) = generic_energy_hessian(&mut y32[..], 1.5f32);
     assert_eq!(y32, [0.75, -1.5]);
     assert_close(&h32.map(f64::from), &want, 1e-6);
+}
+
+#[test]
+fn a_helper_generic_over_its_length() {
+    // dt (y0² + y1²): H = [[2dt, 0, 2y0], [0, 2dt, 2y1], [2y0, 2y1, 0]].
+    let (y0, dt) = ([1.5, -0.5], 0.3);
+    let (value, _, h) = squared_sum_hessian(&y0, dt);
+    assert_relative_eq!(value, dt * 2.5, max_relative = 1e-15);
+    let want = DMatrix::from_row_slice(3, 3, &[0.6, 0.0, 3.0, 0.0, 0.6, -1.0, 3.0, -1.0, 0.0]);
+    assert_close(&h, &want, 1e-15);
 }
