@@ -238,17 +238,7 @@ fn own_implementation(file: &syn::File, name: &syn::Ident, twin: &syn::Ident) ->
     let Some((scalar, adjoints)) = value_and_adjoints(ret) else {
         return TokenStream::new();
     };
-    let tys: Vec<&syn::Type> = vjp
-        .inputs
-        .iter()
-        .filter_map(|a| match a {
-            syn::FnArg::Typed(pt) => Some(&*pt.ty),
-            syn::FnArg::Receiver(_) => None,
-        })
-        .collect();
-    let args: Vec<syn::Ident> = (0..tys.len())
-        .map(|i| syn::Ident::new(&format!("__ad_a{i}"), Span::mixed_site()))
-        .collect();
+    let (tys, args) = tuple_inputs(vjp);
     let (impl_generics, _, where_clause) = vjp.generics.split_for_impl();
     let vjp_full = names::hidden(twin, names::VJP_FULL);
     let private = quote!(::autograd::__private);
@@ -314,17 +304,7 @@ fn inout_implementations(file: &syn::File, twin: &syn::Ident) -> TokenStream {
         let Some((hidden, _)) = inout_trait_item(&call.ident) else {
             continue;
         };
-        let tys: Vec<&syn::Type> = vjp
-            .inputs
-            .iter()
-            .filter_map(|a| match a {
-                syn::FnArg::Typed(pt) => Some(&*pt.ty),
-                syn::FnArg::Receiver(_) => None,
-            })
-            .collect();
-        let args: Vec<syn::Ident> = (0..tys.len())
-            .map(|i| syn::Ident::new(&format!("__ad_a{i}"), Span::mixed_site()))
-            .collect();
+        let (tys, args) = tuple_inputs(vjp);
         // The items name the function's lifetimes; an impl may take only
         // those its argument types use.
         let used = quote!(#(#tys)*).to_string();
@@ -363,6 +343,23 @@ fn inout_implementations(file: &syn::File, twin: &syn::Ident) -> TokenStream {
         });
     }
     out
+}
+
+/// A hidden item's argument types, which a trait takes as one tuple, and
+/// names for its elements.
+fn tuple_inputs(item: &syn::Signature) -> (Vec<&syn::Type>, Vec<syn::Ident>) {
+    let tys: Vec<&syn::Type> = item
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            syn::FnArg::Typed(pt) => Some(&*pt.ty),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let args = (0..tys.len())
+        .map(|i| syn::Ident::new(&format!("__ad_a{i}"), Span::mixed_site()))
+        .collect();
+    (tys, args)
 }
 
 /// From `(S, impl FnOnce(S) -> ADJOINTS + use<..>)`: `S` and `ADJOINTS`.

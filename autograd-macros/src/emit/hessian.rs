@@ -83,14 +83,14 @@ impl InOut {
     }
 }
 
-/// A sweep's argument `lifted` (made from the value on entry): an in-out
+/// A sweep's arguments, `lifted` from the values (on entry): an in-out
 /// argument is passed by `&mut`, as the function takes it.
-fn passed(p: &Param, lifted: TokenStream) -> TokenStream {
-    if p.inout {
-        quote!(&mut #lifted)
-    } else {
-        lifted
-    }
+fn passed(sig: &Signature, lifted: Vec<TokenStream>) -> Vec<TokenStream> {
+    sig.params
+        .iter()
+        .zip(lifted)
+        .map(|(p, a)| if p.inout { quote!(&mut #a) } else { a })
+        .collect()
 }
 
 /// The arguments of each call of `NAME_hvp` a wrapper makes: a constant
@@ -253,12 +253,7 @@ pub fn generate(
             _ => x.to_token_stream(),
         })
         .collect();
-    let dual_args: Vec<TokenStream> = sig
-        .params
-        .iter()
-        .zip(dual_args)
-        .map(|(p, a)| passed(p, a))
-        .collect();
+    let dual_args = passed(sig, dual_args);
     let grads: Vec<syn::Ident> = diff.iter().map(|p| local.adjoint(&p.ident)).collect();
     let value = local.local("value");
     let reals = grads.iter().map(|g| quote!(#private::real_part(&#g)));
@@ -396,12 +391,7 @@ fn lane_gradient(
             _ => x.to_token_stream(),
         })
         .collect();
-    let lane_args: Vec<TokenStream> = sig
-        .params
-        .iter()
-        .zip(lane_args)
-        .map(|(p, a)| passed(p, a))
-        .collect();
+    let lane_args = passed(sig, lane_args);
     // A generic function is its own twin, its scalar inferred from the
     // dual arguments.
     let grad = if sig.scalar.is_some() {
@@ -497,12 +487,7 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
                 _ => x.to_token_stream(),
             })
             .collect();
-        let tracer_args: Vec<TokenStream> = sig
-            .params
-            .iter()
-            .zip(tracer_args)
-            .map(|(p, a)| passed(p, a))
-            .collect();
+        let tracer_args = passed(sig, tracer_args);
         let twin = crate::sig::twin_name(name);
         let lengths = item.sig.generics.const_params().map(|c| &c.ident);
         quote! {
