@@ -227,6 +227,40 @@ fn squared_sum(y0: &[f64; 2], dt: f64) -> f64 {
     y[0] + y[1]
 }
 
+/// A quadratic decay step, in a `#[checkpoint]` loop and in a `while`
+/// loop with a branch choosing the rate.
+#[differentiable(hessian)]
+fn quadratic_step(y: &mut [f64], k: f64, dt: f64) {
+    for i in 0..y.len() {
+        y[i] += dt * (-k * y[i] * y[i]);
+    }
+}
+
+#[differentiable(hessian)]
+fn checkpointed_sum(y0: &[f64], k: f64, dt: f64, n: usize) -> f64 {
+    let mut y = y0.to_vec();
+    #[checkpoint]
+    for _ in 0..n {
+        quadratic_step(&mut y, k, dt);
+    }
+    y.iter().sum()
+}
+
+#[differentiable(hessian)]
+fn stepped_until(y0: &[f64], k: f64, dt: f64) -> f64 {
+    let mut y = y0.to_vec();
+    let mut t = 0.0;
+    while t < 0.35 {
+        if y[0] > 0.5 {
+            quadratic_step(&mut y, k, dt);
+        } else {
+            quadratic_step(&mut y, 2.0 * k, dt);
+        }
+        t += 0.1;
+    }
+    y.iter().sum()
+}
+
 /// The Hessian of `grad_at` (the flattened gradient as a function of the
 /// flattened inputs) by central differences.
 fn fd_hessian(grad_at: impl Fn(&[f64]) -> Vec<f64>, x: &[f64]) -> DMatrix<f64> {
@@ -606,4 +640,28 @@ fn a_helper_generic_over_its_length() {
     assert_relative_eq!(value, dt * 2.5, max_relative = 1e-15);
     let want = DMatrix::from_row_slice(3, 3, &[0.6, 0.0, 3.0, 0.0, 0.6, -1.0, 3.0, -1.0, 0.0]);
     assert_close(&h, &want, 1e-15);
+}
+
+#[test]
+fn a_checkpointed_loop_and_a_while_loop_with_branches() {
+    let (y0, k, dt) = ([1.0, 0.5], 0.3, 0.1);
+    let (_, _, h) = checkpointed_sum_hessian(&y0, k, dt, 7);
+    let x = [y0[0], y0[1], k, dt];
+    let want = fd_hessian(
+        |x| {
+            let (_, dy, dk, ddt) = checkpointed_sum_grad(&x[..2], x[2], x[3], 7);
+            vec![dy[0], dy[1], dk, ddt]
+        },
+        &x,
+    );
+    assert_close(&h, &want, 1e-6);
+    let (_, _, h) = stepped_until_hessian(&y0, k, dt);
+    let want = fd_hessian(
+        |x| {
+            let (_, dy, dk, ddt) = stepped_until_grad(&x[..2], x[2], x[3]);
+            vec![dy[0], dy[1], dk, ddt]
+        },
+        &x,
+    );
+    assert_close(&h, &want, 1e-6);
 }
