@@ -261,6 +261,19 @@ fn stepped_until(y0: &[f64], k: f64, dt: f64) -> f64 {
     y.iter().sum()
 }
 
+/// A nalgebra vector updated in place.
+#[differentiable(hessian)]
+fn scale_vector(v: &mut DVector<f64>, k: f64) {
+    *v *= k;
+}
+
+#[differentiable(hessian)]
+fn scaled_vector_norm(x: &DVector<f64>, k: f64) -> f64 {
+    let mut v = x.clone();
+    scale_vector(&mut v, k);
+    v.dot(&v)
+}
+
 /// The Hessian of `grad_at` (the flattened gradient as a function of the
 /// flattened inputs) by central differences.
 fn fd_hessian(grad_at: impl Fn(&[f64]) -> Vec<f64>, x: &[f64]) -> DMatrix<f64> {
@@ -664,4 +677,15 @@ fn a_checkpointed_loop_and_a_while_loop_with_branches() {
         &x,
     );
     assert_close(&h, &want, 1e-6);
+}
+
+#[test]
+fn a_helper_updating_a_nalgebra_vector() {
+    // k² ‖x‖²: H_xx = 2k² I, H_xk = 4k x, H_kk = 2‖x‖².
+    let x = DVector::from_vec(vec![1.0, -2.0]);
+    let k = 1.5;
+    let (value, _, h) = scaled_vector_norm_hessian(&x, k);
+    assert_relative_eq!(value, k * k * 5.0, max_relative = 1e-15);
+    let want = DMatrix::from_row_slice(3, 3, &[4.5, 0.0, 6.0, 0.0, 4.5, -12.0, 6.0, -12.0, 10.0]);
+    assert_close(&h, &want, 1e-14);
 }

@@ -513,18 +513,34 @@ pub fn float_of(
         Ret::Float(_) if let Some(scalar) = &sig.scalar => Some(scalar.ident.clone()),
         Ret::Float(f) | Ret::Result { ok: f, .. } => Some(f.0.clone()),
         // A helper updating its in-out arguments: no Hessian of its own,
-        // but a twin its callers' second order goes through.
+        // but a twin its callers' second order goes through, of the float
+        // its types name.
         Ret::Unit if let Some(scalar) = &sig.scalar => Some(scalar.ident.clone()),
-        Ret::Unit => {
+        Ret::Unit => Some(named_float(
             sig.params
                 .iter()
                 .filter(|p| p.inout)
-                .find_map(|p| match &p.kind {
+                .map(|p| match &p.kind {
                     crate::sig::ParamKind::Float(f)
-                    | crate::sig::ParamKind::Array { elem: f, .. } => Some(f.0.clone()),
-                    _ => None,
+                    | crate::sig::ParamKind::Array { elem: f, .. } => f.to_token_stream(),
+                    crate::sig::ParamKind::Matrix { owned, .. } => owned.to_token_stream(),
+                    _ => TokenStream::new(),
                 })
-        }
+                .collect(),
+        )),
         _ => reject("`hessian` needs a function returning one number (`f64` or `f32`)"),
     }
+}
+
+/// `f32` if `types` name it (`&mut [f32]`, `DVector<f32>`), else `f64`.
+fn named_float(types: TokenStream) -> syn::Ident {
+    fn names_f32(tokens: TokenStream) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == "f32",
+            proc_macro2::TokenTree::Group(g) => names_f32(g.stream()),
+            _ => false,
+        })
+    }
+    let float = if names_f32(types) { "f32" } else { "f64" };
+    syn::Ident::new(float, Span::call_site())
 }

@@ -105,8 +105,30 @@ impl Lowerer<'_> {
     pub(super) fn sequence_or_field(&mut self, e: &Expr) -> Option<Sequence> {
         match self.sequence_of(e) {
             None if self.constant_field(e) => self.constant_field_sequence(e),
+            None => self.iterated_result(e),
             seq => seq,
         }
+    }
+
+    /// A call's result the body iterates (`let r = residuals(p);` then
+    /// `r.iter()`), whose type the macro cannot see: a `Vec`, an array or
+    /// a vector (nothing else iterates), so a local array from here on,
+    /// as with `let r: Vec<f64> = ..`.
+    fn iterated_result(&mut self, e: &Expr) -> Option<Sequence> {
+        let e = match strip_parens(e) {
+            Expr::Reference(r) if r.mutability.is_none() => strip_parens(&r.expr),
+            e => e,
+        };
+        if !matches!(e, Expr::Path(_)) {
+            return None;
+        }
+        let v = self.local_ident(e)?;
+        let info = &mut self.values[v];
+        if info.kind != Kind::Unknown || info.param.is_some() || self.aggregates.contains_key(&v) {
+            return None;
+        }
+        info.kind = Kind::Array;
+        Some(Sequence::Array(v))
     }
 
     /// The number of elements, an integer operand computed before the loop.
