@@ -1393,6 +1393,58 @@ pub fn weigh(values: &[f64]) -> f64 {
         .fold(0.0, |s, (v, w)| s + w * v)
 }
 
+/// `NAME_hessian_sparse` (at `NAME_hessian_pattern`'s colouring) against
+/// `NAME_hessian`, called from a generated wrapper: the value bit for bit,
+/// the gradient to [`same_gradient`]'s ulps, and every entry of the
+/// densified sparse Hessian the dense one's to 1e-12 of the largest entry.
+/// Panics with the first difference: the
+/// harness reports a panic as the program's failure, with its message.
+pub fn check_sparse_hessian(dense: (f64, &[f64], &[Vec<f64>]), sparse: (f64, &[f64], &[Vec<f64>])) {
+    let ((value, g, h), (svalue, sg, sh)) = (dense, sparse);
+    assert!(
+        svalue.to_bits() == value.to_bits(),
+        "NAME_hessian_sparse value {svalue:?} is not NAME_hessian's {value:?} bit for bit"
+    );
+    assert!(
+        same_gradient(sg, g),
+        "NAME_hessian_sparse gradient {sg:?} is not NAME_hessian's {g:?}"
+    );
+    assert!(
+        sh.len() == h.len() && sh.iter().zip(h).all(|(a, b)| a.len() == b.len()),
+        "NAME_hessian_sparse is not NAME_hessian's shape"
+    );
+    let hmax = h.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
+    for (i, (srow, row)) in sh.iter().zip(h).enumerate() {
+        for (j, (s, d)) in srow.iter().zip(row).enumerate() {
+            assert!(
+                close(*s, *d, 1e-12 * hmax, 0.0),
+                "NAME_hessian_sparse[{i}][{j}] = {s:e}, NAME_hessian's {d:e}"
+            );
+        }
+    }
+}
+
+/// A matrix's rows, as the flat wrappers return a Hessian.
+pub fn rows(m: &nalgebra::DMatrix<f64>) -> Vec<Vec<f64>> {
+    (0..m.nrows())
+        .map(|r| m.row(r).iter().copied().collect())
+        .collect()
+}
+
+/// The in-out arguments as a second-order item (`what`) left them against
+/// what the function itself leaves, bit for bit; called from a generated
+/// wrapper, panics (reported as the program's failure) when they differ.
+pub fn check_left_as(what: &str, got: &[f64], primal: &[f64]) {
+    assert!(
+        got.len() == primal.len()
+            && got
+                .iter()
+                .zip(primal)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+        "{what} leaves the in-out argument at {got:?}, the function itself at {primal:?}"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
