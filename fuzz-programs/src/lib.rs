@@ -56,7 +56,11 @@
 //! calling each other at the length inferred or by turbofish. `in-out`
 //! writes `#[differentiable(jvp)]` functions whose helpers update state
 //! through `&mut` arguments: their `NAME_jvp` (and a two-output result's
-//! `NAME_jacobian`) are checked through those calls.
+//! `NAME_jacobian`) are checked through those calls; with a number result
+//! also `hessian` (helpers included, some of 8 to 12 inputs): `NAME_hessian`
+//! column by column as in `lanes`, `NAME_hessian_sparse` against it entry
+//! for entry, and, for a function with `&mut` arguments of its own, its
+//! second-order items leaving them as the function leaves them.
 
 pub mod mirror;
 
@@ -1746,5 +1750,52 @@ mod tests {
         let tol = Tolerances::F32;
         assert!(pullback_is_linear(3e-39, 1e-39, true, tol));
         assert!(!pullback_is_linear(3e-30, 1e-30, true, tol));
+    }
+
+    /// The message of a panic of `f`, or `None`.
+    fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> Option<String> {
+        std::panic::catch_unwind(f)
+            .err()
+            .map(|p| p.downcast_ref::<String>().cloned().unwrap_or_default())
+    }
+
+    #[test]
+    fn a_sparse_hessian_off_the_dense_one_fails() {
+        let h = vec![vec![2.0, 0.5], vec![0.5, 0.0]];
+        let g = [1.0, -1.0];
+        assert_eq!(
+            panic_message(|| check_sparse_hessian((3.0, &g, &h), (3.0, &g, &h))),
+            None
+        );
+        // A structural zero filled in.
+        let mut filled = h.clone();
+        filled[1][1] = 1e-6;
+        let msg = panic_message(|| check_sparse_hessian((3.0, &g, &h), (3.0, &g, &filled)));
+        assert!(
+            msg.as_deref()
+                .is_some_and(|m| m.contains("NAME_hessian_sparse[1][1] = 1e-6")),
+            "{msg:?}"
+        );
+        // The value not bit for bit.
+        let msg = panic_message(|| check_sparse_hessian((3.0, &g, &h), (3.0 + 4e-16, &g, &h)));
+        assert!(
+            msg.as_deref().is_some_and(|m| m.contains("value")),
+            "{msg:?}"
+        );
+    }
+
+    #[test]
+    fn in_out_arguments_left_otherwise_fail() {
+        assert_eq!(
+            panic_message(|| check_left_as("NAME_hvp", &[1.0, -0.0], &[1.0, -0.0])),
+            None
+        );
+        // Bit for bit: -0 is not 0.
+        let msg = panic_message(|| check_left_as("NAME_hvp", &[1.0, 0.0], &[1.0, -0.0]));
+        assert!(
+            msg.as_deref()
+                .is_some_and(|m| m.contains("NAME_hvp leaves the in-out argument at [1.0, 0.0]")),
+            "{msg:?}"
+        );
     }
 }
