@@ -37,8 +37,11 @@
 //! - `in-out`: a state `Vec` or array copied from `xs` (`to_vec`, a copy
 //!   loop, `push`), stepped in place by a helper taking `&mut [f64]`,
 //!   `&mut Vec<f64>` or `&mut [f64; N]` (`y[i] = y[i] + dt * g(y[i], p)`),
-//!   in a loop or once; a scalar stepped through `&mut f64`; an accumulator
-//!   `*acc += ..` through `&mut f64`; and the checked function itself
+//!   in a loop or once, or through a helper passing its own in-out argument
+//!   on (`step(&mut *y, ..)`); a scalar stepped through `&mut f64`; an
+//!   accumulator `*acc += ..` through `&mut f64`; two in-out arguments (a
+//!   slice and a scalar that follows it); a helper updating `&mut f64`
+//!   whose result is read too; and the checked function itself
 //!   taking `y: &mut [f64]` or `y: &mut f64`, whose entry is the value plus
 //!   the final `y` weighed by fixed seeds: its gradient is `NAME_vjp`'s
 //!   pullback seeded with 1 and those weights (a local array passed as
@@ -47,9 +50,17 @@
 //!   the helpers' forward items (the stepper called once, in a loop, twice
 //!   at two parameters, or in the arms of a branch on `a0 > a1`) and, for
 //!   the function taking `y`, with `y`'s tangent on entry in and its final
-//!   tangent weighed like its value; a third of the others return
+//!   tangent weighed like its value; some of the others return
 //!   `[f64; 2]` (the sum and the last state component), checked through
-//!   `NAME_jacobian` too;
+//!   `NAME_jacobian` too. Those returning a number are
+//!   `#[differentiable(jvp, hessian)]` throughout (some with 8 to 12
+//!   inputs, for the eight-lane sweep), and so is half of the functions
+//!   taking `y` (their entry is then the value alone: the weights are
+//!   zero): each column of `NAME_hessian` is held to `NAME_hvp` and to
+//!   central differences of `NAME_grad`, `NAME_hessian_sparse` at
+//!   `NAME_hessian_pattern`'s colouring to `NAME_hessian` entry for entry,
+//!   and each second-order item of a function taking `y` must leave `y` bit
+//!   for bit as the function itself leaves it;
 //! - `unreached`: `sqrt` and `ln` of a sum of squares that is 0 at the points
 //!   drawn at kinks, read only in a branch arm not taken (`if`, `match`), a
 //!   loop that runs zero times, or through a step function (`floor ceil

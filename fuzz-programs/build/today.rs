@@ -80,7 +80,10 @@ fn emit(
 /// (the checker holds it to `NAME_vjp` and central differences along
 /// random directions), and with `outputs` a result `[f64; 2]`, checked as
 /// its [`weights`](fuzz_programs::weights)-weighed sum and through
-/// `NAME_jacobian`. The mirror's result is then that weighed sum.
+/// `NAME_jacobian`. The mirror's result is then that weighed sum. With
+/// `hessian` (a number result only) `#[differentiable(jvp, hessian)]`:
+/// `NAME_hvp` and `NAME_hessian` too, and the wrapper holds
+/// `NAME_hessian_sparse` to the dense Hessian.
 fn emit_jvp(
     index: usize,
     n: usize,
@@ -88,13 +91,15 @@ fn emit_jvp(
     class: Class,
     p: Parts,
     outputs: bool,
+    hessian: bool,
 ) -> Program {
     let name = format!("f{index}");
     let upper = name.to_uppercase();
     features.insert(class.tag());
     let ret = if outputs { "[f64; 2]" } else { "f64" };
+    let attr = if hessian { "jvp, hessian" } else { "jvp" };
     let source = format!(
-        "{}#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64]) -> {ret} {{\n{}    {}\n}}\n",
+        "{}#[differentiable({attr})]\nfn {name}(a0: f64, a1: f64, xs: &[f64]) -> {ret} {{\n{}    {}\n}}\n",
         p.helpers, p.body, p.result.0
     );
     let (weigh, seed) = if outputs {
@@ -137,10 +142,20 @@ fn emit_jvp(
     } else {
         ("None".to_owned(), "None".to_owned())
     };
+    let (hvp, hess) = if hessian {
+        let _ = write!(
+            code,
+            "fn hvp_{name}(v: &[f64], t: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {{\n    let (value, d0, d1, d2, h0, h1, h2) = {name}_hvp({args}, t[0], t[1], &t[2..]);\n    let mut g = vec![d0, d1];\n    g.extend_from_slice(&d2[..]);\n    let mut h = vec![h0, h1];\n    h.extend_from_slice(&h2[..]);\n    (value, g, h)\n}}\n\n\
+             fn hessian_{name}(v: &[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>) {{\n    let (value, g, h) = {name}_hessian({args});\n    let (g, h): (Vec<f64>, _) = (g.iter().copied().collect(), fuzz_programs::rows(&h));\n    let coloring = {name}_hessian_pattern({args});\n    let (svalue, sg, sh) = {name}_hessian_sparse({args}, &coloring);\n    let sg: Vec<f64> = sg.iter().copied().collect();\n    let sh = fuzz_programs::rows(&DMatrix::from(&sh));\n    fuzz_programs::check_sparse_hessian((value, &g, &h), (svalue, &sg, &sh));\n    (value, g, h)\n}}\n\n"
+        );
+        (format!("Some(hvp_{name})"), format!("Some(hessian_{name})"))
+    } else {
+        ("None".to_owned(), "None".to_owned())
+    };
     let feats: Vec<&str> = features.iter().copied().collect();
     let _ = write!(
         code,
-        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n})],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: Some(jvp_{name}),\n    hvp: None,\n    hessian: None,\n    outputs: {outs},\n    jacobian: {jac},\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n})],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: Some(jvp_{name}),\n    hvp: {hvp},\n    hessian: {hess},\n    outputs: {outs},\n    jacobian: {jac},\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
         feats.join(" ")
     );
     let sig = Sig {
@@ -482,9 +497,26 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
     if rng.chance(0.4) {
         return gen_in_out_top(index, rng);
     }
-    let n = rng.range(2, 5) as usize;
+    // Two outputs (the second the stepped state's last component, checked
+    // through `NAME_jacobian` too), or a number: then with `hessian`
+    // throughout, the helpers' twins called by the checked function's.
+    let outputs = rng.chance(0.3);
+    let hessian = !outputs;
+    let attr = if hessian { "jvp, hessian" } else { "jvp" };
+    // Some long enough for `NAME_hessian`'s eight-lane sweep.
+    let n = if hessian && rng.chance(0.3) {
+        rng.range(6, 10) as usize
+    } else {
+        rng.range(2, 5) as usize
+    };
     let name = format!("f{index}");
     let mut f: BTreeSet<&'static str> = BTreeSet::new();
+    if hessian {
+        f.insert("in-out-hessian");
+        if n + 2 >= 8 {
+            f.insert("in-out-hessian-eight-lanes");
+        }
+    }
     let (mut helpers, mut mhelpers) = (String::new(), String::new());
     let (mut body, mut mbody) = (String::new(), String::new());
     let (g, g1, mg) = rng.pick(&STEPS);
@@ -538,7 +570,7 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
     };
     let _ = writeln!(
         helpers,
-        "#[differentiable(jvp)]\nfn {name}_step(y: {ty}, p: f64, dt: f64) {{\n    for i in 0..{len} {{\n        y[i] = y[i] + dt * ({g});\n    }}\n}}\n"
+        "#[differentiable({attr})]\nfn {name}_step(y: {ty}, p: f64, dt: f64) {{\n    for i in 0..{len} {{\n        y[i] = y[i] + dt * ({g});\n    }}\n}}\n"
     );
     let _ = writeln!(
         mhelpers,
@@ -552,8 +584,9 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
         ("a1", "a0")
     };
     // How the checked function calls the stepper: once, in a loop, twice
-    // (at two parameters), or in the arms of a branch.
-    match rng.below(4) {
+    // (at two parameters), in the arms of a branch, or through a helper
+    // passing its own in-out argument on (`step(&mut *y, ..)`, twice).
+    match rng.below(5) {
         0 => {
             let _ = writeln!(body, "    {name}_step(&mut state, {p}, {dt});");
             let _ = writeln!(
@@ -583,7 +616,7 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
                 "    let dt = cx.k({dt});\n    mirror_{name}_step(cx, &mut state, {p}, dt);\n    mirror_{name}_step(cx, &mut state, {q}, dt);"
             );
         }
-        _ => {
+        3 => {
             // `a0 > a1` splits the points drawn: both arms are met.
             f.insert("in-out-call-in-branch");
             let _ = writeln!(
@@ -595,14 +628,50 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
                 "    let dt = cx.k({dt});\n    if cx.gt(a0, a1) {{\n        mirror_{name}_step(cx, &mut state, {p}, dt);\n    }} else {{\n        mirror_{name}_step(cx, &mut state, {q}, dt);\n        mirror_{name}_step(cx, &mut state, {p}, dt);\n    }}"
             );
         }
+        _ => {
+            f.insert("in-out-passed-on");
+            let _ = writeln!(
+                helpers,
+                "#[differentiable({attr})]\nfn {name}_steps(y: {ty}, p: f64, q: f64, dt: f64) {{\n    {name}_step(&mut *y, p, dt);\n    {name}_step(&mut *y, q, dt);\n}}\n"
+            );
+            // Once (two steps): more steps of `p - y * y * 0.5` at a step
+            // of 0.5 blow up to 1e11 and beyond, where H·v loses a term of
+            // order 1 to tangents of 1e25 (seed 0x361b, f17 and f107).
+            let _ = writeln!(body, "    {name}_steps(&mut state, {p}, {q}, {dt});");
+            let _ = writeln!(
+                mbody,
+                "    let dt = cx.k({dt});\n    mirror_{name}_step(cx, &mut state, {p}, dt);\n    mirror_{name}_step(cx, &mut state, {q}, dt);"
+            );
+        }
     }
     let mut terms = vec!["total".to_owned()];
+    if rng.chance(0.35) {
+        // Two in-out arguments: the state and a scalar that follows it.
+        f.insert("in-out-two-arguments");
+        let _ = writeln!(
+            helpers,
+            "#[differentiable({attr})]\nfn {name}_pair(y: &mut [f64], z: &mut f64, p: f64) {{\n    for i in 0..y.len() {{\n        *z = *z + y[i] * p * 0.25;\n        y[i] = y[i] * 0.5 + (*z).sin() * 0.25;\n    }}\n}}\n"
+        );
+        let _ = writeln!(
+            mhelpers,
+            "fn mirror_{name}_pair(cx: &mut Mirror, y: &mut [V], z: &mut V, p: V) {{\n    let q = cx.k(0.25);\n    let h = cx.k(0.5);\n    for i in 0..y.len() {{\n        let t = cx.mul(y[i], p);\n        let t = cx.mul(t, q);\n        *z = cx.add(*z, t);\n        let a = cx.mul(y[i], h);\n        let s = cx.sin(*z);\n        let s = cx.mul(s, q);\n        y[i] = cx.add(a, s);\n    }}\n}}\n"
+        );
+        let _ = writeln!(
+            body,
+            "    let mut w = a1;\n    {name}_pair(&mut state, &mut w, {q});"
+        );
+        let _ = writeln!(
+            mbody,
+            "    let mut w = a1;\n    mirror_{name}_pair(cx, &mut state, &mut w, {q});"
+        );
+        terms.push("w".into());
+    }
     if rng.chance(0.6) {
         // An accumulator through `&mut f64`.
         f.insert("in-out-mut-f64");
         let _ = writeln!(
             helpers,
-            "#[differentiable(jvp)]\nfn {name}_acc(acc: &mut f64, v: f64) {{\n    *acc += v * v * 0.5;\n}}\n"
+            "#[differentiable({attr})]\nfn {name}_acc(acc: &mut f64, v: f64) {{\n    *acc += v * v * 0.5;\n}}\n"
         );
         let _ = writeln!(
             body,
@@ -623,7 +692,7 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
         f.insert("in-out-scalar-step");
         let _ = writeln!(
             helpers,
-            "#[differentiable(jvp)]\nfn {name}_step1(y: &mut f64, p: f64, dt: f64) {{\n    *y = *y + dt * ({g1});\n}}\n"
+            "#[differentiable({attr})]\nfn {name}_step1(y: &mut f64, p: f64, dt: f64) {{\n    *y = *y + dt * ({g1});\n}}\n"
         );
         let _ = writeln!(
             body,
@@ -635,10 +704,25 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
         );
         terms.push("z".into());
     }
+    if rng.chance(0.35) {
+        // A helper updating `&mut f64` whose result is read too.
+        f.insert("in-out-result-read");
+        let _ = writeln!(
+            helpers,
+            "#[differentiable({attr})]\nfn {name}_grow(y: &mut f64, r: f64) -> f64 {{\n    let old = *y;\n    *y = *y * (1.0 + r * r * 0.25);\n    old * r\n}}\n"
+        );
+        let _ = writeln!(
+            body,
+            "    let mut grown = {p};\n    let mut paid = 0.0;\n    for i in 0..{n} {{\n        paid += {name}_grow(&mut grown, state[i]);\n    }}"
+        );
+        let _ = writeln!(
+            mbody,
+            "    let mut grown = {p};\n    let mut paid = cx.k(0.0);\n    for i in 0..{n} {{\n        let old = grown;\n        let r = state[i];\n        let rr = cx.mul(r, r);\n        let c = cx.k(0.25);\n        let rr = cx.mul(rr, c);\n        let one = cx.k(1.0);\n        let s = cx.add(one, rr);\n        grown = cx.mul(grown, s);\n        let t = cx.mul(old, r);\n        paid = cx.add(paid, t);\n    }}"
+        );
+        terms.push("grown".into());
+        terms.push("paid".into());
+    }
     let (src, m) = sum_terms(&terms);
-    // Two outputs, the second the stepped state's last component: checked
-    // through `NAME_jacobian` too.
-    let outputs = rng.chance(0.35);
     let result = if outputs {
         f.insert("in-out-jacobian");
         let last = n - 1;
@@ -666,6 +750,7 @@ pub(in crate::generator) fn gen_in_out(index: usize, rng: &mut Rng) -> Program {
             result,
         },
         outputs,
+        hessian,
     )
 }
 
@@ -923,6 +1008,15 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
     f.insert(Class::InOut.tag());
     f.insert("in-out-top-level-vjp");
     f.insert("in-out-top-level-jvp");
+    // Half with `hessian` too: `NAME_hvp` and `NAME_hessian` are of the
+    // result alone, so the final state's weights are then zero (the entry
+    // is the value), and the wrappers check that each second-order item
+    // leaves `y` as the function itself leaves it.
+    let hessian = rng.chance(0.5);
+    let attr = if hessian { "jvp, hessian" } else { "jvp" };
+    if hessian {
+        f.insert("in-out-top-hessian");
+    }
     let (g, g1, mg) = rng.pick(&STEPS);
     let dt = lit(*[0.1, 0.25, 0.5].get(rng.below(3)).expect("a step"));
     let scalar = rng.chance(0.35);
@@ -933,7 +1027,15 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
     if via {
         f.insert("in-out-top-via-helper");
     }
-    let seeds: Vec<f64> = (0..m).map(|i| [0.5, -0.75, 1.25, 0.25][i % 4]).collect();
+    let seeds: Vec<f64> = (0..m)
+        .map(|i| {
+            if hessian {
+                0.0
+            } else {
+                [0.5, -0.75, 1.25, 0.25][i % 4]
+            }
+        })
+        .collect();
     let seeds_text = seeds.iter().map(|c| lit(*c)).collect::<Vec<_>>().join(", ");
     let (source, mstate);
     if scalar {
@@ -942,11 +1044,11 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
             // Reborrowed: `y` as it is is an error (finding 039).
             let arg = "&mut *y";
             format!(
-                "#[differentiable(jvp)]\nfn {name}_step(y: &mut f64, p: f64, dt: f64, x: f64) {{\n    *y = *y + dt * ({g1}) * x;\n}}\n\n#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        {name}_step({arg}, p, {dt}, xs[i]);\n    }}\n    *y * a1 + p\n}}\n"
+                "#[differentiable({attr})]\nfn {name}_step(y: &mut f64, p: f64, dt: f64, x: f64) {{\n    *y = *y + dt * ({g1}) * x;\n}}\n\n#[differentiable({attr})]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        {name}_step({arg}, p, {dt}, xs[i]);\n    }}\n    *y * a1 + p\n}}\n"
             )
         } else {
             format!(
-                "#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        *y = *y + {dt} * ({g1}) * xs[i];\n    }}\n    *y * a1 + p\n}}\n"
+                "#[differentiable({attr})]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut f64) -> f64 {{\n    let p = a0;\n    for i in 0..xs.len() {{\n        *y = *y + {dt} * ({g1}) * xs[i];\n    }}\n    *y * a1 + p\n}}\n"
             )
         };
         mstate = format!(
@@ -964,13 +1066,13 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
         };
         let helper = if via {
             format!(
-                "#[differentiable(jvp)]\nfn {name}_step(y: &mut [f64], p: f64, dt: f64, xs: &[f64]) {{\n    for i in 0..y.len() {{\n        y[i] = y[i] + dt * ({g}) * xs[i];\n    }}\n}}\n\n"
+                "#[differentiable({attr})]\nfn {name}_step(y: &mut [f64], p: f64, dt: f64, xs: &[f64]) {{\n    for i in 0..y.len() {{\n        y[i] = y[i] + dt * ({g}) * xs[i];\n    }}\n}}\n\n"
             )
         } else {
             String::new()
         };
         source = format!(
-            "{helper}#[differentiable(jvp)]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut [f64]) -> f64 {{\n    let p = a0;\n{step}    let mut total = 0.0;\n    for i in 0..y.len() {{\n        total += y[i] * a1;\n    }}\n    total\n}}\n"
+            "{helper}#[differentiable({attr})]\nfn {name}(a0: f64, a1: f64, xs: &[f64], y: &mut [f64]) -> f64 {{\n    let p = a0;\n{step}    let mut total = 0.0;\n    for i in 0..y.len() {{\n        total += y[i] * a1;\n    }}\n    total\n}}\n"
         );
         mstate = format!(
             "    let p = a0;\n    let dt = cx.k({dt});\n    let mut ys: Vec<V> = y.to_vec();\n    for i in 0..ys.len() {{\n        let t = {{\n    let y = ys[i];\n    {mg}\n            t\n        }};\n        let t = cx.mul(dt, t);\n        let t = cx.mul(t, xs[i]);\n        ys[i] = cx.add(ys[i], t);\n    }}\n    let mut value = cx.k(0.0);\n    for i in 0..ys.len() {{\n        let t = cx.mul(ys[i], a1);\n        value = cx.add(value, t);\n    }}\n    let finals = ys;\n"
@@ -1009,13 +1111,29 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
         "const N_{upper}: usize = {n};\nconst S_{upper}: [f64; {m}] = [{seeds_text}];\n\n\
          fn mirror_{name}(cx: &mut Mirror, a0: V, a1: V, xs: &[V], y: &[V]) -> V {{\n{mstate}    let mut r = value;\n    for (i, y) in finals.iter().enumerate() {{\n        let c = cx.k(S_{upper}[i]);\n        let t = cx.mul(c, *y);\n        r = cx.add(r, t);\n    }}\n    r\n}}\n\n\
          /// The value plus the final state weighed by `S_{upper}`.\n\
-         fn weighed_{name}(value: f64, y: &[f64]) -> f64 {{\n    let mut r = value;\n    for (i, y) in y.iter().enumerate() {{\n        r += S_{upper}[i] * y;\n    }}\n    r\n}}\n\n\
+         fn weighed_{name}(value: f64, y: &[f64]) -> f64 {{\n    let mut r = value;\n    for (i, y) in y.iter().enumerate() {{\n        if S_{upper}[i] != 0.0 {{\n            r += S_{upper}[i] * y;\n        }}\n    }}\n    r\n}}\n\n\
          fn primal_{name}(v: &[f64]) -> f64 {{\n    {copy}\n    let value = {name}(v[0], v[1], &v[2..2 + N_{upper}], {call_y});\n    weighed_{name}(value, &{finals})\n}}\n\n\
          fn vjp_{name}(v: &[f64], seed: f64) -> (f64, Vec<f64>) {{\n    {copy}\n    let (value, pullback) = {name}_vjp(v[0], v[1], &v[2..2 + N_{upper}], {call_y});\n    let (d0, d1, dxs, dy) = pullback(seed, {seed_y});\n    let mut g = vec![d0, d1];\n    g.extend_from_slice(&dxs[..]);\n    {dy}\n    (weighed_{name}(value, &{finals}), g)\n}}\n\n\
          fn grad_{name}(v: &[f64]) -> (f64, Vec<f64>) {{\n    vjp_{name}(v, 1.0)\n}}\n\n\
          fn jvp_{name}(v: &[f64], t: &[f64]) -> (f64, f64) {{\n    {copy}\n    let (value, tv, ty) = {name}_jvp(v[0], v[1], &v[2..2 + N_{upper}], {call_y}, t[0], t[1], &t[2..2 + N_{upper}], {ty_in});\n    let mut tangent = tv;\n    for (i, ty) in {ty_out}.iter().enumerate() {{\n        tangent += S_{upper}[i] * ty;\n    }}\n    (weighed_{name}(value, &{finals}), tangent)\n}}\n\n\
          fn graph_{name}(cx: &mut Mirror, v: &[V]) -> V {{\n    mirror_{name}(cx, v[0], v[1], &v[2..2 + {n}], &v[2 + {n}..])\n}}\n\n"
     );
+    let (hvp, hess) = if hessian {
+        let (hy, left) = if scalar {
+            ("h.push(hy);", "[y], &[left]")
+        } else {
+            ("h.extend_from_slice(&hy[..]);", "y, &left")
+        };
+        let args = format!("v[0], v[1], &v[2..2 + N_{upper}], &mut y");
+        let _ = write!(
+            code,
+            "fn hvp_{name}(v: &[f64], t: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {{\n    {copy}\n    let mut left = y.clone();\n    {name}(v[0], v[1], &v[2..2 + N_{upper}], &mut left);\n    let (value, d0, d1, dxs, dy, h0, h1, hxs, hy) = {name}_hvp({args}, t[0], t[1], &t[2..2 + N_{upper}], {ty_in});\n    fuzz_programs::check_left_as(\"NAME_hvp\", &{left});\n    let mut g = vec![d0, d1];\n    g.extend_from_slice(&dxs[..]);\n    {dy}\n    let mut h = vec![h0, h1];\n    h.extend_from_slice(&hxs[..]);\n    {hy}\n    (value, g, h)\n}}\n\n\
+             fn hessian_{name}(v: &[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>) {{\n    {copy}\n    let mut left = y.clone();\n    {name}(v[0], v[1], &v[2..2 + N_{upper}], &mut left);\n    let (value, g, h) = {name}_hessian({args});\n    fuzz_programs::check_left_as(\"NAME_hessian\", &{left});\n    let (g, h): (Vec<f64>, _) = (g.iter().copied().collect(), fuzz_programs::rows(&h));\n    {copy}\n    let coloring = {name}_hessian_pattern({args});\n    fuzz_programs::check_left_as(\"NAME_hessian_pattern\", &{left});\n    {copy}\n    let (svalue, sg, sh) = {name}_hessian_sparse({args}, &coloring);\n    fuzz_programs::check_left_as(\"NAME_hessian_sparse\", &{left});\n    let sg: Vec<f64> = sg.iter().copied().collect();\n    let sh = fuzz_programs::rows(&DMatrix::from(&sh));\n    fuzz_programs::check_sparse_hessian((value, &g, &h), (svalue, &sg, &sh));\n    (value, g, h)\n}}\n\n"
+        );
+        (format!("Some(hvp_{name})"), format!("Some(hessian_{name})"))
+    } else {
+        ("None".to_owned(), "None".to_owned())
+    };
     let y_input = if scalar {
         "Input::Scalar(\"y\")".to_owned()
     } else {
@@ -1024,7 +1142,7 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
     let feats: Vec<&str> = f.iter().copied().collect();
     let _ = write!(
         code,
-        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n}), {y_input}],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: Some(jvp_{name}),\n    hvp: None,\n    hessian: None,\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
+        "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n}), {y_input}],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: Some(jvp_{name}),\n    hvp: {hvp},\n    hessian: {hess},\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
         feats.join(" ")
     );
     let sig = Sig {

@@ -56,7 +56,11 @@
 //! calling each other at the length inferred or by turbofish. `in-out`
 //! writes `#[differentiable(jvp)]` functions whose helpers update state
 //! through `&mut` arguments: their `NAME_jvp` (and a two-output result's
-//! `NAME_jacobian`) are checked through those calls.
+//! `NAME_jacobian`) are checked through those calls; with a number result
+//! also `hessian` (helpers included, some of 8 to 12 inputs): `NAME_hessian`
+//! column by column as in `lanes`, `NAME_hessian_sparse` against it entry
+//! for entry, and, for a function with `&mut` arguments of its own, its
+//! second-order items leaving them as the function leaves them.
 
 pub mod mirror;
 
@@ -1393,6 +1397,58 @@ pub fn weigh(values: &[f64]) -> f64 {
         .fold(0.0, |s, (v, w)| s + w * v)
 }
 
+/// `NAME_hessian_sparse` (at `NAME_hessian_pattern`'s colouring) against
+/// `NAME_hessian`, called from a generated wrapper: the value bit for bit,
+/// the gradient to [`same_gradient`]'s ulps, and every entry of the
+/// densified sparse Hessian the dense one's to 1e-12 of the largest entry.
+/// Panics with the first difference: the
+/// harness reports a panic as the program's failure, with its message.
+pub fn check_sparse_hessian(dense: (f64, &[f64], &[Vec<f64>]), sparse: (f64, &[f64], &[Vec<f64>])) {
+    let ((value, g, h), (svalue, sg, sh)) = (dense, sparse);
+    assert!(
+        svalue.to_bits() == value.to_bits(),
+        "NAME_hessian_sparse value {svalue:?} is not NAME_hessian's {value:?} bit for bit"
+    );
+    assert!(
+        same_gradient(sg, g),
+        "NAME_hessian_sparse gradient {sg:?} is not NAME_hessian's {g:?}"
+    );
+    assert!(
+        sh.len() == h.len() && sh.iter().zip(h).all(|(a, b)| a.len() == b.len()),
+        "NAME_hessian_sparse is not NAME_hessian's shape"
+    );
+    let hmax = h.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
+    for (i, (srow, row)) in sh.iter().zip(h).enumerate() {
+        for (j, (s, d)) in srow.iter().zip(row).enumerate() {
+            assert!(
+                close(*s, *d, 1e-12 * hmax, 0.0),
+                "NAME_hessian_sparse[{i}][{j}] = {s:e}, NAME_hessian's {d:e}"
+            );
+        }
+    }
+}
+
+/// A matrix's rows, as the flat wrappers return a Hessian.
+pub fn rows(m: &nalgebra::DMatrix<f64>) -> Vec<Vec<f64>> {
+    (0..m.nrows())
+        .map(|r| m.row(r).iter().copied().collect())
+        .collect()
+}
+
+/// The in-out arguments as a second-order item (`what`) left them against
+/// what the function itself leaves, bit for bit; called from a generated
+/// wrapper, panics (reported as the program's failure) when they differ.
+pub fn check_left_as(what: &str, got: &[f64], primal: &[f64]) {
+    assert!(
+        got.len() == primal.len()
+            && got
+                .iter()
+                .zip(primal)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+        "{what} leaves the in-out argument at {got:?}, the function itself at {primal:?}"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1694,5 +1750,52 @@ mod tests {
         let tol = Tolerances::F32;
         assert!(pullback_is_linear(3e-39, 1e-39, true, tol));
         assert!(!pullback_is_linear(3e-30, 1e-30, true, tol));
+    }
+
+    /// The message of a panic of `f`, or `None`.
+    fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> Option<String> {
+        std::panic::catch_unwind(f)
+            .err()
+            .map(|p| p.downcast_ref::<String>().cloned().unwrap_or_default())
+    }
+
+    #[test]
+    fn a_sparse_hessian_off_the_dense_one_fails() {
+        let h = vec![vec![2.0, 0.5], vec![0.5, 0.0]];
+        let g = [1.0, -1.0];
+        assert_eq!(
+            panic_message(|| check_sparse_hessian((3.0, &g, &h), (3.0, &g, &h))),
+            None
+        );
+        // A structural zero filled in.
+        let mut filled = h.clone();
+        filled[1][1] = 1e-6;
+        let msg = panic_message(|| check_sparse_hessian((3.0, &g, &h), (3.0, &g, &filled)));
+        assert!(
+            msg.as_deref()
+                .is_some_and(|m| m.contains("NAME_hessian_sparse[1][1] = 1e-6")),
+            "{msg:?}"
+        );
+        // The value not bit for bit.
+        let msg = panic_message(|| check_sparse_hessian((3.0, &g, &h), (3.0 + 4e-16, &g, &h)));
+        assert!(
+            msg.as_deref().is_some_and(|m| m.contains("value")),
+            "{msg:?}"
+        );
+    }
+
+    #[test]
+    fn in_out_arguments_left_otherwise_fail() {
+        assert_eq!(
+            panic_message(|| check_left_as("NAME_hvp", &[1.0, -0.0], &[1.0, -0.0])),
+            None
+        );
+        // Bit for bit: -0 is not 0.
+        let msg = panic_message(|| check_left_as("NAME_hvp", &[1.0, 0.0], &[1.0, -0.0]));
+        assert!(
+            msg.as_deref()
+                .is_some_and(|m| m.contains("NAME_hvp leaves the in-out argument at [1.0, 0.0]")),
+            "{msg:?}"
+        );
     }
 }

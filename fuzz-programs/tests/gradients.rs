@@ -94,11 +94,22 @@ fn generated_programs_have_correct_gradients() {
                     ));
                 }
             }
-            Err(_) => failures.push(format!(
-                "{} panicked (message above)\n--- source ---\n{}",
-                entry.name,
-                entry.full_source(ENTRIES)
-            )),
+            Err(payload) => {
+                // The checks generated wrappers make themselves (the sparse
+                // Hessian, in-out arguments left as the function leaves
+                // them) fail by panicking: their message is the failure's.
+                let message = payload
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| payload.downcast_ref::<&str>().copied())
+                    .unwrap_or("(message above)");
+                failures.push(format!(
+                    "{} panicked: {message}\n--- features ---\n{}\n--- source ---\n{}",
+                    entry.name,
+                    entry.features,
+                    entry.full_source(ENTRIES)
+                ))
+            }
         }
         if failures.len() > failures_before {
             failed_names.push(entry.name);
