@@ -466,15 +466,67 @@ fn fully_overwritten(x: f64, w: &[f64], n: usize) -> f64 {
     s
 }
 
+/// Writes every element in a loop nested two deep (GMM's `xcentered` in
+/// the point and component loops): the middle loop's reverse takes its
+/// buffer from a spare the outer loop passes on from one iteration to the
+/// next, which must hold an array of the right length.
+#[differentiable]
+fn overwritten_two_loops_deep(x: f64, w: &[f64], n: usize) -> f64 {
+    let d = w.len();
+    let mut a = vec![0.5; d];
+    let mut s = 0.0;
+    for i in 0..n {
+        for k in 0..3 {
+            for j in 0..d {
+                a[j] = x * w[j] - (i * k) as f64;
+            }
+            for j in 0..d {
+                s += a[j] * a[d - 1 - j] * x;
+            }
+        }
+    }
+    s
+}
+
+/// The same, the outer loop growing the array after the inner ones: its
+/// length differs from one outer iteration to the next, so no buffer may
+/// pass between them, and the element pushed last is read.
+#[differentiable]
+fn overwritten_two_loops_deep_grown(x: f64, w: &[f64], n: usize) -> f64 {
+    let d = w.len();
+    let mut a = vec![0.5; d];
+    let mut s = 0.0;
+    for i in 0..n {
+        for k in 0..3 {
+            for j in 0..d {
+                a[j] = x * w[j] - (i * k) as f64;
+            }
+            s += a[a.len() - 1] * a[0] * x;
+        }
+        a.push(s.cos());
+    }
+    s
+}
+
 type Overwrite = fn(f64, &[f64], usize) -> f64;
 type OverwriteGrad = fn(f64, &[f64], usize) -> (f64, f64, Vec<f64>);
 
 #[test]
 fn a_partly_overwritten_array_keeps_its_entry_value() {
-    let forms: [(&str, Overwrite, OverwriteGrad); 3] = [
+    let forms: [(&str, Overwrite, OverwriteGrad); 5] = [
         ("partly", partly_overwritten, partly_overwritten_grad),
         ("read first", read_before_written, read_before_written_grad),
         ("fully", fully_overwritten, fully_overwritten_grad),
+        (
+            "two deep",
+            overwritten_two_loops_deep,
+            overwritten_two_loops_deep_grad,
+        ),
+        (
+            "two deep, grown",
+            overwritten_two_loops_deep_grown,
+            overwritten_two_loops_deep_grown_grad,
+        ),
     ];
     check_overwrites(&forms);
 }

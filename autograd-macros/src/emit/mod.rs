@@ -61,6 +61,14 @@ pub struct Gen<'a> {
     /// Pending adjoints not yet created in the iteration being emitted: the
     /// first contribution creates one (a fused loop's, see `fused`).
     fresh_windows: HashSet<proc_macro2::Ident>,
+    /// While a loop's reverse body is emitted, the carried arrays whose
+    /// entry value it rebuilds as a copy of the initial value (dead: an
+    /// inner loop overwrites them whole), entry to initial value; see
+    /// `reverse::reverse_two_pass`.
+    dead_entries: HashMap<ValueId, ValueId>,
+    /// Spare buffers of inner loops over such an array, declared before
+    /// the enclosing loop so that its iterations pass them on.
+    hoisted_spares: TokenStream,
     /// Calls of the function itself in branches, recorded by the forward
     /// sweep with their pullbacks (see `forward::recorded_calls`).
     recorded: HashSet<ValueId>,
@@ -546,6 +554,8 @@ fn sweeps(
         deferred: Vec::new(),
         windows: HashMap::new(),
         fresh_windows: HashSet::new(),
+        dead_entries: HashMap::new(),
+        hoisted_spares: TokenStream::new(),
         recorded: forward::recorded_calls(f, an, primal, shape.lifetimes.len()),
         recorded_pullback_ty: {
             let pulled = shape.pulled_ty();
