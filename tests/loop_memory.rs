@@ -508,12 +508,45 @@ fn overwritten_two_loops_deep_grown(x: f64, w: &[f64], n: usize) -> f64 {
     s
 }
 
+/// A differentiable helper reading a whole slice.
+#[allow(clippy::needless_range_loop)]
+#[differentiable]
+fn sum_of_squares(t: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..t.len() {
+        s += t[i] * t[i];
+    }
+    s
+}
+
+/// A `Vec` an inner loop fills with expensive elements, kept per outer
+/// iteration for a call's reverse (GMM's `main_term`, kept as rows of one
+/// buffer), then written after the call, in a loop nested in another (the
+/// rows of a nested loop, reserved at each of its starts).
+#[differentiable]
+fn kept_rows_nested(x: f64, w: &[f64], n: usize) -> f64 {
+    let d = w.len();
+    let mut t = vec![0.0; d];
+    let mut s = 0.0;
+    for r in 0..2 {
+        for i in 0..n {
+            for j in 0..d {
+                t[j] = (x * w[j] + (i + r) as f64).sin();
+            }
+            s += sum_of_squares(&t);
+            t[0] = t[0] * x + w[0];
+            s += t[0] * t[d - 1];
+        }
+    }
+    s
+}
+
 type Overwrite = fn(f64, &[f64], usize) -> f64;
 type OverwriteGrad = fn(f64, &[f64], usize) -> (f64, f64, Vec<f64>);
 
 #[test]
 fn a_partly_overwritten_array_keeps_its_entry_value() {
-    let forms: [(&str, Overwrite, OverwriteGrad); 5] = [
+    let forms: [(&str, Overwrite, OverwriteGrad); 6] = [
         ("partly", partly_overwritten, partly_overwritten_grad),
         ("read first", read_before_written, read_before_written_grad),
         ("fully", fully_overwritten, fully_overwritten_grad),
@@ -527,6 +560,7 @@ fn a_partly_overwritten_array_keeps_its_entry_value() {
             overwritten_two_loops_deep_grown,
             overwritten_two_loops_deep_grown_grad,
         ),
+        ("kept rows", kept_rows_nested, kept_rows_nested_grad),
     ];
     check_overwrites(&forms);
 }

@@ -652,3 +652,25 @@ fn overwritten_two_loops_deep() {
         }",
     );
 }
+
+/// A `Vec` an inner loop fills with expensive elements, which the outer
+/// loop keeps for a call's reverse (GMM's `main_term` and `logsumexp`):
+/// kept as rows of one buffer (`__ad_rows1`), popped into one reused
+/// `Vec`, not a copy allocated per iteration.
+#[test]
+fn kept_vec_rows() {
+    check(
+        "kept_vec_rows",
+        "fn f(x: &[f64], n: usize, k: usize) -> f64 {
+            let mut t = vec![0.0; k];
+            let mut s = 0.0;
+            for i in 0..n {
+                for j in 0..k {
+                    t[j] = (x[j] * i as f64).sin();
+                }
+                s += logsumexp(&t);
+            }
+            s
+        }",
+    );
+}

@@ -735,12 +735,24 @@ impl<'a> Gen<'a> {
         }
 
         let saves = self.saves(l);
-        let pop = (saves.stacked() && !recompute_all).then(|| {
+        let stacked = self.stacked_values(l);
+        let pop = (!stacked.is_empty() && !recompute_all).then(|| {
             let stack = names::stack(l.id);
-            let saved: Vec<_> = saves.entries.iter().chain(&saves.kept).copied().collect();
-            let pattern = self.tuple(&saved);
+            let pattern = self.tuple(&stacked);
             quote!(let #pattern = ::autograd::__private::pop(&mut #stack);)
         });
+        // Kept `Vec`s, last pushed first, each in the buffer the iteration
+        // before gave back.
+        let kept_rows = match recompute_all {
+            true => Vec::new(),
+            false => self.kept_rows(l),
+        };
+        let rows = names::rows(l.id);
+        let pop_rows = kept_rows.iter().rev().map(|v| {
+            let v = names::value(self.f, *v);
+            quote!(let #v = #rows.pop();)
+        });
+        let pop = quote!(#pop #(#pop_rows)*);
         // Counters stepped by a literal, from the index.
         let inductions = match &l.header {
             LoopHeader::Range {
@@ -927,6 +939,14 @@ impl<'a> Gen<'a> {
                 overwritten.extend(quote!(let #entry = ::core::clone::Clone::clone(&#init);));
             }
         }
+        // A row's buffer goes back for the next iteration's, unless the
+        // iteration's code took the row by value.
+        for v in &kept_rows {
+            let v = names::value(self.f, *v);
+            if only_borrowed(&body, &v) {
+                spare_back.extend(quote!(#rows.give_back(#v);));
+            }
+        }
         let iteration = quote! {
             #pop
             #inductions
@@ -983,5 +1003,25 @@ fn mentions(tokens: &TokenStream, ident: &proc_macro2::Ident) -> bool {
         proc_macro2::TokenTree::Ident(i) => i == *ident,
         proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), ident),
         _ => false,
+    })
+}
+
+/// Whether every use of `ident` in `tokens` borrows it: `&ident`, or
+/// `ident[..]`.
+fn only_borrowed(tokens: &TokenStream, ident: &proc_macro2::Ident) -> bool {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    tokens.iter().enumerate().all(|(i, t)| match t {
+        TokenTree::Ident(id) if id == ident => {
+            let after_amp =
+                i > 0 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '&');
+            let indexed = matches!(
+                tokens.get(i + 1),
+                Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Bracket
+            );
+            after_amp || indexed
+        }
+        TokenTree::Group(g) => only_borrowed(&g.stream(), ident),
+        _ => true,
     })
 }
