@@ -137,7 +137,7 @@ pub mod __private {
         lane_zeros, lanes_of, per_lane, tangent_lanes,
     };
     use autograd_runtime::pool;
-    pub use autograd_runtime::pool::Stack;
+    pub use autograd_runtime::pool::{Rows, Stack};
     pub use autograd_runtime::rules;
     pub use num_traits::Float;
     pub use std::boxed::Box;

@@ -30,23 +30,27 @@ fn gmm_grad_acc_copies_only_the_entry_values_its_reverse_reads() {
         let inp = data::gmm(d, k, n);
         let mut j = vec![0.0; inp.n_params()];
         let count = allocations(|| gmm::ours_acc(black_box(&inp), black_box(&mut j)));
-        // What the plan copies, per point: the copy of `main_term` the
-        // point loop keeps for the reverse of `logsumexp(&main_term)`
-        // (instead of running the component loop again per point to
-        // recover it), the buffers its reverse starts `xcentered` and
-        // `qxcentered` from (their entry values are dead: the body
-        // overwrites them whole; later components' reverses reuse them)
-        // and `logsumexp`'s adjoint; a few buffers per call. Nothing per
-        // point and component: the adjoints of the carried arrays pass
-        // from one component's reverse to the next, and the forward sweep
-        // hands the point loop's buffers to the component loop. Cloning
-        // every inner loop's carried `Vec` at its entry made 3 795, 2 515
-        // and 3 186 allocations on these sizes; consuming them, 1 045, 643
-        // and 746; buffers for dead entry values, 867, 423 and 312;
-        // keeping `main_term` and reusing the buffers and adjoints, 235,
-        // 161 and 107; handing the buffers on in the forward sweep, 175,
-        // 121 and 83.
-        let bound = 6 * n + 4 * k + 16;
+        // Nothing per point. The point loop keeps `main_term` (K floats a
+        // point) for the reverse of `logsumexp(&main_term)`, instead of
+        // running the component loop again per point to recover it, as
+        // rows of one pooled buffer, popped into one reused `Vec`. The
+        // reverse of the component loop starts `xcentered` and
+        // `qxcentered` from two buffers (their entry values are dead: the
+        // body overwrites them whole) passed on from one component and one
+        // point to the next. `logsumexp`'s adjoint comes from the buffer
+        // pool; the adjoints of the carried arrays pass from one
+        // component's reverse to the next; the forward sweep hands the
+        // point loop's buffers to the component loop. Per call: the
+        // preprocessing loop's copies of `qdiags` and `sum_qs` per
+        // component and a few buffers. Cloning every inner loop's carried
+        // `Vec` at its entry made 3 795, 2 515 and 3 186 allocations on
+        // these sizes; consuming them, 1 045, 643 and 746; buffers for
+        // dead entry values, 867, 423 and 312; keeping `main_term` and
+        // reusing the buffers and adjoints, 235, 161 and 107; handing the
+        // buffers on in the forward sweep, 175, 121 and 83; passing the
+        // component loop's buffers from one point to the next, 57, 43 and
+        // 37; keeping `main_term` as rows, 27, 23 and 25.
+        let bound = 2 * k + 17;
         assert!(
             count <= bound,
             "GMM d={d} K={k} n={n}: {count} allocations per `_grad_acc` call, more than {bound}"

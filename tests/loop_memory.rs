@@ -466,15 +466,101 @@ fn fully_overwritten(x: f64, w: &[f64], n: usize) -> f64 {
     s
 }
 
+/// Writes every element in a loop nested two deep (GMM's `xcentered` in
+/// the point and component loops): the middle loop's reverse takes its
+/// buffer from a spare the outer loop passes on from one iteration to the
+/// next, which must hold an array of the right length.
+#[differentiable]
+fn overwritten_two_loops_deep(x: f64, w: &[f64], n: usize) -> f64 {
+    let d = w.len();
+    let mut a = vec![0.5; d];
+    let mut s = 0.0;
+    for i in 0..n {
+        for k in 0..3 {
+            for j in 0..d {
+                a[j] = x * w[j] - (i * k) as f64;
+            }
+            for j in 0..d {
+                s += a[j] * a[d - 1 - j] * x;
+            }
+        }
+    }
+    s
+}
+
+/// The same, the outer loop growing the array after the inner ones: its
+/// length differs from one outer iteration to the next, so no buffer may
+/// pass between them, and the element pushed last is read.
+#[differentiable]
+fn overwritten_two_loops_deep_grown(x: f64, w: &[f64], n: usize) -> f64 {
+    let d = w.len();
+    let mut a = vec![0.5; d];
+    let mut s = 0.0;
+    for i in 0..n {
+        for k in 0..3 {
+            for j in 0..d {
+                a[j] = x * w[j] - (i * k) as f64;
+            }
+            s += a[a.len() - 1] * a[0] * x;
+        }
+        a.push(s.cos());
+    }
+    s
+}
+
+/// A differentiable helper reading a whole slice.
+#[allow(clippy::needless_range_loop)]
+#[differentiable]
+fn sum_of_squares(t: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..t.len() {
+        s += t[i] * t[i];
+    }
+    s
+}
+
+/// A `Vec` an inner loop fills with expensive elements, kept per outer
+/// iteration for a call's reverse (GMM's `main_term`, kept as rows of one
+/// buffer), then written after the call, in a loop nested in another (the
+/// rows of a nested loop, reserved at each of its starts).
+#[differentiable]
+fn kept_rows_nested(x: f64, w: &[f64], n: usize) -> f64 {
+    let d = w.len();
+    let mut t = vec![0.0; d];
+    let mut s = 0.0;
+    for r in 0..2 {
+        for i in 0..n {
+            for j in 0..d {
+                t[j] = (x * w[j] + (i + r) as f64).sin();
+            }
+            s += sum_of_squares(&t);
+            t[0] = t[0] * x + w[0];
+            s += t[0] * t[d - 1];
+        }
+    }
+    s
+}
+
 type Overwrite = fn(f64, &[f64], usize) -> f64;
 type OverwriteGrad = fn(f64, &[f64], usize) -> (f64, f64, Vec<f64>);
 
 #[test]
 fn a_partly_overwritten_array_keeps_its_entry_value() {
-    let forms: [(&str, Overwrite, OverwriteGrad); 3] = [
+    let forms: [(&str, Overwrite, OverwriteGrad); 6] = [
         ("partly", partly_overwritten, partly_overwritten_grad),
         ("read first", read_before_written, read_before_written_grad),
         ("fully", fully_overwritten, fully_overwritten_grad),
+        (
+            "two deep",
+            overwritten_two_loops_deep,
+            overwritten_two_loops_deep_grad,
+        ),
+        (
+            "two deep, grown",
+            overwritten_two_loops_deep_grown,
+            overwritten_two_loops_deep_grown_grad,
+        ),
+        ("kept rows", kept_rows_nested, kept_rows_nested_grad),
     ];
     check_overwrites(&forms);
 }

@@ -625,3 +625,52 @@ fn vector_result_keeps_callee_pullback() {
         }",
     );
 }
+
+/// An array the innermost loop overwrites whole, two loops deep (GMM's
+/// `xcentered`): the middle loop's spare buffer is declared before the
+/// outer loop's reverse and passes on between its iterations, and the
+/// outer loop copies no entry value of its own.
+#[test]
+fn overwritten_two_loops_deep() {
+    check(
+        "overwritten_two_loops_deep",
+        "fn f(x: f64, w: &[f64], n: usize) -> f64 {
+            let d = w.len();
+            let mut a = vec![0.5; d];
+            let mut s = 0.0;
+            for i in 0..n {
+                for k in 0..3 {
+                    for j in 0..d {
+                        a[j] = x * w[j] - (i * k) as f64;
+                    }
+                    for j in 0..d {
+                        s += a[j] * a[d - 1 - j] * x;
+                    }
+                }
+            }
+            s
+        }",
+    );
+}
+
+/// A `Vec` an inner loop fills with expensive elements, which the outer
+/// loop keeps for a call's reverse (GMM's `main_term` and `logsumexp`):
+/// kept as rows of one buffer (`__ad_rows1`), popped into one reused
+/// `Vec`, not a copy allocated per iteration.
+#[test]
+fn kept_vec_rows() {
+    check(
+        "kept_vec_rows",
+        "fn f(x: &[f64], n: usize, k: usize) -> f64 {
+            let mut t = vec![0.0; k];
+            let mut s = 0.0;
+            for i in 0..n {
+                for j in 0..k {
+                    t[j] = (x[j] * i as f64).sin();
+                }
+                s += logsumexp(&t);
+            }
+            s
+        }",
+    );
+}

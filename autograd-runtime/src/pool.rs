@@ -434,6 +434,116 @@ impl<T: std::fmt::Debug> std::fmt::Debug for Stack<T> {
     }
 }
 
+/// The arrays a loop keeps, one per iteration, end to end in one pooled
+/// buffer: keeping a `Vec` an iteration copies its elements instead of
+/// allocating a copy, and the reverse sweep gets each back, last first, in
+/// one reused `Vec`.
+pub struct Rows<T> {
+    values: Stack<T>,
+    /// Where each row ends in `values`.
+    ends: Stack<usize>,
+    /// The buffer [`Rows::pop`] fills, when given back.
+    row: Vec<T>,
+    /// How many rows the last [`Rows::reserve`] announced.
+    expected: usize,
+}
+
+impl<T: Clone> Rows<T> {
+    /// No rows, no buffer taken yet.
+    #[inline]
+    pub const fn new() -> Self {
+        Rows {
+            values: Stack::new(),
+            ends: Stack::new(),
+            row: Vec::new(),
+            expected: 0,
+        }
+    }
+
+    /// Room for `additional` more rows (a loop's trip count, known as it
+    /// starts).
+    #[inline]
+    pub fn reserve(&mut self, additional: usize) {
+        self.ends.reserve(additional);
+        self.expected = additional;
+    }
+
+    /// Keeps a copy of `row`'s elements. The first takes one pooled buffer
+    /// for as many rows of its length as were reserved: the buffer the
+    /// previous call gave back, not a small one grown again.
+    #[inline]
+    pub fn push(&mut self, row: &[T]) {
+        if self.values.capacity() == 0 {
+            self.values
+                .reserve(row.len().saturating_mul(self.expected.max(1)));
+        }
+        self.values.extend_from_slice(row);
+        let end = self.values.len();
+        self.ends.push(end);
+    }
+
+    /// The last row kept, removed, in the buffer [`Rows::give_back`] last
+    /// returned (or a pooled one).
+    ///
+    /// # Panics
+    ///
+    /// If no row is kept (a bug in autograd).
+    #[inline]
+    pub fn pop(&mut self) -> Vec<T> {
+        let Some(end) = self.ends.pop() else {
+            unreachable!("autograd: reverse sweep popped an empty stack (a bug in autograd)")
+        };
+        let start = self.ends.last().copied().unwrap_or(0);
+        let mut row = std::mem::take(&mut self.row);
+        if row.capacity() == 0 {
+            row = empty(end - start);
+        }
+        row.clear();
+        row.extend_from_slice(&self.values[start..end]);
+        self.values.truncate(start);
+        row
+    }
+
+    /// Returns the buffer of a row [`Rows::pop`] gave, for the next pop.
+    #[inline]
+    pub fn give_back(&mut self, row: Vec<T>) {
+        give(std::mem::replace(&mut self.row, row));
+    }
+}
+
+impl<T: Clone> Default for Rows<T> {
+    fn default() -> Self {
+        Rows::new()
+    }
+}
+
+/// The same rows, in pooled buffers (a reusable pullback holds them).
+impl<T: Clone> Clone for Rows<T> {
+    fn clone(&self) -> Self {
+        Rows {
+            values: self.values.clone(),
+            ends: self.ends.clone(),
+            row: Vec::new(),
+            expected: self.expected,
+        }
+    }
+}
+
+impl<T> Drop for Rows<T> {
+    fn drop(&mut self) {
+        give(std::mem::take(&mut self.row));
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Rows<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rows")
+            .field("values", &self.values)
+            .field("ends", &self.ends)
+            .finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -556,6 +666,27 @@ mod tests {
             assert_eq!((row.as_ptr(), row.len(), row.capacity()), (ptr, 0, 2));
             give(row);
         }
+    }
+
+    #[test]
+    fn rows_come_back_last_first_in_one_buffer() {
+        let mut rows = Rows::<f64>::new();
+        rows.push(&[1.0, 2.0]);
+        rows.push(&[]);
+        rows.push(&[3.0, 4.0, 5.0]);
+        let a = rows.pop();
+        assert_eq!(a, [3.0, 4.0, 5.0]);
+        let ptr = a.as_ptr();
+        rows.give_back(a);
+        let b = rows.pop();
+        assert!(b.is_empty());
+        assert_eq!(b.as_ptr(), ptr);
+        rows.give_back(b);
+        let c = rows.pop();
+        assert_eq!((c.as_slice(), c.as_ptr()), (&[1.0, 2.0][..], ptr));
+        // A row kept after the buffer moved on: a pooled one.
+        rows.push(&[6.0]);
+        assert_eq!(rows.pop(), [6.0]);
     }
 
     #[test]

@@ -596,9 +596,10 @@ impl Gen<'_> {
     /// A loop's forward sweep, recording what its reverse reads if
     /// `record`, with `tail` run at the end of each iteration's body.
     pub(super) fn loop_code(&self, l: &Loop, record: bool, tail: TokenStream) -> TokenStream {
-        let (stack, cache) = (names::stack(l.id), names::cache(l.id));
+        let (stack, cache, rows) = (names::stack(l.id), names::cache(l.id), names::rows(l.id));
         let saves = self.saves(l);
-        let record_stack = record && saves.stacked();
+        let record_stack = record && !self.stacked_values(l).is_empty();
+        let record_rows = record && !self.kept_rows(l).is_empty();
         let record_cache = record && !saves.cached.is_empty();
         let carried: Vec<_> = l
             .carried
@@ -654,6 +655,12 @@ impl Gen<'_> {
                         quote!(#stack.reserve(#capacity);)
                     });
                 }
+                if record_rows {
+                    if top {
+                        out.extend(quote!(let mut #rows = ::autograd::__private::Rows::new();));
+                    }
+                    out.extend(quote!(#rows.reserve(#capacity);));
+                }
                 if record_cache {
                     out.extend(if top {
                         quote!(let mut #cache = ::autograd::__private::Cache::for_trips(#capacity);)
@@ -688,6 +695,9 @@ impl Gen<'_> {
                 let cond = self.operand(cond);
                 if record_stack && self.top_loops.contains(&l.id) {
                     out.extend(quote!(let mut #stack = ::autograd::__private::Stack::new();));
+                }
+                if record_rows && self.top_loops.contains(&l.id) {
+                    out.extend(quote!(let mut #rows = ::autograd::__private::Rows::new();));
                 }
                 let (count_init, count) = if record {
                     (quote!(let mut #trips: usize = 0;), quote!(#trips += 1;))
@@ -728,15 +738,11 @@ impl Gen<'_> {
         Option<TokenStream>,
         Option<TokenStream>,
     ) {
-        let (stack, cache) = (names::stack(l.id), names::cache(l.id));
+        let (stack, cache, rows) = (names::stack(l.id), names::cache(l.id), names::rows(l.id));
         let saves = self.saves(l);
-        let push = saves.stacked().then(|| {
-            let saved: Vec<_> = saves
-                .entries
-                .iter()
-                .chain(&saves.kept)
-                .map(|e| self.owned(*e))
-                .collect();
+        let stacked = self.stacked_values(l);
+        let push = (!stacked.is_empty()).then(|| {
+            let saved: Vec<_> = stacked.iter().map(|e| self.owned(*e)).collect();
             let saved = if saved.len() == 1 {
                 quote!(#(#saved)*)
             } else {
@@ -744,6 +750,14 @@ impl Gen<'_> {
             };
             quote!(#stack.push(#saved);)
         });
+        let kept_rows = self.kept_rows(l);
+        let push = match kept_rows.is_empty() {
+            true => push,
+            false => {
+                let kept = kept_rows.iter().map(|v| names::value(self.f, *v));
+                Some(quote!(#push #(#rows.push(&#kept);)*))
+            }
+        };
         let (push, push_end) = if saves.kept.is_empty() {
             (push, None)
         } else {

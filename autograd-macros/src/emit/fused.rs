@@ -36,6 +36,8 @@ impl<'a> Gen<'a> {
             deferred: Vec::new(),
             windows: Default::default(),
             fresh_windows: Default::default(),
+            dead_entries: Default::default(),
+            hoisted_spares: Default::default(),
             top_loops: Default::default(),
             movable: self.movable.clone(),
             consumable: self.consumable.clone(),

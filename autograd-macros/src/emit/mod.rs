@@ -61,6 +61,14 @@ pub struct Gen<'a> {
     /// Pending adjoints not yet created in the iteration being emitted: the
     /// first contribution creates one (a fused loop's, see `fused`).
     fresh_windows: HashSet<proc_macro2::Ident>,
+    /// While a loop's reverse body is emitted, the carried arrays whose
+    /// entry value it rebuilds as a copy of the initial value (dead: an
+    /// inner loop overwrites them whole), entry to initial value; see
+    /// `reverse::reverse_two_pass`.
+    dead_entries: HashMap<ValueId, ValueId>,
+    /// Spare buffers of inner loops over such an array, declared before
+    /// the enclosing loop so that its iterations pass them on.
+    hoisted_spares: TokenStream,
     /// Calls of the function itself in branches, recorded by the forward
     /// sweep with their pullbacks (see `forward::recorded_calls`).
     recorded: HashSet<ValueId>,
@@ -94,6 +102,36 @@ impl<'a> Gen<'a> {
     /// What a loop saves on its stack and what its reverse recomputes.
     fn saves(&self, l: &Loop) -> &'a LoopSaves {
         self.an.saves(l)
+    }
+
+    /// The values a loop keeps that are `Vec`s (of a length followed from
+    /// a `vec![x; n]`): kept as rows of one buffer (`Rows`), where a copy
+    /// each would be an allocation an iteration. Not in a checkpointed
+    /// loop, whose stacks are snapshots.
+    fn kept_rows(&self, l: &Loop) -> Vec<ValueId> {
+        if l.checkpoint.is_some() {
+            return Vec::new();
+        }
+        self.saves(l)
+            .kept
+            .iter()
+            .copied()
+            .filter(|v| self.f.info(*v).kind == Kind::Array && self.an.lengths.contains_key(v))
+            .collect()
+    }
+
+    /// What a loop's stack holds an iteration: its entry values and the
+    /// values it keeps, but those kept as rows.
+    fn stacked_values(&self, l: &Loop) -> Vec<ValueId> {
+        let rows = self.kept_rows(l);
+        let saves = self.saves(l);
+        saves
+            .entries
+            .iter()
+            .chain(&saves.kept)
+            .copied()
+            .filter(|v| !rows.contains(v))
+            .collect()
     }
 
     /// The loops below the top level whose stacks the pullback creates.
@@ -546,6 +584,8 @@ fn sweeps(
         deferred: Vec::new(),
         windows: HashMap::new(),
         fresh_windows: HashSet::new(),
+        dead_entries: HashMap::new(),
+        hoisted_spares: TokenStream::new(),
         recorded: forward::recorded_calls(f, an, primal, shape.lifetimes.len()),
         recorded_pullback_ty: {
             let pulled = shape.pulled_ty();
@@ -575,13 +615,14 @@ fn sweeps(
         .iter()
         .map(|(l, cfg)| {
             let saves = an.saves(l);
-            let (s, c) = (names::stack(l.id), names::cache(l.id));
-            let stack = saves
-                .stacked()
+            let (s, c, r) = (names::stack(l.id), names::cache(l.id), names::rows(l.id));
+            let stack = (!g.stacked_values(l).is_empty())
                 .then(|| quote!(#cfg let mut #s = ::autograd::__private::Stack::new();));
+            let rows = (!g.kept_rows(l).is_empty())
+                .then(|| quote!(#cfg let mut #r = ::autograd::__private::Rows::new();));
             let cache = (!saves.cached.is_empty())
                 .then(|| quote!(#cfg let mut #c = ::autograd::__private::Cache::new();));
-            quote!(#stack #cache)
+            quote!(#stack #rows #cache)
         })
         .collect();
     let slice_adjoints: Vec<_> = f

@@ -155,6 +155,12 @@ pub fn stack(loop_id: LoopId) -> Ident {
     ident(format!("__ad_stack{loop_id}"))
 }
 
+/// The `Vec`s a loop keeps, one per iteration, end to end (see
+/// `Gen::kept_rows`).
+pub fn rows(loop_id: LoopId) -> Ident {
+    ident(format!("__ad_rows{loop_id}"))
+}
+
 /// The cache of a loop's expensive results (see `analysis::LoopSaves`).
 pub fn cache(loop_id: LoopId) -> Ident {
     ident(format!("__ad_cache{loop_id}"))

@@ -735,12 +735,24 @@ impl<'a> Gen<'a> {
         }
 
         let saves = self.saves(l);
-        let pop = (saves.stacked() && !recompute_all).then(|| {
+        let stacked = self.stacked_values(l);
+        let pop = (!stacked.is_empty() && !recompute_all).then(|| {
             let stack = names::stack(l.id);
-            let saved: Vec<_> = saves.entries.iter().chain(&saves.kept).copied().collect();
-            let pattern = self.tuple(&saved);
+            let pattern = self.tuple(&stacked);
             quote!(let #pattern = ::autograd::__private::pop(&mut #stack);)
         });
+        // Kept `Vec`s, last pushed first, each in the buffer the iteration
+        // before gave back.
+        let kept_rows = match recompute_all {
+            true => Vec::new(),
+            false => self.kept_rows(l),
+        };
+        let rows = names::rows(l.id);
+        let pop_rows = kept_rows.iter().rev().map(|v| {
+            let v = names::value(self.f, *v);
+            quote!(let #v = #rows.pop();)
+        });
+        let pop = quote!(#pop #(#pop_rows)*);
         // Counters stepped by a literal, from the index.
         let inductions = match &l.header {
             LoopHeader::Range {
@@ -767,11 +779,19 @@ impl<'a> Gen<'a> {
         // iteration's exit value, when the reverse recomputes it, is dead
         // once the iteration's reverse is done: the next reverse iteration
         // takes it as its buffer, so only the first copies the initial
-        // value.
+        // value. When the initial value is itself an enclosing loop's dead
+        // entry (a copy of that loop's initial value, of the same length on
+        // every iteration), the spare is declared before the enclosing loop
+        // and copies its initial value: the buffer passes on from one outer
+        // iteration to the next instead of two copies per outer iteration.
         let mut spares = TokenStream::new();
         let mut spare_back = TokenStream::new();
-        let overwritten = saves.overwritten.iter().map(|(entry, init)| {
-            let (entry_id, init) = (*entry, names::value(self.f, *init));
+        // Entries rebuilt as a copy of the initial value, `(entry, init)`:
+        // copied only if the iteration's code still reads them.
+        let mut dead = Vec::new();
+        let mut overwritten = TokenStream::new();
+        for (entry_id, init_id) in &saves.overwritten {
+            let (entry_id, init_id) = (*entry_id, *init_id);
             let entry = names::value(self.f, entry_id);
             let exit = l
                 .carried
@@ -781,23 +801,33 @@ impl<'a> Gen<'a> {
                 .filter(|(exit, _)| {
                     self.f.info(*exit).block == l.body.id && saves.recompute.contains(exit)
                 });
-            match exit {
-                Some((exit, name)) => {
-                    let (spare, exit) = (names::spare(l.id, name), names::value(self.f, exit));
-                    spares.extend(quote!(let mut #spare = ::core::option::Option::None;));
-                    spare_back.extend(quote!(#spare = ::core::option::Option::Some(#exit);));
-                    quote! {
-                        let #entry = match #spare.take() {
-                            ::core::option::Option::Some(__ad_buffer) => __ad_buffer,
-                            ::core::option::Option::None => ::core::clone::Clone::clone(&#init),
-                        };
-                    }
+            let Some((exit, name)) = exit else {
+                dead.push((entry_id, init_id));
+                continue;
+            };
+            let (spare, exit) = (names::spare(l.id, name), names::value(self.f, exit));
+            let decl = quote!(let mut #spare = ::core::option::Option::None;);
+            let source = match self.dead_entries.get(&init_id) {
+                Some(outer_init) => {
+                    self.hoisted_spares.extend(decl);
+                    names::value(self.f, *outer_init)
                 }
-                None => quote!(let #entry = ::core::clone::Clone::clone(&#init);),
-            }
-        });
-        let overwritten: Vec<_> = overwritten.collect();
-        let overwritten = quote!(#(#overwritten)*);
+                None => {
+                    spares.extend(decl);
+                    names::value(self.f, init_id)
+                }
+            };
+            spare_back.extend(quote!(#spare = ::core::option::Option::Some(#exit);));
+            overwritten.extend(quote! {
+                let #entry = match #spare.take() {
+                    ::core::option::Option::Some(__ad_buffer) => __ad_buffer,
+                    ::core::option::Option::None => ::core::clone::Clone::clone(&#source),
+                };
+            });
+        }
+        // This loop's body sees its own dead entries, no enclosing loop's.
+        let outer_dead = std::mem::replace(&mut self.dead_entries, dead.iter().copied().collect());
+        let outer_hoisted = std::mem::take(&mut self.hoisted_spares);
         // The cached values, or their recomputation if the loop was too long
         // to cache them.
         let cache_pop = (!saves.cached.is_empty() && !recompute_all).then(|| {
@@ -893,19 +923,39 @@ impl<'a> Gen<'a> {
                 quote!(for _ in 0..#trips)
             }
         };
-        let iteration = quote! {
-            #pop
-            #inductions
-            #overwritten
+        self.dead_entries = outer_dead;
+        let hoisted = std::mem::replace(&mut self.hoisted_spares, outer_hoisted);
+        let body = quote! {
             #cache_pop
             #recompute
             #fresh
             #reverse
             #write
             #(#carry_back)*
+        };
+        for (entry, init) in dead {
+            let (entry, init) = (names::value(self.f, entry), names::value(self.f, init));
+            if mentions(&body, &entry) {
+                overwritten.extend(quote!(let #entry = ::core::clone::Clone::clone(&#init);));
+            }
+        }
+        // A row's buffer goes back for the next iteration's, unless the
+        // iteration's code took the row by value.
+        for v in &kept_rows {
+            let v = names::value(self.f, *v);
+            if only_borrowed(&body, &v) {
+                spare_back.extend(quote!(#rows.give_back(#v);));
+            }
+        }
+        let iteration = quote! {
+            #pop
+            #inductions
+            #overwritten
+            #body
             #spare_back
         };
         out.extend(spares);
+        out.extend(hoisted);
         out.extend(if self.checkpointed(l) {
             self.reverse_checkpointed(l, iteration)
         } else {
@@ -945,4 +995,33 @@ impl<'a> Gen<'a> {
 fn map_closure(form: Form, span: proc_macro2::Span) -> TokenStream {
     let f = crate::table::map_closure(form);
     paths::path(f.as_ref(), || format!("{form:?} of `map`"), span)
+}
+
+/// Whether `tokens` name `ident` anywhere, groups included.
+fn mentions(tokens: &TokenStream, ident: &proc_macro2::Ident) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == *ident,
+        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), ident),
+        _ => false,
+    })
+}
+
+/// Whether every use of `ident` in `tokens` borrows it: `&ident`, or
+/// `ident[..]`.
+fn only_borrowed(tokens: &TokenStream, ident: &proc_macro2::Ident) -> bool {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    tokens.iter().enumerate().all(|(i, t)| match t {
+        TokenTree::Ident(id) if id == ident => {
+            let after_amp =
+                i > 0 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '&');
+            let indexed = matches!(
+                tokens.get(i + 1),
+                Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Bracket
+            );
+            after_amp || indexed
+        }
+        TokenTree::Group(g) => only_borrowed(&g.stream(), ident),
+        _ => true,
+    })
 }

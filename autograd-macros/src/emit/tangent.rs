@@ -62,6 +62,8 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar, lanes: b
         deferred: Vec::new(),
         windows: HashMap::new(),
         fresh_windows: HashSet::new(),
+        dead_entries: HashMap::new(),
+        hoisted_spares: TokenStream::new(),
         recorded: HashSet::new(),
         recorded_pullback_ty: TokenStream::new(),
         in_pullback: false,
