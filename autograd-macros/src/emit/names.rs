@@ -409,3 +409,7 @@ pub fn hygienic(ident: &Ident) -> Ident {
     hygienic.set_span(ident.span().resolved_at(Span::mixed_site()));
     hygienic
 }
+
+/// The most arguments a stand-in of `autograd::checks::not_generated`
+/// takes (its `MAX_ARGUMENTS`).
+pub const RUNTIME_ARITY: usize = 12;
