@@ -85,29 +85,15 @@ impl spread {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'x>(
         x: &'x [f64],
     ) -> (
         f64,
         impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'x>,
     ) {
-        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-        let __ad_value = spread::__grad_acc_full(x, &mut __ad_b_x, 1.0);
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x.fill(0.0);
-                    spread::__grad_acc_full(x, &mut __ad_b_x, __ad_seed);
-                }
-                (__ad_b_x,)
-            },
+        ::autograd::__private::vjp_by_acc(
+            (::autograd::__private::zeros_like_slice(x),),
+            move |__ad_b, __ad_seed| spread::__grad_acc_full(x, &mut __ad_b.0, __ad_seed),
         )
     }
 }
@@ -253,7 +239,6 @@ impl __ad_hessian_spread {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'x, __AdScalar: ::autograd::__private::Float + 'static>(
         x: &'x [__AdScalar],
     ) -> (
@@ -262,29 +247,13 @@ impl __ad_hessian_spread {
             __AdScalar,
         ) -> (::autograd::__private::Vec<__AdScalar>,) + use<'x, __AdScalar>,
     ) {
-        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-        let __ad_value = __ad_hessian_spread::__grad_acc_full(
-            x,
-            &mut __ad_b_x,
-            <__AdScalar as ::autograd::__private::rules::Real>::one(),
-        );
-        (
-            __ad_value,
-            move |__ad_seed: __AdScalar| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x
-                        .fill(
-                            <__AdScalar as ::autograd::__private::rules::Real>::zero(),
-                        );
-                    __ad_hessian_spread::__grad_acc_full(x, &mut __ad_b_x, __ad_seed);
-                }
-                (__ad_b_x,)
-            },
+        ::autograd::__private::vjp_by_acc(
+            (::autograd::__private::zeros_like_slice(x),),
+            move |__ad_b, __ad_seed| __ad_hessian_spread::__grad_acc_full(
+                x,
+                &mut __ad_b.0,
+                __ad_seed,
+            ),
         )
     }
 }
