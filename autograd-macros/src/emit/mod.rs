@@ -797,9 +797,11 @@ fn vjp_fn(
 /// or NaN that product is not the sweep's (∞·0 is NaN where the sweep
 /// never multiplies, and a sum of ∞ and −∞ contributions is NaN where the
 /// product is ±∞): the pullback runs the sweeps again, seeded with it, so
-/// it gives what the sweep gives at every seed. `None` where an argument
-/// is not `Copy` for certain (the pullback keeps the arguments for that
-/// second run): such a function has a pullback of its own.
+/// it gives what the sweep gives at every seed. The runtime's
+/// `__private::vjp_by_acc` does all this, given the sweep as a closure;
+/// written out only where an adjoint is on the heap. `None` where an
+/// argument is not `Copy` for certain (the pullback keeps the arguments
+/// for that second run): such a function has a pullback of its own.
 fn vjp_by_acc(
     item: &syn::ItemFn,
     shape: &Shape,
