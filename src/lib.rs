@@ -124,7 +124,8 @@ pub mod __private {
     };
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use crate::wrappers::{
-        AddInto, Buffer, Prepend, Pulled, Reached, adjoints, grad, grad_acc, reached, vjp,
+        AddInto, Buffer, Prepend, Pulled, Reached, SeededAdjoints, adjoints, grad, grad_acc,
+        reached, vjp, vjp_by_acc, vjp_by_acc_reached,
     };
     pub use autograd_runtime::checkpoint;
     pub use autograd_runtime::jacobian::{
@@ -853,12 +854,18 @@ pub mod __private {
     pub trait Seeded<S> {
         /// `self · s`.
         fn seeded(self, s: S) -> Self;
+        /// Every entry zero again, for the sweep's second run.
+        fn zero(&mut self);
     }
 
     impl<T: rules::Real> Seeded<T> for T {
         #[inline(always)]
         fn seeded(self, s: T) -> T {
             self * s
+        }
+        #[inline(always)]
+        fn zero(&mut self) {
+            *self = T::zero();
         }
     }
 
@@ -876,6 +883,10 @@ pub mod __private {
             scale_all(&mut self, s);
             self
         }
+        #[inline]
+        fn zero(&mut self) {
+            self.fill(T::zero());
+        }
     }
 
     impl<T: rules::Real, const N: usize> Seeded<T> for [T; N] {
@@ -884,6 +895,10 @@ pub mod __private {
             scale_all(&mut self, s);
             self
         }
+        #[inline]
+        fn zero(&mut self) {
+            self.fill(T::zero());
+        }
     }
 
     impl<T: rules::Real, const N: usize> Seeded<T> for Box<[T; N]> {
@@ -891,6 +906,10 @@ pub mod __private {
         fn seeded(mut self, s: T) -> Self {
             scale_all(&mut *self, s);
             self
+        }
+        #[inline]
+        fn zero(&mut self) {
+            self.fill(T::zero());
         }
     }
 
@@ -906,6 +925,10 @@ pub mod __private {
             scale_all(self.as_mut_slice(), s);
             self
         }
+        #[inline]
+        fn zero(&mut self) {
+            self.as_mut_slice().fill(T::zero());
+        }
     }
 
     impl<T> Seeded<T> for NoGradient {
@@ -913,6 +936,8 @@ pub mod __private {
         fn seeded(self, _: T) -> Self {
             self
         }
+        #[inline(always)]
+        fn zero(&mut self) {}
     }
 
     /// Adds a fused loop's unit adjoint of a slice, times `ds`, into the

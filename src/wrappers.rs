@@ -4,7 +4,7 @@
 
 use autograd_runtime::rules::Real;
 
-use crate::__private::Accumulate;
+use crate::__private::{Accumulate, Seeded};
 
 /// `NAME_grad`: the value, then the pullback's adjoints at seed one.
 #[inline(always)]
@@ -27,6 +27,61 @@ pub fn grad_acc<V: Real, A: AddInto<B>, B>(
 ) -> V {
     pullback(V::one()).add_into(buffers);
     value
+}
+
+/// The hidden VJP of a function with `__grad_acc_full`, `sweep` (given
+/// the adjoints to add into and the seed): the sweeps run now, at seed
+/// one, into `adjoints` (zeros, one per argument), and the pullback scales
+/// them by a finite seed. At ∞ or NaN that product is not the sweep's
+/// (∞·0 is NaN where the sweep never multiplies, and a sum of ∞ and −∞
+/// contributions is NaN where the product is ±∞): the pullback runs the
+/// sweeps again, into zeros, seeded with it, so that it gives what the
+/// sweep gives at every seed. Written once here, not in every function.
+#[inline(always)]
+pub fn vjp_by_acc<S: Real, A: SeededAdjoints<S> + Clone>(
+    mut adjoints: A,
+    sweep: impl Fn(&mut A, S) -> S + Clone,
+) -> (S, impl FnOnce(S) -> A + Clone) {
+    let value = sweep(&mut adjoints, S::one());
+    (value, move |seed: S| pull_by_acc(adjoints, seed, sweep))
+}
+
+/// [`vjp_by_acc`] of a sweep that says which arguments it reached (see
+/// [`Reached`]). A second run at a non-finite seed takes the same paths:
+/// the first's flags stand.
+#[inline(always)]
+pub fn vjp_by_acc_reached<S: Real, A: SeededAdjoints<S> + Clone, const N: usize>(
+    mut adjoints: A,
+    sweep: impl Fn(&mut A, S) -> (S, [bool; N]) + Clone,
+) -> (S, impl FnOnce(S) -> Reached<A, N> + Clone) {
+    let (value, reached) = sweep(&mut adjoints, S::one());
+    (value, move |seed: S| {
+        Reached(pull_by_acc(adjoints, seed, sweep), reached)
+    })
+}
+
+/// The adjoints at `seed` of a sweep run at seed one (see [`vjp_by_acc`]).
+#[inline(always)]
+fn pull_by_acc<S: Real, A: SeededAdjoints<S>, V>(
+    mut adjoints: A,
+    seed: S,
+    sweep: impl Fn(&mut A, S) -> V,
+) -> A {
+    if seed.is_finite() {
+        adjoints.seeded(seed)
+    } else {
+        adjoints.zero();
+        sweep(&mut adjoints, seed);
+        adjoints
+    }
+}
+
+/// A tuple of adjoints, one per argument, each [`Seeded`].
+pub trait SeededAdjoints<S> {
+    /// Each adjoint times `s`.
+    fn seeded(self, s: S) -> Self;
+    /// Each adjoint zero again.
+    fn zero(&mut self);
 }
 
 /// A tuple with one more element in front: `(a, b).prepend(v) == (v, a, b)`.
@@ -67,6 +122,16 @@ macro_rules! tuples {
             #[inline(always)]
             fn prepend(self, v: V) -> Self::With {
                 (v, $(self.$k),+)
+            }
+        }
+        impl<S: Copy, $($a: Seeded<S>),+> SeededAdjoints<S> for ($($a,)+) {
+            #[inline(always)]
+            fn seeded(self, s: S) -> Self {
+                ($(self.$k.seeded(s),)+)
+            }
+            #[inline(always)]
+            fn zero(&mut self) {
+                $(self.$k.zero();)+
             }
         }
         impl<$($a, $b: Buffer<$a>),+> AddInto<($($b,)+)> for ($($a,)+) {

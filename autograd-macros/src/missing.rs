@@ -174,7 +174,7 @@ fn stand_in(
     runtime: bool,
 ) -> TokenStream {
     let item = names::public(name, suffix);
-    if runtime && args <= RUNTIME_ARITY {
+    if runtime && args <= names::RUNTIME_ARITY {
         let stand_in = format_ident!("{}_{}", snake_case(marker), args);
         return quote! {
             pub use ::autograd::checks::not_generated::#stand_in as #item;
@@ -192,10 +192,6 @@ fn stand_in(
         }
     }
 }
-
-/// The most arguments a stand-in of `autograd::checks::not_generated`
-/// takes (its `MAX_ARGUMENTS`).
-const RUNTIME_ARITY: usize = 12;
 
 /// `one_result` for `OneResult`: the runtime's stand-ins are named after
 /// their bound.

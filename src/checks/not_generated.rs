@@ -706,3 +706,61 @@ pub fn sparse_of_f64_12<A0: SparseOfF64, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10
 ) -> R {
     unreachable!()
 }
+
+/// The type named like `NAME_grad` of a function whose gradient a caller
+/// cannot differentiate: without `hessian`, or of more than numbers. Its
+/// parameter is `Gradient` of `FunctionWithoutHessian` or of
+/// `GradientOfArrays`, which have none: naming the alias, where a
+/// caller's sweeps reach the gradient's hidden items, is the one error.
+/// The items are here only for the caller's code to name, with the
+/// function's number of arguments (`N` in `gradient_N`). Its forward mode
+/// is the parameter's, which it has not: a `jvp` caller gets that one
+/// error too, not a second one naming this type.
+macro_rules! gradients {
+    ($($name:ident($($a:ident),+);)+) => {$(
+        #[allow(non_camel_case_types)]
+        pub struct $name<T>(::core::marker::PhantomData<T>);
+        impl<T> $name<T> {
+            pub fn __same_callee<F, V, P>(_: &F, _: &V, _: &P) {}
+            #[allow(clippy::too_many_arguments)]
+            pub fn __vjp_full<$($a,)+ R>($(_: $a),+) -> R {
+                unreachable!()
+            }
+        }
+        #[diagnostic::do_not_recommend]
+        impl<T: NoForwardMode, S, L> crate::__private::ForwardMode<S, L> for $name<T> {
+            type Fn = T::Fn;
+            const JVP: T::Fn = T::JVP;
+            type Lanes = T::Fn;
+            const JVP_LANES: T::Fn = T::JVP;
+        }
+    )+};
+}
+
+/// The forward mode of a `gradient_N`, which none has (`Infallible`'s is
+/// never reached).
+pub trait NoForwardMode {
+    type Fn: Copy;
+    const JVP: Self::Fn;
+}
+
+#[diagnostic::do_not_recommend]
+impl NoForwardMode for std::convert::Infallible {
+    type Fn = ();
+    const JVP: () = ();
+}
+
+gradients! {
+    gradient_1(A0);
+    gradient_2(A0, A1);
+    gradient_3(A0, A1, A2);
+    gradient_4(A0, A1, A2, A3);
+    gradient_5(A0, A1, A2, A3, A4);
+    gradient_6(A0, A1, A2, A3, A4, A5);
+    gradient_7(A0, A1, A2, A3, A4, A5, A6);
+    gradient_8(A0, A1, A2, A3, A4, A5, A6, A7);
+    gradient_9(A0, A1, A2, A3, A4, A5, A6, A7, A8);
+    gradient_10(A0, A1, A2, A3, A4, A5, A6, A7, A8, A9);
+    gradient_11(A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10);
+    gradient_12(A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11);
+}

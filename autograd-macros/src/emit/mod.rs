@@ -25,7 +25,7 @@ use syn::visit_mut::VisitMut;
 
 use crate::analysis::{Analysis, LoopSaves, consumable_arrays, movable};
 use crate::ir::*;
-use crate::sig::{ParamKind, Ret, Signature};
+use crate::sig::{Param, ParamKind, Ret, Signature};
 use forward::Mode;
 use scalar::Scalar;
 
@@ -838,9 +838,11 @@ fn vjp_fn(
 /// or NaN that product is not the sweep's (∞·0 is NaN where the sweep
 /// never multiplies, and a sum of ∞ and −∞ contributions is NaN where the
 /// product is ±∞): the pullback runs the sweeps again, seeded with it, so
-/// it gives what the sweep gives at every seed. `None` where an argument
-/// is not `Copy` for certain (the pullback keeps the arguments for that
-/// second run): such a function has a pullback of its own.
+/// it gives what the sweep gives at every seed. The runtime's
+/// `__private::vjp_by_acc` does all this, given the sweep as a closure;
+/// written out only where an adjoint is on the heap. `None` where an
+/// argument is not `Copy` for certain (the pullback keeps the arguments
+/// for that second run): such a function has a pullback of its own.
 fn vjp_by_acc(
     item: &syn::ItemFn,
     shape: &Shape,
@@ -874,6 +876,51 @@ fn vjp_by_acc(
         ..
     } = shape;
     let args: Vec<_> = sig.params.iter().map(|p| p.ident.clone()).collect();
+    let reusable = f.reusable_pullback.then(|| quote!(+ ::core::clone::Clone));
+    let pulled = shape.pulled_ty();
+    let signature = quote! {
+        #[doc(hidden)]
+        #[inline]
+        #vis fn #name #generics (#(#inputs),*)
+            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> #pulled #reusable + use<#(#captures),*>)
+            #where_clause
+    };
+    let off_stack = sig
+        .params
+        .iter()
+        .any(|p| p.differentiable && p.adjoint_off_stack());
+    if !off_stack {
+        // The runtime's `vjp_by_acc` runs the sweeps and keeps the
+        // adjoints, one slot per argument, for the pullback.
+        let b = names::adjoints();
+        let starts = sig
+            .params
+            .iter()
+            .map(|p| adjoint_start(p, &p.ident, scalar));
+        let buffers = sig
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.differentiable)
+            .map(|(k, _)| {
+                let k = proc_macro2::Literal::usize_unsuffixed(k);
+                quote!(&mut #b.#k)
+            });
+        let helper = match shape.reach {
+            true => quote!(vjp_by_acc_reached),
+            false => quote!(vjp_by_acc),
+        };
+        return Some(quote! {
+            #signature {
+                ::autograd::__private::#helper(
+                    (#(#starts,)*),
+                    move |#b, #seed| #acc_full(#(#args,)* #(#buffers,)* #seed),
+                )
+            }
+        });
+    }
+    // A large array's adjoint is on the heap, moved out of its box into
+    // the result: written out here.
     let AccAdjoints {
         zeros,
         buffers,
@@ -882,8 +929,6 @@ fn vjp_by_acc(
         rezeroed,
     } = acc_adjoints(sig, scalar, &args);
     let one = scalar.one();
-    let reusable = f.reusable_pullback.then(|| quote!(+ ::core::clone::Clone));
-    let pulled = shape.pulled_ty();
     // A second run at a non-finite seed takes the same paths: the first's
     // flags stand.
     let (value, adjoints) = match shape.reach {
@@ -894,13 +939,7 @@ fn vjp_by_acc(
         false => (quote!(__ad_value), quote!((#(#adjoints,)*))),
     };
     Some(quote! {
-        #[doc(hidden)]
-        #[inline]
-        #[allow(unused_mut)]
-        #vis fn #name #generics (#(#inputs),*)
-            -> (#seed_ty, impl ::core::ops::FnOnce(#seed_ty) -> #pulled #reusable + use<#(#captures),*>)
-            #where_clause
-        {
+        #signature {
             #(#zeros)*
             let #value = #acc_full(#(#args,)* #(#buffers,)* #one);
             (__ad_value, move |#seed: #seed_ty| {
@@ -942,26 +981,11 @@ fn acc_adjoints(sig: &Signature, scalar: &Scalar, args: &[syn::Ident]) -> AccAdj
         rezeroed: Vec::new(),
     };
     for (p, x) in sig.params.iter().zip(args) {
-        let start = match &p.kind {
-            _ if !p.differentiable => {
-                out.adjoints.push(quote!(::autograd::__private::NoGradient));
-                continue;
-            }
-            ParamKind::Float(_) => zero.clone(),
-            ParamKind::Slice(_) => quote!(::autograd::__private::zeros_like_slice(#x)),
-            ParamKind::Array { by_ref: true, .. } if p.adjoint_off_stack() => {
-                quote!(::autograd::__private::zeros_boxed(#x))
-            }
-            _ if p.adjoint_off_stack() => quote!(::autograd::__private::zeros_boxed(&#x)),
-            ParamKind::Array { by_ref: true, .. } | ParamKind::Matrix { by_ref: true, .. } => {
-                quote!(::autograd::__private::zero_like(#x))
-            }
-            ParamKind::Array { .. } | ParamKind::Matrix { .. } => {
-                quote!(::autograd::__private::zero_like(&#x))
-            }
-            // Integers, `bool`s and other types are never differentiable.
-            ParamKind::Int | ParamKind::Bool | ParamKind::Other => continue,
-        };
+        let start = adjoint_start(p, x, scalar);
+        if !p.differentiable {
+            out.adjoints.push(start);
+            continue;
+        }
         let b = names::buffer(x);
         out.zeros.push(quote!(let mut #b = #start;));
         out.scaled
@@ -980,6 +1004,31 @@ fn acc_adjoints(sig: &Signature, scalar: &Scalar, args: &[syn::Ident]) -> AccAdj
         });
     }
     out
+}
+
+/// The adjoint `__grad_acc_full` adds into for argument `p`, named `x`,
+/// when the caller has no buffer: zeros shaped like it, a large array's on the
+/// heap; `NoGradient` for an argument that is not differentiable.
+fn adjoint_start(p: &Param, x: &syn::Ident, scalar: &Scalar) -> TokenStream {
+    match &p.kind {
+        // Integers, `bool`s and other types are never differentiable.
+        _ if !p.differentiable => quote!(::autograd::__private::NoGradient),
+        ParamKind::Int | ParamKind::Bool | ParamKind::Other => {
+            quote!(::autograd::__private::NoGradient)
+        }
+        ParamKind::Float(_) => scalar.zero(),
+        ParamKind::Slice(_) => quote!(::autograd::__private::zeros_like_slice(#x)),
+        ParamKind::Array { by_ref: true, .. } if p.adjoint_off_stack() => {
+            quote!(::autograd::__private::zeros_boxed(#x))
+        }
+        _ if p.adjoint_off_stack() => quote!(::autograd::__private::zeros_boxed(&#x)),
+        ParamKind::Array { by_ref: true, .. } | ParamKind::Matrix { by_ref: true, .. } => {
+            quote!(::autograd::__private::zero_like(#x))
+        }
+        ParamKind::Array { .. } | ParamKind::Matrix { .. } => {
+            quote!(::autograd::__private::zero_like(&#x))
+        }
+    }
 }
 
 /// Whether an array length is an integer literal of at most

@@ -327,6 +327,12 @@ pub const VJP_FULL: &str = "__vjp_full";
 /// being the buffers themselves.
 pub const GRAD_ACC_FULL: &str = "__grad_acc_full";
 
+/// The adjoints, one per argument, that the hidden VJP of a function with
+/// `__grad_acc_full` keeps for its pullback (`__private::vjp_by_acc`).
+pub fn adjoints() -> Ident {
+    ident("__ad_b".into())
+}
+
 /// The caller's buffer of an argument's adjoint in the hidden
 /// `__grad_acc_full` (`b_x` for the argument `x`).
 pub fn buffer(arg: &Ident) -> Ident {
@@ -415,3 +421,7 @@ pub fn hygienic(ident: &Ident) -> Ident {
     hygienic.set_span(ident.span().resolved_at(Span::mixed_site()));
     hygienic
 }
+
+/// The most arguments a stand-in of `autograd::checks::not_generated`
+/// takes (its `MAX_ARGUMENTS`).
+pub const RUNTIME_ARITY: usize = 12;

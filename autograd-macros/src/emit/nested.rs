@@ -217,53 +217,25 @@ fn trimmed(ident: &syn::Ident) -> String {
 
 /// The stand-ins of [`generate`]'s items for a function without `hessian`
 /// (see `crate::missing`): the type named like `NAME_grad` is an alias of
-/// a type with the same items, `unreachable!()`, at a parameter that the
+/// a type with untyped stand-ins of the items, at a parameter that the
 /// runtime's `GradientOfGradient` gives and no function has. A caller's
 /// sweeps, which reach the items through the alias, fail where they name
 /// it, at the call, with the trait's one message saying to add the option.
 pub fn stand_in(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
-    // No `#[diagnostic::..]` in these: they are written for every function
-    // without `hessian`, also in a `#[no_implicit_prelude]` module, where
-    // that namespace does not resolve. So no `ForwardMode` either, which
-    // without `do_not_recommend` would be listed in every forward-mode
-    // error: a `jvp` caller gets a second error after the one that says
-    // what to write.
     if !differentiable_gradient(item, sig) {
         return not_differentiated(item, sig, quote!(pub));
     }
-    let carrier = names::public(&item.sig.ident, "grad");
-    let stand_in = names::public(&item.sig.ident, "grad_without_hessian");
-    let GradientTypes {
-        outputs,
-        adjoints,
-        tangents,
-    } = gradient_types(sig);
-    let shape = shape(item, sig);
-    let input_tys: Vec<&syn::Type> = shape.inputs.iter().map(|pt| &*pt.ty).collect();
-    let jvp_full = syn::Ident::new(names::JVP_FULL, Span::call_site());
-    let vjp_full = syn::Ident::new(names::VJP_FULL, Span::call_site());
-    let same_callee = syn::Ident::new(names::SAME_CALLEE, Span::call_site());
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        pub type #carrier = #stand_in<
-            <::autograd::checks::FunctionWithoutHessian as ::autograd::checks::GradientOfGradient>::Gradient,
-        >;
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, dead_code)]
-        pub struct #stand_in<T>(::core::marker::PhantomData<T>);
-        #[doc(hidden)]
-        #[allow(dead_code, clippy::too_many_arguments, clippy::type_complexity)]
-        impl<T> #stand_in<T> {
-            pub fn #same_callee<F, V, P>(_: &F, _: &V, _: &P) {}
-            pub fn #vjp_full(#(_: #input_tys),*) -> (#outputs, fn(#outputs) -> (#(#adjoints,)*)) {
-                ::core::unreachable!()
-            }
-            pub fn #jvp_full(#(_: #input_tys,)* #(_: #tangents),*) -> (#outputs, #outputs) {
-                ::core::unreachable!()
-            }
-        }
-    }
+    let name = &item.sig.ident;
+    let gradient = quote!(
+        <::autograd::checks::FunctionWithoutHessian as ::autograd::checks::GradientOfGradient>::Gradient
+    );
+    untyped(
+        name,
+        sig.params.len(),
+        gradient,
+        quote!(pub),
+        "grad_without_hessian",
+    )
 }
 
 /// For a function with `NAME_grad` whose gradient a caller cannot
@@ -280,19 +252,47 @@ fn not_differentiated(item: &syn::ItemFn, sig: &Signature, vis: TokenStream) -> 
     if !matches!(sig.ret, Ret::Float(_)) || names::has_no_carrier(name) {
         return TokenStream::new();
     }
+    let gradient = quote!(
+        <::autograd::checks::GradientOfArrays as ::autograd::checks::GradientOfNumbers>::Gradient
+    );
+    untyped(
+        name,
+        sig.params.len(),
+        gradient,
+        vis,
+        "grad_not_differentiated",
+    )
+}
+
+/// `NAME_grad` as an alias of a type whose hidden items take any `args`
+/// arguments and return any type, at `gradient`, a parameter nothing has:
+/// the runtime's type of that many arguments (nothing for rustc to check
+/// in the user's crate), or beyond its arities one of the function's own,
+/// `NAME_suffix`.
+fn untyped(
+    name: &syn::Ident,
+    args: usize,
+    gradient: TokenStream,
+    vis: TokenStream,
+    suffix: &str,
+) -> TokenStream {
     let carrier = names::public(name, "grad");
-    let stand_in = names::public(name, "grad_not_differentiated");
-    let types: Vec<syn::Ident> = (0..sig.params.len())
-        .map(|i| quote::format_ident!("A{}", i))
-        .collect();
+    if args <= names::RUNTIME_ARITY {
+        let runtime = quote::format_ident!("gradient_{}", args);
+        return quote! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #vis type #carrier = ::autograd::checks::not_generated::#runtime<#gradient>;
+        };
+    }
+    let stand_in = names::public(name, suffix);
+    let types: Vec<syn::Ident> = (0..args).map(|i| quote::format_ident!("A{}", i)).collect();
     let vjp_full = syn::Ident::new(names::VJP_FULL, Span::call_site());
     let same_callee = syn::Ident::new(names::SAME_CALLEE, Span::call_site());
     quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
-        #vis type #carrier = #stand_in<
-            <::autograd::checks::GradientOfArrays as ::autograd::checks::GradientOfNumbers>::Gradient,
-        >;
+        #vis type #carrier = #stand_in<#gradient>;
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
         #vis struct #stand_in<T>(::core::marker::PhantomData<T>);

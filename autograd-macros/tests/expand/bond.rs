@@ -109,7 +109,6 @@ impl bond_price {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'r, 'cf, 't>(
         r: &'r [f64],
         z: f64,
@@ -129,52 +128,22 @@ impl bond_price {
                 4,
             > + use<'r, 'cf, 't>,
     ) {
-        let mut __ad_b_r = ::autograd::__private::zeros_like_slice(r);
-        let mut __ad_b_z = 0.0;
-        let (__ad_value, __ad_reached) = bond_price::__grad_acc_full(
-            r,
-            z,
-            cf,
-            t,
-            &mut __ad_b_r,
-            &mut __ad_b_z,
-            1.0,
-        );
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_r = ::autograd::__private::Seeded::seeded(
-                        __ad_b_r,
-                        __ad_seed,
-                    );
-                    __ad_b_z = ::autograd::__private::Seeded::seeded(
-                        __ad_b_z,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_r.fill(0.0);
-                    __ad_b_z = 0.0;
-                    bond_price::__grad_acc_full(
-                        r,
-                        z,
-                        cf,
-                        t,
-                        &mut __ad_b_r,
-                        &mut __ad_b_z,
-                        __ad_seed,
-                    );
-                }
-                ::autograd::__private::Reached(
-                    (
-                        __ad_b_r,
-                        __ad_b_z,
-                        ::autograd::__private::NoGradient,
-                        ::autograd::__private::NoGradient,
-                    ),
-                    __ad_reached,
-                )
-            },
+        ::autograd::__private::vjp_by_acc_reached(
+            (
+                ::autograd::__private::zeros_like_slice(r),
+                0.0,
+                ::autograd::__private::NoGradient,
+                ::autograd::__private::NoGradient,
+            ),
+            move |__ad_b, __ad_seed| bond_price::__grad_acc_full(
+                r,
+                z,
+                cf,
+                t,
+                &mut __ad_b.0,
+                &mut __ad_b.1,
+                __ad_seed,
+            ),
         )
     }
 }

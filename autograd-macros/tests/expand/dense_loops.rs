@@ -106,7 +106,6 @@ impl dense_loops {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'w, 'x, 'b>(
         w: &'w [f64],
         x: &'x [f64],
@@ -121,50 +120,21 @@ impl dense_loops {
                 ::autograd::__private::Vec<f64>,
             ) + use<'w, 'x, 'b>,
     ) {
-        let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
-        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-        let mut __ad_b_b = ::autograd::__private::zeros_like_slice(b);
-        let __ad_value = dense_loops::__grad_acc_full(
-            w,
-            x,
-            b,
-            &mut __ad_b_w,
-            &mut __ad_b_x,
-            &mut __ad_b_b,
-            1.0,
-        );
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_w = ::autograd::__private::Seeded::seeded(
-                        __ad_b_w,
-                        __ad_seed,
-                    );
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                    __ad_b_b = ::autograd::__private::Seeded::seeded(
-                        __ad_b_b,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_w.fill(0.0);
-                    __ad_b_x.fill(0.0);
-                    __ad_b_b.fill(0.0);
-                    dense_loops::__grad_acc_full(
-                        w,
-                        x,
-                        b,
-                        &mut __ad_b_w,
-                        &mut __ad_b_x,
-                        &mut __ad_b_b,
-                        __ad_seed,
-                    );
-                }
-                (__ad_b_w, __ad_b_x, __ad_b_b)
-            },
+        ::autograd::__private::vjp_by_acc(
+            (
+                ::autograd::__private::zeros_like_slice(w),
+                ::autograd::__private::zeros_like_slice(x),
+                ::autograd::__private::zeros_like_slice(b),
+            ),
+            move |__ad_b, __ad_seed| dense_loops::__grad_acc_full(
+                w,
+                x,
+                b,
+                &mut __ad_b.0,
+                &mut __ad_b.1,
+                &mut __ad_b.2,
+                __ad_seed,
+            ),
         )
     }
 }

@@ -76,7 +76,6 @@ impl generic_scalar {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'y, T: Float>(
         x: T,
         y: &'y [T],
@@ -89,40 +88,18 @@ impl generic_scalar {
                 2,
             > + use<'y, T>,
     ) {
-        let mut __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
-        let mut __ad_b_y = ::autograd::__private::zeros_like_slice(y);
-        let (__ad_value, __ad_reached) = generic_scalar::__grad_acc_full(
-            x,
-            y,
-            &mut __ad_b_x,
-            &mut __ad_b_y,
-            <T as ::autograd::__private::rules::Real>::one(),
-        );
-        (
-            __ad_value,
-            move |__ad_seed: T| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                    __ad_b_y = ::autograd::__private::Seeded::seeded(
-                        __ad_b_y,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
-                    __ad_b_y.fill(<T as ::autograd::__private::rules::Real>::zero());
-                    generic_scalar::__grad_acc_full(
-                        x,
-                        y,
-                        &mut __ad_b_x,
-                        &mut __ad_b_y,
-                        __ad_seed,
-                    );
-                }
-                ::autograd::__private::Reached((__ad_b_x, __ad_b_y), __ad_reached)
-            },
+        ::autograd::__private::vjp_by_acc_reached(
+            (
+                <T as ::autograd::__private::rules::Real>::zero(),
+                ::autograd::__private::zeros_like_slice(y),
+            ),
+            move |__ad_b, __ad_seed| generic_scalar::__grad_acc_full(
+                x,
+                y,
+                &mut __ad_b.0,
+                &mut __ad_b.1,
+                __ad_seed,
+            ),
         )
     }
 }

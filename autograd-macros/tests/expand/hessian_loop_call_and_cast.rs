@@ -102,7 +102,6 @@ impl energy {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'w>(
         x: f64,
         w: &'w [f64],
@@ -117,42 +116,20 @@ impl energy {
                 ::autograd::__private::NoGradient,
             ) + use<'w>,
     ) {
-        let mut __ad_b_x = 0.0;
-        let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
-        let __ad_value = energy::__grad_acc_full(
-            x,
-            w,
-            n,
-            &mut __ad_b_x,
-            &mut __ad_b_w,
-            1.0,
-        );
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                    __ad_b_w = ::autograd::__private::Seeded::seeded(
-                        __ad_b_w,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x = 0.0;
-                    __ad_b_w.fill(0.0);
-                    energy::__grad_acc_full(
-                        x,
-                        w,
-                        n,
-                        &mut __ad_b_x,
-                        &mut __ad_b_w,
-                        __ad_seed,
-                    );
-                }
-                (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient)
-            },
+        ::autograd::__private::vjp_by_acc(
+            (
+                0.0,
+                ::autograd::__private::zeros_like_slice(w),
+                ::autograd::__private::NoGradient,
+            ),
+            move |__ad_b, __ad_seed| energy::__grad_acc_full(
+                x,
+                w,
+                n,
+                &mut __ad_b.0,
+                &mut __ad_b.1,
+                __ad_seed,
+            ),
         )
     }
 }
@@ -332,7 +309,6 @@ impl __ad_hessian_energy {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'w, __AdScalar: ::autograd::__private::Float + 'static>(
         x: __AdScalar,
         w: &'w [__AdScalar],
@@ -347,45 +323,20 @@ impl __ad_hessian_energy {
                 ::autograd::__private::NoGradient,
             ) + use<'w, __AdScalar>,
     ) {
-        let mut __ad_b_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-        let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
-        let __ad_value = __ad_hessian_energy::__grad_acc_full(
-            x,
-            w,
-            n,
-            &mut __ad_b_x,
-            &mut __ad_b_w,
-            <__AdScalar as ::autograd::__private::rules::Real>::one(),
-        );
-        (
-            __ad_value,
-            move |__ad_seed: __AdScalar| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                    __ad_b_w = ::autograd::__private::Seeded::seeded(
-                        __ad_b_w,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-                    __ad_b_w
-                        .fill(
-                            <__AdScalar as ::autograd::__private::rules::Real>::zero(),
-                        );
-                    __ad_hessian_energy::__grad_acc_full(
-                        x,
-                        w,
-                        n,
-                        &mut __ad_b_x,
-                        &mut __ad_b_w,
-                        __ad_seed,
-                    );
-                }
-                (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient)
-            },
+        ::autograd::__private::vjp_by_acc(
+            (
+                <__AdScalar as ::autograd::__private::rules::Real>::zero(),
+                ::autograd::__private::zeros_like_slice(w),
+                ::autograd::__private::NoGradient,
+            ),
+            move |__ad_b, __ad_seed| __ad_hessian_energy::__grad_acc_full(
+                x,
+                w,
+                n,
+                &mut __ad_b.0,
+                &mut __ad_b.1,
+                __ad_seed,
+            ),
         )
     }
 }
@@ -594,20 +545,9 @@ fn energy_hessian<'w>(
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
-type energy_grad = energy_grad_not_differentiated<
+type energy_grad = ::autograd::checks::not_generated::gradient_3<
     <::autograd::checks::GradientOfArrays as ::autograd::checks::GradientOfNumbers>::Gradient,
 >;
-#[doc(hidden)]
-#[allow(non_camel_case_types, dead_code)]
-struct energy_grad_not_differentiated<T>(::core::marker::PhantomData<T>);
-#[doc(hidden)]
-#[allow(dead_code, clippy::too_many_arguments)]
-impl<T> energy_grad_not_differentiated<T> {
-    fn __same_callee<F, V, P>(_: &F, _: &V, _: &P) {}
-    fn __vjp_full<A0, A1, A2, R>(_: A0, _: A1, _: A2) -> R {
-        ::core::unreachable!()
-    }
-}
 /** The sparsity pattern of [`energy`]'s Hessian at this point and its star colouring, for [`energy_hessian_sparse`].
 
  Generated by `#[differentiable(hessian)]`: one run of `energy` on `autograd::sparse::Tracer`, which records the pairs of inputs that interact non-linearly. The pattern is local: it holds at every point where `energy` takes the branches it takes here; it is global (`is_global()`, it holds at every point) when the run decided nothing on a value that depends on the inputs (no comparison, `max`/`min` pick, `clamp` or integer conversion of one), or the pattern is dense. Structural, not numerical: an entry that happens to be 0 here is kept.*/

@@ -200,7 +200,6 @@ impl softmax_loss {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'z>(
         z: &'z [f64],
         label: usize,
@@ -213,22 +212,17 @@ impl softmax_loss {
                 ::autograd::__private::NoGradient,
             ) + use<'z>,
     ) {
-        let mut __ad_b_z = ::autograd::__private::zeros_like_slice(z);
-        let __ad_value = softmax_loss::__grad_acc_full(z, label, &mut __ad_b_z, 1.0);
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_z = ::autograd::__private::Seeded::seeded(
-                        __ad_b_z,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_z.fill(0.0);
-                    softmax_loss::__grad_acc_full(z, label, &mut __ad_b_z, __ad_seed);
-                }
-                (__ad_b_z, ::autograd::__private::NoGradient)
-            },
+        ::autograd::__private::vjp_by_acc(
+            (
+                ::autograd::__private::zeros_like_slice(z),
+                ::autograd::__private::NoGradient,
+            ),
+            move |__ad_b, __ad_seed| softmax_loss::__grad_acc_full(
+                z,
+                label,
+                &mut __ad_b.0,
+                __ad_seed,
+            ),
         )
     }
 }

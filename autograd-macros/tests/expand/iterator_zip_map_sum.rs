@@ -95,7 +95,6 @@ impl squared_distance {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'x, 'y>(
         x: &'x [f64],
         y: &'y [f64],
@@ -108,40 +107,18 @@ impl squared_distance {
                 ::autograd::__private::Vec<f64>,
             ) + use<'x, 'y>,
     ) {
-        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-        let mut __ad_b_y = ::autograd::__private::zeros_like_slice(y);
-        let __ad_value = squared_distance::__grad_acc_full(
-            x,
-            y,
-            &mut __ad_b_x,
-            &mut __ad_b_y,
-            1.0,
-        );
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                    __ad_b_y = ::autograd::__private::Seeded::seeded(
-                        __ad_b_y,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x.fill(0.0);
-                    __ad_b_y.fill(0.0);
-                    squared_distance::__grad_acc_full(
-                        x,
-                        y,
-                        &mut __ad_b_x,
-                        &mut __ad_b_y,
-                        __ad_seed,
-                    );
-                }
-                (__ad_b_x, __ad_b_y)
-            },
+        ::autograd::__private::vjp_by_acc(
+            (
+                ::autograd::__private::zeros_like_slice(x),
+                ::autograd::__private::zeros_like_slice(y),
+            ),
+            move |__ad_b, __ad_seed| squared_distance::__grad_acc_full(
+                x,
+                y,
+                &mut __ad_b.0,
+                &mut __ad_b.1,
+                __ad_seed,
+            ),
         )
     }
 }

@@ -137,7 +137,6 @@ impl weighted {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'w, T>(
         x: T,
         w: &'w [T],
@@ -154,45 +153,20 @@ impl weighted {
     where
         T: num_traits::Float,
     {
-        let mut __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
-        let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
-        let (__ad_value, __ad_reached) = weighted::__grad_acc_full(
-            x,
-            w,
-            c,
-            &mut __ad_b_x,
-            &mut __ad_b_w,
-            <T as ::autograd::__private::rules::Real>::one(),
-        );
-        (
-            __ad_value,
-            move |__ad_seed: T| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                    __ad_b_w = ::autograd::__private::Seeded::seeded(
-                        __ad_b_w,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x = <T as ::autograd::__private::rules::Real>::zero();
-                    __ad_b_w.fill(<T as ::autograd::__private::rules::Real>::zero());
-                    weighted::__grad_acc_full(
-                        x,
-                        w,
-                        c,
-                        &mut __ad_b_x,
-                        &mut __ad_b_w,
-                        __ad_seed,
-                    );
-                }
-                ::autograd::__private::Reached(
-                    (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient),
-                    __ad_reached,
-                )
-            },
+        ::autograd::__private::vjp_by_acc_reached(
+            (
+                <T as ::autograd::__private::rules::Real>::zero(),
+                ::autograd::__private::zeros_like_slice(w),
+                ::autograd::__private::NoGradient,
+            ),
+            move |__ad_b, __ad_seed| weighted::__grad_acc_full(
+                x,
+                w,
+                c,
+                &mut __ad_b.0,
+                &mut __ad_b.1,
+                __ad_seed,
+            ),
         )
     }
 }

@@ -118,7 +118,6 @@ impl sum_squares_until {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'xs>(
         xs: &'xs [f64],
         t: f64,
@@ -131,22 +130,17 @@ impl sum_squares_until {
                 ::autograd::__private::NoGradient,
             ) + use<'xs>,
     ) {
-        let mut __ad_b_xs = ::autograd::__private::zeros_like_slice(xs);
-        let __ad_value = sum_squares_until::__grad_acc_full(xs, t, &mut __ad_b_xs, 1.0);
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_xs = ::autograd::__private::Seeded::seeded(
-                        __ad_b_xs,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_xs.fill(0.0);
-                    sum_squares_until::__grad_acc_full(xs, t, &mut __ad_b_xs, __ad_seed);
-                }
-                (__ad_b_xs, ::autograd::__private::NoGradient)
-            },
+        ::autograd::__private::vjp_by_acc(
+            (
+                ::autograd::__private::zeros_like_slice(xs),
+                ::autograd::__private::NoGradient,
+            ),
+            move |__ad_b, __ad_seed| sum_squares_until::__grad_acc_full(
+                xs,
+                t,
+                &mut __ad_b.0,
+                __ad_seed,
+            ),
         )
     }
 }

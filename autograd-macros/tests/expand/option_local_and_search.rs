@@ -122,7 +122,6 @@ impl total_variation {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'x, 'knots>(
         x: &'x [f64],
         knots: &'knots [f64],
@@ -140,45 +139,20 @@ impl total_variation {
                 3,
             > + use<'x, 'knots>,
     ) {
-        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-        let mut __ad_b_t = 0.0;
-        let (__ad_value, __ad_reached) = total_variation::__grad_acc_full(
-            x,
-            knots,
-            t,
-            &mut __ad_b_x,
-            &mut __ad_b_t,
-            1.0,
-        );
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                    __ad_b_t = ::autograd::__private::Seeded::seeded(
-                        __ad_b_t,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x.fill(0.0);
-                    __ad_b_t = 0.0;
-                    total_variation::__grad_acc_full(
-                        x,
-                        knots,
-                        t,
-                        &mut __ad_b_x,
-                        &mut __ad_b_t,
-                        __ad_seed,
-                    );
-                }
-                ::autograd::__private::Reached(
-                    (__ad_b_x, ::autograd::__private::NoGradient, __ad_b_t),
-                    __ad_reached,
-                )
-            },
+        ::autograd::__private::vjp_by_acc_reached(
+            (
+                ::autograd::__private::zeros_like_slice(x),
+                ::autograd::__private::NoGradient,
+                0.0,
+            ),
+            move |__ad_b, __ad_seed| total_variation::__grad_acc_full(
+                x,
+                knots,
+                t,
+                &mut __ad_b.0,
+                &mut __ad_b.2,
+                __ad_seed,
+            ),
         )
     }
 }

@@ -123,29 +123,19 @@ impl rosenbrock {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'x>(
         x: &'x [f64],
     ) -> (
         f64,
         impl ::core::ops::FnOnce(f64) -> (::autograd::__private::Vec<f64>,) + use<'x>,
     ) {
-        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-        let __ad_value = rosenbrock::__grad_acc_full(x, &mut __ad_b_x, 1.0);
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x.fill(0.0);
-                    rosenbrock::__grad_acc_full(x, &mut __ad_b_x, __ad_seed);
-                }
-                (__ad_b_x,)
-            },
+        ::autograd::__private::vjp_by_acc(
+            (::autograd::__private::zeros_like_slice(x),),
+            move |__ad_b, __ad_seed| rosenbrock::__grad_acc_full(
+                x,
+                &mut __ad_b.0,
+                __ad_seed,
+            ),
         )
     }
 }

@@ -122,7 +122,6 @@ fn __autograd_affine_vjp(
             }
             #[doc(hidden)]
             #[inline]
-            #[allow(unused_mut)]
             pub fn __vjp_full<'__ad_p_w, 'x>(
                 __ad_p_bias_b: f64,
                 __ad_p_w: &'__ad_p_w [f64],
@@ -137,52 +136,21 @@ fn __autograd_affine_vjp(
                         ::autograd::__private::Vec<f64>,
                     ) + use<'__ad_p_w, 'x>,
             ) {
-                let mut __ad_b___ad_p_bias_b = 0.0;
-                let mut __ad_b___ad_p_w = ::autograd::__private::zeros_like_slice(
-                    __ad_p_w,
-                );
-                let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-                let __ad_value = affine::__grad_acc_full(
-                    __ad_p_bias_b,
-                    __ad_p_w,
-                    x,
-                    &mut __ad_b___ad_p_bias_b,
-                    &mut __ad_b___ad_p_w,
-                    &mut __ad_b_x,
-                    1.0,
-                );
-                (
-                    __ad_value,
-                    move |__ad_seed: f64| {
-                        if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                            __ad_b___ad_p_bias_b = ::autograd::__private::Seeded::seeded(
-                                __ad_b___ad_p_bias_b,
-                                __ad_seed,
-                            );
-                            __ad_b___ad_p_w = ::autograd::__private::Seeded::seeded(
-                                __ad_b___ad_p_w,
-                                __ad_seed,
-                            );
-                            __ad_b_x = ::autograd::__private::Seeded::seeded(
-                                __ad_b_x,
-                                __ad_seed,
-                            );
-                        } else {
-                            __ad_b___ad_p_bias_b = 0.0;
-                            __ad_b___ad_p_w.fill(0.0);
-                            __ad_b_x.fill(0.0);
-                            affine::__grad_acc_full(
-                                __ad_p_bias_b,
-                                __ad_p_w,
-                                x,
-                                &mut __ad_b___ad_p_bias_b,
-                                &mut __ad_b___ad_p_w,
-                                &mut __ad_b_x,
-                                __ad_seed,
-                            );
-                        }
-                        (__ad_b___ad_p_bias_b, __ad_b___ad_p_w, __ad_b_x)
-                    },
+                ::autograd::__private::vjp_by_acc(
+                    (
+                        0.0,
+                        ::autograd::__private::zeros_like_slice(__ad_p_w),
+                        ::autograd::__private::zeros_like_slice(x),
+                    ),
+                    move |__ad_b, __ad_seed| affine::__grad_acc_full(
+                        __ad_p_bias_b,
+                        __ad_p_w,
+                        x,
+                        &mut __ad_b.0,
+                        &mut __ad_b.1,
+                        &mut __ad_b.2,
+                        __ad_seed,
+                    ),
                 )
             }
         }

@@ -74,7 +74,6 @@ mod __autograd_flat_line {
         }
         #[doc(hidden)]
         #[inline]
-        #[allow(unused_mut)]
         pub fn __vjp_full<'__ad_p_w>(
             __ad_p_slope: f64,
             __ad_p_w: &'__ad_p_w [f64],
@@ -86,65 +85,19 @@ mod __autograd_flat_line {
                 f64,
             ) -> (f64, ::autograd::__private::Vec<f64>, f64, f64) + use<'__ad_p_w>,
         ) {
-            let mut __ad_b___ad_p_slope = 0.0;
-            let mut __ad_b___ad_p_w = ::autograd::__private::zeros_like_slice(__ad_p_w);
-            let mut __ad_b___ad_p_intercept = 0.0;
-            let mut __ad_b_x = 0.0;
-            let __ad_value = line::__grad_acc_full(
-                __ad_p_slope,
-                __ad_p_w,
-                __ad_p_intercept,
-                x,
-                &mut __ad_b___ad_p_slope,
-                &mut __ad_b___ad_p_w,
-                &mut __ad_b___ad_p_intercept,
-                &mut __ad_b_x,
-                1.0,
-            );
-            (
-                __ad_value,
-                move |__ad_seed: f64| {
-                    if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                        __ad_b___ad_p_slope = ::autograd::__private::Seeded::seeded(
-                            __ad_b___ad_p_slope,
-                            __ad_seed,
-                        );
-                        __ad_b___ad_p_w = ::autograd::__private::Seeded::seeded(
-                            __ad_b___ad_p_w,
-                            __ad_seed,
-                        );
-                        __ad_b___ad_p_intercept = ::autograd::__private::Seeded::seeded(
-                            __ad_b___ad_p_intercept,
-                            __ad_seed,
-                        );
-                        __ad_b_x = ::autograd::__private::Seeded::seeded(
-                            __ad_b_x,
-                            __ad_seed,
-                        );
-                    } else {
-                        __ad_b___ad_p_slope = 0.0;
-                        __ad_b___ad_p_w.fill(0.0);
-                        __ad_b___ad_p_intercept = 0.0;
-                        __ad_b_x = 0.0;
-                        line::__grad_acc_full(
-                            __ad_p_slope,
-                            __ad_p_w,
-                            __ad_p_intercept,
-                            x,
-                            &mut __ad_b___ad_p_slope,
-                            &mut __ad_b___ad_p_w,
-                            &mut __ad_b___ad_p_intercept,
-                            &mut __ad_b_x,
-                            __ad_seed,
-                        );
-                    }
-                    (
-                        __ad_b___ad_p_slope,
-                        __ad_b___ad_p_w,
-                        __ad_b___ad_p_intercept,
-                        __ad_b_x,
-                    )
-                },
+            ::autograd::__private::vjp_by_acc(
+                (0.0, ::autograd::__private::zeros_like_slice(__ad_p_w), 0.0, 0.0),
+                move |__ad_b, __ad_seed| line::__grad_acc_full(
+                    __ad_p_slope,
+                    __ad_p_w,
+                    __ad_p_intercept,
+                    x,
+                    &mut __ad_b.0,
+                    &mut __ad_b.1,
+                    &mut __ad_b.2,
+                    &mut __ad_b.3,
+                    __ad_seed,
+                ),
             )
         }
     }
@@ -504,7 +457,6 @@ mod __autograd_flat_line {
         }
         #[doc(hidden)]
         #[inline]
-        #[allow(unused_mut)]
         pub fn __vjp_full<'__ad_p_w, __AdScalar: ::autograd::__private::Float + 'static>(
             __ad_p_slope: __AdScalar,
             __ad_p_w: &'__ad_p_w [__AdScalar],
@@ -521,68 +473,24 @@ mod __autograd_flat_line {
                     __AdScalar,
                 ) + use<'__ad_p_w, __AdScalar>,
         ) {
-            let mut __ad_b___ad_p_slope = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-            let mut __ad_b___ad_p_w = ::autograd::__private::zeros_like_slice(__ad_p_w);
-            let mut __ad_b___ad_p_intercept = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-            let mut __ad_b_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-            let __ad_value = __ad_hessian_line::__grad_acc_full(
-                __ad_p_slope,
-                __ad_p_w,
-                __ad_p_intercept,
-                x,
-                &mut __ad_b___ad_p_slope,
-                &mut __ad_b___ad_p_w,
-                &mut __ad_b___ad_p_intercept,
-                &mut __ad_b_x,
-                <__AdScalar as ::autograd::__private::rules::Real>::one(),
-            );
-            (
-                __ad_value,
-                move |__ad_seed: __AdScalar| {
-                    if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                        __ad_b___ad_p_slope = ::autograd::__private::Seeded::seeded(
-                            __ad_b___ad_p_slope,
-                            __ad_seed,
-                        );
-                        __ad_b___ad_p_w = ::autograd::__private::Seeded::seeded(
-                            __ad_b___ad_p_w,
-                            __ad_seed,
-                        );
-                        __ad_b___ad_p_intercept = ::autograd::__private::Seeded::seeded(
-                            __ad_b___ad_p_intercept,
-                            __ad_seed,
-                        );
-                        __ad_b_x = ::autograd::__private::Seeded::seeded(
-                            __ad_b_x,
-                            __ad_seed,
-                        );
-                    } else {
-                        __ad_b___ad_p_slope = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-                        __ad_b___ad_p_w
-                            .fill(
-                                <__AdScalar as ::autograd::__private::rules::Real>::zero(),
-                            );
-                        __ad_b___ad_p_intercept = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-                        __ad_b_x = <__AdScalar as ::autograd::__private::rules::Real>::zero();
-                        __ad_hessian_line::__grad_acc_full(
-                            __ad_p_slope,
-                            __ad_p_w,
-                            __ad_p_intercept,
-                            x,
-                            &mut __ad_b___ad_p_slope,
-                            &mut __ad_b___ad_p_w,
-                            &mut __ad_b___ad_p_intercept,
-                            &mut __ad_b_x,
-                            __ad_seed,
-                        );
-                    }
-                    (
-                        __ad_b___ad_p_slope,
-                        __ad_b___ad_p_w,
-                        __ad_b___ad_p_intercept,
-                        __ad_b_x,
-                    )
-                },
+            ::autograd::__private::vjp_by_acc(
+                (
+                    <__AdScalar as ::autograd::__private::rules::Real>::zero(),
+                    ::autograd::__private::zeros_like_slice(__ad_p_w),
+                    <__AdScalar as ::autograd::__private::rules::Real>::zero(),
+                    <__AdScalar as ::autograd::__private::rules::Real>::zero(),
+                ),
+                move |__ad_b, __ad_seed| __ad_hessian_line::__grad_acc_full(
+                    __ad_p_slope,
+                    __ad_p_w,
+                    __ad_p_intercept,
+                    x,
+                    &mut __ad_b.0,
+                    &mut __ad_b.1,
+                    &mut __ad_b.2,
+                    &mut __ad_b.3,
+                    __ad_seed,
+                ),
             )
         }
     }
@@ -977,20 +885,9 @@ mod __autograd_flat_line {
     }
     #[doc(hidden)]
     #[allow(non_camel_case_types)]
-    pub type line_grad = line_grad_not_differentiated<
+    pub type line_grad = ::autograd::checks::not_generated::gradient_4<
         <::autograd::checks::GradientOfArrays as ::autograd::checks::GradientOfNumbers>::Gradient,
     >;
-    #[doc(hidden)]
-    #[allow(non_camel_case_types, dead_code)]
-    pub struct line_grad_not_differentiated<T>(::core::marker::PhantomData<T>);
-    #[doc(hidden)]
-    #[allow(dead_code, clippy::too_many_arguments)]
-    impl<T> line_grad_not_differentiated<T> {
-        pub fn __same_callee<F, V, P>(_: &F, _: &V, _: &P) {}
-        pub fn __vjp_full<A0, A1, A2, A3, R>(_: A0, _: A1, _: A2, _: A3) -> R {
-            ::core::unreachable!()
-        }
-    }
     /** The sparsity pattern of [`line`]'s Hessian at this point and its star colouring, for [`line_hessian_sparse`].
 
  Generated by `#[differentiable(hessian)]`: one run of `line` on `autograd::sparse::Tracer`, which records the pairs of inputs that interact non-linearly. The pattern is local: it holds at every point where `line` takes the branches it takes here; it is global (`is_global()`, it holds at every point) when the run decided nothing on a value that depends on the inputs (no comparison, `max`/`min` pick, `clamp` or integer conversion of one), or the pattern is dense. Structural, not numerical: an entry that happens to be 0 here is kept.*/
