@@ -109,7 +109,6 @@ impl f {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'x>(
         x: &'x [f64],
         n: usize,
@@ -124,26 +123,19 @@ impl f {
                 ::autograd::__private::NoGradient,
             ) + use<'x>,
     ) {
-        let mut __ad_b_x = ::autograd::__private::zeros_like_slice(x);
-        let __ad_value = f::__grad_acc_full(x, n, k, &mut __ad_b_x, 1.0);
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x.fill(0.0);
-                    f::__grad_acc_full(x, n, k, &mut __ad_b_x, __ad_seed);
-                }
-                (
-                    __ad_b_x,
-                    ::autograd::__private::NoGradient,
-                    ::autograd::__private::NoGradient,
-                )
-            },
+        ::autograd::__private::vjp_by_acc(
+            (
+                ::autograd::__private::zeros_like_slice(x),
+                ::autograd::__private::NoGradient,
+                ::autograd::__private::NoGradient,
+            ),
+            move |__ad_b, __ad_seed| f::__grad_acc_full(
+                x,
+                n,
+                k,
+                &mut __ad_b.0,
+                __ad_seed,
+            ),
         )
     }
 }

@@ -183,7 +183,6 @@ impl f {
     }
     #[doc(hidden)]
     #[inline]
-    #[allow(unused_mut)]
     fn __vjp_full<'w>(
         x: f64,
         w: &'w [f64],
@@ -201,38 +200,20 @@ impl f {
                 3,
             > + use<'w>,
     ) {
-        let mut __ad_b_x = 0.0;
-        let mut __ad_b_w = ::autograd::__private::zeros_like_slice(w);
-        let (__ad_value, __ad_reached) = f::__grad_acc_full(
-            x,
-            w,
-            n,
-            &mut __ad_b_x,
-            &mut __ad_b_w,
-            1.0,
-        );
-        (
-            __ad_value,
-            move |__ad_seed: f64| {
-                if ::autograd::__private::rules::Real::is_finite(__ad_seed) {
-                    __ad_b_x = ::autograd::__private::Seeded::seeded(
-                        __ad_b_x,
-                        __ad_seed,
-                    );
-                    __ad_b_w = ::autograd::__private::Seeded::seeded(
-                        __ad_b_w,
-                        __ad_seed,
-                    );
-                } else {
-                    __ad_b_x = 0.0;
-                    __ad_b_w.fill(0.0);
-                    f::__grad_acc_full(x, w, n, &mut __ad_b_x, &mut __ad_b_w, __ad_seed);
-                }
-                ::autograd::__private::Reached(
-                    (__ad_b_x, __ad_b_w, ::autograd::__private::NoGradient),
-                    __ad_reached,
-                )
-            },
+        ::autograd::__private::vjp_by_acc_reached(
+            (
+                0.0,
+                ::autograd::__private::zeros_like_slice(w),
+                ::autograd::__private::NoGradient,
+            ),
+            move |__ad_b, __ad_seed| f::__grad_acc_full(
+                x,
+                w,
+                n,
+                &mut __ad_b.0,
+                &mut __ad_b.1,
+                __ad_seed,
+            ),
         )
     }
 }
