@@ -1399,7 +1399,7 @@ pub fn weigh(values: &[f64]) -> f64 {
 
 /// `NAME_hessian_sparse` (at `NAME_hessian_pattern`'s colouring) against
 /// `NAME_hessian`, called from a generated wrapper: the value bit for bit,
-/// the gradient to [`same_gradient`]'s ulps, and every entry of the
+/// the gradient to `same_gradient`'s ulps, and every entry of the
 /// densified sparse Hessian the dense one's to 1e-12 of the largest entry.
 /// Panics with the first difference: the
 /// harness reports a panic as the program's failure, with its message.
