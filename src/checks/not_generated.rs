@@ -814,6 +814,7 @@ pub fn generic_jacobian_7<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, R>(
     unreachable!()
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn generic_jacobian_8<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, R>(
     _: A0,
     _: A1,
@@ -827,6 +828,7 @@ pub fn generic_jacobian_8<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, R>(
     unreachable!()
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn generic_jacobian_9<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, R>(
     _: A0,
     _: A1,
@@ -841,6 +843,7 @@ pub fn generic_jacobian_9<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, R
     unreachable!()
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn generic_jacobian_10<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, A9, R>(
     _: A0,
     _: A1,
@@ -856,6 +859,7 @@ pub fn generic_jacobian_10<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, 
     unreachable!()
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn generic_jacobian_11<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R>(
     _: A0,
     _: A1,
@@ -872,6 +876,7 @@ pub fn generic_jacobian_11<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, 
     unreachable!()
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn generic_jacobian_12<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, R>(
     _: A0,
     _: A1,
