@@ -5,6 +5,9 @@
 //! Hessians against closed forms or central differences of `_grad`
 //! (step 1e-6, absolute 1e-6).
 
+// Generic numeric code as it is written: an indexed loop.
+#![allow(clippy::needless_range_loop)]
+
 use approx::assert_relative_eq;
 use autograd::differentiable;
 use autograd::num_traits::Float;
