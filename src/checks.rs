@@ -12,8 +12,9 @@ pub mod not_generated;
 
 pub use crate::__private::{Checked, Contribution, NoGradient, contribution};
 pub use crate::missing_options::{
-    FunctionWithoutHessian, GradientOfArrays, GradientOfGradient, GradientOfNumbers, HessianOption,
-    JvpOption, MatrixResult, OneResult, SeveralResults, SparseOfF64,
+    FunctionWithoutHessian, GenericJacobian, GradientOfArrays, GradientOfGradient,
+    GradientOfNumbers, HessianOption, JvpOption, MatrixResult, OneResult, SeveralResults,
+    SparseOfF64,
 };
 pub use crate::tangent::{
     CollectionField, FloatField, IntField, MatrixField, RangeField, collection_field, float_field,

@@ -64,6 +64,15 @@ pub trait MatrixResult {}
 pub trait SparseOfF64 {}
 
 #[diagnostic::on_unimplemented(
+    message = "`NAME_jacobian` is generated for functions of `f64` or `f32`: this function is generic over its scalar",
+    label = "the Jacobian of a function generic over its scalar",
+    note = "call `NAME_vjp` and its pullback once per output, or call the function from one written for `f64` and take that one's `NAME_jacobian`"
+)]
+/// A call of `NAME_jacobian` and the like of a function generic over its
+/// scalar returning several numbers fails on this bound.
+pub trait GenericJacobian {}
+
+#[diagnostic::on_unimplemented(
     message = "this gradient is differentiated here, which takes second derivatives of its function: add `hessian` to that function's attribute, `#[differentiable(hessian)]`",
     label = "the gradient of a function without `hessian`",
     note = "the derivative of a call of `NAME_grad` is a Hessian-vector product of `NAME` (`NAME_hvp`), which `#[differentiable(hessian)]` generates"
@@ -113,6 +122,8 @@ impl SeveralResults for Infallible {}
 impl MatrixResult for Infallible {}
 #[diagnostic::do_not_recommend]
 impl SparseOfF64 for Infallible {}
+#[diagnostic::do_not_recommend]
+impl GenericJacobian for Infallible {}
 #[diagnostic::do_not_recommend]
 impl GradientOfGradient for Infallible {
     type Gradient = Infallible;

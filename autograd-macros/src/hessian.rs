@@ -512,10 +512,11 @@ pub fn float_of(
         // at `Dual<T>`.
         Ret::Float(_) if let Some(scalar) = &sig.scalar => Some(scalar.ident.clone()),
         Ret::Float(f) | Ret::Result { ok: f, .. } => Some(f.0.clone()),
-        // A helper updating its in-out arguments: no Hessian of its own,
-        // but a twin its callers' second order goes through, of the float
-        // its types name.
-        Ret::Unit if let Some(scalar) = &sig.scalar => Some(scalar.ident.clone()),
+        // A helper updating its in-out arguments, or returning several
+        // numbers (residuals): no Hessian of its own, but a twin its
+        // callers' second order goes through, of the float its types name.
+        Ret::Unit | Ret::Outputs(_) if let Some(scalar) = &sig.scalar => Some(scalar.ident.clone()),
+        Ret::Outputs(ty) => Some(named_float(ty.to_token_stream())),
         Ret::Unit => Some(named_float(
             sig.params
                 .iter()
@@ -532,7 +533,8 @@ pub fn float_of(
     }
 }
 
-/// `f32` if `types` name it (`&mut [f32]`, `DVector<f32>`), else `f64`.
+/// `f32` if `types` name it (`Vec<f32>`, `&mut [f32]`, `(f32, f32)`), else
+/// `f64`.
 fn named_float(types: TokenStream) -> syn::Ident {
     fn names_f32(tokens: TokenStream) -> bool {
         tokens.into_iter().any(|t| match t {

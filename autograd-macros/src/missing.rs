@@ -102,7 +102,19 @@ pub fn stand_ins(attr: TokenStream, item: &TokenStream) -> TokenStream {
                 "SeveralResults",
             );
             by_result(&mut missing, &second_order, "SeveralResults");
-            if matches!(options.jvp, Jvp::Off) {
+            if signature.scalar.is_some() {
+                by_result(
+                    &mut missing,
+                    &[
+                        "jacobian",
+                        "jacobian_acc",
+                        "jacobian_pattern",
+                        "jacobian_sparse",
+                        "jacobian_sparse_into",
+                    ],
+                    "GenericJacobian",
+                );
+            } else if matches!(options.jvp, Jvp::Off) {
                 by_result(
                     &mut missing,
                     &[

@@ -272,9 +272,15 @@ const MAX_TUPLE_OUTPUTS: usize = 8;
 /// two or more floats of one type, `DVector<f64>` or a fixed-size column
 /// vector (`SVector<f64, N>`, `Vector3<f64>`).
 pub fn outputs(ty: &Type) -> bool {
+    outputs_of(ty, None)
+}
+
+/// [`outputs`], of the scalar `scalar` of a generic function too
+/// (`Vec<T>`, `[T; N]`, `(T, T)`).
+fn outputs_of(ty: &Type, scalar: Option<&syn::Ident>) -> bool {
     match ty {
         Type::Tuple(t) => {
-            let elems: Vec<_> = t.elems.iter().map(|e| FloatTy::parse(e, None)).collect();
+            let elems: Vec<_> = t.elems.iter().map(|e| FloatTy::parse(e, scalar)).collect();
             (2..=MAX_TUPLE_OUTPUTS).contains(&elems.len())
                 && elems.iter().all(|e| {
                     e.as_ref()
@@ -282,9 +288,9 @@ pub fn outputs(ty: &Type) -> bool {
                 })
         }
         ty => {
-            float_array(ty, None).is_some()
-                || float_vec(ty, None).is_some()
-                || (is_matrix(ty) && (is_vector(ty) || is_fixed_column(ty)))
+            float_array(ty, scalar).is_some()
+                || vec_of(ty, scalar).is_some()
+                || (scalar.is_none() && is_matrix(ty) && (is_vector(ty) || is_fixed_column(ty)))
         }
     }
 }
@@ -751,7 +757,7 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
         }
         ReturnType::Type(_, ty) => match FloatTy::parse(ty, scalar_ident) {
             Some(f) => Some(Ret::Float(f)),
-            None if outputs(ty) => Some(Ret::Outputs((**ty).clone())),
+            None if outputs_of(ty, scalar_ident) => Some(Ret::Outputs((**ty).clone())),
             None if is_matrix(ty) => Some(Ret::Matrix((**ty).clone())),
             None if matches!(&**ty, Type::Tuple(t) if t.elems.len() > MAX_TUPLE_OUTPUTS) => {
                 cx.error_spanned_by(
@@ -792,6 +798,7 @@ pub fn parse(cx: &Ctxt, sig: &syn::Signature, fallible: bool) -> Option<Signatur
     });
     if let (Some(scalar), ReturnType::Type(_, ty)) = (&scalar, &sig.output)
         && !matches!(&ret, Some(Ret::Float(f)) if f.0 == scalar.ident)
+        && !matches!(&ret, Some(Ret::Outputs(_)))
         && ret.is_some()
         && scalar_args
     {

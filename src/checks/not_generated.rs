@@ -11,7 +11,7 @@
 //! by a bound in .."), which then reads as one plain signature.
 
 use crate::checks::{
-    HessianOption, JvpOption, MatrixResult, OneResult, SeveralResults, SparseOfF64,
+    GenericJacobian, HessianOption, JvpOption, MatrixResult, OneResult, SeveralResults, SparseOfF64,
 };
 
 /// The most arguments a stand-in here takes.
@@ -763,4 +763,133 @@ gradients! {
     gradient_10(A0, A1, A2, A3, A4, A5, A6, A7, A8, A9);
     gradient_11(A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10);
     gradient_12(A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11);
+}
+
+pub fn generic_jacobian_1<A0: GenericJacobian, R>(_: A0) -> R {
+    unreachable!()
+}
+
+pub fn generic_jacobian_2<A0: GenericJacobian, A1, R>(_: A0, _: A1) -> R {
+    unreachable!()
+}
+
+pub fn generic_jacobian_3<A0: GenericJacobian, A1, A2, R>(_: A0, _: A1, _: A2) -> R {
+    unreachable!()
+}
+
+pub fn generic_jacobian_4<A0: GenericJacobian, A1, A2, A3, R>(_: A0, _: A1, _: A2, _: A3) -> R {
+    unreachable!()
+}
+
+pub fn generic_jacobian_5<A0: GenericJacobian, A1, A2, A3, A4, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+) -> R {
+    unreachable!()
+}
+
+pub fn generic_jacobian_6<A0: GenericJacobian, A1, A2, A3, A4, A5, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+) -> R {
+    unreachable!()
+}
+
+pub fn generic_jacobian_7<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+) -> R {
+    unreachable!()
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn generic_jacobian_8<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+) -> R {
+    unreachable!()
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn generic_jacobian_9<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+) -> R {
+    unreachable!()
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn generic_jacobian_10<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, A9, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+) -> R {
+    unreachable!()
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn generic_jacobian_11<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+) -> R {
+    unreachable!()
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn generic_jacobian_12<A0: GenericJacobian, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, R>(
+    _: A0,
+    _: A1,
+    _: A2,
+    _: A3,
+    _: A4,
+    _: A5,
+    _: A6,
+    _: A7,
+    _: A8,
+    _: A9,
+    _: A10,
+    _: A11,
+) -> R {
+    unreachable!()
 }

@@ -193,9 +193,10 @@ pub fn generate(
         }
     });
 
-    // A helper that only updates its in-out arguments has no Hessian of
-    // its own: callers' second order goes through its twin.
-    if matches!(sig.ret, crate::sig::Ret::Unit) {
+    // A helper that only updates its in-out arguments, or returns several
+    // numbers, has no Hessian of its own: callers' second order goes
+    // through its twin.
+    if matches!(sig.ret, crate::sig::Ret::Unit | crate::sig::Ret::Outputs(_)) {
         return mark.into_token_stream();
     }
 

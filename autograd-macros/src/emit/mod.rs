@@ -1529,6 +1529,11 @@ fn public_items(
     if matches!(sig.ret, Ret::Matrix(_)) {
         return out;
     }
+    // A function generic over its scalar has no `NAME_jacobian`, whose
+    // matrix is of `f64`: `NAME_vjp` alone.
+    if matches!(sig.ret, Ret::Outputs(_)) && sig.scalar.is_some() {
+        return out;
+    }
     if let Ret::Outputs(ret_ty) = &sig.ret {
         let jacobian = names::public(name, "jacobian");
         let jacobian_acc = names::public(name, "jacobian_acc");
@@ -2272,7 +2277,9 @@ pub fn stubs(item: &syn::ItemFn, sig: &Signature) -> TokenStream {
             ::core::unreachable!()
         }
     });
-    if let Ret::Outputs(ret_ty) = &sig.ret {
+    if let Ret::Outputs(ret_ty) = &sig.ret
+        && sig.scalar.is_none()
+    {
         let jacobian = names::public(name, "jacobian");
         let jacobian_acc = names::public(name, "jacobian_acc");
         // `f64` whatever the function's float, as `NAME_jacobian`'s matrix.

@@ -610,6 +610,14 @@ impl Lowerer<'_> {
             return self.sequence_element(&seq, index, i.span());
         }
         let named = computed.or_else(|| self.local_ident(&i.expr));
+        // A call's result indexed in a function generic over its scalar
+        // (the second-order copy too), taken for the scalar until here: a
+        // `Vec` or an array of it.
+        if let Some(v) = named
+            && self.scalar_calls.remove(&v).is_some()
+        {
+            self.values[v].kind = Kind::Array;
+        }
         let indexed = named.filter(|v| {
             let info = &self.values[*v];
             (info.kind == Kind::Slice && info.param.is_some())
@@ -621,18 +629,6 @@ impl Lowerer<'_> {
             if self.constant_field(&i.expr) {
                 self.cx
                     .error_spanned_by(&i.expr, super::CONSTANT_FIELD_ELEMENTS);
-            } else if let Some(callee) = named.and_then(|v| self.scalar_calls.remove(&v)) {
-                // Removed: one error for the value, not one per index.
-                let message = if self.lifts_constants {
-                    format!(
-                        "a `#[differentiable(hessian)]` function calls functions returning one number (`f64` or `f32`), and this value is the result of `{callee}`; compute its elements inline, return each from a function of its own, or remove `hessian`"
-                    )
-                } else {
-                    format!(
-                        "a function generic over its float type calls functions returning one number (`T`), and this value is the result of `{callee}`; compute its elements inline, or return each from a function of its own"
-                    )
-                };
-                self.cx.error_spanned_by(&i.expr, message);
             } else if !(named.is_some() && self.cx.has_errors()) {
                 self.cx.error_spanned_by(
                     &i.expr,

@@ -114,7 +114,7 @@ impl Lowerer<'_> {
     /// `r.iter()`), whose type the macro cannot see: a `Vec`, an array or
     /// a vector (nothing else iterates), so a local array from here on,
     /// as with `let r: Vec<f64> = ..`.
-    fn iterated_result(&mut self, e: &Expr) -> Option<Sequence> {
+    pub(super) fn iterated_result(&mut self, e: &Expr) -> Option<Sequence> {
         let e = match strip_parens(e) {
             Expr::Reference(r) if r.mutability.is_none() => strip_parens(&r.expr),
             e => e,
@@ -123,8 +123,14 @@ impl Lowerer<'_> {
             return None;
         }
         let v = self.local_ident(e)?;
+        // In a function generic over its scalar (the second-order copy
+        // too), a call's result was taken for the scalar.
+        let scalar_call = self.scalar_calls.remove(&v).is_some();
         let info = &mut self.values[v];
-        if info.kind != Kind::Unknown || info.param.is_some() || self.aggregates.contains_key(&v) {
+        if !(info.kind == Kind::Unknown || scalar_call)
+            || info.param.is_some()
+            || self.aggregates.contains_key(&v)
+        {
             return None;
         }
         info.kind = Kind::Array;

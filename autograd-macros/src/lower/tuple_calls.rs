@@ -162,7 +162,8 @@ impl Lowerer<'_> {
     }
 
     /// The error at a call of a function returning a tuple in the twin:
-    /// `hessian` takes callees returning one number. A gradient's
+    /// `hessian` takes callees returning numbers, arrays and `Vec`s, not yet
+    /// tuples. A gradient's
     /// (`inner_grad(x, w)`) second derivatives are third derivatives of its
     /// function, which nothing generates.
     pub(super) fn tuple_call_in_twin(&mut self, func: &Expr) {
@@ -174,7 +175,7 @@ impl Lowerer<'_> {
             Some(of) if !of.is_empty() => format!(
                 "the second order of a function calling `{of}_grad` takes third derivatives of `{of}`, which are not generated; remove `hessian` from this function's attribute (its `_grad`, `_vjp` and `_jvp` differentiate the call)"
             ),
-            _ => "a `#[differentiable(hessian)]` function cannot call a function returning a tuple (`hessian` needs callees returning one number); compute the components inline or return each from a function of its own".to_owned(),
+            _ => "a `#[differentiable(hessian)]` function cannot call a function returning a tuple yet; have it return an array (`-> [f64; 2]`) and index the result, or compute the components inline".to_owned(),
         };
         self.cx.error_spanned_by(func, message);
     }
