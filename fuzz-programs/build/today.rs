@@ -54,26 +54,7 @@ fn emit(
         "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n})],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: None,\n    hvp: None,\n    hessian: None,\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
         feats.join(" ")
     );
-    let sig = Sig {
-        name,
-        fl: crate::ast::Fl::F64,
-        params: vec![Param::Scalar("a0".into()), Param::Scalar("a1".into())],
-        bound: 0.0,
-        matrix: false,
-        deps: BTreeSet::new(),
-        index,
-        stops: false,
-        cost: 0.0,
-        ret: None,
-        // Not called by the other programs.
-        shaped: true,
-    };
-    Program {
-        sig,
-        source,
-        code,
-        features: feats,
-    }
+    standalone(name, index, source, code, feats)
 }
 
 /// [`emit`] for a `#[differentiable(jvp)]` function: also `NAME_jvp`
@@ -158,6 +139,20 @@ fn emit_jvp(
         "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n})],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: Some(jvp_{name}),\n    hvp: {hvp},\n    hessian: {hess},\n    outputs: {outs},\n    jacobian: {jac},\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
         feats.join(" ")
     );
+    standalone(name, index, source, code, feats)
+}
+
+/// A range of at least `min` elements of a container of length `len`, as
+/// users write it: `a..b`, `a..`, `..b` or `a..=b`; with its `lo..hi`.
+/// A program of two scalar arguments `a0`, `a1` (and more the entry
+/// lists) that no other program calls.
+fn standalone(
+    name: String,
+    index: usize,
+    source: String,
+    code: String,
+    features: Vec<&'static str>,
+) -> Program {
     let sig = Sig {
         name,
         fl: crate::ast::Fl::F64,
@@ -169,19 +164,16 @@ fn emit_jvp(
         stops: false,
         cost: 0.0,
         ret: None,
-        // Not called by the other programs.
         shaped: true,
     };
     Program {
         sig,
         source,
         code,
-        features: feats,
+        features,
     }
 }
 
-/// A range of at least `min` elements of a container of length `len`, as
-/// users write it: `a..b`, `a..`, `..b` or `a..=b`; with its `lo..hi`.
 fn range(
     rng: &mut Rng,
     len: usize,
@@ -1145,25 +1137,7 @@ fn gen_in_out_top(index: usize, rng: &mut Rng) -> Program {
         "const ENTRY_{upper}: Entry = Entry {{\n    name: \"{name}\",\n    source: SOURCE_{upper},\n    deps: &[],\n    inputs: &[Input::Scalar(\"a0\"), Input::Scalar(\"a1\"), Input::Slice(\"xs\", {n}), {y_input}],\n    f32: false,\n    features: \"{}\",\n    primal: primal_{name},\n    grad: grad_{name},\n    vjp: vjp_{name},\n    grad_acc: None,\n    mirror: Some(graph_{name}),\n    jvp: Some(jvp_{name}),\n    hvp: {hvp},\n    hessian: {hess},\n    outputs: None,\n    jacobian: None,\n    grad_f32: None,\n    jvp_f32: None,\n}};\n\n",
         feats.join(" ")
     );
-    let sig = Sig {
-        name,
-        fl: crate::ast::Fl::F64,
-        params: vec![Param::Scalar("a0".into()), Param::Scalar("a1".into())],
-        bound: 0.0,
-        matrix: false,
-        deps: BTreeSet::new(),
-        index,
-        stops: false,
-        cost: 0.0,
-        ret: None,
-        shaped: true,
-    };
-    Program {
-        sig,
-        source,
-        code,
-        features: feats,
-    }
+    standalone(name, index, source, code, feats)
 }
 // ---------------------------------------------------------------------------
 // `selection`
