@@ -3,7 +3,10 @@
 //! a `#[differentiable(hessian)]` function, rather than by the twin's name.
 //! A callee without `hessian` has no implementation, so the caller's twin
 //! fails with the trait's one message, at the call, naming the callee; by
-//! name it would fail with several errors naming the missing twin.
+//! name it would fail with several errors naming the missing twin. A call
+//! passing in-out arguments reaches its callee twin's hidden items the same
+//! way: `InOutTwin` on the callee's type names the twin, whose
+//! `InOutSecondOrder` implementations forward to each item.
 
 use std::collections::HashMap;
 

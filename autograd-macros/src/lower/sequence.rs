@@ -114,7 +114,7 @@ impl Lowerer<'_> {
     /// `r.iter()`), whose type the macro cannot see: a `Vec`, an array or
     /// a vector (nothing else iterates), so a local array from here on,
     /// as with `let r: Vec<f64> = ..`.
-    pub(super) fn iterated_result(&mut self, e: &Expr) -> Option<Sequence> {
+    fn iterated_result(&mut self, e: &Expr) -> Option<Sequence> {
         let e = match strip_parens(e) {
             Expr::Reference(r) if r.mutability.is_none() => strip_parens(&r.expr),
             e => e,
