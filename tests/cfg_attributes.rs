@@ -17,8 +17,9 @@
 // The programs as the issue reported them (`s = s * x`, a `match` as the
 // value of a `let`, loops a live exit leaves in their first iteration).
 #![allow(clippy::assign_op_pattern, clippy::let_and_return, clippy::never_loop)]
-// A match whose other arms are compiled out (`cfg_attr` adding a dead `cfg`).
-#![allow(clippy::match_single_binding)]
+// A match whose other arms are compiled out (`cfg_attr` adding a dead `cfg`),
+// and a `match` statement of one arm and `_`, as a `#[cfg]` statement.
+#![allow(clippy::match_single_binding, clippy::single_match)]
 
 use approx::assert_relative_eq;
 use autograd::{Tangent, differentiable};
@@ -953,4 +954,161 @@ fn a_dead_shadow_keeps_the_loop_carrying_the_live_binding() {
     let (_, g, h) = live_mutable_shadow_before_a_loop_hessian(x);
     close!(g[0], 8.0 * x);
     close!(h[(0, 0)], 8.0);
+}
+
+// ---------------------------------------------------------------------------
+// `#[cfg]` on a `match` or `if let` statement: the statement was made into
+// branches before its attribute was read, and ran where it is compiled out
+// (`cfg_match_statement_off` gave 12 and 7 at (3, 0) where the function
+// gives 3 and 1).
+
+/// x (the `match` is compiled out): 1, d² = 0.
+#[differentiable(jvp, hessian)]
+#[allow(unused_mut, unused_variables)]
+fn cfg_match_statement_off(x: f64, k: i32) -> f64 {
+    let mut s = x;
+    #[cfg(any())]
+    match k {
+        0 => {
+            s += x * x;
+        }
+        _ => {}
+    }
+    s
+}
+
+/// x + x² at k = 0 (the `match` is compiled in): 1 + 2x, d² = 2.
+#[differentiable(jvp, hessian)]
+fn cfg_match_statement_on(x: f64, k: i32) -> f64 {
+    let mut s = x;
+    #[cfg(all())]
+    match k {
+        0 => {
+            s += x * x;
+        }
+        _ => {}
+    }
+    s
+}
+
+/// x (the `if let` is compiled out; `o` is `Some(x²)`).
+#[differentiable(jvp, hessian)]
+#[allow(unused_mut, unused_variables, unused_assignments)]
+fn cfg_if_let_statement_off(x: f64, k: i32) -> f64 {
+    let mut s = x;
+    let mut o: Option<f64> = None;
+    if k == 0 {
+        o = Some(x * x);
+    }
+    #[cfg(any())]
+    if let Some(v) = o {
+        s += v;
+    }
+    s
+}
+
+/// 2x at k = 0, with a `match` leaving the loop compiled out: the loop
+/// adds x twice (2, d² = 0).
+#[differentiable(jvp, hessian)]
+#[allow(unused_mut, unused_variables)]
+fn cfg_match_exit_off(x: f64, k: i32) -> f64 {
+    let mut s = 0.0;
+    for _ in 0..2 {
+        #[cfg(any())]
+        match k {
+            0 => break,
+            _ => {}
+        }
+        s += x;
+    }
+    s
+}
+
+/// With the `match` compiled in, k = 0 leaves before adding: 0; k = 1
+/// adds x twice.
+#[differentiable(jvp, hessian)]
+fn cfg_match_exit_on(x: f64, k: i32) -> f64 {
+    let mut s = 0.0;
+    for _ in 0..2 {
+        #[cfg(all())]
+        match k {
+            0 => break,
+            _ => {}
+        }
+        s += x;
+    }
+    s
+}
+
+#[test]
+fn a_compiled_out_match_statement_is_not_run() {
+    let x = 3.0;
+    for (f, grad, jvp, hessian, value, dx, d2) in [
+        (
+            cfg_match_statement_off as fn(f64, i32) -> f64,
+            cfg_match_statement_off_grad as fn(f64, i32) -> (f64, f64),
+            cfg_match_statement_off_jvp as fn(f64, i32, f64) -> (f64, f64),
+            cfg_match_statement_off_hessian
+                as fn(
+                    f64,
+                    i32,
+                ) -> (
+                    f64,
+                    autograd::nalgebra::DVector<f64>,
+                    autograd::nalgebra::DMatrix<f64>,
+                ),
+            x,
+            1.0,
+            0.0,
+        ),
+        (
+            cfg_match_statement_on,
+            cfg_match_statement_on_grad,
+            cfg_match_statement_on_jvp,
+            cfg_match_statement_on_hessian,
+            x + x * x,
+            1.0 + 2.0 * x,
+            2.0,
+        ),
+        (
+            cfg_if_let_statement_off,
+            cfg_if_let_statement_off_grad,
+            cfg_if_let_statement_off_jvp,
+            cfg_if_let_statement_off_hessian,
+            x,
+            1.0,
+            0.0,
+        ),
+        (
+            cfg_match_exit_off,
+            cfg_match_exit_off_grad,
+            cfg_match_exit_off_jvp,
+            cfg_match_exit_off_hessian,
+            2.0 * x,
+            2.0,
+            0.0,
+        ),
+    ] {
+        close!(f(x, 0), value);
+        let (v, g) = grad(x, 0);
+        close!(v, value);
+        close!(g, dx);
+        let (v, t) = jvp(x, 0, 1.0);
+        close!(v, value);
+        close!(t, dx);
+        let (v, g, h) = hessian(x, 0);
+        close!(v, value);
+        close!(g[0], dx);
+        close!(h[(0, 0)], d2);
+    }
+    // Compiled in, the exit is taken at k = 0 and not at k = 1.
+    let (v, g) = cfg_match_exit_on_grad(x, 0);
+    close!(v, 0.0);
+    close!(g, 0.0);
+    let (v, g) = cfg_match_exit_on_grad(x, 1);
+    close!(v, 2.0 * x);
+    close!(g, 2.0);
+    let (v, t) = cfg_match_exit_on_jvp(x, 1, 1.0);
+    close!(v, 2.0 * x);
+    close!(t, 2.0);
 }

@@ -111,25 +111,12 @@ impl Lowerer<'_> {
     }
 
     /// The body of a closure lowered in place of the function's own code
-    /// (`from_fn`'s element, `for_each`'s step), with the rewrites that
-    /// stop at a closure made on it as on the function's body: `match`, and
-    /// its loops' exits.
+    /// (`from_fn`'s element, `for_each`'s step), with the rewrite that
+    /// stops at a closure made on it as on the function's body: its loops'
+    /// exits.
     pub(super) fn inline_body(&self, closure: &syn::ExprClosure) -> Expr {
-        let block: syn::Block = match &*closure.body {
-            Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block.clone(),
-            e => syn::parse_quote_spanned!(e.span()=> { #e }),
-        };
-        let matched = super::matching::desugar(self.cx, &block);
-        let mut closure = closure.clone();
-        if let Some(block) = matched {
-            *closure.body = Expr::Block(syn::ExprBlock {
-                attrs: Vec::new(),
-                label: None,
-                block,
-            });
-        }
-        super::exits::desugar_closure(self.cx, &closure, self.scalar.as_ref())
-            .unwrap_or(*closure.body)
+        super::exits::desugar_closure(self.cx, closure, self.scalar.as_ref())
+            .unwrap_or_else(|| (*closure.body).clone())
     }
 
     /// The closure a name is bound to, if it is one.

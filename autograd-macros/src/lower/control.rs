@@ -168,7 +168,7 @@ impl Lowerer<'_> {
     }
 
     /// An `if` whose value is a tuple (`if c { (a, b) } else { (u, v) }`,
-    /// and a `match` giving tuples, an `if` chain by now): one φ per
+    /// and a `match` giving tuples, as its `if` chain): one φ per
     /// component.
     pub(super) fn lower_if_tuple(&mut self, i: &syn::ExprIf) -> Item {
         self.lower_if_of(i, true, true)
@@ -263,6 +263,8 @@ impl Lowerer<'_> {
                         .is_some_and(|(_, e)| self.yields_tuple(e))
             }
             Expr::Block(b) => b.label.is_none() && block(&b.block),
+            // Lowered as its `if` chain, of the arms' values.
+            Expr::Match(m) => m.arms.iter().any(|a| self.yields_tuple(&a.body)),
             e @ Expr::Path(_) => self
                 .local_ident(e)
                 .is_some_and(|v| matches!(self.aggregates.get(&v), Some(Item::Tuple(_)))),

@@ -359,6 +359,8 @@ impl Exits<'_> {
         let mut out = Vec::new();
         for (i, stmt) in stmts.iter().enumerate() {
             let rest = &stmts[i + 1..];
+            let chain = self.match_chain(stmt);
+            let stmt = chain.as_ref().unwrap_or(stmt);
             if value {
                 if let (Some(r), true) = (as_return(stmt), rest.is_empty()) {
                     match &r.expr {
@@ -437,6 +439,9 @@ impl Exits<'_> {
     /// The value of a function-level block: a `return`'s value, an `if`
     /// whose arms are blocks of the value, or an expression without exits.
     fn tail(&mut self, e: Expr) -> Expr {
+        if let Some(SynStmt::Expr(chain, _)) = self.match_chain(&SynStmt::Expr(e.clone(), None)) {
+            return self.tail(chain);
+        }
         match e {
             Expr::Return(r) => match r.expr {
                 Some(e) => self.tail(*e),
@@ -522,8 +527,27 @@ impl Exits<'_> {
         }
     }
 
+    /// A `match` (or `if let`) statement with an exit in an arm as the
+    /// `if` chain it is (see `matching`), whose exits the rewrite sees as
+    /// those of any branch; `None` for any other statement.
+    fn match_chain(&mut self, stmt: &SynStmt) -> Option<SynStmt> {
+        let SynStmt::Expr(e @ (Expr::Match(_) | Expr::If(_)), semi) = stmt else {
+            return None;
+        };
+        // One under `#[cfg]` is made a chain once `stmt` has set the
+        // attribute aside.
+        if has_cfg(stmt) || !stmt_has_exit(stmt) {
+            return None;
+        }
+        let chain = super::matching::chain(self.cx, e, &mut self.next)?;
+        Some(SynStmt::Expr(chain, *semi))
+    }
+
     /// Rewrites one statement (not of the function's value).
     fn stmt(&mut self, stmt: &SynStmt) -> Vec<SynStmt> {
+        if let Some(chain) = self.match_chain(stmt) {
+            return self.stmt(&chain);
+        }
         if has_cfg(stmt) {
             if !stmt_has_exit(stmt) {
                 return vec![stmt.clone()];

@@ -61,6 +61,9 @@ pub(super) const RETURN_IN_EXPRESSION: &str = "`return` is supported as a statem
 
 impl Lowerer<'_> {
     pub(super) fn lower_expr(&mut self, e: &Expr) -> Operand {
+        if let Some(chain) = self.match_chain(e) {
+            return self.lower_expr(&chain);
+        }
         let expected = self.expected.take();
         if let Expr::Call(c) = e
             && let Expr::Path(p) = &*c.func

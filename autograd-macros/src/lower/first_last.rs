@@ -15,7 +15,7 @@
 //! element.
 //!
 //! A `match` (and `if let`, and a tuple of them, `match (x.first(),
-//! x.last())`) reaches lowering as `matching` writes it: the scrutinee
+//! x.last())`) is lowered as the chain `matching` makes of it: the scrutinee
 //! bound once, `let s = x.first();`, each arm's test `match s { Some(_)
 //! => true, _ => false }` and the names it binds `match s { Some(v) => v,
 //! _ => unreachable!() }`. The `let` binds `s` to [`End`], which stands
@@ -343,6 +343,11 @@ fn only_taken_apart(name: &syn::Ident, split: bool, rest: &[SynStmt]) -> bool {
     }
     impl<'ast> Visit<'ast> for Reads<'_> {
         fn visit_expr(&mut self, e: &'ast Expr) {
+            // A `match` (or `if let`) is read as the chain lowering makes
+            // of it, of tests and payload reads.
+            if let Some(chain) = super::matching::chain_unreported(e) {
+                return self.visit_expr(&chain);
+            }
             match e {
                 Expr::Match(m)
                     if matches!(strip_parens(&m.expr), Expr::Path(p) if p.path.get_ident().is_some_and(|i| same_binding(i, self.name)))

@@ -80,6 +80,13 @@ impl Lowerer<'_> {
                 }
             }
             Expr::Reference(_) => self.sub_slice_of(e).map(Item::Seq),
+            // A `match` or an `if let` giving tuples, as its `if` chain.
+            e @ (Expr::Match(_) | Expr::If(_))
+                if self.yields_tuple(e)
+                    && let Some(chain) = self.match_chain(e) =>
+            {
+                self.lower_item(&chain)
+            }
             // `rest` of `let Some((a, rest)) = x.split_first()`.
             Expr::Match(m) => self.lower_end_rest(m).map(Item::Seq),
             Expr::Index(i) if matches!(strip_parens(&i.index), Expr::Range(_)) => {
@@ -93,7 +100,7 @@ impl Lowerer<'_> {
             }
             Expr::MethodCall(m) if self.is_iterator_fold(m) => Some(self.lower_fold(m)),
             // `if c { (a, b) } else { (u, v) }`, and a `match` giving tuples
-            // (an `if` chain by now): one φ per component.
+            // (as its `if` chain): one φ per component.
             Expr::If(i) if self.yields_tuple(e) => Some(self.lower_if_tuple(i)),
             // `{ let t = ..; (acc + t, v) }`, a `fold` closure's body that
             // binds a part first (or a `match` binding its scrutinee before

@@ -1,39 +1,52 @@
-//! `match` on integers, `bool`s and enums, rewritten before lowering into
-//! the `if` / `else if` chain it is: each arm's condition is a pattern
-//! test (`match s { PAT => true, _ => false }`, primal code kept as
-//! written) and its guard; the arm's bindings of the scrutinee become a
-//! `let` in the guard and the body. The sweeps then replay exactly the arm
-//! taken, as they do for any branch.
+//! `match` on integers, `bool`s and enums, and `if let`, lowered where
+//! they stand as the `if` / `else if` chain they are: each arm's condition
+//! is a pattern test (`match s { PAT => true, _ => false }`, primal code
+//! kept as written) and its guard; the arm's bindings of the scrutinee
+//! become a `let` in the guard and the body; a scrutinee that is not a
+//! place is bound once, before the chain. The sweeps then replay exactly
+//! the arm taken, as they do for any branch. The lowerer makes the chain
+//! where it meets the `match` ([`Lowerer::match_chain`]); the exits
+//! rewrite, which runs before lowering, makes it for a `match` with an exit
+//! in an arm, whose exits it must see ([`chain`]).
 //!
-//! `matches!(e, PAT if guard)` is lowered where it stands (no rewrite):
-//! the pattern test with its guard, one primal `bool`.
+//! `matches!(e, PAT if guard)` is lowered where it stands: the pattern
+//! test with its guard, one primal `bool`.
+
+use std::borrow::Cow;
 
 use super::*;
 
-/// Rewrites every `match` of the body (outside closures); `None` if it
-/// has none.
-pub(super) fn desugar(cx: &Ctxt, body: &syn::Block) -> Option<syn::Block> {
-    if !has_match(body) {
-        return None;
-    }
-    let mut rewrite = Matches {
-        cx,
-        next: 0,
-        changed: false,
+/// The `if` chain a `match` is, or an `if let` (`if let PAT = e { a } else
+/// { b }` is `match e { PAT => a, _ => b }`); `None` for any other
+/// expression, a pattern test and a payload read among them (primal code).
+/// `next` numbers the scrutinees the chains bind.
+pub(super) fn chain(cx: &Ctxt, e: &Expr, next: &mut u32) -> Option<Expr> {
+    let m = match e {
+        Expr::Match(m) if !is_pattern_test(m) && !is_payload(m) => Cow::Borrowed(m),
+        Expr::If(i) if matches!(*i.cond, Expr::Let(_)) => match if_let_as_match(i) {
+            Expr::Match(m) => Cow::Owned(m),
+            _ => return None,
+        },
+        _ => return None,
     };
-    let mut body = body.clone();
-    rewrite.visit_block_mut(&mut body);
-    rewrite.changed.then_some(body)
+    let mut rewrite = Matches { cx, next: *next };
+    let chain = rewrite.rewrite(&m);
+    *next = rewrite.next;
+    Some(chain)
 }
 
-/// Whether the body has a `match` (outside closures), found without a copy
-/// of it.
-fn has_match(body: &syn::Block) -> bool {
-    let mut finder = super::exits::Finder::new(|e: &Expr| {
-        matches!(e, Expr::Match(_)) || matches!(e, Expr::If(i) if matches!(*i.cond, Expr::Let(_)))
-    });
-    finder.visit_block(body);
-    finder.found
+/// [`chain`] for a look ahead that lowers nothing: the chain the lowerer
+/// will make, its errors left for the lowerer to report.
+pub(super) fn chain_unreported(e: &Expr) -> Option<Expr> {
+    chain(&Ctxt::default(), e, &mut 0)
+}
+
+impl Lowerer<'_> {
+    /// The `if` chain of a `match` or an `if let` met by the lowerer (see
+    /// [`chain`]), to lower in its place.
+    pub(super) fn match_chain(&mut self, e: &Expr) -> Option<Expr> {
+        chain(self.cx, e, &mut self.scrutinees)
+    }
 }
 
 /// Whether a `match` is a pattern test this module writes (or the user
@@ -64,34 +77,6 @@ type Bound = (syn::Ident, bool, bool);
 struct Matches<'a> {
     cx: &'a Ctxt,
     next: u32,
-    changed: bool,
-}
-
-impl VisitMut for Matches<'_> {
-    fn visit_expr_mut(&mut self, e: &mut Expr) {
-        // A closure's body is lowered on its own (`map`).
-        if matches!(e, Expr::Closure(_)) {
-            return;
-        }
-        if visit_binary_spine_mut(e, &mut |x| self.visit_expr_mut(x)) {
-            return;
-        }
-        if let Expr::If(i) = e
-            && let Expr::Let(_) = &*i.cond
-        {
-            *e = if_let_as_match(i);
-        }
-        syn::visit_mut::visit_expr_mut(self, e);
-        if let Expr::Match(m) = e
-            && !is_pattern_test(m)
-            && !is_payload(m)
-        {
-            *e = self.rewrite(m);
-            self.changed = true;
-        }
-    }
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
 /// `if let PAT = e { a } else { b }` is `match e { PAT => a, _ => b }`

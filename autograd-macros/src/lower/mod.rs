@@ -212,6 +212,8 @@ struct Lowerer<'a> {
     /// The struct locals (see [`records`]), which their names' bindings
     /// and their fields' bindings point to.
     records: Vec<records::Record>,
+    /// How many scrutinees the `match` chains have bound (see [`matching`]).
+    scrutinees: u32,
 }
 
 /// The index of a slice read: a value, or a constant expression as
@@ -284,6 +286,7 @@ fn lower_fn(
         range_ends: Vec::new(),
         rows_walked: Vec::new(),
         records: Vec::new(),
+        scrutinees: 0,
     };
     l.begin_block();
     let mut params = Vec::new();
@@ -331,8 +334,8 @@ fn lower_fn(
         params.push(v);
     }
     // An exit in a statement's value (a `let .. else` too) becomes a
-    // statement of its own, and `match` and the exits become branches,
-    // before lowering sees them (`matches!`, a tuple from a branch, a
+    // statement of its own, and the exits become branches, before
+    // lowering sees them (`match`, `matches!`, a tuple from a branch, a
     // deferred `let`, the `Option` of `x.first()`, `Option` locals,
     // `std::array::from_fn`, a walk over `iter_mut()` of a local, local
     // arrays of arrays and a struct built in the body are lowered where
@@ -345,13 +348,11 @@ fn lower_fn(
     let body = positions.as_ref().unwrap_or(body);
     let diverging = diverging::desugar(body);
     let body = diverging.as_ref().unwrap_or(body);
-    let matched = matching::desugar(cx, body);
-    let body_matched = matched.as_ref().unwrap_or(body);
-    let rewritten = exits::desugar(cx, &sig.ret, l.scalar.as_ref(), body_matched);
+    let rewritten = exits::desugar(cx, &sig.ret, l.scalar.as_ref(), body);
     if let crate::sig::Ret::Outputs(syn::Type::Array(a)) = &sig.ret {
         l.expected = Some(a.clone());
     }
-    let tail = l.lower_stmts(&rewritten.as_ref().unwrap_or(body_matched).stmts);
+    let tail = l.lower_stmts(&rewritten.as_ref().unwrap_or(body).stmts);
     let ret = match tail {
         _ if matches!(sig.ret, crate::sig::Ret::Unit) => Operand::Const(quote!(())),
         Some(t) => t,

@@ -305,9 +305,12 @@ impl Lowerer<'_> {
 
     /// `o = e`: `None` sets the flag false, `Some(v)` the value and the
     /// flag; another `Option` local is copied, `o` itself is nothing; an
-    /// `if` (a `match` is one by now) or a block assigns the value of each
+    /// `if` (a `match` as its chain) or a block assigns the value of each
     /// branch in the branch.
     fn assign_option(&mut self, o: &OptionLocal, e: &Expr, span: Span) {
+        if let Some(chain) = self.match_chain(strip_parens(e)) {
+            return self.assign_option(o, &chain, span);
+        }
         let place = |ident: &syn::Ident| -> Expr { syn::parse_quote!(#ident) };
         let (flag, value) = (place(&o.flag), place(&o.value));
         match strip_parens(e) {

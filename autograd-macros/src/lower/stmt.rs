@@ -63,7 +63,7 @@ fn yields_value(e: &Expr) -> bool {
         Expr::Binary(b) => compound_rule(&b.op).is_none(),
         Expr::If(i) => if_yields_value(i),
         Expr::Macro(m) => !super::asserts::is_assert(&m.mac),
-        // A rewritten `match` used as a statement.
+        // A `match` as its chain, its scrutinee bound first.
         Expr::Block(b) => ends_in_value(&b.block),
         _ => true,
     }
@@ -237,6 +237,8 @@ impl Lowerer<'_> {
                     }
                 }
                 SynStmt::Expr(e, None) if last => {
+                    let chain = self.match_chain(e);
+                    let e = chain.as_ref().unwrap_or(e);
                     // A trailing loop, assignment or statement-`if` is `()`.
                     tail = if yields_value(e) {
                         self.expected = expected.clone();
@@ -553,6 +555,9 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn lower_stmt_expr(&mut self, e: &Expr) {
+        if let Some(chain) = self.match_chain(e) {
+            return self.lower_stmt_expr(&chain);
+        }
         // `*x = e;`, `*x += e;` of an in-out argument assign its variable.
         let through_inout = match e {
             Expr::Assign(a) => self.inout_target_place(&a.left).map(|left| {
