@@ -10,6 +10,10 @@ impl Lowerer<'_> {
             self.lower_for_each(walk, closure);
             return Operand::Const(quote!(()));
         }
+        if let Some(positions) = self.positions_for_each(m) {
+            self.lower_for(&positions);
+            return Operand::Const(quote!(()));
+        }
         if let Some(o) = self.lower_option_method(m) {
             return o;
         }

@@ -397,6 +397,9 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn lower_for(&mut self, f: &syn::ExprForLoop) {
+        if let Some(positions) = self.positions_loop(f) {
+            return self.lower_for(&positions);
+        }
         if let Some(label) = &f.label {
             self.cx
                 .error_spanned_by(label, "loop labels are not supported");

@@ -13,12 +13,14 @@
 //! `row` is read only by its own walks (`row.iter_mut()`, as above, over
 //! the flat array from the row's start) and its `len()`.
 //!
-//! The other forms are still rewritten before lowering into the index loop
-//! they are: a chain with `zip`, `rev`, `skip`, `take` or `step_by`, a
-//! place other than a name (`g[r]`, `self.p`), and the rows of an array of
-//! arrays whose elements the body walks by such a chain, which the
-//! lowering of arrays of arrays (nested.rs) reads only by element,
-//! `g[r][c]`:
+//! The other forms are lowered as the index loop they are, made where the
+//! lowerer meets the loop (`Lowerer::positions_loop`,
+//! `Lowerer::positions_for_each`): a chain with `zip`, `rev`, `skip`,
+//! `take` or `step_by`, a place other than a name (`g[r]`, `self.p`), and
+//! the rows of an array of arrays whose elements the body walks by such a
+//! chain, which the lowering of arrays of arrays (nested.rs) reads only by
+//! element, `g[r][c]` (the inner loop, met in the outer one's body, is
+//! then one over `g[row]`):
 //!
 //! ```text
 //! for (r, &x) in res.iter_mut().zip(xs) { *r = x * w; }
@@ -40,22 +42,37 @@ use syn::visit_mut::VisitMut;
 
 use super::*;
 
-/// The body with the forms no walk covers rewritten; `None` if it has
-/// none.
-pub(super) fn desugar(cx: &Ctxt, body: &syn::Block) -> Option<syn::Block> {
-    let mut finder = Finder::default();
-    finder.visit_block(body);
-    if !finder.found {
-        return None;
+impl Lowerer<'_> {
+    /// A `for` loop over an `iter_mut()` chain that no [`Walk`] covers, as
+    /// the loop over positions it is (see the module doc), to lower in its
+    /// place; `None` for any other loop.
+    pub(super) fn positions_loop(&mut self, f: &syn::ExprForLoop) -> Option<syn::ExprForLoop> {
+        if walk(&f.expr, &f.pat, &|v| v.visit_block(&f.body)).is_some() {
+            return None;
+        }
+        Rewrite { cx: self.cx }.for_loop(f)
     }
-    let mut body = body.clone();
-    let mut rewrite = Rewrite { cx, changed: false };
-    rewrite.visit_block_mut(&mut body);
-    rewrite.changed.then_some(body)
+
+    /// `chain.for_each(|v| ..)` over an `iter_mut()` chain that no
+    /// [`Walk`] covers, as the loop over positions it is; `None` for any
+    /// other call.
+    pub(super) fn positions_for_each(
+        &mut self,
+        m: &syn::ExprMethodCall,
+    ) -> Option<syn::ExprForLoop> {
+        if for_each_walk(m).is_some() {
+            return None;
+        }
+        let mut rewrite = Rewrite { cx: self.cx };
+        match rewrite.for_each(&Expr::MethodCall(m.clone()))? {
+            Expr::ForLoop(f) => Some(f),
+            _ => None,
+        }
+    }
 }
 
-/// Whether a body calls `iter_mut()` anywhere (closures included), or
-/// of `element` where it is set, other than in a walk.
+/// Whether a body calls `iter_mut()` of `element` other than in a walk
+/// (closures included).
 #[derive(Default)]
 pub(super) struct Finder {
     found: bool,
@@ -183,7 +200,6 @@ fn element_pattern<'p>(pat: &'p mut Pat, path: &[usize]) -> Option<&'p mut Pat> 
 
 struct Rewrite<'a> {
     cx: &'a Ctxt,
-    changed: bool,
 }
 
 impl Rewrite<'_> {
@@ -336,29 +352,6 @@ impl Rewrite<'_> {
         }
         self.for_loop(&f).map(Expr::ForLoop)
     }
-}
-
-impl VisitMut for Rewrite<'_> {
-    fn visit_expr_mut(&mut self, e: &mut Expr) {
-        let looped = match &*e {
-            // Lowered where it stands (`Lowerer::lower_walk`).
-            Expr::ForLoop(f) if walk(&f.expr, &f.pat, &|v| v.visit_block(&f.body)).is_some() => {
-                None
-            }
-            Expr::MethodCall(m) if for_each_walk(m).is_some() => None,
-            Expr::ForLoop(f) => self.for_loop(f).map(Expr::ForLoop),
-            e => self.for_each(e),
-        };
-        if let Some(looped) = looped {
-            *e = looped;
-            self.changed = true;
-        }
-        // Inner loops, over the rows this one names (`row.iter_mut()` is
-        // now `grid[row].iter_mut()`).
-        syn::visit_mut::visit_expr_mut(self, e);
-    }
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
 /// Said where the element of `iter_mut()` is used other than through `*v`

@@ -337,15 +337,13 @@ fn lower_fn(
     // statement of its own, and the exits become branches, before
     // lowering sees them (`match`, `matches!`, a tuple from a branch, a
     // deferred `let`, the `Option` of `x.first()`, `Option` locals,
-    // `std::array::from_fn`, a walk over `iter_mut()` of a local, local
+    // `std::array::from_fn`, a loop over `iter_mut()`, local
     // arrays of arrays and a struct built in the body are lowered where
     // they stand; the records rewrite takes the struct locals whose fields
     // are read as collections, see [`records`]).
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let records = records::desugar(cx, body, &param_names);
     let body = records.as_ref().unwrap_or(body);
-    let positions = iter_mut::desugar(cx, body);
-    let body = positions.as_ref().unwrap_or(body);
     let diverging = diverging::desugar(body);
     let body = diverging.as_ref().unwrap_or(body);
     let rewritten = exits::desugar(cx, &sig.ret, l.scalar.as_ref(), body);
