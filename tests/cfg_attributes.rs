@@ -1112,3 +1112,53 @@ fn a_compiled_out_match_statement_is_not_run() {
     close!(v, 2.0 * x);
     close!(t, 2.0);
 }
+
+// `#[cfg]` on an `iter_mut()` chain's `for_each` statement: the statement
+// was made into a loop before its attribute was read, and ran where it is
+// compiled out (`cfg_for_each_off` gave 13.5 and 18 at (1.5, 3) where the
+// function gives 4.5 and 3).
+
+/// Σ x over n elements (the scaling is compiled out): n·x, derivative n.
+#[differentiable(jvp, hessian)]
+#[allow(unused_mut, unused_variables)]
+fn cfg_for_each_off(x: f64, n: usize) -> f64 {
+    let mut y = vec![x; n];
+    let z = vec![2.0; n];
+    #[cfg(any())]
+    y.iter_mut().zip(z.iter()).for_each(|(a, b)| *a *= b * x);
+    y.iter().sum::<f64>()
+}
+
+/// Each element x·2x (the scaling is compiled in): 2n·x², derivative 4n·x,
+/// second derivative 4n.
+#[differentiable(jvp, hessian)]
+fn cfg_for_each_on(x: f64, n: usize) -> f64 {
+    let mut y = vec![x; n];
+    let z = vec![2.0; n];
+    #[cfg(all())]
+    y.iter_mut().zip(z.iter()).for_each(|(a, b)| *a *= b * x);
+    y.iter().sum::<f64>()
+}
+
+#[test]
+fn a_compiled_out_for_each_statement_is_not_run() {
+    let (x, n) = (1.5, 3);
+    close!(cfg_for_each_off(x, n), 4.5);
+    let (v, d) = cfg_for_each_off_grad(x, n);
+    close!(v, 4.5);
+    close!(d, 3.0);
+    let (v, t) = cfg_for_each_off_jvp(x, n, 1.0);
+    close!(v, 4.5);
+    close!(t, 3.0);
+    let (v, g, h) = cfg_for_each_off_hessian(x, n);
+    close!(v, 4.5);
+    close!(g[0], 3.0);
+    close!(h[(0, 0)], 0.0);
+    let (v, d) = cfg_for_each_on_grad(x, n);
+    close!(v, 6.0 * x * x);
+    close!(d, 12.0 * x);
+    let (v, g, h) = cfg_for_each_on_hessian(x, n);
+    close!(v, 6.0 * x * x);
+    close!(g[0], 12.0 * x);
+    close!(h[(0, 0)], 12.0);
+}
