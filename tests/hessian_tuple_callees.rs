@@ -277,4 +277,14 @@ fn a_helper_called_in_a_loop() {
     for (got, want) in hv.iter().zip(times(&want, &dir)) {
         assert_relative_eq!(*got, want, max_relative = 1e-12, epsilon = 1e-14);
     }
+    // Tridiagonal: the sparse Hessian holds the band, each entry the
+    // dense one's.
+    let coloring = chain_hessian_pattern(&x);
+    assert_eq!(coloring.nnz(), 3 * n - 2);
+    let (value, _, sparse) = chain_hessian_sparse(&x, &coloring);
+    assert_eq!(value, chain(&x));
+    for (i, j, &v) in sparse.triplet_iter() {
+        assert!(i.abs_diff(j) <= 1, "({i}, {j}) outside the band");
+        assert_eq!(v, h[(i, j)], "({i}, {j})");
+    }
 }
