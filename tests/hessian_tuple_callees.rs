@@ -127,7 +127,12 @@ fn check(
     let fd = differences(grad, x);
     for i in 0..x.len() {
         for j in 0..x.len() {
-            assert_relative_eq!(h[(i, j)], want[i][j], max_relative = tolerance, epsilon = 1e-14);
+            assert_relative_eq!(
+                h[(i, j)],
+                want[i][j],
+                max_relative = tolerance,
+                epsilon = 1e-14
+            );
             assert!(
                 (h[(i, j)] - fd[i][j]).abs() < 1e-6,
                 "H[{i}][{j}] {} against central differences {}",
@@ -240,20 +245,36 @@ fn a_generic_helper_at_f64_and_f32() {
     assert_eq!(value32, variation(&x32));
     for i in 0..4 {
         for j in 0..4 {
-            assert_relative_eq!(f64::from(h32[(i, j)]), h[(i, j)], max_relative = 1e-4, epsilon = 1e-6);
+            assert_relative_eq!(
+                f64::from(h32[(i, j)]),
+                h[(i, j)],
+                max_relative = 1e-4,
+                epsilon = 1e-6
+            );
         }
     }
     let dir = [1.0f32, 0.0, -1.0, 0.5];
     let (_, _, hv32) = variation_hvp(&x32, &dir);
     for i in 0..4 {
         let want: f64 = (0..4).map(|j| h[(i, j)] * f64::from(dir[j])).sum();
-        assert_relative_eq!(f64::from(hv32[i]), want, max_relative = 1e-4, epsilon = 1e-6);
+        assert_relative_eq!(
+            f64::from(hv32[i]),
+            want,
+            max_relative = 1e-4,
+            epsilon = 1e-6
+        );
     }
     // An `f64` caller of the generic helper: the closed form of m·v.
     let (value, _, h) = mean_times_variance_via_generic_hessian(&x);
     assert_eq!(value, mean_times_variance_via_generic(&x));
     let want = mean_times_variance_closed_form(&x);
-    check(&h, &want, 1e-12, |x| mean_times_variance_via_generic_grad(x).1, &x);
+    check(
+        &h,
+        &want,
+        1e-12,
+        |x| mean_times_variance_via_generic_grad(x).1,
+        &x,
+    );
 }
 
 #[test]
