@@ -1,7 +1,8 @@
 //! `#[differentiable(hessian)]` through callees returning a tuple of
 //! floats (`let (m, v) = stats(x);`, `moments(x, y).1`): a mean and a
 //! variance, a tuple of three, a helper generic over its scalar at `f64`
-//! and `f32`, a helper called in a loop. Hessians and Hessian-vector
+//! and `f32`, a helper called in a loop, an `f32` helper with a constant
+//! argument. Hessians and Hessian-vector
 //! products against closed forms (relative 1e-12) and against central
 //! differences of `_grad` (step 1e-5, absolute 1e-6).
 
@@ -307,5 +308,29 @@ fn a_helper_called_in_a_loop() {
     for (i, j, &v) in sparse.triplet_iter() {
         assert!(i.abs_diff(j) <= 1, "({i}, {j}) outside the band");
         assert_eq!(v, h[(i, j)], "({i}, {j})");
+    }
+}
+
+/// Cartesian coordinates, in `f32`, at a constant offset.
+#[differentiable(hessian)]
+fn polar(r: f32, a: f32, #[constant] shift: f32) -> (f32, f32) {
+    (r * a.cos() + shift, r * a.sin())
+}
+
+/// x² + y² at no shift: r².
+#[differentiable(hessian)]
+fn squared_radius(r: f32, a: f32) -> f32 {
+    let (x, y) = polar(r, a, 0.0);
+    x * x + y * y
+}
+
+#[test]
+fn an_f32_helper_with_a_constant_argument() {
+    // r²: H = [[2, 0], [0, 0]] (the angle's entries vanish up to rounding).
+    let (value, _, h) = squared_radius_hessian(1.5, 0.25);
+    assert_eq!(value, squared_radius(1.5, 0.25));
+    assert_relative_eq!(h[(0, 0)], 2.0, max_relative = 1e-6);
+    for (i, j) in [(0, 1), (1, 0), (1, 1)] {
+        assert!(h[(i, j)].abs() < 1e-5, "H[{i}][{j}] {}", h[(i, j)]);
     }
 }
