@@ -676,26 +676,28 @@ pub mod __private {
         v.zero_like()
     }
 
-    // A tuple of floats, the tangent of a tuple result.
+    // A tuple of floats of one type, the tangent of a tuple result, and a
+    // call's tuple whose adjoint a caller adds into: of any scalar (a
+    // second-order twin's dual numbers too).
     macro_rules! impl_tuple_zero {
-        ($(($($e:ident $k:tt),*)),*) => {$(
-            impl<$($e: ZeroLike),*> ZeroLike for ($($e,)*) {
+        ($($k:tt),+) => {
+            impl<T: rules::Real> ZeroLike for ($(impl_tuple_zero!(@ty $k T),)+) {
                 #[inline(always)]
                 fn zero_like(&self) -> Self {
-                    ($(self.$k.zero_like(),)*)
+                    ($(impl_tuple_zero!(@zero $k T),)+)
                 }
             }
-        )*};
+        };
+        (@ty $k:tt $t:ident) => { $t };
+        (@zero $k:tt $t:ident) => { <$t as rules::Real>::zero() };
     }
-    impl_tuple_zero!(
-        (A 0, B 1),
-        (A 0, B 1, C 2),
-        (A 0, B 1, C 2, D 3),
-        (A 0, B 1, C 2, D 3, E 4),
-        (A 0, B 1, C 2, D 3, E 4, F 5),
-        (A 0, B 1, C 2, D 3, E 4, F 5, G 6),
-        (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
-    );
+    impl_tuple_zero!(0, 1);
+    impl_tuple_zero!(0, 1, 2);
+    impl_tuple_zero!(0, 1, 2, 3);
+    impl_tuple_zero!(0, 1, 2, 3, 4);
+    impl_tuple_zero!(0, 1, 2, 3, 4, 5);
+    impl_tuple_zero!(0, 1, 2, 3, 4, 5, 6);
+    impl_tuple_zero!(0, 1, 2, 3, 4, 5, 6, 7);
 
     /// Checks a caller's buffer for the adjoint of a slice argument of
     /// length `len` in `NAME_grad_acc`, whose sweeps add into it in place.

@@ -38,11 +38,12 @@ macro_rules! float_tuple {
         impl<T: Copy> FloatArray for [T; $n] {
             type Tuple = ($(float_tuple!(@ty $k T),)+);
         }
-        /// The adjoint of a call's tuple, summed component by component.
-        impl<T: ::core::ops::AddAssign> Accumulate<Self> for ($(float_tuple!(@ty $k T),)+) {
+        /// The adjoint of a call's tuple, summed component by component, of
+        /// any scalar (`Float` has no `+=`).
+        impl<T: Copy + ::core::ops::Add<Output = T>> Accumulate<Self> for ($(float_tuple!(@ty $k T),)+) {
             #[inline(always)]
             fn accumulate(&mut self, g: Self) {
-                $(self.$k += g.$k;)+
+                $(self.$k = self.$k + g.$k;)+
             }
         }
         impl<T: Contribution> Contribution for ($(float_tuple!(@ty $k T),)+) {}
@@ -84,16 +85,18 @@ impl untuple {
         (t.into_array(), dt.into_array())
     }
 
-    /// Checks that the call reached [`untuple`], at the tuple type whose
-    /// array is the call's value.
+    /// The check a generated call makes that it reached the function whose
+    /// derivative it found: nothing to compare here, since the generated
+    /// code names both [`untuple`] and its VJP by their full paths, which
+    /// nothing in a user's crate shadows. (Compared by `TypeId`, a tuple of
+    /// a generic scalar would need `'static`, which the caller's scalar
+    /// need not be.) The bounds give the call's tuple type.
     #[inline(always)]
-    #[track_caller]
-    pub fn __same_callee<A, F, P>(called: &F, _value: &A, _pullback: &P)
+    pub fn __same_callee<A, F, P>(_called: &F, _value: &A, _pullback: &P)
     where
-        A: FloatArray + 'static,
-        F: Fn(A::Tuple) -> A + 'static,
+        A: FloatArray,
+        F: Fn(A::Tuple) -> A,
     {
-        crate::__private::same_function(called, crate::__private::type_id_of(&untuple::<A::Tuple>))
     }
 }
 

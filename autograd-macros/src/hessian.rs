@@ -407,6 +407,11 @@ pub fn twin_primal(twin: &syn::ItemFn, sig: &crate::sig::Signature) -> syn::Item
 pub fn call_twins(f: &mut Function) -> crate::hessian_link::Callees {
     let mut twins = crate::hessian_link::Callees::new();
     for_each_call(&mut f.body, &mut |func| {
+        // The runtime's `untuple` (a call's tuple as an array) is generic
+        // over the tuple's type: the twin calls it as it is.
+        if func.leading_colon.is_some() && func.segments[0].ident == "autograd" {
+            return;
+        }
         let n = func.segments.len();
         let at = if n >= 2 && crate::ir::is_inout_item(&func.segments[n - 1].ident) {
             n - 2

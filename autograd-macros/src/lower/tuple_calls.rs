@@ -23,8 +23,7 @@ impl Lowerer<'_> {
             );
             return true;
         }
-        if self.lifts_constants {
-            self.tuple_call_in_twin(&call.func);
+        if self.lifts_constants && self.call_refused_in_twin(&call.func) {
             return true;
         }
         let span = init.span();
@@ -126,8 +125,7 @@ impl Lowerer<'_> {
         if self.local_closure(&call.func).is_some() {
             return None;
         }
-        if self.lifts_constants {
-            self.tuple_call_in_twin(&call.func);
+        if self.lifts_constants && self.call_refused_in_twin(&call.func) {
             return Some(self.missing(f.span()));
         }
         let span = f.base.span();
@@ -143,6 +141,14 @@ impl Lowerer<'_> {
     /// The array of a call's tuple: the runtime's `untuple` of it, itself
     /// a call with a VJP.
     fn untuple(&mut self, whole: Operand, span: Span) -> ValueId {
+        // In a function generic over its scalar (the second-order copy
+        // too) a call's result was taken for the scalar: it is a tuple,
+        // whose adjoint the callee's pullback takes as one.
+        if let Some(v) = whole.value()
+            && self.scalar_calls.remove(&v).is_some()
+        {
+            self.values[v].kind = Kind::Unknown;
+        }
         let untuple: syn::Path = syn::parse_quote_spanned!(span=> ::autograd::__private::untuple);
         let array = self.emit(
             Op::Call {
@@ -161,22 +167,31 @@ impl Lowerer<'_> {
         array
     }
 
-    /// The error at a call of a function returning a tuple in the twin:
-    /// `hessian` takes callees returning numbers, arrays and `Vec`s, not yet
-    /// tuples. A gradient's
-    /// (`inner_grad(x, w)`) second derivatives are third derivatives of its
-    /// function, which nothing generates.
-    pub(super) fn tuple_call_in_twin(&mut self, func: &Expr) {
+    /// In the twin, the error at a call whose tuple has no second order,
+    /// and whether `func` is one: a gradient (`inner_grad(x, w)`), whose
+    /// second derivatives are third derivatives of its function, which
+    /// nothing generates, or a function without the attribute, which the
+    /// twin would call at its dual numbers. Any other call's tuple goes
+    /// through `untuple` as in first-order code, the callee's twin giving
+    /// the components' second order.
+    fn call_refused_in_twin(&mut self, func: &Expr) -> bool {
         let callee = match strip_parens(func) {
             Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
             _ => None,
         };
-        let message = match callee.as_deref().and_then(|c| c.strip_suffix("_grad")) {
+        let Some(callee) = callee else {
+            return false;
+        };
+        let message = match callee.strip_suffix("_grad") {
             Some(of) if !of.is_empty() => format!(
                 "the second order of a function calling `{of}_grad` takes third derivatives of `{of}`, which are not generated; remove `hessian` from this function's attribute (its `_grad`, `_vjp` and `_jvp` differentiate the call)"
             ),
-            _ => "a `#[differentiable(hessian)]` function cannot call a function returning a tuple yet; have it return an array (`-> [f64; 2]`) and index the result, or compute the components inline".to_owned(),
+            _ if self.calls_plain_function(func) => format!(
+                "a `#[differentiable(hessian)]` function cannot take a tuple from `{callee}`, a function without `#[differentiable]`; compute the components in this function, or, if they are floats, annotate `{callee}` with `#[differentiable(hessian)]`"
+            ),
+            _ => return false,
         };
         self.cx.error_spanned_by(func, message);
+        true
     }
 }

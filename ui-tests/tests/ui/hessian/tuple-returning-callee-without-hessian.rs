@@ -5,8 +5,8 @@ fn moments(x: f64) -> (f64, f64) {
     (x * x, x.sin())
 }
 
-// `hessian` takes callees returning one number: one error at the call,
-// none naming the runtime's helpers.
+// A callee returning a tuple needs `hessian` as one returning a number
+// does: one error at the call, naming the callee and the option.
 #[differentiable(hessian)]
 fn product_of_moments(x: f64) -> f64 {
     let (a, b) = moments(x);
