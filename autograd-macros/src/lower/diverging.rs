@@ -1,6 +1,7 @@
 //! A statement whose value is an `if` or a `match` with arms that exit,
-//! rewritten before lowering into the exits as a statement of their own
-//! and the statement of the other arms' value:
+//! split by the exits rewrite, in each list of statements it rewrites,
+//! into the exits as a statement of their own and the statement of the
+//! other arms' value ([`Diverging::split_stmts`]):
 //!
 //! ```text
 //! let x = if c { a } else { return 0.0 };   →   if !(c) { return 0.0; }
@@ -27,27 +28,10 @@ use syn::visit_mut::VisitMut;
 use super::first_last::some_binding;
 use super::*;
 
-/// Rewrites every such statement of the body; `None` if there is none.
-pub(super) fn desugar(body: &syn::Block) -> Option<syn::Block> {
-    // Only a body with an exit can have one, found without a copy.
-    let mut finder = super::exits::Finder::new(|e: &Expr| {
-        matches!(e, Expr::Return(_) | Expr::Break(_) | Expr::Continue(_))
-    });
-    syn::visit::Visit::visit_block(&mut finder, body);
-    if !finder.found && !has_some_let_else(body) {
-        return None;
-    }
-    let mut rewrite = Diverging {
-        changed: false,
-        next: 0,
-    };
-    let mut body = body.clone();
-    rewrite.visit_block_mut(&mut body);
-    rewrite.changed.then_some(body)
-}
-
-struct Diverging {
-    changed: bool,
+/// Splits statements (see the module doc), numbering the scrutinees it
+/// binds.
+#[derive(Default)]
+pub(super) struct Diverging {
     next: u32,
 }
 
@@ -335,7 +319,7 @@ fn let_else(local: &syn::Local, scrutinee: &syn::Ident) -> Option<Vec<SynStmt>> 
 }
 
 /// Whether the body has a `let Some(v) = e else { .. };`.
-fn has_some_let_else(body: &syn::Block) -> bool {
+pub(super) fn has_some_let_else(body: &syn::Block) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
         fn visit_local(&mut self, l: &'ast syn::Local) {
@@ -358,12 +342,15 @@ fn has_some_let_else(body: &syn::Block) -> bool {
     find.0
 }
 
-impl VisitMut for Diverging {
-    fn visit_block_mut(&mut self, block: &mut syn::Block) {
-        syn::visit_mut::visit_block_mut(self, block);
-        let mut out = Vec::with_capacity(block.stmts.len());
-        for stmt in std::mem::take(&mut block.stmts) {
-            let stmts = match &stmt {
+impl Diverging {
+    /// The statements with each whose value exits in an arm split (the
+    /// statements of blocks inside them are split where the exits rewrite
+    /// reaches them); `None` if none is.
+    pub(super) fn split_stmts(&mut self, stmts: &[SynStmt]) -> Option<Vec<SynStmt>> {
+        let mut changed = false;
+        let mut out = Vec::with_capacity(stmts.len());
+        for stmt in stmts {
+            let stmts = match stmt {
                 SynStmt::Local(local)
                     if let Some(stmts) = let_else(
                         local,
@@ -374,10 +361,10 @@ impl VisitMut for Diverging {
                     ) =>
                 {
                     self.next += 1;
-                    self.changed = true;
+                    changed = true;
                     stmts
                 }
-                _ => vec![stmt],
+                _ => vec![stmt.clone()],
             };
             for mut stmt in stmts {
                 // The value left may split again (an `else if` that exits).
@@ -386,19 +373,38 @@ impl VisitMut for Diverging {
                 {
                     *value = rest;
                     out.extend(exits);
-                    self.changed = true;
+                    changed = true;
                 }
                 out.push(stmt);
             }
         }
-        block.stmts = out;
+        changed.then_some(out)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::desugar;
+    use super::Diverging;
     use quote::ToTokens;
+    use syn::visit_mut::VisitMut;
+
+    /// Every list of statements of the body split, inner blocks first.
+    fn desugar(body: &syn::Block) -> Option<syn::Block> {
+        struct All(Diverging, bool);
+        impl VisitMut for All {
+            fn visit_block_mut(&mut self, block: &mut syn::Block) {
+                syn::visit_mut::visit_block_mut(self, block);
+                if let Some(stmts) = self.0.split_stmts(&block.stmts) {
+                    block.stmts = stmts;
+                    self.1 = true;
+                }
+            }
+        }
+        let mut all = All(Diverging::default(), false);
+        let mut body = body.clone();
+        all.visit_block_mut(&mut body);
+        all.1.then_some(body)
+    }
 
     fn rewritten(body: syn::Block) -> String {
         desugar(&body)

@@ -1,7 +1,8 @@
 //! `loop`, `break` (with a value, labelled), `continue` and `return`
 //! anywhere, rewritten before lowering into the structured control the IR
 //! has, so that the analysis and both sweeps replay exactly the path the
-//! primal took with no case of their own:
+//! primal took with no case of their own (a statement whose value exits in
+//! an arm is first split into the exit and the value, see [`diverging`]):
 //!
 //! - a loop that an exit leaves gets a flag `brk`, set by the exit: a
 //!   `for` runs the rest of its iterations as no-ops (`if !brk { .. }`,
@@ -28,7 +29,7 @@ pub(super) fn desugar(
     scalar: Option<&syn::Ident>,
     body: &syn::Block,
 ) -> Option<syn::Block> {
-    if !has_exits(body) {
+    if !has_exits(body) && !super::diverging::has_some_let_else(body) {
         return None;
     }
     let ty = ret.seed();
@@ -50,7 +51,7 @@ pub(super) fn desugar_closure(
         Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block.clone(),
         e => syn::parse_quote_spanned!(e.span()=> { #e }),
     };
-    if !body.stmts.iter().any(stmt_has_exit) {
+    if !body.stmts.iter().any(stmt_has_exit) && !super::diverging::has_some_let_else(&body) {
         return None;
     }
     let (init, ty) = match &closure.output {
@@ -84,6 +85,7 @@ fn rewrite(
         next: 0,
         ret_init,
         scalar: scalar.cloned(),
+        diverging: Default::default(),
     };
     let stmts = exits.block(&body.stmts, true);
     let mut out = Vec::new();
@@ -273,6 +275,9 @@ struct Exits<'a> {
     ret_init: Option<TokenStream>,
     /// A generic function's scalar, whose zero starts a value variable.
     scalar: Option<syn::Ident>,
+    /// Splits a statement whose value exits in an arm, before its exits
+    /// are rewritten.
+    diverging: super::diverging::Diverging,
 }
 
 /// `return e` (or `return e;`).
@@ -356,6 +361,8 @@ impl Exits<'_> {
     /// body or a block of its value (outside loops), whose `return`s are
     /// its value.
     fn block(&mut self, stmts: &[SynStmt], value: bool) -> Vec<SynStmt> {
+        let split = self.diverging.split_stmts(stmts);
+        let stmts = split.as_deref().unwrap_or(stmts);
         let mut out = Vec::new();
         for (i, stmt) in stmts.iter().enumerate() {
             let rest = &stmts[i + 1..];

@@ -333,9 +333,9 @@ fn lower_fn(
         }
         params.push(v);
     }
-    // An exit in a statement's value (a `let .. else` too) becomes a
-    // statement of its own, and the exits become branches, before
-    // lowering sees them (`match`, `matches!`, a tuple from a branch, a
+    // The exits become branches, an exit in a statement's value (a `let ..
+    // else` too) a statement of its own first, before lowering sees them
+    // (`match`, `matches!`, a tuple from a branch, a
     // deferred `let`, the `Option` of `x.first()`, `Option` locals,
     // `std::array::from_fn`, a loop over `iter_mut()`, local
     // arrays of arrays and a struct built in the body are lowered where
@@ -344,8 +344,6 @@ fn lower_fn(
     let param_names: Vec<String> = sig.params.iter().map(|p| p.ident.to_string()).collect();
     let records = records::desugar(cx, body, &param_names);
     let body = records.as_ref().unwrap_or(body);
-    let diverging = diverging::desugar(body);
-    let body = diverging.as_ref().unwrap_or(body);
     let rewritten = exits::desugar(cx, &sig.ret, l.scalar.as_ref(), body);
     if let crate::sig::Ret::Outputs(syn::Type::Array(a)) = &sig.ret {
         l.expected = Some(a.clone());
