@@ -11,8 +11,16 @@
 //! [`nalgebra`] (`map` and matrix methods), [`primal`] (code the sweeps
 //! run as written), [`items`] (tuples and patterns), [`sequence`] (what
 //! can be iterated and indexed), [`iter`] (iterator chains as index
-//! loops), [`nested`] (local arrays of arrays) and [`asserts`]
-//! (assertions and `const` items in the body).
+//! loops), [`nested`] (local arrays of arrays), [`matching`] (`match` and
+//! `if let` as the `if` chains they are), [`iter_mut`] (loops writing
+//! elements) and [`asserts`] (assertions and `const` items in the body).
+//!
+//! Two rewrites of the body's syntax still run before it: [`records`]
+//! (struct locals whose fields are read where the lowering of records does
+//! not reach yet) and [`exits`] (`break`, `continue`, `return` and `loop`
+//! as flags and guarded blocks, with the [`diverging`] split of a
+//! statement whose value exits). Everything else is lowered where it
+//! stands.
 
 use std::collections::HashMap;
 
