@@ -378,6 +378,10 @@ pub enum S {
     Attr(String, bool, Box<S>),
     /// A block statement `{ .. }`.
     Block(Vec<S>),
+    /// A `match` statement on an integer, each arm a pattern and a block.
+    Match(I, Vec<(String, Vec<S>)>),
+    /// `if let Some(_) = Some(1usize) { .. }`: a pattern test that holds.
+    IfLet(Vec<S>),
     Break,
     Continue,
     /// An early `return` of a float.
@@ -899,6 +903,20 @@ impl Src {
                 out.push_str(&inner);
                 let _ = writeln!(out, "{p}}}");
             }
+            S::Match(scrutinee, arms) => {
+                let _ = writeln!(out, "{p}match {} {{", self.i(scrutinee).0);
+                for (pat, body) in arms {
+                    let _ = writeln!(out, "{p}    {pat} => {{");
+                    self.stmts(body, ind + 2, out);
+                    let _ = writeln!(out, "{p}    }}");
+                }
+                let _ = writeln!(out, "{p}}}");
+            }
+            S::IfLet(body) => {
+                let _ = writeln!(out, "{p}if let Some(_) = Some(1usize) {{");
+                self.stmts(body, ind + 1, out);
+                let _ = writeln!(out, "{p}}}");
+            }
             S::Cfg(on, s) => {
                 let predicate = if *on { "not(any())" } else { "any()" };
                 let _ = writeln!(out, "{p}#[cfg({predicate})]");
@@ -1379,6 +1397,31 @@ impl Mir {
             }
             S::Loop(body) => {
                 self.line("loop {");
+                self.ind += 1;
+                for st in body {
+                    self.s(st);
+                }
+                self.ind -= 1;
+                self.line("}");
+            }
+            S::Match(scrutinee, arms) => {
+                let src = Src { fl: Fl::F64 };
+                self.line(&format!("match {} {{", src.i(scrutinee).0));
+                self.ind += 1;
+                for (pat, body) in arms {
+                    self.line(&format!("{pat} => {{"));
+                    self.ind += 1;
+                    for st in body {
+                        self.s(st);
+                    }
+                    self.ind -= 1;
+                    self.line("}");
+                }
+                self.ind -= 1;
+                self.line("}");
+            }
+            S::IfLet(body) => {
+                self.line("if let Some(_) = Some(1usize) {");
                 self.ind += 1;
                 for st in body {
                     self.s(st);

@@ -6,7 +6,8 @@
 //! - `cfg`: `#[cfg(..)]` and `#[cfg_attr(..)]` with live (`all()`,
 //!   `not(any())`, ..) and dead (`any()`, `not(all())`, ..) predicates on
 //!   every statement kind, on match arms, on `return`/`break`/`continue`
-//!   (bare and inside blocks) and on loops; the mirror runs live code only;
+//!   (bare and inside blocks), on loops and on `match` and `if let`
+//!   statements; the mirror runs live code only;
 //! - `consts`: `const`/`static` floats, float arrays read by index and
 //!   `std::f64::consts` at module level and in the body (also in the
 //!   `shaped` programs checked through `jvp` and `hessian`);
@@ -396,7 +397,7 @@ impl Deco<'_> {
                 };
                 S::Attr(a, true, Box::new(s))
             }
-            S::If(..) | S::Block(_) => {
+            S::If(..) | S::Block(_) | S::Match(..) | S::IfLet(_) => {
                 self.features.insert("cfg-live-if");
                 let a = self.live();
                 S::Attr(a, true, Box::new(s))
@@ -415,6 +416,8 @@ impl Deco<'_> {
             2,
             if ret { 2 } else { 0 },
             if ret { 1 } else { 0 },
+            if ret || lp != Lp::None { 2 } else { 0 },
+            if ret || lp != Lp::None { 2 } else { 0 },
         ]);
         let attr = self.dead();
         let exit = |d: &mut Self| {
@@ -461,7 +464,21 @@ impl Deco<'_> {
                 let e = self.dead_value();
                 S::If(c, vec![S::Return(e)], None)
             }
-            _ => {
+            // A `match` or `if let` statement, taken apart before its
+            // attribute was read (it ran where compiled out).
+            7 => {
+                self.features.insert("cfg-dead-match");
+                let arms = vec![
+                    ("0".to_owned(), vec![exit(self)]),
+                    ("_".to_owned(), vec![exit(self)]),
+                ];
+                S::Match(I::Lit(0), arms)
+            }
+            8 => {
+                self.features.insert("cfg-dead-if-let");
+                S::IfLet(vec![exit(self)])
+            }
+            6 => {
                 self.features.insert("cfg-dead-loop");
                 let e = self.dead_value();
                 S::For {
@@ -473,6 +490,7 @@ impl Deco<'_> {
                     body: vec![S::Return(e)],
                 }
             }
+            _ => unreachable!("one kind per weight"),
         };
         S::Attr(attr, false, Box::new(s))
     }
