@@ -747,13 +747,13 @@ impl lstm_objective {
                         __ad_v113,
                         __ad_v114,
                         __ad_v115,
-                        mut __ad_d47_state,
                         mut __ad_d58_input,
                         mut __ad_r58_input,
                         mut __ad_d60,
                         mut __ad_r60,
                         mut __ad_d61,
                         mut __ad_r61,
+                        mut __ad_d65,
                     );
                     (__ad_v58_input, __ad_v69, __ad_v92, __ad_v108, __ad_v116) = ::autograd::__private::pop(
                         &mut __ad_stack4,
@@ -828,15 +828,14 @@ impl lstm_objective {
                     __ad_v113 = __ad_v46_hp + __ad_v51_i;
                     __ad_v114 = __ad_v46_hp + b;
                     __ad_v115 = __ad_v114 + __ad_v51_i;
-                    __ad_d47_state = ::autograd::__private::zero_like(&__ad_dc4_state);
                     __ad_d58_input = 0.0;
                     __ad_r58_input = false;
                     __ad_d60 = 0.0;
                     __ad_r60 = false;
                     __ad_d61 = 0.0;
                     __ad_r61 = false;
+                    __ad_d65 = 0.0;
                     let (
-                        mut __ad_d65,
                         mut __ad_r65,
                         mut __ad_d66,
                         mut __ad_r66,
@@ -865,6 +864,7 @@ impl lstm_objective {
                         __ad_d117,
                         __ad_d116,
                         __ad_d111,
+                        mut __ad_d47_state,
                         __ad_d109,
                         __ad_d110,
                         __ad_d79_ingate,
@@ -877,7 +877,6 @@ impl lstm_objective {
                         __ad_d92,
                         __ad_d96,
                     );
-                    __ad_d65 = 0.0;
                     __ad_r65 = false;
                     __ad_d66 = 0.0;
                     __ad_r66 = false;
@@ -917,10 +916,7 @@ impl lstm_objective {
                     __ad_d112_state[__ad_v115] += __ad_d116;
                     __ad_d111 = __ad_d112_state[__ad_v105];
                     __ad_d112_state[__ad_v105] = 0.0;
-                    ::autograd::__private::accumulate(
-                        &mut __ad_d47_state,
-                        __ad_d112_state,
-                    );
+                    __ad_d47_state = __ad_d112_state;
                     __ad_d109 = __ad_rules::generic::add_grad_lhs(&__ad_d111);
                     __ad_d110 = __ad_rules::generic::add_grad_rhs_owned(__ad_d111);
                     __ad_d79_ingate = __ad_rules::generic::mul_grad_lhs(
