@@ -897,6 +897,7 @@ fn an_array_an_inner_loop_fills_is_kept_per_outer_iteration() {
 /// cell updates its hidden and cell values: a branch picks each cell's
 /// input from the array (from `x` at the first cell), and a `tanh` reads
 /// the element just written.
+#[allow(clippy::needless_range_loop)]
 #[differentiable]
 fn cell_updates(x: f64, w: &[f64], k: usize, n: usize) -> f64 {
     let mut s = vec![0.0; 2 * k];
