@@ -674,3 +674,70 @@ fn kept_vec_rows() {
         }",
     );
 }
+
+/// ADBench's LSTM as a user ports it: a state `Vec` updated in place,
+/// layer after layer, character after character, through a scalar helper.
+#[test]
+fn lstm_objective() {
+    check(
+        "lstm_objective",
+        "fn lstm_objective(
+            l: usize,
+            c: usize,
+            b: usize,
+            main_params: &[f64],
+            extra_params: &[f64],
+            #[constant] state0: &[f64],
+            #[constant] sequence: &[f64],
+        ) -> f64 {
+            let mut state = vec![0.0; 2 * l * b];
+            for i in 0..2 * l * b {
+                state[i] = state0[i];
+            }
+            let mut ypred = vec![0.0; b];
+            let mut total = 0.0;
+            let mut count = 0;
+            for t in 0..c - 1 {
+                for i in 0..b {
+                    ypred[i] = sequence[t * b + i] * extra_params[i];
+                }
+                for layer in 0..l {
+                    let wp = layer * 8 * b;
+                    let hp = layer * 2 * b;
+                    for i in 0..b {
+                        let input = if layer == 0 {
+                            ypred[i]
+                        } else {
+                            state[hp - 2 * b + i]
+                        };
+                        let forget = sigmoid(input * main_params[wp + i] + main_params[wp + 4 * b + i]);
+                        let ingate =
+                            sigmoid(state[hp + i] * main_params[wp + b + i] + main_params[wp + 5 * b + i]);
+                        let outgate =
+                            sigmoid(input * main_params[wp + 2 * b + i] + main_params[wp + 6 * b + i]);
+                        let change = (state[hp + i] * main_params[wp + 3 * b + i]
+                            + main_params[wp + 7 * b + i])
+                            .tanh();
+                        state[hp + b + i] = state[hp + b + i] * forget + ingate * change;
+                        state[hp + i] = outgate * state[hp + b + i].tanh();
+                    }
+                }
+                let last = (l - 1) * 2 * b;
+                for i in 0..b {
+                    ypred[i] = state[last + i] * extra_params[b + i] + extra_params[2 * b + i];
+                }
+                let mut sum = 0.0;
+                for i in 0..b {
+                    sum += ypred[i].exp();
+                }
+                sum += 2.0;
+                let lse = sum.ln();
+                for i in 0..b {
+                    total += sequence[(t + 1) * b + i] * (ypred[i] - lse);
+                }
+                count += b;
+            }
+            -total / count as f64
+        }",
+    );
+}

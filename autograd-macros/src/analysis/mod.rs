@@ -1435,8 +1435,21 @@ fn loop_saves(f: &Function, an: &Analysis, l: &Loop, walk: LoopWalk) -> LoopSave
     for v in kept.iter().chain(&cached) {
         recompute.remove(v);
     }
-    let kept_set: HashSet<ValueId> = kept.iter().copied().collect();
-    let cache_miss = primal_closure(&l.body, &cached, &kept_set);
+    let mut kept_set: HashSet<ValueId> = kept.iter().copied().collect();
+    let mut cache_miss = primal_closure(&l.body, &cached, &kept_set);
+    // What recomputing the cached values reads that the loop may keep (an
+    // element of an array the iteration changes): kept too, one float each,
+    // where the cache-off path would otherwise need the whole array at
+    // every iteration's entry.
+    let reached: Vec<ValueId> = of_body(&keepable, &cache_miss)
+        .into_iter()
+        .filter(|v| !kept_set.contains(v) && !cached.contains(v))
+        .collect();
+    if !reached.is_empty() {
+        kept.extend(&reached);
+        kept_set.extend(reached);
+        cache_miss = primal_closure(&l.body, &cached, &kept_set);
+    }
     let read = |e: &ValueId| recompute.contains(e) || cache_miss.contains(e);
     let inductions: Vec<Induction> = inductions(f, l)
         .into_iter()
@@ -1543,9 +1556,24 @@ fn loop_walk(f: &Function, an: &Analysis, l: &Loop) -> LoopWalk {
                         arm_element_reads(f, &i.then_blk, &variant, &mut in_arms);
                         arm_element_reads(f, &i.else_blk, &variant, &mut in_arms);
                     }
-                    variant.extend(i.phis.iter().map(|p| p.dst));
                     let mut reads = HashSet::new();
                     all_reads(stmt, &mut reads);
+                    // A float the branch picks from an array the iteration
+                    // changes (`if k == 0 { x[i] } else { v[j] }`): one
+                    // float on the stack, where recomputing the branch
+                    // would keep the whole array.
+                    if reads
+                        .iter()
+                        .any(|r| f.info(*r).kind == Kind::Array && variant.contains(r))
+                    {
+                        keepable.extend(
+                            i.phis
+                                .iter()
+                                .map(|p| p.dst)
+                                .filter(|d| f.info(*d).kind == Kind::Float),
+                        );
+                    }
+                    variant.extend(i.phis.iter().map(|p| p.dst));
                     if reads.iter().any(|r| from_inner.contains(r)) {
                         from_inner.extend(i.phis.iter().map(|p| p.dst));
                     }
@@ -1633,7 +1661,10 @@ fn primal_closure(b: &Block, roots: &[ValueId], stops: &HashSet<ValueId>) -> Has
                 }
             }
             Stmt::If(i) => {
-                if i.phis.iter().any(|p| need.contains(&p.dst)) {
+                if i.phis
+                    .iter()
+                    .any(|p| need.contains(&p.dst) && !stops.contains(&p.dst))
+                {
                     all_reads(stmt, &mut need);
                 }
             }
@@ -1732,7 +1763,10 @@ fn needs_stopping(
                     need.extend(an.needs(&i.then_blk));
                     need.extend(an.needs(&i.else_blk));
                 }
-                if i.phis.iter().any(|p| need.contains(&p.dst)) {
+                if i.phis
+                    .iter()
+                    .any(|p| need.contains(&p.dst) && !stops.contains(&p.dst))
+                {
                     all_reads(stmt, &mut need);
                 }
             }

@@ -157,7 +157,9 @@ impl<'a> Gen<'a> {
             .filter(|(v, _, from)| from.is_none() && self.f.info(*v).kind == Kind::Array)
             .map(|(v, _, _)| *v)
             .collect();
-        let mut out = self.predeclare(b, &taken);
+        let incoming_values: HashSet<ValueId> = incoming.iter().map(|(v, _, _)| *v).collect();
+        let handed = self.handed_over(b, &taken, &incoming_values);
+        let mut out = self.predeclare(b, &taken.union(&handed).copied().collect());
         for (v, expr, from) in incoming {
             out.extend(self.contribute_from(v, expr, from.as_ref()));
         }
@@ -170,6 +172,77 @@ impl<'a> Gen<'a> {
             out.extend(code);
         }
         out
+    }
+
+    /// Arrays of block `b` whose adjoint would start as a zero the reverse
+    /// then adds a whole adjoint into (`v[i] = e`'s new value's, for `v`
+    /// read in a branch or a loop too): where that write's reverse is the
+    /// first to reach `v`'s adjoint, unconditionally, and the new value's
+    /// adjoint surely exists by then, `v`'s adjoint takes that buffer over
+    /// (its first contribution declares it), instead of a zero made and
+    /// added into on every run of the block (every iteration of a loop).
+    fn handed_over(
+        &self,
+        b: &Block,
+        taken: &HashSet<ValueId>,
+        incoming: &HashSet<ValueId>,
+    ) -> HashSet<ValueId> {
+        let candidate = |v: ValueId| {
+            self.an.active(v)
+                && self.an.predeclare[v]
+                && self.f.info(v).kind == Kind::Array
+                && self.f.info(v).block == b.id
+                && !self.declared.contains(&v)
+                && !taken.contains(&v)
+                && !incoming.contains(&v)
+                && self.reached(v).is_none()
+        };
+        // Adjoints that exist when the reverse reaches a statement, walking
+        // back: those declared before the block, arriving, or declared at
+        // its start (a candidate not handed over is; one handed over exists
+        // from its write's reverse on, which comes before the statement
+        // defining it), and those a write's reverse hands its adjoint to.
+        let mut sure: HashSet<ValueId> = incoming
+            .iter()
+            .chain(&self.declared)
+            .copied()
+            .chain(
+                self.an
+                    .defined_in
+                    .get(&b.id)
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .filter(|v| {
+                        self.an.active(*v)
+                            && self.an.predeclare[*v]
+                            && self.f.info(*v).kind != Kind::Slice
+                    }),
+            )
+            .collect();
+        let mut handed = HashSet::new();
+        let mut touched = HashSet::new();
+        for stmt in b.stmts.iter().rev() {
+            if let Stmt::Let {
+                dst,
+                op: Op::Store { array, .. } | Op::Push { array, .. },
+                ..
+            } = stmt
+                && self.an.active(*dst)
+                && self.an.active(*array)
+                && self.reached(*dst).is_none()
+                && sure.contains(dst)
+            {
+                if candidate(*array) && !touched.contains(array) {
+                    handed.insert(*array);
+                }
+                sure.insert(*array);
+            }
+            stmt.for_each_deep_read(&mut |v| {
+                touched.insert(*v);
+            });
+        }
+        handed
     }
 
     /// Whether `v`'s adjoint may stay a scalar for every element until `v`'s

@@ -59,14 +59,14 @@ impl softmax_loss {
         );
         for __ad_v11_v in 0..__ad_v9 {
             let __ad_v10_p = __ad_c1_p;
-            __ad_stack1.push(::core::clone::Clone::clone(&__ad_v10_p));
             let __ad_v12 = __ad_v10_p[__ad_v11_v];
             let __ad_v13 = __ad_v12.exp();
             let __ad_v14_p = {
-                let mut __ad_a = ::core::clone::Clone::clone(&__ad_v10_p);
+                let mut __ad_a = __ad_v10_p;
                 __ad_a[__ad_v11_v] = __ad_v13;
                 __ad_a
             };
+            __ad_stack1.push(__ad_v12);
             __ad_cache1.push(__ad_v13);
             __ad_c1_p = __ad_v14_p;
         }
@@ -92,14 +92,14 @@ impl softmax_loss {
         );
         for __ad_v27_v in 0..__ad_v25 {
             let __ad_v26_p = __ad_c3_p;
-            __ad_stack3.push(::core::clone::Clone::clone(&__ad_v26_p));
             let __ad_v28 = __ad_v26_p[__ad_v27_v];
             let __ad_v29 = __ad_v28 / __ad_v24_s;
             let __ad_v30_p = {
-                let mut __ad_a = ::core::clone::Clone::clone(&__ad_v26_p);
+                let mut __ad_a = __ad_v26_p;
                 __ad_a[__ad_v27_v] = __ad_v29;
                 __ad_a
             };
+            __ad_stack3.push(__ad_v28);
             __ad_cache3.push(__ad_v29);
             __ad_c3_p = __ad_v30_p;
         }
@@ -121,11 +121,10 @@ impl softmax_loss {
         __ad_d31_p[label] += __ad_d32;
         let mut __ad_dc3_p = __ad_d31_p;
         for __ad_v27_v in ::core::iter::Iterator::rev(0..__ad_v25) {
-            let __ad_v26_p = ::autograd::__private::pop(&mut __ad_stack3);
+            let __ad_v28 = ::autograd::__private::pop(&mut __ad_stack3);
             let __ad_v29 = match __ad_cache3.pop() {
                 ::core::option::Option::Some(__ad_v29) => __ad_v29,
                 ::core::option::Option::None => {
-                    let __ad_v28 = __ad_v26_p[__ad_v27_v];
                     let __ad_v29 = __ad_v28 / __ad_v24_s;
                     __ad_v29
                 }
@@ -170,11 +169,10 @@ impl softmax_loss {
         }
         let mut __ad_dc1_p = __ad_d15_p;
         for __ad_v11_v in ::core::iter::Iterator::rev(0..__ad_v9) {
-            let __ad_v10_p = ::autograd::__private::pop(&mut __ad_stack1);
+            let __ad_v12 = ::autograd::__private::pop(&mut __ad_stack1);
             let __ad_v13 = match __ad_cache1.pop() {
                 ::core::option::Option::Some(__ad_v13) => __ad_v13,
                 ::core::option::Option::None => {
-                    let __ad_v12 = __ad_v10_p[__ad_v11_v];
                     let __ad_v13 = __ad_v12.exp();
                     __ad_v13
                 }
