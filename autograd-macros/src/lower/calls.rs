@@ -337,6 +337,10 @@ impl Lowerer<'_> {
         };
         let path = &func.path;
         let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if let Some(message) = crate::unannotated::generated_item(&self.caller, path) {
+            self.cx.error_spanned_by(path, message);
+            return self.missing(c.span());
+        }
 
         // Where its place gives no type (lowered before `lower_call` where
         // it does, from_fn.rs).
