@@ -281,8 +281,10 @@ fn benches(c: &mut Criterion) {
     }
 
     // Vector mode: `_hessian` (⌈n/K⌉ reverse sweeps of K lanes) against
-    // the one-column path, n `_hvp` calls along the unit directions.
-    for n in [16, 100] {
+    // the one-column path, n `_hvp` calls along the unit directions; the
+    // sizes leave 1, 4 and 7 columns past a multiple of K (9, 12, 15),
+    // none (16) and 4 (100).
+    for n in [9, 12, 15, 16, 100] {
         let x = rosenbrock::Inputs::new(n).x;
         let (_, _, lanes) = rosenbrock_hessian(&x);
         let columns = hessian_by_columns(&x);

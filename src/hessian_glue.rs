@@ -331,6 +331,24 @@ pub fn take_slice<T: Float>(flat: &mut std::vec::IntoIter<T>, len: usize) -> Vec
 
 // ---- K directions a sweep (`NAME_hessian`, `NAME_hessian_sparse`) ----
 
+/// How many of `count` columns (of a dense Hessian) or colours (of a
+/// compressed one) `NAME_hessian` and `NAME_hessian_sparse` sweep `LANES`
+/// at a time: every full group, and the last, partial one if more than
+/// half its lanes are in use; the columns past them go one `NAME_hvp`
+/// each. So `count` costs `⌈count / LANES⌉` sweeps unless the last group
+/// holds 2 to `LANES / 2` columns, which cost one `NAME_hvp` each: an
+/// idle lane costs about what a used one does (a sparse Rosenbrock
+/// Hessian of 3 colours took twice as long in one 8-lane sweep as in
+/// three `NAME_hvp`s, and 1.2 to 1.7 times as long in one of 4 lanes).
+pub fn lane_columns(count: usize) -> usize {
+    let rest = count % LANES;
+    if rest > LANES / 2 {
+        count
+    } else {
+        count - rest
+    }
+}
+
 /// Which direction each of a second-order sweep's `K` lanes carries, over
 /// the flattened inputs: lane `j` along input `first + j` (a dense
 /// Hessian's columns) or along the sum of the inputs of colour

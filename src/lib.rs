@@ -103,9 +103,10 @@ pub mod __private {
         HasSecondOrder, ImplicitSecondOrder, InOutSecondOrder, InOutTwin, LaneSeed, Lift, LiftAsIs,
         LiftFloat, LiftFloats, SecondOrder, TwinArg, assert_hessian, dual_array,
         dual_array_constant, dual_constants, dual_matrix, dual_matrix_constant, dual_part,
-        dual_slice, implicit_second_order, lane_array, lane_array_constant, lane_constant,
-        lane_constants, lane_scalar, lane_slice, push_flat, push_lane_values, put_lanes, real_part,
-        take_matrix, take_scalar, take_slice, twin_arg, unit_matrix, unit_scalar, unit_slice,
+        dual_slice, implicit_second_order, lane_array, lane_array_constant, lane_columns,
+        lane_constant, lane_constants, lane_scalar, lane_slice, push_flat, push_lane_values,
+        put_lanes, real_part, take_matrix, take_scalar, take_slice, twin_arg, unit_matrix,
+        unit_scalar, unit_slice,
     };
     pub use autograd_runtime::dual::DualLanes;
     pub use autograd_runtime::lanes::HESSIAN_LANES;

@@ -1,8 +1,10 @@
 //! Vector mode for second order: `NAME_hessian` sweeps
 //! `K = autograd::lanes::HESSIAN_LANES` columns per reverse sweep (the
-//! twin's gradient at a dual number of `K` lanes) and the last `n mod K`
-//! columns one `NAME_hvp` each, so `n` inputs cost `⌊n/K⌋ + n mod K`
-//! sweeps; `NAME_hessian_sparse` sweeps `K` colours at once the same way.
+//! twin's gradient at a dual number of `K` lanes), the last, partial group
+//! too when it holds more than `K/2` columns (its other lanes seeded
+//! zero), else one `NAME_hvp` per column; `NAME_hessian_sparse` sweeps `K`
+//! colours at once the same way (`tests/lane_sweep_counts.rs` counts the
+//! sweeps).
 //! A function taking a fixed-size array keeps one `NAME_hvp` per column
 //! (its lane copies would be arrays on the stack); `mixed` and `owned`
 //! check that path at the same sizes.
@@ -348,12 +350,12 @@ fn an_f32_function_calling_another_sweeps_lanes() {
 
 // ---- the sweeps: ⌈n/K⌉ ----
 
-/// Full sweeps of K lanes, the last n mod K columns one `_hvp` each:
-/// a sweep allocates the same whatever its lanes hold (the slice's dual
-/// copy, its gradient), so K columns more cost one sweep's allocations
-/// (n = K → 2K → 3K), and one column more past a multiple of K one
-/// `_hvp`'s. With a sweep per column, K columns more would cost K
-/// `_hvp`s' allocations.
+/// Sweeps of K lanes: a sweep allocates the same whatever its lanes hold
+/// (the slice's dual copy, its gradient), so K columns more cost one
+/// sweep's allocations (n = K → 2K → 3K), and so does a last group of
+/// more than K/2 columns (its idle lanes seeded zero); one column more
+/// past a multiple of K costs one `_hvp`'s. With a sweep per column, K
+/// columns more would cost K `_hvp`s' allocations.
 #[test]
 fn k_columns_take_one_sweep() {
     let count = |n: usize| {
@@ -363,6 +365,7 @@ fn k_columns_take_one_sweep() {
     };
     let sweep = count(2 * K) - count(K);
     assert_eq!(count(3 * K) - count(2 * K), sweep, "a sweep's allocations");
+    assert_eq!(count(K + K / 2 + 1), count(2 * K), "a partial sweep's");
     let hvp = count(K + 1) - count(K);
     assert!(hvp > 0);
     assert!(
@@ -428,7 +431,7 @@ fn a_sparse_hessian_of_more_colours_than_lanes_is_the_dense_one() {
     }
 }
 
-/// Fewer colours than lanes: one `_hvp` per colour.
+/// Three colours, at most K/2: one `_hvp` per colour.
 #[test]
 fn a_sparse_rosenbrock_of_three_colours_is_the_dense_one() {
     for n in [2, 3, K + 5] {

@@ -11,7 +11,7 @@
 //! 1e-9 absolute, 1e-8 relative), at n = 1, 3, K − 1, K + 3 and 2K + 3.
 //! Which path was taken is a count: a plain helper called in the callees'
 //! bodies counts the callees' sweeps, `⌈n/K⌉` a call site with lanes and
-//! `n` without.
+//! `n` without. Casts (`k as f64` of an integer) carry the lanes.
 
 // The bodies index slices in `for i in 0..n` loops.
 #![allow(clippy::needless_range_loop)]
@@ -288,5 +288,67 @@ fn a_kept_call_in_a_long_reverse_sweep_matches_central_differences() {
     assert_relative_eq!(da, row(0), epsilon = 1e-12, max_relative = 1e-12);
     for (j, d) in dxs.iter().enumerate() {
         assert_relative_eq!(*d, row(j + 1), epsilon = 1e-12, max_relative = 1e-12);
+    }
+}
+
+/// A helper with casts: a float of an integer that depends on an input
+/// (`k as f64`), whose tangent is zero, and an integer of a float.
+#[differentiable(jvp)]
+fn cast_bump(a: f64, b: f64) -> f64 {
+    let w = counted(1.0);
+    let k = autograd::stop_gradient(a.abs() * 4.0) as usize;
+    let step = k as f64 * 0.25 + (k % 3) as f64;
+    w * (a * b).sin() + step * b
+}
+
+/// A caller casting too: 2n outputs, n calls of `cast_bump` a sweep.
+#[differentiable(jvp)]
+fn through_casts(x: &[f64]) -> Vec<f64> {
+    let n = x.len();
+    let mut out = Vec::new();
+    for i in 0..n {
+        let weight = (i % 3) as f64 + autograd::stop_gradient((x[i] * 2.0).floor()) as i32 as f64;
+        out.push(cast_bump(x[i], x[(i + 1) % n]));
+        out.push(x[i] * x[i] + weight * x[i]);
+    }
+    out
+}
+
+/// The steps of `cast_bump` and `through_casts`, as their bodies compute
+/// them (piecewise constant: zero derivative).
+fn steps(a: f64, i: usize) -> (f64, f64) {
+    let k = (a.abs() * 4.0) as usize;
+    let step = k as f64 * 0.25 + (k % 3) as f64;
+    let weight = (i % 3) as f64 + (a * 2.0).floor();
+    (step, weight)
+}
+
+#[test]
+fn casts_carry_lanes() {
+    for n in SIZES {
+        let x = point(n);
+        let (value, j) = through_casts_jacobian(&x);
+        assert_eq!(value, through_casts(&x));
+        let columns = DMatrix::from_fn(2 * n, n, |r, k| through_casts_jvp(&x, &unit(n, k)).1[r]);
+        assert_same(&j, &columns, 0.0, 1e-12);
+        assert_same(&j, &fd_jacobian(through_casts, &x), FD64_ABS, FD64_REL);
+        // Closed form: ∂/∂a = b cos(ab), ∂/∂b = a cos(ab) + step; the
+        // second output 2xᵢ + weight.
+        let mut closed = DMatrix::zeros(2 * n, n);
+        for i in 0..n {
+            let next = (i + 1) % n;
+            let (a, b) = (x[i], x[next]);
+            let (step, weight) = steps(a, i);
+            closed[(2 * i, i)] += b * (a * b).cos();
+            closed[(2 * i, next)] += a * (a * b).cos() + step;
+            closed[(2 * i + 1, i)] += 2.0 * a + weight;
+        }
+        assert_same(&j, &closed, 1e-13, 1e-12);
+        // ⌈n/K⌉ sweeps of n calls each; one direction a sweep would take
+        // n sweeps (and the first, refused K-lane one, a call).
+        let sweeps = sweeps_of(|| {
+            through_casts_jacobian(&x);
+        });
+        assert_eq!(sweeps, n.div_ceil(LANES) * n, "n = {n}");
     }
 }

@@ -57,7 +57,9 @@ pub const LANES: usize = 8;
 /// what a sweep of lanes saves is the work done once per sweep: the
 /// value, the gradient, the arguments' dual copies. An idle lane costs
 /// as much as a used one, so the generated code sweeps lanes only while
-/// all are used.
+/// more than half are used: `n` columns (or colours) take `⌈n/K⌉`
+/// sweeps, unless the last `n mod K` are 2 to `K/2`, which take one
+/// one-direction sweep each.
 pub const HESSIAN_LANES: usize = 8;
 
 /// The tangent of one float along `K` directions: lane `j` along

@@ -532,7 +532,7 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
         format!("one `{hvp}` per colour, along the sum of the colour's unit directions")
     } else {
         format!(
-            "the Hessian along the sum of each colour's unit directions, `autograd::lanes::HESSIAN_LANES` colours a reverse sweep (vector mode), the last colours mod HESSIAN_LANES one `{hvp}` each"
+            "the Hessian along the sum of each colour's unit directions, K = `autograd::lanes::HESSIAN_LANES` colours a reverse sweep (vector mode), the last colours in one sweep too when more than K / 2 are left, else one `{hvp}` each: ⌈p / K⌉ sweeps for p colours unless p mod K is 2 to K / 2"
         )
     };
     let doc_sparse = format!(
@@ -578,9 +578,10 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
             let mut #compressed = #private::vec![0.0f64; #n * #colors];
             let mut #value = ::core::option::Option::None;
             let mut #grad = ::autograd::nalgebra::DVector::<f64>::zeros(#n);
-            // Sweeps with every lane in use; the last colours one `_hvp`
-            // each (an idle lane costs about what a used one does).
-            let #lanes_end = #colors - #colors % #private::HESSIAN_LANES;
+            // Sweeps of K colours, the last one too if it fills more than
+            // half its lanes; the colours past them one `_hvp` each (an
+            // idle lane costs about what a used one does).
+            let #lanes_end = #private::lane_columns(#colors);
             for #first in (0..#lanes_end).step_by(#private::HESSIAN_LANES) {
                 let #lane_seed = #private::LaneSeed::colors(#coloring.column_colors(), #first);
                 let (#v, #(#grads),*) = #sweep;
@@ -663,8 +664,9 @@ fn sparse_fns(item: &syn::ItemFn, sig: &Signature, builds_matrices: bool) -> Tok
 }
 
 /// `NAME_hessian`: with `lanes`, one reverse sweep at the dual number of
-/// `HESSIAN_LANES` lanes per `HESSIAN_LANES` unit directions; otherwise
-/// one `NAME_hvp` per unit direction. A solver's (`err`, its `Result`'s
+/// `HESSIAN_LANES` lanes per `HESSIAN_LANES` unit directions (see
+/// `lane_columns` for the last ones); otherwise one `NAME_hvp` per unit
+/// direction. A solver's (`err`, its `Result`'s
 /// error) returns its `Result`.
 fn hessian_fn(
     item: &syn::ItemFn,
@@ -761,7 +763,7 @@ fn hessian_fn(
     };
     let how = if lanes {
         format!(
-            "column j is the derivative of the gradient along input j, `autograd::lanes::HESSIAN_LANES` columns a reverse sweep (forward over reverse at a dual number of that many lanes, vector mode), the last n mod HESSIAN_LANES columns one `{hvp}` each: ⌊n / HESSIAN_LANES⌋ + n mod HESSIAN_LANES sweeps for n inputs, each column equal to `{hvp}` along its input"
+            "column j is the derivative of the gradient along input j, K = `autograd::lanes::HESSIAN_LANES` columns a reverse sweep (forward over reverse at a dual number of K lanes, vector mode), the last columns in one sweep too when more than K / 2 are left, else one `{hvp}` each: ⌈n / K⌉ sweeps for n inputs unless n mod K is 2 to K / 2, each column equal to `{hvp}` along its input"
         )
     } else {
         format!("column j is `{hvp}` along input j, so n Hessian-vector products for n inputs")
@@ -789,10 +791,10 @@ fn hessian_fn(
                 let mut #grad = ::autograd::nalgebra::DVector::<#float>::zeros(#n);
                 let mut #h = ::autograd::nalgebra::DMatrix::<#float>::zeros(#n, #n);
                 let mut #value = ::core::option::Option::None;
-                // Sweeps with every lane in use; the last columns one
-                // `_hvp` each (an idle lane costs about what a used one
-                // does).
-                let #lanes_end = #n - #n % #private::HESSIAN_LANES;
+                // Sweeps of K columns, the last one too if it fills more
+                // than half its lanes; the columns past them one `_hvp`
+                // each (an idle lane costs about what a used one does).
+                let #lanes_end = #private::lane_columns(#n);
                 for #first in (0..#lanes_end).step_by(#private::HESSIAN_LANES) {
                     let #seed = #private::LaneSeed::columns(#first);
                     let (#v, #(#grads),*) = #sweep;

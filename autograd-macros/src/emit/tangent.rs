@@ -1394,10 +1394,11 @@ pub fn lanes(sig: &Signature, f: &Function, an: &Analysis) -> bool {
 /// tangents are floats and collections of them, built by scalar rules,
 /// element reads and writes, and calls of other functions with `jvp`
 /// (through their K-lane JVPs), whose results scalar rules take as
-/// floats. Elsewhere (a generic scalar, a cast, `map`, a matrix rule, a
-/// matrix built from its elements, in-out arguments, a call passing a
-/// `Tangent` struct or one of a tuple's components) the scalar JVP sweeps
-/// one direction at a time, as before.
+/// floats. (A cast has no tangent: an `as` of a differentiable float is
+/// refused, an integer's is constant.) Elsewhere (a generic scalar, `map`,
+/// a matrix rule, a matrix built from its elements, in-out arguments, a
+/// call passing a `Tangent` struct or one of a tuple's components) the
+/// scalar JVP sweeps one direction at a time, as before.
 pub fn lanes_body(sig: &Signature, f: &Function, an: &Analysis) -> bool {
     fn block_ok(f: &Function, an: &Analysis, calls: &HashSet<ValueId>, b: &Block) -> bool {
         b.stmts.iter().all(|stmt| match stmt {
