@@ -572,3 +572,39 @@ fn generated_checks_on_composites() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// A function without the attribute giving an integer, under `hessian`: its
+// call stays as written in the second-order copy (it went through the
+// callee's second order, which a plain function has none of: rustc's
+// "expected type, found function"), and its cast is a constant's.
+
+/// How many terms the weight counts: plain Rust, no attribute.
+fn terms(i: usize) -> usize {
+    i + 1
+}
+
+/// 3·x·y: gradient (3y, 3x), Hessian [[0, 3], [3, 0]].
+#[differentiable(hessian)]
+fn weighted_by_a_plain_count(x: f64, y: f64) -> f64 {
+    let k = terms(2);
+    x * y * k as f64
+}
+
+#[test]
+fn a_plain_integer_function_under_hessian() {
+    for &(x, y) in POINTS {
+        let (value, gx, gy) = weighted_by_a_plain_count_grad(x, y);
+        assert_eq!(value.to_bits(), weighted_by_a_plain_count(x, y).to_bits());
+        assert_relative_eq!(gx, 3.0 * y, epsilon = CF_ABS, max_relative = CF_REL);
+        assert_relative_eq!(gy, 3.0 * x, epsilon = CF_ABS, max_relative = CF_REL);
+        let (value, grad, h) = weighted_by_a_plain_count_hessian(x, y);
+        assert_eq!(value.to_bits(), weighted_by_a_plain_count(x, y).to_bits());
+        assert_relative_eq!(grad[0], 3.0 * y, epsilon = CF_ABS, max_relative = CF_REL);
+        assert_relative_eq!(grad[1], 3.0 * x, epsilon = CF_ABS, max_relative = CF_REL);
+        assert_relative_eq!(h[(0, 0)], 0.0, epsilon = CF_ABS);
+        assert_relative_eq!(h[(0, 1)], 3.0, epsilon = CF_ABS, max_relative = CF_REL);
+        assert_relative_eq!(h[(1, 0)], 3.0, epsilon = CF_ABS, max_relative = CF_REL);
+        assert_relative_eq!(h[(1, 1)], 0.0, epsilon = CF_ABS);
+    }
+}

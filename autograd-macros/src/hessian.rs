@@ -22,7 +22,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
-use crate::ir::{Block, Function, LoopHeader, Op, Stmt};
+use crate::ir::{Block, Function, LoopHeader, Op, Stmt, ValueId};
 use crate::sig::{scalar_param, twin_name};
 
 /// The user's function rewritten generic over its float type `float`.
@@ -358,13 +358,14 @@ fn compound(op: &syn::BinOp) -> Option<TokenStream> {
 
 /// Calls `f` on the callee path of every call of another differentiable
 /// function in `block`.
-fn for_each_call(block: &mut Block, f: &mut impl FnMut(&mut syn::Path)) {
+fn for_each_call(block: &mut Block, f: &mut impl FnMut(ValueId, &mut syn::Path)) {
     for stmt in &mut block.stmts {
         match stmt {
             Stmt::Let {
+                dst,
                 op: Op::Call { func, .. },
                 ..
-            } => f(func),
+            } => f(*dst, func),
             Stmt::Let { .. } => {}
             Stmt::If(i) => {
                 for_each_call(&mut i.then_blk, f);
@@ -406,7 +407,15 @@ pub fn twin_primal(twin: &syn::ItemFn, sig: &crate::sig::Signature) -> syn::Item
 /// `InOutSecondOrder` implementations. Returns the callees.
 pub fn call_twins(f: &mut Function) -> crate::hessian_link::Callees {
     let mut twins = crate::hessian_link::Callees::new();
-    for_each_call(&mut f.body, &mut |func| {
+    // A function the file shows without the attribute has no twin: its
+    // call stays as written (an integer's, `counted(i)`; of a float, the
+    // first-order analysis reports it).
+    let plain: std::collections::HashSet<ValueId> =
+        f.unannotated_calls.iter().map(|c| c.value).collect();
+    for_each_call(&mut f.body, &mut |dst, func| {
+        if plain.contains(&dst) {
+            return;
+        }
         // The runtime's `untuple` (a call's tuple as an array) is generic
         // over the tuple's type: the twin calls it as it is.
         if func.leading_colon.is_some() && func.segments[0].ident == "autograd" {

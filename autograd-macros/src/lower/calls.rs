@@ -917,7 +917,11 @@ impl Lowerer<'_> {
                         && !self.lowerer.constant_elements.contains(&v)
                         // `k as f64` of `let k = K;`: a constant's cast.
                         && !self.lowerer.lifted.contains(&v)
-                        && !self.lowerer.other_float(v);
+                        && !self.lowerer.other_float(v)
+                        // The value of a function without the attribute
+                        // (`counted(i)`, an integer): none flows through it,
+                        // and the analysis reports the call where one would.
+                        && !self.lowerer.unannotated_calls.iter().any(|c| c.value == v);
                     return;
                 }
                 // `x.len()`, `m.nrows()`, `x.is_nan()`: an integer or a
