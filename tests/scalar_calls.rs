@@ -608,3 +608,39 @@ fn a_plain_integer_function_under_hessian() {
         assert_relative_eq!(h[(1, 1)], 0.0, epsilon = CF_ABS);
     }
 }
+
+// `f64::from(n)` of an integer: a conversion with no derivative, as `n as
+// f64` is (it was "unsupported function `f64::from`").
+
+/// n·x²: 2n·x, second derivative 2n.
+#[differentiable(jvp, hessian)]
+fn scaled_by_from(x: f64, n: u32) -> f64 {
+    x * x * f64::from(n)
+}
+
+/// The mean of the squares, the count converted by `f64::from`: 2xᵢ/n.
+#[differentiable]
+fn mean_square_from(x: &[f64]) -> f64 {
+    let n = x.len() as u32;
+    x.iter().map(|v| v * v).sum::<f64>() / f64::from(n)
+}
+
+#[test]
+fn a_float_from_an_integer() {
+    for &(x, _) in POINTS {
+        let n = 3;
+        let (value, d) = scaled_by_from_grad(x, n);
+        assert_eq!(value.to_bits(), scaled_by_from(x, n).to_bits());
+        assert_relative_eq!(d, 6.0 * x, epsilon = CF_ABS, max_relative = CF_REL);
+        let (_, t) = scaled_by_from_jvp(x, n, 1.0);
+        assert_relative_eq!(t, 6.0 * x, epsilon = CF_ABS, max_relative = CF_REL);
+        let (_, _, h) = scaled_by_from_hessian(x, n);
+        assert_relative_eq!(h[(0, 0)], 6.0, epsilon = CF_ABS, max_relative = CF_REL);
+    }
+    let xs = [0.5, -1.25, 2.0, 3.5];
+    let (value, g) = mean_square_from_grad(&xs);
+    assert_eq!(value.to_bits(), mean_square_from(&xs).to_bits());
+    for (gi, xi) in g.iter().zip(xs) {
+        assert_relative_eq!(*gi, 2.0 * xi / 4.0, epsilon = CF_ABS, max_relative = CF_REL);
+    }
+}

@@ -390,6 +390,22 @@ impl Lowerer<'_> {
         }
 
         if segments.len() == 2 && (segments[0] == "f64" || segments[0] == "f32") {
+            // `f64::from(n)` of an integer (or of a constant): a
+            // conversion with no derivative, primal code as `T::from(n)`
+            // is in a generic function.
+            if segments[1] == "from" && c.args.len() == 1 {
+                if self.reads_differentiable(&c.args[0]) {
+                    self.cx.error_spanned_by(
+                        func,
+                        format!(
+                            "`{}` of a differentiable value has no derivative here; convert integers and constants only, and write a float of another type as the function's own float",
+                            segments.join("::")
+                        ),
+                    );
+                    return self.missing(c.span());
+                }
+                return self.lower_primal_of_integers(&Expr::Call(c.clone()));
+            }
             if let Some(split) = table::split(&segments[1], c.args.len().saturating_sub(1)) {
                 return self.split_not_destructured(split, c);
             }
