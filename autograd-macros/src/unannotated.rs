@@ -73,9 +73,10 @@ pub fn is_plain_function(caller: &str, path: &syn::Path) -> bool {
 }
 
 /// The items `#[differentiable]` generates that a body cannot call
-/// differentiably (`NAME_grad` it can: nested differentiation), longest
+/// differentiably (`NAME_grad` it can: nested differentiation; a call of
+/// `NAME_vjp` has its own error where its pullback is called), longest
 /// first so that `_hessian_sparse` is not read as `_hessian`'s.
-const GENERATED: [&str; 12] = [
+const GENERATED: [&str; 11] = [
     "_hessian_pattern",
     "_jacobian_pattern",
     "_hessian_sparse",
@@ -86,7 +87,6 @@ const GENERATED: [&str; 12] = [
     "_hessian",
     "_check",
     "_hvp",
-    "_vjp",
     "_jvp",
 ];
 
