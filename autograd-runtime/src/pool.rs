@@ -468,6 +468,17 @@ impl<T: Clone> Rows<T> {
         self.expected = additional;
     }
 
+    /// Room for `iterations` more iterations of a loop that keeps `rows`
+    /// rows of `width` elements in all each (several arrays an iteration,
+    /// of different lengths): one pooled buffer for all of them, taken
+    /// now, so that no row grows it.
+    #[inline]
+    pub fn reserve_iterations(&mut self, iterations: usize, rows: usize, width: usize) {
+        self.ends.reserve(iterations.saturating_mul(rows));
+        self.values.reserve(iterations.saturating_mul(width));
+        self.expected = iterations;
+    }
+
     /// Keeps a copy of `row`'s elements. The first takes one pooled buffer
     /// for as many rows of its length as were reserved: the buffer the
     /// previous call gave back, not a small one grown again.
@@ -687,6 +698,23 @@ mod tests {
         // A row kept after the buffer moved on: a pooled one.
         rows.push(&[6.0]);
         assert_eq!(rows.pop(), [6.0]);
+    }
+
+    #[test]
+    fn rows_of_different_lengths_fill_the_buffer_reserved_for_them() {
+        let mut rows = Rows::<f64>::new();
+        // Three iterations of a row of 1 and a row of 4.
+        rows.reserve_iterations(3, 2, 1 + 4);
+        let (values, ends) = (rows.values.as_ptr(), rows.ends.as_ptr());
+        for i in 0..3 {
+            let x = f64::from(i);
+            rows.push(&[x]);
+            rows.push(&[x, x, x, x]);
+        }
+        // Neither buffer moved: no row grew one.
+        assert_eq!((rows.values.as_ptr(), rows.ends.as_ptr()), (values, ends));
+        assert_eq!(rows.pop(), [2.0; 4]);
+        assert_eq!(rows.pop(), [2.0]);
     }
 
     #[test]

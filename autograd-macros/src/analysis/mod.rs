@@ -2087,7 +2087,10 @@ fn captured(f: &Function, an: &Analysis) -> HashSet<ValueId> {
                 if has_work(an, stmt) {
                     need.extend(an.needs(&l.body));
                     need.extend(zero_shaped_inits(f, an, l));
-                    all_reads(stmt, &mut need);
+                    let mut reads = HashSet::new();
+                    all_reads(stmt, &mut reads);
+                    let popped = popped_inits(an, l);
+                    need.extend(reads.into_iter().filter(|v| !popped.contains(v)));
                 }
             }
         }
@@ -2096,6 +2099,29 @@ fn captured(f: &Function, an: &Analysis) -> HashSet<ValueId> {
     // reverse sweep if `needs` says so; either way it is not moved.
     need.extend(f.outputs());
     need
+}
+
+/// The initial values of a loop's carried variables that its reverse
+/// sweep does not read: those whose entry value each iteration pushes and
+/// its reverse pops (a `for` loop, neither checkpointed nor fused, which
+/// re-run from the initial values), unless the body reads them too.
+fn popped_inits(an: &Analysis, l: &Loop) -> HashSet<ValueId> {
+    let plain = matches!(l.header, LoopHeader::Range { .. })
+        && l.checkpoint.is_none()
+        && !an.fused.contains_key(&l.id);
+    if !plain {
+        return HashSet::new();
+    }
+    let saves = an.saves(l);
+    let mut body_reads = HashSet::new();
+    for stmt in &l.body.stmts {
+        all_reads(stmt, &mut body_reads);
+    }
+    l.carried
+        .iter()
+        .filter(|c| saves.entries.contains(&c.entry) && !body_reads.contains(&c.init))
+        .map(|c| c.init)
+        .collect()
 }
 
 /// Reads of one slice at the loop index plus constants (`x[i]`,

@@ -659,7 +659,14 @@ impl Gen<'_> {
                     if top {
                         out.extend(quote!(let mut #rows = ::autograd::__private::Rows::new();));
                     }
-                    out.extend(quote!(#rows.reserve(#capacity);));
+                    out.extend(match self.entry_rows(l) {
+                        Some(lens) => {
+                            let n = proc_macro2::Literal::usize_unsuffixed(lens.len());
+                            let lens = lens.iter().map(|v| names::value(self.f, *v));
+                            quote!(#rows.reserve_iterations(#capacity, #n, #(#lens)+*);)
+                        }
+                        None => quote!(#rows.reserve(#capacity);),
+                    });
                 }
                 if record_cache {
                     out.extend(if top {

@@ -107,17 +107,33 @@ impl<'a> Gen<'a> {
     /// The values a loop keeps that are `Vec`s (of a length followed from
     /// a `vec![x; n]`): kept as rows of one buffer (`Rows`), where a copy
     /// each would be an allocation an iteration. Not in a checkpointed
-    /// loop, whose stacks are snapshots.
+    /// loop, whose stacks are snapshots. A loop that keeps only entry
+    /// values keeps its `Vec` ones so too (see [`Gen::entry_rows`]).
     fn kept_rows(&self, l: &Loop) -> Vec<ValueId> {
         if l.checkpoint.is_some() {
             return Vec::new();
         }
-        self.saves(l)
-            .kept
-            .iter()
-            .copied()
-            .filter(|v| self.f.info(*v).kind == Kind::Array && self.an.lengths.contains_key(v))
-            .collect()
+        let is_row =
+            |v: &ValueId| self.f.info(*v).kind == Kind::Array && self.an.lengths.contains_key(v);
+        let saves = self.saves(l);
+        if saves.kept.is_empty() {
+            saves.entries.iter().copied().filter(is_row).collect()
+        } else {
+            saves.kept.iter().copied().filter(is_row).collect()
+        }
+    }
+
+    /// The lengths of the entry values a loop keeps as rows, when it keeps
+    /// entry values so: each is its initial value's length, a value from
+    /// before the loop, so the iterations' rows get one buffer as the loop
+    /// starts (the arrays have different lengths; sizing it from the first
+    /// row would grow it).
+    fn entry_rows(&self, l: &Loop) -> Option<Vec<ValueId>> {
+        if !self.saves(l).kept.is_empty() {
+            return None;
+        }
+        let rows = self.kept_rows(l);
+        (!rows.is_empty()).then(|| rows.iter().map(|v| self.an.lengths[v]).collect())
     }
 
     /// What a loop's stack holds an iteration: its entry values and the

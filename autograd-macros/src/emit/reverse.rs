@@ -1014,10 +1014,28 @@ impl<'a> Gen<'a> {
         }
         // A row's buffer goes back for the next iteration's, unless the
         // iteration's code took the row by value.
+        // A row an inner loop's recomputation carries (and writes in
+        // place) is in that loop's result, which the reverse does not
+        // read: that buffer goes back.
         for v in &kept_rows {
-            let v = names::value(self.f, *v);
-            if only_borrowed(&body, &v) {
-                spare_back.extend(quote!(#rows.give_back(#v);));
+            let ident = names::value(self.f, *v);
+            if only_borrowed(&body, &ident) {
+                spare_back.extend(quote!(#rows.give_back(#ident);));
+                continue;
+            }
+            let same_length = |a: &ValueId| self.an.lengths.get(a) == self.an.lengths.get(v);
+            let result = l.body.stmts.iter().find_map(|stmt| match stmt {
+                Stmt::Loop(inner) => inner
+                    .carried
+                    .iter()
+                    .find(|c| c.init == *v && same_length(&c.after))
+                    .map(|c| names::value(self.f, c.after)),
+                _ => None,
+            });
+            if let Some(after) = result
+                && bound_unread(&body, &after)
+            {
+                spare_back.extend(quote!(#rows.give_back(#after);));
             }
         }
         let iteration = quote! {
@@ -1077,6 +1095,28 @@ fn mentions(tokens: &TokenStream, ident: &proc_macro2::Ident) -> bool {
         proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), ident),
         _ => false,
     })
+}
+
+/// Whether `tokens` bind `ident` by a `let` of their own (not in a nested
+/// block) and name it nowhere else.
+fn bound_unread(tokens: &TokenStream, ident: &proc_macro2::Ident) -> bool {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let bound = tokens.windows(2).any(|w| {
+        matches!((&w[0], &w[1]), (TokenTree::Ident(l), TokenTree::Ident(i)) if l == "let" && i == ident)
+    });
+    fn count(tokens: &TokenStream, ident: &proc_macro2::Ident) -> usize {
+        tokens
+            .clone()
+            .into_iter()
+            .map(|t| match t {
+                TokenTree::Ident(i) => usize::from(i == *ident),
+                TokenTree::Group(g) => count(&g.stream(), ident),
+                _ => 0,
+            })
+            .sum()
+    }
+    bound && count(&tokens.iter().cloned().collect(), ident) == 1
 }
 
 /// Whether every use of `ident` in `tokens` borrows it: `&ident`, or

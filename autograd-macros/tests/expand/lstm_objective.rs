@@ -130,15 +130,19 @@ impl lstm_objective {
         let mut __ad_c1_ypred = ::core::clone::Clone::clone(&__ad_v17_ypred);
         let mut __ad_c1_total = __ad_v18_total;
         let mut __ad_c1_count = __ad_v19_count;
-        let mut __ad_stack1 = ::autograd::__private::Stack::with_capacity(
-            ::core::iter::Iterator::size_hint(&(0..__ad_v20)).0,
-        );
+        let mut __ad_rows1 = ::autograd::__private::Rows::new();
+        __ad_rows1
+            .reserve_iterations(
+                ::core::iter::Iterator::size_hint(&(0..__ad_v20)).0,
+                1,
+                __ad_v8,
+            );
         for __ad_v25_t in 0..__ad_v20 {
             let __ad_v21_state = __ad_c1_state;
             let __ad_v22_ypred = __ad_c1_ypred;
             let __ad_v23_total = __ad_c1_total;
             let __ad_v24_count = __ad_c1_count;
-            __ad_stack1.push(::core::clone::Clone::clone(&__ad_v21_state));
+            __ad_rows1.push(&__ad_v21_state);
             let mut __ad_c2_ypred = __ad_v22_ypred;
             for __ad_v30_i in 0..b {
                 let __ad_v27_ypred = __ad_c2_ypred;
@@ -315,7 +319,7 @@ impl lstm_objective {
         let __ad_v175 = __ad_v173_count as f64;
         let __ad_v176 = __ad_v174 / __ad_v175;
         let __ad_result = __ad_v176;
-        let mut __ad_stack3 = ::autograd::__private::Stack::new();
+        let mut __ad_rows3 = ::autograd::__private::Rows::new();
         let mut __ad_stack4 = ::autograd::__private::Stack::new();
         let mut __ad_cache4 = ::autograd::__private::Cache::new();
         let mut __ad_cache6 = ::autograd::__private::Cache::new();
@@ -329,7 +333,7 @@ impl lstm_objective {
         let mut __ad_dc1_total = __ad_d172_total;
         let mut __ad_spare1_ypred = ::core::option::Option::None;
         for __ad_v25_t in ::core::iter::Iterator::rev(0..__ad_v20) {
-            let __ad_v21_state = ::autograd::__private::pop(&mut __ad_stack1);
+            let __ad_v21_state = __ad_rows1.pop();
             let __ad_v22_ypred = match __ad_spare1_ypred.take() {
                 ::core::option::Option::Some(__ad_buffer) => __ad_buffer,
                 ::core::option::Option::None => {
@@ -353,10 +357,15 @@ impl lstm_objective {
             }
             let __ad_v37_ypred = __ad_c2_ypred;
             let mut __ad_c3_state = __ad_v21_state;
-            __ad_stack3.reserve(::core::iter::Iterator::size_hint(&(0..l)).0);
+            __ad_rows3
+                .reserve_iterations(
+                    ::core::iter::Iterator::size_hint(&(0..l)).0,
+                    1,
+                    __ad_v8,
+                );
             for __ad_v42_layer in 0..l {
                 let __ad_v38_state = __ad_c3_state;
-                __ad_stack3.push(::core::clone::Clone::clone(&__ad_v38_state));
+                __ad_rows3.push(&__ad_v38_state);
                 let __ad_v43 = __ad_v42_layer * 8;
                 let __ad_v44_wp = __ad_v43 * b;
                 let __ad_v45 = __ad_v42_layer * 2;
@@ -583,7 +592,7 @@ impl lstm_objective {
             ::autograd::__private::accumulate(&mut __ad_d37_ypred, __ad_dc5_ypred);
             let mut __ad_dc3_state = __ad_d121_state;
             for __ad_v42_layer in ::core::iter::Iterator::rev(0..l) {
-                let __ad_v38_state = ::autograd::__private::pop(&mut __ad_stack3);
+                let __ad_v38_state = __ad_rows3.pop();
                 let __ad_v43 = __ad_v42_layer * 8;
                 let __ad_v44_wp = __ad_v43 * b;
                 let __ad_v45 = __ad_v42_layer * 2;
@@ -1056,6 +1065,7 @@ impl lstm_objective {
                 }
                 let mut __ad_d38_state = __ad_dc4_state;
                 __ad_dc3_state = __ad_d38_state;
+                __ad_rows3.give_back(__ad_v120_state);
             }
             let mut __ad_d21_state = __ad_dc3_state;
             let mut __ad_dc2_ypred = __ad_d37_ypred;

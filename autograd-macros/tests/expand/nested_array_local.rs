@@ -36,7 +36,7 @@ impl covariance_trace {
         let _ = covariance_trace;
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v2_p = [1.0, 0.0, 0.0, 1.0];
-        let mut __ad_c0_p = ::core::clone::Clone::clone(&__ad_v2_p);
+        let mut __ad_c0_p = __ad_v2_p;
         let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..2)).0,
         );
