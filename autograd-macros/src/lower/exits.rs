@@ -446,7 +446,7 @@ impl Exits<'_> {
     /// The value of a function-level block: a `return`'s value, an `if`
     /// whose arms are blocks of the value, or an expression without exits.
     fn tail(&mut self, e: Expr) -> Expr {
-        if let Some(SynStmt::Expr(chain, _)) = self.match_chain(&SynStmt::Expr(e.clone(), None)) {
+        if let Some(chain) = self.match_chain_expr(&e) {
             return self.tail(chain);
         }
         match e {
@@ -538,16 +538,23 @@ impl Exits<'_> {
     /// `if` chain it is (see `matching`), whose exits the rewrite sees as
     /// those of any branch; `None` for any other statement.
     fn match_chain(&mut self, stmt: &SynStmt) -> Option<SynStmt> {
-        let SynStmt::Expr(e @ (Expr::Match(_) | Expr::If(_)), semi) = stmt else {
+        let SynStmt::Expr(e, semi) = stmt else {
             return None;
         };
         // One under `#[cfg]` is made a chain once `stmt` has set the
         // attribute aside.
-        if has_cfg(stmt) || !stmt_has_exit(stmt) {
+        if has_cfg(stmt) {
             return None;
         }
-        let chain = super::matching::chain(self.cx, e, &mut self.next)?;
-        Some(SynStmt::Expr(chain, *semi))
+        Some(SynStmt::Expr(self.match_chain_expr(e)?, *semi))
+    }
+
+    /// [`Self::match_chain`] of an expression.
+    fn match_chain_expr(&mut self, e: &Expr) -> Option<Expr> {
+        if !matches!(e, Expr::Match(_) | Expr::If(_)) || !expr_has_exit(e) {
+            return None;
+        }
+        super::matching::chain(self.cx, e, &mut self.next)
     }
 
     /// Rewrites one statement (not of the function's value).
