@@ -8,7 +8,7 @@ use syn::punctuated::Punctuated;
 use super::*;
 
 /// The assertion macros a body may use.
-const ASSERTS: &[&str] = &[
+pub(super) const ASSERTS: &[&str] = &[
     "assert",
     "assert_eq",
     "assert_ne",
@@ -60,17 +60,8 @@ impl Lowerer<'_> {
     /// the forward sweep runs as a statement (see `Op::is_effect`).
     pub(super) fn lower_macro_stmt(&mut self, mac: &syn::Macro, span: Span) {
         if !is_assert(mac) {
-            self.cx.error_spanned_by(
-                mac,
-                format!(
-                    "macros are not supported in a `#[differentiable]` body, but assertions: {}",
-                    ASSERTS
-                        .iter()
-                        .map(|a| format!("`{a}!`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
+            self.cx
+                .error_spanned_by(mac, super::expr::unsupported_macro(mac));
             return;
         }
         // A malformed assertion is rustc's to report, on the primal.

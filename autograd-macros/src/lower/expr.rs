@@ -57,6 +57,35 @@ fn last_token_span(e: &Expr) -> Span {
 }
 
 /// Where `return` may stand, said at one found elsewhere.
+/// The one error for a macro the lowering does not read: the attribute
+/// sees the call's tokens, never what it expands to.
+pub(super) fn unsupported_macro(mac: &syn::Macro) -> String {
+    let name = mac
+        .path
+        .segments
+        .last()
+        .map_or_else(String::new, |s| s.ident.to_string());
+    if [
+        "print", "println", "eprint", "eprintln", "dbg", "write", "writeln",
+    ]
+    .contains(&name.as_str())
+    {
+        // The generated items may run a statement more than once (a
+        // loop's reverse sweep re-runs its forward), so output would repeat.
+        return format!(
+            "`{name}!` is not supported in a `#[differentiable]` body: the generated items may run its statements more than once; print where the function is called, or check values with `assert!` or `debug_assert!`"
+        );
+    }
+    format!(
+        "`{name}!` is a macro, and `#[differentiable]` sees its call, not what it expands to: write the code it stands for here, or put it in a `#[differentiable]` function and call that; the macros a body may use are `vec![..]`, `matches!(..)` and the assertions ({})",
+        super::asserts::ASSERTS
+            .iter()
+            .map(|a| format!("`{a}!`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 pub(super) const RETURN_IN_EXPRESSION: &str = "`return` is supported as a statement (`if c { return v; }`) and as a whole arm of the `if` or `match` that is the value of a `let` or an assignment (`let x = if c { a } else { return v };`, `s += match k { 0 => a, _ => return v };`), not inside other expressions; bind the part that may return with `let` first";
 
 impl Lowerer<'_> {
@@ -274,7 +303,7 @@ impl Lowerer<'_> {
             Expr::Closure(_) => {
                 "closures are not supported in a `#[differentiable]` body".to_string()
             }
-            Expr::Macro(_) => "macros are not supported in a `#[differentiable]` body".into(),
+            Expr::Macro(m) => unsupported_macro(&m.mac),
             Expr::Unsafe(_) => {
                 "`unsafe` blocks are not supported in a `#[differentiable]` body".into()
             }

@@ -17,7 +17,7 @@ struct Forbidden<'a> {
 impl<'ast> Visit<'ast> for Forbidden<'_> {
     fn visit_expr_macro(&mut self, m: &'ast syn::ExprMacro) {
         self.cx
-            .error_spanned_by(m, "macros are not supported in a `#[differentiable]` body");
+            .error_spanned_by(m, super::expr::unsupported_macro(&m.mac));
     }
     fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
         if self.closures {
