@@ -275,6 +275,60 @@ fn a_let_closure_is_called_inline() {
     close(&[gk], &[0.25 + 2.25 + 4.0 + 1.4], CF64_ABS, CF64_REL);
 }
 
+/// A closure called in conditions: an `if`'s, a `while`'s and under `&&`.
+/// The call is its body inlined, so the condition is computed operand by
+/// operand (it once named a function the generated code has not).
+#[differentiable(jvp, hessian)]
+fn closure_in_conditions(x: f64, c: f64) -> f64 {
+    let pv = |z: f64| c * z * z;
+    let mut lo = 0.0;
+    let mut hi = 2.0;
+    for _ in 0..4 {
+        let mid = 0.5 * (lo + hi);
+        if pv(mid) > x {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let mut s = x;
+    while pv(s) < 10.0 && s > 0.0 {
+        s *= 1.5;
+    }
+    lo + hi + s * x
+}
+
+#[test]
+fn a_closure_called_in_a_condition_is_inlined() {
+    // At (0.9, 1.1) the bisection's branches and the while's trip count are
+    // those of its neighbourhood: lo + hi is a constant, s = 0.9·1.5ᵏ with
+    // k fixed, so f = const + 1.5ᵏ x² and ∂f/∂c = 0.
+    let (x, c) = (0.9, 1.1);
+    let mut s = x;
+    let mut k = 0;
+    while c * s * s < 10.0 && s > 0.0 {
+        s *= 1.5;
+        k += 1;
+    }
+    let scale = 1.5f64.powi(k);
+    let (v, dx, dc) = closure_in_conditions_grad(x, c);
+    assert_eq!(v.to_bits(), closure_in_conditions(x, c).to_bits());
+    close(&[dx, dc], &[2.0 * scale * x, 0.0], CF64_ABS, CF64_REL);
+    let (fx, fc) = fd64_2(closure_in_conditions, x, c);
+    close(&[dx, dc], &[fx, fc], FD64_ABS, FD64_REL);
+    let (tv, t) = closure_in_conditions_jvp(x, c, 1.0, 0.5);
+    assert_eq!(tv.to_bits(), v.to_bits());
+    close(&[t], &[dx + 0.5 * dc], CF64_ABS, CF64_REL);
+    let (hv, _, h) = closure_in_conditions_hessian(x, c);
+    assert_eq!(hv.to_bits(), v.to_bits());
+    close(
+        &[h[(0, 0)], h[(0, 1)], h[(1, 1)]],
+        &[2.0 * scale, 0.0, 0.0],
+        CF64_ABS,
+        CF64_REL,
+    );
+}
+
 // ---------------------------------------------------------------------------
 // `relu` and `sigmoid` from `autograd::prelude` called as functions.
 

@@ -103,7 +103,38 @@ impl Lowerer<'_> {
     /// [`has_value_blocks`]) or reads an `Option` local's value
     /// (`o.unwrap_or(d)`, two branches).
     pub(super) fn by_operands(&self, e: &Expr) -> bool {
-        has_value_blocks(e) || self.reads_option_value(e)
+        has_value_blocks(e) || self.reads_option_value(e) || self.calls_local_closure(e)
+    }
+
+    /// Whether an expression calls a closure bound by `let` (outside
+    /// closures of its own): the call is its body inlined, a value of the
+    /// sweep, with no function of that name in the generated code.
+    fn calls_local_closure(&self, e: &Expr) -> bool {
+        struct Finder<'a, 'b> {
+            lowerer: &'a Lowerer<'b>,
+            found: bool,
+        }
+        impl<'ast> Visit<'ast> for Finder<'_, '_> {
+            fn visit_expr(&mut self, e: &'ast Expr) {
+                match e {
+                    Expr::Call(c) if self.lowerer.local_closure(&c.func).is_some() => {
+                        self.found = true
+                    }
+                    Expr::Closure(_) => {}
+                    e => syn::visit::visit_expr(self, e),
+                }
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        if self.closures.is_empty() {
+            return false;
+        }
+        let mut finder = Finder {
+            lowerer: self,
+            found: false,
+        };
+        finder.visit_expr(e);
+        finder.found
     }
 }
 
