@@ -275,7 +275,8 @@ fn a_let_closure_is_called_inline() {
     close(&[gk], &[0.25 + 2.25 + 4.0 + 1.4], CF64_ABS, CF64_REL);
 }
 
-/// A closure called in conditions: an `if`'s, a `while`'s and under `&&`.
+/// A closure called in conditions: an `if`'s, a `while`'s, under `&&` and
+/// in an assertion.
 /// The call is its body inlined, so the condition is computed operand by
 /// operand (it once named a function the generated code has not).
 #[differentiable(jvp, hessian)]
@@ -295,6 +296,7 @@ fn closure_in_conditions(x: f64, c: f64) -> f64 {
     while pv(s) < 10.0 && s > 0.0 {
         s *= 1.5;
     }
+    assert!(pv(s) >= 10.0 || s <= 0.0, "s = {s}");
     lo + hi + s * x
 }
 

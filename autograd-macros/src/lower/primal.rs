@@ -615,13 +615,22 @@ impl Lowerer<'_> {
                         *e = (*u.expr).clone();
                         return self.visit_expr_mut(e);
                     }
-                    Expr::Path(_) | Expr::Field(_) | Expr::Index(_) | Expr::MethodCall(_) => {
+                    Expr::Path(_)
+                    | Expr::Field(_)
+                    | Expr::Index(_)
+                    | Expr::MethodCall(_)
+                    | Expr::Call(_) => {
                         // An element (or the shape) of an array of arrays
-                        // is read as a value too.
-                        let part = match self.lowerer.lower_nested_read(e) {
-                            Some(o) => Some(o),
-                            None if matches!(e, Expr::MethodCall(_)) => None,
-                            None => self.lowerer.lower_part(e),
+                        // is read as a value too, and so is a call of a
+                        // closure bound by `let`: its body, inlined.
+                        let part = match (self.lowerer.lower_nested_read(e), &*e) {
+                            (Some(o), _) => Some(o),
+                            (None, Expr::Call(c)) => match self.lowerer.local_closure(&c.func) {
+                                Some(_) => Some(self.lowerer.lower_expr(e)),
+                                None => None,
+                            },
+                            (None, Expr::MethodCall(_)) => None,
+                            (None, _) => self.lowerer.lower_part(e),
                         };
                         if let Some(part) = part {
                             *e = match part {
