@@ -80,6 +80,14 @@
 //!   `fold(.., f64::max)` and inside a helper: picked, the adjoint is the
 //!   graph's; not picked, the operand adds nothing (finding 035).
 //!
+//! - `closures` (`build/closures.rs`): closures bound by `let` (a present
+//!   value looping over `xs`, a payoff with a branch, one with an early
+//!   `return`, one calling another) called in expressions, in an `if`'s
+//!   and a `while`'s condition, in a bisection, in a `map` closure, in a
+//!   loop body, in an assertion, and shadowed by a closure calling the one
+//!   it shadows; `jvp, hessian` (a closure called in a condition once
+//!   named a function the generated code has not).
+//!
 //! Vector mode and lengths (`build/lanes.rs`):
 //!
 //! - `lanes`: `f(a0: f64, xs: &[f64], [ys: &[f64]])` with 8 to 24 inputs,
@@ -113,8 +121,11 @@ pub(super) mod today;
 #[path = "lanes.rs"]
 pub(super) mod lanes;
 
+#[path = "closures.rs"]
+pub(super) mod closures;
+
 impl Class {
-    pub const ALL: [Class; 14] = [
+    pub const ALL: [Class; 15] = [
         Class::Cfg,
         Class::Consts,
         Class::NonFinite,
@@ -129,6 +140,7 @@ impl Class {
         Class::Selection,
         Class::Lanes,
         Class::ConstLen,
+        Class::Closures,
     ];
 
     pub fn name(self) -> &'static str {
@@ -147,6 +159,7 @@ impl Class {
             Class::Selection => "selection",
             Class::Lanes => "lanes",
             Class::ConstLen => "const-len",
+            Class::Closures => "closures",
         }
     }
 
@@ -166,6 +179,7 @@ impl Class {
             Class::Selection => "class-selection",
             Class::Lanes => "class-lanes",
             Class::ConstLen => "class-const-len",
+            Class::Closures => "class-closures",
         }
     }
 

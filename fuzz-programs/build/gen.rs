@@ -55,6 +55,7 @@ pub enum Class {
     Unreached,
     NestedGrad,
     Selection,
+    Closures,
     Lanes,
     ConstLen,
 }
@@ -3458,6 +3459,7 @@ pub fn generate(
             Some(Class::Selection) => classes::today::gen_selection(i, &mut own),
             Some(Class::Lanes) => classes::lanes::gen_lanes(i, &mut own),
             Some(Class::ConstLen) => classes::lanes::gen_const_len(i, &mut own),
+            Some(Class::Closures) => classes::closures::gen_closures(i, &mut own),
             Some(c) => {
                 let r = Rng::new(own.next());
                 gen_program(i, &mut rng, &sigs, exits, Some((c, r)))

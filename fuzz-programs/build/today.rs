@@ -14,14 +14,14 @@ use std::fmt::Write as _;
 /// One program: `helpers` (source) before the checked function, whose
 /// body is `body`; the mirror's helpers and body likewise (the mirror sees
 /// `cx`, `a0`, `a1` and `xs: &[V]`).
-struct Parts {
-    helpers: String,
-    body: String,
-    mhelpers: String,
-    mbody: String,
+pub(super) struct Parts {
+    pub(super) helpers: String,
+    pub(super) body: String,
+    pub(super) mhelpers: String,
+    pub(super) mbody: String,
     /// The last statement of the body gives this expression (source) and
     /// this `V` (mirror).
-    result: (String, String),
+    pub(super) result: (String, String),
 }
 
 fn emit(
@@ -65,7 +65,7 @@ fn emit(
 /// `hessian` (a number result only) `#[differentiable(jvp, hessian)]`:
 /// `NAME_hvp` and `NAME_hessian` too, and the wrapper holds
 /// `NAME_hessian_sparse` to the dense Hessian.
-fn emit_jvp(
+pub(super) fn emit_jvp(
     index: usize,
     n: usize,
     mut features: BTreeSet<&'static str>,
