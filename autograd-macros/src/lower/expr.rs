@@ -132,6 +132,26 @@ impl Lowerer<'_> {
         {
             return collection;
         }
+        // A mutable tuple local read whole (returned, say): its components
+        // packed, as the tuple expression they were assigned from would be.
+        if matches!(e, Expr::Path(_))
+            && let Some(Item::Tuple(items)) = self.record_tuple(e)
+        {
+            let elems: Option<Vec<Operand>> = items
+                .into_iter()
+                .map(|i| match i {
+                    Item::Value(o) => Some(o),
+                    _ => None,
+                })
+                .collect();
+            if let Some(elems) = elems {
+                let op = Op::Pack {
+                    elems,
+                    collection: crate::ir::Collection::Tuple,
+                };
+                return Operand::Value(self.emit(op, Kind::Array, e.span()));
+            }
+        }
         match e {
             Expr::Lit(l) if kind_of_lit(&l.lit) => Operand::Const(l.to_token_stream()),
             Expr::Path(p) => match self.local_ident(e) {

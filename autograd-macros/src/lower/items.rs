@@ -57,6 +57,9 @@ impl Lowerer<'_> {
                 Some(self.inline_closure(local, c))
             }
             e @ Expr::Path(_) => {
+                if let Some(tuple) = self.record_tuple(e) {
+                    return Some(tuple);
+                }
                 let v = self.local_ident(e)?;
                 self.aggregates.get(&v).cloned()
             }
@@ -225,11 +228,16 @@ impl Lowerer<'_> {
                 let ty = ty.map(referent).cloned();
                 self.bind_operand(Some(&pi.ident), pi.mutability.is_some(), ty, o, span);
             }
+            (Pat::Ident(pi), Item::Tuple(items))
+                if pi.mutability.is_some()
+                    && pi.by_ref.is_none()
+                    && pi.subpat.is_none()
+                    && self.bind_tuple(&pi.ident, &items, ty.map(referent), span) => {}
             (Pat::Ident(pi), item) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                 if pi.mutability.is_some() {
                     self.cx.error_spanned_by(
                         pi,
-                        "a mutable tuple is not supported; bind its components to names, `let (mut a, mut b) = ..;`",
+                        "a mutable tuple is bound from a tuple of values, `let mut t = (a, b);`; bind the components of this one to names, `let (mut a, mut b) = ..;`",
                     );
                 }
                 let whole = self.new_value(Kind::Unknown, Some(pi.ident.to_string()));

@@ -76,6 +76,20 @@ pub(crate) fn desugar(cx: &Ctxt, body: &syn::Block, params: &[String]) -> Option
 pub(super) struct Shape {
     fields: Vec<syn::Ident>,
     ty: String,
+    /// A mutable tuple local (`let mut best = (0, f64::MIN);`), its
+    /// components the fields `_0`, `_1`, ..
+    tuple: bool,
+}
+
+impl Shape {
+    /// The field a member names: `s.x`, or `t.1` of a tuple's.
+    fn field(&self, member: &syn::Member) -> Option<&syn::Ident> {
+        match member {
+            syn::Member::Named(name) => self.fields.iter().find(|f| *f == name),
+            syn::Member::Unnamed(k) if self.tuple => self.fields.get(k.index as usize),
+            syn::Member::Unnamed(_) => None,
+        }
+    }
 }
 
 /// A struct literal's record, if it has only named fields, no `..base`
@@ -99,7 +113,11 @@ fn literal_fields(e: &Expr) -> Option<Shape> {
         .collect::<Option<Vec<_>>>()
         .filter(|f| !f.is_empty())?;
     let ty = s.path.segments.last()?.ident.to_string();
-    Some(Shape { fields, ty })
+    Some(Shape {
+        fields,
+        ty,
+        tuple: false,
+    })
 }
 
 /// A literal updating the struct local `name` bound before it
@@ -459,6 +477,12 @@ pub(super) struct Record {
 
 /// The message at a use of the struct local `name` whole.
 fn whole_use_message(name: &syn::Ident, shape: &Shape) -> String {
+    if shape.tuple {
+        return format!(
+            "`{name}` is a tuple of {} components: read and write them (`{name}.0`), assign it anew (`{name} = (a, b)`) or bind them (`let (a, b) = {name};`)",
+            shape.fields.len()
+        );
+    }
     let (ty, field) = (&shape.ty, &shape.fields[0]);
     format!(
         "the local struct `{name}` is used by its fields: read and write `{name}.{field}`, assign it anew with `{name} = {ty} {{ {field}: .., ..{name} }}`; passing it on, returning it or calling its methods is not supported (pass or return its fields)"
@@ -491,14 +515,46 @@ impl Lowerer<'_> {
         })
     }
 
+    /// Where the binding of the field `member` names of the struct local
+    /// `r` is.
+    fn member_position(&self, r: usize, member: &syn::Member) -> Option<(usize, usize)> {
+        let field = self.records[r].shape.field(member)?;
+        self.field_position(r, field)
+    }
+
     /// Where the binding of the field `f` reads is (`s.w` of a struct
-    /// local), if it is one.
+    /// local, `t.1` of a mutable tuple), if it is one.
     pub(super) fn field_place(&self, f: &syn::ExprField) -> Option<(usize, usize)> {
         let r = self.record_named(&f.base)?;
-        match &f.member {
-            syn::Member::Named(field) => self.field_position(r, field),
-            syn::Member::Unnamed(_) => None,
+        self.member_position(r, &f.member)
+    }
+
+    /// The item a field's binding holds.
+    fn field_item(&self, (s, b): (usize, usize)) -> Item {
+        let v = self.scopes[s][b].value;
+        match self.aggregates.get(&v) {
+            Some(item) => item.clone(),
+            None => Item::Value(Operand::Value(v)),
         }
+    }
+
+    /// A mutable tuple local `e` names, whole: its components' current
+    /// values (`let (i, v) = best;`).
+    pub(super) fn record_tuple(&self, e: &Expr) -> Option<Item> {
+        let r = self.record_named(e)?;
+        let shape = &self.records[r].shape;
+        if !shape.tuple {
+            return None;
+        }
+        let components = shape
+            .fields
+            .iter()
+            .map(|f| {
+                let at = self.field_position(r, f)?;
+                Some(self.field_item(at))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Item::Tuple(components))
     }
 
     /// The struct local `r` used whole at `at`: one error saying to use
@@ -515,6 +571,8 @@ impl Lowerer<'_> {
     /// names no struct local.
     pub(super) fn lower_record_whole(&mut self, e: &Expr) -> Option<Operand> {
         match strip_parens(e) {
+            // A tuple used whole is read as any tuple is.
+            e @ Expr::Path(_) if self.record_tuple(e).is_some() => None,
             e @ Expr::Path(_) => {
                 let r = self.record_named(e)?;
                 Some(self.record_whole_use(e, r))
@@ -533,18 +591,10 @@ impl Lowerer<'_> {
     /// local.
     pub(super) fn record_field(&mut self, f: &syn::ExprField) -> Option<Item> {
         let r = self.record_named(&f.base)?;
-        let at = match &f.member {
-            syn::Member::Named(field) => self.field_position(r, field),
-            syn::Member::Unnamed(_) => None,
-        };
-        let Some((s, b)) = at else {
+        let Some(at) = self.member_position(r, &f.member) else {
             return Some(Item::Value(self.record_whole_use(f, r)));
         };
-        let v = self.scopes[s][b].value;
-        Some(match self.aggregates.get(&v) {
-            Some(item) => item.clone(),
-            None => Item::Value(Operand::Value(v)),
-        })
+        Some(self.field_item(at))
     }
 
     /// `let [mut] s = State { x: a, v: b };`, or `let s = State { v: e, ..s
@@ -562,10 +612,10 @@ impl Lowerer<'_> {
         if pi.by_ref.is_some() || pi.subpat.is_some() || init.diverge.is_some() {
             return false;
         }
+        let name = &pi.ident;
         let Expr::Struct(literal) = strip_parens(&init.expr) else {
             return false;
         };
-        let name = &pi.ident;
         let before = self.record_named(&syn::parse_quote!(#name));
         let Some(shape) = literal_fields(&init.expr).or_else(|| {
             let before = before.map(|r| &self.records[r].shape);
@@ -601,6 +651,70 @@ impl Lowerer<'_> {
         // resolves to no variable (`Lowerer::lookup`), and the reads of its
         // fields go to the fields' bindings. The value kept is any of
         // theirs, never read.
+        if let (Some(scope), Some(whole)) = (self.scopes.last_mut(), whole) {
+            scope.push(Binding {
+                name: name.to_string(),
+                context: hygiene(name),
+                value: whole,
+                mutable: false,
+                ty: None,
+                option: None,
+                record: Some(r),
+                field: None,
+                inout: false,
+                nested: None,
+            });
+        }
+        true
+    }
+
+    /// `let mut t = (a, b);` (or any tuple of single values, from a
+    /// branch, say): each component bound as a field of a new record,
+    /// whose uses read, assign and carry the components as variables
+    /// (`t.1 = v`, `t = (i, v)`, `let (i, v) = t;`). `ty` is the pattern's
+    /// type, if written. Whether the tuple is one of single values.
+    pub(super) fn bind_tuple(
+        &mut self,
+        name: &syn::Ident,
+        items: &[Item],
+        ty: Option<&syn::Type>,
+        span: Span,
+    ) -> bool {
+        if items.len() < 2 || !items.iter().all(|i| matches!(i, Item::Value(_))) {
+            return false;
+        }
+        let shape = Shape {
+            fields: (0..items.len())
+                .map(|k| syn::Ident::new(&format!("_{k}"), name.span()))
+                .collect(),
+            ty: String::new(),
+            tuple: true,
+        };
+        let types: Vec<Option<&syn::Type>> = match ty {
+            Some(syn::Type::Tuple(t)) if t.elems.len() == items.len() => {
+                t.elems.iter().map(Some).collect()
+            }
+            _ => vec![None; items.len()],
+        };
+        let r = self.records.len();
+        self.records.push(Record {
+            name: name.clone(),
+            shape: shape.clone(),
+        });
+        let mut whole = None;
+        for ((field, item), ty) in shape.fields.iter().zip(items).zip(types) {
+            let local = field_local(name, field);
+            let pat: Pat = syn::parse_quote!(mut #local);
+            let bound = self.scopes.last().map_or(0, Vec::len);
+            self.bind_pattern(&pat, item.clone(), ty, span);
+            if let Some(scope) = self.scopes.last_mut() {
+                for b in &mut scope[bound..] {
+                    b.context = format!("{}.{field}", hygiene(name));
+                    b.field = Some((r, field.to_string()));
+                    whole.get_or_insert(b.value);
+                }
+            }
+        }
         if let (Some(scope), Some(whole)) = (self.scopes.last_mut(), whole) {
             scope.push(Binding {
                 name: name.to_string(),
@@ -689,16 +803,46 @@ impl Lowerer<'_> {
     pub(super) fn lower_record_assign(&mut self, a: &syn::ExprAssign) -> bool {
         match strip_parens(&a.left) {
             Expr::Field(f) if let Some(r) = self.record_named(&f.base) => {
-                let at = match &f.member {
-                    syn::Member::Named(field) => self.field_position(r, field),
-                    syn::Member::Unnamed(_) => None,
-                };
+                let at = self.member_position(r, &f.member);
                 let value = self.lower_expr(&a.right);
                 match at {
                     Some(at) => self.assign_at(at, value, a.span()),
                     None => {
                         self.record_whole_use(f, r);
                     }
+                }
+                true
+            }
+            left @ Expr::Path(_)
+                if let Some(r) = self.record_named(left)
+                    && self.records[r].shape.tuple =>
+            {
+                let fields = self.records[r].shape.fields.clone();
+                // Every component first, then the fields assigned: `t =
+                // (t.1, t.0)` swaps.
+                match self.lower_item_expr(&a.right) {
+                    Item::Tuple(items) if items.len() == fields.len() => {
+                        for (field, item) in fields.iter().zip(items) {
+                            let (Item::Value(value), Some(at)) =
+                                (item, self.field_position(r, field))
+                            else {
+                                self.cx.error_spanned_by(
+                                    &a.right,
+                                    "a component holding a tuple is not assigned anew; bind the tuple with `let`",
+                                );
+                                continue;
+                            };
+                            self.assign_at(at, value, a.span());
+                        }
+                    }
+                    _ => self.cx.error_spanned_by(
+                        &a.right,
+                        format!(
+                            "`{}` is a tuple of {} components: assign it a tuple of as many (`t = (a, b)`)",
+                            self.records[r].name,
+                            fields.len()
+                        ),
+                    ),
                 }
                 true
             }
@@ -745,11 +889,7 @@ impl Lowerer<'_> {
         let Some(r) = self.record_named(&f.base) else {
             return false;
         };
-        let at = match &f.member {
-            syn::Member::Named(field) => self.field_position(r, field),
-            syn::Member::Unnamed(_) => None,
-        };
-        let Some((s, i)) = at else {
+        let Some((s, i)) = self.member_position(r, &f.member) else {
             self.record_whole_use(f, r);
             return true;
         };

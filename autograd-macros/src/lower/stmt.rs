@@ -829,6 +829,13 @@ impl Lowerer<'_> {
                 );
                 None
             }
+            Expr::Field(f) if matches!(f.member, syn::Member::Unnamed(_)) => {
+                self.cx.error_spanned_by(
+                    target,
+                    "a component is written in a tuple bound from a tuple of values (`let mut t = (a, b);`); bind the components of this one to names to write them, `let (mut a, mut b) = ..;`",
+                );
+                None
+            }
             Expr::Index(_) => {
                 self.cx.error_spanned_by(
                     target,
