@@ -20,7 +20,7 @@
 //! `AUTOGRAD_FUZZ_CLASSES` (`all`, the default; `none`; or a
 //! comma-separated list of `cfg consts non-finite singular-det
 //! signed-zeros shadowed-struct large-array sub-slice in-out unreached
-//! nested-grad selection lanes const-len closures`) are the classes of
+//! nested-grad selection lanes const-len closures mutable-tuples`) are the classes of
 //! `build/classes.rs`, drawn for a share `AUTOGRAD_FUZZ_CLASS_SHARE` (0.25
 //! by default; 1 makes every program one of the listed classes) of the
 //! programs, each tagged `class-NAME` in its features. `none` gives the

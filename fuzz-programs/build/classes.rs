@@ -87,6 +87,10 @@
 //!   loop body, in an assertion, and shadowed by a closure calling the one
 //!   it shadows; `jvp, hessian` (a closure called in a condition once
 //!   named a function the generated code has not).
+//! - `mutable-tuples` (`build/tuples.rs`): a mutable tuple local tracking a
+//!   pair (an argmax `best = (i, v)`, running sums, a component written on
+//!   its own, swaps, assignment in a branch's arms, bound from an `if`,
+//!   read whole by `let (p, q) = t;`); `jvp, hessian`.
 //!
 //! Vector mode and lengths (`build/lanes.rs`):
 //!
@@ -124,8 +128,11 @@ pub(super) mod lanes;
 #[path = "closures.rs"]
 pub(super) mod closures;
 
+#[path = "tuples.rs"]
+pub(super) mod tuples;
+
 impl Class {
-    pub const ALL: [Class; 15] = [
+    pub const ALL: [Class; 16] = [
         Class::Cfg,
         Class::Consts,
         Class::NonFinite,
@@ -141,6 +148,7 @@ impl Class {
         Class::Lanes,
         Class::ConstLen,
         Class::Closures,
+        Class::MutableTuples,
     ];
 
     pub fn name(self) -> &'static str {
@@ -160,6 +168,7 @@ impl Class {
             Class::Lanes => "lanes",
             Class::ConstLen => "const-len",
             Class::Closures => "closures",
+            Class::MutableTuples => "mutable-tuples",
         }
     }
 
@@ -180,6 +189,7 @@ impl Class {
             Class::Lanes => "class-lanes",
             Class::ConstLen => "class-const-len",
             Class::Closures => "class-closures",
+            Class::MutableTuples => "class-mutable-tuples",
         }
     }
 

@@ -56,6 +56,7 @@ pub enum Class {
     NestedGrad,
     Selection,
     Closures,
+    MutableTuples,
     Lanes,
     ConstLen,
 }
@@ -3460,6 +3461,7 @@ pub fn generate(
             Some(Class::Lanes) => classes::lanes::gen_lanes(i, &mut own),
             Some(Class::ConstLen) => classes::lanes::gen_const_len(i, &mut own),
             Some(Class::Closures) => classes::closures::gen_closures(i, &mut own),
+            Some(Class::MutableTuples) => classes::tuples::gen_mutable_tuples(i, &mut own),
             Some(c) => {
                 let r = Rng::new(own.next());
                 gen_program(i, &mut rng, &sigs, exits, Some((c, r)))

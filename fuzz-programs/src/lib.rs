@@ -46,7 +46,7 @@
 //!
 //! The classes (`cfg consts non-finite singular-det signed-zeros
 //! shadowed-struct large-array sub-slice in-out unreached nested-grad
-//! selection lanes const-len closures`) are described in `build/classes.rs`; two
+//! selection lanes const-len closures mutable-tuples`) are described in `build/classes.rs`; two
 //! aim at the vector mode and the lengths: `lanes`, programs of 8 to 24
 //! inputs whose `NAME_hessian` and `NAME_jacobian` sweep eight lanes at
 //! once (also through calls), each column checked against `NAME_hvp` or
