@@ -324,6 +324,11 @@ pub enum Op {
         /// Variables of the function the closure reads (constants of the
         /// element-wise function), each as the closure names it.
         captures: Vec<(syn::Ident, ValueId)>,
+        /// Floats of the function the closure reads that may carry a
+        /// derivative (`|v| (v - m).exp()` of a computed `m`): the
+        /// closure's parameters after the element, in order, so its VJP
+        /// gives their adjoints too, summed over the elements.
+        inputs: Vec<(syn::Ident, ValueId)>,
     },
     /// Primal-only code (comparisons, `&&`, `||`, `!`, integer operators)
     /// emitted as written, each variable name in `bindings` renamed to the
@@ -398,9 +403,15 @@ macro_rules! traversal {
                         f(array);
                         elem.$value().into_iter().for_each(f);
                     }
-                    Op::Map { recv, captures, .. } => {
+                    Op::Map {
+                        recv,
+                        captures,
+                        inputs,
+                        ..
+                    } => {
                         f(recv);
                         captures.$iter().for_each(|c| f($($ref)* c.1));
+                        inputs.$iter().for_each(|c| f($($ref)* c.1));
                     }
                     Op::Call { args, .. } => {
                         for a in args.$iter() {
@@ -829,12 +840,16 @@ impl fmt::Display for Op {
                 recv,
                 forward,
                 captures,
+                inputs,
                 ..
             } => {
                 write!(f, "map {recv} {{{forward}}}")?;
                 captures
                     .iter()
-                    .try_for_each(|(name, v)| write!(f, ", {name} = {v}"))
+                    .try_for_each(|(name, v)| write!(f, ", {name} = {v}"))?;
+                inputs
+                    .iter()
+                    .try_for_each(|(name, v)| write!(f, ", in {name} = {v}"))
             }
             Op::Call { func, args } => {
                 let func = quote::quote!(#func).to_string().replace(' ', "");

@@ -16,19 +16,22 @@ pub fn scalar_param() -> syn::Ident {
 }
 
 /// The signature of the scalar function a `map` closure's body is: one
-/// element `param` in, one out, of `f64` or of the twin's scalar `elem`.
+/// element `param` in (then the floats of the enclosing function it reads
+/// that may carry a derivative, `inputs`), one out, of `f64` or of the
+/// twin's scalar `elem`.
 /// Lowering reads the closure's body under it; emission writes the
 /// closure's VJP with its parameter.
 pub fn map_element_sig(
     param: &syn::Ident,
+    inputs: &[syn::Ident],
     elem: &syn::Ident,
     span: proc_macro2::Span,
 ) -> syn::Signature {
     if elem == "f64" {
-        syn::parse_quote_spanned!(span=> fn __ad_map(#param: f64) -> f64)
+        syn::parse_quote_spanned!(span=> fn __ad_map(#param: f64 #(, #inputs: f64)*) -> f64)
     } else {
         syn::parse_quote_spanned! {span=>
-            fn __ad_map<#elem: ::autograd::__private::Float>(#param: #elem) -> #elem
+            fn __ad_map<#elem: ::autograd::__private::Float>(#param: #elem #(, #inputs: #elem)*) -> #elem
         }
     }
 }

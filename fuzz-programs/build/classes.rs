@@ -85,7 +85,8 @@
 //!   `return`, one calling another) called in expressions, in an `if`'s
 //!   and a `while`'s condition, in a bisection, in a `map` closure, in a
 //!   loop body, in an assertion, and shadowed by a closure calling the one
-//!   it shadows; `jvp, hessian` (a closure called in a condition once
+//!   it shadows, and a nalgebra `map` closure reading floats that carry a
+//!   derivative; `jvp, hessian` (a closure called in a condition once
 //!   named a function the generated code has not).
 //! - `mutable-tuples` (`build/tuples.rs`): a mutable tuple local tracking a
 //!   pair (an argmax `best = (i, v)`, running sums, a component written on

@@ -4,7 +4,8 @@
 //! branch, one with an early `return`, one calling another), called in
 //! expressions, in an `if`'s and a `while`'s condition, in a bisection, in
 //! a `map` closure, in a loop body, in an assertion, and shadowed by one
-//! calling it. Each closure's mirror is a closure over `cx` and `V`s.
+//! calling it; and a nalgebra `map` closure reading floats that carry a
+//! derivative. Each closure's mirror is a closure over `cx` and `V`s.
 
 use super::today::{Parts, emit_jvp};
 use super::{Class, Program, Rng};
@@ -79,7 +80,7 @@ pub(in crate::generator) fn gen_closures(index: usize, rng: &mut Rng) -> Program
         let c = rng.pick(&names);
         let d = rng.pick(&names);
         let r = format!("r{k}");
-        match rng.below(8) {
+        match rng.below(9) {
             0 => {
                 f.insert("closure-in-expression");
                 let _ = writeln!(body, "    let {r} = {c}(a0) + {d}(xs[0]) * a1;");
@@ -148,6 +149,19 @@ pub(in crate::generator) fn gen_closures(index: usize, rng: &mut Rng) -> Program
                     "    debug_assert!({c}(a1).is_finite(), \"{c} = {{}}\", {c}(a1));\n    let {r} = {c}(a1);"
                 );
                 let _ = writeln!(mbody, "    let {r} = {c}(cx, a1);");
+            }
+            7 => {
+                // A nalgebra `map` closure reading floats that carry a
+                // derivative (a shift and a scale).
+                f.insert("closure-map-inputs");
+                let _ = writeln!(
+                    body,
+                    "    let v{k} = nalgebra::DVector::from_vec(vec![xs[0], xs[1], a0 * 0.5]);\n    let mu{k} = v{k}.sum() * 0.25 + a0;\n    let {r} = v{k}.map(|x| ((x - mu{k}) * a1).tanh()).sum();"
+                );
+                let _ = writeln!(
+                    mbody,
+                    "    let {r} = {{\n        let h = cx.k(0.5);\n        let e2 = cx.mul(a0, h);\n        let es = [xs[0], xs[1], e2];\n        let mut s = cx.k(-0.0);\n        for &e in &es {{\n            s = cx.add(s, e);\n        }}\n        let q = cx.k(0.25);\n        let mu = cx.mul(s, q);\n        let mu = cx.add(mu, a0);\n        let mut r = cx.k(-0.0);\n        for &e in &es {{\n            let d = cx.sub(e, mu);\n            let d = cx.mul(d, a1);\n            let t = cx.tanh(d);\n            r = cx.add(r, t);\n        }}\n        r\n    }};"
+                );
             }
             _ => {
                 f.insert("closure-shadowed");

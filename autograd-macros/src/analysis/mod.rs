@@ -110,7 +110,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
     let closures = closures
         .0
         .into_iter()
-        .map(|(v, c)| (v, analyze(cx, c, &[true])))
+        .map(|(v, c)| (v, analyze(cx, c, &vec![true; c.params.len()])))
         .collect();
     let n = f.values.len();
     let mut varied = ValueMap::filled(n, false);
@@ -324,7 +324,10 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut ValueMap<bool>) -> bool {
                         .iter()
                         .zip(rule.diff())
                         .any(|(a, d)| d && is(varied, a)),
-                    Op::Index { slice, .. } | Op::Map { recv: slice, .. } => varied[*slice],
+                    Op::Index { slice, .. } => varied[*slice],
+                    Op::Map { recv, inputs, .. } => {
+                        varied[*recv] || inputs.iter().any(|(_, v)| varied[*v])
+                    }
                     Op::Call { args, .. } => args.iter().any(|a| is(varied, &a.operand)),
                     Op::Pack { elems, .. } => elems.iter().any(|e| is(varied, e)),
                     Op::Fill { elem, .. } => is(varied, elem),
@@ -394,8 +397,10 @@ fn useful_pass(
                         .zip(rule.diff())
                         .filter(|(_, d)| *d)
                         .for_each(|(a, _)| mark(a)),
-                    Op::Index { slice, .. } | Op::Map { recv: slice, .. } => {
-                        mark(&Operand::Value(*slice))
+                    Op::Index { slice, .. } => mark(&Operand::Value(*slice)),
+                    Op::Map { recv, inputs, .. } => {
+                        mark(&Operand::Value(*recv));
+                        inputs.iter().for_each(|(_, v)| mark(&Operand::Value(*v)));
                     }
                     Op::Call { args, .. } => args.iter().for_each(|a| mark(&a.operand)),
                     Op::Pack { elems, .. } => elems.iter().for_each(mark),
@@ -520,7 +525,7 @@ impl<'a> Visitor<'a> for DroppedDerivatives<'_> {
                     cx.error_spanned_by(
                         ident,
                         format!(
-                            "the closure of `map` reads `{ident}`, which depends on a differentiable argument: its derivative through the closure would be lost; compute the element-wise part in the closure and combine it with the variable outside (`m.map(|v| v.sin()) * x`, not `m.map(|v| v.sin() * x)`), or bind `let c = autograd::stop_gradient(..);` before the closure and read `c` if no gradient should flow through it"
+                            "the closure of `map` reads `{ident}`, which depends on a differentiable argument and is not a float: its derivative through the closure would be lost; bind the float the closure needs first (`let w0 = w[0];`, then `m.map(|v| v.sin() * w0)`: a float the closure reads gets its derivative), or bind `let c = autograd::stop_gradient(..);` before the closure and read `c` if no gradient should flow through it"
                         ),
                     );
                 }
@@ -726,8 +731,13 @@ impl<'a> Visitor<'a> for Uses<'_> {
                             }
                         }
                     }
-                    Op::Map { recv, .. } if an.active(*recv) => {
-                        sites.push((*recv, b.id, false));
+                    Op::Map { recv, inputs, .. } => {
+                        let inputs = inputs.iter().map(|(_, v)| *v);
+                        for v in std::iter::once(*recv).chain(inputs) {
+                            if an.active(v) {
+                                sites.push((v, b.id, false));
+                            }
+                        }
                     }
                     Op::Call { args, .. } => {
                         for a in args {
@@ -892,9 +902,14 @@ pub fn backward_reads(f: &Function, an: &Analysis, dst: ValueId, op: &Op) -> Vec
                 }
             }
         }
-        Op::Map { recv, captures, .. } => {
+        Op::Map {
+            recv,
+            captures,
+            inputs,
+            ..
+        } => {
             out.push(*recv);
-            out.extend(captures.iter().map(|c| c.1));
+            out.extend(captures.iter().chain(inputs).map(|c| c.1));
         }
         Op::Rule { rule, args, .. } => {
             for (a, p) in args.iter().zip(rule.params) {

@@ -249,10 +249,12 @@ impl Gen<'_> {
                 recv,
                 forward,
                 captures,
+                inputs,
                 ..
             } => {
                 let m = names::value(self.f, *recv);
-                match self.rebind(captures) {
+                let read: Vec<_> = captures.iter().chain(inputs).cloned().collect();
+                match self.rebind(&read) {
                     Some(rebind) => quote!({ #rebind #m.map(#forward) }),
                     None => quote!(#m.map(#forward)),
                 }

@@ -1063,7 +1063,11 @@ fn map_helper(closure: &Function, an: &Analysis, span: proc_macro2::Span) -> Tok
     let (Some(param), Some(elem)) = (&element.param, &element.float) else {
         return quote!(::core::unreachable!());
     };
-    let sig = crate::sig::map_element_sig(param, elem, span);
+    let inputs: Vec<syn::Ident> = closure.params[1..]
+        .iter()
+        .filter_map(|p| closure.info(*p).param.clone())
+        .collect();
+    let sig = crate::sig::map_element_sig(param, &inputs, elem, span);
     let item: syn::ItemFn = syn::parse_quote!(#sig {});
     // The signature lowering read the closure's body under, read again:
     // lowering reported any error in it to the user.

@@ -265,6 +265,17 @@ pub fn map_helper(v: ValueId) -> Ident {
     ident(format!("__ad_map{}", v.index()))
 }
 
+/// The sum over the elements of a `map` of the adjoint of its closure's
+/// `k`-th input (see `Op::Map`), as the reverse sweep gathers it.
+pub fn map_input_adjoint(v: ValueId, k: usize) -> Ident {
+    ident(format!("__ad_map{}_d{k}", v.index()))
+}
+
+/// A `map` closure's adjoints (or partials) at one element.
+pub fn map_partials() -> Ident {
+    ident("__ad_partials".into())
+}
+
 /// The array an element write or a `push` works on, inside the block
 /// that makes the new value.
 pub fn written_array() -> Ident {

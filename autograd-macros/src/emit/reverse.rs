@@ -393,6 +393,16 @@ impl<'a> Gen<'a> {
                 recv,
                 closure,
                 captures,
+                inputs,
+                ..
+            } if inputs.iter().any(|(_, v)| self.an.active(*v)) => {
+                out.extend(self.map_with_inputs(dst, *recv, closure, captures, inputs, span));
+            }
+            Op::Map {
+                recv,
+                closure,
+                captures,
+                inputs,
                 ..
             } if self.an.active(*recv) => {
                 // The closure's VJP, where the variables it reads are at hand.
@@ -404,7 +414,10 @@ impl<'a> Gen<'a> {
                 // `f64`, or a second-order twin's scalar.
                 let elem = self.f.info(dst).float.clone();
                 let elem = elem.unwrap_or_else(|| syn::Ident::new("f64", span));
-                let pullback = quote!(|#x: #elem, #g_x: #elem| #h(#x).1(#g_x).0);
+                // Floats the closure reads that carry no derivative here
+                // are its arguments all the same.
+                let values = inputs.iter().map(|(_, v)| self.owned(*v));
+                let pullback = quote!(|#x: #elem, #g_x: #elem| #h(#x #(, #values)*).1(#g_x).0);
                 if self.declared.contains(recv) {
                     let func = map_closure(Form::Acc, span);
                     let adj = names::adjoint(self.f, *recv);
@@ -1083,6 +1096,70 @@ impl<'a> Gen<'a> {
 }
 
 /// The pullback of `m.map(closure)` in a form.
+impl Gen<'_> {
+    /// The reverse of `m.map(f)` whose closure reads floats that carry a
+    /// derivative (`inputs`): per element, the closure's pullback gives
+    /// the element's adjoint and each input's, which are summed over the
+    /// elements and added to the inputs' adjoints after.
+    fn map_with_inputs(
+        &mut self,
+        dst: ValueId,
+        recv: ValueId,
+        closure: &Function,
+        captures: &[(syn::Ident, ValueId)],
+        inputs: &[(syn::Ident, ValueId)],
+        span: proc_macro2::Span,
+    ) -> TokenStream {
+        let helper = super::map_helper(closure, &self.an.closures[&dst], span);
+        let m = self.operand_ref(&Operand::Value(recv));
+        let rebind = self.rebind(captures);
+        let h = names::map_helper(dst);
+        let (x, g_x, r) = (
+            names::element(),
+            names::element_adjoint(),
+            names::map_partials(),
+        );
+        let g = names::adjoint(self.f, dst);
+        // `f64`, or a second-order twin's scalar.
+        let elem = self.f.info(dst).float.clone();
+        let elem = elem.unwrap_or_else(|| syn::Ident::new("f64", span));
+        let values: Vec<TokenStream> = inputs.iter().map(|(_, v)| self.owned(*v)).collect();
+        let active: Vec<(usize, ValueId)> = (0..inputs.len())
+            .map(|k| (k, inputs[k].1))
+            .filter(|(_, v)| self.an.active(*v))
+            .collect();
+        let sums: Vec<_> = active
+            .iter()
+            .map(|(k, _)| names::map_input_adjoint(dst, *k))
+            .collect();
+        let slots = active.iter().map(|(k, _)| syn::Index::from(k + 1));
+        // `-0.0`, where Rust's sums start: adding to it changes nothing.
+        let zero = quote!(<#elem as ::autograd::__private::Float>::neg_zero());
+        let func = map_closure(Form::New, span);
+        let mut out = quote_spanned! {span=>
+            #(let #sums = ::core::cell::Cell::new(#zero);)*
+        };
+        let mapped = quote_spanned!(span=> {
+            #rebind
+            let #h = #helper;
+            #func(&#g, #m, |#x: #elem, #g_x: #elem| {
+                let #r = #h(#x #(, #values)*).1(#g_x);
+                #(#sums.set(#sums.get() + #r.#slots);)*
+                #r.0
+            })
+        });
+        if self.an.active(recv) {
+            out.extend(self.contribute(recv, mapped));
+        } else {
+            out.extend(quote_spanned!(span=> let _ = #mapped;));
+        }
+        for ((_, v), sum) in active.iter().zip(&sums) {
+            out.extend(self.contribute(*v, quote!(#sum.get())));
+        }
+        out
+    }
+}
+
 fn map_closure(form: Form, span: proc_macro2::Span) -> TokenStream {
     let f = crate::table::map_closure(form);
     paths::path(f.as_ref(), || format!("{form:?} of `map`"), span)

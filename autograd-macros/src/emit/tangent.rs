@@ -293,6 +293,53 @@ impl Gen<'_> {
                 recv,
                 closure,
                 captures,
+                inputs,
+                ..
+            } if inputs.iter().any(|(_, v)| self.has_tangent(*v)) => {
+                // The closure's partials at the element (its pullback at
+                // one), dotted with the element's and the inputs' tangents.
+                let helper = super::map_helper(closure, &self.an.closures[&dst], span);
+                let rebind = self.rebind(captures);
+                let h = names::map_helper(dst);
+                let (x, t, r) = (
+                    names::element(),
+                    names::element_adjoint(),
+                    names::map_partials(),
+                );
+                let func = paths::path(
+                    crate::table::map_closure(Form::New).as_ref(),
+                    || "map's pullback".into(),
+                    span,
+                );
+                let m = self.operand_ref(&Operand::Value(*recv));
+                let values: Vec<TokenStream> = inputs.iter().map(|(_, v)| self.owned(*v)).collect();
+                let mut terms = Vec::new();
+                let dm = if self.has_tangent(*recv) {
+                    terms.push(quote!(#r.0 * #t));
+                    self.tangent_ref(*recv)
+                } else {
+                    m.clone()
+                };
+                for (k, (_, v)) in inputs.iter().enumerate() {
+                    if self.has_tangent(*v) {
+                        let (slot, tv) = (syn::Index::from(k + 1), self.tangent(*v));
+                        terms.push(quote!(#r.#slot * #tv));
+                    }
+                }
+                quote_spanned! {span=> {
+                    #rebind
+                    let #h = #helper;
+                    #func(#dm, #m, |#x: f64, #t: f64| {
+                        let #r = #h(#x #(, #values)*).1(1.0);
+                        #(#terms)+*
+                    })
+                }}
+            }
+            Op::Map {
+                recv,
+                closure,
+                captures,
+                inputs,
                 ..
             } if self.has_tangent(*recv) => {
                 // An element-wise function's Jacobian is diagonal: its
@@ -310,10 +357,11 @@ impl Gen<'_> {
                     self.tangent_ref(*recv),
                     self.operand_ref(&Operand::Value(*recv)),
                 );
+                let values: Vec<TokenStream> = inputs.iter().map(|(_, v)| self.owned(*v)).collect();
                 quote_spanned! {span=> {
                     #rebind
                     let #h = #helper;
-                    #func(#dm, #m, |#x: f64, #g: f64| #h(#x).1(#g).0)
+                    #func(#dm, #m, |#x: f64, #g: f64| #h(#x #(, #values)*).1(#g).0)
                 }}
             }
             // Collections are linear in their elements: the same operation

@@ -112,11 +112,34 @@ impl Lowerer<'_> {
             .collect();
         outer.extend(self.outer.iter().cloned());
         let elem = self.matrix_scalar();
-        let syn_sig = crate::sig::map_element_sig(&param, &elem, m.span());
+        let block: syn::Block = syn::parse_quote_spanned!(m.span()=> { #body });
+        // The floats the closure reads that may carry a derivative (not a
+        // `#[constant]` argument's): found by lowering it once with every
+        // variable a constant (its errors dropped), then its parameters.
+        let probe_sig = crate::sig::map_element_sig(&param, &[], &elem, m.span());
+        let inputs: Vec<(syn::Ident, ValueId)> = match crate::sig::parse(self.cx, &probe_sig, false)
+        {
+            Some(sig) => {
+                let probe = Ctxt::default();
+                let caller = Some(self.caller.as_str());
+                lower_fn(&probe, &sig, &probe_sig, &block, outer.clone(), caller)
+                    .captures
+                    .iter()
+                    .filter_map(|ident| {
+                        let v = self.lookup(ident)?.value;
+                        let float = self.values[v].kind == Kind::Float;
+                        (float && !self.constant_params.contains(&v)).then(|| (ident.clone(), v))
+                    })
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let input_names: Vec<syn::Ident> = inputs.iter().map(|(i, _)| i.clone()).collect();
+        outer.retain(|o| !input_names.iter().any(|i| i == o));
+        let syn_sig = crate::sig::map_element_sig(&param, &input_names, &elem, m.span());
         let Some(sig) = crate::sig::parse(self.cx, &syn_sig, false) else {
             return self.missing(m.span());
         };
-        let block: syn::Block = syn::parse_quote_spanned!(m.span()=> { #body });
         let closure = lower_fn(self.cx, &sig, &syn_sig, &block, outer, Some(&self.caller));
         let mut captures = Vec::new();
         for ident in &closure.captures {
@@ -132,6 +155,7 @@ impl Lowerer<'_> {
                 forward: arg.to_token_stream(),
                 closure: Box::new(closure),
                 captures,
+                inputs,
             },
             Kind::Matrix,
             m.span(),

@@ -55,30 +55,32 @@ impl map_reads_constants {
                     &__ad_v6,
                 );
                 let __ad_d_m = {
-                    let k = __ad_v4_k;
-                    let __ad_map5 = |v: f64| {
+                    let __ad_map5 = |v: f64, k: f64| {
                         use ::autograd::__private::rules as __ad_rules;
-                        let __ad_v1 = v * c;
-                        let __ad_v2 = __ad_v1.sin();
-                        let __ad_v3 = k * v;
-                        let __ad_v4 = __ad_v2 + __ad_v3;
+                        let __ad_v2 = v * c;
+                        let __ad_v3 = __ad_v2.sin();
+                        let __ad_v4 = k * v;
+                        let __ad_v5 = __ad_v3 + __ad_v4;
                         (
-                            __ad_v4,
+                            __ad_v5,
                             move |__ad_seed: f64| {
-                                let __ad_d4 = __ad_seed;
-                                let __ad_d2 = __ad_rules::add_grad_lhs(__ad_d4);
-                                let __ad_d3 = __ad_rules::add_grad_rhs(__ad_d4);
-                                let mut __ad_d_v = __ad_rules::mul_grad_rhs(__ad_d3, k);
-                                let __ad_d1 = __ad_rules::sin_grad(__ad_d2, __ad_v1);
-                                __ad_d_v += __ad_rules::mul_grad_lhs(__ad_d1, c);
-                                (__ad_d_v,)
+                                let __ad_d5 = __ad_seed;
+                                let __ad_d3 = __ad_rules::add_grad_lhs(__ad_d5);
+                                let __ad_d4 = __ad_rules::add_grad_rhs(__ad_d5);
+                                let __ad_d_k = __ad_rules::mul_grad_lhs(__ad_d4, v);
+                                let mut __ad_d_v = __ad_rules::mul_grad_rhs(__ad_d4, k);
+                                let __ad_d2 = __ad_rules::sin_grad(__ad_d3, __ad_v2);
+                                __ad_d_v += __ad_rules::mul_grad_lhs(__ad_d2, c);
+                                (__ad_d_v, __ad_d_k)
                             },
                         )
                     };
                     __ad_rules::generic::map_grad_owned(
                         __ad_d5_e,
                         m,
-                        |__ad_x: f64, __ad_g: f64| __ad_map5(__ad_x).1(__ad_g).0,
+                        |__ad_x: f64, __ad_g: f64| {
+                            __ad_map5(__ad_x, __ad_v4_k).1(__ad_g).0
+                        },
                     )
                 };
                 (
