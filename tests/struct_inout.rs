@@ -290,3 +290,228 @@ fn called_from_another_method() {
     assert_all_fd64_close("dy", &dy, &fd64_slice(|y| objective(&m, y, dt), &y0));
     assert_fd64_close("ddt", ddt, fd64(|t| objective(&m, &y0, t), dt));
 }
+
+// ---- `s: &mut S` with `S: Tangent` ----
+
+#[derive(Clone, Debug, PartialEq, Tangent)]
+struct State {
+    x: f64,
+    v: f64,
+    hist: Vec<f64>,
+    /// Neither read nor written by `advance`: its adjoint is its seed.
+    untouched: f64,
+    #[constant]
+    mass: f64,
+    substeps: usize,
+}
+
+/// One symplectic Euler step of a spring (x'' = -k x / m), its squared
+/// position added into `hist[0]`; returns the energy after.
+#[differentiable]
+fn advance(s: &mut State, k: f64, dt: f64) -> f64 {
+    let h = dt / s.substeps as f64;
+    for _ in 0..s.substeps {
+        s.v -= h * k * s.x / s.mass;
+        s.x += h * s.v;
+    }
+    s.hist[0] += s.x * s.x;
+    0.5 * s.mass * s.v * s.v + 0.5 * k * s.x * s.x
+}
+
+/// A drift returning `()`: the final value is the only output.
+#[differentiable]
+fn drift(s: &mut State, dt: f64) {
+    s.x += dt * s.v;
+}
+
+/// `n` steps in a loop, the energy summed.
+#[differentiable]
+fn simulate(s: &mut State, k: f64, dt: f64, n: usize) -> f64 {
+    let mut e = 0.0;
+    for _ in 0..n {
+        s.v -= dt * k * s.x / s.mass;
+        s.x += dt * s.v;
+        e += 0.5 * k * s.x * s.x;
+    }
+    e
+}
+
+fn state() -> State {
+    State {
+        x: 0.8,
+        v: -0.3,
+        hist: vec![0.25, 1.5],
+        untouched: 4.0,
+        mass: 2.0,
+        substeps: 3,
+    }
+}
+
+/// The differentiable fields, flattened: x, v, hist[0], hist[1], untouched.
+fn flat(s: &State) -> Vec<f64> {
+    vec![s.x, s.v, s.hist[0], s.hist[1], s.untouched]
+}
+
+fn unflat(s: &State, p: &[f64]) -> State {
+    State {
+        x: p[0],
+        v: p[1],
+        hist: vec![p[2], p[3]],
+        untouched: p[4],
+        ..s.clone()
+    }
+}
+
+/// `⟨seed, flat(s_final)⟩`.
+fn dot(seed: &State, s: &State) -> f64 {
+    flat(seed).iter().zip(flat(s)).map(|(a, b)| a * b).sum()
+}
+
+#[test]
+fn struct_vjp_seeds_the_final_value() {
+    let s0 = state();
+    let (k, dt) = (1.7, 0.1);
+    let seed = 0.6;
+    let seed_s = State {
+        x: 0.9,
+        v: -1.1,
+        hist: vec![0.4, 0.7],
+        untouched: 1.3,
+        mass: 99.0,
+        substeps: 99,
+    };
+    let objective = |s0: &State, k: f64, dt: f64| {
+        let mut s = s0.clone();
+        let e = advance(&mut s, k, dt);
+        seed * e + dot(&seed_s, &s)
+    };
+    let mut s = s0.clone();
+    let (e, pullback) = advance_vjp(&mut s, k, dt);
+    let mut want = s0.clone();
+    assert_eq!(e.to_bits(), advance(&mut want, k, dt).to_bits());
+    assert_eq!(s, want);
+    let (ds, dk, ddt) = pullback(seed, seed_s.clone());
+    let want_ds = fd64_slice(|p| objective(&unflat(&s0, p), k, dt), &flat(&s0));
+    assert_all_fd64_close("ds", &flat(&ds), &want_ds);
+    // The untouched field passes its seed through; constants and integers
+    // are the argument's.
+    assert_eq!(ds.untouched, seed_s.untouched);
+    assert_eq!((ds.mass, ds.substeps), (s0.mass, s0.substeps));
+    assert_fd64_close("dk", dk, fd64(|k| objective(&s0, k, dt), k));
+    assert_fd64_close("ddt", ddt, fd64(|t| objective(&s0, k, t), dt));
+
+    // `_grad`: seed 1 for the energy, 0 for the final state.
+    let mut s = s0.clone();
+    let (e, ds, dk, _) = advance_grad(&mut s, k, dt);
+    assert_eq!(e, advance(&mut s0.clone(), k, dt));
+    assert_eq!(s, want);
+    let energy = |s0: &State, k: f64| advance(&mut s0.clone(), k, dt);
+    let want_ds = fd64_slice(|p| energy(&unflat(&s0, p), k), &flat(&s0));
+    assert_all_fd64_close("grad ds", &flat(&ds), &want_ds);
+    assert_eq!(ds.untouched, 0.0);
+    assert_fd64_close("grad dk", dk, fd64(|k| energy(&s0, k), k));
+    let mut s = s0.clone();
+    let check = advance_check(&mut s, k, dt);
+    assert_eq!(s, want);
+    assert!(check.max_abs_error() < 1e-7, "{check:?}");
+}
+
+#[test]
+fn unit_struct_function_pullback_takes_only_the_final_seed() {
+    let s0 = state();
+    let dt = 0.25;
+    let seed_s = State {
+        x: 2.0,
+        v: 0.5,
+        hist: vec![1.0, -1.0],
+        untouched: 3.0,
+        mass: 0.0,
+        substeps: 0,
+    };
+    let mut s = s0.clone();
+    let ((), pullback) = drift_vjp(&mut s, dt);
+    let mut want = s0.clone();
+    drift(&mut want, dt);
+    assert_eq!(s, want);
+    let (ds, ddt) = pullback(seed_s.clone());
+    // x₁ = x + dt v: dx = s_x, dv = s_v + dt s_x, ddt = v s_x; the rest
+    // pass their seeds through.
+    assert_eq!(ds.x, seed_s.x);
+    assert_eq!(ds.v, seed_s.v + dt * seed_s.x);
+    assert_eq!(ds.hist, seed_s.hist);
+    assert_eq!(ds.untouched, seed_s.untouched);
+    assert_eq!((ds.mass, ds.substeps), (s0.mass, s0.substeps));
+    assert_eq!(ddt, s0.v * seed_s.x);
+}
+
+#[test]
+fn time_stepper_loop_on_an_in_out_struct() {
+    let s0 = state();
+    let (k, dt, n) = (1.7, 0.05, 40);
+    let objective = |s0: &State, k: f64, dt: f64| simulate(&mut s0.clone(), k, dt, n);
+    let mut s = s0.clone();
+    let (e, ds, dk, ddt) = simulate_grad(&mut s, k, dt, n);
+    let mut want = s0.clone();
+    assert_eq!(e, simulate(&mut want, k, dt, n));
+    assert_eq!(s, want);
+    let want_ds = fd64_slice(|p| objective(&unflat(&s0, p), k, dt), &flat(&s0));
+    assert_all_fd64_close("ds", &flat(&ds), &want_ds);
+    assert_fd64_close("dk", dk, fd64(|k| objective(&s0, k, dt), k));
+    // In `dt` the forty steps make the five-point stencil's step (1e-3,
+    // 2% of `dt`) too coarse: a three-point one at h = 1e-7 (truncation
+    // ≈ h²·|f'''|/6 ≈ 1e-10, rounding ≈ ε·|f|/h ≈ 1e-8), to 1e-7 relative.
+    let want_ddt = fd_support::central(|t| objective(&s0, k, t), dt, 1e-7);
+    approx::assert_relative_eq!(ddt, want_ddt, epsilon = 1e-9, max_relative = 1e-7);
+}
+
+// ---- `&mut self` ----
+
+#[differentiable]
+impl State {
+    /// A kick of the velocity by a force `f`; returns the kinetic energy.
+    fn kick(&mut self, f: f64, dt: f64) -> f64 {
+        self.v += dt * f / self.mass;
+        0.5 * self.mass * self.v * self.v
+    }
+}
+
+#[test]
+fn mut_self_is_an_in_out_receiver_first_in_the_tuple() {
+    let s0 = state();
+    let (f, dt) = (1.2, 0.3);
+    let (seed, seed_s) = (
+        0.5,
+        State {
+            x: 0.1,
+            v: 0.2,
+            hist: vec![0.3, 0.4],
+            untouched: 0.6,
+            mass: 7.0,
+            substeps: 7,
+        },
+    );
+    let mut s = s0.clone();
+    let (e, pullback) = s.kick_vjp(f, dt);
+    let mut want = s0.clone();
+    assert_eq!(e, want.kick(f, dt));
+    assert_eq!(s, want);
+    let (ds, df, ddt) = pullback(seed, seed_s.clone());
+    // v₁ = v + dt f / m, e = m v₁² / 2: de/dv₁ = m v₁.
+    let (m, v1) = (s0.mass, want.v);
+    let g = seed * m * v1 + seed_s.v;
+    let close =
+        |a: f64, b: f64| approx::assert_relative_eq!(a, b, epsilon = 1e-13, max_relative = 1e-12);
+    close(ds.v, g);
+    close(df, g * dt / m);
+    close(ddt, g * f / m);
+    assert_eq!(
+        (ds.x, ds.hist.clone(), ds.untouched),
+        (seed_s.x, seed_s.hist.clone(), seed_s.untouched)
+    );
+    assert_eq!((ds.mass, ds.substeps), (s0.mass, s0.substeps));
+    let mut s = s0.clone();
+    let (_, ds, _, _) = s.kick_grad(f, dt);
+    assert_eq!(s, want);
+    close(ds.v, m * v1);
+    assert_eq!(ds.x, 0.0);
+}

@@ -754,3 +754,15 @@ fn struct_inout_slice() {
         "fn scaled(m: &Model, y: &mut [f64]) -> f64 { y[0] *= m.k; y[0] }",
     );
 }
+
+/// An in-out struct returning `()`: each field the body reads is an
+/// in-out `&mut f64` of the flat function; `_vjp`'s pullback takes the
+/// struct's seed only, starts the adjoint from it and puts each field's
+/// through the flat pullback.
+#[test]
+fn struct_inout_state() {
+    check(
+        "struct_inout_state",
+        "fn drift(s: &mut State, dt: f64) { s.x += dt * s.v; }",
+    );
+}

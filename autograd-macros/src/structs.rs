@@ -27,6 +27,8 @@ use crate::sig::{self, ParamKind, struct_type};
 struct Arg {
     ident: syn::Ident,
     kind: ArgKind,
+    /// A `Tangent` struct taken as an in-out argument (`s: &mut State`).
+    inout: bool,
 }
 
 enum ArgKind {
@@ -58,24 +60,31 @@ fn all_args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
                     ty: Box::new(syn::parse_quote_spanned!(r.self_token.span=> Self)),
                     by_ref: !matches!(r.kind, syn::ReceiverKind::Value),
                 },
+                inout: matches!(r.kind, syn::ReceiverKind::Reference(_, _, Some(_))),
             }),
             FnArg::Typed(pt) => {
                 let syn::Pat::Ident(pi) = &*pt.pat else {
                     return None;
                 };
                 let constant = pt.attrs.iter().any(sig::is_constant_attr);
-                let kind = match struct_type(&pt.ty, &func.sig.generics) {
+                let (ty, inout) = match &*pt.ty {
+                    Type::Reference(r) if r.mutability.is_some() => (&*r.elem, true),
+                    ty => (ty, false),
+                };
+                let kind = match struct_type(ty, &func.sig.generics) {
                     Some((ty, by_ref)) if !constant => ArgKind::Struct {
                         ty: Box::new(ty),
-                        by_ref,
+                        by_ref: by_ref || inout,
                     },
                     _ => ArgKind::Other {
                         by_value_clone: !matches!(&*pt.ty, Type::Reference(_)),
                     },
                 };
+                let inout = inout && matches!(kind, ArgKind::Struct { .. });
                 Some(Arg {
                     ident: pi.ident.clone(),
                     kind,
+                    inout,
                 })
             }
         })
@@ -184,6 +193,9 @@ struct Flatten<'a> {
     /// passes a struct to, each reported once.
     caller: String,
     unannotated: Vec<String>,
+    /// The in-out struct arguments (`s: &mut State`): a float field is an
+    /// in-out `&mut f64` of the flat function, read as `(*__ad_s_x)`.
+    inout: Vec<syn::Ident>,
 }
 
 /// `let mut s = p;` (or `*p`, `p.clone()`) of a struct argument, as the
@@ -415,10 +427,14 @@ impl Flatten<'_> {
         let read = Read { base, path, kind };
         let arg = read.arg();
         let same = |r: &Read| r.base == read.base && r.path == read.path && r.kind == read.kind;
+        let deref = read.kind == ReadKind::Scalar && self.inout.contains(&read.base);
         if !self.reads.iter().any(same) {
             self.reads.push(read);
         }
-        Some(syn::parse_quote!(#arg))
+        match deref {
+            true => Some(syn::parse_quote!((*#arg))),
+            false => Some(syn::parse_quote!(#arg)),
+        }
     }
 
     /// `p` or `&p` of a struct argument, or `&p.inner` (`p.inner`) of a
@@ -913,6 +929,17 @@ impl VisitMut for Flatten<'_> {
             *e = arg;
             return;
         }
+        if let Some(base) = self.struct_of(e)
+            && self.inout.contains(&base)
+        {
+            self.cx.error_spanned_by(
+                &*e,
+                format!(
+                    "the in-out struct `{base}` is read and written here by its fields only; passing it on whole (to a function or a method) is not supported yet: write the callee's steps in this body, or take `{base}: &` the struct, pass it on, and return what changes"
+                ),
+            );
+            return;
+        }
         if let Some(base) = self.struct_of(e) {
             self.cx.error_spanned_by(
                 &*e,
@@ -1252,12 +1279,12 @@ fn expand_with(
             && (r.mutability.is_some()
                 || !matches!(
                     r.kind,
-                    syn::ReceiverKind::Value | syn::ReceiverKind::Reference(_, _, None)
+                    syn::ReceiverKind::Value | syn::ReceiverKind::Reference(_, _, _)
                 ))
         {
             cx.error_spanned_by(
                 r,
-                "a `#[differentiable]` method takes `&self` or `self`: it must not write through its receiver",
+                "a `#[differentiable]` method takes `&self`, `&mut self` or `self`",
             );
         }
     }
@@ -1292,7 +1319,11 @@ fn expand_with(
         );
     }
     // A float, or several (`Vec<f64>`, `[f64; N]`, a tuple of floats, a
-    // vector): `_vjp` and `_jacobian`.
+    // vector): `_vjp` and `_jacobian`; or `()` beside an in-out argument:
+    // `_vjp`.
+    let takes_mut = func.sig.inputs.iter().any(|input| {
+        matches!(input, FnArg::Typed(pt) if matches!(&*pt.ty, Type::Reference(r) if r.mutability.is_some()))
+    });
     let (ret, several) = match &func.sig.output {
         syn::ReturnType::Type(_, ty) if matches!(&**ty, Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32")) => {
             ((**ty).clone(), false)
@@ -1304,6 +1335,13 @@ fn expand_with(
             cx.error_spanned_by(ty, sig::struct_return_message(ty));
             (syn::parse_quote!(f64), false)
         }
+        // The final values of the in-out arguments are the outputs.
+        syn::ReturnType::Default if takes_mut => (syn::parse_quote!(()), false),
+        syn::ReturnType::Type(_, ty)
+            if takes_mut && matches!(&**ty, Type::Tuple(t) if t.elems.is_empty()) =>
+        {
+            (syn::parse_quote!(()), false)
+        }
         output => {
             cx.error_spanned_by(
                 output,
@@ -1313,6 +1351,7 @@ fn expand_with(
         }
     };
 
+    let unit = matches!(&ret, Type::Tuple(t) if t.elems.is_empty());
     let is_f32 = ret
         .to_token_stream()
         .into_iter()
@@ -1335,6 +1374,11 @@ fn expand_with(
         f32: is_f32,
         hessian,
         written: Vec::new(),
+        inout: args
+            .iter()
+            .filter(|a| a.inout)
+            .map(|a| a.ident.clone())
+            .collect(),
         caller: func.sig.ident.to_string(),
         unannotated: Vec::new(),
         cx: &cx,
@@ -1424,6 +1468,29 @@ fn expand_with(
             );
         }
     }
+    // An in-out struct's fields are in-out arguments of the flat function,
+    // each a float or a slice of floats.
+    for a in args.iter().filter(|a| a.inout) {
+        let x = &a.ident;
+        let whole = wholes.iter().any(|(b, _)| b == x);
+        let matrix = reads
+            .iter()
+            .any(|r| r.base == *x && r.kind == ReadKind::Matrix);
+        let constant = consts.contains(x);
+        if whole || matrix || constant {
+            let what = match (whole, matrix) {
+                (true, _) => "passed on whole to another function",
+                (_, true) => "a nalgebra field read as a matrix or vector",
+                _ => "a field matched or compared as a constant",
+            };
+            cx.error_spanned_by(
+                x,
+                format!(
+                    "the in-out struct `{x}` is read here through {what}, which is not differentiated yet; read its float fields and its collection fields by index (`{x}.v[i]`), or take `{x}: &` the struct and return what changes"
+                ),
+            );
+        }
+    }
     let written = |r: &Read| {
         flatten
             .written
@@ -1449,8 +1516,15 @@ fn expand_with(
             e
         }
     };
+    let inout_base = |b: &syn::Ident| args.iter().any(|a| a.inout && a.ident == *b);
     let field_inputs = reads.iter().map(|r| {
         let a = r.arg();
+        if inout_base(&r.base) {
+            return match r.kind {
+                ReadKind::Scalar => quote!(#a: &mut #float),
+                _ => quote!(#a: &mut [f64]),
+            };
+        }
         let a = if written(r) {
             quote!(mut #a)
         } else {
@@ -1530,14 +1604,15 @@ fn expand_with(
         .iter()
         .map(|p| p.as_ref().filter(|p| p.inout))
         .collect();
-    let in_out = inout.iter().any(Option::is_some);
+    let in_out = inout.iter().any(Option::is_some) || args.iter().any(|a| a.inout);
     let first_inout = func
         .sig
         .inputs
         .iter()
         .zip(&inout)
-        .find(|(_, p)| p.is_some())
-        .map(|(input, _)| input);
+        .zip(&args)
+        .find(|((_, p), a)| p.is_some() || a.inout)
+        .map(|((input, _), _)| input);
     if let Some(at) = first_inout {
         if jvp || hessian {
             cx.error_spanned_by(
@@ -1661,7 +1736,17 @@ fn expand_with(
     }
     let inputs: Vec<&FnArg> = wrapper_inputs.iter().collect();
     let wrapper_args: Vec<FnArg> = wrapper_inputs.iter().cloned().collect();
-    let io = in_out.then(|| crate::emit::inout::StructInOut::new(func, &wrapper_args, &inout));
+    // Each in-out argument's seed type: a struct's is the struct.
+    let inout_tys: Vec<Option<TokenStream>> = args
+        .iter()
+        .zip(&inout)
+        .map(|(a, p)| match (&a.kind, p) {
+            (ArgKind::Struct { ty, .. }, _) if a.inout => Some(ty.to_token_stream()),
+            (_, Some(p)) => Some(p.adjoint_ty().unwrap_or_else(|| quote!(()))),
+            _ => None,
+        })
+        .collect();
+    let io = in_out.then(|| crate::emit::inout::StructInOut::new(func, &wrapper_args, &inout_tys));
     let (seed_names, seed_tys): (Vec<syn::Ident>, Vec<TokenStream>) =
         io.iter().flat_map(|io| io.seeds.iter().cloned()).unzip();
     let callee_path = |suffix: &str| {
@@ -1707,6 +1792,16 @@ fn expand_with(
     let field_values = reads.iter().map(|r| {
         let (b, path) = (&r.base, &r.path);
         let span = path.last().map_or(b.span(), |f| f.span());
+        if inout_base(b) {
+            return match r.kind {
+                ReadKind::Scalar => quote_spanned!(span=>
+                    ::autograd::__private::float_field_mut::<#float, _>(&mut #b #(.#path)*)
+                ),
+                _ => quote_spanned!(span=>
+                    ::autograd::__private::collection_field_mut(&mut #b #(.#path)*)
+                ),
+            };
+        }
         match r.kind {
             ReadKind::Scalar => {
                 quote_spanned!(span=> ::autograd::__private::float_field::<#float, _>(#b #(.#path)*))
@@ -1747,14 +1842,72 @@ fn expand_with(
     });
     let cast_values: Vec<TokenStream> = cast_values.chain(const_values).collect();
     let other_values: Vec<&syn::Ident> = other_values.collect();
+    // An in-out struct's constants on entry, which its adjoint keeps.
+    let entry_constants = |x: &syn::Ident| format_ident!("__ad_constants_{}", x, span = mixed);
     let zeros = args.iter().zip(&slots).filter_map(|(a, slot)| match &a.kind {
         ArgKind::Struct { ty, by_ref } => {
             let x = &a.ident;
             let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
-            Some(quote_spanned!(mixed=> let mut #slot = <#ty as ::autograd::TangentStruct>::zero_adjoint(#at);))
+            let constants = a.inout.then(|| {
+                let c = entry_constants(x);
+                quote_spanned!(mixed=> let #c = <#ty as ::autograd::TangentStruct>::zero_adjoint(#at);)
+            });
+            Some(quote_spanned!(mixed=>
+                let mut #slot = <#ty as ::autograd::TangentStruct>::zero_adjoint(#at);
+                #constants
+            ))
         }
         ArgKind::Other { .. } => None,
     });
+    // An in-out struct's adjoint starts as the seed of its final value:
+    // a field the body neither reads nor writes keeps it; each field it
+    // reads is the flat function's in-out argument, whose seed is taken
+    // out of it (`__ad_fseed0`) and whose adjoint on entry is added back.
+    let mut flat_seeds: Vec<TokenStream> = Vec::new();
+    let mut seed_structs: Vec<TokenStream> = Vec::new();
+    {
+        let mut seeds = seed_names.iter();
+        for ((a, slot), p) in args.iter().zip(&slots).zip(&inout) {
+            if !a.inout && p.is_none() {
+                continue;
+            }
+            let Some(seed) = seeds.next() else { break };
+            let ArgKind::Struct { ty, .. } = &a.kind else {
+                continue;
+            };
+            seed_structs.push(quote_spanned!(mixed=>
+                <#ty as ::autograd::TangentStruct>::__zero_constants(&mut #slot);
+                <#ty as ::autograd::TangentStruct>::add_adjoint(&mut #slot, &#seed);
+            ));
+            for (k, r) in reads.iter().enumerate().filter(|(_, r)| r.base == a.ident) {
+                let fseed = format_ident!("__ad_fseed{}", k, span = mixed);
+                let path = &r.path;
+                seed_structs.push(match r.kind {
+                    ReadKind::Scalar => quote_spanned!(mixed=>
+                        let #fseed = ::autograd::__private::float_field::<#float, _>(#slot #(.#path)*);
+                        ::autograd::__private::add_float_field::<#float, _>(&mut #slot #(.#path)*, -#fseed);
+                    ),
+                    _ => quote_spanned!(mixed=>
+                        let #fseed = ::autograd::__private::collection_field(&#slot #(.#path)*).to_vec();
+                        ::autograd::__private::collection_field_mut(&mut #slot #(.#path)*).fill(0.0);
+                    ),
+                });
+                flat_seeds.push(fseed.to_token_stream());
+            }
+        }
+        // The other in-out arguments' seeds follow the fields', as the flat
+        // function's arguments do.
+        let mut seeds = seed_names.iter();
+        for (a, p) in args.iter().zip(&inout) {
+            if !a.inout && p.is_none() {
+                continue;
+            }
+            let Some(seed) = seeds.next() else { break };
+            if p.is_some() {
+                flat_seeds.push(seed.to_token_stream());
+            }
+        }
+    }
     let whole_values: Vec<TokenStream> = wholes
         .iter()
         .map(|(b, path)| {
@@ -1833,11 +1986,18 @@ fn expand_with(
     let restores: Vec<TokenStream> = args
         .iter()
         .zip(&slots)
-        .filter(|(a, _)| reads.iter().any(|r| r.base == a.ident))
+        .filter(|(a, _)| a.inout || reads.iter().any(|r| r.base == a.ident))
         .filter_map(|(a, slot)| match &a.kind {
             ArgKind::Struct { ty, by_ref } => {
                 let x = &a.ident;
-                let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                let at = match (a.inout, by_ref) {
+                    (true, _) => {
+                        let c = entry_constants(x);
+                        quote!(&#c)
+                    }
+                    (false, true) => quote!(#x),
+                    (false, false) => quote!(&#x),
+                };
                 Some(quote_spanned!(mixed=> <#ty as ::autograd::TangentStruct>::__restore_constants(&mut #slot, #at);))
             }
             ArgKind::Other { .. } => None,
@@ -1864,6 +2024,24 @@ fn expand_with(
     let reached_vjp = format_ident!("__autograd_{}_vjp", name);
     let n_kept = proc_macro2::Literal::usize_unsuffixed(kept_slots.len());
     let pulled = quote!(::autograd::__private::Reached<(#(#kept_tys,)*), #n_kept>);
+    // The pullback's seeds: the result's (none for `()`), then the in-out
+    // arguments' final values'.
+    let ret_seed = (!unit).then(|| quote_spanned!(mixed=> __ad_seed,));
+    let all_seed_tys: Vec<TokenStream> = (!unit)
+        .then(|| ret.to_token_stream())
+        .into_iter()
+        .chain(seed_tys.iter().cloned())
+        .collect();
+    let all_seed_params: Vec<TokenStream> = (!unit)
+        .then(|| quote_spanned!(mixed=> __ad_seed: #ret))
+        .into_iter()
+        .chain(
+            seed_names
+                .iter()
+                .zip(&seed_tys)
+                .map(|(s, t)| quote!(#s: #t)),
+        )
+        .collect();
     let (flat_call, take) = match flat_sig.as_ref().filter(|s| !s.has_inout()) {
         Some(_) => {
             let path: syn::Path = syn::parse_quote!(#flat_path::#name);
@@ -1905,7 +2083,8 @@ fn expand_with(
         None => (
             quote!(#flat_path::#flat_vjp),
             quote_spanned! {mixed=>
-                let (#(#flat_grads,)* #(#whole_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed #(, #seed_names)*);
+                #(#seed_structs)*
+                let (#(#flat_grads,)* #(#whole_grads,)* #(#other_grads,)*) = __ad_pullback(#ret_seed #(#flat_seeds),*);
                 let __ad_reached = [true; #n_kept];
             },
         ),
@@ -1925,11 +2104,11 @@ fn expand_with(
             let (generics, inputs, captures) = (&io.generics, &io.inputs, &io.captures);
             quote_spanned! {mixed=>
                 #vis fn #vjp #generics (#(#inputs),*)
-                    -> (#ret, impl ::core::ops::FnOnce(#ret #(, #seed_tys)*) -> (#(#kept_tys,)*) #captures)
+                    -> (#ret, impl ::core::ops::FnOnce(#(#all_seed_tys),*) -> (#(#kept_tys,)*) #captures)
                 {
                     let (__ad_value, __ad_pullback) = #reached_path(#(#names),*);
-                    (__ad_value, move |__ad_seed: #ret #(, #seed_names: #seed_tys)*| {
-                        ::autograd::__private::adjoints(__ad_pullback(__ad_seed #(, #seed_names)*))
+                    (__ad_value, move |#(#all_seed_params),*| {
+                        ::autograd::__private::adjoints(__ad_pullback(#ret_seed #(#seed_names),*))
                     })
                 }
             }
@@ -1957,13 +2136,13 @@ fn expand_with(
         #[doc(hidden)]
         #[allow(clippy::too_many_arguments)]
         #vis fn #reached_vjp #io_generics (#(#io_inputs),*)
-            -> (#ret, impl ::core::ops::FnOnce(#ret #(, #seed_tys)*) -> #pulled #io_captures)
+            -> (#ret, impl ::core::ops::FnOnce(#(#all_seed_tys),*) -> #pulled #io_captures)
         {
             #nested
             let _ = #primal;
             #(#zeros)*
             let (__ad_value, __ad_pullback) = #flat_call(#(#field_values,)* #(#cast_values,)* #(#whole_values,)* #(#other_values),*);
-            (__ad_value, move |__ad_seed: #ret #(, #seed_names: #seed_tys)*| {
+            (__ad_value, move |#(#all_seed_params),*| {
                 #take
                 #(#adds)*
                 #(#restores)*
@@ -2252,6 +2431,8 @@ fn expand_with(
     let struct_jvp_full =
         syn::Ident::new(&names::struct_call_item(names::JVP_FULL), Span::call_site());
     let struct_call = match (&callee.module, is_method) {
+        // A caller does not pass an in-out struct yet.
+        _ if args.iter().any(|a| a.inout) => TokenStream::new(),
         (Some(_), _) => {
             // In the module below the user's, which cannot name `Self`.
             let ty = module_ty.as_ref().expect("an impl block");
@@ -2437,6 +2618,16 @@ fn expand_with(
         };
     }
 
+    // `()`: the final values are the outputs, `_vjp` the only item.
+    if unit {
+        return Expansion {
+            user: user_tokens,
+            wrappers: out,
+            module,
+            callee,
+        };
+    }
+
     // `_grad`: the VJP with seed 1, and 0 for the in-out arguments' final
     // values, which it reads again (reborrowed).
     let grad = format_ident!("{}_grad", name);
@@ -2446,25 +2637,37 @@ fn expand_with(
         .zip(&inout)
         .map(|(a, p)| {
             let x = &a.ident;
-            match p {
-                Some(_) => quote!(&mut *#x),
-                None => quote!(#x),
+            match p.is_some() || a.inout {
+                true => quote!(&mut *#x),
+                false => quote!(#x),
             }
         })
         .collect();
     let (mut entry_zeros, mut final_zeros) = (Vec::new(), Vec::new());
-    for ((input, p), seed) in func
+    for (((input, a), p), seed) in func
         .sig
         .inputs
         .iter()
+        .zip(&args)
         .zip(&inout)
-        .filter_map(|(input, p)| Some((input, (*p)?)))
+        .filter(|((_, a), p)| a.inout || p.is_some())
         .zip(&seed_names)
     {
-        let FnArg::Typed(pt) = input else { continue };
-        match crate::emit::inout::zero_seed(p, &pt.ty, &p.ident, seed) {
-            (zero, false) => entry_zeros.push(zero),
-            (zero, true) => final_zeros.push(zero),
+        match (&a.kind, p) {
+            (ArgKind::Struct { ty, .. }, _) => {
+                let x = &a.ident;
+                entry_zeros.push(quote_spanned!(mixed=>
+                    let #seed = <#ty as ::autograd::TangentStruct>::zero_adjoint(&*#x);
+                ));
+            }
+            (_, Some(p)) => {
+                let FnArg::Typed(pt) = input else { continue };
+                match crate::emit::inout::zero_seed(p, &pt.ty, &p.ident, seed) {
+                    (zero, false) => entry_zeros.push(zero),
+                    (zero, true) => final_zeros.push(zero),
+                }
+            }
+            _ => {}
         }
     }
     let doc_grad = match in_out {
@@ -2547,7 +2750,7 @@ fn expand_with(
     let saved: Vec<TokenStream> = args
         .iter()
         .zip(&inout)
-        .filter(|(_, p)| p.is_some())
+        .filter(|(a, p)| a.inout || p.is_some())
         .map(|(a, _)| {
             let (x, e) = (&a.ident, entry(&a.ident));
             quote_spanned!(mixed=> let #e = ::std::borrow::ToOwned::to_owned(&*#x);)
@@ -2558,15 +2761,16 @@ fn expand_with(
             .enumerate()
             .map(|(i, a)| {
                 let x = &a.ident;
-                if let Some(p) = inout[i] {
+                if inout[i].is_some() || a.inout {
                     let e = entry(x);
-                    return match (replaced, &p.kind) {
-                        (None, _) => quote!(&mut *#x),
-                        (Some(k), ParamKind::Float(_)) if k == i => {
+                    let float = matches!(inout[i].map(|p| &p.kind), Some(ParamKind::Float(_)));
+                    return match replaced {
+                        None => quote!(&mut *#x),
+                        Some(k) if k == i && float => {
                             quote!(&mut ::core::convert::identity(#at))
                         }
-                        (Some(k), _) if k == i => quote!(&mut ::core::clone::Clone::clone(#at)),
-                        (Some(_), _) => quote!(&mut ::core::clone::Clone::clone(&#e)),
+                        Some(k) if k == i => quote!(&mut ::core::clone::Clone::clone(#at)),
+                        Some(_) => quote!(&mut ::core::clone::Clone::clone(&#e)),
                     };
                 }
                 let by_value = match &a.kind {
@@ -2595,7 +2799,12 @@ fn expand_with(
         let call_args = kept(Some(i));
         Some(match &a.kind {
             ArgKind::Struct { ty, by_ref } => {
-                let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                let e = entry(x);
+                let at = match (a.inout, by_ref) {
+                    (true, _) => quote!(&#e),
+                    (false, true) => quote!(#x),
+                    (false, false) => quote!(&#x),
+                };
                 let value = widen(quote!(#call(#(#call_args),*)));
                 quote_spanned! {mixed=>
                     <#ty as ::autograd::TangentStruct>::__check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #value);

@@ -1314,12 +1314,12 @@ pub(crate) struct StructInOut {
 }
 
 impl StructInOut {
-    /// `inputs` are the wrappers' arguments; `inout` gives, for each, the
-    /// flat function's parameter of an in-out argument.
+    /// `inputs` are the wrappers' arguments; `inout` gives, for each
+    /// in-out one, its seed's type (`()` for a constant).
     pub(crate) fn new(
         func: &syn::ItemFn,
         inputs: &[syn::FnArg],
-        inout: &[Option<&crate::sig::Param>],
+        inout: &[Option<TokenStream>],
     ) -> Self {
         let mut named = super::NameLifetimes::new(func);
         let mut own = Vec::new();
@@ -1346,17 +1346,20 @@ impl StructInOut {
         let seeds = inout
             .iter()
             .zip(&inputs)
-            .filter_map(|(p, arg)| {
-                let p = (*p)?;
-                let syn::FnArg::Typed(_) = arg else {
-                    return None;
+            .filter_map(|(ty, arg)| {
+                let name = match arg {
+                    syn::FnArg::Receiver(_) => "self".to_owned(),
+                    syn::FnArg::Typed(pt) => match &*pt.pat {
+                        syn::Pat::Ident(pi) => pi.ident.to_string(),
+                        _ => return None,
+                    },
                 };
                 let seed = format_ident!(
                     "__ad_seed_{}",
-                    p.ident.to_string().trim_start_matches("r#"),
+                    name.trim_start_matches("r#"),
                     span = proc_macro2::Span::mixed_site()
                 );
-                Some((seed, p.adjoint_ty().unwrap_or_else(|| quote!(()))))
+                Some((seed, ty.clone()?))
             })
             .collect();
         StructInOut {

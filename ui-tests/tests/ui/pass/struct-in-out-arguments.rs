@@ -18,6 +18,27 @@ impl Model {
     }
 }
 
+#[derive(Clone, autograd::Tangent)]
+struct State {
+    x: f64,
+    v: f64,
+}
+
+// An in-out struct, and `&mut self`: the pullback takes a `State` seed
+// for the final value and returns a `State` for the value on entry.
+#[differentiable]
+fn advance(s: &mut State, dt: f64) {
+    s.x += dt * s.v;
+}
+
+#[differentiable]
+impl State {
+    fn kick(&mut self, f: f64) -> f64 {
+        self.v += f;
+        self.v * self.v
+    }
+}
+
 #[differentiable]
 fn scaled(m: &Model, y: &mut [f64]) -> f64 {
     y[0] *= m.k;
@@ -36,4 +57,14 @@ fn main() {
     let (dm, dy) = pullback(1.0, vec![2.0, 0.0]);
     assert_eq!((dm.k, dy[0]), (4.5, 6.0));
     assert_eq!(y, vec![3.0, 0.5]);
+    // x ← x + dt v seeded (1, 0): dx = 1, dv = dt, ddt = v.
+    let mut s = State { x: 1.0, v: 2.0 };
+    let ((), pullback) = advance_vjp(&mut s, 0.5);
+    let (ds, ddt) = pullback(State { x: 1.0, v: 0.0 });
+    assert_eq!((ds.x, ds.v, ddt), (1.0, 0.5, 2.0));
+    assert_eq!((s.x, s.v), (2.0, 2.0));
+    // v ← v + f, e = v²: de/dv = de/df = 2 (v + f).
+    let (e, ds, df) = s.kick_grad(1.0);
+    assert_eq!((e, ds.x, ds.v, df), (9.0, 0.0, 6.0, 6.0));
+    assert_eq!(s.v, 3.0);
 }
