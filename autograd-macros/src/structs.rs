@@ -935,7 +935,7 @@ impl VisitMut for Flatten<'_> {
             self.cx.error_spanned_by(
                 &*e,
                 format!(
-                    "the in-out struct `{base}` is read and written here by its fields only; passing it on whole (to a function or a method) is not supported yet: write the callee's steps in this body, or take `{base}: &` the struct, pass it on, and return what changes"
+                    "the in-out struct `{base}` is read and written here by its fields only; passing it on whole (to a function or a method) is not supported yet: write the callee's steps in this body, or take `{base}` by shared reference (`&`), pass it on, and return what changes"
                 ),
             );
             return;
@@ -1486,7 +1486,7 @@ fn expand_with(
             cx.error_spanned_by(
                 x,
                 format!(
-                    "the in-out struct `{x}` is read here through {what}, which is not differentiated yet; read its float fields and its collection fields by index (`{x}.v[i]`), or take `{x}: &` the struct and return what changes"
+                    "the in-out struct `{x}` is read here through {what}, which is not differentiated yet; read its float fields and its collection fields by index (`{x}.v[i]`), or take `{x}` by shared reference (`&`) and return what changes"
                 ),
             );
         }
