@@ -18,5 +18,5 @@ pub use crate::missing_options::{
 };
 pub use crate::tangent::{
     CollectionField, FloatField, IntField, MatrixField, RangeField, collection_field, float_field,
-    int_field, matrix_field, range_field,
+    float_field_mut, int_field, matrix_field, range_field,
 };

@@ -116,8 +116,8 @@ pub mod __private {
     pub use crate::tangent::{
         CollectionField, ConstantField, FloatField, IntField, KeepConstant, MatrixField,
         ZeroConstant, add_flat_struct, add_float_field, add_to_collection, clone_tangent,
-        collection_field, flatten_struct, float_field, int_field, matrix_field, range_field,
-        take_collection, take_elements, take_float,
+        collection_field, collection_field_mut, flatten_struct, float_field, float_field_mut,
+        int_field, matrix_field, range_field, take_collection, take_elements, take_float,
     };
     pub use crate::tangent_glue::{
         ForwardInOut, ForwardMode, InOutCall, InOutResult, IntoLanes, IntoTangent, NoLanes,

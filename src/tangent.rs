@@ -71,12 +71,18 @@ pub trait Tangent: Clone {
 pub trait FloatField<T> {
     /// The field's value.
     fn value(self) -> T;
+    /// The field, written by an in-out struct's body.
+    fn value_mut(&mut self) -> &mut T;
     /// `self += g`: the adjoint of a read added into the field.
     fn add(&mut self, g: T);
 }
 impl FloatField<f64> for f64 {
     #[inline(always)]
     fn value(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn value_mut(&mut self) -> &mut f64 {
         self
     }
     #[inline(always)]
@@ -90,6 +96,10 @@ impl FloatField<f32> for f32 {
         self
     }
     #[inline(always)]
+    fn value_mut(&mut self) -> &mut f32 {
+        self
+    }
+    #[inline(always)]
     fn add(&mut self, g: f32) {
         *self += g;
     }
@@ -100,6 +110,14 @@ impl FloatField<f32> for f32 {
 #[inline(always)]
 pub fn float_field<T, F: FloatField<T>>(v: F) -> T {
     v.value()
+}
+
+/// A float field of an in-out (`&mut`) struct argument, which the body
+/// writes.
+#[doc(hidden)]
+#[inline(always)]
+pub fn float_field_mut<T, F: FloatField<T>>(v: &mut F) -> &mut T {
+    v.value_mut()
 }
 
 /// `field += g`: the adjoint of a float field read, added into the field
@@ -235,6 +253,14 @@ impl<const R: usize, const C: usize> CollectionField for nalgebra::SMatrix<f64, 
 #[inline(always)]
 pub fn collection_field<T: CollectionField + ?Sized>(v: &T) -> &[f64] {
     v.elements()
+}
+
+/// The elements of a collection field of an in-out (`&mut`) struct
+/// argument, which the body writes.
+#[doc(hidden)]
+#[inline(always)]
+pub fn collection_field_mut<T: CollectionField + ?Sized>(v: &mut T) -> &mut [f64] {
+    v.elements_mut()
 }
 
 /// `field += g`, element by element.

@@ -1170,3 +1170,32 @@ fn deref_of_an_in_out_float_anywhere_matches_central_differences() {
         }
     }
 }
+
+/// The in-out slice after another argument: a caller's call checks the
+/// callee at the arguments in their order.
+#[differentiable]
+fn scale_after(k: f64, y: &mut [f64]) -> f64 {
+    for i in 0..y.len() {
+        y[i] *= k;
+    }
+    y[0]
+}
+
+#[differentiable]
+fn scale_twice(k: f64, y: &mut [f64]) -> f64 {
+    let first = scale_after(k, &mut *y);
+    first + scale_after(k, &mut *y)
+}
+
+#[test]
+fn in_out_slice_after_another_argument_in_a_call() {
+    // y0 k + y0 k², y ← y k².
+    let (k, y0) = (1.5, [2.0, -1.0]);
+    let mut y = y0.to_vec();
+    let (v, dk, dy) = scale_twice_grad(k, &mut y);
+    close(v, y0[0] * (k + k * k));
+    close(dk, y0[0] * (1.0 + 2.0 * k));
+    close(dy[0], k + k * k);
+    close(dy[1], 0.0);
+    assert_eq!(y, vec![y0[0] * k * k, y0[1] * k * k]);
+}

@@ -720,11 +720,39 @@ pub fn inout_call(j: usize) -> String {
     }
 }
 
+/// The hidden function by which a differentiable body calls a function
+/// taking a `Tangent` struct (`g::__struct_call`), next to which its
+/// [`INOUT_CALL`] items sit.
+pub const STRUCT_CALL: &str = "__struct_call";
+
+/// `func::item`, the hidden item `item` ([`INOUT_CALL`], ..) of the
+/// function `func` a body calls; of a struct call `g::__struct_call`, the
+/// item next to it, `g::__struct_call__inout_call`.
+pub fn inout_item(func: &syn::Path, item: &str) -> syn::Path {
+    let mut func = func.clone();
+    let Some(last) = func.segments.last_mut() else {
+        return func;
+    };
+    last.arguments = syn::PathArguments::None;
+    if last.ident == STRUCT_CALL {
+        last.ident = syn::Ident::new(&format!("{STRUCT_CALL}{item}"), last.ident.span());
+        return func;
+    }
+    func.segments.push(syn::PathSegment {
+        ident: syn::Ident::new(item, proc_macro2::Span::call_site()),
+        arguments: syn::PathArguments::None,
+    });
+    func
+}
+
 /// Whether `ident` names a hidden function by which a differentiable body
 /// calls a function of in-out arguments ([`INOUT_CALL`], [`inout_call`],
 /// [`INOUT_RESULT`]).
 pub fn is_inout_item(ident: &proc_macro2::Ident) -> bool {
     let s = ident.to_string();
+    // A function taking a `Tangent` struct has them next to its struct
+    // call (`__struct_call__inout_call`), see [`inout_item`].
+    let s = s.strip_prefix(STRUCT_CALL).unwrap_or(&s);
     s == INOUT_RESULT
         || s.strip_prefix(INOUT_CALL).is_some_and(|rest| {
             rest.is_empty()

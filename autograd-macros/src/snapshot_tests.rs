@@ -741,3 +741,28 @@ fn lstm_objective() {
         }",
     );
 }
+
+/// An in-out slice beside a `Tangent` struct: `_vjp`'s pullback takes a
+/// seed for the result, then one for the slice's final value, and holds
+/// no borrow of the slice; the struct call's in-out items
+/// (`__struct_call__inout_call`, ..) rebuild the struct and run its VJP
+/// again on the slice's value on entry.
+#[test]
+fn struct_inout_slice() {
+    check(
+        "struct_inout_slice",
+        "fn scaled(m: &Model, y: &mut [f64]) -> f64 { y[0] *= m.k; y[0] }",
+    );
+}
+
+/// An in-out struct returning `()`: each field the body reads is an
+/// in-out `&mut f64` of the flat function; `_vjp`'s pullback takes the
+/// struct's seed only, starts the adjoint from it and puts each field's
+/// through the flat pullback.
+#[test]
+fn struct_inout_state() {
+    check(
+        "struct_inout_state",
+        "fn drift(s: &mut State, dt: f64) { s.x += dt * s.v; }",
+    );
+}

@@ -27,6 +27,8 @@ use crate::sig::{self, ParamKind, struct_type};
 struct Arg {
     ident: syn::Ident,
     kind: ArgKind,
+    /// A `Tangent` struct taken as an in-out argument (`s: &mut State`).
+    inout: bool,
 }
 
 enum ArgKind {
@@ -58,24 +60,31 @@ fn all_args(func: &syn::ItemFn) -> Option<Vec<Arg>> {
                     ty: Box::new(syn::parse_quote_spanned!(r.self_token.span=> Self)),
                     by_ref: !matches!(r.kind, syn::ReceiverKind::Value),
                 },
+                inout: matches!(r.kind, syn::ReceiverKind::Reference(_, _, Some(_))),
             }),
             FnArg::Typed(pt) => {
                 let syn::Pat::Ident(pi) = &*pt.pat else {
                     return None;
                 };
                 let constant = pt.attrs.iter().any(sig::is_constant_attr);
-                let kind = match struct_type(&pt.ty, &func.sig.generics) {
+                let (ty, inout) = match &*pt.ty {
+                    Type::Reference(r) if r.mutability.is_some() => (&*r.elem, true),
+                    ty => (ty, false),
+                };
+                let kind = match struct_type(ty, &func.sig.generics) {
                     Some((ty, by_ref)) if !constant => ArgKind::Struct {
                         ty: Box::new(ty),
-                        by_ref,
+                        by_ref: by_ref || inout,
                     },
                     _ => ArgKind::Other {
                         by_value_clone: !matches!(&*pt.ty, Type::Reference(_)),
                     },
                 };
+                let inout = inout && matches!(kind, ArgKind::Struct { .. });
                 Some(Arg {
                     ident: pi.ident.clone(),
                     kind,
+                    inout,
                 })
             }
         })
@@ -184,6 +193,9 @@ struct Flatten<'a> {
     /// passes a struct to, each reported once.
     caller: String,
     unannotated: Vec<String>,
+    /// The in-out struct arguments (`s: &mut State`): a float field is an
+    /// in-out `&mut f64` of the flat function, read as `(*__ad_s_x)`.
+    inout: Vec<syn::Ident>,
 }
 
 /// `let mut s = p;` (or `*p`, `p.clone()`) of a struct argument, as the
@@ -415,10 +427,14 @@ impl Flatten<'_> {
         let read = Read { base, path, kind };
         let arg = read.arg();
         let same = |r: &Read| r.base == read.base && r.path == read.path && r.kind == read.kind;
+        let deref = read.kind == ReadKind::Scalar && self.inout.contains(&read.base);
         if !self.reads.iter().any(same) {
             self.reads.push(read);
         }
-        Some(syn::parse_quote!(#arg))
+        match deref {
+            true => Some(syn::parse_quote!((*#arg))),
+            false => Some(syn::parse_quote!(#arg)),
+        }
     }
 
     /// `p` or `&p` of a struct argument, or `&p.inner` (`p.inner`) of a
@@ -913,6 +929,17 @@ impl VisitMut for Flatten<'_> {
             *e = arg;
             return;
         }
+        if let Some(base) = self.struct_of(e)
+            && self.inout.contains(&base)
+        {
+            self.cx.error_spanned_by(
+                &*e,
+                format!(
+                    "the in-out struct `{base}` is read and written here by its fields only; passing it on whole (to a function or a method) is not supported yet: write the callee's steps in this body, or take `{base}` by shared reference (`&`), pass it on, and return what changes"
+                ),
+            );
+            return;
+        }
         if let Some(base) = self.struct_of(e) {
             self.cx.error_spanned_by(
                 &*e,
@@ -1252,26 +1279,12 @@ fn expand_with(
             && (r.mutability.is_some()
                 || !matches!(
                     r.kind,
-                    syn::ReceiverKind::Value | syn::ReceiverKind::Reference(_, _, None)
+                    syn::ReceiverKind::Value | syn::ReceiverKind::Reference(_, _, _)
                 ))
         {
             cx.error_spanned_by(
                 r,
-                "a `#[differentiable]` method takes `&self` or `self`: it must not write through its receiver",
-            );
-        }
-    }
-    // In-out arguments are generated for free functions of plain values
-    // only (`crate::emit::inout`), not yet through the flattened struct
-    // function.
-    for input in &func.sig.inputs {
-        if let FnArg::Typed(pt) = input
-            && let Type::Reference(r) = &*pt.ty
-            && r.mutability.is_some()
-        {
-            cx.error_spanned_by(
-                &pt.ty,
-                "an in-out (`&mut`) argument is not supported yet in a function taking a `Tangent` struct or in an `impl` block; write a free function taking the struct's values (`fn step(y: &mut [f64], k: f64, dt: f64)`), or take the argument by reference and return its new value",
+                "a `#[differentiable]` method takes `&self`, `&mut self` or `self`",
             );
         }
     }
@@ -1306,7 +1319,11 @@ fn expand_with(
         );
     }
     // A float, or several (`Vec<f64>`, `[f64; N]`, a tuple of floats, a
-    // vector): `_vjp` and `_jacobian`.
+    // vector): `_vjp` and `_jacobian`; or `()` beside an in-out argument:
+    // `_vjp`.
+    let takes_mut = func.sig.inputs.iter().any(|input| {
+        matches!(input, FnArg::Typed(pt) if matches!(&*pt.ty, Type::Reference(r) if r.mutability.is_some()))
+    });
     let (ret, several) = match &func.sig.output {
         syn::ReturnType::Type(_, ty) if matches!(&**ty, Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32")) => {
             ((**ty).clone(), false)
@@ -1318,6 +1335,13 @@ fn expand_with(
             cx.error_spanned_by(ty, sig::struct_return_message(ty));
             (syn::parse_quote!(f64), false)
         }
+        // The final values of the in-out arguments are the outputs.
+        syn::ReturnType::Default if takes_mut => (syn::parse_quote!(()), false),
+        syn::ReturnType::Type(_, ty)
+            if takes_mut && matches!(&**ty, Type::Tuple(t) if t.elems.is_empty()) =>
+        {
+            (syn::parse_quote!(()), false)
+        }
         output => {
             cx.error_spanned_by(
                 output,
@@ -1327,6 +1351,7 @@ fn expand_with(
         }
     };
 
+    let unit = matches!(&ret, Type::Tuple(t) if t.elems.is_empty());
     let is_f32 = ret
         .to_token_stream()
         .into_iter()
@@ -1349,6 +1374,11 @@ fn expand_with(
         f32: is_f32,
         hessian,
         written: Vec::new(),
+        inout: args
+            .iter()
+            .filter(|a| a.inout)
+            .map(|a| a.ident.clone())
+            .collect(),
         caller: func.sig.ident.to_string(),
         unannotated: Vec::new(),
         cx: &cx,
@@ -1438,6 +1468,29 @@ fn expand_with(
             );
         }
     }
+    // An in-out struct's fields are in-out arguments of the flat function,
+    // each a float or a slice of floats.
+    for a in args.iter().filter(|a| a.inout) {
+        let x = &a.ident;
+        let whole = wholes.iter().any(|(b, _)| b == x);
+        let matrix = reads
+            .iter()
+            .any(|r| r.base == *x && r.kind == ReadKind::Matrix);
+        let constant = consts.contains(x);
+        if whole || matrix || constant {
+            let what = match (whole, matrix) {
+                (true, _) => "passed on whole to another function",
+                (_, true) => "a nalgebra field read as a matrix or vector",
+                _ => "a field matched or compared as a constant",
+            };
+            cx.error_spanned_by(
+                x,
+                format!(
+                    "the in-out struct `{x}` is read here through {what}, which is not differentiated yet; read its float fields and its collection fields by index (`{x}.v[i]`), or take `{x}` by shared reference (`&`) and return what changes"
+                ),
+            );
+        }
+    }
     let written = |r: &Read| {
         flatten
             .written
@@ -1463,8 +1516,15 @@ fn expand_with(
             e
         }
     };
+    let inout_base = |b: &syn::Ident| args.iter().any(|a| a.inout && a.ident == *b);
     let field_inputs = reads.iter().map(|r| {
         let a = r.arg();
+        if inout_base(&r.base) {
+            return match r.kind {
+                ReadKind::Scalar => quote!(#a: &mut #float),
+                _ => quote!(#a: &mut [f64]),
+            };
+        }
         let a = if written(r) {
             quote!(mut #a)
         } else {
@@ -1538,6 +1598,34 @@ fn expand_with(
         }
         None => args.iter().map(|_| None).collect(),
     };
+    // The in-out arguments (`&mut [f64]`, ...), each the flat function's
+    // own: its pullback takes a seed for each final value.
+    let inout: Vec<Option<&sig::Param>> = others
+        .iter()
+        .map(|p| p.as_ref().filter(|p| p.inout))
+        .collect();
+    let in_out = inout.iter().any(Option::is_some) || args.iter().any(|a| a.inout);
+    let first_inout = func
+        .sig
+        .inputs
+        .iter()
+        .zip(&inout)
+        .zip(&args)
+        .find(|((_, p), a)| p.is_some() || a.inout)
+        .map(|((input, _), _)| input);
+    if let Some(at) = first_inout {
+        if jvp || hessian {
+            cx.error_spanned_by(
+                at,
+                "`jvp` and `hessian` are not generated yet for a function taking a `Tangent` struct, or in an `impl` block, with an in-out (`&mut`) argument; write `#[differentiable]` without them, or a free function of the struct's fields (`fn step(y: &mut [f64], k: f64)`)",
+            );
+        } else if several {
+            cx.error_spanned_by(
+                at,
+                "a function taking a `Tangent` struct, or in an `impl` block, with an in-out (`&mut`) argument returns one float yet; return `f64` (the in-out argument's final value is an output too), or write a free function of the struct's fields",
+            );
+        }
+    }
     // The flat function sits in a module below the user's: a path relative
     // to the user's module is one `super` longer. A module cannot name
     // `Self`: the impl's type stands for it, in the function as written
@@ -1647,6 +1735,20 @@ fn expand_with(
         }
     }
     let inputs: Vec<&FnArg> = wrapper_inputs.iter().collect();
+    let wrapper_args: Vec<FnArg> = wrapper_inputs.iter().cloned().collect();
+    // Each in-out argument's seed type: a struct's is the struct.
+    let inout_tys: Vec<Option<TokenStream>> = args
+        .iter()
+        .zip(&inout)
+        .map(|(a, p)| match (&a.kind, p) {
+            (ArgKind::Struct { ty, .. }, _) if a.inout => Some(ty.to_token_stream()),
+            (_, Some(p)) => Some(p.adjoint_ty().unwrap_or_else(|| quote!(()))),
+            _ => None,
+        })
+        .collect();
+    let io = in_out.then(|| crate::emit::inout::StructInOut::new(func, &wrapper_args, &inout_tys));
+    let (seed_names, seed_tys): (Vec<syn::Ident>, Vec<TokenStream>) =
+        io.iter().flat_map(|io| io.seeds.iter().cloned()).unzip();
     let callee_path = |suffix: &str| {
         let n = if suffix.is_empty() {
             name.clone()
@@ -1690,6 +1792,16 @@ fn expand_with(
     let field_values = reads.iter().map(|r| {
         let (b, path) = (&r.base, &r.path);
         let span = path.last().map_or(b.span(), |f| f.span());
+        if inout_base(b) {
+            return match r.kind {
+                ReadKind::Scalar => quote_spanned!(span=>
+                    ::autograd::__private::float_field_mut::<#float, _>(&mut #b #(.#path)*)
+                ),
+                _ => quote_spanned!(span=>
+                    ::autograd::__private::collection_field_mut(&mut #b #(.#path)*)
+                ),
+            };
+        }
         match r.kind {
             ReadKind::Scalar => {
                 quote_spanned!(span=> ::autograd::__private::float_field::<#float, _>(#b #(.#path)*))
@@ -1730,14 +1842,72 @@ fn expand_with(
     });
     let cast_values: Vec<TokenStream> = cast_values.chain(const_values).collect();
     let other_values: Vec<&syn::Ident> = other_values.collect();
+    // An in-out struct's constants on entry, which its adjoint keeps.
+    let entry_constants = |x: &syn::Ident| format_ident!("__ad_constants_{}", x, span = mixed);
     let zeros = args.iter().zip(&slots).filter_map(|(a, slot)| match &a.kind {
         ArgKind::Struct { ty, by_ref } => {
             let x = &a.ident;
             let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
-            Some(quote_spanned!(mixed=> let mut #slot = <#ty as ::autograd::TangentStruct>::zero_adjoint(#at);))
+            let constants = a.inout.then(|| {
+                let c = entry_constants(x);
+                quote_spanned!(mixed=> let #c = <#ty as ::autograd::TangentStruct>::zero_adjoint(#at);)
+            });
+            Some(quote_spanned!(mixed=>
+                let mut #slot = <#ty as ::autograd::TangentStruct>::zero_adjoint(#at);
+                #constants
+            ))
         }
         ArgKind::Other { .. } => None,
     });
+    // An in-out struct's adjoint starts as the seed of its final value:
+    // a field the body neither reads nor writes keeps it; each field it
+    // reads is the flat function's in-out argument, whose seed is taken
+    // out of it (`__ad_fseed0`) and whose adjoint on entry is added back.
+    let mut flat_seeds: Vec<TokenStream> = Vec::new();
+    let mut seed_structs: Vec<TokenStream> = Vec::new();
+    {
+        let mut seeds = seed_names.iter();
+        for ((a, slot), p) in args.iter().zip(&slots).zip(&inout) {
+            if !a.inout && p.is_none() {
+                continue;
+            }
+            let Some(seed) = seeds.next() else { break };
+            let ArgKind::Struct { ty, .. } = &a.kind else {
+                continue;
+            };
+            seed_structs.push(quote_spanned!(mixed=>
+                <#ty as ::autograd::TangentStruct>::__zero_constants(&mut #slot);
+                <#ty as ::autograd::TangentStruct>::add_adjoint(&mut #slot, &#seed);
+            ));
+            for (k, r) in reads.iter().enumerate().filter(|(_, r)| r.base == a.ident) {
+                let fseed = format_ident!("__ad_fseed{}", k, span = mixed);
+                let path = &r.path;
+                seed_structs.push(match r.kind {
+                    ReadKind::Scalar => quote_spanned!(mixed=>
+                        let #fseed = ::autograd::__private::float_field::<#float, _>(#slot #(.#path)*);
+                        ::autograd::__private::add_float_field::<#float, _>(&mut #slot #(.#path)*, -#fseed);
+                    ),
+                    _ => quote_spanned!(mixed=>
+                        let #fseed = ::autograd::__private::collection_field(&#slot #(.#path)*).to_vec();
+                        ::autograd::__private::collection_field_mut(&mut #slot #(.#path)*).fill(0.0);
+                    ),
+                });
+                flat_seeds.push(fseed.to_token_stream());
+            }
+        }
+        // The other in-out arguments' seeds follow the fields', as the flat
+        // function's arguments do.
+        let mut seeds = seed_names.iter();
+        for (a, p) in args.iter().zip(&inout) {
+            if !a.inout && p.is_none() {
+                continue;
+            }
+            let Some(seed) = seeds.next() else { break };
+            if p.is_some() {
+                flat_seeds.push(seed.to_token_stream());
+            }
+        }
+    }
     let whole_values: Vec<TokenStream> = wholes
         .iter()
         .map(|(b, path)| {
@@ -1816,20 +1986,32 @@ fn expand_with(
     let restores: Vec<TokenStream> = args
         .iter()
         .zip(&slots)
-        .filter(|(a, _)| reads.iter().any(|r| r.base == a.ident))
+        .filter(|(a, _)| a.inout || reads.iter().any(|r| r.base == a.ident))
         .filter_map(|(a, slot)| match &a.kind {
             ArgKind::Struct { ty, by_ref } => {
                 let x = &a.ident;
-                let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                let at = match (a.inout, by_ref) {
+                    (true, _) => {
+                        let c = entry_constants(x);
+                        quote!(&#c)
+                    }
+                    (false, true) => quote!(#x),
+                    (false, false) => quote!(&#x),
+                };
                 Some(quote_spanned!(mixed=> <#ty as ::autograd::TangentStruct>::__restore_constants(&mut #slot, #at);))
             }
             ArgKind::Other { .. } => None,
         })
         .collect();
     let vjp = format_ident!("{}_vjp", name);
-    let doc_vjp = format!(
-        " The value of [`{name}`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order; a `Tangent` struct's adjoint is the struct.\n\n Generated by `#[differentiable]`."
-    );
+    let doc_vjp = match in_out {
+        false => format!(
+            " The value of [`{name}`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order; a `Tangent` struct's adjoint is the struct.\n\n Generated by `#[differentiable]`."
+        ),
+        true => format!(
+            " The value of [`{name}`] and its pullback. The arguments are left as `{name}` leaves them (the in-out arguments hold their final values). The pullback takes the adjoint of the result, then one seed for the final value of each in-out argument, in argument order, and returns the adjoints of the differentiable arguments' values on entry, in argument order; a `Tangent` struct's adjoint is the struct.\n\n Generated by `#[differentiable]`."
+        ),
+    };
     let zeros: Vec<TokenStream> = zeros.collect();
     // The wrappers reproduce the function without calling it; naming it
     // keeps a caller of only the generated items free of a dead-code warning.
@@ -1842,6 +2024,24 @@ fn expand_with(
     let reached_vjp = format_ident!("__autograd_{}_vjp", name);
     let n_kept = proc_macro2::Literal::usize_unsuffixed(kept_slots.len());
     let pulled = quote!(::autograd::__private::Reached<(#(#kept_tys,)*), #n_kept>);
+    // The pullback's seeds: the result's (none for `()`), then the in-out
+    // arguments' final values'.
+    let ret_seed = (!unit).then(|| quote_spanned!(mixed=> __ad_seed,));
+    let all_seed_tys: Vec<TokenStream> = (!unit)
+        .then(|| ret.to_token_stream())
+        .into_iter()
+        .chain(seed_tys.iter().cloned())
+        .collect();
+    let all_seed_params: Vec<TokenStream> = (!unit)
+        .then(|| quote_spanned!(mixed=> __ad_seed: #ret))
+        .into_iter()
+        .chain(
+            seed_names
+                .iter()
+                .zip(&seed_tys)
+                .map(|(s, t)| quote!(#s: #t)),
+        )
+        .collect();
     let (flat_call, take) = match flat_sig.as_ref().filter(|s| !s.has_inout()) {
         Some(_) => {
             let path: syn::Path = syn::parse_quote!(#flat_path::#name);
@@ -1883,7 +2083,8 @@ fn expand_with(
         None => (
             quote!(#flat_path::#flat_vjp),
             quote_spanned! {mixed=>
-                let (#(#flat_grads,)* #(#whole_grads,)* #(#other_grads,)*) = __ad_pullback(__ad_seed);
+                #(#seed_structs)*
+                let (#(#flat_grads,)* #(#whole_grads,)* #(#other_grads,)*) = __ad_pullback(#ret_seed #(#flat_seeds),*);
                 let __ad_reached = [true; #n_kept];
             },
         ),
@@ -1893,20 +2094,55 @@ fn expand_with(
     } else {
         quote!(#reached_vjp)
     };
+    let public_vjp = match &io {
+        None => quote_spanned! {mixed=>
+            #vis fn #vjp(#(#inputs),*) -> (#ret, impl ::core::ops::FnOnce(#ret) -> (#(#kept_tys,)*)) {
+                ::autograd::__private::vjp(#reached_path(#(#names),*))
+            }
+        },
+        Some(io) => {
+            let (generics, inputs, captures) = (&io.generics, &io.inputs, &io.captures);
+            quote_spanned! {mixed=>
+                #vis fn #vjp #generics (#(#inputs),*)
+                    -> (#ret, impl ::core::ops::FnOnce(#(#all_seed_tys),*) -> (#(#kept_tys,)*) #captures)
+                {
+                    let (__ad_value, __ad_pullback) = #reached_path(#(#names),*);
+                    (__ad_value, move |#(#all_seed_params),*| {
+                        ::autograd::__private::adjoints(__ad_pullback(#ret_seed #(#seed_names),*))
+                    })
+                }
+            }
+        }
+    };
+    let (io_generics, io_inputs, io_captures) = match &io {
+        Some(io) => (
+            io.generics.clone(),
+            io.inputs.iter().map(ToTokens::to_token_stream).collect(),
+            io.captures.clone(),
+        ),
+        None => (
+            TokenStream::new(),
+            inputs
+                .iter()
+                .map(ToTokens::to_token_stream)
+                .collect::<Vec<_>>(),
+            TokenStream::new(),
+        ),
+    };
     out.extend(quote_spanned! {mixed=>
         #[doc = #doc_vjp]
         #[allow(clippy::too_many_arguments)]
-        #vis fn #vjp(#(#inputs),*) -> (#ret, impl ::core::ops::FnOnce(#ret) -> (#(#kept_tys,)*)) {
-            ::autograd::__private::vjp(#reached_path(#(#names),*))
-        }
+        #public_vjp
         #[doc(hidden)]
         #[allow(clippy::too_many_arguments)]
-        #vis fn #reached_vjp(#(#inputs),*) -> (#ret, impl ::core::ops::FnOnce(#ret) -> #pulled) {
+        #vis fn #reached_vjp #io_generics (#(#io_inputs),*)
+            -> (#ret, impl ::core::ops::FnOnce(#(#all_seed_tys),*) -> #pulled #io_captures)
+        {
             #nested
             let _ = #primal;
             #(#zeros)*
             let (__ad_value, __ad_pullback) = #flat_call(#(#field_values,)* #(#cast_values,)* #(#whole_values,)* #(#other_values),*);
-            (__ad_value, move |__ad_seed: #ret| {
+            (__ad_value, move |#(#all_seed_params),*| {
                 #take
                 #(#adds)*
                 #(#restores)*
@@ -1953,6 +2189,9 @@ fn expand_with(
         let mut jvp_input_tys = Vec::new();
         let mut jvp_tangent_tys = Vec::new();
         let no_gradient = quote!(::autograd::__private::NoGradient);
+        // Of the in-out calls (`InOutCalls`).
+        let mut io = InOutCalls::default();
+        let mut kept_k = 0;
         for (i, (input, a)) in func.sig.inputs.iter().zip(&args).enumerate() {
             match &a.kind {
                 ArgKind::Struct { ty, by_ref } => {
@@ -1983,6 +2222,17 @@ fn expand_with(
                         <#ty as ::autograd::TangentStruct>::__flatten_into(&#slot, &mut __ad_row);
                         __ad_row
                     }));
+                    io.params.push(quote!(#whole: &#ty, #flat: &[f64]));
+                    io.args.push(call_args[call_args.len() - 1].clone());
+                    io.full
+                        .push((no_gradient.clone(), no_gradient.clone(), quote!(true)));
+                    let k = proc_macro2::Literal::usize_unsuffixed(kept_k);
+                    io.full.push((
+                        quote!(::std::vec::Vec<f64>),
+                        results[results.len() - 1].clone(),
+                        quote!(__ad_reached[#k]),
+                    ));
+                    kept_k += 1;
                 }
                 ArgKind::Other { .. } => {
                     let FnArg::Typed(pt) = input else { continue };
@@ -2008,10 +2258,55 @@ fn expand_with(
                     if let Some(t) = &slot_tys[i] {
                         rule_tys.push(t.clone());
                         results.push(slots[i].to_token_stream());
+                        let k = proc_macro2::Literal::usize_unsuffixed(kept_k);
+                        io.full.push((
+                            t.clone(),
+                            slots[i].to_token_stream(),
+                            quote!(__ad_reached[#k]),
+                        ));
+                        kept_k += 1;
+                    } else {
+                        io.full
+                            .push((no_gradient.clone(), no_gradient.clone(), quote!(true)));
+                    }
+                    match (inout[i], &others[i]) {
+                        (Some(p), _) => {
+                            let owned = match &p.kind {
+                                ParamKind::Float(t) => t.to_token_stream(),
+                                ParamKind::Array { owned, .. }
+                                | ParamKind::Matrix { owned, .. } => owned.to_token_stream(),
+                                _ => ty.to_token_stream(),
+                            };
+                            io.params.push(quote!(mut #x: #owned));
+                            io.args.push(quote!(&mut #x));
+                            io.finals.push((x.clone(), owned, p.differentiable));
+                        }
+                        // Passed again in the pullback: a copy of one taken
+                        // by value.
+                        (None, Some(p))
+                            if !matches!(&**ty, Type::Reference(_))
+                                && !matches!(
+                                    p.kind,
+                                    ParamKind::Float(_) | ParamKind::Int | ParamKind::Bool
+                                ) =>
+                        {
+                            io.params.push(quote!(#x: #ty));
+                            io.args.push(quote!(::core::clone::Clone::clone(&#x)));
+                        }
+                        _ => {
+                            io.params.push(quote!(#x: #ty));
+                            io.args.push(quote!(#x));
+                        }
                     }
                 }
             }
         }
+        io.kept = slots
+            .iter()
+            .zip(&slot_tys)
+            .filter(|(_, t)| t.is_some())
+            .map(|(s, _)| s.clone())
+            .collect();
         let call_vis = quote!(pub);
         let hidden: syn::ItemFn = syn::parse_quote! {
             #[doc(hidden)]
@@ -2023,14 +2318,19 @@ fn expand_with(
         };
         let jvp_rule = syn::Ident::new(names::STRUCT_JVP, Span::call_site());
         let jvp_name = format_ident!("{}_jvp", name);
-        let hidden = crate::expand::expand(
-            if call_jvp {
-                quote!(backward = #rule, jvp = #jvp_rule)
-            } else {
-                quote!(backward = #rule)
-            },
-            hidden.to_token_stream(),
-        );
+        // A function of in-out arguments: its own hidden items, below.
+        let hidden = if in_out {
+            TokenStream::new()
+        } else {
+            crate::expand::expand(
+                if call_jvp {
+                    quote!(backward = #rule, jvp = #jvp_rule)
+                } else {
+                    quote!(backward = #rule)
+                },
+                hidden.to_token_stream(),
+            )
+        };
         let all_slots: Vec<&syn::Ident> = slots
             .iter()
             .zip(&slot_tys)
@@ -2069,11 +2369,22 @@ fn expand_with(
                 }
             });
         }
-        (
-            struct_call_items(hidden, rules),
-            jvp_input_tys,
-            jvp_tangent_tys,
-        )
+        let items = match in_out {
+            true => {
+                let mut items = vec![syn::parse_quote! {
+                    #[doc(hidden)]
+                    #[inline]
+                    #call_vis fn #call_name(#(#rule_params),*) -> #ret {
+                        #(#rebuild)*
+                        #primal(#(#call_args),*)
+                    }
+                }];
+                items.extend(io.items(&rebuild, &primal, &vjp_fn, &ret));
+                items
+            }
+            false => struct_call_items(hidden, rules),
+        };
+        (items, jvp_input_tys, jvp_tangent_tys)
     };
     let (struct_call, jvp_input_tys, jvp_tangent_tys) = struct_call;
     // The struct call's forward mode, by which a caller's forward sweep
@@ -2120,6 +2431,8 @@ fn expand_with(
     let struct_jvp_full =
         syn::Ident::new(&names::struct_call_item(names::JVP_FULL), Span::call_site());
     let struct_call = match (&callee.module, is_method) {
+        // A caller does not pass an in-out struct yet.
+        _ if args.iter().any(|a| a.inout) => TokenStream::new(),
         (Some(_), _) => {
             // In the module below the user's, which cannot name `Self`.
             let ty = module_ty.as_ref().expect("an impl block");
@@ -2305,18 +2618,74 @@ fn expand_with(
         };
     }
 
-    // `_grad`: the VJP with seed 1.
+    // `()`: the final values are the outputs, `_vjp` the only item.
+    if unit {
+        return Expansion {
+            user: user_tokens,
+            wrappers: out,
+            module,
+            callee,
+        };
+    }
+
+    // `_grad`: the VJP with seed 1, and 0 for the in-out arguments' final
+    // values, which it reads again (reborrowed).
     let grad = format_ident!("{}_grad", name);
     let call_vjp = callee_path("vjp");
-    let doc_grad = format!(
-        " The value of [`{name}`] followed by its gradient: one adjoint per differentiable argument, in argument order.\n\n Generated by `#[differentiable]`: `{vjp}` with seed 1."
-    );
+    let passed: Vec<TokenStream> = args
+        .iter()
+        .zip(&inout)
+        .map(|(a, p)| {
+            let x = &a.ident;
+            match p.is_some() || a.inout {
+                true => quote!(&mut *#x),
+                false => quote!(#x),
+            }
+        })
+        .collect();
+    let (mut entry_zeros, mut final_zeros) = (Vec::new(), Vec::new());
+    for (((input, a), p), seed) in func
+        .sig
+        .inputs
+        .iter()
+        .zip(&args)
+        .zip(&inout)
+        .filter(|((_, a), p)| a.inout || p.is_some())
+        .zip(&seed_names)
+    {
+        match (&a.kind, p) {
+            (ArgKind::Struct { ty, .. }, _) => {
+                let x = &a.ident;
+                entry_zeros.push(quote_spanned!(mixed=>
+                    let #seed = <#ty as ::autograd::TangentStruct>::zero_adjoint(&*#x);
+                ));
+            }
+            (_, Some(p)) => {
+                let FnArg::Typed(pt) = input else { continue };
+                match crate::emit::inout::zero_seed(p, &pt.ty, &p.ident, seed) {
+                    (zero, false) => entry_zeros.push(zero),
+                    (zero, true) => final_zeros.push(zero),
+                }
+            }
+            _ => {}
+        }
+    }
+    let doc_grad = match in_out {
+        false => format!(
+            " The value of [`{name}`] followed by its gradient: one adjoint per differentiable argument, in argument order.\n\n Generated by `#[differentiable]`: `{vjp}` with seed 1."
+        ),
+        true => format!(
+            " The value of [`{name}`] followed by its gradient: one adjoint per differentiable argument, of its value on entry, in argument order. The arguments are left as `{name}` leaves them.\n\n Generated by `#[differentiable]`: `{vjp}` with seed 1 for the result and 0 for the in-out arguments' final values."
+        ),
+    };
     out.extend(quote_spanned! {mixed=>
         #[doc = #doc_grad]
         #[allow(clippy::too_many_arguments)]
         #vis fn #grad(#(#inputs),*) -> (#ret, #(#kept_tys),*) {
-            let (__ad_value, __ad_pullback) = #call_vjp(#(#names),*);
-            let (#(#kept_slots,)*) = __ad_pullback(1.0);
+            #(#entry_zeros)*
+            let (__ad_value, __ad_pullback) = #call_vjp(#(#passed),*);
+            #(#final_zeros)*
+            let (#(#kept_slots,)*) = __ad_pullback(1.0 #(, #seed_names)*);
             (__ad_value, #(#kept_slots),*)
         }
     });
@@ -2356,8 +2725,10 @@ fn expand_with(
         #[doc = #doc_acc]
         #[allow(clippy::too_many_arguments)]
         #vis fn #grad_acc(#(#inputs,)* #(#buffers),*) -> #ret {
-            let (__ad_value, __ad_pullback) = #call_vjp(#(#names),*);
-            let (#(#kept_slots,)*) = __ad_pullback(1.0);
+            #(#entry_zeros)*
+            let (__ad_value, __ad_pullback) = #call_vjp(#(#passed),*);
+            #(#final_zeros)*
+            let (#(#kept_slots,)*) = __ad_pullback(1.0 #(, #seed_names)*);
             #(#accumulate)*
             __ad_value
         }
@@ -2365,13 +2736,43 @@ fn expand_with(
 
     // `_check`: each struct's differentiable fields and each other
     // differentiable argument against central differences of the function.
+    // An in-out argument: its value on entry, which `_grad` then
+    // overwrites and every evaluation starts from a copy of.
     let call = callee_path("");
     let at = syn::Ident::new("__ad_at", mixed);
+    let entry = |x: &syn::Ident| {
+        format_ident!(
+            "__ad_entry_{}",
+            x.to_string().trim_start_matches("r#"),
+            span = mixed
+        )
+    };
+    let saved: Vec<TokenStream> = args
+        .iter()
+        .zip(&inout)
+        .filter(|(a, p)| a.inout || p.is_some())
+        .map(|(a, _)| {
+            let (x, e) = (&a.ident, entry(&a.ident));
+            quote_spanned!(mixed=> let #e = ::std::borrow::ToOwned::to_owned(&*#x);)
+        })
+        .collect();
     let kept = |replaced: Option<usize>| -> Vec<TokenStream> {
         args.iter()
             .enumerate()
             .map(|(i, a)| {
                 let x = &a.ident;
+                if inout[i].is_some() || a.inout {
+                    let e = entry(x);
+                    let float = matches!(inout[i].map(|p| &p.kind), Some(ParamKind::Float(_)));
+                    return match replaced {
+                        None => quote!(&mut *#x),
+                        Some(k) if k == i && float => {
+                            quote!(&mut ::core::convert::identity(#at))
+                        }
+                        Some(k) if k == i => quote!(&mut ::core::clone::Clone::clone(#at)),
+                        Some(_) => quote!(&mut ::core::clone::Clone::clone(&#e)),
+                    };
+                }
                 let by_value = match &a.kind {
                     ArgKind::Struct { by_ref, .. } => !by_ref,
                     ArgKind::Other { by_value_clone, .. } => {
@@ -2398,7 +2799,12 @@ fn expand_with(
         let call_args = kept(Some(i));
         Some(match &a.kind {
             ArgKind::Struct { ty, by_ref } => {
-                let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                let e = entry(x);
+                let at = match (a.inout, by_ref) {
+                    (true, _) => quote!(&#e),
+                    (false, true) => quote!(#x),
+                    (false, false) => quote!(&#x),
+                };
                 let value = widen(quote!(#call(#(#call_args),*)));
                 quote_spanned! {mixed=>
                     <#ty as ::autograd::TangentStruct>::__check_fields(#at, &#slot, #label, &mut __ad_check, &mut |__ad_at| #value);
@@ -2406,10 +2812,24 @@ fn expand_with(
             }
             ArgKind::Other { .. } => {
                 let kind = &others[i].as_ref()?.kind;
+                // An in-out argument's adjoint is of its value on entry.
+                let e = entry(x);
+                let (x, by_ref) = match inout[i] {
+                    Some(_) => (&e, false),
+                    None => (x, true),
+                };
                 let (method, at, adjoint, call_args) = match kind {
                     ParamKind::Float(_) => (quote!(scalar), quote!(#x), quote!(#slot), kept(Some(i))),
                     ParamKind::Slice(_) => (quote!(slice), quote!(#x), quote!(&#slot), call_args),
-                    ParamKind::Matrix { fixed, vector, by_ref, .. } => {
+                    ParamKind::Array { owned, .. } if inout[i].is_some() => {
+                        let method = match **owned {
+                            Type::Array(_) => quote!(array),
+                            _ => quote!(slice),
+                        };
+                        (method, quote!(&#x), quote!(&#slot), call_args)
+                    }
+                    ParamKind::Matrix { fixed, vector, by_ref: arg_by_ref, .. } => {
+                        let by_ref = *arg_by_ref && by_ref;
                         let method = if *fixed {
                             quote!(fixed)
                         } else if *vector {
@@ -2417,7 +2837,7 @@ fn expand_with(
                         } else {
                             quote!(matrix)
                         };
-                        let at = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                        let at = if by_ref { quote!(#x) } else { quote!(&#x) };
                         (method, at, quote!(&#slot), call_args)
                     }
                     _ => return None,
@@ -2439,6 +2859,7 @@ fn expand_with(
         #[doc = #doc_check]
         #[allow(clippy::too_many_arguments)]
         #vis fn #check(#(#inputs),*) -> ::autograd::GradientCheck {
+            #(#saved)*
             let (__ad_value, #(#kept_slots),*) = #call_grad(#(#kept_all),*);
             let mut __ad_check = ::autograd::GradientCheck::new(::autograd::__private::to_f64(__ad_value));
             #(#checks)*
@@ -2633,6 +3054,131 @@ fn struct_call_items(expanded: TokenStream, rules: Vec<syn::ItemFn>) -> Vec<syn:
     out
 }
 
+/// The struct call of a function with in-out arguments, by which a
+/// differentiable body calls it: as for a function of plain values (see
+/// `ir::INOUT_CALL`), one hidden function per in-out argument's final value
+/// and one for the result, each taking the in-out arguments' values
+/// (`__struct_call__inout_call(whole, flat, y, dt) -> Vec<f64>`), with its
+/// VJP and the check that a caller's function is this one. The pullbacks
+/// run the function's VJP again at the struct rebuilt from its fields, on
+/// the in-out arguments' values on entry, as the struct rule does.
+#[derive(Default)]
+struct InOutCalls {
+    /// The struct call's arguments, an in-out one by value (`mut y: Vec<f64>`).
+    params: Vec<TokenStream>,
+    /// The function's arguments (`&__ad_at0`, `&mut y`, `dt`).
+    args: Vec<TokenStream>,
+    /// Each in-out argument, its owned type, and whether it is differentiable.
+    finals: Vec<(syn::Ident, TokenStream, bool)>,
+    /// Per argument of the struct call: its adjoint's type, its value from
+    /// the function's pullback, and whether that reached it.
+    full: Vec<(TokenStream, TokenStream, TokenStream)>,
+    /// The slots of the function's pullback.
+    kept: Vec<syn::Ident>,
+}
+
+impl InOutCalls {
+    fn items(
+        &self,
+        rebuild: &[TokenStream],
+        primal: &TokenStream,
+        vjp: &TokenStream,
+        ret: &Type,
+    ) -> Vec<syn::ItemFn> {
+        let InOutCalls {
+            params,
+            args,
+            finals,
+            full,
+            kept,
+        } = self;
+        let xs: Vec<&syn::Ident> = finals.iter().map(|(x, _, _)| x).collect();
+        let entries: Vec<syn::Ident> = xs
+            .iter()
+            .map(|x| format_ident!("__ad_entry_{}", x))
+            .collect();
+        let n = proc_macro2::Literal::usize_unsuffixed(full.len());
+        let full_tys = full.iter().map(|(t, _, _)| t);
+        let pulled = quote!(::autograd::__private::Reached<(#(#full_tys,)*), #n>);
+        let (values, flags): (Vec<&TokenStream>, Vec<&TokenStream>) =
+            full.iter().map(|(_, v, f)| (v, f)).unzip();
+        // `j`: the final value of that in-out argument, or the result.
+        let item = |j: Option<usize>, call: &syn::Ident| -> Vec<syn::ItemFn> {
+            let (out_ty, out) = match j {
+                Some(j) => (finals[j].1.clone(), xs[j].to_token_stream()),
+                None => (ret.to_token_stream(), quote!(__ad_value)),
+            };
+            let seeds = finals
+                .iter()
+                .enumerate()
+                .map(
+                    |(k, (x, _, differentiable))| match (j == Some(k), differentiable) {
+                        (true, _) => quote!(__ad_seed),
+                        (false, true) => quote!(::autograd::__private::zero_like(&#x)),
+                        (false, false) => quote!(()),
+                    },
+                );
+            let seed_ret = match j {
+                Some(_) => quote!(::autograd::__private::zero_like(&__ad_value)),
+                None => quote!(__ad_seed),
+            };
+            let vjp_full = format_ident!("{}{}", call, names::VJP_FULL);
+            let same = format_ident!("{}{}", call, names::SAME_CALLEE);
+            vec![
+                syn::parse_quote! {
+                    #[inline]
+                    #[allow(unused_mut, clippy::all)]
+                    pub fn #call(#(#params),*) -> #out_ty {
+                        #(#rebuild)*
+                        let __ad_value = #primal(#(#args),*);
+                        #out
+                    }
+                },
+                syn::parse_quote! {
+                    #[inline]
+                    #[allow(unused_mut, unused_variables, clippy::all)]
+                    pub fn #vjp_full(#(#params),*) -> (#out_ty, impl ::core::ops::FnOnce(#out_ty) -> #pulled) {
+                        let (#(#entries,)*) = (#(::core::clone::Clone::clone(&#xs),)*);
+                        let __ad_out = {
+                            #(#rebuild)*
+                            let __ad_value = #primal(#(#args),*);
+                            #out
+                        };
+                        (__ad_out, move |__ad_seed: #out_ty| {
+                            #(#rebuild)*
+                            #(let mut #xs = #entries;)*
+                            let (__ad_value, __ad_pullback) = #vjp(#(#args),*);
+                            let ::autograd::__private::Reached((#(#kept,)*), __ad_reached) =
+                                __ad_pullback(#seed_ret #(, #seeds)*);
+                            ::autograd::__private::Reached((#(#values,)*), [#(#flags),*])
+                        })
+                    }
+                },
+                syn::parse_quote! {
+                    #[inline(always)]
+                    pub fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P) {
+                        ::autograd::__private::same_function(
+                            called,
+                            ::autograd::__private::type_id_of(&#call),
+                        )
+                    }
+                },
+            ]
+        };
+        let mut items = Vec::new();
+        for j in 0..finals.len() {
+            let call = format_ident!("{}{}", names::STRUCT_CALL, crate::ir::inout_call(j));
+            items.extend(item(Some(j), &call));
+        }
+        let result = format_ident!("{}{}", names::STRUCT_CALL, names::INOUT_RESULT);
+        items.extend(item(None, &result));
+        for f in &mut items {
+            f.attrs.insert(0, syn::parse_quote!(#[doc(hidden)]));
+        }
+        items
+    }
+}
+
 /// Makes the struct call's items, moved into an `impl` block, call each
 /// other as associated functions (`Self::__struct_call`).
 struct SelfPaths;
@@ -2641,7 +3187,7 @@ impl VisitMut for SelfPaths {
     fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
         if p.qself.is_none()
             && let Some(ident) = p.path.get_ident()
-            && (ident == names::STRUCT_CALL
+            && (ident.to_string().starts_with(names::STRUCT_CALL)
                 || ident == names::STRUCT_RULE
                 || ident == names::STRUCT_JVP)
         {

@@ -554,14 +554,17 @@ fn slice_call_items(
             false => pt.to_token_stream(),
         })
         .collect();
-    // The other arguments' types for the bound by which the check names
-    // the function at one instance (any lifetime).
-    let others: Vec<TokenStream> = shape
+    // The arguments' types for the bound by which the check names the
+    // function at one instance (any lifetime), in argument order: the
+    // in-out argument's the caller's `Vec`.
+    let instance: Vec<TokenStream> = shape
         .inputs
         .iter()
         .enumerate()
-        .filter(|(i, _)| *i != io)
-        .map(|(_, pt)| {
+        .map(|(i, pt)| {
+            if i == io {
+                return vec.clone();
+            }
             let mut ty = (*pt.ty).clone();
             syn::visit_mut::VisitMut::visit_type_mut(&mut super::ElideLifetimes, &mut ty);
             ty.into_token_stream()
@@ -667,7 +670,7 @@ fn slice_call_items(
             #[inline(always)]
             #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P)
             where
-                F: ::core::ops::Fn(#vec, #(#others),*) -> #ret_ty,
+                F: ::core::ops::Fn(#(#instance),*) -> #ret_ty,
             {
                 ::autograd::__private::same_function(
                     called,
@@ -706,7 +709,7 @@ fn slice_call_items(
         #[inline(always)]
         #vis fn #same<F: 'static, V, P>(called: &F, _: &V, _: &P)
         where
-            F: ::core::ops::Fn(#vec, #(#others),*) -> #vec,
+            F: ::core::ops::Fn(#(#instance),*) -> #vec,
         {
             ::autograd::__private::same_function(
                 called,
@@ -1291,5 +1294,105 @@ pub(super) fn forward_call_items(
             #out
         }
         #modes
+    }
+}
+
+/// How the in-out arguments of a function taking `Tangent` structs (or of
+/// a method) cross its public items, which `crate::structs` writes: their
+/// seeds, and the arguments with their lifetimes named, so that the
+/// pullback holds no borrow of an in-out argument (as [`captures`] does
+/// here) and the caller may read it before seeding.
+pub(crate) struct StructInOut {
+    /// `<'m, 'y>`: every lifetime of the arguments, named.
+    pub generics: TokenStream,
+    /// The arguments, their lifetimes named.
+    pub inputs: Vec<syn::FnArg>,
+    /// `+ use<'m>`: the lifetimes but the in-out arguments' own.
+    pub captures: TokenStream,
+    /// One seed per in-out argument's final value, and its type.
+    pub seeds: Vec<(Ident, TokenStream)>,
+}
+
+impl StructInOut {
+    /// `inputs` are the wrappers' arguments; `inout` gives, for each
+    /// in-out one, its seed's type (`()` for a constant).
+    pub(crate) fn new(
+        func: &syn::ItemFn,
+        inputs: &[syn::FnArg],
+        inout: &[Option<TokenStream>],
+    ) -> Self {
+        let mut named = super::NameLifetimes::new(func);
+        let mut own = Vec::new();
+        let mut inputs = inputs.to_vec();
+        for (arg, p) in inputs.iter_mut().zip(inout) {
+            let before = named.fresh.len();
+            match arg {
+                syn::FnArg::Typed(pt) => named.name_argument(&pt.pat, &mut pt.ty),
+                syn::FnArg::Receiver(r) => {
+                    if let syn::ReceiverKind::Reference(_, lt, _) = &mut r.kind
+                        && lt.as_ref().is_none_or(|lt| lt.ident == "_")
+                    {
+                        "this".clone_into(&mut named.base);
+                        *lt = Some(named.fresh());
+                    }
+                }
+            }
+            if p.is_some() {
+                own.extend(named.fresh[before..].iter().cloned());
+            }
+        }
+        let all = &named.fresh;
+        let kept = all.iter().filter(|lt| !own.contains(lt));
+        let seeds = inout
+            .iter()
+            .zip(&inputs)
+            .filter_map(|(ty, arg)| {
+                let name = match arg {
+                    syn::FnArg::Receiver(_) => "self".to_owned(),
+                    syn::FnArg::Typed(pt) => match &*pt.pat {
+                        syn::Pat::Ident(pi) => pi.ident.to_string(),
+                        _ => return None,
+                    },
+                };
+                let seed = format_ident!(
+                    "__ad_seed_{}",
+                    name.trim_start_matches("r#"),
+                    span = proc_macro2::Span::mixed_site()
+                );
+                Some((seed, ty.clone()?))
+            })
+            .collect();
+        StructInOut {
+            generics: quote!(<#(#all),*>),
+            inputs,
+            captures: quote!(+ use<#(#kept),*>),
+            seeds,
+        }
+    }
+}
+
+/// The zero seed of an in-out argument `x`'s final value, bound to
+/// `seed`, and whether it is taken after the call: a `&mut Vec<T>` may
+/// grow or shrink, every other argument keeps its length (`ty` is the
+/// argument's type as written).
+pub(crate) fn zero_seed(
+    p: &crate::sig::Param,
+    ty: &syn::Type,
+    x: &Ident,
+    seed: &Ident,
+) -> (TokenStream, bool) {
+    let slice = matches!(ty, syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Slice(_)));
+    let vec = matches!(ty, syn::Type::Reference(r)
+        if matches!(&*r.elem, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Vec")));
+    match () {
+        _ if !p.differentiable => (quote!(let #seed = ();), false),
+        _ if slice => (
+            quote!(let #seed = ::autograd::__private::zeros_like_slice(&*#x);),
+            false,
+        ),
+        _ => (
+            quote!(let #seed = ::autograd::__private::zero_like(&*#x);),
+            vec,
+        ),
     }
 }

@@ -6,7 +6,7 @@ mod checkpoint;
 pub(crate) mod forward;
 mod fused;
 pub mod hessian;
-mod inout;
+pub(crate) mod inout;
 mod jacobian;
 pub mod names;
 pub mod nested;

@@ -305,7 +305,7 @@ pub fn element_adjoint() -> Ident {
 /// fields flattened. It lives in a hidden module named like the function,
 /// so a call of a function without `#[differentiable]` is the same error
 /// at its name as any other such call.
-pub const STRUCT_CALL: &str = "__struct_call";
+pub use crate::ir::STRUCT_CALL;
 
 /// The backward rule of [`STRUCT_CALL`], next to it.
 pub const STRUCT_RULE: &str = "__struct_rule";

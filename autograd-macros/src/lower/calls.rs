@@ -559,17 +559,7 @@ impl Lowerer<'_> {
             // which it does not give, and the arguments choose the
             // instance; the primal's call keeps it, and rustc checks it
             // there.
-            let hidden = |item: &str| {
-                let mut func = path.clone();
-                if let Some(s) = func.segments.last_mut() {
-                    s.arguments = syn::PathArguments::None;
-                }
-                func.segments.push(syn::PathSegment {
-                    ident: syn::Ident::new(item, proc_macro2::Span::call_site()),
-                    arguments: syn::PathArguments::None,
-                });
-                func
-            };
+            let hidden = |item: &str| crate::ir::inout_item(path, item);
             let result = (!statement).then(|| {
                 let func = hidden(crate::ir::INOUT_RESULT);
                 let kind = match self.scalar {

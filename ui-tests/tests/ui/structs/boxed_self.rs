@@ -6,8 +6,9 @@ struct Model {
 }
 
 impl Model {
+    // A receiver other than `&self`, `&mut self` or `self`.
     #[differentiable]
-    fn f(&mut self, x: f64) -> f64 {
+    fn f(self: Box<Self>, x: f64) -> f64 {
         self.a * x
     }
 }
