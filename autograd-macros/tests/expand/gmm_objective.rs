@@ -715,6 +715,21 @@ impl gmm_objective {
             __ad_rows0.give_back(__ad_v37_qdiags);
             __ad_rows0.give_back(__ad_v38_sum_qs);
         }
+        ::autograd::__private::recycle(__ad_v39_qdiags);
+        ::autograd::__private::recycle(__ad_v40_sum_qs);
+        ::autograd::__private::recycle(__ad_v41_xcentered);
+        ::autograd::__private::recycle(__ad_v42_qxcentered);
+        ::autograd::__private::recycle(__ad_v43_main_term);
+        ::autograd::__private::recycle(__ad_v144_xcentered);
+        ::autograd::__private::recycle(__ad_v145_qxcentered);
+        ::autograd::__private::recycle(__ad_v146_main_term);
+        ::autograd::__private::recycle(__ad_dc0_qdiags);
+        ::autograd::__private::recycle(__ad_dc0_sum_qs);
+        ::autograd::__private::recycle(__ad_dc2_xcentered);
+        ::autograd::__private::recycle(__ad_dc2_qxcentered);
+        ::autograd::__private::recycle(__ad_dc2_main_term);
+        ::autograd::__private::recycle(__ad_spare3_xcentered);
+        ::autograd::__private::recycle(__ad_spare3_qxcentered);
         __ad_result
     }
     #[doc(hidden)]

@@ -81,6 +81,10 @@ impl spread {
             __ad_d_x[__ad_v5_i] += __ad_d6;
             __ad_dc0_v = __ad_d4_v;
         }
+        ::autograd::__private::recycle(__ad_v2_v);
+        ::autograd::__private::recycle(__ad_v10_v);
+        ::autograd::__private::recycle(__ad_d12_w);
+        ::autograd::__private::recycle(__ad_dc0_v);
         __ad_result
     }
     #[doc(hidden)]
@@ -236,6 +240,10 @@ impl __ad_hessian_spread {
             __ad_d_x[__ad_v5_i] = __ad_d_x[__ad_v5_i] + (__ad_d6);
             __ad_dc0_v = __ad_d4_v;
         }
+        ::autograd::__private::recycle(__ad_v2_v);
+        ::autograd::__private::recycle(__ad_v10_v);
+        ::autograd::__private::recycle(__ad_d12_w);
+        ::autograd::__private::recycle(__ad_dc0_v);
         __ad_result
     }
     #[doc(hidden)]

@@ -194,6 +194,10 @@ impl softmax_loss {
             __ad_d_z[__ad_v5_i] += __ad_d6;
             __ad_dc0_collected = __ad_d4_collected;
         }
+        ::autograd::__private::recycle(__ad_v8_collected);
+        ::autograd::__private::recycle(__ad_v15_p);
+        ::autograd::__private::recycle(__ad_v31_p);
+        ::autograd::__private::recycle(__ad_dc0_collected);
         __ad_result
     }
     #[doc(hidden)]

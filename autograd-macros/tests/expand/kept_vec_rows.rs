@@ -105,6 +105,9 @@ impl f {
             __ad_dc0_s = __ad_d6_s;
             __ad_rows0.give_back(__ad_v16_t);
         }
+        ::autograd::__private::recycle(__ad_v3_t);
+        ::autograd::__private::recycle(__ad_v19_t);
+        ::autograd::__private::recycle(__ad_dc0_t);
         __ad_result
     }
     #[doc(hidden)]

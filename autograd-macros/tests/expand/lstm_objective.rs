@@ -1085,6 +1085,13 @@ impl lstm_objective {
             __ad_dc1_total = __ad_d23_total;
             __ad_spare1_ypred = ::core::option::Option::Some(__ad_v140_ypred);
         }
+        ::autograd::__private::recycle(__ad_v16_state);
+        ::autograd::__private::recycle(__ad_v17_ypred);
+        ::autograd::__private::recycle(__ad_v170_state);
+        ::autograd::__private::recycle(__ad_v171_ypred);
+        ::autograd::__private::recycle(__ad_dc1_state);
+        ::autograd::__private::recycle(__ad_dc1_ypred);
+        ::autograd::__private::recycle(__ad_spare1_ypred);
         __ad_result
     }
     #[doc(hidden)]

@@ -177,6 +177,10 @@ impl f {
             __ad_dc0_s = __ad_d7_s;
         }
         *__ad_b_x += __ad_d_x;
+        ::autograd::__private::recycle(__ad_v4_a);
+        ::autograd::__private::recycle(__ad_v35_a);
+        ::autograd::__private::recycle(__ad_dc0_a);
+        ::autograd::__private::recycle(__ad_spare1_a);
         (__ad_result, [__ad_r_x, true, true])
     }
     #[doc(hidden)]
