@@ -285,12 +285,123 @@ pub mod __private {
         }
     }
 
-    // Any scalar: a `Vec` argument of a second-order twin.
+    // Any scalar: a `Vec` argument of a second-order twin. In a pooled
+    // buffer: `NAME_grad_acc` gives its zero adjoints back when its
+    // reverse sweep is done with them (see [`Recycle`]).
     impl<T: rules::Real> ZeroLike for Vec<T> {
         #[inline]
         fn zero_like(&self) -> Self {
-            ::std::vec![<T as rules::Real>::zero(); self.len()]
+            pool::zeros(self.len(), <T as rules::Real>::zero())
         }
+    }
+
+    /// `vec![elem; len]` in a buffer from the thread's pool: a local `Vec`
+    /// of the sweeps, which `NAME_grad_acc` gives back when it is done.
+    #[inline]
+    pub fn filled<T: Clone>(elem: T, len: usize) -> Vec<T> {
+        pool::zeros(len, elem)
+    }
+
+    /// What the sweeps own and copy: a `Vec`'s copy takes a pooled buffer
+    /// and its buffer goes back to the pool once the sweep is done with
+    /// it; any other value is cloned and dropped.
+    pub trait Recycle: Sized {
+        /// A copy of `self` (a loop's entry value the reverse starts from).
+        fn copy(&self) -> Self;
+
+        /// Gives `self`'s buffer to the thread's pool, if it has one.
+        #[inline(always)]
+        fn recycle(self) {}
+    }
+
+    impl<T: Clone> Recycle for Vec<T> {
+        #[inline]
+        fn copy(&self) -> Self {
+            let mut v = pool::empty(self.len());
+            v.extend_from_slice(self);
+            v
+        }
+
+        #[inline]
+        fn recycle(self) {
+            pool::give(self);
+        }
+    }
+
+    /// A spare buffer a loop's reverse passes from one iteration to the
+    /// next.
+    impl<T: Recycle> Recycle for Option<T> {
+        #[inline]
+        fn copy(&self) -> Self {
+            self.as_ref().map(Recycle::copy)
+        }
+
+        #[inline]
+        fn recycle(self) {
+            if let Some(v) = self {
+                v.recycle();
+            }
+        }
+    }
+
+    macro_rules! impl_recycle_clone {
+        ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+            impl<$($g)*> Recycle for $t {
+                #[inline(always)]
+                fn copy(&self) -> Self {
+                    ::core::clone::Clone::clone(self)
+                }
+            }
+        )*};
+    }
+    impl_recycle_clone!(
+        [] f32,
+        [] f64,
+        [T: Clone, const N: usize] [T; N],
+        [T: Clone, const N: usize] HeapArray<T, N>,
+        [T: nalgebra::Scalar] nalgebra::DMatrix<T>,
+        [T: nalgebra::Scalar] nalgebra::DVector<T>,
+        [T: nalgebra::Scalar] nalgebra::RowDVector<T>,
+        [T: nalgebra::Scalar, const R: usize, const C: usize] nalgebra::SMatrix<T, R, C>,
+        [A: Clone] (A,),
+        [A: Clone, B: Clone] (A, B),
+        [A: Clone, B: Clone, C: Clone] (A, B, C),
+        [A: Clone, B: Clone, C: Clone, D: Clone] (A, B, C, D),
+        [A: Clone, B: Clone, C: Clone, D: Clone, E: Clone] (A, B, C, D, E),
+        [A: Clone, B: Clone, C: Clone, D: Clone, E: Clone, F: Clone] (A, B, C, D, E, F),
+        [A: Clone, B: Clone, C: Clone, D: Clone, E: Clone, F: Clone, G: Clone] (A, B, C, D, E, F, G),
+        [A: Clone, B: Clone, C: Clone, D: Clone, E: Clone, F: Clone, G: Clone, H: Clone]
+            (A, B, C, D, E, F, G, H),
+        [A: Clone, B: Clone, C: Clone, D: Clone, E: Clone, F: Clone, G: Clone, H: Clone, I: Clone]
+            (A, B, C, D, E, F, G, H, I),
+        [A: Clone, B: Clone, C: Clone, D: Clone, E: Clone, F: Clone, G: Clone, H: Clone, I: Clone,
+            J: Clone] (A, B, C, D, E, F, G, H, I, J),
+        [A: Clone, B: Clone, C: Clone, D: Clone, E: Clone, F: Clone, G: Clone, H: Clone, I: Clone,
+            J: Clone, K: Clone] (A, B, C, D, E, F, G, H, I, J, K),
+        [A: Clone, B: Clone, C: Clone, D: Clone, E: Clone, F: Clone, G: Clone, H: Clone, I: Clone,
+            J: Clone, K: Clone, L: Clone] (A, B, C, D, E, F, G, H, I, J, K, L),
+    );
+
+    /// A copy of `v` (see [`Recycle::copy`]).
+    #[inline(always)]
+    pub fn copy<T: Recycle>(v: &T) -> T {
+        v.copy()
+    }
+
+    /// The spare buffer a loop's reverse handed on, or a copy of `v`.
+    #[inline(always)]
+    pub fn spare_or_copy<T: Recycle>(spare: &mut Option<T>, v: &T) -> T {
+        match spare.take() {
+            Some(buffer) => buffer,
+            None => v.copy(),
+        }
+    }
+
+    /// `v`, which the sweep is done with, to the pool (see
+    /// [`Recycle::recycle`]).
+    #[inline(always)]
+    pub fn recycle<T: Recycle>(v: T) {
+        v.recycle();
     }
 
     // Any scalar: a generic function's (and a second-order twin's) local

@@ -766,3 +766,69 @@ fn struct_inout_state() {
         "fn drift(s: &mut State, dt: f64) { s.x += dt * s.v; }",
     );
 }
+
+/// ADBench's GMM as a user ports it: local `Vec`s carried through nested
+/// loops, a helper called on one of them per point.
+#[test]
+fn gmm_objective() {
+    check(
+        "gmm_objective",
+        "fn gmm_objective(
+            d: usize,
+            k: usize,
+            n: usize,
+            alphas: &[f64],
+            means: &[f64],
+            icf: &[f64],
+            #[constant] x: &[f64],
+            #[constant] gamma: f64,
+            m: usize,
+            #[constant] wishart_c: f64,
+        ) -> f64 {
+            let constant = -((n * d) as f64) * 0.5 * (2.0 * std::f64::consts::PI).ln();
+            let icf_sz = d * (d + 1) / 2;
+
+            let mut qdiags = vec![0.0; d * k];
+            let mut sum_qs = vec![0.0; k];
+            for ik in 0..k {
+                for id in 0..d {
+                    let q = icf[ik * icf_sz + id];
+                    sum_qs[ik] += q;
+                    qdiags[ik * d + id] = q.exp();
+                }
+            }
+
+            let mut xcentered = vec![0.0; d];
+            let mut qxcentered = vec![0.0; d];
+            let mut main_term = vec![0.0; k];
+            let mut slse = 0.0;
+            for ix in 0..n {
+                for ik in 0..k {
+                    for id in 0..d {
+                        xcentered[id] = x[ix * d + id] - means[ik * d + id];
+                    }
+                    for id in 0..d {
+                        qxcentered[id] = qdiags[ik * d + id] * xcentered[id];
+                    }
+                    let mut li = ik * icf_sz + d;
+                    for i in 0..d {
+                        for j in i + 1..d {
+                            qxcentered[j] += icf[li] * xcentered[i];
+                            li += 1;
+                        }
+                    }
+                    let mut sqnorm = 0.0;
+                    for id in 0..d {
+                        sqnorm += qxcentered[id] * qxcentered[id];
+                    }
+                    main_term[ik] = alphas[ik] + sum_qs[ik] - 0.5 * sqnorm;
+                }
+                slse += logsumexp(&main_term);
+            }
+
+            let lse_alphas = logsumexp(alphas);
+            let err = constant + slse - n as f64 * lse_alphas;
+            err + log_wishart_prior(d, k, gamma, m, wishart_c, &sum_qs, &qdiags, icf)
+        }",
+    );
+}

@@ -57,10 +57,11 @@ pub(super) fn pack(
     }
 }
 
-/// `[elem; len]` or `vec![elem; len]`.
+/// `[elem; len]`, or `vec![elem; len]` in a pooled buffer (the sweeps
+/// give their local `Vec`s back when done with them).
 pub(super) fn fill(collection: &Collection, elem: TokenStream, len: TokenStream) -> TokenStream {
     match collection {
-        Collection::Vec => quote!(::autograd::__private::vec![#elem; #len]),
+        Collection::Vec => quote!(::autograd::__private::filled(#elem, #len)),
         _ => quote!([#elem; #len]),
     }
 }

@@ -107,6 +107,8 @@ impl Gen<'_> {
             }
             // A slice argument is a reference: copied.
             Kind::Slice => ident.into_token_stream(),
+            // In a pooled buffer for a `Vec`, which the sweep gives back.
+            Kind::Array => quote!(::autograd::__private::copy(&#ident)),
             _ => quote!(::core::clone::Clone::clone(&#ident)),
         }
     }

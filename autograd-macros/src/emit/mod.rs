@@ -11,6 +11,7 @@ mod jacobian;
 pub mod names;
 pub mod nested;
 mod paths;
+mod recycle;
 mod reverse;
 mod scalar;
 mod scopes;
@@ -789,18 +790,21 @@ fn sweeps(
                 None => result.to_token_stream(),
                 Some(flags) => quote!((#result, #flags)),
             };
-            quote! {
-                #(#checks)*
-                #(#items)*
-                #forward
-                let #result = #ret;
-                #(#stacks)*
-                #(#slice_adjoints)*
-                #(#held_adjoints)*
-                #reverse
-                #(#added)*
-                #result_and_flags
-            }
+            // The buffers the sweeps still own go back to the pool.
+            recycle::give_back(
+                quote! {
+                    #(#checks)*
+                    #(#items)*
+                    #forward
+                    let #result = #ret;
+                    #(#stacks)*
+                    #(#slice_adjoints)*
+                    #(#held_adjoints)*
+                    #reverse
+                    #(#added)*
+                },
+                result_and_flags,
+            )
         }
     };
     let rules = paths::import_rules(&body);

@@ -905,10 +905,7 @@ impl<'a> Gen<'a> {
             };
             spare_back.extend(quote!(#spare = ::core::option::Option::Some(#exit);));
             overwritten.extend(quote! {
-                let #entry = match #spare.take() {
-                    ::core::option::Option::Some(__ad_buffer) => __ad_buffer,
-                    ::core::option::Option::None => ::core::clone::Clone::clone(&#source),
-                };
+                let #entry = ::autograd::__private::spare_or_copy(&mut #spare, &#source);
             });
         }
         // This loop's body sees its own dead entries, no enclosing loop's.

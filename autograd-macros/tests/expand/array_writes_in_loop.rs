@@ -38,7 +38,7 @@ impl iterate {
         let _ = iterate;
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v3_v = [x, y];
-        let mut __ad_c0_v = ::core::clone::Clone::clone(&__ad_v3_v);
+        let mut __ad_c0_v = ::autograd::__private::copy(&__ad_v3_v);
         let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..n)).0,
         );

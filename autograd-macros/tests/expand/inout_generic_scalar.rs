@@ -45,7 +45,7 @@ impl step {
         let mut y = __ad_inout_y.to_vec();
         let __ad_v3_first = y[0];
         let __ad_v4 = y.len();
-        let mut __ad_c0_y = ::core::clone::Clone::clone(&y);
+        let mut __ad_c0_y = ::autograd::__private::copy(&y);
         let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..__ad_v4)).0,
         );
@@ -354,7 +354,7 @@ impl step {
         let __ad_v3_first = y[0];
         let __ad_t3_first = __ad_t_y[0];
         let __ad_v4 = y.len();
-        let mut __ad_c0_y = ::core::clone::Clone::clone(&y);
+        let mut __ad_c0_y = ::autograd::__private::copy(&y);
         let mut __ad_tc0_y = ::std::borrow::ToOwned::to_owned(__ad_t_y);
         for __ad_v6_i in 0..__ad_v4 {
             let __ad_v5_y = __ad_c0_y;

@@ -45,8 +45,8 @@ impl symplectic {
         let __ad_inout_p = p;
         let mut p = __ad_inout_p.to_vec();
         let __ad_v3 = q.len();
-        let mut __ad_c0_q = ::core::clone::Clone::clone(&q);
-        let mut __ad_c0_p = ::core::clone::Clone::clone(&p);
+        let mut __ad_c0_q = ::autograd::__private::copy(&q);
+        let mut __ad_c0_p = ::autograd::__private::copy(&p);
         let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..__ad_v3)).0,
         );

@@ -37,7 +37,7 @@ impl waves {
         let _ = waves;
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v2 = x.len();
-        let mut __ad_c0_v = ::core::clone::Clone::clone(&x);
+        let mut __ad_c0_v = ::autograd::__private::copy(&x);
         let mut __ad_stack0 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..__ad_v2)).0,
         );
@@ -551,7 +551,7 @@ impl waves {
     ) -> (Vec<f64>, Vec<f64>) {
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v2 = x.len();
-        let mut __ad_c0_v = ::core::clone::Clone::clone(&x);
+        let mut __ad_c0_v = ::autograd::__private::copy(&x);
         let mut __ad_tc0_v = ::std::borrow::ToOwned::to_owned(__ad_t_x);
         for __ad_v4_i in 0..__ad_v2 {
             let __ad_v3_v = __ad_c0_v;
@@ -612,7 +612,7 @@ impl waves {
     > {
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v2 = x.len();
-        let mut __ad_c0_v = ::core::clone::Clone::clone(&x);
+        let mut __ad_c0_v = ::autograd::__private::copy(&x);
         let mut __ad_tc0_v = ::std::borrow::ToOwned::to_owned(__ad_t_x);
         for __ad_v4_i in 0..__ad_v2 {
             let __ad_v3_v = __ad_c0_v;

@@ -38,9 +38,9 @@ impl f {
         let _ = f;
         use ::autograd::__private::rules as __ad_rules;
         ::autograd::__private::check_buffer(__ad_b_x, x.len());
-        let __ad_v3_t = ::autograd::__private::vec![0.0; k];
+        let __ad_v3_t = ::autograd::__private::filled(0.0, k);
         let __ad_v4_s = 0.0;
-        let mut __ad_c0_t = ::core::clone::Clone::clone(&__ad_v3_t);
+        let mut __ad_c0_t = ::autograd::__private::copy(&__ad_v3_t);
         let mut __ad_c0_s = __ad_v4_s;
         let mut __ad_rows0 = ::autograd::__private::Rows::new();
         __ad_rows0.reserve(::core::iter::Iterator::size_hint(&(0..n)).0);
@@ -105,6 +105,9 @@ impl f {
             __ad_dc0_s = __ad_d6_s;
             __ad_rows0.give_back(__ad_v16_t);
         }
+        ::autograd::__private::recycle(__ad_v3_t);
+        ::autograd::__private::recycle(__ad_v19_t);
+        ::autograd::__private::recycle(__ad_dc0_t);
         __ad_result
     }
     #[doc(hidden)]

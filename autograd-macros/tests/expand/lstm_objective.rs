@@ -107,7 +107,7 @@ impl lstm_objective {
         ::autograd::__private::check_buffer(__ad_b_extra_params, extra_params.len());
         let __ad_v7 = 2 * l;
         let __ad_v8 = __ad_v7 * b;
-        let __ad_v9_state = ::autograd::__private::vec![0.0; __ad_v8];
+        let __ad_v9_state = ::autograd::__private::filled(0.0, __ad_v8);
         let __ad_v10 = 2 * l;
         let __ad_v11 = __ad_v10 * b;
         let mut __ad_c0_state = __ad_v9_state;
@@ -122,12 +122,12 @@ impl lstm_objective {
             __ad_c0_state = __ad_v15_state;
         }
         let __ad_v16_state = __ad_c0_state;
-        let __ad_v17_ypred = ::autograd::__private::vec![0.0; b];
+        let __ad_v17_ypred = ::autograd::__private::filled(0.0, b);
         let __ad_v18_total = 0.0;
         let __ad_v19_count = 0;
         let __ad_v20 = c - 1;
-        let mut __ad_c1_state = ::core::clone::Clone::clone(&__ad_v16_state);
-        let mut __ad_c1_ypred = ::core::clone::Clone::clone(&__ad_v17_ypred);
+        let mut __ad_c1_state = ::autograd::__private::copy(&__ad_v16_state);
+        let mut __ad_c1_ypred = ::autograd::__private::copy(&__ad_v17_ypred);
         let mut __ad_c1_total = __ad_v18_total;
         let mut __ad_c1_count = __ad_v19_count;
         let mut __ad_rows1 = ::autograd::__private::Rows::new();
@@ -259,7 +259,7 @@ impl lstm_objective {
             let __ad_v122 = l - 1;
             let __ad_v123 = __ad_v122 * 2;
             let __ad_v124_last = __ad_v123 * b;
-            let mut __ad_c5_ypred = ::core::clone::Clone::clone(&__ad_v37_ypred);
+            let mut __ad_c5_ypred = ::autograd::__private::copy(&__ad_v37_ypred);
             for __ad_v129_i in 0..b {
                 let __ad_v126_ypred = __ad_c5_ypred;
                 let __ad_v130 = __ad_v124_last + __ad_v129_i;
@@ -334,12 +334,10 @@ impl lstm_objective {
         let mut __ad_spare1_ypred = ::core::option::Option::None;
         for __ad_v25_t in ::core::iter::Iterator::rev(0..__ad_v20) {
             let __ad_v21_state = __ad_rows1.pop();
-            let __ad_v22_ypred = match __ad_spare1_ypred.take() {
-                ::core::option::Option::Some(__ad_buffer) => __ad_buffer,
-                ::core::option::Option::None => {
-                    ::core::clone::Clone::clone(&__ad_v17_ypred)
-                }
-            };
+            let __ad_v22_ypred = ::autograd::__private::spare_or_copy(
+                &mut __ad_spare1_ypred,
+                &__ad_v17_ypred,
+            );
             let mut __ad_c2_ypred = __ad_v22_ypred;
             for __ad_v30_i in 0..b {
                 let __ad_v27_ypred = __ad_c2_ypred;
@@ -463,7 +461,7 @@ impl lstm_objective {
             let __ad_v122 = l - 1;
             let __ad_v123 = __ad_v122 * 2;
             let __ad_v124_last = __ad_v123 * b;
-            let mut __ad_c5_ypred = ::core::clone::Clone::clone(&__ad_v37_ypred);
+            let mut __ad_c5_ypred = ::autograd::__private::copy(&__ad_v37_ypred);
             for __ad_v129_i in 0..b {
                 let __ad_v126_ypred = __ad_c5_ypred;
                 let __ad_v130 = __ad_v124_last + __ad_v129_i;
@@ -1087,6 +1085,13 @@ impl lstm_objective {
             __ad_dc1_total = __ad_d23_total;
             __ad_spare1_ypred = ::core::option::Option::Some(__ad_v140_ypred);
         }
+        ::autograd::__private::recycle(__ad_v16_state);
+        ::autograd::__private::recycle(__ad_v17_ypred);
+        ::autograd::__private::recycle(__ad_v170_state);
+        ::autograd::__private::recycle(__ad_v171_ypred);
+        ::autograd::__private::recycle(__ad_dc1_state);
+        ::autograd::__private::recycle(__ad_dc1_ypred);
+        ::autograd::__private::recycle(__ad_spare1_ypred);
         __ad_result
     }
     #[doc(hidden)]

@@ -42,7 +42,7 @@ impl covariance_trace {
         );
         for _ in 0..2 {
             let __ad_v3_p = __ad_c0_p;
-            __ad_stack0.push(::core::clone::Clone::clone(&__ad_v3_p));
+            __ad_stack0.push(::autograd::__private::copy(&__ad_v3_p));
             let __ad_v4 = __ad_v3_p[0];
             let __ad_v5 = __ad_v4 + q;
             let __ad_v6 = __ad_v3_p[1];

@@ -45,9 +45,9 @@ impl f {
         use ::autograd::__private::rules as __ad_rules;
         ::autograd::__private::check_buffer(__ad_b_w, w.len());
         let __ad_v3_d = w.len();
-        let __ad_v4_a = ::autograd::__private::vec![0.5; __ad_v3_d];
+        let __ad_v4_a = ::autograd::__private::filled(0.5, __ad_v3_d);
         let __ad_v5_s = 0.0;
-        let mut __ad_c0_a = ::core::clone::Clone::clone(&__ad_v4_a);
+        let mut __ad_c0_a = ::autograd::__private::copy(&__ad_v4_a);
         let mut __ad_c0_s = __ad_v5_s;
         for __ad_v8_i in 0..n {
             let __ad_v6_a = __ad_c0_a;
@@ -110,12 +110,10 @@ impl f {
             let mut __ad_dc1_a = __ad_d33_a;
             let mut __ad_dc1_s = __ad_d34_s;
             for __ad_v11_k in ::core::iter::Iterator::rev(0..3) {
-                let __ad_v9_a = match __ad_spare1_a.take() {
-                    ::core::option::Option::Some(__ad_buffer) => __ad_buffer,
-                    ::core::option::Option::None => {
-                        ::core::clone::Clone::clone(&__ad_v4_a)
-                    }
-                };
+                let __ad_v9_a = ::autograd::__private::spare_or_copy(
+                    &mut __ad_spare1_a,
+                    &__ad_v4_a,
+                );
                 let mut __ad_c2_a = __ad_v9_a;
                 for __ad_v14_j in 0..__ad_v3_d {
                     let __ad_v12_a = __ad_c2_a;
@@ -179,6 +177,10 @@ impl f {
             __ad_dc0_s = __ad_d7_s;
         }
         *__ad_b_x += __ad_d_x;
+        ::autograd::__private::recycle(__ad_v4_a);
+        ::autograd::__private::recycle(__ad_v35_a);
+        ::autograd::__private::recycle(__ad_dc0_a);
+        ::autograd::__private::recycle(__ad_spare1_a);
         (__ad_result, [__ad_r_x, true, true])
     }
     #[doc(hidden)]
