@@ -32,7 +32,7 @@ impl spread {
         let __ad_v1 = x.len();
         let __ad_v2_v: Vec<f64> = ::autograd::__private::vec![0.0; __ad_v1];
         let __ad_v3 = x.len();
-        let mut __ad_c0_v = ::core::clone::Clone::clone(&__ad_v2_v);
+        let mut __ad_c0_v = __ad_v2_v;
         for __ad_v5_i in 0..__ad_v3 {
             let __ad_v4_v = __ad_c0_v;
             let __ad_v6 = x[__ad_v5_i];
@@ -184,7 +184,7 @@ impl __ad_hessian_spread {
             (__AdScalar::from(0.0f64).unwrap()); __ad_v1
         ];
         let __ad_v3 = x.len();
-        let mut __ad_c0_v = ::core::clone::Clone::clone(&__ad_v2_v);
+        let mut __ad_c0_v = __ad_v2_v;
         for __ad_v5_i in 0..__ad_v3 {
             let __ad_v4_v = __ad_c0_v;
             let __ad_v6 = x[__ad_v5_i];

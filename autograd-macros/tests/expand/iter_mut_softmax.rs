@@ -37,7 +37,7 @@ impl softmax_loss {
         ::autograd::__private::check_buffer(__ad_b_z, z.len());
         let __ad_v2 = z.len();
         let __ad_v3 = ::autograd::__private::Vec::with_capacity(__ad_v2);
-        let mut __ad_c0_collected = ::core::clone::Clone::clone(&__ad_v3);
+        let mut __ad_c0_collected = __ad_v3;
         for __ad_v5_i in 0..__ad_v2 {
             let __ad_v4_collected = __ad_c0_collected;
             let __ad_v6 = z[__ad_v5_i];
