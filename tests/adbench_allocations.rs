@@ -56,14 +56,8 @@ fn gmm_grad_acc_copies_only_the_entry_values_its_reverse_reads() {
         // keeping `main_term` as rows, 27, 23 and 25 (2K + 17); keeping the
         // preprocessing loop's entry values as rows, 17 on all four;
         // moving `qdiags` and `sum_qs` into that loop, whose reverse pops
-        // its entry values rather than starting from them, 15. Taping the
-        // preprocessing loop's inner loop for the whole nest (its forward
-        // run caches its exps for every component, the reverse does not
-        // run it again, so no entry values are kept) makes its cache one
-        // buffer for all the components, which grows as they run
-        // (through pooled buffers of twice the size, given back as it
-        // grows): 16, still none per point nor per component.
-        let bound = 16;
+        // its entry values rather than starting from them, 15.
+        let bound = 15;
         assert!(
             count <= bound,
             "GMM d={d} K={k} n={n}: {count} allocations per `_grad_acc` call, more than {bound}"

@@ -84,6 +84,10 @@ pub struct Analysis {
     /// than by running the loop again in each enclosing iteration's
     /// reverse (see [`tape_candidates`]).
     pub taped: HashSet<LoopId>,
+    /// The exit values of carried arrays whose adjoint the iteration's
+    /// reverse takes over from the carried adjoint (active, not gated):
+    /// no zero is shaped like them.
+    taken_exits: HashSet<ValueId>,
 }
 
 impl Analysis {
@@ -187,6 +191,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         boxes_arrays: boxes_large_arrays(f),
         closures,
         taped: tape_candidates(&f.body),
+        taken_exits: HashSet::new(),
     };
     CarriedArrays(&mut an.carried_arrays, f, &an.resized).visit_block(&f.body);
     for (v, info) in f.values.iter() {
@@ -229,6 +234,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         }
     }
     an.zero_at_read = zero_at_read(f, &an, &sites, &element_reads, &incoming);
+    an.taken_exits = taken_exits(f, &an);
     array_lengths(&f.body, &mut an.lengths);
     Planner { f, an: &mut an }.visit_block(&f.body);
     an.kept_in_arms = kept_in_arms(f, &an);
@@ -300,6 +306,36 @@ impl<'f> Visitor<'f> for Planner<'_, 'f> {
             }
         }
     }
+}
+
+/// See [`Analysis::taken_exits`] (`emit::reverse`'s `reverse_block`
+/// takes the carried adjoint over for them).
+fn taken_exits(f: &Function, an: &Analysis) -> HashSet<ValueId> {
+    struct Exits<'a>(&'a Function, &'a Analysis, HashSet<ValueId>);
+    impl<'f> Visitor<'f> for Exits<'_> {
+        fn visit_stmt(&mut self, _: &'f Block, stmt: &'f Stmt) {
+            if let Stmt::Loop(l) = stmt {
+                let (f, an) = (self.0, self.1);
+                self.2.extend(
+                    l.carried
+                        .iter()
+                        .filter(|c| {
+                            // No flag says whether the carried adjoint
+                            // arrived (`emit::reverse`'s `carried_reached`).
+                            let flagged = |v: ValueId| an.active(v) && an.gated[v];
+                            f.info(c.exit).kind == Kind::Array
+                                && an.active(c.exit)
+                                && !(carry_gated(an, c) && (flagged(c.exit) || flagged(c.init)))
+                        })
+                        .map(|c| c.exit),
+                );
+            }
+            walk_stmt(self, stmt);
+        }
+    }
+    let mut exits = Exits(f, an, HashSet::new());
+    exits.visit_block(&f.body);
+    exits.2
 }
 
 /// The needs of a loop's body and what the loop saves, from one walk.
@@ -1072,7 +1108,8 @@ fn zero_shaped<'a>(
                 && an.predeclare[*v]
                 && !kind.is_copy()
                 && kind != Kind::Slice
-                && !an.carried_arrays.contains_key(v);
+                && !an.carried_arrays.contains_key(v)
+                && !an.taken_exits.contains(v);
             // The entry of an array whose length the iteration changes,
             // receiving nothing: the adjoint the iteration hands back is a
             // zero of its length.
@@ -1081,6 +1118,12 @@ fn zero_shaped<'a>(
                 .get(v)
                 .is_some_and(|after| an.active(*after) && an.uses[*v] == 0 && !an.predeclare[*v]);
             predeclared || resized_unreached
+        })
+        // A `Vec` of a known length: a zero of that length (see
+        // `emit::reverse`'s `predeclare`), the `Vec` itself not read.
+        .map(move |v| match an.lengths.get(&v) {
+            Some(len) if f.info(v).kind == Kind::Array && an.predeclare[v] && an.active(v) => *len,
+            _ => v,
         })
 }
 

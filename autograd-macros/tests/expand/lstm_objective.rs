@@ -138,14 +138,11 @@ impl lstm_objective {
         let mut __ad_stack1 = ::autograd::__private::Stack::with_capacity(
             ::core::iter::Iterator::size_hint(&(0..__ad_v20)).0,
         );
-        let mut __ad_rows1 = ::autograd::__private::Rows::new();
-        __ad_rows1.reserve(::core::iter::Iterator::size_hint(&(0..__ad_v20)).0);
         for __ad_v25_t in 0..__ad_v20 {
             let __ad_v21_state = __ad_c1_state;
             let __ad_v22_ypred = __ad_c1_ypred;
             let __ad_v23_total = __ad_c1_total;
             let __ad_v24_count = __ad_c1_count;
-            __ad_rows1.push(&__ad_v21_state);
             let mut __ad_c2_ypred = __ad_v22_ypred;
             for __ad_v30_i in 0..b {
                 let __ad_v27_ypred = __ad_c2_ypred;
@@ -273,7 +270,7 @@ impl lstm_objective {
             let __ad_v122 = l - 1;
             let __ad_v123 = __ad_v122 * 2;
             let __ad_v124_last = __ad_v123 * b;
-            let mut __ad_c5_ypred = ::core::clone::Clone::clone(&__ad_v37_ypred);
+            let mut __ad_c5_ypred = __ad_v37_ypred;
             __ad_stack5.reserve(::core::iter::Iterator::size_hint(&(0..b)).0);
             for __ad_v129_i in 0..b {
                 let __ad_v126_ypred = __ad_c5_ypred;
@@ -348,154 +345,13 @@ impl lstm_objective {
         let mut __ad_dc1_state = ::autograd::__private::zero_like(&__ad_v16_state);
         let mut __ad_dc1_ypred = ::autograd::__private::zero_like(&__ad_v17_ypred);
         let mut __ad_dc1_total = __ad_d172_total;
-        let mut __ad_spare1_ypred = ::core::option::Option::None;
         for __ad_v25_t in ::core::iter::Iterator::rev(0..__ad_v20) {
             let __ad_v151_sum = ::autograd::__private::pop(&mut __ad_stack1);
-            let __ad_v21_state = __ad_rows1.pop();
-            let __ad_v22_ypred = match __ad_spare1_ypred.take() {
-                ::core::option::Option::Some(__ad_buffer) => __ad_buffer,
-                ::core::option::Option::None => {
-                    ::core::clone::Clone::clone(&__ad_v17_ypred)
-                }
-            };
-            let mut __ad_c2_ypred = __ad_v22_ypred;
-            for __ad_v30_i in 0..b {
-                let __ad_v27_ypred = __ad_c2_ypred;
-                let __ad_v31 = __ad_v25_t * b;
-                let __ad_v32 = __ad_v31 + __ad_v30_i;
-                let __ad_v33 = sequence[__ad_v32];
-                let __ad_v34 = extra_params[__ad_v30_i];
-                let __ad_v35 = __ad_v33 * __ad_v34;
-                let __ad_v36_ypred = {
-                    let mut __ad_a = __ad_v27_ypred;
-                    __ad_a[__ad_v30_i] = __ad_v35;
-                    __ad_a
-                };
-                __ad_c2_ypred = __ad_v36_ypred;
-            }
-            let __ad_v37_ypred = __ad_c2_ypred;
-            let mut __ad_c3_state = __ad_v21_state;
-            for __ad_v42_layer in 0..l {
-                let __ad_v38_state = __ad_c3_state;
-                let __ad_v43 = __ad_v42_layer * 8;
-                let __ad_v44_wp = __ad_v43 * b;
-                let __ad_v45 = __ad_v42_layer * 2;
-                let __ad_v46_hp = __ad_v45 * b;
-                let mut __ad_c4_state = __ad_v38_state;
-                for __ad_v51_i in 0..b {
-                    let __ad_v47_state = __ad_c4_state;
-                    let __ad_v52 = __ad_v42_layer == 0;
-                    let __ad_v58_input = if __ad_v52 {
-                        let __ad_v53 = __ad_v37_ypred[__ad_v51_i];
-                        __ad_v53
-                    } else {
-                        let __ad_v54 = 2 * b;
-                        let __ad_v55 = __ad_v46_hp - __ad_v54;
-                        let __ad_v56 = __ad_v55 + __ad_v51_i;
-                        let __ad_v57 = __ad_v47_state[__ad_v56];
-                        __ad_v57
-                    };
-                    let __ad_v59 = __ad_v44_wp + __ad_v51_i;
-                    let __ad_v60 = main_params[__ad_v59];
-                    let __ad_v61 = __ad_v58_input * __ad_v60;
-                    let __ad_v62 = 4 * b;
-                    let __ad_v63 = __ad_v44_wp + __ad_v62;
-                    let __ad_v64 = __ad_v63 + __ad_v51_i;
-                    let __ad_v65 = main_params[__ad_v64];
-                    let __ad_v66 = __ad_v61 + __ad_v65;
-                    let __ad_v67_forget = sigmoid(__ad_v66);
-                    let __ad_v68 = __ad_v46_hp + __ad_v51_i;
-                    let __ad_v69 = __ad_v47_state[__ad_v68];
-                    let __ad_v70 = __ad_v44_wp + b;
-                    let __ad_v71 = __ad_v70 + __ad_v51_i;
-                    let __ad_v72 = main_params[__ad_v71];
-                    let __ad_v73 = __ad_v69 * __ad_v72;
-                    let __ad_v74 = 5 * b;
-                    let __ad_v75 = __ad_v44_wp + __ad_v74;
-                    let __ad_v76 = __ad_v75 + __ad_v51_i;
-                    let __ad_v77 = main_params[__ad_v76];
-                    let __ad_v78 = __ad_v73 + __ad_v77;
-                    let __ad_v79_ingate = sigmoid(__ad_v78);
-                    let __ad_v80 = 2 * b;
-                    let __ad_v81 = __ad_v44_wp + __ad_v80;
-                    let __ad_v82 = __ad_v81 + __ad_v51_i;
-                    let __ad_v83 = main_params[__ad_v82];
-                    let __ad_v84 = __ad_v58_input * __ad_v83;
-                    let __ad_v85 = 6 * b;
-                    let __ad_v86 = __ad_v44_wp + __ad_v85;
-                    let __ad_v87 = __ad_v86 + __ad_v51_i;
-                    let __ad_v88 = main_params[__ad_v87];
-                    let __ad_v89 = __ad_v84 + __ad_v88;
-                    let __ad_v90_outgate = sigmoid(__ad_v89);
-                    let __ad_v91 = __ad_v46_hp + __ad_v51_i;
-                    let __ad_v92 = __ad_v47_state[__ad_v91];
-                    let __ad_v93 = 3 * b;
-                    let __ad_v94 = __ad_v44_wp + __ad_v93;
-                    let __ad_v95 = __ad_v94 + __ad_v51_i;
-                    let __ad_v96 = main_params[__ad_v95];
-                    let __ad_v97 = __ad_v92 * __ad_v96;
-                    let __ad_v98 = 7 * b;
-                    let __ad_v99 = __ad_v44_wp + __ad_v98;
-                    let __ad_v100 = __ad_v99 + __ad_v51_i;
-                    let __ad_v101 = main_params[__ad_v100];
-                    let __ad_v102 = __ad_v97 + __ad_v101;
-                    let __ad_v103_change = __ad_v102.tanh();
-                    let __ad_v104 = __ad_v46_hp + b;
-                    let __ad_v105 = __ad_v104 + __ad_v51_i;
-                    let __ad_v106 = __ad_v46_hp + b;
-                    let __ad_v107 = __ad_v106 + __ad_v51_i;
-                    let __ad_v108 = __ad_v47_state[__ad_v107];
-                    let __ad_v109 = __ad_v108 * &__ad_v67_forget;
-                    let __ad_v110 = &__ad_v79_ingate * __ad_v103_change;
-                    let __ad_v111 = ::autograd::__private::operator_operand(&__ad_v109)
-                        + ::autograd::__private::operator_operand(&__ad_v110);
-                    let __ad_v112_state = {
-                        let mut __ad_a = __ad_v47_state;
-                        __ad_a[__ad_v105] = __ad_v111;
-                        __ad_a
-                    };
-                    let __ad_v113 = __ad_v46_hp + __ad_v51_i;
-                    let __ad_v114 = __ad_v46_hp + b;
-                    let __ad_v115 = __ad_v114 + __ad_v51_i;
-                    let __ad_v116 = __ad_v112_state[__ad_v115];
-                    let __ad_v117 = __ad_v116.tanh();
-                    let __ad_v118 = &__ad_v90_outgate * __ad_v117;
-                    let __ad_v119_state = {
-                        let mut __ad_a = __ad_v112_state;
-                        __ad_a[__ad_v113] = __ad_v118;
-                        __ad_a
-                    };
-                    __ad_c4_state = __ad_v119_state;
-                }
-                let __ad_v120_state = __ad_c4_state;
-                __ad_c3_state = __ad_v120_state;
-            }
-            let __ad_v121_state = __ad_c3_state;
             let __ad_v122 = l - 1;
             let __ad_v123 = __ad_v122 * 2;
             let __ad_v124_last = __ad_v123 * b;
-            let mut __ad_c5_ypred = ::core::clone::Clone::clone(&__ad_v37_ypred);
-            for __ad_v129_i in 0..b {
-                let __ad_v126_ypred = __ad_c5_ypred;
-                let __ad_v130 = __ad_v124_last + __ad_v129_i;
-                let __ad_v131 = __ad_v121_state[__ad_v130];
-                let __ad_v132 = b + __ad_v129_i;
-                let __ad_v133 = extra_params[__ad_v132];
-                let __ad_v134 = __ad_v131 * __ad_v133;
-                let __ad_v135 = 2 * b;
-                let __ad_v136 = __ad_v135 + __ad_v129_i;
-                let __ad_v137 = extra_params[__ad_v136];
-                let __ad_v138 = __ad_v134 + __ad_v137;
-                let __ad_v139_ypred = {
-                    let mut __ad_a = __ad_v126_ypred;
-                    __ad_a[__ad_v129_i] = __ad_v138;
-                    __ad_a
-                };
-                __ad_c5_ypred = __ad_v139_ypred;
-            }
-            let __ad_v140_ypred = __ad_c5_ypred;
             let __ad_v152_sum = __ad_v151_sum + 2.0;
-            let mut __ad_d37_ypred = ::autograd::__private::zero_like(&__ad_v37_ypred);
+            let mut __ad_d37_ypred = ::autograd::__private::vec![0.0; b];
             let mut __ad_d151_sum = 0.0;
             let mut __ad_r151_sum = false;
             let mut __ad_d152_sum = 0.0;
@@ -984,7 +840,6 @@ impl lstm_objective {
             __ad_dc1_state = __ad_d21_state;
             __ad_dc1_ypred = __ad_d22_ypred;
             __ad_dc1_total = __ad_d23_total;
-            __ad_spare1_ypred = ::core::option::Option::Some(__ad_v140_ypred);
         }
         __ad_result
     }
