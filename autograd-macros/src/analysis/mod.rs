@@ -190,7 +190,7 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         conditional_errors,
         boxes_arrays: boxes_large_arrays(f),
         closures,
-        taped: tape_candidates(&f.body),
+        taped: tape_candidates(f, &f.body),
         taken_exits: HashSet::new(),
     };
     CarriedArrays(&mut an.carried_arrays, f, &an.resized).visit_block(&f.body);
@@ -366,16 +366,20 @@ fn plan_loop(f: &Function, an: &mut Analysis, l: &Loop) -> LoopSaves {
 /// elements it reads of arrays from outside itself (one float each, see
 /// `loop_walk`), so the enclosing loop need not rebuild those arrays.
 ///
+/// Only where running the loop again repeats expensive work (see
+/// [`worth_taping`]): a loop of cheap arithmetic is cheaper to run again
+/// than its tape is to write and read back.
+///
 /// The bound on memory: a loop stays taped only if what it stacks per
 /// iteration is scalars (`scalar_tape`), so the nest's tape holds a fixed
 /// number of words per innermost iteration, as the stack of one loop of
 /// the nest's whole trip count would; its cached values share one
 /// `Cache` budget across the nest. A loop that would stack an array per
 /// iteration runs again in the enclosing reverse, as before.
-fn tape_candidates(body: &Block) -> HashSet<LoopId> {
+fn tape_candidates(f: &Function, body: &Block) -> HashSet<LoopId> {
     /// `records`: whether the loop whose body `b` is records in the
     /// forward sweep's run or in a taped run.
-    fn walk(b: &Block, records: bool, out: &mut HashSet<LoopId>) {
+    fn walk(f: &Function, b: &Block, records: bool, out: &mut HashSet<LoopId>) {
         for stmt in &b.stmts {
             let Stmt::Loop(l) = stmt else {
                 // A loop in an arm runs (and records) with its arm.
@@ -384,11 +388,12 @@ fn tape_candidates(body: &Block) -> HashSet<LoopId> {
             if l.checkpoint.is_some() {
                 continue;
             }
-            let taped = records && matches!(l.header, LoopHeader::Range { .. });
+            let taped =
+                records && matches!(l.header, LoopHeader::Range { .. }) && worth_taping(f, b, l);
             if taped {
                 out.insert(l.id);
             }
-            walk(&l.body, taped, out);
+            walk(f, &l.body, taped, out);
         }
     }
     let mut out = HashSet::new();
@@ -397,10 +402,47 @@ fn tape_candidates(body: &Block) -> HashSet<LoopId> {
         if let Stmt::Loop(l) = stmt
             && l.checkpoint.is_none()
         {
-            walk(&l.body, true, &mut out);
+            walk(f, &l.body, true, &mut out);
         }
     }
     out
+}
+
+/// Whether running loop `l` (of block `b`) again would repeat expensive
+/// work: an expensive operation or a call in it, or a read of an array
+/// another loop of `b` leaves behind that does such work (which the run
+/// would need rebuilt). A loop of cheap arithmetic runs again in its
+/// enclosing loop's reverse, which costs less than the memory its tape
+/// would take (GMM's loops over a point's coordinates).
+fn worth_taping(f: &Function, b: &Block, l: &Loop) -> bool {
+    fn expensive(b: &Block) -> bool {
+        b.stmts.iter().any(|s| match s {
+            Stmt::Loop(l) => expensive(&l.body),
+            Stmt::If(i) => expensive(&i.then_blk) || expensive(&i.else_blk),
+            Stmt::Let { op, .. } => match op {
+                Op::Rule { rule, .. } => rule.expensive,
+                Op::Call { .. } => true,
+                _ => false,
+            },
+        })
+    }
+    if expensive(&l.body) {
+        return true;
+    }
+    let mut reads = HashSet::new();
+    l.body.for_each_read(&mut |v| {
+        if f.info(*v).kind == Kind::Array {
+            reads.insert(*v);
+        }
+    });
+    b.stmts.iter().any(|s| match s {
+        Stmt::Loop(other) => {
+            other.id != l.id
+                && expensive(&other.body)
+                && other.carried.iter().any(|c| reads.contains(&c.after))
+        }
+        _ => false,
+    })
 }
 
 /// Takes the loops below `l` off the tape (`l` is not taped, so nothing

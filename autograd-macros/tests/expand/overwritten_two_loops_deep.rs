@@ -44,7 +44,6 @@ impl f {
         let _ = f;
         use ::autograd::__private::rules as __ad_rules;
         ::autograd::__private::check_buffer(__ad_b_w, w.len());
-        let mut __ad_stack3 = ::autograd::__private::Stack::new();
         let __ad_v3_d = w.len();
         let __ad_v4_a = ::autograd::__private::vec![0.5; __ad_v3_d];
         let __ad_v5_s = 0.0;
@@ -75,8 +74,6 @@ impl f {
                 }
                 let __ad_v21_a = __ad_c2_a;
                 let mut __ad_c3_s = __ad_v10_s;
-                __ad_stack3
-                    .reserve(::core::iter::Iterator::size_hint(&(0..__ad_v3_d)).0);
                 for __ad_v24_j in 0..__ad_v3_d {
                     let __ad_v23_s = __ad_c3_s;
                     let __ad_v25 = __ad_v21_a[__ad_v24_j];
@@ -86,7 +83,6 @@ impl f {
                     let __ad_v29 = __ad_v25 * __ad_v28;
                     let __ad_v30 = __ad_v29 * x;
                     let __ad_v31_s = __ad_v23_s + __ad_v30;
-                    __ad_stack3.push((__ad_v25, __ad_v28));
                     __ad_c3_s = __ad_v31_s;
                 }
                 let __ad_v32_s = __ad_c3_s;
@@ -107,21 +103,43 @@ impl f {
         let __ad_d36_s = __ad_seed;
         let mut __ad_dc0_a = ::autograd::__private::zero_like(&__ad_v4_a);
         let mut __ad_dc0_s = __ad_d36_s;
+        let mut __ad_spare1_a = ::core::option::Option::None;
         for __ad_v8_i in ::core::iter::Iterator::rev(0..n) {
             let mut __ad_d33_a = __ad_dc0_a;
             let __ad_d34_s = __ad_dc0_s;
             let mut __ad_dc1_a = __ad_d33_a;
             let mut __ad_dc1_s = __ad_d34_s;
             for __ad_v11_k in ::core::iter::Iterator::rev(0..3) {
+                let __ad_v9_a = match __ad_spare1_a.take() {
+                    ::core::option::Option::Some(__ad_buffer) => __ad_buffer,
+                    ::core::option::Option::None => {
+                        ::core::clone::Clone::clone(&__ad_v4_a)
+                    }
+                };
+                let mut __ad_c2_a = __ad_v9_a;
+                for __ad_v14_j in 0..__ad_v3_d {
+                    let __ad_v12_a = __ad_c2_a;
+                    let __ad_v15 = w[__ad_v14_j];
+                    let __ad_v16 = x * __ad_v15;
+                    let __ad_v17 = __ad_v8_i * __ad_v11_k;
+                    let __ad_v18 = __ad_v17 as f64;
+                    let __ad_v19 = __ad_v16 - __ad_v18;
+                    let __ad_v20_a = {
+                        let mut __ad_a = __ad_v12_a;
+                        __ad_a[__ad_v14_j] = __ad_v19;
+                        __ad_a
+                    };
+                    __ad_c2_a = __ad_v20_a;
+                }
+                let __ad_v21_a = __ad_c2_a;
                 let mut __ad_d21_a = __ad_dc1_a;
                 let __ad_d32_s = __ad_dc1_s;
                 let mut __ad_dc3_s = __ad_d32_s;
                 for __ad_v24_j in ::core::iter::Iterator::rev(0..__ad_v3_d) {
-                    let (__ad_v25, __ad_v28) = ::autograd::__private::pop(
-                        &mut __ad_stack3,
-                    );
+                    let __ad_v25 = __ad_v21_a[__ad_v24_j];
                     let __ad_v26 = __ad_v3_d - 1;
                     let __ad_v27 = __ad_v26 - __ad_v24_j;
+                    let __ad_v28 = __ad_v21_a[__ad_v27];
                     let __ad_v29 = __ad_v25 * __ad_v28;
                     let __ad_d31_s = __ad_dc3_s;
                     let __ad_d23_s = __ad_rules::add_grad_lhs(__ad_d31_s);
@@ -153,6 +171,7 @@ impl f {
                 let mut __ad_d9_a = __ad_dc2_a;
                 __ad_dc1_a = __ad_d9_a;
                 __ad_dc1_s = __ad_d10_s;
+                __ad_spare1_a = ::core::option::Option::Some(__ad_v21_a);
             }
             let mut __ad_d6_a = __ad_dc1_a;
             let __ad_d7_s = __ad_dc1_s;
