@@ -1127,12 +1127,15 @@ pub mod __private {
             cache
         }
 
-        /// Starts a loop of `trips` iterations (the reverse sweep has taken
-        /// everything the previous one cached): caches its values if they
-        /// fit in the budget.
+        /// Starts a loop of `trips` iterations: caches its values if they
+        /// fit in the budget beside what the cache holds (a loop taped for
+        /// a whole nest starts once per iteration of the nest, before the
+        /// reverse takes anything), else holds nothing, so the reverse
+        /// recomputes every run before this one too (it pops last first).
         #[inline]
         pub fn start(&mut self, trips: usize) {
-            if trips.saturating_mul(core::mem::size_of::<T>()) <= Self::BUDGET {
+            let total = self.values.len().saturating_add(trips);
+            if total.saturating_mul(core::mem::size_of::<T>()) <= Self::BUDGET {
                 self.values.reserve(trips);
             } else {
                 self.values = Stack::new();

@@ -1,6 +1,6 @@
 //! Heap allocations per `_grad_acc` call of ADBench's GMM objective as a
 //! user ports it (`benches/adbench/gmm.rs`: local `Vec`s carried through
-//! nested loops), counted after a warm-up call. Pinned so that the save
+//! nested loops), counted after warm-up calls. Pinned so that the save
 //! plan of a nested loop cannot go back to cloning a carried `Vec` at
 //! every entry of an inner loop: a loop that writes its carried array in
 //! place takes it by value, and only the entry values a reverse sweep
@@ -17,18 +17,29 @@ mod alloc_support;
 use adbench::{data, gmm};
 use std::hint::black_box;
 
-/// The allocations one call of `f` makes after a warm-up call, on a
-/// thread of its own: its buffer pool starts empty, so the count is not
-/// what earlier sizes left there (a call of new sizes may take a block an
-/// older size left, and the next call sort it out).
+/// The most allocations any of three calls of `f` makes after two
+/// warm-up calls, on a thread of its own: its buffer pool starts empty, so
+/// the count is not what earlier sizes left there (a call of new sizes may
+/// take a block an older size left, and the next call sort it out). Two
+/// warm-up calls, not one: a taped loop's cache grows by doubling through
+/// the pool, and the first call's blocks come back in another order than
+/// the second call asks for them; from the third call on the pool is in
+/// the same state after every call.
 fn allocations<R>(f: impl FnMut() -> R + Send) -> usize {
     std::thread::scope(|s| {
         s.spawn(|| {
             let mut f = f;
-            drop(black_box(f()));
-            let (r, n) = alloc_support::allocations_during(|| black_box(f()));
-            drop(r);
-            n
+            for _ in 0..2 {
+                drop(black_box(f()));
+            }
+            (0..3)
+                .map(|_| {
+                    let (r, n) = alloc_support::allocations_during(|| black_box(f()));
+                    drop(r);
+                    n
+                })
+                .max()
+                .unwrap_or(0)
         })
         .join()
         .expect("the calls do not panic")
@@ -36,7 +47,7 @@ fn allocations<R>(f: impl FnMut() -> R + Send) -> usize {
 }
 
 #[test]
-fn gmm_grad_acc_allocates_nothing_after_a_warm_up_call() {
+fn gmm_grad_acc_allocates_nothing_after_warm_up_calls() {
     for (d, k, n) in [(2, 5, 30), (5, 3, 20), (10, 4, 12), (3, 20, 10)] {
         let inp = data::gmm(d, k, n);
         let mut j = vec![0.0; inp.n_params()];
@@ -71,7 +82,8 @@ fn gmm_grad_acc_allocates_nothing_after_a_warm_up_call() {
         // its entry values rather than starting from them, 15; giving
         // the buffers the call still owns back to the pool as it returns
         // (the local `vec!`s, the copies and the zero adjoints taken from
-        // it), 0.
+        // it), 0; taping the preprocessing loop's inner loop (its cache
+        // grows through the pool), 1 after one warm-up call, 0 after two.
         assert_eq!(
             count, 0,
             "GMM d={d} K={k} n={n}: {count} allocations per `_grad_acc` call"

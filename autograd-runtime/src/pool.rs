@@ -369,14 +369,25 @@ impl<T> Stack<T> {
     }
 
     /// Room for `additional` more values; a stack without a buffer takes
-    /// the smallest pooled one that fits.
+    /// the smallest pooled one that fits, and one that must grow takes a
+    /// pooled one at least twice as large, giving its own back (a loop
+    /// taped for a whole nest reserves once per iteration of the nest).
     #[inline]
     pub fn reserve(&mut self, additional: usize) {
-        if self.values.capacity() == 0
-            && additional > 0
-            && let Some(v) = take(additional, usize::MAX)
-        {
-            self.values = v;
+        let (len, capacity) = (self.values.len(), self.values.capacity());
+        if capacity - len >= additional {
+            return;
+        }
+        if capacity == 0 {
+            if let Some(v) = take(additional, usize::MAX) {
+                self.values = v;
+            }
+        } else {
+            let at_least = (len + additional).max(capacity.saturating_mul(2));
+            if let Some(mut v) = take(at_least, usize::MAX) {
+                v.append(&mut self.values);
+                give(std::mem::replace(&mut self.values, v));
+            }
         }
         self.values.reserve(additional);
     }

@@ -79,6 +79,15 @@ pub struct Analysis {
     /// The analysis of each `map` closure's function, by the value its
     /// `map` defines: its VJP is emitted from it.
     pub closures: HashMap<ValueId, Analysis>,
+    /// Loops nested in a loop whose records are made by the enclosing
+    /// loop's own recording run, for every iteration of the nest, rather
+    /// than by running the loop again in each enclosing iteration's
+    /// reverse (see [`tape_candidates`]).
+    pub taped: HashSet<LoopId>,
+    /// The exit values of carried arrays whose adjoint the iteration's
+    /// reverse takes over from the carried adjoint (active, not gated):
+    /// no zero is shaped like them.
+    taken_exits: HashSet<ValueId>,
 }
 
 impl Analysis {
@@ -181,6 +190,8 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         conditional_errors,
         boxes_arrays: boxes_large_arrays(f),
         closures,
+        taped: tape_candidates(f, &f.body),
+        taken_exits: HashSet::new(),
     };
     CarriedArrays(&mut an.carried_arrays, f, &an.resized).visit_block(&f.body);
     for (v, info) in f.values.iter() {
@@ -223,8 +234,10 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         }
     }
     an.zero_at_read = zero_at_read(f, &an, &sites, &element_reads, &incoming);
+    an.taken_exits = taken_exits(f, &an);
     array_lengths(&f.body, &mut an.lengths);
     Planner { f, an: &mut an }.visit_block(&f.body);
+    an.kept_in_arms = kept_in_arms(f, &an);
     let body_needs = needs_stopping(f, &an, &f.body, &HashSet::new());
     an.needs.insert(f.body.id, body_needs);
     an.fused = fusion::fused_loops(f, &an);
@@ -279,21 +292,202 @@ impl<'f> Visitor<'f> for Planner<'_, 'f> {
                 }
             }
             Stmt::Loop(l) => {
-                let walk = loop_walk(f, an, l);
-                // The arms' reverse reads the elements from the stack: their
-                // needs stop there, so the arrays they index are not saved.
-                if !walk.in_arms.is_empty() {
-                    restop_arms(f, an, &l.body, &walk.in_arms.iter().copied().collect());
-                }
-                let need = needs_stopping(f, an, &l.body, &HashSet::new());
-                an.needs.insert(l.body.id, need);
-                let saves = loop_saves(f, an, l, walk);
-                an.kept_in_arms
-                    .extend(saves.kept.iter().filter(|v| f.info(**v).block != l.body.id));
+                let saves = plan_loop(f, an, l);
+                let untape = an.taped.contains(&l.id) && !scalar_tape(f, &saves);
                 an.saves.insert(l.id, saves);
+                // A tape of anything but scalars (an array an iteration)
+                // would hold far more than the run it replaces: the loop
+                // runs again in its enclosing loop's reverse instead, and
+                // so do the loops below it.
+                if untape {
+                    an.taped.remove(&l.id);
+                    untape_below(f, an, l);
+                }
             }
         }
     }
+}
+
+/// See [`Analysis::taken_exits`] (`emit::reverse`'s `reverse_block`
+/// takes the carried adjoint over for them).
+fn taken_exits(f: &Function, an: &Analysis) -> HashSet<ValueId> {
+    struct Exits<'a>(&'a Function, &'a Analysis, HashSet<ValueId>);
+    impl<'f> Visitor<'f> for Exits<'_> {
+        fn visit_stmt(&mut self, _: &'f Block, stmt: &'f Stmt) {
+            if let Stmt::Loop(l) = stmt {
+                let (f, an) = (self.0, self.1);
+                self.2.extend(
+                    l.carried
+                        .iter()
+                        .filter(|c| {
+                            // No flag says whether the carried adjoint
+                            // arrived (`emit::reverse`'s `carried_reached`).
+                            let flagged = |v: ValueId| an.active(v) && an.gated[v];
+                            f.info(c.exit).kind == Kind::Array
+                                && an.active(c.exit)
+                                && !(carry_gated(an, c) && (flagged(c.exit) || flagged(c.init)))
+                        })
+                        .map(|c| c.exit),
+                );
+            }
+            walk_stmt(self, stmt);
+        }
+    }
+    let mut exits = Exits(f, an, HashSet::new());
+    exits.visit_block(&f.body);
+    exits.2
+}
+
+/// The needs of a loop's body and what the loop saves, from one walk.
+fn plan_loop(f: &Function, an: &mut Analysis, l: &Loop) -> LoopSaves {
+    let walk = loop_walk(f, an, l);
+    // The arms' reverse reads the elements from the stack: their needs
+    // stop there, so the arrays they index are not saved.
+    if !walk.in_arms.is_empty() {
+        restop_arms(f, an, &l.body, &walk.in_arms.iter().copied().collect());
+    }
+    let need = needs_stopping(f, an, &l.body, &HashSet::new());
+    an.needs.insert(l.body.id, need);
+    loop_saves(f, an, l, walk)
+}
+
+/// The loops that may be taped: a `for` loop at the top level of another
+/// loop's body, neither of them nor any loop around them checkpointed
+/// (a `#[checkpoint]` loop re-runs its body from snapshots, and bounds
+/// the memory of everything in it).
+///
+/// A taped loop's records (its stack and cache) are made whenever its
+/// enclosing loop records, by that recording run, and the enclosing
+/// loop's reverse pops them, last iteration first, without running the
+/// taped loop again: the nest's forward sweep records once for the whole
+/// nest, as Tapenade's "to be recorded" values, instead of each level's
+/// reverse re-running the level below from its saved entry state (each
+/// level multiplying the work of the one below). A taped loop keeps the
+/// elements it reads of arrays from outside itself (one float each, see
+/// `loop_walk`), so the enclosing loop need not rebuild those arrays.
+///
+/// Only where running the loop again repeats expensive work (see
+/// [`worth_taping`]): a loop of cheap arithmetic is cheaper to run again
+/// than its tape is to write and read back.
+///
+/// The bound on memory: a loop stays taped only if what it stacks per
+/// iteration is scalars (`scalar_tape`), so the nest's tape holds a fixed
+/// number of words per innermost iteration, as the stack of one loop of
+/// the nest's whole trip count would; its cached values share one
+/// `Cache` budget across the nest. A loop that would stack an array per
+/// iteration runs again in the enclosing reverse, as before.
+fn tape_candidates(f: &Function, body: &Block) -> HashSet<LoopId> {
+    /// `records`: whether the loop whose body `b` is records in the
+    /// forward sweep's run or in a taped run.
+    fn walk(f: &Function, b: &Block, records: bool, out: &mut HashSet<LoopId>) {
+        for stmt in &b.stmts {
+            let Stmt::Loop(l) = stmt else {
+                // A loop in an arm runs (and records) with its arm.
+                continue;
+            };
+            if l.checkpoint.is_some() {
+                continue;
+            }
+            let taped =
+                records && matches!(l.header, LoopHeader::Range { .. }) && worth_taping(f, b, l);
+            if taped {
+                out.insert(l.id);
+            }
+            walk(f, &l.body, taped, out);
+        }
+    }
+    let mut out = HashSet::new();
+    for stmt in &body.stmts {
+        // A loop of the function's body records in the forward sweep.
+        if let Stmt::Loop(l) = stmt
+            && l.checkpoint.is_none()
+        {
+            walk(f, &l.body, true, &mut out);
+        }
+    }
+    out
+}
+
+/// Whether running loop `l` (of block `b`) again would repeat expensive
+/// work: an expensive operation or a call in it, or a read of an array
+/// another loop of `b` leaves behind that does such work (which the run
+/// would need rebuilt). A loop of cheap arithmetic runs again in its
+/// enclosing loop's reverse, which costs less than the memory its tape
+/// would take (GMM's loops over a point's coordinates).
+fn worth_taping(f: &Function, b: &Block, l: &Loop) -> bool {
+    fn expensive(b: &Block) -> bool {
+        b.stmts.iter().any(|s| match s {
+            Stmt::Loop(l) => expensive(&l.body),
+            Stmt::If(i) => expensive(&i.then_blk) || expensive(&i.else_blk),
+            Stmt::Let { op, .. } => match op {
+                Op::Rule { rule, .. } => rule.expensive,
+                Op::Call { .. } => true,
+                _ => false,
+            },
+        })
+    }
+    if expensive(&l.body) {
+        return true;
+    }
+    let mut reads = HashSet::new();
+    l.body.for_each_read(&mut |v| {
+        if f.info(*v).kind == Kind::Array {
+            reads.insert(*v);
+        }
+    });
+    b.stmts.iter().any(|s| match s {
+        Stmt::Loop(other) => {
+            other.id != l.id
+                && expensive(&other.body)
+                && other.carried.iter().any(|c| reads.contains(&c.after))
+        }
+        _ => false,
+    })
+}
+
+/// Takes the loops below `l` off the tape (`l` is not taped, so nothing
+/// would record them) and plans them, and `l`, again.
+fn untape_below(f: &Function, an: &mut Analysis, l: &Loop) {
+    for stmt in &l.body.stmts {
+        if let Stmt::Loop(inner) = stmt
+            && an.taped.remove(&inner.id)
+        {
+            untape_below(f, an, inner);
+        }
+    }
+    restop_arms(f, an, &l.body, &HashSet::new());
+    let saves = plan_loop(f, an, l);
+    an.saves.insert(l.id, saves);
+}
+
+/// The elements read in arms that each loop keeps (see
+/// [`Analysis::kept_in_arms`]), from the final plans.
+fn kept_in_arms(f: &Function, an: &Analysis) -> HashSet<ValueId> {
+    struct Kept<'a>(&'a Function, &'a Analysis, HashSet<ValueId>);
+    impl<'f> Visitor<'f> for Kept<'_> {
+        fn visit_stmt(&mut self, _: &'f Block, stmt: &'f Stmt) {
+            if let Stmt::Loop(l) = stmt {
+                let (f, body) = (self.0, l.body.id);
+                let kept = self.1.saves(l).kept.iter();
+                self.2.extend(kept.filter(|v| f.info(**v).block != body));
+            }
+            walk_stmt(self, stmt);
+        }
+    }
+    let mut kept = Kept(f, an, HashSet::new());
+    kept.visit_block(&f.body);
+    kept.2
+}
+
+/// Whether everything a loop stacks per iteration is a scalar, and it
+/// needs no buffer of an array's length (see [`tape_candidates`]).
+fn scalar_tape(f: &Function, saves: &LoopSaves) -> bool {
+    saves.overwritten.is_empty()
+        && saves
+            .entries
+            .iter()
+            .chain(&saves.kept)
+            .all(|v| matches!(f.info(*v).kind, Kind::Float | Kind::Int | Kind::Bool))
 }
 
 fn set(flags: &mut ValueMap<bool>, v: ValueId) -> bool {
@@ -971,7 +1165,8 @@ fn zero_shaped<'a>(
                 && an.predeclare[*v]
                 && !kind.is_copy()
                 && kind != Kind::Slice
-                && !an.carried_arrays.contains_key(v);
+                && !an.carried_arrays.contains_key(v)
+                && !an.taken_exits.contains(v);
             // The entry of an array whose length the iteration changes,
             // receiving nothing: the adjoint the iteration hands back is a
             // zero of its length.
@@ -980,6 +1175,12 @@ fn zero_shaped<'a>(
                 .get(v)
                 .is_some_and(|after| an.active(*after) && an.uses[*v] == 0 && !an.predeclare[*v]);
             predeclared || resized_unreached
+        })
+        // A `Vec` of a known length: a zero of that length (see
+        // `emit::reverse`'s `predeclare`), the `Vec` itself not read.
+        .map(move |v| match an.lengths.get(&v) {
+            Some(len) if f.info(v).kind == Kind::Array && an.predeclare[v] && an.active(v) => *len,
+            _ => v,
         })
 }
 
@@ -1521,6 +1722,30 @@ fn loop_walk(f: &Function, an: &Analysis, l: &Loop) -> LoopWalk {
             LoopHeader::While { .. } => HashSet::new(),
         };
         variant.extend(l.carried.iter().map(|c| c.entry));
+        // A taped loop reads the arrays of the code around it (not
+        // arguments) element by element: each element read is kept, one
+        // float, where the enclosing loop's reverse would otherwise rebuild
+        // the array, running again what computed it.
+        if an.taped.contains(&l.id) {
+            struct Blocks(HashSet<BlockId>);
+            impl Visitor<'_> for Blocks {
+                fn visit_block(&mut self, b: &Block) {
+                    self.0.insert(b.id);
+                    walk_block(self, b);
+                }
+            }
+            let mut inside = Blocks(HashSet::new());
+            inside.visit_block(&l.body);
+            l.body.for_each_read(&mut |v| {
+                let info = f.info(*v);
+                if info.kind == Kind::Array
+                    && info.param.is_none()
+                    && !inside.0.contains(&info.block)
+                {
+                    variant.insert(*v);
+                }
+            });
+        }
         // Values computed from an inner loop's results: recomputing them
         // would run the inner loop again.
         let mut from_inner = HashSet::new();
@@ -1597,7 +1822,12 @@ fn loop_walk(f: &Function, an: &Analysis, l: &Loop) -> LoopWalk {
                     let afters = inner.carried.iter().map(|c| c.after);
                     variant.extend(afters.clone());
                     from_inner.extend(afters.clone());
-                    if matches!(inner.header, LoopHeader::Range { .. }) && !an.saves(inner).any() {
+                    // A loop that saves nothing, or a taped one, does not
+                    // run again in this loop's reverse: what it leaves
+                    // behind is kept rather than recovered by running it.
+                    if matches!(inner.header, LoopHeader::Range { .. })
+                        && (!an.saves(inner).any() || an.taped.contains(&inner.id))
+                    {
                         keepable.extend(afters.filter(|a| f.info(*a).kind == Kind::Float));
                         // An array the inner loop fills, one element per
                         // iteration (`for k in 0..n { a[k] = .. }`), each
@@ -1702,10 +1932,12 @@ fn primal_closure(b: &Block, roots: &[ValueId], stops: &HashSet<ValueId>) -> Has
 /// fill its stack, and any loop whose results are read.
 pub fn rerun_loop(an: &Analysis, l: &Loop, filter: &HashSet<ValueId>) -> bool {
     let work = l.carried.iter().any(|c| carry_active(an, c)) || block_has_work(an, &l.body);
-    let record = match l.header {
-        LoopHeader::While { .. } => work,
-        LoopHeader::Range { .. } => work && an.saves(l).any(),
-    };
+    // A taped loop's records were made by its enclosing loop's run.
+    let record = !an.taped.contains(&l.id)
+        && match l.header {
+            LoopHeader::While { .. } => work,
+            LoopHeader::Range { .. } => work && an.saves(l).any(),
+        };
     record || l.carried.iter().any(|c| filter.contains(&c.after))
 }
 
@@ -1804,11 +2036,12 @@ fn needs_stopping(
                 // The same decision as `rerun_loop`, with the filter this
                 // walk is building.
                 let rerun = wanted
-                    || match (&l.header, &saves) {
-                        (LoopHeader::While { .. }, Some(_)) => true,
-                        (LoopHeader::Range { .. }, Some(saves)) => saves.any(),
-                        (_, None) => false,
-                    };
+                    || !an.taped.contains(&l.id)
+                        && match (&l.header, &saves) {
+                            (LoopHeader::While { .. }, Some(_)) => true,
+                            (LoopHeader::Range { .. }, Some(saves)) => saves.any(),
+                            (_, None) => false,
+                        };
                 if rerun {
                     all_reads(stmt, &mut need);
                 } else if work {
@@ -1921,8 +2154,13 @@ pub fn consumable_arrays(f: &Function, an: &Analysis) -> HashSet<ValueId> {
                     };
                     let reads = adjoint_reads(self.2, self.0, body);
                     read.extend(reads.into_iter().filter(|v| !forward_only(v)));
+                    // (A `Vec` entry kept as a row is copied as the
+                    // iteration starts.)
                     if !saves.kept.is_empty() {
-                        read.extend(&saves.entries);
+                        let row = |v: &&ValueId| {
+                            self.2.info(**v).kind == Kind::Array && self.0.lengths.contains_key(*v)
+                        };
+                        read.extend(saves.entries.iter().filter(|v| !row(v)));
                     }
                 } else {
                     read.extend(&saves.entries);
@@ -2118,8 +2356,9 @@ fn captured(f: &Function, an: &Analysis) -> HashSet<ValueId> {
 
 /// The initial values of a loop's carried variables that its reverse
 /// sweep does not read: those whose entry value each iteration pushes and
-/// its reverse pops (a `for` loop, neither checkpointed nor fused, which
-/// re-run from the initial values), unless the body reads them too.
+/// its reverse pops, or that it does not read (a `for` loop, neither
+/// checkpointed nor fused, which re-run from the initial values), unless
+/// the body reads them too.
 fn popped_inits(an: &Analysis, l: &Loop) -> HashSet<ValueId> {
     let plain = matches!(l.header, LoopHeader::Range { .. })
         && l.checkpoint.is_none()
@@ -2132,9 +2371,15 @@ fn popped_inits(an: &Analysis, l: &Loop) -> HashSet<ValueId> {
     for stmt in &l.body.stmts {
         all_reads(stmt, &mut body_reads);
     }
+    // Or whose entry value the reverse does not read at all (a loop whose
+    // inner loops are taped need not run them again from it); the zero
+    // adjoints shaped like an initial value are needed apart.
+    let reverse = reverse_reads(l, saves);
+    let needs = an.needs(&l.body);
     l.carried
         .iter()
-        .filter(|c| saves.entries.contains(&c.entry) && !body_reads.contains(&c.init))
+        .filter(|c| saves.entries.contains(&c.entry) || !needs.contains(&c.entry))
+        .filter(|c| !body_reads.contains(&c.init) && !reverse.contains(&c.init))
         .map(|c| c.init)
         .collect()
 }

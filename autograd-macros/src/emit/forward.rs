@@ -21,6 +21,9 @@ pub enum Mode {
     /// Plain primal code: inside a loop body or a branch, which the reverse
     /// sweep recomputes (and records) itself when it gets there.
     Plain,
+    /// The body of a loop that records: plain code, but its taped loops
+    /// (see `analysis::Analysis::taped`) record, for the whole nest.
+    Taped,
 }
 
 /// Renames the variables of a primal-only expression.
@@ -468,8 +471,18 @@ impl Gen<'_> {
                         }
                         Some(f) => rerun_loop(self.an, l, f),
                     };
+                    // A taped loop records in its enclosing loop's recording
+                    // run (`Mode::Taped`), never when an enclosing reverse
+                    // recomputes it for its results.
+                    let taped = self.an.taped.contains(&l.id);
+                    let record = work
+                        && match mode {
+                            Mode::Record => !taped,
+                            Mode::Taped => taped,
+                            Mode::Plain => false,
+                        };
                     if wanted {
-                        out.extend(self.forward_loop(l, mode == Mode::Record && work));
+                        out.extend(self.forward_loop(l, record));
                     }
                 }
             }
@@ -621,7 +634,11 @@ impl Gen<'_> {
             .iter()
             .map(|c| self.moved_out_of(c.exit, l.body.id));
         let afters = l.carried.iter().map(|c| names::value(self.f, c.after));
-        let body = self.forward_block(&l.body, Mode::Plain, None);
+        let body_mode = match record {
+            true => Mode::Taped,
+            false => Mode::Plain,
+        };
+        let body = self.forward_block(&l.body, body_mode, None);
 
         let (push, push_end, cache_push) = if record {
             self.loop_records(l)
@@ -761,19 +778,24 @@ impl Gen<'_> {
             };
             quote!(#stack.push(#saved);)
         });
-        let kept_rows = self.kept_rows(l);
-        let push = match kept_rows.is_empty() {
-            true => push,
-            false => {
-                let kept = kept_rows.iter().map(|v| names::value(self.f, *v));
-                Some(quote!(#push #(#rows.push(&#kept);)*))
-            }
+        // Entry rows as the iteration starts (before anything takes the
+        // entry value), the rows of kept values at its end, with the stack.
+        let (entry_rows, kept_rows): (Vec<ValueId>, Vec<ValueId>) = self
+            .kept_rows(l)
+            .into_iter()
+            .partition(|v| saves.entries.contains(v));
+        let rows_of = |vs: &[ValueId]| {
+            let vs = vs.iter().map(|v| names::value(self.f, *v));
+            quote!(#(#rows.push(&#vs);)*)
         };
+        let (entry_rows, kept_rows) = (rows_of(&entry_rows), rows_of(&kept_rows));
         let (push, push_end) = if saves.kept.is_empty() {
-            (push, None)
+            (Some(quote!(#push #entry_rows)), None)
         } else {
-            (None, push)
+            (Some(entry_rows), Some(quote!(#push #kept_rows)))
         };
+        let some = |t: Option<TokenStream>| t.filter(|t| !t.is_empty());
+        let (push, push_end) = (some(push), some(push_end));
         let cache_push = (!saves.cached.is_empty()).then(|| {
             let cached = self.tuple(&saves.cached);
             quote!(#cache.push(#cached);)

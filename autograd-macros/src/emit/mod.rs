@@ -108,8 +108,9 @@ impl<'a> Gen<'a> {
     /// The values a loop keeps that are `Vec`s (of a length followed from
     /// a `vec![x; n]`): kept as rows of one buffer (`Rows`), where a copy
     /// each would be an allocation an iteration. Not in a checkpointed
-    /// loop, whose stacks are snapshots. A loop that keeps only entry
-    /// values keeps its `Vec` ones so too (see [`Gen::entry_rows`]).
+    /// loop, whose stacks are snapshots. Its `Vec` entry values are rows
+    /// too, pushed as the iteration starts (see [`Gen::entry_rows`]), the
+    /// values it keeps at its end.
     fn kept_rows(&self, l: &Loop) -> Vec<ValueId> {
         if l.checkpoint.is_some() {
             return Vec::new();
@@ -117,11 +118,13 @@ impl<'a> Gen<'a> {
         let is_row =
             |v: &ValueId| self.f.info(*v).kind == Kind::Array && self.an.lengths.contains_key(v);
         let saves = self.saves(l);
-        if saves.kept.is_empty() {
-            saves.entries.iter().copied().filter(is_row).collect()
-        } else {
-            saves.kept.iter().copied().filter(is_row).collect()
-        }
+        saves
+            .entries
+            .iter()
+            .chain(&saves.kept)
+            .copied()
+            .filter(is_row)
+            .collect()
     }
 
     /// The lengths of the entry values a loop keeps as rows, when it keeps
@@ -151,10 +154,47 @@ impl<'a> Gen<'a> {
             .collect()
     }
 
+    /// The taped loops the forward sweep records (in a loop at the top
+    /// level, through taped loops only): their stacks exist before it.
+    fn forward_taped(&self) -> Vec<&'a Loop> {
+        fn taped_in<'a>(an: &Analysis, b: &'a Block, out: &mut Vec<&'a Loop>) {
+            for stmt in &b.stmts {
+                if let Stmt::Loop(l) = stmt
+                    && an.taped.contains(&l.id)
+                {
+                    out.push(l);
+                    taped_in(an, &l.body, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for stmt in &self.f.body.stmts {
+            if let Stmt::Loop(l) = stmt {
+                taped_in(self.an, &l.body, &mut out);
+            }
+        }
+        out
+    }
+
+    /// The declarations of a loop's stack, rows and cache, those it has.
+    fn records_declared(&self, l: &Loop, cfg: Option<&TokenStream>) -> TokenStream {
+        let saves = self.saves(l);
+        let (s, c, r) = (names::stack(l.id), names::cache(l.id), names::rows(l.id));
+        let stack = (!self.stacked_values(l).is_empty())
+            .then(|| quote!(#cfg let mut #s = ::autograd::__private::Stack::new();));
+        let rows = (!self.kept_rows(l).is_empty())
+            .then(|| quote!(#cfg let mut #r = ::autograd::__private::Rows::new();));
+        let cache = (!saves.cached.is_empty())
+            .then(|| quote!(#cfg let mut #c = ::autograd::__private::Cache::new();));
+        quote!(#stack #rows #cache)
+    }
+
     /// The loops below the top level whose stacks the pullback creates.
     fn nested_stacks(&self) -> Vec<(&'a Loop, Option<TokenStream>)> {
         struct Nested<'g, 'a> {
             g: &'g Gen<'a>,
+            /// Loops whose stacks exist before the forward sweep.
+            before: HashSet<LoopId>,
             /// The predicates of the `#[cfg]` branches around the statement.
             cfgs: Vec<TokenStream>,
             out: Vec<(&'a Loop, Option<TokenStream>)>,
@@ -163,6 +203,7 @@ impl<'a> Gen<'a> {
             fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
                 if let Stmt::Loop(l) = stmt
                     && !self.g.top_loops.contains(&l.id)
+                    && !self.before.contains(&l.id)
                     && self.g.saves(l).any()
                 {
                     let cfgs = &self.cfgs;
@@ -191,6 +232,7 @@ impl<'a> Gen<'a> {
         }
         let mut nested = Nested {
             g: self,
+            before: self.forward_taped().iter().map(|l| l.id).collect(),
             cfgs: Vec::new(),
             out: Vec::new(),
         };
@@ -620,7 +662,15 @@ fn sweeps(
         lanes: false,
     };
 
+    // The stacks of the loops the forward sweep tapes for whole nests.
+    let taped_stacks: Vec<_> = g
+        .forward_taped()
+        .into_iter()
+        .filter(|l| g.saves(l).any())
+        .map(|l| g.records_declared(l, None))
+        .collect();
     let mut forward = g.forward_block(&f.body, Mode::Record, None);
+    forward = quote!(#(#taped_stacks)* #forward);
     // In-out arguments: the sweeps work on owned copies (the body's
     // `mut` values), written back once the forward sweep is done, so the
     // caller's arguments end as the primal leaves them.
@@ -630,17 +680,7 @@ fn sweeps(
     let nested = g.nested_stacks();
     let stacks: Vec<_> = nested
         .iter()
-        .map(|(l, cfg)| {
-            let saves = an.saves(l);
-            let (s, c, r) = (names::stack(l.id), names::cache(l.id), names::rows(l.id));
-            let stack = (!g.stacked_values(l).is_empty())
-                .then(|| quote!(#cfg let mut #s = ::autograd::__private::Stack::new();));
-            let rows = (!g.kept_rows(l).is_empty())
-                .then(|| quote!(#cfg let mut #r = ::autograd::__private::Rows::new();));
-            let cache = (!saves.cached.is_empty())
-                .then(|| quote!(#cfg let mut #c = ::autograd::__private::Cache::new();));
-            quote!(#stack #rows #cache)
-        })
+        .map(|(l, cfg)| g.records_declared(l, cfg.as_ref()))
         .collect();
     let slice_adjoints: Vec<_> = f
         .params

@@ -128,7 +128,16 @@ impl<'a> Gen<'a> {
                         let dc = names::carried_adjoint(*l, name);
                         quote!(::autograd::__private::zero_like(&#dc))
                     }
-                    None => self.zero(v),
+                    // A `Vec` of a known length: zeros of that length from
+                    // the buffer pool, so the reverse need not rebuild the
+                    // `Vec` (see `analysis::zero_shaped`).
+                    None => match self.an.lengths.get(&v) {
+                        Some(len) if self.f.info(v).kind == Kind::Array => {
+                            let (zero, len) = (self.scalar.zero(), names::value(self.f, *len));
+                            quote!(::autograd::__private::filled(#zero, #len))
+                        }
+                        _ => self.zero(v),
+                    },
                 };
                 out.extend(quote!(let mut #adj = #zero;));
                 if let Some(r) = self.reached(v) {

@@ -35,7 +35,7 @@ impl euler_step {
         let _ = euler_step;
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v3_out: [f64; 2] = [0.0; 2];
-        let mut __ad_c0_out = ::autograd::__private::copy(&__ad_v3_out);
+        let mut __ad_c0_out = __ad_v3_out;
         for __ad_v5_j in 0..2 {
             let __ad_v4_out = __ad_c0_out;
             let __ad_v6 = __ad_v5_j == 0;
@@ -57,7 +57,7 @@ impl euler_step {
         }
         let __ad_v13_out = __ad_c0_out;
         let __ad_v14_out: [f64; 2] = [0.0; 2];
-        let mut __ad_c1_out = ::autograd::__private::copy(&__ad_v14_out);
+        let mut __ad_c1_out = __ad_v14_out;
         for __ad_v16_i in 0..2 {
             let __ad_v15_out = __ad_c1_out;
             let __ad_v17 = s[__ad_v16_i];

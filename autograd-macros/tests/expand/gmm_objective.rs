@@ -110,6 +110,7 @@ impl gmm_objective {
         ::autograd::__private::check_buffer(__ad_b_means, means.len());
         ::autograd::__private::check_buffer(__ad_b_icf, icf.len());
         let (
+            mut __ad_cache1,
             __ad_v10,
             __ad_v11,
             __ad_v12,
@@ -123,7 +124,6 @@ impl gmm_objective {
             __ad_v20_sum_qs,
             mut __ad_c0_qdiags,
             mut __ad_c0_sum_qs,
-            mut __ad_rows0,
             __ad_v39_qdiags,
             __ad_v40_sum_qs,
             __ad_v41_xcentered,
@@ -148,7 +148,6 @@ impl gmm_objective {
             __ad_v153,
             __ad_v154,
             __ad_result,
-            mut __ad_cache1,
             mut __ad_stack6,
             mut __ad_d_alphas,
             mut __ad_d_means,
@@ -173,6 +172,7 @@ impl gmm_objective {
             mut __ad_dc0_qdiags,
             mut __ad_dc0_sum_qs,
         );
+        __ad_cache1 = ::autograd::__private::Cache::new();
         __ad_v10 = n * d;
         __ad_v11 = __ad_v10 as f64;
         __ad_v12 = -__ad_v11;
@@ -186,20 +186,12 @@ impl gmm_objective {
         __ad_v20_sum_qs = ::autograd::__private::filled(0.0, k);
         __ad_c0_qdiags = __ad_v19_qdiags;
         __ad_c0_sum_qs = __ad_v20_sum_qs;
-        __ad_rows0 = ::autograd::__private::Rows::new();
-        __ad_rows0
-            .reserve_iterations(
-                ::core::iter::Iterator::size_hint(&(0..k)).0,
-                2,
-                __ad_v18 + k,
-            );
         for __ad_v23_ik in 0..k {
             let __ad_v21_qdiags = __ad_c0_qdiags;
             let __ad_v22_sum_qs = __ad_c0_sum_qs;
-            __ad_rows0.push(&__ad_v21_qdiags);
-            __ad_rows0.push(&__ad_v22_sum_qs);
             let mut __ad_c1_qdiags = __ad_v21_qdiags;
             let mut __ad_c1_sum_qs = __ad_v22_sum_qs;
+            __ad_cache1.start(::core::iter::Iterator::size_hint(&(0..d)).0);
             for __ad_v26_id in 0..d {
                 let __ad_v24_qdiags = __ad_c1_qdiags;
                 let __ad_v25_sum_qs = __ad_c1_sum_qs;
@@ -221,6 +213,7 @@ impl gmm_objective {
                     __ad_a[__ad_v34] = __ad_v35;
                     __ad_a
                 };
+                __ad_cache1.push(__ad_v35);
                 __ad_c1_qdiags = __ad_v36_qdiags;
                 __ad_c1_sum_qs = __ad_v32_sum_qs;
             }
@@ -379,13 +372,12 @@ impl gmm_objective {
         __ad_v154 = ::autograd::__private::operator_operand(&__ad_v152_err)
             + ::autograd::__private::operator_operand(&__ad_v153);
         __ad_result = __ad_v154;
-        __ad_cache1 = ::autograd::__private::Cache::new();
         __ad_stack6 = ::autograd::__private::Stack::new();
         __ad_d_alphas = __ad_b_alphas;
         __ad_d_means = __ad_b_means;
         __ad_d_icf = __ad_b_icf;
-        __ad_d39_qdiags = ::autograd::__private::zero_like(&__ad_v39_qdiags);
-        __ad_d40_sum_qs = ::autograd::__private::zero_like(&__ad_v40_sum_qs);
+        __ad_d39_qdiags = ::autograd::__private::filled(0.0, __ad_v18);
+        __ad_d40_sum_qs = ::autograd::__private::filled(0.0, k);
         __ad_d154 = __ad_seed;
         __ad_d152_err = __ad_rules::generic::add_grad_lhs(&__ad_d154);
         __ad_d153 = __ad_rules::generic::add_grad_rhs_owned(__ad_d154);
@@ -641,38 +633,6 @@ impl gmm_objective {
         __ad_dc0_qdiags = __ad_d39_qdiags;
         __ad_dc0_sum_qs = __ad_d40_sum_qs;
         for __ad_v23_ik in ::core::iter::Iterator::rev(0..k) {
-            let __ad_v22_sum_qs = __ad_rows0.pop();
-            let __ad_v21_qdiags = __ad_rows0.pop();
-            let mut __ad_c1_qdiags = __ad_v21_qdiags;
-            let mut __ad_c1_sum_qs = __ad_v22_sum_qs;
-            __ad_cache1.start(::core::iter::Iterator::size_hint(&(0..d)).0);
-            for __ad_v26_id in 0..d {
-                let __ad_v24_qdiags = __ad_c1_qdiags;
-                let __ad_v25_sum_qs = __ad_c1_sum_qs;
-                let __ad_v27 = __ad_v23_ik * __ad_v17_icf_sz;
-                let __ad_v28 = __ad_v27 + __ad_v26_id;
-                let __ad_v29_q = icf[__ad_v28];
-                let __ad_v30 = __ad_v25_sum_qs[__ad_v23_ik];
-                let __ad_v31 = __ad_v30 + __ad_v29_q;
-                let __ad_v32_sum_qs = {
-                    let mut __ad_a = __ad_v25_sum_qs;
-                    __ad_a[__ad_v23_ik] = __ad_v31;
-                    __ad_a
-                };
-                let __ad_v33 = __ad_v23_ik * d;
-                let __ad_v34 = __ad_v33 + __ad_v26_id;
-                let __ad_v35 = __ad_v29_q.exp();
-                let __ad_v36_qdiags = {
-                    let mut __ad_a = __ad_v24_qdiags;
-                    __ad_a[__ad_v34] = __ad_v35;
-                    __ad_a
-                };
-                __ad_cache1.push(__ad_v35);
-                __ad_c1_qdiags = __ad_v36_qdiags;
-                __ad_c1_sum_qs = __ad_v32_sum_qs;
-            }
-            let __ad_v37_qdiags = __ad_c1_qdiags;
-            let __ad_v38_sum_qs = __ad_c1_sum_qs;
             let mut __ad_d37_qdiags = __ad_dc0_qdiags;
             let mut __ad_d38_sum_qs = __ad_dc0_sum_qs;
             let mut __ad_dc1_qdiags = __ad_d37_qdiags;
@@ -712,8 +672,6 @@ impl gmm_objective {
             let mut __ad_d22_sum_qs = __ad_dc1_sum_qs;
             __ad_dc0_qdiags = __ad_d21_qdiags;
             __ad_dc0_sum_qs = __ad_d22_sum_qs;
-            __ad_rows0.give_back(__ad_v37_qdiags);
-            __ad_rows0.give_back(__ad_v38_sum_qs);
         }
         ::autograd::__private::recycle(__ad_v39_qdiags);
         ::autograd::__private::recycle(__ad_v40_sum_qs);

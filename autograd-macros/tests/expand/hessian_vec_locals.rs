@@ -32,7 +32,7 @@ impl spread {
         let __ad_v1 = x.len();
         let __ad_v2_v: Vec<f64> = ::autograd::__private::filled(0.0, __ad_v1);
         let __ad_v3 = x.len();
-        let mut __ad_c0_v = ::autograd::__private::copy(&__ad_v2_v);
+        let mut __ad_c0_v = __ad_v2_v;
         for __ad_v5_i in 0..__ad_v3 {
             let __ad_v4_v = __ad_c0_v;
             let __ad_v6 = x[__ad_v5_i];
@@ -81,7 +81,6 @@ impl spread {
             __ad_d_x[__ad_v5_i] += __ad_d6;
             __ad_dc0_v = __ad_d4_v;
         }
-        ::autograd::__private::recycle(__ad_v2_v);
         ::autograd::__private::recycle(__ad_v10_v);
         ::autograd::__private::recycle(__ad_d12_w);
         ::autograd::__private::recycle(__ad_dc0_v);
@@ -189,7 +188,7 @@ impl __ad_hessian_spread {
             __ad_v1,
         );
         let __ad_v3 = x.len();
-        let mut __ad_c0_v = ::autograd::__private::copy(&__ad_v2_v);
+        let mut __ad_c0_v = __ad_v2_v;
         for __ad_v5_i in 0..__ad_v3 {
             let __ad_v4_v = __ad_c0_v;
             let __ad_v6 = x[__ad_v5_i];
@@ -240,7 +239,6 @@ impl __ad_hessian_spread {
             __ad_d_x[__ad_v5_i] = __ad_d_x[__ad_v5_i] + (__ad_d6);
             __ad_dc0_v = __ad_d4_v;
         }
-        ::autograd::__private::recycle(__ad_v2_v);
         ::autograd::__private::recycle(__ad_v10_v);
         ::autograd::__private::recycle(__ad_d12_w);
         ::autograd::__private::recycle(__ad_dc0_v);

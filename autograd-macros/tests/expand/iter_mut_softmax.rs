@@ -37,7 +37,7 @@ impl softmax_loss {
         ::autograd::__private::check_buffer(__ad_b_z, z.len());
         let __ad_v2 = z.len();
         let __ad_v3 = ::autograd::__private::Vec::with_capacity(__ad_v2);
-        let mut __ad_c0_collected = ::autograd::__private::copy(&__ad_v3);
+        let mut __ad_c0_collected = __ad_v3;
         for __ad_v5_i in 0..__ad_v2 {
             let __ad_v4_collected = __ad_c0_collected;
             let __ad_v6 = z[__ad_v5_i];
@@ -194,7 +194,6 @@ impl softmax_loss {
             __ad_d_z[__ad_v5_i] += __ad_d6;
             __ad_dc0_collected = __ad_d4_collected;
         }
-        ::autograd::__private::recycle(__ad_v8_collected);
         ::autograd::__private::recycle(__ad_v15_p);
         ::autograd::__private::recycle(__ad_v31_p);
         ::autograd::__private::recycle(__ad_dc0_collected);

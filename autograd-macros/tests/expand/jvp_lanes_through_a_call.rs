@@ -36,7 +36,7 @@ impl with_helper {
         use ::autograd::__private::rules as __ad_rules;
         let __ad_v1_out = Vec::new();
         let __ad_v2 = x.len();
-        let mut __ad_c0_out = ::autograd::__private::copy(&__ad_v1_out);
+        let mut __ad_c0_out = __ad_v1_out;
         for __ad_v4_i in 0..__ad_v2 {
             let __ad_v3_out = __ad_c0_out;
             let __ad_v5 = x[__ad_v4_i];

@@ -79,7 +79,7 @@ fn __autograd_scaled_vjp<'m, 'y>(
                 let __ad_v2 = y[0];
                 let __ad_v3 = __ad_v2 * __ad_m_k;
                 let __ad_v4_y = {
-                    let mut __ad_a = ::core::clone::Clone::clone(&y);
+                    let mut __ad_a = ::autograd::__private::copy(&y);
                     __ad_a[0] = __ad_v3;
                     __ad_a
                 };
