@@ -5,7 +5,7 @@
 //! gradient with central differences of the plain function.
 //!
 //! Run (slow, ignored by default; `CORPUS_FILTER=word` keeps the files
-//! whose name contains `word`):
+//! whose name contains `word`, `CORPUS_FILTER=a,b` those with either):
 //!
 //! ```text
 //! cargo test --test corpus -- --ignored --nocapture
@@ -174,7 +174,7 @@ fn corpus() {
 
     let outcomes: Vec<Outcome> = names
         .iter()
-        .filter(|n| n.contains(&filter))
+        .filter(|n| filter.split(',').any(|word| n.contains(word)))
         .map(|n| {
             let o = run_one(&corpus, &target, n);
             let status = match (&o.compile_error, &o.check_error) {

@@ -1497,3 +1497,41 @@ fn angle_conversions_are_constant_factors() {
         -(x.to_radians()).sin() * std::f32::consts::PI / 180.0 + 180.0 / std::f32::consts::PI;
     assert_relative_eq!(dx, want, max_relative = 1e-6);
 }
+
+/// `std::iter::zip(a, b)`, the free function's form of `a.iter().zip(b)`,
+/// as a chain's source and as a `for` loop's.
+#[differentiable(jvp, hessian)]
+fn free_zip_energy(w: &[f64], #[constant] x: &[f64]) -> f64 {
+    let quad: f64 = std::iter::zip(w, x).map(|(a, b)| a * a * b).sum();
+    let mut s = 0.0;
+    for (a, b) in core::iter::zip(w.iter(), w.iter().skip(1)) {
+        s += a.sin() * b;
+    }
+    quad + s
+}
+
+#[test]
+fn free_zip_pairs_like_the_method() {
+    let w = [0.3, -1.0, 2.0];
+    let x = [1.0, 0.5, -0.25];
+    let (value, dw) = free_zip_energy_grad(&w, &x);
+    assert_eq!(value.to_bits(), free_zip_energy(&w, &x).to_bits());
+    // Closed form: ∂/∂w_i of Σ w_i² x_i + Σ sin(w_i) w_{i+1}.
+    let want: Vec<f64> = (0..3)
+        .map(|i| {
+            let next = if i < 2 { w[i].cos() * w[i + 1] } else { 0.0 };
+            let prev = if i > 0 { w[i - 1].sin() } else { 0.0 };
+            2.0 * w[i] * x[i] + next + prev
+        })
+        .collect();
+    closed(&dw, &want);
+    // ∂²/∂w_0∂w_1 = cos(w_0); ∂²/∂w_0² = 2x_0 − sin(w_0)·w_1.
+    let (_, _, h) = free_zip_energy_hessian(&w, &x);
+    assert_relative_eq!(h[(0, 1)], w[0].cos(), max_relative = 1e-14);
+    assert_relative_eq!(
+        h[(0, 0)],
+        2.0 * x[0] - w[0].sin() * w[1],
+        max_relative = 1e-14
+    );
+    assert_eq!(h[(0, 2)], 0.0);
+}

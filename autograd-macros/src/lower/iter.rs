@@ -48,7 +48,7 @@ const ADAPTERS: &[&str] = &[
 ];
 
 fn supported() -> &'static str {
-    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)`, `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `step_by(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()`, a `for` loop, or to write a local array's or `Vec`'s elements `for v in a.iter_mut()` (with `enumerate()`, `zip(..)`, `rev()`, `skip(k)`, `take(k)`, `step_by(k)`) or `a.iter_mut().for_each(|v| ..)`, or for an index or a count `position`, `rposition`, `count`, `any`, `all`, or for an element of a slice `x.iter().max_by(..)`, `min_by(..)`, `x.iter().copied().reduce(f).unwrap()` (or `.unwrap_or(d)`)"
+    "`iter()`, `into_iter()`, `windows(k)`, `chunks_exact(k)`, `copied()`, `cloned()`, `enumerate()`, `zip(..)` (or `std::iter::zip(a, b)`), `map(|v| ..)`, `filter(|v| ..)`, `rev()`, `skip(k)`, `step_by(k)`, `take(k)`, and to consume it `sum()`, `product()`, `fold(init, |acc, v| ..)`, `collect::<Vec<f64>>()`, a `for` loop, or to write a local array's or `Vec`'s elements `for v in a.iter_mut()` (with `enumerate()`, `zip(..)`, `rev()`, `skip(k)`, `take(k)`, `step_by(k)`) or `a.iter_mut().for_each(|v| ..)`, or for an index or a count `position`, `rposition`, `count`, `any`, `all`, or for an element of a slice `x.iter().max_by(..)`, `min_by(..)`, `x.iter().copied().reduce(f).unwrap()` (or `.unwrap_or(d)`)"
 }
 
 /// Whether an expression is an iterator chain (not consumed): `x.iter()`,
@@ -57,7 +57,32 @@ fn supported() -> &'static str {
 pub(super) fn is_iterator(e: &Expr) -> bool {
     match strip_parens(e) {
         Expr::MethodCall(m) => is_iterator_call(m),
-        _ => false,
+        e => free_zip(e).is_some(),
+    }
+}
+
+/// `std::iter::zip(a, b)` (or `core::iter::zip`, `iter::zip`): the two
+/// sequences `a.into_iter().zip(b)` pairs up.
+fn free_zip(e: &Expr) -> Option<(&Expr, &Expr)> {
+    let Expr::Call(c) = strip_parens(e) else {
+        return None;
+    };
+    let Expr::Path(p) = strip_parens(&c.func) else {
+        return None;
+    };
+    let names: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let zip = matches!(
+        names.iter().map(String::as_str).collect::<Vec<_>>()[..],
+        ["std" | "core", "iter", "zip"] | ["iter", "zip"]
+    );
+    match (zip && p.qself.is_none(), c.args.len()) {
+        (true, 2) => Some((&c.args[0], &c.args[1])),
+        _ => None,
     }
 }
 
@@ -873,6 +898,22 @@ impl Lowerer<'_> {
     /// Reads an iterator chain (or a sequence iterated as one); reports
     /// what is not supported, once, and gives `None`.
     fn parse_chain<'e>(&mut self, e: &'e Expr) -> Option<Chain<'e>> {
+        if let Some((a, b)) = free_zip(e) {
+            let (a, b) = (self.parse_chain(a)?, self.parse_chain(b)?);
+            if a.filtered || b.filtered {
+                self.cx.error_spanned_by(
+                    e,
+                    "`zip` of a filtered iterator is not supported: it would pair the items the filter keeps; put `filter` last (before `map` and the consumer), or write an index loop with an `if`",
+                );
+                return None;
+            }
+            let len = self.min_len(&a.len, &b.len, e.span());
+            return Some(Chain {
+                len,
+                plan: Plan::Tuple(vec![a.plan, b.plan]),
+                filtered: false,
+            });
+        }
         match strip_parens(e) {
             Expr::Reference(r) if r.mutability.is_none() => self.parse_chain(&r.expr),
             Expr::MethodCall(m) => self.parse_adapter(m),
