@@ -93,7 +93,9 @@ pub use tangent::TangentStruct;
 #[doc(hidden)]
 pub use hessian_glue::{HasSecondOrder, InOutTwin, SecondOrder};
 #[doc(hidden)]
-pub use tangent_glue::{ForwardInOut, ForwardMode, InOutCall, InOutResult, StructCall};
+pub use tangent_glue::{
+    ForwardInOut, ForwardMode, InOutCall, InOutResult, MethodForwardMode, StructCall,
+};
 
 /// What the generated code uses. Not part of the public API: names here
 /// may change in any release.
@@ -120,8 +122,9 @@ pub mod __private {
         int_field, matrix_field, range_field, take_collection, take_elements, take_float,
     };
     pub use crate::tangent_glue::{
-        ForwardInOut, ForwardMode, InOutCall, InOutResult, IntoLanes, IntoTangent, NoLanes,
-        ScalarTangent, StructCall, ZeroTangent, into_lanes, into_tangent, slice_tangent,
+        ForwardInOut, ForwardMode, InOutCall, InOutResult, IntoLanes, IntoTangent,
+        MethodForwardMode, NoLanes, ScalarTangent, StructCall, ZeroTangent, into_lanes,
+        into_tangent, slice_tangent,
     };
     pub use crate::untuple::{FloatArray, FloatTuple, untuple};
     pub use crate::wrappers::{

@@ -168,6 +168,25 @@ pub fn into_lanes<T, U: IntoLanes<T>>(u: U) -> T {
 #[doc(hidden)]
 pub struct StructCall;
 
+/// The forward mode of a function of an `impl` block taking a `Tangent`
+/// struct, as its callers' forward sweeps call it (`c.discount(t)`,
+/// `Model::g(m, x)`): implemented for the type, one `ID` per function
+/// (a hash of its name), by a `#[differentiable(jvp)]` impl block. A
+/// function with the attribute on itself alone cannot name its type, so
+/// it has none.
+#[diagnostic::on_unimplemented(
+    message = "a method of `{Self}` called from a `#[differentiable(jvp)]` function has no forward mode",
+    label = "called from a `#[differentiable(jvp)]` function",
+    note = "put `#[differentiable(jvp)]` on the `impl` block of `{Self}` (with the attribute on the method alone it gives its callers' forward sweeps none), or add `jvp` to that attribute"
+)]
+pub trait MethodForwardMode<const ID: u64> {
+    /// `fn(args.., tangents..) -> (value, tangent)`, as
+    /// [`ForwardMode::Fn`].
+    type Fn: Copy;
+    /// The hidden JVP of the function's struct call.
+    const JVP: Self::Fn;
+}
+
 /// A caller's tangent as the callee's JVP takes it: the tangent itself
 /// for a differentiable parameter, `NoGradient` for a constant one (the
 /// caller cannot see which the callee's parameters are).

@@ -600,3 +600,103 @@ fn a_root_passed_to_a_struct_callee_that_skips_it_adds_nothing() {
     assert_eq!(value, 2.0);
     assert_eq!((dl.slope, dl.offset, dx), (0.0, 1.0, 1.0));
 }
+
+/// A curve whose methods carry the attribute each on itself alone, not
+/// on the impl block: a free function calls them as methods and by path.
+#[derive(Clone, Debug, Tangent)]
+struct Curve {
+    rate: f64,
+    slope: f64,
+}
+
+impl Curve {
+    #[differentiable]
+    fn discount(&self, t: f64) -> f64 {
+        (-(self.rate + self.slope * t) * t).exp()
+    }
+
+    #[differentiable]
+    fn level_annuity(c: &Curve, n: usize) -> f64 {
+        (1..=n).map(|i| c.discount(i as f64)).sum()
+    }
+}
+
+#[differentiable]
+fn bond(c: &Curve, coupon: f64) -> f64 {
+    let mut pv = 0.0;
+    for i in 1..=4 {
+        pv += coupon * c.discount(i as f64);
+    }
+    pv + c.discount(4.0) + 0.5 * Curve::level_annuity(c, 2)
+}
+
+#[test]
+fn methods_with_the_attribute_alone_are_called_by_a_free_function() {
+    for (rate, slope, coupon) in [(0.03, 0.002, 0.05), (0.01, -0.001, 0.08)] {
+        let c = Curve { rate, slope };
+        let (value, dc, dcoupon) = bond_grad(&c, coupon);
+        assert_eq!(value.to_bits(), bond(&c, coupon).to_bits());
+        let at = |r: f64, s: f64, k: f64| bond(&Curve { rate: r, slope: s }, k);
+        assert_fd64_close("∂/∂rate", dc.rate, fd64(|r| at(r, slope, coupon), rate));
+        assert_fd64_close("∂/∂slope", dc.slope, fd64(|s| at(rate, s, coupon), slope));
+        assert_fd64_close("∂/∂coupon", dcoupon, fd64(|k| at(rate, slope, k), coupon));
+    }
+}
+
+#[derive(Clone, Debug, Tangent)]
+struct Oscillator {
+    k: f64,
+}
+
+#[differentiable(jvp)]
+impl Oscillator {
+    fn value(&self, x: f64) -> f64 {
+        (self.k * x).sin()
+    }
+}
+
+#[differentiable(jvp)]
+fn sampled(o: &Oscillator, x: f64) -> f64 {
+    o.value(x) * x + Oscillator::value(o, 2.0 * x)
+}
+
+#[test]
+fn methods_of_an_annotated_block_are_called_with_their_forward_mode() {
+    let (k, x) = (0.7, 0.4);
+    let o = Oscillator { k };
+    let (value, dk, dx) = sampled_grad(&o, x);
+    assert_eq!(value.to_bits(), sampled(&o, x).to_bits());
+    let at = |k: f64, x: f64| sampled(&Oscillator { k }, x);
+    assert_fd64_close("∂/∂k", dk.k, fd64(|k| at(k, x), k));
+    assert_fd64_close("∂/∂x", dx, fd64(|x| at(k, x), x));
+    let (v, tangent) = sampled_jvp(&o, x, &Oscillator { k: 1.0 }, 0.5);
+    assert_eq!(v.to_bits(), value.to_bits());
+    assert!((tangent - (dk.k + 0.5 * dx)).abs() <= 1e-12 * (1.0 + tangent.abs()));
+}
+
+/// A caller in another module, the type imported by `use`: the method's
+/// struct call is an associated function, found wherever the type is.
+mod desk {
+    use super::{Curve, Oscillator};
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn forward_price(c: &Curve, o: &Oscillator, t: f64) -> f64 {
+        c.discount(t) * o.value(t) + Curve::level_annuity(c, 3)
+    }
+}
+
+#[test]
+fn a_caller_in_another_module_calls_methods_of_an_imported_type() {
+    let (rate, slope, k, t) = (0.02, 0.003, 0.9, 1.5);
+    let (c, o) = (Curve { rate, slope }, Oscillator { k });
+    let (value, dc, dosc, dt) = desk::forward_price_grad(&c, &o, t);
+    assert_eq!(value.to_bits(), desk::forward_price(&c, &o, t).to_bits());
+    let at = |r: f64, s: f64, k: f64, t: f64| {
+        desk::forward_price(&Curve { rate: r, slope: s }, &Oscillator { k }, t)
+    };
+    assert_fd64_close("∂/∂rate", dc.rate, fd64(|r| at(r, slope, k, t), rate));
+    assert_fd64_close("∂/∂slope", dc.slope, fd64(|s| at(rate, s, k, t), slope));
+    assert_fd64_close("∂/∂k", dosc.k, fd64(|k| at(rate, slope, k, t), k));
+    assert_fd64_close("∂/∂t", dt, fd64(|t| at(rate, slope, k, t), t));
+}

@@ -725,6 +725,37 @@ pub fn inout_call(j: usize) -> String {
 /// [`INOUT_CALL`] items sit.
 pub const STRUCT_CALL: &str = "__struct_call";
 
+/// Whether `ident` names a struct call: a free function's
+/// (`g::__struct_call`) or, an associated item of its type, a function of
+/// an `impl` block's (`Model::__autograd_g__struct_call`, see
+/// [`method_struct_call`]).
+pub fn is_struct_call(ident: &syn::Ident) -> bool {
+    ident == STRUCT_CALL || method_of_struct_call(ident).is_some()
+}
+
+/// The struct call of the function `func` of an `impl` block, an
+/// associated item of its type: `__autograd_{func}__struct_call`.
+pub fn method_struct_call(func: &str) -> String {
+    format!("__autograd_{func}{STRUCT_CALL}")
+}
+
+/// The function whose struct call `ident` is, if an `impl` block's.
+pub fn method_of_struct_call(ident: &syn::Ident) -> Option<String> {
+    let s = ident.to_string();
+    let func = s.strip_prefix("__autograd_")?.strip_suffix(STRUCT_CALL)?;
+    (!func.is_empty()).then(|| func.to_string())
+}
+
+/// The `ID` of `MethodForwardMode<ID>` by which a caller's forward sweep
+/// finds the JVP of the struct call of the function `func` of an `impl`
+/// block: FNV-1a of its name, the same in the callee's expansion and in
+/// every caller's.
+pub fn method_id(func: &str) -> u64 {
+    func.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// `func::item`, the hidden item `item` ([`INOUT_CALL`], ..) of the
 /// function `func` a body calls; of a struct call `g::__struct_call`, the
 /// item next to it, `g::__struct_call__inout_call`.
@@ -734,8 +765,8 @@ pub fn inout_item(func: &syn::Path, item: &str) -> syn::Path {
         return func;
     };
     last.arguments = syn::PathArguments::None;
-    if last.ident == STRUCT_CALL {
-        last.ident = syn::Ident::new(&format!("{STRUCT_CALL}{item}"), last.ident.span());
+    if is_struct_call(&last.ident) {
+        last.ident = syn::Ident::new(&format!("{}{item}", last.ident), last.ident.span());
         return func;
     }
     func.segments.push(syn::PathSegment {
@@ -751,8 +782,16 @@ pub fn inout_item(func: &syn::Path, item: &str) -> syn::Path {
 pub fn is_inout_item(ident: &proc_macro2::Ident) -> bool {
     let s = ident.to_string();
     // A function taking a `Tangent` struct has them next to its struct
-    // call (`__struct_call__inout_call`), see [`inout_item`].
-    let s = s.strip_prefix(STRUCT_CALL).unwrap_or(&s);
+    // call (`__struct_call__inout_call`, a function of an `impl` block's
+    // `__autograd_g__struct_call__inout_call`), see [`inout_item`].
+    let s = match s.strip_prefix(STRUCT_CALL) {
+        Some(rest) => rest,
+        None if s.starts_with("__autograd_") => match s.rfind(STRUCT_CALL) {
+            Some(at) => &s[at + STRUCT_CALL.len()..],
+            None => &s,
+        },
+        None => &s,
+    };
     s == INOUT_RESULT
         || s.strip_prefix(INOUT_CALL).is_some_and(|rest| {
             rest.is_empty()

@@ -16,9 +16,20 @@ fn check(name: &str, src: &str) {
     check_with(name, "", src);
 }
 
+/// The expansion of an `impl` block under `#[differentiable(attr)]`.
+fn check_impl(name: &str, attr: &str, src: &str) {
+    let imp: syn::ItemImpl = syn::parse_str(src).expect("test input parses");
+    let tokens = crate::structs::expand_impl(attr.parse().expect("attribute parses"), imp);
+    let file: syn::File = syn::parse2(tokens).expect("expansion parses as items");
+    compare(name, prettyplease::unparse(&file));
+}
+
 /// The expansion under `#[differentiable(attr)]`.
 fn check_with(name: &str, attr: &str, src: &str) {
-    let actual = expand_to_string(attr, src);
+    compare(name, expand_to_string(attr, src));
+}
+
+fn compare(name: &str, actual: String) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/expand")
         .join(format!("{name}.rs"));
@@ -830,5 +841,19 @@ fn gmm_objective() {
             let err = constant + slse - n as f64 * lse_alphas;
             err + log_wishart_prior(d, k, gamma, m, wishart_c, &sum_qs, &qdiags, icf)
         }",
+    );
+}
+
+/// A method of a `#[differentiable(jvp)]` impl block taking `&self`: its
+/// struct call is associated functions of the type
+/// (`Curve::__autograd_discount__struct_call..`), which a free function's
+/// `c.discount(t)` calls, and the type's `MethodForwardMode` for it; the
+/// flat function stays in the module next to the block.
+#[test]
+fn impl_method_struct_call() {
+    check_impl(
+        "impl_method_struct_call",
+        "jvp",
+        "impl Curve { fn discount(&self, t: f64) -> f64 { (-(self.rate + self.slope * t) * t).exp() } }",
     );
 }

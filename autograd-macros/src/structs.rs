@@ -542,13 +542,12 @@ impl Flatten<'_> {
                 let last = path.segments[n - 1].ident.clone();
                 // `Model::g(p, x)` with `p: &Model`: an associated function
                 // of the type of a struct it is passed, whose struct call
-                // is in its impl block's module; `m::g(p, x)` and `g(p, x)`
-                // reach it in the module named like the function.
+                // is an associated item of the type
+                // (`Model::__autograd_g__struct_call`); `m::g(p, x)` and
+                // `g(p, x)` reach it in the type named like the function.
                 if n >= 2 && self.passes_type(&path.segments[n - 2].ident, &c.args) {
-                    let ty = path.segments[n - 2].ident.clone();
-                    path.segments[n - 2].ident =
-                        format_ident!("__autograd_{}_{}", ty, last, span = ty.span());
-                    path.segments[n - 1].ident = struct_call_ident(last.span());
+                    let call = crate::ir::method_struct_call(&last.to_string());
+                    path.segments[n - 1].ident = syn::Ident::new(&call, last.span());
                 } else {
                     path.segments
                         .push(syn::PathSegment::from(struct_call_ident(last.span())));
@@ -576,18 +575,17 @@ impl Flatten<'_> {
                 let Some((_, Type::Path(ty))) = self.types.iter().find(|(b, _)| *b == base) else {
                     return false;
                 };
+                // The method's struct call, an associated item of the type
+                // (`Curve::__autograd_discount__struct_call`).
                 let mut path = ty.path.clone();
-                let Some(last) = path.segments.last_mut() else {
-                    return false;
-                };
-                last.ident = format_ident!(
-                    "__autograd_{}_{}",
-                    last.ident,
-                    m.method,
-                    span = m.method.span()
-                );
-                path.segments
-                    .push(syn::PathSegment::from(struct_call_ident(m.method.span())));
+                if let Some(last) = path.segments.last_mut() {
+                    last.arguments = syn::PathArguments::None;
+                }
+                let call = crate::ir::method_struct_call(&m.method.to_string());
+                path.segments.push(syn::PathSegment::from(syn::Ident::new(
+                    &call,
+                    m.method.span(),
+                )));
                 let mut args: Vec<syn::Expr> =
                     self.pass_whole(&base, &[], m.receiver.span()).into();
                 for a in &m.args {
@@ -1574,8 +1572,10 @@ fn expand_with(
         .filter(|(_, a)| matches!(a.kind, ArgKind::Other { .. }))
         .map(|(input, _)| input.to_token_stream())
         .collect();
+    // `pub(super)`: visible where the function is, and no more visible
+    // than a private struct it may take whole (E0446 on its forward mode).
     let flat: syn::ItemFn = syn::parse_quote! {
-        pub fn #name(#(#field_inputs,)* #(#cast_inputs,)* #(#const_inputs,)* #(#whole_inputs,)* #(#other_inputs),*) -> #ret #body
+        pub(super) fn #name(#(#field_inputs,)* #(#cast_inputs,)* #(#const_inputs,)* #(#whole_inputs,)* #(#other_inputs),*) -> #ret #body
     };
     let flat_sig = {
         let scratch = Ctxt::default();
@@ -2171,6 +2171,9 @@ fn expand_with(
                 };
                 (primal, quote!(<#ty>::#reached_vjp))
             }
+            // A function alone in an impl block: its struct call's items
+            // are associated functions of the same type.
+            None if is_method => (quote!(Self::#name), quote!(Self::#reached_vjp)),
             None => (quote!(#name), quote!(#reached_vjp)),
         };
         let mut params = Vec::new();
@@ -2357,6 +2360,7 @@ fn expand_with(
                     let ty = &imp.self_ty;
                     quote!(<#ty>::#jvp_name)
                 }
+                None if is_method => quote!(Self::#jvp_name),
                 None => quote!(#jvp_name),
             };
             rules.push(syn::parse_quote! {
@@ -2433,38 +2437,46 @@ fn expand_with(
     let struct_call = match (&callee.module, is_method) {
         // A caller does not pass an in-out struct yet.
         _ if args.iter().any(|a| a.inout) => TokenStream::new(),
-        (Some(_), _) => {
-            // In the module below the user's, which cannot name `Self`.
-            let ty = module_ty.as_ref().expect("an impl block");
-            let mut items: TokenStream = struct_call
-                .into_iter()
-                .map(|mut f| {
-                    Relocate.visit_item_fn_mut(&mut f);
-                    f.to_token_stream()
-                })
-                .collect();
-            // The type a caller's forward sweep names the struct call by,
-            // as visible as the function (its `ForwardMode` names the
-            // function's argument types, which may be private).
-            let carrier = syn::Ident::new(names::STRUCT_CALL, Span::call_site());
-            let carrier_vis = match vis {
-                syn::Visibility::Inherited => quote!(pub(super)),
-                vis => vis.to_token_stream(),
-            };
-            items.extend(quote! {
-                #[doc(hidden)]
-                #[allow(non_camel_case_types)]
-                #carrier_vis struct #carrier {}
+        // A function of an `impl` block, with the attribute on the block or
+        // on itself alone: associated items of the type, named after the
+        // function (`Model::__autograd_g__struct_call`), which a caller
+        // reaches through the type it calls the function on. A block also
+        // gives the type the function's forward mode; a function alone
+        // cannot name its type, and a caller's forward sweep is the
+        // trait's error saying to annotate the block.
+        (Some(_), _) | (None, true) => {
+            let call = crate::ir::method_struct_call(&name.to_string());
+            let items = struct_call.into_iter().map(|mut f| {
+                let renamed = format!("__autograd_{name}{}", f.sig.ident);
+                f.sig.ident = syn::Ident::new(&renamed, f.sig.ident.span());
+                // As visible as the function: a caller reaches both.
+                f.vis = vis.clone();
+                MethodPaths(name).visit_item_fn_mut(&mut f);
+                let mut f = associated(f);
+                f.attrs.push(syn::parse_quote!(#[allow(non_snake_case)]));
+                f
             });
-            items.extend(forward_mode(
-                carrier.to_token_stream(),
-                struct_jvp_full.to_token_stream(),
-            ));
-            module = module_of(replace_self_tokens(items, ty));
-            TokenStream::new()
+            if let Some(imp) = imp.filter(|_| call_jvp && public_enough) {
+                let ty = &imp.self_ty;
+                let id =
+                    proc_macro2::Literal::u64_suffixed(crate::ir::method_id(&name.to_string()));
+                let jvp_full = format_ident!("{call}{}", names::JVP_FULL);
+                let fn_ty = quote!(fn(#(#jvp_input_tys,)* #(#jvp_tangent_tys),*) -> (#ret, #ret));
+                module.extend(replace_self_tokens(
+                    quote! {
+                        #[doc(hidden)]
+                        #[diagnostic::do_not_recommend]
+                        #[allow(clippy::type_complexity)]
+                        impl ::autograd::__private::MethodForwardMode<#id> for #ty {
+                            type Fn = #fn_ty;
+                            const JVP: #fn_ty = <#ty>::#jvp_full;
+                        }
+                    },
+                    ty,
+                ));
+            }
+            quote!(#(#items)*)
         }
-        // A method with the attribute on itself alone has no module.
-        (None, true) => TokenStream::new(),
         // A free function's: associated functions of the type named like
         // it (as the hidden items of every `#[differentiable]` function),
         // which its callers reach through the path they call it by
@@ -3193,6 +3205,26 @@ impl VisitMut for SelfPaths {
         {
             let ident = ident.clone();
             p.path = syn::parse_quote_spanned!(ident.span()=> Self::#ident);
+        }
+    }
+}
+
+/// Makes the struct call's items of a function of an `impl` block, moved
+/// into the block as associated functions named after it
+/// (`__autograd_g__struct_call__vjp_full`), call each other by those
+/// names (`Self::__autograd_g__struct_call`).
+struct MethodPaths<'a>(&'a syn::Ident);
+
+impl VisitMut for MethodPaths<'_> {
+    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+        if p.qself.is_none()
+            && let Some(ident) = p.path.get_ident()
+            && (ident.to_string().starts_with(names::STRUCT_CALL)
+                || ident == names::STRUCT_RULE
+                || ident == names::STRUCT_JVP)
+        {
+            let renamed = format_ident!("__autograd_{}{}", self.0, ident, span = ident.span());
+            p.path = syn::parse_quote_spanned!(ident.span()=> Self::#renamed);
         }
     }
 }

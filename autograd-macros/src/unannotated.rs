@@ -213,7 +213,13 @@ pub fn binding(caller: &str, name: &syn::Ident) -> Binding {
 /// (`g::__vjp_full`), which an associated function does not have.
 pub fn is_associated_function(path: &syn::Path) -> bool {
     let n = path.segments.len();
-    n >= 2 && {
+    // A struct call of a function of an `impl` block is one of its
+    // generated items.
+    let struct_call = path
+        .segments
+        .last()
+        .is_some_and(|s| crate::ir::is_struct_call(&s.ident));
+    n >= 2 && !struct_call && {
         let ty = path.segments[n - 2].ident.to_string();
         ty == "Self" || ty.starts_with(|c: char| c.is_ascii_uppercase())
     }

@@ -979,8 +979,8 @@ pub fn hidden_path(func: &syn::Path, item: &str) -> syn::Path {
     let span = last.ident.span();
     // A function taking a `Tangent` struct is called through its struct
     // call, whose hidden items sit next to it.
-    if last.ident == names::STRUCT_CALL {
-        last.ident = proc_macro2::Ident::new(&names::struct_call_item(item), span);
+    if crate::ir::is_struct_call(&last.ident) {
+        last.ident = proc_macro2::Ident::new(&format!("{}{item}", last.ident), span);
         return path;
     }
     if crate::ir::is_inout_item(&last.ident) {

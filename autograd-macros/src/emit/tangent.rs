@@ -772,7 +772,7 @@ impl Gen<'_> {
         let struct_call = func
             .segments
             .last()
-            .is_some_and(|s| s.ident == names::STRUCT_CALL);
+            .is_some_and(|s| crate::ir::is_struct_call(&s.ident));
         let tangents = args.iter().map(|a| {
             if let Some(range) = &a.range {
                 // A sub-slice's tangent is the same part of the whole's.
@@ -1094,6 +1094,21 @@ fn jvp_of(func: &syn::Path) -> TokenStream {
     // the function, or of the type its struct call's module declares
     // (`__autograd_Model_g::__struct_call`, a method's).
     let segments: Vec<&syn::PathSegment> = func.segments.iter().collect();
+    // A function of an `impl` block (`Model::__autograd_g__struct_call`):
+    // the forward mode its type has for it.
+    if let Some((last, ty)) = segments.split_last()
+        && let Some(method) = crate::ir::method_of_struct_call(&last.ident)
+    {
+        let callee = last.ident.span();
+        let id = proc_macro2::Literal::u64_suffixed(crate::ir::method_id(&method));
+        let colon = func.leading_colon;
+        // Spanned at the call, where the trait's error for a method
+        // without a forward mode points.
+        let ty = ty
+            .iter()
+            .map(|s| syn::Ident::new(&s.ident.to_string(), callee));
+        return quote_spanned!(callee=> <#colon #(#ty)::* as #private::MethodForwardMode<#id>>::JVP);
+    }
     if let Some((last, carrier)) = segments.split_last()
         && last.ident == names::STRUCT_CALL
     {
@@ -1559,7 +1574,7 @@ fn lanes_callee(func: &syn::Path) -> bool {
     let untuple = last.ident == "untuple"
         && func.segments.iter().any(|s| s.ident == "__private")
         && func.segments.len() > 1;
-    !(untuple || last.ident == names::STRUCT_CALL || crate::ir::is_inout_item(&last.ident))
+    !(untuple || crate::ir::is_struct_call(&last.ident) || crate::ir::is_inout_item(&last.ident))
 }
 
 /// A differentiable argument's tangent type in the hidden K-lane JVP: the

@@ -25,7 +25,7 @@ pub fn method_alone_called_by_free_fn(c: &Curve, coupon: f64) -> f64 {
 
 pub fn check() -> Result<(), String> {
     let c = Curve { rate: 0.03, slope: 0.002 };
-    let (v, (dc, dk)) = method_alone_called_by_free_fn_grad(&c, 0.05);
+    let (v, dc, dk) = method_alone_called_by_free_fn_grad(&c, 0.05);
     crate::support::same_value("bond", v, method_alone_called_by_free_fn(&c, 0.05))?;
     let f = |q: &[f64]| method_alone_called_by_free_fn(&Curve { rate: q[0], slope: q[1] }, q[2]);
     let want = crate::support::fd_grad(f, &[0.03, 0.002, 0.05]);
