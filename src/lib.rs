@@ -772,6 +772,20 @@ pub mod __private {
         index
     }
 
+    /// The `f64` a second-order twin's number stands for, passed to a
+    /// function without `#[differentiable]` (whose result carries no
+    /// derivative): its real part.
+    #[inline]
+    pub fn real_f64<T: Float>(x: T) -> f64 {
+        x.to_f64().unwrap_or(f64::NAN)
+    }
+
+    /// [`real_f64`] of each element: the `Vec<f64>` a plain function is
+    /// passed in place of a twin's slice, array or `Vec`.
+    pub fn real_f64s<T: Float, S: AsRef<[T]> + ?Sized>(s: &S) -> Vec<f64> {
+        s.as_ref().iter().map(|&x| real_f64(x)).collect()
+    }
+
     /// `literal`, typed like `previous`: a literal assigned to a variable
     /// takes the variable's type, as the assignment does in the primal.
     #[inline(always)]

@@ -122,17 +122,20 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
         .map(|(v, c)| (v, analyze(cx, c, &vec![true; c.params.len()])))
         .collect();
     let n = f.values.len();
-    let mut varied = ValueMap::filled(n, false);
-    for (p, d) in f.params.iter().zip(differentiable) {
-        varied[*p] = *d;
-    }
-    while varied_pass(f, &f.body, &mut varied) {}
-
-    let mut useful = ValueMap::filled(n, false);
-    for r in f.outputs() {
-        useful[r] = true;
-    }
-    while useful_pass(f, &f.body, &varied, &mut useful) {}
+    let varied_and_useful = |silent: &HashSet<ValueId>| {
+        let mut varied = ValueMap::filled(n, false);
+        for (p, d) in f.params.iter().zip(differentiable) {
+            varied[*p] = *d;
+        }
+        while varied_pass(f, &f.body, &mut varied, silent) {}
+        let mut useful = ValueMap::filled(n, false);
+        for r in f.outputs() {
+            useful[r] = true;
+        }
+        while useful_pass(f, &f.body, &varied, &mut useful) {}
+        (varied, useful)
+    };
+    let (mut varied, mut useful) = varied_and_useful(&HashSet::new());
 
     let mut reported = HashSet::new();
     let mut conditional_errors = TokenStream::new();
@@ -162,6 +165,20 @@ pub fn analyze(cx: &Ctxt, f: &Function, differentiable: &[bool]) -> Analysis {
                 ::core::compile_error!(#message);
             });
         }
+    }
+
+    // A plain function's result no derivative needs (an index, a count, a
+    // permutation) varies with its arguments only in value: without
+    // derivative code it has no tangent either, and nothing after it
+    // carries one through it.
+    let silent: HashSet<ValueId> = f
+        .unannotated_calls
+        .iter()
+        .map(|c| c.value)
+        .filter(|v| varied[*v] && !unannotated_reported.contains(v))
+        .collect();
+    if !silent.is_empty() {
+        (varied, useful) = varied_and_useful(&silent);
     }
 
     DroppedDerivatives {
@@ -501,7 +518,12 @@ fn is(flags: &ValueMap<bool>, o: &Operand) -> bool {
     o.value().is_some_and(|v| flags[v])
 }
 
-fn varied_pass(f: &Function, b: &Block, varied: &mut ValueMap<bool>) -> bool {
+fn varied_pass(
+    f: &Function,
+    b: &Block,
+    varied: &mut ValueMap<bool>,
+    silent: &HashSet<ValueId>,
+) -> bool {
     let mut changed = false;
     for stmt in &b.stmts {
         match stmt {
@@ -536,13 +558,13 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut ValueMap<bool>) -> bool {
                     | Op::Absent
                     | Op::Missing => false,
                 };
-                if v {
+                if v && !silent.contains(dst) {
                     changed |= set(varied, *dst);
                 }
             }
             Stmt::If(i) => {
-                changed |= varied_pass(f, &i.then_blk, varied);
-                changed |= varied_pass(f, &i.else_blk, varied);
+                changed |= varied_pass(f, &i.then_blk, varied, silent);
+                changed |= varied_pass(f, &i.else_blk, varied, silent);
                 for p in &i.phis {
                     if varied[p.then_src] || varied[p.else_src] {
                         changed |= set(varied, p.dst);
@@ -557,9 +579,9 @@ fn varied_pass(f: &Function, b: &Block, varied: &mut ValueMap<bool>) -> bool {
                     }
                 }
                 if let LoopHeader::While { cond_blk, .. } = &l.header {
-                    changed |= varied_pass(f, cond_blk, varied);
+                    changed |= varied_pass(f, cond_blk, varied, silent);
                 }
-                changed |= varied_pass(f, &l.body, varied);
+                changed |= varied_pass(f, &l.body, varied, silent);
             }
         }
     }

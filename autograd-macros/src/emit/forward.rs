@@ -264,6 +264,36 @@ impl Gen<'_> {
                     None => quote!(#m.map(#forward)),
                 }
             }
+            Op::Call { func, args } if self.scalar.is_twin() && self.plain_callee(func) => {
+                // A function without `#[differentiable]` in a second-order
+                // twin: it takes the `f64`s it was written for, and no
+                // derivative goes through it (the analysis made sure).
+                let values = self.call_args(args);
+                let scalar = self.scalar.param().map(ToString::to_string);
+                let values = values.into_iter().zip(args).map(|(value, a)| {
+                    // A float constant in the twin is one of its scalar.
+                    let typed_constant = matches!(&a.operand, Operand::Const(t)
+                        if scalar.as_ref().is_some_and(|s| t.to_string().contains(s.as_str())));
+                    let kind = match typed_constant {
+                        true => Some(Kind::Float),
+                        false => a.operand.value().map(|v| self.f.info(v).kind),
+                    };
+                    let by_ref = a.by_ref
+                        || a.range.is_some()
+                        || a.operand.value().is_some_and(|v| self.f.info(v).by_ref);
+                    match (kind, by_ref) {
+                        (Some(Kind::Float), _) => quote!(::autograd::__private::real_f64(#value)),
+                        (Some(Kind::Slice | Kind::Array), true) => {
+                            quote!(&::autograd::__private::real_f64s(#value))
+                        }
+                        (Some(Kind::Array), false) => {
+                            quote!(::autograd::__private::real_f64s(&#value))
+                        }
+                        _ => value,
+                    }
+                });
+                quote!(#func(#(#values),*))
+            }
             Op::Call { func, args } => {
                 let args = self.call_args(args);
                 quote!(#func(#(#args),*))
@@ -301,6 +331,16 @@ impl Gen<'_> {
 
     /// Arguments of a call as written; a matrix passed by value is cloned,
     /// since the sweeps may still read it.
+    /// Whether `func` is a function without `#[differentiable]` the body
+    /// calls (see `crate::unannotated`).
+    fn plain_callee(&self, func: &syn::Path) -> bool {
+        let func = func.to_token_stream().to_string();
+        self.f
+            .unannotated_calls
+            .iter()
+            .any(|c| c.path.to_token_stream().to_string() == func)
+    }
+
     pub fn call_args(&self, args: &[CallArg]) -> Vec<TokenStream> {
         args.iter()
             .map(|a| match a.operand.value() {

@@ -26,6 +26,12 @@ impl Scalar {
         }
     }
 
+    /// Whether this is a second-order twin's scalar (a function written
+    /// in `f64` or `f32`, retyped).
+    pub fn is_twin(&self) -> bool {
+        matches!(self, Scalar::Param(s) if s.twin)
+    }
+
     /// The type parameter, if the scalar is one.
     pub fn param(&self) -> Option<&syn::Ident> {
         match self {
