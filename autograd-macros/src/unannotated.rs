@@ -264,6 +264,9 @@ struct FileSummary {
     /// modules), and of those it declares otherwise.
     public_structs: HashSet<String>,
     other_structs: HashSet<String>,
+    /// `(type, function)` of the functions of `impl` blocks (at any depth)
+    /// with `#[differentiable]` on themselves or on their block.
+    differentiable_methods: HashSet<(String, String)>,
 }
 
 /// A `Tangent` struct's fields, each with the name of its type if the
@@ -364,12 +367,15 @@ fn summary(path: PathBuf) -> Option<Rc<FileSummary>> {
     record_tangent_structs(&file.items, &mut tangent_structs);
     let (mut public_structs, mut other_structs) = (HashSet::new(), HashSet::new());
     record_struct_visibility(&file.items, &mut public_structs, &mut other_structs);
+    let mut differentiable_methods = HashSet::new();
+    record_differentiable_methods(&file.items, &mut differentiable_methods);
     let summary = Rc::new(FileSummary {
         modules,
         places: crate::enclosing::places(&file),
         tangent_structs,
         public_structs,
         other_structs,
+        differentiable_methods,
     });
     SUMMARIES.with_borrow_mut(|cache| cache.insert(path, (stamp, Rc::clone(&summary))));
     Some(summary)
@@ -410,6 +416,57 @@ pub fn f64_tangent_fields(ty: &syn::Ident) -> Option<Vec<String>> {
     }
     let file = ty.span().unwrap().local_file().and_then(summary)?;
     f64_fields(&file, &ty.to_string())
+}
+
+/// Whether the source file of `ty` shows a function `method` of an `impl`
+/// block of `ty` with `#[differentiable]` on itself or on the block: one
+/// whose struct call a body may call.
+pub fn differentiable_method(ty: &syn::Ident, method: &syn::Ident) -> bool {
+    if !proc_macro::is_available() {
+        return false;
+    }
+    let Some(file) = ty.span().unwrap().local_file().and_then(summary) else {
+        return false;
+    };
+    file.differentiable_methods
+        .contains(&(ty.to_string(), method.to_string()))
+}
+
+fn record_differentiable_methods(items: &[syn::Item], out: &mut HashSet<(String, String)>) {
+    let marked = |attrs: &[syn::Attribute]| {
+        attrs.iter().any(|a| {
+            a.path()
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "differentiable")
+        })
+    };
+    for item in items {
+        match item {
+            syn::Item::Impl(imp) => {
+                let syn::Type::Path(ty) = &*imp.self_ty else {
+                    continue;
+                };
+                let Some(ty) = ty.path.segments.last() else {
+                    continue;
+                };
+                let block = marked(&imp.attrs);
+                for f in &imp.items {
+                    if let syn::ImplItem::Fn(f) = f
+                        && (block || marked(&f.attrs))
+                    {
+                        out.insert((ty.ident.to_string(), f.sig.ident.to_string()));
+                    }
+                }
+            }
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    record_differentiable_methods(inner, out);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Whether the source file of `ty` declares a struct of that name, and

@@ -76,6 +76,8 @@ pub(crate) fn desugar(cx: &Ctxt, body: &syn::Block, params: &[String]) -> Option
 pub(super) struct Shape {
     fields: Vec<syn::Ident>,
     ty: String,
+    /// The struct's type as the literal writes it (`None` for a tuple).
+    path: Option<syn::Path>,
     /// A mutable tuple local (`let mut best = (0, f64::MIN);`), its
     /// components the fields `_0`, `_1`, ..
     tuple: bool,
@@ -116,6 +118,7 @@ fn literal_fields(e: &Expr) -> Option<Shape> {
     Some(Shape {
         fields,
         ty,
+        path: Some(s.path.clone()),
         tuple: false,
     })
 }
@@ -300,7 +303,7 @@ impl Rewrite<'_> {
         self.cx.error_spanned_by(
             at,
             format!(
-                "the local struct `{name}` is used by its fields: read and write `{name}.{field}`, assign it anew with `{name} = {ty} {{ {field}: .., ..{name} }}`; passing it on, returning it or calling its methods is not supported (pass or return its fields)"
+                "the local struct `{name}` is used by its fields: read and write `{name}.{field}`, assign it anew with `{name} = {ty} {{ {field}: .., ..{name} }}`; passing it on or returning it is not supported (pass or return its fields), and a method is called on it where the method is `#[differentiable]` and the struct derives `Tangent` with `f64` fields only, declared in this file"
             ),
         );
     }
@@ -485,7 +488,7 @@ fn whole_use_message(name: &syn::Ident, shape: &Shape) -> String {
     }
     let (ty, field) = (&shape.ty, &shape.fields[0]);
     format!(
-        "the local struct `{name}` is used by its fields: read and write `{name}.{field}`, assign it anew with `{name} = {ty} {{ {field}: .., ..{name} }}`; passing it on, returning it or calling its methods is not supported (pass or return its fields)"
+        "the local struct `{name}` is used by its fields: read and write `{name}.{field}`, assign it anew with `{name} = {ty} {{ {field}: .., ..{name} }}`; passing it on or returning it is not supported (pass or return its fields), and a method is called on it where the method is `#[differentiable]` and the struct derives `Tangent` with `f64` fields only, declared in this file"
     )
 }
 
@@ -580,10 +583,94 @@ impl Lowerer<'_> {
             Expr::Reference(r) => self.lower_record_whole(&r.expr),
             Expr::MethodCall(m) => {
                 let r = self.record_named(&m.receiver)?;
-                Some(self.record_whole_use(&*m.receiver, r))
+                match self.record_method_call(m, r) {
+                    Some(call) => Some(call),
+                    None => Some(self.record_whole_use(&*m.receiver, r)),
+                }
             }
             _ => None,
         }
+    }
+
+    /// `s.g(a)` of a struct local of a `Tangent` struct whose fields are
+    /// all `f64` (declared in this file): a call of the method's struct
+    /// call, as for a struct argument passed whole: a struct of zeros (a
+    /// constant: the struct call takes every field from the second
+    /// argument) and the fields' values in their declared order, through
+    /// which their derivatives flow:
+    /// `S::__autograd_g__struct_call(&S { x: 0.0, v: 0.0 }, &[x0, v0], a)`.
+    /// `None` where the struct is not such a one (the error follows), and
+    /// in a generic or second-order body, whose scalar the struct call
+    /// does not take.
+    fn record_method_call(&mut self, m: &syn::ExprMethodCall, r: usize) -> Option<Operand> {
+        if self.scalar.is_some() || m.turbofish.is_some() {
+            return None;
+        }
+        let shape = &self.records[r].shape;
+        let path = shape.path.clone()?;
+        let ty = path.segments.last()?.ident.clone();
+        if !crate::unannotated::differentiable_method(&ty, &m.method) {
+            return None;
+        }
+        let declared = crate::unannotated::f64_tangent_fields(&ty)?;
+        if declared.len() != shape.fields.len()
+            || !declared.iter().all(|d| shape.fields.iter().any(|f| f == d))
+        {
+            return None;
+        }
+        let mut values = Vec::new();
+        for field in &declared {
+            let field = syn::Ident::new(field, ty.span());
+            match self.field_item(self.field_position(r, &field)?) {
+                Item::Value(Operand::Value(v)) if self.values[v].kind == Kind::Float => {
+                    values.push(v)
+                }
+                _ => return None,
+            }
+        }
+        let span = m.span();
+        // Zeros: the struct call takes every field from the flat values.
+        let names = declared.iter().map(|f| syn::Ident::new(f, ty.span()));
+        let expr: Expr = syn::parse_quote_spanned!(span=> #path { #(#names: 0.0),* });
+        let whole = self.emit(
+            Op::Primal {
+                expr,
+                bindings: Vec::new(),
+            },
+            Kind::Unknown,
+            span,
+        );
+        let flat = self.emit(
+            Op::Pack {
+                elems: values.iter().map(|v| Operand::Value(*v)).collect(),
+                collection: Collection::Array,
+            },
+            Kind::Array,
+            span,
+        );
+        // Bound to names no user writes, then the call lowered as written.
+        let (whole_name, flat_name) = (
+            syn::Ident::new("__ad_record_whole", span),
+            syn::Ident::new("__ad_record_flat", span),
+        );
+        self.scopes.push(Vec::new());
+        self.bind(&whole_name, whole, false, None);
+        self.bind(&flat_name, flat, false, None);
+        let mut ty_path = path.clone();
+        if let Some(last) = ty_path.segments.last_mut() {
+            last.arguments = syn::PathArguments::None;
+        }
+        let call_name = syn::Ident::new(
+            &crate::ir::method_struct_call(&m.method.to_string()),
+            m.method.span(),
+        );
+        let args = m.args.iter();
+        let call: Expr = syn::parse_quote_spanned!(span=>
+            #ty_path::#call_name(&#whole_name, &#flat_name #(, #args)*)
+        );
+        let value = self.lower_expr(&call);
+        self.scopes.pop();
+        Some(value)
     }
 
     /// `s.x` of a struct local: the item its field's binding holds (an
@@ -688,6 +775,7 @@ impl Lowerer<'_> {
                 .map(|k| syn::Ident::new(&format!("_{k}"), name.span()))
                 .collect(),
             ty: String::new(),
+            path: None,
             tuple: true,
         };
         let types: Vec<Option<&syn::Type>> = match ty {
