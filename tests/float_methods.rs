@@ -685,3 +685,32 @@ fn mul_add_is_the_product_plus_the_addend() {
         );
     }
 }
+
+/// `%` of floats, truncated division's remainder: an angle wrapped into
+/// one turn, and a remainder by a differentiable modulus.
+#[differentiable(jvp, hessian)]
+fn wrapped_energy(theta: f64, w: f64) -> f64 {
+    let turn = (theta * 3.0) % 1.5;
+    let mut m = theta;
+    m %= w;
+    (turn - 0.7).powi(2) + m * w
+}
+
+#[test]
+fn float_remainder_has_the_slopes_of_its_pieces() {
+    for (t, w) in [(2.3, 1.7), (-4.1, 0.6), (0.4, 0.9)] {
+        let (value, dt, dw) = wrapped_energy_grad(t, w);
+        assert_eq!(value.to_bits(), wrapped_energy(t, w).to_bits());
+        // Closed form: with q = trunc(t / w) and u = (3t) % 1.5,
+        // f = (u − 0.7)² + (t − q·w)·w; ∂t = 6(u − 0.7) + w,
+        // ∂w = (t % w) − q·w, ∂²t = 18, ∂t∂w = 1, ∂²w = −2q.
+        let (q, u) = ((t / w).trunc(), (t * 3.0) % 1.5);
+        assert_relative_eq!(dt, 6.0 * (u - 0.7) + w, max_relative = 1e-12);
+        assert_relative_eq!(dw, t % w - q * w, max_relative = 1e-12);
+        let (v, tangent) = wrapped_energy_jvp(t, w, 1.0, -0.5);
+        assert_eq!(v.to_bits(), value.to_bits());
+        assert_relative_eq!(tangent, dt - 0.5 * dw, max_relative = 1e-12);
+        let (_, _, h) = wrapped_energy_hessian(t, w);
+        assert_eq!((h[(0, 0)], h[(0, 1)], h[(1, 1)]), (18.0, 1.0, -2.0 * q));
+    }
+}

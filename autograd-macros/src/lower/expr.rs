@@ -484,11 +484,31 @@ impl Lowerer<'_> {
                     return Operand::Const(quote!((#l #op #r)));
                 }
                 let kinds: Vec<Kind> = [&lhs, &rhs].iter().filter_map(|o| self.kind(o)).collect();
+                // `%` of floats (`theta % two_pi`): its rule.
+                if matches!(b.op, BinOp::Rem(_))
+                    && kinds.contains(&Kind::Float)
+                    && kinds.iter().all(|k| *k == Kind::Float)
+                {
+                    let rhs = self.lift_constant(rhs, &lhs, b.op.span());
+                    let lhs = self.lift_constant(lhs, &rhs, b.op.span());
+                    self.floats_mixed(&b.op, &lhs, &rhs);
+                    let args = vec![lhs, rhs];
+                    let token = b.op.to_token_stream();
+                    return Operand::Value(self.emit(
+                        Op::Rule {
+                            rule: table::operator_rule(Operator::Rem),
+                            args,
+                            syntax: Syntax::Operator(token),
+                        },
+                        Kind::Float,
+                        b.span(),
+                    ));
+                }
                 if !kinds.iter().all(|k| matches!(k, Kind::Int | Kind::Bool)) {
                     self.cx.error_spanned_by(
                         b.op,
                         format!(
-                            "operator `{}` is supported on integers only; on floats use `+`, `-`, `*`, `/`",
+                            "operator `{}` is supported on integers only; on floats use `+`, `-`, `*`, `/`, `%`",
                             b.op.to_token_stream()
                         ),
                     );

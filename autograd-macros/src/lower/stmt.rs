@@ -579,6 +579,16 @@ impl Lowerer<'_> {
         if let Some(e) = through_inout {
             return self.lower_stmt_expr(&e);
         }
+        // `a %= b` is `a = a % b` (`%` of floats is a rule, of integers
+        // primal code): the place read again is a variable, a field or an
+        // element, whose reading has no effect.
+        if let Expr::Binary(b) = e
+            && matches!(b.op, BinOp::RemAssign(_))
+        {
+            let (left, right) = (&b.left, &b.right);
+            let assign: Expr = syn::parse_quote_spanned!(b.span()=> #left = #left % (#right));
+            return self.lower_stmt_expr(&assign);
+        }
         match e {
             // `s.x = e`, `s = State { .. }`, `s.x += e` of a struct local.
             Expr::Assign(a) if self.lower_record_assign(a) => {}

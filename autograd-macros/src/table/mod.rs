@@ -108,6 +108,8 @@ pub enum Operator {
     Sub,
     Mul,
     Div,
+    /// `%` of floats.
+    Rem,
     /// Unary `-`.
     Neg,
 }
@@ -676,6 +678,8 @@ table! {
     ROUND = Rule { constant_valued: true, ..unary("round", READS_NOTHING) };
     TRUNC = Rule { constant_valued: true, ..unary("trunc", READS_NOTHING) };
     FRACT = unary("fract", READS_NOTHING);
+    // `%` of floats: `rem_euclid`'s slopes, truncated division's quotient.
+    REM = operator("rem", Operator::Rem, &[float(&[]), float(&[Arg(0), Arg(1), Out])]);
     REM_EUCLID = Rule {
         generic_by_function: true,
         ..scalar("rem_euclid", &[float(&[]), float(&[Arg(0), Arg(1), Out])])
@@ -832,6 +836,7 @@ pub fn operator_rule(op: Operator) -> &'static Rule {
         Operator::Sub => &SUB,
         Operator::Mul => &MUL,
         Operator::Div => &DIV,
+        Operator::Rem => &REM,
         Operator::Neg => &NEG,
     }
 }
@@ -984,6 +989,7 @@ mod tests {
             (Some(Operator::Sub | Operator::Neg), _) => "-".into(),
             (Some(Operator::Mul), _) => "*".into(),
             (Some(Operator::Div), _) => "/".into(),
+            (Some(Operator::Rem), _) => "%".into(),
             (None, Some(m)) if rule.arity() == 0 => format!(".{m}()"),
             (None, Some(m)) => format!(".{m}("),
             (None, None) => rule.function.map_or_else(String::new, |f| format!("{f}(")),

@@ -404,6 +404,10 @@ binary_rule!(
     LogRule, (out), log_grad_lhs, log_grad_rhs, log_grad_lhs_acc, log_grad_rhs_acc, log_grad_lhs_owned, log_grad_rhs_owned
 );
 binary_rule!(
+    /// `x % m` of two scalars.
+    RemRule, (out), rem_grad_lhs, rem_grad_rhs, rem_grad_lhs_acc, rem_grad_rhs_acc, rem_grad_lhs_owned, rem_grad_rhs_owned
+);
+binary_rule!(
     /// `x.rem_euclid(m)` of two scalars.
     RemEuclidRule, (out), rem_euclid_grad_lhs, rem_euclid_grad_rhs, rem_euclid_grad_lhs_acc, rem_euclid_grad_rhs_acc, rem_euclid_grad_lhs_owned, rem_euclid_grad_rhs_owned
 );
@@ -450,6 +454,7 @@ macro_rules! scalar_binaries {
             Atan2Rule => atan2_grad_lhs(a, b), atan2_grad_rhs(a, b);
             HypotRule => hypot_grad_lhs(a, out), hypot_grad_rhs(b, out);
             LogRule => log_grad_lhs(a, b), log_grad_rhs(b, out);
+            RemRule => rem_grad_lhs(), rem_grad_rhs(a, b, out);
             RemEuclidRule => rem_euclid_grad_lhs(), rem_euclid_grad_rhs(a, b, out);
             BetaRule => beta_grad_lhs(a, b, out), beta_grad_rhs(a, b, out);
         );

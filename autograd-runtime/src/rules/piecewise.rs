@@ -130,6 +130,30 @@ pub fn rem_euclid_tangent<T: Real>(dx: T, dm: T, x: T, m: T, out: T) -> T {
     rem_euclid_grad_lhs(dx) + rem_euclid_grad_rhs(dm, x, m, out)
 }
 
+/// `x % m`: the remainder of truncated division (C's `fmod`), as `f64`'s
+/// `%`, `x − q·m` with `q = trunc(x / m)`.
+#[inline(always)]
+pub fn rem<T: Real>(x: T, m: T) -> T {
+    x.rem(m)
+}
+/// ∂(x % m)/∂x = 1 between the jumps and, as for `rem_euclid`, at them
+/// (the one-sided derivatives): the adjoint passes through.
+#[inline(always)]
+pub fn rem_grad_lhs<T: Real>(grad: T) -> T {
+    grad
+}
+/// ∂(x % m)/∂m = −q, the integer `(x − out) / m`: rounded, since the
+/// division of the exact difference is within an ulp of it.
+#[inline(always)]
+pub fn rem_grad_rhs<T: Real>(grad: T, x: T, m: T, out: T) -> T {
+    -grad * ((x - out) / m).round()
+}
+/// ẏ = ẋ − q·ṁ: [`rem_grad_lhs`] and [`rem_grad_rhs`] at seeds ẋ and ṁ.
+#[inline(always)]
+pub fn rem_tangent<T: Real>(dx: T, dm: T, x: T, m: T, out: T) -> T {
+    rem_grad_lhs(dx) + rem_grad_rhs(dm, x, m, out)
+}
+
 /// `x.clamp(lo, hi)`: `lo` where `x < lo`, `hi` where `x > hi`, else `x`
 /// (NaN `x` included), as `f64::clamp`.
 ///

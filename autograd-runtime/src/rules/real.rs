@@ -99,6 +99,8 @@ pub trait Real:
     /// The least nonnegative remainder of `self` by `m`, as
     /// `f64::rem_euclid` computes it.
     fn rem_euclid(self, m: Self) -> Self;
+    /// `self % m`: the remainder of truncated division, as `f64`'s `%`.
+    fn rem(self, m: Self) -> Self;
     /// Degrees to radians.
     fn to_radians(self) -> Self;
     /// Radians to degrees.
@@ -288,6 +290,10 @@ impl<T: Float> Real for T {
     #[inline(always)]
     fn fract(self) -> Self {
         Float::fract(self)
+    }
+    #[inline(always)]
+    fn rem(self, m: Self) -> Self {
+        self % m
     }
     #[inline(always)]
     fn rem_euclid(self, m: Self) -> Self {
