@@ -1169,7 +1169,12 @@ pub fn generate(
     };
     let mut hidden = hidden;
     hidden.extend(constant_struct_call(item, sig, &shape));
+    let adds_into = adds_into_items(item, &shape, sig, f, an).map(|(h, imp)| {
+        hidden.extend(h);
+        imp
+    });
     let mut out = carrier(item, sig, &shape, hidden);
+    out.extend(adds_into);
     let lanes = jvp && tangent::lanes(sig, f, an);
     out.extend(public_items(item, sig, &shape, jvp, lanes));
     out
@@ -1312,6 +1317,19 @@ fn grad_acc_fn(
     if !matches!(sig.ret, Ret::Float(_)) || !in_place {
         return None;
     }
+    Some(acc_sweeps_fn(item, shape, sig, f, an, names::GRAD_ACC_FULL))
+}
+
+/// The sweeps at `seed`, adding into the caller's buffers (see
+/// [`grad_acc_fn`]), as the hidden function `name`.
+fn acc_sweeps_fn(
+    item: &syn::ItemFn,
+    shape: &Shape,
+    sig: &Signature,
+    f: &Function,
+    an: &Analysis,
+    name: &str,
+) -> TokenStream {
     let mut per_param = Vec::new();
     let (mut slices, mut arrays) = (HashMap::new(), HashMap::new());
     let mut buffers = Vec::new();
@@ -1333,7 +1351,7 @@ fn grad_acc_fn(
         arrays,
     };
     let (body, declared_up_front) = sweeps(sig, f, an, Some(&item.sig.ident), shape, Some(&acc));
-    let name = names::hidden(&item.sig.ident, names::GRAD_ACC_FULL);
+    let name = names::hidden(&item.sig.ident, name);
     let vis = &item.vis;
     let seed_ty = sig.ret.seed();
     let seed = names::seed();
@@ -1350,7 +1368,7 @@ fn grad_acc_fn(
         false => seed_ty.to_token_stream(),
     };
     let primal = primal_value(item);
-    Some(quote! {
+    quote! {
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, unused_mut, unused_parens, #unused_assignments clippy::all)]
@@ -1358,7 +1376,77 @@ fn grad_acc_fn(
             let _ = #primal;
             #body
         }
-    })
+    }
+}
+
+/// For a function of slice and float arguments (all differentiable, no
+/// generics) with an array or tuple result: the hidden `__add_into`, its
+/// sweeps at a seed adding into the caller's buffers (as `__grad_acc_full`
+/// does), and the runtime's `AddsInto` for its carrier, by which a caller
+/// whose reverse sweep makes the call has its adjoints added into its own
+/// instead of into zeros from the pool that it then adds in and gives
+/// back (in a bundle adjustment's Jacobian, three helpers per row).
+/// The hidden function goes in the carrier, the `impl` next to it.
+fn adds_into_items(
+    item: &syn::ItemFn,
+    shape: &Shape,
+    sig: &Signature,
+    f: &Function,
+    an: &Analysis,
+) -> Option<(TokenStream, TokenStream)> {
+    let fits = sig
+        .params
+        .iter()
+        .all(|p| p.differentiable && matches!(p.kind, ParamKind::Slice(_) | ParamKind::Float(_)));
+    let result = matches!(
+        &sig.ret,
+        Ret::Outputs(syn::Type::Array(_) | syn::Type::Tuple(_))
+    );
+    if !fits
+        || !result
+        || sig.params.is_empty()
+        || !item.sig.generics.params.is_empty()
+        || shape.reach
+        || sig.scalar.is_some()
+        || names::has_no_carrier(&item.sig.ident)
+    {
+        return None;
+    }
+    let hidden = acc_sweeps_fn(item, shape, sig, f, an, names::ADD_INTO);
+    let name = &item.sig.ident;
+    let add_into = names::hidden(name, names::ADD_INTO);
+    let same_callee = names::hidden(name, names::SAME_CALLEE);
+    let seed_ty = sig.ret.seed();
+    let arg_tys: Vec<_> = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|arg| match arg {
+            syn::FnArg::Typed(pt) => Some(&*pt.ty),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let buffer_tys: Vec<_> = sig.params.iter().filter_map(|p| p.buffer_ty()).collect();
+    let args: Vec<_> = sig.params.iter().map(|p| p.ident.clone()).collect();
+    let buffers: Vec<_> = args.iter().map(names::buffer).collect();
+    let seed = names::seed();
+    let private = quote!(::autograd::__private);
+    let imp = quote! {
+        #[doc(hidden)]
+        impl #private::AddsInto<(#(#arg_tys,)*), &#seed_ty, (#(#buffer_tys,)*)> for #name {
+            #[inline(always)]
+            fn add_into<F: 'static>(
+                called: &F,
+                (#(#args,)*): (#(#arg_tys,)*),
+                #seed: &#seed_ty,
+                (#(#buffers,)*): (#(#buffer_tys,)*),
+            ) {
+                #name::#same_callee(called, #seed, &());
+                #name::#add_into(#(#args,)* #(#buffers,)* *#seed);
+            }
+        }
+    };
+    Some((hidden, imp))
 }
 
 /// The type named like the function whose associated items are the
