@@ -3,7 +3,9 @@
 //! `__add_into`) where every argument is a distinct differentiable float,
 //! slice, array or sub-slice, else its pullback returns them. Jacobians
 //! against closed forms, in arguments whose adjoints already hold
-//! contributions when the helper adds into them.
+//! contributions when the helper adds into them. And a slice argument
+//! passed whole to a call whose pullback the forward sweep keeps, and read
+//! nowhere else, whose adjoint is the one the pullback returns.
 #![allow(clippy::needless_range_loop)]
 
 use autograd::differentiable;
@@ -70,6 +72,14 @@ fn through_a_constant(x: &[f64]) -> [f64; 2] {
     let y = [x[0] * x[1], x[1]];
     let r = with_a_constant(&y, 3.0);
     [r[0] + y[0], r[1] * x[0]]
+}
+
+/// (w Σ xᵢ², x₀ Σ xᵢ² − w): `x`'s adjoint is the one `sums`' pullback
+/// returns.
+#[differentiable]
+fn passed_on(x: &[f64], w: f64) -> [f64; 2] {
+    let r = sums(x);
+    [w * r[0], r[1] - w]
 }
 
 fn assert_close(got: &[f64], want: &[f64]) {
@@ -150,4 +160,29 @@ fn a_vjp_adds_into_the_same_adjoints_as_the_jacobian() {
     let (dx,) = pullback([0.25, -2.0]);
     let want: Vec<f64> = (0..3).map(|c| 0.25 * j[(0, c)] - 2.0 * j[(1, c)]).collect();
     assert_close(&dx, &want);
+}
+
+#[test]
+fn a_slice_passed_on_whole_takes_the_callees_adjoint() {
+    let (x, w) = ([0.5, -1.5, 2.0], 3.0);
+    let s = 0.25 + 2.25 + 4.0;
+    let (value, j) = passed_on_jacobian(&x, w);
+    assert_close(&value, &[w * s, 0.5 * s - w]);
+    assert_close(
+        &rows(&j),
+        &[
+            w * 1.0,
+            w * -3.0,
+            w * 4.0,
+            s,
+            s + 2.0 * 0.25,
+            2.0 * 0.5 * -1.5,
+            2.0 * 0.5 * 2.0,
+            -1.0,
+        ],
+    );
+    let (_, pullback) = passed_on_vjp(&x, w);
+    let (dx, dw) = pullback([1.0, 0.0]);
+    assert_close(&dx, &[w * 1.0, w * -3.0, w * 4.0]);
+    assert_close(&[dw], &[s]);
 }

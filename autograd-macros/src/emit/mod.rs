@@ -93,6 +93,11 @@ pub struct Gen<'a> {
     /// Whether the pullback says which arguments it reached (see
     /// `Shape::reach`): then a gated scalar argument carries its flag too.
     reach: bool,
+    /// Slice arguments whose one contribution is the whole adjoint a kept
+    /// callee's pullback returns (see `adopted_slices`): their adjoint is
+    /// that `Vec`, not zeros it is added into. Taken out as the reverse
+    /// sweep adopts each.
+    adopted: HashSet<ValueId>,
     /// In forward mode, whether the sweep carries K-lane tangents (the
     /// hidden `__jvp_lanes`, see `tangent::lanes`): a float's tangent is
     /// `Lanes<f64, K>` and a scalar rule's tangent applies lane by lane.
@@ -598,6 +603,48 @@ fn vjp_body(
     sweeps(sig, f, an, primal, shape, None)
 }
 
+/// The slice arguments of a VJP whose adjoint is the one a kept callee's
+/// pullback returns for them (`project(cam, x)` in a function reading
+/// `cam` nowhere else): its one read, the argument passed whole to a
+/// call at the top level of the body whose pullback the forward sweep
+/// keeps (see `analysis::kept_call`), whose adjoint no flag gates. The
+/// reverse sweep takes that `Vec` as the argument's adjoint instead of
+/// adding it into zeros and giving it back.
+fn adopted_slices(f: &Function, an: &Analysis, sig: &Signature) -> HashSet<ValueId> {
+    let mut out = HashSet::new();
+    for (v, p) in f.params.iter().zip(&sig.params) {
+        if !(p.differentiable && matches!(p.kind, ParamKind::Slice(_))) || an.uses[*v] != 1 {
+            continue;
+        }
+        // Read nowhere else (an element read adds into its adjoint too).
+        let mut reads = 0;
+        f.body
+            .for_each_read(&mut |r| reads += usize::from(*r == *v));
+        if reads != 1 {
+            continue;
+        }
+        let adopted = f.body.stmts.iter().any(|s| match s {
+            Stmt::Let {
+                dst,
+                op: Op::Call { args, .. },
+                ..
+            } => {
+                crate::analysis::kept_call(f, *dst, args)
+                    && an.active(*dst)
+                    && !an.gated[*dst]
+                    && args
+                        .iter()
+                        .any(|a| a.operand.value() == Some(*v) && a.range.is_none())
+            }
+            _ => false,
+        });
+        if adopted {
+            out.insert(*v);
+        }
+    }
+    out
+}
+
 /// The buffers of `__grad_acc_full`, one per differentiable argument, in
 /// argument order (`None` for a constant).
 struct AccBuffers {
@@ -659,6 +706,10 @@ fn sweeps(
         scaled: Default::default(),
         gate: true,
         reach: shape.reach,
+        adopted: match acc {
+            None => adopted_slices(f, an, sig),
+            Some(_) => HashSet::new(),
+        },
         lanes: false,
     };
 
@@ -682,11 +733,14 @@ fn sweeps(
         .iter()
         .map(|(l, cfg)| g.records_declared(l, cfg.as_ref()))
         .collect();
+    let adopted = g.adopted.clone();
     let slice_adjoints: Vec<_> = f
         .params
         .iter()
         .zip(&sig.params)
-        .filter(|(_, p)| p.differentiable && matches!(p.kind, ParamKind::Slice(_)))
+        .filter(|(v, p)| {
+            p.differentiable && matches!(p.kind, ParamKind::Slice(_)) && !adopted.contains(v)
+        })
         .map(|(v, p)| {
             let adj = names::adjoint(f, *v);
             let x = &p.ident;
@@ -748,6 +802,10 @@ fn sweeps(
             } else if held.contains(v) {
                 let adj = names::adjoint(f, *v);
                 quote!(*#adj)
+            } else if g.adopted.contains(v) {
+                // The call it would have come from added nothing.
+                let x = &p.ident;
+                quote!(::autograd::__private::zeros_like_slice(#x))
             } else if g.declared.contains(v) || matches!(p.kind, ParamKind::Slice(_)) {
                 names::adjoint(f, *v).into_token_stream()
             } else {

@@ -562,6 +562,14 @@ impl<'a> Gen<'a> {
                         // Its own statement, so the slot's type is checked as
                         // it is, not inferred from the adjoint it goes into.
                         let checked = names::call_slot(dst, k);
+                        if a.range.is_none() && self.adopted.remove(&u) {
+                            // Its only contribution: the callee's `Vec`.
+                            out.extend(quote_spanned!(a.span=>
+                                let #checked = ::autograd::__private::contribution(#slot);
+                                let mut #adj = #checked;
+                            ));
+                            continue;
+                        }
                         // A sub-slice's adjoint goes to its elements of
                         // the whole, in place.
                         let target = match &a.range {

@@ -65,7 +65,6 @@ impl reproj {
             __ad_v14,
             move |__ad_seed: [f64; 2]| {
                 let mut __ad_d_cam = ::autograd::__private::zeros_like_slice(cam);
-                let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
                 let mut __ad_d8_q = ::autograd::__private::zero_like(&__ad_v8_q);
                 let mut __ad_d14 = __ad_seed;
                 let __ad_d12 = __ad_d14[0usize];
@@ -135,7 +134,7 @@ impl reproj {
                 let __ad_pb3_d0 = ::autograd::__private::contribution((__ad_pb3_d0));
                 ::autograd::__private::accumulate(&mut __ad_d_cam, __ad_pb3_d0);
                 let __ad_pb3_d1 = ::autograd::__private::contribution((__ad_pb3_d1));
-                ::autograd::__private::accumulate(&mut __ad_d_x, __ad_pb3_d1);
+                let mut __ad_d_x = __ad_pb3_d1;
                 (__ad_d_cam, __ad_d_x, __ad_d_w)
             },
         )
