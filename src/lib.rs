@@ -693,6 +693,70 @@ pub mod __private {
         }
     }
 
+    /// A callee whose sweeps add its arguments' adjoints straight into its
+    /// caller's (the macro implements it for a function of slice and
+    /// float arguments with an array or tuple result): a call its caller's
+    /// reverse sweep makes (see the macro's `analysis::deferred_call`)
+    /// then takes no zeroed adjoint per slice argument from the pool, and
+    /// the caller adds nothing back. `Args`, `Seed` and `Buffers` are the
+    /// arguments, a reference to the result's adjoint and the adjoints'
+    /// buffers, as tuples.
+    pub trait AddsInto<Args, Seed, Buffers> {
+        /// Runs the callee's sweeps at `seed`, adding into `buffers`;
+        /// `called` is the function the caller named, checked to be the
+        /// callee (see the macro's `same_callee`).
+        fn add_into<F: 'static>(called: &F, args: Args, seed: Seed, buffers: Buffers);
+    }
+
+    /// A call the caller's reverse sweep makes, for [`AddsIntoCallee`]
+    /// where the callee `C` takes these arguments, else (found by
+    /// auto-reference only when that does not apply) [`AddsIntoPullback`],
+    /// which leaves the call to the callee's pullback.
+    pub struct AddsIntoCall<C, A, S, B> {
+        parts: ::core::cell::Cell<Option<(A, S, B)>>,
+        callee: ::core::marker::PhantomData<fn() -> C>,
+    }
+
+    impl<C, A, S, B> AddsIntoCall<C, A, S, B> {
+        #[inline(always)]
+        pub fn new(args: A, seed: S, buffers: B) -> Self {
+            AddsIntoCall {
+                parts: ::core::cell::Cell::new(Some((args, seed, buffers))),
+                callee: ::core::marker::PhantomData,
+            }
+        }
+    }
+
+    /// See [`AddsIntoCall`].
+    pub trait AddsIntoCallee {
+        /// Whether the call was made (always).
+        fn add_into<F: 'static>(&self, called: &F) -> bool;
+    }
+
+    impl<C: AddsInto<A, S, B>, A, S, B> AddsIntoCallee for AddsIntoCall<C, A, S, B> {
+        #[inline(always)]
+        fn add_into<F: 'static>(&self, called: &F) -> bool {
+            if let Some((args, seed, buffers)) = self.parts.take() {
+                C::add_into(called, args, seed, buffers);
+            }
+            true
+        }
+    }
+
+    /// See [`AddsIntoCall`].
+    pub trait AddsIntoPullback {
+        /// Whether the call was made (never: the caller's pullback call
+        /// follows).
+        fn add_into<F: 'static>(&self, called: &F) -> bool;
+    }
+
+    impl<T> AddsIntoPullback for &T {
+        #[inline(always)]
+        fn add_into<F: 'static>(&self, _: &F) -> bool {
+            false
+        }
+    }
+
     /// The `TypeId` of a function item (every function item has a type of
     /// its own).
     #[inline(always)]

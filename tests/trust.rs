@@ -287,6 +287,61 @@ fn a_glob_imported_differentiable_function_is_differentiated() {
     assert_eq!(glob_imported_f::g_grad(0.5), (0.5, 2.0));
 }
 
+// The same for a helper with an array result that the caller's reverse
+// sweep calls (it borrows a local), whose sweeps add into the caller's
+// adjoints themselves.
+
+mod differentiable_h {
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn h(a: &[f64]) -> [f64; 2] {
+        [a[0] * a[1], a[1]]
+    }
+}
+
+mod shadowed_by_a_plain_h {
+    use super::differentiable_h::*;
+    use autograd::differentiable;
+
+    pub fn h(a: &[f64]) -> [f64; 2] {
+        [a[0] + a[1], a[1]]
+    }
+
+    #[differentiable]
+    pub fn k(x: f64) -> [f64; 2] {
+        let a = [x, 2.0 * x];
+        let r = h(&a);
+        [r[0], r[1] * x]
+    }
+}
+
+mod glob_imported_h {
+    use super::differentiable_h::*;
+    use autograd::differentiable;
+
+    #[differentiable]
+    pub fn k(x: f64) -> [f64; 2] {
+        let a = [x, 2.0 * x];
+        let r = h(&a);
+        [r[0], r[1] * x]
+    }
+}
+
+#[test]
+#[should_panic(expected = "is not the function whose derivative")]
+fn a_plain_helper_shadowing_one_the_reverse_sweep_calls_is_detected() {
+    let _ = shadowed_by_a_plain_h::k_jacobian(0.5);
+}
+
+#[test]
+fn a_helper_the_reverse_sweep_calls_adds_into_the_callers_adjoints() {
+    // k = (2x², 2x²): both rows 4x.
+    let (value, jac) = glob_imported_h::k_jacobian(0.5);
+    assert_eq!(value, [0.5, 0.5]);
+    assert_eq!(jac.as_slice(), &[2.0, 2.0]);
+}
+
 // ---------------------------------------------------------------------------
 // `stop_gradient` is resolved by rustc, not by name: any path to autograd's
 // works, a user's `#[differentiable] fn stop_gradient` is differentiated as

@@ -625,7 +625,9 @@ fn inout_generic_scalar() {
 fn vector_result_keeps_callee_pullback() {
     // A function with a vector result makes its calls through the callee's
     // VJP and keeps the pullback where it is `Clone`; a call borrowing a
-    // local is made again in the reverse sweep.
+    // local is made again in the reverse sweep, by a callee that adds into
+    // the caller's adjoints where it can (`__add_into`, which this one has
+    // too), else through its pullback.
     check(
         "vector_result_keeps_callee_pullback",
         "fn reproj(cam: &[f64], x: &[f64], w: f64) -> [f64; 2] {

@@ -44,6 +44,7 @@ impl<'a> Gen<'a> {
             recorded: self.recorded.clone(),
             recorded_pullback_ty: self.recorded_pullback_ty.clone(),
             scaled: Default::default(),
+            adopted: Default::default(),
             gate: false,
             ..*self
         };

@@ -93,6 +93,11 @@ pub struct Gen<'a> {
     /// Whether the pullback says which arguments it reached (see
     /// `Shape::reach`): then a gated scalar argument carries its flag too.
     reach: bool,
+    /// Slice arguments whose one contribution is the whole adjoint a kept
+    /// callee's pullback returns (see `adopted_slices`): their adjoint is
+    /// that `Vec`, not zeros it is added into. Taken out as the reverse
+    /// sweep adopts each.
+    adopted: HashSet<ValueId>,
     /// In forward mode, whether the sweep carries K-lane tangents (the
     /// hidden `__jvp_lanes`, see `tangent::lanes`): a float's tangent is
     /// `Lanes<f64, K>` and a scalar rule's tangent applies lane by lane.
@@ -598,6 +603,48 @@ fn vjp_body(
     sweeps(sig, f, an, primal, shape, None)
 }
 
+/// The slice arguments of a VJP whose adjoint is the one a kept callee's
+/// pullback returns for them (`project(cam, x)` in a function reading
+/// `cam` nowhere else): its one read, the argument passed whole to a
+/// call at the top level of the body whose pullback the forward sweep
+/// keeps (see `analysis::kept_call`), whose adjoint no flag gates. The
+/// reverse sweep takes that `Vec` as the argument's adjoint instead of
+/// adding it into zeros and giving it back.
+fn adopted_slices(f: &Function, an: &Analysis, sig: &Signature) -> HashSet<ValueId> {
+    let mut out = HashSet::new();
+    for (v, p) in f.params.iter().zip(&sig.params) {
+        if !(p.differentiable && matches!(p.kind, ParamKind::Slice(_))) || an.uses[*v] != 1 {
+            continue;
+        }
+        // Read nowhere else (an element read adds into its adjoint too).
+        let mut reads = 0;
+        f.body
+            .for_each_read(&mut |r| reads += usize::from(*r == *v));
+        if reads != 1 {
+            continue;
+        }
+        let adopted = f.body.stmts.iter().any(|s| match s {
+            Stmt::Let {
+                dst,
+                op: Op::Call { args, .. },
+                ..
+            } => {
+                crate::analysis::kept_call(f, *dst, args)
+                    && an.active(*dst)
+                    && !an.gated[*dst]
+                    && args
+                        .iter()
+                        .any(|a| a.operand.value() == Some(*v) && a.range.is_none())
+            }
+            _ => false,
+        });
+        if adopted {
+            out.insert(*v);
+        }
+    }
+    out
+}
+
 /// The buffers of `__grad_acc_full`, one per differentiable argument, in
 /// argument order (`None` for a constant).
 struct AccBuffers {
@@ -659,6 +706,10 @@ fn sweeps(
         scaled: Default::default(),
         gate: true,
         reach: shape.reach,
+        adopted: match acc {
+            None => adopted_slices(f, an, sig),
+            Some(_) => HashSet::new(),
+        },
         lanes: false,
     };
 
@@ -682,11 +733,14 @@ fn sweeps(
         .iter()
         .map(|(l, cfg)| g.records_declared(l, cfg.as_ref()))
         .collect();
+    let adopted = g.adopted.clone();
     let slice_adjoints: Vec<_> = f
         .params
         .iter()
         .zip(&sig.params)
-        .filter(|(_, p)| p.differentiable && matches!(p.kind, ParamKind::Slice(_)))
+        .filter(|(v, p)| {
+            p.differentiable && matches!(p.kind, ParamKind::Slice(_)) && !adopted.contains(v)
+        })
         .map(|(v, p)| {
             let adj = names::adjoint(f, *v);
             let x = &p.ident;
@@ -748,6 +802,10 @@ fn sweeps(
             } else if held.contains(v) {
                 let adj = names::adjoint(f, *v);
                 quote!(*#adj)
+            } else if g.adopted.contains(v) {
+                // The call it would have come from added nothing.
+                let x = &p.ident;
+                quote!(::autograd::__private::zeros_like_slice(#x))
             } else if g.declared.contains(v) || matches!(p.kind, ParamKind::Slice(_)) {
                 names::adjoint(f, *v).into_token_stream()
             } else {
@@ -1169,7 +1227,12 @@ pub fn generate(
     };
     let mut hidden = hidden;
     hidden.extend(constant_struct_call(item, sig, &shape));
+    let adds_into = adds_into_items(item, &shape, sig, f, an).map(|(h, imp)| {
+        hidden.extend(h);
+        imp
+    });
     let mut out = carrier(item, sig, &shape, hidden);
+    out.extend(adds_into);
     let lanes = jvp && tangent::lanes(sig, f, an);
     out.extend(public_items(item, sig, &shape, jvp, lanes));
     out
@@ -1312,6 +1375,19 @@ fn grad_acc_fn(
     if !matches!(sig.ret, Ret::Float(_)) || !in_place {
         return None;
     }
+    Some(acc_sweeps_fn(item, shape, sig, f, an, names::GRAD_ACC_FULL))
+}
+
+/// The sweeps at `seed`, adding into the caller's buffers (see
+/// [`grad_acc_fn`]), as the hidden function `name`.
+fn acc_sweeps_fn(
+    item: &syn::ItemFn,
+    shape: &Shape,
+    sig: &Signature,
+    f: &Function,
+    an: &Analysis,
+    name: &str,
+) -> TokenStream {
     let mut per_param = Vec::new();
     let (mut slices, mut arrays) = (HashMap::new(), HashMap::new());
     let mut buffers = Vec::new();
@@ -1333,7 +1409,7 @@ fn grad_acc_fn(
         arrays,
     };
     let (body, declared_up_front) = sweeps(sig, f, an, Some(&item.sig.ident), shape, Some(&acc));
-    let name = names::hidden(&item.sig.ident, names::GRAD_ACC_FULL);
+    let name = names::hidden(&item.sig.ident, name);
     let vis = &item.vis;
     let seed_ty = sig.ret.seed();
     let seed = names::seed();
@@ -1350,7 +1426,7 @@ fn grad_acc_fn(
         false => seed_ty.to_token_stream(),
     };
     let primal = primal_value(item);
-    Some(quote! {
+    quote! {
         #[doc(hidden)]
         #[inline]
         #[allow(unused_variables, unused_mut, unused_parens, #unused_assignments clippy::all)]
@@ -1358,7 +1434,77 @@ fn grad_acc_fn(
             let _ = #primal;
             #body
         }
-    })
+    }
+}
+
+/// For a function of slice and float arguments (all differentiable, no
+/// generics) with an array or tuple result: the hidden `__add_into`, its
+/// sweeps at a seed adding into the caller's buffers (as `__grad_acc_full`
+/// does), and the runtime's `AddsInto` for its carrier, by which a caller
+/// whose reverse sweep makes the call has its adjoints added into its own
+/// instead of into zeros from the pool that it then adds in and gives
+/// back (in a bundle adjustment's Jacobian, three helpers per row).
+/// The hidden function goes in the carrier, the `impl` next to it.
+fn adds_into_items(
+    item: &syn::ItemFn,
+    shape: &Shape,
+    sig: &Signature,
+    f: &Function,
+    an: &Analysis,
+) -> Option<(TokenStream, TokenStream)> {
+    let fits = sig
+        .params
+        .iter()
+        .all(|p| p.differentiable && matches!(p.kind, ParamKind::Slice(_) | ParamKind::Float(_)));
+    let result = matches!(
+        &sig.ret,
+        Ret::Outputs(syn::Type::Array(_) | syn::Type::Tuple(_))
+    );
+    if !fits
+        || !result
+        || sig.params.is_empty()
+        || !item.sig.generics.params.is_empty()
+        || shape.reach
+        || sig.scalar.is_some()
+        || names::has_no_carrier(&item.sig.ident)
+    {
+        return None;
+    }
+    let hidden = acc_sweeps_fn(item, shape, sig, f, an, names::ADD_INTO);
+    let name = &item.sig.ident;
+    let add_into = names::hidden(name, names::ADD_INTO);
+    let same_callee = names::hidden(name, names::SAME_CALLEE);
+    let seed_ty = sig.ret.seed();
+    let arg_tys: Vec<_> = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|arg| match arg {
+            syn::FnArg::Typed(pt) => Some(&*pt.ty),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let buffer_tys: Vec<_> = sig.params.iter().filter_map(|p| p.buffer_ty()).collect();
+    let args: Vec<_> = sig.params.iter().map(|p| p.ident.clone()).collect();
+    let buffers: Vec<_> = args.iter().map(names::buffer).collect();
+    let seed = names::seed();
+    let private = quote!(::autograd::__private);
+    let imp = quote! {
+        #[doc(hidden)]
+        impl #private::AddsInto<(#(#arg_tys,)*), &#seed_ty, (#(#buffer_tys,)*)> for #name {
+            #[inline(always)]
+            fn add_into<F: 'static>(
+                called: &F,
+                (#(#args,)*): (#(#arg_tys,)*),
+                #seed: &#seed_ty,
+                (#(#buffers,)*): (#(#buffer_tys,)*),
+            ) {
+                #name::#same_callee(called, #seed, &());
+                #name::#add_into(#(#args,)* #(#buffers,)* *#seed);
+            }
+        }
+    };
+    Some((hidden, imp))
 }
 
 /// The type named like the function whose associated items are the

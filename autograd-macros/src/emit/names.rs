@@ -186,6 +186,12 @@ pub fn pullback(v: ValueId) -> Ident {
     ident(format!("__ad_pb{}", v.index()))
 }
 
+/// Whether the callee of the call defining a value added its adjoints
+/// into the caller's itself (`__private::AddsInto`).
+pub fn added_into(v: ValueId) -> Ident {
+    ident(format!("__ad_added{}", v.index()))
+}
+
 /// A recursive call's value and boxed pullback, recorded by the forward
 /// sweep in the branch that made it.
 pub fn recorded_call(v: ValueId) -> Ident {
@@ -332,6 +338,10 @@ pub fn inout_call_item(item: &str) -> String {
 
 /// The hidden all-arguments VJP generated next to a function.
 pub const VJP_FULL: &str = "__vjp_full";
+
+/// The hidden sweeps of a function with an array or tuple result at a
+/// seed, adding into the caller's buffers (see `emit::adds_into_items`).
+pub const ADD_INTO: &str = "__add_into";
 
 /// The hidden gradient into the caller's buffers (`NAME_grad_acc`'s
 /// body): one forward and one reverse sweep, the slice arguments' adjoints

@@ -482,6 +482,12 @@ impl<'a> Gen<'a> {
                 out.extend(add);
             }
             Op::Call { func, args } => {
+                let adds_into = (!self.recorded.contains(&dst)
+                    && !kept_call(self.f, dst, args)
+                    && deferred_call(self.f, args))
+                .then(|| self.adds_into(dst, func, args, span))
+                .flatten();
+                let whole = std::mem::take(&mut out);
                 let mut pb = names::pullback(dst).into_token_stream();
                 if self.recorded.contains(&dst) {
                     let rec = names::recorded_call(dst);
@@ -556,6 +562,14 @@ impl<'a> Gen<'a> {
                         // Its own statement, so the slot's type is checked as
                         // it is, not inferred from the adjoint it goes into.
                         let checked = names::call_slot(dst, k);
+                        if a.range.is_none() && self.adopted.remove(&u) {
+                            // Its only contribution: the callee's `Vec`.
+                            out.extend(quote_spanned!(a.span=>
+                                let #checked = ::autograd::__private::contribution(#slot);
+                                let mut #adj = #checked;
+                            ));
+                            continue;
+                        }
                         // A sub-slice's adjoint goes to its elements of
                         // the whole, in place.
                         let target = match &a.range {
@@ -585,10 +599,120 @@ impl<'a> Gen<'a> {
                         out.extend(self.mark(u, Some(&from)));
                     }
                 }
+                // Through the callee's pullback where the callee does not
+                // add into the caller's adjoints itself.
+                if let Some(adds_into) = adds_into {
+                    let added = names::added_into(dst);
+                    out = quote! {
+                        let #added = #adds_into;
+                        if !#added {
+                            #out
+                        }
+                    };
+                }
+                out = quote!(#whole #out);
             }
             _ => {}
         }
         out
+    }
+
+    /// A call the reverse sweep makes, with its adjoints added straight
+    /// into the caller's by a callee that does so (`__private::AddsInto`):
+    /// whether it did. Only where each argument is a distinct active
+    /// float, slice or array, passed whole or as a sub-slice, whose
+    /// adjoint no flag gates; else `None`, and the callee's pullback
+    /// returns the adjoints, which the sweep adds in.
+    fn adds_into(
+        &self,
+        dst: ValueId,
+        func: &syn::Path,
+        args: &[CallArg],
+        span: proc_macro2::Span,
+    ) -> Option<TokenStream> {
+        // The carrier type named like the function (see `emit::carrier`),
+        // which is not generic; not a struct or in-out call's item.
+        let carrier_named = func.segments.iter().all(|s| s.arguments.is_none())
+            && func.segments.first().is_some_and(|s| s.ident != "Self")
+            && func.segments.last().is_some_and(|s| {
+                !names::has_no_carrier(&s.ident) && !s.ident.to_string().starts_with("__")
+            });
+        if !carrier_named || self.scalar.param().is_some() || args.is_empty() {
+            return None;
+        }
+        let mut seen = HashSet::new();
+        let mut call_args = Vec::new();
+        let mut buffers = Vec::new();
+        for a in args {
+            let u = self.an.active_operand(&a.operand)?;
+            if !seen.insert(u) || self.reached(u).is_some() || self.lent.contains(&u) {
+                return None;
+            }
+            let info = self.f.info(u);
+            let (x, adj) = (self.operand(&a.operand), names::adjoint(self.f, u));
+            let (arg, buffer) = match info.kind {
+                _ if a.range.is_some() => (self.sub_slice(a, false), self.sub_slice(a, true)),
+                Kind::Float if !a.by_ref => (x, quote_spanned!(a.span=> &mut #adj)),
+                Kind::Slice | Kind::Array
+                    if (a.by_ref || info.by_ref)
+                        && (info.kind == Kind::Slice || self.indexable(u)) =>
+                {
+                    (
+                        quote_spanned!(a.span=> &#x[..]),
+                        quote_spanned!(a.span=> &mut #adj[..]),
+                    )
+                }
+                _ => return None,
+            };
+            call_args.push(arg);
+            buffers.push(buffer);
+        }
+        let g = names::adjoint(self.f, dst);
+        let private = quote!(::autograd::__private);
+        // The function the call names, for the callee's check that it is
+        // the one it differentiates; a call of it (never made) infers its
+        // generic parameters, if it has any, as the call's arguments do.
+        let plain_args = self.call_args(args);
+        Some(quote_spanned! {span=>
+            {
+                #[allow(unused_imports)]
+                use #private::{AddsIntoCallee as _, AddsIntoPullback as _};
+                let called = #func;
+                let _ = || called(#(#plain_args),*);
+                let call = #private::AddsIntoCall::<#func, _, _, _>::new(
+                    (#(#call_args,)*),
+                    &#g,
+                    (#(#buffers,)*),
+                );
+                (&call).add_into(&called)
+            }
+        })
+    }
+
+    /// Whether `v`, an array, is one the caller can slice (`[f64; N]` or
+    /// `Vec<f64>`, an argument or built as one), not a tuple.
+    fn indexable(&self, v: ValueId) -> bool {
+        if self.f.info(v).param.is_some() {
+            // An array argument is an array or a `Vec` (`sig::ParamKind`).
+            return true;
+        }
+        let mut found = false;
+        let mut check = |dst: ValueId, op: &Op| {
+            if dst == v {
+                found = matches!(
+                    op,
+                    Op::Pack {
+                        collection: Collection::Array | Collection::Vec,
+                        ..
+                    } | Op::Fill {
+                        collection: Collection::Array | Collection::Vec,
+                        ..
+                    }
+                );
+            }
+        };
+        Lets(&mut check).visit_block(&self.f.body);
+        found
     }
 
     /// `a + b` or `a - b` on matrices where `a` is a top-level local and `b`
@@ -1220,4 +1344,16 @@ fn only_borrowed(tokens: &TokenStream, ident: &proc_macro2::Ident) -> bool {
         TokenTree::Group(g) => only_borrowed(&g.stream(), ident),
         _ => true,
     })
+}
+
+/// Visits every `let` of a block and of the blocks nested in it.
+struct Lets<F>(F);
+
+impl<'a, F: FnMut(ValueId, &'a Op)> Visitor<'a> for Lets<F> {
+    fn visit_stmt(&mut self, _: &'a Block, stmt: &'a Stmt) {
+        if let Stmt::Let { dst, op, .. } = stmt {
+            (self.0)(*dst, op);
+        }
+        walk_stmt(self, stmt);
+    }
 }

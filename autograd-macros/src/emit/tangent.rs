@@ -71,6 +71,7 @@ fn plain_gen<'a>(f: &'a Function, an: &'a Analysis, scalar: &'a Scalar, lanes: b
         scaled: crate::analysis::scaled_products(f, an),
         gate: false,
         reach: false,
+        adopted: Default::default(),
         lanes,
     }
 }

@@ -65,7 +65,6 @@ impl reproj {
             __ad_v14,
             move |__ad_seed: [f64; 2]| {
                 let mut __ad_d_cam = ::autograd::__private::zeros_like_slice(cam);
-                let mut __ad_d_x = ::autograd::__private::zeros_like_slice(x);
                 let mut __ad_d8_q = ::autograd::__private::zero_like(&__ad_v8_q);
                 let mut __ad_d14 = __ad_seed;
                 let __ad_d12 = __ad_d14[0usize];
@@ -76,18 +75,42 @@ impl reproj {
                 let __ad_d11 = __ad_rules::add_grad_rhs(__ad_d12);
                 __ad_d8_q[0] += __ad_d11;
                 __ad_d9_r[0] += __ad_d10;
-                let (__ad_callee_value, __ad_pb9) = scale::__vjp_full(
-                    &__ad_v8_q,
-                    &cam[0..2],
-                );
-                scale::__same_callee(&scale, &__ad_callee_value, &__ad_pb9);
-                let (__ad_pb9_d0, __ad_pb9_d1) = ::autograd::__private::adjoints(
-                    __ad_pb9(__ad_d9_r),
-                );
-                let __ad_pb9_d0 = ::autograd::__private::contribution((__ad_pb9_d0));
-                ::autograd::__private::accumulate(&mut __ad_d8_q, __ad_pb9_d0);
-                let __ad_pb9_d1 = ::autograd::__private::contribution((__ad_pb9_d1));
-                ::autograd::__private::accumulate(&mut __ad_d_cam[0..2], __ad_pb9_d1);
+                let __ad_added9 = {
+                    #[allow(unused_imports)]
+                    use ::autograd::__private::{
+                        AddsIntoCallee as _, AddsIntoPullback as _,
+                    };
+                    let called = scale;
+                    let _ = || called(&__ad_v8_q, &cam[0..2]);
+                    let call = ::autograd::__private::AddsIntoCall::<
+                        scale,
+                        _,
+                        _,
+                        _,
+                    >::new(
+                        (&__ad_v8_q[..], &cam[0..2]),
+                        &__ad_d9_r,
+                        (&mut __ad_d8_q[..], &mut __ad_d_cam[0..2]),
+                    );
+                    (&call).add_into(&called)
+                };
+                if !__ad_added9 {
+                    let (__ad_callee_value, __ad_pb9) = scale::__vjp_full(
+                        &__ad_v8_q,
+                        &cam[0..2],
+                    );
+                    scale::__same_callee(&scale, &__ad_callee_value, &__ad_pb9);
+                    let (__ad_pb9_d0, __ad_pb9_d1) = ::autograd::__private::adjoints(
+                        __ad_pb9(__ad_d9_r),
+                    );
+                    let __ad_pb9_d0 = ::autograd::__private::contribution((__ad_pb9_d0));
+                    ::autograd::__private::accumulate(&mut __ad_d8_q, __ad_pb9_d0);
+                    let __ad_pb9_d1 = ::autograd::__private::contribution((__ad_pb9_d1));
+                    ::autograd::__private::accumulate(
+                        &mut __ad_d_cam[0..2],
+                        __ad_pb9_d1,
+                    );
+                }
                 let __ad_d5 = __ad_d8_q[0usize];
                 let __ad_d7 = __ad_d8_q[1usize];
                 let __ad_d6 = __ad_rules::mul_grad_lhs(__ad_d7, w);
@@ -111,10 +134,137 @@ impl reproj {
                 let __ad_pb3_d0 = ::autograd::__private::contribution((__ad_pb3_d0));
                 ::autograd::__private::accumulate(&mut __ad_d_cam, __ad_pb3_d0);
                 let __ad_pb3_d1 = ::autograd::__private::contribution((__ad_pb3_d1));
-                ::autograd::__private::accumulate(&mut __ad_d_x, __ad_pb3_d1);
+                let mut __ad_d_x = __ad_pb3_d1;
                 (__ad_d_cam, __ad_d_x, __ad_d_w)
             },
         )
+    }
+    #[doc(hidden)]
+    #[inline]
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    fn __add_into<'cam, 'x>(
+        cam: &'cam [f64],
+        x: &'x [f64],
+        w: f64,
+        __ad_b_cam: &mut [f64],
+        __ad_b_x: &mut [f64],
+        __ad_b_w: &mut f64,
+        __ad_seed: [f64; 2],
+    ) -> [f64; 2] {
+        let _ = reproj;
+        use ::autograd::__private::rules as __ad_rules;
+        ::autograd::__private::check_buffer(__ad_b_cam, cam.len());
+        ::autograd::__private::check_buffer(__ad_b_x, x.len());
+        let (__ad_v3_p, __ad_pb3) = {
+            #[allow(unused_imports)]
+            use ::autograd::__private::{KeepCloned as _, KeepRerun as _};
+            let __ad_keep_vjp = || {
+                let (__ad_callee_value, __ad_pb3) = project::__vjp_full(cam, x);
+                project::__same_callee(&project, &__ad_callee_value, &__ad_pb3);
+                (__ad_callee_value, __ad_pb3)
+            };
+            ::autograd::__private::KeepPullback::of(&__ad_keep_vjp)
+                .make(__ad_keep_vjp, || project(cam, x))
+        };
+        let __ad_v4 = __ad_v3_p[0];
+        let __ad_v5 = __ad_v4 * w;
+        let __ad_v6 = __ad_v3_p[1];
+        let __ad_v7 = __ad_v6 * w;
+        let __ad_v8_q = [__ad_v5, __ad_v7];
+        let __ad_v9_r = scale(&__ad_v8_q, &cam[0..2]);
+        let __ad_v10 = __ad_v9_r[0];
+        let __ad_v11 = __ad_v8_q[0];
+        let __ad_v12 = __ad_v10 + __ad_v11;
+        let __ad_v13 = __ad_v9_r[1];
+        let __ad_v14 = [__ad_v12, __ad_v13];
+        let __ad_result = __ad_v14;
+        let mut __ad_d_cam = __ad_b_cam;
+        let mut __ad_d_x = __ad_b_x;
+        let mut __ad_d8_q = ::autograd::__private::zero_like(&__ad_v8_q);
+        let mut __ad_d14 = __ad_seed;
+        let __ad_d12 = __ad_d14[0usize];
+        let __ad_d13 = __ad_d14[1usize];
+        let mut __ad_d9_r = ::autograd::__private::zero_like(&__ad_v9_r);
+        __ad_d9_r[1] += __ad_d13;
+        let __ad_d10 = __ad_rules::add_grad_lhs(__ad_d12);
+        let __ad_d11 = __ad_rules::add_grad_rhs(__ad_d12);
+        __ad_d8_q[0] += __ad_d11;
+        __ad_d9_r[0] += __ad_d10;
+        let __ad_added9 = {
+            #[allow(unused_imports)]
+            use ::autograd::__private::{AddsIntoCallee as _, AddsIntoPullback as _};
+            let called = scale;
+            let _ = || called(&__ad_v8_q, &cam[0..2]);
+            let call = ::autograd::__private::AddsIntoCall::<
+                scale,
+                _,
+                _,
+                _,
+            >::new(
+                (&__ad_v8_q[..], &cam[0..2]),
+                &__ad_d9_r,
+                (&mut __ad_d8_q[..], &mut __ad_d_cam[0..2]),
+            );
+            (&call).add_into(&called)
+        };
+        if !__ad_added9 {
+            let (__ad_callee_value, __ad_pb9) = scale::__vjp_full(
+                &__ad_v8_q,
+                &cam[0..2],
+            );
+            scale::__same_callee(&scale, &__ad_callee_value, &__ad_pb9);
+            let (__ad_pb9_d0, __ad_pb9_d1) = ::autograd::__private::adjoints(
+                __ad_pb9(__ad_d9_r),
+            );
+            let __ad_pb9_d0 = ::autograd::__private::contribution((__ad_pb9_d0));
+            ::autograd::__private::accumulate(&mut __ad_d8_q, __ad_pb9_d0);
+            let __ad_pb9_d1 = ::autograd::__private::contribution((__ad_pb9_d1));
+            ::autograd::__private::accumulate(&mut __ad_d_cam[0..2], __ad_pb9_d1);
+        }
+        let __ad_d5 = __ad_d8_q[0usize];
+        let __ad_d7 = __ad_d8_q[1usize];
+        let __ad_d6 = __ad_rules::mul_grad_lhs(__ad_d7, w);
+        let mut __ad_d_w = __ad_rules::mul_grad_rhs(__ad_d7, __ad_v6);
+        let mut __ad_d3_p = ::autograd::__private::zero_like(&__ad_v3_p);
+        __ad_d3_p[1] += __ad_d6;
+        let __ad_d4 = __ad_rules::mul_grad_lhs(__ad_d5, w);
+        __ad_d_w += __ad_rules::mul_grad_rhs(__ad_d5, __ad_v4);
+        __ad_d3_p[0] += __ad_d4;
+        let __ad_resolved_pb3 = ::autograd::__private::KeptPullback::pullback(
+            __ad_pb3,
+            || {
+                let (__ad_callee_value, __ad_pb3) = project::__vjp_full(cam, x);
+                project::__same_callee(&project, &__ad_callee_value, &__ad_pb3);
+                __ad_pb3
+            },
+        );
+        let (__ad_pb3_d0, __ad_pb3_d1) = ::autograd::__private::adjoints(
+            __ad_resolved_pb3(__ad_d3_p),
+        );
+        let __ad_pb3_d0 = ::autograd::__private::contribution((__ad_pb3_d0));
+        ::autograd::__private::accumulate(&mut __ad_d_cam, __ad_pb3_d0);
+        let __ad_pb3_d1 = ::autograd::__private::contribution((__ad_pb3_d1));
+        ::autograd::__private::accumulate(&mut __ad_d_x, __ad_pb3_d1);
+        *__ad_b_w += __ad_d_w;
+        ::autograd::__private::recycle(__ad_d8_q);
+        __ad_result
+    }
+}
+#[doc(hidden)]
+impl ::autograd::__private::AddsInto<
+    (&[f64], &[f64], f64),
+    &[f64; 2],
+    (&mut [f64], &mut [f64], &mut f64),
+> for reproj {
+    #[inline(always)]
+    fn add_into<F: 'static>(
+        called: &F,
+        (cam, x, w): (&[f64], &[f64], f64),
+        __ad_seed: &[f64; 2],
+        (__ad_b_cam, __ad_b_x, __ad_b_w): (&mut [f64], &mut [f64], &mut f64),
+    ) {
+        reproj::__same_callee(called, __ad_seed, &());
+        reproj::__add_into(cam, x, w, __ad_b_cam, __ad_b_x, __ad_b_w, *__ad_seed);
     }
 }
 /** The value of [`reproj`] and its pullback: the pullback takes the adjoint of the result (the seed) and returns the adjoints of the differentiable arguments, in argument order.
