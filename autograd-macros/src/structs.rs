@@ -1215,7 +1215,7 @@ fn associated(f: syn::ItemFn) -> syn::ImplItemFn {
         sig: f.sig,
         block: *f.block,
     };
-    SelfPaths.visit_impl_item_fn_mut(&mut f);
+    SelfPaths(None).visit_impl_item_fn_mut(&mut f);
     f
 }
 
@@ -2451,7 +2451,7 @@ fn expand_with(
                 f.sig.ident = syn::Ident::new(&renamed, f.sig.ident.span());
                 // As visible as the function: a caller reaches both.
                 f.vis = vis.clone();
-                MethodPaths(name).visit_item_fn_mut(&mut f);
+                SelfPaths(Some(name)).visit_item_fn_mut(&mut f);
                 let mut f = associated(f);
                 f.attrs.push(syn::parse_quote!(#[allow(non_snake_case)]));
                 f
@@ -3192,10 +3192,12 @@ impl InOutCalls {
 }
 
 /// Makes the struct call's items, moved into an `impl` block, call each
-/// other as associated functions (`Self::__struct_call`).
-struct SelfPaths;
+/// other as associated functions: `Self::__struct_call`, or, for a
+/// function `g` of the user's impl block whose items are renamed after it
+/// (`__autograd_g__struct_call__vjp_full`), `Self::__autograd_g__struct_call`.
+struct SelfPaths<'a>(Option<&'a syn::Ident>);
 
-impl VisitMut for SelfPaths {
+impl VisitMut for SelfPaths<'_> {
     fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
         if p.qself.is_none()
             && let Some(ident) = p.path.get_ident()
@@ -3203,28 +3205,11 @@ impl VisitMut for SelfPaths {
                 || ident == names::STRUCT_RULE
                 || ident == names::STRUCT_JVP)
         {
-            let ident = ident.clone();
+            let ident = match self.0 {
+                Some(func) => format_ident!("__autograd_{}{}", func, ident, span = ident.span()),
+                None => ident.clone(),
+            };
             p.path = syn::parse_quote_spanned!(ident.span()=> Self::#ident);
-        }
-    }
-}
-
-/// Makes the struct call's items of a function of an `impl` block, moved
-/// into the block as associated functions named after it
-/// (`__autograd_g__struct_call__vjp_full`), call each other by those
-/// names (`Self::__autograd_g__struct_call`).
-struct MethodPaths<'a>(&'a syn::Ident);
-
-impl VisitMut for MethodPaths<'_> {
-    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
-        if p.qself.is_none()
-            && let Some(ident) = p.path.get_ident()
-            && (ident.to_string().starts_with(names::STRUCT_CALL)
-                || ident == names::STRUCT_RULE
-                || ident == names::STRUCT_JVP)
-        {
-            let renamed = format_ident!("__autograd_{}{}", self.0, ident, span = ident.span());
-            p.path = syn::parse_quote_spanned!(ident.span()=> Self::#renamed);
         }
     }
 }

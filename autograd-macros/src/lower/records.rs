@@ -724,20 +724,42 @@ impl Lowerer<'_> {
             // binding, which no path names.
             let local = field_local(name, field);
             let pat: Pat = syn::parse_quote!(#mutability #local);
-            let bound = self.scopes.last().map_or(0, Vec::len);
-            self.bind_pattern(&pat, item, None, span);
-            if let Some(scope) = self.scopes.last_mut() {
-                for b in &mut scope[bound..] {
-                    b.context = format!("{}.{field}", hygiene(name));
-                    b.field = Some((r, field.to_string()));
-                    whole.get_or_insert(b.value);
-                }
+            self.bind_field(&pat, item, None, name, field, r, &mut whole, span);
+        }
+        self.bind_record_itself(name, r, whole);
+        true
+    }
+
+    /// Binds `pat` to `item` as field `field` of the record `r` of the
+    /// struct local `name`; `whole` keeps the first field's value.
+    #[allow(clippy::too_many_arguments)]
+    fn bind_field(
+        &mut self,
+        pat: &Pat,
+        item: Item,
+        ty: Option<&syn::Type>,
+        name: &syn::Ident,
+        field: &syn::Ident,
+        r: usize,
+        whole: &mut Option<ValueId>,
+        span: Span,
+    ) {
+        let bound = self.scopes.last().map_or(0, Vec::len);
+        self.bind_pattern(pat, item, ty, span);
+        if let Some(scope) = self.scopes.last_mut() {
+            for b in &mut scope[bound..] {
+                b.context = format!("{}.{field}", hygiene(name));
+                b.field = Some((r, field.to_string()));
+                whole.get_or_insert(b.value);
             }
         }
-        // The struct's own binding, which no value holds: a path naming it
-        // resolves to no variable (`Lowerer::lookup`), and the reads of its
-        // fields go to the fields' bindings. The value kept is any of
-        // theirs, never read.
+    }
+
+    /// The struct's own binding, which no value holds: a path naming it
+    /// resolves to no variable (`Lowerer::lookup`), and the reads of its
+    /// fields go to the fields' bindings. The value kept is any of theirs,
+    /// never read.
+    fn bind_record_itself(&mut self, name: &syn::Ident, r: usize, whole: Option<ValueId>) {
         if let (Some(scope), Some(whole)) = (self.scopes.last_mut(), whole) {
             scope.push(Binding {
                 name: name.to_string(),
@@ -752,7 +774,6 @@ impl Lowerer<'_> {
                 nested: None,
             });
         }
-        true
     }
 
     /// `let mut t = (a, b);` (or any tuple of single values, from a
@@ -793,30 +814,9 @@ impl Lowerer<'_> {
         for ((field, item), ty) in shape.fields.iter().zip(items).zip(types) {
             let local = field_local(name, field);
             let pat: Pat = syn::parse_quote!(mut #local);
-            let bound = self.scopes.last().map_or(0, Vec::len);
-            self.bind_pattern(&pat, item.clone(), ty, span);
-            if let Some(scope) = self.scopes.last_mut() {
-                for b in &mut scope[bound..] {
-                    b.context = format!("{}.{field}", hygiene(name));
-                    b.field = Some((r, field.to_string()));
-                    whole.get_or_insert(b.value);
-                }
-            }
+            self.bind_field(&pat, item.clone(), ty, name, field, r, &mut whole, span);
         }
-        if let (Some(scope), Some(whole)) = (self.scopes.last_mut(), whole) {
-            scope.push(Binding {
-                name: name.to_string(),
-                context: hygiene(name),
-                value: whole,
-                mutable: false,
-                ty: None,
-                option: None,
-                record: Some(r),
-                field: None,
-                inout: false,
-                nested: None,
-            });
-        }
+        self.bind_record_itself(name, r, whole);
         true
     }
 

@@ -136,22 +136,21 @@ pub fn rem_euclid_tangent<T: Real>(dx: T, dm: T, x: T, m: T, out: T) -> T {
 pub fn rem<T: Real>(x: T, m: T) -> T {
     x.rem(m)
 }
-/// ∂(x % m)/∂x = 1 between the jumps and, as for `rem_euclid`, at them
-/// (the one-sided derivatives): the adjoint passes through.
+/// ∂(x % m)/∂x = 1: [`rem_euclid_grad_lhs`], the same slope.
 #[inline(always)]
 pub fn rem_grad_lhs<T: Real>(grad: T) -> T {
-    grad
+    rem_euclid_grad_lhs(grad)
 }
-/// ∂(x % m)/∂m = −q, the integer `(x − out) / m`: rounded, since the
-/// division of the exact difference is within an ulp of it.
+/// ∂(x % m)/∂m = −q: [`rem_euclid_grad_rhs`], whose quotient
+/// `(x − out) / m` is the truncated one for `%`'s `out`.
 #[inline(always)]
 pub fn rem_grad_rhs<T: Real>(grad: T, x: T, m: T, out: T) -> T {
-    -grad * ((x - out) / m).round()
+    rem_euclid_grad_rhs(grad, x, m, out)
 }
-/// ẏ = ẋ − q·ṁ: [`rem_grad_lhs`] and [`rem_grad_rhs`] at seeds ẋ and ṁ.
+/// ẏ = ẋ − q·ṁ: [`rem_euclid_tangent`] at `%`'s `out`.
 #[inline(always)]
 pub fn rem_tangent<T: Real>(dx: T, dm: T, x: T, m: T, out: T) -> T {
-    rem_grad_lhs(dx) + rem_grad_rhs(dm, x, m, out)
+    rem_euclid_tangent(dx, dm, x, m, out)
 }
 
 /// `x.clamp(lo, hi)`: `lo` where `x < lo`, `hi` where `x > hi`, else `x`
