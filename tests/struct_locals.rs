@@ -583,3 +583,33 @@ fn methods_called_on_a_struct_built_in_the_body_have_the_central_differences_gra
         "{tangent} {along}"
     );
 }
+
+/// A method taking `self` by value, called on a struct built in the body.
+#[derive(Clone, Debug, autograd::Tangent)]
+struct Line {
+    a: f64,
+    b: f64,
+}
+
+impl Line {
+    #[differentiable]
+    fn at(self, x: f64) -> f64 {
+        self.a * x + self.b
+    }
+}
+
+#[differentiable]
+fn scaled_line(a: f64, b: f64, x: f64) -> f64 {
+    let line = Line { a, b };
+    let scale = line.a;
+    line.at(x) * scale
+}
+
+#[test]
+fn a_by_value_method_on_a_struct_built_in_the_body_has_the_closed_form() {
+    let (a, b, x) = (2.0, 3.0, 0.5);
+    let (value, da, db, dx) = scaled_line_grad(a, b, x);
+    assert_eq!(value.to_bits(), scaled_line(a, b, x).to_bits());
+    // f = (a x + b)·a: ∂a = 2ax + b, ∂b = a, ∂x = a².
+    assert_eq!((da, db, dx), (2.0 * a * x + b, a, a * a));
+}

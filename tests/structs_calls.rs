@@ -700,3 +700,40 @@ fn a_caller_in_another_module_calls_methods_of_an_imported_type() {
     assert_fd64_close("∂/∂k", dosc.k, fd64(|k| at(rate, slope, k, t), k));
     assert_fd64_close("∂/∂t", dt, fd64(|t| at(rate, slope, k, t), t));
 }
+
+/// A trait impl's method with the attribute on itself alone, called from
+/// a free function.
+trait Response {
+    fn response(&self, x: f64) -> f64;
+}
+
+#[derive(Clone, Debug, Tangent)]
+struct Sensor {
+    gain: f64,
+}
+
+impl Response for Sensor {
+    #[differentiable]
+    fn response(&self, x: f64) -> f64 {
+        (self.gain * x).sin()
+    }
+}
+
+#[differentiable]
+fn doubled_response(s: &Sensor, x: f64) -> f64 {
+    s.response(x) * 2.0
+}
+
+#[test]
+fn a_trait_method_with_the_attribute_alone_is_called_by_a_free_function() {
+    let (gain, x) = (0.3, 0.7);
+    let (value, ds, dx) = doubled_response_grad(&Sensor { gain }, x);
+    assert_eq!(
+        value.to_bits(),
+        doubled_response(&Sensor { gain }, x).to_bits()
+    );
+    // Closed form: 2 sin(g x); ∂g = 2x cos(g x), ∂x = 2g cos(g x).
+    let c = (gain * x).cos();
+    assert!((ds.gain - 2.0 * x * c).abs() <= 1e-12);
+    assert!((dx - 2.0 * gain * c).abs() <= 1e-12);
+}
